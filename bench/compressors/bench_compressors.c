@@ -1,0 +1,128 @@
+/* bench/compressors/bench_compressors.c: encode and decode throughput of every compressor on
+ * one large gradient (default 64M fp32 elements), in GB/s of fp32 input and as a fraction of
+ * memcpy bandwidth measured in the same run (best of several runs each, one core, timed in
+ * thread CPU time).
+ *
+ * Targets (issue 3): fp16, signsgd, terngrad and fixed-width qsgd encode >= 1/3 of memcpy;
+ * dgc with sampling >= 1/8; no compressor below 1/50 (encode or decode).
+ *
+ * usage: bench_compressors [--n ELEMENTS] [--runs R] [SPEC ...]  (exit 1 if a target is missed) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "compressor.h"
+
+/* Thread CPU time: on a machine shared with other jobs, wall time would count the time this
+ * thread waits for a core; CPU time (user + system, page faults included) does not. */
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static const char *const default_specs[] = {
+    "none", "fp16", "bf16", "terngrad", "terngrad:bucket=512", "qsgd", "qsgd:code=elias",
+    "ecq", "dgc", "dgc:sample=0", "topk", "randomk", "threshold", "orq", "orq:s=9", "linear",
+    "bingrad-b", "bingrad-pb", "signsgd", "onebit", "ef+topk", "powersgd", "powersgd:rank=4",
+};
+
+static double target_of(const char *spec)
+{
+    if (!strcmp(spec, "fp16") || !strcmp(spec, "signsgd") || !strcmp(spec, "terngrad") ||
+        !strcmp(spec, "qsgd"))
+        return 1.0 / 3;
+    if (!strcmp(spec, "dgc"))
+        return 1.0 / 8;
+    return 1.0 / 50;
+}
+
+int main(int argc, char **argv)
+{
+    size_t n = (size_t)64 << 20;
+    int runs = 3;
+    const char *specs[64];
+    int nspecs = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--n") && i + 1 < argc)
+            n = (size_t)strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
+            runs = atoi(argv[++i]);
+        else if (nspecs < 64)
+            specs[nspecs++] = argv[i];
+    }
+    if (runs < 1 || n == 0) {
+        fprintf(stderr, "usage: bench_compressors [--n ELEMENTS] [--runs R] [SPEC ...]\n");
+        return 2;
+    }
+    if (!nspecs)
+        for (size_t i = 0; i < sizeof default_specs / sizeof *default_specs; i++)
+            specs[nspecs++] = default_specs[i];
+
+    float *g = malloc(n * sizeof *g), *out = malloc(n * sizeof *out);
+    if (!g || !out) {
+        fprintf(stderr, "bench_compressors: out of memory for %zu elements\n", n);
+        return 2;
+    }
+    gc_rng rng;
+    gc_rng_seed(&rng, 1);
+    for (size_t i = 0; i < n; i++)
+        g[i] = (float)(gc_rng_normal(&rng) * 1e-3);
+    memset(out, 0, n * sizeof *out);
+
+    double bytes = 4.0 * (double)n, best = 1e30;
+    for (int r = 0; r < runs + 1; r++) {
+        double t0 = now_s();
+        memcpy(out, g, n * sizeof *g);
+        double t = now_s() - t0;
+        best = t < best ? t : best;
+    }
+    double memcpy_Bps = bytes / best;
+    printf("gradient: %zu fp32 elements (%.0f MiB); memcpy %.2f GB/s (best of %d)\n", n,
+           bytes / 1048576.0, memcpy_Bps / 1e9, runs + 1);
+    printf("%-22s %12s %9s %9s %9s %9s %8s %s\n", "compressor", "payload_B", "enc_GB/s",
+           "enc/mcpy", "dec_GB/s", "dec/mcpy", "target", "ok");
+    int failed = 0;
+    for (int s = 0; s < nspecs; s++) {
+        gc_compressor *c = NULL;
+        char err[256];
+        if (gc_compressor_create(specs[s], &c, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            return 2;
+        }
+        gc_bytes p = {0};
+        double enc = 1e30, dec = 1e30;
+        int ok = 1;
+        for (int r = 0; r < runs && ok; r++) {
+            double t0 = now_s();
+            ok = gc_compressor_encode(c, 0, g, n, &rng, &p, NULL, err, sizeof err) == 0;
+            double t = now_s() - t0;
+            enc = t < enc ? t : enc;
+            gc_compressor_next_step(c);
+        }
+        for (int r = 0; r < runs && ok; r++) {
+            double t0 = now_s();
+            ok = gc_compressor_decode(c, p.data, p.len, out, n, err, sizeof err) == 0;
+            double t = now_s() - t0;
+            dec = t < dec ? t : dec;
+        }
+        if (!ok) {
+            fprintf(stderr, "%s: %s\n", specs[s], err);
+            return 2;
+        }
+        double er = bytes / enc / memcpy_Bps, dr = bytes / dec / memcpy_Bps;
+        double tgt = target_of(specs[s]);
+        int pass = er >= tgt && dr >= 1.0 / 50;
+        failed |= !pass;
+        printf("%-22s %12zu %9.2f %9.3f %9.2f %9.3f %8.3f %s\n", specs[s], p.len,
+               bytes / enc / 1e9, er, bytes / dec / 1e9, dr, tgt, pass ? "yes" : "NO");
+        fflush(stdout);
+        gc_bytes_free(&p);
+        gc_compressor_free(c);
+    }
+    free(g);
+    free(out);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,554 @@
+/* compressors/c_sparse.c: sparsifiers. topk (exact, or DGC's sampled threshold), dgc (Lin et
+ * al. 2018: momentum correction Eq. 7, local gradient clipping Eq. 12, momentum factor
+ * masking, warm-up sparsity schedule, sampled threshold with adjustment and exact
+ * fallback), randomk (k uniform indices, scaled by n/k so E[Q(g)] = g) and threshold (a
+ * fixed magnitude threshold).
+ *
+ * Bodies (key code):
+ *  pairs: uleb128 count, then count x (u32 index, fp32 value), indices strictly increasing.
+ *  rle (DGC paper, Section 5 footnote: "32-bit values of non-zeros and 16-bit run lengths of
+ *       zeros"): uleb128 count of values, then entries, each a u16 run r; r = 65535 means
+ *       65535 zeros and no value (the rule for longer runs), otherwise r zeros then one fp32
+ *       value. Zeros after the last value are implicit. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+static const char *const code_choices[] = {"pairs", "rle", NULL};
+
+/* Key layout shared by the four codecs (unused keys are absent from a codec's table). */
+enum { K_RATIO, K_CODE, K_SAMPLE, K_MOMENTUM, K_CLIP_NORM, K_WORKERS, K_MASK, K_WARMUP, K_THR };
+
+static const gc_key topk_keys[] = {
+    {"ratio", GK_REAL, "0.001", 1e-9, 1, NULL},
+    {"code", GK_ENUM, "pairs", 0, 0, code_choices},
+    {"sample", GK_REAL, "0", 0, 1, NULL},
+};
+static const gc_key dgc_keys[] = {
+    {"ratio", GK_REAL, "0.001", 1e-9, 1, NULL},
+    {"code", GK_ENUM, "rle", 0, 0, code_choices},
+    {"sample", GK_REAL, "0.01", 0, 1, NULL},
+    {"momentum", GK_REAL, "0.9", 0, 0.999999, NULL},
+    {"clip_norm", GK_REAL, "0", 0, 1e30, NULL},
+    {"workers", GK_INT, "1", 1, 1e9, NULL},
+    {"mask", GK_INT, "1", 0, 1, NULL},
+    {"warmup_steps", GK_INT, "0", 0, 1e12, NULL},
+};
+static const gc_key randomk_keys[] = {
+    {"ratio", GK_REAL, "0.001", 1e-9, 1, NULL},
+    {"code", GK_ENUM, "pairs", 0, 0, code_choices},
+};
+/* threshold: key 0 is the threshold, key 1 the code */
+static const gc_key threshold_keys[] = {
+    {"thr", GK_REAL, "0.001", 0, 1e30, NULL},
+    {"code", GK_ENUM, "pairs", 0, 0, code_choices},
+};
+
+/* Selected count bounds of the sampled threshold, as fractions of k (docs/compressors.md). */
+#define DGC_LO 0.8
+#define DGC_HI 1.25
+
+static size_t k_of(double density, size_t n)
+{
+    if (n == 0)
+        return 0;
+    double k = floor(density * (double)n + 0.5);
+    return k < 1 ? 1 : k > (double)n ? n : (size_t)k;
+}
+
+/* DGC warm-up (Section 4): sparsity 75%, 93.75%, 98.4375%, 99.6%, 99.9%, i.e. density
+ * 4^-(stage+1) for stages 0..3 (one stage per warmup_steps steps), then the target ratio. */
+static double dgc_density(const double *p, long step)
+{
+    double ratio = p[K_RATIO];
+    long ws = (long)p[K_WARMUP];
+    if (ws <= 0)
+        return ratio;
+    long stage = step / ws;
+    if (stage >= 4)
+        return ratio;
+    double d = pow(0.25, (double)(stage + 1));
+    return d > ratio ? d : ratio;
+}
+
+/* ---- body writers ---- */
+
+static int write_body(gc_bytes *out, int rle, size_t n, const uint32_t *idx,
+                      const float *val, size_t cnt, char *err, size_t err_len)
+{
+    if (!rle) {
+        if (gc_put_uleb(out, cnt) != 0)
+            goto oom;
+        uint8_t *d = gc_bytes_extend(out, 8 * cnt);
+        if (cnt && !d)
+            goto oom;
+        for (size_t j = 0; j < cnt; j++) {
+            gc_store_u32(d + 8 * j, idx[j]);
+            gc_store_f32(d + 8 * j + 4, val[j]);
+        }
+        return 0;
+    }
+    if (gc_put_uleb(out, cnt) != 0) /* the count makes truncation detectable */
+        goto oom;
+    size_t bytes = 0, prev = 0; /* prev: first position not yet covered */
+    for (size_t j = 0; j < cnt; j++) {
+        size_t run = idx[j] - prev;
+        bytes += 2 * (run / 65535) + 6;
+        prev = (size_t)idx[j] + 1;
+    }
+    uint8_t *d = gc_bytes_extend(out, bytes);
+    if (bytes && !d)
+        goto oom;
+    prev = 0;
+    for (size_t j = 0; j < cnt; j++) {
+        size_t run = idx[j] - prev;
+        for (; run >= 65535; run -= 65535) {
+            d[0] = d[1] = 0xff;
+            d += 2;
+        }
+        d[0] = (uint8_t)run;
+        d[1] = (uint8_t)(run >> 8);
+        gc_store_f32(d + 2, val[j]);
+        d += 6;
+        prev = (size_t)idx[j] + 1;
+    }
+    (void)n;
+    return 0;
+oom:
+    gc_errf(err, err_len, "out of memory");
+    return -1;
+}
+
+static int sparse_decode(int rle, gc_reader *r, float *out, size_t n, char *err,
+                         size_t err_len)
+{
+    if (n)
+        memset(out, 0, n * sizeof *out);
+    if (!rle) {
+        uint64_t cnt;
+        if (gc_get_uleb(r, &cnt, "non-zero count", err, err_len) != 0)
+            return -1;
+        if (cnt > n || cnt > (r->len - r->pos) / 8 || (r->len - r->pos) != 8 * cnt) {
+            gc_errf(err, err_len,
+                    "bad non-zero count %llu before byte offset %zu: %zu bytes of pairs follow "
+                    "for %zu elements",
+                    (unsigned long long)cnt, r->pos, r->len - r->pos, n);
+            return -1;
+        }
+        uint64_t prev = 0;
+        for (size_t j = 0; j < cnt; j++) {
+            size_t at = r->pos + 8 * j;
+            uint32_t i = gc_load_u32(r->p + at);
+            if (i >= n || (j && i <= prev)) {
+                gc_errf(err, err_len, "bad index %u at byte offset %zu (%s)", i, at,
+                        i >= n ? "out of range" : "not increasing");
+                return -1;
+            }
+            out[i] = gc_load_f32(r->p + at + 4);
+            prev = i;
+        }
+        r->pos += 8 * cnt;
+        return 0;
+    }
+    uint64_t cnt;
+    if (gc_get_uleb(r, &cnt, "non-zero count", err, err_len) != 0)
+        return -1;
+    if (cnt > n || cnt > (r->len - r->pos) / 6) {
+        gc_errf(err, err_len, "bad non-zero count %llu before byte offset %zu for %zu elements",
+                (unsigned long long)cnt, r->pos, n);
+        return -1;
+    }
+    size_t pos = 0;
+    for (uint64_t e = 0; e < cnt;) {
+        size_t at = r->pos;
+        const uint8_t *d = gc_get_bytes(r, 2, "run length", err, err_len);
+        if (!d)
+            return -1;
+        size_t run = (size_t)d[0] | (size_t)d[1] << 8;
+        if (run > n - pos) {
+            gc_errf(err, err_len, "run of %zu zeros at byte offset %zu passes element %zu", run,
+                    at, n);
+            return -1;
+        }
+        pos += run;
+        if (run == 65535)
+            continue;
+        float v;
+        if (gc_get_f32(r, &v, "value", err, err_len) != 0)
+            return -1;
+        if (pos >= n) {
+            gc_errf(err, err_len, "value at byte offset %zu is past element %zu", at + 2, n);
+            return -1;
+        }
+        out[pos++] = v;
+        e++;
+    }
+    return 0;
+}
+
+/* ---- selection ---- */
+
+/* Exact top-k of |v| over positions cand[0..m) (or all n when cand is NULL), non-zero values
+ * only, ties broken by index; writes sorted indices to idx and returns the count. */
+static size_t exact_topk(const float *v, size_t n, const uint32_t *cand, size_t m, size_t k,
+                         uint32_t *idx, int *oom)
+{
+    size_t len = cand ? m : n;
+    float *g = NULL;
+    const float *x = v;
+    if (cand) {
+        g = malloc((m ? m : 1) * sizeof *g);
+        if (!g) {
+            *oom = 1;
+            return 0;
+        }
+        for (size_t j = 0; j < m; j++)
+            g[j] = v[cand[j]];
+        x = g;
+    }
+    if (k > len)
+        k = len;
+    size_t above = 0;
+    uint32_t t = k ? gc_kth_largest_abs_bits(x, len, k, &above) : 0x7fffffffu;
+    if (above == SIZE_MAX) {
+        free(g);
+        *oom = 1;
+        return 0;
+    }
+    size_t ties = k - above, c = 0;
+    for (size_t j = 0; j < len; j++) {
+        uint32_t a = gc_f2u(x[j]) & 0x7fffffffu;
+        int take = a > t || (a == t && a != 0 && ties > 0);
+        if (take) {
+            if (a == t)
+                ties--;
+            idx[c++] = cand ? cand[j] : (uint32_t)j;
+        }
+    }
+    free(g);
+    return c;
+}
+
+/* DGC's hierarchical selection: threshold from a strided sample, count, adjust. */
+static size_t sampled_topk(const float *v, size_t n, size_t k, double frac, gc_rng *rng,
+                           uint32_t *idx, int *oom)
+{
+    size_t stride = (size_t)floor(1.0 / frac + 0.5);
+    if (stride < 2 || n / stride < 64) /* too few samples to estimate: exact */
+        return exact_topk(v, n, NULL, 0, k, idx, oom);
+    size_t off = (size_t)gc_rng_below(rng, stride), m = (n - off + stride - 1) / stride;
+    float *smp = malloc(m * sizeof *smp);
+    size_t cap = (size_t)(DGC_HI * (double)k) + 1;
+    uint32_t *cand = malloc(cap * sizeof *cand);
+    if (!smp || !cand) {
+        free(smp);
+        free(cand);
+        *oom = 1;
+        return 0;
+    }
+    for (size_t j = 0; j < m; j++)
+        smp[j] = v[off + j * stride];
+    size_t ks = (size_t)ceil((double)k * (double)m / (double)n), above;
+    if (ks < 1)
+        ks = 1;
+    uint32_t t = gc_kth_largest_abs_bits(smp, m, ks, &above);
+    free(smp);
+    if (above == SIZE_MAX) {
+        free(cand);
+        *oom = 1;
+        return 0;
+    }
+    size_t lo = (size_t)ceil(DGC_LO * (double)k), hi = cap - 1, c = 0;
+    for (int attempt = 0; attempt < 4; attempt++) {
+        if (t == 0)
+            t = 1; /* never select zeros */
+        c = 0;
+        size_t total = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t a = gc_f2u(v[i]) & 0x7fffffffu;
+            if (a >= t) {
+                if (total < cap)
+                    cand[total] = (uint32_t)i;
+                total++;
+            }
+        }
+        if (total > hi) {
+            /* "a precise threshold is calculated from the already-selected gradients" */
+            size_t r = total <= cap ? exact_topk(v, n, cand, total, k, idx, oom)
+                                    : exact_topk(v, n, NULL, 0, k, idx, oom);
+            free(cand);
+            return r;
+        }
+        c = total;
+        if (c >= lo)
+            break;
+        /* too few: halve the threshold and count again */
+        t = gc_f2u(gc_u2f(t) * 0.5f);
+    }
+    if (c < lo) { /* exact fallback */
+        free(cand);
+        return exact_topk(v, n, NULL, 0, k, idx, oom);
+    }
+    memcpy(idx, cand, c * sizeof *idx);
+    free(cand);
+    return c;
+}
+
+/* ---- encoders ---- */
+
+/* Room for the sampled path's up to DGC_HI * k selections. */
+static size_t idx_cap(size_t k) { return (size_t)(DGC_HI * (double)k) + 2; }
+
+static int finish(const double *p, size_t n, const float *src, const uint32_t *idx, size_t cnt,
+                  float scale, gc_bytes *out, float *q, char *err, size_t err_len)
+{
+    int rle = (int)p[K_CODE];
+    if (!rle) { /* pairs straight from src */
+        if (gc_put_uleb(out, cnt) != 0)
+            goto oom;
+        uint8_t *d = gc_bytes_extend(out, 8 * cnt);
+        if (cnt && !d)
+            goto oom;
+        for (size_t j = 0; j < cnt; j++) {
+            gc_store_u32(d + 8 * j, idx[j]);
+            gc_store_f32(d + 8 * j + 4, src[idx[j]] * scale);
+        }
+    } else {
+        float *val = malloc((cnt ? cnt : 1) * sizeof *val);
+        if (!val)
+            goto oom;
+        for (size_t j = 0; j < cnt; j++)
+            val[j] = src[idx[j]] * scale;
+        int rc = write_body(out, 1, n, idx, val, cnt, err, err_len);
+        free(val);
+        if (rc != 0)
+            return rc;
+    }
+    if (q) {
+        memset(q, 0, n * sizeof *q);
+        for (size_t j = 0; j < cnt; j++)
+            q[idx[j]] = src[idx[j]] * scale;
+    }
+    return 0;
+oom:
+    gc_errf(err, err_len, "out of memory");
+    return -1;
+}
+
+static int check_n(size_t n, char *err, size_t err_len)
+{
+    if (n > 0xffffffffu) {
+        gc_errf(err, err_len, "sparse formats hold at most 2^32-1 elements per tensor, got %zu",
+                n);
+        return -1;
+    }
+    return 0;
+}
+
+static int topk_encode(const double *p, gc_tstate *st, const float *g, size_t n, gc_rng *rng,
+                       gc_bytes *out, float *q, char *err, size_t err_len)
+{
+    (void)st;
+    if (check_n(n, err, err_len) != 0)
+        return -1;
+    size_t k = k_of(p[K_RATIO], n);
+    uint32_t *idx = malloc(idx_cap(k) * sizeof *idx);
+    int oom = !idx;
+    size_t cnt = 0;
+    if (!oom && n)
+        cnt = p[K_SAMPLE] > 0 ? sampled_topk(g, n, k, p[K_SAMPLE], rng, idx, &oom)
+                              : exact_topk(g, n, NULL, 0, k, idx, &oom);
+    int rc = oom ? (gc_errf(err, err_len, "out of memory"), -1)
+                 : finish(p, n, g, idx, cnt, 1.0f, out, q, err, err_len);
+    free(idx);
+    return rc;
+}
+
+GC_HOT static uint32_t momentum_step(const float *restrict g, size_t n, float m, float cs,
+                              float *restrict u, float *restrict v)
+{
+    uint32_t bad = 0;
+    size_t i = 0;
+    for (; i + 256 <= n; i += 256) {
+        uint32_t b = 0;
+        for (size_t j = i; j < i + 256; j++) {
+            float ui = m * u[j] + cs * g[j];
+            u[j] = ui;
+            v[j] += ui;
+            b |= gc_nonfinite_bit(gc_f2u(g[j]));
+        }
+        bad |= b;
+    }
+    for (; i < n; i++) {
+        float ui = m * u[i] + cs * g[i];
+        u[i] = ui;
+        v[i] += ui;
+        bad |= gc_nonfinite_bit(gc_f2u(g[i]));
+    }
+    return bad;
+}
+
+static int dgc_encode(const double *p, gc_tstate *st, const float *g, size_t n, gc_rng *rng,
+                      gc_bytes *out, float *q, char *err, size_t err_len)
+{
+    if (check_n(n, err, err_len) != 0)
+        return -1;
+    if (n && !st->a) {
+        st->a = calloc(n, sizeof *st->a); /* U: momentum */
+        st->b = calloc(n, sizeof *st->b); /* V: accumulated velocity */
+        st->a_len = st->b_len = n;
+        if (!st->a || !st->b) {
+            free(st->a);
+            free(st->b);
+            st->a = st->b = NULL;
+            gc_errf(err, err_len, "out of memory");
+            return -1;
+        }
+    }
+    float *u = st->a, *v = st->b;
+    /* local gradient clipping (Appendix C, Eq. 12): threshold scaled by N^-1/2 */
+    float cs = 1.0f;
+    if (p[K_CLIP_NORM] > 0 && n) {
+        double s2 = 0;
+        for (size_t i = 0; i < n; i++)
+            s2 += (double)g[i] * g[i];
+        double thr = p[K_CLIP_NORM] / sqrt(p[K_WORKERS]), norm = sqrt(s2);
+        if (norm > thr)
+            cs = (float)(thr / norm);
+    }
+    /* momentum correction (Eq. 7): u <- m u + g, v <- v + u; NaN/Inf checked on the way */
+    if (momentum_step(g, n, (float)p[K_MOMENTUM], cs, u, v))
+        return gc_nonfinite_error(g, n, err, err_len);
+    size_t k = k_of(dgc_density(p, st->step), n);
+    uint32_t *idx = malloc(idx_cap(k) * sizeof *idx);
+    int oom = !idx;
+    size_t cnt = 0;
+    if (!oom && n)
+        cnt = p[K_SAMPLE] > 0 ? sampled_topk(v, n, k, p[K_SAMPLE], rng, idx, &oom)
+                              : exact_topk(v, n, NULL, 0, k, idx, &oom);
+    if (oom) {
+        free(idx);
+        gc_errf(err, err_len, "out of memory");
+        return -1;
+    }
+    int rc = finish(p, n, v, idx, cnt, 1.0f, out, q, err, err_len);
+    if (rc == 0)
+        for (size_t j = 0; j < cnt; j++) { /* clear what was sent; momentum factor masking */
+            v[idx[j]] = 0;
+            if (p[K_MASK] != 0)
+                u[idx[j]] = 0;
+        }
+    free(idx);
+    return rc;
+}
+
+static int randomk_encode(const double *p, gc_tstate *st, const float *g, size_t n,
+                          gc_rng *rng, gc_bytes *out, float *q, char *err, size_t err_len)
+{
+    (void)st;
+    if (check_n(n, err, err_len) != 0)
+        return -1;
+    size_t k = k_of(p[K_RATIO], n);
+    uint64_t *bits = calloc(n / 64 + 1, sizeof *bits);
+    uint32_t *idx = malloc((k ? k : 1) * sizeof *idx);
+    if (!bits || !idx) {
+        free(bits);
+        free(idx);
+        gc_errf(err, err_len, "out of memory");
+        return -1;
+    }
+    /* Floyd's sampling: a uniform k-subset of [0, n) in k draws */
+    for (size_t j = n - k; j < n; j++) {
+        size_t t = (size_t)gc_rng_below(rng, (uint64_t)j + 1);
+        if (bits[t / 64] >> (t % 64) & 1)
+            t = j;
+        bits[t / 64] |= 1ull << (t % 64);
+    }
+    size_t c = 0;
+    for (size_t w = 0; w <= n / 64 && c < k; w++)
+        for (uint64_t b = bits[w]; b; b &= b - 1)
+            idx[c++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(b));
+    free(bits);
+    /* scale by n/k so that E[Q(g)] = g */
+    int rc = finish(p, n, g, idx, c, k ? (float)((double)n / (double)k) : 1.0f, out, q, err,
+                    err_len);
+    free(idx);
+    return rc;
+}
+
+static int threshold_encode(const double *p, gc_tstate *st, const float *g, size_t n,
+                            gc_rng *rng, gc_bytes *out, float *q, char *err, size_t err_len)
+{
+    (void)st, (void)rng;
+    if (check_n(n, err, err_len) != 0)
+        return -1;
+    float thr = (float)p[0];
+    size_t cnt = 0;
+    for (size_t i = 0; i < n; i++)
+        cnt += fabsf(g[i]) > thr;
+    uint32_t *idx = malloc((cnt + 1) * sizeof *idx);
+    if (!idx) {
+        gc_errf(err, err_len, "out of memory");
+        return -1;
+    }
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++) { /* branch-free: write always, advance when selected */
+        idx[c] = (uint32_t)i;
+        c += fabsf(g[i]) > thr;
+    }
+    int rc = finish(p, n, g, idx, c, 1.0f, out, q, err, err_len);
+    free(idx);
+    return rc;
+}
+
+static int decode_k1(const double *p, gc_reader *r, float *out, size_t n, char *err,
+                     size_t err_len)
+{
+    return sparse_decode((int)p[K_CODE], r, out, n, err, err_len);
+}
+
+static bool pairs_fixed(const double *p, size_t n, size_t *bytes)
+{
+    /* exactly k pairs: top-k without sampling and random-k */
+    if ((int)p[K_CODE] != 0)
+        return false;
+    size_t k = k_of(p[K_RATIO], n);
+    *bytes = gc_uleb_len(k) + 8 * k;
+    return true;
+}
+static bool topk_fixed(const double *p, size_t n, size_t *bytes)
+{
+    /* exact selection sends k pairs unless fewer than k elements are non-zero */
+    (void)p, (void)n, (void)bytes;
+    return false;
+}
+
+static bool no(const double *p) { (void)p; return false; }
+static bool yes(const double *p) { (void)p; return true; }
+
+double gc_sparse_density(const gc_codec *codec, const double *p, long step)
+{
+    if (codec == &gc_codec_dgc)
+        return dgc_density(p, step);
+    if (codec == &gc_codec_topk || codec == &gc_codec_randomk)
+        return p[K_RATIO];
+    return -1;
+}
+
+const gc_codec gc_codec_topk = {
+    .name = "topk", .format_id = 7, .keys = topk_keys, .nkeys = 3, .agg = GC_AGG_SPARSE,
+    .unbiased = no, .encode = topk_encode, .decode = decode_k1, .fixed_body = topk_fixed,
+};
+const gc_codec gc_codec_dgc = {
+    .name = "dgc", .format_id = 6, .keys = dgc_keys, .nkeys = 8, .agg = GC_AGG_SPARSE,
+    .unbiased = no, .encode = dgc_encode, .decode = decode_k1, .checks_finite = true,
+};
+const gc_codec gc_codec_randomk = {
+    .name = "randomk", .format_id = 8, .keys = randomk_keys, .nkeys = 2, .agg = GC_AGG_SPARSE,
+    .unbiased = yes, .encode = randomk_encode, .decode = decode_k1, .fixed_body = pairs_fixed,
+};
+const gc_codec gc_codec_threshold = {
+    .name = "threshold", .format_id = 9, .keys = threshold_keys, .nkeys = 2,
+    .agg = GC_AGG_SPARSE, .unbiased = no, .encode = threshold_encode, .decode = decode_k1,
+};

@@ -1,0 +1,162 @@
+#!/bin/sh
+# plots/make_plots.sh: regenerate the papers' figures from gcsim predictions.
+#
+#   make_plots.sh GCSIM SOURCE_DIR OUTPUT_DIR
+#
+# Runs `gcsim predict` for every curve (CSV in OUTPUT_DIR/data), turns the columns a figure
+# needs into small whitespace tables, and draws each figure with gnuplot as PNG and SVG in
+# OUTPUT_DIR. The PNGs are then copied into SOURCE_DIR/plots/figures/ (the copies the README
+# shows) unless GCSIM_PLOTS_NO_COPY is set. `cmake --build build --target plots` calls this.
+#
+# Both engines: the analytic engine always; the discrete-event engine (SimGrid) when
+# `gcsim predict --engine des` runs on the figure's platform. DES curves are drawn dashed;
+# a figure whose DES runs fail says so in its subtitle and in OUTPUT_DIR/des_status.txt.
+# DES_MAX_GPUS (default 512, all of them) caps the GPU counts sent to the DES.
+set -eu
+
+if [ $# -ne 3 ]; then
+    echo "usage: $0 GCSIM SOURCE_DIR OUTPUT_DIR" >&2
+    exit 2
+fi
+GCSIM=$1
+SRC=$2
+OUT=$3
+P=$SRC/platforms
+M=$SRC/models
+PLOTS=$SRC/plots
+DATA=$OUT/data
+DES_MAX_GPUS=${DES_MAX_GPUS:-512}
+mkdir -p "$DATA"
+: > "$OUT/des_status.txt"
+
+command -v gnuplot >/dev/null 2>&1 || { echo "make_plots.sh: gnuplot not found" >&2; exit 2; }
+
+# predict NAME ENGINE GPUS ARGS...: one gcsim run into $DATA/NAME-ENGINE.csv.
+# An analytic failure stops everything; a DES failure is recorded and the curve left out.
+predict() {
+    name=$1 engine=$2 gpus=$3
+    shift 3
+    csv=$DATA/$name-$engine.csv
+    rm -f "$csv"
+    if [ "$engine" = des ]; then
+        gpus=$(echo "$gpus" | tr ',' '\n' | awk -v m="$DES_MAX_GPUS" '$1 <= m' | paste -sd, -)
+        if ! "$GCSIM" predict --engine des --gpus "$gpus" --format csv --output "$csv" "$@" \
+                2> "$DATA/$name-des.err"; then
+            echo "$name: DES failed: $(head -c 300 "$DATA/$name-des.err")" >> "$OUT/des_status.txt"
+            rm -f "$csv"
+        fi
+    else
+        "$GCSIM" predict --engine analytic --gpus "$gpus" --format csv --output "$csv" "$@"
+    fi
+}
+
+# table CSV XCOL YCOL [NORM_ROW_X]: "x y" rows from two named CSV columns; with NORM_ROW_X,
+# y is divided by y at the row whose x equals it (speedup against that row).
+table() {
+    [ -s "$1" ] || return 0
+    awk -F, -v xc="$2" -v yc="$3" -v norm="${4:-}" '
+        NR == 1 { for (i = 1; i <= NF; i++) { if ($i == xc) xi = i; if ($i == yc) yi = i }
+                  if (!xi || !yi) { print "no column " xc " or " yc > "/dev/stderr"; exit 1 }
+                  next }
+        { x[NR] = $xi; y[NR] = $yi; if (norm != "" && $xi == norm) base = $yi; n = NR }
+        END { for (r = 2; r <= n; r++) print x[r], (norm != "" ? y[r] / base : y[r]) }' "$1"
+}
+
+ENGINES="analytic des"
+GPUS_512=1,2,4,8,16,32,64,128,256,512
+
+# --- TernGrad Fig. 5(a) and 5(b): throughput against GPUs, weak scaling ------------------
+for fig in fig5a fig5b; do
+    for m in alexnet googlenet vgg-a; do
+        for e in $ENGINES; do
+            predict "terngrad-$fig-$m-fp32" "$e" "$GPUS_512" --platform "$P/terngrad-$fig.json" \
+                --model "$M/$m.json" --scaling weak --collective terngrad
+            predict "terngrad-$fig-$m-terngrad" "$e" "$GPUS_512" --platform "$P/terngrad-$fig.json" \
+                --model "$M/$m.json" --scaling weak --collective terngrad --compressor terngrad
+            for v in fp32 terngrad; do
+                table "$DATA/terngrad-$fig-$m-$v-$e.csv" gpus throughput_samples_per_s \
+                    > "$DATA/terngrad-$fig-$m-$v-$e.dat"
+            done
+        done
+    done
+done
+# The AlexNet whose GTX 1080 time per batch was fitted to the paper's 3.04x on 8 GPUs
+# (models/fit_terngrad_alexnet.py, docs/reproduction.md): thin curves in Fig. 5(a).
+for v in fp32:none terngrad:terngrad; do
+    label=${v%%:*}
+    predict "terngrad-fig5a-alexnet-fitted-$label" analytic "$GPUS_512" \
+        --platform "$P/terngrad-fig5a.json" --model "$M/alexnet-terngrad-fitted.json" \
+        --scaling weak --collective terngrad --compressor "${v#*:}"
+    table "$DATA/terngrad-fig5a-alexnet-fitted-$label-analytic.csv" gpus throughput_samples_per_s \
+        > "$DATA/terngrad-fig5a-alexnet-fitted-$label-analytic.dat"
+done
+
+# --- DGC Fig. 6: speedup against nodes (1 node = 4 Titan Xp), conventional against DGC ---
+# The paper uses TernGrad's model with sparse density doubling at every aggregation step
+# (worst case); gcsim's "terngrad" collective does not grow sparse payloads, so the
+# hierarchical all-reduce (intra-node ring, inter-node ring, sparse payloads growing with
+# every partial sum) stands in for it. docs/reproduction.md compares both.
+NODES_GPUS=4,8,16,32,64,128,256
+for net in 1gbe 10gbe; do
+    for m in alexnet resnet-50; do
+        for e in $ENGINES; do
+            predict "dgc-$net-$m-fp32" "$e" "$NODES_GPUS" --platform "$P/dgc-fig6-$net.json" \
+                --model "$M/$m.json" --scaling weak --collective hierarchical
+            predict "dgc-$net-$m-dgc" "$e" "$NODES_GPUS" --platform "$P/dgc-fig6-$net.json" \
+                --model "$M/$m.json" --scaling weak --collective hierarchical \
+                --compressor dgc:ratio=0.001
+            for v in fp32 dgc; do
+                table "$DATA/dgc-$net-$m-$v-$e.csv" machines throughput_samples_per_s 1 \
+                    > "$DATA/dgc-$net-$m-$v-$e.dat"
+            done
+        done
+    done
+done
+
+# --- ECQ-SGD Fig. 6: ResNet-50 throughput against GPUs, 8 Tesla P40 per node -------------
+for e in $ENGINES; do
+    # QSGD and ECQ-SGD settings are not given for Fig. 6 in the paper; both use the bucket
+    # of its CIFAR comparison (4096) and Elias coding; QSGD 4 levels, ECQ-SGD 2 levels
+    # (about 100x smaller, the paper's "two magnitudes"). docs/reproduction.md.
+    for v in fp32:none qsgd:qsgd:s=4,bucket=4096,code=elias ecq:ecq:s=2,bucket=4096,code=elias; do
+        label=${v%%:*}
+        spec=${v#*:}
+        predict "ecq-resnet-50-$label" "$e" "$GPUS_512" --platform "$P/ecq-fig6.json" \
+            --model "$M/resnet-50.json" --scaling weak --collective allgather --compressor "$spec"
+        table "$DATA/ecq-resnet-50-$label-$e.csv" gpus throughput_samples_per_s \
+            > "$DATA/ecq-resnet-50-$label-$e.dat"
+    done
+done
+
+# --- draw ----------------------------------------------------------------------------------
+# draw SCRIPT BASE DATA_PREFIX [gnuplot -e ARGS...]: BASE.png and BASE.svg; the subtitle
+# names missing DES curves when a DES run whose name starts with DATA_PREFIX failed.
+draw() {
+    script=$1 base=$2 prefix=$3
+    shift 3
+    note=""
+    if grep -q "^$prefix" "$OUT/des_status.txt"; then
+        note="DES curves missing, see des_status.txt"
+    fi
+    for term in png svg; do
+        (cd "$PLOTS" && gnuplot -e "data='$DATA'; out='$OUT/$base.$term'; term='$term'; desnote='$note'" \
+            "$@" "$script")
+    done
+}
+draw terngrad_fig5.gp terngrad-fig5a terngrad-fig5a \
+    -e "fig='fig5a'; cluster='128 nodes x 4 GTX 1080, one PCIe switch per node, 1 Gbps Ethernet'"
+draw terngrad_fig5.gp terngrad-fig5b terngrad-fig5b \
+    -e "fig='fig5b'; cluster='128 nodes x 4 Tesla P100 (NVLink), 100 Gbps InfiniBand'"
+draw dgc_fig6.gp dgc-fig6 dgc-
+draw ecq_fig6.gp ecq-fig6 ecq-
+
+if [ -z "${GCSIM_PLOTS_NO_COPY:-}" ]; then
+    mkdir -p "$PLOTS/figures"
+    for f in terngrad-fig5a terngrad-fig5b dgc-fig6 ecq-fig6; do
+        cp "$OUT/$f.png" "$PLOTS/figures/.$f.png.tmp"
+        mv "$PLOTS/figures/.$f.png.tmp" "$PLOTS/figures/$f.png"
+    done
+fi
+echo "plots: $OUT/{terngrad-fig5a,terngrad-fig5b,dgc-fig6,ecq-fig6}.{png,svg}"
+[ -s "$OUT/des_status.txt" ] && cat "$OUT/des_status.txt" >&2
+exit 0

@@ -1,0 +1,56 @@
+/*
+ * sim/cli/baseline_file.h: the committed baseline that `gcsim check` re-evaluates.
+ *
+ * A JSON file (format documented in docs/planning.md):
+ *   {"format": "gcsim-baseline/1", "description": "...", "tolerance_pct": 0.5,
+ *    "cases": [{"name": "resnet50-a100-ring-64", "platform": "platforms/a100-hdr.json",
+ *               "model": "models/resnet-50.json", "compressor": "none",
+ *               "collective": "ring", "gpus": 64, "scaling": "weak", "batch": 256,
+ *               "engine": "analytic", "expected_throughput_samples_per_s": 59000.5}]}
+ * The reader is strict: unknown or duplicate keys, wrong types, duplicate case names and
+ * files that cannot be found are errors naming the baseline and the JSON path. A relative
+ * platform or model path is looked up beside the baseline first, then in each folder
+ * above it (so "platforms/x.json" finds the repository's catalog from tests/planning/).
+ */
+#ifndef GCSIM_CLI_BASELINE_FILE_H
+#define GCSIM_CLI_BASELINE_FILE_H
+
+#include <cjson/cJSON.h>
+
+#include "gcsim_error.h"
+#include "inputs.h"
+#include "scenario.h"
+
+#define BASELINE_FORMAT "gcsim-baseline/1"
+
+typedef struct {
+    char name[128];
+    char platform[4096];     /* resolved path */
+    char model[4096];        /* resolved path */
+    char compressor[256];    /* "none" when absent */
+    gcsim_collective collective;
+    int gpus;
+    gcsim_scaling scaling;
+    int batch;               /* 0: the model's */
+    gcsim_engine engine;
+    double expected_samples_per_s;
+    double tolerance_pct;    /* < 0: the file's or the command line's */
+} baseline_case;
+
+typedef struct {
+    char path[4096];
+    cJSON *root;             /* kept to rewrite the file with --update */
+    double tolerance_pct;    /* < 0: absent */
+    int n_cases;
+    baseline_case *cases;
+} baseline;
+
+int baseline_load(const char *path, baseline *out, gcsim_error *err);
+void baseline_free(baseline *b);
+
+/* Replaces the expected throughput of the cases flagged in `update` by `predicted` and
+ * rewrites the file atomically, keeping everything else as it was. */
+int baseline_rewrite(baseline *b, const double *predicted, const unsigned char *update,
+                     gcsim_error *err);
+
+#endif

@@ -1,0 +1,98 @@
+#include "cli_args.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool cli_parse_int(const char *text, long long min, long long max, long long *out)
+{
+    if (!text || !*text)
+        return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (errno || *end || v < min || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool cli_parse_double(const char *text, double min, double max, double *out)
+{
+    if (!text || !*text)
+        return false;
+    char *end;
+    double v = strtod(text, &end);
+    if (*end || !isfinite(v) || v < min || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+int cli_parse_gpu_list(const char *text, int *counts, int max_counts, char *err,
+                       unsigned long err_len)
+{
+    char buf[1024];
+    if (strlen(text) >= sizeof buf) {
+        snprintf(err, err_len, "--gpus: list too long");
+        return -1;
+    }
+    strcpy(buf, text);
+    int n = 0;
+    bool pending_ellipsis = false;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (strcmp(tok, "...") == 0) {
+            if (n < 2 || pending_ellipsis) {
+                snprintf(err, err_len, "--gpus: \"...\" needs two values before it, as in "
+                                       "1,2,4,...,512");
+                return -1;
+            }
+            pending_ellipsis = true;
+            continue;
+        }
+        long long v;
+        if (!cli_parse_int(tok, 1, 1 << 24, &v)) {
+            snprintf(err, err_len, "--gpus: \"%s\" is not a GPU count (a positive integer)", tok);
+            return -1;
+        }
+        if (pending_ellipsis) {
+            long long a = counts[n - 2], b = counts[n - 1];
+            bool geometric = a > 0 && b % a == 0 && b / a > 1;
+            for (;;) {
+                long long next = geometric ? b * (b / a) : b + (b - a);
+                if (next >= v)
+                    break;
+                if (n >= max_counts) {
+                    snprintf(err, err_len, "--gpus: more than %d counts", max_counts);
+                    return -1;
+                }
+                counts[n++] = (int)next;
+                a = b;
+                b = next;
+            }
+            pending_ellipsis = false;
+        }
+        if (n > 0 && v <= counts[n - 1]) {
+            snprintf(err, err_len, "--gpus: counts must increase (%lld after %d)", v,
+                     counts[n - 1]);
+            return -1;
+        }
+        if (n >= max_counts) {
+            snprintf(err, err_len, "--gpus: more than %d counts", max_counts);
+            return -1;
+        }
+        counts[n++] = (int)v;
+    }
+    if (pending_ellipsis) {
+        snprintf(err, err_len, "--gpus: \"...\" must be followed by a last value");
+        return -1;
+    }
+    if (n == 0) {
+        snprintf(err, err_len, "--gpus: empty list");
+        return -1;
+    }
+    return n;
+}

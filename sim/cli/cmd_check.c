@@ -1,0 +1,261 @@
+/* gcsim check: re-evaluates a committed baseline and fails when predicted throughput has
+ * drifted beyond a tolerance (a CI regression guard). */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_file.h"
+#include "baseline_file.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "report.h"
+#include "sweep_case.h"
+
+#define DEFAULT_TOLERANCE_PCT 1.0
+
+static void check_usage(FILE *out)
+{
+    fprintf(out,
+"usage: gcsim check --baseline FILE [--tolerance PCT] [--update] [--engine analytic|des]\n"
+"                   [--format table|json|csv] [--output FILE]\n"
+"\n"
+"Re-evaluates every case of a baseline file and prints expected, predicted and drift\n"
+"(100 x (predicted - expected) / expected). A case drifts when |drift| exceeds its\n"
+"tolerance: the case's tolerance_pct, else --tolerance, else the file's tolerance_pct,\n"
+"else %.1f%%.\n"
+"\n"
+"  --baseline FILE   the baseline (format in docs/planning.md); platform and model paths\n"
+"                    are looked up beside it, then in each folder above it\n"
+"  --tolerance PCT   allowed drift in percent for cases without their own\n"
+"  --update          write the predicted values into the baseline (atomically) and exit 0\n"
+"  --engine E        only the cases of this engine (e.g. analytic in a build without DES)\n"
+"  --format F, --output FILE   the table, as in gcsim predict\n"
+"\n"
+"Exit codes: 0 every case within tolerance (or --update), 1 some case drifted (they are\n"
+"named on stderr), 2 bad baseline or input (named by file and JSON path).\n",
+            DEFAULT_TOLERANCE_PCT);
+}
+
+typedef struct {
+    const char *baseline, *output;
+    double tolerance_pct; /* < 0: not given */
+    bool update;
+    int engine;           /* -1: all */
+    report_format format;
+} check_options;
+
+static int parse_options(int argc, char **argv, check_options *o)
+{
+    static const struct option longopts[] = {
+        {"baseline", required_argument, 0, 'b'}, {"tolerance", required_argument, 0, 't'},
+        {"update", no_argument, 0, 'u'},         {"engine", required_argument, 0, 'e'},
+        {"format", required_argument, 0, 'f'},   {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'b': o->baseline = optarg; break;
+        case 'o': o->output = optarg; break;
+        case 'u': o->update = true; break;
+        case 't':
+            if (!cli_parse_double(optarg, 0.0, 1e6, &o->tolerance_pct)) {
+                fprintf(stderr, "gcsim check: --tolerance: expected a percentage >= 0, got \"%s\"\n",
+                        optarg);
+                return -1;
+            }
+            break;
+        case 'e': {
+            gcsim_engine e;
+            if (engine_parse(optarg, &e) || e == ENGINE_BOTH) {
+                fprintf(stderr, "gcsim check: --engine: expected analytic or des, got \"%s\"\n", optarg);
+                return -1;
+            }
+            o->engine = (int)e;
+            break;
+        }
+        case 'f':
+            if (report_format_parse(optarg, &o->format)) {
+                fprintf(stderr, "gcsim check: --format: expected table, json or csv, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'h':
+            check_usage(stdout);
+            return 1;
+        case ':':
+            fprintf(stderr, "gcsim check: %s needs a value\n", argv[optind - 1]);
+            return -1;
+        default:
+            fprintf(stderr, "gcsim check: unknown option \"%s\" (see gcsim check --help)\n",
+                    argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "gcsim check: unexpected argument \"%s\"\n", argv[optind]);
+        return -1;
+    }
+    if (!o->baseline) {
+        fprintf(stderr, "gcsim check: --baseline FILE is required (see gcsim check --help)\n");
+        return -1;
+    }
+    return 0;
+}
+
+static int write_report(const report *r, const check_options *o)
+{
+    char msg[512];
+    if (o->output) {
+        atomic_file f;
+        if (atomic_file_open(&f, o->output, msg, sizeof msg)) {
+            fprintf(stderr, "gcsim check: %s\n", msg);
+            return -1;
+        }
+        if (report_write(r, o->format, f.stream)) {
+            atomic_file_abort(&f);
+            fprintf(stderr, "gcsim check: %s: write failed\n", o->output);
+            return -1;
+        }
+        if (atomic_file_commit(&f, msg, sizeof msg)) {
+            fprintf(stderr, "gcsim check: %s\n", msg);
+            return -1;
+        }
+        return 0;
+    }
+    if (report_write(r, o->format, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim check: cannot write to standard output\n");
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_check(int argc, char **argv)
+{
+    check_options o = {.tolerance_pct = -1.0, .engine = -1, .format = REPORT_TABLE};
+    int rc = parse_options(argc, argv, &o);
+    if (rc)
+        return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    gcsim_error err;
+    baseline b;
+    if (baseline_load(o.baseline, &b, &err)) {
+        fprintf(stderr, "gcsim check: %s\n", err.message);
+        return EXIT_BAD_INPUT;
+    }
+    int status = EXIT_BAD_INPUT;
+    sweep_cache *cache = sweep_cache_new();
+    double *predicted = calloc((size_t)b.n_cases + 1, sizeof *predicted);
+    double *drift_pct = calloc((size_t)b.n_cases + 1, sizeof *drift_pct);
+    double *tolerance = calloc((size_t)b.n_cases + 1, sizeof *tolerance);
+    unsigned char *evaluated = calloc((size_t)b.n_cases + 1, 1);
+    report *r = NULL;
+    if (!cache || !predicted || !drift_pct || !tolerance || !evaluated) {
+        fprintf(stderr, "gcsim check: out of memory\n");
+        goto done;
+    }
+    double default_tol = o.tolerance_pct >= 0 ? o.tolerance_pct
+                         : b.tolerance_pct >= 0 ? b.tolerance_pct : DEFAULT_TOLERANCE_PCT;
+    /* Everything is evaluated before anything is printed or rewritten. */
+    int n_evaluated = 0, n_drifted = 0;
+    for (int k = 0; k < b.n_cases; k++) {
+        const baseline_case *bc = &b.cases[k];
+        if (o.engine >= 0 && (int)bc->engine != o.engine)
+            continue;
+        if (bc->engine == ENGINE_DES && !engine_des_available()) {
+            fprintf(stderr, "gcsim check: %s: $.cases[%d] (%s): engine des is not in this build "
+                            "(use --engine analytic to check the other cases)\n",
+                    b.path, k, bc->name);
+            goto done;
+        }
+        const gcsim_platform *pf = sweep_cache_platform(cache, bc->platform, &err);
+        const gcsim_model *m = pf ? sweep_cache_model(cache, bc->model, &err) : NULL;
+        const gcsim_payload_plan *pl = m ? sweep_cache_payload(cache, m, bc->compressor, &err) : NULL;
+        sweep_result res;
+        if (pl) {
+            sweep_case c = {.platform = pf, .model = m, .payload = pl,
+                            .collective = bc->collective, .scaling = bc->scaling,
+                            .engine = bc->engine, .batch = bc->batch, .gpus = bc->gpus,
+                            .overlap = true};
+            if (!sweep_case_run(&c, &res, &err))
+                goto evaluated;
+        }
+        fprintf(stderr, "gcsim check: %s: $.cases[%d] (%s): %s\n", b.path, k, bc->name,
+                err.message);
+        goto done;
+    evaluated:
+        predicted[k] = res.p.throughput_samples_per_s;
+        drift_pct[k] = 100.0 * (predicted[k] - bc->expected_samples_per_s) /
+                       bc->expected_samples_per_s;
+        tolerance[k] = bc->tolerance_pct >= 0 ? bc->tolerance_pct : default_tol;
+        evaluated[k] = 1;
+        n_evaluated++;
+        if (!(fabs(drift_pct[k]) <= tolerance[k]))
+            n_drifted++;
+    }
+
+    r = report_new();
+    int c_name = report_column(r, "name", "case", 0);
+    int c_engine = report_column(r, "engine", "engine", 0);
+    int c_gpus = report_column(r, "gpus", "GPUs", 0);
+    int c_exp = report_column(r, "expected_samples_per_s", "expected", 2);
+    int c_pred = report_column(r, "predicted_samples_per_s", "predicted", 2);
+    int c_drift = report_column(r, "drift_pct", "drift %", 3);
+    int c_tol = report_column(r, "tolerance_pct", "tol %", 2);
+    int c_status = report_column(r, "status", "status", 0);
+    for (int k = 0; k < b.n_cases; k++) {
+        if (!evaluated[k])
+            continue;
+        const baseline_case *bc = &b.cases[k];
+        report_row(r);
+        report_str(r, c_name, bc->name);
+        report_str(r, c_engine, engine_name(bc->engine));
+        report_int(r, c_gpus, bc->gpus);
+        report_num(r, c_exp, bc->expected_samples_per_s);
+        report_num(r, c_pred, predicted[k]);
+        report_num(r, c_drift, drift_pct[k]);
+        report_num(r, c_tol, tolerance[k]);
+        bool drifted = !(fabs(drift_pct[k]) <= tolerance[k]);
+        report_str(r, c_status, drifted ? (o.update ? "updated" : "DRIFT") : "ok");
+    }
+    /* Rewritten only when a value changes, so an up-to-date baseline keeps its bytes. */
+    int n_changed = 0;
+    for (int k = 0; k < b.n_cases; k++)
+        n_changed += evaluated[k] && predicted[k] != b.cases[k].expected_samples_per_s;
+    if (o.update && n_changed && baseline_rewrite(&b, predicted, evaluated, &err)) {
+        fprintf(stderr, "gcsim check: %s\n", err.message);
+        goto done;
+    }
+    char note[1024];
+    report_note(r, "baseline", b.path);
+    snprintf(note, sizeof note, "%d of %d cases evaluated%s; %d beyond tolerance%s", n_evaluated,
+             b.n_cases, o.engine >= 0 ? " (--engine filter)" : "", n_drifted,
+             !o.update ? "" : n_changed ? "; baseline rewritten with the predicted values"
+                                        : "; baseline already up to date");
+    report_note(r, "result", note);
+
+    if (write_report(r, &o))
+        goto done;
+    if (n_drifted && !o.update) {
+        fprintf(stderr, "gcsim check: %d of %d cases drifted beyond tolerance:", n_drifted,
+                n_evaluated);
+        for (int k = 0; k < b.n_cases; k++)
+            if (evaluated[k] && !(fabs(drift_pct[k]) <= tolerance[k]))
+                fprintf(stderr, " %s (%+.3f%%)", b.cases[k].name, drift_pct[k]);
+        fprintf(stderr, "\n");
+        status = EXIT_CHECK_FAILED;
+    } else {
+        status = EXIT_OK;
+    }
+done:
+    report_free(r);
+    free(predicted);
+    free(drift_pct);
+    free(tolerance);
+    free(evaluated);
+    sweep_cache_free(cache);
+    baseline_free(&b);
+    return status;
+}

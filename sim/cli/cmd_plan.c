@@ -1,0 +1,579 @@
+/* gcsim plan: capacity planning. For each platform, compressor and collective, the GPU
+ * count that meets a throughput or time-to-train target (within a budget) at the lowest
+ * cost or in the shortest time; the configurations ranked. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_file.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "inputs.h"
+#include "plan_rank.h"
+#include "report.h"
+#include "sweep_case.h"
+#include "sweep_lists.h"
+
+#define MAX_GPU_COUNTS 65536
+#define DEFAULT_COMPRESSORS "none,fp16,terngrad"
+
+static void plan_usage(FILE *out)
+{
+    fprintf(out,
+"usage: gcsim plan [--model FILE] [--platform FILES]\n"
+"                  (--target-throughput X | --samples S | --epochs E --dataset-size D)\n"
+"                  [--deadline HOURS] [--budget USD] [--compressors SPECS]\n"
+"                  [--collectives LIST] [--rank-by cost|time] [--gpus LIST] [--whole-nodes]\n"
+"                  [--scaling weak|strong] [--batch K] [--engine analytic|des] [--top N]\n"
+"                  [--format table|json|csv] [--output FILE]\n"
+"\n"
+"Finds, for every platform, compressor and collective, the GPU count that meets the\n"
+"target at the lowest cost (--rank-by cost, default) or in the shortest time (--rank-by\n"
+"time), and ranks these configurations.\n"
+"\n"
+"  --model FILE          workload (default: the embedded " DEFAULT_MODEL_NAME ")\n"
+"  --platform FILES      clusters, repeatable or a comma list (default: the embedded\n"
+"                        " DEFAULT_PLATFORM_NAME "); price from $.price.usd_per_gpu_hour\n"
+"  --target-throughput X samples per second to reach\n"
+"  --samples S           samples to train on (the work), or\n"
+"  --epochs E --dataset-size D   E passes over D samples\n"
+"  --deadline HOURS      finish the work within this time (needs the work)\n"
+"  --budget USD          total cost of the work at most this (needs the work)\n"
+"  --compressors SPECS   compressors to consider (default: " DEFAULT_COMPRESSORS ")\n"
+"  --collectives LIST    collectives to consider (default: all: terngrad, ring,\n"
+"                        halving-doubling, tree, double-tree, hierarchical, ps, allgather)\n"
+"  --rank-by cost|time   cost: total cost of the work, or the cost per hour when no work\n"
+"                        is given; time: throughput (default: cost)\n"
+"  --gpus LIST           GPU counts to search (default: every count from 1 to the\n"
+"                        platform's size)\n"
+"  --whole-nodes         beyond one node, search only multiples of gpus_per_node\n"
+"  --scaling S           weak (default: K samples per GPU, the global batch grows with the\n"
+"                        GPUs) or strong (the global batch K is split)\n"
+"  --batch K             mini-batch (default: the model's)\n"
+"  --engine E            analytic (default) or des (slow: narrow --gpus)\n"
+"  --top N               rows to show (default 10; 0: all)\n"
+"  --format F, --output FILE   as in gcsim predict\n"
+"\n"
+"A configuration is feasible when its throughput reaches the target (and the work over\n"
+"the deadline), and its total cost is within the budget. Cost is GPUs x price per GPU-hour\n"
+"x hours. The bottleneck is the largest of compute, exposed communication (network) and\n"
+"compression time per iteration.\n"
+"\n"
+"Exit codes: 0 a feasible configuration was found; 1 none is feasible (the output says\n"
+"why and lists the configurations that come closest); 2 bad input.\n");
+}
+
+typedef struct {
+    const char *model_path, *gpus, *output;
+    sweep_list platforms, compressors, collectives;
+    double target_tput, samples, epochs, dataset_size, deadline_h, budget_usd;
+    bool rank_by_time, whole_nodes;
+    gcsim_scaling scaling;
+    gcsim_engine engine;
+    long long batch, top;
+    report_format format;
+} plan_options;
+
+static void free_options(plan_options *o)
+{
+    sweep_list_free(&o->platforms);
+    sweep_list_free(&o->compressors);
+    sweep_list_free(&o->collectives);
+}
+
+static int parse_positive(const char *opt, const char *text, double *out)
+{
+    if (!cli_parse_double(text, 1e-300, 1e300, out)) {
+        fprintf(stderr, "gcsim plan: %s: expected a positive number, got \"%s\"\n", opt, text);
+        return -1;
+    }
+    return 0;
+}
+
+static int parse_options(int argc, char **argv, plan_options *o)
+{
+    static const struct option longopts[] = {
+        {"model", required_argument, 0, 'm'},         {"platform", required_argument, 0, 'p'},
+        {"target-throughput", required_argument, 0, 'T'}, {"samples", required_argument, 0, 'S'},
+        {"epochs", required_argument, 0, 'E'},        {"dataset-size", required_argument, 0, 'D'},
+        {"deadline", required_argument, 0, 'd'},      {"budget", required_argument, 0, 'u'},
+        {"compressors", required_argument, 0, 'c'},   {"compressor", required_argument, 0, 'c'},
+        {"collectives", required_argument, 0, 'C'},   {"collective", required_argument, 0, 'C'},
+        {"rank-by", required_argument, 0, 'r'},       {"gpus", required_argument, 0, 'g'},
+        {"whole-nodes", no_argument, 0, 'w'},         {"scaling", required_argument, 0, 's'},
+        {"batch", required_argument, 0, 'b'},         {"engine", required_argument, 0, 'e'},
+        {"top", required_argument, 0, 't'},           {"format", required_argument, 0, 'f'},
+        {"output", required_argument, 0, 'o'},        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int ch;
+    char msg[512];
+    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'm': o->model_path = optarg; break;
+        case 'g': o->gpus = optarg; break;
+        case 'o': o->output = optarg; break;
+        case 'w': o->whole_nodes = true; break;
+        case 'p':
+        case 'c':
+        case 'C': {
+            int bad = ch == 'p' ? sweep_list_add(&o->platforms, optarg, "--platform", msg, sizeof msg)
+                    : ch == 'c' ? sweep_list_add_compressors(&o->compressors, optarg, msg, sizeof msg)
+                                : sweep_list_add(&o->collectives, optarg, "--collectives", msg, sizeof msg);
+            if (bad) {
+                fprintf(stderr, "gcsim plan: %s\n", msg);
+                return -1;
+            }
+            break;
+        }
+        case 'T': if (parse_positive("--target-throughput", optarg, &o->target_tput)) return -1; break;
+        case 'S': if (parse_positive("--samples", optarg, &o->samples)) return -1; break;
+        case 'E': if (parse_positive("--epochs", optarg, &o->epochs)) return -1; break;
+        case 'D': if (parse_positive("--dataset-size", optarg, &o->dataset_size)) return -1; break;
+        case 'd': if (parse_positive("--deadline", optarg, &o->deadline_h)) return -1; break;
+        case 'u': if (parse_positive("--budget", optarg, &o->budget_usd)) return -1; break;
+        case 'r':
+            if (strcmp(optarg, "cost") && strcmp(optarg, "time")) {
+                fprintf(stderr, "gcsim plan: --rank-by: expected cost or time, got \"%s\"\n", optarg);
+                return -1;
+            }
+            o->rank_by_time = strcmp(optarg, "time") == 0;
+            break;
+        case 's':
+            if (strcmp(optarg, "strong") && strcmp(optarg, "weak")) {
+                fprintf(stderr, "gcsim plan: --scaling: expected strong or weak, got \"%s\"\n", optarg);
+                return -1;
+            }
+            o->scaling = strcmp(optarg, "strong") == 0 ? SCALING_STRONG : SCALING_WEAK;
+            break;
+        case 'b':
+            if (!cli_parse_int(optarg, 1, 1 << 24, &o->batch)) {
+                fprintf(stderr, "gcsim plan: --batch: expected a positive integer, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 't':
+            if (!cli_parse_int(optarg, 0, 1 << 30, &o->top)) {
+                fprintf(stderr, "gcsim plan: --top: expected a count (0: all), got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'e':
+            if (engine_parse(optarg, &o->engine) || o->engine == ENGINE_BOTH) {
+                fprintf(stderr, "gcsim plan: --engine: expected analytic or des, got \"%s\"\n", optarg);
+                return -1;
+            }
+            if (o->engine == ENGINE_DES && !engine_des_available()) {
+                fprintf(stderr, "gcsim plan: --engine des: this build has no SimGrid engine\n");
+                return -1;
+            }
+            break;
+        case 'f':
+            if (report_format_parse(optarg, &o->format)) {
+                fprintf(stderr, "gcsim plan: --format: expected table, json or csv, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'h':
+            plan_usage(stdout);
+            return 1;
+        case ':':
+            fprintf(stderr, "gcsim plan: %s needs a value\n", argv[optind - 1]);
+            return -1;
+        default:
+            fprintf(stderr, "gcsim plan: unknown option \"%s\" (see gcsim plan --help)\n",
+                    argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "gcsim plan: unexpected argument \"%s\"\n", argv[optind]);
+        return -1;
+    }
+    const char *problem = NULL;
+    if (o->samples > 0 && o->epochs > 0)
+        problem = "--samples and --epochs both give the work: use one";
+    else if ((o->epochs > 0) != (o->dataset_size > 0))
+        problem = "--epochs and --dataset-size go together";
+    else if (!(o->target_tput > 0) && !(o->samples > 0) && !(o->epochs > 0))
+        problem = "no target: give --target-throughput X, --samples S, or --epochs E "
+                  "--dataset-size D";
+    else if ((o->deadline_h > 0 || o->budget_usd > 0) && !(o->samples > 0) && !(o->epochs > 0))
+        problem = "--deadline and --budget need the work: --samples S or --epochs E "
+                  "--dataset-size D";
+    if (problem) {
+        fprintf(stderr, "gcsim plan: %s\n", problem);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    const plan_options *o;
+    plan_target target;
+    int n_platforms, n_compressors, n_collectives;
+    const gcsim_platform **platforms;
+    const gcsim_payload_plan **plans;
+    gcsim_collective *collectives;
+} plan_problem;
+
+/* The GPU counts searched on a platform: --gpus, or every count up to its size (with
+ * --whole-nodes, every count up to one node and then whole nodes). */
+static int search_counts(const plan_options *o, const gcsim_platform *pf, int *counts,
+                         char *msg, size_t msg_len)
+{
+    if (o->gpus)
+        return cli_parse_gpu_list(o->gpus, counts, MAX_GPU_COUNTS, msg, msg_len);
+    long long capacity = (long long)pf->nodes * pf->gpus_per_node;
+    int n = 0;
+    for (long long g = 1; g <= capacity && n < MAX_GPU_COUNTS; g++)
+        if (!o->whole_nodes || g <= pf->gpus_per_node || g % pf->gpus_per_node == 0)
+            counts[n++] = (int)g;
+    return n;
+}
+
+static report *build_report(const plan_problem *pb, const plan_candidate *rows, int n,
+                            bool feasible)
+{
+    report *r = report_new();
+    int c_rank = report_column(r, "rank", "#", 0);
+    int c_pf = report_column(r, "platform", "platform", 0);
+    int c_gpus = report_column(r, "gpus", "GPUs", 0);
+    int c_j = report_column(r, "machines", "j", 0);
+    int c_comp = report_column(r, "compressor", "compressor", 0);
+    int c_coll = report_column(r, "collective", "collective", 0);
+    int c_tput = report_column(r, "throughput_samples_per_s", "samples/s", 1);
+    int c_eff = report_column(r, "efficiency_pct", "eff %", 1);
+    int c_rate = report_column(r, "usd_per_hour", "$/h", 2);
+    int c_hours = report_column(r, "hours", "hours", 2);
+    int c_total = report_column(r, "total_usd", "total $", 2);
+    int c_bn = report_column(r, "bottleneck", "bottleneck", 0);
+    int c_cmp = report_column(r, "compute_ms", "compute ms", 3);
+    int c_net = report_column(r, "exposed_comm_ms", "network ms", 3);
+    int c_cod = report_column(r, "compress_ms", "codec ms", 3);
+    int c_why = feasible ? -1 : report_column(r, "why_not", "why not", 0);
+    for (int k = 0; k < n; k++) {
+        const plan_candidate *c = &rows[k];
+        report_row(r);
+        report_int(r, c_rank, k + 1);
+        report_str(r, c_pf, pb->platforms[c->platform]->name);
+        report_int(r, c_gpus, c->gpus);
+        report_int(r, c_j, c->r.placement.machines);
+        report_str(r, c_comp, pb->plans[c->compressor]->spec);
+        report_str(r, c_coll, gcsim_collective_name(pb->collectives[c->collective]));
+        report_num(r, c_tput, c->tput);
+        if (isfinite(c->efficiency))
+            report_num(r, c_eff, 100.0 * c->efficiency);
+        if (isfinite(c->usd_per_hour))
+            report_num(r, c_rate, c->usd_per_hour);
+        if (isfinite(c->hours))
+            report_num(r, c_hours, c->hours);
+        if (isfinite(c->total_usd))
+            report_num(r, c_total, c->total_usd);
+        report_str(r, c_bn, sweep_bottleneck_name(sweep_bottleneck_of(&c->r.p)));
+        report_num(r, c_cmp, c->r.p.compute_s * 1e3);
+        report_num(r, c_net, c->r.p.exposed_comm_s * 1e3);
+        report_num(r, c_cod, c->r.p.compress_s * 1e3);
+        if (c_why >= 0)
+            report_str(r, c_why, c->why);
+    }
+    return r;
+}
+
+static void describe(report *r, const plan_problem *pb, const gcsim_model *m, int batch,
+                     long long evaluated)
+{
+    const plan_options *o = pb->o;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s (%s), %s scaling, %s %d, engine %s", m->name, m->source_path,
+             gcsim_scaling_name(o->scaling),
+             o->scaling == SCALING_STRONG ? "global mini-batch" : "mini-batch per GPU", batch,
+             engine_name(o->engine));
+    report_note(r, "model", buf);
+    size_t len = 0;
+    buf[0] = '\0';
+    if (o->target_tput > 0)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "at least %.6g samples/s",
+                                o->target_tput);
+    if (pb->target.work_samples > 0) {
+        len += (size_t)snprintf(buf + len, sizeof buf - len, "%strain %.6g samples", len ? "; " : "",
+                                pb->target.work_samples);
+        if (o->epochs > 0)
+            len += (size_t)snprintf(buf + len, sizeof buf - len, " (%.6g epochs of %.6g)",
+                                    o->epochs, o->dataset_size);
+    }
+    if (o->deadline_h > 0)
+        len += (size_t)snprintf(buf + len, sizeof buf - len, " within %.6g h (%.6g samples/s)",
+                                o->deadline_h, pb->target.work_samples / (o->deadline_h * 3600.0));
+    if (o->budget_usd > 0)
+        snprintf(buf + len, sizeof buf - len, "%sbudget $%.2f", len ? "; " : "", o->budget_usd);
+    report_note(r, "target", buf);
+    snprintf(buf, sizeof buf,
+             "%lld configurations (%d platforms x %d compressors x %d collectives x GPU "
+             "counts %s); best GPU count per platform, compressor and collective, ranked by %s",
+             evaluated, pb->n_platforms, pb->n_compressors, pb->n_collectives,
+             o->gpus ? o->gpus : o->whole_nodes ? "1..one node, then whole nodes" : "1..platform size",
+             o->rank_by_time ? "time (throughput)" : pb->target.work_samples > 0 ? "total cost" : "cost per hour");
+    report_note(r, "searched", buf);
+}
+
+/* Why nothing is feasible, in one sentence. */
+static void explain(const plan_problem *pb, const plan_candidate *all, long long n,
+                    const char *first_error, char *out, size_t size)
+{
+    const plan_candidate *fastest = NULL, *cheapest_fast = NULL;
+    for (long long k = 0; k < n; k++) {
+        const plan_candidate *c = &all[k];
+        if (!fastest || c->tput > fastest->tput)
+            fastest = c;
+        if (c->tput >= pb->target.need_samples_per_s &&
+            (!cheapest_fast || plan_cost_key(c) < plan_cost_key(cheapest_fast)))
+            cheapest_fast = c;
+    }
+    if (!fastest) {
+        snprintf(out, size, "no configuration could be evaluated: %s",
+                 first_error ? first_error : "no GPU counts to search");
+    } else if (pb->target.need_samples_per_s > 0 && fastest->tput < pb->target.need_samples_per_s) {
+        snprintf(out, size,
+                 "the fastest configuration (%s, %d GPUs, %s, %s) reaches %.6g samples/s; the "
+                 "target needs %.6g",
+                 pb->platforms[fastest->platform]->name, fastest->gpus,
+                 pb->plans[fastest->compressor]->spec,
+                 gcsim_collective_name(pb->collectives[fastest->collective]), fastest->tput,
+                 pb->target.need_samples_per_s);
+    } else if (cheapest_fast && isfinite(plan_cost_key(cheapest_fast))) {
+        snprintf(out, size,
+                 "the cheapest configuration fast enough (%s, %d GPUs, %s, %s) costs $%.2f, "
+                 "over the budget of $%.2f",
+                 pb->platforms[cheapest_fast->platform]->name, cheapest_fast->gpus,
+                 pb->plans[cheapest_fast->compressor]->spec,
+                 gcsim_collective_name(pb->collectives[cheapest_fast->collective]),
+                 plan_cost_key(cheapest_fast), pb->target.budget_usd);
+    } else {
+        snprintf(out, size, "no platform has a price ($.price.usd_per_gpu_hour), so none can be "
+                            "held to the budget");
+    }
+}
+
+static int write_report(const report *r, const plan_options *o)
+{
+    char msg[512];
+    if (o->output) {
+        atomic_file f;
+        if (atomic_file_open(&f, o->output, msg, sizeof msg)) {
+            fprintf(stderr, "gcsim plan: %s\n", msg);
+            return -1;
+        }
+        if (report_write(r, o->format, f.stream)) {
+            atomic_file_abort(&f);
+            fprintf(stderr, "gcsim plan: %s: write failed\n", o->output);
+            return -1;
+        }
+        if (atomic_file_commit(&f, msg, sizeof msg)) {
+            fprintf(stderr, "gcsim plan: %s\n", msg);
+            return -1;
+        }
+        return 0;
+    }
+    if (report_write(r, o->format, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim plan: cannot write to standard output\n");
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_plan(int argc, char **argv)
+{
+    plan_options o = {.top = 10, .scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
+                      .format = REPORT_TABLE};
+    int rc = parse_options(argc, argv, &o);
+    if (rc) {
+        free_options(&o);
+        return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    }
+    int status = EXIT_BAD_INPUT;
+    gcsim_error err;
+    char msg[512];
+    sweep_cache *cache = sweep_cache_new();
+    plan_problem pb = {.o = &o};
+    plan_candidate *all = NULL, *best = NULL;
+    int *counts = malloc(MAX_GPU_COUNTS * sizeof *counts);
+    report *r = NULL;
+    long long n_all = 0, cap_all = 0;
+    char first_error[512] = "";
+    if (!cache || !counts) {
+        fprintf(stderr, "gcsim plan: out of memory\n");
+        goto done;
+    }
+    if (!o.compressors.n && sweep_list_add_compressors(&o.compressors, DEFAULT_COMPRESSORS, msg, sizeof msg))
+        goto done;
+    pb.target.work_samples = o.samples > 0 ? o.samples : o.epochs * o.dataset_size;
+    pb.target.need_samples_per_s = o.target_tput;
+    pb.target.budget_usd = o.budget_usd;
+    if (o.deadline_h > 0 && pb.target.work_samples / (o.deadline_h * 3600.0) > pb.target.need_samples_per_s)
+        pb.target.need_samples_per_s = pb.target.work_samples / (o.deadline_h * 3600.0);
+    pb.n_platforms = o.platforms.n ? o.platforms.n : 1;
+    pb.n_compressors = o.compressors.n;
+    pb.n_collectives = o.collectives.n ? o.collectives.n : COLLECTIVE_COUNT;
+    pb.platforms = calloc((size_t)pb.n_platforms, sizeof *pb.platforms);
+    pb.plans = calloc((size_t)pb.n_compressors, sizeof *pb.plans);
+    pb.collectives = calloc((size_t)pb.n_collectives, sizeof *pb.collectives);
+    best = calloc((size_t)pb.n_platforms * pb.n_compressors * pb.n_collectives, sizeof *best);
+    if (!pb.platforms || !pb.plans || !pb.collectives || !best) {
+        fprintf(stderr, "gcsim plan: out of memory\n");
+        goto done;
+    }
+    const gcsim_model *model = sweep_cache_model(cache, o.model_path, &err);
+    if (!model)
+        goto fail;
+    for (int p = 0; p < pb.n_platforms; p++)
+        if (!(pb.platforms[p] = sweep_cache_platform(cache, o.platforms.n ? o.platforms.items[p] : NULL, &err)))
+            goto fail;
+    for (int c = 0; c < pb.n_compressors; c++)
+        if (!(pb.plans[c] = sweep_cache_payload(cache, model, o.compressors.items[c], &err)))
+            goto fail;
+    for (int k = 0; k < pb.n_collectives; k++) {
+        if (!o.collectives.n) {
+            pb.collectives[k] = (gcsim_collective)k;
+        } else if (gcsim_collective_parse(o.collectives.items[k], &pb.collectives[k])) {
+            fprintf(stderr, "gcsim plan: --collectives: unknown collective \"%s\" (terngrad, ring, "
+                            "halving-doubling, tree, double-tree, hierarchical, ps, allgather)\n",
+                    o.collectives.items[k]);
+            goto done;
+        }
+    }
+
+    if (o.engine == ENGINE_DES) {
+        /* The DES takes a fraction of a second per case: say what is coming. */
+        long long planned = 0;
+        for (int p = 0; p < pb.n_platforms; p++) {
+            int n = search_counts(&o, pb.platforms[p], counts, msg, sizeof msg);
+            planned += n > 0 ? (long long)n * pb.n_compressors * pb.n_collectives : 0;
+        }
+        if (planned > 200)
+            fprintf(stderr, "gcsim plan: --engine des: %lld simulations ahead; narrow them with "
+                            "--gpus, --whole-nodes, --compressors or --collectives\n", planned);
+    }
+
+    /* Every candidate is evaluated: throughput is not monotonic in the GPU count (a
+     * partly filled machine pays a full machine's communication), so a bisection could
+     * miss the smallest count that reaches the target. */
+    int n_best = 0;
+    for (int p = 0; p < pb.n_platforms; p++) {
+        int n_counts = search_counts(&o, pb.platforms[p], counts, msg, sizeof msg);
+        if (n_counts < 0) {
+            fprintf(stderr, "gcsim plan: %s\n", msg);
+            goto done;
+        }
+        for (int c = 0; c < pb.n_compressors; c++)
+            for (int k = 0; k < pb.n_collectives; k++) {
+                sweep_case cs = {.platform = pb.platforms[p], .model = model,
+                                 .payload = pb.plans[c], .collective = pb.collectives[k],
+                                 .scaling = o.scaling, .engine = o.engine, .batch = (int)o.batch,
+                                 .gpus = 1, .overlap = true};
+                sweep_result one;
+                double tput1 = sweep_case_run(&cs, &one, &err) ? 0.0 : one.p.throughput_samples_per_s;
+                plan_candidate *winner = NULL;
+                for (int g = 0; g < n_counts; g++) {
+                    if (n_all == cap_all) {
+                        cap_all = cap_all ? 2 * cap_all : 1024;
+                        plan_candidate *grown = realloc(all, (size_t)cap_all * sizeof *all);
+                        if (!grown) {
+                            fprintf(stderr, "gcsim plan: out of memory\n");
+                            goto done;
+                        }
+                        all = grown;
+                    }
+                    plan_candidate *cand = &all[n_all];
+                    memset(cand, 0, sizeof *cand);
+                    cand->platform = p;
+                    cand->compressor = c;
+                    cand->collective = k;
+                    cand->gpus = cs.gpus = counts[g];
+                    if (sweep_case_run(&cs, &cand->r, &err)) {
+                        if (!first_error[0])
+                            snprintf(first_error, sizeof first_error, "%.500s", err.message);
+                        continue;
+                    }
+                    n_all++;
+                    cand->one_gpu_samples_per_s = tput1;
+                    cand->price_per_gpu_hour_usd = pb.platforms[p]->has_price
+                                                       ? pb.platforms[p]->price_per_gpu_hour_usd
+                                                       : NAN;
+                    plan_evaluate(&pb.target, cand);
+                    if (cand->feasible && (!winner || plan_better(cand, winner, o.rank_by_time) < 0))
+                        winner = cand;
+                }
+                if (winner)
+                    best[n_best++] = *winner;
+            }
+    }
+
+    bool feasible = n_best > 0;
+    char why[1024] = "";
+    plan_candidate *rows = best;
+    int n_rows = n_best;
+    if (feasible) {
+        plan_sort(best, n_best, o.rank_by_time, false);
+    } else {
+        /* The closest configuration of each platform, compressor and collective. */
+        explain(&pb, all, n_all, first_error[0] ? first_error : NULL, why, sizeof why);
+        int n_groups = pb.n_platforms * pb.n_compressors * pb.n_collectives;
+        int *pick = malloc((size_t)n_groups * sizeof *pick);
+        if (!pick) {
+            fprintf(stderr, "gcsim plan: out of memory\n");
+            goto done;
+        }
+        for (int g = 0; g < n_groups; g++)
+            pick[g] = -1;
+        for (long long k = 0; k < n_all; k++) {
+            const plan_candidate *c = &all[k];
+            int g = (c->platform * pb.n_compressors + c->compressor) * pb.n_collectives + c->collective;
+            if (pick[g] < 0 || c->shortfall < all[pick[g]].shortfall ||
+                (c->shortfall == all[pick[g]].shortfall && plan_better(c, &all[pick[g]], o.rank_by_time) < 0))
+                pick[g] = (int)k;
+        }
+        n_rows = 0;
+        for (int g = 0; g < n_groups; g++)
+            if (pick[g] >= 0)
+                best[n_rows++] = all[pick[g]];
+        free(pick);
+        plan_sort(best, n_rows, o.rank_by_time, true);
+    }
+    if (o.top > 0 && n_rows > o.top)
+        n_rows = (int)o.top;
+    r = build_report(&pb, rows, n_rows, feasible);
+    describe(r, &pb, model, o.batch ? (int)o.batch : model->batch_per_gpu, n_all);
+    if (feasible) {
+        snprintf(why, sizeof why,
+                 "%d of %d (platform, compressor, collective) combinations meet the target%s",
+                 n_best, pb.n_platforms * pb.n_compressors * pb.n_collectives,
+                 n_rows < n_best ? " (the best shown; --top 0 for all)" : "");
+        report_note(r, "result", why);
+    } else {
+        char line[1200];
+        snprintf(line, sizeof line, "no feasible configuration: %s; the closest follow", why);
+        report_note(r, "result", line);
+        fprintf(stderr, "gcsim plan: no feasible configuration: %s\n", why);
+    }
+    if (write_report(r, &o))
+        goto done;
+    status = feasible ? EXIT_OK : EXIT_CHECK_FAILED;
+    goto done;
+fail:
+    fprintf(stderr, "gcsim plan: %s\n", err.message);
+done:
+    report_free(r);
+    free(all);
+    free(best);
+    free(counts);
+    free(pb.platforms);
+    free(pb.plans);
+    free(pb.collectives);
+    sweep_cache_free(cache);
+    free_options(&o);
+    return status;
+}

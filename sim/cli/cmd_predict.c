@@ -1,0 +1,441 @@
+/* gcsim predict: training throughput of a model on a platform, per GPU count. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_file.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "inputs.h"
+#include "report.h"
+#include "units.h"
+#ifdef GCSIM_HAVE_DES
+#include "des.h"
+#endif
+
+#define MAX_GPU_COUNTS 256
+
+static void predict_usage(FILE *out)
+{
+    fprintf(out,
+"usage: gcsim predict [--platform FILE] [--model FILE] [--compressor SPEC]\n"
+"                     [--gpus LIST] [--scaling strong|weak] [--engine analytic|des|both]\n"
+"                     [--batch K] [--collective NAME] [--ps-shards S] [--bucket SIZE]\n"
+"                     [--no-overlap] [--timeline FILE] [--buckets]\n"
+"                     [--format table|json|csv]\n"
+"                     [--output FILE]\n"
+"\n"
+"Predicts the training throughput of a model on a platform for each GPU count.\n"
+"\n"
+"  --platform FILE   cluster description (default: the embedded " DEFAULT_PLATFORM_NAME ")\n"
+"  --model FILE      workload description (default: the embedded " DEFAULT_MODEL_NAME ")\n"
+"  --compressor SPEC gradient compressor, e.g. terngrad, qsgd:s=4, dgc:ratio=0.001\n"
+"                    (default: none, fp32)\n"
+"  --gpus LIST       GPU counts, e.g. 1,2,4,...,512 (default: 1,2,4,... up to the platform)\n"
+"  --scaling S       strong: the mini-batch K is split over the GPUs;\n"
+"                    weak: every GPU trains K samples (default: weak)\n"
+"  --batch K         mini-batch (strong: global, weak: per GPU; default: the model's)\n"
+"  --engine E        analytic (default), des (SimGrid), or both with their difference\n"
+"  --collective C    terngrad (the TernGrad paper's model, default), ring,\n"
+"                    halving-doubling, tree, double-tree, hierarchical, ps, allgather\n"
+"  --ps-shards S     parameter-server shards (default: one per machine)\n"
+"  --bucket SIZE     DES gradient bucket, e.g. 25MiB (default)\n"
+"  --no-overlap      DES: exchange gradients only after backward has finished\n"
+"  --timeline FILE   DES: write a Chrome trace of the iteration (one GPU count only)\n"
+"  --buckets         DES: print each gradient bucket's size and timing instead (one GPU\n"
+"                    count only)\n"
+"  --format F        table (default), json or csv: the same numbers\n"
+"  --output FILE     write there (atomically) instead of standard output\n"
+"\n"
+"GPUs fill machines first: N GPUs use ceil(N / gpus_per_node) machines; when N is not a\n"
+"multiple of gpus_per_node the last machine is partly filled and the models use\n"
+"i = gpus_per_node, j = ceil(N / i).\n");
+}
+
+typedef struct {
+    const char *platform_path, *model_path, *compressor, *gpus, *timeline, *output;
+    gcsim_scaling scaling;
+    gcsim_engine engine;
+    gcsim_collective collective;
+    report_format format;
+    long long batch, ps_shards;
+    double bucket_bytes;
+    bool overlap;
+    bool buckets;
+} predict_options;
+
+static int parse_options(int argc, char **argv, predict_options *o)
+{
+    static const struct option longopts[] = {
+        {"platform", required_argument, 0, 'p'}, {"model", required_argument, 0, 'm'},
+        {"compressor", required_argument, 0, 'c'}, {"gpus", required_argument, 0, 'g'},
+        {"scaling", required_argument, 0, 's'},  {"engine", required_argument, 0, 'e'},
+        {"batch", required_argument, 0, 'b'},    {"collective", required_argument, 0, 'C'},
+        {"ps-shards", required_argument, 0, 'S'}, {"bucket", required_argument, 0, 'B'},
+        {"no-overlap", no_argument, 0, 'n'},     {"timeline", required_argument, 0, 't'},
+        {"format", required_argument, 0, 'f'},   {"output", required_argument, 0, 'o'},
+        {"buckets", no_argument, 0, 'k'},        {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
+                           .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
+                           .bucket_bytes = 25.0 * 1024 * 1024, .overlap = true};
+    optind = 1;
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'p': o->platform_path = optarg; break;
+        case 'm': o->model_path = optarg; break;
+        case 'c': o->compressor = optarg; break;
+        case 'g': o->gpus = optarg; break;
+        case 't': o->timeline = optarg; break;
+        case 'o': o->output = optarg; break;
+        case 'n': o->overlap = false; break;
+        case 'k': o->buckets = true; break;
+        case 's':
+            if (strcmp(optarg, "strong") == 0)
+                o->scaling = SCALING_STRONG;
+            else if (strcmp(optarg, "weak") == 0)
+                o->scaling = SCALING_WEAK;
+            else {
+                fprintf(stderr, "gcsim predict: --scaling: expected strong or weak, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'e':
+            if (engine_parse(optarg, &o->engine)) {
+                fprintf(stderr, "gcsim predict: --engine: expected analytic, des or both, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'C':
+            if (gcsim_collective_parse(optarg, &o->collective)) {
+                fprintf(stderr, "gcsim predict: --collective: unknown collective \"%s\" (terngrad, "
+                                "ring, halving-doubling, tree, double-tree, hierarchical, ps, allgather)\n",
+                        optarg);
+                return -1;
+            }
+            break;
+        case 'f':
+            if (report_format_parse(optarg, &o->format)) {
+                fprintf(stderr, "gcsim predict: --format: expected table, json or csv, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'b':
+            if (!cli_parse_int(optarg, 1, 1 << 24, &o->batch)) {
+                fprintf(stderr, "gcsim predict: --batch: expected a positive integer, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'S':
+            if (!cli_parse_int(optarg, 1, 1 << 20, &o->ps_shards)) {
+                fprintf(stderr, "gcsim predict: --ps-shards: expected a positive integer, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'B':
+            if (!gcsim_parse_size_bytes(optarg, &o->bucket_bytes)) {
+                fprintf(stderr, "gcsim predict: --bucket: expected a size such as 25MiB, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'h':
+            predict_usage(stdout);
+            return 1;
+        case ':':
+            fprintf(stderr, "gcsim predict: %s needs a value\n", argv[optind - 1]);
+            return -1;
+        default:
+            fprintf(stderr, "gcsim predict: unknown option \"%s\" (see gcsim predict --help)\n",
+                    argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "gcsim predict: unexpected argument \"%s\"\n", argv[optind]);
+        return -1;
+    }
+    return 0;
+}
+
+/* Default GPU counts: powers of two up to the platform's size. */
+static int default_gpu_counts(const gcsim_platform *p, int *counts)
+{
+    long long capacity = (long long)p->nodes * p->gpus_per_node;
+    int n = 0;
+    for (long long g = 1; g <= capacity && n < MAX_GPU_COUNTS; g *= 2)
+        counts[n++] = (int)g;
+    if (counts[n - 1] != capacity && n < MAX_GPU_COUNTS)
+        counts[n++] = (int)capacity;
+    return n;
+}
+
+typedef struct {
+    int gpus;
+    gcsim_placement placement;
+    gcsim_engine engine;
+    gcsim_prediction p;
+    double speedup;
+} predict_row;
+
+static void describe(report *r, const predict_options *o, const gcsim_platform *pf,
+                     const gcsim_model *m, const gcsim_payload_plan *pl, int batch,
+                     double T1_s)
+{
+    char buf[2048];
+    snprintf(buf, sizeof buf, "%s (%s)", pf->name, pf->source_path);
+    report_note(r, "platform", buf);
+    snprintf(buf, sizeof buf, "%s (%s), %lld parameters, |g| = %.2f MiB fp32", m->name,
+             m->source_path, gcsim_model_params(m), pl->dense_bytes / 1048576.0);
+    report_note(r, "model", buf);
+    snprintf(buf, sizeof buf, "%s: %.2f MiB per worker, %.2fx smaller than fp32 (%s)", pl->spec,
+             pl->total_bytes / 1048576.0, pl->dense_bytes / pl->total_bytes, pl->method);
+    report_note(r, "compressor", buf);
+    snprintf(buf, sizeof buf, "%s scaling, %s %d, T(1,1,K) = %.3f ms on %s",
+             gcsim_scaling_name(o->scaling),
+             o->scaling == SCALING_STRONG ? "global mini-batch K =" : "mini-batch per GPU K =",
+             batch, T1_s * 1e3, pf->gpu.type);
+    report_note(r, "workload", buf);
+    snprintf(buf, sizeof buf, "%s, collective %s%s", engine_name(o->engine),
+             gcsim_collective_name(o->collective),
+             o->collective == COLLECTIVE_TERNGRAD ? " (TernGrad Appendix B, eq. 27-30)" : "");
+    report_note(r, "engine", buf);
+}
+
+static report *build_report(const predict_row *rows, int n_rows, bool both)
+{
+    report *r = report_new();
+    int c_gpus = report_column(r, "gpus", "GPUs", 0);
+    int c_j = report_column(r, "machines", "j", 0);
+    int c_i = report_column(r, "gpus_per_machine", "i", 0);
+    int c_engine = both ? report_column(r, "engine", "engine", 0) : -1;
+    int c_samples = report_column(r, "samples_per_iteration", "samples/iter", 0);
+    int c_iter = report_column(r, "iteration_ms", "iter ms", 3);
+    int c_comp = report_column(r, "compute_ms", "compute ms", 3);
+    int c_comm = report_column(r, "comm_ms", "comm ms", 3);
+    int c_exposed = report_column(r, "exposed_comm_ms", "exposed ms", 3);
+    int c_codec = report_column(r, "compress_ms", "codec ms", 3);
+    int c_tput = report_column(r, "throughput_samples_per_s", "samples/s", 1);
+    int c_speed = report_column(r, "speedup", "speedup", 2);
+    int c_eff = report_column(r, "efficiency_pct", "eff %", 1);
+    int c_diff = both ? report_column(r, "des_vs_analytic_pct", "DES vs analytic %", 1) : -1;
+    for (int k = 0; k < n_rows; k++) {
+        const predict_row *row = &rows[k];
+        report_row(r);
+        report_int(r, c_gpus, row->gpus);
+        report_int(r, c_j, row->placement.machines);
+        report_int(r, c_i, row->placement.gpus_per_machine);
+        if (both)
+            report_str(r, c_engine, engine_name(row->engine));
+        report_num(r, c_samples, row->p.samples_per_iteration);
+        report_num(r, c_iter, row->p.iteration_s * 1e3);
+        report_num(r, c_comp, row->p.compute_s * 1e3);
+        report_num(r, c_comm, row->p.comm_s * 1e3);
+        report_num(r, c_exposed, row->p.exposed_comm_s * 1e3);
+        report_num(r, c_codec, row->p.compress_s * 1e3);
+        report_num(r, c_tput, row->p.throughput_samples_per_s);
+        report_num(r, c_speed, row->speedup);
+        report_num(r, c_eff, 100.0 * row->speedup / row->gpus);
+        if (both && row->engine == ENGINE_DES && k > 0)
+            report_num(r, c_diff, 100.0 * (row->p.throughput_samples_per_s /
+                                               rows[k - 1].p.throughput_samples_per_s -
+                                           1.0));
+    }
+    return r;
+}
+
+/* The DES's gradient buckets for one GPU count: sizes and simulated times. */
+static report *bucket_report(const gcsim_scenario *s, gcsim_error *err)
+{
+#ifdef GCSIM_HAVE_DES
+    gcsim_prediction p;
+    gcsim_des_details d = {0};
+    if (gcsim_des_predict(s, &p, &d, err))
+        return NULL;
+    report *r = report_new();
+    int c_b = report_column(r, "bucket", "bucket", 0);
+    int c_first = report_column(r, "first_layer", "first layer", 0);
+    int c_last = report_column(r, "last_layer", "last layer", 0);
+    int c_dense = report_column(r, "dense_mib", "fp32 MiB", 3);
+    int c_payload = report_column(r, "payload_mib", "payload MiB", 3);
+    int c_ready = report_column(r, "ready_ms", "ready ms", 3);
+    int c_start = report_column(r, "exchange_start_ms", "start ms", 3);
+    int c_end = report_column(r, "exchange_end_ms", "end ms", 3);
+    int c_enc = report_column(r, "encode_ms", "encode ms", 3);
+    int c_dec = report_column(r, "decode_ms", "decode ms", 3);
+    for (int b = 0; b < d.n_buckets; b++) {
+        const gcsim_des_bucket *k = &d.buckets[b];
+        report_row(r);
+        report_int(r, c_b, b);
+        report_str(r, c_first, s->model->layers[k->first_layer].name);
+        report_str(r, c_last, s->model->layers[k->last_layer].name);
+        report_num(r, c_dense, k->dense_bytes / 1048576.0);
+        report_num(r, c_payload, k->payload_bytes / 1048576.0);
+        report_num(r, c_ready, k->ready_s * 1e3);
+        report_num(r, c_start, k->exchange_start_s * 1e3);
+        report_num(r, c_end, k->exchange_end_s * 1e3);
+        report_num(r, c_enc, k->encode_s * 1e3);
+        report_num(r, c_dec, k->decode_s * 1e3);
+    }
+    char buf[256];
+    snprintf(buf, sizeof buf, "%d GPUs: iteration %.3f ms, backward done at %.3f ms, exposed "
+                              "communication %.3f ms, %lld simulated transfers, network model %s",
+             s->placement.gpus, p.iteration_s * 1e3, d.compute_end_s * 1e3,
+             p.exposed_comm_s * 1e3, d.transfers, d.network_model);
+    report_note(r, "iteration", buf);
+    gcsim_des_details_free(&d);
+    return r;
+#else
+    (void)s;
+    gcsim_fail(err, "--buckets: this build has no SimGrid engine");
+    return NULL;
+#endif
+}
+
+int cmd_predict(int argc, char **argv)
+{
+    predict_options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc)
+        return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    if (o.engine != ENGINE_ANALYTIC && !engine_des_available()) {
+        fprintf(stderr, "gcsim predict: --engine %s: this build has no SimGrid engine\n",
+                engine_name(o.engine));
+        return EXIT_BAD_INPUT;
+    }
+    if (o.timeline && o.engine == ENGINE_ANALYTIC) {
+        fprintf(stderr, "gcsim predict: --timeline needs --engine des or both\n");
+        return EXIT_BAD_INPUT;
+    }
+
+    gcsim_error err;
+    gcsim_platform platform;
+    gcsim_model model = {0};
+    gcsim_payload_plan plan = {0};
+    predict_row *rows = NULL;
+    report *r = NULL;
+    int status = EXIT_BAD_INPUT;
+    if (inputs_load_platform(o.platform_path, &platform, &err) ||
+        inputs_load_model(o.model_path, &model, &err))
+        goto fail;
+    int batch = o.batch ? (int)o.batch : model.batch_per_gpu;
+    const gcsim_profile *prof = gcsim_model_profile(&model, platform.gpu.type);
+    double T1_s = 0.0;
+    if (!prof) {
+        gcsim_fail(&err, "%s: no compute profile for GPU type \"%s\" (platform %s)",
+                   model.source_path, platform.gpu.type, platform.source_path);
+        goto fail;
+    }
+    if (gcsim_profile_time_s(prof, batch, &T1_s, &err))
+        goto fail;
+    if (gcsim_payload_plan_build(o.compressor, &model, &plan, &err))
+        goto fail;
+
+    int counts[MAX_GPU_COUNTS], n_counts;
+    char msg[256];
+    if (o.gpus) {
+        n_counts = cli_parse_gpu_list(o.gpus, counts, MAX_GPU_COUNTS, msg, sizeof msg);
+        if (n_counts < 0) {
+            fprintf(stderr, "gcsim predict: %s\n", msg);
+            goto done;
+        }
+    } else {
+        n_counts = default_gpu_counts(&platform, counts);
+    }
+    if ((o.timeline || o.buckets) && n_counts != 1) {
+        fprintf(stderr, "gcsim predict: %s needs exactly one GPU count in --gpus\n",
+                o.timeline ? "--timeline" : "--buckets");
+        goto done;
+    }
+    if (o.buckets && o.engine == ENGINE_ANALYTIC) {
+        fprintf(stderr, "gcsim predict: --buckets needs --engine des or both\n");
+        goto done;
+    }
+
+    /* Every count is checked before any engine runs. */
+    for (int k = 0; k < n_counts; k++) {
+        gcsim_placement placement;
+        if (gcsim_platform_place(&platform, counts[k], &placement, &err))
+            goto fail;
+        if (o.scaling == SCALING_STRONG && batch < counts[k]) {
+            gcsim_fail(&err, "strong scaling: the mini-batch K = %d is smaller than %d GPUs",
+                       batch, counts[k]);
+            goto fail;
+        }
+    }
+
+    gcsim_scenario s = {
+        .platform = &platform, .model = &model, .payload = &plan, .scaling = o.scaling,
+        .collective = o.collective, .batch = batch, .ps_shards = (int)o.ps_shards,
+        .bucket_bytes = o.bucket_bytes, .overlap = o.overlap, .timeline_path = NULL};
+    bool both = o.engine == ENGINE_BOTH;
+    int per_count = both ? 2 : 1;
+    rows = calloc((size_t)n_counts * per_count, sizeof *rows);
+    if (!rows) {
+        gcsim_fail(&err, "out of memory");
+        goto fail;
+    }
+    int n_rows = 0;
+    for (int e = 0; e < per_count; e++) {
+        gcsim_engine engine = both ? (e == 0 ? ENGINE_ANALYTIC : ENGINE_DES) : o.engine;
+        /* Speedup is over one GPU with the same engine, batch and compressor. */
+        gcsim_prediction one;
+        if (gcsim_platform_place(&platform, 1, &s.placement, &err) ||
+            engine_run(engine, &s, &one, &err))
+            goto fail;
+        for (int k = 0; k < n_counts; k++) {
+            if (gcsim_platform_place(&platform, counts[k], &s.placement, &err))
+                goto fail;
+            s.timeline_path = engine == ENGINE_DES ? o.timeline : NULL;
+            predict_row *row = &rows[both ? 2 * k + e : k];
+            row->gpus = counts[k];
+            row->placement = s.placement;
+            row->engine = engine;
+            if (engine_run(engine, &s, &row->p, &err))
+                goto fail;
+            row->speedup = row->p.throughput_samples_per_s / one.throughput_samples_per_s;
+            n_rows++;
+        }
+    }
+
+    if (o.buckets) {
+        s.placement = rows[n_rows - 1].placement;
+        s.timeline_path = NULL;
+        if (!(r = bucket_report(&s, &err)))
+            goto fail;
+    } else {
+        r = build_report(rows, n_rows, both);
+    }
+    describe(r, &o, &platform, &model, &plan, batch, T1_s);
+    if (o.output) {
+        atomic_file f;
+        if (atomic_file_open(&f, o.output, msg, sizeof msg)) {
+            fprintf(stderr, "gcsim predict: %s\n", msg);
+            goto done;
+        }
+        if (report_write(r, o.format, f.stream)) {
+            atomic_file_abort(&f);
+            fprintf(stderr, "gcsim predict: %s: write failed\n", o.output);
+            goto done;
+        }
+        if (atomic_file_commit(&f, msg, sizeof msg)) {
+            fprintf(stderr, "gcsim predict: %s\n", msg);
+            goto done;
+        }
+    } else if (report_write(r, o.format, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim predict: cannot write to standard output\n");
+        goto done;
+    }
+    status = EXIT_OK;
+    goto done;
+fail:
+    fprintf(stderr, "gcsim predict: %s\n", err.message);
+done:
+    report_free(r);
+    free(rows);
+    gcsim_payload_plan_free(&plan);
+    gcsim_model_free(&model);
+    return status;
+}

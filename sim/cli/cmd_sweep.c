@@ -1,0 +1,547 @@
+/* gcsim sweep: the cross product of platforms, models, compressors, collectives, scalings,
+ * batches, engines and GPU counts, one row per case, streamed as CSV or JSON lines. */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "atomic_file.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "inputs.h"
+#include "sweep_case.h"
+#include "sweep_lists.h"
+#include "sweep_output.h"
+#include "sweep_progress.h"
+#include "units.h"
+
+#define MAX_GPU_COUNTS 4096
+
+static void sweep_usage(FILE *out)
+{
+    fprintf(out,
+"usage: gcsim sweep [--platform FILES] [--model FILES] [--compressor SPECS]\n"
+"                   [--collective LIST] [--gpus LIST] [--scaling strong,weak]\n"
+"                   [--batch LIST] [--engine analytic,des|both] [--ps-shards S]\n"
+"                   [--bucket SIZE] [--no-overlap] [--format csv|jsonl] [--output FILE]\n"
+"                   [--shard K/N] [--progress|--no-progress] [--count]\n"
+"\n"
+"Runs every combination of the listed values and writes one row per case. Each list\n"
+"option may be repeated and takes comma lists (a compressor's own options continue its\n"
+"spec: --compressor none,qsgd:s=4,bucket=512 is two compressors).\n"
+"\n"
+"  --platform FILES  cluster descriptions (default: the embedded " DEFAULT_PLATFORM_NAME ")\n"
+"  --model FILES     workload descriptions (default: the embedded " DEFAULT_MODEL_NAME ")\n"
+"  --compressor SPECS  compressors (default: none)\n"
+"  --collective LIST terngrad (default), ring, halving-doubling, tree, double-tree,\n"
+"                    hierarchical, ps, allgather\n"
+"  --gpus LIST       GPU counts, e.g. 1,2,4,...,512 or 1,2,3,...,64 (default: powers of\n"
+"                    two up to each platform's size, and its size)\n"
+"  --scaling LIST    strong and/or weak (default: weak)\n"
+"  --batch LIST      mini-batches (strong: global, weak: per GPU; default: the model's)\n"
+"  --engine LIST     analytic (default) and/or des; both = analytic,des\n"
+"  --ps-shards S, --bucket SIZE, --no-overlap   as in gcsim predict, for every case\n"
+"  --format F        csv (default) or jsonl (one JSON object per line)\n"
+"  --output FILE     write there atomically (whole or not at all) instead of stdout\n"
+"  --shard K/N       only the cases whose index i (0-based, in the unsharded order) has\n"
+"                    i mod N = K-1; `gcsim merge` joins the N outputs\n"
+"  --progress        draw the progress bar on stderr even when it is not a terminal\n"
+"  --no-progress     never draw it (default: drawn when stderr is a terminal)\n"
+"  --count           print the number of cases (in the shard, and in all) and exit\n"
+"\n"
+"Case order: platform, model, compressor, collective, scaling, batch, engine, then GPU\n"
+"count, each in the order given; `case` is the index in that order (0-based), `cases`\n"
+"the total, `id` a hash of the case's values that stays the same across sweeps. A case\n"
+"that cannot run (GPUs beyond the platform, no profile for its GPU, a strong-scaling\n"
+"batch smaller than the GPU count) is a row with the reason in `status`; other rows say\n"
+"ok. speedup is over one GPU with the same engine, compressor, collective and batch.\n");
+}
+
+typedef struct {
+    sweep_list platforms, models, compressors, collectives, scalings, batches, engines;
+    const char *gpus, *output;
+    sweep_format format;
+    long long ps_shards;
+    double bucket_bytes;
+    bool overlap, count_only;
+    int progress; /* -1 never, 0 when stderr is a terminal, 1 always */
+    int shard_k, shard_n;
+} sweep_options;
+
+static void free_options(sweep_options *o)
+{
+    sweep_list_free(&o->platforms);
+    sweep_list_free(&o->models);
+    sweep_list_free(&o->compressors);
+    sweep_list_free(&o->collectives);
+    sweep_list_free(&o->scalings);
+    sweep_list_free(&o->batches);
+    sweep_list_free(&o->engines);
+}
+
+static int parse_shard(const char *text, int *k, int *n)
+{
+    const char *slash = strchr(text, '/');
+    char a[32];
+    long long kk, nn;
+    if (!slash || (size_t)(slash - text) >= sizeof a)
+        return -1;
+    memcpy(a, text, (size_t)(slash - text));
+    a[slash - text] = '\0';
+    if (!cli_parse_int(a, 1, 1 << 24, &kk) || !cli_parse_int(slash + 1, 1, 1 << 24, &nn) ||
+        kk > nn)
+        return -1;
+    *k = (int)kk;
+    *n = (int)nn;
+    return 0;
+}
+
+static int parse_options(int argc, char **argv, sweep_options *o)
+{
+    static const struct option longopts[] = {
+        {"platform", required_argument, 0, 'p'}, {"model", required_argument, 0, 'm'},
+        {"compressor", required_argument, 0, 'c'}, {"collective", required_argument, 0, 'C'},
+        {"gpus", required_argument, 0, 'g'},     {"scaling", required_argument, 0, 's'},
+        {"batch", required_argument, 0, 'b'},    {"engine", required_argument, 0, 'e'},
+        {"ps-shards", required_argument, 0, 'S'}, {"bucket", required_argument, 0, 'B'},
+        {"no-overlap", no_argument, 0, 'n'},     {"format", required_argument, 0, 'f'},
+        {"output", required_argument, 0, 'o'},   {"shard", required_argument, 0, 'k'},
+        {"progress", no_argument, 0, 'P'},       {"no-progress", no_argument, 0, 'Q'},
+        {"count", no_argument, 0, 'N'},          {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    optind = 1;
+    opterr = 0;
+    int ch;
+    char msg[512];
+    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        int bad = 0;
+        switch (ch) {
+        case 'p': bad = sweep_list_add(&o->platforms, optarg, "--platform", msg, sizeof msg); break;
+        case 'm': bad = sweep_list_add(&o->models, optarg, "--model", msg, sizeof msg); break;
+        case 'c': bad = sweep_list_add_compressors(&o->compressors, optarg, msg, sizeof msg); break;
+        case 'C': bad = sweep_list_add(&o->collectives, optarg, "--collective", msg, sizeof msg); break;
+        case 's': bad = sweep_list_add(&o->scalings, optarg, "--scaling", msg, sizeof msg); break;
+        case 'b': bad = sweep_list_add(&o->batches, optarg, "--batch", msg, sizeof msg); break;
+        case 'e': bad = sweep_list_add(&o->engines, optarg, "--engine", msg, sizeof msg); break;
+        case 'g': o->gpus = optarg; break;
+        case 'o': o->output = optarg; break;
+        case 'n': o->overlap = false; break;
+        case 'P': o->progress = 1; break;
+        case 'Q': o->progress = -1; break;
+        case 'N': o->count_only = true; break;
+        case 'S':
+            if (!cli_parse_int(optarg, 1, 1 << 20, &o->ps_shards)) {
+                snprintf(msg, sizeof msg, "--ps-shards: expected a positive integer, got \"%s\"", optarg);
+                bad = 1;
+            }
+            break;
+        case 'B':
+            if (!gcsim_parse_size_bytes(optarg, &o->bucket_bytes)) {
+                snprintf(msg, sizeof msg, "--bucket: expected a size such as 25MiB, got \"%s\"", optarg);
+                bad = 1;
+            }
+            break;
+        case 'f':
+            if (strcmp(optarg, "csv") == 0)
+                o->format = SWEEP_CSV;
+            else if (strcmp(optarg, "jsonl") == 0)
+                o->format = SWEEP_JSONL;
+            else {
+                snprintf(msg, sizeof msg, "--format: expected csv or jsonl, got \"%s\"", optarg);
+                bad = 1;
+            }
+            break;
+        case 'k':
+            if (parse_shard(optarg, &o->shard_k, &o->shard_n)) {
+                snprintf(msg, sizeof msg, "--shard: expected K/N with 1 <= K <= N, got \"%s\"", optarg);
+                bad = 1;
+            }
+            break;
+        case 'h':
+            sweep_usage(stdout);
+            return 1;
+        case ':':
+            snprintf(msg, sizeof msg, "%s needs a value", argv[optind - 1]);
+            bad = 1;
+            break;
+        default:
+            snprintf(msg, sizeof msg, "unknown option \"%s\" (see gcsim sweep --help)", argv[optind - 1]);
+            bad = 1;
+            break;
+        }
+        if (bad) {
+            fprintf(stderr, "gcsim sweep: %s\n", msg);
+            return -1;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "gcsim sweep: unexpected argument \"%s\"\n", argv[optind]);
+        return -1;
+    }
+    return 0;
+}
+
+/* The parsed dimensions of the sweep. */
+typedef struct {
+    int n_platforms, n_models, n_compressors, n_collectives, n_scalings, n_batches, n_engines;
+    const gcsim_platform **platforms;
+    const gcsim_model **models;
+    const gcsim_payload_plan **plans; /* n_models x n_compressors */
+    gcsim_collective *collectives;
+    gcsim_scaling *scalings;
+    int *batches;                     /* 0: the model's */
+    gcsim_engine *engines;
+    int **gpus;                       /* per platform */
+    int *n_gpus;
+} sweep_space;
+
+static void free_space(sweep_space *s)
+{
+    for (int p = 0; p < s->n_platforms && s->gpus; p++)
+        free(s->gpus[p]);
+    free(s->gpus);
+    free(s->n_gpus);
+    free(s->platforms);
+    free(s->models);
+    free(s->plans);
+    free(s->collectives);
+    free(s->scalings);
+    free(s->batches);
+    free(s->engines);
+}
+
+/* Loads every input and parses every value, so that any bad input stops the sweep before
+ * it writes anything. */
+static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *s)
+{
+    gcsim_error err;
+    char msg[512];
+    s->n_platforms = o->platforms.n ? o->platforms.n : 1;
+    s->n_models = o->models.n ? o->models.n : 1;
+    s->n_compressors = o->compressors.n ? o->compressors.n : 1;
+    s->n_collectives = o->collectives.n ? o->collectives.n : 1;
+    s->n_scalings = o->scalings.n ? o->scalings.n : 1;
+    s->n_batches = o->batches.n ? o->batches.n : 1;
+    s->platforms = calloc((size_t)s->n_platforms, sizeof *s->platforms);
+    s->models = calloc((size_t)s->n_models, sizeof *s->models);
+    s->plans = calloc((size_t)s->n_models * s->n_compressors, sizeof *s->plans);
+    s->collectives = calloc((size_t)s->n_collectives, sizeof *s->collectives);
+    s->scalings = calloc((size_t)s->n_scalings, sizeof *s->scalings);
+    s->batches = calloc((size_t)s->n_batches, sizeof *s->batches);
+    s->engines = calloc(2 * (size_t)(o->engines.n ? o->engines.n : 1), sizeof *s->engines);
+    s->gpus = calloc((size_t)s->n_platforms, sizeof *s->gpus);
+    s->n_gpus = calloc((size_t)s->n_platforms, sizeof *s->n_gpus);
+    if (!s->platforms || !s->models || !s->plans || !s->collectives || !s->scalings ||
+        !s->batches || !s->engines || !s->gpus || !s->n_gpus) {
+        fprintf(stderr, "gcsim sweep: out of memory\n");
+        return -1;
+    }
+    for (int p = 0; p < s->n_platforms; p++)
+        if (!(s->platforms[p] = sweep_cache_platform(cache, o->platforms.n ? o->platforms.items[p] : NULL, &err)))
+            goto fail;
+    for (int m = 0; m < s->n_models; m++)
+        if (!(s->models[m] = sweep_cache_model(cache, o->models.n ? o->models.items[m] : NULL, &err)))
+            goto fail;
+    for (int m = 0; m < s->n_models; m++)
+        for (int c = 0; c < s->n_compressors; c++)
+            if (!(s->plans[m * s->n_compressors + c] = sweep_cache_payload(
+                      cache, s->models[m], o->compressors.n ? o->compressors.items[c] : NULL, &err)))
+                goto fail;
+    s->collectives[0] = COLLECTIVE_TERNGRAD;
+    for (int k = 0; k < o->collectives.n; k++)
+        if (gcsim_collective_parse(o->collectives.items[k], &s->collectives[k])) {
+            fprintf(stderr, "gcsim sweep: --collective: unknown collective \"%s\" (terngrad, ring, "
+                            "halving-doubling, tree, double-tree, hierarchical, ps, allgather)\n",
+                    o->collectives.items[k]);
+            return -1;
+        }
+    s->scalings[0] = SCALING_WEAK;
+    for (int k = 0; k < o->scalings.n; k++) {
+        const char *t = o->scalings.items[k];
+        if (strcmp(t, "strong") && strcmp(t, "weak")) {
+            fprintf(stderr, "gcsim sweep: --scaling: expected strong or weak, got \"%s\"\n", t);
+            return -1;
+        }
+        s->scalings[k] = strcmp(t, "strong") == 0 ? SCALING_STRONG : SCALING_WEAK;
+    }
+    for (int k = 0; k < o->batches.n; k++) {
+        long long b;
+        if (!cli_parse_int(o->batches.items[k], 1, 1 << 24, &b)) {
+            fprintf(stderr, "gcsim sweep: --batch: expected a positive integer, got \"%s\"\n",
+                    o->batches.items[k]);
+            return -1;
+        }
+        s->batches[k] = (int)b;
+    }
+    s->n_engines = 0;
+    if (!o->engines.n)
+        s->engines[s->n_engines++] = ENGINE_ANALYTIC;
+    for (int k = 0; k < o->engines.n; k++) {
+        gcsim_engine e;
+        if (engine_parse(o->engines.items[k], &e)) {
+            fprintf(stderr, "gcsim sweep: --engine: expected analytic, des or both, got \"%s\"\n",
+                    o->engines.items[k]);
+            return -1;
+        }
+        if (e != ENGINE_ANALYTIC && !engine_des_available()) {
+            fprintf(stderr, "gcsim sweep: --engine %s: this build has no SimGrid engine\n",
+                    o->engines.items[k]);
+            return -1;
+        }
+        if (e == ENGINE_BOTH) {
+            s->engines[s->n_engines++] = ENGINE_ANALYTIC;
+            s->engines[s->n_engines++] = ENGINE_DES;
+        } else {
+            s->engines[s->n_engines++] = e;
+        }
+    }
+    for (int p = 0; p < s->n_platforms; p++) {
+        s->gpus[p] = malloc(MAX_GPU_COUNTS * sizeof(int));
+        if (!s->gpus[p]) {
+            fprintf(stderr, "gcsim sweep: out of memory\n");
+            return -1;
+        }
+        if (o->gpus) {
+            s->n_gpus[p] = cli_parse_gpu_list(o->gpus, s->gpus[p], MAX_GPU_COUNTS, msg, sizeof msg);
+            if (s->n_gpus[p] < 0) {
+                fprintf(stderr, "gcsim sweep: %s\n", msg);
+                return -1;
+            }
+        } else {
+            long long capacity = (long long)s->platforms[p]->nodes * s->platforms[p]->gpus_per_node;
+            int n = 0;
+            for (long long g = 1; g <= capacity && n < MAX_GPU_COUNTS; g *= 2)
+                s->gpus[p][n++] = (int)g;
+            if (s->gpus[p][n - 1] != capacity && n < MAX_GPU_COUNTS)
+                s->gpus[p][n++] = (int)capacity;
+            s->n_gpus[p] = n;
+        }
+    }
+    return 0;
+fail:
+    fprintf(stderr, "gcsim sweep: %s\n", err.message);
+    return -1;
+}
+
+static long long count_cases(const sweep_space *s)
+{
+    long long per_gpu = (long long)s->n_models * s->n_compressors * s->n_collectives *
+                        s->n_scalings * s->n_batches * s->n_engines;
+    long long total = 0;
+    for (int p = 0; p < s->n_platforms; p++)
+        total += per_gpu * s->n_gpus[p];
+    return total;
+}
+
+static const char *const columns[] = {
+    "case", "cases", "id", "platform", "model", "compressor", "collective", "scaling",
+    "batch", "engine", "gpus", "machines", "gpus_per_machine", "status",
+    "samples_per_iteration", "iteration_s", "compute_s", "comm_s", "exposed_comm_s",
+    "compress_s", "throughput_samples_per_s", "speedup", "efficiency_pct", "bottleneck",
+    "usd_per_hour"};
+enum { N_COLUMNS = sizeof columns / sizeof columns[0] };
+
+static void write_case(sweep_writer *w, long long index, long long total, const sweep_case *c,
+                       int run_rc, const sweep_result *r, const gcsim_error *err,
+                       bool have_one, double one_tput)
+{
+    char id[17];
+    sweep_case_id(c, id);
+    sweep_row_begin(w);
+    sweep_cell_int(w, index);
+    sweep_cell_int(w, total);
+    sweep_cell_str(w, id);
+    sweep_cell_str(w, c->platform->name);
+    sweep_cell_str(w, c->model->name);
+    sweep_cell_str(w, c->payload->spec);
+    sweep_cell_str(w, gcsim_collective_name(c->collective));
+    sweep_cell_str(w, gcsim_scaling_name(c->scaling));
+    sweep_cell_int(w, sweep_case_batch(c));
+    sweep_cell_str(w, engine_name(c->engine));
+    sweep_cell_int(w, c->gpus);
+    if (r->placement.gpus > 0) {
+        sweep_cell_int(w, r->placement.machines);
+        sweep_cell_int(w, r->placement.gpus_per_machine);
+    } else {
+        sweep_cell_empty(w);
+        sweep_cell_empty(w);
+    }
+    if (run_rc) {
+        sweep_cell_str(w, err->message);
+        for (int k = 0; k < 11; k++)
+            sweep_cell_empty(w);
+    } else {
+        const gcsim_prediction *p = &r->p;
+        sweep_cell_str(w, "ok");
+        sweep_cell_num(w, p->samples_per_iteration);
+        sweep_cell_num(w, p->iteration_s);
+        sweep_cell_num(w, p->compute_s);
+        sweep_cell_num(w, p->comm_s);
+        sweep_cell_num(w, p->exposed_comm_s);
+        sweep_cell_num(w, p->compress_s);
+        sweep_cell_num(w, p->throughput_samples_per_s);
+        if (have_one) {
+            double speedup = p->throughput_samples_per_s / one_tput;
+            sweep_cell_num(w, speedup);
+            sweep_cell_num(w, 100.0 * speedup / c->gpus);
+        } else {
+            sweep_cell_empty(w);
+            sweep_cell_empty(w);
+        }
+        sweep_cell_str(w, sweep_bottleneck_name(sweep_bottleneck_of(p)));
+        if (c->platform->has_price)
+            sweep_cell_num(w, c->platform->price_per_gpu_hour_usd * c->gpus);
+        else
+            sweep_cell_empty(w);
+    }
+    sweep_row_end(w);
+}
+
+/* The temporary output file, removed if the sweep is interrupted (the command-line layer
+ * is the one place allowed process-wide state: a signal handler has no other way in). */
+static char *volatile interrupted_temp_path;
+
+static void on_signal(int sig)
+{
+    char *path = interrupted_temp_path;
+    if (path)
+        unlink(path);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void watch_signals(const char *temp_path)
+{
+    interrupted_temp_path = (char *)temp_path;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+static void unwatch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_DFL;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    interrupted_temp_path = NULL;
+}
+
+static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
+{
+    long long total = count_cases(s);
+    long long mine = o->shard_n ? (total + o->shard_n - (o->shard_k)) / o->shard_n : total;
+    sweep_progress bar;
+    bool show = o->progress > 0 || (o->progress == 0 && isatty(STDERR_FILENO));
+    sweep_progress_start(&bar, show, stderr, mine);
+    sweep_writer w;
+    sweep_writer_begin(&w, o->format, out, columns, N_COLUMNS);
+    long long index = 0, done = 0;
+    for (int p = 0; p < s->n_platforms; p++)
+     for (int m = 0; m < s->n_models; m++)
+      for (int c = 0; c < s->n_compressors; c++)
+       for (int k = 0; k < s->n_collectives; k++)
+        for (int sc = 0; sc < s->n_scalings; sc++)
+         for (int b = 0; b < s->n_batches; b++)
+          for (int e = 0; e < s->n_engines; e++) {
+            sweep_case cs = {
+                .platform = s->platforms[p], .model = s->models[m],
+                .payload = s->plans[m * s->n_compressors + c], .collective = s->collectives[k],
+                .scaling = s->scalings[sc], .engine = s->engines[e], .batch = s->batches[b],
+                .ps_shards = (int)o->ps_shards, .bucket_bytes = o->bucket_bytes,
+                .overlap = o->overlap};
+            /* The one-GPU run of this group, for speedups: computed once, and only when
+             * this shard has a case of the group. */
+            int one_state = 0; /* 0 not yet, 1 ok, -1 failed */
+            double one_tput = 0.0;
+            for (int g = 0; g < s->n_gpus[p]; g++, index++) {
+                if (o->shard_n && index % o->shard_n != o->shard_k - 1)
+                    continue;
+                if (one_state == 0) {
+                    sweep_case one = cs;
+                    one.gpus = 1;
+                    sweep_result r1;
+                    gcsim_error e1;
+                    one_state = sweep_case_run(&one, &r1, &e1) ? -1 : 1;
+                    one_tput = r1.p.throughput_samples_per_s;
+                }
+                cs.gpus = s->gpus[p][g];
+                sweep_result r;
+                gcsim_error err;
+                int rc = sweep_case_run(&cs, &r, &err);
+                write_case(&w, index, total, &cs, rc, &r, &err, one_state > 0 && one_tput > 0,
+                           one_tput);
+                sweep_progress_update(&bar, ++done);
+            }
+          }
+    sweep_progress_finish(&bar, done);
+    return ferror(out) ? -1 : 0;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    sweep_options o = {.format = SWEEP_CSV, .bucket_bytes = 25.0 * 1024 * 1024, .overlap = true};
+    int rc = parse_options(argc, argv, &o);
+    if (rc) {
+        free_options(&o);
+        return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    }
+    int status = EXIT_BAD_INPUT;
+    sweep_cache *cache = sweep_cache_new();
+    sweep_space space = {0};
+    if (!cache) {
+        fprintf(stderr, "gcsim sweep: out of memory\n");
+        goto done;
+    }
+    if (build_space(&o, cache, &space))
+        goto done;
+    if (o.count_only) {
+        long long total = count_cases(&space);
+        if (o.shard_n)
+            printf("%lld of %lld cases in shard %d/%d\n",
+                   (total + o.shard_n - o.shard_k) / o.shard_n, total, o.shard_k, o.shard_n);
+        else
+            printf("%lld cases\n", total);
+        status = EXIT_OK;
+        goto done;
+    }
+    char msg[512];
+    if (o.output) {
+        atomic_file f;
+        if (atomic_file_open(&f, o.output, msg, sizeof msg)) {
+            fprintf(stderr, "gcsim sweep: %s\n", msg);
+            goto done;
+        }
+        watch_signals(f.temp_path);
+        if (run_sweep(&o, &space, f.stream)) {
+            atomic_file_abort(&f);
+            unwatch_signals();
+            fprintf(stderr, "gcsim sweep: %s: write failed\n", o.output);
+            goto done;
+        }
+        if (atomic_file_commit(&f, msg, sizeof msg)) {
+            unwatch_signals();
+            fprintf(stderr, "gcsim sweep: %s\n", msg);
+            goto done;
+        }
+        unwatch_signals();
+    } else if (run_sweep(&o, &space, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim sweep: cannot write to standard output\n");
+        goto done;
+    }
+    status = EXIT_OK;
+done:
+    free_space(&space);
+    sweep_cache_free(cache);
+    free_options(&o);
+    return status;
+}

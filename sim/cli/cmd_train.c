@@ -1,0 +1,364 @@
+/* gcsim train: data-parallel SGD with gradient compression on Fashion-MNIST. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "atomic_file.h"
+#include "blas.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "compressor.h"
+#include "report.h"
+#include "train.h"
+
+#define MAX_DUMP_STEPS 1024
+
+static void train_usage(FILE *out)
+{
+    fprintf(out,
+"usage: gcsim train [--model softmax|mlp|lenet] [--workers N] [--compressor SPEC]\n"
+"                   [--epochs E] [--batch B] [--lr LR] [--seed S] [--momentum M]\n"
+"                   [--weight-decay W] [--target-accuracy A] [--eval-every STEPS]\n"
+"                   [--data DIR] [--limit-train N] [--limit-test N]\n"
+"                   [--dump-trace DIR --dump-steps LIST] [--format table|json|csv]\n"
+"                   [--output FILE]\n"
+"\n"
+"Trains a small network on Fashion-MNIST with N simulated data-parallel workers in one\n"
+"process: each worker computes the gradient of its B/N share of the mini-batch and\n"
+"compresses it with its own compressor instance; the decoded gradients are averaged and\n"
+"every worker applies the same momentum-SGD step. Prints training loss, test accuracy and\n"
+"bits sent per worker at every evaluation point. Same seed, same output.\n"
+"\n"
+"  --model M          softmax (7,850 parameters), mlp (784-128-10, 101,770) or lenet\n"
+"                     (LeNet-5 style, 61,706) (default: mlp)\n"
+"  --workers N        simulated workers; must divide the batch (default: 1)\n"
+"  --compressor SPEC  gradient compressor, e.g. none (fp32, the default), terngrad,\n"
+"                     qsgd:s=4, dgc:ratio=0.001, ecq, signsgd, orq. With dgc the optimizer\n"
+"                     momentum is 0: DGC's momentum correction keeps the velocity inside\n"
+"                     each worker's compressor (its own key, dgc:momentum=0.9).\n"
+"  --epochs E         passes over the training set (default: 5)\n"
+"  --batch B          global mini-batch, split evenly over the workers (default: 64)\n"
+"  --lr LR            learning rate, constant (default: 0.01, as TernGrad's LeNet runs)\n"
+"  --momentum M       heavy-ball momentum in [0, 1) (default: 0.9)\n"
+"  --weight-decay W   L2 coefficient (default: 0.0005)\n"
+"  --seed S           seed of every random stream (default: 1)\n"
+"  --target-accuracy A  report the iterations (and bits) to reach test accuracy A in (0,1]\n"
+"  --eval-every K     evaluate on the test set every K iterations as well as at the end of\n"
+"                     each epoch (default: 0, epochs only)\n"
+"  --data DIR         directory of the IDX .gz files\n"
+"                     (default: " FMNIST_DEFAULT_DIR ", package " FMNIST_DEBIAN_PACKAGE ")\n"
+"  --limit-train N    use the first N training images only (default: all 60,000)\n"
+"  --limit-test N     use the first N test images only (default: all 10,000)\n"
+"  --dump-trace DIR   write worker 0's gradients (before compression) as safetensors,\n"
+"                     DIR/<model>-step<NNNNNN>.safetensors, at the iterations in\n"
+"  --dump-steps LIST  comma-separated 0-based iterations, e.g. 0,100,1000\n"
+"  --format F         table (default), json or csv: the same numbers\n"
+"  --output FILE      write there (atomically) instead of standard output\n");
+}
+
+typedef struct {
+    train_config cfg;
+    const char *data_dir, *output, *model_name;
+    long long limit_train, limit_test;
+    report_format format;
+    long dump_steps[MAX_DUMP_STEPS];
+    int has_dump_steps;
+} train_options;
+
+static int parse_steps(const char *text, long *steps, size_t *n)
+{
+    *n = 0;
+    const char *p = text;
+    while (*p) {
+        char *end;
+        errno = 0;
+        if (*p < '0' || *p > '9') return -1;
+        long v = strtol(p, &end, 10);
+        if (errno || end == p || *n == MAX_DUMP_STEPS) return -1;
+        steps[(*n)++] = v;
+        if (*end == ',') {
+            p = end + 1;
+            if (!*p) return -1;
+        } else if (*end == '\0') {
+            p = end;
+        } else {
+            return -1;
+        }
+    }
+    return *n ? 0 : -1;
+}
+
+static int parse_options(int argc, char **argv, train_options *o)
+{
+    static const struct option longopts[] = {
+        {"model", required_argument, 0, 'm'},       {"workers", required_argument, 0, 'w'},
+        {"compressor", required_argument, 0, 'c'},  {"epochs", required_argument, 0, 'e'},
+        {"batch", required_argument, 0, 'b'},       {"lr", required_argument, 0, 'l'},
+        {"seed", required_argument, 0, 's'},        {"momentum", required_argument, 0, 'M'},
+        {"weight-decay", required_argument, 0, 'W'}, {"target-accuracy", required_argument, 0, 'a'},
+        {"eval-every", required_argument, 0, 'E'},  {"data", required_argument, 0, 'd'},
+        {"limit-train", required_argument, 0, 'L'}, {"limit-test", required_argument, 0, 'T'},
+        {"dump-trace", required_argument, 0, 'D'},  {"dump-steps", required_argument, 0, 'S'},
+        {"format", required_argument, 0, 'f'},      {"output", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
+    memset(o, 0, sizeof *o);
+    train_config_defaults(&o->cfg);
+    o->data_dir = FMNIST_DEFAULT_DIR;
+    o->format = REPORT_TABLE;
+    optind = 1;
+    opterr = 0;
+    int ch;
+    long long v;
+    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (ch) {
+        case 'm':
+            if (train_model_parse(optarg, &o->cfg.model)) {
+                fprintf(stderr, "gcsim train: --model: expected softmax, mlp or lenet, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'w':
+            if (!cli_parse_int(optarg, 1, 4096, &v)) {
+                fprintf(stderr, "gcsim train: --workers: expected an integer in 1..4096, got \"%s\"\n", optarg);
+                return -1;
+            }
+            o->cfg.workers = (int)v;
+            break;
+        case 'c': o->cfg.compressor = optarg; break;
+        case 'e':
+            if (!cli_parse_int(optarg, 1, 10000, &v)) {
+                fprintf(stderr, "gcsim train: --epochs: expected an integer in 1..10000, got \"%s\"\n", optarg);
+                return -1;
+            }
+            o->cfg.epochs = (int)v;
+            break;
+        case 'b':
+            if (!cli_parse_int(optarg, 1, 60000, &v)) {
+                fprintf(stderr, "gcsim train: --batch: expected an integer in 1..60000, got \"%s\"\n", optarg);
+                return -1;
+            }
+            o->cfg.batch = (int)v;
+            break;
+        case 'l':
+            if (!cli_parse_double(optarg, 1e-12, 1e3, &o->cfg.lr)) {
+                fprintf(stderr, "gcsim train: --lr: expected a positive number, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 's':
+            if (!cli_parse_int(optarg, 0, (long long)(~0ull >> 1), &v)) {
+                fprintf(stderr, "gcsim train: --seed: expected a non-negative integer, got \"%s\"\n", optarg);
+                return -1;
+            }
+            o->cfg.seed = (uint64_t)v;
+            break;
+        case 'M':
+            if (!cli_parse_double(optarg, 0.0, 0.999999, &o->cfg.momentum)) {
+                fprintf(stderr, "gcsim train: --momentum: expected a number in [0, 1), got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'W':
+            if (!cli_parse_double(optarg, 0.0, 1.0, &o->cfg.weight_decay)) {
+                fprintf(stderr, "gcsim train: --weight-decay: expected a number in [0, 1], got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'a':
+            if (!cli_parse_double(optarg, 1e-9, 1.0, &o->cfg.target_accuracy)) {
+                fprintf(stderr, "gcsim train: --target-accuracy: expected a fraction in (0, 1], got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'E':
+            if (!cli_parse_int(optarg, 0, 1LL << 40, &v)) {
+                fprintf(stderr, "gcsim train: --eval-every: expected a non-negative integer, got \"%s\"\n", optarg);
+                return -1;
+            }
+            o->cfg.eval_every = (long)v;
+            break;
+        case 'd': o->data_dir = optarg; break;
+        case 'L':
+            if (!cli_parse_int(optarg, 1, 1LL << 40, &o->limit_train)) {
+                fprintf(stderr, "gcsim train: --limit-train: expected a positive integer, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'T':
+            if (!cli_parse_int(optarg, 1, 1LL << 40, &o->limit_test)) {
+                fprintf(stderr, "gcsim train: --limit-test: expected a positive integer, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'D': o->cfg.dump_dir = optarg; break;
+        case 'S':
+            if (parse_steps(optarg, o->dump_steps, &o->cfg.n_dump_steps)) {
+                fprintf(stderr, "gcsim train: --dump-steps: expected comma-separated iterations "
+                                "(non-negative integers, at most %d), got \"%s\"\n", MAX_DUMP_STEPS, optarg);
+                return -1;
+            }
+            o->has_dump_steps = 1;
+            break;
+        case 'f':
+            if (report_format_parse(optarg, &o->format)) {
+                fprintf(stderr, "gcsim train: --format: expected table, json or csv, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'o': o->output = optarg; break;
+        case 'h':
+            train_usage(stdout);
+            return 1;
+        case ':':
+            fprintf(stderr, "gcsim train: %s needs a value\n", argv[optind - 1]);
+            return -1;
+        default:
+            fprintf(stderr, "gcsim train: unknown option \"%s\" (see gcsim train --help)\n", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "gcsim train: unexpected argument \"%s\"\n", argv[optind]);
+        return -1;
+    }
+    if (!!o->cfg.dump_dir != o->has_dump_steps) {
+        fprintf(stderr, "gcsim train: --dump-trace and --dump-steps go together\n");
+        return -1;
+    }
+    o->cfg.dump_steps = o->dump_steps;
+    /* Checks that need no data, before the (slower) data loading. */
+    if (o->cfg.batch % o->cfg.workers != 0) {
+        fprintf(stderr, "gcsim train: --batch: %d samples cannot be split evenly among %d workers "
+                        "(the batch must be a multiple of --workers)\n", o->cfg.batch, o->cfg.workers);
+        return -1;
+    }
+    char err[1024];
+    gc_compressor *probe = NULL;
+    if (gc_compressor_create(o->cfg.compressor, &probe, err, sizeof err) != 0) {
+        fprintf(stderr, "gcsim train: --compressor: %s\n", err);
+        return -1;
+    }
+    gc_compressor_free(probe);
+    return 0;
+}
+
+typedef struct {
+    report *r;
+    int c_epoch, c_step, c_loss, c_test_loss, c_acc, c_bits;
+} point_sink;
+
+static void on_point(const train_point *p, void *ctx)
+{
+    point_sink *s = ctx;
+    report_row(s->r);
+    report_int(s->r, s->c_epoch, p->epoch);
+    report_int(s->r, s->c_step, p->step);
+    report_num(s->r, s->c_loss, p->train_loss);
+    report_num(s->r, s->c_test_loss, p->test_loss);
+    report_num(s->r, s->c_acc, p->test_accuracy);
+    report_num(s->r, s->c_bits, p->bits_per_worker);
+}
+
+static int ensure_dir(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) return 0;
+        fprintf(stderr, "gcsim train: --dump-trace: %s exists and is not a directory\n", path);
+        return -1;
+    }
+    if (mkdir(path, 0777) != 0) {
+        fprintf(stderr, "gcsim train: --dump-trace: cannot create %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_train(int argc, char **argv)
+{
+    train_options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc) return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    if (o.cfg.dump_dir && ensure_dir(o.cfg.dump_dir)) return EXIT_BAD_INPUT;
+
+    char msg[2048];
+    fmnist_split train = {0}, test = {0};
+    if (fmnist_load(o.data_dir, "train", (size_t)o.limit_train, &train, msg, sizeof msg) ||
+        fmnist_load(o.data_dir, "t10k", (size_t)o.limit_test, &test, msg, sizeof msg)) {
+        fprintf(stderr, "gcsim train: %s\n", msg);
+        fmnist_free(&train);
+        return EXIT_BAD_INPUT;
+    }
+
+    report *r = report_new();
+    point_sink sink = {.r = r};
+    sink.c_epoch = report_column(r, "epoch", "epoch", 0);
+    sink.c_step = report_column(r, "iteration", "iteration", 0);
+    sink.c_loss = report_column(r, "train_loss", "train loss", 4);
+    sink.c_test_loss = report_column(r, "test_loss", "test loss", 4);
+    sink.c_acc = report_column(r, "test_accuracy", "test acc", 4);
+    sink.c_bits = report_column(r, "bits_per_worker", "bits/worker", 0);
+
+    train_summary sum;
+    if (train_run(&o.cfg, &train, &test, on_point, &sink, &sum, msg, sizeof msg)) {
+        fprintf(stderr, "gcsim train: %s\n", msg);
+        report_free(r);
+        fmnist_free(&train);
+        fmnist_free(&test);
+        return EXIT_BAD_INPUT;
+    }
+
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s, %zu parameters in %d tensors", train_model_name(o.cfg.model),
+             sum.params, sum.tensors);
+    report_note(r, "model", buf);
+    snprintf(buf, sizeof buf, "Fashion-MNIST from %s: %zu training, %zu test images", o.data_dir,
+             train.count, test.count);
+    report_note(r, "data", buf);
+    snprintf(buf, sizeof buf, "%d workers x %d samples (global batch %d), %ld iterations",
+             o.cfg.workers, o.cfg.batch / o.cfg.workers, o.cfg.batch, sum.steps);
+    report_note(r, "workers", buf);
+    report_note(r, "compressor", sum.compressor_spec);
+    snprintf(buf, sizeof buf, "SGD lr %g, momentum %g%s, weight decay %g, seed %llu (BLAS: %s)",
+             o.cfg.lr, sum.momentum_applied,
+             sum.momentum_applied != o.cfg.momentum ? " (dgc: momentum correction in the compressor)" : "",
+             o.cfg.weight_decay, (unsigned long long)o.cfg.seed, train_blas_name());
+    report_note(r, "optimizer", buf);
+    if (o.cfg.target_accuracy > 0.0) {
+        if (sum.steps_to_target >= 0)
+            snprintf(buf, sizeof buf, "test accuracy %g reached after %ld iterations, %.17g bits per worker",
+                     o.cfg.target_accuracy, sum.steps_to_target, sum.bits_to_target);
+        else
+            snprintf(buf, sizeof buf, "test accuracy %g not reached in %ld iterations",
+                     o.cfg.target_accuracy, sum.steps);
+        report_note(r, "time_to_accuracy", buf);
+        snprintf(buf, sizeof buf, "%ld", sum.steps_to_target);
+        report_note(r, "iterations_to_target", buf);
+    }
+
+    rc = EXIT_OK;
+    if (o.output) {
+        atomic_file f;
+        if (atomic_file_open(&f, o.output, msg, sizeof msg)) {
+            fprintf(stderr, "gcsim train: %s\n", msg);
+            rc = EXIT_BAD_INPUT;
+        } else if (report_write(r, o.format, f.stream)) {
+            atomic_file_abort(&f);
+            fprintf(stderr, "gcsim train: %s: write failed\n", o.output);
+            rc = EXIT_BAD_INPUT;
+        } else if (atomic_file_commit(&f, msg, sizeof msg)) {
+            fprintf(stderr, "gcsim train: %s\n", msg);
+            rc = EXIT_BAD_INPUT;
+        }
+    } else if (report_write(r, o.format, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim train: cannot write to standard output\n");
+        rc = EXIT_BAD_INPUT;
+    }
+    report_free(r);
+    fmnist_free(&train);
+    fmnist_free(&test);
+    return rc;
+}

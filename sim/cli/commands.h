@@ -1,0 +1,19 @@
+/*
+ * sim/cli/commands.h: the subcommands of `gcsim`. Each lives in its own cmd_<name>.c and
+ * returns the process exit code: 0 success, 1 a check failed, 2 bad input or usage.
+ */
+#ifndef GCSIM_CLI_COMMANDS_H
+#define GCSIM_CLI_COMMANDS_H
+
+enum { EXIT_OK = 0, EXIT_CHECK_FAILED = 1, EXIT_BAD_INPUT = 2 };
+
+int cmd_predict(int argc, char **argv);
+int cmd_train(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
+int cmd_compress(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+
+#endif

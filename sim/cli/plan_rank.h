@@ -1,0 +1,51 @@
+/*
+ * sim/cli/plan_rank.h: how `gcsim plan` judges and orders configurations: cost per hour,
+ * hours and total cost of a work, feasibility against a throughput and a budget, how far
+ * an infeasible configuration is from feasible, and the ranking by cost or by time.
+ * Pure arithmetic on predictions, so it is tested with hand-computed values.
+ */
+#ifndef GCSIM_CLI_PLAN_RANK_H
+#define GCSIM_CLI_PLAN_RANK_H
+
+#include <stdbool.h>
+
+#include "sweep_case.h"
+
+typedef struct {
+    double need_samples_per_s; /* max(--target-throughput, work / deadline); 0: none */
+    double work_samples;       /* samples to train; 0: none given */
+    double budget_usd;         /* 0: none */
+} plan_target;
+
+typedef struct {
+    /* Set by the caller. */
+    int platform, compressor, collective; /* indices into the caller's lists */
+    int gpus;
+    sweep_result r;
+    double one_gpu_samples_per_s;   /* same compressor and collective on one GPU; 0: unknown */
+    double price_per_gpu_hour_usd;  /* NAN: the platform has no price */
+    /* Set by plan_evaluate. */
+    double tput, efficiency, usd_per_hour, hours, total_usd;
+    bool feasible;
+    double shortfall;  /* max(needed / reached throughput, total cost / budget); <= 1 feasible */
+    char why[160];     /* why it is not feasible; empty when it is */
+} plan_candidate;
+
+/* Fills the derived fields: usd_per_hour = GPUs x price, hours = work / throughput / 3600,
+ * total = usd_per_hour x hours (NAN when unknown), feasibility and shortfall. An unpriced
+ * configuration is infeasible under a budget (infinite shortfall). */
+void plan_evaluate(const plan_target *t, plan_candidate *c);
+
+/* What --rank-by cost minimizes: the total cost with a work, else the cost per hour;
+ * INFINITY when the platform has no price. */
+double plan_cost_key(const plan_candidate *c);
+
+/* Negative when a ranks before b. By cost: lower cost, then fewer GPUs, then higher
+ * throughput. By time: higher throughput, then lower cost. Then fewer GPUs, then the
+ * input order of platform, compressor and collective, so the order is total. */
+int plan_better(const plan_candidate *a, const plan_candidate *b, bool by_time);
+
+/* Stable sort by plan_better, or by shortfall first (closest first) when by_shortfall. */
+void plan_sort(plan_candidate *rows, int n, bool by_time, bool by_shortfall);
+
+#endif

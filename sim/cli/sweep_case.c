@@ -1,0 +1,213 @@
+/* Shared case evaluation for sweep, plan and check (sweep_case.h). */
+#include "sweep_case.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    char *path; /* NULL for the embedded default */
+    void *value;
+} cache_entry;
+
+typedef struct {
+    const gcsim_model *model;
+    char *spec;
+    gcsim_payload_plan *plan;
+} payload_entry;
+
+struct sweep_cache {
+    cache_entry *platforms, *models;
+    int n_platforms, n_models;
+    payload_entry *payloads;
+    int n_payloads;
+};
+
+sweep_cache *sweep_cache_new(void)
+{
+    return calloc(1, sizeof(sweep_cache));
+}
+
+void sweep_cache_free(sweep_cache *c)
+{
+    if (!c)
+        return;
+    for (int i = 0; i < c->n_platforms; i++) {
+        free(c->platforms[i].path);
+        free(c->platforms[i].value);
+    }
+    for (int i = 0; i < c->n_models; i++) {
+        free(c->models[i].path);
+        gcsim_model_free(c->models[i].value);
+        free(c->models[i].value);
+    }
+    for (int i = 0; i < c->n_payloads; i++) {
+        free(c->payloads[i].spec);
+        gcsim_payload_plan_free(c->payloads[i].plan);
+        free(c->payloads[i].plan);
+    }
+    free(c->platforms);
+    free(c->models);
+    free(c->payloads);
+    free(c);
+}
+
+static bool same_path(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static char *dup_or_null(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* Appends an entry; returns it or NULL when out of memory. */
+static cache_entry *append(cache_entry **list, int *n, const char *path, void *value)
+{
+    cache_entry *l = realloc(*list, (size_t)(*n + 1) * sizeof *l);
+    if (!l)
+        return NULL;
+    *list = l;
+    l[*n] = (cache_entry){dup_or_null(path), value};
+    if (path && !l[*n].path)
+        return NULL;
+    return &l[(*n)++];
+}
+
+const gcsim_platform *sweep_cache_platform(sweep_cache *c, const char *path, gcsim_error *err)
+{
+    for (int i = 0; i < c->n_platforms; i++)
+        if (same_path(c->platforms[i].path, path))
+            return c->platforms[i].value;
+    gcsim_platform *p = malloc(sizeof *p);
+    if (!p) {
+        gcsim_fail(err, "out of memory");
+        return NULL;
+    }
+    if (inputs_load_platform(path, p, err)) {
+        free(p);
+        return NULL;
+    }
+    if (!append(&c->platforms, &c->n_platforms, path, p)) {
+        free(p);
+        gcsim_fail(err, "out of memory");
+        return NULL;
+    }
+    return p;
+}
+
+const gcsim_model *sweep_cache_model(sweep_cache *c, const char *path, gcsim_error *err)
+{
+    for (int i = 0; i < c->n_models; i++)
+        if (same_path(c->models[i].path, path))
+            return c->models[i].value;
+    gcsim_model *m = calloc(1, sizeof *m);
+    if (!m) {
+        gcsim_fail(err, "out of memory");
+        return NULL;
+    }
+    if (inputs_load_model(path, m, err)) {
+        gcsim_model_free(m);
+        free(m);
+        return NULL;
+    }
+    if (!append(&c->models, &c->n_models, path, m)) {
+        gcsim_model_free(m);
+        free(m);
+        gcsim_fail(err, "out of memory");
+        return NULL;
+    }
+    return m;
+}
+
+const gcsim_payload_plan *sweep_cache_payload(sweep_cache *c, const gcsim_model *m,
+                                              const char *spec, gcsim_error *err)
+{
+    for (int i = 0; i < c->n_payloads; i++)
+        if (c->payloads[i].model == m && same_path(c->payloads[i].spec, spec))
+            return c->payloads[i].plan;
+    gcsim_payload_plan *plan = calloc(1, sizeof *plan);
+    if (!plan) {
+        gcsim_fail(err, "out of memory");
+        return NULL;
+    }
+    if (gcsim_payload_plan_build(spec, m, plan, err)) {
+        gcsim_payload_plan_free(plan);
+        free(plan);
+        return NULL;
+    }
+    payload_entry *l = realloc(c->payloads, (size_t)(c->n_payloads + 1) * sizeof *l);
+    if (!l) {
+        gcsim_payload_plan_free(plan);
+        free(plan);
+        gcsim_fail(err, "out of memory");
+        return NULL;
+    }
+    c->payloads = l;
+    l[c->n_payloads++] = (payload_entry){m, dup_or_null(spec), plan};
+    return plan;
+}
+
+int sweep_case_batch(const sweep_case *c)
+{
+    return c->batch > 0 ? c->batch : c->model->batch_per_gpu;
+}
+
+int sweep_case_run(const sweep_case *c, sweep_result *out, gcsim_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->batch = sweep_case_batch(c);
+    if (gcsim_platform_place(c->platform, c->gpus, &out->placement, err))
+        return -1;
+    if (c->scaling == SCALING_STRONG && out->batch < c->gpus)
+        return gcsim_fail(err, "strong scaling: the mini-batch K = %d is smaller than %d GPUs",
+                          out->batch, c->gpus);
+    gcsim_scenario s = {
+        .platform = c->platform, .model = c->model, .payload = c->payload,
+        .placement = out->placement, .scaling = c->scaling, .collective = c->collective,
+        .batch = out->batch, .ps_shards = c->ps_shards,
+        .bucket_bytes = c->bucket_bytes > 0 ? c->bucket_bytes : 25.0 * 1024 * 1024,
+        .overlap = c->overlap, .timeline_path = NULL};
+    return engine_run(c->engine, &s, &out->p, err);
+}
+
+sweep_bottleneck sweep_bottleneck_of(const gcsim_prediction *p)
+{
+    if (p->compute_s >= p->exposed_comm_s && p->compute_s >= p->compress_s)
+        return BOTTLENECK_COMPUTE;
+    if (p->exposed_comm_s >= p->compress_s)
+        return BOTTLENECK_NETWORK;
+    return BOTTLENECK_COMPRESSION;
+}
+
+const char *sweep_bottleneck_name(sweep_bottleneck b)
+{
+    return b == BOTTLENECK_COMPUTE ? "compute" : b == BOTTLENECK_NETWORK ? "network"
+                                                                         : "compression";
+}
+
+void sweep_case_id(const sweep_case *c, char out[17])
+{
+    char text[1024];
+    snprintf(text, sizeof text,
+             "platform=%s;model=%s;compressor=%s;collective=%s;scaling=%s;batch=%d;engine=%s;"
+             "gpus=%d",
+             c->platform->name, c->model->name, c->payload->spec,
+             gcsim_collective_name(c->collective), gcsim_scaling_name(c->scaling),
+             sweep_case_batch(c), engine_name(c->engine), c->gpus);
+    /* FNV-1a, 64 bits: offset basis 14695981039346656037, prime 1099511628211
+     * (Fowler, Noll, Vo; IETF draft-eastlake-fnv). */
+    uint64_t h = 14695981039346656037ull;
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+        h ^= *p;
+        h *= 1099511628211ull;
+    }
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}

@@ -1,0 +1,149 @@
+/* Streaming CSV / JSON lines rows (sweep_output.h). */
+#include "sweep_output.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <string.h>
+
+void sweep_writer_begin(sweep_writer *w, sweep_format format, FILE *out,
+                        const char *const *keys, int n_cols)
+{
+    *w = (sweep_writer){format, out, n_cols, keys, 0};
+    if (format == SWEEP_CSV) {
+        for (int c = 0; c < n_cols; c++)
+            fprintf(out, "%s%s", c ? "," : "", keys[c]);
+        fputc('\n', out);
+    }
+}
+
+void sweep_row_begin(sweep_writer *w)
+{
+    w->col = 0;
+    if (w->format == SWEEP_JSONL)
+        fputc('{', w->out);
+}
+
+/* Separator and, in JSON, the member name. */
+static void cell_start(sweep_writer *w)
+{
+    if (w->format == SWEEP_CSV) {
+        if (w->col)
+            fputc(',', w->out);
+    } else {
+        fprintf(w->out, "%s\"%s\":", w->col ? "," : "", w->keys[w->col]);
+    }
+    w->col++;
+}
+
+void sweep_cell_int(sweep_writer *w, long long v)
+{
+    cell_start(w);
+    fprintf(w->out, "%lld", v);
+}
+
+void sweep_cell_num(sweep_writer *w, double v)
+{
+    cell_start(w);
+    if (isfinite(v))
+        fprintf(w->out, "%.17g", v);
+    else if (w->format == SWEEP_JSONL)
+        fputs("null", w->out);
+}
+
+void sweep_cell_empty(sweep_writer *w)
+{
+    cell_start(w);
+    if (w->format == SWEEP_JSONL)
+        fputs("null", w->out);
+}
+
+static void json_string(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(out, "\\%c", *p);
+        else if (*p == '\n' || *p == '\r' || *p == '\t')
+            fputc(' ', out);
+        else if (*p < 0x20)
+            fprintf(out, "\\u%04x", *p);
+        else
+            fputc(*p, out);
+    }
+    fputc('"', out);
+}
+
+static void csv_string(FILE *out, const char *s)
+{
+    bool quote = strpbrk(s, ",\"") != NULL;
+    if (quote)
+        fputc('"', out);
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            fputc('"', out);
+        fputc(*p == '\n' || *p == '\r' ? ' ' : *p, out);
+    }
+    if (quote)
+        fputc('"', out);
+}
+
+void sweep_cell_str(sweep_writer *w, const char *s)
+{
+    cell_start(w);
+    if (w->format == SWEEP_JSONL)
+        json_string(w->out, s);
+    else
+        csv_string(w->out, s);
+}
+
+void sweep_row_end(sweep_writer *w)
+{
+    if (w->format == SWEEP_JSONL)
+        fputc('}', w->out);
+    fputc('\n', w->out);
+}
+
+int sweep_csv_split(char *line, char **fields, int max)
+{
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        if (n >= max)
+            return -1;
+        if (*p == '"') {
+            /* Quoted: unescape "" in place. */
+            char *dst = ++p;
+            fields[n++] = dst;
+            for (;;) {
+                if (*p == '\0')
+                    return -1; /* unterminated quote */
+                if (*p == '"') {
+                    if (p[1] == '"') {
+                        *dst++ = '"';
+                        p += 2;
+                        continue;
+                    }
+                    p++;
+                    break;
+                }
+                *dst++ = *p++;
+            }
+            if (*p != ',' && *p != '\0')
+                return -1; /* text after the closing quote */
+            char sep = *p;
+            *dst = '\0';
+            if (sep == '\0')
+                return n;
+            p++;
+        } else {
+            fields[n++] = p;
+            char *comma = strchr(p, ',');
+            if (strchr(p, '"') && (!comma || strchr(p, '"') < comma))
+                return -1; /* a quote inside an unquoted field */
+            if (!comma)
+                return n;
+            *comma = '\0';
+            p = comma + 1;
+        }
+    }
+}

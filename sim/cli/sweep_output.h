@@ -1,0 +1,40 @@
+/*
+ * sim/cli/sweep_output.h: rows streamed as CSV or JSON lines, one case per line.
+ *
+ * A sweep can have millions of cases, so rows are written as they are computed instead of
+ * being held in a report (report.h). The conventions are report.h's: numbers with full
+ * precision (%.17g; integers as integers), empty CSV cells and JSON nulls for missing
+ * values, CSV quoting when a cell holds a comma or a quote. Line breaks inside strings are
+ * written as spaces, so one line is always one row (which `gcsim merge` relies on).
+ */
+#ifndef GCSIM_CLI_SWEEP_OUTPUT_H
+#define GCSIM_CLI_SWEEP_OUTPUT_H
+
+#include <stdio.h>
+
+typedef enum { SWEEP_CSV, SWEEP_JSONL } sweep_format;
+
+typedef struct {
+    sweep_format format;
+    FILE *out;
+    int n_cols;
+    const char *const *keys;
+    int col; /* next cell of the current row */
+} sweep_writer;
+
+/* Starts the output; CSV writes its header line. */
+void sweep_writer_begin(sweep_writer *w, sweep_format format, FILE *out,
+                        const char *const *keys, int n_cols);
+void sweep_row_begin(sweep_writer *w);
+/* Cells, in column order. */
+void sweep_cell_int(sweep_writer *w, long long v);
+void sweep_cell_num(sweep_writer *w, double v); /* non-finite: empty / null */
+void sweep_cell_str(sweep_writer *w, const char *s);
+void sweep_cell_empty(sweep_writer *w);
+void sweep_row_end(sweep_writer *w);
+
+/* Splits one CSV line in place into fields (quotes removed, "" unescaped). Returns the
+ * number of fields, or -1 when the line is malformed or has more than max fields. */
+int sweep_csv_split(char *line, char **fields, int max);
+
+#endif

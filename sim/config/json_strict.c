@@ -1,0 +1,253 @@
+#include "json_strict.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "units.h"
+
+int json_read_file(const char *path, long max_bytes, char **out, gcsim_error *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return gcsim_fail(err, "%s: cannot open: %s", path, strerror(errno));
+    char *buf = malloc((size_t)max_bytes + 1);
+    if (!buf) {
+        fclose(f);
+        return gcsim_fail(err, "%s: out of memory", path);
+    }
+    size_t n = fread(buf, 1, (size_t)max_bytes + 1, f);
+    int read_error = ferror(f);
+    fclose(f);
+    if (read_error) {
+        free(buf);
+        return gcsim_fail(err, "%s: read error", path);
+    }
+    if (n > (size_t)max_bytes) {
+        free(buf);
+        return gcsim_fail(err, "%s: larger than %ld bytes, not a configuration file", path,
+                          max_bytes);
+    }
+    const char *nul = memchr(buf, '\0', n);
+    if (nul) {
+        size_t offset = (size_t)(nul - buf);
+        free(buf);
+        return gcsim_fail(err, "%s: byte %zu: NUL byte, not a JSON text file", path, offset);
+    }
+    buf[n] = '\0';
+    *out = buf;
+    return 0;
+}
+
+int json_parse_document(const char *text, json_ctx *ctx, cJSON **out)
+{
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+    if (!root) {
+        size_t offset = end ? (size_t)(end - text) : 0;
+        int line = 1, column = 1;
+        for (size_t i = 0; i < offset; i++) {
+            if (text[i] == '\n') {
+                line++;
+                column = 1;
+            } else {
+                column++;
+            }
+        }
+        if (text[0] == '\0')
+            return gcsim_fail(ctx->err, "%s: empty file, expected a JSON object", ctx->origin);
+        return gcsim_fail(ctx->err, "%s: line %d, column %d (byte %zu): malformed JSON",
+                          ctx->origin, line, column, offset);
+    }
+    *out = root;
+    return 0;
+}
+
+const char *json_describe(const cJSON *v, char *buf, size_t size)
+{
+    if (!v)
+        snprintf(buf, size, "nothing");
+    else if (cJSON_IsString(v))
+        snprintf(buf, size, "\"%.60s\"", v->valuestring);
+    else if (cJSON_IsNumber(v))
+        snprintf(buf, size, "the number %.17g", v->valuedouble);
+    else if (cJSON_IsBool(v))
+        snprintf(buf, size, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    else if (cJSON_IsNull(v))
+        snprintf(buf, size, "null");
+    else if (cJSON_IsArray(v))
+        snprintf(buf, size, "an array");
+    else if (cJSON_IsObject(v))
+        snprintf(buf, size, "an object");
+    else
+        snprintf(buf, size, "an unknown value");
+    return buf;
+}
+
+int json_expect_object(const cJSON *value, const char *path, const char *const *allowed,
+                       json_ctx *ctx)
+{
+    char got[96];
+    if (!cJSON_IsObject(value))
+        return gcsim_fail(ctx->err, "%s: %s: expected an object, got %s", ctx->origin, path,
+                          json_describe(value, got, sizeof got));
+    for (const cJSON *m = value->child; m; m = m->next) {
+        bool known = false;
+        for (const char *const *a = allowed; *a; a++)
+            if (strcmp(m->string, *a) == 0)
+                known = true;
+        if (!known) {
+            char list[512] = "";
+            for (const char *const *a = allowed; *a; a++) {
+                strncat(list, *a, sizeof list - strlen(list) - 3);
+                if (a[1])
+                    strncat(list, ", ", sizeof list - strlen(list) - 1);
+            }
+            return gcsim_fail(ctx->err, "%s: %s.%s: unknown key (allowed: %s)", ctx->origin,
+                              path, m->string, list);
+        }
+        for (const cJSON *o = value->child; o != m; o = o->next)
+            if (strcmp(o->string, m->string) == 0)
+                return gcsim_fail(ctx->err, "%s: %s.%s: duplicate key", ctx->origin, path,
+                                  m->string);
+    }
+    return 0;
+}
+
+const cJSON *json_member(const cJSON *object, const char *key)
+{
+    return cJSON_GetObjectItemCaseSensitive(object, key);
+}
+
+/* Fetches a member or reports it missing. Returns 1 when present, 0 when absent and
+ * optional, -1 on error. */
+static int fetch(const cJSON *object, const char *path, const char *key, bool required,
+                 const cJSON **out, json_ctx *ctx)
+{
+    const cJSON *v = json_member(object, key);
+    if (!v) {
+        if (required)
+            return gcsim_fail(ctx->err, "%s: %s.%s: missing required key", ctx->origin, path,
+                              key);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int json_string(const cJSON *object, const char *path, const char *key, bool required,
+                char *out, size_t out_size, json_ctx *ctx)
+{
+    const cJSON *v = NULL;
+    int r = fetch(object, path, key, required, &v, ctx);
+    if (r <= 0)
+        return r;
+    char got[96];
+    if (!cJSON_IsString(v))
+        return gcsim_fail(ctx->err, "%s: %s.%s: expected a string, got %s", ctx->origin, path,
+                          key, json_describe(v, got, sizeof got));
+    if (strlen(v->valuestring) >= out_size)
+        return gcsim_fail(ctx->err, "%s: %s.%s: string longer than %zu characters", ctx->origin,
+                          path, key, out_size - 1);
+    strcpy(out, v->valuestring);
+    return 0;
+}
+
+int json_number(const cJSON *object, const char *path, const char *key, bool required,
+                double min, double max, double *out, json_ctx *ctx)
+{
+    const cJSON *v = NULL;
+    int r = fetch(object, path, key, required, &v, ctx);
+    if (r <= 0)
+        return r;
+    char got[96];
+    if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+        return gcsim_fail(ctx->err, "%s: %s.%s: expected a number, got %s", ctx->origin, path,
+                          key, json_describe(v, got, sizeof got));
+    if (v->valuedouble < min || v->valuedouble > max)
+        return gcsim_fail(ctx->err, "%s: %s.%s: %.17g is out of range [%g, %g]", ctx->origin,
+                          path, key, v->valuedouble, min, max);
+    *out = v->valuedouble;
+    return 0;
+}
+
+int json_integer(const cJSON *object, const char *path, const char *key, bool required,
+                 long long min, long long max, long long *out, json_ctx *ctx)
+{
+    const cJSON *v = NULL;
+    int r = fetch(object, path, key, required, &v, ctx);
+    if (r <= 0)
+        return r;
+    char got[96];
+    double d = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    if (!cJSON_IsNumber(v) || !isfinite(d) || d != floor(d) || fabs(d) > 9007199254740992.0)
+        return gcsim_fail(ctx->err, "%s: %s.%s: expected an integer, got %s", ctx->origin, path,
+                          key, json_describe(v, got, sizeof got));
+    if (d < (double)min || d > (double)max)
+        return gcsim_fail(ctx->err, "%s: %s.%s: %lld is out of range [%lld, %lld]", ctx->origin,
+                          path, key, (long long)d, min, max);
+    *out = (long long)d;
+    return 0;
+}
+
+typedef bool (*unit_parser)(const char *, double *);
+
+static int quantity(const cJSON *object, const char *path, const char *key, bool required,
+                    double *out, unit_parser parse, const char *example, json_ctx *ctx)
+{
+    const cJSON *v = NULL;
+    int r = fetch(object, path, key, required, &v, ctx);
+    if (r <= 0)
+        return r;
+    char got[96];
+    if (!cJSON_IsString(v) || !parse(v->valuestring, out))
+        return gcsim_fail(ctx->err, "%s: %s.%s: expected %s, got %s", ctx->origin, path, key,
+                          example, json_describe(v, got, sizeof got));
+    return 0;
+}
+
+int json_rate_Bps(const cJSON *o, const char *path, const char *key, bool required,
+                  double *out, json_ctx *ctx)
+{
+    return quantity(o, path, key, required, out, gcsim_parse_rate_Bps,
+                    "a positive rate such as \"10Gbps\" (bits) or \"12.5GBps\" (bytes)", ctx);
+}
+
+int json_time_s(const cJSON *o, const char *path, const char *key, bool required, double *out,
+                json_ctx *ctx)
+{
+    return quantity(o, path, key, required, out, gcsim_parse_time_s,
+                    "a positive time such as \"50us\" or \"1.2ms\"", ctx);
+}
+
+int json_flops(const cJSON *o, const char *path, const char *key, bool required, double *out,
+               json_ctx *ctx)
+{
+    return quantity(o, path, key, required, out, gcsim_parse_flops,
+                    "a positive compute speed such as \"8.9Tflops\"", ctx);
+}
+
+int json_choice(const cJSON *object, const char *path, const char *key, bool required,
+                const char *const *choices, int *out, json_ctx *ctx)
+{
+    const cJSON *v = NULL;
+    int r = fetch(object, path, key, required, &v, ctx);
+    if (r <= 0)
+        return r;
+    if (cJSON_IsString(v))
+        for (int i = 0; choices[i]; i++)
+            if (strcmp(v->valuestring, choices[i]) == 0) {
+                *out = i;
+                return 0;
+            }
+    char list[256] = "", got[96];
+    for (int i = 0; choices[i]; i++) {
+        strncat(list, choices[i], sizeof list - strlen(list) - 5);
+        if (choices[i + 1])
+            strncat(list, " | ", sizeof list - strlen(list) - 1);
+    }
+    return gcsim_fail(ctx->err, "%s: %s.%s: expected one of %s, got %s", ctx->origin, path, key,
+                      list, json_describe(v, got, sizeof got));
+}

@@ -1,0 +1,237 @@
+/* Loading and validating model JSON (docs/formats.md, "Model"). */
+#include "model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_strict.h"
+
+/* A transformer's per-layer description stays far below this. */
+#define MODEL_MAX_BYTES (16L << 20)
+#define MODEL_MAX_LAYERS 100000
+
+static const char *const layer_kinds[] = {"conv", "fc",   "bn",    "lstm", "embedding",
+                                          "attention", "norm", "other", NULL};
+
+static int parse_layer(const cJSON *v, int index, gcsim_layer *l, json_ctx *ctx)
+{
+    static const char *const keys[] = {"name", "kind", "weights", "bias", "other_params",
+                                       "fwd_flops", NULL};
+    char path[64];
+    snprintf(path, sizeof path, "$.layers[%d]", index);
+    long long weights = 0, bias = 0, other = 0;
+    int kind = 0;
+    if (json_expect_object(v, path, keys, ctx) ||
+        json_string(v, path, "name", true, l->name, sizeof l->name, ctx) ||
+        json_choice(v, path, "kind", true, layer_kinds, &kind, ctx) ||
+        json_integer(v, path, "weights", true, 0, 1LL << 40, &weights, ctx) ||
+        json_integer(v, path, "bias", true, 0, 1LL << 40, &bias, ctx) ||
+        json_integer(v, path, "other_params", false, 0, 1LL << 40, &other, ctx) ||
+        json_number(v, path, "fwd_flops", true, 0.0, 1e18, &l->fwd_flops, ctx))
+        return -1;
+    snprintf(l->kind, sizeof l->kind, "%s", layer_kinds[kind]);
+    l->weights = weights;
+    l->bias = bias;
+    l->other_params = other;
+    if (weights + bias + other == 0)
+        return gcsim_fail(ctx->err, "%s: %s: layer \"%s\" has no parameters", ctx->origin, path,
+                          l->name);
+    return 0;
+}
+
+static int parse_profile(const cJSON *v, int index, gcsim_profile *p, json_ctx *ctx)
+{
+    static const char *const keys[] = {"gpu", "framework", "source", "points",
+                                       "backward_fraction", NULL};
+    static const char *const point_keys[] = {"batch", "time", NULL};
+    char path[64], got[96];
+    snprintf(path, sizeof path, "$.profiles[%d]", index);
+    p->backward_fraction = 2.0 / 3.0;
+    if (json_expect_object(v, path, keys, ctx) ||
+        json_string(v, path, "gpu", true, p->gpu, sizeof p->gpu, ctx) ||
+        json_string(v, path, "framework", true, p->framework, sizeof p->framework, ctx) ||
+        json_string(v, path, "source", true, p->source, sizeof p->source, ctx) ||
+        json_number(v, path, "backward_fraction", false, 0.0, 1.0, &p->backward_fraction, ctx))
+        return -1;
+    if (p->source[0] == '\0')
+        return gcsim_fail(ctx->err, "%s: %s.source: must name where the timing comes from",
+                          ctx->origin, path);
+    const cJSON *points = json_member(v, "points");
+    if (!points)
+        return gcsim_fail(ctx->err, "%s: %s.points: missing required key", ctx->origin, path);
+    int n = cJSON_IsArray(points) ? cJSON_GetArraySize(points) : -1;
+    if (n < 1 || n > 8)
+        return gcsim_fail(ctx->err, "%s: %s.points: expected an array of 1 to 8 points, got %s",
+                          ctx->origin, path,
+                          n < 0 ? json_describe(points, got, sizeof got) : "another length");
+    p->n_points = n;
+    for (int i = 0; i < n; i++) {
+        char ppath[96];
+        snprintf(ppath, sizeof ppath, "%s.points[%d]", path, i);
+        const cJSON *pt = cJSON_GetArrayItem(points, i);
+        long long batch = 0;
+        if (json_expect_object(pt, ppath, point_keys, ctx) ||
+            json_integer(pt, ppath, "batch", true, 1, 1 << 24, &batch, ctx) ||
+            json_time_s(pt, ppath, "time", true, &p->points[i].time_s, ctx))
+            return -1;
+        p->points[i].batch = (int)batch;
+        if (i > 0 && p->points[i].batch <= p->points[i - 1].batch)
+            return gcsim_fail(ctx->err, "%s: %s.batch: batches must be in ascending order",
+                              ctx->origin, ppath);
+    }
+    return 0;
+}
+
+int gcsim_model_parse(const char *text, const char *origin, gcsim_model *m, gcsim_error *err)
+{
+    static const char *const keys[] = {"name", "description", "source", "batch_per_gpu",
+                                       "layers", "profiles", NULL};
+    json_ctx ctx = {origin, err};
+    memset(m, 0, sizeof *m);
+    snprintf(m->source_path, sizeof m->source_path, "%s", origin);
+    cJSON *root = NULL;
+    if (json_parse_document(text, &ctx, &root))
+        return -1;
+    char source[512];
+    long long batch = 0;
+    if (json_expect_object(root, "$", keys, &ctx) ||
+        json_string(root, "$", "name", true, m->name, sizeof m->name, &ctx) ||
+        json_string(root, "$", "description", false, m->description, sizeof m->description,
+                    &ctx) ||
+        json_string(root, "$", "source", false, source, sizeof source, &ctx) ||
+        json_integer(root, "$", "batch_per_gpu", true, 1, 1 << 24, &batch, &ctx))
+        goto fail;
+    m->batch_per_gpu = (int)batch;
+
+    char got[96];
+    const cJSON *layers = json_member(root, "layers");
+    int n_layers = cJSON_IsArray(layers) ? cJSON_GetArraySize(layers) : -1;
+    if (!layers) {
+        gcsim_fail(err, "%s: $.layers: missing required key", origin);
+        goto fail;
+    }
+    if (n_layers < 1 || n_layers > MODEL_MAX_LAYERS) {
+        gcsim_fail(err, "%s: $.layers: expected a non-empty array of layers, got %s", origin,
+                   n_layers < 0 ? json_describe(layers, got, sizeof got) : "an empty array");
+        goto fail;
+    }
+    m->layers = calloc((size_t)n_layers, sizeof *m->layers);
+    if (!m->layers) {
+        gcsim_fail(err, "%s: out of memory", origin);
+        goto fail;
+    }
+    m->n_layers = n_layers;
+    int i = 0;
+    for (const cJSON *l = layers->child; l; l = l->next, i++)
+        if (parse_layer(l, i, &m->layers[i], &ctx))
+            goto fail;
+
+    const cJSON *profiles = json_member(root, "profiles");
+    int n_profiles = cJSON_IsArray(profiles) ? cJSON_GetArraySize(profiles) : -1;
+    if (!profiles) {
+        gcsim_fail(err, "%s: $.profiles: missing required key", origin);
+        goto fail;
+    }
+    if (n_profiles < 0) {
+        gcsim_fail(err, "%s: $.profiles: expected an array, got %s", origin,
+                   json_describe(profiles, got, sizeof got));
+        goto fail;
+    }
+    m->profiles = calloc((size_t)n_profiles + 1, sizeof *m->profiles);
+    if (!m->profiles) {
+        gcsim_fail(err, "%s: out of memory", origin);
+        goto fail;
+    }
+    m->n_profiles = n_profiles;
+    i = 0;
+    for (const cJSON *p = profiles->child; p; p = p->next, i++) {
+        if (parse_profile(p, i, &m->profiles[i], &ctx))
+            goto fail;
+        for (int k = 0; k < i; k++)
+            if (strcmp(m->profiles[k].gpu, m->profiles[i].gpu) == 0) {
+                gcsim_fail(err, "%s: $.profiles[%d].gpu: a second profile for \"%s\"", origin,
+                           i, m->profiles[i].gpu);
+                goto fail;
+            }
+    }
+    cJSON_Delete(root);
+    return 0;
+fail:
+    cJSON_Delete(root);
+    gcsim_model_free(m);
+    return -1;
+}
+
+int gcsim_model_load(const char *path, gcsim_model *out, gcsim_error *err)
+{
+    char *text = NULL;
+    if (json_read_file(path, MODEL_MAX_BYTES, &text, err))
+        return -1;
+    int rc = gcsim_model_parse(text, path, out, err);
+    free(text);
+    return rc;
+}
+
+void gcsim_model_free(gcsim_model *m)
+{
+    free(m->layers);
+    free(m->profiles);
+    m->layers = NULL;
+    m->profiles = NULL;
+    m->n_layers = m->n_profiles = 0;
+}
+
+long long gcsim_layer_params(const gcsim_layer *l) { return l->weights + l->bias + l->other_params; }
+
+long long gcsim_model_params(const gcsim_model *m)
+{
+    long long total = 0;
+    for (int i = 0; i < m->n_layers; i++)
+        total += gcsim_layer_params(&m->layers[i]);
+    return total;
+}
+
+double gcsim_model_gradient_bytes(const gcsim_model *m)
+{
+    return 4.0 * (double)gcsim_model_params(m);
+}
+
+const gcsim_profile *gcsim_model_profile(const gcsim_model *m, const char *gpu_type)
+{
+    for (int i = 0; i < m->n_profiles; i++)
+        if (strcmp(m->profiles[i].gpu, gpu_type) == 0)
+            return &m->profiles[i];
+    return NULL;
+}
+
+int gcsim_profile_time_s(const gcsim_profile *p, int batch, double *time_s, gcsim_error *err)
+{
+    if (batch < 1)
+        return gcsim_fail(err, "batch %d: must be at least 1", batch);
+    const gcsim_profile_point *pt = p->points;
+    int n = p->n_points;
+    for (int i = 0; i < n; i++)
+        if (pt[i].batch == batch) {
+            *time_s = pt[i].time_s;
+            return 0;
+        }
+    double t;
+    if (n == 1) {
+        t = pt[0].time_s * (double)batch / (double)pt[0].batch;
+    } else {
+        /* The segment that contains the batch, or the nearest one at either end. */
+        int k = 0;
+        while (k < n - 2 && batch > pt[k + 1].batch)
+            k++;
+        double slope = (pt[k + 1].time_s - pt[k].time_s) / (double)(pt[k + 1].batch - pt[k].batch);
+        t = pt[k].time_s + slope * (double)(batch - pt[k].batch);
+    }
+    if (!(t > 0.0) || !isfinite(t))
+        return gcsim_fail(err, "profile for %s: extrapolating to batch %d gives a time of %g s; "
+                               "add a measured point near that batch",
+                          p->gpu, batch, t);
+    *time_s = t;
+    return 0;
+}

@@ -1,0 +1,123 @@
+/* The payload model: bytes on the wire per layer for a compressor (payload.h). */
+#include "payload.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compressor.h"
+#include "payload_model.h"
+
+/* Seed of the surrogate gradients used to size data-dependent payloads: fixed, so the
+ * same inputs always give the same prediction. */
+#define PAYLOAD_SEED 20171205u
+
+static gcsim_payload_aggregation aggregation_of(gc_aggregation a)
+{
+    switch (a) {
+    case GC_AGG_DENSE_SUMMABLE:
+        return PAYLOAD_DENSE_SUMMABLE;
+    case GC_AGG_SHARED_SCALE:
+        return PAYLOAD_SHARED_SCALE;
+    case GC_AGG_SPARSE:
+        return PAYLOAD_SPARSE;
+    case GC_AGG_PER_WORKER_SCALE:
+        break;
+    }
+    return PAYLOAD_PER_WORKER_SCALE;
+}
+
+/* Bytes for one tensor: exact when the format is fixed-width, else measured by encoding
+ * a real trace tensor of the same kind resampled to n elements. The model's last layer is
+ * flagged to the compressor (TernGrad keeps it in fp32, as its paper does); a fixed-width
+ * format is then sized by encoding, since its size may depend on that flag. */
+static int tensor_bytes(gc_compressor *c, const char *spec, const char *kind, long long n,
+                        int tensor_id, bool last_layer, bool *measured, double *bytes,
+                        gcsim_error *err)
+{
+    size_t fixed = 0;
+    char msg[512];
+    if (n == 0) {
+        *bytes = 0.0;
+        return 0;
+    }
+    if (gc_compressor_fixed_payload_bytes(c, (size_t)n, &fixed)) {
+        if (last_layer) {
+            float *zeros = calloc((size_t)n, sizeof *zeros);
+            gc_bytes payload = {0};
+            gc_rng rng;
+            gc_rng_seed(&rng, PAYLOAD_SEED);
+            if (!zeros)
+                return gcsim_fail(err, "out of memory");
+            gc_compressor_set_last_layer(c, tensor_id, true);
+            int rc = gc_compressor_encode(c, tensor_id, zeros, (size_t)n, &rng, &payload, NULL,
+                                          msg, sizeof msg);
+            fixed = payload.len;
+            gc_bytes_free(&payload);
+            free(zeros);
+            if (rc)
+                return gcsim_fail(err, "payload of %s for the last layer: %s", spec, msg);
+        }
+        *bytes = (double)fixed;
+        return 0;
+    }
+    size_t estimate = 0;
+    if (gc_trace_payload_estimate(spec, kind, (size_t)n, PAYLOAD_SEED, &estimate, msg,
+                                  sizeof msg))
+        return gcsim_fail(err, "payload of %s for a %lld-element %s tensor: %s", spec, n, kind,
+                          msg);
+    *measured = true;
+    *bytes = (double)estimate;
+    return 0;
+}
+
+int gcsim_payload_plan_build(const char *spec, const gcsim_model *model,
+                             gcsim_payload_plan *out, gcsim_error *err)
+{
+    memset(out, 0, sizeof *out);
+    char msg[512];
+    gc_compressor *c = NULL;
+    if (gc_compressor_create(spec ? spec : "none", &c, msg, sizeof msg))
+        return gcsim_fail(err, "--compressor: %s", msg);
+    snprintf(out->spec, sizeof out->spec, "%s", gc_compressor_spec(c));
+    out->aggregation = aggregation_of(gc_compressor_aggregation(c));
+    out->layer_bytes = calloc((size_t)model->n_layers, sizeof *out->layer_bytes);
+    if (!out->layer_bytes) {
+        gc_compressor_free(c);
+        return gcsim_fail(err, "out of memory");
+    }
+    out->n_layers = model->n_layers;
+    out->dense_bytes = gcsim_model_gradient_bytes(model);
+    for (int i = 0; i < model->n_layers; i++) {
+        const gcsim_layer *l = &model->layers[i];
+        /* Frameworks keep weights, bias and normalization parameters as separate tensors,
+         * each compressed (and headed) on its own. */
+        long long tensors[3] = {l->weights, l->bias, l->other_params};
+        double layer = 0.0;
+        bool last = i == model->n_layers - 1;
+        for (int t = 0; t < 3; t++) {
+            double b = 0.0;
+            if (tensor_bytes(c, out->spec, l->kind, tensors[t], 3 * i + t, last, &out->measured,
+                             &b, err)) {
+                gc_compressor_free(c);
+                gcsim_payload_plan_free(out);
+                return -1;
+            }
+            layer += b;
+        }
+        out->layer_bytes[i] = layer;
+        out->total_bytes += layer;
+    }
+    snprintf(out->method, sizeof out->method, "%s",
+             out->measured ? "encoded real trace tensors resampled to each layer's size"
+                           : "exact fixed-width payload sizes");
+    gc_compressor_free(c);
+    return 0;
+}
+
+void gcsim_payload_plan_free(gcsim_payload_plan *p)
+{
+    free(p->layer_bytes);
+    p->layer_bytes = NULL;
+    p->n_layers = 0;
+}

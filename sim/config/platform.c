@@ -1,0 +1,243 @@
+/* Loading and validating platform JSON (docs/formats.md, "Platform"). */
+#include "platform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_strict.h"
+
+/* Platform files are small; anything larger is not one. */
+#define PLATFORM_MAX_BYTES (1L << 20)
+
+static int parse_gpu(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
+{
+    static const char *const keys[] = {"type", "speed", "codec_throughput", NULL};
+    const cJSON *gpu = json_member(root, "gpu");
+    if (!gpu)
+        return gcsim_fail(ctx->err, "%s: $.gpu: missing required key", ctx->origin);
+    if (json_expect_object(gpu, "$.gpu", keys, ctx) ||
+        json_string(gpu, "$.gpu", "type", true, p->gpu.type, sizeof p->gpu.type, ctx) ||
+        json_flops(gpu, "$.gpu", "speed", true, &p->gpu.speed_flops, ctx) ||
+        json_rate_Bps(gpu, "$.gpu", "codec_throughput", false, &p->gpu.codec_Bps, ctx))
+        return -1;
+    if (p->gpu.type[0] == '\0')
+        return gcsim_fail(ctx->err, "%s: $.gpu.type: must not be empty", ctx->origin);
+    return 0;
+}
+
+static int parse_intra(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
+{
+    static const char *const keys[] = {"kind",           "gpu_to_host",    "gpu_to_gpu",
+                                       "links_per_pair", "link_bandwidth", "latency",
+                                       NULL};
+    static const char *const kinds[] = {"pcie-switch", "nvlink", "nvswitch", NULL};
+    const char *path = "$.intra_node";
+    const cJSON *in = json_member(root, "intra_node");
+    if (!in)
+        return gcsim_fail(ctx->err, "%s: %s: missing required key", ctx->origin, path);
+    int kind = 0;
+    p->intra.latency_s = 5e-6;
+    if (json_expect_object(in, path, keys, ctx) ||
+        json_choice(in, path, "kind", true, kinds, &kind, ctx) ||
+        json_rate_Bps(in, path, "gpu_to_host", true, &p->intra.gpu_to_host_Bps, ctx) ||
+        json_time_s(in, path, "latency", false, &p->intra.latency_s, ctx))
+        return -1;
+    p->intra.kind = (gcsim_intra_kind)kind;
+    bool is_nvlink = p->intra.kind == INTRA_NVLINK;
+    if (is_nvlink) {
+        long long links = 0;
+        if (json_member(in, "gpu_to_gpu"))
+            return gcsim_fail(ctx->err,
+                              "%s: %s.gpu_to_gpu: not used with kind \"nvlink\"; give "
+                              "links_per_pair and link_bandwidth",
+                              ctx->origin, path);
+        if (json_integer(in, path, "links_per_pair", true, 1, 64, &links, ctx) ||
+            json_rate_Bps(in, path, "link_bandwidth", true, &p->intra.nvlink_link_Bps, ctx))
+            return -1;
+        p->intra.nvlink_links_per_pair = (int)links;
+        p->intra.gpu_to_gpu_Bps = (double)links * p->intra.nvlink_link_Bps;
+    } else {
+        const char *bad = json_member(in, "links_per_pair")   ? "links_per_pair"
+                          : json_member(in, "link_bandwidth") ? "link_bandwidth"
+                                                              : NULL;
+        if (bad)
+            return gcsim_fail(ctx->err, "%s: %s.%s: only used with kind \"nvlink\"", ctx->origin,
+                              path, bad);
+        if (json_rate_Bps(in, path, "gpu_to_gpu", true, &p->intra.gpu_to_gpu_Bps, ctx))
+            return -1;
+    }
+    return 0;
+}
+
+static int parse_nic(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
+{
+    static const char *const keys[] = {"kind", "bandwidth", "latency", "per_node", NULL};
+    static const char *const kinds[] = {"ethernet", "infiniband", NULL};
+    const cJSON *nic = json_member(root, "nic");
+    if (!nic)
+        return gcsim_fail(ctx->err, "%s: $.nic: missing required key", ctx->origin);
+    int kind = 0;
+    long long per_node = 1;
+    if (json_expect_object(nic, "$.nic", keys, ctx) ||
+        json_choice(nic, "$.nic", "kind", true, kinds, &kind, ctx) ||
+        json_rate_Bps(nic, "$.nic", "bandwidth", true, &p->nic.bandwidth_Bps, ctx) ||
+        json_time_s(nic, "$.nic", "latency", true, &p->nic.latency_s, ctx) ||
+        json_integer(nic, "$.nic", "per_node", false, 1, 64, &per_node, ctx))
+        return -1;
+    p->nic.kind = (gcsim_nic_kind)kind;
+    p->nic.per_node = (int)per_node;
+    return 0;
+}
+
+static int parse_fabric(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
+{
+    static const char *const keys[] = {"topology", "oversubscription", "nodes_per_leaf",
+                                       "switch_latency", NULL};
+    static const char *const topologies[] = {"star", "fat-tree", NULL};
+    const cJSON *f = json_member(root, "fabric");
+    if (!f)
+        return gcsim_fail(ctx->err, "%s: $.fabric: missing required key", ctx->origin);
+    int topology = 0;
+    long long per_leaf = 0;
+    p->fabric.oversubscription = 1.0;
+    p->fabric.switch_latency_s = 0.0;
+    if (json_expect_object(f, "$.fabric", keys, ctx) ||
+        json_choice(f, "$.fabric", "topology", true, topologies, &topology, ctx) ||
+        json_time_s(f, "$.fabric", "switch_latency", false, &p->fabric.switch_latency_s, ctx))
+        return -1;
+    p->fabric.topology = (gcsim_fabric_topology)topology;
+    if (p->fabric.topology == FABRIC_FAT_TREE) {
+        if (json_number(f, "$.fabric", "oversubscription", false, 1.0, 1024.0,
+                        &p->fabric.oversubscription, ctx) ||
+            json_integer(f, "$.fabric", "nodes_per_leaf", true, 1, 1 << 20, &per_leaf, ctx))
+            return -1;
+        p->fabric.nodes_per_leaf = (int)per_leaf;
+    } else {
+        const char *bad = json_member(f, "oversubscription") ? "oversubscription"
+                          : json_member(f, "nodes_per_leaf") ? "nodes_per_leaf"
+                                                             : NULL;
+        if (bad)
+            return gcsim_fail(ctx->err, "%s: $.fabric.%s: only used with topology \"fat-tree\"",
+                              ctx->origin, bad);
+        p->fabric.nodes_per_leaf = p->nodes;
+    }
+    return 0;
+}
+
+static int parse_price(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
+{
+    static const char *const keys[] = {"usd_per_gpu_hour", "source", NULL};
+    const cJSON *price = json_member(root, "price");
+    if (!price)
+        return 0;
+    if (json_expect_object(price, "$.price", keys, ctx) ||
+        json_number(price, "$.price", "usd_per_gpu_hour", true, 1e-9, 1e6,
+                    &p->price_per_gpu_hour_usd, ctx) ||
+        json_string(price, "$.price", "source", true, p->price_source, sizeof p->price_source,
+                    ctx))
+        return -1;
+    p->has_price = true;
+    return 0;
+}
+
+static int parse_sources(const cJSON *root, json_ctx *ctx)
+{
+    const cJSON *s = json_member(root, "sources");
+    char got[96];
+    if (!s)
+        return 0;
+    if (!cJSON_IsObject(s))
+        return gcsim_fail(ctx->err, "%s: $.sources: expected an object, got %s", ctx->origin,
+                          json_describe(s, got, sizeof got));
+    for (const cJSON *m = s->child; m; m = m->next)
+        if (!cJSON_IsString(m))
+            return gcsim_fail(ctx->err, "%s: $.sources.%s: expected a string, got %s",
+                              ctx->origin, m->string, json_describe(m, got, sizeof got));
+    return 0;
+}
+
+int gcsim_platform_parse(const char *text, const char *origin, gcsim_platform *p,
+                         gcsim_error *err)
+{
+    static const char *const keys[] = {"name", "description", "sources", "nodes",
+                                       "gpus_per_node", "gpu", "intra_node", "nic",
+                                       "fabric", "price", NULL};
+    json_ctx ctx = {origin, err};
+    memset(p, 0, sizeof *p);
+    snprintf(p->source_path, sizeof p->source_path, "%s", origin);
+    cJSON *root = NULL;
+    if (json_parse_document(text, &ctx, &root))
+        return -1;
+    long long nodes = 0, gpus_per_node = 0;
+    int rc = -1;
+    if (json_expect_object(root, "$", keys, &ctx) ||
+        json_string(root, "$", "name", true, p->name, sizeof p->name, &ctx) ||
+        json_string(root, "$", "description", false, p->description, sizeof p->description,
+                    &ctx) ||
+        parse_sources(root, &ctx) ||
+        json_integer(root, "$", "nodes", true, 1, 1 << 20, &nodes, &ctx) ||
+        json_integer(root, "$", "gpus_per_node", true, 1, 256, &gpus_per_node, &ctx))
+        goto out;
+    p->nodes = (int)nodes;
+    p->gpus_per_node = (int)gpus_per_node;
+    if (parse_gpu(root, p, &ctx) || parse_intra(root, p, &ctx) || parse_nic(root, p, &ctx) ||
+        parse_fabric(root, p, &ctx) || parse_price(root, p, &ctx))
+        goto out;
+    if (p->name[0] == '\0') {
+        gcsim_fail(err, "%s: $.name: must not be empty", origin);
+        goto out;
+    }
+    if (p->nic.per_node > p->gpus_per_node) {
+        gcsim_fail(err, "%s: $.nic.per_node: %d NICs for %d GPUs per node; at most one per GPU",
+                   origin, p->nic.per_node, p->gpus_per_node);
+        goto out;
+    }
+    if (p->fabric.topology == FABRIC_FAT_TREE && p->fabric.nodes_per_leaf > p->nodes) {
+        gcsim_fail(err, "%s: $.fabric.nodes_per_leaf: %d is more than the %d nodes", origin,
+                   p->fabric.nodes_per_leaf, p->nodes);
+        goto out;
+    }
+    rc = 0;
+out:
+    cJSON_Delete(root);
+    return rc;
+}
+
+int gcsim_platform_load(const char *path, gcsim_platform *out, gcsim_error *err)
+{
+    char *text = NULL;
+    if (json_read_file(path, PLATFORM_MAX_BYTES, &text, err))
+        return -1;
+    int rc = gcsim_platform_parse(text, path, out, err);
+    free(text);
+    return rc;
+}
+
+double gcsim_platform_node_network_Bps(const gcsim_platform *p)
+{
+    return p->nic.bandwidth_Bps * p->nic.per_node;
+}
+
+int gcsim_platform_place(const gcsim_platform *p, int gpus, gcsim_placement *out,
+                         gcsim_error *err)
+{
+    long long capacity = (long long)p->nodes * p->gpus_per_node;
+    if (gpus < 1)
+        return gcsim_fail(err, "GPU count %d: must be at least 1", gpus);
+    if (gpus > capacity)
+        return gcsim_fail(err, "%s: GPU count %d does not fit the platform: %d nodes x %d GPUs "
+                               "= %lld GPUs",
+                          p->source_path, gpus, p->nodes, p->gpus_per_node, capacity);
+    out->gpus = gpus;
+    if (gpus <= p->gpus_per_node) {
+        out->gpus_per_machine = gpus;
+        out->machines = 1;
+        out->last_machine_gpus = gpus;
+    } else {
+        out->gpus_per_machine = p->gpus_per_node;
+        out->machines = (gpus + p->gpus_per_node - 1) / p->gpus_per_node;
+        out->last_machine_gpus = gpus - (out->machines - 1) * p->gpus_per_node;
+    }
+    return 0;
+}

@@ -1,0 +1,87 @@
+/*
+ * sim/config/platform.h: a cluster description loaded from platform JSON.
+ *
+ * Quantities are stored in SI base units with the unit in the name (bytes per second,
+ * seconds, flop per second). The loader is strict: unknown keys, wrong types, missing
+ * required keys, unparsable or non-positive quantities are errors naming the file and
+ * the JSON path. See docs/formats.md for the file format.
+ */
+#ifndef GCSIM_CONFIG_PLATFORM_H
+#define GCSIM_CONFIG_PLATFORM_H
+
+#include <stdbool.h>
+
+#include "gcsim_error.h"
+
+typedef enum { INTRA_PCIE_SWITCH, INTRA_NVLINK, INTRA_NVSWITCH } gcsim_intra_kind;
+typedef enum { NIC_ETHERNET, NIC_INFINIBAND } gcsim_nic_kind;
+typedef enum { FABRIC_STAR, FABRIC_FAT_TREE } gcsim_fabric_topology;
+
+typedef struct {
+    char name[128];
+    char description[512];
+    char source_path[512]; /* the file it came from, for messages */
+
+    int nodes;
+    int gpus_per_node;
+
+    struct {
+        char type[64];            /* matched against model compute profiles */
+        double speed_flops;       /* peak fp32, used by the DES to turn time into flops */
+        double codec_Bps;         /* compressor encode/decode throughput on the GPU,
+                                     bytes of fp32 gradient per second; 0 if not given */
+    } gpu;
+
+    struct {
+        gcsim_intra_kind kind;
+        double gpu_to_host_Bps;   /* C_cwd: one GPU to host memory (PCIe) */
+        double gpu_to_gpu_Bps;    /* C_gwd: one GPU to another in the node; for NVLink
+                                     links_per_pair * link_Bps; for NVSwitch the per-GPU
+                                     bandwidth into the switch */
+        double latency_s;         /* per transfer inside a node */
+        int nvlink_links_per_pair;   /* INTRA_NVLINK only */
+        double nvlink_link_Bps;      /* INTRA_NVLINK only */
+    } intra;
+
+    struct {
+        gcsim_nic_kind kind;
+        double bandwidth_Bps;     /* per NIC, one direction */
+        double latency_s;         /* C_ncost */
+        int per_node;             /* NICs per node (1, or gpus_per_node for one per GPU) */
+    } nic;
+
+    struct {
+        gcsim_fabric_topology topology;
+        double oversubscription;  /* fat tree: leaf downlink over uplink bandwidth, >= 1 */
+        int nodes_per_leaf;       /* fat tree: nodes under one leaf switch */
+        double switch_latency_s;
+    } fabric;
+
+    bool has_price;
+    double price_per_gpu_hour_usd;
+    char price_source[256];
+} gcsim_platform;
+
+/* Load and validate a platform file. */
+int gcsim_platform_load(const char *path, gcsim_platform *out, gcsim_error *err);
+/* Parse platform JSON text; `origin` names it in messages (a path or "<embedded>"). */
+int gcsim_platform_parse(const char *json_text, const char *origin, gcsim_platform *out,
+                         gcsim_error *err);
+
+/* Aggregate network bandwidth of one node: nic.bandwidth_Bps * nic.per_node (C_nwd). */
+double gcsim_platform_node_network_Bps(const gcsim_platform *p);
+
+/* How N GPUs are placed: machines are filled first. i GPUs on each of j machines when N is
+ * a multiple of gpus_per_node or N <= gpus_per_node; otherwise the last machine is partly
+ * filled (last_node_gpus < i) and the models use i = gpus_per_node, j = ceil(N / i). */
+typedef struct {
+    int gpus;            /* N */
+    int gpus_per_machine; /* i */
+    int machines;        /* j */
+    int last_machine_gpus;
+} gcsim_placement;
+
+int gcsim_platform_place(const gcsim_platform *p, int gpus, gcsim_placement *out,
+                         gcsim_error *err);
+
+#endif

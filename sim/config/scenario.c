@@ -1,0 +1,31 @@
+#include "scenario.h"
+
+#include <string.h>
+
+static const char *const collective_names[COLLECTIVE_COUNT] = {
+    [COLLECTIVE_TERNGRAD] = "terngrad",
+    [COLLECTIVE_RING] = "ring",
+    [COLLECTIVE_HALVING_DOUBLING] = "halving-doubling",
+    [COLLECTIVE_TREE] = "tree",
+    [COLLECTIVE_DOUBLE_TREE] = "double-tree",
+    [COLLECTIVE_HIERARCHICAL] = "hierarchical",
+    [COLLECTIVE_PARAMETER_SERVER] = "ps",
+    [COLLECTIVE_ALLGATHER] = "allgather",
+};
+
+const char *gcsim_collective_name(gcsim_collective c)
+{
+    return (unsigned)c < COLLECTIVE_COUNT ? collective_names[c] : "?";
+}
+
+int gcsim_collective_parse(const char *text, gcsim_collective *out)
+{
+    for (int i = 0; i < COLLECTIVE_COUNT; i++)
+        if (strcmp(text, collective_names[i]) == 0) {
+            *out = (gcsim_collective)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *gcsim_scaling_name(gcsim_scaling s) { return s == SCALING_STRONG ? "strong" : "weak"; }

@@ -1,0 +1,56 @@
+/*
+ * sim/config/scenario.h: one question put to an engine (platform, model, compressor,
+ * GPU count, scaling, collective) and the answer both engines give.
+ */
+#ifndef GCSIM_CONFIG_SCENARIO_H
+#define GCSIM_CONFIG_SCENARIO_H
+
+#include <stdbool.h>
+
+#include "model.h"
+#include "payload.h"
+#include "platform.h"
+
+typedef enum { SCALING_STRONG, SCALING_WEAK } gcsim_scaling;
+
+typedef enum {
+    COLLECTIVE_TERNGRAD,      /* the TernGrad paper's Appendix B pattern (eq. 27-30) */
+    COLLECTIVE_RING,          /* ring all-reduce: reduce-scatter then all-gather */
+    COLLECTIVE_HALVING_DOUBLING,
+    COLLECTIVE_TREE,          /* binary tree reduce then broadcast */
+    COLLECTIVE_DOUBLE_TREE,   /* two complementary binary trees, half the data each */
+    COLLECTIVE_HIERARCHICAL,  /* intra-node reduce, inter-node ring, intra-node broadcast */
+    COLLECTIVE_PARAMETER_SERVER,
+    COLLECTIVE_ALLGATHER,
+    COLLECTIVE_COUNT
+} gcsim_collective;
+
+const char *gcsim_collective_name(gcsim_collective c);
+int gcsim_collective_parse(const char *text, gcsim_collective *out);
+const char *gcsim_scaling_name(gcsim_scaling s);
+
+typedef struct {
+    const gcsim_platform *platform;
+    const gcsim_model *model;
+    const gcsim_payload_plan *payload;   /* bytes on the wire per layer, from compressors/ */
+    gcsim_placement placement;           /* N GPUs as j machines of i */
+    gcsim_scaling scaling;
+    gcsim_collective collective;
+    int batch;                /* strong: global mini-batch K; weak: K per GPU */
+    int ps_shards;            /* parameter server shards S (0: one per machine) */
+    double bucket_bytes;      /* DES gradient bucket size (fp32 bytes), default 25 MiB */
+    bool overlap;             /* DES: exchange buckets while backward goes on */
+    const char *timeline_path;/* DES: Chrome trace output, or NULL */
+} gcsim_scenario;
+
+typedef struct {
+    double iteration_s;
+    double compute_s;          /* forward + backward on one GPU */
+    double comm_s;             /* communication time (sum over the critical path) */
+    double exposed_comm_s;     /* communication not hidden behind compute */
+    double compress_s;         /* encode + decode charged on the GPU */
+    double samples_per_iteration;
+    double throughput_samples_per_s;
+} gcsim_prediction;
+
+#endif

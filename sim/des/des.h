@@ -1,0 +1,88 @@
+/*
+ * sim/des/des.h: the SimGrid discrete-event engine.
+ *
+ * Offers:
+ *   - gcsim_des_predict: one training iteration of a scenario simulated on SimGrid
+ *     (forward and backward replay, gradient buckets, the chosen collective hop by hop with
+ *     compressed payload sizes, encode/decode time), with the same outputs as the analytic
+ *     engine plus per-bucket timings and an optional Chrome trace (s->timeline_path);
+ *   - gcsim_des_collective_time: one bare collective of a dense buffer, for validation
+ *     against closed forms and SimGrid's own MPI;
+ *   - gcsim_des_write_platform: the SimGrid platform XML generated from a platform.
+ *
+ * SimGrid keeps one engine per process with global state, so every simulation runs in a
+ * forked child that pipes its result back; these functions can be called any number of
+ * times from one process, and SimGrid never writes to the caller's stdout or stderr.
+ * See docs/des.md for the platform mapping, the network models and their factors.
+ */
+#ifndef GCSIM_DES_H
+#define GCSIM_DES_H
+
+#include "gcsim_error.h"
+#include "platform.h"
+#include "scenario.h"
+
+/* One gradient bucket, in the order buckets are filled (backward order). Times are
+ * simulated seconds from the start of the iteration. */
+typedef struct {
+    int first_layer, last_layer; /* forward indices of the layers it holds, inclusive */
+    double dense_bytes;          /* fp32 gradient bytes */
+    double payload_bytes;        /* compressed bytes one worker puts on the wire */
+    double ready_s;              /* its last gradient was produced by backward */
+    double exchange_start_s;     /* first GPU began its exchange (after encoding) */
+    double exchange_end_s;       /* last participant finished the exchange and decoding */
+    double encode_s;             /* nominal encode time charged per GPU */
+    double decode_s;             /* nominal decode time charged per GPU (all hops) */
+} gcsim_des_bucket;
+
+typedef struct {
+    int n_buckets;
+    gcsim_des_bucket *buckets;   /* malloc'ed; gcsim_des_details_free releases it */
+    double compute_end_s;        /* backward finished on the GPUs */
+    double encode_s, decode_s;   /* totals per GPU, nominal (at full GPU speed) */
+    double exposed_comm_s;       /* iteration time not covered by compute or codec work */
+    long long transfers;         /* simulated point-to-point messages */
+    char network_model[32];      /* SimGrid network/model used */
+    double wall_s;               /* wall-clock time of the simulation (fork to result) */
+    double cpu_s;                /* CPU time (user + system) of the simulation child */
+    long peak_rss_kib;           /* peak resident memory of the simulation child */
+} gcsim_des_details;
+
+void gcsim_des_details_free(gcsim_des_details *d);
+
+/* Overrides of the network model; zero-initialize for the defaults. */
+typedef struct {
+    /* SimGrid network/model: "LV08", "CM02", "IB", "SMPI", "Constant". NULL: the environment
+     * variable GCSIM_DES_NETWORK_MODEL if set, else IB for InfiniBand NICs and LV08
+     * otherwise. */
+    const char *network_model;
+    int crosstraffic;            /* 0: the model's default, 1: force on, -1: force off */
+} gcsim_des_options;
+
+/* Simulates one training iteration of the scenario; fills out (same meaning as the
+   analytic engine) and, if details != NULL, per-bucket timings. */
+int gcsim_des_predict(const gcsim_scenario *s, gcsim_prediction *out,
+                      gcsim_des_details *details, gcsim_error *err);
+
+/* The same with explicit network-model options (opts may be NULL). */
+int gcsim_des_predict_opts(const gcsim_scenario *s, const gcsim_des_options *opts,
+                           gcsim_prediction *out, gcsim_des_details *details,
+                           gcsim_error *err);
+
+/* One all-reduce (or the chosen collective) of `bytes` dense fp32 bytes over the first
+ * `gpus` GPUs of the platform, starting at time 0 on every GPU, with no compute and no
+ * codec: *time_s is when the last participant finishes. */
+int gcsim_des_collective_time(const gcsim_platform *p, int gpus, gcsim_collective c,
+                              double bytes, int ps_shards, const gcsim_des_options *opts,
+                              double *time_s, gcsim_des_details *details, gcsim_error *err);
+
+/* Writes the SimGrid platform for `nodes` nodes of p (all GPUs of each) to path.
+ * Host names: GPU g is "g<g>" (g = node * gpus_per_node + local index), node n's host
+ * memory/CPU is "c<n>". */
+int gcsim_des_write_platform(const gcsim_platform *p, int nodes, const char *path,
+                             gcsim_error *err);
+
+/* The network model used for p when nothing overrides it. */
+const char *gcsim_des_default_network_model(const gcsim_platform *p);
+
+#endif

@@ -1,0 +1,282 @@
+/*
+ * sim/des/des_fork.c: the public entry points. Each simulation runs in a forked child:
+ * SimGrid allows one engine per process and keeps global state, and its output must not
+ * reach the caller's stdout. The child writes a fixed-size header and the bucket array to
+ * a pipe; its stderr goes to an unlinked temporary file that the parent reads only to
+ * explain a failure.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "des_internal.h"
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+static size_t read_all(int fd, void *buf, size_t len)
+{
+    char *p = buf;
+    size_t got = 0;
+    while (got < len) {
+        ssize_t r = read(fd, p + got, len - got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    return got;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket *buckets,
+                   des_run_cost *cost, gcsim_error *err)
+{
+    char errpath[] = "/tmp/gcsim-des-stderr-XXXXXX";
+    int efd = mkstemp(errpath);
+    if (efd < 0)
+        return gcsim_fail(err, "des: cannot create a temporary file: %s", strerror(errno));
+    unlink(errpath);
+    int fds[2];
+    if (pipe(fds) != 0) {
+        close(efd);
+        return gcsim_fail(err, "des: pipe: %s", strerror(errno));
+    }
+    fflush(stdout);
+    fflush(stderr);
+    double t0 = now_s();
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(efd);
+        close(fds[0]);
+        close(fds[1]);
+        return gcsim_fail(err, "des: fork: %s", strerror(errno));
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        int devnull = open("/dev/null", O_WRONLY);
+        if (devnull >= 0)
+            dup2(devnull, STDOUT_FILENO);
+        dup2(efd, STDERR_FILENO);
+        des_simulate(plan, hdr, buckets);
+        struct rusage ru;
+        des_run_cost self = {0, 0, 0};
+        if (getrusage(RUSAGE_SELF, &ru) == 0) {
+            self.peak_rss_kib = ru.ru_maxrss;
+            self.cpu_s = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+                         (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+        }
+        int bad = write_all(fds[1], hdr, sizeof *hdr) != 0 ||
+                  write_all(fds[1], &self, sizeof self) != 0 ||
+                  write_all(fds[1], buckets, sizeof *buckets * (size_t)plan->n_buckets) != 0;
+        _exit(bad ? 3 : 0);
+    }
+    close(fds[1]);
+    des_run_cost child = {0, 0, 0};
+    size_t want = sizeof *hdr, got = read_all(fds[0], hdr, sizeof *hdr);
+    if (got == want)
+        got = read_all(fds[0], &child, sizeof child), want = sizeof child;
+    if (got == want) {
+        want = sizeof *buckets * (size_t)plan->n_buckets;
+        got = read_all(fds[0], buckets, want);
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    *cost = child;
+    cost->wall_s = now_s() - t0;
+    if (got != want || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        char text[600] = "";
+        ssize_t r = pread(efd, text, sizeof text - 1, 0);
+        text[r > 0 ? r : 0] = '\0';
+        for (char *c = text; *c; c++)
+            if (*c == '\n')
+                *c = ' ';
+        close(efd);
+        if (WIFSIGNALED(status))
+            return gcsim_fail(err, "des: SimGrid simulation died (signal %d): %s", WTERMSIG(status), text);
+        return gcsim_fail(err, "des: SimGrid simulation failed (exit %d): %s",
+                          WIFEXITED(status) ? WEXITSTATUS(status) : -1, text);
+    }
+    close(efd);
+    if (hdr->status != 0)
+        return gcsim_fail(err, "des: %s", hdr->message);
+    return 0;
+}
+
+/* Generates the platform into a fresh temporary directory. */
+static int make_platform(des_plan *plan, char *dir, size_t dir_len, gcsim_error *err)
+{
+    snprintf(dir, dir_len, "/tmp/gcsim-des-XXXXXX");
+    if (!mkdtemp(dir))
+        return gcsim_fail(err, "des: cannot create a temporary directory: %s", strerror(errno));
+    snprintf(plan->platform_path, sizeof plan->platform_path, "%s/platform.xml", dir);
+    if (gcsim_des_write_platform(plan->platform, plan->nodes, plan->platform_path, err) != 0) {
+        unlink(plan->platform_path);
+        rmdir(dir);
+        return -1;
+    }
+    return 0;
+}
+
+static int run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *details,
+                    gcsim_error *err)
+{
+    char dir[64];
+    if (make_platform(plan, dir, sizeof dir, err) != 0)
+        return -1;
+    gcsim_des_bucket *buckets = calloc((size_t)plan->n_buckets, sizeof *buckets);
+    if (!buckets) {
+        unlink(plan->platform_path);
+        rmdir(dir);
+        return gcsim_fail(err, "des: out of memory");
+    }
+    des_run_cost cost = {0, 0, 0};
+    int rc = des_run_forked(plan, hdr, buckets, &cost, err);
+    unlink(plan->platform_path);
+    rmdir(dir);
+    if (rc != 0) {
+        free(buckets);
+        return -1;
+    }
+    if (details) {
+        memset(details, 0, sizeof *details);
+        details->n_buckets = plan->n_buckets;
+        details->buckets = buckets;
+        details->compute_end_s = hdr->compute_end_s;
+        for (int b = 0; b < plan->n_buckets; b++) {
+            details->encode_s += buckets[b].encode_s;
+            details->decode_s += buckets[b].decode_s;
+        }
+        details->transfers = hdr->transfers;
+        snprintf(details->network_model, sizeof details->network_model, "%s", plan->network_model);
+        details->wall_s = cost.wall_s;
+        details->cpu_s = cost.cpu_s;
+        details->peak_rss_kib = cost.peak_rss_kib;
+    } else {
+        free(buckets);
+    }
+    return 0;
+}
+
+void gcsim_des_details_free(gcsim_des_details *d)
+{
+    if (!d)
+        return;
+    free(d->buckets);
+    d->buckets = NULL;
+    d->n_buckets = 0;
+}
+
+int gcsim_des_predict_opts(const gcsim_scenario *s, const gcsim_des_options *opts,
+                           gcsim_prediction *out, gcsim_des_details *details,
+                           gcsim_error *err)
+{
+    des_plan plan;
+    if (des_plan_build(&plan, s, opts, err) != 0)
+        return -1;
+    des_result_header hdr;
+    gcsim_des_details local;
+    gcsim_des_details *d = details ? details : &local;
+    int rc = run_plan(&plan, &hdr, d, err);
+    if (rc == 0) {
+        double compute_s = plan.forward_s;
+        for (int b = 0; b < plan.n_buckets; b++)
+            compute_s += plan.backward_s[b];
+        /* Time during which some exchange is in progress: the union of the buckets'
+         * intervals (they can overlap when host-side steps lag, e.g. TernGrad pattern). */
+        double comm_s = 0, covered_until = 0;
+        for (int b = 0; b < d->n_buckets; b++) {
+            double s0 = fmax(d->buckets[b].exchange_start_s, covered_until);
+            double s1 = d->buckets[b].exchange_end_s;
+            if (s1 > s0)
+                comm_s += s1 - s0;
+            if (s1 > covered_until)
+                covered_until = s1;
+        }
+        memset(out, 0, sizeof *out);
+        out->iteration_s = hdr.iteration_s;
+        out->compute_s = compute_s;
+        out->comm_s = comm_s;
+        out->compress_s = hdr.max_codec_s;
+        out->exposed_comm_s = fmax(0.0, hdr.iteration_s - compute_s - hdr.max_codec_s);
+        d->exposed_comm_s = out->exposed_comm_s;
+        out->samples_per_iteration =
+            s->scaling == SCALING_STRONG ? (double)s->batch : (double)s->batch * plan.gpus;
+        out->throughput_samples_per_s = out->samples_per_iteration / hdr.iteration_s;
+    }
+    if (!details && rc == 0)
+        gcsim_des_details_free(&local);
+    des_plan_free(&plan);
+    return rc;
+}
+
+int gcsim_des_predict(const gcsim_scenario *s, gcsim_prediction *out,
+                      gcsim_des_details *details, gcsim_error *err)
+{
+    return gcsim_des_predict_opts(s, NULL, out, details, err);
+}
+
+int gcsim_des_collective_time(const gcsim_platform *p, int gpus, gcsim_collective c,
+                              double bytes, int ps_shards, const gcsim_des_options *opts,
+                              double *time_s, gcsim_des_details *details, gcsim_error *err)
+{
+    if (gpus < 1 || gpus > p->nodes * p->gpus_per_node)
+        return gcsim_fail(err, "%s: %d GPUs requested, platform has %d x %d", p->source_path, gpus,
+                          p->nodes, p->gpus_per_node);
+    if (!(bytes >= 0) || c < 0 || c >= COLLECTIVE_COUNT)
+        return gcsim_fail(err, "des: invalid collective or size");
+    des_plan plan;
+    memset(&plan, 0, sizeof plan);
+    if (des_plan_network(&plan, p, opts, err) != 0)
+        return -1;
+    gcsim_des_bucket bucket = {.first_layer = 0, .last_layer = 0, .dense_bytes = bytes,
+                               .payload_bytes = bytes};
+    double backward = 0;
+    plan.platform = p;
+    plan.gpus = gpus;
+    plan.gpus_per_node = p->gpus_per_node;
+    plan.nodes = (gpus + p->gpus_per_node - 1) / p->gpus_per_node;
+    plan.collective = c;
+    plan.aggregation = PAYLOAD_DENSE_SUMMABLE;
+    plan.ps_shards = ps_shards > 0 ? ps_shards : plan.nodes;
+    plan.overlap = true;
+    plan.n_buckets = 1;
+    plan.backward_s = &backward;
+    plan.buckets = &bucket;
+    des_result_header hdr;
+    gcsim_des_details local;
+    if (run_plan(&plan, &hdr, details ? details : &local, err) != 0)
+        return -1;
+    if (!details)
+        gcsim_des_details_free(&local);
+    *time_s = hdr.iteration_s;
+    return 0;
+}

@@ -1,0 +1,76 @@
+/*
+ * sim/des/des_internal.h: what the files of the DES share: the plan of one simulated
+ * iteration (compute segments, buckets, payload aggregation, collective) built before the
+ * fork, and the simulation that runs in the child.
+ */
+#ifndef GCSIM_DES_INTERNAL_H
+#define GCSIM_DES_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "des.h"
+
+typedef struct {
+    /* What to simulate. */
+    const gcsim_platform *platform;
+    int gpus;                      /* N */
+    int gpus_per_node;             /* i (the platform's) */
+    int nodes;                     /* j = ceil(N / i) */
+    gcsim_collective collective;
+    gcsim_payload_aggregation aggregation;
+    int ps_shards;                 /* S >= 1 */
+    bool overlap;
+
+    /* Compute on every GPU (seconds at full speed). */
+    double forward_s;
+    int n_buckets;
+    double *backward_s;            /* per bucket: backward time of the layers it holds */
+    double *fixed_bytes;           /* per bucket: payload of layers sent uncompressed (e.g.
+                                      TernGrad's fp32 last layer), which never grows; or NULL */
+    gcsim_des_bucket *buckets;     /* static part filled: layers, bytes, codec times */
+    double codec_Bps;              /* 0: no codec time charged */
+    bool compressed;               /* payload smaller than dense: codec charged */
+
+    /* Network model configuration. */
+    char network_model[32];
+    int crosstraffic;              /* 0 default, 1 on, -1 off */
+    char platform_path[512];       /* generated XML */
+    const char *timeline_path;     /* or NULL */
+} des_plan;
+
+/* The result the child sends back: a fixed header then n_buckets gcsim_des_bucket. */
+typedef struct {
+    int status;                    /* 0 ok, -1 failed: message */
+    char message[512];
+    double iteration_s;
+    double compute_end_s;
+    double max_codec_s;            /* largest nominal codec time charged to one actor */
+    double gpu_codec_s;            /* nominal codec time charged to GPU 0 */
+    long long transfers;
+} des_result_header;
+
+/* Builds the plan of a scenario (des_plan.c); des_plan_free releases it. */
+int des_plan_build(des_plan *plan, const gcsim_scenario *s, const gcsim_des_options *opts,
+                   gcsim_error *err);
+void des_plan_free(des_plan *plan);
+/* Chooses the network model: option, else GCSIM_DES_NETWORK_MODEL, else by NIC kind. */
+int des_plan_network(des_plan *plan, const gcsim_platform *p, const gcsim_des_options *opts,
+                     gcsim_error *err);
+
+/* Runs the plan in this process (call only in a fresh child: SimGrid state is global).
+ * Fills hdr and buckets (n_buckets entries, dynamic fields). */
+void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket *buckets);
+
+/* Forks, simulates, reads the result back. */
+typedef struct {
+    double wall_s, cpu_s;
+    long peak_rss_kib;
+} des_run_cost;
+int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket *buckets,
+                   des_run_cost *cost, gcsim_error *err);
+
+/* Payload bytes of a chunk holding `fraction` of a bucket's elements, as the sum of k
+ * workers' gradients (DESIGN.md, "Compression meets the collective"). */
+double des_hop_bytes(const des_plan *plan, int bucket, double fraction, double k);
+
+#endif

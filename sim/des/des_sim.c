@@ -1,0 +1,246 @@
+/*
+ * sim/des/des_sim.c: the simulation itself, run inside the forked child (des_fork.c).
+ *
+ * Endpoints: GPUs 0..N-1 (hosts g<k>), node CPUs N..N+j-1 (hosts c<n>), parameter-server
+ * shards N+j..N+j+S-1 (on c<s mod j>). Every GPU runs two actors sharing its host: the
+ * compute actor replays forward and backward and releases a semaphore when a bucket is
+ * full; the comm actor encodes, exchanges and decodes buckets in order. Codec work is an
+ * execution on the same host, so it shares the GPU with backward compute (fair share).
+ * Messages carry only their simulated size (sg_mailbox_put_async with a dummy payload).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <simgrid/actor.h>
+#include <simgrid/comm.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <simgrid/semaphore.h>
+
+#include "des_collectives.h"
+#include "des_internal.h"
+#include "des_timeline.h"
+
+static int local_group(const des_sim *sim, int gpu, int *members)
+{
+    int i = sim->plan->gpus_per_node, node = gpu / i, n = 0;
+    for (int g = node * i; g < (node + 1) * i && g < sim->plan->gpus; g++)
+        members[n++] = g;
+    return n;
+}
+
+void des_mark_start(des_actor *a, int b)
+{
+    double now = simgrid_get_clock();
+    gcsim_des_bucket *bk = &a->sim->buckets[b];
+    if (now < bk->exchange_start_s)
+        bk->exchange_start_s = now;
+}
+
+void des_mark_end(des_actor *a, int b)
+{
+    double now = simgrid_get_clock();
+    gcsim_des_bucket *bk = &a->sim->buckets[b];
+    if (now > bk->exchange_end_s)
+        bk->exchange_end_s = now;
+}
+
+static void compute(des_actor *a, double seconds, const char *name)
+{
+    if (seconds <= 0)
+        return;
+    double t0 = simgrid_get_clock();
+    sg_actor_execute(seconds * sg_host_get_speed(sg_host_self()));
+    des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMPUTE, name, t0, simgrid_get_clock());
+}
+
+static void gpu_compute_main(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    des_actor *a = sg_actor_self_get_data();
+    des_sim *sim = a->sim;
+    const des_plan *plan = sim->plan;
+    char name[64];
+
+    compute(a, plan->forward_s, "forward");
+    for (int b = 0; b < plan->n_buckets; b++) {
+        gcsim_des_bucket *bk = &plan->buckets[b];
+        snprintf(name, sizeof name, "backward layers %d-%d", bk->first_layer, bk->last_layer);
+        compute(a, plan->backward_s[b], name);
+        double now = simgrid_get_clock();
+        if (now > sim->buckets[b].ready_s)
+            sim->buckets[b].ready_s = now;
+        if (plan->overlap)
+            sg_sem_release(sim->ready[a->ep]);
+    }
+    double now = simgrid_get_clock();
+    if (now > sim->compute_end_s)
+        sim->compute_end_s = now;
+    if (!plan->overlap)
+        for (int b = 0; b < plan->n_buckets; b++)
+            sg_sem_release(sim->ready[a->ep]);
+}
+
+static void gpu_comm_main(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    des_actor *a = sg_actor_self_get_data();
+    des_sim *sim = a->sim;
+    const des_plan *plan = sim->plan;
+    int *group = malloc(sizeof(int) * (size_t)plan->gpus_per_node);
+    int local_n = local_group(sim, a->ep, group);
+    char name[64];
+
+    for (int b = 0; b < plan->n_buckets; b++) {
+        sg_sem_acquire(sim->ready[a->ep]);
+        snprintf(name, sizeof name, "encode bucket %d", b);
+        des_codec(a, plan->buckets[b].encode_s, name);
+        des_mark_start(a, b);
+        double t0 = simgrid_get_clock(), codec0 = a->codec_s;
+        des_gpu_exchange(a, b, group, local_n);
+        if (a->ep == 0)
+            sim->buckets[b].decode_s = a->codec_s - codec0;
+        snprintf(name, sizeof name, "bucket %d %s", b, gcsim_collective_name(plan->collective));
+        des_timeline_add(sim->timeline, a->ep, DES_TRACK_COMM, name, t0, simgrid_get_clock());
+        des_mark_end(a, b);
+    }
+    free(group);
+}
+
+static void cpu_main(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    des_actor *a = sg_actor_self_get_data();
+    char name[64];
+    for (int b = 0; b < a->sim->plan->n_buckets; b++) {
+        double t0 = simgrid_get_clock();
+        des_cpu_exchange(a, b);
+        snprintf(name, sizeof name, "bucket %d", b);
+        des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMM, name, t0, simgrid_get_clock());
+        des_mark_end(a, b);
+    }
+}
+
+static void shard_main(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    des_actor *a = sg_actor_self_get_data();
+    char name[64];
+    for (int b = 0; b < a->sim->plan->n_buckets; b++) {
+        double t0 = simgrid_get_clock();
+        des_shard_exchange(a, b);
+        snprintf(name, sizeof name, "bucket %d", b);
+        des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMM, name, t0, simgrid_get_clock());
+        des_mark_end(a, b);
+    }
+}
+
+static void fail(des_result_header *hdr, const char *what, const char *detail)
+{
+    hdr->status = -1;
+    snprintf(hdr->message, sizeof hdr->message, "%s%s", what, detail);
+}
+
+void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket *buckets)
+{
+    memset(hdr, 0, sizeof *hdr);
+    char model[80], cross[64];
+    snprintf(model, sizeof model, "--cfg=network/model:%s", plan->network_model);
+    snprintf(cross, sizeof cross, "--cfg=network/crosstraffic:%d", plan->crosstraffic > 0);
+    /* Small stacks: thousands of actors, each with a shallow call depth. */
+    char *argv[8] = {"gcsim-des", model, "--log=root.thres:critical",
+                     "--cfg=contexts/stack-size:512", NULL, NULL, NULL, NULL};
+    int argc = 4;
+    if (plan->crosstraffic != 0)
+        argv[argc++] = cross;
+    simgrid_init(&argc, argv);
+    simgrid_load_platform(plan->platform_path);
+
+    des_sim sim;
+    memset(&sim, 0, sizeof sim);
+    sim.plan = plan;
+    sim.buckets = buckets;
+    for (int b = 0; b < plan->n_buckets; b++) {
+        buckets[b] = plan->buckets[b];
+        buckets[b].ready_s = 0;
+        buckets[b].exchange_start_s = INFINITY;
+        buckets[b].exchange_end_s = 0;
+    }
+    int n = plan->gpus, j = plan->nodes;
+    bool use_cpu = plan->collective == COLLECTIVE_TERNGRAD;
+    int shards = plan->collective == COLLECTIVE_PARAMETER_SERVER ? plan->ps_shards : 0;
+    sim.n_endpoints = n + j + shards;
+    sim.first_cpu = n;
+    sim.first_shard = n + j;
+    sim.actors = calloc((size_t)sim.n_endpoints, sizeof(des_actor));
+    sim.ready = calloc((size_t)n, sizeof(sg_sem_t));
+    sim.hosts = calloc((size_t)sim.n_endpoints, sizeof(sg_host_t));
+    if (!sim.actors || !sim.ready || !sim.hosts) {
+        fail(hdr, "out of memory", "");
+        return;
+    }
+    sim.timeline = plan->timeline_path ? des_timeline_new(plan) : NULL;
+
+    char name[64];
+    for (int e = 0; e < sim.n_endpoints; e++) {
+        if (e < n)
+            snprintf(name, sizeof name, "g%d", e);
+        else if (e < n + j)
+            snprintf(name, sizeof name, "c%d", e - n);
+        else
+            snprintf(name, sizeof name, "c%d", (e - n - j) % j);
+        sim.hosts[e] = sg_host_by_name(name);
+        if (!sim.hosts[e]) {
+            fail(hdr, "generated platform lacks host ", name);
+            return;
+        }
+        sim.actors[e].sim = &sim;
+        sim.actors[e].ep = e;
+        for (int k = 0; k < DES_MAILBOX_CACHE; k++)
+            sim.actors[e].boxes[k].peer = -1;
+    }
+    for (int g = 0; g < n; g++) {
+        sim.ready[g] = sg_sem_init(0);
+        sg_actor_t c = sg_actor_init("compute", sim.hosts[g]);
+        sg_actor_set_data(c, &sim.actors[g]);
+        sg_actor_start(c, gpu_compute_main, 0, NULL);
+        /* The comm actor has its own record (codec time) but the same endpoint id. */
+        sg_actor_t m = sg_actor_init("comm", sim.hosts[g]);
+        sg_actor_set_data(m, &sim.actors[g]);
+        sg_actor_start(m, gpu_comm_main, 0, NULL);
+    }
+    if (use_cpu)
+        for (int e = n; e < n + j; e++) {
+            sg_actor_t c = sg_actor_init("cpu", sim.hosts[e]);
+            sg_actor_set_data(c, &sim.actors[e]);
+            sg_actor_start(c, cpu_main, 0, NULL);
+        }
+    for (int e = n + j; e < sim.n_endpoints; e++) {
+        sg_actor_t c = sg_actor_init("shard", sim.hosts[e]);
+        sg_actor_set_data(c, &sim.actors[e]);
+        sg_actor_start(c, shard_main, 0, NULL);
+    }
+
+    simgrid_run();
+
+    hdr->iteration_s = simgrid_get_clock();
+    hdr->compute_end_s = sim.compute_end_s;
+    hdr->transfers = sim.transfers;
+    hdr->gpu_codec_s = sim.actors[0].codec_s;
+    for (int e = 0; e < sim.n_endpoints; e++)
+        if (sim.actors[e].codec_s > hdr->max_codec_s)
+            hdr->max_codec_s = sim.actors[e].codec_s;
+    for (int b = 0; b < plan->n_buckets; b++)
+        if (!isfinite(buckets[b].exchange_start_s))
+            buckets[b].exchange_start_s = buckets[b].ready_s;
+    if (sim.timeline) {
+        char msg[512];
+        if (des_timeline_write(sim.timeline, plan->timeline_path, msg, sizeof msg) != 0)
+            fail(hdr, msg, "");
+        des_timeline_free(sim.timeline);
+    }
+    /* The child exits right after this; SimGrid objects are not torn down. */
+}

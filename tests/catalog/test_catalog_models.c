@@ -1,0 +1,207 @@
+/*
+ * tests/catalog/test_catalog_models.c: every model in models/ loads, and its parameter
+ * counts are the published ones.
+ *
+ * CNN layers are checked one by one against shared/calibration/per_layer_params.csv
+ * (weights, bias, batch-norm parameters, fwd_flops = 2 x fwd_MACs) and their totals against
+ * the totals that README states. The PTB LSTM and BERT-base are checked against counts worked
+ * out by hand below (docs/catalog.md shows the same arithmetic) and, for the LSTM, against the
+ * gradient size the DGC paper prints (Table 4: 194.68 MB, which is MiB).
+ *
+ * The folders come from CMake definitions: GCSIM_MODELS_DIR (${CMAKE_SOURCE_DIR}/models) and
+ * GCSIM_CALIBRATION_DIR (${CMAKE_SOURCE_DIR}/../shared/calibration). A missing calibration
+ * folder is a failure, never a skip.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../check.h"
+#include "model.h"
+
+/* Model files whose layers come from the calibration CSV, with the total the calibration
+ * README states for them. */
+static const struct {
+    const char *file, *csv_model;
+    long long readme_total;
+} csv_models[] = {
+    {"alexnet.json", "alexnet_caffe_bvlc", 60965224LL},
+    {"googlenet.json", "googlenet_caffe_bvlc_noaux", 6998552LL},
+    {"vgg-a.json", "vgg11_A_torchvision", 132863336LL},
+    {"vgg-16.json", "vgg16_D", 138357544LL},
+    {"resnet-50.json", "resnet50_torchvision", 25557032LL},
+    /* TernGrad's TensorFlow AlexNet with the fitted profile (models/fit_terngrad_alexnet.py) */
+    {"alexnet-terngrad-fitted.json", "alexnet_terngrad_tf", 60965224LL},
+};
+
+/* Models computed by hand.
+ * lstm-ptb: vocabulary V = 10,000, hidden H = 1500, 2 layers, tied encoder/decoder.
+ *   encoder V*H                          = 15,000,000
+ *   per LSTM layer 4H*H + 4H*H + 2*4H    = 9,000,000 + 9,000,000 + 12,000 = 18,012,000
+ *   two layers                           = 36,024,000
+ *   decoder bias V (weight tied)         = 10,000
+ *   total                                = 51,034,000; x 4 B = 204,136,000 B = 194.68 MiB
+ * bert-base (BertForPreTraining): V = 30,522, H = 768, 12 layers, FFN 3072, 512 positions.
+ *   embeddings V*H + 512*H + 2*H + LayerNorm 2*H = 23,440,896 + 393,216 + 1,536 + 1,536
+ *                                                = 23,837,184
+ *   per layer: Q,K,V,O 4*(H*H + H) = 2,362,368; LayerNorm 1,536;
+ *              FFN H*3072 + 3072 + 3072*H + H = 4,722,432; LayerNorm 1,536 -> 7,087,872
+ *   12 layers                                    = 85,054,464
+ *   pooler H*H + H                               = 590,592  (BertModel total 109,482,240)
+ *   MLM transform H*H + H + LayerNorm 2*H        = 592,128
+ *   MLM decoder bias V (weight tied)             = 30,522
+ *   NSP 2*H + 2                                  = 1,538
+ *   total                                        = 110,106,428 */
+static const struct {
+    const char *file;
+    long long total;
+} hand_models[] = {
+    {"lstm-ptb.json", 51034000LL},
+    {"bert-base.json", 110106428LL},
+};
+
+#define N_CSV (sizeof csv_models / sizeof csv_models[0])
+#define N_HAND (sizeof hand_models / sizeof hand_models[0])
+
+/* Split one CSV line in place into at most `max` fields, honouring double quotes. */
+static int csv_split(char *line, char **fields, int max)
+{
+    int n = 0;
+    char *p = line;
+    while (n < max) {
+        char *out = p;
+        fields[n++] = p;
+        int quoted = (*p == '"');
+        if (quoted)
+            p++;
+        while (*p && (quoted || (*p != ',' && *p != '\n' && *p != '\r'))) {
+            if (quoted && *p == '"') {
+                if (p[1] == '"') { *out++ = '"'; p += 2; continue; }
+                quoted = 0;
+                p++;
+                continue;
+            }
+            *out++ = *p++;
+        }
+        int more = (*p == ',');
+        *out = '\0';
+        if (!more)
+            break;
+        p++;
+    }
+    return n;
+}
+
+/* Compare one loaded model with the CSV rows of `csv_model`, layer by layer. */
+static void check_against_csv(const gcsim_model *m, const char *csv_path, const char *csv_model)
+{
+    FILE *f = fopen(csv_path, "r");
+    if (!f) {
+        fprintf(stderr, "FAIL: cannot open %s (the calibration folder must be next to the "
+                        "repository, at ../shared/calibration)\n", csv_path);
+        CHECK(f != NULL);
+        return;
+    }
+    char line[1024];
+    int row = 0, layer = 0;
+    long long csv_total = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *fld[8];
+        if (row++ == 0)
+            continue; /* header: model,layer,type,weights,bias,bn_params,params,fwd_MACs */
+        if (csv_split(line, fld, 8) != 8 || strcmp(fld[0], csv_model) != 0)
+            continue;
+        long long w = atoll(fld[3]), b = atoll(fld[4]), bn = atoll(fld[5]),
+                  params = atoll(fld[6]), macs = atoll(fld[7]);
+        csv_total += params;
+        CHECK(layer < m->n_layers);
+        if (layer >= m->n_layers)
+            break;
+        const gcsim_layer *l = &m->layers[layer++];
+        CHECK(strcmp(l->name, fld[1]) == 0);
+        CHECK(strcmp(l->kind, fld[2]) == 0);
+        CHECK(l->weights == w);
+        CHECK(l->bias == b);
+        CHECK(l->other_params == bn);
+        CHECK(gcsim_layer_params(l) == params);
+        CHECK_REL(l->fwd_flops, 2.0 * (double)macs, 0.0);
+    }
+    fclose(f);
+    CHECK(layer == m->n_layers);
+    CHECK(layer > 0);
+    CHECK(gcsim_model_params(m) == csv_total);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+int main(void)
+{
+    const char *models_dir = GCSIM_MODELS_DIR, *calib_dir = GCSIM_CALIBRATION_DIR;
+    char csv_path[4096];
+    snprintf(csv_path, sizeof csv_path, "%s/per_layer_params.csv", calib_dir);
+
+    /* Every model file must be covered by one of the two tables, so that a new model
+     * cannot enter the catalog without its total being checked. */
+    DIR *d = opendir(models_dir);
+    CHECK(d != NULL);
+    int n_files = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (!ends_with(e->d_name, ".json"))
+            continue;
+        n_files++;
+        char path[4096];
+        int len = snprintf(path, sizeof path, "%s/%s", models_dir, e->d_name);
+        CHECK(len > 0 && len < (int)sizeof path);
+        gcsim_model m;
+        memset(&m, 0, sizeof m);
+        gcsim_error err = {{0}};
+        if (gcsim_model_load(path, &m, &err) != 0) {
+            fprintf(stderr, "FAIL: %s\n", err.message);
+            CHECK(0);
+            continue;
+        }
+        int covered = 0;
+        for (size_t i = 0; i < N_CSV; i++) {
+            if (strcmp(e->d_name, csv_models[i].file) != 0)
+                continue;
+            covered = 1;
+            check_against_csv(&m, csv_path, csv_models[i].csv_model);
+            CHECK(gcsim_model_params(&m) == csv_models[i].readme_total);
+        }
+        for (size_t i = 0; i < N_HAND; i++) {
+            if (strcmp(e->d_name, hand_models[i].file) != 0)
+                continue;
+            covered = 1;
+            CHECK(gcsim_model_params(&m) == hand_models[i].total);
+        }
+        if (!covered)
+            fprintf(stderr, "FAIL: %s has no parameter-count check in %s\n", path, __FILE__);
+        CHECK(covered);
+        /* Every layer has work to do or parameters to exchange. */
+        for (int i = 0; i < m.n_layers; i++)
+            CHECK(m.layers[i].fwd_flops > 0 || gcsim_layer_params(&m.layers[i]) > 0);
+        gcsim_model_free(&m);
+    }
+    if (d)
+        closedir(d);
+    /* every listed file exists (the fitted AlexNet is written by a script, but committed) */
+    CHECK(n_files == (int)(N_CSV + N_HAND));
+
+    /* The DGC paper's PTB gradient size: Table 4 prints 194.68 "MB" (MiB). */
+    char lstm_path[4096];
+    snprintf(lstm_path, sizeof lstm_path, "%s/lstm-ptb.json", models_dir);
+    gcsim_model m;
+    memset(&m, 0, sizeof m);
+    gcsim_error err = {{0}};
+    CHECK(gcsim_model_load(lstm_path, &m, &err) == 0);
+    if (m.layers) {
+        CHECK_REL(gcsim_model_gradient_bytes(&m) / (1024.0 * 1024.0), 194.68, 0.00005);
+        gcsim_model_free(&m);
+    }
+    CHECK_DONE();
+}

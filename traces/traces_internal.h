@@ -1,0 +1,36 @@
+/*
+ * traces/traces_internal.h: helpers shared by the readers and the writer of traces/.
+ * Not part of the public interface.
+ */
+#ifndef GCSIM_TRACES_INTERNAL_H
+#define GCSIM_TRACES_INTERNAL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "traces.h"
+
+/* Formats a message into err (if err_len > 0) and returns -1. */
+int gc_trace_fail(char *err, size_t err_len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+char *gc_trace_strdup(const char *s);
+
+/* Maps a whole file read-only. An empty file gives map NULL and bytes 0. */
+int gc_trace_map_file(const char *path, const uint8_t **map, size_t *bytes, char *err,
+                      size_t err_len);
+void gc_trace_unmap_file(const uint8_t *map, size_t bytes);
+
+/* Parse the bytes of a mapped file; fill f->tensors (any order) and f->meta. */
+int gc_trace_parse_safetensors(gc_trace_file *f, char *err, size_t err_len);
+int gc_trace_parse_npy(gc_trace_file *f, char *err, size_t err_len);
+
+/* Little-endian loads that do not care about alignment. */
+uint64_t gc_trace_le64(const uint8_t *p);
+uint32_t gc_trace_le32(const uint8_t *p);
+uint16_t gc_trace_le16(const uint8_t *p);
+
+#endif
