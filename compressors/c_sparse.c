@@ -72,23 +72,12 @@ static double dgc_density(const double *p, long step)
     return d > ratio ? d : ratio;
 }
 
-/* ---- body writers ---- */
+/* ---- body writer ---- */
 
-static int write_body(gc_bytes *out, int rle, size_t n, const uint32_t *idx,
-                      const float *val, size_t cnt, char *err, size_t err_len)
+/* The rle body (format in the file comment) for cnt values at increasing indices. */
+static int write_rle(gc_bytes *out, const uint32_t *idx, const float *val, size_t cnt, char *err,
+                     size_t err_len)
 {
-    if (!rle) {
-        if (gc_put_uleb(out, cnt) != 0)
-            goto oom;
-        uint8_t *d = gc_bytes_extend(out, 8 * cnt);
-        if (cnt && !d)
-            goto oom;
-        for (size_t j = 0; j < cnt; j++) {
-            gc_store_u32(d + 8 * j, idx[j]);
-            gc_store_f32(d + 8 * j + 4, val[j]);
-        }
-        return 0;
-    }
     if (gc_put_uleb(out, cnt) != 0) /* the count makes truncation detectable */
         goto oom;
     size_t bytes = 0, prev = 0; /* prev: first position not yet covered */
@@ -103,7 +92,7 @@ static int write_body(gc_bytes *out, int rle, size_t n, const uint32_t *idx,
     prev = 0;
     for (size_t j = 0; j < cnt; j++) {
         size_t run = idx[j] - prev;
-        for (; run >= 65535; run -= 65535) {
+        for (; run >= 65535; run -= 65535) { /* the rule for runs longer than 16 bits */
             d[0] = d[1] = 0xff;
             d += 2;
         }
@@ -113,7 +102,6 @@ static int write_body(gc_bytes *out, int rle, size_t n, const uint32_t *idx,
         d += 6;
         prev = (size_t)idx[j] + 1;
     }
-    (void)n;
     return 0;
 oom:
     gc_errf(err, err_len, "out of memory");
@@ -320,7 +308,7 @@ static int finish(const double *p, size_t n, const float *src, const uint32_t *i
             goto oom;
         for (size_t j = 0; j < cnt; j++)
             val[j] = src[idx[j]] * scale;
-        int rc = write_body(out, 1, n, idx, val, cnt, err, err_len);
+        int rc = write_rle(out, idx, val, cnt, err, err_len);
         free(val);
         if (rc != 0)
             return rc;

@@ -124,8 +124,10 @@ static int encode(const double *p, gc_tstate *st, const float *g, size_t n, gc_r
         float limit, s = bucket_scale(x, m, c, &limit, &bad);
         if (bad)
             return gc_nonfinite_error(g, n, err, err_len);
-        if (nb == 1 && st->has_shared_scale)
+        if (nb == 1 && st->has_shared_scale) {
             s = st->shared_scale; /* Eq. 4: the maximum over workers, set by the caller */
+            st->has_shared_scale = false; /* it applies to this encode only */
+        }
         gc_store_f32(scales + 4 * b, s);
         if (!(s > 0)) { /* all-zero bucket (or zero shared scale): every code is 0 */
             memset(cb, 0, sizeof cb);

@@ -94,7 +94,9 @@ const char *const *gc_compressor_names(void);
 
 /* Notes on the calls above: gc_compressor_encode's quantized must not overlap grad, and its
  * rng may be NULL (seed 0; deterministic compressors draw nothing). A spec may be prefixed
- * with "ef+" to add error feedback to any compressor (docs/compressors.md). */
+ * with "ef+" to add error feedback to any compressor (docs/compressors.md). A shared scale
+ * (gc_compressor_set_shared_scale) applies to the next encode of that tensor only, and only
+ * to per-tensor TernGrad (bucket=0): set it again before every step. */
 
 /* Bytes of the self-describing header every payload starts with: one format-id byte and
  * the element count n as an unsigned LEB128 varint. */

@@ -144,6 +144,9 @@ void gc_spec_format(const gc_codec *codec, const double *p, bool ef, char *buf, 
 
 /* The error for a gradient known to hold NaN or Inf: names the first such element. */
 int gc_nonfinite_error(const float *g, size_t n, char *err, size_t err_len);
+/* Sum of squares / max |x| alone (as gc_stats), *bad set when x holds NaN or Inf. */
+double gc_sumsq(const float *restrict x, size_t m, uint32_t *bad);
+float gc_maxabs(const float *restrict x, size_t m, uint32_t *bad);
 /* 1 when f is NaN or Inf (exponent all ones), branch-free. */
 static inline uint32_t gc_nonfinite_bit(uint32_t bits) { return (bits & 0x7f800000u) == 0x7f800000u; }
 

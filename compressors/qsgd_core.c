@@ -37,10 +37,7 @@ static inline float level_value(float scale, uint32_t level, int s)
 /* ||x||_2 or ||x||_inf of a bucket; *bad set when x holds NaN or Inf. */
 static float bucket_norm(const float *x, size_t m, int linf, uint32_t *bad)
 {
-    double sum, sumsq;
-    float mx;
-    *bad = gc_stats(x, m, &sum, &sumsq, &mx);
-    return linf ? mx : (float)sqrt(sumsq);
+    return linf ? gc_maxabs(x, m, bad) : (float)sqrt(gc_sumsq(x, m, bad));
 }
 
 /* Signed levels of cnt elements: l = floor(r) + Bernoulli(r - floor(r)), r = |x| s/||x||,

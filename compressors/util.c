@@ -269,3 +269,57 @@ GC_HOT void gc_expand_bits(const uint8_t *restrict bits, size_t i0, size_t i1, f
         out[i] = gc_u2f((hb & m) | (lb & ~m));
     }
 }
+
+GC_HOT double gc_sumsq(const float *restrict x, size_t m, uint32_t *bad)
+{
+    double q = 0;
+    uint32_t nb = 0;
+    size_t i = 0;
+    for (; i + 512 <= m; i += 512) {
+        float aq[8] = {0};
+        uint32_t ab[8] = {0};
+        for (int jj = 0; jj < 512; jj += 8)
+            for (int l = 0; l < 8; l++) {
+                float v = x[i + (size_t)(jj + l)];
+                aq[l] += v * v;
+                ab[l] |= gc_nonfinite_bit(gc_f2u(v));
+            }
+        for (int l = 0; l < 8; l++) {
+            q += aq[l];
+            nb |= ab[l];
+        }
+    }
+    for (; i < m; i++) {
+        q += (double)x[i] * x[i];
+        nb |= gc_nonfinite_bit(gc_f2u(x[i]));
+    }
+    *bad = nb;
+    return q;
+}
+
+GC_HOT float gc_maxabs(const float *restrict x, size_t m, uint32_t *bad)
+{
+    float mx = 0;
+    uint32_t nb = 0;
+    size_t i = 0;
+    for (; i + 64 <= m; i += 64) {
+        float am[8] = {0};
+        uint32_t ab[8] = {0};
+        for (int jj = 0; jj < 64; jj += 8)
+            for (int l = 0; l < 8; l++) {
+                float v = x[i + (size_t)(jj + l)], a = fabsf(v);
+                am[l] = a > am[l] ? a : am[l];
+                ab[l] |= gc_nonfinite_bit(gc_f2u(v));
+            }
+        for (int l = 0; l < 8; l++) {
+            mx = am[l] > mx ? am[l] : mx;
+            nb |= ab[l];
+        }
+    }
+    for (; i < m; i++) {
+        mx = fabsf(x[i]) > mx ? fabsf(x[i]) : mx;
+        nb |= gc_nonfinite_bit(gc_f2u(x[i]));
+    }
+    *bad = nb;
+    return mx;
+}

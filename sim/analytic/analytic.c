@@ -56,9 +56,10 @@ int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim
 
     terngrad_links c = gcsim_terngrad_links(pf);
     int i = pc->gpus_per_machine, j = pc->machines, N = pc->gpus;
-    /* A single GPU has nothing to exchange, so it does not compress: its gradient takes the
-     * profiled fp32 path and one GPU gives K / T(1,1,K) with or without a compressor. */
-    double g_dense = pl->dense_bytes, g_wire = N > 1 ? pl->total_bytes : pl->dense_bytes;
+    /* In the paper's pattern even one GPU sends its gradient to the host, where the update
+     * runs, so a compressor shrinks that copy too. GPU-direct collectives exchange nothing
+     * on one GPU, and compress nothing (their exchange costs 0 at N = 1). */
+    double g_dense = pl->dense_bytes, g_wire = pl->total_bytes;
     /* In the paper's model T(1,1,K,|g|) includes one copy of the fp32 gradient to the host. */
     double T1_compute_s = T1_s - g_dense / c.C_cwd_Bps;
     if (s->collective == COLLECTIVE_TERNGRAD && T1_compute_s <= 0.0)
@@ -106,7 +107,7 @@ int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim
      * platform's codec throughput (fp32 bytes per second); an uncompressed exchange costs
      * nothing here. */
     bool compressed = strcmp(pl->spec, "none") != 0;
-    if (compressed && pf->gpu.codec_Bps > 0.0 && N > 1)
+    if (compressed && pf->gpu.codec_Bps > 0.0 && (N > 1 || s->collective == COLLECTIVE_TERNGRAD))
         out->compress_s = g_dense / pf->gpu.codec_Bps *
                           (1.0 + (double)ab_payloads_decoded(s->collective, &ab));
 

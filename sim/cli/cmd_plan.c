@@ -48,7 +48,8 @@ static void plan_usage(FILE *out)
 "                        is given; time: throughput (default: cost)\n"
 "  --gpus LIST           GPU counts to search (default: every count from 1 to the\n"
 "                        platform's size)\n"
-"  --whole-nodes         beyond one node, search only multiples of gpus_per_node\n"
+"  --whole-nodes         beyond one node, search only multiples of gpus_per_node (also\n"
+"                        filters --gpus)\n"
 "  --scaling S           weak (default: K samples per GPU, the global batch grows with the\n"
 "                        GPUs) or strong (the global batch K is split)\n"
 "  --batch K             mini-batch (default: the model's)\n"
@@ -220,15 +221,20 @@ typedef struct {
     gcsim_collective *collectives;
 } plan_problem;
 
-/* The GPU counts searched on a platform: --gpus, or every count up to its size (with
- * --whole-nodes, every count up to one node and then whole nodes). */
+/* The GPU counts searched on a platform: --gpus, or every count up to its size; with
+ * --whole-nodes, only those up to one node and the multiples of gpus_per_node. */
 static int search_counts(const plan_options *o, const gcsim_platform *pf, int *counts,
                          char *msg, size_t msg_len)
 {
-    if (o->gpus)
-        return cli_parse_gpu_list(o->gpus, counts, MAX_GPU_COUNTS, msg, msg_len);
-    long long capacity = (long long)pf->nodes * pf->gpus_per_node;
     int n = 0;
+    if (o->gpus) {
+        int listed = cli_parse_gpu_list(o->gpus, counts, MAX_GPU_COUNTS, msg, msg_len);
+        for (int k = 0; k < listed; k++)
+            if (!o->whole_nodes || counts[k] <= pf->gpus_per_node || counts[k] % pf->gpus_per_node == 0)
+                counts[n++] = counts[k];
+        return listed < 0 ? listed : n;
+    }
+    long long capacity = (long long)pf->nodes * pf->gpus_per_node;
     for (long long g = 1; g <= capacity && n < MAX_GPU_COUNTS; g++)
         if (!o->whole_nodes || g <= pf->gpus_per_node || g % pf->gpus_per_node == 0)
             counts[n++] = (int)g;

@@ -43,20 +43,28 @@ double plan_cost_key(const plan_candidate *c)
     return isfinite(v) ? v : INFINITY;
 }
 
+/* Equal up to rounding: costs computed in different orders (GPUs x price x hours) of
+ * configurations with the same throughput per GPU differ in the last bits, and such a
+ * difference must not outrank a real one (fewer GPUs). */
+static bool same(double a, double b)
+{
+    return a == b || fabs(a - b) <= PLAN_SAME_REL * fmax(fabs(a), fabs(b));
+}
+
 int plan_better(const plan_candidate *a, const plan_candidate *b, bool by_time)
 {
     double ca = plan_cost_key(a), cb = plan_cost_key(b);
     if (by_time) {
-        if (a->tput != b->tput)
+        if (!same(a->tput, b->tput))
             return a->tput > b->tput ? -1 : 1;
-        if (ca != cb)
+        if (!same(ca, cb))
             return ca < cb ? -1 : 1;
     } else {
-        if (ca != cb)
+        if (!same(ca, cb))
             return ca < cb ? -1 : 1;
         if (a->gpus != b->gpus)
             return a->gpus < b->gpus ? -1 : 1;
-        if (a->tput != b->tput)
+        if (!same(a->tput, b->tput))
             return a->tput > b->tput ? -1 : 1;
     }
     if (a->gpus != b->gpus)

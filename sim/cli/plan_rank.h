@@ -40,9 +40,13 @@ void plan_evaluate(const plan_target *t, plan_candidate *c);
  * INFINITY when the platform has no price. */
 double plan_cost_key(const plan_candidate *c);
 
+/* Costs and throughputs closer than this (relative) rank as equal. */
+#define PLAN_SAME_REL 1e-9
+
 /* Negative when a ranks before b. By cost: lower cost, then fewer GPUs, then higher
  * throughput. By time: higher throughput, then lower cost. Then fewer GPUs, then the
- * input order of platform, compressor and collective, so the order is total. */
+ * input order of platform, compressor and collective, so the order is total. Costs and
+ * throughputs within PLAN_SAME_REL of each other count as equal. */
 int plan_better(const plan_candidate *a, const plan_candidate *b, bool by_time);
 
 /* Stable sort by plan_better, or by shortfall first (closest first) when by_shortfall. */

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
@@ -158,6 +159,16 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
         argv[argc++] = cross;
     simgrid_init(&argc, argv);
     simgrid_load_platform(plan->platform_path);
+    /* Loaded: remove the generated file now, so that nothing is left behind even if the
+     * caller is killed during a long simulation (the parent's cleanup then finds it gone). */
+    char dir[sizeof plan->platform_path];
+    snprintf(dir, sizeof dir, "%s", plan->platform_path);
+    char *slash = strrchr(dir, '/');
+    unlink(plan->platform_path);
+    if (slash) {
+        *slash = '\0';
+        rmdir(dir);
+    }
 
     des_sim sim;
     memset(&sim, 0, sizeof sim);

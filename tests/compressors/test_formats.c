@@ -237,6 +237,10 @@ static void check_terngrad_options(void)
     float stored;
     memcpy(&stored, p.data + 3, 4);
     CHECK(stored == 2.0f);
+    /* it applied to that encode only: the next one uses the local scaler again */
+    CHECK(gc_compressor_encode(c, 1, g, 8, &rng, &p, q, err, sizeof err) == 0);
+    memcpy(&stored, p.data + 3, 4);
+    CHECK(stored == s);
     gc_compressor_free(c);
     /* last layer as fp32: header 2 + mode 1 + 32 bytes, reconstruction exact */
     c = make("terngrad");

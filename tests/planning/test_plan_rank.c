@@ -88,5 +88,16 @@ int main(void)
     plan_candidate three[3] = {p, r, q};
     plan_sort(three, 3, false, false);
     CHECK(three[0].platform == 1 && three[1].platform == 2 && three[2].platform == 0);
+
+    /* Costs one rounding apart are a tie, which goes to fewer GPUs: 12 GPUs at 1200/s and
+     * 13 at 1300/s cost the same per sample; make the 13-GPU one cheaper by 1e-13. */
+    plan_target work = {.work_samples = 3.6e6};
+    plan_candidate twelve = make(0, 12, 1200.0, 2.0), thirteen = make(1, 13, 1300.0, 2.0);
+    plan_evaluate(&work, &twelve);
+    plan_evaluate(&work, &thirteen);
+    thirteen.total_usd = twelve.total_usd * (1.0 - 1e-13);
+    CHECK(plan_better(&twelve, &thirteen, false) < 0);
+    thirteen.total_usd = twelve.total_usd * (1.0 - 1e-6); /* a real saving wins */
+    CHECK(plan_better(&thirteen, &twelve, false) < 0);
     CHECK_DONE();
 }
