@@ -21,13 +21,27 @@
 
 enum { K_S, K_BUCKET };
 static const gc_key orq_keys[] = {
-    {"s", GK_INT, "3", 3, 65537, NULL},
+    {"s", GK_INT, "3", 3, 4097, NULL},
     {"bucket", GK_INT, "512", 0, 4294967295.0, NULL},
 };
 static const gc_key linear_keys[] = {
-    {"s", GK_INT, "3", 2, 65536, NULL},
+    {"s", GK_INT, "3", 2, 4096, NULL},
     {"bucket", GK_INT, "512", 0, 4294967295.0, NULL},
 };
+
+/* Every bucket carries its s levels in fp32, so more levels than elements per bucket only
+ * make the payload larger than fp32 itself. */
+static int levels_fit_bucket(const char *name, const double *p, char *err, size_t err_len)
+{
+    long s = (long)p[K_S];
+    double b = p[K_BUCKET];
+    if (b > 0 && (double)s > b) {
+        gc_errf(err, err_len, "compressor %s: key s: %ld levels for buckets of %.0f elements; "
+                "s must not exceed bucket", name, s, b);
+        return -1;
+    }
+    return 0;
+}
 
 static int orq_check(const double *p, char *err, size_t err_len)
 {
@@ -36,7 +50,12 @@ static int orq_check(const double *p, char *err, size_t err_len)
         gc_errf(err, err_len, "compressor orq: key s: %ld is not 2^K + 1 (3, 5, 9, 17, ...)", s);
         return -1;
     }
-    return 0;
+    return levels_fit_bucket("orq", p, err, err_len);
+}
+
+static int linear_check(const double *p, char *err, size_t err_len)
+{
+    return levels_fit_bucket("linear", p, err, err_len);
 }
 
 static int width_of(int s)
@@ -282,6 +301,7 @@ const gc_codec gc_codec_orq = {
 };
 const gc_codec gc_codec_linear = {
     .name = "linear", .format_id = 11, .keys = linear_keys, .nkeys = 2,
-    .agg = GC_AGG_PER_WORKER_SCALE, .unbiased = unbiased, .encode = linear_encode,
+    .agg = GC_AGG_PER_WORKER_SCALE, .unbiased = unbiased, .check = linear_check,
+    .encode = linear_encode,
     .decode = decode_any, .fixed_body = fixed_body, .levels = levels, .bucket = bucket,
 };

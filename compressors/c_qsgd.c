@@ -1,5 +1,6 @@
 /* compressors/c_qsgd.c: the qsgd compressor (Alistarh et al. 2017): s levels, buckets of d
- * elements, l2 or l-inf scaling, fixed-width or Elias code. See qsgd_core.c. */
+ * elements, l2 or l-inf scaling, fixed-width, Elias omega (code=elias, QSGD's recursive
+ * Elias code) or Elias gamma code. See qsgd_core.c. */
 #include "qsgd_core.h"
 
 enum { K_S, K_BUCKET, K_NORM, K_CODE };

@@ -222,7 +222,12 @@ static size_t exact_topk(const float *v, size_t n, const uint32_t *cand, size_t 
 static size_t sampled_topk(const float *v, size_t n, size_t k, double frac, gc_rng *rng,
                            uint32_t *idx, int *oom)
 {
-    size_t stride = (size_t)floor(1.0 / frac + 0.5);
+    /* A sample smaller than one element (or a fraction so small that 1/frac overflows a
+     * size_t) leaves nothing to estimate from: select exactly. */
+    double inv = 1.0 / frac;
+    if (!(inv < (double)n))
+        return exact_topk(v, n, NULL, 0, k, idx, oom);
+    size_t stride = (size_t)floor(inv + 0.5);
     if (stride < 2 || n / stride < 64) /* too few samples to estimate: exact */
         return exact_topk(v, n, NULL, 0, k, idx, oom);
     size_t off = (size_t)gc_rng_below(rng, stride), m = (n - off + stride - 1) / stride;

@@ -253,7 +253,7 @@ static size_t bucket(const double *p, size_t n) { return bucket_of(p, n); }
 static bool local_scale(const double *p, const float *g, size_t n, float *scale)
 {
     float limit;
-    uint32_t bad;
+    uint32_t bad = 0;
     *scale = n ? bucket_scale(g, n, p[K_CLIP], &limit, &bad) : 0.0f;
     return !bad;
 }

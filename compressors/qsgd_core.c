@@ -1,5 +1,5 @@
 /* compressors/qsgd_core.c: QSGD stochastic quantization with s levels per bucket and its
- * fixed-width and Elias-gamma encodings.
+ * fixed-width and Elias (omega or gamma) encodings.
  *
  * Per bucket of d elements with scale ||x|| (l2 or l-inf), element x_i goes to level
  * l or l+1 where l = floor(s |x_i| / ||x||), up with probability s |x_i|/||x|| - l (ECQ-SGD
@@ -7,10 +7,13 @@
  *
  * Body: one fp32 scale per bucket, then a bit stream (LSB first), padded to a byte:
  *  fixed: per element, signed level + s in ceil(log2(2s+1)) bits;
- *  elias: per bucket, gamma(nnz + 1), then per non-zero element gamma(index gap from the
- *         previous non-zero, the first counted from -1), one sign bit (1 = negative) and
- *         gamma(|level|); gamma(x) is floor(log2 x) zeros then x's bits, most significant
- *         first (QSGD's Elias recursive code, simplified to gamma). */
+ *  elias: per bucket, E(nnz + 1), then per non-zero element E(index gap from the previous
+ *         non-zero, the first counted from -1, i.e. the run of zeros before it plus one), one
+ *         sign bit (1 = negative) and E(|level|). E is Elias omega, the recursive Elias code
+ *         of QSGD's encoding Code_s (Alistarh et al. 2017); code=gamma uses Elias gamma
+ *         instead. Both are in bitio.h. The scales come first (all buckets) rather than
+ *         interleaved, and the per-bucket count makes each bucket self-delimiting; otherwise
+ *         this is Code_s: norm, then (gap, sign, level) per non-zero. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -19,7 +22,7 @@
 #include "ublock.h"
 
 const char *const gc_norm_choices[] = {"l2", "linf", NULL};
-const char *const gc_code_choices[] = {"fixed", "elias", NULL};
+const char *const gc_code_choices[] = {"fixed", "elias", "gamma", NULL};
 
 int gc_qsgd_width(int s)
 {
@@ -90,38 +93,24 @@ static size_t bucket_len(const gc_qsgd_params *qp, size_t n)
     return qp->bucket == 0 || qp->bucket > n ? n : qp->bucket;
 }
 
-static void put_gamma(gc_bitw *w, uint64_t x)
+/* Bits of the code the params select for x >= 1 (both codes grow with x, so the code of a
+ * bound bounds every code below it). */
+static int elias_bits(const gc_qsgd_params *qp, uint64_t x)
 {
-    int L = 63 - __builtin_clzll(x);
-    for (int k = L; k > 0; k -= 32)
-        gc_bitw_put(w, 0, k > 32 ? 32 : k);
-    for (int b = L; b >= 0; b--)
-        gc_bitw_put(w, (uint32_t)(x >> b) & 1u, 1);
+    return qp->code == GC_QSGD_GAMMA ? gc_gamma_bits(x) : gc_omega_bits(x);
 }
-
-static int get_gamma(gc_bitr *r, uint64_t *x, const char *what, char *err, size_t err_len)
+static inline void put_elias(const gc_qsgd_params *qp, gc_bitw *w, uint64_t x)
 {
-    int L = 0;
-    uint32_t bit = 0;
-    for (;;) {
-        if (gc_bitr_get(r, 1, &bit, what, err, err_len) != 0)
-            return -1;
-        if (bit)
-            break;
-        if (++L > 40) {
-            gc_errf(err, err_len, "bad %s at byte offset %zu: Elias code longer than 40 bits",
-                    what, r->base + r->pos / 8);
-            return -1;
-        }
-    }
-    uint64_t v = 1;
-    for (int b = 0; b < L; b++) {
-        if (gc_bitr_get(r, 1, &bit, what, err, err_len) != 0)
-            return -1;
-        v = v << 1 | bit;
-    }
-    *x = v;
-    return 0;
+    if (qp->code == GC_QSGD_GAMMA)
+        gc_put_gamma(w, x);
+    else
+        gc_put_omega(w, x);
+}
+static int get_elias(const gc_qsgd_params *qp, gc_bitr *r, uint64_t *x, const char *what,
+                     char *err, size_t err_len)
+{
+    return qp->code == GC_QSGD_GAMMA ? gc_get_gamma(r, x, what, err, err_len)
+                                     : gc_get_omega(r, x, what, err, err_len);
 }
 
 int gc_qsgd_encode_body(const gc_qsgd_params *qp, const float *x, size_t n, gc_rng *rng,
@@ -129,13 +118,14 @@ int gc_qsgd_encode_body(const gc_qsgd_params *qp, const float *x, size_t n, gc_r
 {
     size_t bucket = bucket_len(qp, n), nb = gc_nbuckets(n, bucket);
     int s = qp->s, w = gc_qsgd_width(s);
-    /* worst case: fixed width, or per element gamma(gap) + sign + gamma(level), gap <= d and
-     * level <= s, plus per bucket gamma(nnz + 1) <= 65 bits; 16 bytes of flush slack */
+    /* worst case: fixed width, or per element E(gap) + sign + E(level), gap <= d and
+     * level <= s, plus per bucket E(nnz + 1), nnz <= d; 16 bytes of flush slack */
+    int elias = qp->code != GC_QSGD_FIXED;
     size_t maxbits = n * (size_t)w;
-    if (qp->elias) {
-        int lb = 63 - __builtin_clzll((unsigned long long)bucket | 1), ls = gc_qsgd_width(s);
-        maxbits = n * (size_t)(2 * lb + 2 * ls + 3) + nb * 66;
-    }
+    if (elias)
+        maxbits = n * (size_t)(elias_bits(qp, (uint64_t)bucket | 1) + 1 +
+                               elias_bits(qp, (uint64_t)s)) +
+                  nb * (size_t)elias_bits(qp, (uint64_t)bucket + 1);
     size_t start = out->len;
     if (gc_bytes_reserve(out, 4 * nb + maxbits / 8 + 16) != 0) {
         gc_errf(err, err_len, "out of memory");
@@ -148,8 +138,8 @@ int gc_qsgd_encode_body(const gc_qsgd_params *qp, const float *x, size_t n, gc_r
     gc_ulanes_seed(&lanes, rng);
     int32_t u[GC_UBLK];
     uint32_t c[GC_UBLK];
-    int32_t *lev = qp->elias ? malloc(bucket * sizeof *lev) : NULL;
-    if (qp->elias && n && !lev) {
+    int32_t *lev = elias ? malloc(bucket * sizeof *lev) : NULL;
+    if (elias && n && !lev) {
         gc_errf(err, err_len, "out of memory");
         return -1;
     }
@@ -168,7 +158,7 @@ int gc_qsgd_encode_body(const gc_qsgd_params *qp, const float *x, size_t n, gc_r
         size_t nnz = 0;
         for (size_t j0 = 0; j0 < m; j0 += GC_UBLK) {
             size_t cnt = m - j0 < GC_UBLK ? m - j0 : GC_UBLK;
-            if (cnt == GC_UBLK && w == 4 && !qp->elias && (i0 + j0) % 2 == 0 && !q &&
+            if (cnt == GC_UBLK && w == 4 && !elias && (i0 + j0) % 2 == 0 && !q &&
                 k < INFINITY) {
                 qsgd_block_w4(&lanes, xb + j0, k, s, area + (i0 + j0) / 2);
                 continue;
@@ -186,7 +176,7 @@ int gc_qsgd_encode_body(const gc_qsgd_params *qp, const float *x, size_t n, gc_r
                 qsgd_codes_full(xb + j0, u, k, s, c);
             else
                 qsgd_codes(xb + j0, u, cnt, k, s, c);
-            if (qp->elias)
+            if (elias)
                 for (size_t j = 0; j < cnt; j++) {
                     lev[j0 + j] = (int32_t)c[j] - s;
                     nnz += c[j] != (uint32_t)s;
@@ -200,20 +190,20 @@ int gc_qsgd_encode_body(const gc_qsgd_params *qp, const float *x, size_t n, gc_r
                     q[i0 + j0 + j] = c[j] < (uint32_t)s ? -v : v;
                 }
         }
-        if (qp->elias) {
-            put_gamma(&bw, (uint64_t)nnz + 1);
+        if (elias) {
+            put_elias(qp, &bw, (uint64_t)nnz + 1);
             size_t prev = (size_t)-1;
             for (size_t j = 0; j < m; j++) {
                 if (!lev[j])
                     continue;
-                put_gamma(&bw, (uint64_t)(j - prev));
+                put_elias(qp, &bw, (uint64_t)(j - prev));
                 gc_bitw_put(&bw, lev[j] < 0, 1);
-                put_gamma(&bw, (uint64_t)(lev[j] < 0 ? -lev[j] : lev[j]));
+                put_elias(qp, &bw, (uint64_t)(lev[j] < 0 ? -lev[j] : lev[j]));
                 prev = j;
             }
         }
     }
-    if (!qp->elias) {
+    if (!elias) {
         free(lev);
         out->len = start + 4 * nb + gc_packed_bytes(n, w);
         return 0;
@@ -228,7 +218,7 @@ int gc_qsgd_decode_body(const gc_qsgd_params *qp, gc_reader *r, float *out, size
                         char *err, size_t err_len)
 {
     size_t bucket = bucket_len(qp, n), nb = gc_nbuckets(n, bucket);
-    int s = qp->s, w = gc_qsgd_width(s);
+    int s = qp->s, w = gc_qsgd_width(s), elias = qp->code != GC_QSGD_FIXED;
     if (nb > (SIZE_MAX - r->pos) / 4) {
         gc_errf(err, err_len, "element count %zu too large", n);
         return -1;
@@ -238,7 +228,7 @@ int gc_qsgd_decode_body(const gc_qsgd_params *qp, gc_reader *r, float *out, size
     if (!scales)
         return -1;
     size_t rest = r->len - r->pos;
-    if (!qp->elias && rest != gc_packed_bytes(n, w)) {
+    if (!elias && rest != gc_packed_bytes(n, w)) {
         gc_errf(err, err_len,
                 "bad payload length: %zu code bytes at byte offset %zu, expected %zu", rest,
                 r->pos, gc_packed_bytes(n, w));
@@ -257,7 +247,7 @@ int gc_qsgd_decode_body(const gc_qsgd_params *qp, gc_reader *r, float *out, size
             return -1;
         }
         size_t i0 = b * bucket, m = n - i0 < bucket ? n - i0 : bucket;
-        if (!qp->elias) {
+        if (!elias) {
             for (size_t j = 0; j < m; j++) {
                 uint32_t code;
                 if (gc_bitr_get(&br, w, &code, "level code", err, err_len) != 0)
@@ -275,7 +265,7 @@ int gc_qsgd_decode_body(const gc_qsgd_params *qp, gc_reader *r, float *out, size
         }
         memset(out + i0, 0, m * sizeof *out);
         uint64_t nnz1;
-        if (get_gamma(&br, &nnz1, "non-zero count", err, err_len) != 0)
+        if (get_elias(qp, &br, &nnz1, "non-zero count", err, err_len) != 0)
             return -1;
         if (nnz1 - 1 > m) {
             gc_errf(err, err_len, "bad non-zero count %llu at byte offset %zu (bucket of %zu)",
@@ -286,14 +276,16 @@ int gc_qsgd_decode_body(const gc_qsgd_params *qp, gc_reader *r, float *out, size
         for (uint64_t e = 0; e + 1 < nnz1; e++) {
             uint64_t gap, level;
             uint32_t neg;
-            if (get_gamma(&br, &gap, "index gap", err, err_len) != 0 ||
+            if (get_elias(qp, &br, &gap, "index gap", err, err_len) != 0 ||
                 gc_bitr_get(&br, 1, &neg, "sign bit", err, err_len) != 0 ||
-                get_gamma(&br, &level, "level", err, err_len) != 0)
+                get_elias(qp, &br, &level, "level", err, err_len) != 0)
                 return -1;
-            idx += gap;
-            if (idx >= m || level > (uint64_t)s) {
-                gc_errf(err, err_len, "bad %s at byte offset %zu", idx >= m ? "index gap" : "level",
-                        br.base + br.pos / 8);
+            /* gap <= m first: a gap near 2^64 would wrap idx back into the bucket */
+            if (gap <= m)
+                idx += gap;
+            if (gap > m || idx >= m || level > (uint64_t)s) {
+                gc_errf(err, err_len, "bad %s at byte offset %zu",
+                        gap > m || idx >= m ? "index gap" : "level", br.base + br.pos / 8);
                 return -1;
             }
             float v = level_value(norm, (uint32_t)level, s);
@@ -317,7 +309,7 @@ int gc_qsgd_decode_body(const gc_qsgd_params *qp, gc_reader *r, float *out, size
 
 bool gc_qsgd_fixed_body(const gc_qsgd_params *qp, size_t n, size_t *bytes)
 {
-    if (qp->elias)
+    if (qp->code != GC_QSGD_FIXED)
         return false;
     *bytes = 4 * gc_nbuckets(n, bucket_len(qp, n)) + gc_packed_bytes(n, gc_qsgd_width(qp->s));
     return true;

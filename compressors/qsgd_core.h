@@ -1,5 +1,5 @@
 /* compressors/qsgd_core.h: the QSGD quantizer (Alistarh et al. 2017; ECQ-SGD Eq. 8-9) and
- * its two encodings, shared by the qsgd and ecq compressors. */
+ * its encodings (fixed width, Elias omega, Elias gamma), shared by the qsgd and ecq compressors. */
 #ifndef GCSIM_COMPRESSORS_QSGD_CORE_H
 #define GCSIM_COMPRESSORS_QSGD_CORE_H
 
@@ -9,8 +9,11 @@ typedef struct {
     int s;          /* non-zero levels per sign */
     size_t bucket;  /* elements per bucket (0: whole tensor) */
     int linf;       /* scale by max |x| instead of ||x||_2 */
-    int elias;      /* Elias-gamma code instead of fixed width */
+    int code;       /* gc_qsgd_code: index into gc_code_choices */
 } gc_qsgd_params;
+
+/* Values of the key code (same order as gc_code_choices). */
+enum gc_qsgd_code { GC_QSGD_FIXED = 0, GC_QSGD_ELIAS = 1 /* omega */, GC_QSGD_GAMMA = 2 };
 
 extern const char *const gc_norm_choices[];
 extern const char *const gc_code_choices[];

@@ -14,8 +14,10 @@ set output out
 set datafile separator ','
 set title sprintf('gcsim train: training loss vs. bits sent per worker (N = %d workers)', workers)
 set xlabel 'bits sent per worker (cumulative, real payload lengths)'
-set ylabel 'training loss (mean over the last evaluation interval)'
+set ylabel 'training loss (mean since the previous point, log scale)'
 set logscale x
+# log y too: a diverging run (signsgd without error feedback) would flatten every other curve
+set logscale y
 set format x '%.0e'
 set key outside right top
 set grid

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int atomic_file_open(atomic_file *f, const char *path, char *err, size_t err_len)
@@ -18,6 +19,16 @@ int atomic_file_open(atomic_file *f, const char *path, char *err, size_t err_len
     if (fd < 0) {
         snprintf(err, err_len, "%s: cannot create a temporary file beside it: %s", path,
                  strerror(errno));
+        return -1;
+    }
+    /* mkstemp creates the file 0600; give it the mode a plain fopen would (0666 less the
+     * umask), so outputs and rewritten baselines stay readable by others. */
+    mode_t mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) != 0) {
+        snprintf(err, err_len, "%s: %s", path, strerror(errno));
+        close(fd);
+        unlink(f->temp_path);
         return -1;
     }
     f->stream = fdopen(fd, "w");

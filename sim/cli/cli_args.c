@@ -40,6 +40,11 @@ int cli_parse_gpu_list(const char *text, int *counts, int max_counts, char *err,
         return -1;
     }
     strcpy(buf, text);
+    size_t len = strlen(buf);
+    if (len == 0 || buf[0] == ',' || buf[len - 1] == ',' || strstr(buf, ",,")) {
+        snprintf(err, err_len, "--gpus: \"%s\" has an empty item", text);
+        return -1;
+    }
     int n = 0;
     bool pending_ellipsis = false;
     char *save = NULL;

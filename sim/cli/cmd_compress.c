@@ -206,6 +206,13 @@ static int open_series(const compress_options *o, series_file *s, char *err, siz
                                 a->tensors[t].n_elements, a->path), -1;
         }
     }
+    /* Metrics of an empty gradient (error 0, cosine 1) would read as a perfect compressor. */
+    size_t elements = 0;
+    for (size_t t = 0; t < s[0].file.n_tensors; t++)
+        elements += s[0].file.tensors[t].n_elements;
+    if (elements == 0)
+        return snprintf(err, err_len, "%s: its tensors hold no elements: nothing to compress",
+                        s[0].file.path), -1;
     return 0;
 }
 

@@ -13,12 +13,24 @@ int json_read_file(const char *path, long max_bytes, char **out, gcsim_error *er
     FILE *f = fopen(path, "rb");
     if (!f)
         return gcsim_fail(err, "%s: cannot open: %s", path, strerror(errno));
-    char *buf = malloc((size_t)max_bytes + 1);
-    if (!buf) {
-        fclose(f);
-        return gcsim_fail(err, "%s: out of memory", path);
+    /* Grow as the file is read: configuration files are small, the limit is for files that
+     * are not configuration at all. */
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    for (;;) {
+        if (!buf) {
+            fclose(f);
+            return gcsim_fail(err, "%s: out of memory", path);
+        }
+        n += fread(buf + n, 1, cap - 1 - n, f);
+        if (n < cap - 1 || n > (size_t)max_bytes)
+            break;
+        char *bigger = realloc(buf, cap * 2);
+        if (!bigger)
+            free(buf);
+        buf = bigger;
+        cap *= 2;
     }
-    size_t n = fread(buf, 1, (size_t)max_bytes + 1, f);
     int read_error = ferror(f);
     fclose(f);
     if (read_error) {

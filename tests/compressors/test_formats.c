@@ -305,7 +305,8 @@ static void check_decode_robustness(void)
 {
     static const char *const specs[] = {
         "none", "fp16", "terngrad", "terngrad:bucket=64", "qsgd", "qsgd:code=elias",
-        "qsgd:s=3,bucket=0,code=elias", "dgc", "dgc:code=pairs", "topk:ratio=0.05",
+        "qsgd:s=3,bucket=0,code=elias", "qsgd:code=gamma", "qsgd:s=3,bucket=0,code=gamma",
+        "ecq:code=elias", "dgc", "dgc:code=pairs", "topk:ratio=0.05",
         "randomk:ratio=0.05,code=rle", "threshold", "orq:s=5,bucket=64", "linear",
         "bingrad-b", "bingrad-pb", "signsgd", "onebit", "ecq", "powersgd", "powersgd:rank=2",
     };

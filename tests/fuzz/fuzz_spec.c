@@ -74,15 +74,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                  canon, gc_compressor_spec(again));
     gc_compressor_free(again);
 
-    /* Known open bug (docs/reliability.md, regressions/spec/open-ub-dgc-sample-tiny): a
-     * DGC/top-k sample fraction below ~5e-20 makes compressors/c_sparse.c convert a
-     * stride above SIZE_MAX to size_t (UB). Skipped so the fuzzer can look past it;
-     * remove once sampled_topk clamps the stride. */
-    const char *sample = strstr(canon, "sample=");
-    if (sample && strtod(sample + 7, NULL) > 0 && strtod(sample + 7, NULL) < 1e-18) {
-        gc_compressor_free(c);
-        return 0;
-    }
     gc_rng rng;
     gc_rng_seed(&rng, 42);
     for (int step = 0; step < 2; step++) { /* two steps reach error feedback and momentum */
