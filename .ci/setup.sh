@@ -1,8 +1,9 @@
 #!/bin/sh
 # Installs the Debian 12 packages gcsim needs that are missing; idempotent. Uses sudo when
-# not root. Everything else the project needs is built from this repository.
+# not root (libsimgrid-dev also brings smpicc and smpirun for the DES validation tests).
+# Everything else the project needs is built from this repository.
 set -eu
-packages="build-essential cmake pkg-config libsimgrid-dev simgrid libgsl-dev libcjson-dev
+packages="build-essential cmake pkg-config libsimgrid-dev libgsl-dev libcjson-dev
 zlib1g-dev gnuplot-nox dataset-fashion-mnist python3 python3-numpy parallel"
 missing=""
 for p in $packages; do
