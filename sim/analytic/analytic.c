@@ -56,10 +56,9 @@ int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim
 
     terngrad_links c = gcsim_terngrad_links(pf);
     int i = pc->gpus_per_machine, j = pc->machines, N = pc->gpus;
-    /* In the paper's pattern even one GPU sends its gradient to the host, where the update
-     * runs, so a compressor shrinks that copy too. GPU-direct collectives exchange nothing
-     * on one GPU, and compress nothing (their exchange costs 0 at N = 1). */
-    double g_dense = pl->dense_bytes, g_wire = pl->total_bytes;
+    /* Without compression (gcsim_scenario_compresses) the wire carries fp32. */
+    bool compressed = gcsim_scenario_compresses(s);
+    double g_dense = pl->dense_bytes, g_wire = compressed ? pl->total_bytes : g_dense;
     /* In the paper's model T(1,1,K,|g|) includes one copy of the fp32 gradient to the host. */
     double T1_compute_s = T1_s - g_dense / c.C_cwd_Bps;
     if (s->collective == COLLECTIVE_TERNGRAD && T1_compute_s <= 0.0)
@@ -106,8 +105,7 @@ int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim
     /* Encoding the local gradient and decoding what arrives run on the GPU at the
      * platform's codec throughput (fp32 bytes per second); an uncompressed exchange costs
      * nothing here. */
-    bool compressed = strcmp(pl->spec, "none") != 0;
-    if (compressed && pf->gpu.codec_Bps > 0.0 && (N > 1 || s->collective == COLLECTIVE_TERNGRAD))
+    if (compressed && pf->gpu.codec_Bps > 0.0)
         out->compress_s = g_dense / pf->gpu.codec_Bps *
                           (1.0 + (double)ab_payloads_decoded(s->collective, &ab));
 

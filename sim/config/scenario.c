@@ -28,4 +28,10 @@ int gcsim_collective_parse(const char *text, gcsim_collective *out)
     return -1;
 }
 
+bool gcsim_scenario_compresses(const gcsim_scenario *s)
+{
+    return strcmp(s->payload->spec, "none") != 0 &&
+           (s->placement.gpus > 1 || s->collective == COLLECTIVE_TERNGRAD);
+}
+
 const char *gcsim_scaling_name(gcsim_scaling s) { return s == SCALING_STRONG ? "strong" : "weak"; }

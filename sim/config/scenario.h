@@ -53,4 +53,10 @@ typedef struct {
     double throughput_samples_per_s;
 } gcsim_prediction;
 
+/* Whether the scenario's gradients are compressed (and encode/decode time charged): a
+ * compressor other than "none" and something to exchange. One GPU exchanges nothing,
+ * except in the TernGrad paper's pattern, where even one GPU copies its gradient to the
+ * host for the update. Both engines decide by this one rule. */
+bool gcsim_scenario_compresses(const gcsim_scenario *s);
+
 #endif

@@ -133,11 +133,7 @@ int des_plan_build(des_plan *plan, const gcsim_scenario *s, const gcsim_des_opti
     plan->overlap = s->overlap;
     plan->forward_s = compute_s * (1 - bf);
     plan->codec_Bps = p->gpu.codec_Bps;
-    /* One GPU exchanges nothing, so it compresses nothing either; except in the TernGrad
-     * paper's pattern, where even one GPU copies its gradient to the host for the update
-     * (as the analytic engine, eq. 27-30 with the payload in T_comm). */
-    plan->compressed = pay->total_bytes < pay->dense_bytes &&
-                       (n > 1 || s->collective == COLLECTIVE_TERNGRAD);
+    plan->compressed = gcsim_scenario_compresses(s);
     plan->timeline_path = s->timeline_path;
 
     double flops = 0;

@@ -10,7 +10,6 @@
 struct train_exchange {
     const train_net *net;
     int workers;
-    int none;                  /* exact float32 path, no compressor library */
     gc_compressor **comp;      /* [workers] */
     gc_rng *rng;               /* [workers] */
     gc_bytes payload;
@@ -30,22 +29,6 @@ int train_exchange_create(const char *spec, int workers, const uint64_t *worker_
     }
     x->net = net;
     x->workers = workers;
-#ifdef GCSIM_TRAIN_NO_COMPRESSORS
-    x->none = strcmp(spec, "none") == 0;
-#endif
-    if (x->none) {
-        snprintf(x->spec, sizeof x->spec, "none");
-        snprintf(x->name, sizeof x->name, "none");
-        *out = x;
-        return 0;
-    }
-#ifdef GCSIM_TRAIN_NO_COMPRESSORS
-    (void)worker_seeds;
-    snprintf(err, err_len, "--compressor: \"%s\": this build has no compressor library "
-             "(compressors/ did not build); only \"none\" is available", spec);
-    free(x);
-    return -1;
-#else
     size_t largest = 0;
     for (int t = 0; t < train_net_tensors(net); t++)
         if (train_net_tensor(net, t)->count > largest) largest = train_net_tensor(net, t)->count;
@@ -70,17 +53,14 @@ int train_exchange_create(const char *spec, int workers, const uint64_t *worker_
     snprintf(x->name, sizeof x->name, "%s", gc_compressor_name(x->comp[0]));
     *out = x;
     return 0;
-#endif
 }
 
 void train_exchange_free(train_exchange *x)
 {
     if (!x) return;
-#ifndef GCSIM_TRAIN_NO_COMPRESSORS
     if (x->comp)
         for (int k = 0; k < x->workers; k++) gc_compressor_free(x->comp[k]);
     gc_bytes_free(&x->payload);
-#endif
     free(x->comp);
     free(x->rng);
     free(x->decoded);
@@ -93,21 +73,7 @@ const char *train_exchange_name(const train_exchange *x) { return x->name; }
 int train_exchange_run(train_exchange *x, float *const *grads, float *mean, double *bits,
                        char *err, size_t err_len)
 {
-#ifdef GCSIM_TRAIN_NO_COMPRESSORS
-    (void)err;
-    (void)err_len;
-#endif
-    const size_t n_params = train_net_params(x->net);
     const float inv = 1.0f / (float)x->workers;
-    if (x->none) {
-        memcpy(mean, grads[0], n_params * sizeof(float));
-        for (int k = 1; k < x->workers; k++)
-            for (size_t j = 0; j < n_params; j++) mean[j] += grads[k][j];
-        for (size_t j = 0; j < n_params; j++) mean[j] *= inv;
-        for (int k = 0; k < x->workers; k++) bits[k] += 32.0 * (double)n_params;
-        return 0;
-    }
-#ifndef GCSIM_TRAIN_NO_COMPRESSORS
     for (int t = 0; t < train_net_tensors(x->net); t++) {
         const train_tensor *tt = train_net_tensor(x->net, t);
         float *m = mean + tt->offset;
@@ -141,6 +107,5 @@ int train_exchange_run(train_exchange *x, float *const *grads, float *mean, doub
         for (size_t j = 0; j < tt->count; j++) m[j] *= inv;
     }
     for (int k = 0; k < x->workers; k++) gc_compressor_next_step(x->comp[k]);
-#endif
     return 0;
 }

@@ -5,10 +5,9 @@
 #include "bitio.h"
 #include "tutil.h"
 
-/* Encode x with the chosen code and return its bits as a '0'/'1' string in stream order. */
-static void code_string(int omega, uint64_t x, char *s, size_t len)
+/* Encode x with the chosen code into buf (32 zeroed bytes); returns the bits written. */
+static size_t encode(int omega, uint64_t x, uint8_t *buf)
 {
-    uint8_t buf[32] = {0};
     gc_bitw w = {buf, 0, 0};
     if (omega)
         gc_put_omega(&w, x);
@@ -16,6 +15,14 @@ static void code_string(int omega, uint64_t x, char *s, size_t len)
         gc_put_gamma(&w, x);
     size_t nbits = (size_t)(w.d - buf) * 8 + (size_t)w.bits;
     gc_bitw_flush(&w);
+    return nbits;
+}
+
+/* Encode x with the chosen code and return its bits as a '0'/'1' string in stream order. */
+static void code_string(int omega, uint64_t x, char *s, size_t len)
+{
+    uint8_t buf[32] = {0};
+    size_t nbits = encode(omega, x, buf);
     size_t i = 0;
     for (; i < nbits && i + 1 < len; i++)
         s[i] = (char)('0' + (buf[i / 8] >> (i % 8) & 1));
@@ -26,13 +33,7 @@ static void code_string(int omega, uint64_t x, char *s, size_t len)
 static void check_round_trip(int omega, uint64_t x)
 {
     uint8_t buf[32] = {0};
-    gc_bitw w = {buf, 0, 0};
-    if (omega)
-        gc_put_omega(&w, x);
-    else
-        gc_put_gamma(&w, x);
-    size_t nbits = (size_t)(w.d - buf) * 8 + (size_t)w.bits;
-    gc_bitw_flush(&w);
+    size_t nbits = encode(omega, x, buf);
     CHECK(nbits == (size_t)(omega ? gc_omega_bits(x) : gc_gamma_bits(x)));
     gc_bitr r = {buf, sizeof buf * 8, 0, 0};
     uint64_t y = 0;
