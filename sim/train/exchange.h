@@ -13,9 +13,8 @@
 
 typedef struct train_exchange train_exchange;
 
-/* One compressor per worker from spec; worker k's generator is seeded from
- * worker_seeds[k]. (A build without compressors/ accepts only "none", handled here as the
- * exact float32 mean with 32 bits per element.) */
+/* One compressor per worker from spec ("none" included: the library's fp32 format);
+ * worker k's generator is seeded from worker_seeds[k]. */
 int train_exchange_create(const char *spec, int workers, const uint64_t *worker_seeds,
                           const train_net *net, train_exchange **out, char *err,
                           size_t err_len);
