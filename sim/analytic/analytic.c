@@ -14,38 +14,12 @@ terngrad_links gcsim_terngrad_links(const gcsim_platform *p)
     return c;
 }
 
-static double exchange_s(const gcsim_scenario *s, const ab_problem *ab)
-{
-    switch (s->collective) {
-    case COLLECTIVE_RING:
-        return ab_ring_allreduce_s(ab);
-    case COLLECTIVE_HALVING_DOUBLING:
-        return ab_halving_doubling_s(ab);
-    case COLLECTIVE_TREE:
-        return ab_binary_tree_s(ab);
-    case COLLECTIVE_DOUBLE_TREE:
-        return ab_double_binary_tree_s(ab);
-    case COLLECTIVE_HIERARCHICAL:
-        return ab_hierarchical_s(ab);
-    case COLLECTIVE_PARAMETER_SERVER:
-        return ab_parameter_server_s(ab);
-    case COLLECTIVE_ALLGATHER:
-        return ab_allgather_s(ab);
-    case COLLECTIVE_TERNGRAD:
-    case COLLECTIVE_COUNT:
-        break;
-    }
-    return NAN;
-}
-
-int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
+/* TernGrad Appendix B, eq. 27-30, exactly as published. */
+static int terngrad_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
 {
     const gcsim_platform *pf = s->platform;
     const gcsim_model *m = s->model;
-    const gcsim_payload_plan *pl = s->payload;
     const gcsim_placement *pc = &s->placement;
-    memset(out, 0, sizeof *out);
-
     const gcsim_profile *prof = gcsim_model_profile(m, pf->gpu.type);
     if (!prof)
         return gcsim_fail(err, "%s: no compute profile for GPU type \"%s\" of platform %s",
@@ -53,66 +27,146 @@ int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim
     double T1_s;
     if (gcsim_profile_time_s(prof, s->batch, &T1_s, err))
         return -1;
-
     terngrad_links c = gcsim_terngrad_links(pf);
     int i = pc->gpus_per_machine, j = pc->machines, N = pc->gpus;
-    /* Without compression (gcsim_scenario_compresses) the wire carries fp32. */
     bool compressed = gcsim_scenario_compresses(s);
-    double g_dense = pl->dense_bytes, g_wire = compressed ? pl->total_bytes : g_dense;
-    /* In the paper's model T(1,1,K,|g|) includes one copy of the fp32 gradient to the host. */
+    double g_dense = s->payload->dense_bytes;
+    double g_wire = compressed ? s->payload->total_bytes : g_dense;
     double T1_compute_s = T1_s - g_dense / c.C_cwd_Bps;
-    if (s->collective == COLLECTIVE_TERNGRAD && T1_compute_s <= 0.0)
+    if (T1_compute_s <= 0.0)
         return gcsim_fail(err, "%s: profiled time %g s for batch %d is shorter than copying the "
                                "%g-byte gradient to the host at C_cwd, which the TernGrad model "
                                "assumes it includes",
                           m->source_path, T1_s, s->batch, g_dense);
-
-    /* The paper's model has no partly filled machine; with one, the full-machine i and
+    /* The paper has no partly filled machine; with one, the full-machine i and
      * j = ceil(N/i) are used (the slowest machine decides) and compute is divided by the
-     * real N. Its T(1,1,K) contains one fp32 copy to the host, which it moves into T_comm.
-     * The other collectives stay on the GPUs, so for them the profile is pure compute. */
-    if (s->collective == COLLECTIVE_TERNGRAD) {
-        if (s->scaling == SCALING_STRONG)
-            out->compute_s =
-                terngrad_T_comp_strong_s(i, j, T1_s, g_dense, &c) * (double)(i * j) / N;
-        else
-            out->compute_s = T1_compute_s;
-    } else {
-        out->compute_s = s->scaling == SCALING_STRONG ? T1_s / N : T1_s;
-    }
-
-    ab_problem ab = {
-        .gpus = N,
-        .gpus_per_machine = i,
-        .machines = j,
-        .intra_alpha_s = pf->intra.latency_s,
-        .intra_Bps = c.C_gwd_Bps,
-        .host_Bps = c.C_cwd_Bps,
-        .inter_alpha_s = c.C_ncost_s,
-        .inter_Bps = c.C_nwd_Bps,
-        .dense_bytes = g_dense,
-        .payload_bytes = g_wire,
-        .aggregation = pl->aggregation,
-        .ps_shards = s->ps_shards,
-    };
-    if (s->collective == COLLECTIVE_TERNGRAD)
-        out->comm_s = terngrad_T_comm_s(i, j, g_wire, &c);
+     * real N. */
+    if (s->scaling == SCALING_STRONG)
+        out->compute_s = terngrad_T_comp_strong_s(i, j, T1_s, g_dense, &c) * (double)(i * j) / N;
     else
-        out->comm_s = exchange_s(s, &ab);
-    if (!isfinite(out->comm_s))
-        return gcsim_fail(err, "collective %s: no analytic cost", gcsim_collective_name(s->collective));
-
-    /* Encoding the local gradient and decoding what arrives run on the GPU at the
-     * platform's codec throughput (fp32 bytes per second); an uncompressed exchange costs
-     * nothing here. */
+        out->compute_s = T1_compute_s;
+    out->comm_s = terngrad_T_comm_s(i, j, g_wire, &c);
     if (compressed && pf->gpu.codec_Bps > 0.0)
-        out->compress_s = g_dense / pf->gpu.codec_Bps *
-                          (1.0 + (double)ab_payloads_decoded(s->collective, &ab));
-
+        out->compress_s = 2.0 * g_dense / pf->gpu.codec_Bps;
     out->exposed_comm_s = out->comm_s;
     out->iteration_s = out->compute_s + out->comm_s + out->compress_s;
+    return 0;
+}
+
+/* Schedules are built per pipeline chunk count; buckets of one model share a few. */
+typedef struct {
+    int chunks;
+    gcsim_schedule schedule;
+} schedule_slot;
+
+#define SCHEDULE_SLOTS 8
+
+static const gcsim_schedule *schedule_for(schedule_slot *slots, int *n, gcsim_collective c,
+                                          const gcsim_topology *t, int shards, int chunks,
+                                          gcsim_error *err)
+{
+    for (int k = 0; k < *n; k++)
+        if (slots[k].chunks == chunks)
+            return &slots[k].schedule;
+    int k;
+    if (*n < SCHEDULE_SLOTS) {
+        k = (*n)++;
+    } else {
+        k = SCHEDULE_SLOTS - 1;
+        gcsim_schedule_free(&slots[k].schedule);
+    }
+    slots[k].chunks = chunks;
+    if (gcsim_schedule_build(&slots[k].schedule, c, t, shards, chunks, err) != 0) {
+        slots[k].chunks = 0;
+        return NULL;
+    }
+    return &slots[k].schedule;
+}
+
+static int schedule_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
+{
+    const gcsim_platform *pf = s->platform;
+    gcsim_iteration it;
+    if (gcsim_iteration_build(&it, s, err) != 0)
+        return -1;
+    gcsim_topology topo;
+    if (gcsim_topology_init(&topo, pf, s->placement.gpus, err) != 0) {
+        gcsim_iteration_free(&it);
+        return -1;
+    }
+    schedule_slot slots[SCHEDULE_SLOTS];
+    int n_slots = 0, rc = 0;
+    double codec_Bps = pf->gpu.codec_Bps;
+    double compute_end = it.compute_s, t_compute = it.forward_s, comm_free = 0;
+    for (int b = 0; b < it.n_buckets && rc == 0; b++) {
+        const gcsim_bucket *bk = &it.buckets[b];
+        t_compute += bk->backward_s;
+        int chunks = gcsim_pipeline_chunks(s->collective, bk->bytes.payload_bytes);
+        const gcsim_schedule *sch =
+            schedule_for(slots, &n_slots, s->collective, &topo, s->ps_shards, chunks, err);
+        if (!sch) {
+            rc = -1;
+            break;
+        }
+        double x = gcsim_schedule_time_s(sch, &topo, &bk->bytes, codec_Bps);
+        if (!isfinite(x)) {
+            rc = gcsim_fail(err, "collective %s: no closed-form cost for %d GPUs",
+                            gcsim_collective_name(s->collective), s->placement.gpus);
+            break;
+        }
+        double codec = 0;
+        if (bk->bytes.compressed && codec_Bps > 0)
+            codec = (1.0 + sch->decodes) * bk->bytes.dense_bytes / codec_Bps;
+        double ready = it.overlap ? t_compute : compute_end;
+        double start = fmax(ready, comm_free);
+        comm_free = start + codec + x;
+        out->comm_s += x;
+        out->compress_s += codec;
+    }
+    for (int k = 0; k < n_slots; k++)
+        gcsim_schedule_free(&slots[k].schedule);
+    gcsim_topology_free(&topo);
+    gcsim_iteration_free(&it);
+    if (rc != 0)
+        return -1;
+    out->compute_s = compute_end;
+    out->iteration_s = fmax(compute_end, comm_free);
+    out->exposed_comm_s = fmax(0.0, out->iteration_s - out->compute_s - out->compress_s);
+    return 0;
+}
+
+int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
+{
+    memset(out, 0, sizeof *out);
+    int rc = s->collective == COLLECTIVE_TERNGRAD ? terngrad_predict(s, out, err)
+                                                   : schedule_predict(s, out, err);
+    if (rc != 0)
+        return -1;
     out->samples_per_iteration =
-        s->scaling == SCALING_STRONG ? (double)s->batch : (double)N * s->batch;
+        s->scaling == SCALING_STRONG ? (double)s->batch : (double)s->placement.gpus * s->batch;
     out->throughput_samples_per_s = out->samples_per_iteration / out->iteration_s;
     return 0;
+}
+
+int gcsim_analytic_collective_time(const gcsim_platform *p, int gpus, gcsim_collective c,
+                                   double bytes, int ps_shards, double *time_s,
+                                   gcsim_error *err)
+{
+    if (!(bytes >= 0) || (unsigned)c >= COLLECTIVE_COUNT)
+        return gcsim_fail(err, "invalid collective or size");
+    gcsim_topology topo;
+    if (gcsim_topology_init(&topo, p, gpus, err) != 0)
+        return -1;
+    gcsim_schedule sch;
+    if (gcsim_schedule_build(&sch, c, &topo, ps_shards, gcsim_pipeline_chunks(c, bytes), err)) {
+        gcsim_topology_free(&topo);
+        return -1;
+    }
+    gcsim_bucket_bytes b = {.dense_bytes = bytes, .payload_bytes = bytes,
+                            .aggregation = PAYLOAD_DENSE_SUMMABLE};
+    *time_s = gcsim_schedule_time_s(&sch, &topo, &b, 0);
+    gcsim_schedule_free(&sch);
+    gcsim_topology_free(&topo);
+    return isfinite(*time_s) ? 0 : gcsim_fail(err, "out of memory costing the %s schedule",
+                                              gcsim_collective_name(c));
 }

@@ -1,9 +1,14 @@
 /*
- * sim/analytic/analytic.h: the analytic engine. For the collective "terngrad" it is the
- * TernGrad paper's model (terngrad_model.h, eq. 27-30) with |g| in the communication
- * terms replaced by the compressed payload; for the other collectives the same compute
- * term plus an alpha-beta exchange cost (collectives.h). No overlap: compute,
- * communication and compression add up.
+ * sim/analytic/analytic.h: the analytic engine.
+ *
+ * For the collective "terngrad" it is the TernGrad paper's model (terngrad_model.h,
+ * eq. 27-30) with |g| in the communication terms replaced by the compressed payload, and
+ * no overlap, as published. For every other collective it costs the same schedules the DES
+ * executes (sim/collectives: gcsim_schedule_time_s, contention-free closed form) bucket by
+ * bucket, and lays the buckets on the same timeline as the DES: a bucket's exchange starts
+ * when backward has produced it (or after backward with --no-overlap) and the previous
+ * bucket's exchange has finished. What the analytic engine cannot see is contention
+ * between flows of different phases or buckets and between codec work and compute.
  */
 #ifndef GCSIM_ANALYTIC_ANALYTIC_H
 #define GCSIM_ANALYTIC_ANALYTIC_H
@@ -17,5 +22,11 @@
 terngrad_links gcsim_terngrad_links(const gcsim_platform *p);
 
 int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err);
+
+/* One bare collective of `bytes` dense fp32 bytes over the first `gpus` GPUs, in closed
+ * form (the analytic twin of gcsim_des_collective_time). */
+int gcsim_analytic_collective_time(const gcsim_platform *p, int gpus, gcsim_collective c,
+                                   double bytes, int ps_shards, double *time_s,
+                                   gcsim_error *err);
 
 #endif

@@ -18,6 +18,7 @@
 #ifndef GCSIM_DES_H
 #define GCSIM_DES_H
 
+#include "collectives.h"
 #include "gcsim_error.h"
 #include "platform.h"
 #include "scenario.h"
@@ -52,9 +53,12 @@ void gcsim_des_details_free(gcsim_des_details *d);
 
 /* Overrides of the network model; zero-initialize for the defaults. */
 typedef struct {
-    /* SimGrid network/model: "LV08", "CM02", "IB", "SMPI", "Constant". NULL: the environment
-     * variable GCSIM_DES_NETWORK_MODEL if set, else IB for InfiniBand NICs and LV08
-     * otherwise. */
+    /* SimGrid network model: "alpha-beta" (the default: SimGrid's CM02 max-min sharing with
+     * no TCP window bound and no cross-traffic, so that one message of S bytes over a route
+     * takes exactly its latency + S / bandwidth, as the platform's figures mean), or one of
+     * SimGrid's protocol models "LV08", "CM02", "IB", "SMPI", "Constant", which apply their
+     * own correction factors to the platform's figures. NULL: the environment variable
+     * GCSIM_DES_NETWORK_MODEL if set, else "alpha-beta". */
     const char *network_model;
     int crosstraffic;            /* 0: the model's default, 1: force on, -1: force off */
 } gcsim_des_options;
@@ -81,6 +85,9 @@ int gcsim_des_collective_time(const gcsim_platform *p, int gpus, gcsim_collectiv
  * memory/CPU is "c<n>". */
 int gcsim_des_write_platform(const gcsim_platform *p, int nodes, const char *path,
                              gcsim_error *err);
+
+/* The same for a topology of any size (its GPUs' nodes only). */
+int gcsim_des_write_topology(const gcsim_topology *t, const char *path, gcsim_error *err);
 
 /* The network model used for p when nothing overrides it. */
 const char *gcsim_des_default_network_model(const gcsim_platform *p);

@@ -1,6 +1,6 @@
 /*
- * sim/des/des_collectives.h: the collectives as message schedules run by SimGrid actors
- * (inside the simulation child), and the per-actor state they use.
+ * sim/des/des_collectives.h: executing a bucket's schedule (sim/collectives) on SimGrid,
+ * flow by flow, inside the simulation child; and the per-actor state it uses.
  */
 #ifndef GCSIM_DES_COLLECTIVES_H
 #define GCSIM_DES_COLLECTIVES_H
@@ -12,9 +12,9 @@
 typedef struct des_timeline des_timeline;
 typedef struct des_sim des_sim;
 
-/* Mailboxes to and from one peer, memoized: resolving a mailbox by name costs a
- * formatted string and a map lookup on every message otherwise. */
-#define DES_MAILBOX_CACHE 16
+/* Mailboxes to and from one peer, memoized in a small open-addressed table: resolving a
+ * mailbox by name costs a formatted string and a map lookup otherwise. */
+#define DES_MAILBOX_CACHE 32
 typedef struct {
     int peer;          /* -1: empty */
     sg_mailbox_t in;   /* peer -> this endpoint */
@@ -23,9 +23,9 @@ typedef struct {
 
 typedef struct {
     des_sim *sim;
-    int ep;            /* endpoint id: GPU, node CPU or PS shard */
+    int ep;            /* endpoint id: GPU or node CPU */
     double codec_s;    /* nominal codec seconds charged to this endpoint */
-    des_peer_boxes boxes[DES_MAILBOX_CACHE]; /* direct-mapped by peer id */
+    des_peer_boxes boxes[DES_MAILBOX_CACHE];
 } des_actor;
 
 struct des_sim {
@@ -34,7 +34,7 @@ struct des_sim {
     des_actor *actors;           /* one per endpoint */
     sg_host_t *hosts;            /* one per endpoint */
     sg_sem_t *ready;             /* per GPU: one release per full bucket */
-    int n_endpoints, first_cpu, first_shard;
+    int n_endpoints;
     double compute_end_s;
     long long transfers;
     des_timeline *timeline;      /* or NULL */
@@ -43,11 +43,8 @@ struct des_sim {
 /* Charges `seconds` of encode/decode work on the actor's host (nominal, at full speed). */
 void des_codec(des_actor *a, double seconds, const char *name);
 
-/* The part of bucket b's exchange a GPU runs (local: the GPUs of its node). */
-void des_gpu_exchange(des_actor *a, int b, const int *local, int local_n);
-/* The part a node CPU runs (TernGrad pattern) and a parameter-server shard runs. */
-void des_cpu_exchange(des_actor *a, int b);
-void des_shard_exchange(des_actor *a, int b);
+/* This endpoint's part of bucket b's schedule, then (GPUs) the final decode. */
+void des_exchange(des_actor *a, int b);
 
 void des_mark_start(des_actor *a, int b);
 void des_mark_end(des_actor *a, int b);

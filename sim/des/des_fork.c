@@ -138,7 +138,7 @@ static int make_platform(des_plan *plan, char *dir, size_t dir_len, gcsim_error 
     if (!mkdtemp(dir))
         return gcsim_fail(err, "des: cannot create a temporary directory: %s", strerror(errno));
     snprintf(plan->platform_path, sizeof plan->platform_path, "%s/platform.xml", dir);
-    if (gcsim_des_write_platform(plan->platform, plan->nodes, plan->platform_path, err) != 0) {
+    if (gcsim_des_write_topology(&plan->topology, plan->platform_path, err) != 0) {
         unlink(plan->platform_path);
         rmdir(dir);
         return -1;
@@ -207,9 +207,7 @@ int gcsim_des_predict_opts(const gcsim_scenario *s, const gcsim_des_options *opt
     gcsim_des_details *d = details ? details : &local;
     int rc = run_plan(&plan, &hdr, d, err);
     if (rc == 0) {
-        double compute_s = plan.forward_s;
-        for (int b = 0; b < plan.n_buckets; b++)
-            compute_s += plan.backward_s[b];
+        double compute_s = plan.iteration.compute_s;
         /* Time during which some exchange is in progress: the union of the buckets'
          * intervals (they can overlap when host-side steps lag, e.g. TernGrad pattern). */
         double comm_s = 0, covered_until = 0;
@@ -248,32 +246,14 @@ int gcsim_des_collective_time(const gcsim_platform *p, int gpus, gcsim_collectiv
                               double bytes, int ps_shards, const gcsim_des_options *opts,
                               double *time_s, gcsim_des_details *details, gcsim_error *err)
 {
-    if (gpus < 1 || gpus > p->nodes * p->gpus_per_node)
-        return gcsim_fail(err, "%s: %d GPUs requested, platform has %d x %d", p->source_path, gpus,
-                          p->nodes, p->gpus_per_node);
-    if (!(bytes >= 0) || c < 0 || c >= COLLECTIVE_COUNT)
-        return gcsim_fail(err, "des: invalid collective or size");
     des_plan plan;
-    memset(&plan, 0, sizeof plan);
-    if (des_plan_network(&plan, p, opts, err) != 0)
+    if (des_plan_collective(&plan, p, gpus, c, bytes, ps_shards, opts, err) != 0)
         return -1;
-    gcsim_des_bucket bucket = {.first_layer = 0, .last_layer = 0, .dense_bytes = bytes,
-                               .payload_bytes = bytes};
-    double backward = 0;
-    plan.platform = p;
-    plan.gpus = gpus;
-    plan.gpus_per_node = p->gpus_per_node;
-    plan.nodes = (gpus + p->gpus_per_node - 1) / p->gpus_per_node;
-    plan.collective = c;
-    plan.aggregation = PAYLOAD_DENSE_SUMMABLE;
-    plan.ps_shards = ps_shards > 0 ? ps_shards : plan.nodes;
-    plan.overlap = true;
-    plan.n_buckets = 1;
-    plan.backward_s = &backward;
-    plan.buckets = &bucket;
     des_result_header hdr;
     gcsim_des_details local;
-    if (run_plan(&plan, &hdr, details ? details : &local, err) != 0)
+    int rc = run_plan(&plan, &hdr, details ? details : &local, err);
+    des_plan_free(&plan);
+    if (rc != 0)
         return -1;
     if (!details)
         gcsim_des_details_free(&local);

@@ -1,13 +1,14 @@
 /*
  * sim/des/des_internal.h: what the files of the DES share: the plan of one simulated
- * iteration (compute segments, buckets, payload aggregation, collective) built before the
- * fork, and the simulation that runs in the child.
+ * iteration (the shared iteration and topology of sim/collectives, a schedule per bucket)
+ * built before the fork, and the simulation that runs in the child.
  */
 #ifndef GCSIM_DES_INTERNAL_H
 #define GCSIM_DES_INTERNAL_H
 
 #include <stdbool.h>
 
+#include "collectives.h"
 #include "des.h"
 
 typedef struct {
@@ -17,16 +18,17 @@ typedef struct {
     int gpus_per_node;             /* i (the platform's) */
     int nodes;                     /* j = ceil(N / i) */
     gcsim_collective collective;
-    gcsim_payload_aggregation aggregation;
     int ps_shards;                 /* S >= 1 */
     bool overlap;
 
-    /* Compute on every GPU (seconds at full speed). */
-    double forward_s;
+    gcsim_topology topology;
+    gcsim_iteration iteration;     /* compute and buckets, as the analytic engine has them */
+    int n_schedules;
+    gcsim_schedule *schedules;     /* one per distinct pipeline chunk count */
+    int *bucket_schedule;          /* per bucket: index into schedules */
+    int endpoints;                 /* GPUs, plus node CPUs if a schedule uses them */
+
     int n_buckets;
-    double *backward_s;            /* per bucket: backward time of the layers it holds */
-    double *fixed_bytes;           /* per bucket: payload of layers sent uncompressed (e.g.
-                                      TernGrad's fp32 last layer), which never grows; or NULL */
     gcsim_des_bucket *buckets;     /* static part filled: layers, bytes, codec times */
     double codec_Bps;              /* 0: no codec time charged */
     bool compressed;               /* payload smaller than dense: codec charged */
@@ -52,8 +54,12 @@ typedef struct {
 /* Builds the plan of a scenario (des_plan.c); des_plan_free releases it. */
 int des_plan_build(des_plan *plan, const gcsim_scenario *s, const gcsim_des_options *opts,
                    gcsim_error *err);
+/* The plan of one bare collective of a dense buffer over the first gpus GPUs. */
+int des_plan_collective(des_plan *plan, const gcsim_platform *p, int gpus, gcsim_collective c,
+                        double bytes, int ps_shards, const gcsim_des_options *opts,
+                        gcsim_error *err);
 void des_plan_free(des_plan *plan);
-/* Chooses the network model: option, else GCSIM_DES_NETWORK_MODEL, else by NIC kind. */
+/* Chooses the network model: option, else GCSIM_DES_NETWORK_MODEL, else alpha-beta. */
 int des_plan_network(des_plan *plan, const gcsim_platform *p, const gcsim_des_options *opts,
                      gcsim_error *err);
 
@@ -68,9 +74,5 @@ typedef struct {
 } des_run_cost;
 int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket *buckets,
                    des_run_cost *cost, gcsim_error *err);
-
-/* Payload bytes of a chunk holding `fraction` of a bucket's elements, as the sum of k
- * workers' gradients (DESIGN.md, "Compression meets the collective"). */
-double des_hop_bytes(const des_plan *plan, int bucket, double fraction, double k);
 
 #endif

@@ -1,11 +1,13 @@
 /*
  * sim/des/des_sim.c: the simulation itself, run inside the forked child (des_fork.c).
  *
- * Endpoints: GPUs 0..N-1 (hosts g<k>), node CPUs N..N+j-1 (hosts c<n>), parameter-server
- * shards N+j..N+j+S-1 (on c<s mod j>). Every GPU runs two actors sharing its host: the
- * compute actor replays forward and backward and releases a semaphore when a bucket is
- * full; the comm actor encodes, exchanges and decodes buckets in order. Codec work is an
- * execution on the same host, so it shares the GPU with backward compute (fair share).
+ * Endpoints: GPUs 0..N-1 (hosts g<k>) and, when a schedule uses them (parameter server,
+ * TernGrad pattern), node CPUs N..N+j-1 (hosts c<n>). Every GPU runs two actors sharing its
+ * host: the compute actor replays forward and backward and releases a semaphore when a
+ * bucket is full; the comm actor encodes, exchanges (des_exchange: the bucket's schedule)
+ * and decodes buckets in order. A CPU runs one actor that takes its part of every bucket's
+ * schedule. Codec work is an execution on the same host, so it shares the GPU with
+ * backward compute (fair share): a contention the analytic engine does not see.
  * Messages carry only their simulated size (sg_mailbox_put_async with a dummy payload).
  */
 #include <math.h>
@@ -24,14 +26,6 @@
 #include "des_collectives.h"
 #include "des_internal.h"
 #include "des_timeline.h"
-
-static int local_group(const des_sim *sim, int gpu, int *members)
-{
-    int i = sim->plan->gpus_per_node, node = gpu / i, n = 0;
-    for (int g = node * i; g < (node + 1) * i && g < sim->plan->gpus; g++)
-        members[n++] = g;
-    return n;
-}
 
 void des_mark_start(des_actor *a, int b)
 {
@@ -66,11 +60,11 @@ static void gpu_compute_main(int argc, char **argv)
     const des_plan *plan = sim->plan;
     char name[64];
 
-    compute(a, plan->forward_s, "forward");
+    compute(a, plan->iteration.forward_s, "forward");
     for (int b = 0; b < plan->n_buckets; b++) {
         gcsim_des_bucket *bk = &plan->buckets[b];
         snprintf(name, sizeof name, "backward layers %d-%d", bk->first_layer, bk->last_layer);
-        compute(a, plan->backward_s[b], name);
+        compute(a, plan->iteration.buckets[b].backward_s, name);
         double now = simgrid_get_clock();
         if (now > sim->buckets[b].ready_s)
             sim->buckets[b].ready_s = now;
@@ -91,8 +85,6 @@ static void gpu_comm_main(int argc, char **argv)
     des_actor *a = sg_actor_self_get_data();
     des_sim *sim = a->sim;
     const des_plan *plan = sim->plan;
-    int *group = malloc(sizeof(int) * (size_t)plan->gpus_per_node);
-    int local_n = local_group(sim, a->ep, group);
     char name[64];
 
     for (int b = 0; b < plan->n_buckets; b++) {
@@ -101,16 +93,16 @@ static void gpu_comm_main(int argc, char **argv)
         des_codec(a, plan->buckets[b].encode_s, name);
         des_mark_start(a, b);
         double t0 = simgrid_get_clock(), codec0 = a->codec_s;
-        des_gpu_exchange(a, b, group, local_n);
+        des_exchange(a, b);
         if (a->ep == 0)
             sim->buckets[b].decode_s = a->codec_s - codec0;
         snprintf(name, sizeof name, "bucket %d %s", b, gcsim_collective_name(plan->collective));
         des_timeline_add(sim->timeline, a->ep, DES_TRACK_COMM, name, t0, simgrid_get_clock());
         des_mark_end(a, b);
     }
-    free(group);
 }
 
+/* A node CPU: its part of every bucket's schedule (shards, the TernGrad host steps). */
 static void cpu_main(int argc, char **argv)
 {
     (void)argc, (void)argv;
@@ -118,21 +110,7 @@ static void cpu_main(int argc, char **argv)
     char name[64];
     for (int b = 0; b < a->sim->plan->n_buckets; b++) {
         double t0 = simgrid_get_clock();
-        des_cpu_exchange(a, b);
-        snprintf(name, sizeof name, "bucket %d", b);
-        des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMM, name, t0, simgrid_get_clock());
-        des_mark_end(a, b);
-    }
-}
-
-static void shard_main(int argc, char **argv)
-{
-    (void)argc, (void)argv;
-    des_actor *a = sg_actor_self_get_data();
-    char name[64];
-    for (int b = 0; b < a->sim->plan->n_buckets; b++) {
-        double t0 = simgrid_get_clock();
-        des_shard_exchange(a, b);
+        des_exchange(a, b);
         snprintf(name, sizeof name, "bucket %d", b);
         des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMM, name, t0, simgrid_get_clock());
         des_mark_end(a, b);
@@ -149,14 +127,23 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
 {
     memset(hdr, 0, sizeof *hdr);
     char model[80], cross[64];
-    snprintf(model, sizeof model, "--cfg=network/model:%s", plan->network_model);
-    snprintf(cross, sizeof cross, "--cfg=network/crosstraffic:%d", plan->crosstraffic > 0);
+    bool exact = strcmp(plan->network_model, "alpha-beta") == 0;
+    /* alpha-beta: CM02's max-min sharing without its TCP window bound (TCP-gamma 0) and
+     * without acknowledgement cross-traffic, so that a message takes exactly the route's
+     * latency plus size over its bandwidth (tests/des/test_des_network.c). */
+    snprintf(model, sizeof model, "--cfg=network/model:%s", exact ? "CM02" : plan->network_model);
+    snprintf(cross, sizeof cross, "--cfg=network/crosstraffic:%d",
+             exact ? 0 : plan->crosstraffic > 0);
     /* Small stacks: thousands of actors, each with a shallow call depth. */
     char *argv[8] = {"gcsim-des", model, "--log=root.thres:critical",
                      "--cfg=contexts/stack-size:512", NULL, NULL, NULL, NULL};
     int argc = 4;
-    if (plan->crosstraffic != 0)
+    if (exact) {
+        argv[argc++] = "--cfg=network/TCP-gamma:0";
         argv[argc++] = cross;
+    } else if (plan->crosstraffic != 0) {
+        argv[argc++] = cross;
+    }
     simgrid_init(&argc, argv);
     simgrid_load_platform(plan->platform_path);
     /* Loaded: remove the generated file now, so that nothing is left behind even if the
@@ -180,12 +167,8 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
         buckets[b].exchange_start_s = INFINITY;
         buckets[b].exchange_end_s = 0;
     }
-    int n = plan->gpus, j = plan->nodes;
-    bool use_cpu = plan->collective == COLLECTIVE_TERNGRAD;
-    int shards = plan->collective == COLLECTIVE_PARAMETER_SERVER ? plan->ps_shards : 0;
-    sim.n_endpoints = n + j + shards;
-    sim.first_cpu = n;
-    sim.first_shard = n + j;
+    int n = plan->gpus;
+    sim.n_endpoints = plan->endpoints;
     sim.actors = calloc((size_t)sim.n_endpoints, sizeof(des_actor));
     sim.ready = calloc((size_t)n, sizeof(sg_sem_t));
     sim.hosts = calloc((size_t)sim.n_endpoints, sizeof(sg_host_t));
@@ -199,10 +182,8 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     for (int e = 0; e < sim.n_endpoints; e++) {
         if (e < n)
             snprintf(name, sizeof name, "g%d", e);
-        else if (e < n + j)
-            snprintf(name, sizeof name, "c%d", e - n);
         else
-            snprintf(name, sizeof name, "c%d", (e - n - j) % j);
+            snprintf(name, sizeof name, "c%d", e - n);
         sim.hosts[e] = sg_host_by_name(name);
         if (!sim.hosts[e]) {
             fail(hdr, "generated platform lacks host ", name);
@@ -223,16 +204,10 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
         sg_actor_set_data(m, &sim.actors[g]);
         sg_actor_start(m, gpu_comm_main, 0, NULL);
     }
-    if (use_cpu)
-        for (int e = n; e < n + j; e++) {
-            sg_actor_t c = sg_actor_init("cpu", sim.hosts[e]);
-            sg_actor_set_data(c, &sim.actors[e]);
-            sg_actor_start(c, cpu_main, 0, NULL);
-        }
-    for (int e = n + j; e < sim.n_endpoints; e++) {
-        sg_actor_t c = sg_actor_init("shard", sim.hosts[e]);
+    for (int e = n; e < sim.n_endpoints; e++) {
+        sg_actor_t c = sg_actor_init("cpu", sim.hosts[e]);
         sg_actor_set_data(c, &sim.actors[e]);
-        sg_actor_start(c, shard_main, 0, NULL);
+        sg_actor_start(c, cpu_main, 0, NULL);
     }
 
     simgrid_run();

@@ -31,7 +31,7 @@ des_timeline *des_timeline_new(const des_plan *plan)
         return NULL;
     t->gpus = plan->gpus;
     t->nodes = plan->nodes;
-    t->shards = plan->collective == COLLECTIVE_PARAMETER_SERVER ? plan->ps_shards : 0;
+    t->shards = 0; /* shards run on the node CPUs */
     return t;
 }
 

@@ -7,8 +7,9 @@
  * generated platform, at 16 and 64 ranks, 1 MiB to 256 MiB.
  *
  * Both sides use the same network model: smpirun's default network/model:SMPI (with its
- * piecewise smpi/bw-factor and smpi/lat-factor) is overridden with network/model:LV08, the
- * model the engine uses for Ethernet, so the factors are identical by construction;
+ * piecewise smpi/bw-factor and smpi/lat-factor) is overridden with the engine's default
+ * "alpha-beta" model (CM02 without TCP window bound or cross-traffic), so that both see
+ * the platform's figures unchanged;
  * smpi/simulate-computation:no keeps host CPU time of the MPI code out of the simulated time.
  *
  * 1 MiB: a tiny MPI program (smpi_allreduce.c) compiled with smpicc now, at test time.
@@ -60,7 +61,7 @@ static double smpi_compiled(int ranks, const char *alg, long bytes)
     char cmd[2048];
     snprintf(cmd, sizeof cmd,
              "smpirun -np %d -platform %s/platform.xml -hostfile %s/hosts -no-privatize "
-             "--cfg=network/model:LV08 --cfg=smpi/simulate-computation:no "
+             "--cfg=network/model:CM02 --cfg=network/TCP-gamma:0 --cfg=network/crosstraffic:0 --cfg=smpi/simulate-computation:no "
              "--cfg=smpi/allreduce:%s --log=root.thres:critical %s/smpi_allreduce %ld 2>/dev/null",
              ranks, dir, dir, alg, dir, bytes);
     return run_and_read(cmd, NULL);
@@ -88,7 +89,7 @@ static double smpi_replay(int ranks, const char *alg, long bytes)
     fclose(index);
     snprintf(cmd, sizeof cmd,
              "smpirun -np %d -platform %s/platform.xml -hostfile %s/hosts -no-privatize "
-             "--cfg=network/model:LV08 --cfg=smpi/allreduce:%s --log=root.thres:critical "
+             "--cfg=network/model:CM02 --cfg=network/TCP-gamma:0 --cfg=network/crosstraffic:0 --cfg=smpi/allreduce:%s --log=root.thres:critical "
              "--log=smpi_replay.thres:verbose --log=root.fmt:%%m%%n -replay %s/index%d 2>&1",
              ranks, dir, dir, alg, dir, ranks);
     return run_and_read(cmd, "Simulation time ");

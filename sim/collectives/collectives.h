@@ -1,0 +1,159 @@
+/*
+ * sim/collectives/collectives.h: the one definition of every gradient exchange, shared by
+ * both engines.
+ *
+ * Offers:
+ *   - gcsim_topology: the cluster as a set of directed links with capacities and the route
+ *     (links, latency) between any two endpoints (GPUs 0..N-1, node CPUs N..N+j-1). The DES
+ *     generates its SimGrid platform with exactly these links (sim/des/des_platform.c).
+ *   - gcsim_schedule: a collective as phases of point-to-point flows (who sends what share
+ *     of a bucket to whom, in which steps, holding the sum of how many workers). The
+ *     analytic engine costs it in closed form (gcsim_schedule_time_s), the DES executes it
+ *     flow by flow on SimGrid.
+ *   - gcsim_hop_bytes: the payload-aggregation rule per compressor class, written once.
+ *   - gcsim_iteration: one training iteration's compute and gradient buckets, the same for
+ *     both engines.
+ * docs/collectives.md describes every schedule and the closed form.
+ */
+#ifndef GCSIM_COLLECTIVES_H
+#define GCSIM_COLLECTIVES_H
+
+#include <stdbool.h>
+
+#include "gcsim_error.h"
+#include "payload.h"
+#include "platform.h"
+#include "scenario.h"
+
+/* ---- topology ---- */
+
+#define GCSIM_ROUTE_MAX_LINKS 8
+
+typedef struct {
+    const gcsim_platform *platform;
+    int gpus;            /* N: endpoints 0..N-1 */
+    int gpus_per_node;   /* i */
+    int nodes;           /* j = ceil(N / i): endpoints N..N+j-1 are the nodes' CPUs */
+    int nics_per_node;   /* R: NICs (rails) a node uses; GPU l of a node uses NIC l*R/i */
+    int leaves;          /* fat tree: leaf switches; 0 on a star */
+    int n_links;
+    double *capacity_Bps; /* per directed link */
+} gcsim_topology;
+
+int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gcsim_error *err);
+void gcsim_topology_free(gcsim_topology *t);
+
+int gcsim_topology_endpoints(const gcsim_topology *t);
+int gcsim_topology_node_of(const gcsim_topology *t, int endpoint);
+/* The NIC (rail) of a node that a GPU's inter-node traffic uses; a CPU uses NIC 0. */
+int gcsim_topology_nic_of(const gcsim_topology *t, int endpoint);
+/* Links a message from src to dst crosses (at most GCSIM_ROUTE_MAX_LINKS) and the
+ * end-to-end latency: inside a node intra_node.latency; between nodes nic.latency plus two
+ * switch latencies per switch level crossed. Returns the number of links. */
+int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
+                         double *latency_s);
+/* A readable name of a link id, for messages and the DES platform. */
+void gcsim_topology_link_name(const gcsim_topology *t, int link, char *buf, int len);
+
+/* ---- payload aggregation ---- */
+
+typedef struct {
+    double dense_bytes;     /* fp32 gradient bytes of the bucket */
+    double payload_bytes;   /* one worker's encoded bucket */
+    double fixed_bytes;     /* part of the payload sent uncompressed (summed in fp32) */
+    gcsim_payload_aggregation aggregation;
+    bool compressed;
+} gcsim_bucket_bytes;
+
+/* Bytes of a whole bucket holding the sum of k workers' gradients:
+ *   dense summable: the payload, whatever k;
+ *   shared scale (TernGrad): 2-bit values become sums with 2k+1 levels, log2(2k+1) bits;
+ *   sparse: supports may not overlap, k payloads (the worst case the DGC paper names);
+ *   per-worker scale: decoded, summed and re-encoded at every reducing hop: the payload;
+ * never more than the dense fp32 bucket (a worker can always send the dense sum). */
+double gcsim_hop_bytes(const gcsim_bucket_bytes *b, double k);
+
+/* ---- schedules ---- */
+
+typedef struct {
+    int src, dst;           /* endpoints */
+    double share;           /* fraction of the bucket this flow carries in each active step */
+    double k0;              /* workers summed in that data at the flow's first step */
+    int first_step, last_step; /* active steps of its phase, inclusive */
+} gcsim_flow;
+
+typedef struct {
+    char name[32];
+    int steps;
+    double dk;              /* workers summed grow by dk per step (ring reduce-scatter) */
+    bool reduce;            /* receivers add what arrives into their own data */
+    bool fixed_k;           /* payload never grows (TernGrad's Appendix B model) */
+    int n_flows;
+    gcsim_flow *flows;
+} gcsim_phase;
+
+typedef struct {
+    gcsim_collective collective;
+    int chunks;             /* pipeline chunks (trees); 1 otherwise */
+    int n_phases;
+    gcsim_phase *phases;
+    int endpoints;          /* endpoints that take part: N, or N + j with CPUs */
+    int decodes;            /* payloads a GPU decodes after the exchange (all-gather: N) */
+    /* Per phase and endpoint, the flows it sends and receives (CSR: out_index[p][e] ..
+     * out_index[p][e+1] into out_flows[p]), for executing the schedule. */
+    int **out_index, **out_flows, **in_index, **in_flows;
+} gcsim_schedule;
+
+/* Pipeline granularity of the tree collectives: NCCL moves a channel's data in slices of
+ * NCCL_BUFFSIZE / NCCL_STEPS = 4 MiB / 8 = 512 KiB (NCCL defaults, docs/collectives.md). */
+#define GCSIM_PIPELINE_CHUNK_BYTES (512.0 * 1024)
+#define GCSIM_PIPELINE_MAX_CHUNKS 64
+int gcsim_pipeline_chunks(gcsim_collective c, double payload_bytes);
+
+int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t,
+                         int ps_shards, int chunks, gcsim_error *err);
+void gcsim_schedule_free(gcsim_schedule *s);
+
+/* Bytes a flow carries in step `step` of its phase. */
+double gcsim_flow_bytes(const gcsim_phase *ph, const gcsim_flow *f, int step,
+                        const gcsim_bucket_bytes *b);
+
+/* The closed form: every phase's steps one after the other, a step lasting as long as its
+ * slowest flow, a flow moving at the fair share of its most loaded link (capacity over
+ * the flows of the phase that cross it) after its route latency. Receivers of reducing
+ * phases with per-worker-scale payloads decode, sum and re-encode what they received
+ * (2 x share x dense / codec_Bps per step, when codec_Bps > 0). */
+double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
+                             const gcsim_bucket_bytes *b, double codec_Bps);
+
+/* ---- one iteration ---- */
+
+typedef struct {
+    int first_layer, last_layer; /* forward indices, inclusive */
+    gcsim_bucket_bytes bytes;
+    double backward_s;           /* backward time of its layers on one GPU */
+} gcsim_bucket;
+
+typedef struct {
+    double compute_s;            /* forward + backward on one GPU */
+    double forward_s;
+    int n_buckets;
+    gcsim_bucket *buckets;       /* in the order backward fills them */
+    bool overlap;                /* buckets exchanged while backward goes on */
+} gcsim_iteration;
+
+#define GCSIM_DEFAULT_BUCKET_BYTES (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 */
+#define GCSIM_DEFAULT_BACKWARD_FRACTION (2.0 / 3.0)      /* docs/formats.md */
+
+/* Compute from the profile (T(1,1,K): strong scaling T/N, weak T; the TernGrad pattern
+ * moves its host copy |g|/C_cwd out of it), split into forward and backward by the
+ * profile's backward fraction and over layers by forward FLOPs; buckets close at
+ * s->bucket_bytes of fp32 gradient, as PyTorch DDP's do. */
+int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_error *err);
+void gcsim_iteration_free(gcsim_iteration *it);
+
+/* Whether buckets overlap backward: the scenario's choice, except for the TernGrad
+ * pattern, whose model (Appendix B) has none. */
+bool gcsim_scenario_overlaps(const gcsim_scenario *s);
+
+#endif

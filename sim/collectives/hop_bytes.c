@@ -1,0 +1,37 @@
+/* The payload-aggregation rule, once for both engines (collectives.h). */
+#include <math.h>
+
+#include "collectives.h"
+
+double gcsim_hop_bytes(const gcsim_bucket_bytes *b, double k)
+{
+    /* Layers sent uncompressed (e.g. TernGrad's fp32 last layer) are summed in fp32 and
+     * never grow; the rest follows its class's rule. */
+    double fixed = b->fixed_bytes;
+    double packed = b->payload_bytes - fixed, dense = b->dense_bytes - fixed, v = packed;
+    if (k < 1)
+        k = 1;
+    if (b->compressed && packed > 0) {
+        switch (b->aggregation) {
+        case PAYLOAD_SHARED_SCALE:
+            v = packed * fmax(1.0, log2(2.0 * k + 1.0) / 2.0);
+            break;
+        case PAYLOAD_SPARSE:
+            v = packed * k;
+            break;
+        case PAYLOAD_DENSE_SUMMABLE:
+        case PAYLOAD_PER_WORKER_SCALE:
+            break;
+        }
+        if (v > dense)
+            v = dense;
+    }
+    return v + fixed;
+}
+
+double gcsim_flow_bytes(const gcsim_phase *ph, const gcsim_flow *f, int step,
+                        const gcsim_bucket_bytes *b)
+{
+    double k = ph->fixed_k ? 1.0 : f->k0 + ph->dk * (step - f->first_step);
+    return f->share * gcsim_hop_bytes(b, k);
+}

@@ -1,0 +1,96 @@
+/*
+ * sim/collectives/iteration.c: one training iteration as both engines see it: compute per
+ * GPU, and the gradient buckets backward fills (collectives.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "collectives.h"
+
+bool gcsim_scenario_overlaps(const gcsim_scenario *s)
+{
+    return s->overlap && s->collective != COLLECTIVE_TERNGRAD;
+}
+
+void gcsim_iteration_free(gcsim_iteration *it)
+{
+    free(it->buckets);
+    it->buckets = NULL;
+    it->n_buckets = 0;
+}
+
+int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_error *err)
+{
+    memset(it, 0, sizeof *it);
+    const gcsim_platform *p = s->platform;
+    const gcsim_model *m = s->model;
+    const gcsim_payload_plan *pay = s->payload;
+    if (!p || !m || !pay)
+        return gcsim_fail(err, "scenario lacks a platform, model or payload plan");
+    if (pay->n_layers != m->n_layers || m->n_layers < 1)
+        return gcsim_fail(err, "%s: payload plan has %d layers, model has %d", m->source_path,
+                          pay->n_layers, m->n_layers);
+    if (s->batch < 1)
+        return gcsim_fail(err, "batch must be positive, got %d", s->batch);
+    const gcsim_profile *prof = gcsim_model_profile(m, p->gpu.type);
+    if (!prof)
+        return gcsim_fail(err, "%s: no compute profile for GPU type \"%s\" of platform %s",
+                          m->source_path, p->gpu.type, p->source_path);
+    double t_batch;
+    if (gcsim_profile_time_s(prof, s->batch, &t_batch, err) != 0)
+        return -1;
+    /* In the TernGrad paper's model T(1,1,K,|g|) includes one copy of the fp32 gradient
+     * to the host, which its pattern simulates as traffic; the other collectives keep
+     * gradients on the GPUs and replay the profile as it is. */
+    double g_bytes = gcsim_model_gradient_bytes(m);
+    double compute_s = t_batch;
+    if (s->collective == COLLECTIVE_TERNGRAD)
+        compute_s -= g_bytes / p->intra.gpu_to_host_Bps;
+    if (!(compute_s > 0))
+        return gcsim_fail(err, "%s: profiled time %g s for batch %d is shorter than copying the "
+                               "%g-byte gradient to the host at C_cwd, which the TernGrad model "
+                               "assumes it includes",
+                          m->source_path, t_batch, s->batch, g_bytes);
+    if (s->scaling == SCALING_STRONG)
+        compute_s /= s->placement.gpus;
+    double bf = prof->backward_fraction > 0 && prof->backward_fraction < 1
+                    ? prof->backward_fraction
+                    : GCSIM_DEFAULT_BACKWARD_FRACTION;
+    it->compute_s = compute_s;
+    it->forward_s = compute_s * (1 - bf);
+    it->overlap = gcsim_scenario_overlaps(s);
+
+    double flops = 0;
+    for (int l = 0; l < m->n_layers; l++)
+        flops += m->layers[l].fwd_flops;
+    double cap = s->bucket_bytes > 0 ? s->bucket_bytes : GCSIM_DEFAULT_BUCKET_BYTES;
+    bool compressed = gcsim_scenario_compresses(s);
+    it->buckets = calloc((size_t)m->n_layers, sizeof *it->buckets);
+    if (!it->buckets)
+        return gcsim_fail(err, "out of memory for %d gradient buckets", m->n_layers);
+    /* Backward runs from the last layer to the first; a bucket closes when it holds cap
+     * fp32 bytes, or at the first layer. */
+    gcsim_bucket *cur = NULL;
+    for (int l = m->n_layers - 1; l >= 0; l--) {
+        if (!cur) {
+            cur = &it->buckets[it->n_buckets];
+            cur->last_layer = l;
+            cur->bytes.aggregation = pay->aggregation;
+            cur->bytes.compressed = compressed;
+        }
+        double share = flops > 0 ? m->layers[l].fwd_flops / flops : 1.0 / m->n_layers;
+        cur->backward_s += compute_s * bf * share;
+        cur->first_layer = l;
+        double dense = 4.0 * (double)gcsim_layer_params(&m->layers[l]);
+        double wire = compressed ? pay->layer_bytes[l] : dense;
+        cur->bytes.dense_bytes += dense;
+        cur->bytes.payload_bytes += wire;
+        if (wire >= dense)
+            cur->bytes.fixed_bytes += wire;
+        if (cur->bytes.dense_bytes >= cap || l == 0) {
+            it->n_buckets++;
+            cur = NULL;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,554 @@
+/*
+ * sim/collectives/schedule.c: every collective as phases of flows (collectives.h).
+ *
+ * GPUs are placed node-major (node m holds GPUs m*i .. m*i+i-1). The schedules follow what
+ * NCCL and the frameworks do, simplified to what decides their time:
+ *   ring: one ring per NIC rail (R rings, each with 1/R of the data), ring r entering a
+ *     node at the GPU after the last GPU of rail r and leaving from that GPU, so every NIC
+ *     carries one ring each way; reduce-scatter (N-1 steps of 1/N) then all-gather;
+ *   allgather: the same rings, N-1 steps each forwarding one worker's whole payload;
+ *   halving-doubling: recursive halving then doubling over the largest power of two,
+ *     the extra ranks folded into a partner first;
+ *   tree: a chain through the GPUs of each node and a binary tree over the nodes, reduce
+ *     then broadcast, pipelined in chunks; double-tree: two such trees each with half the
+ *     data, the second over the mirrored node order and the reversed chain, so that a
+ *     node's head in one tree is a leaf region of the other (NCCL's double binary tree);
+ *   hierarchical: ring reduce-scatter inside each node, ring all-reduce of each 1/i shard
+ *     across the nodes (one ring per local GPU index: per rail), ring all-gather inside;
+ *   ps: every GPU pushes 1/S of its payload to each of S shards (on the nodes' CPUs, shard
+ *     s on node s mod j) and pulls the sum back;
+ *   terngrad: TernGrad Appendix B: recursive doubling of whole payloads among a node's
+ *     GPUs, the node's first GPU hands the node's gradient to its CPU, recursive doubling
+ *     among the CPUs; payloads never grow (the paper's model).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collectives.h"
+
+typedef struct {
+    gcsim_flow *v;
+    int n, cap;
+} flow_list;
+
+static int push(flow_list *l, int src, int dst, double share, double k0, int first, int last)
+{
+    if (share <= 0 || src == dst)
+        return 0;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 64;
+        gcsim_flow *v = realloc(l->v, sizeof *v * (size_t)cap);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = (gcsim_flow){src, dst, share, k0, first, last};
+    return 0;
+}
+
+static int flow_order(const void *a, const void *b)
+{
+    const gcsim_flow *x = a, *y = b;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    if (x->dst != y->dst)
+        return x->dst < y->dst ? -1 : 1;
+    if (x->first_step != y->first_step)
+        return x->first_step < y->first_step ? -1 : 1;
+    if (x->last_step != y->last_step)
+        return x->last_step < y->last_step ? -1 : 1;
+    return (x->k0 > y->k0) - (x->k0 < y->k0);
+}
+
+/* Flows between the same pair in the same steps holding the same sums are one message
+ * (e.g. the R rings' hops inside a node): merge them, adding their shares. */
+static void coalesce(flow_list *l)
+{
+    if (l->n < 2)
+        return;
+    qsort(l->v, (size_t)l->n, sizeof *l->v, flow_order);
+    int w = 0;
+    for (int r = 1; r < l->n; r++) {
+        gcsim_flow *a = &l->v[w], *b = &l->v[r];
+        if (a->src == b->src && a->dst == b->dst && a->first_step == b->first_step &&
+            a->last_step == b->last_step && a->k0 == b->k0)
+            a->share += b->share;
+        else
+            l->v[++w] = *b;
+    }
+    l->n = w + 1;
+}
+
+static int add_phase(gcsim_schedule *s, const char *name, int steps, double dk, bool reduce,
+                     flow_list *l)
+{
+    if (steps < 1 || l->n == 0) {
+        free(l->v);
+        *l = (flow_list){0};
+        return 0;
+    }
+    coalesce(l);
+    gcsim_phase *ph = realloc(s->phases, sizeof *ph * (size_t)(s->n_phases + 1));
+    if (!ph)
+        return -1;
+    s->phases = ph;
+    ph = &s->phases[s->n_phases++];
+    memset(ph, 0, sizeof *ph);
+    strncpy(ph->name, name, sizeof ph->name - 1);
+    ph->steps = steps;
+    ph->dk = dk;
+    ph->reduce = reduce;
+    ph->fixed_k = s->collective == COLLECTIVE_TERNGRAD;
+    ph->n_flows = l->n;
+    ph->flows = l->v;
+    *l = (flow_list){0};
+    return 0;
+}
+
+/* ---- rings ---- */
+
+/* The GPUs of ring r in order: node by node, starting in each node after the last GPU of
+ * rail r (so that the ring leaves every node from rail r). Returns the count. */
+static int ring_order(const gcsim_topology *t, int r, int rings, int *order)
+{
+    int i = t->gpus_per_node, n = 0;
+    int exit_local = rings > 1 ? (r + 1) * i / rings - 1 : i - 1;
+    for (int m = 0; m < t->nodes; m++)
+        for (int step = 1; step <= i; step++) {
+            int g = m * i + (exit_local + step) % i;
+            if (g < t->gpus)
+                order[n++] = g;
+        }
+    return n;
+}
+
+static int ring_flows(const gcsim_topology *t, int *order, double share_per_ring, double k0,
+                      int first, int last, flow_list *l)
+{
+    int rings = t->nodes > 1 ? t->nics_per_node : 1;
+    for (int r = 0; r < rings; r++) {
+        int n = ring_order(t, r, rings, order);
+        for (int p = 0; p < n; p++)
+            if (push(l, order[p], order[(p + 1) % n], share_per_ring / rings, k0, first, last))
+                return -1;
+    }
+    return 0;
+}
+
+static int build_ring(gcsim_schedule *s, const gcsim_topology *t, int *scratch)
+{
+    int n = t->gpus;
+    flow_list l = {0};
+    if (ring_flows(t, scratch, 1.0 / n, 1, 0, n - 2, &l) ||
+        add_phase(s, "reduce-scatter", n - 1, 1, true, &l) ||
+        ring_flows(t, scratch, 1.0 / n, n, 0, n - 2, &l) ||
+        add_phase(s, "all-gather", n - 1, 0, false, &l))
+        return -1;
+    return 0;
+}
+
+static int build_allgather(gcsim_schedule *s, const gcsim_topology *t, int *scratch)
+{
+    int n = t->gpus;
+    flow_list l = {0};
+    s->decodes = n;
+    if (ring_flows(t, scratch, 1.0, 1, 0, n - 2, &l) ||
+        add_phase(s, "all-gather", n - 1, 0, false, &l))
+        return -1;
+    return 0;
+}
+
+/* A ring over the given members (reduce-scatter steps with k growing by kstep, or
+ * all-gather steps with the full sum), added to l. */
+static int member_ring(const int *m, int g, double share, double k0, int steps, flow_list *l)
+{
+    for (int p = 0; p < g; p++)
+        if (push(l, m[p], m[(p + 1) % g], share, k0, 0, steps - 1))
+            return -1;
+    return 0;
+}
+
+static int build_hierarchical(gcsim_schedule *s, const gcsim_topology *t, int *m)
+{
+    int i = t->gpus_per_node, j = t->nodes, n = t->gpus;
+    flow_list l = {0};
+    int local_max = n < i ? n : i;
+    /* Inside each node: reduce-scatter into i shards. */
+    for (int node = 0; node < j; node++) {
+        int g = 0;
+        for (int x = node * i; x < (node + 1) * i && x < n; x++)
+            m[g++] = x;
+        if (g > 1 && member_ring(m, g, 1.0 / g, 1, g - 1, &l))
+            return -1;
+    }
+    if (add_phase(s, "node reduce-scatter", local_max - 1, 1, true, &l))
+        return -1;
+    /* Across nodes, one ring per local index (rail). */
+    for (int pass = 0; pass < 2 && j > 1; pass++) {
+        for (int loc = 0; loc < i; loc++) {
+            int g = 0;
+            for (int node = 0; node < j; node++)
+                if (node * i + loc < n)
+                    m[g++] = node * i + loc;
+            if (g > 1 && member_ring(m, g, 1.0 / ((double)i * g), pass ? n : i, g - 1, &l))
+                return -1;
+        }
+        if (add_phase(s, pass ? "rail all-gather" : "rail reduce-scatter", j - 1, pass ? 0 : i,
+                      !pass, &l))
+            return -1;
+    }
+    for (int node = 0; node < j; node++) {
+        int g = 0;
+        for (int x = node * i; x < (node + 1) * i && x < n; x++)
+            m[g++] = x;
+        if (g > 1 && member_ring(m, g, 1.0 / g, n, g - 1, &l))
+            return -1;
+    }
+    return add_phase(s, "node all-gather", local_max - 1, 0, false, &l);
+}
+
+/* ---- recursive halving and doubling ---- */
+
+static int build_halving_doubling(gcsim_schedule *s, const gcsim_topology *t)
+{
+    int n = t->gpus, pow2 = 1, levels = 0;
+    while (pow2 * 2 <= n) {
+        pow2 *= 2;
+        levels++;
+    }
+    int r = n - pow2;
+    flow_list l = {0};
+    for (int p = 0; p < 2 * r; p += 2)
+        if (push(&l, p, p + 1, 1.0, 1, 0, 0))
+            return -1;
+    if (add_phase(s, "fold", 1, 0, true, &l))
+        return -1;
+    double per_vrank = (double)n / pow2;
+    for (int pass = 0; pass < 2; pass++)
+        for (int q = 1; q <= levels; q++) {
+            int d = pass ? levels + 1 - q : q; /* halving: distance pow2/2 first */
+            for (int vr = 0; vr < pow2; vr++) {
+                int pv = vr ^ (pow2 >> d);
+                int a = vr < r ? 2 * vr + 1 : vr + r, b = pv < r ? 2 * pv + 1 : pv + r;
+                double k0 = pass ? n : per_vrank * (double)(1 << (d - 1));
+                if (push(&l, a, b, 1.0 / (double)(1 << d), k0, 0, 0))
+                    return -1;
+            }
+            if (add_phase(s, pass ? "doubling" : "halving", 1, 0, !pass, &l))
+                return -1;
+        }
+    for (int p = 0; p < 2 * r; p += 2)
+        if (push(&l, p + 1, p, 1.0, n, 0, 0))
+            return -1;
+    return add_phase(s, "unfold", 1, 0, false, &l);
+}
+
+/* ---- pipelined trees ---- */
+
+typedef struct {
+    int *parent, *height, *depth, *size;
+} tree;
+
+/* Chain inside each node (towards the node's head) plus a binary tree over the nodes
+ * (heap order) linking the heads; mirrored: reversed node order and chain direction. */
+static void tree_shape(const gcsim_topology *t, bool mirrored, tree *tr)
+{
+    int i = t->gpus_per_node, j = t->nodes, n = t->gpus;
+    for (int g = 0; g < n; g++) {
+        int node = g / i, cnt = (node + 1) * i <= n ? i : n - node * i;
+        int pos = mirrored ? cnt - 1 - g % i : g % i; /* position along the chain */
+        int q = mirrored ? j - 1 - node : node;       /* heap position of the node */
+        if (pos > 0) {
+            tr->parent[g] = mirrored ? g + 1 : g - 1;
+        } else if (q > 0) {
+            int pnode = mirrored ? j - 1 - (q - 1) / 2 : (q - 1) / 2;
+            int pcnt = (pnode + 1) * i <= n ? i : n - pnode * i;
+            tr->parent[g] = pnode * i + (mirrored ? pcnt - 1 : 0);
+        } else {
+            tr->parent[g] = -1;
+        }
+    }
+    /* Depth from the root, then size and height from the leaves, in an order where a
+     * parent comes before its children (breadth first from the root). */
+    int *queue = tr->size; /* reused: filled with the BFS order first */
+    int head = 0, tail = 0;
+    for (int g = 0; g < n; g++)
+        if (tr->parent[g] < 0) {
+            queue[tail++] = g;
+            tr->depth[g] = 0;
+        }
+    /* Children lists are implicit: scan for children of each dequeued node (n is small
+     * enough per node; O(n) per level via a child index). */
+    int *first_child = malloc(sizeof(int) * (size_t)n), *next_sibling = malloc(sizeof(int) * (size_t)n);
+    for (int g = 0; g < n; g++)
+        first_child[g] = next_sibling[g] = -1;
+    for (int g = n - 1; g >= 0; g--)
+        if (tr->parent[g] >= 0) {
+            next_sibling[g] = first_child[tr->parent[g]];
+            first_child[tr->parent[g]] = g;
+        }
+    while (head < tail) {
+        int g = queue[head++];
+        for (int c = first_child[g]; c >= 0; c = next_sibling[c]) {
+            tr->depth[c] = tr->depth[g] + 1;
+            queue[tail++] = c;
+        }
+    }
+    int *order = malloc(sizeof(int) * (size_t)n);
+    memcpy(order, queue, sizeof(int) * (size_t)n);
+    for (int g = 0; g < n; g++) {
+        tr->size[g] = 1;
+        tr->height[g] = 0;
+    }
+    for (int x = n - 1; x >= 0; x--) {
+        int g = order[x], p = tr->parent[g];
+        if (p >= 0) {
+            tr->size[p] += tr->size[g];
+            if (tr->height[g] + 1 > tr->height[p])
+                tr->height[p] = tr->height[g] + 1;
+        }
+    }
+    free(order);
+    free(first_child);
+    free(next_sibling);
+}
+
+static int build_trees(gcsim_schedule *s, const gcsim_topology *t, int trees, int chunks)
+{
+    int n = t->gpus;
+    tree tr[2];
+    int *mem = malloc(sizeof(int) * (size_t)n * 4 * (size_t)trees);
+    if (!mem)
+        return -1;
+    for (int k = 0; k < trees; k++) {
+        tr[k] = (tree){mem + 4 * k * n, mem + (4 * k + 1) * n, mem + (4 * k + 2) * n,
+                       mem + (4 * k + 3) * n};
+        tree_shape(t, k == 1, &tr[k]);
+    }
+    double share = 1.0 / ((double)trees * chunks);
+    flow_list l = {0};
+    int steps = 0, rc = 0;
+    /* Reduce: a GPU at height h sends chunk c to its parent in step h + c. */
+    for (int k = 0; k < trees && !rc; k++)
+        for (int g = 0; g < n && !rc; g++)
+            if (tr[k].parent[g] >= 0) {
+                int h = tr[k].height[g];
+                rc = push(&l, g, tr[k].parent[g], share, tr[k].size[g], h, h + chunks - 1);
+                if (h + chunks > steps)
+                    steps = h + chunks;
+            }
+    if (rc || add_phase(s, "tree reduce", steps, 0, true, &l)) {
+        free(mem);
+        return -1;
+    }
+    /* Broadcast: a parent at depth d sends chunk c to its children in step d + c. */
+    steps = 0;
+    for (int k = 0; k < trees && !rc; k++)
+        for (int g = 0; g < n && !rc; g++)
+            if (tr[k].parent[g] >= 0) {
+                int d = tr[k].depth[tr[k].parent[g]];
+                rc = push(&l, tr[k].parent[g], g, share, n, d, d + chunks - 1);
+                if (d + chunks > steps)
+                    steps = d + chunks;
+            }
+    free(mem);
+    if (rc || add_phase(s, "tree broadcast", steps, 0, false, &l))
+        return -1;
+    return 0;
+}
+
+/* ---- parameter server ---- */
+
+static int build_ps(gcsim_schedule *s, const gcsim_topology *t, int shards)
+{
+    int n = t->gpus, j = t->nodes;
+    if (shards < 1)
+        shards = j;
+    flow_list l = {0};
+    s->endpoints = n + j;
+    for (int g = 0; g < n; g++)
+        for (int x = 0; x < shards; x++)
+            if (push(&l, g, n + x % j, 1.0 / shards, 1, 0, 0))
+                return -1;
+    if (add_phase(s, "push", 1, 0, true, &l))
+        return -1;
+    for (int g = 0; g < n; g++)
+        for (int x = 0; x < shards; x++)
+            if (push(&l, n + x % j, g, 1.0 / shards, n, 0, 0))
+                return -1;
+    return add_phase(s, "pull", 1, 0, false, &l);
+}
+
+/* ---- TernGrad Appendix B ---- */
+
+static int doubling_phases(gcsim_schedule *s, const int *m, int g, const char *name)
+{
+    flow_list l = {0};
+    for (int mask = 1; mask < g; mask <<= 1) {
+        for (int p = 0; p < g; p++)
+            if ((p ^ mask) < g && push(&l, m[p], m[p ^ mask], 1.0, 1, 0, 0))
+                return -1;
+        if (add_phase(s, name, 1, 0, true, &l))
+            return -1;
+    }
+    return 0;
+}
+
+static int build_terngrad(gcsim_schedule *s, const gcsim_topology *t, int *m)
+{
+    int i = t->gpus_per_node, j = t->nodes, n = t->gpus;
+    s->endpoints = n + j;
+    /* Recursive doubling inside each node: all nodes in the same phases. */
+    int local_max = n < i ? n : i;
+    for (int mask = 1; mask < local_max; mask <<= 1) {
+        flow_list l = {0};
+        for (int g = 0; g < n; g++) {
+            int partner = (g / i) * i + ((g % i) ^ mask);
+            if (partner < n && partner / i == g / i && push(&l, g, partner, 1.0, 1, 0, 0))
+                return -1;
+        }
+        if (add_phase(s, "node doubling", 1, 0, true, &l))
+            return -1;
+    }
+    flow_list l = {0};
+    for (int node = 0; node < j; node++)
+        if (push(&l, node * i, n + node, 1.0, 1, 0, 0))
+            return -1;
+    if (add_phase(s, "to host", 1, 0, false, &l))
+        return -1;
+    for (int node = 0; node < j; node++)
+        m[node] = n + node;
+    return doubling_phases(s, m, j, "host doubling");
+}
+
+/* ---- public ---- */
+
+int gcsim_pipeline_chunks(gcsim_collective c, double payload_bytes)
+{
+    if (c != COLLECTIVE_TREE && c != COLLECTIVE_DOUBLE_TREE)
+        return 1;
+    double per_tree = c == COLLECTIVE_DOUBLE_TREE ? payload_bytes / 2 : payload_bytes;
+    double chunks = ceil(per_tree / GCSIM_PIPELINE_CHUNK_BYTES);
+    if (!(chunks >= 1))
+        return 1;
+    return chunks > GCSIM_PIPELINE_MAX_CHUNKS ? GCSIM_PIPELINE_MAX_CHUNKS : (int)chunks;
+}
+
+static int **csr(const gcsim_phase *ph, int endpoints, bool by_src, int **flows_out)
+{
+    int *index = calloc((size_t)endpoints + 1, sizeof(int));
+    int *flows = malloc(sizeof(int) * (size_t)(ph->n_flows ? ph->n_flows : 1));
+    if (!index || !flows) {
+        free(index);
+        free(flows);
+        return NULL;
+    }
+    for (int f = 0; f < ph->n_flows; f++)
+        index[(by_src ? ph->flows[f].src : ph->flows[f].dst) + 1]++;
+    for (int e = 0; e < endpoints; e++)
+        index[e + 1] += index[e];
+    int *fill = malloc(sizeof(int) * (size_t)endpoints);
+    if (!fill) {
+        free(index);
+        free(flows);
+        return NULL;
+    }
+    memcpy(fill, index, sizeof(int) * (size_t)endpoints);
+    for (int f = 0; f < ph->n_flows; f++)
+        flows[fill[by_src ? ph->flows[f].src : ph->flows[f].dst]++] = f;
+    free(fill);
+    *flows_out = flows;
+    int **ret = malloc(sizeof(int *));
+    if (!ret) {
+        free(index);
+        free(flows);
+        return NULL;
+    }
+    *ret = index;
+    return ret;
+}
+
+static int index_schedule(gcsim_schedule *s)
+{
+    int np = s->n_phases;
+    s->out_index = calloc((size_t)(np ? np : 1), sizeof(int *));
+    s->out_flows = calloc((size_t)(np ? np : 1), sizeof(int *));
+    s->in_index = calloc((size_t)(np ? np : 1), sizeof(int *));
+    s->in_flows = calloc((size_t)(np ? np : 1), sizeof(int *));
+    if (!s->out_index || !s->out_flows || !s->in_index || !s->in_flows)
+        return -1;
+    for (int p = 0; p < np; p++) {
+        int **o = csr(&s->phases[p], s->endpoints, true, &s->out_flows[p]);
+        int **i = csr(&s->phases[p], s->endpoints, false, &s->in_flows[p]);
+        if (o) {
+            s->out_index[p] = *o;
+            free(o);
+        }
+        if (i) {
+            s->in_index[p] = *i;
+            free(i);
+        }
+        if (!o || !i)
+            return -1;
+    }
+    return 0;
+}
+
+int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t,
+                         int ps_shards, int chunks, gcsim_error *err)
+{
+    memset(s, 0, sizeof *s);
+    s->collective = c;
+    s->chunks = chunks >= 1 ? chunks : 1;
+    s->endpoints = t->gpus;
+    s->decodes = 1;
+    int n = t->gpus;
+    int *scratch = malloc(sizeof(int) * (size_t)(n + t->nodes + 1));
+    if (!scratch)
+        return gcsim_fail(err, "out of memory building the %s schedule for %d GPUs",
+                          gcsim_collective_name(c), n);
+    int rc = 0;
+    if (n > 1 || c == COLLECTIVE_TERNGRAD) {
+        switch (c) {
+        case COLLECTIVE_RING: rc = build_ring(s, t, scratch); break;
+        case COLLECTIVE_ALLGATHER: rc = build_allgather(s, t, scratch); break;
+        case COLLECTIVE_HALVING_DOUBLING: rc = build_halving_doubling(s, t); break;
+        case COLLECTIVE_TREE: rc = build_trees(s, t, 1, s->chunks); break;
+        case COLLECTIVE_DOUBLE_TREE: rc = build_trees(s, t, 2, s->chunks); break;
+        case COLLECTIVE_HIERARCHICAL: rc = build_hierarchical(s, t, scratch); break;
+        case COLLECTIVE_PARAMETER_SERVER: rc = build_ps(s, t, ps_shards); break;
+        case COLLECTIVE_TERNGRAD: rc = build_terngrad(s, t, scratch); break;
+        case COLLECTIVE_COUNT: rc = -1; break;
+        }
+    }
+    free(scratch);
+    if (rc == 0)
+        rc = index_schedule(s);
+    if (rc) {
+        gcsim_schedule_free(s);
+        return gcsim_fail(err, "out of memory building the %s schedule for %d GPUs",
+                          gcsim_collective_name(c), n);
+    }
+    return 0;
+}
+
+void gcsim_schedule_free(gcsim_schedule *s)
+{
+    for (int p = 0; p < s->n_phases; p++) {
+        free(s->phases[p].flows);
+        if (s->out_index) {
+            free(s->out_index[p]);
+            free(s->out_flows[p]);
+            free(s->in_index[p]);
+            free(s->in_flows[p]);
+        }
+    }
+    free(s->phases);
+    free(s->out_index);
+    free(s->out_flows);
+    free(s->in_index);
+    free(s->in_flows);
+    memset(s, 0, sizeof *s);
+}

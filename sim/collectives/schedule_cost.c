@@ -1,0 +1,170 @@
+/*
+ * sim/collectives/schedule_cost.c: a schedule's time in closed form (collectives.h).
+ *
+ * For each step of a phase: every active flow gets the fair share of its most loaded link
+ * (capacity over the number of active flows crossing it), so a flow of b bytes lasts
+ * latency + b / share. A step lasts as long as its slowest active flow; phases and steps
+ * add up. When all flows of a phase are active in every step (rings, halving-doubling,
+ * parameter server), the loads are counted once and flows that cost the same (latency,
+ * bandwidth, share, sums) are costed once: a ring of N GPUs has two or three such
+ * classes, O(flows + steps x classes). Pipelined trees, whose flows start and stop at
+ * different steps, are costed step by step, O(steps x flows).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collectives.h"
+
+typedef struct {
+    double latency_s, Bps, share, k0;
+    int first, last;
+} flow_class;
+
+static int class_order(const void *a, const void *b)
+{
+    const flow_class *x = a, *y = b;
+#define CMP(f) if (x->f != y->f) return x->f < y->f ? -1 : 1
+    CMP(first);
+    CMP(last);
+    CMP(k0);
+    CMP(share);
+    CMP(latency_s);
+    CMP(Bps);
+#undef CMP
+    return 0;
+}
+
+static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
+                                    const gcsim_bucket_bytes *b, double reduce_codec_s,
+                                    int *load);
+
+static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
+                           const gcsim_bucket_bytes *b, double codec_Bps, int *load,
+                           flow_class *cls)
+{
+    int links[GCSIM_ROUTE_MAX_LINKS];
+    double lat;
+    bool windowed = false;
+    double max_share = 0;
+    for (int f = 0; f < ph->n_flows; f++) {
+        windowed = windowed || ph->flows[f].first_step != 0 || ph->flows[f].last_step != ph->steps - 1;
+        max_share = fmax(max_share, ph->flows[f].share);
+    }
+    /* Receivers that cannot add encoded payloads decode, sum and re-encode their share. */
+    double reduce_codec_s = 0;
+    if (ph->reduce && b->compressed && codec_Bps > 0 &&
+        b->aggregation == PAYLOAD_PER_WORKER_SCALE)
+        reduce_codec_s = 2.0 * max_share * b->dense_bytes / codec_Bps;
+    memset(load, 0, sizeof(int) * (size_t)t->n_links);
+    if (windowed)
+        return windowed_phase_time_s(ph, t, b, reduce_codec_s, load);
+    for (int f = 0; f < ph->n_flows; f++) {
+        int n = gcsim_topology_route(t, ph->flows[f].src, ph->flows[f].dst, links, &lat);
+        for (int k = 0; k < n; k++)
+            load[links[k]]++;
+    }
+    for (int f = 0; f < ph->n_flows; f++) {
+        const gcsim_flow *fl = &ph->flows[f];
+        int n = gcsim_topology_route(t, fl->src, fl->dst, links, &lat);
+        double bw = INFINITY;
+        for (int k = 0; k < n; k++)
+            bw = fmin(bw, t->capacity_Bps[links[k]] / load[links[k]]);
+        cls[f] = (flow_class){lat, bw, fl->share, ph->fixed_k ? 1 : fl->k0, fl->first_step,
+                              fl->last_step};
+    }
+    qsort(cls, (size_t)ph->n_flows, sizeof *cls, class_order);
+    int nc = 0;
+    for (int f = 0; f < ph->n_flows; f++)
+        if (nc == 0 || class_order(&cls[nc - 1], &cls[f]) != 0)
+            cls[nc++] = cls[f];
+
+    double total = 0;
+    for (int s = 0; s < ph->steps; s++) {
+        double step = 0;
+        for (int c = 0; c < nc; c++) {
+            if (s < cls[c].first || s > cls[c].last)
+                continue;
+            double k = ph->fixed_k ? 1 : cls[c].k0 + ph->dk * (s - cls[c].first);
+            double bytes = cls[c].share * gcsim_hop_bytes(b, k);
+            step = fmax(step, cls[c].latency_s + bytes / cls[c].Bps);
+        }
+        total += step + reduce_codec_s;
+    }
+    return total;
+}
+
+/* Flows active in different steps: loads and costs step by step. */
+static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
+                                    const gcsim_bucket_bytes *b, double reduce_codec_s,
+                                    int *load)
+{
+    int n = ph->n_flows;
+    int *route = malloc(sizeof(int) * (size_t)n * (GCSIM_ROUTE_MAX_LINKS + 1));
+    double *lat = malloc(sizeof(double) * (size_t)n);
+    if (!route || !lat) {
+        free(route);
+        free(lat);
+        return NAN;
+    }
+    for (int f = 0; f < n; f++) {
+        int *r = route + (size_t)f * (GCSIM_ROUTE_MAX_LINKS + 1);
+        r[0] = gcsim_topology_route(t, ph->flows[f].src, ph->flows[f].dst, r + 1, &lat[f]);
+    }
+    double total = 0;
+    for (int s = 0; s < ph->steps; s++) {
+        for (int f = 0; f < n; f++) {
+            const gcsim_flow *fl = &ph->flows[f];
+            if (s < fl->first_step || s > fl->last_step)
+                continue;
+            int *r = route + (size_t)f * (GCSIM_ROUTE_MAX_LINKS + 1);
+            for (int k = 1; k <= r[0]; k++)
+                load[r[k]]++;
+        }
+        double step = 0;
+        for (int f = 0; f < n; f++) {
+            const gcsim_flow *fl = &ph->flows[f];
+            if (s < fl->first_step || s > fl->last_step)
+                continue;
+            int *r = route + (size_t)f * (GCSIM_ROUTE_MAX_LINKS + 1);
+            double bw = INFINITY;
+            for (int k = 1; k <= r[0]; k++)
+                bw = fmin(bw, t->capacity_Bps[r[k]] / load[r[k]]);
+            step = fmax(step, lat[f] + gcsim_flow_bytes(ph, fl, s, b) / bw);
+        }
+        for (int f = 0; f < n; f++) {
+            const gcsim_flow *fl = &ph->flows[f];
+            if (s < fl->first_step || s > fl->last_step)
+                continue;
+            int *r = route + (size_t)f * (GCSIM_ROUTE_MAX_LINKS + 1);
+            for (int k = 1; k <= r[0]; k++)
+                load[r[k]] = 0;
+        }
+        total += step + reduce_codec_s;
+    }
+    free(route);
+    free(lat);
+    return total;
+}
+
+double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
+                             const gcsim_bucket_bytes *b, double codec_Bps)
+{
+    int max_flows = 1;
+    for (int p = 0; p < s->n_phases; p++)
+        if (s->phases[p].n_flows > max_flows)
+            max_flows = s->phases[p].n_flows;
+    int *load = malloc(sizeof(int) * (size_t)t->n_links);
+    flow_class *cls = malloc(sizeof *cls * (size_t)max_flows);
+    if (!load || !cls) {
+        free(load);
+        free(cls);
+        return NAN;
+    }
+    double total = 0;
+    for (int p = 0; p < s->n_phases; p++)
+        total += phase_time_s(&s->phases[p], t, b, codec_Bps, load, cls);
+    free(load);
+    free(cls);
+    return total;
+}

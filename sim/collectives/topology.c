@@ -1,0 +1,176 @@
+/*
+ * sim/collectives/topology.c: the links of a cluster and the route between two endpoints.
+ *
+ * Directed links (each physical link is two, one per direction), by id:
+ *   intra-node fabric: pcie-switch and nvswitch: a port per GPU (up into the switch, down
+ *     out of it), C_gwd each; nvlink: one link per ordered GPU pair (links_per_pair x link
+ *     bandwidth);
+ *   PCIe per GPU (to host memory and to its NIC), C_cwd;
+ *   NIC per node and rail, nic.bandwidth: GPU l of a node uses NIC l*R/i, as GPUs reach
+ *     the NIC on their own PCIe switch on DGX-class nodes; the node's CPU uses NIC 0;
+ *   fat tree: one uplink per leaf, nodes_per_leaf x R x nic.bandwidth / oversubscription.
+ * Latencies are end to end, as measured: intra_node.latency inside a node; between nodes
+ * nic.latency plus two switch latencies per switch level (leaf, and core across leaves).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "collectives.h"
+
+enum { UP = 0, DOWN = 1 };
+
+static bool pairwise(const gcsim_topology *t)
+{
+    return t->platform->intra.kind == INTRA_NVLINK;
+}
+
+static int intra_links(const gcsim_topology *t)
+{
+    int i = t->gpus_per_node;
+    return pairwise(t) ? t->nodes * i * i : 2 * t->nodes * i;
+}
+
+static int pcie_base(const gcsim_topology *t) { return intra_links(t); }
+static int nic_base(const gcsim_topology *t) { return pcie_base(t) + 2 * t->nodes * t->gpus_per_node; }
+static int leaf_base(const gcsim_topology *t) { return nic_base(t) + 2 * t->nodes * t->nics_per_node; }
+
+static int port_link(int gpu, int dir) { return 2 * gpu + dir; }
+
+static int pair_link(const gcsim_topology *t, int a, int b)
+{
+    int i = t->gpus_per_node, node = a / i;
+    return node * i * i + (a % i) * i + b % i;
+}
+
+static int pcie_link(const gcsim_topology *t, int gpu, int dir) { return pcie_base(t) + 2 * gpu + dir; }
+
+static int nic_link(const gcsim_topology *t, int node, int nic, int dir)
+{
+    return nic_base(t) + 2 * (node * t->nics_per_node + nic) + dir;
+}
+
+static int leaf_link(const gcsim_topology *t, int leaf, int dir) { return leaf_base(t) + 2 * leaf + dir; }
+
+int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gcsim_error *err)
+{
+    *t = (gcsim_topology){0};
+    int i = p->gpus_per_node;
+    if (gpus < 1 || i < 1 || gpus > p->nodes * i)
+        return gcsim_fail(err, "%s: %d GPUs do not fit %d nodes of %d", p->source_path, gpus,
+                          p->nodes, i);
+    if (p->nic.per_node < 1 || p->nic.per_node > i || i % p->nic.per_node != 0)
+        return gcsim_fail(err, "%s: $.nic.per_node: %d NICs cannot be shared evenly by %d GPUs "
+                               "(use 1, a divisor of gpus_per_node, or gpus_per_node)",
+                          p->source_path, p->nic.per_node, i);
+    if (p->fabric.topology == FABRIC_FAT_TREE &&
+        (p->fabric.nodes_per_leaf < 1 || !(p->fabric.oversubscription >= 1)))
+        return gcsim_fail(err, "%s: $.fabric: fat tree needs nodes_per_leaf >= 1 and "
+                               "oversubscription >= 1", p->source_path);
+    t->platform = p;
+    t->gpus = gpus;
+    t->gpus_per_node = i;
+    t->nodes = (gpus + i - 1) / i;
+    t->nics_per_node = p->nic.per_node;
+    bool tree = p->fabric.topology == FABRIC_FAT_TREE;
+    t->leaves = tree ? (t->nodes + p->fabric.nodes_per_leaf - 1) / p->fabric.nodes_per_leaf : 0;
+    t->n_links = leaf_base(t) + 2 * t->leaves;
+    t->capacity_Bps = malloc(sizeof(double) * (size_t)t->n_links);
+    if (!t->capacity_Bps)
+        return gcsim_fail(err, "out of memory for the links of %d GPUs", gpus);
+    for (int l = 0; l < intra_links(t); l++)
+        t->capacity_Bps[l] = p->intra.gpu_to_gpu_Bps;
+    for (int l = pcie_base(t); l < nic_base(t); l++)
+        t->capacity_Bps[l] = p->intra.gpu_to_host_Bps;
+    for (int l = nic_base(t); l < leaf_base(t); l++)
+        t->capacity_Bps[l] = p->nic.bandwidth_Bps;
+    double oversub = p->fabric.oversubscription >= 1 ? p->fabric.oversubscription : 1;
+    for (int l = leaf_base(t); l < t->n_links; l++)
+        t->capacity_Bps[l] = p->fabric.nodes_per_leaf * t->nics_per_node * p->nic.bandwidth_Bps / oversub;
+    return 0;
+}
+
+void gcsim_topology_free(gcsim_topology *t)
+{
+    free(t->capacity_Bps);
+    t->capacity_Bps = NULL;
+}
+
+int gcsim_topology_endpoints(const gcsim_topology *t) { return t->gpus + t->nodes; }
+
+int gcsim_topology_node_of(const gcsim_topology *t, int e)
+{
+    return e < t->gpus ? e / t->gpus_per_node : e - t->gpus;
+}
+
+int gcsim_topology_nic_of(const gcsim_topology *t, int e)
+{
+    if (e >= t->gpus)
+        return 0;
+    return (e % t->gpus_per_node) * t->nics_per_node / t->gpus_per_node;
+}
+
+static int leaf_of(const gcsim_topology *t, int node)
+{
+    return t->leaves ? node / t->platform->fabric.nodes_per_leaf : 0;
+}
+
+int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
+                         double *latency_s)
+{
+    const gcsim_platform *p = t->platform;
+    int n = 0, ns = gcsim_topology_node_of(t, src), nd = gcsim_topology_node_of(t, dst);
+    bool src_gpu = src < t->gpus, dst_gpu = dst < t->gpus;
+    *latency_s = 0;
+    if (src == dst)
+        return 0;
+    if (ns == nd) {
+        *latency_s = p->intra.latency_s;
+        if (src_gpu && dst_gpu) {
+            if (pairwise(t)) {
+                links[n++] = pair_link(t, src, dst);
+            } else {
+                links[n++] = port_link(src, UP);
+                links[n++] = port_link(dst, DOWN);
+            }
+        } else if (src_gpu) {
+            links[n++] = pcie_link(t, src, UP);
+        } else if (dst_gpu) {
+            links[n++] = pcie_link(t, dst, DOWN);
+        }
+        return n;
+    }
+    double sw = p->fabric.switch_latency_s;
+    *latency_s = p->nic.latency_s + 2 * sw;
+    if (src_gpu)
+        links[n++] = pcie_link(t, src, UP);
+    links[n++] = nic_link(t, ns, gcsim_topology_nic_of(t, src), UP);
+    if (t->leaves && leaf_of(t, ns) != leaf_of(t, nd)) {
+        links[n++] = leaf_link(t, leaf_of(t, ns), UP);
+        links[n++] = leaf_link(t, leaf_of(t, nd), DOWN);
+        *latency_s += 2 * sw;
+    }
+    links[n++] = nic_link(t, nd, gcsim_topology_nic_of(t, dst), DOWN);
+    if (dst_gpu)
+        links[n++] = pcie_link(t, dst, DOWN);
+    return n;
+}
+
+void gcsim_topology_link_name(const gcsim_topology *t, int l, char *buf, int len)
+{
+    const char *dir = l % 2 == UP ? "up" : "down";
+    int i = t->gpus_per_node;
+    if (l < intra_links(t)) {
+        if (pairwise(t))
+            snprintf(buf, (size_t)len, "n%d_nvl%d_%d", l / (i * i), l % (i * i) / i, l % i);
+        else
+            snprintf(buf, (size_t)len, "g%d_port_%s", l / 2, dir);
+    } else if (l < nic_base(t)) {
+        snprintf(buf, (size_t)len, "g%d_pcie_%s", (l - pcie_base(t)) / 2, dir);
+    } else if (l < leaf_base(t)) {
+        int k = (l - nic_base(t)) / 2;
+        snprintf(buf, (size_t)len, "n%d_nic%d_%s", k / t->nics_per_node, k % t->nics_per_node, dir);
+    } else {
+        snprintf(buf, (size_t)len, "leaf%d_%s", (l - leaf_base(t)) / 2, dir);
+    }
+}

@@ -1,0 +1,176 @@
+/*
+ * tests/collectives/test_schedules.c: the shared definitions of sim/collectives against
+ * hand-computed values.
+ *
+ * Platform U: 4 nodes x 4 GPUs, PCIe switch 10 GB/s per GPU port, PCIe to host 12.5 GB/s,
+ * intra latency 5 us; one 1 Gb/s (125e6 B/s) Ethernet NIC per node, 50 us; star, no
+ * switch latency. Platform R: 2 nodes x 8 GPUs on NVSwitch (300 GB/s, 5 us), 8 NICs of
+ * 25 GB/s (200 Gb/s) per node, 1 us, star with 0.13 us switches: one NIC per GPU (rails).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../check.h"
+#include "collectives.h"
+
+static gcsim_platform platform_u(void)
+{
+    gcsim_platform p;
+    memset(&p, 0, sizeof p);
+    strcpy(p.name, "U");
+    strcpy(p.source_path, "<U>");
+    strcpy(p.gpu.type, "t");
+    p.nodes = 4;
+    p.gpus_per_node = 4;
+    p.gpu.speed_flops = 1e12;
+    p.intra.kind = INTRA_PCIE_SWITCH;
+    p.intra.gpu_to_host_Bps = 12.5e9;
+    p.intra.gpu_to_gpu_Bps = 10e9;
+    p.intra.latency_s = 5e-6;
+    p.nic.kind = NIC_ETHERNET;
+    p.nic.bandwidth_Bps = 125e6;
+    p.nic.latency_s = 50e-6;
+    p.nic.per_node = 1;
+    p.fabric.topology = FABRIC_STAR;
+    return p;
+}
+
+static gcsim_platform platform_r(void)
+{
+    gcsim_platform p = platform_u();
+    strcpy(p.name, "R");
+    p.nodes = 2;
+    p.gpus_per_node = 8;
+    p.intra.kind = INTRA_NVSWITCH;
+    p.intra.gpu_to_host_Bps = 31.5e9;
+    p.intra.gpu_to_gpu_Bps = 300e9;
+    p.nic.kind = NIC_INFINIBAND;
+    p.nic.bandwidth_Bps = 25e9;
+    p.nic.latency_s = 1e-6;
+    p.nic.per_node = 8;
+    p.fabric.switch_latency_s = 0.13e-6;
+    return p;
+}
+
+static double cost(const gcsim_platform *p, int gpus, gcsim_collective c, double bytes)
+{
+    gcsim_topology t;
+    gcsim_schedule s;
+    gcsim_error err;
+    if (gcsim_topology_init(&t, p, gpus, &err) ||
+        gcsim_schedule_build(&s, c, &t, 0, gcsim_pipeline_chunks(c, bytes), &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        return NAN;
+    }
+    gcsim_bucket_bytes b = {.dense_bytes = bytes, .payload_bytes = bytes};
+    double x = gcsim_schedule_time_s(&s, &t, &b, 0);
+    gcsim_schedule_free(&s);
+    gcsim_topology_free(&t);
+    return x;
+}
+
+int main(void)
+{
+    /* ---- the aggregation rule: a 4000-element bucket, D = 16000 B ---- */
+    gcsim_bucket_bytes b = {.dense_bytes = 16000, .payload_bytes = 1000, .compressed = true,
+                            .aggregation = PAYLOAD_SHARED_SCALE};
+    CHECK_REL(gcsim_hop_bytes(&b, 1), 1000, 1e-12);                  /* 3 levels in 2 bits */
+    CHECK_REL(gcsim_hop_bytes(&b, 2), 1000 * log2(5) / 2, 1e-12);    /* 5 levels: 2.32 bits */
+    CHECK_REL(gcsim_hop_bytes(&b, 512), 1000 * log2(1025) / 2, 1e-12);
+    CHECK_REL(gcsim_hop_bytes(&b, 1e12), 16000, 1e-12);              /* never above fp32 */
+    b.fixed_bytes = 600; /* a layer sent in fp32 never grows: min(15400, 400 log2(9)/2) + 600 */
+    CHECK_REL(gcsim_hop_bytes(&b, 4), 400 * log2(9) / 2 + 600, 1e-12);
+    b.fixed_bytes = 0;
+    b.aggregation = PAYLOAD_SPARSE;
+    b.payload_bytes = 100;
+    CHECK_REL(gcsim_hop_bytes(&b, 4), 400, 1e-12);    /* supports may not overlap */
+    CHECK_REL(gcsim_hop_bytes(&b, 1000), 16000, 1e-12);
+    b.aggregation = PAYLOAD_PER_WORKER_SCALE;
+    CHECK_REL(gcsim_hop_bytes(&b, 64), 100, 1e-12);   /* decoded, summed, re-encoded */
+    b.aggregation = PAYLOAD_SPARSE;
+    b.compressed = false;
+    CHECK_REL(gcsim_hop_bytes(&b, 64), 100, 1e-12);   /* nothing grows uncompressed */
+
+    /* ---- routes ---- */
+    gcsim_platform u = platform_u(), r = platform_r();
+    gcsim_topology t;
+    gcsim_error err;
+    int links[GCSIM_ROUTE_MAX_LINKS];
+    double lat;
+    CHECK(gcsim_topology_init(&t, &r, 16, &err) == 0);
+    CHECK(gcsim_topology_route(&t, 0, 1, links, &lat) == 2 && lat == 5e-6); /* two ports */
+    CHECK(gcsim_topology_route(&t, 3, 11, links, &lat) == 4);             /* pcie nic nic pcie */
+    CHECK_REL(lat, 1e-6 + 2 * 0.13e-6, 1e-12);
+    CHECK(gcsim_topology_nic_of(&t, 3) == 3 && gcsim_topology_nic_of(&t, 11) == 3);
+    CHECK(gcsim_topology_route(&t, 16, 17, links, &lat) == 2);             /* CPU: NIC 0 */
+    gcsim_topology_free(&t);
+    r.nic.per_node = 3;
+    CHECK(gcsim_topology_init(&t, &r, 16, &err) != 0);
+    CHECK_STR_CONTAINS(err.message, "$.nic.per_node");
+    r.nic.per_node = 8;
+
+    /* ---- closed forms, dense S = 200e6 B ---- */
+    double S = 200e6;
+    /* Ring over U's 16 GPUs: every step has a 1/16 chunk (12.5e6 B) crossing a 1 Gb/s NIC:
+     *   2 (N-1) (a + S/(N B)) = 30 x (50e-6 + 12.5e6/125e6) = 3.0015 s */
+    CHECK_REL(cost(&u, 16, COLLECTIVE_RING, S), 3.0015, 1e-12);
+    /* Inside one node: 2 x 3 x (5e-6 + 50e6/10e9) = 0.03003 s */
+    CHECK_REL(cost(&u, 4, COLLECTIVE_RING, S), 0.03003, 1e-12);
+    /* Hierarchical on U: node reduce-scatter 3 x (5e-6 + 50e6/10e9); across nodes, the 4
+     * rails share each NIC: 2 x 3 x (50e-6 + 12.5e6/(125e6/4)); node all-gather as the
+     * reduce-scatter: 6 x 0.005005 + 6 x 0.40005 = 2.43033 s */
+    CHECK_REL(cost(&u, 16, COLLECTIVE_HIERARCHICAL, S), 2.43033, 1e-12);
+    /* ... and on one node it is the ring. */
+    CHECK_REL(cost(&u, 4, COLLECTIVE_HIERARCHICAL, S), cost(&u, 4, COLLECTIVE_RING, S), 1e-12);
+    /* All-gather: 15 x (50e-6 + S/125e6) forwarding whole payloads. */
+    CHECK_REL(cost(&u, 16, COLLECTIVE_ALLGATHER, 12.5e6), 15 * (50e-6 + 0.1), 1e-12);
+    /* Halving-doubling over 16 = 2^4 GPUs: distances 8 and 4 cross nodes with the 4 GPUs
+     * of a node sharing its NIC; distances 2 and 1 stay inside. Halving sends S/2, S/4,
+     * S/8, S/16 and doubling mirrors it:
+     *   2 [50e-6 + 100e6/(125e6/4)] + 2 [50e-6 + 50e6/(125e6/4)]
+     * + 2 [5e-6 + 25e6/10e9] + 2 [5e-6 + 12.5e6/10e9] */
+    double hd = 2 * (50e-6 + 100e6 / 31.25e6) + 2 * (50e-6 + 50e6 / 31.25e6) +
+                2 * (5e-6 + 25e6 / 10e9) + 2 * (5e-6 + 12.5e6 / 10e9);
+    CHECK_REL(cost(&u, 16, COLLECTIVE_HALVING_DOUBLING, S), hd, 1e-12);
+    /* Parameter server, 4 shards on the 4 CPUs: a GPU pushes S/4 to each; a CPU's NIC
+     * receives 12 remote pushes (NIC 125e6/12 each), its node's GPUs send 3 remote pushes
+     * each through the shared NIC (125e6/12 too): push = 50e-6 + 50e6/(125e6/12); the pull
+     * mirrors it: 2 x (50e-6 + 4.8) = 9.6001 s */
+    CHECK_REL(cost(&u, 16, COLLECTIVE_PARAMETER_SERVER, S), 2 * (50e-6 + 4.8), 1e-12);
+    /* A pipelined chain of 4 GPUs (one node) with C = 64 chunks of S/64: reduce and
+     * broadcast each take (3 + 64 - 1) steps of 5e-6 + (S/64)/10e9. */
+    CHECK(gcsim_pipeline_chunks(COLLECTIVE_TREE, S) == 64);
+    CHECK_REL(cost(&u, 4, COLLECTIVE_TREE, S), 2 * 66 * (5e-6 + S / 64 / 10e9), 1e-12);
+
+    /* Rails: a ring over R's 2 x 8 GPUs runs 8 rings; each step a GPU sends 7/8 of its
+     * chunk S/16 over its NVSwitch port and 1/8 over its own NIC:
+     *   max(5e-6 + (7/8)(S/16)/300e9, 1.26e-6 + (1/8)(S/16)/25e9) per step, 30 steps. */
+    double step = fmax(5e-6 + 7.0 / 8 * S / 16 / 300e9, 1.26e-6 + 1.0 / 8 * S / 16 / 25e9);
+    CHECK_REL(cost(&r, 16, COLLECTIVE_RING, S), 30 * step, 1e-9);
+    /* Hierarchical on R: each rail ring (2 nodes) moves S/16 over its own NIC:
+     *   node RS/AG 2 x 7 x (5e-6 + S/8/300e9), rails 2 x 1 x (1.26e-6 + S/16/25e9) */
+    CHECK_REL(cost(&r, 16, COLLECTIVE_HIERARCHICAL, S),
+              14 * (5e-6 + S / 8 / 300e9) + 2 * (1.26e-6 + S / 16 / 25e9), 1e-9);
+
+    /* A compressed sparse payload grows along the ring: step s of the reduce-scatter moves
+     * s payload chunks (capped at dense); the all-gather the N-fold sum. */
+    gcsim_schedule s;
+    CHECK(gcsim_topology_init(&t, &u, 4, &err) == 0);
+    CHECK(gcsim_schedule_build(&s, COLLECTIVE_RING, &t, 0, 1, &err) == 0);
+    CHECK(s.n_phases == 2 && s.phases[0].steps == 3 && s.phases[1].steps == 3);
+    gcsim_bucket_bytes sp = {.dense_bytes = S, .payload_bytes = S / 100, .compressed = true,
+                             .aggregation = PAYLOAD_SPARSE};
+    double ring_sparse = 0;
+    for (int k = 1; k <= 3; k++)
+        ring_sparse += 5e-6 + k * S / 100 / 4 / 10e9;
+    ring_sparse += 3 * (5e-6 + 4 * S / 100 / 4 / 10e9);
+    CHECK_REL(gcsim_schedule_time_s(&s, &t, &sp, 0), ring_sparse, 1e-12);
+    /* Per-worker scales re-encoded at each reducing hop: 3 steps pay 2 x (1/4) x S / codec. */
+    sp.aggregation = PAYLOAD_PER_WORKER_SCALE;
+    CHECK_REL(gcsim_schedule_time_s(&s, &t, &sp, 1e12),
+              6 * (5e-6 + S / 100 / 4 / 10e9) + 3 * 2 * 0.25 * S / 1e12, 1e-12);
+    gcsim_schedule_free(&s);
+    gcsim_topology_free(&t);
+    CHECK_DONE();
+}
