@@ -170,3 +170,26 @@ int gcsim_analytic_collective_time(const gcsim_platform *p, int gpus, gcsim_coll
     return isfinite(*time_s) ? 0 : gcsim_fail(err, "out of memory costing the %s schedule",
                                               gcsim_collective_name(c));
 }
+
+int gcsim_analytic_op_time(const gcsim_platform *p, int gpus, gcsim_op op, gcsim_collective c,
+                           double bytes, double *time_s, gcsim_error *err)
+{
+    if (!(bytes >= 0) || (unsigned)c >= COLLECTIVE_COUNT || (unsigned)op >= GCSIM_OP_COUNT)
+        return gcsim_fail(err, "invalid collective, operation or size");
+    gcsim_topology topo;
+    if (gcsim_topology_init(&topo, p, gpus, err) != 0)
+        return -1;
+    gcsim_schedule sch;
+    double payload;
+    if (gcsim_op_schedule_build(&sch, op, c, &topo, bytes, &payload, err)) {
+        gcsim_topology_free(&topo);
+        return -1;
+    }
+    gcsim_bucket_bytes b = {.dense_bytes = payload, .payload_bytes = payload,
+                            .aggregation = PAYLOAD_DENSE_SUMMABLE};
+    *time_s = gcsim_schedule_time_s(&sch, &topo, &b, 0);
+    gcsim_schedule_free(&sch);
+    gcsim_topology_free(&topo);
+    return isfinite(*time_s) ? 0 : gcsim_fail(err, "out of memory costing the %s schedule",
+                                              gcsim_op_name(op));
+}

@@ -29,4 +29,8 @@ int gcsim_analytic_collective_time(const gcsim_platform *p, int gpus, gcsim_coll
                                    double bytes, int ps_shards, double *time_s,
                                    gcsim_error *err);
 
+/* The same for one operation as nccl-tests runs it (gcsim_op_schedule_build). */
+int gcsim_analytic_op_time(const gcsim_platform *p, int gpus, gcsim_op op, gcsim_collective c,
+                           double bytes, double *time_s, gcsim_error *err);
+
 #endif

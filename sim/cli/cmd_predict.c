@@ -37,11 +37,13 @@ static void predict_usage(FILE *out)
 "                    weak: every GPU trains K samples (default: weak)\n"
 "  --batch K         mini-batch (strong: global, weak: per GPU; default: the model's)\n"
 "  --engine E        analytic (default), des (SimGrid), or both with their difference\n"
-"  --collective C    terngrad (the TernGrad paper's model, default), ring,\n"
-"                    halving-doubling, tree, double-tree, hierarchical, ps, allgather\n"
+"  --collective C    ring, halving-doubling, tree, double-tree, hierarchical, ps,\n"
+"                    allgather, or terngrad (the TernGrad paper's model, eq. 27-30);\n"
+"                    default: the platform's \"collective\", else ring\n"
 "  --ps-shards S     parameter-server shards (default: one per machine)\n"
 "  --bucket SIZE     DES gradient bucket, e.g. 25MiB (default)\n"
-"  --no-overlap      DES: exchange gradients only after backward has finished\n"
+"  --no-overlap      exchange gradients only after backward has finished (both engines;\n"
+"                    the terngrad pattern never overlaps, as in the paper's model)\n"
 "  --timeline FILE   DES: write a Chrome trace of the iteration (one GPU count only)\n"
 "  --buckets         DES: print each gradient bucket's size and timing instead (one GPU\n"
 "                    count only)\n"
@@ -58,6 +60,7 @@ typedef struct {
     gcsim_scaling scaling;
     gcsim_engine engine;
     gcsim_collective collective;
+    bool collective_given;
     report_format format;
     long long batch, ps_shards;
     double bucket_bytes;
@@ -110,6 +113,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
             }
             break;
         case 'C':
+            o->collective_given = true;
             if (gcsim_collective_parse(optarg, &o->collective)) {
                 fprintf(stderr, "gcsim predict: --collective: unknown collective \"%s\" (terngrad, "
                                 "ring, halving-doubling, tree, double-tree, hierarchical, ps, allgather)\n",
@@ -198,9 +202,16 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
              o->scaling == SCALING_STRONG ? "global mini-batch K =" : "mini-batch per GPU K =",
              batch, T1_s * 1e3, pf->gpu.type);
     report_note(r, "workload", buf);
-    snprintf(buf, sizeof buf, "%s, collective %s%s", engine_name(o->engine),
+    snprintf(buf, sizeof buf, "%s, collective %s%s%s, %s%s", engine_name(o->engine),
              gcsim_collective_name(o->collective),
-             o->collective == COLLECTIVE_TERNGRAD ? " (TernGrad Appendix B, eq. 27-30)" : "");
+             o->collective_given ? "" : " (the platform's default)",
+             o->collective == COLLECTIVE_TERNGRAD ? " (TernGrad Appendix B, eq. 27-30)" : "",
+             o->overlap && o->collective != COLLECTIVE_TERNGRAD
+                 ? "buckets exchanged while backward runs"
+                 : "exchange after backward (no overlap)",
+             o->engine == ENGINE_ANALYTIC ? ""
+                                          : "; the DES also sees contention between flows, "
+                                            "buckets and codec work, the analytic engine not");
     report_note(r, "engine", buf);
 }
 
@@ -320,6 +331,8 @@ int cmd_predict(int argc, char **argv)
     if (inputs_load_platform(o.platform_path, &platform, &err) ||
         inputs_load_model(o.model_path, &model, &err))
         goto fail;
+    if (!o.collective_given)
+        o.collective = gcsim_platform_default_collective(&platform);
     int batch = o.batch ? (int)o.batch : model.batch_per_gpu;
     const gcsim_profile *prof = gcsim_model_profile(&model, platform.gpu.type);
     double T1_s = 0.0;

@@ -35,7 +35,7 @@ static void sweep_usage(FILE *out)
 "  --platform FILES  cluster descriptions (default: the embedded " DEFAULT_PLATFORM_NAME ")\n"
 "  --model FILES     workload descriptions (default: the embedded " DEFAULT_MODEL_NAME ")\n"
 "  --compressor SPECS  compressors (default: none)\n"
-"  --collective LIST terngrad (default), ring, halving-doubling, tree, double-tree,\n"
+"  --collective LIST ring (default), terngrad, halving-doubling, tree, double-tree,\n"
 "                    hierarchical, ps, allgather\n"
 "  --gpus LIST       GPU counts, e.g. 1,2,4,...,512 or 1,2,3,...,64 (default: powers of\n"
 "                    two up to each platform's size, and its size)\n"
@@ -249,7 +249,7 @@ static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *
             if (!(s->plans[m * s->n_compressors + c] = sweep_cache_payload(
                       cache, s->models[m], o->compressors.n ? o->compressors.items[c] : NULL, &err)))
                 goto fail;
-    s->collectives[0] = COLLECTIVE_TERNGRAD;
+    s->collectives[0] = COLLECTIVE_RING;
     for (int k = 0; k < o->collectives.n; k++)
         if (gcsim_collective_parse(o->collectives.items[k], &s->collectives[k])) {
             fprintf(stderr, "gcsim sweep: --collective: unknown collective \"%s\" (terngrad, ring, "

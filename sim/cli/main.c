@@ -16,6 +16,7 @@ typedef struct {
 static const command commands[] = {
     {"predict", cmd_predict, "training throughput of a model on a platform (analytic or DES)"},
     {"train", cmd_train, "data-parallel SGD with a compressor on Fashion-MNIST (convergence proxy)"},
+    {"collective", cmd_collective, "one collective over message sizes: time, algbw, busbw as nccl-tests"},
     {"trace", cmd_trace, "gradient trace files: tensors, shapes, sizes, statistics (trace info)"},
     {"compress", cmd_compress, "compressors on real gradient traces: payload bytes, error, bias"},
     {"sweep", cmd_sweep, "the cross product of platforms, models, compressors, GPU counts (CSV/JSONL, shards)"},

@@ -126,6 +126,24 @@ double gcsim_flow_bytes(const gcsim_phase *ph, const gcsim_flow *f, int step,
 double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
                              const gcsim_bucket_bytes *b, double codec_Bps);
 
+/* ---- collective operations as nccl-tests measures them ---- */
+
+typedef enum { GCSIM_OP_ALLREDUCE, GCSIM_OP_ALLGATHER, GCSIM_OP_REDUCESCATTER,
+               GCSIM_OP_BROADCAST, GCSIM_OP_COUNT } gcsim_op;
+
+const char *gcsim_op_name(gcsim_op op);
+int gcsim_op_parse(const char *text, gcsim_op *out);
+/* nccl-tests' bus bandwidth over algorithm bandwidth (doc/PERFORMANCE.md): all-reduce
+ * 2(n-1)/n, all-gather and reduce-scatter (n-1)/n, broadcast 1. */
+double gcsim_op_busbw_factor(gcsim_op op, int n);
+/* The schedule of one operation on a buffer of `bytes` (nccl-tests' size: the whole
+ * result for all-gather, the input for reduce-scatter): all-reduce with collective c;
+ * all-gather by ring (each GPU contributes bytes/N: *payload_bytes); reduce-scatter by the
+ * ring's first phase; broadcast by the pipelined chain and tree's broadcast phase. */
+int gcsim_op_schedule_build(gcsim_schedule *s, gcsim_op op, gcsim_collective c,
+                            const gcsim_topology *t, double bytes, double *payload_bytes,
+                            gcsim_error *err);
+
 /* ---- one iteration ---- */
 
 typedef struct {

@@ -1,5 +1,6 @@
 /* Loading and validating platform JSON (docs/formats.md, "Platform"). */
 #include "platform.h"
+#include "scenario.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,7 +163,7 @@ int gcsim_platform_parse(const char *text, const char *origin, gcsim_platform *p
 {
     static const char *const keys[] = {"name", "description", "sources", "nodes",
                                        "gpus_per_node", "gpu", "intra_node", "nic",
-                                       "fabric", "price", NULL};
+                                       "fabric", "price", "collective", NULL};
     json_ctx ctx = {origin, err};
     memset(p, 0, sizeof *p);
     snprintf(p->source_path, sizeof p->source_path, "%s", origin);
@@ -184,6 +185,15 @@ int gcsim_platform_parse(const char *text, const char *origin, gcsim_platform *p
     if (parse_gpu(root, p, &ctx) || parse_intra(root, p, &ctx) || parse_nic(root, p, &ctx) ||
         parse_fabric(root, p, &ctx) || parse_price(root, p, &ctx))
         goto out;
+    if (json_string(root, "$", "collective", false, p->collective, sizeof p->collective, &ctx))
+        goto out;
+    gcsim_collective unused;
+    if (p->collective[0] && gcsim_collective_parse(p->collective, &unused) != 0) {
+        gcsim_fail(err, "%s: $.collective: \"%s\" is not one of terngrad, ring, "
+                        "halving-doubling, tree, double-tree, hierarchical, ps, allgather",
+                   origin, p->collective);
+        goto out;
+    }
     if (p->name[0] == '\0') {
         gcsim_fail(err, "%s: $.name: must not be empty", origin);
         goto out;

@@ -57,6 +57,10 @@ typedef struct {
         double switch_latency_s;
     } fabric;
 
+    /* The exchange current stacks use on this cluster, if the file names one (key
+     * "collective"); gcsim_platform_default_collective (scenario.h) falls back to ring. */
+    char collective[32];
+
     bool has_price;
     double price_per_gpu_hour_usd;
     char price_source[256];

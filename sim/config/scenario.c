@@ -35,3 +35,11 @@ bool gcsim_scenario_compresses(const gcsim_scenario *s)
 }
 
 const char *gcsim_scaling_name(gcsim_scaling s) { return s == SCALING_STRONG ? "strong" : "weak"; }
+
+gcsim_collective gcsim_platform_default_collective(const gcsim_platform *p)
+{
+    gcsim_collective c;
+    if (p->collective[0] && gcsim_collective_parse(p->collective, &c) == 0)
+        return c;
+    return COLLECTIVE_RING;
+}

@@ -29,6 +29,11 @@ const char *gcsim_collective_name(gcsim_collective c);
 int gcsim_collective_parse(const char *text, gcsim_collective *out);
 const char *gcsim_scaling_name(gcsim_scaling s);
 
+/* The platform's default exchange: its "collective" key, else ring all-reduce (what NCCL,
+ * Horovod and PyTorch DDP run for large gradient buckets). The TernGrad Appendix B pattern
+ * is the default only on the platforms of the paper's own figures, which name it. */
+gcsim_collective gcsim_platform_default_collective(const gcsim_platform *p);
+
 typedef struct {
     const gcsim_platform *platform;
     const gcsim_model *model;

@@ -80,6 +80,12 @@ int gcsim_des_collective_time(const gcsim_platform *p, int gpus, gcsim_collectiv
                               double bytes, int ps_shards, const gcsim_des_options *opts,
                               double *time_s, gcsim_des_details *details, gcsim_error *err);
 
+/* One operation as nccl-tests runs it (collectives.h, gcsim_op_schedule_build): `bytes` is
+ * nccl-tests' size; *time_s is when the last GPU finishes. */
+int gcsim_des_op_time(const gcsim_platform *p, int gpus, gcsim_op op, gcsim_collective c,
+                      double bytes, const gcsim_des_options *opts, double *time_s,
+                      gcsim_des_details *details, gcsim_error *err);
+
 /* Writes the SimGrid platform for `nodes` nodes of p (all GPUs of each) to path.
  * Host names: GPU g is "g<g>" (g = node * gpus_per_node + local index), node n's host
  * memory/CPU is "c<n>". */

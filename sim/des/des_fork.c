@@ -247,7 +247,26 @@ int gcsim_des_collective_time(const gcsim_platform *p, int gpus, gcsim_collectiv
                               double *time_s, gcsim_des_details *details, gcsim_error *err)
 {
     des_plan plan;
-    if (des_plan_collective(&plan, p, gpus, c, bytes, ps_shards, opts, err) != 0)
+    if (des_plan_collective(&plan, p, gpus, -1, c, bytes, ps_shards, opts, err) != 0)
+        return -1;
+    des_result_header hdr;
+    gcsim_des_details local;
+    int rc = run_plan(&plan, &hdr, details ? details : &local, err);
+    des_plan_free(&plan);
+    if (rc != 0)
+        return -1;
+    if (!details)
+        gcsim_des_details_free(&local);
+    *time_s = hdr.iteration_s;
+    return 0;
+}
+
+int gcsim_des_op_time(const gcsim_platform *p, int gpus, gcsim_op op, gcsim_collective c,
+                      double bytes, const gcsim_des_options *opts, double *time_s,
+                      gcsim_des_details *details, gcsim_error *err)
+{
+    des_plan plan;
+    if (des_plan_collective(&plan, p, gpus, (int)op, c, bytes, 0, opts, err) != 0)
         return -1;
     des_result_header hdr;
     gcsim_des_details local;

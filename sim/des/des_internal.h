@@ -27,6 +27,7 @@ typedef struct {
     gcsim_schedule *schedules;     /* one per distinct pipeline chunk count */
     int *bucket_schedule;          /* per bucket: index into schedules */
     int endpoints;                 /* GPUs, plus node CPUs if a schedule uses them */
+    int op;                        /* a bare gcsim_op (gcsim collective), or -1 */
 
     int n_buckets;
     gcsim_des_bucket *buckets;     /* static part filled: layers, bytes, codec times */
@@ -55,9 +56,9 @@ typedef struct {
 int des_plan_build(des_plan *plan, const gcsim_scenario *s, const gcsim_des_options *opts,
                    gcsim_error *err);
 /* The plan of one bare collective of a dense buffer over the first gpus GPUs. */
-int des_plan_collective(des_plan *plan, const gcsim_platform *p, int gpus, gcsim_collective c,
-                        double bytes, int ps_shards, const gcsim_des_options *opts,
-                        gcsim_error *err);
+int des_plan_collective(des_plan *plan, const gcsim_platform *p, int gpus, int op,
+                        gcsim_collective c, double bytes, int ps_shards,
+                        const gcsim_des_options *opts, gcsim_error *err);
 void des_plan_free(des_plan *plan);
 /* Chooses the network model: option, else GCSIM_DES_NETWORK_MODEL, else alpha-beta. */
 int des_plan_network(des_plan *plan, const gcsim_platform *p, const gcsim_des_options *opts,

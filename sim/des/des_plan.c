@@ -54,6 +54,18 @@ static int plan_schedules(des_plan *plan, gcsim_error *err)
     if (!plan->schedules || !plan->bucket_schedule)
         return gcsim_fail(err, "des: out of memory");
     plan->endpoints = plan->gpus;
+    if (plan->op >= 0) {
+        /* A bare operation: one schedule, its own per-GPU payload (all-gather: S/N). */
+        gcsim_bucket_bytes *bb = &plan->iteration.buckets[0].bytes;
+        if (gcsim_op_schedule_build(&plan->schedules[0], (gcsim_op)plan->op, plan->collective,
+                                    &plan->topology, bb->dense_bytes, &bb->payload_bytes, err))
+            return -1;
+        bb->dense_bytes = bb->payload_bytes;
+        plan->n_schedules = 1;
+        if (plan->schedules[0].endpoints > plan->endpoints)
+            plan->endpoints = plan->schedules[0].endpoints;
+        return 0;
+    }
     for (int b = 0; b < nb; b++) {
         int chunks = gcsim_pipeline_chunks(plan->collective,
                                            plan->iteration.buckets[b].bytes.payload_bytes);
@@ -95,6 +107,7 @@ int des_plan_build(des_plan *plan, const gcsim_scenario *s, const gcsim_des_opti
                    gcsim_error *err)
 {
     memset(plan, 0, sizeof *plan);
+    plan->op = -1;
     const gcsim_platform *p = s->platform;
     if (!p || !s->model || !s->payload)
         return gcsim_fail(err, "des: scenario lacks a platform, model or payload plan");
@@ -126,11 +139,12 @@ int des_plan_build(des_plan *plan, const gcsim_scenario *s, const gcsim_des_opti
     return 0;
 }
 
-int des_plan_collective(des_plan *plan, const gcsim_platform *p, int gpus, gcsim_collective c,
-                        double bytes, int ps_shards, const gcsim_des_options *opts,
-                        gcsim_error *err)
+int des_plan_collective(des_plan *plan, const gcsim_platform *p, int gpus, int op,
+                        gcsim_collective c, double bytes, int ps_shards,
+                        const gcsim_des_options *opts, gcsim_error *err)
 {
     memset(plan, 0, sizeof *plan);
+    plan->op = op;
     if (gpus < 1 || gpus > p->nodes * p->gpus_per_node)
         return gcsim_fail(err, "%s: %d GPUs requested, platform has %d x %d", p->source_path, gpus,
                           p->nodes, p->gpus_per_node);

@@ -1,0 +1,272 @@
+/* gcsim collective: one collective operation over a range of message sizes, from both
+ * engines, with time, algbw and busbw as nccl-tests defines them. */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analytic.h"
+#include "atomic_file.h"
+#include "collectives.h"
+#include "commands.h"
+#include "des.h"
+#include "inputs.h"
+#include "report.h"
+#include "units.h"
+
+#define MAX_SIZES 64
+
+static void collective_usage(FILE *out)
+{
+    fprintf(out,
+"usage: gcsim collective [--platform FILE] --gpus N [--op OP] [--sizes LIST|MIN:MAX]\n"
+"                        [--collective NAME] [--engine analytic|des|both]\n"
+"                        [--format table|json|csv] [--output FILE]\n"
+"\n"
+"Times one collective operation on the first N GPUs of a platform, as nccl-tests'\n"
+"*_perf programs measure it: time from the start on every GPU until the last GPU is done;\n"
+"algbw = size / time; busbw = algbw x 2(n-1)/n (allreduce), x (n-1)/n (allgather,\n"
+"reducescatter), x 1 (broadcast). size is nccl-tests' size: the buffer reduced, the whole\n"
+"gathered result, the input scattered. GB/s are 1e9 bytes per second.\n"
+"\n"
+"  --platform FILE   cluster description (default: the embedded platforms/terngrad-fig5a.json)\n"
+"  --gpus N          GPUs taking part (required)\n"
+"  --op OP           allreduce (default), allgather, reducescatter, broadcast\n"
+"  --sizes S         a list (16MiB,8GiB) or MIN:MAX doubling from MIN (8B:8GiB; default\n"
+"                    8B:8GiB, as nccl-tests -b 8 -e 8G -f 2)\n"
+"  --collective C    the all-reduce algorithm (default: the platform's, else ring);\n"
+"                    the other operations use a ring (allgather, reducescatter) or the\n"
+"                    pipelined chain and tree (broadcast)\n"
+"  --engine E        analytic, des, or both (default)\n"
+"  --format F        table (default), json or csv: the same numbers\n"
+"  --output FILE     write there (atomically) instead of standard output\n");
+}
+
+typedef struct {
+    const char *platform, *sizes, *output;
+    long long gpus;
+    gcsim_op op;
+    gcsim_collective collective;
+    bool collective_given;
+    int engines; /* bit 1 analytic, bit 2 des */
+    report_format format;
+} collective_options;
+
+static int parse_sizes(const char *text, double *sizes, int max, char *msg, size_t len)
+{
+    const char *colon = strchr(text, ':');
+    if (colon) {
+        char lo_text[64];
+        size_t n = (size_t)(colon - text);
+        double lo, hi;
+        if (n >= sizeof lo_text) {
+            snprintf(msg, len, "--sizes: \"%s\" is too long", text);
+            return -1;
+        }
+        memcpy(lo_text, text, n);
+        lo_text[n] = '\0';
+        if (!gcsim_parse_size_bytes(lo_text, &lo) || !gcsim_parse_size_bytes(colon + 1, &hi) ||
+            !(lo >= 1) || !(hi >= lo)) {
+            snprintf(msg, len, "--sizes: expected MIN:MAX with 1 B <= MIN <= MAX (e.g. 8B:8GiB), "
+                               "got \"%s\"", text);
+            return -1;
+        }
+        int k = 0;
+        for (double s = lo; s <= hi * (1 + 1e-12) && k < max; s *= 2)
+            sizes[k++] = s;
+        if (k == max && sizes[k - 1] * 2 <= hi) {
+            snprintf(msg, len, "--sizes: more than %d sizes in \"%s\"", max, text);
+            return -1;
+        }
+        return k;
+    }
+    int k = 0;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", text);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (k == max) {
+            snprintf(msg, len, "--sizes: more than %d sizes", max);
+            return -1;
+        }
+        if (!gcsim_parse_size_bytes(tok, &sizes[k]) || !(sizes[k] >= 1)) {
+            snprintf(msg, len, "--sizes: \"%s\" is not a size of at least 1 byte (e.g. 16MiB)", tok);
+            return -1;
+        }
+        k++;
+    }
+    if (k == 0)
+        snprintf(msg, len, "--sizes: no size given");
+    return k ? k : -1;
+}
+
+static int parse_options(int argc, char **argv, collective_options *o)
+{
+    static const struct option longopts[] = {
+        {"platform", required_argument, 0, 'p'}, {"gpus", required_argument, 0, 'g'},
+        {"op", required_argument, 0, 'o'},       {"sizes", required_argument, 0, 's'},
+        {"collective", required_argument, 0, 'C'}, {"engine", required_argument, 0, 'e'},
+        {"format", required_argument, 0, 'f'},   {"output", required_argument, 0, 'O'},
+        {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
+    *o = (collective_options){.sizes = "8B:8GiB", .op = GCSIM_OP_ALLREDUCE, .engines = 3,
+                              .format = REPORT_TABLE};
+    optind = 1;
+    opterr = 0;
+    int c;
+    char *end;
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'p': o->platform = optarg; break;
+        case 's': o->sizes = optarg; break;
+        case 'O': o->output = optarg; break;
+        case 'g':
+            o->gpus = strtoll(optarg, &end, 10);
+            if (*optarg < '0' || *optarg > '9' || *end || o->gpus < 1 || o->gpus > 1 << 20) {
+                fprintf(stderr, "gcsim collective: --gpus: expected a GPU count, got \"%s\"\n", optarg);
+                return EXIT_BAD_INPUT;
+            }
+            break;
+        case 'o':
+            if (gcsim_op_parse(optarg, &o->op)) {
+                fprintf(stderr, "gcsim collective: --op: expected allreduce, allgather, "
+                                "reducescatter or broadcast, got \"%s\"\n", optarg);
+                return EXIT_BAD_INPUT;
+            }
+            break;
+        case 'C':
+            o->collective_given = true;
+            if (gcsim_collective_parse(optarg, &o->collective) || o->collective == COLLECTIVE_TERNGRAD) {
+                fprintf(stderr, "gcsim collective: --collective: expected ring, halving-doubling, "
+                                "tree, double-tree, hierarchical, ps or allgather, got \"%s\"\n", optarg);
+                return EXIT_BAD_INPUT;
+            }
+            break;
+        case 'e':
+            o->engines = strcmp(optarg, "analytic") == 0 ? 1 : strcmp(optarg, "des") == 0 ? 2
+                         : strcmp(optarg, "both") == 0   ? 3 : 0;
+            if (!o->engines) {
+                fprintf(stderr, "gcsim collective: --engine: expected analytic, des or both, got \"%s\"\n", optarg);
+                return EXIT_BAD_INPUT;
+            }
+            break;
+        case 'f':
+            if (report_format_parse(optarg, &o->format)) {
+                fprintf(stderr, "gcsim collective: --format: expected table, json or csv, got \"%s\"\n", optarg);
+                return EXIT_BAD_INPUT;
+            }
+            break;
+        case 'h': collective_usage(stdout); return EXIT_OK;
+        default:
+            fprintf(stderr, "gcsim collective: unknown or incomplete option \"%s\" (see --help)\n",
+                    argv[optind - 1]);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "gcsim collective: unexpected argument \"%s\"\n", argv[optind]);
+        return EXIT_BAD_INPUT;
+    }
+    if (!o->gpus) {
+        fprintf(stderr, "gcsim collective: --gpus is required\n");
+        return EXIT_BAD_INPUT;
+    }
+    return -1;
+}
+
+int cmd_collective(int argc, char **argv)
+{
+    collective_options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    double sizes[MAX_SIZES];
+    char msg[1024];
+    int n = parse_sizes(o.sizes, sizes, MAX_SIZES, msg, sizeof msg);
+    if (n < 0) {
+        fprintf(stderr, "gcsim collective: %s\n", msg);
+        return EXIT_BAD_INPUT;
+    }
+    gcsim_platform platform;
+    gcsim_error err;
+    if (inputs_load_platform(o.platform, &platform, &err)) {
+        fprintf(stderr, "gcsim collective: %s\n", err.message);
+        return EXIT_BAD_INPUT;
+    }
+    if (o.gpus > (long long)platform.nodes * platform.gpus_per_node) {
+        fprintf(stderr, "gcsim collective: %s: --gpus %lld does not fit %d nodes x %d GPUs\n",
+                platform.source_path, o.gpus, platform.nodes, platform.gpus_per_node);
+        return EXIT_BAD_INPUT;
+    }
+    if (!o.collective_given) {
+        o.collective = gcsim_platform_default_collective(&platform);
+        if (o.collective == COLLECTIVE_TERNGRAD)
+            o.collective = COLLECTIVE_RING;
+    }
+    int gpus = (int)o.gpus;
+    report *r = report_new();
+    int col[7];
+    col[0] = report_column(r, "size_bytes", "size (B)", 0);
+    col[1] = report_column(r, "count", "count", 0);
+    col[2] = report_column(r, "engine", "engine", -1);
+    col[3] = report_column(r, "time_us", "time (us)", 2);
+    col[4] = report_column(r, "algbw_GBps", "algbw (GB/s)", 2);
+    col[5] = report_column(r, "busbw_GBps", "busbw (GB/s)", 2);
+    col[6] = report_column(r, "des_vs_analytic_pct", "DES vs analytic %", 2);
+    snprintf(msg, sizeof msg, "%s (%s)", platform.name, platform.source_path);
+    report_note(r, "platform", msg);
+    snprintf(msg, sizeof msg, "%s of fp32 over %d GPUs, %s%s", gcsim_op_name(o.op), gpus,
+             o.op == GCSIM_OP_ALLREDUCE ? gcsim_collective_name(o.collective) : "",
+             o.op == GCSIM_OP_ALLREDUCE ? "" : o.op == GCSIM_OP_BROADCAST ? "pipelined chain and tree" : "ring");
+    report_note(r, "operation", msg);
+    report_note(r, "bandwidth", "algbw = size / time; busbw = algbw x nccl-tests' factor; GB/s = 1e9 B/s");
+    int status = EXIT_OK;
+    double factor = gcsim_op_busbw_factor(o.op, gpus);
+    for (int k = 0; k < n && status == EXIT_OK; k++) {
+        double t_ana = NAN;
+        for (int e = 1; e <= 2; e++) {
+            if (!(o.engines & e))
+                continue;
+            double t = 0;
+            int bad = e == 1 ? gcsim_analytic_op_time(&platform, gpus, o.op, o.collective, sizes[k], &t, &err)
+                             : gcsim_des_op_time(&platform, gpus, o.op, o.collective, sizes[k], NULL, &t, NULL, &err);
+            if (bad) {
+                fprintf(stderr, "gcsim collective: %s\n", err.message);
+                status = EXIT_BAD_INPUT;
+                break;
+            }
+            if (e == 1)
+                t_ana = t;
+            report_row(r);
+            report_num(r, col[0], sizes[k]);
+            report_num(r, col[1], floor(sizes[k] / 4));
+            report_str(r, col[2], e == 1 ? "analytic" : "des");
+            report_num(r, col[3], t * 1e6);
+            double algbw = t > 0 ? sizes[k] / t / 1e9 : INFINITY;
+            report_num(r, col[4], algbw);
+            report_num(r, col[5], algbw * factor);
+            if (e == 2 && isfinite(t_ana))
+                report_num(r, col[6], 100 * (t_ana / t - 1));
+        }
+    }
+    if (status == EXIT_OK) {
+        if (o.output) {
+            atomic_file f;
+            if (atomic_file_open(&f, o.output, msg, sizeof msg)) {
+                fprintf(stderr, "gcsim collective: %s\n", msg);
+                status = EXIT_BAD_INPUT;
+            } else if (report_write(r, o.format, f.stream)) {
+                atomic_file_abort(&f);
+                fprintf(stderr, "gcsim collective: %s: write failed\n", o.output);
+                status = EXIT_BAD_INPUT;
+            } else if (atomic_file_commit(&f, msg, sizeof msg)) {
+                fprintf(stderr, "gcsim collective: %s\n", msg);
+                status = EXIT_BAD_INPUT;
+            }
+        } else if (report_write(r, o.format, stdout) || fflush(stdout)) {
+            fprintf(stderr, "gcsim collective: cannot write to standard output\n");
+            status = EXIT_BAD_INPUT;
+        }
+    }
+    report_free(r);
+    return status;
+}
