@@ -54,8 +54,8 @@ static int log_counts(const calib_options *opt, int k, const nccl_log *log, cali
     const char *path = opt->log_paths[k];
     int gpus = opt->gpus[k], nodes = opt->nodes[k];
     if ((gpus == 0 || nodes == 0) && log->ranks == 0)
-        return gcsim_fail(err, "%s: line %d (end of file): no \"# Rank\" lines to count GPUs and "
-                               "nodes from; give --gpus N --nodes J after this --log",
+        return gcsim_fail(err, "%s: line %d (end of file): no Rank lines to count GPUs and nodes "
+                               "from; give --gpus N --nodes J after this --log",
                           path, log->lines);
     if (gpus && log->ranks && gpus != log->ranks)
         warn(r, "%s: --gpus %d overrides the log's %d Rank lines", path, gpus, log->ranks);

@@ -155,10 +155,19 @@ static int parse_timing(parser *p, char **tok, int first, double size_bytes, con
         parse_real(p, tok[first + 1], column_name(log, first + 1), &algbw, &t->algbw_decimals) ||
         parse_real(p, tok[first + 2], column_name(log, first + 2), &busbw, &t->busbw_decimals))
         return -1;
-    if (strcmp(tok[first + 3], "N/A") == 0)
-        t->wrong = -1;
-    else if (parse_count(p, tok[first + 3], column_name(log, first + 3), false, &t->wrong))
+    /* Current versions count wrong elements ("0", or "N/A" without validation); older ones
+     * printed the largest error as a real ("0e+00", "2e-07"), which rounding makes nonzero
+     * in a correct run, so it is only checked to be a number. */
+    const char *wrong = tok[first + 3];
+    double max_error;
+    t->wrong = -1;
+    if (strpbrk(wrong, ".eE")) {
+        if (parse_real(p, wrong, "error", &max_error, NULL))
+            return -1;
+    } else if (strcmp(wrong, "N/A") != 0 &&
+               parse_count(p, wrong, column_name(log, first + 3), false, &t->wrong)) {
         return -1;
+    }
     if (time_us <= 0.0) {
         snprintf(detail, sizeof detail, "%s time: %.40s us; a time must be positive", half,
                  tok[first]);
@@ -466,7 +475,8 @@ static int parse_lines(parser *p, const char *text, size_t len)
     }
     p->log->lines = p->line;
     if (p->log->n_rows == 0)
-        return gcsim_fail(p->err, "%s: line %d (end of file): no data rows", p->origin, p->line);
+        return gcsim_fail(p->err, "%s: line %d (end of file): no data rows%s", p->origin,
+                          p->line ? p->line : 1, len ? "" : " (an empty file)");
     if (p->log->ranks > 0 && p->max_rank + 1 != p->log->ranks)
         return gcsim_fail(p->err, "%s: line %d: %d Rank lines but the highest rank is %d; "
                                   "ranks must be 0 to N-1",

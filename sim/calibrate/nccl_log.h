@@ -9,7 +9,8 @@
  * Every other line is a data row: size (B), count (elements), type, redop, [root], then
  * out-of-place time (us), algbw (GB/s), busbw (GB/s), #wrong, then the same four in place.
  * Current nccl-tests print the root column (13 columns), older ones do not (12); #wrong
- * may be "N/A" (validation off). Lines of NCCL's own debug output ("NCCL INFO",
+ * may be "N/A" (validation off), and older versions print the largest error as a real
+ * ("0e+00") in its place. Lines of NCCL's own debug output ("NCCL INFO",
  * "NCCL WARN") are skipped and counted. GB/s are 1e9 bytes per second.
  *
  * Anything else is an error naming the file, the line and the reason: a truncated row or
@@ -37,7 +38,7 @@ typedef struct {
     double time_s;
     double algbw_Bps;
     double busbw_Bps;
-    long long wrong;       /* -1 for "N/A" */
+    long long wrong;       /* -1 for "N/A" or an older version's error value */
     int time_decimals, algbw_decimals, busbw_decimals;
 } nccl_timing;
 
