@@ -16,5 +16,6 @@ int cmd_merge(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_collective(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
 
 #endif

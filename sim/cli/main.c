@@ -23,6 +23,7 @@ static const command commands[] = {
     {"merge", cmd_merge, "join the outputs of sharded sweeps into the unsharded order"},
     {"check", cmd_check, "re-evaluate a committed baseline; exit 1 when throughput drifted (CI)"},
     {"plan", cmd_plan, "capacity planning: GPUs, compressor, collective for a target, ranked by cost"},
+    {"calibrate", cmd_calibrate, "fit a platform's latencies and bandwidths to nccl-tests all-reduce logs"},
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,270 @@
+/* gcsim calibrate: platform figures fitted to nccl-tests all-reduce logs. The fitting and
+ * patching live in sim/calibrate (calibrate.h); this file parses options and prints. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_file.h"
+#include "calibrate.h"
+#include "cli_args.h"
+#include "commands.h"
+#include "report.h"
+#include "units.h"
+
+static void calibrate_usage(FILE *out)
+{
+    fprintf(out,
+"usage: gcsim calibrate --log FILE [--gpus N --nodes J] [--log FILE2 [--gpus N --nodes J]]\n"
+"                       --platform BASE.json --output NEW.json [--out-of-place]\n"
+"                       [--min-size SIZE] [--format table|json|csv]\n"
+"\n"
+"Fits the platform's intra-node and inter-node latency and bandwidth to the output of\n"
+"nccl-tests' all_reduce_perf, and writes BASE with those fields replaced (every other field\n"
+"kept) to NEW, with $.sources entries naming the log, the fit and its residuals. Prints\n"
+"the fit and every row's residual.\n"
+"\n"
+"Model (gcsim's ring all-reduce): t(S) = 2(n-1) alpha + 2(n-1)/n S / B, fitted by weighted\n"
+"least squares on relative time error over the rows with S >= --min-size.\n"
+"  single-node log: alpha -> intra_node.latency, B -> intra_node.gpu_to_gpu\n"
+"  multi-node log:  nic.bandwidth = B / nic.per_node when B < gpu_to_gpu (else kept: the\n"
+"                   network was not the bottleneck), nic.latency = alpha - 2 switch latencies\n"
+"  two logs:        one single-node and one multi-node, both fitted\n"
+"\n"
+"  --log FILE       an all_reduce_perf log (13 columns with root, or 12 without); one or two\n"
+"  --gpus N         GPUs (ranks) of the preceding --log; default: its \"# Rank\" lines\n"
+"  --nodes J        nodes of the preceding --log; default: distinct hosts on its Rank lines\n"
+"                   (both are required for a log without Rank lines)\n"
+"  --platform FILE  the base platform\n"
+"  --output FILE    the new platform file, written atomically (required)\n"
+"  --out-of-place   fit the out-of-place times (default: in-place)\n"
+"  --min-size SIZE  smallest message in the fit, e.g. 1MiB (default) or 262144\n"
+"  --format F       table (default), json or csv: the same numbers\n"
+"\n"
+"Logs are read strictly: a truncated row, a wrong column count, a non-numeric, NaN, infinite\n"
+"or negative value, sizes not increasing, no rows, another test than all_reduce_perf, or a\n"
+"busbw that is not algbw x 2(n-1)/n (2%%) is an error naming the file and line: exit 2.\n"
+"Limits: %ld bytes per log, %d rows, %d ranks.\n",
+            NCCL_LOG_MAX_BYTES, NCCL_LOG_MAX_ROWS, NCCL_LOG_MAX_RANKS);
+}
+
+typedef struct {
+    calib_options calib;
+    report_format format;
+} calibrate_cli;
+
+static int parse_options(int argc, char **argv, calibrate_cli *o)
+{
+    static const struct option longopts[] = {
+        {"log", required_argument, 0, 'l'},      {"gpus", required_argument, 0, 'g'},
+        {"nodes", required_argument, 0, 'n'},    {"platform", required_argument, 0, 'p'},
+        {"output", required_argument, 0, 'o'},   {"out-of-place", no_argument, 0, 'O'},
+        {"min-size", required_argument, 0, 'm'}, {"format", required_argument, 0, 'f'},
+        {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
+    memset(o, 0, sizeof *o);
+    o->format = REPORT_TABLE;
+    o->calib.min_size_bytes = CALIB_DEFAULT_MIN_SIZE_BYTES;
+    calib_options *c = &o->calib;
+    optind = 1;
+    opterr = 0;
+    int ch;
+    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        long long v;
+        switch (ch) {
+        case 'l':
+            if (c->n_logs == CALIB_MAX_LOGS) {
+                fprintf(stderr, "gcsim calibrate: at most %d --log files (a single-node and a "
+                                "multi-node one)\n", CALIB_MAX_LOGS);
+                return EXIT_BAD_INPUT;
+            }
+            c->log_paths[c->n_logs++] = optarg;
+            break;
+        case 'g':
+        case 'n':
+            if (c->n_logs == 0) {
+                fprintf(stderr, "gcsim calibrate: --%s applies to the --log before it; give "
+                                "--log first\n", ch == 'g' ? "gpus" : "nodes");
+                return EXIT_BAD_INPUT;
+            }
+            if (!cli_parse_int(optarg, ch == 'g' ? 2 : 1, NCCL_LOG_MAX_RANKS, &v)) {
+                fprintf(stderr, "gcsim calibrate: --%s: \"%s\" is not a count %s\n",
+                        ch == 'g' ? "gpus" : "nodes", optarg,
+                        ch == 'g' ? "of at least 2 GPUs" : "of at least 1 node");
+                return EXIT_BAD_INPUT;
+            }
+            (ch == 'g' ? c->gpus : c->nodes)[c->n_logs - 1] = (int)v;
+            break;
+        case 'p': c->platform_path = optarg; break;
+        case 'o': c->output_path = optarg; break;
+        case 'O': c->out_of_place = true; break;
+        case 'm': {
+            double bytes;
+            if (cli_parse_int(optarg, 0, 1LL << 50, &v))
+                bytes = (double)v;
+            else if (!gcsim_parse_size_bytes(optarg, &bytes)) {
+                fprintf(stderr, "gcsim calibrate: --min-size: expected a size such as 1MiB or "
+                                "a byte count, got \"%s\"\n", optarg);
+                return EXIT_BAD_INPUT;
+            }
+            c->min_size_bytes = bytes;
+            break;
+        }
+        case 'f':
+            if (report_format_parse(optarg, &o->format)) {
+                fprintf(stderr, "gcsim calibrate: --format: expected table, json or csv, got "
+                                "\"%s\"\n", optarg);
+                return EXIT_BAD_INPUT;
+            }
+            break;
+        case 'h': calibrate_usage(stdout); return EXIT_OK;
+        case ':':
+            fprintf(stderr, "gcsim calibrate: %s needs a value\n", argv[optind - 1]);
+            return EXIT_BAD_INPUT;
+        default:
+            fprintf(stderr, "gcsim calibrate: unknown option \"%s\" (see gcsim calibrate "
+                            "--help)\n", argv[optind - 1]);
+            return EXIT_BAD_INPUT;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "gcsim calibrate: unexpected argument \"%s\"\n", argv[optind]);
+        return EXIT_BAD_INPUT;
+    }
+    const char *missing = c->n_logs == 0         ? "--log"
+                          : !c->platform_path    ? "--platform"
+                          : !c->output_path      ? "--output"
+                                                 : NULL;
+    if (missing) {
+        fprintf(stderr, "gcsim calibrate: %s is required (see gcsim calibrate --help)\n",
+                missing);
+        return EXIT_BAD_INPUT;
+    }
+    return -1;
+}
+
+static void add_notes(report *rep, const calibrate_cli *o, const calib_result *r)
+{
+    char key[64], value[1024];
+    snprintf(value, sizeof value, "%s -> %s", o->calib.platform_path, o->calib.output_path);
+    report_note(rep, "platform", value);
+    for (int k = 0; k < r->n_logs; k++) {
+        const calib_log_fit *lf = &r->logs[k];
+        const ring_fit *f = &lf->fit;
+        snprintf(key, sizeof key, "log %d", k + 1);
+        snprintf(value, sizeof value, "%s: %s, %d GPUs on %d node%s (%s)%s%s, %s times",
+                 lf->path, lf->op, lf->gpus, lf->nodes, lf->nodes == 1 ? "" : "s",
+                 lf->counts_from_log ? "from its Rank lines" : "from --gpus/--nodes",
+                 lf->device[0] ? ", " : "", lf->device,
+                 o->calib.out_of_place ? "out-of-place" : "in-place");
+        report_note(rep, key, value);
+        snprintf(key, sizeof key, "fit %d", k + 1);
+        snprintf(value, sizeof value,
+                 "%s: alpha = %.6g us%s, B = %.6g GB/s over %d rows with size >= %.0f bytes; "
+                 "relative time error max %.3g%%, RMS %.3g%%",
+                 lf->multi_node ? "inter-node" : "intra-node", f->alpha_s * 1e6,
+                 !f->alpha_fitted    ? " (fixed: the rows used have one size)"
+                 : f->alpha_clamped ? " (least squares gave a negative alpha; clamped)"
+                                     : "",
+                 f->B_Bps / 1e9, f->rows_used, o->calib.min_size_bytes,
+                 100 * f->max_abs_rel_error, 100 * f->rms_rel_error);
+        report_note(rep, key, value);
+    }
+    for (int i = 0; i < r->n_changes; i++) {
+        const calib_change *c = &r->changes[i];
+        if (c->new_value[0])
+            snprintf(value, sizeof value, "%s -> %s", c->old_value, c->new_value);
+        else
+            snprintf(value, sizeof value, "%s kept", c->old_value);
+        report_note(rep, c->path, value);
+    }
+    for (int i = 0; i < r->n_warnings; i++) {
+        snprintf(key, sizeof key, "warning %d", i + 1);
+        report_note(rep, key, r->warnings[i]);
+    }
+}
+
+static report *build_report(const calibrate_cli *o, const calib_result *r)
+{
+    report *rep = report_new();
+    add_notes(rep, o, r);
+    int col[13];
+    col[0] = report_column(rep, "log", "log", -1);
+    col[1] = report_column(rep, "gpus", "GPUs", -1);
+    col[2] = report_column(rep, "nodes", "nodes", -1);
+    col[3] = report_column(rep, "line", "line", -1);
+    col[4] = report_column(rep, "size_bytes", "size B", -1);
+    col[5] = report_column(rep, "in_fit", "fit", -1);
+    col[6] = report_column(rep, "time_us", "time us", 2);
+    col[7] = report_column(rep, "busbw_GBps", "busbw GB/s", 2);
+    col[8] = report_column(rep, "fit_time_us", "fit us", 2);
+    col[9] = report_column(rep, "fit_busbw_GBps", "fit GB/s", 2);
+    col[10] = report_column(rep, "rel_error_pct", "err %", 2);
+    col[11] = report_column(rep, "alpha_us", "alpha us", 3);
+    col[12] = report_column(rep, "B_GBps", "B GB/s", 2);
+    for (int k = 0; k < r->n_logs; k++) {
+        const calib_log_fit *lf = &r->logs[k];
+        for (int i = 0; i < lf->n_rows; i++) {
+            const calib_row *row = &lf->rows[i];
+            report_row(rep);
+            report_str(rep, col[0], lf->path);
+            report_int(rep, col[1], lf->gpus);
+            report_int(rep, col[2], lf->nodes);
+            report_int(rep, col[3], row->line);
+            report_int(rep, col[4], (long long)row->size_bytes);
+            report_str(rep, col[5], row->used ? "yes" : "no");
+            report_num(rep, col[6], row->time_s * 1e6);
+            report_num(rep, col[7], row->busbw_Bps / 1e9);
+            report_num(rep, col[8], row->fit_time_s * 1e6);
+            report_num(rep, col[9], row->fit_busbw_Bps / 1e9);
+            report_num(rep, col[10], 100 * row->rel_error);
+            report_num(rep, col[11], lf->fit.alpha_s * 1e6);
+            report_num(rep, col[12], lf->fit.B_Bps / 1e9);
+        }
+    }
+    return rep;
+}
+
+static int write_platform(const char *path, const char *text)
+{
+    atomic_file f;
+    char msg[1024];
+    if (atomic_file_open(&f, path, msg, sizeof msg)) {
+        fprintf(stderr, "gcsim calibrate: %s\n", msg);
+        return EXIT_BAD_INPUT;
+    }
+    if (fputs(text, f.stream) == EOF) {
+        atomic_file_abort(&f);
+        fprintf(stderr, "gcsim calibrate: %s: write failed\n", path);
+        return EXIT_BAD_INPUT;
+    }
+    if (atomic_file_commit(&f, msg, sizeof msg)) {
+        fprintf(stderr, "gcsim calibrate: %s\n", msg);
+        return EXIT_BAD_INPUT;
+    }
+    return EXIT_OK;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+    calibrate_cli o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    calib_result r;
+    gcsim_error err;
+    if (calib_run(&o.calib, &r, &err)) {
+        fprintf(stderr, "gcsim calibrate: %s\n", err.message);
+        return EXIT_BAD_INPUT;
+    }
+    for (int i = 0; i < r.n_warnings; i++)
+        fprintf(stderr, "gcsim calibrate: warning: %s\n", r.warnings[i]);
+    report *rep = build_report(&o, &r);
+    rc = write_platform(o.calib.output_path, r.platform_json);
+    if (rc == EXIT_OK && (report_write(rep, o.format, stdout) || fflush(stdout))) {
+        fprintf(stderr, "gcsim calibrate: cannot write to standard output\n");
+        rc = EXIT_BAD_INPUT;
+    }
+    report_free(rep);
+    calib_result_free(&r);
+    return rc;
+}

@@ -1,0 +1,201 @@
+/* gcsim calibrate end to end: the printed fit in json and csv, the platform file it writes
+ * (loaded with gcsim's loader), exact recovery of alpha and B through the command, two logs
+ * with --gpus/--nodes, and --out-of-place. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "platform.h"
+#include "synth_log.h"
+
+static const char *gcsim, *src, *scratch;
+
+static char *run(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return NULL;
+    size_t cap = 1 << 16, len = 0, n;
+    char *buf = malloc(cap);
+    while ((n = fread(buf + len, 1, cap - len - 1, p)) > 0) {
+        len += n;
+        if (len + 1 == cap)
+            buf = realloc(buf, cap *= 2);
+    }
+    buf[len] = '\0';
+    if (pclose(p) != 0) {
+        fprintf(stderr, "command failed: %s\n", cmd);
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+static int load_sources(const char *path, gcsim_platform *p, cJSON **root)
+{
+    gcsim_error err;
+    if (gcsim_platform_load(path, p, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        return -1;
+    }
+    FILE *f = fopen(path, "r");
+    char buf[1 << 16];
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    *root = cJSON_Parse(buf);
+    return *root ? 0 : -1;
+}
+
+static const char *source_of(cJSON *root, const char *path)
+{
+    cJSON *s = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "sources"),
+                                                path);
+    return cJSON_IsString(s) ? s->valuestring : "";
+}
+
+/* The A100 log: json and csv carry the same rows; the written file loads and names the log. */
+static void test_formats_and_file(void)
+{
+    char cmd[4096], out[1024];
+    snprintf(out, sizeof out, "%s/cli_a100.json", scratch);
+    remove(out);
+    const char *args = "calibrate --log %s/platforms/calibration/a100-nvswitch-1x8-azure-ndv4.log "
+                       "--platform %s/platforms/a100-hdr.json --output %s --format %s";
+    snprintf(cmd, sizeof cmd, "%s ", gcsim);
+    snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), args, src, src, out, "json");
+    char *json_text = run(cmd);
+    snprintf(cmd, sizeof cmd, "%s ", gcsim);
+    snprintf(cmd + strlen(cmd), sizeof cmd - strlen(cmd), args, src, src, out, "csv");
+    char *csv = run(cmd);
+    CHECK(json_text && csv);
+    if (!json_text || !csv) {
+        free(json_text);
+        free(csv);
+        return;
+    }
+    cJSON *root = cJSON_Parse(json_text);
+    cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
+    cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "meta");
+    CHECK(cJSON_GetArraySize(rows) == 3);
+    CHECK_STR_CONTAINS(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta, "fit 1")),
+                       "intra-node: alpha = ");
+    CHECK_STR_CONTAINS(
+        cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(meta, "intra_node.gpu_to_gpu")),
+        "300GBps -> ");
+    /* CSV: a header and one line per row, with the json's fitted time in the same column. */
+    char *save = NULL, *line = strtok_r(csv, "\n", &save);
+    CHECK_STR_CONTAINS(line, "log,gpus,nodes,line,size_bytes,in_fit,time_us,busbw_GBps,"
+                             "fit_time_us,fit_busbw_GBps,rel_error_pct,alpha_us,B_GBps");
+    gcsim_platform p;
+    cJSON *written = NULL;
+    CHECK(load_sources(out, &p, &written) == 0);
+    int i = 0;
+    for (line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save), i++) {
+        cJSON *row = cJSON_GetArrayItem(rows, i);
+        double fit_us = 0, time_us = 0, err_pct = 0, B = 0;
+        char *f[16];
+        int n = 0;
+        for (char *s2 = NULL, *t = strtok_r(line, ",", &s2); t && n < 16; t = strtok_r(NULL, ",", &s2))
+            f[n++] = t;
+        CHECK(n == 13);
+        if (n != 13 || !row)
+            continue;
+        time_us = atof(f[6]);
+        fit_us = atof(f[8]);
+        err_pct = atof(f[10]);
+        B = atof(f[12]);
+        CHECK_REL(fit_us, cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "fit_time_us")),
+                  1e-15);
+        CHECK_REL(err_pct, 100 * (fit_us - time_us) / time_us, 1e-9);
+        /* The file's gpu_to_gpu is the fit's B (written with 9 significant digits). */
+        if (written)
+            CHECK_REL(p.intra.gpu_to_gpu_Bps, B * 1e9, 1e-8);
+    }
+    CHECK(i == 3);
+    if (written) {
+        CHECK_STR_CONTAINS(source_of(written, "intra_node.gpu_to_gpu"),
+                           "a100-nvswitch-1x8-azure-ndv4.log");
+        CHECK_STR_CONTAINS(source_of(written, "intra_node.latency"), "residuals of time");
+    }
+    cJSON_Delete(written);
+    cJSON_Delete(root);
+    free(json_text);
+    free(csv);
+}
+
+/* A log generated from alpha and B: the command writes them back, to 1e-6. */
+static void test_exact_recovery_and_out_of_place(void)
+{
+    char log[1024], out[1024], cmd[4096];
+    snprintf(log, sizeof log, "%s/cli_synth.log", scratch);
+    snprintf(out, sizeof out, "%s/cli_synth.json", scratch);
+    synth_spec s = {8, 1, 6.25e-6, 150e9, 12, true, false, 64, 4.0 * (1 << 30), 120e9};
+    CHECK(synth_log_file(log, &s) > 0);
+    for (int oop = 0; oop < 2; oop++) {
+        remove(out);
+        snprintf(cmd, sizeof cmd,
+                 "%s calibrate --log %s --platform %s/platforms/a100-hdr.json --output %s%s "
+                 "--format csv",
+                 gcsim, log, src, out, oop ? " --out-of-place" : "");
+        char *text = run(cmd);
+        CHECK(text != NULL);
+        free(text);
+        gcsim_platform p;
+        cJSON *written = NULL;
+        CHECK(load_sources(out, &p, &written) == 0);
+        CHECK_REL(p.intra.latency_s, 6.25e-6, 1e-6);
+        CHECK_REL(p.intra.gpu_to_gpu_Bps, oop ? 120e9 : 150e9, 1e-6);
+        CHECK_STR_CONTAINS(source_of(written, "intra_node.gpu_to_gpu"),
+                           oop ? "out-of-place times" : "in-place times");
+        cJSON_Delete(written);
+    }
+}
+
+/* Both published A100 logs, the second with --gpus/--nodes (it has no Rank lines), against
+ * a100-hdr (8 NICs per node): nic.bandwidth = B / 8. */
+static void test_two_logs(void)
+{
+    char out[1024], cmd[4096];
+    snprintf(out, sizeof out, "%s/cli_two.json", scratch);
+    remove(out);
+    snprintf(cmd, sizeof cmd,
+             "%s calibrate --log %s/platforms/calibration/a100-ib-2x8-4x200g.log --gpus 16 "
+             "--nodes 2 --log %s/platforms/calibration/a100-nvswitch-1x8-azure-ndv4.log "
+             "--platform %s/platforms/a100-hdr.json --output %s --format json",
+             gcsim, src, src, src, out);
+    char *text = run(cmd);
+    CHECK(text != NULL);
+    cJSON *root = cJSON_Parse(text ? text : "");
+    cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
+    CHECK(cJSON_GetArraySize(rows) == 4);
+    double B_inter = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(rows, 0), "B_GBps"));
+    CHECK_REL(B_inter, 86.0, 0.005);
+    gcsim_platform p;
+    cJSON *written = NULL;
+    CHECK(load_sources(out, &p, &written) == 0);
+    CHECK_REL(p.nic.bandwidth_Bps, B_inter * 1e9 / 8, 1e-8);
+    CHECK(p.nic.latency_s == 1e-6);
+    CHECK_STR_CONTAINS(source_of(written, "nic.bandwidth"), "a100-ib-2x8-4x200g.log");
+    CHECK_STR_CONTAINS(source_of(written, "intra_node.gpu_to_gpu"), "a100-nvswitch-1x8-azure-ndv4.log");
+    cJSON_Delete(written);
+    cJSON_Delete(root);
+    free(text);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) {
+        fprintf(stderr, "usage: test_cli GCSIM SOURCE_DIR SCRATCH_DIR\n");
+        return 2;
+    }
+    gcsim = argv[1];
+    src = argv[2];
+    scratch = argv[3];
+    test_formats_and_file();
+    test_exact_recovery_and_out_of_place();
+    test_two_logs();
+    CHECK_DONE();
+}
