@@ -177,6 +177,19 @@ def describe_ci(calls, plats, out):
           len({c[3] for c in calls}) * len(plats)), file=out)
 
 
+def probe(gcsim, repo, name):
+    """Whether a word of the --collective help paragraph that KNOWN_COLLECTIVES lacks is a
+    collective gcsim accepts (prose such as "default" is not): one cheap analytic run."""
+    argv = [gcsim, "predict", "--engine", "analytic", "--gpus", "1", "--collective", name]
+    try:
+        gcsim_cli.run_json(argv, repo, 60)
+    except gcsim_cli.GcsimError:
+        return False
+    print("engine_agreement.py: note: gcsim lists collective %r, not in KNOWN_COLLECTIVES"
+          % name, file=sys.stderr)
+    return True
+
+
 def predict_argv(gcsim, p, m, comp, coll, gpus):
     return [gcsim, "predict", "--engine", "both", "--no-overlap", "--scaling", "weak",
             "--platform", os.path.join("platforms", p.name + ".json"),
@@ -195,7 +208,9 @@ def run_call(gcsim, repo, call, timeout_s):
 
     def one(gpu_list):
         argv = predict_argv(gcsim, p, m, comp, coll, gpu_list)
+        t0 = time.monotonic()
         doc = gcsim_cli.run_json(argv, repo, timeout_s)
+        call_s = time.monotonic() - t0
         by_gpus = gcsim_cli.predict_rows(doc, argv)
         got = []
         for g in gpu_list:
@@ -209,7 +224,7 @@ def run_call(gcsim, repo, call, timeout_s):
                 raise gcsim_cli.GcsimError(argv, 0, "", "no usable iteration_ms for %d GPUs: %r"
                                            % (g, e))
             got.append({"platform": p.name, "model": m, "compressor": comp, "collective": coll,
-                        "gpus": g, "gap": gap, "analytic": a, "des": d,
+                        "gpus": g, "gap": gap, "analytic": a, "des": d, "call_wall_s": call_s,
                         "command": gcsim_cli.command_line(argv + ["--format", "json"])})
         return got
 
@@ -369,10 +384,7 @@ def main(argv):
             print("engine_agreement.py: found no collective names under --collective in "
                   "`%s predict --help`; pass --collectives" % gcsim, file=sys.stderr)
             return 3
-        for c in collectives:
-            if c not in KNOWN_COLLECTIVES:
-                print("engine_agreement.py: note: gcsim lists collective %r, not in "
-                      "KNOWN_COLLECTIVES" % c, file=sys.stderr)
+        collectives = [c for c in collectives if c in KNOWN_COLLECTIVES or probe(gcsim, repo, c)]
         for c in KNOWN_COLLECTIVES:
             if c not in collectives:
                 print("engine_agreement.py: note: %r is no longer listed by gcsim" % c,
