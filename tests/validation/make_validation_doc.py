@@ -233,6 +233,25 @@ def main(argv):
         ]
         if a.note:
             parts += [a.note, ""]
+        parts += [
+            "How to run each piece (from the repository root, `G=build/sim/cli/gcsim`):",
+            "",
+            "| command | what |",
+            "|---|---|",
+            "| `python3 tests/validation/engine_agreement.py $G . --ci --check` | DES against "
+            "analytic engine on a subset covering every collective, platform kind and compressor "
+            "class (prints what it covers); exit 1 on a case beyond 3% that "
+            "`tests/validation/contention_cases.txt` does not list, or a gcsim failure. CTest: "
+            "`validation_engine_agreement_ci` |",
+            "| `nice -n 19 python3 tests/validation/engine_agreement.py $G . --full "
+            "--markdown FILE --json FILE` | the whole grid |",
+            "| `python3 tests/validation/compute_bound.py $G .` | no predicted throughput above N x "
+            "the profiled single-GPU throughput, whole catalog, default collective. CTest: "
+            "`validation_compute_bound` |",
+            "| `ctest --test-dir build -L validation` / `-LE validation` | run / skip all of them |",
+            "| `cmake --build build --target validation_doc` | this page |",
+            "",
+        ]
         parts.append(agreement_section(gcsim, repo, "ci" if a.ci else "full", a.agreement_json))
         parts.append(busbw_section(gcsim, repo))
         parts.append(single_gpu_section(gcsim, repo))
