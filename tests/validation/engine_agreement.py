@@ -308,6 +308,9 @@ def markdown(rows, errors, skipped, allow, mode, collectives, seconds, heading_l
     plats = sorted({r["platform"] for r in rows} | {e["platform"] for e in errors})
     out += dist_table("platform", [(p, [r for r in rows if r["platform"] == p]) for p in plats])
     out.append("")
+    counts = sorted({r["gpus"] for r in rows})
+    out += dist_table("GPUs", [(str(g), [r for r in rows if r["gpus"] == g]) for g in counts])
+    out.append("")
     comps = [c for c, _ in COMPRESSORS]
     out += dist_table("compressor", [(c, [r for r in rows if r["compressor"] == c]) for c in comps])
     out.append("")
