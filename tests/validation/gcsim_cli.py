@@ -1,0 +1,79 @@
+"""Running the gcsim command from the validation scripts and reading its JSON output.
+
+Only the row fields listed in docs (gpus, engine, iteration_ms, ...) are relied upon;
+extra fields and extra top-level keys are ignored, so the scripts survive additions."""
+import json
+import re
+import shlex
+import subprocess
+
+
+class GcsimError(Exception):
+    """gcsim exited non-zero or printed something that is not the expected JSON."""
+
+    def __init__(self, argv, returncode, stderr, why):
+        self.argv = argv
+        self.returncode = returncode
+        self.stderr = stderr
+        self.why = why
+        super().__init__("%s: %s" % (command_line(argv), why))
+
+
+def command_line(argv):
+    return " ".join(shlex.quote(a) for a in argv)
+
+
+def run_json(argv, cwd, timeout_s=None):
+    """Run gcsim (argv[0]) with --format json appended; returns the parsed document."""
+    argv = list(argv) + ["--format", "json"]
+    try:
+        p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout_s)
+    except subprocess.TimeoutExpired as e:
+        raise GcsimError(argv, None, (e.stderr or b"").decode("utf-8", "replace")
+                         if isinstance(e.stderr, bytes) else (e.stderr or ""),
+                         "timed out after %s s" % timeout_s)
+    if p.returncode != 0:
+        raise GcsimError(argv, p.returncode, p.stderr, "exit status %d" % p.returncode)
+    try:
+        return json.loads(p.stdout)
+    except ValueError as e:
+        raise GcsimError(argv, p.returncode, p.stderr, "output is not JSON: %s" % e)
+
+
+def predict_rows(doc, argv):
+    """{gpus: {engine: row}} from a `gcsim predict --format json` document. Rows without an
+    `engine` field (one-engine runs of older builds) are filed under "analytic"."""
+    rows = doc.get("rows") if isinstance(doc, dict) else None
+    if not isinstance(rows, list):
+        raise GcsimError(argv, 0, "", "JSON has no \"rows\" list")
+    out = {}
+    for r in rows:
+        if not isinstance(r, dict) or "gpus" not in r:
+            raise GcsimError(argv, 0, "", "a row without \"gpus\": %r" % (r,))
+        out.setdefault(int(r["gpus"]), {})[r.get("engine", "analytic")] = r
+    return out
+
+
+def collectives_from_help(gcsim):
+    """The collective names `gcsim predict --help` lists under --collective: the words of
+    that option's paragraph, parenthesised remarks removed."""
+    p = subprocess.run([gcsim, "predict", "--help"], capture_output=True, text=True)
+    text = p.stdout + p.stderr
+    lines = text.splitlines()
+    block = []
+    for n, line in enumerate(lines):
+        if re.match(r"\s+--collective\b", line):
+            block.append(re.sub(r"^\s+--collective\s+\S+", "", line))
+            for cont in lines[n + 1:]:
+                if not cont.strip() or re.match(r"\s+--", cont):
+                    break
+                block.append(cont)
+            break
+    para = re.sub(r"\([^)]*\)", " ", " ".join(block))
+    para = re.sub(r"\b(or|and)\b", " ", para)
+    names = []
+    for tok in re.split(r"[\s,;]+", para):
+        tok = tok.strip(".:")
+        if re.fullmatch(r"[a-z][a-z0-9-]*", tok) and tok not in names:
+            names.append(tok)
+    return names

@@ -1,0 +1,269 @@
+#!/usr/bin/python3
+"""Regenerate docs/validation.md: every comparison of gcsim with itself and with published
+measurements that the project has, in one command.
+
+    make_validation_doc.py GCSIM REPO [--ci] [--agreement-json FILE] [--note TEXT]
+                           [--output FILE]
+
+1. Engine agreement: engine_agreement.py --full (about an hour on two shared cores; run
+   it under `nice -n 19`), or --ci (seconds) with --ci, or an earlier run's --json dump
+   with --agreement-json (nothing is re-run).
+2. All-reduce bus bandwidth against nccl-tests (tests/validation/published_busbw.tsv):
+   `gcsim collective --platform P --gpus N --op allreduce --sizes ... --format json`. A
+   gcsim without that subcommand, or one that fails, gives "not available" in the table.
+3. Single-GPU throughput against the published measurements the profiles come from
+   (tests/validation/published_single_gpu.tsv): `gcsim predict --gpus 1 --batch B
+   --collective ring` on a platform with that GPU (a GPU-direct collective moves nothing on
+   one GPU, so this is the profile itself as gcsim reads it).
+
+Writes REPO/docs/validation.md (or --output) atomically. Exit status: 0 written, 2 bad
+usage or input, 3 internal failure (engine_agreement.py failing to run).
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import catalog  # noqa: E402
+import engine_agreement  # noqa: E402
+import gcsim_cli  # noqa: E402
+
+SIZE_UNITS_BYTES = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+# Sources say "large" for a size; nccl-tests sweeps usually end at 8 GiB or below.
+LARGE_SIZE = "8GiB"
+
+
+def size_bytes(text):
+    for unit in sorted(SIZE_UNITS_BYTES, key=len, reverse=True):
+        if text.endswith(unit) and text[:-len(unit)].isdigit():
+            return int(text[:-len(unit)]) * SIZE_UNITS_BYTES[unit]
+    raise ValueError(text)
+
+
+def read_tsv(path):
+    with open(path, encoding="utf-8") as f:
+        lines = [l for l in f if not l.startswith("#")]
+    return list(csv.DictReader(lines, delimiter="\t"))
+
+
+def git_describe(repo):
+    try:
+        head = subprocess.run(["git", "-C", repo, "rev-parse", "--short", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", repo, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return head + (" with uncommitted changes" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+
+
+# --- 1. engine agreement ---------------------------------------------------------------------
+
+def agreement_section(gcsim, repo, mode, dump_path):
+    if dump_path is None:
+        with tempfile.TemporaryDirectory() as tmp:
+            dump_path_tmp = os.path.join(tmp, "agreement.json")
+            cmd = [sys.executable, os.path.join(HERE, "engine_agreement.py"), gcsim, repo,
+                   "--" + mode, "--json", dump_path_tmp]
+            print("make_validation_doc.py: %s" % gcsim_cli.command_line(cmd), file=sys.stderr)
+            p = subprocess.run(cmd, stdout=sys.stderr)
+            if p.returncode not in (0, 1):
+                raise RuntimeError("engine_agreement.py exited %d" % p.returncode)
+            with open(dump_path_tmp, encoding="utf-8") as f:
+                dump = json.load(f)
+        how = ("`python3 tests/validation/engine_agreement.py GCSIM . --%s --json FILE`"
+               % mode)
+    else:
+        with open(dump_path, encoding="utf-8") as f:
+            dump = json.load(f)
+        how = "an earlier `engine_agreement.py --%s --json` run" % dump.get("mode", "?")
+    allow = engine_agreement.read_allow_list(
+        os.path.join(repo, engine_agreement.DEFAULT_ALLOW_LIST))
+    body = engine_agreement.markdown(dump["rows"], dump["errors"], dump["skipped"], allow,
+                                     dump["mode"], dump["collectives"], dump["wall_s"])
+    head, _, rest = body.partition("\n\n")
+    return "%s\n\nSource: %s.\n\n%s" % (head, how, rest)
+
+
+# --- 2. bus bandwidth --------------------------------------------------------------------------
+
+def collective_busbw(gcsim, repo, platform, gpus, sizes):
+    """({(engine, size_bytes): busbw_GBps}, None) or (None, why not)."""
+    argv = [gcsim, "collective", "--platform", os.path.join("platforms", platform + ".json"),
+            "--gpus", str(gpus), "--op", "allreduce", "--sizes", ",".join(sizes)]
+    try:
+        doc = gcsim_cli.run_json(argv, repo, timeout_s=600)
+    except gcsim_cli.GcsimError as e:
+        first = (e.stderr or "").strip().splitlines()
+        return None, "%s%s" % (e.why, ": " + first[0][:200] if first else "")
+    rows = doc.get("rows") if isinstance(doc, dict) else doc
+    if not isinstance(rows, list):
+        return None, "output has no rows"
+    out = {}
+    for r in rows:
+        if isinstance(r, dict) and "size_bytes" in r and "busbw_GBps" in r:
+            out[(r.get("engine", "analytic"), int(r["size_bytes"]))] = float(r["busbw_GBps"])
+    if not out:
+        return None, "no rows with size_bytes and busbw_GBps"
+    return out, None
+
+
+def busbw_section(gcsim, repo):
+    path = os.path.join(HERE, "published_busbw.tsv")
+    rows = read_tsv(path)
+    wanted = {}
+    for r in rows:
+        r["compared_size"] = LARGE_SIZE if r["size"] == "large" else r["size"]
+        if r["platform"] != "-":
+            wanted.setdefault((r["platform"], int(r["gpus"])), set()).add(r["compared_size"])
+    got = {}
+    for (plat, gpus), sizes in sorted(wanted.items()):
+        got[(plat, gpus)] = collective_busbw(gcsim, repo, plat, gpus,
+                                             sorted(sizes, key=size_bytes))
+    out = ["## All-reduce bus bandwidth against nccl-tests", "",
+           "Published busbw (nccl-tests, float sum, in-place; measured) against `gcsim collective "
+           "--op allreduce` on the platform that stands for the system, at the platform's default "
+           "collective. Gap = gcsim / published - 1 (against the nearer end of a published "
+           "range). Data and sources: `tests/validation/published_busbw.tsv`.", "",
+           "| system | GPUs | size | published GB/s | platform | analytic GB/s | gap | DES GB/s | gap | source | note |",
+           "|---|---:|---|---:|---|---:|---:|---:|---:|---|---|"]
+    for r in rows:
+        lo, hi = float(r["busbw_low_GBps"]), float(r["busbw_high_GBps"])
+        pub = ("%g" % lo) if lo == hi else ("%g-%g" % (lo, hi))
+        cells = []
+        if r["platform"] == "-":
+            cells = ["no matching platform", "-", "-", "-", "-"]
+        else:
+            res, why = got[(r["platform"], int(r["gpus"]))]
+            cells = [r["platform"]]
+            for engine in ("analytic", "des"):
+                v = None if res is None else res.get((engine, size_bytes(r["compared_size"])))
+                if v is None:
+                    cells += ["not available", "-"]
+                    continue
+                ref = lo if v < lo else hi if v > hi else v
+                cells += ["%.2f" % v, "%+.1f%%" % (100.0 * (v / ref - 1.0))]
+            if res is None:
+                r["note"] = ("%s; gcsim collective: %s" % (r["note"], why)).strip("; ")
+        out.append("| %s | %s | %s | %s | %s | %s | %s |" % (
+            r["system"], r["gpus"], r["size"], pub, " | ".join(cells), r["source"],
+            r["note"].replace("|", "\\|")))
+    out.append("")
+    return "\n".join(out)
+
+
+# --- 3. single GPU ----------------------------------------------------------------------------
+
+def single_gpu_section(gcsim, repo):
+    rows = read_tsv(os.path.join(HERE, "published_single_gpu.tsv"))
+    plat_by_gpu = {}
+    for p in catalog.platforms(repo):
+        plat_by_gpu.setdefault(p.gpu_type, p)
+    out = ["## Single-GPU throughput against the published measurements", "",
+           "`gcsim predict --engine analytic --gpus 1 --batch B --collective ring` on a platform "
+           "with that GPU, against the measurement the catalog profile was built from "
+           "(`tests/validation/published_single_gpu.tsv`). This checks the catalog and how gcsim "
+           "reads it; it is not an independent validation.", "",
+           "| GPU | model | batch | published samples/s | platform | gcsim samples/s | gap | framework | source |",
+           "|---|---|---:|---:|---|---:|---:|---|---|"]
+    for r in rows:
+        batch = int(r["batch"])
+        if r["samples_per_s"] != "-":
+            pub = float(r["samples_per_s"])
+        else:
+            pub = batch / (float(r["time_ms"]) * 1e-3)
+        p = plat_by_gpu.get(r["gpu"])
+        if p is None:
+            cells = ["no platform", "-", "-"]
+        else:
+            argv = [gcsim, "predict", "--engine", "analytic", "--gpus", "1", "--batch", str(batch),
+                    "--collective", "ring", "--platform", os.path.relpath(p.path, repo),
+                    "--model", os.path.join("models", r["model"] + ".json")]
+            try:
+                got = gcsim_cli.predict_rows(gcsim_cli.run_json(argv, repo), argv)
+                v = float(got[1]["analytic"]["throughput_samples_per_s"])
+                cells = [p.name, "%.1f" % v, "%+.2f%%" % (100.0 * (v / pub - 1.0))]
+            except (gcsim_cli.GcsimError, KeyError) as e:
+                cells = [p.name, "failed: %s" % str(e)[:200].replace("|", "\\|"), "-"]
+        out.append("| %s | %s | %d | %.1f | %s | %s | %s |" % (
+            r["gpu"], r["model"], batch, pub, " | ".join(cells), r["framework"], r["source"]))
+    out.append("")
+    return "\n".join(out)
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(prog="make_validation_doc.py",
+                                 description=__doc__.split("\n")[0])
+    ap.add_argument("gcsim")
+    ap.add_argument("repo")
+    ap.add_argument("--ci", action="store_true", help="the engine-agreement CI subset, not --full")
+    ap.add_argument("--agreement-json", metavar="FILE",
+                    help="render this engine_agreement.py --json dump instead of running it")
+    ap.add_argument("--note", default="", help="a paragraph to put under the title")
+    ap.add_argument("--output", metavar="FILE", help="default: REPO/docs/validation.md")
+
+    def usage_error(msg):
+        print("make_validation_doc.py: %s" % msg, file=sys.stderr)
+        sys.exit(2)
+
+    ap.error = usage_error
+    a = ap.parse_args(argv)
+    if not (os.path.isfile(a.gcsim) and os.access(a.gcsim, os.X_OK)):
+        usage_error("%s: not an executable gcsim" % a.gcsim)
+    if a.agreement_json and not os.path.isfile(a.agreement_json):
+        usage_error("%s: no such file" % a.agreement_json)
+    gcsim = os.path.abspath(a.gcsim)
+    repo = os.path.abspath(a.repo)
+    output = a.output or os.path.join(repo, "docs", "validation.md")
+    try:
+        parts = [
+            "# Validation",
+            "",
+            "Generated by `python3 tests/validation/make_validation_doc.py build/sim/cli/gcsim . "
+            "[--ci]` from the repository root (engine agreement on the full grid takes about an "
+            "hour on two shared cores: run it under `nice -n 19`; `--ci` takes seconds); do not "
+            "edit by hand. Tree: %s. What each part checks: `tests/validation/` (scripts, data "
+            "files with their sources, the allow-list `contention_cases.txt`)." % git_describe(repo),
+            "",
+        ]
+        if a.note:
+            parts += [a.note, ""]
+        parts += [
+            "How to run each piece (from the repository root, `G=build/sim/cli/gcsim`):",
+            "",
+            "| command | what |",
+            "|---|---|",
+            "| `python3 tests/validation/engine_agreement.py $G . --ci --check` | DES against "
+            "analytic engine on a subset covering every collective, platform kind and compressor "
+            "class (prints what it covers); exit 1 on a case beyond 3% that "
+            "`tests/validation/contention_cases.txt` does not list, or a gcsim failure. CTest: "
+            "`validation_engine_agreement_ci` |",
+            "| `nice -n 19 python3 tests/validation/engine_agreement.py $G . --full "
+            "--markdown FILE --json FILE` | the whole grid |",
+            "| `python3 tests/validation/compute_bound.py $G .` | no predicted throughput above N x "
+            "the profiled single-GPU throughput, whole catalog, default collective. CTest: "
+            "`validation_compute_bound` |",
+            "| `ctest --test-dir build -L validation` / `-LE validation` | run / skip all of them |",
+            "| `cmake --build build --target validation_doc` | this page |",
+            "",
+        ]
+        parts.append(agreement_section(gcsim, repo, "ci" if a.ci else "full", a.agreement_json))
+        parts.append(busbw_section(gcsim, repo))
+        parts.append(single_gpu_section(gcsim, repo))
+    except (catalog.InputError, ValueError, KeyError) as e:
+        usage_error("bad input: %s" % (e,))
+    except RuntimeError as e:
+        print("make_validation_doc.py: %s" % e, file=sys.stderr)
+        return 3
+    engine_agreement.write_atomic(output, "\n".join(parts))
+    print("make_validation_doc.py: wrote %s" % output, file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
