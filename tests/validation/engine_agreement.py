@@ -442,6 +442,13 @@ def main(argv):
                                  fmt(d["max_pct"]), d["within"], THRESHOLD_PCT, len(errors)))
     if not a.check:
         return 0
+    # The TernGrad pattern does not apply where the profiled time is shorter than the host
+    # copy its model assumes (gcsim rejects it as bad input): not applicable, not a failure.
+    na = [e for e in errors if "which the TernGrad model assumes it includes" in e["stderr"]]
+    for e in na:
+        print("not applicable: %s %s %s %s %d GPUs: the TernGrad pattern needs T(1,1,K) > |g|/C_cwd" % (
+            e["platform"], e["model"], e["compressor"], e["collective"], e["gpus"]))
+    errors = [e for e in errors if e not in na]
     bad = [r for r in rows if abs(r["gap"]) * 100.0 > THRESHOLD_PCT and case_key(r) not in allow]
     for r in bad:
         print("NOT ALLOW-LISTED: %s %s %s %s %d gap %+.2f%% (analytic %.3f ms, DES %.3f ms): %s" % (
