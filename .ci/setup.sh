@@ -5,7 +5,7 @@
 # Everything else the project needs is built from this repository.
 set -eu
 packages="build-essential cmake pkg-config libsimgrid-dev libgsl-dev libcjson-dev
-zlib1g-dev gnuplot-nox dataset-fashion-mnist python3 python3-numpy parallel clang"
+zlib1g-dev gnuplot-nox dataset-fashion-mnist python3 python3-numpy parallel clang procps"
 missing=""
 for p in $packages; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
