@@ -1,5 +1,5 @@
 /*
- * traces/safetensors_read.c: validation and parsing of a safetensors file already mapped
+ * traces/safetensors_read.c: validation and parsing of a safetensors file already read
  * into memory. Every rule of the format is checked before any tensor is used, and every
  * error names the file and the byte offset or tensor concerned.
  */
@@ -219,7 +219,7 @@ int gc_trace_parse_safetensors(gc_trace_file *f, char *err, size_t err_len)
         return gc_trace_fail(err, err_len,
                              "%s: truncated: %zu bytes, a safetensors file starts with an "
                              "8-byte header length", f->path, f->file_bytes);
-    uint64_t header_bytes = gc_trace_le64(f->map);
+    uint64_t header_bytes = gc_trace_le64(f->data);
     if (header_bytes > f->file_bytes - 8)
         return gc_trace_fail(err, err_len,
                              "%s: header length %llu (byte offset 0) is longer than the %zu "
@@ -228,7 +228,7 @@ int gc_trace_parse_safetensors(gc_trace_file *f, char *err, size_t err_len)
     if (header_bytes < 2 || header_bytes > HEADER_MAX_BYTES)
         return gc_trace_fail(err, err_len, "%s: implausible header length %llu at byte offset 0",
                              f->path, (unsigned long long)header_bytes);
-    const char *text = (const char *)f->map + 8;
+    const char *text = (const char *)f->data + 8;
     if (text[0] != '{')
         return gc_trace_fail(err, err_len,
                              "%s: header at byte offset 8 does not start with '{'", f->path);
