@@ -140,6 +140,18 @@ bool gc_compressor_fixed_payload_bytes(const gc_compressor *c, size_t n, size_t 
     return true;
 }
 
+bool gc_compressor_fixed_payload_bytes_last_layer(const gc_compressor *c, size_t n,
+                                                  size_t *bytes)
+{
+    if (!c->codec->fixed_body_last)
+        return gc_compressor_fixed_payload_bytes(c, n, bytes);
+    size_t body;
+    if (!c->codec->fixed_body_last(c->p, n, &body))
+        return false;
+    *bytes = gc_payload_header_bytes(n) + body;
+    return true;
+}
+
 int gc_compressor_levels(const gc_compressor *c)
 {
     return c->codec->levels ? c->codec->levels(c->p) : 0;
