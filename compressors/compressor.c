@@ -75,6 +75,11 @@ int gc_compressor_create(const char *spec, gc_compressor **out, char *err, size_
                 name, known);
         return -1;
     }
+    if (colon && colon[1] == '\0') {
+        gc_errf(err, err_len, "compressor %s: nothing after ':' (give key=value items, or "
+                "no ':')", name);
+        return -1;
+    }
     gc_compressor *c = calloc(1, sizeof *c);
     if (!c) {
         gc_errf(err, err_len, "out of memory");

@@ -144,6 +144,25 @@ static int parse_tensor(const char *path, const cJSON *entry, uint64_t header_en
     return 0;
 }
 
+/* Byte offset (from the header's start) of a \\u0000 escape inside a string, or -1: cJSON
+ * decodes it into a C string that ends there, so "a\\u0000b" would silently be "a". */
+static long nul_escape_at(const char *text, size_t len)
+{
+    bool in_string = false;
+    for (size_t i = 0; i < len; i++) {
+        if (!in_string) {
+            in_string = text[i] == '"';
+        } else if (text[i] == '\\') {
+            if (i + 5 < len && memcmp(text + i + 1, "u0000", 5) == 0)
+                return (long)i;
+            i++;
+        } else if (text[i] == '"') {
+            in_string = false;
+        }
+    }
+    return -1;
+}
+
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -280,6 +299,12 @@ int gc_trace_parse_safetensors(gc_trace_file *f, char *err, size_t err_len)
         }
     }
     int rc = 0;
+    long nul = nul_escape_at(text, (size_t)header_bytes);
+    if (nul >= 0) {
+        rc = gc_trace_fail(err, err_len, "%s: the escape \\u0000 (a NUL character) in a name "
+                           "at byte offset %ld of the header JSON", f->path, 8 + nul);
+        goto out;
+    }
     if (!cJSON_IsObject(root)) {
         rc = gc_trace_fail(err, err_len, "%s: header is not a JSON object", f->path);
         goto out;

@@ -22,7 +22,17 @@ int gc_trace_open(const char *path, gc_trace_file *out, char *err, size_t err_le
         return -1;
     }
     int rc;
-    if (out->file_bytes >= 6 && memcmp(out->data, npy_magic, 6) == 0) {
+    size_t len = strlen(path);
+    bool named_npy = len >= 4 && strcmp(path + len - 4, ".npy") == 0;
+    bool npy = out->file_bytes >= 6 && memcmp(out->data, npy_magic, 6) == 0;
+    if (named_npy && !npy) {
+        /* Diagnosed as what its name says, not as a safetensors file with a strange
+         * header length. */
+        gc_trace_close(out);
+        return gc_trace_fail(err, err_len, "%s: not a .npy file: it does not start with the "
+                             ".npy magic \\x93NUMPY (byte offset 0)", path);
+    }
+    if (npy) {
         out->format = GC_TRACE_FORMAT_NPY;
         rc = gc_trace_parse_npy(out, err, err_len);
     } else {
