@@ -2,6 +2,7 @@
  * drifted beyond a tolerance (a CI regression guard). */
 #include <getopt.h>
 #include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,9 +116,10 @@ static int write_report(const report *r, const check_options *o)
             fprintf(stderr, "gcsim check: %s\n", msg);
             return -1;
         }
-        if (report_write(r, o->format, f.stream)) {
+        if ((errno = 0), report_write(r, o->format, f.stream)) {
+            int write_errno = errno;
             atomic_file_abort(&f);
-            fprintf(stderr, "gcsim check: %s: write failed\n", o->output);
+            fprintf(stderr, "gcsim check: %s: write failed: %s\n", o->output, atomic_file_reason(write_errno));
             return -1;
         }
         if (atomic_file_commit(&f, msg, sizeof msg)) {
@@ -126,8 +128,8 @@ static int write_report(const report *r, const check_options *o)
         }
         return 0;
     }
-    if (report_write(r, o->format, stdout) || fflush(stdout)) {
-        fprintf(stderr, "gcsim check: cannot write to standard output\n");
+    if ((errno = 0), report_write(r, o->format, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim check: cannot write to standard output: %s\n", atomic_file_reason(errno));
         return -1;
     }
     return 0;

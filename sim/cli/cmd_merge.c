@@ -343,17 +343,18 @@ int cmd_merge(int argc, char **argv)
             fprintf(stderr, "gcsim merge: %s\n", msg);
             goto done;
         }
-        if (write_merged(&st, f.stream)) {
+        if ((errno = 0), write_merged(&st, f.stream)) {
+            int write_errno = errno;
             atomic_file_abort(&f);
-            fprintf(stderr, "gcsim merge: %s: write failed\n", output);
+            fprintf(stderr, "gcsim merge: %s: write failed: %s\n", output, atomic_file_reason(write_errno));
             goto done;
         }
         if (atomic_file_commit(&f, msg, sizeof msg)) {
             fprintf(stderr, "gcsim merge: %s\n", msg);
             goto done;
         }
-    } else if (write_merged(&st, stdout) || fflush(stdout)) {
-        fprintf(stderr, "gcsim merge: cannot write to standard output\n");
+    } else if ((errno = 0), write_merged(&st, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim merge: cannot write to standard output: %s\n", atomic_file_reason(errno));
         goto done;
     }
     status = EXIT_OK;

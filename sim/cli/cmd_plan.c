@@ -3,6 +3,7 @@
  * cost or in the shortest time; the configurations ranked. */
 #include <getopt.h>
 #include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -416,9 +417,10 @@ static int write_report(const report *r, const plan_options *o)
             fprintf(stderr, "gcsim plan: %s\n", msg);
             return -1;
         }
-        if (report_write(r, o->format, f.stream)) {
+        if ((errno = 0), report_write(r, o->format, f.stream)) {
+            int write_errno = errno;
             atomic_file_abort(&f);
-            fprintf(stderr, "gcsim plan: %s: write failed\n", o->output);
+            fprintf(stderr, "gcsim plan: %s: write failed: %s\n", o->output, atomic_file_reason(write_errno));
             return -1;
         }
         if (atomic_file_commit(&f, msg, sizeof msg)) {
@@ -427,8 +429,8 @@ static int write_report(const report *r, const plan_options *o)
         }
         return 0;
     }
-    if (report_write(r, o->format, stdout) || fflush(stdout)) {
-        fprintf(stderr, "gcsim plan: cannot write to standard output\n");
+    if ((errno = 0), report_write(r, o->format, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim plan: cannot write to standard output: %s\n", atomic_file_reason(errno));
         return -1;
     }
     return 0;

@@ -1,6 +1,7 @@
 /* gcsim trace info: what a gradient trace file holds, tensor by tensor, with statistics. */
 #include <getopt.h>
 #include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,16 +176,17 @@ int cmd_trace(int argc, char **argv)
         if (atomic_file_open(&f, output, msg, sizeof msg)) {
             fprintf(stderr, "gcsim trace info: %s\n", msg);
             rc = EXIT_BAD_INPUT;
-        } else if (report_write(r, format, f.stream)) {
+        } else if ((errno = 0), report_write(r, format, f.stream)) {
+            int write_errno = errno;
             atomic_file_abort(&f);
-            fprintf(stderr, "gcsim trace info: %s: write failed\n", output);
+            fprintf(stderr, "gcsim trace info: %s: write failed: %s\n", output, atomic_file_reason(write_errno));
             rc = EXIT_BAD_INPUT;
         } else if (atomic_file_commit(&f, msg, sizeof msg)) {
             fprintf(stderr, "gcsim trace info: %s\n", msg);
             rc = EXIT_BAD_INPUT;
         }
-    } else if (report_write(r, format, stdout) || fflush(stdout)) {
-        fprintf(stderr, "gcsim trace info: cannot write to standard output\n");
+    } else if ((errno = 0), report_write(r, format, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim trace info: cannot write to standard output: %s\n", atomic_file_reason(errno));
         rc = EXIT_BAD_INPUT;
     }
     report_free(r);
