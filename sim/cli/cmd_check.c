@@ -197,6 +197,16 @@ int cmd_check(int argc, char **argv)
         if (!(fabs(drift_pct[k]) <= tolerance[k]))
             n_drifted++;
     }
+    /* A check that checked nothing must not pass (issue 15: an empty baseline exited 0). */
+    if (n_evaluated == 0) {
+        if (b.n_cases == 0)
+            fprintf(stderr, "gcsim check: %s: $.cases: empty: a baseline needs at least one "
+                            "case\n", b.path);
+        else
+            fprintf(stderr, "gcsim check: %s: none of its %d cases uses engine %s (--engine)\n",
+                    b.path, b.n_cases, engine_name((gcsim_engine)o.engine));
+        goto done;
+    }
 
     r = report_new();
     int c_name = report_column(r, "name", "case", 0);
