@@ -28,7 +28,13 @@ wait_for() { # PID STATE: folder | child
         alive "$1" || return 1
         case $2 in
         folder) [ -n "$(pgrep -P "$1")" ] && ls "$TMPDIR" | grep -q '^gcsim-des-[^s]' && return 0 ;;
-        child) [ -n "$(pgrep -P "$1")" ] && ! ls "$TMPDIR" | grep -q '^gcsim-des-[^s]' && return 0 ;;
+        # simulating: the folder is loaded and gone, and the child has run for 2 s (so it
+        # is the 2,000-GPU run, not the short 1-GPU run predict makes for its speedups)
+        child)
+            c=$(pgrep -P "$1" | head -1)
+            [ -n "$c" ] && ! ls "$TMPDIR" | grep -q '^gcsim-des-[^s]' &&
+                [ "$(ps -o etimes= -p "$c" | tr -d ' ')" -ge 2 ] 2>/dev/null && return 0
+            ;;
         esac
         sleep 0.02
     done
