@@ -1,10 +1,11 @@
 #!/bin/sh
 # Installs the Debian 12 packages gcsim needs that are missing; idempotent. Uses sudo when
-# not root (libsimgrid-dev also brings smpicc and smpirun for the DES validation tests).
+# not root (libsimgrid-dev also brings smpicc and smpirun for the DES validation tests;
+# clang builds the libFuzzer targets of the CI fuzz smoke run).
 # Everything else the project needs is built from this repository.
 set -eu
 packages="build-essential cmake pkg-config libsimgrid-dev libgsl-dev libcjson-dev
-zlib1g-dev gnuplot-nox dataset-fashion-mnist python3 python3-numpy parallel"
+zlib1g-dev gnuplot-nox dataset-fashion-mnist python3 python3-numpy parallel clang procps"
 missing=""
 for p in $packages; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

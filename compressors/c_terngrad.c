@@ -246,6 +246,15 @@ static bool fixed_body(const double *p, size_t n, size_t *bytes)
     return true;
 }
 
+static bool fixed_body_last(const double *p, size_t n, size_t *bytes)
+{
+    if ((int)p[K_LAST] == 0)
+        *bytes = 1 + 4 * n; /* last=fp32 */
+    else
+        fixed_body(p, n, bytes);
+    return true;
+}
+
 static bool unbiased(const double *p) { return p[K_CLIP] == 0; }
 static int levels(const double *p) { (void)p; return 3; }
 static size_t bucket(const double *p, size_t n) { return bucket_of(p, n); }
@@ -261,6 +270,6 @@ static bool local_scale(const double *p, const float *g, size_t n, float *scale)
 const gc_codec gc_codec_terngrad = {
     .name = "terngrad", .format_id = 4, .keys = keys, .nkeys = 4,
     .agg = GC_AGG_SHARED_SCALE, .unbiased = unbiased, .encode = encode, .decode = decode,
-    .fixed_body = fixed_body, .levels = levels, .bucket = bucket, .local_scale = local_scale,
+    .fixed_body = fixed_body, .fixed_body_last = fixed_body_last, .levels = levels, .bucket = bucket, .local_scale = local_scale,
     .checks_finite = true,
 };

@@ -75,6 +75,11 @@ int gc_compressor_create(const char *spec, gc_compressor **out, char *err, size_
                 name, known);
         return -1;
     }
+    if (colon && colon[1] == '\0') {
+        gc_errf(err, err_len, "compressor %s: nothing after ':' (give key=value items, or "
+                "no ':')", name);
+        return -1;
+    }
     gc_compressor *c = calloc(1, sizeof *c);
     if (!c) {
         gc_errf(err, err_len, "out of memory");
@@ -135,6 +140,18 @@ bool gc_compressor_fixed_payload_bytes(const gc_compressor *c, size_t n, size_t 
 {
     size_t body;
     if (!c->codec->fixed_body || !c->codec->fixed_body(c->p, n, &body))
+        return false;
+    *bytes = gc_payload_header_bytes(n) + body;
+    return true;
+}
+
+bool gc_compressor_fixed_payload_bytes_last_layer(const gc_compressor *c, size_t n,
+                                                  size_t *bytes)
+{
+    if (!c->codec->fixed_body_last)
+        return gc_compressor_fixed_payload_bytes(c, n, bytes);
+    size_t body;
+    if (!c->codec->fixed_body_last(c->p, n, &body))
         return false;
     *bytes = gc_payload_header_bytes(n) + body;
     return true;

@@ -63,6 +63,11 @@ bool gc_compressor_is_unbiased(const gc_compressor *c);
  * by encoding real data. */
 bool gc_compressor_fixed_payload_bytes(const gc_compressor *c, size_t n, size_t *bytes);
 
+/* The same for a tensor marked as the last layer (gc_compressor_set_last_layer): what
+ * encoding such a tensor produces, computed without encoding one. */
+bool gc_compressor_fixed_payload_bytes_last_layer(const gc_compressor *c, size_t n,
+                                                  size_t *bytes);
+
 /* Encode one tensor of n float32 values into payload (its previous contents are replaced).
  * tensor_id keys the per-tensor state (residuals, momentum); ids are small non-negative
  * integers chosen by the caller. If quantized is not NULL it receives the n values the

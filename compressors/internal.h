@@ -97,6 +97,9 @@ struct gc_codec {
                   size_t err_len);
     /* Body bytes for n elements when fixed-width (optional). */
     bool (*fixed_body)(const double *p, size_t n, size_t *bytes);
+    /* The same for a tensor flagged as the last layer, where that differs (optional:
+     * fixed_body otherwise). */
+    bool (*fixed_body_last)(const double *p, size_t n, size_t *bytes);
     /* Quantization levels per bucket (0: not a multi-level quantizer) and bucket size. */
     int (*levels)(const double *p);
     size_t (*bucket)(const double *p, size_t n);

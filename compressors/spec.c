@@ -27,9 +27,14 @@ static int parse_value(const gc_codec *c, const gc_key *k, const char *v, double
         return -1;
     }
     errno = 0;
+    /* plain decimal only: strtoll and strtod also take spaces, '+', hexadecimal and "inf" */
+    bool plain = (*v >= '0' && *v <= '9') || (*v == '-' && v[1] >= '0' && v[1] <= '9') ||
+                 (k->type != GK_INT && *v == '.');
+    for (const char *q = v; plain && *q; q++)
+        plain = strchr(k->type == GK_INT ? "-0123456789" : "-+.0123456789eE", *q) != NULL;
     if (k->type == GK_INT) {
         long long x = strtoll(v, &end, 10);
-        if (!*v || *end || errno) {
+        if (!plain || !*v || *end || errno) {
             gc_errf(err, err_len, "compressor %s: key %s: expected an integer, got \"%s\"",
                     c->name, k->name, v);
             return -1;
@@ -43,7 +48,7 @@ static int parse_value(const gc_codec *c, const gc_key *k, const char *v, double
         return 0;
     }
     double x = strtod(v, &end);
-    if (!*v || *end || errno || !isfinite(x)) {
+    if (!plain || !*v || *end || errno || !isfinite(x)) {
         gc_errf(err, err_len, "compressor %s: key %s: expected a number, got \"%s\"", c->name,
                 k->name, v);
         return -1;

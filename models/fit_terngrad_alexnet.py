@@ -28,7 +28,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PLATFORM = os.path.join(REPO, "platforms", "terngrad-fig5a.json")
 BASE_MODEL = os.path.join(REPO, "models", "alexnet.json")
 OUT = os.path.join(REPO, "models", "alexnet-terngrad-fitted.json")
-CSV_PATH = os.path.join(REPO, "..", "shared", "calibration", "per_layer_params.csv")
+CSV_PATH = os.path.join(REPO, "models", "data", "per_layer_params.csv")
 TARGET_SPEEDUP = 3.04   # TernGrad paper, Sec. 5, AlexNet, 8 GPUs, Fig. 5(a) cluster
 GPUS = 8
 BATCH = 128
@@ -75,7 +75,7 @@ def main():
         "name": "alexnet-terngrad-fitted",
         "description": "TernGrad's TensorFlow AlexNet, 60,965,224 parameters, with a GTX 1080 "
                        "time per batch fitted to the paper's 3.04x (see docs/reproduction.md)",
-        "source": "shared/calibration/per_layer_params.csv (alexnet_terngrad_tf); fwd_flops = "
+        "source": "models/data/per_layer_params.csv (alexnet_terngrad_tf); fwd_flops = "
                   "2 x fwd_MACs; profile fitted by models/fit_terngrad_alexnet.py",
         "batch_per_gpu": BATCH,
         "layers": layers,

@@ -3,8 +3,8 @@
 
 Run from anywhere:  python3 models/gen_models.py   (Debian's /usr/bin/python3, stdlib only)
 
-Layers of the CNNs come from the calibration CSV, read from ../shared/calibration relative to
-the repository root (the folder next to this checkout); the PTB LSTM and BERT-base layers are
+Layers of the CNNs come from models/data/per_layer_params.csv (its sources are in
+models/data/README.md); the PTB LSTM and BERT-base layers are
 computed here, with the arithmetic in docs/catalog.md. Every compute-profile point is either
 a published figure (FIGURES below, each with its source) or derived from published figures
 by a rule written next to it (derive_*); the rule and the inputs end up in the profile's
@@ -18,7 +18,7 @@ import os
 import sys
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CSV_PATH = os.path.join(REPO, "..", "shared", "calibration", "per_layer_params.csv")
+CSV_PATH = os.path.join(REPO, "models", "data", "per_layer_params.csv")
 OUT_DIR = os.path.join(REPO, "models")
 
 # --- public figures ---------------------------------------------------------------------
@@ -26,7 +26,7 @@ OUT_DIR = os.path.join(REPO, "models")
 PEAK_TFLOPS = {
     "titan-x-pascal": 10.97,  # 3584 cores x 1531 MHz boost x 2 (NVIDIA Titan X Pascal spec)
     "titan-xp": 12.15,        # 3840 cores x 1582 MHz boost x 2 (NVIDIA Titan Xp spec)
-    "p40": 11.76,             # shared/calibration README (3840 x 1531 MHz x 2)
+    "p40": 11.76,             # calibration notes, models/data/README.md (3840 x 1531 MHz x 2)
     "p100": 10.6,             # NVIDIA Tesla P100 SXM2 (NVLink) datasheet
 }
 # HBM bandwidth, for A100 -> H100 (ResNet-50 on A100 uses ~15% of TF32 peak: memory bound)
@@ -37,7 +37,7 @@ JCJ = "jcjohnson/cnn-benchmarks"
 CHAINER = "chainer-performance-improvements BENCHMARK.md"
 
 # Measured single-GPU fp32 forward+backward times, seconds per batch: (gpu, model, batch).
-# All from shared/calibration/README.md, which names the original sources.
+# All listed with their sources in models/data/README.md.
 FIGURES = {
     ("gtx1080", "alexnet", 16): (20.74e-3, "Torch7, cuDNN 5.1", JCJ),
     ("gtx1080", "googlenet", 16): (56.16e-3, "Torch, cuDNN 5.0", JCJ + " (Inception-V1)"),
@@ -242,7 +242,7 @@ def model_doc(name, desc, source, batch, layers, profiles):
 
 
 def main():
-    csvsrc = "shared/calibration/per_layer_params.csv (%s); fwd_flops = 2 x fwd_MACs"
+    csvsrc = "models/data/per_layer_params.csv (%s); fwd_flops = 2 x fwd_MACs"
 
     alex = csv_layers("alexnet_caffe_bvlc")
     txp = measured("titan-x-pascal", "alexnet", [16, 128])
@@ -282,7 +282,7 @@ def main():
         32, rn50, gpu_family("resnet-50", measured("gtx1080", "resnet50", [16]),
                              measured("titan-x-pascal", "resnet50", [16]), direct.items())))
 
-    # Sequence models: no public training figure on these GPUs in shared/calibration, so the
+    # Sequence models: no public training figure on these GPUs in models/data, so the
     # ResNet-50 profile on the same GPU is scaled by the forward-FLOP ratio per sample.
     rn50_profiles = gpu_family("resnet-50", measured("gtx1080", "resnet50", [16]),
                                measured("titan-x-pascal", "resnet50", [16]), direct.items())

@@ -1,5 +1,5 @@
 /*
- * traces/npy_read.c: validation and parsing of a NumPy .npy file already mapped into
+ * traces/npy_read.c: validation and parsing of a NumPy .npy file already read into
  * memory (format versions 1.0, 2.0, 3.0). The header is a Python dict literal such as
  *   {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
  * which is parsed by a small strict tokenizer: exactly these three keys, nothing else.
@@ -152,7 +152,7 @@ static char *name_from_path(const char *path)
 
 int gc_trace_parse_npy(gc_trace_file *f, char *err, size_t err_len)
 {
-    const uint8_t *m = f->map;
+    const uint8_t *m = f->data;
     if (f->file_bytes < 10)
         return gc_trace_fail(err, err_len, "%s: truncated .npy: %zu bytes, the preamble needs 10",
                              f->path, f->file_bytes);

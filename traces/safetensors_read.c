@@ -1,9 +1,10 @@
 /*
- * traces/safetensors_read.c: validation and parsing of a safetensors file already mapped
+ * traces/safetensors_read.c: validation and parsing of a safetensors file already read
  * into memory. Every rule of the format is checked before any tensor is used, and every
  * error names the file and the byte offset or tensor concerned.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +144,52 @@ static int parse_tensor(const char *path, const cJSON *entry, uint64_t header_en
     return 0;
 }
 
+/* Byte offset (from the header's start) of a \\u0000 escape inside a string, or -1: cJSON
+ * decodes it into a C string that ends there, so "a\\u0000b" would silently be "a". */
+static long nul_escape_at(const char *text, size_t len)
+{
+    bool in_string = false;
+    for (size_t i = 0; i < len; i++) {
+        if (!in_string) {
+            in_string = text[i] == '"';
+        } else if (text[i] == '\\') {
+            if (i + 5 < len && memcmp(text + i + 1, "u0000", 5) == 0)
+                return (long)i;
+            i++;
+        } else if (text[i] == '"') {
+            in_string = false;
+        }
+    }
+    return -1;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* A name that two of the n items (each `size` bytes, the name a char * at `name_at`)
+ * share, or NULL: sorted, so that 200,000 tensors take milliseconds, not the minutes a
+ * comparison of every pair took (issue 15). Returns -1 when out of memory. */
+static int first_duplicate(const void *items, size_t n, size_t size, size_t name_at,
+                           const char **dup)
+{
+    *dup = NULL;
+    if (n < 2)
+        return 0;
+    const char **names = malloc(n * sizeof *names);
+    if (!names)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        memcpy(&names[i], (const char *)items + i * size + name_at, sizeof names[i]);
+    qsort(names, n, sizeof *names, by_name);
+    for (size_t i = 1; i < n && !*dup; i++)
+        if (strcmp(names[i - 1], names[i]) == 0)
+            *dup = names[i];
+    free(names);
+    return 0;
+}
+
 static int parse_metadata(gc_trace_file *f, const cJSON *meta, char *err, size_t err_len)
 {
     if (!cJSON_IsObject(meta))
@@ -158,10 +205,6 @@ static int parse_metadata(gc_trace_file *f, const cJSON *meta, char *err, size_t
             return gc_trace_fail(err, err_len,
                                  "%s: __metadata__.%s: value is not a string", f->path,
                                  it->string);
-        for (size_t j = 0; j < f->n_meta; j++)
-            if (strcmp(f->meta[j].key, it->string) == 0)
-                return gc_trace_fail(err, err_len, "%s: __metadata__: duplicate key \"%s\"",
-                                     f->path, it->string);
         gc_trace_meta *m = &f->meta[f->n_meta];
         m->key = gc_trace_strdup(it->string);
         m->value = gc_trace_strdup(it->valuestring);
@@ -169,6 +212,12 @@ static int parse_metadata(gc_trace_file *f, const cJSON *meta, char *err, size_t
         if (!m->key || !m->value)
             return gc_trace_fail(err, err_len, "%s: out of memory", f->path);
     }
+    const char *dup = NULL;
+    if (first_duplicate(f->meta, f->n_meta, sizeof *f->meta, offsetof(gc_trace_meta, key), &dup))
+        return gc_trace_fail(err, err_len, "%s: out of memory", f->path);
+    if (dup)
+        return gc_trace_fail(err, err_len, "%s: __metadata__: duplicate key \"%s\"", f->path,
+                             dup);
     return 0;
 }
 
@@ -219,7 +268,7 @@ int gc_trace_parse_safetensors(gc_trace_file *f, char *err, size_t err_len)
         return gc_trace_fail(err, err_len,
                              "%s: truncated: %zu bytes, a safetensors file starts with an "
                              "8-byte header length", f->path, f->file_bytes);
-    uint64_t header_bytes = gc_trace_le64(f->map);
+    uint64_t header_bytes = gc_trace_le64(f->data);
     if (header_bytes > f->file_bytes - 8)
         return gc_trace_fail(err, err_len,
                              "%s: header length %llu (byte offset 0) is longer than the %zu "
@@ -228,7 +277,7 @@ int gc_trace_parse_safetensors(gc_trace_file *f, char *err, size_t err_len)
     if (header_bytes < 2 || header_bytes > HEADER_MAX_BYTES)
         return gc_trace_fail(err, err_len, "%s: implausible header length %llu at byte offset 0",
                              f->path, (unsigned long long)header_bytes);
-    const char *text = (const char *)f->map + 8;
+    const char *text = (const char *)f->data + 8;
     if (text[0] != '{')
         return gc_trace_fail(err, err_len,
                              "%s: header at byte offset 8 does not start with '{'", f->path);
@@ -250,6 +299,12 @@ int gc_trace_parse_safetensors(gc_trace_file *f, char *err, size_t err_len)
         }
     }
     int rc = 0;
+    long nul = nul_escape_at(text, (size_t)header_bytes);
+    if (nul >= 0) {
+        rc = gc_trace_fail(err, err_len, "%s: the escape \\u0000 (a NUL character) in a name "
+                           "at byte offset %ld of the header JSON", f->path, 8 + nul);
+        goto out;
+    }
     if (!cJSON_IsObject(root)) {
         rc = gc_trace_fail(err, err_len, "%s: header is not a JSON object", f->path);
         goto out;
@@ -275,17 +330,22 @@ int gc_trace_parse_safetensors(gc_trace_file *f, char *err, size_t err_len)
                 goto out;
             continue;
         }
-        for (size_t j = 0; j < f->n_tensors; j++)
-            if (strcmp(f->tensors[j].name, it->string) == 0) {
-                rc = gc_trace_fail(err, err_len, "%s: tensor '%s' appears twice in the header",
-                                   f->path, it->string);
-                goto out;
-            }
         rc = parse_tensor(f->path, it, header_end, buffer_bytes, &f->tensors[f->n_tensors],
                           err, err_len);
         if (rc != 0)
             goto out;
         f->n_tensors++;
+    }
+    const char *dup = NULL;
+    if (first_duplicate(f->tensors, f->n_tensors, sizeof *f->tensors,
+                        offsetof(gc_trace_tensor, name), &dup)) {
+        rc = gc_trace_fail(err, err_len, "%s: out of memory", f->path);
+        goto out;
+    }
+    if (dup) {
+        rc = gc_trace_fail(err, err_len, "%s: tensor '%s' appears twice in the header",
+                           f->path, dup);
+        goto out;
     }
     qsort(f->tensors, f->n_tensors, sizeof *f->tensors, by_offset);
     rc = check_layout(f, header_end, err, err_len);

@@ -17,12 +17,22 @@ int gc_trace_open(const char *path, gc_trace_file *out, char *err, size_t err_le
     out->path = gc_trace_strdup(path);
     if (!out->path)
         return gc_trace_fail(err, err_len, "%s: out of memory", path);
-    if (gc_trace_map_file(path, &out->map, &out->file_bytes, err, err_len) != 0) {
+    if (gc_trace_read_file(path, &out->data, &out->file_bytes, err, err_len) != 0) {
         gc_trace_close(out);
         return -1;
     }
     int rc;
-    if (out->file_bytes >= 6 && memcmp(out->map, npy_magic, 6) == 0) {
+    size_t len = strlen(path);
+    bool named_npy = len >= 4 && strcmp(path + len - 4, ".npy") == 0;
+    bool npy = out->file_bytes >= 6 && memcmp(out->data, npy_magic, 6) == 0;
+    if (named_npy && !npy) {
+        /* Diagnosed as what its name says, not as a safetensors file with a strange
+         * header length. */
+        gc_trace_close(out);
+        return gc_trace_fail(err, err_len, "%s: not a .npy file: it does not start with the "
+                             ".npy magic \\x93NUMPY (byte offset 0)", path);
+    }
+    if (npy) {
         out->format = GC_TRACE_FORMAT_NPY;
         rc = gc_trace_parse_npy(out, err, err_len);
     } else {
@@ -46,7 +56,7 @@ void gc_trace_close(gc_trace_file *f)
         free(f->meta[i].value);
     }
     free(f->meta);
-    gc_trace_unmap_file(f->map, f->file_bytes);
+    gc_trace_free_file(f->data);
     free(f->path);
     memset(f, 0, sizeof *f);
 }
@@ -90,7 +100,7 @@ int gc_trace_read_f32(const gc_trace_file *f, size_t index, float *dst, char *er
         return gc_trace_fail(err, err_len, "%s: no tensor number %zu (the file has %zu)",
                              f->path, index, f->n_tensors);
     const gc_trace_tensor *t = &f->tensors[index];
-    const uint8_t *p = f->map + t->file_offset_bytes;
+    const uint8_t *p = f->data + t->file_offset_bytes;
     size_t n = t->n_elements;
     switch (t->dtype) {
     case GC_TRACE_F32:

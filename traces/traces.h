@@ -2,7 +2,7 @@
  * traces/traces.h: gradient traces on disk: reading safetensors and NumPy .npy files,
  * writing safetensors, and per-tensor statistics. Pure C; knows nothing of the simulator.
  *
- * Reading memory-maps the file, validates its header completely before anything else is
+ * Reading loads the file into memory, validates its header completely before anything else is
  * looked at, and converts tensor data (F32, F16 or BF16) to float32 on request. Every
  * error is a value: functions return 0 or -1 and write a message naming the file and the
  * byte offset or the tensor name into err (err_len bytes, always NUL-terminated).
@@ -35,6 +35,8 @@ float gc_trace_bf16_to_f32(uint16_t h);
 uint16_t gc_trace_f32_to_bf16(float f);
 
 #define GC_TRACE_MAX_DIMS 8
+/* The largest trace file gc_trace_open reads (it holds the whole file in memory): 64 GiB. */
+#define GC_TRACE_MAX_FILE_BYTES (1ULL << 36)
 
 typedef struct {
     char *name;
@@ -56,7 +58,7 @@ typedef enum { GC_TRACE_FORMAT_SAFETENSORS, GC_TRACE_FORMAT_NPY } gc_trace_forma
 typedef struct {
     char *path;
     gc_trace_format format;
-    const uint8_t *map;   /* the whole file, read-only mapping (NULL for an empty file) */
+    const uint8_t *data;  /* the whole file, read into memory (NULL for an empty file) */
     size_t file_bytes;
     size_t n_tensors;
     gc_trace_tensor *tensors; /* in the order of their data in the file */

@@ -19,12 +19,13 @@ int gc_trace_fail(char *err, size_t err_len, const char *fmt, ...)
 
 char *gc_trace_strdup(const char *s);
 
-/* Maps a whole file read-only. An empty file gives map NULL and bytes 0. */
-int gc_trace_map_file(const char *path, const uint8_t **map, size_t *bytes, char *err,
-                      size_t err_len);
-void gc_trace_unmap_file(const uint8_t *map, size_t bytes);
+/* Reads a whole regular file of at most GC_TRACE_MAX_FILE_BYTES into memory (freed with
+ * gc_trace_free_file). An empty file gives data NULL and bytes 0. */
+int gc_trace_read_file(const char *path, const uint8_t **data, size_t *bytes, char *err,
+                       size_t err_len);
+void gc_trace_free_file(const uint8_t *data);
 
-/* Parse the bytes of a mapped file; fill f->tensors (any order) and f->meta. */
+/* Parse the bytes of a file in f->data; fill f->tensors (any order) and f->meta. */
 int gc_trace_parse_safetensors(gc_trace_file *f, char *err, size_t err_len);
 int gc_trace_parse_npy(gc_trace_file *f, char *err, size_t err_len);
 

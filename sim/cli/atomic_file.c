@@ -1,24 +1,150 @@
+/* Output files that appear whole or not at all (atomic_file.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "atomic_file.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* The longest file name most Linux file systems take (NAME_MAX). */
+#define FILE_NAME_MAX 255
+
+const char *atomic_file_reason(int saved_errno)
+{
+    return saved_errno ? strerror(saved_errno) : "an input/output error";
+}
+
+/* Splits path into its folder ("." when none) and base name. */
+static void split_path(const char *path, char *dir, size_t dir_len, const char **base)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) {
+        snprintf(dir, dir_len, ".");
+        *base = path;
+    } else if (slash == path) {
+        snprintf(dir, dir_len, "/");
+        *base = slash + 1;
+    } else {
+        snprintf(dir, dir_len, "%.*s", (int)(slash - path), path);
+        *base = slash + 1;
+    }
+}
+
+/* Removes PREFIX<pid>.XXXXXX files in dir whose pid is not a running process here: the
+ * temporaries of a run that was SIGKILLed (or lost its machine) while it wrote the same
+ * output. A live run's temporary is never touched; nor is anything not named exactly so. */
+static void remove_stale_temporaries(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    size_t plen = strlen(prefix);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *name = e->d_name;
+        if (strncmp(name, prefix, plen) != 0)
+            continue;
+        const char *p = name + plen;
+        char *end = NULL;
+        if (*p < '1' || *p > '9')
+            continue;
+        long pid = strtol(p, &end, 10);
+        if (*end != '.' || strlen(end + 1) != 6 || pid <= 0 || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* running (or not ours to ask about): leave it */
+        char path[PATH_MAX + FILE_NAME_MAX + 2];
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        struct stat st;
+        if (lstat(path, &st) == 0 && S_ISREG(st.st_mode))
+            unlink(path);
+    }
+    closedir(d);
+}
+
+static int open_direct(atomic_file *f, const char *path, char *err, size_t err_len)
+{
+    int fd = open(path, O_WRONLY | O_NOCTTY);
+    if (fd < 0) {
+        snprintf(err, err_len, "%s: cannot open for writing: %s", path, strerror(errno));
+        return -1;
+    }
+    f->stream = fdopen(fd, "w");
+    if (!f->stream) {
+        snprintf(err, err_len, "%s: %s", path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    f->direct = true;
+    snprintf(f->final_path, sizeof f->final_path, "%s", path);
+    return 0;
+}
+
 int atomic_file_open(atomic_file *f, const char *path, char *err, size_t err_len)
 {
     memset(f, 0, sizeof *f);
-    if (strlen(path) + 16 > sizeof f->temp_path) {
-        snprintf(err, err_len, "%s: path too long", path);
+    if (strlen(path) >= sizeof f->final_path - 32) {
+        snprintf(err, err_len, "%.200s...: path too long", path);
         return -1;
     }
-    snprintf(f->final_path, sizeof f->final_path, "%s", path);
-    snprintf(f->temp_path, sizeof f->temp_path, "%s.tmp.XXXXXX", path);
+    struct stat st, lst;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(err, err_len, "%s: is a folder, not a file", path);
+            return -1;
+        }
+        if (!S_ISREG(st.st_mode))
+            return open_direct(f, path, err, err_len);
+        /* A link to a regular file stays a link: its target is what gets replaced. */
+        if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+            char resolved[PATH_MAX];
+            if (!realpath(path, resolved)) {
+                snprintf(err, err_len, "%s: cannot resolve the symbolic link: %s", path,
+                         strerror(errno));
+                return -1;
+            }
+            snprintf(f->final_path, sizeof f->final_path, "%s", resolved);
+        } else {
+            snprintf(f->final_path, sizeof f->final_path, "%s", path);
+        }
+    } else if (lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) {
+        snprintf(err, err_len, "%s: a symbolic link to a file that does not exist; gcsim "
+                 "does not replace links (remove it, or create its target)", path);
+        return -1;
+    } else {
+        snprintf(f->final_path, sizeof f->final_path, "%s", path);
+    }
+
+    char dir[sizeof f->final_path];
+    const char *base;
+    split_path(f->final_path, dir, sizeof dir, &base);
+    /* TARGET.tmp.PID.XXXXXX must fit in a file name: shorten TARGET when needed. */
+    char suffix[40];
+    int slen = snprintf(suffix, sizeof suffix, ".tmp.%ld.", (long)getpid());
+    int keep = (int)strlen(base);
+    if (keep > FILE_NAME_MAX - slen - 6)
+        keep = FILE_NAME_MAX - slen - 6;
+    char prefix[FILE_NAME_MAX + 1];
+    snprintf(prefix, sizeof prefix, "%.*s.tmp.", keep, base);
+    remove_stale_temporaries(dir, prefix);
+    int tlen = snprintf(f->temp_path, sizeof f->temp_path, "%s/%.*s%sXXXXXX", dir, keep, base,
+                        suffix);
+    if (tlen < 0 || (size_t)tlen >= sizeof f->temp_path) {
+        snprintf(err, err_len, "%.200s...: path too long", path);
+        f->temp_path[0] = '\0';
+        return -1;
+    }
     int fd = mkstemp(f->temp_path);
     if (fd < 0) {
         snprintf(err, err_len, "%s: cannot create a temporary file beside it: %s", path,
                  strerror(errno));
+        f->temp_path[0] = '\0';
         return -1;
     }
     /* mkstemp creates the file 0600; give it the mode a plain fopen would (0666 less the
@@ -43,7 +169,11 @@ int atomic_file_open(atomic_file *f, const char *path, char *err, size_t err_len
 
 int atomic_file_commit(atomic_file *f, char *err, size_t err_len)
 {
-    int failed = fflush(f->stream) != 0 || ferror(f->stream) || fsync(fileno(f->stream)) != 0;
+    errno = 0;
+    int failed = fflush(f->stream) != 0 || ferror(f->stream);
+    /* fsync makes the rename safe after a crash; a device or FIFO has nothing to sync */
+    if (!failed && !f->direct)
+        failed = fsync(fileno(f->stream)) != 0;
     int saved = errno;
     if (fclose(f->stream) != 0 && !failed) {
         failed = 1;
@@ -51,10 +181,13 @@ int atomic_file_commit(atomic_file *f, char *err, size_t err_len)
     }
     f->stream = NULL;
     if (failed) {
-        snprintf(err, err_len, "%s: write failed: %s", f->final_path, strerror(saved));
-        unlink(f->temp_path);
+        snprintf(err, err_len, "%s: write failed: %s", f->final_path, atomic_file_reason(saved));
+        if (!f->direct)
+            unlink(f->temp_path);
         return -1;
     }
+    if (f->direct)
+        return 0;
     if (rename(f->temp_path, f->final_path) != 0) {
         snprintf(err, err_len, "%s: cannot rename the finished file into place: %s",
                  f->final_path, strerror(errno));
@@ -69,6 +202,6 @@ void atomic_file_abort(atomic_file *f)
     if (f->stream)
         fclose(f->stream);
     f->stream = NULL;
-    if (f->temp_path[0])
+    if (!f->direct && f->temp_path[0])
         unlink(f->temp_path);
 }

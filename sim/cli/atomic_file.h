@@ -3,24 +3,42 @@
  *
  * Output is written to a temporary file beside the target and renamed over it only when
  * complete, so an interrupted or failed run leaves either the old file or none, never a
- * truncated one.
+ * truncated one. The temporary is named TARGET.tmp.PID.XXXXXX (TARGET shortened when the
+ * name would pass the 255-byte limit of a file name); opening an output removes the
+ * temporaries of the same target left by runs that are no longer running on this machine
+ * (a SIGKILLed run cannot remove its own).
+ *
+ * Targets that are not regular files are not replaced:
+ * - a device, FIFO or socket (/dev/null, a named pipe) is written through, without a
+ *   temporary file, since renaming over it would replace the device with a regular file;
+ * - a symbolic link to a regular file keeps being a link: the file it points to is
+ *   replaced, atomically as above; a link to a device is written through;
+ * - a link to nothing (dangling) and a directory are refused.
  */
 #ifndef GCSIM_CLI_ATOMIC_FILE_H
 #define GCSIM_CLI_ATOMIC_FILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 typedef struct {
     FILE *stream;
-    char final_path[4096];
-    char temp_path[4096];
+    bool direct;           /* writing straight into a device or FIFO: no temporary file */
+    char final_path[4096]; /* the file replaced on commit (a symlink's target, resolved) */
+    char temp_path[4096];  /* empty when direct */
 } atomic_file;
 
-/* Opens a temporary file beside path. Returns 0, or -1 with a message in err. */
+/* Opens a temporary file beside path (or path itself when it is a device or FIFO).
+ * Returns 0, or -1 with a message naming path and the reason in err. */
 int atomic_file_open(atomic_file *f, const char *path, char *err, size_t err_len);
-/* Flushes, syncs and renames over the target. On failure the temporary file is removed. */
+/* Flushes, syncs and renames over the target. On failure the temporary file is removed
+ * and err says why (the system's reason, e.g. "No space left on device"). */
 int atomic_file_commit(atomic_file *f, char *err, size_t err_len);
 /* Removes the temporary file; the target is untouched. */
 void atomic_file_abort(atomic_file *f);
+
+/* The reason for a failed write, for messages: strerror(saved_errno), or a plain phrase
+ * when the C library left no errno. */
+const char *atomic_file_reason(int saved_errno);
 
 #endif

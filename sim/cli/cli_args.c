@@ -6,9 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* strtoll and strtod accept leading spaces, a '+' and (strtod) hexadecimal and "inf";
+ * a command-line number is plain decimal: a digit first, or '-' then a digit, or a point. */
+static bool plain_decimal(const char *text, bool real)
+{
+    const char *p = text[0] == '-' ? text + 1 : text;
+    if (!((*p >= '0' && *p <= '9') || (real && *p == '.')))
+        return false;
+    for (; *p; p++)
+        if (!strchr(real ? "0123456789.eE+-" : "0123456789", *p))
+            return false;
+    return true;
+}
+
 bool cli_parse_int(const char *text, long long min, long long max, long long *out)
 {
-    if (!text || !*text)
+    if (!text || !*text || !plain_decimal(text, false))
         return false;
     char *end;
     errno = 0;
@@ -21,7 +34,7 @@ bool cli_parse_int(const char *text, long long min, long long max, long long *ou
 
 bool cli_parse_double(const char *text, double min, double max, double *out)
 {
-    if (!text || !*text)
+    if (!text || !*text || !plain_decimal(text, true))
         return false;
     char *end;
     double v = strtod(text, &end);

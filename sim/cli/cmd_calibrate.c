@@ -1,5 +1,6 @@
 /* gcsim calibrate: platform figures fitted to nccl-tests all-reduce logs. The fitting and
  * patching live in sim/calibrate (calibrate.h); this file parses options and prints. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,7 @@
 #include "calibrate.h"
 #include "cli_args.h"
 #include "commands.h"
-#include "report.h"
+#include "report_emit.h"
 #include "units.h"
 
 static void calibrate_usage(FILE *out)
@@ -232,9 +233,11 @@ static int write_platform(const char *path, const char *text)
         fprintf(stderr, "gcsim calibrate: %s\n", msg);
         return EXIT_BAD_INPUT;
     }
+    errno = 0;
     if (fputs(text, f.stream) == EOF) {
+        int saved = errno;
         atomic_file_abort(&f);
-        fprintf(stderr, "gcsim calibrate: %s: write failed\n", path);
+        fprintf(stderr, "gcsim calibrate: %s: write failed: %s\n", path, atomic_file_reason(saved));
         return EXIT_BAD_INPUT;
     }
     if (atomic_file_commit(&f, msg, sizeof msg)) {
@@ -260,10 +263,8 @@ int cmd_calibrate(int argc, char **argv)
         fprintf(stderr, "gcsim calibrate: warning: %s\n", r.warnings[i]);
     report *rep = build_report(&o, &r);
     rc = write_platform(o.calib.output_path, r.platform_json);
-    if (rc == EXIT_OK && (report_write(rep, o.format, stdout) || fflush(stdout))) {
-        fprintf(stderr, "gcsim calibrate: cannot write to standard output\n");
-        rc = EXIT_BAD_INPUT;
-    }
+    if (rc == EXIT_OK)
+        rc = report_emit(rep, o.format, NULL, "calibrate");
     report_free(rep);
     calib_result_free(&r);
     return rc;

@@ -2,6 +2,7 @@
  * drifted beyond a tolerance (a CI regression guard). */
 #include <getopt.h>
 #include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,9 +116,10 @@ static int write_report(const report *r, const check_options *o)
             fprintf(stderr, "gcsim check: %s\n", msg);
             return -1;
         }
-        if (report_write(r, o->format, f.stream)) {
+        if ((errno = 0), report_write(r, o->format, f.stream)) {
+            int write_errno = errno;
             atomic_file_abort(&f);
-            fprintf(stderr, "gcsim check: %s: write failed\n", o->output);
+            fprintf(stderr, "gcsim check: %s: write failed: %s\n", o->output, atomic_file_reason(write_errno));
             return -1;
         }
         if (atomic_file_commit(&f, msg, sizeof msg)) {
@@ -126,8 +128,8 @@ static int write_report(const report *r, const check_options *o)
         }
         return 0;
     }
-    if (report_write(r, o->format, stdout) || fflush(stdout)) {
-        fprintf(stderr, "gcsim check: cannot write to standard output\n");
+    if ((errno = 0), report_write(r, o->format, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim check: cannot write to standard output: %s\n", atomic_file_reason(errno));
         return -1;
     }
     return 0;
@@ -194,6 +196,16 @@ int cmd_check(int argc, char **argv)
         n_evaluated++;
         if (!(fabs(drift_pct[k]) <= tolerance[k]))
             n_drifted++;
+    }
+    /* A check that checked nothing must not pass (issue 15: an empty baseline exited 0). */
+    if (n_evaluated == 0) {
+        if (b.n_cases == 0)
+            fprintf(stderr, "gcsim check: %s: $.cases: empty: a baseline needs at least one "
+                            "case\n", b.path);
+        else
+            fprintf(stderr, "gcsim check: %s: none of its %d cases uses engine %s (--engine)\n",
+                    b.path, b.n_cases, engine_name((gcsim_engine)o.engine));
+        goto done;
     }
 
     r = report_new();

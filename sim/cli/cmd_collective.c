@@ -7,12 +7,11 @@
 #include <string.h>
 
 #include "analytic.h"
-#include "atomic_file.h"
 #include "collectives.h"
 #include "commands.h"
 #include "des.h"
 #include "inputs.h"
-#include "report.h"
+#include "report_emit.h"
 #include "units.h"
 
 #define MAX_SIZES 64
@@ -248,25 +247,8 @@ int cmd_collective(int argc, char **argv)
                 report_num(r, col[6], 100 * (t_ana / t - 1));
         }
     }
-    if (status == EXIT_OK) {
-        if (o.output) {
-            atomic_file f;
-            if (atomic_file_open(&f, o.output, msg, sizeof msg)) {
-                fprintf(stderr, "gcsim collective: %s\n", msg);
-                status = EXIT_BAD_INPUT;
-            } else if (report_write(r, o.format, f.stream)) {
-                atomic_file_abort(&f);
-                fprintf(stderr, "gcsim collective: %s: write failed\n", o.output);
-                status = EXIT_BAD_INPUT;
-            } else if (atomic_file_commit(&f, msg, sizeof msg)) {
-                fprintf(stderr, "gcsim collective: %s\n", msg);
-                status = EXIT_BAD_INPUT;
-            }
-        } else if (report_write(r, o.format, stdout) || fflush(stdout)) {
-            fprintf(stderr, "gcsim collective: cannot write to standard output\n");
-            status = EXIT_BAD_INPUT;
-        }
-    }
+    if (status == EXIT_OK)
+        status = report_emit(r, o.format, o.output, "collective");
     report_free(r);
     return status;
 }

@@ -6,6 +6,7 @@
  */
 #include <getopt.h>
 #include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -403,16 +404,17 @@ int cmd_compress(int argc, char **argv)
         if (atomic_file_open(&f, o.output, err, sizeof err)) {
             fprintf(stderr, "gcsim compress: %s\n", err);
             rc = EXIT_BAD_INPUT;
-        } else if (report_write(r, o.format, f.stream)) {
+        } else if ((errno = 0), report_write(r, o.format, f.stream)) {
+            int write_errno = errno;
             atomic_file_abort(&f);
-            fprintf(stderr, "gcsim compress: %s: write failed\n", o.output);
+            fprintf(stderr, "gcsim compress: %s: write failed: %s\n", o.output, atomic_file_reason(write_errno));
             rc = EXIT_BAD_INPUT;
         } else if (atomic_file_commit(&f, err, sizeof err)) {
             fprintf(stderr, "gcsim compress: %s\n", err);
             rc = EXIT_BAD_INPUT;
         }
-    } else if (report_write(r, o.format, stdout) || fflush(stdout)) {
-        fprintf(stderr, "gcsim compress: cannot write to standard output\n");
+    } else if ((errno = 0), report_write(r, o.format, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim compress: cannot write to standard output: %s\n", atomic_file_reason(errno));
         rc = EXIT_BAD_INPUT;
     }
 out:

@@ -26,14 +26,23 @@ static void merge_usage(FILE *out)
 "  --output FILE   write there atomically instead of standard output\n");
 }
 
+/* A row longer than this is not sweep output (rows are a few hundred bytes; a long error
+ * message a few KiB): reading stops there instead of growing without bound (issue 15:
+ * `merge /dev/zero` grew to 7.7 GB). */
+#define MERGE_MAX_LINE_BYTES (1L << 20)
+
 typedef struct {
     char *line;          /* the row as read, without its newline */
     const char *file;
     long line_no;
+    int file_no;         /* position of file on the command line */
+    long long index;     /* its case */
 } merged_row;
 
 typedef struct {
-    merged_row *rows;    /* indexed by case */
+    merged_row *rows;    /* in the order read; sorted by case once all files are read */
+    long long n_rows, cap_rows;
+    int file_no;         /* of the file being read */
     long long total;     /* -1 until the first row */
     const char *total_file;
     long total_line;
@@ -43,17 +52,37 @@ typedef struct {
     int case_col, cases_col;
 } merge_state;
 
-/* Reads one line into *buf (growing it); returns its length without the newline, -1 at end
- * of file, -2 when the last line has no newline (a cut file). */
-static long read_line(FILE *f, char **buf, size_t *cap)
+/* Reads one line into *buf (growing it, up to MERGE_MAX_LINE_BYTES); returns its length
+ * without the newline, -1 at end of file, -2 when the last line has no newline (a cut
+ * file), -3 when it is longer than MERGE_MAX_LINE_BYTES, -4 when it holds a NUL byte (at
+ * *nul_at: the row would end there when written). */
+static long read_line(FILE *f, char **buf, size_t *cap, long *nul_at)
 {
-    ssize_t n = getline(buf, cap, f);
-    if (n < 0)
-        return -1;
-    if (n == 0 || (*buf)[n - 1] != '\n')
-        return -2;
-    (*buf)[n - 1] = '\0';
-    return (long)(n - 1);
+    size_t n = 0;
+    int c;
+    while ((c = getc(f)) != EOF) {
+        if (n + 2 > *cap) {
+            if (*cap >= (size_t)MERGE_MAX_LINE_BYTES)
+                return -3;
+            size_t bigger = *cap ? 2 * *cap : 256;
+            char *b = realloc(*buf, bigger);
+            if (!b)
+                return -3;
+            *buf = b;
+            *cap = bigger;
+        }
+        if (c == '\n') {
+            (*buf)[n] = '\0';
+            const char *nul = memchr(*buf, '\0', n);
+            if (nul) {
+                *nul_at = (long)(nul - *buf);
+                return -4;
+            }
+            return (long)n;
+        }
+        (*buf)[n++] = (char)c;
+    }
+    return n ? -2 : -1;
 }
 
 static int parse_count(const char *text, long long *out)
@@ -83,14 +112,11 @@ static int add_row(merge_state *st, const char *file, long line_no, const char *
                    long long index, long long total)
 {
     if (st->total < 0) {
+        /* Nothing is allocated for the claimed total: memory follows the rows read, so a
+         * row claiming cases = 10^9 costs nothing (it took 15.6 GB). */
         st->total = total;
         st->total_file = file;
         st->total_line = line_no;
-        st->rows = calloc((size_t)(total ? total : 1), sizeof *st->rows);
-        if (!st->rows) {
-            fprintf(stderr, "gcsim merge: out of memory for %lld cases\n", total);
-            return -1;
-        }
     } else if (total != st->total) {
         fprintf(stderr, "gcsim merge: %s:%ld: cases = %lld, but %s:%ld says %lld: not the same "
                         "sweep\n", file, line_no, total, st->total_file, st->total_line, st->total);
@@ -101,12 +127,20 @@ static int add_row(merge_state *st, const char *file, long line_no, const char *
                 index, total - 1);
         return -1;
     }
-    merged_row *r = &st->rows[index];
-    if (r->line) {
-        fprintf(stderr, "gcsim merge: %s:%ld: case %lld is already in %s:%ld\n", file, line_no,
-                index, r->file, r->line_no);
-        return -1;
+    if (st->n_rows == st->cap_rows) {
+        long long bigger = st->cap_rows ? 2 * st->cap_rows : 1024;
+        merged_row *rows = realloc(st->rows, (size_t)bigger * sizeof *rows);
+        if (!rows) {
+            fprintf(stderr, "gcsim merge: %s:%ld: out of memory after %lld rows\n", file,
+                    line_no, st->n_rows);
+            return -1;
+        }
+        st->rows = rows;
+        st->cap_rows = bigger;
     }
+    merged_row *r = &st->rows[st->n_rows];
+    r->index = index;
+    r->file_no = st->file_no;
     size_t n = strlen(line) + 1;
     r->line = malloc(n);
     if (!r->line) {
@@ -116,7 +150,18 @@ static int add_row(merge_state *st, const char *file, long line_no, const char *
     memcpy(r->line, line, n);
     r->file = file;
     r->line_no = line_no;
+    st->n_rows++;
     return 0;
+}
+
+static int by_case(const void *a, const void *b)
+{
+    const merged_row *x = a, *y = b;
+    if (x->index != y->index)
+        return x->index < y->index ? -1 : 1;
+    if (x->file_no != y->file_no)
+        return x->file_no < y->file_no ? -1 : 1;
+    return x->line_no < y->line_no ? -1 : x->line_no > y->line_no;
 }
 
 static int check_header(merge_state *st, const char *file, long line_no, const char *header)
@@ -216,13 +261,26 @@ static int merge_file(merge_state *st, const char *file, long *lines)
     long line_no = 0;
     int rc = 0;
     for (;;) {
-        long len = read_line(f, &buf, &cap);
+        long nul_at = 0;
+        long len = read_line(f, &buf, &cap, &nul_at);
         if (len == -1)
             break;
         line_no++;
         if (len == -2) {
             fprintf(stderr, "gcsim merge: %s:%ld: last line has no end: a cut file\n", file,
                     line_no);
+            rc = -1;
+            break;
+        }
+        if (len == -3) {
+            fprintf(stderr, "gcsim merge: %s:%ld: line longer than %ld bytes: not the output of "
+                            "gcsim sweep\n", file, line_no, MERGE_MAX_LINE_BYTES);
+            rc = -1;
+            break;
+        }
+        if (len == -4) {
+            fprintf(stderr, "gcsim merge: %s:%ld: NUL byte at column %ld: not the output of "
+                            "gcsim sweep\n", file, line_no, nul_at + 1);
             rc = -1;
             break;
         }
@@ -270,7 +328,7 @@ static int write_merged(const merge_state *st, FILE *out)
 {
     if (st->format == SWEEP_CSV && st->header)
         fprintf(out, "%s\n", st->header);
-    for (long long i = 0; i < st->total; i++)
+    for (long long i = 0; i < st->n_rows; i++)
         fprintf(out, "%s\n", st->rows[i].line);
     return ferror(out) ? -1 : 0;
 }
@@ -306,6 +364,7 @@ int cmd_merge(int argc, char **argv)
     const char *empty_file = NULL;
     for (int k = optind; k < argc; k++) {
         long lines = 0;
+        st.file_no = k;
         if (merge_file(&st, argv[k], &lines))
             goto done;
         if (lines == 0 && !empty_file)
@@ -320,18 +379,29 @@ int cmd_merge(int argc, char **argv)
     }
     if (st.total < 0)
         st.total = 0;
-    long long missing = 0;
-    for (long long i = 0; i < st.total; i++)
-        missing += st.rows[i].line == NULL;
+    if (st.n_rows)
+        qsort(st.rows, (size_t)st.n_rows, sizeof *st.rows, by_case);
+    for (long long i = 1; i < st.n_rows; i++)
+        if (st.rows[i].index == st.rows[i - 1].index) {
+            fprintf(stderr, "gcsim merge: %s:%ld: case %lld is already in %s:%ld\n",
+                    st.rows[i].file, st.rows[i].line_no, st.rows[i].index, st.rows[i - 1].file,
+                    st.rows[i - 1].line_no);
+            goto done;
+        }
+    /* Sorted, in range and unique: complete exactly when there are total rows. */
+    long long missing = st.total - st.n_rows;
     if (missing) {
         char list[512] = "";
         int shown = 0;
-        for (long long i = 0; i < st.total && shown < 10; i++)
-            if (!st.rows[i].line) {
+        long long next = 0; /* the next case expected in the sorted rows */
+        for (long long i = 0; i <= st.n_rows && shown < 10; i++) {
+            long long upto = i < st.n_rows ? st.rows[i].index : st.total;
+            for (; next < upto && shown < 10; next++, shown++) {
                 size_t len = strlen(list);
-                snprintf(list + len, sizeof list - len, "%s%lld", shown ? ", " : "", i);
-                shown++;
+                snprintf(list + len, sizeof list - len, "%s%lld", shown ? ", " : "", next);
             }
+            next = upto + 1;
+        }
         fprintf(stderr, "gcsim merge: %lld of %lld cases are in none of the files: %s%s\n",
                 missing, st.total, list, missing > shown ? ", ..." : "");
         goto done;
@@ -343,22 +413,23 @@ int cmd_merge(int argc, char **argv)
             fprintf(stderr, "gcsim merge: %s\n", msg);
             goto done;
         }
-        if (write_merged(&st, f.stream)) {
+        if ((errno = 0), write_merged(&st, f.stream)) {
+            int write_errno = errno;
             atomic_file_abort(&f);
-            fprintf(stderr, "gcsim merge: %s: write failed\n", output);
+            fprintf(stderr, "gcsim merge: %s: write failed: %s\n", output, atomic_file_reason(write_errno));
             goto done;
         }
         if (atomic_file_commit(&f, msg, sizeof msg)) {
             fprintf(stderr, "gcsim merge: %s\n", msg);
             goto done;
         }
-    } else if (write_merged(&st, stdout) || fflush(stdout)) {
-        fprintf(stderr, "gcsim merge: cannot write to standard output\n");
+    } else if ((errno = 0), write_merged(&st, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim merge: cannot write to standard output: %s\n", atomic_file_reason(errno));
         goto done;
     }
     status = EXIT_OK;
 done:
-    for (long long i = 0; i < st.total && st.rows; i++)
+    for (long long i = 0; i < st.n_rows; i++)
         free(st.rows[i].line);
     free(st.rows);
     free(st.header);

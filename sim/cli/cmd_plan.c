@@ -3,6 +3,7 @@
  * cost or in the shortest time; the configurations ranked. */
 #include <getopt.h>
 #include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "commands.h"
 #include "inputs.h"
 #include "plan_rank.h"
+#include "plan_search.h"
 #include "report.h"
 #include "sweep_case.h"
 #include "sweep_lists.h"
@@ -46,8 +48,8 @@ static void plan_usage(FILE *out)
 "                        halving-doubling, tree, double-tree, hierarchical, ps, allgather)\n"
 "  --rank-by cost|time   cost: total cost of the work, or the cost per hour when no work\n"
 "                        is given; time: throughput (default: cost)\n"
-"  --gpus LIST           GPU counts to search (default: every count from 1 to the\n"
-"                        platform's size)\n"
+"  --gpus LIST           GPU counts to search (default: every count from 1 to 4096, then\n"
+"                        whole-node counts at most 1%% apart up to the platform's size)\n"
 "  --whole-nodes         beyond one node, search only multiples of gpus_per_node (also\n"
 "                        filters --gpus)\n"
 "  --scaling S           weak (default: K samples per GPU, the global batch grows with the\n"
@@ -221,7 +223,7 @@ typedef struct {
     gcsim_collective *collectives;
 } plan_problem;
 
-/* The GPU counts searched on a platform: --gpus, or every count up to its size; with
+/* The GPU counts searched on a platform: --gpus, or plan_default_counts; with
  * --whole-nodes, only those up to one node and the multiples of gpus_per_node. */
 static int search_counts(const plan_options *o, const gcsim_platform *pf, int *counts,
                          char *msg, size_t msg_len)
@@ -235,9 +237,10 @@ static int search_counts(const plan_options *o, const gcsim_platform *pf, int *c
         return listed < 0 ? listed : n;
     }
     long long capacity = (long long)pf->nodes * pf->gpus_per_node;
-    for (long long g = 1; g <= capacity && n < MAX_GPU_COUNTS; g++)
-        if (!o->whole_nodes || g <= pf->gpus_per_node || g % pf->gpus_per_node == 0)
-            counts[n++] = (int)g;
+    n = plan_default_counts(capacity, pf->gpus_per_node, o->whole_nodes, counts, MAX_GPU_COUNTS);
+    if (n < 0)
+        snprintf(msg, msg_len, "%.300s: %lld GPUs: more than %d GPU counts to search; give --gpus",
+                 pf->source_path, capacity, MAX_GPU_COUNTS);
     return n;
 }
 
@@ -317,28 +320,69 @@ static void describe(report *r, const plan_problem *pb, const gcsim_model *m, in
     if (o->budget_usd > 0)
         snprintf(buf + len, sizeof buf - len, "%sbudget $%.2f", len ? "; " : "", o->budget_usd);
     report_note(r, "target", buf);
+    long long largest = 0;
+    for (int p = 0; p < pb->n_platforms; p++)
+        if ((long long)pb->platforms[p]->nodes * pb->platforms[p]->gpus_per_node > largest)
+            largest = (long long)pb->platforms[p]->nodes * pb->platforms[p]->gpus_per_node;
+    const char *counts = o->gpus ? o->gpus
+                         : largest > PLAN_EXACT_GPUS
+                             ? (o->whole_nodes ? "1..one node, then whole nodes up to 4096, then "
+                                                 "whole nodes at most 1% apart up to the platform size"
+                                               : "1..4096, then whole nodes at most 1% apart up to "
+                                                 "the platform size")
+                         : o->whole_nodes ? "1..one node, then whole nodes" : "1..platform size";
     snprintf(buf, sizeof buf,
              "%lld configurations (%d platforms x %d compressors x %d collectives x GPU "
              "counts %s); best GPU count per platform, compressor and collective, ranked by %s",
              evaluated, pb->n_platforms, pb->n_compressors, pb->n_collectives,
-             o->gpus ? o->gpus : o->whole_nodes ? "1..one node, then whole nodes" : "1..platform size",
+             counts,
              o->rank_by_time ? "time (throughput)" : pb->target.work_samples > 0 ? "total cost" : "cost per hour");
     report_note(r, "searched", buf);
 }
 
-/* Why nothing is feasible, in one sentence. */
-static void explain(const plan_problem *pb, const plan_candidate *all, long long n,
-                    const char *first_error, char *out, size_t size)
+/* What the search keeps instead of every candidate (a 100,000-GPU platform has millions):
+ * per (platform, compressor, collective) group the best feasible candidate and the one
+ * closest to feasible, and over all groups the fastest candidate and the cheapest one fast
+ * enough, for explain(). */
+typedef struct {
+    plan_candidate best, closest;
+    bool has_best, has_closest;
+} plan_group;
+
+typedef struct {
+    plan_candidate fastest, cheapest_fast;
+    bool has_fastest, has_cheapest_fast;
+} plan_extremes;
+
+static void keep(const plan_target *t, bool by_time, const plan_candidate *c, plan_group *g,
+                 plan_extremes *x)
 {
-    const plan_candidate *fastest = NULL, *cheapest_fast = NULL;
-    for (long long k = 0; k < n; k++) {
-        const plan_candidate *c = &all[k];
-        if (!fastest || c->tput > fastest->tput)
-            fastest = c;
-        if (c->tput >= pb->target.need_samples_per_s &&
-            (!cheapest_fast || plan_cost_key(c) < plan_cost_key(cheapest_fast)))
-            cheapest_fast = c;
+    if (c->feasible && (!g->has_best || plan_better(c, &g->best, by_time) < 0)) {
+        g->best = *c;
+        g->has_best = true;
     }
+    if (!g->has_closest || c->shortfall < g->closest.shortfall ||
+        (c->shortfall == g->closest.shortfall && plan_better(c, &g->closest, by_time) < 0)) {
+        g->closest = *c;
+        g->has_closest = true;
+    }
+    if (!x->has_fastest || c->tput > x->fastest.tput) {
+        x->fastest = *c;
+        x->has_fastest = true;
+    }
+    if (c->tput >= t->need_samples_per_s &&
+        (!x->has_cheapest_fast || plan_cost_key(c) < plan_cost_key(&x->cheapest_fast))) {
+        x->cheapest_fast = *c;
+        x->has_cheapest_fast = true;
+    }
+}
+
+/* Why nothing is feasible, in one sentence. */
+static void explain(const plan_problem *pb, const plan_extremes *x, const char *first_error,
+                    char *out, size_t size)
+{
+    const plan_candidate *fastest = x->has_fastest ? &x->fastest : NULL;
+    const plan_candidate *cheapest_fast = x->has_cheapest_fast ? &x->cheapest_fast : NULL;
     if (!fastest) {
         snprintf(out, size, "no configuration could be evaluated: %s",
                  first_error ? first_error : "no GPU counts to search");
@@ -373,9 +417,10 @@ static int write_report(const report *r, const plan_options *o)
             fprintf(stderr, "gcsim plan: %s\n", msg);
             return -1;
         }
-        if (report_write(r, o->format, f.stream)) {
+        if ((errno = 0), report_write(r, o->format, f.stream)) {
+            int write_errno = errno;
             atomic_file_abort(&f);
-            fprintf(stderr, "gcsim plan: %s: write failed\n", o->output);
+            fprintf(stderr, "gcsim plan: %s: write failed: %s\n", o->output, atomic_file_reason(write_errno));
             return -1;
         }
         if (atomic_file_commit(&f, msg, sizeof msg)) {
@@ -384,8 +429,8 @@ static int write_report(const report *r, const plan_options *o)
         }
         return 0;
     }
-    if (report_write(r, o->format, stdout) || fflush(stdout)) {
-        fprintf(stderr, "gcsim plan: cannot write to standard output\n");
+    if ((errno = 0), report_write(r, o->format, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim plan: cannot write to standard output: %s\n", atomic_file_reason(errno));
         return -1;
     }
     return 0;
@@ -405,10 +450,12 @@ int cmd_plan(int argc, char **argv)
     char msg[512];
     sweep_cache *cache = sweep_cache_new();
     plan_problem pb = {.o = &o};
-    plan_candidate *all = NULL, *best = NULL;
+    plan_candidate *best = NULL;
+    plan_group *groups = NULL;
+    plan_extremes extremes = {0};
     int *counts = malloc(MAX_GPU_COUNTS * sizeof *counts);
     report *r = NULL;
-    long long n_all = 0, cap_all = 0;
+    long long n_all = 0;
     char first_error[512] = "";
     if (!cache || !counts) {
         fprintf(stderr, "gcsim plan: out of memory\n");
@@ -429,8 +476,10 @@ int cmd_plan(int argc, char **argv)
     pb.platforms = calloc((size_t)pb.n_platforms, sizeof *pb.platforms);
     pb.plans = calloc((size_t)pb.n_compressors, sizeof *pb.plans);
     pb.collectives = calloc((size_t)pb.n_collectives, sizeof *pb.collectives);
-    best = calloc((size_t)pb.n_platforms * pb.n_compressors * pb.n_collectives, sizeof *best);
-    if (!pb.platforms || !pb.plans || !pb.collectives || !best) {
+    int n_groups = pb.n_platforms * pb.n_compressors * pb.n_collectives;
+    best = calloc((size_t)n_groups, sizeof *best);
+    groups = calloc((size_t)n_groups, sizeof *groups);
+    if (!pb.platforms || !pb.plans || !pb.collectives || !best || !groups) {
         fprintf(stderr, "gcsim plan: out of memory\n");
         goto done;
     }
@@ -484,39 +533,29 @@ int cmd_plan(int argc, char **argv)
                                  .gpus = 1, .overlap = true};
                 sweep_result one;
                 double tput1 = sweep_case_run(&cs, &one, &err) ? 0.0 : one.p.throughput_samples_per_s;
-                plan_candidate *winner = NULL;
+                plan_group *grp = &groups[(p * pb.n_compressors + c) * pb.n_collectives + k];
                 for (int g = 0; g < n_counts; g++) {
-                    if (n_all == cap_all) {
-                        cap_all = cap_all ? 2 * cap_all : 1024;
-                        plan_candidate *grown = realloc(all, (size_t)cap_all * sizeof *all);
-                        if (!grown) {
-                            fprintf(stderr, "gcsim plan: out of memory\n");
-                            goto done;
-                        }
-                        all = grown;
-                    }
-                    plan_candidate *cand = &all[n_all];
-                    memset(cand, 0, sizeof *cand);
-                    cand->platform = p;
-                    cand->compressor = c;
-                    cand->collective = k;
-                    cand->gpus = cs.gpus = counts[g];
-                    if (sweep_case_run(&cs, &cand->r, &err)) {
+                    plan_candidate cand;
+                    memset(&cand, 0, sizeof cand);
+                    cand.platform = p;
+                    cand.compressor = c;
+                    cand.collective = k;
+                    cand.gpus = cs.gpus = counts[g];
+                    if (sweep_case_run(&cs, &cand.r, &err)) {
                         if (!first_error[0])
                             snprintf(first_error, sizeof first_error, "%.500s", err.message);
                         continue;
                     }
                     n_all++;
-                    cand->one_gpu_samples_per_s = tput1;
-                    cand->price_per_gpu_hour_usd = pb.platforms[p]->has_price
-                                                       ? pb.platforms[p]->price_per_gpu_hour_usd
-                                                       : NAN;
-                    plan_evaluate(&pb.target, cand);
-                    if (cand->feasible && (!winner || plan_better(cand, winner, o.rank_by_time) < 0))
-                        winner = cand;
+                    cand.one_gpu_samples_per_s = tput1;
+                    cand.price_per_gpu_hour_usd = pb.platforms[p]->has_price
+                                                      ? pb.platforms[p]->price_per_gpu_hour_usd
+                                                      : NAN;
+                    plan_evaluate(&pb.target, &cand);
+                    keep(&pb.target, o.rank_by_time, &cand, grp, &extremes);
                 }
-                if (winner)
-                    best[n_best++] = *winner;
+                if (grp->has_best)
+                    best[n_best++] = grp->best;
             }
     }
 
@@ -528,27 +567,11 @@ int cmd_plan(int argc, char **argv)
         plan_sort(best, n_best, o.rank_by_time, false);
     } else {
         /* The closest configuration of each platform, compressor and collective. */
-        explain(&pb, all, n_all, first_error[0] ? first_error : NULL, why, sizeof why);
-        int n_groups = pb.n_platforms * pb.n_compressors * pb.n_collectives;
-        int *pick = malloc((size_t)n_groups * sizeof *pick);
-        if (!pick) {
-            fprintf(stderr, "gcsim plan: out of memory\n");
-            goto done;
-        }
-        for (int g = 0; g < n_groups; g++)
-            pick[g] = -1;
-        for (long long k = 0; k < n_all; k++) {
-            const plan_candidate *c = &all[k];
-            int g = (c->platform * pb.n_compressors + c->compressor) * pb.n_collectives + c->collective;
-            if (pick[g] < 0 || c->shortfall < all[pick[g]].shortfall ||
-                (c->shortfall == all[pick[g]].shortfall && plan_better(c, &all[pick[g]], o.rank_by_time) < 0))
-                pick[g] = (int)k;
-        }
+        explain(&pb, &extremes, first_error[0] ? first_error : NULL, why, sizeof why);
         n_rows = 0;
         for (int g = 0; g < n_groups; g++)
-            if (pick[g] >= 0)
-                best[n_rows++] = all[pick[g]];
-        free(pick);
+            if (groups[g].has_closest)
+                best[n_rows++] = groups[g].closest;
         plan_sort(best, n_rows, o.rank_by_time, true);
     }
     if (o.top > 0 && n_rows > o.top)
@@ -575,7 +598,7 @@ fail:
     fprintf(stderr, "gcsim plan: %s\n", err.message);
 done:
     report_free(r);
-    free(all);
+    free(groups);
     free(best);
     free(counts);
     free(pb.platforms);

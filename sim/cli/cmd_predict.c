@@ -1,5 +1,6 @@
 /* gcsim predict: training throughput of a model on a platform, per GPU count. */
 #include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,17 +429,18 @@ int cmd_predict(int argc, char **argv)
             fprintf(stderr, "gcsim predict: %s\n", msg);
             goto done;
         }
-        if (report_write(r, o.format, f.stream)) {
+        if ((errno = 0), report_write(r, o.format, f.stream)) {
+            int write_errno = errno;
             atomic_file_abort(&f);
-            fprintf(stderr, "gcsim predict: %s: write failed\n", o.output);
+            fprintf(stderr, "gcsim predict: %s: write failed: %s\n", o.output, atomic_file_reason(write_errno));
             goto done;
         }
         if (atomic_file_commit(&f, msg, sizeof msg)) {
             fprintf(stderr, "gcsim predict: %s\n", msg);
             goto done;
         }
-    } else if (report_write(r, o.format, stdout) || fflush(stdout)) {
-        fprintf(stderr, "gcsim predict: cannot write to standard output\n");
+    } else if ((errno = 0), report_write(r, o.format, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim predict: cannot write to standard output: %s\n", atomic_file_reason(errno));
         goto done;
     }
     status = EXIT_OK;

@@ -2,6 +2,7 @@
  * batches, engines and GPU counts, one row per case, streamed as CSV or JSON lines. */
 #include <getopt.h>
 #include <signal.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -481,10 +482,21 @@ static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
                 write_case(&w, index, total, &cs, rc, &r, &err, one_state > 0 && one_tput > 0,
                            one_tput);
                 sweep_progress_update(&bar, ++done);
+                /* A full disk shows at the first buffer that cannot be written: stop there,
+                 * not after the last case (issue 15). */
+                if (ferror(out))
+                    goto write_failed;
             }
           }
     sweep_progress_finish(&bar, done);
     return ferror(out) ? -1 : 0;
+write_failed:;
+    int saved = errno;
+    sweep_progress_finish(&bar, done);
+    fprintf(stderr, "gcsim sweep: stopped after %lld of %lld cases: the output cannot be "
+                    "written\n", done, mine);
+    errno = saved;
+    return -1;
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -522,10 +534,11 @@ int cmd_sweep(int argc, char **argv)
             goto done;
         }
         watch_signals(f.temp_path);
-        if (run_sweep(&o, &space, f.stream)) {
+        if ((errno = 0), run_sweep(&o, &space, f.stream)) {
+            int write_errno = errno;
             atomic_file_abort(&f);
             unwatch_signals();
-            fprintf(stderr, "gcsim sweep: %s: write failed\n", o.output);
+            fprintf(stderr, "gcsim sweep: %s: write failed: %s\n", o.output, atomic_file_reason(write_errno));
             goto done;
         }
         if (atomic_file_commit(&f, msg, sizeof msg)) {
@@ -534,8 +547,8 @@ int cmd_sweep(int argc, char **argv)
             goto done;
         }
         unwatch_signals();
-    } else if (run_sweep(&o, &space, stdout) || fflush(stdout)) {
-        fprintf(stderr, "gcsim sweep: cannot write to standard output\n");
+    } else if ((errno = 0), run_sweep(&o, &space, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim sweep: cannot write to standard output: %s\n", atomic_file_reason(errno));
         goto done;
     }
     status = EXIT_OK;

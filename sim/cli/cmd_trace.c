@@ -7,9 +7,8 @@
 
 #include <cjson/cJSON.h>
 
-#include "atomic_file.h"
 #include "commands.h"
-#include "report.h"
+#include "report_emit.h"
 #include "traces.h"
 
 static void trace_usage(FILE *out)
@@ -168,25 +167,7 @@ int cmd_trace(int argc, char **argv)
             return EXIT_BAD_INPUT;
         }
     }
-    int rc = EXIT_OK;
-    char msg[1024];
-    if (output) {
-        atomic_file f;
-        if (atomic_file_open(&f, output, msg, sizeof msg)) {
-            fprintf(stderr, "gcsim trace info: %s\n", msg);
-            rc = EXIT_BAD_INPUT;
-        } else if (report_write(r, format, f.stream)) {
-            atomic_file_abort(&f);
-            fprintf(stderr, "gcsim trace info: %s: write failed\n", output);
-            rc = EXIT_BAD_INPUT;
-        } else if (atomic_file_commit(&f, msg, sizeof msg)) {
-            fprintf(stderr, "gcsim trace info: %s\n", msg);
-            rc = EXIT_BAD_INPUT;
-        }
-    } else if (report_write(r, format, stdout) || fflush(stdout)) {
-        fprintf(stderr, "gcsim trace info: cannot write to standard output\n");
-        rc = EXIT_BAD_INPUT;
-    }
+    int rc = report_emit(r, format, output, "trace info");
     report_free(r);
     return rc;
 }

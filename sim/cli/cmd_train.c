@@ -345,16 +345,17 @@ int cmd_train(int argc, char **argv)
         if (atomic_file_open(&f, o.output, msg, sizeof msg)) {
             fprintf(stderr, "gcsim train: %s\n", msg);
             rc = EXIT_BAD_INPUT;
-        } else if (report_write(r, o.format, f.stream)) {
+        } else if ((errno = 0), report_write(r, o.format, f.stream)) {
+            int write_errno = errno;
             atomic_file_abort(&f);
-            fprintf(stderr, "gcsim train: %s: write failed\n", o.output);
+            fprintf(stderr, "gcsim train: %s: write failed: %s\n", o.output, atomic_file_reason(write_errno));
             rc = EXIT_BAD_INPUT;
         } else if (atomic_file_commit(&f, msg, sizeof msg)) {
             fprintf(stderr, "gcsim train: %s\n", msg);
             rc = EXIT_BAD_INPUT;
         }
-    } else if (report_write(r, o.format, stdout) || fflush(stdout)) {
-        fprintf(stderr, "gcsim train: cannot write to standard output\n");
+    } else if ((errno = 0), report_write(r, o.format, stdout) || fflush(stdout)) {
+        fprintf(stderr, "gcsim train: cannot write to standard output: %s\n", atomic_file_reason(errno));
         rc = EXIT_BAD_INPUT;
     }
     report_free(r);

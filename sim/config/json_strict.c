@@ -53,25 +53,110 @@ int json_read_file(const char *path, long max_bytes, char **out, gcsim_error *er
     return 0;
 }
 
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* Length of a JSON number at s (RFC 8259: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?),
+ * 0 when the run of number characters there is not one. */
+static size_t json_number_length(const char *s)
+{
+    const char *p = s;
+    if (*p == '-')
+        p++;
+    if (*p == '0')
+        p++;
+    else if (is_digit(*p))
+        while (is_digit(*p))
+            p++;
+    else
+        return 0;
+    if (*p == '.') {
+        if (!is_digit(*++p))
+            return 0;
+        while (is_digit(*p))
+            p++;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-')
+            p++;
+        if (!is_digit(*p))
+            return 0;
+        while (is_digit(*p))
+            p++;
+    }
+    /* cJSON reads any run of these characters with strtod: nothing may follow */
+    if (is_digit(*p) || *p == '.' || *p == '+' || *p == '-' || *p == 'e' || *p == 'E')
+        return 0;
+    return (size_t)(p - s);
+}
+
+/* What cJSON accepts although JSON does not, or decodes into something a C string cannot
+ * hold: numbers such as 04, +1, .5 or 1. (cJSON reads them with strtod), and the escape
+ * \u0000 (a C string ends there: "ab\u0000cd" would become "ab"). Returns the byte offset
+ * of the first one and what it is, or -1. */
+static long json_lenient_spot(const char *text, const char **what)
+{
+    bool in_string = false;
+    for (const char *p = text; *p; p++) {
+        if (in_string) {
+            if (*p == '\\') {
+                if (strncmp(p + 1, "u0000", 5) == 0) {
+                    *what = "the escape \\u0000 (a NUL character) in a string";
+                    return (long)(p - text);
+                }
+                if (p[1])
+                    p++;
+            } else if (*p == '"') {
+                in_string = false;
+            }
+        } else if (*p == '"') {
+            in_string = true;
+        } else if (is_digit(*p) || *p == '-' || *p == '+' || *p == '.') {
+            size_t len = json_number_length(p);
+            if (len == 0) {
+                *what = "a number JSON does not allow (leading zero, sign or point)";
+                return (long)(p - text);
+            }
+            p += len - 1;
+        }
+    }
+    return -1;
+}
+
+static void line_column(const char *text, size_t offset, int *line, int *column)
+{
+    *line = 1;
+    *column = 1;
+    for (size_t i = 0; i < offset && text[i]; i++) {
+        if (text[i] == '\n') {
+            ++*line;
+            *column = 1;
+        } else {
+            ++*column;
+        }
+    }
+}
+
 int json_parse_document(const char *text, json_ctx *ctx, cJSON **out)
 {
     const char *end = NULL;
+    int line, column;
     cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
     if (!root) {
         size_t offset = end ? (size_t)(end - text) : 0;
-        int line = 1, column = 1;
-        for (size_t i = 0; i < offset; i++) {
-            if (text[i] == '\n') {
-                line++;
-                column = 1;
-            } else {
-                column++;
-            }
-        }
+        line_column(text, offset, &line, &column);
         if (text[0] == '\0')
             return gcsim_fail(ctx->err, "%s: empty file, expected a JSON object", ctx->origin);
         return gcsim_fail(ctx->err, "%s: line %d, column %d (byte %zu): malformed JSON",
                           ctx->origin, line, column, offset);
+    }
+    const char *what = NULL;
+    long spot = json_lenient_spot(text, &what);
+    if (spot >= 0) {
+        cJSON_Delete(root);
+        line_column(text, (size_t)spot, &line, &column);
+        return gcsim_fail(ctx->err, "%s: line %d, column %d (byte %ld): %s", ctx->origin, line,
+                          column, spot, what);
     }
     *out = root;
     return 0;

@@ -112,7 +112,12 @@ int gcsim_model_parse(const char *text, const char *origin, gcsim_model *m, gcsi
         gcsim_fail(err, "%s: $.layers: missing required key", origin);
         goto fail;
     }
-    if (n_layers < 1 || n_layers > MODEL_MAX_LAYERS) {
+    if (n_layers > MODEL_MAX_LAYERS) {
+        gcsim_fail(err, "%s: $.layers: %d layers, more than the %d gcsim accepts", origin,
+                   n_layers, MODEL_MAX_LAYERS);
+        goto fail;
+    }
+    if (n_layers < 1) {
         gcsim_fail(err, "%s: $.layers: expected a non-empty array of layers, got %s", origin,
                    n_layers < 0 ? json_describe(layers, got, sizeof got) : "an empty array");
         goto fail;

@@ -29,11 +29,11 @@ static gcsim_payload_aggregation aggregation_of(gc_aggregation a)
 
 /* Bytes for one tensor: exact when the format is fixed-width, else measured by encoding
  * a real trace tensor of the same kind resampled to n elements. The model's last layer is
- * flagged to the compressor (TernGrad keeps it in fp32, as its paper does); a fixed-width
- * format is then sized by encoding, since its size may depend on that flag. */
-static int tensor_bytes(gc_compressor *c, const char *spec, const char *kind, long long n,
-                        int tensor_id, bool last_layer, bool *measured, double *bytes,
-                        gcsim_error *err)
+ * sized as the compressor sends it (TernGrad keeps it in fp32, as its paper does), without
+ * encoding a tensor of that size: a last layer of 10^12 parameters costs no memory. */
+static int tensor_bytes(gc_compressor *c, const char *spec, const gcsim_model *m, int layer,
+                        const char *tensor, long long n, bool last_layer, bool *measured,
+                        double *bytes, gcsim_error *err)
 {
     size_t fixed = 0;
     char msg[512];
@@ -41,31 +41,17 @@ static int tensor_bytes(gc_compressor *c, const char *spec, const char *kind, lo
         *bytes = 0.0;
         return 0;
     }
-    if (gc_compressor_fixed_payload_bytes(c, (size_t)n, &fixed)) {
-        if (last_layer) {
-            float *zeros = calloc((size_t)n, sizeof *zeros);
-            gc_bytes payload = {0};
-            gc_rng rng;
-            gc_rng_seed(&rng, PAYLOAD_SEED);
-            if (!zeros)
-                return gcsim_fail(err, "out of memory");
-            gc_compressor_set_last_layer(c, tensor_id, true);
-            int rc = gc_compressor_encode(c, tensor_id, zeros, (size_t)n, &rng, &payload, NULL,
-                                          msg, sizeof msg);
-            fixed = payload.len;
-            gc_bytes_free(&payload);
-            free(zeros);
-            if (rc)
-                return gcsim_fail(err, "payload of %s for the last layer: %s", spec, msg);
-        }
+    if (last_layer ? gc_compressor_fixed_payload_bytes_last_layer(c, (size_t)n, &fixed)
+                   : gc_compressor_fixed_payload_bytes(c, (size_t)n, &fixed)) {
         *bytes = (double)fixed;
         return 0;
     }
     size_t estimate = 0;
-    if (gc_trace_payload_estimate(spec, kind, (size_t)n, PAYLOAD_SEED, &estimate, msg,
+    const gcsim_layer *l = &m->layers[layer];
+    if (gc_trace_payload_estimate(spec, l->kind, (size_t)n, PAYLOAD_SEED, &estimate, msg,
                                   sizeof msg))
-        return gcsim_fail(err, "payload of %s for a %lld-element %s tensor: %s", spec, n, kind,
-                          msg);
+        return gcsim_fail(err, "%s: $.layers[%d] ('%s') %s, %lld elements: payload of %s: %s",
+                          m->source_path, layer, l->name, tensor, n, spec, msg);
     *measured = true;
     *bytes = (double)estimate;
     return 0;
@@ -84,7 +70,8 @@ int gcsim_payload_plan_build(const char *spec, const gcsim_model *model,
     out->layer_bytes = calloc((size_t)model->n_layers, sizeof *out->layer_bytes);
     if (!out->layer_bytes) {
         gc_compressor_free(c);
-        return gcsim_fail(err, "out of memory");
+        return gcsim_fail(err, "%s: out of memory for %d layers", model->source_path,
+                          model->n_layers);
     }
     out->n_layers = model->n_layers;
     out->dense_bytes = gcsim_model_gradient_bytes(model);
@@ -93,12 +80,13 @@ int gcsim_payload_plan_build(const char *spec, const gcsim_model *model,
         /* Frameworks keep weights, bias and normalization parameters as separate tensors,
          * each compressed (and headed) on its own. */
         long long tensors[3] = {l->weights, l->bias, l->other_params};
+        static const char *const tensor_names[3] = {"weights", "bias", "other_params"};
         double layer = 0.0;
         bool last = i == model->n_layers - 1;
         for (int t = 0; t < 3; t++) {
             double b = 0.0;
-            if (tensor_bytes(c, out->spec, l->kind, tensors[t], 3 * i + t, last, &out->measured,
-                             &b, err)) {
+            if (tensor_bytes(c, out->spec, model, i, tensor_names[t], tensors[t], last,
+                             &out->measured, &b, err)) {
                 gc_compressor_free(c);
                 gcsim_payload_plan_free(out);
                 return -1;

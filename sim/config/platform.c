@@ -11,6 +11,22 @@
 /* Platform files are small; anything larger is not one. */
 #define PLATFORM_MAX_BYTES (1L << 20)
 
+/* A latency, at most PLATFORM_MAX_LATENCY_S: one of 1.7e308 s was accepted and ended as
+ * "no analytic cost" far from the file (issue 15). A second is beyond any cluster link
+ * (intercontinental round trips take a few hundred ms). */
+#define PLATFORM_MAX_LATENCY_S 1.0
+
+static int latency(const cJSON *o, const char *path, const char *key, bool required,
+                   double *out, json_ctx *ctx)
+{
+    if (json_time_s(o, path, key, required, out, ctx))
+        return -1;
+    if (*out > PLATFORM_MAX_LATENCY_S)
+        return gcsim_fail(ctx->err, "%s: %s.%s: %g s is more than the %g s gcsim accepts for "
+                          "a latency", ctx->origin, path, key, *out, PLATFORM_MAX_LATENCY_S);
+    return 0;
+}
+
 static int parse_gpu(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
 {
     static const char *const keys[] = {"type", "speed", "codec_throughput", NULL};
@@ -42,7 +58,7 @@ static int parse_intra(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
     if (json_expect_object(in, path, keys, ctx) ||
         json_choice(in, path, "kind", true, kinds, &kind, ctx) ||
         json_rate_Bps(in, path, "gpu_to_host", true, &p->intra.gpu_to_host_Bps, ctx) ||
-        json_time_s(in, path, "latency", false, &p->intra.latency_s, ctx))
+        latency(in, path, "latency", false, &p->intra.latency_s, ctx))
         return -1;
     p->intra.kind = (gcsim_intra_kind)kind;
     bool is_nvlink = p->intra.kind == INTRA_NVLINK;
@@ -83,7 +99,7 @@ static int parse_nic(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
     if (json_expect_object(nic, "$.nic", keys, ctx) ||
         json_choice(nic, "$.nic", "kind", true, kinds, &kind, ctx) ||
         json_rate_Bps(nic, "$.nic", "bandwidth", true, &p->nic.bandwidth_Bps, ctx) ||
-        json_time_s(nic, "$.nic", "latency", true, &p->nic.latency_s, ctx) ||
+        latency(nic, "$.nic", "latency", true, &p->nic.latency_s, ctx) ||
         json_integer(nic, "$.nic", "per_node", false, 1, 64, &per_node, ctx))
         return -1;
     p->nic.kind = (gcsim_nic_kind)kind;
@@ -105,7 +121,7 @@ static int parse_fabric(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
     p->fabric.switch_latency_s = 0.0;
     if (json_expect_object(f, "$.fabric", keys, ctx) ||
         json_choice(f, "$.fabric", "topology", true, topologies, &topology, ctx) ||
-        json_time_s(f, "$.fabric", "switch_latency", false, &p->fabric.switch_latency_s, ctx))
+        latency(f, "$.fabric", "switch_latency", false, &p->fabric.switch_latency_s, ctx))
         return -1;
     p->fabric.topology = (gcsim_fabric_topology)topology;
     if (p->fabric.topology == FABRIC_FAT_TREE) {

@@ -6,15 +6,20 @@
 #include <string.h>
 
 /* Reads the leading number; returns the rest of the text, or NULL when there is no
- * number or it is not finite and positive. */
+ * number or it is not finite and positive. Only a plain decimal is a number here: strtod
+ * also reads leading spaces, a sign, hexadecimal ("0x10") and "inf", none of which a
+ * quantity in a configuration file should be. */
 static const char *leading_positive_number(const char *text, double *value)
 {
-    if (!text)
+    if (!text || !((*text >= '0' && *text <= '9') || *text == '.'))
         return NULL;
     char *end = NULL;
     double v = strtod(text, &end);
     if (end == text || !isfinite(v) || v <= 0.0)
         return NULL;
+    for (const char *p = text; p < end; p++)
+        if (!strchr("0123456789.eE+-", *p))
+            return NULL;
     *value = v;
     return end;
 }

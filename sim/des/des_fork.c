@@ -4,13 +4,21 @@
  * reach the caller's stdout. The child writes a fixed-size header and the bucket array to
  * a pipe; its stderr goes to an unlinked temporary file that the parent reads only to
  * explain a failure.
+ *
+ * Nothing outlives gcsim: the child dies with its parent (PR_SET_PDEATHSIG, and a getppid
+ * check for a parent that died before the child set it), and while a simulation is under
+ * way SIGINT, SIGTERM and SIGHUP kill the child and remove the generated platform folder
+ * before the signal's previous action runs (issue 15: a killed gcsim left the child and
+ * up to 186 MB in /tmp).
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -48,6 +56,70 @@ static size_t read_all(int fd, void *buf, size_t len)
     return got;
 }
 
+/* What a signal handler must clean up. Process-wide because a handler has no other way
+ * in; set only while a simulation's folder exists, restored afterwards. */
+static struct {
+    char file[512], dir[512];
+    volatile sig_atomic_t armed;     /* file and dir are set */
+    volatile sig_atomic_t child_pid; /* in the parent: the running child; 0 in the child */
+    volatile sig_atomic_t in_child;
+    struct sigaction saved[3];
+} cleanup;
+static const int cleanup_signals[3] = {SIGINT, SIGTERM, SIGHUP};
+
+static void on_signal(int sig)
+{
+    if (cleanup.armed) {
+        unlink(cleanup.file);
+        rmdir(cleanup.dir);
+    }
+    if (cleanup.in_child)
+        _exit(128 + sig);
+    if (cleanup.child_pid > 0)
+        kill((pid_t)cleanup.child_pid, SIGKILL);
+    /* The previous action (the command's own cleanup, or the default: terminate) runs
+     * once this handler returns: the signal is blocked until then. */
+    for (int k = 0; k < 3; k++)
+        if (cleanup_signals[k] == sig)
+            sigaction(sig, &cleanup.saved[k], NULL);
+    raise(sig);
+}
+
+static void cleanup_arm(const char *file, const char *dir)
+{
+    snprintf(cleanup.file, sizeof cleanup.file, "%s", file);
+    snprintf(cleanup.dir, sizeof cleanup.dir, "%s", dir);
+    cleanup.child_pid = 0;
+    cleanup.in_child = 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int k = 0; k < 3; k++)
+        sigaddset(&sa.sa_mask, cleanup_signals[k]);
+    for (int k = 0; k < 3; k++) {
+        sigaction(cleanup_signals[k], NULL, &cleanup.saved[k]);
+        /* An ignored signal (nohup, a background job) stays ignored. */
+        if (cleanup.saved[k].sa_handler != SIG_IGN)
+            sigaction(cleanup_signals[k], &sa, NULL);
+    }
+    cleanup.armed = 1;
+}
+
+static void cleanup_disarm(void)
+{
+    cleanup.armed = 0;
+    for (int k = 0; k < 3; k++)
+        sigaction(cleanup_signals[k], &cleanup.saved[k], NULL);
+}
+
+/* The folder for generated files: $TMPDIR (as mkdtemp(3) users expect), else /tmp. */
+static const char *temp_root(void)
+{
+    const char *t = getenv("TMPDIR");
+    return t && t[0] == '/' && strlen(t) < 400 ? t : "/tmp";
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -58,7 +130,8 @@ static double now_s(void)
 int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket *buckets,
                    des_run_cost *cost, gcsim_error *err)
 {
-    char errpath[] = "/tmp/gcsim-des-stderr-XXXXXX";
+    char errpath[512];
+    snprintf(errpath, sizeof errpath, "%s/gcsim-des-stderr-XXXXXX", temp_root());
     int efd = mkstemp(errpath);
     if (efd < 0)
         return gcsim_fail(err, "des: cannot create a temporary file: %s", strerror(errno));
@@ -71,6 +144,7 @@ int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucke
     fflush(stdout);
     fflush(stderr);
     double t0 = now_s();
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         close(efd);
@@ -79,6 +153,11 @@ int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucke
         return gcsim_fail(err, "des: fork: %s", strerror(errno));
     }
     if (pid == 0) {
+        cleanup.in_child = 1;
+        /* SIGTERM, not SIGKILL: the handler removes the folder if the parent was killed
+         * (SIGKILL) while the child still loads the platform. */
+        if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
+            _exit(4);
         close(fds[0]);
         int devnull = open("/dev/null", O_WRONLY);
         if (devnull >= 0)
@@ -97,6 +176,7 @@ int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucke
                   write_all(fds[1], buckets, sizeof *buckets * (size_t)plan->n_buckets) != 0;
         _exit(bad ? 3 : 0);
     }
+    cleanup.child_pid = pid;
     close(fds[1]);
     des_run_cost child = {0, 0, 0};
     size_t want = sizeof *hdr, got = read_all(fds[0], hdr, sizeof *hdr);
@@ -110,6 +190,7 @@ int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucke
     int status = 0;
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
         ;
+    cleanup.child_pid = 0;
     *cost = child;
     cost->wall_s = now_s() - t0;
     if (got != want || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -134,13 +215,16 @@ int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucke
 /* Generates the platform into a fresh temporary directory. */
 static int make_platform(des_plan *plan, char *dir, size_t dir_len, gcsim_error *err)
 {
-    snprintf(dir, dir_len, "/tmp/gcsim-des-XXXXXX");
+    snprintf(dir, dir_len, "%s/gcsim-des-XXXXXX", temp_root());
     if (!mkdtemp(dir))
-        return gcsim_fail(err, "des: cannot create a temporary directory: %s", strerror(errno));
+        return gcsim_fail(err, "des: cannot create a temporary directory in %s: %s",
+                          temp_root(), strerror(errno));
     snprintf(plan->platform_path, sizeof plan->platform_path, "%s/platform.xml", dir);
+    cleanup_arm(plan->platform_path, dir); /* disarmed by run_plan once the folder is gone */
     if (gcsim_des_write_topology(&plan->topology, plan->platform_path, err) != 0) {
         unlink(plan->platform_path);
         rmdir(dir);
+        cleanup_disarm();
         return -1;
     }
     return 0;
@@ -149,19 +233,21 @@ static int make_platform(des_plan *plan, char *dir, size_t dir_len, gcsim_error 
 static int run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *details,
                     gcsim_error *err)
 {
-    char dir[64];
+    char dir[440];
     if (make_platform(plan, dir, sizeof dir, err) != 0)
         return -1;
     gcsim_des_bucket *buckets = calloc((size_t)plan->n_buckets, sizeof *buckets);
     if (!buckets) {
         unlink(plan->platform_path);
         rmdir(dir);
+        cleanup_disarm();
         return gcsim_fail(err, "des: out of memory");
     }
     des_run_cost cost = {0, 0, 0};
     int rc = des_run_forked(plan, hdr, buckets, &cost, err);
     unlink(plan->platform_path);
     rmdir(dir);
+    cleanup_disarm();
     if (rc != 0) {
         free(buckets);
         return -1;

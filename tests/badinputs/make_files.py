@@ -86,6 +86,12 @@ def main():
     put("st_duplicate_tensor.safetensors",
         st(None, f32(1, 2), raw_header=b'{"g":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},'
                                       b'"g":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}}'))
+    # Issue 15: a name cJSON would cut at the NUL; a .npy file without the .npy magic.
+    put("st_name_nul_escape.safetensors",
+        st(None, f32(1, 2), raw_header=b'{"g\\u0000x":{"dtype":"F32","shape":[1],"data_offsets":[0,4]},'
+                                      b'"g":{"dtype":"F32","shape":[1],"data_offsets":[4,8]}}'))
+    put("npy_bad_magic.npy", npy("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }",
+                                 f32(1, 2, 3), magic=b"\x93NUMPX"))
     put("st_metadata_number.safetensors",
         st({"__metadata__": {"step": 10}, **one}, f32(1, 2, 3)))
     put("st_unknown_key.safetensors",

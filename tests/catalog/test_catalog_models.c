@@ -2,15 +2,15 @@
  * tests/catalog/test_catalog_models.c: every model in models/ loads, and its parameter
  * counts are the published ones.
  *
- * CNN layers are checked one by one against shared/calibration/per_layer_params.csv
+ * CNN layers are checked one by one against models/data/per_layer_params.csv
  * (weights, bias, batch-norm parameters, fwd_flops = 2 x fwd_MACs) and their totals against
- * the totals that README states. The PTB LSTM and BERT-base are checked against counts worked
- * out by hand below (docs/catalog.md shows the same arithmetic) and, for the LSTM, against the
+ * the totals models/data/README.md states. The PTB LSTM and BERT-base are checked against
+ * counts worked out by hand below (docs/catalog.md shows the same arithmetic) and, for the LSTM, against the
  * gradient size the DGC paper prints (Table 4: 194.68 MB, which is MiB).
  *
  * The folders come from CMake definitions: GCSIM_MODELS_DIR (${CMAKE_SOURCE_DIR}/models) and
- * GCSIM_CALIBRATION_DIR (${CMAKE_SOURCE_DIR}/../shared/calibration). A missing calibration
- * folder is a failure, never a skip.
+ * GCSIM_CALIBRATION_DIR (${CMAKE_SOURCE_DIR}/models/data). A missing CSV is a failure,
+ * never a skip.
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -20,8 +20,8 @@
 #include "../check.h"
 #include "model.h"
 
-/* Model files whose layers come from the calibration CSV, with the total the calibration
- * README states for them. */
+/* Model files whose layers come from the per-layer CSV, with the total models/data/README.md
+ * states for them. */
 static const struct {
     const char *file, *csv_model;
     long long readme_total;
@@ -98,8 +98,7 @@ static void check_against_csv(const gcsim_model *m, const char *csv_path, const 
 {
     FILE *f = fopen(csv_path, "r");
     if (!f) {
-        fprintf(stderr, "FAIL: cannot open %s (the calibration folder must be next to the "
-                        "repository, at ../shared/calibration)\n", csv_path);
+        fprintf(stderr, "FAIL: cannot open %s (models/data of the repository)\n", csv_path);
         CHECK(f != NULL);
         return;
     }

@@ -256,6 +256,25 @@ static void check_terngrad_options(void)
     CHECK(gc_compressor_encode(c, 3, g, 8, &rng, &p, q, err, sizeof err) == 0);
     CHECK(p.len == 2 + 1 + 4 + 2);
     gc_compressor_free(c);
+    /* The last layer's size without encoding (the payload model of a 10^12-element last
+     * layer, issue 15): the encoded lengths above, and the other formats' usual size. */
+    size_t fixed = 0;
+    c = make("terngrad");
+    CHECK(gc_compressor_fixed_payload_bytes_last_layer(c, 8, &fixed) && fixed == 2 + 1 + 32);
+    CHECK(gc_compressor_fixed_payload_bytes(c, 8, &fixed) && fixed == 2 + 1 + 4 + 2);
+    /* 10^12 elements: header 1 + ULEB128 of 10^12 (40 bits, 6 bytes), mode 1, 4 x 10^12 */
+    CHECK(gc_compressor_fixed_payload_bytes_last_layer(c, 1000000000000u, &fixed) &&
+          fixed == 7 + 1 + 4000000000000u);
+    gc_compressor_free(c);
+    c = make("terngrad:last=tern");
+    CHECK(gc_compressor_fixed_payload_bytes_last_layer(c, 8, &fixed) && fixed == 2 + 1 + 4 + 2);
+    gc_compressor_free(c);
+    c = make("fp16");
+    CHECK(gc_compressor_fixed_payload_bytes_last_layer(c, 8, &fixed) && fixed == 2 + 16);
+    gc_compressor_free(c);
+    c = make("qsgd:code=elias");
+    CHECK(!gc_compressor_fixed_payload_bytes_last_layer(c, 8, &fixed));
+    gc_compressor_free(c);
     /* tensors below min_size go as fp32 */
     c = make("terngrad:min_size=9");
     CHECK(gc_compressor_encode(c, 0, g, 8, &rng, &p, q, err, sizeof err) == 0);

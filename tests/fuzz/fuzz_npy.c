@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gc_trace_file f;
     memset(&f, 0, sizeof f);
     f.path = gc_trace_strdup("fuzz/grad.npy");
-    f.map = data;
+    f.data = data;
     f.file_bytes = size;
     char err[512] = "";
     if (gc_trace_parse_npy(&f, err, sizeof err) == 0) {

@@ -9,6 +9,8 @@
 # Each target starts from a scratch copy of its committed corpus (the committed one is
 # never modified); findings (crash-*, leak-*, timeout-*, oom-*) land in
 # BUILD_DIR/fuzz-runs/<target>/artifacts/. Exit status 1 when any target found something.
+# libFuzzer also saves inputs slower than -report_slow_units there (slow-unit-*): they are
+# reported, but they are not findings.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
@@ -42,9 +44,10 @@ run_one() {
     runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1/p' "$dir/log" | tail -1)
     took=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\2/p' "$dir/log" | tail -1)
     cov=$(grep -o 'cov: [0-9]*' "$dir/log" | tail -1)
-    finds=$(ls "$dir/artifacts" | wc -l)
+    finds=$(sh "$here/count_findings.sh" "$dir/artifacts")
+    slow=$(ls "$dir/artifacts" | grep -c '^slow-unit-')
     if [ -n "$runs" ] && [ "${took:-0}" -gt 0 ]; then
-        echo "$t: $runs executions in $took s = $((runs / took)) exec/s, $cov, corpus $(ls "$dir/corpus" | wc -l) files, findings $finds, exit $rc"
+        echo "$t: $runs executions in $took s = $((runs / took)) exec/s, $cov, corpus $(ls "$dir/corpus" | wc -l) files, findings $finds, slow units $slow, exit $rc"
     else
         echo "$t: stopped early (exit $rc), findings $finds: see $dir/log"
         grep -m3 -E 'ERROR|SUMMARY|contract broken' "$dir/log"

@@ -1,12 +1,12 @@
 /*
  * tests/fuzz/trace_fuzz_common.h: what the safetensors and .npy targets share: parsing
- * the input as if it were a mapped file (traces_internal.h: the same parser
- * gc_trace_open runs after mmap), checking a successful parse against the format's
+ * the input as if it were a file read into memory (traces_internal.h: the same parser
+ * gc_trace_open runs after reading it), checking a successful parse against the format's
  * promises, and reading every tensor.
  *
  * The input is parsed in place, not through a temporary file: the buffer libFuzzer hands
  * over ends exactly at the last byte, so AddressSanitizer catches a read one byte past
- * the end, which a page-rounded mmap would hide.
+ * the end, as it would in gc_trace_open's exact-size buffer.
  */
 #ifndef GCSIM_TESTS_FUZZ_TRACE_COMMON_H
 #define GCSIM_TESTS_FUZZ_TRACE_COMMON_H
@@ -20,8 +20,8 @@ typedef int (*trace_parser)(gc_trace_file *f, char *err, size_t err_len);
 
 static inline void fuzz_trace_release(gc_trace_file *f)
 {
-    /* The map is the fuzzer's buffer, not an mmap: forget it before closing. */
-    f->map = NULL;
+    /* The data is the fuzzer's buffer: forget it before closing. */
+    f->data = NULL;
     f->file_bytes = 0;
     gc_trace_close(f);
 }
@@ -77,7 +77,7 @@ static inline int fuzz_trace_run(const uint8_t *data, size_t size, const char *p
     gc_trace_file f;
     memset(&f, 0, sizeof f);
     f.path = gc_trace_strdup(path);
-    f.map = size ? data : NULL;
+    f.data = size ? data : NULL;
     f.file_bytes = size;
     char err[512] = "";
     if (parse(&f, err, sizeof err) == 0)

@@ -1,0 +1,15 @@
+/*
+ * sim/cli/report_emit.h: a command's report to standard output or, atomically, to a file,
+ * with the reason when the write fails. One place for what every command does last.
+ */
+#ifndef GCSIM_CLI_REPORT_EMIT_H
+#define GCSIM_CLI_REPORT_EMIT_H
+
+#include "report.h"
+
+/* Writes r in format to output (NULL: standard output). On failure prints
+ * "gcsim WHO: ..." with the path and reason on stderr and returns EXIT_BAD_INPUT; else
+ * EXIT_OK. */
+int report_emit(const report *r, report_format format, const char *output, const char *who);
+
+#endif
