@@ -36,6 +36,9 @@ if opt.get("--collective") == "slow":
     # Like the DES: a forked child does the work. Both sleep; the child leaves its pid.
     import os, time
     if os.fork() == 0:
+        null = os.open(os.devnull, os.O_WRONLY)  # as the DES child: off the parent's pipes
+        os.dup2(null, 1)
+        os.dup2(null, 2)
         open(os.environ["FAKE_CHILD_PID"], "w").write(str(os.getpid()))
         time.sleep(60)
         os._exit(0)
