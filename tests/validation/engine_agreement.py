@@ -288,7 +288,9 @@ def dist_table(title, groups):
     return out
 
 
-def markdown(rows, errors, skipped, allow, mode, collectives, seconds, heading_level=2):
+def markdown(rows, errors, skipped, allow, mode, collectives, seconds, heading_level=2,
+             max_listed=None):
+    """The report; max_listed caps the table of cases beyond the threshold (worst first)."""
     h = "#" * heading_level
     out = []
     d = distribution(rows)
@@ -321,12 +323,16 @@ def markdown(rows, errors, skipped, allow, mode, collectives, seconds, heading_l
     if beyond:
         out.append("| platform | model | compressor | collective | GPUs | analytic ms | DES ms | gap % | allow-listed |")
         out.append("|---|---|---|---|---:|---:|---:|---:|---|")
-        for r in beyond:
+        for r in beyond[:max_listed]:
             reason = allow.get(case_key(r))
             out.append("| %s | %s | %s | %s | %d | %.3f | %.3f | %+.2f | %s |" % (
                 r["platform"], r["model"], r["compressor"], r["collective"], r["gpus"],
                 float(r["analytic"]["iteration_ms"]), float(r["des"]["iteration_ms"]),
                 r["gap"] * 100.0, reason if reason is not None else "no"))
+        if max_listed is not None and len(beyond) > max_listed:
+            out.append("")
+            out.append("The %d worst of %d; engine_agreement.py --markdown lists them all."
+                       % (max_listed, len(beyond)))
     else:
         out.append("None.")
     out.append("")
@@ -350,7 +356,10 @@ def markdown(rows, errors, skipped, allow, mode, collectives, seconds, heading_l
 def write_atomic(path, text):
     d = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=d)
+    umask = os.umask(0)
+    os.umask(umask)
     try:
+        os.fchmod(fd, 0o666 & ~umask)  # mkstemp's 0600 is not what a report needs
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
         os.replace(tmp, path)

@@ -3,7 +3,9 @@
 Only the row fields listed in docs (gpus, engine, iteration_ms, ...) are relied upon;
 extra fields and extra top-level keys are ignored, so the scripts survive additions."""
 import json
+import os
 import re
+import signal
 import shlex
 import subprocess
 
@@ -24,20 +26,31 @@ def command_line(argv):
 
 
 def run_json(argv, cwd, timeout_s=None):
-    """Run gcsim (argv[0]) with --format json appended; returns the parsed document."""
+    """Run gcsim (argv[0]) with --format json appended; returns the parsed document.
+
+    gcsim runs in its own process group: the DES forks a child per simulation, and a
+    timeout must stop that child too, not leave it running without a parent."""
     argv = list(argv) + ["--format", "json"]
+    p = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True)
     try:
-        p = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout_s)
-    except subprocess.TimeoutExpired as e:
-        raise GcsimError(argv, None, (e.stderr or b"").decode("utf-8", "replace")
-                         if isinstance(e.stderr, bytes) else (e.stderr or ""),
-                         "timed out after %s s" % timeout_s)
+        out, err = p.communicate(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, err = p.communicate()
+        raise GcsimError(argv, None, err or "", "timed out after %g s" % timeout_s)
+    except BaseException:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        raise
     if p.returncode != 0:
-        raise GcsimError(argv, p.returncode, p.stderr, "exit status %d" % p.returncode)
+        why = ("killed by signal %d" % -p.returncode if p.returncode < 0
+               else "exit status %d" % p.returncode)
+        raise GcsimError(argv, p.returncode, err, why)
     try:
-        return json.loads(p.stdout)
+        return json.loads(out)
     except ValueError as e:
-        raise GcsimError(argv, p.returncode, p.stderr, "output is not JSON: %s" % e)
+        raise GcsimError(argv, p.returncode, err, "output is not JSON: %s" % e)
 
 
 def predict_rows(doc, argv):

@@ -4,11 +4,13 @@
 The stand-in answers `predict --help` with collectives "ring" and "halving-doubling" (and
 prose: "default", "or"), and `predict --engine both` with iteration_ms = 100 (analytic) and
 100 x (1 + gpus/1600) (DES): gaps of +0.5% at 8 GPUs, +4% at 64, +16% at 256. The
-collective "halving-doubling" fails (exit 2, "boom" on stderr) at 256 GPUs only. One
+collective "halving-doubling" fails (exit 2, "boom" on stderr) at 256 GPUs only; "slow"
+forks a child and both sleep (a DES run past --timeout). One
 platform of 64 x 4 GPUs. Checked: the collectives read from --help; the gaps; the
 distribution (hand-computed); --check failing on cases not allow-listed and on gcsim
 failures; the allow-list making --check pass except for the failure; a bad allow-list
-line exiting 2 with the file and line, nothing on stdout.
+line exiting 2 with the file and line, nothing on stdout; a timeout counted as a failure
+with the forked child stopped.
 """
 import json
 import os
@@ -30,6 +32,17 @@ if a[:2] == ["predict", "--help"]:
     print("  --no-overlap      ...")
     sys.exit(0)
 opt = {a[i]: a[i + 1] for i in range(1, len(a) - 1) if a[i].startswith("--")}
+if opt.get("--collective") == "slow":
+    # Like the DES: a forked child does the work. Both sleep; the child leaves its pid.
+    import os, time
+    if os.fork() == 0:
+        null = os.open(os.devnull, os.O_WRONLY)  # as the DES child: off the parent's pipes
+        os.dup2(null, 1)
+        os.dup2(null, 2)
+        open(os.environ["FAKE_CHILD_PID"], "w").write(str(os.getpid()))
+        time.sleep(60)
+        os._exit(0)
+    time.sleep(60)
 if opt.get("--collective") not in ("ring", "halving-doubling"):
     sys.stderr.write("unknown collective\n"); sys.exit(2)
 rows = []
@@ -120,6 +133,23 @@ def main():
         rc, out, err = run([gcsim, repo, "--full", "--check", "--allow-list", allow,
                             "--collectives", "ring"])
         expect(rc == 0 and "check passed" in out, "ring only, all allow-listed: passes (rc %d)" % rc)
+
+        # A gcsim call past --timeout is a failure, and its forked child is stopped too.
+        pid_file = os.path.join(tmp, "child.pid")
+        os.environ["FAKE_CHILD_PID"] = pid_file
+        rc, out, err = run([gcsim, repo, "--ci", "--check", "--allow-list", allow,
+                            "--collectives", "slow", "--timeout", "2", "--json", out_json])
+        d = json.load(open(out_json))
+        expect(rc == 1 and len(d["errors"]) == 8 and not d["rows"] and
+               all(e["why"] == "timed out after 2 s" for e in d["errors"]),
+               "timeouts are failures (rc %d, %r)" % (rc, [e["why"] for e in d["errors"]]))
+        child = int(open(pid_file).read())
+        try:  # a zombie (killed, not yet reaped by init) counts as stopped
+            with open("/proc/%d/stat" % child) as f:
+                alive = f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+        except FileNotFoundError:
+            alive = False
+        expect(not alive, "the timed-out gcsim's child %d was stopped" % child)
 
         # A bad allow-list line: exit 2, file and line named, nothing on stdout.
         with open(allow, "a") as f:
