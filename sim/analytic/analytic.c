@@ -80,6 +80,10 @@ static const gcsim_schedule *schedule_for(schedule_slot *slots, int *n, gcsim_co
         slots[k].chunks = 0;
         return NULL;
     }
+    if (gcsim_schedule_prepare(&slots[k].schedule, t) != 0) {
+        gcsim_fail(err, "out of memory preparing the %s schedule", gcsim_collective_name(c));
+        return NULL;
+    }
     return &slots[k].schedule;
 }
 

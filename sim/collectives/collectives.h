@@ -82,6 +82,13 @@ typedef struct {
     int first_step, last_step; /* active steps of its phase, inclusive */
 } gcsim_flow;
 
+/* Flows of a phase that cost the same in every step: same route latency, bottleneck
+ * share, data share, sums and window (filled by gcsim_schedule_prepare). */
+typedef struct {
+    double latency_s, Bps, share, k0;
+    int first, last;
+} gcsim_flow_class;
+
 typedef struct {
     char name[32];
     int steps;
@@ -90,6 +97,8 @@ typedef struct {
     bool fixed_k;           /* payload never grows (TernGrad's Appendix B model) */
     int n_flows;
     gcsim_flow *flows;
+    int n_classes;          /* 0 until prepared; phases whose flows start and stop at */
+    gcsim_flow_class *classes; /* different steps (pipelines) are never prepared */
 } gcsim_phase;
 
 typedef struct {
@@ -125,6 +134,12 @@ double gcsim_flow_bytes(const gcsim_phase *ph, const gcsim_flow *f, int step,
  * (2 x share x dense / codec_Bps per step, when codec_Bps > 0). */
 double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
                              const gcsim_bucket_bytes *b, double codec_Bps);
+
+/* Computes, once for a topology, what the closed form of every phase whose flows are all
+ * active in every step needs regardless of the bytes (routes, link loads, classes), so
+ * that costing the many buckets of an iteration repeats none of it. Optional: an
+ * unprepared schedule costs the same. Returns -1 when out of memory. */
+int gcsim_schedule_prepare(gcsim_schedule *s, const gcsim_topology *t);
 
 /* ---- collective operations as nccl-tests measures them ---- */
 

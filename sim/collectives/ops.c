@@ -39,6 +39,7 @@ static void keep_phase(gcsim_schedule *s, int keep)
         if (p == keep)
             continue;
         free(s->phases[p].flows);
+        free(s->phases[p].classes);
         free(s->out_index[p]);
         free(s->out_flows[p]);
         free(s->in_index[p]);

@@ -538,6 +538,7 @@ void gcsim_schedule_free(gcsim_schedule *s)
 {
     for (int p = 0; p < s->n_phases; p++) {
         free(s->phases[p].flows);
+        free(s->phases[p].classes);
         if (s->out_index) {
             free(s->out_index[p]);
             free(s->out_flows[p]);

@@ -16,10 +16,7 @@
 
 #include "collectives.h"
 
-typedef struct {
-    double latency_s, Bps, share, k0;
-    int first, last;
-} flow_class;
+typedef gcsim_flow_class flow_class;
 
 static int class_order(const void *a, const void *b)
 {
@@ -39,26 +36,21 @@ static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology 
                                     const gcsim_bucket_bytes *b, double reduce_codec_s,
                                     int *load);
 
-static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
-                           const gcsim_bucket_bytes *b, double codec_Bps, int *load,
-                           flow_class *cls)
+static bool windowed(const gcsim_phase *ph)
+{
+    for (int f = 0; f < ph->n_flows; f++)
+        if (ph->flows[f].first_step != 0 || ph->flows[f].last_step != ph->steps - 1)
+            return true;
+    return false;
+}
+
+/* The classes of a phase whose flows are all active in every step; returns their count. */
+static int phase_classes(const gcsim_phase *ph, const gcsim_topology *t, int *load,
+                         flow_class *cls)
 {
     int links[GCSIM_ROUTE_MAX_LINKS];
     double lat;
-    bool windowed = false;
-    double max_share = 0;
-    for (int f = 0; f < ph->n_flows; f++) {
-        windowed = windowed || ph->flows[f].first_step != 0 || ph->flows[f].last_step != ph->steps - 1;
-        max_share = fmax(max_share, ph->flows[f].share);
-    }
-    /* Receivers that cannot add encoded payloads decode, sum and re-encode their share. */
-    double reduce_codec_s = 0;
-    if (ph->reduce && b->compressed && codec_Bps > 0 &&
-        b->aggregation == PAYLOAD_PER_WORKER_SCALE)
-        reduce_codec_s = 2.0 * max_share * b->dense_bytes / codec_Bps;
     memset(load, 0, sizeof(int) * (size_t)t->n_links);
-    if (windowed)
-        return windowed_phase_time_s(ph, t, b, reduce_codec_s, load);
     for (int f = 0; f < ph->n_flows; f++) {
         int n = gcsim_topology_route(t, ph->flows[f].src, ph->flows[f].dst, links, &lat);
         for (int k = 0; k < n; k++)
@@ -78,7 +70,12 @@ static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
     for (int f = 0; f < ph->n_flows; f++)
         if (nc == 0 || class_order(&cls[nc - 1], &cls[f]) != 0)
             cls[nc++] = cls[f];
+    return nc;
+}
 
+static double classes_time_s(const gcsim_phase *ph, const flow_class *cls, int nc,
+                             const gcsim_bucket_bytes *b, double reduce_codec_s)
+{
     double total = 0;
     for (int s = 0; s < ph->steps; s++) {
         double step = 0;
@@ -92,6 +89,28 @@ static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
         total += step + reduce_codec_s;
     }
     return total;
+}
+
+static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
+                           const gcsim_bucket_bytes *b, double codec_Bps, int *load,
+                           flow_class *cls)
+{
+    double max_share = 0;
+    for (int f = 0; f < ph->n_flows; f++)
+        max_share = fmax(max_share, ph->flows[f].share);
+    /* Receivers that cannot add encoded payloads decode, sum and re-encode their share. */
+    double reduce_codec_s = 0;
+    if (ph->reduce && b->compressed && codec_Bps > 0 &&
+        b->aggregation == PAYLOAD_PER_WORKER_SCALE)
+        reduce_codec_s = 2.0 * max_share * b->dense_bytes / codec_Bps;
+    if (ph->n_classes > 0)
+        return classes_time_s(ph, ph->classes, ph->n_classes, b, reduce_codec_s);
+    if (windowed(ph)) {
+        memset(load, 0, sizeof(int) * (size_t)t->n_links);
+        return windowed_phase_time_s(ph, t, b, reduce_codec_s, load);
+    }
+    int nc = phase_classes(ph, t, load, cls);
+    return classes_time_s(ph, cls, nc, b, reduce_codec_s);
 }
 
 /* Flows active in different steps: loads and costs step by step. */
@@ -167,4 +186,28 @@ double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
     free(load);
     free(cls);
     return total;
+}
+
+int gcsim_schedule_prepare(gcsim_schedule *s, const gcsim_topology *t)
+{
+    int *load = malloc(sizeof(int) * (size_t)t->n_links);
+    if (!load)
+        return -1;
+    int rc = 0;
+    for (int p = 0; p < s->n_phases && rc == 0; p++) {
+        gcsim_phase *ph = &s->phases[p];
+        if (ph->n_classes > 0 || ph->n_flows == 0 || windowed(ph))
+            continue;
+        flow_class *cls = malloc(sizeof *cls * (size_t)ph->n_flows);
+        if (!cls) {
+            rc = -1;
+            break;
+        }
+        int nc = phase_classes(ph, t, load, cls);
+        flow_class *fit = realloc(cls, sizeof *cls * (size_t)nc);
+        ph->classes = fit ? fit : cls;
+        ph->n_classes = nc;
+    }
+    free(load);
+    return rc;
 }

@@ -12,34 +12,23 @@
 #include <string.h>
 
 #include "../check.h"
+#include "../des/des_test_platform.h"
 #include "collectives.h"
 
 static gcsim_platform platform_u(void)
 {
-    gcsim_platform p;
-    memset(&p, 0, sizeof p);
-    strcpy(p.name, "U");
-    strcpy(p.source_path, "<U>");
-    strcpy(p.gpu.type, "t");
-    p.nodes = 4;
-    p.gpus_per_node = 4;
-    p.gpu.speed_flops = 1e12;
-    p.intra.kind = INTRA_PCIE_SWITCH;
+    gcsim_platform p = des_test_platform(4, 4);
     p.intra.gpu_to_host_Bps = 12.5e9;
     p.intra.gpu_to_gpu_Bps = 10e9;
     p.intra.latency_s = 5e-6;
-    p.nic.kind = NIC_ETHERNET;
     p.nic.bandwidth_Bps = 125e6;
     p.nic.latency_s = 50e-6;
-    p.nic.per_node = 1;
-    p.fabric.topology = FABRIC_STAR;
     return p;
 }
 
 static gcsim_platform platform_r(void)
 {
     gcsim_platform p = platform_u();
-    strcpy(p.name, "R");
     p.nodes = 2;
     p.gpus_per_node = 8;
     p.intra.kind = INTRA_NVSWITCH;
@@ -170,6 +159,17 @@ int main(void)
     sp.aggregation = PAYLOAD_PER_WORKER_SCALE;
     CHECK_REL(gcsim_schedule_time_s(&s, &t, &sp, 1e12),
               6 * (5e-6 + S / 100 / 4 / 10e9) + 3 * 2 * 0.25 * S / 1e12, 1e-12);
+    gcsim_schedule_free(&s);
+    gcsim_topology_free(&t);
+
+    /* A prepared schedule (classes computed once per topology) costs exactly the same. */
+    CHECK(gcsim_topology_init(&t, &r, 16, &err) == 0);
+    CHECK(gcsim_schedule_build(&s, COLLECTIVE_HIERARCHICAL, &t, 0, 1, &err) == 0);
+    gcsim_bucket_bytes fp = {.dense_bytes = S, .payload_bytes = S};
+    double before = gcsim_schedule_time_s(&s, &t, &fp, 0);
+    CHECK(gcsim_schedule_prepare(&s, &t) == 0);
+    CHECK(s.phases[0].n_classes > 0);
+    CHECK(gcsim_schedule_time_s(&s, &t, &fp, 0) == before);
     gcsim_schedule_free(&s);
     gcsim_topology_free(&t);
     CHECK_DONE();
