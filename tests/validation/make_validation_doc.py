@@ -97,7 +97,9 @@ def agreement_section(gcsim, repo, mode, dump_path):
 
 def collective_busbw(gcsim, repo, platform, gpus, sizes):
     """({(engine, size_bytes): busbw_GBps}, None) or (None, why not)."""
-    argv = [gcsim, "collective", "--platform", os.path.join("platforms", platform + ".json"),
+    # A name is a catalog platform; a path (with a slash) a validation variant of one.
+    path = platform if "/" in platform else os.path.join("platforms", platform + ".json")
+    argv = [gcsim, "collective", "--platform", path,
             "--gpus", str(gpus), "--op", "allreduce", "--sizes", ",".join(sizes)]
     try:
         doc = gcsim_cli.run_json(argv, repo, timeout_s=600)
