@@ -134,7 +134,8 @@ static int parse_options(int argc, char **argv, collective_options *o)
             break;
         case 'C':
             o->collective_given = true;
-            if (gcsim_collective_parse(optarg, &o->collective) || o->collective == COLLECTIVE_TERNGRAD) {
+            if (gcsim_collective_parse(optarg, &o->collective) ||
+                gcsim_collective_is_paper_pattern(o->collective)) {
                 fprintf(stderr, "gcsim collective: --collective: expected ring, halving-doubling, "
                                 "tree, double-tree, hierarchical, ps or allgather, got \"%s\"\n", optarg);
                 return EXIT_BAD_INPUT;
@@ -198,7 +199,7 @@ int cmd_collective(int argc, char **argv)
     }
     if (!o.collective_given) {
         o.collective = gcsim_platform_default_collective(&platform);
-        if (o.collective == COLLECTIVE_TERNGRAD)
+        if (gcsim_collective_is_paper_pattern(o.collective))
             o.collective = COLLECTIVE_RING;
     }
     int gpus = (int)o.gpus;

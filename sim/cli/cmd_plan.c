@@ -44,7 +44,8 @@ static void plan_usage(FILE *out)
 "  --deadline HOURS      finish the work within this time (needs the work)\n"
 "  --budget USD          total cost of the work at most this (needs the work)\n"
 "  --compressors SPECS   compressors to consider (default: " DEFAULT_COMPRESSORS ")\n"
-"  --collectives LIST    collectives to consider (default: all but terngrad: ring,\n"
+"  --collectives LIST    collectives to consider (default: all but the papers' patterns\n"
+"                        terngrad and dgc-paper: ring,\n"
 "                        halving-doubling, tree, double-tree, hierarchical, ps, allgather)\n"
 "  --rank-by cost|time   cost: total cost of the work, or the cost per hour when no work\n"
 "                        is given; time: throughput (default: cost)\n"
@@ -472,7 +473,8 @@ int cmd_plan(int argc, char **argv)
     pb.n_compressors = o.compressors.n;
     /* By default every exchange current stacks run; the TernGrad paper's pattern only when
      * asked for (it moves a host copy out of the measured compute time). */
-    pb.n_collectives = o.collectives.n ? o.collectives.n : COLLECTIVE_COUNT - 1;
+    /* By default the GPU-direct collectives, ring .. allgather: not the papers' patterns. */
+    pb.n_collectives = o.collectives.n ? o.collectives.n : COLLECTIVE_ALLGATHER;
     pb.platforms = calloc((size_t)pb.n_platforms, sizeof *pb.platforms);
     pb.plans = calloc((size_t)pb.n_compressors, sizeof *pb.plans);
     pb.collectives = calloc((size_t)pb.n_collectives, sizeof *pb.collectives);
@@ -494,10 +496,10 @@ int cmd_plan(int argc, char **argv)
             goto fail;
     for (int k = 0; k < pb.n_collectives; k++) {
         if (!o.collectives.n) {
-            pb.collectives[k] = (gcsim_collective)(k + 1); /* all but COLLECTIVE_TERNGRAD */
+            pb.collectives[k] = (gcsim_collective)(k + 1); /* COLLECTIVE_RING onwards */
         } else if (gcsim_collective_parse(o.collectives.items[k], &pb.collectives[k])) {
             fprintf(stderr, "gcsim plan: --collectives: unknown collective \"%s\" (terngrad, ring, "
-                            "halving-doubling, tree, double-tree, hierarchical, ps, allgather)\n",
+                            "halving-doubling, tree, double-tree, hierarchical, ps, allgather, dgc-paper)\n",
                     o.collectives.items[k]);
             goto done;
         }

@@ -39,12 +39,14 @@ static void predict_usage(FILE *out)
 "  --batch K         mini-batch (strong: global, weak: per GPU; default: the model's)\n"
 "  --engine E        analytic (default), des (SimGrid), or both with their difference\n"
 "  --collective C    ring, halving-doubling, tree, double-tree, hierarchical, ps,\n"
-"                    allgather, or terngrad (the TernGrad paper's model, eq. 27-30);\n"
+"                    allgather, or the papers' models: terngrad (TernGrad Appendix B,\n"
+"                    eq. 27-30), dgc-paper (the same steps, sparse density doubling at\n"
+"                    every aggregation, as DGC Sec. 5 models it);\n"
 "                    default: the platform's \"collective\", else ring\n"
 "  --ps-shards S     parameter-server shards (default: one per machine)\n"
 "  --bucket SIZE     DES gradient bucket, e.g. 25MiB (default)\n"
 "  --no-overlap      exchange gradients only after backward has finished (both engines;\n"
-"                    the terngrad pattern never overlaps, as in the paper's model)\n"
+"                    terngrad and dgc-paper never overlap, as in the papers' model)\n"
 "  --timeline FILE   DES: write a Chrome trace of the iteration (one GPU count only)\n"
 "  --buckets         DES: print each gradient bucket's size and timing instead (one GPU\n"
 "                    count only)\n"
@@ -117,7 +119,8 @@ static int parse_options(int argc, char **argv, predict_options *o)
             o->collective_given = true;
             if (gcsim_collective_parse(optarg, &o->collective)) {
                 fprintf(stderr, "gcsim predict: --collective: unknown collective \"%s\" (terngrad, "
-                                "ring, halving-doubling, tree, double-tree, hierarchical, ps, allgather)\n",
+                                "ring, halving-doubling, tree, double-tree, hierarchical, ps, allgather, "
+                                "dgc-paper)\n",
                         optarg);
                 return -1;
             }
@@ -206,8 +209,11 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
     snprintf(buf, sizeof buf, "%s, collective %s%s%s, %s%s", engine_name(o->engine),
              gcsim_collective_name(o->collective),
              o->collective_given ? "" : " (the platform's default)",
-             o->collective == COLLECTIVE_TERNGRAD ? " (TernGrad Appendix B, eq. 27-30)" : "",
-             o->overlap && o->collective != COLLECTIVE_TERNGRAD
+             o->collective == COLLECTIVE_TERNGRAD    ? " (TernGrad Appendix B, eq. 27-30)"
+             : o->collective == COLLECTIVE_DGC_PAPER ? " (DGC Sec. 5: TernGrad's pattern, sparse "
+                                                       "density doubling per aggregation)"
+                                                     : "",
+             o->overlap && !gcsim_collective_is_paper_pattern(o->collective)
                  ? "buckets exchanged while backward runs"
                  : "exchange after backward (no overlap)",
              o->engine == ENGINE_ANALYTIC ? ""

@@ -37,7 +37,7 @@ static void sweep_usage(FILE *out)
 "  --model FILES     workload descriptions (default: the embedded " DEFAULT_MODEL_NAME ")\n"
 "  --compressor SPECS  compressors (default: none)\n"
 "  --collective LIST ring (default), terngrad, halving-doubling, tree, double-tree,\n"
-"                    hierarchical, ps, allgather\n"
+"                    hierarchical, ps, allgather, dgc-paper\n"
 "  --gpus LIST       GPU counts, e.g. 1,2,4,...,512 or 1,2,3,...,64 (default: powers of\n"
 "                    two up to each platform's size, and its size)\n"
 "  --scaling LIST    strong and/or weak (default: weak)\n"
@@ -254,7 +254,7 @@ static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *
     for (int k = 0; k < o->collectives.n; k++)
         if (gcsim_collective_parse(o->collectives.items[k], &s->collectives[k])) {
             fprintf(stderr, "gcsim sweep: --collective: unknown collective \"%s\" (terngrad, ring, "
-                            "halving-doubling, tree, double-tree, hierarchical, ps, allgather)\n",
+                            "halving-doubling, tree, double-tree, hierarchical, ps, allgather, dgc-paper)\n",
                     o->collectives.items[k]);
             return -1;
         }

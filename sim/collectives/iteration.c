@@ -9,7 +9,7 @@
 
 bool gcsim_scenario_overlaps(const gcsim_scenario *s)
 {
-    return s->overlap && s->collective != COLLECTIVE_TERNGRAD;
+    return s->overlap && !gcsim_collective_is_paper_pattern(s->collective);
 }
 
 void gcsim_iteration_free(gcsim_iteration *it)
@@ -39,12 +39,12 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
     double t_batch;
     if (gcsim_profile_time_s(prof, s->batch, &t_batch, err) != 0)
         return -1;
-    /* In the TernGrad paper's model T(1,1,K,|g|) includes one copy of the fp32 gradient
-     * to the host, which its pattern simulates as traffic; the other collectives keep
-     * gradients on the GPUs and replay the profile as it is. */
+    /* In the TernGrad paper's model (and DGC's, which uses it) T(1,1,K,|g|) includes one
+     * copy of the fp32 gradient to the host, which the pattern simulates as traffic; the
+     * other collectives keep gradients on the GPUs and replay the profile as it is. */
     double g_bytes = gcsim_model_gradient_bytes(m);
     double compute_s = t_batch;
-    if (s->collective == COLLECTIVE_TERNGRAD)
+    if (gcsim_collective_is_paper_pattern(s->collective))
         compute_s -= g_bytes / p->intra.gpu_to_host_Bps;
     if (!(compute_s > 0))
         return gcsim_fail(err, "%s: profiled time %g s for batch %d is shorter than copying the "

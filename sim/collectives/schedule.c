@@ -19,7 +19,9 @@
  *     s on node s mod j) and pulls the sum back;
  *   terngrad: TernGrad Appendix B: recursive doubling of whole payloads among a node's
  *     GPUs, the node's first GPU hands the node's gradient to its CPU, recursive doubling
- *     among the CPUs; payloads never grow (the paper's model).
+ *     among the CPUs; payloads never grow (the paper's model);
+ *   dgc-paper: the same steps with payloads that grow as their sums do (DGC Sec. 5: "the
+ *     density of sparse data doubles at every aggregation step in the worst case").
  */
 #include <math.h>
 #include <stdlib.h>
@@ -383,12 +385,25 @@ static int build_ps(gcsim_schedule *s, const gcsim_topology *t, int shards)
 
 /* ---- TernGrad Appendix B ---- */
 
-static int doubling_phases(gcsim_schedule *s, const int *m, int g, const char *name)
+/* Workers whose sum member p holds before the doubling step of `mask`: its aligned group
+ * of `mask` members, weighted by w (workers per member; NULL: one each). Only patterns
+ * whose payloads grow (dgc-paper) read it; terngrad's are fixed. */
+static double group_workers(const int *w, int members, int p, int mask)
+{
+    double k = 0;
+    for (int q = p & ~(mask - 1); q < (p & ~(mask - 1)) + mask && q < members; q++)
+        k += w ? w[q] : 1;
+    return k;
+}
+
+static int doubling_phases(gcsim_schedule *s, const int *m, const int *w, int g,
+                           const char *name)
 {
     flow_list l = {0};
     for (int mask = 1; mask < g; mask <<= 1) {
         for (int p = 0; p < g; p++)
-            if ((p ^ mask) < g && push(&l, m[p], m[p ^ mask], 1.0, 1, 0, 0))
+            if ((p ^ mask) < g &&
+                push(&l, m[p], m[p ^ mask], 1.0, group_workers(w, g, p, mask), 0, 0))
                 return -1;
         if (add_phase(s, name, 1, 0, true, &l))
             return -1;
@@ -405,22 +420,33 @@ static int build_terngrad(gcsim_schedule *s, const gcsim_topology *t, int *m)
     for (int mask = 1; mask < local_max; mask <<= 1) {
         flow_list l = {0};
         for (int g = 0; g < n; g++) {
-            int partner = (g / i) * i + ((g % i) ^ mask);
-            if (partner < n && partner / i == g / i && push(&l, g, partner, 1.0, 1, 0, 0))
+            int node = g / i, partner = node * i + ((g % i) ^ mask);
+            int in_node = n - node * i < i ? n - node * i : i;
+            if (partner < n && partner / i == node &&
+                push(&l, g, partner, 1.0, group_workers(NULL, in_node, g % i, mask), 0, 0))
                 return -1;
         }
         if (add_phase(s, "node doubling", 1, 0, true, &l))
             return -1;
     }
-    flow_list l = {0};
-    for (int node = 0; node < j; node++)
-        if (push(&l, node * i, n + node, 1.0, 1, 0, 0))
-            return -1;
-    if (add_phase(s, "to host", 1, 0, false, &l))
+    int *gpus_of = malloc(sizeof(int) * (size_t)j);
+    if (!gpus_of)
         return -1;
+    flow_list l = {0};
+    for (int node = 0; node < j; node++) {
+        gpus_of[node] = n - node * i < i ? n - node * i : i;
+        if (push(&l, node * i, n + node, 1.0, gpus_of[node], 0, 0)) {
+            free(gpus_of);
+            return -1;
+        }
+    }
+    int rc = add_phase(s, "to host", 1, 0, false, &l);
     for (int node = 0; node < j; node++)
         m[node] = n + node;
-    return doubling_phases(s, m, j, "host doubling");
+    if (rc == 0)
+        rc = doubling_phases(s, m, gpus_of, j, "host doubling");
+    free(gpus_of);
+    return rc;
 }
 
 /* ---- public ---- */
@@ -510,7 +536,7 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
         return gcsim_fail(err, "out of memory building the %s schedule for %d GPUs",
                           gcsim_collective_name(c), n);
     int rc = 0;
-    if (n > 1 || c == COLLECTIVE_TERNGRAD) {
+    if (n > 1 || gcsim_collective_is_paper_pattern(c)) {
         switch (c) {
         case COLLECTIVE_RING: rc = build_ring(s, t, scratch); break;
         case COLLECTIVE_ALLGATHER: rc = build_allgather(s, t, scratch); break;
@@ -519,7 +545,8 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
         case COLLECTIVE_DOUBLE_TREE: rc = build_trees(s, t, 2, s->chunks); break;
         case COLLECTIVE_HIERARCHICAL: rc = build_hierarchical(s, t, scratch); break;
         case COLLECTIVE_PARAMETER_SERVER: rc = build_ps(s, t, ps_shards); break;
-        case COLLECTIVE_TERNGRAD: rc = build_terngrad(s, t, scratch); break;
+        case COLLECTIVE_TERNGRAD:
+        case COLLECTIVE_DGC_PAPER: rc = build_terngrad(s, t, scratch); break;
         case COLLECTIVE_COUNT: rc = -1; break;
         }
     }

@@ -11,6 +11,7 @@ static const char *const collective_names[COLLECTIVE_COUNT] = {
     [COLLECTIVE_HIERARCHICAL] = "hierarchical",
     [COLLECTIVE_PARAMETER_SERVER] = "ps",
     [COLLECTIVE_ALLGATHER] = "allgather",
+    [COLLECTIVE_DGC_PAPER] = "dgc-paper",
 };
 
 const char *gcsim_collective_name(gcsim_collective c)
@@ -31,7 +32,12 @@ int gcsim_collective_parse(const char *text, gcsim_collective *out)
 bool gcsim_scenario_compresses(const gcsim_scenario *s)
 {
     return strcmp(s->payload->spec, "none") != 0 &&
-           (s->placement.gpus > 1 || s->collective == COLLECTIVE_TERNGRAD);
+           (s->placement.gpus > 1 || gcsim_collective_is_paper_pattern(s->collective));
+}
+
+bool gcsim_collective_is_paper_pattern(gcsim_collective c)
+{
+    return c == COLLECTIVE_TERNGRAD || c == COLLECTIVE_DGC_PAPER;
 }
 
 const char *gcsim_scaling_name(gcsim_scaling s) { return s == SCALING_STRONG ? "strong" : "weak"; }

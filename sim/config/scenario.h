@@ -22,8 +22,15 @@ typedef enum {
     COLLECTIVE_HIERARCHICAL,  /* intra-node reduce, inter-node ring, intra-node broadcast */
     COLLECTIVE_PARAMETER_SERVER,
     COLLECTIVE_ALLGATHER,
+    COLLECTIVE_DGC_PAPER,     /* DGC Sec. 5's model: the TernGrad pattern, sparse density
+                                 doubling at every aggregation step */
     COLLECTIVE_COUNT
 } gcsim_collective;
+
+/* The papers' own performance models (TernGrad Appendix B and DGC's use of it): gradients
+ * aggregate on the nodes' CPUs, nothing overlaps backward, and the profile's T(1,1,K)
+ * includes one host copy of the gradient. Never a default outside the papers' figures. */
+bool gcsim_collective_is_paper_pattern(gcsim_collective c);
 
 const char *gcsim_collective_name(gcsim_collective c);
 int gcsim_collective_parse(const char *text, gcsim_collective *out);

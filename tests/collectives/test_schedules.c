@@ -59,6 +59,25 @@ static double cost(const gcsim_platform *p, int gpus, gcsim_collective c, double
     return x;
 }
 
+/* One bucket of a sparse payload (dense_bytes of fp32 gradient, payload_bytes sent). */
+static double cost_sparse(const gcsim_platform *p, int gpus, gcsim_collective c, double dense,
+                          double payload)
+{
+    gcsim_topology t;
+    gcsim_schedule s;
+    gcsim_error err;
+    if (gcsim_topology_init(&t, p, gpus, &err) || gcsim_schedule_build(&s, c, &t, 0, 1, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        return NAN;
+    }
+    gcsim_bucket_bytes b = {.dense_bytes = dense, .payload_bytes = payload,
+                            .aggregation = PAYLOAD_SPARSE, .compressed = true};
+    double x = gcsim_schedule_time_s(&s, &t, &b, 0);
+    gcsim_schedule_free(&s);
+    gcsim_topology_free(&t);
+    return x;
+}
+
 int main(void)
 {
     /* ---- the aggregation rule: a 4000-element bucket, D = 16000 B ---- */
@@ -172,5 +191,21 @@ int main(void)
     CHECK(gcsim_schedule_time_s(&s, &t, &fp, 0) == before);
     gcsim_schedule_free(&s);
     gcsim_topology_free(&t);
+    /* The papers' patterns on U (16 GPUs), a sparse bucket: 200e6 B dense, 1e6 B sent.
+     * Both: 2 node doubling steps over the PCIe switch ports (5 us, 10 GB/s), the node's
+     * sum to its CPU (5 us, 12.5 GB/s), 2 host doubling steps over the NICs (50 us,
+     * 125e6 B/s). terngrad keeps the payload (TernGrad's model):
+     *   2 (5e-6 + 1e6/10e9) + (5e-6 + 1e6/12.5e9) + 2 (50e-6 + 1e6/125e6)
+     *   = 210e-6 + 85e-6 + 16.1e-3 = 16.395 ms;
+     * dgc-paper sends the sum of k sparse payloads, k = 1, 2 | 4 | 4, 8 (DGC Sec. 5):
+     *   (5e-6 + 1e6/10e9) + (5e-6 + 2e6/10e9) + (5e-6 + 4e6/12.5e9)
+     *   + (50e-6 + 4e6/125e6) + (50e-6 + 8e6/125e6)
+     *   = 105e-6 + 205e-6 + 325e-6 + 32.05e-3 + 64.05e-3 = 96.735 ms. */
+    u = platform_u();
+    CHECK_REL(cost_sparse(&u, 16, COLLECTIVE_TERNGRAD, 200e6, 1e6), 16.395e-3, 1e-9);
+    CHECK_REL(cost_sparse(&u, 16, COLLECTIVE_DGC_PAPER, 200e6, 1e6), 96.735e-3, 1e-9);
+    /* Dense payloads do not grow: the two patterns are one schedule. */
+    CHECK_REL(cost_sparse(&u, 16, COLLECTIVE_DGC_PAPER, 200e6, 200e6),
+              cost_sparse(&u, 16, COLLECTIVE_TERNGRAD, 200e6, 200e6), 1e-12);
     CHECK_DONE();
 }

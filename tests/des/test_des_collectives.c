@@ -13,6 +13,7 @@
  *   parameter srv.  N x S pushes + N x S pulls, S = j                 = 128
  *   all-gather      N (N-1)                                          = 240
  *   terngrad        N log2 i intra + j copies + j log2 j network      = 32 + 4 + 8 = 44
+ *   dgc-paper       the terngrad steps                                 = 44
  */
 #include <stdio.h>
 
@@ -53,6 +54,7 @@ int main(void)
         [COLLECTIVE_HALVING_DOUBLING] = 128, [COLLECTIVE_TREE] = 60,
         [COLLECTIVE_DOUBLE_TREE] = 60,       [COLLECTIVE_HIERARCHICAL] = 192,
         [COLLECTIVE_PARAMETER_SERVER] = 128, [COLLECTIVE_ALLGATHER] = 240,
+        [COLLECTIVE_DGC_PAPER] = 44,
     };
     agree(&p, 16, 1048576.0, expected);
     agree(&p, 16, 64e6, NULL);

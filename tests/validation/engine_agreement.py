@@ -46,7 +46,7 @@ COMPRESSORS = [("none", "dense"), ("fp16", "dense"), ("dgc:ratio=0.001", "sparse
 GPU_COUNTS = [8, 64, 256]
 # The collectives of gcsim at f460332; the list actually run is read from
 # `gcsim predict --help`, and a name missing from either side is reported.
-KNOWN_COLLECTIVES = ["terngrad", "ring", "halving-doubling", "tree", "double-tree",
+KNOWN_COLLECTIVES = ["terngrad", "dgc-paper", "ring", "halving-doubling", "tree", "double-tree",
                      "hierarchical", "ps", "allgather"]
 CI_GPU_COUNTS = [8, 64]
 DEFAULT_ALLOW_LIST = os.path.join("tests", "validation", "contention_cases.txt")
