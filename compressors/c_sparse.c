@@ -114,9 +114,10 @@ oom:
 /* DGC's dense body (file comment): the count n + 1, then n fp32 values. */
 static int decode_dense(gc_reader *r, float *out, size_t n, char *err, size_t err_len)
 {
-    if (r->len - r->pos != 4 * n) {
+    size_t left = r->len - r->pos;
+    if (left % 4 != 0 || left / 4 != n) {
         gc_errf(err, err_len, "dense body at byte offset %zu: %zu bytes follow for %zu fp32 "
-                "values", r->pos, r->len - r->pos, n);
+                "values", r->pos, left, n);
         return -1;
     }
     for (size_t i = 0; i < n; i++)

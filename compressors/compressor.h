@@ -149,7 +149,7 @@ long gc_compressor_step(const gc_compressor *c);
 double gc_compressor_density(const gc_compressor *c);
 
 /* Forget all per-tensor state (residuals, momentum, PowerSGD Q) and the step count; tensor
- * shapes and last-layer flags are kept. */
+ * shapes, last-layer and 1-D flags are kept. */
 void gc_compressor_reset(gc_compressor *c);
 
 #endif
