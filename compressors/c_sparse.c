@@ -9,7 +9,9 @@
  *  rle (DGC paper, Section 5 footnote: "32-bit values of non-zeros and 16-bit run lengths of
  *       zeros"): uleb128 count of values, then entries, each a u16 run r; r = 65535 means
  *       65535 zeros and no value (the rule for longer runs), otherwise r zeros then one fp32
- *       value. Zeros after the last value are implicit. */
+ *       value. Zeros after the last value are implicit.
+ *  dense (dgc only, a tensor flagged 1-D with dense_1d=1): uleb128 n + 1, then n fp32. A count
+ *       above n cannot occur in the two bodies above, so the marker is unambiguous. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -18,7 +20,7 @@
 static const char *const code_choices[] = {"pairs", "rle", NULL};
 
 /* Key layout shared by the four codecs (unused keys are absent from a codec's table). */
-enum { K_RATIO, K_CODE, K_SAMPLE, K_MOMENTUM, K_CLIP_NORM, K_WORKERS, K_MASK, K_WARMUP, K_THR };
+enum { K_RATIO, K_CODE, K_SAMPLE, K_MOMENTUM, K_CLIP_NORM, K_WORKERS, K_MASK, K_WARMUP, K_DENSE_1D };
 
 static const gc_key topk_keys[] = {
     {"ratio", GK_REAL, "0.001", 1e-9, 1, NULL},
@@ -34,6 +36,7 @@ static const gc_key dgc_keys[] = {
     {"workers", GK_INT, "1", 1, 1e9, NULL},
     {"mask", GK_INT, "1", 0, 1, NULL},
     {"warmup_steps", GK_INT, "0", 0, 1e12, NULL},
+    {"dense_1d", GK_INT, "1", 0, 1, NULL},
 };
 static const gc_key randomk_keys[] = {
     {"ratio", GK_REAL, "0.001", 1e-9, 1, NULL},
@@ -108,15 +111,44 @@ oom:
     return -1;
 }
 
-static int sparse_decode(int rle, gc_reader *r, float *out, size_t n, char *err,
-                         size_t err_len)
+/* DGC's dense body (file comment): the count n + 1, then n fp32 values. */
+static int decode_dense(gc_reader *r, float *out, size_t n, char *err, size_t err_len)
+{
+    size_t left = r->len - r->pos;
+    if (left % 4 != 0 || left / 4 != n) {
+        gc_errf(err, err_len, "dense body at byte offset %zu: %zu bytes follow for %zu fp32 "
+                "values", r->pos, left, n);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = gc_load_f32(r->p + r->pos + 4 * i);
+    r->pos += 4 * n;
+    return 0;
+}
+
+/* The count that opens every sparse body; with allow_dense (dgc), n + 1 opens a dense body
+ * (*dense set). */
+static int read_count(gc_reader *r, size_t n, int allow_dense, uint64_t *cnt, int *dense,
+                      char *err, size_t err_len)
+{
+    if (gc_get_uleb(r, cnt, "non-zero count", err, err_len) != 0)
+        return -1;
+    *dense = allow_dense && n < UINT64_MAX && *cnt == (uint64_t)n + 1;
+    return 0;
+}
+
+static int sparse_decode(int rle, int allow_dense, gc_reader *r, float *out, size_t n,
+                         char *err, size_t err_len)
 {
     if (n)
         memset(out, 0, n * sizeof *out);
+    int dense;
     if (!rle) {
         uint64_t cnt;
-        if (gc_get_uleb(r, &cnt, "non-zero count", err, err_len) != 0)
+        if (read_count(r, n, allow_dense, &cnt, &dense, err, err_len) != 0)
             return -1;
+        if (dense)
+            return decode_dense(r, out, n, err, err_len);
         if (cnt > n || cnt > (r->len - r->pos) / 8 || (r->len - r->pos) != 8 * cnt) {
             gc_errf(err, err_len,
                     "bad non-zero count %llu before byte offset %zu: %zu bytes of pairs follow "
@@ -140,8 +172,10 @@ static int sparse_decode(int rle, gc_reader *r, float *out, size_t n, char *err,
         return 0;
     }
     uint64_t cnt;
-    if (gc_get_uleb(r, &cnt, "non-zero count", err, err_len) != 0)
+    if (read_count(r, n, allow_dense, &cnt, &dense, err, err_len) != 0)
         return -1;
+    if (dense)
+        return decode_dense(r, out, n, err, err_len);
     if (cnt > n || cnt > (r->len - r->pos) / 6) {
         gc_errf(err, err_len, "bad non-zero count %llu before byte offset %zu for %zu elements",
                 (unsigned long long)cnt, r->pos, n);
@@ -382,6 +416,36 @@ GC_HOT static uint32_t momentum_step(const float *restrict g, size_t n, float m,
     return bad;
 }
 
+/* A 1-D tensor (bias, normalization scale or shift) with dense_1d=1: the DGC reference
+ * implementation (synxlin/deep-gradient-compression, train.py) hands only parameters with
+ * more than one dimension to the compressor and all-reduces the rest as they are, and the
+ * paper's Tables 3-4 sizes are reproduced only with that rule (docs/compressors.md, "DGC
+ * payloads vs the paper"). Such a tensor gets plain momentum, u <- m u + g, sent whole:
+ * the receiver applies it without momentum, as it does DGC's sparse v. No accumulation and
+ * no masking: nothing is held back. */
+static int dgc_dense(const double *p, float *u, const float *g, size_t n, gc_bytes *out,
+                     float *q, char *err, size_t err_len)
+{
+    float m = (float)p[K_MOMENTUM];
+    uint32_t bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        u[i] = m * u[i] + g[i];
+        bad |= gc_nonfinite_bit(gc_f2u(g[i]));
+    }
+    if (bad)
+        return gc_nonfinite_error(g, n, err, err_len);
+    uint8_t *d;
+    if (gc_put_uleb(out, (uint64_t)n + 1) != 0 || (n && !(d = gc_bytes_extend(out, 4 * n)))) {
+        gc_errf(err, err_len, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++)
+        gc_store_f32(d + 4 * i, u[i]);
+    if (q)
+        memcpy(q, u, n * sizeof *q);
+    return 0;
+}
+
 static int dgc_encode(const double *p, gc_tstate *st, const float *g, size_t n, gc_rng *rng,
                       gc_bytes *out, float *q, char *err, size_t err_len)
 {
@@ -400,6 +464,8 @@ static int dgc_encode(const double *p, gc_tstate *st, const float *g, size_t n, 
         }
     }
     float *u = st->a, *v = st->b;
+    if (st->vector && p[K_DENSE_1D] != 0)
+        return dgc_dense(p, u, g, n, out, q, err, err_len);
     /* local gradient clipping (Appendix C, Eq. 12): threshold scaled by N^-1/2 */
     float cs = 1.0f;
     if (p[K_CLIP_NORM] > 0 && n) {
@@ -498,7 +564,12 @@ static int threshold_encode(const double *p, gc_tstate *st, const float *g, size
 static int decode_k1(const double *p, gc_reader *r, float *out, size_t n, char *err,
                      size_t err_len)
 {
-    return sparse_decode((int)p[K_CODE], r, out, n, err, err_len);
+    return sparse_decode((int)p[K_CODE], 0, r, out, n, err, err_len);
+}
+static int decode_dgc(const double *p, gc_reader *r, float *out, size_t n, char *err,
+                      size_t err_len)
+{
+    return sparse_decode((int)p[K_CODE], 1, r, out, n, err, err_len);
 }
 
 static bool pairs_fixed(const double *p, size_t n, size_t *bytes)
@@ -515,6 +586,15 @@ static bool topk_fixed(const double *p, size_t n, size_t *bytes)
     /* exact selection sends k pairs unless fewer than k elements are non-zero */
     (void)p, (void)n, (void)bytes;
     return false;
+}
+
+/* dgc: a 1-D tensor with dense_1d=1 is sent dense, uleb(n + 1) + 4n bytes of body. */
+static bool dgc_fixed_vector(const double *p, size_t n, size_t *bytes)
+{
+    if (p[K_DENSE_1D] == 0)
+        return false;
+    *bytes = gc_uleb_len((uint64_t)n + 1) + 4 * n;
+    return true;
 }
 
 static bool no(const double *p) { (void)p; return false; }
@@ -534,8 +614,9 @@ const gc_codec gc_codec_topk = {
     .unbiased = no, .encode = topk_encode, .decode = decode_k1, .fixed_body = topk_fixed,
 };
 const gc_codec gc_codec_dgc = {
-    .name = "dgc", .format_id = 6, .keys = dgc_keys, .nkeys = 8, .agg = GC_AGG_SPARSE,
-    .unbiased = no, .encode = dgc_encode, .decode = decode_k1, .checks_finite = true,
+    .name = "dgc", .format_id = 6, .keys = dgc_keys, .nkeys = 9, .agg = GC_AGG_SPARSE,
+    .unbiased = no, .encode = dgc_encode, .decode = decode_dgc, .checks_finite = true,
+    .fixed_body_vector = dgc_fixed_vector,
 };
 const gc_codec gc_codec_randomk = {
     .name = "randomk", .format_id = 8, .keys = randomk_keys, .nkeys = 2, .agg = GC_AGG_SPARSE,

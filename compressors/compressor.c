@@ -157,6 +157,15 @@ bool gc_compressor_fixed_payload_bytes_last_layer(const gc_compressor *c, size_t
     return true;
 }
 
+bool gc_compressor_vector_payload_bytes(const gc_compressor *c, size_t n, size_t *bytes)
+{
+    size_t body;
+    if (!c->codec->fixed_body_vector || !c->codec->fixed_body_vector(c->p, n, &body))
+        return false;
+    *bytes = gc_payload_header_bytes(n) + body;
+    return true;
+}
+
 int gc_compressor_levels(const gc_compressor *c)
 {
     return c->codec->levels ? c->codec->levels(c->p) : 0;
@@ -384,6 +393,15 @@ int gc_compressor_set_last_layer(gc_compressor *c, int tensor_id, bool last)
     if (!st)
         return -1;
     st->last_layer = last;
+    return 0;
+}
+
+int gc_compressor_set_vector(gc_compressor *c, int tensor_id, bool vector)
+{
+    gc_tstate *st = state_slot(c, tensor_id, NULL, 0);
+    if (!st)
+        return -1;
+    st->vector = vector;
     return 0;
 }
 

@@ -131,6 +131,16 @@ int gc_compressor_set_shape(gc_compressor *c, int tensor_id, size_t rows, size_t
  * is sent as fp32, as the TernGrad paper does. Other compressors ignore the flag. */
 int gc_compressor_set_last_layer(gc_compressor *c, int tensor_id, bool last);
 
+/* Mark tensor_id as 1-D (a bias, a normalization scale or shift). DGC with dense_1d=1
+ * (default) sends such a tensor dense, as DGC's reference implementation does; other
+ * compressors ignore the flag. Unflagged tensors are treated as weight matrices. */
+int gc_compressor_set_vector(gc_compressor *c, int tensor_id, bool vector);
+
+/* Exact payload bytes of an n-element tensor flagged 1-D, when the compressor sends such
+ * tensors by a fixed rule of its own (DGC with dense_1d=1: header + uleb(n + 1) + 4n);
+ * false when a 1-D tensor is encoded like any other (then size it as usual). */
+bool gc_compressor_vector_payload_bytes(const gc_compressor *c, size_t n, size_t *bytes);
+
 /* Steps taken (gc_compressor_next_step calls since creation or reset). */
 long gc_compressor_step(const gc_compressor *c);
 
@@ -139,7 +149,7 @@ long gc_compressor_step(const gc_compressor *c);
 double gc_compressor_density(const gc_compressor *c);
 
 /* Forget all per-tensor state (residuals, momentum, PowerSGD Q) and the step count; tensor
- * shapes and last-layer flags are kept. */
+ * shapes, last-layer and 1-D flags are kept. */
 void gc_compressor_reset(gc_compressor *c);
 
 #endif

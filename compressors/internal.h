@@ -64,6 +64,7 @@ typedef struct {
     float shared_scale;   /* TernGrad scaler sharing */
     size_t rows, cols;    /* PowerSGD matrix shape, 0 = default rule */
     bool last_layer;      /* TernGrad: send this tensor as fp32 when last=fp32 */
+    bool vector;          /* a 1-D tensor (bias, normalization): DGC sends it dense */
     long step;            /* the compressor's training step at this encode (DGC warm-up) */
 } gc_tstate;
 
@@ -100,6 +101,9 @@ struct gc_codec {
     /* The same for a tensor flagged as the last layer, where that differs (optional:
      * fixed_body otherwise). */
     bool (*fixed_body_last)(const double *p, size_t n, size_t *bytes);
+    /* Body bytes of a tensor flagged 1-D when the codec sends those by a fixed rule of its
+     * own (optional: DGC's dense 1-D tensors). */
+    bool (*fixed_body_vector)(const double *p, size_t n, size_t *bytes);
     /* Quantization levels per bucket (0: not a multi-level quantizer) and bucket size. */
     int (*levels)(const double *p);
     size_t (*bucket)(const double *p, size_t n);

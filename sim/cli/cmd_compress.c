@@ -269,6 +269,13 @@ static int run_spec(const compress_options *o, series_file *s, const char *spec,
     gc_bias_metrics all_bias;
     gc_metrics_init(&all);
     gc_bias_init(&all_bias);
+    /* 1-D tensors (biases, normalization parameters): DGC sends them dense. */
+    for (size_t t = 0; t < n_tensors; t++) {
+        bool vector = first->tensors[t].ndim <= 1;
+        gc_compressor_set_vector(c, (int)t, vector);
+        if (probe)
+            gc_compressor_set_vector(probe, (int)t, vector);
+    }
     gc_rng rng;
     gc_rng_seed(&rng, (uint64_t)o->seed);
     gc_bytes payload = {0};

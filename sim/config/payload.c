@@ -32,13 +32,18 @@ static gcsim_payload_aggregation aggregation_of(gc_aggregation a)
  * sized as the compressor sends it (TernGrad keeps it in fp32, as its paper does), without
  * encoding a tensor of that size: a last layer of 10^12 parameters costs no memory. */
 static int tensor_bytes(gc_compressor *c, const char *spec, const gcsim_model *m, int layer,
-                        const char *tensor, long long n, bool last_layer, bool *measured,
-                        double *bytes, gcsim_error *err)
+                        const char *tensor, long long n, bool last_layer, bool vector,
+                        bool *measured, double *bytes, gcsim_error *err)
 {
     size_t fixed = 0;
     char msg[512];
     if (n == 0) {
         *bytes = 0.0;
+        return 0;
+    }
+    /* 1-D tensors (biases, normalization parameters): DGC sends them dense. */
+    if (vector && gc_compressor_vector_payload_bytes(c, (size_t)n, &fixed)) {
+        *bytes = (double)fixed;
         return 0;
     }
     if (last_layer ? gc_compressor_fixed_payload_bytes_last_layer(c, (size_t)n, &fixed)
@@ -78,14 +83,15 @@ int gcsim_payload_plan_build(const char *spec, const gcsim_model *model,
     for (int i = 0; i < model->n_layers; i++) {
         const gcsim_layer *l = &model->layers[i];
         /* Frameworks keep weights, bias and normalization parameters as separate tensors,
-         * each compressed (and headed) on its own. */
+         * each compressed (and headed) on its own; bias and normalization parameters are
+         * 1-D, which DGC sends dense. */
         long long tensors[3] = {l->weights, l->bias, l->other_params};
         static const char *const tensor_names[3] = {"weights", "bias", "other_params"};
         double layer = 0.0;
         bool last = i == model->n_layers - 1;
         for (int t = 0; t < 3; t++) {
             double b = 0.0;
-            if (tensor_bytes(c, out->spec, model, i, tensor_names[t], tensors[t], last,
+            if (tensor_bytes(c, out->spec, model, i, tensor_names[t], tensors[t], last, t > 0,
                              &out->measured, &b, err)) {
                 gc_compressor_free(c);
                 gcsim_payload_plan_free(out);

@@ -1,7 +1,8 @@
 /* Sparsifiers: DGC's sampled threshold keeps the selected count within its adjustment bounds
  * [0.8k, 1.25k] and selects the largest magnitudes; the warm-up schedule is the paper's
  * (75%, 93.75%, 98.4375%, 99.6%, 99.9%); momentum correction, momentum factor masking and
- * local clipping by hand; exact top-k; random-k; run lengths longer than 16 bits. */
+ * local clipping by hand; exact top-k; random-k; run lengths longer than 16 bits; DGC's dense
+ * 1-D tensors, sizes by hand. */
 #include <math.h>
 
 #include "../check.h"
@@ -200,8 +201,85 @@ static void check_long_runs(void)
     free(g), free(q), free(d);
 }
 
+/* DGC sends a tensor flagged 1-D dense (dense_1d=1, the reference implementation's rule):
+ * body uleb(n + 1) then n fp32 of u = m u + g, with no accumulation and no masking. */
+static void check_dense_vectors(void)
+{
+    char err[256];
+    gc_rng rng;
+    gc_rng_seed(&rng, 3);
+    gc_bytes p = {0};
+    float g1[1000], g2[1000], q[1000], d[1000];
+    for (int i = 0; i < 1000; i++) {
+        g1[i] = (float)(i % 7) - 3.0f; /* -3 .. 3, some zeros */
+        g2[i] = 0.5f;
+    }
+    gc_compressor *c = make("dgc:momentum=0.5");
+    size_t bytes = 0;
+    /* n = 1000: header 1 + uleb(1000) (2 bytes) = 3; uleb(1001) = 2; 4000 bytes of fp32 */
+    CHECK(gc_compressor_vector_payload_bytes(c, 1000, &bytes) && bytes == 4005);
+    /* n = 64: header 2, uleb(65) 1, 256 -> 259; n = 127: uleb(128) takes 2 bytes -> 512 */
+    CHECK(gc_compressor_vector_payload_bytes(c, 64, &bytes) && bytes == 259);
+    CHECK(gc_compressor_vector_payload_bytes(c, 127, &bytes) && bytes == 2 + 2 + 508);
+    CHECK(gc_compressor_set_vector(c, 0, true) == 0);
+    CHECK(gc_compressor_encode(c, 0, g1, 1000, &rng, &p, q, err, sizeof err) == 0);
+    CHECK(p.len == 4005);
+    CHECK(memcmp(q, g1, sizeof g1) == 0); /* step 1: u = g */
+    CHECK(gc_compressor_decode(c, p.data, p.len, d, 1000, err, sizeof err) == 0);
+    CHECK(memcmp(d, g1, sizeof g1) == 0);
+    gc_compressor_next_step(c);
+    /* step 2: u = 0.5 g1 + g2, every element, nothing was cleared by masking */
+    CHECK(gc_compressor_encode(c, 0, g2, 1000, &rng, &p, q, err, sizeof err) == 0);
+    CHECK(p.len == 4005);
+    int ok = 1;
+    for (int i = 0; i < 1000; i++)
+        ok &= q[i] == 0.5f * g1[i] + 0.5f;
+    CHECK(ok);
+    /* A truncated dense body is an error naming the offset of the body (after the header
+     * and the 2-byte count). */
+    CHECK(gc_compressor_decode(c, p.data, p.len - 1, d, 1000, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "byte offset 5");
+    /* The same tensor unflagged is sparsified: k = 1, rle: header 3, uleb(1) 1, one entry
+     * of 6 (run < 65535) -> 10 bytes. */
+    CHECK(gc_compressor_set_vector(c, 0, false) == 0);
+    CHECK(gc_compressor_encode(c, 0, g1, 1000, &rng, &p, q, err, sizeof err) == 0);
+    CHECK(p.len == 10);
+    gc_compressor_free(c);
+    /* dense_1d=0 turns the rule off: flagged or not, k = 1 -> 10 bytes. */
+    c = make("dgc:momentum=0.5,dense_1d=0");
+    CHECK(!gc_compressor_vector_payload_bytes(c, 1000, &bytes));
+    CHECK(gc_compressor_set_vector(c, 0, true) == 0);
+    CHECK(gc_compressor_encode(c, 0, g1, 1000, &rng, &p, q, err, sizeof err) == 0);
+    CHECK(p.len == 10);
+    gc_compressor_free(c);
+    /* pairs code: the same dense body (count n + 1 then n fp32) */
+    c = make("dgc:code=pairs,momentum=0");
+    CHECK(gc_compressor_set_vector(c, 0, true) == 0);
+    CHECK(gc_compressor_encode(c, 0, g1, 1000, &rng, &p, q, err, sizeof err) == 0);
+    CHECK(p.len == 4005);
+    CHECK(gc_compressor_decode(c, p.data, p.len, d, 1000, err, sizeof err) == 0);
+    CHECK(memcmp(d, g1, sizeof g1) == 0);
+    gc_compressor_free(c);
+    /* topk has no such rule: it ignores the flag, and its decoder refuses a count of n + 1 */
+    c = make("topk:ratio=0.001,code=rle");
+    CHECK(!gc_compressor_vector_payload_bytes(c, 1000, &bytes));
+    CHECK(gc_compressor_set_vector(c, 0, true) == 0);
+    CHECK(gc_compressor_encode(c, 0, g1, 1000, &rng, &p, q, err, sizeof err) == 0);
+    CHECK(p.len == 10);
+    gc_compressor *dg = make("dgc:code=rle");
+    CHECK(gc_compressor_set_vector(dg, 0, true) == 0);
+    CHECK(gc_compressor_encode(dg, 0, g1, 1000, &rng, &p, q, err, sizeof err) == 0);
+    p.data[0] = 7; /* topk's format id on DGC's dense body */
+    CHECK(gc_compressor_decode(c, p.data, p.len, d, 1000, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "non-zero count 1001");
+    gc_compressor_free(dg);
+    gc_compressor_free(c);
+    gc_bytes_free(&p);
+}
+
 int main(void)
 {
+    check_dense_vectors();
     check_sampled_threshold();
     check_warmup();
     check_momentum_by_hand();
