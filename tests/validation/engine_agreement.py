@@ -288,17 +288,26 @@ def dist_table(title, groups):
     return out
 
 
+def not_applicable(e):
+    """The TernGrad-style patterns do not apply where the profiled time is shorter than the
+    host copy their model assumes (gcsim rejects it as bad input): not a failure."""
+    return "which the TernGrad model assumes it includes" in (e.get("stderr") or "")
+
+
 def markdown(rows, errors, skipped, allow, mode, collectives, seconds, heading_level=2,
              max_listed=None):
     """The report; max_listed caps the table of cases beyond the threshold (worst first)."""
     h = "#" * heading_level
     out = []
+    na = [e for e in errors if not_applicable(e)]
+    errors = [e for e in errors if not not_applicable(e)]
     d = distribution(rows)
     out.append("%s Engine agreement (%s grid)" % (h, mode))
     out.append("")
     out.append("Gap = DES iteration time / analytic iteration time - 1, `gcsim predict --engine both "
-               "--no-overlap --scaling weak`; %d cases, %d gcsim failures, %.0f s wall time. "
-               "Percentiles interpolate linearly between ranks." % (len(rows), len(errors), seconds))
+               "--no-overlap --scaling weak`; %d cases, %d not applicable, %d gcsim failures, "
+               "%.0f s wall time. Percentiles interpolate linearly between ranks."
+               % (len(rows), len(na), len(errors), seconds))
     out.append("")
     out.append("Overall: median |gap| %s%%, p90 %s%%, max %s%%; **%d of %d within %g%%**." %
                (fmt(d["median_pct"]), fmt(d["p90_pct"]), fmt(d["max_pct"]), d["within"],
@@ -347,6 +356,13 @@ def markdown(rows, errors, skipped, allow, mode, collectives, seconds, heading_l
     else:
         out.append("None.")
     out.append("")
+    if na:
+        out.append("Not applicable (%d): the TernGrad pattern and dgc-paper need T(1,1,K) > "
+                   "|g|/C_cwd, and gcsim refuses them (exit 2) where the profile is shorter than "
+                   "the gradient's host copy: %s." % (len(na), "; ".join(
+                       "%s %s %s %s %d" % (e["platform"], e["model"], e["compressor"],
+                                           e["collective"], e["gpus"]) for e in na)))
+        out.append("")
     if skipped:
         out.append("Skipped (more GPUs than the platform has): %s." % "; ".join(skipped))
         out.append("")
@@ -451,9 +467,7 @@ def main(argv):
                                  fmt(d["max_pct"]), d["within"], THRESHOLD_PCT, len(errors)))
     if not a.check:
         return 0
-    # The TernGrad pattern does not apply where the profiled time is shorter than the host
-    # copy its model assumes (gcsim rejects it as bad input): not applicable, not a failure.
-    na = [e for e in errors if "which the TernGrad model assumes it includes" in e["stderr"]]
+    na = [e for e in errors if not_applicable(e)]
     for e in na:
         print("not applicable: %s %s %s %s %d GPUs: the TernGrad pattern needs T(1,1,K) > |g|/C_cwd" % (
             e["platform"], e["model"], e["compressor"], e["collective"], e["gpus"]))
