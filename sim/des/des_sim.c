@@ -134,10 +134,13 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     snprintf(model, sizeof model, "--cfg=network/model:%s", exact ? "CM02" : plan->network_model);
     snprintf(cross, sizeof cross, "--cfg=network/crosstraffic:%d",
              exact ? 0 : plan->crosstraffic > 0);
-    /* Small stacks: thousands of actors, each with a shallow call depth. */
-    char *argv[8] = {"gcsim-des", model, "--log=root.thres:critical",
-                     "--cfg=contexts/stack-size:512", NULL, NULL, NULL, NULL};
-    int argc = 4;
+    /* Small stacks: thousands of actors, each with a shallow call depth. No guard page:
+     * each one splits the stack's mapping in two, and 2 x 16,384 GPUs x 2 actors pass the
+     * kernel's default limit of 65,530 mappings per process (vm.max_map_count). */
+    char *argv[9] = {"gcsim-des", model, "--log=root.thres:critical",
+                     "--cfg=contexts/stack-size:512", "--cfg=contexts/guard-size:0",
+                     NULL, NULL, NULL, NULL};
+    int argc = 5;
     if (exact) {
         argv[argc++] = "--cfg=network/TCP-gamma:0";
         argv[argc++] = cross;
