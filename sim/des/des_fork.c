@@ -238,6 +238,8 @@ static int run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *d
                     gcsim_error *err)
 {
     char dir[440];
+    const char *full = getenv("GCSIM_DES_FULL");
+    plan->full_simulation = full && strcmp(full, "1") == 0;
     if (make_platform(plan, dir, sizeof dir, err) != 0)
         return -1;
     gcsim_des_bucket *buckets = calloc((size_t)plan->n_buckets, sizeof *buckets);

@@ -237,6 +237,7 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
         if (sim.ready[g])
             sg_sem_destroy(sim.ready[g]);
     free(sim.actors);
+    free(sim.coalesce);
     free(sim.ready);
     free(sim.hosts);
 }
