@@ -10,6 +10,7 @@
  * backward compute (fair share): a contention the analytic engine does not see.
  * Messages carry only their simulated size (sg_mailbox_put_async with a dummy payload).
  */
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +148,10 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     } else if (plan->crosstraffic != 0) {
         argv[argc++] = cross;
     }
+    /* Without guard pages SimGrid callocs the stacks: a fixed mmap threshold keeps each
+     * one a fresh mapping whose pages are touched only when used, instead of a heap chunk
+     * that calloc clears (6x the peak memory at 1,024 GPUs: 307 MiB against 51). */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     simgrid_init(&argc, argv);
     simgrid_load_platform(plan->platform_path);
     /* Loaded: remove the generated file now, so that nothing is left behind even if the
