@@ -1,19 +1,25 @@
 /*
- * bench/des/bench_des.c: speed of the SimGrid discrete-event engine.
+ * bench/des/bench_des.c: cost of the SimGrid discrete-event engine (issue 14).
  *
- *  1. Simulated transfers per wall-clock second of the engine's ring all-reduce, against a
- *     minimal SimGrid ring (N actors passing messages to their neighbour, mailboxes resolved
- *     once, nothing else) measured in the same run, on the same generated platform, with the
- *     same number of transfers; both run in a forked child and are timed fork to result.
- *  2. Wall time and peak memory of one ResNet-50 iteration (weak scaling, batch 32 per GPU,
- *     fp32 gradients, 25 MiB buckets, overlap) with hierarchical ring all-reduce on
- *     128 x 8 and 512 x 8 GPUs (targets, issue 5: < 10 s and < 60 s).
+ *  1. One ring all-reduce of 64 MiB over 256 GPUs (one per node, 10 Gb/s star): CPU
+ *     seconds of the DES, of a minimal SimGrid ring on the same generated platform (N
+ *     actors passing 2(N-1) messages of S/N to their neighbour, nothing else), and of
+ *     SimGrid's MPI (smpirun, SMPI's ring all-reduce "lr", no-op reduction, the program
+ *     tests/des/smpi_allreduce.c compiled with smpicc), when smpicc and smpirun exist.
+ *  2. CPU seconds and peak memory of one training iteration (weak scaling, batch per GPU
+ *     of the model file, fp32, 25 MiB buckets, overlap) on platforms/a100-hdr.json with
+ *     its node count raised: ResNet-50 with the hierarchical and the ring all-reduce at
+ *     1,024, 4,096 and 16,384 GPUs, BERT-base (hierarchical) at 4,096; the growth
+ *     exponent fitted (least squares, log CPU s on log GPUs) from 1,024 to 16,384.
+ * Targets (issue 14): 16,384 GPUs < 60 CPU s and < 1 GiB; 4,096 < 10 CPU s; exponent
+ * <= 1.3; >= 50x fewer CPU seconds than SMPI.
  *
- * Usage: bench_des [--model FILE] [--platform FILE] [--nodes N[,N...]] [--ring-gpus N]
- * Defaults: models/resnet-50.json and platforms/a100-hdr.json of the source tree (its node
- * count is overridden), nodes 128,512, ring over 256 GPUs.
+ * Usage: bench_des [--gpus N[,N...]] [--ring-gpus N] [--no-smpi]
+ * Default --gpus 1024,2048,4096: 16,384 GPUs still take far longer than the target
+ * (loading the generated XML is quadratic in SimGrid 3.32, docs/des.md "Scale").
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,31 +143,130 @@ static gcsim_platform uniform_star(int nodes)
     return p;
 }
 
+/* CPU seconds of smpirun running the compiled all-reduce (its children's rusage), or -1. */
+static double smpi_cpu_s(const char *xml_dir, int ranks, long bytes, double *sim_s)
+{
+    char cmd[2048], path[600];
+    snprintf(path, sizeof path, "%s/hosts", xml_dir);
+    FILE *h = fopen(path, "w");
+    if (!h)
+        return -1;
+    for (int g = 0; g < ranks; g++)
+        fprintf(h, "g%d\n", g);
+    fclose(h);
+    snprintf(cmd, sizeof cmd, "smpicc -O1 -o %s/smpi_allreduce %s/tests/des/smpi_allreduce.c >/dev/null 2>&1",
+             xml_dir, GCSIM_SOURCE_DIR);
+    if (system(cmd) != 0)
+        return -1;
+    struct rusage before, after;
+    getrusage(RUSAGE_CHILDREN, &before);
+    snprintf(cmd, sizeof cmd,
+             "smpirun -np %d -platform %s/p.xml -hostfile %s/hosts -no-privatize "
+             "--cfg=network/model:CM02 --cfg=network/TCP-gamma:0 --cfg=network/crosstraffic:0 "
+             "--cfg=smpi/simulate-computation:no --cfg=smpi/allreduce:lr "
+             "--cfg=contexts/stack-size:512 --log=root.thres:critical %s/smpi_allreduce %ld 2>/dev/null",
+             ranks, xml_dir, xml_dir, xml_dir, bytes);
+    FILE *f = popen(cmd, "r");
+    if (!f)
+        return -1;
+    double v = -1;
+    if (fscanf(f, "%lf", &v) != 1)
+        v = -1;
+    if (pclose(f) != 0 || v < 0)
+        return -1;
+    getrusage(RUSAGE_CHILDREN, &after);
+    *sim_s = v;
+    return (double)(after.ru_utime.tv_sec - before.ru_utime.tv_sec) +
+           1e-6 * (double)(after.ru_utime.tv_usec - before.ru_utime.tv_usec) +
+           (double)(after.ru_stime.tv_sec - before.ru_stime.tv_sec) +
+           1e-6 * (double)(after.ru_stime.tv_usec - before.ru_stime.tv_usec);
+}
+
+typedef struct {
+    const char *model;        /* file under models/ */
+    gcsim_collective collective;
+    int gpus;
+    double cpu_s, peak_mib;
+} bench_row;
+
+static int iteration(const char *model_path, gcsim_platform *plat, bench_row *row,
+                     gcsim_error *err)
+{
+    gcsim_model model;
+    gcsim_payload_plan pay;
+    if (gcsim_model_load(model_path, &model, err) != 0)
+        return -1;
+    if (gcsim_payload_plan_build("none", &model, &pay, err) != 0) {
+        gcsim_model_free(&model);
+        return -1;
+    }
+    plat->nodes = (row->gpus + plat->gpus_per_node - 1) / plat->gpus_per_node;
+    gcsim_scenario s;
+    memset(&s, 0, sizeof s);
+    s.platform = plat;
+    s.model = &model;
+    s.payload = &pay;
+    s.scaling = SCALING_WEAK;
+    s.collective = row->collective;
+    s.batch = model.batch_per_gpu;
+    s.bucket_bytes = 25.0 * 1024 * 1024;
+    s.overlap = true;
+    gcsim_prediction out;
+    gcsim_des_details d = {0};
+    int rc = gcsim_platform_place(plat, row->gpus, &s.placement, err);
+    if (rc == 0)
+        rc = gcsim_des_predict(&s, &out, &d, err);
+    if (rc == 0) {
+        row->cpu_s = d.cpu_s;
+        row->peak_mib = d.peak_rss_kib / 1024.0;
+        printf("%-10s %-13s %6d %12lld %10.2f %10.2f %10.1f %12.6f\n", model.name,
+               gcsim_collective_name(row->collective), row->gpus, d.transfers, d.wall_s, d.cpu_s,
+               row->peak_mib, out.iteration_s);
+        fflush(stdout);
+        gcsim_des_details_free(&d);
+    }
+    gcsim_payload_plan_free(&pay);
+    gcsim_model_free(&model);
+    return rc;
+}
+
+/* Least-squares slope of log(cpu) on log(gpus) over the rows of one model and collective. */
+static double exponent(const bench_row *rows, int n, const char *model, gcsim_collective c)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int k = 0;
+    for (int r = 0; r < n; r++) {
+        if (strcmp(rows[r].model, model) || rows[r].collective != c || !(rows[r].cpu_s > 0))
+            continue;
+        double x = log((double)rows[r].gpus), y = log(rows[r].cpu_s);
+        sx += x, sy += y, sxx += x * x, sxy += x * y, k++;
+    }
+    if (k < 2)
+        return NAN;
+    return (k * sxy - sx * sy) / (k * sxx - sx * sx);
+}
+
 int main(int argc, char **argv)
 {
-    const char *model_path = GCSIM_SOURCE_DIR "/models/resnet-50.json";
-    const char *platform_path = GCSIM_SOURCE_DIR "/platforms/a100-hdr.json";
-    int node_counts[8] = {128, 512}, n_counts = 2, ring_gpus = 256;
+    int gpu_counts[8] = {1024, 2048, 4096}, n_counts = 3, ring_gpus = 256;
+    bool smpi = true;
     for (int k = 1; k < argc; k++) {
-        if (!strcmp(argv[k], "--model") && k + 1 < argc)
-            model_path = argv[++k];
-        else if (!strcmp(argv[k], "--platform") && k + 1 < argc)
-            platform_path = argv[++k];
-        else if (!strcmp(argv[k], "--ring-gpus") && k + 1 < argc)
+        if (!strcmp(argv[k], "--ring-gpus") && k + 1 < argc)
             ring_gpus = atoi(argv[++k]);
-        else if (!strcmp(argv[k], "--nodes") && k + 1 < argc) {
+        else if (!strcmp(argv[k], "--no-smpi"))
+            smpi = false;
+        else if (!strcmp(argv[k], "--gpus") && k + 1 < argc) {
             n_counts = 0;
             for (char *tok = strtok(argv[++k], ","); tok && n_counts < 8; tok = strtok(NULL, ","))
-                node_counts[n_counts++] = atoi(tok);
+                gpu_counts[n_counts++] = atoi(tok);
         } else {
-            fprintf(stderr, "usage: %s [--model FILE] [--platform FILE] [--nodes N[,N...]] [--ring-gpus N]\n",
-                    argv[0]);
+            fprintf(stderr, "usage: %s [--gpus N[,N...]] [--ring-gpus N] [--no-smpi]\n", argv[0]);
             return 2;
         }
     }
     gcsim_error err;
 
-    /* 1. transfers per second */
+    /* 1. one all-reduce: DES, minimal SimGrid ring, SMPI */
     if (ring_gpus >= 2) {
         gcsim_platform star = uniform_star(ring_gpus);
         char dir[] = "/tmp/gcsim-bench-XXXXXX", xml[64];
@@ -174,73 +279,68 @@ int main(int argc, char **argv)
         }
         long bytes = 64L << 20;
         int rounds = 2 * (ring_gpus - 1);
-        long long transfers = (long long)ring_gpus * rounds;
-        double sim_min = 0, t_ours = 0, cpu_min = 0;
-        double wall_min = minimal_ring(xml, ring_gpus, rounds, bytes / ring_gpus, &sim_min, &cpu_min);
+        double sim_min = 0, t_ours = 0, cpu_min = 0, sim_smpi = 0;
+        minimal_ring(xml, ring_gpus, rounds, bytes / ring_gpus, &sim_min, &cpu_min);
         gcsim_des_details d = {0};
         if (gcsim_des_collective_time(&star, ring_gpus, COLLECTIVE_RING, (double)bytes, 0, NULL,
                                       &t_ours, &d, &err) != 0) {
             fprintf(stderr, "%s\n", err.message);
             return 1;
         }
+        double cpu_smpi = smpi ? smpi_cpu_s(dir, ring_gpus, bytes, &sim_smpi) : -1;
+        char path[128];
+        snprintf(path, sizeof path, "%s/hosts", dir);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/smpi_allreduce", dir);
+        unlink(path);
         unlink(xml);
         rmdir(dir);
-        printf("transfers per wall second, ring of %d GPUs, %lld transfers of %ld B (same platform, LV08)\n",
-               ring_gpus, transfers, bytes / ring_gpus);
-        printf("  minimal SimGrid ring : %9.0f transfers/wall s, %9.0f /CPU s (wall %.3f s, CPU %.3f s, simulated %.6f s)\n",
-               transfers / wall_min, transfers / cpu_min, wall_min, cpu_min, sim_min);
-        printf("  gcsim DES ring       : %9.0f transfers/wall s, %9.0f /CPU s (wall %.3f s, CPU %.3f s, simulated %.6f s, %lld transfers)\n",
-               d.transfers / d.wall_s, d.transfers / d.cpu_s, d.wall_s, d.cpu_s, t_ours, d.transfers);
-        printf("  ratio gcsim / minimal: %.3f (wall), %.3f (CPU)\n",
-               (d.transfers / d.wall_s) / (transfers / wall_min), (d.transfers / d.cpu_s) / (transfers / cpu_min));
+        printf("ring all-reduce of %ld B over %d GPUs (1 per node, 10 Gb/s star), CPU seconds\n",
+               bytes, ring_gpus);
+        printf("  gcsim DES            : %8.3f CPU s, %9lld messages, simulated %.6f s\n", d.cpu_s,
+               d.transfers, t_ours);
+        printf("  minimal SimGrid ring : %8.3f CPU s, %9lld messages (LV08, simulated %.6f s)  DES is %.1fx faster\n",
+               cpu_min, (long long)ring_gpus * rounds, sim_min, cpu_min / d.cpu_s);
+        if (cpu_smpi > 0)
+            printf("  SMPI (smpirun, lr)   : %8.3f CPU s (simulated %.6f s)  DES is %.1fx faster\n",
+                   cpu_smpi, sim_smpi, cpu_smpi / d.cpu_s);
+        else
+            printf("  SMPI                 : not run (%s)\n",
+                   smpi ? "smpicc or smpirun failed or missing" : "--no-smpi");
         gcsim_des_details_free(&d);
     }
 
-    /* 2. ResNet-50 iterations */
+    /* 2. training iterations */
     gcsim_platform plat;
-    gcsim_model model;
-    gcsim_payload_plan pay;
-    if (gcsim_platform_load(platform_path, &plat, &err) != 0 ||
-        gcsim_model_load(model_path, &model, &err) != 0 ||
-        gcsim_payload_plan_build("none", &model, &pay, &err) != 0) {
+    if (gcsim_platform_load(GCSIM_SOURCE_DIR "/platforms/a100-hdr.json", &plat, &err) != 0) {
         fprintf(stderr, "%s\n", err.message);
         return 2;
     }
     const char *env_model = getenv("GCSIM_DES_NETWORK_MODEL");
-    printf("ResNet-50 iteration, hierarchical ring, %s (%s), %s, weak scaling, batch %d per GPU, fp32, 25 MiB buckets, overlap\n",
-           plat.name, env_model && *env_model ? env_model : gcsim_des_default_network_model(&plat),
-           model.name, model.batch_per_gpu);
-    printf("%6s %6s %12s %10s %10s %12s %12s %12s %14s\n", "nodes", "GPUs", "transfers", "wall_s",
-           "cpu_s", "peak_MiB", "iter_s", "exposed_s", "samples/s");
-    for (int c = 0; c < n_counts; c++) {
-        plat.nodes = node_counts[c];
-        gcsim_scenario s;
-        memset(&s, 0, sizeof s);
-        s.platform = &plat;
-        s.model = &model;
-        s.payload = &pay;
-        s.scaling = SCALING_WEAK;
-        s.collective = COLLECTIVE_HIERARCHICAL;
-        s.batch = model.batch_per_gpu;
-        s.bucket_bytes = 25.0 * 1024 * 1024;
-        s.overlap = true;
-        if (gcsim_platform_place(&plat, plat.nodes * plat.gpus_per_node, &s.placement, &err) != 0) {
-            fprintf(stderr, "%s\n", err.message);
-            return 2;
+    printf("one iteration on %s (%s), weak scaling, fp32, 25 MiB buckets, overlap%s\n", plat.name,
+           env_model && *env_model ? env_model : gcsim_des_default_network_model(&plat),
+           getenv("GCSIM_DES_FULL") ? ", GCSIM_DES_FULL set" : "");
+    printf("%-10s %-13s %6s %12s %10s %10s %10s %12s\n", "model", "collective", "GPUs",
+           "messages", "wall_s", "cpu_s", "peak_MiB", "iter_s");
+    bench_row rows[20];
+    int n_rows = 0;
+    const gcsim_collective cs[2] = {COLLECTIVE_HIERARCHICAL, COLLECTIVE_RING};
+    for (int c = 0; c < 2; c++)
+        for (int k = 0; k < n_counts; k++)
+            rows[n_rows++] = (bench_row){"resnet-50", cs[c], gpu_counts[k], 0, 0};
+    rows[n_rows++] = (bench_row){"bert-base", COLLECTIVE_HIERARCHICAL, 4096, 0, 0};
+    for (int r = 0; r < n_rows; r++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/models/%s.json", GCSIM_SOURCE_DIR, rows[r].model);
+        if (iteration(path, &plat, &rows[r], &err) != 0) {
+            printf("%-10s %-13s %6d failed: %s\n", rows[r].model,
+                   gcsim_collective_name(rows[r].collective), rows[r].gpus, err.message);
+            fflush(stdout);
         }
-        gcsim_prediction out;
-        gcsim_des_details d = {0};
-        if (gcsim_des_predict(&s, &out, &d, &err) != 0) {
-            fprintf(stderr, "%s\n", err.message);
-            return 1;
-        }
-        printf("%6d %6d %12lld %10.2f %10.2f %12.1f %12.6f %12.6f %14.0f\n", plat.nodes,
-               s.placement.gpus, d.transfers, d.wall_s, d.cpu_s, d.peak_rss_kib / 1024.0, out.iteration_s,
-               out.exposed_comm_s, out.throughput_samples_per_s);
-        fflush(stdout);
-        gcsim_des_details_free(&d);
     }
-    gcsim_payload_plan_free(&pay);
-    gcsim_model_free(&model);
+    for (int c = 0; c < 2; c++)
+        printf("growth exponent, ResNet-50 %s, CPU s ~ GPUs^x over %d..%d GPUs: x = %.2f\n",
+               gcsim_collective_name(cs[c]), gpu_counts[0], gpu_counts[n_counts - 1],
+               exponent(rows, n_rows, "resnet-50", cs[c]));
     return 0;
 }

@@ -187,7 +187,7 @@ int cmd_collective(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     gcsim_platform platform;
-    gcsim_error err;
+    gcsim_error err = {.internal = 0};
     if (inputs_load_platform(o.platform, &platform, &err)) {
         fprintf(stderr, "gcsim collective: %s\n", err.message);
         return EXIT_BAD_INPUT;
@@ -231,7 +231,7 @@ int cmd_collective(int argc, char **argv)
                              : gcsim_des_op_time(&platform, gpus, o.op, o.collective, sizes[k], NULL, &t, NULL, &err);
             if (bad) {
                 fprintf(stderr, "gcsim collective: %s\n", err.message);
-                status = EXIT_BAD_INPUT;
+                status = exit_code_for(&err);
                 break;
             }
             if (e == 1)

@@ -447,7 +447,7 @@ int cmd_plan(int argc, char **argv)
         return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
     }
     int status = EXIT_BAD_INPUT;
-    gcsim_error err;
+    gcsim_error err = {.internal = 0};
     char msg[512];
     sweep_cache *cache = sweep_cache_new();
     plan_problem pb = {.o = &o};
@@ -598,6 +598,7 @@ int cmd_plan(int argc, char **argv)
     goto done;
 fail:
     fprintf(stderr, "gcsim plan: %s\n", err.message);
+    status = exit_code_for(&err);
 done:
     report_free(r);
     free(groups);

@@ -328,7 +328,7 @@ int cmd_predict(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
 
-    gcsim_error err;
+    gcsim_error err = {.internal = 0};
     gcsim_platform platform;
     gcsim_model model = {0};
     gcsim_payload_plan plan = {0};
@@ -453,6 +453,7 @@ int cmd_predict(int argc, char **argv)
     goto done;
 fail:
     fprintf(stderr, "gcsim predict: %s\n", err.message);
+    status = exit_code_for(&err);
 done:
     report_free(r);
     free(rows);

@@ -11,10 +11,20 @@
 
 typedef struct {
     char message[1024];
+    /* 0: the input was bad (exit 2); 1: gcsim itself failed (e.g. the SimGrid child
+     * aborted), which the commands report with their own exit code. */
+    int internal;
 } gcsim_error;
 
 /* Formats into err->message and returns -1, so callers can `return gcsim_fail(...)`. */
 int gcsim_fail(gcsim_error *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* The same for a failure of gcsim itself rather than of its input. */
+int gcsim_fail_internal(gcsim_error *err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif

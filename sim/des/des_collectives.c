@@ -19,6 +19,7 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
+#include <xbt/asserts.h>
 
 #include "des_collectives.h"
 #include "des_timeline.h"
@@ -67,6 +68,102 @@ static bool active(const gcsim_flow *f, int step)
     return step >= f->first_step && step <= f->last_step;
 }
 
+/* Whether bucket b's phase p runs coalesced: more than one step, every flow active in every
+ * step with the same bytes in each (bytes grow monotonically with the sums, so equal at
+ * the first and last step means equal throughout), and no decode-sum-encode between steps.
+ * Then the steps of a flow are contention-identical: the same flows cross the same links
+ * in every step, so each endpoint moves all its steps' bytes in one message per flow and
+ * adds the latencies of the other steps (see des_coalesced). Decided once per bucket and
+ * phase, for all endpoints alike (a send and its receive must agree). */
+static bool coalesced(des_sim *sim, int b, const gcsim_schedule *s, int p, bool reencode)
+{
+    if (sim->plan->full_simulation || reencode || s->phases[p].steps < 2)
+        return false;
+    if (!sim->coalesce) {
+        int most = 1;
+        for (int k = 0; k < sim->plan->n_schedules; k++)
+            if (sim->plan->schedules[k].n_phases > most)
+                most = sim->plan->schedules[k].n_phases;
+        sim->coalesce_phases = most;
+        sim->coalesce = calloc((size_t)sim->plan->n_buckets * (size_t)most, 1);
+        if (!sim->coalesce)
+            return false;
+    }
+    signed char *c = &sim->coalesce[(size_t)b * (size_t)sim->coalesce_phases + (size_t)p];
+    if (*c == 0) {
+        const gcsim_phase *ph = &s->phases[p];
+        const gcsim_bucket_bytes *bb = &sim->plan->iteration.buckets[b].bytes;
+        *c = 1;
+        for (int x = 0; x < ph->n_flows && *c == 1; x++) {
+            const gcsim_flow *f = &ph->flows[x];
+            if (f->first_step != 0 || f->last_step != ph->steps - 1 ||
+                gcsim_flow_bytes(ph, f, 0, bb) != gcsim_flow_bytes(ph, f, ph->steps - 1, bb))
+                *c = -1;
+        }
+    }
+    return *c == 1;
+}
+
+static double route_latency_s(const des_plan *pl, int src, int dst)
+{
+    int links[GCSIM_ROUTE_MAX_LINKS];
+    double lat = 0;
+    gcsim_topology_route(&pl->topology, src, dst, links, &lat);
+    return lat;
+}
+
+/* A coalesced phase (see coalesced): one message per flow carrying all `steps` steps'
+ * bytes. Run step by step, a flow takes its route latency plus its bytes at its fair
+ * share in every step; run coalesced, it takes the latency once and all the bytes at the
+ * same share, so the endpoint finishes when the last of its flows, each completed and then
+ * charged steps - 1 more latencies, would have. */
+static void des_coalesced(des_actor *a, const gcsim_schedule *s, int p, int b, sg_comm_t *comms)
+{
+    const des_plan *pl = a->sim->plan;
+    const gcsim_phase *ph = &s->phases[p];
+    const gcsim_bucket_bytes *bb = &pl->iteration.buckets[b].bytes;
+    int o0 = s->out_index[p][a->ep], o1 = s->out_index[p][a->ep + 1];
+    int i0 = s->in_index[p][a->ep], i1 = s->in_index[p][a->ep + 1];
+    static char sink_unused;
+    void *sink = &sink_unused;
+    des_peer_boxes spill;
+    /* On the heap: a shard's CPU receives from every GPU, more than a small stack holds. */
+    double *extra = malloc(sizeof(double) * (size_t)(o1 - o0 + i1 - i0 + 1));
+    if (!extra)
+        xbt_die("des: out of memory");
+    size_t n = 0;
+    for (int x = o0; x < o1; x++) {
+        const gcsim_flow *f = &ph->flows[s->out_flows[p][x]];
+        double bytes = ph->steps * gcsim_flow_bytes(ph, f, 0, bb);
+        a->sim->transfers++;
+        extra[n] = (ph->steps - 1) * route_latency_s(pl, f->src, f->dst);
+        comms[n++] = sg_mailbox_put_async(boxes(a, f->dst, &spill)->out, a,
+                                          bytes > 0 ? (long)ceil(bytes) : 0);
+    }
+    for (int x = i0; x < i1; x++) {
+        const gcsim_flow *f = &ph->flows[s->in_flows[p][x]];
+        extra[n] = (ph->steps - 1) * route_latency_s(pl, f->src, f->dst);
+        comms[n++] = sg_mailbox_get_async(boxes(a, f->src, &spill)->in, &sink);
+    }
+    double end = simgrid_get_clock();
+    while (n > 0) {
+        ssize_t k = sg_comm_wait_any(comms, n);
+        if (k < 0)
+            break;
+        double t = simgrid_get_clock() + extra[k];
+        if (t > end)
+            end = t;
+        /* The finished comm is released: keep the others packed. */
+        comms[k] = comms[n - 1];
+        extra[k] = extra[n - 1];
+        n--;
+    }
+    free(extra);
+    double now = simgrid_get_clock();
+    if (end > now)
+        sg_actor_sleep_for(end - now);
+}
+
 static void run_phase(des_actor *a, int b, const gcsim_schedule *s, int p, sg_comm_t *comms)
 {
     const des_plan *pl = a->sim->plan;
@@ -78,6 +175,10 @@ static void run_phase(des_actor *a, int b, const gcsim_schedule *s, int p, sg_co
         return;
     bool reencode = ph->reduce && bb->compressed && pl->codec_Bps > 0 &&
                     bb->aggregation == PAYLOAD_PER_WORKER_SCALE;
+    if (coalesced(a->sim, b, s, p, reencode)) {
+        des_coalesced(a, s, p, b, comms);
+        return;
+    }
     static char sink_unused;
     void *sink = &sink_unused;
     des_peer_boxes spill;

@@ -38,6 +38,8 @@ struct des_sim {
     double compute_end_s;
     long long transfers;
     des_timeline *timeline;      /* or NULL */
+    signed char *coalesce;       /* per bucket and phase: 0 undecided, 1 coalesced, -1 not */
+    int coalesce_phases;         /* row length of coalesce */
 };
 
 /* Charges `seconds` of encode/decode work on the actor's host (nominal, at full speed). */

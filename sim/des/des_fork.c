@@ -201,14 +201,18 @@ int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucke
             if (*c == '\n')
                 *c = ' ';
         close(efd);
+        /* Not the input's fault: the input was checked before the fork, so an abort in
+         * SimGrid (an assertion, a precision limit of its solver) is gcsim's own failure. */
         if (WIFSIGNALED(status))
-            return gcsim_fail(err, "des: SimGrid simulation died (signal %d): %s", WTERMSIG(status), text);
-        return gcsim_fail(err, "des: SimGrid simulation failed (exit %d): %s",
-                          WIFEXITED(status) ? WEXITSTATUS(status) : -1, text);
+            return gcsim_fail_internal(err, "des: internal error: the SimGrid simulation died "
+                                            "(signal %d): %s", WTERMSIG(status), text);
+        return gcsim_fail_internal(err, "des: internal error: the SimGrid simulation failed "
+                                        "(exit %d): %s",
+                                   WIFEXITED(status) ? WEXITSTATUS(status) : -1, text);
     }
     close(efd);
     if (hdr->status != 0)
-        return gcsim_fail(err, "des: %s", hdr->message);
+        return gcsim_fail(err, "des: %s", hdr->message); /* e.g. an unwritable timeline */
     return 0;
 }
 
@@ -234,6 +238,8 @@ static int run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *d
                     gcsim_error *err)
 {
     char dir[440];
+    const char *full = getenv("GCSIM_DES_FULL");
+    plan->full_simulation = full && strcmp(full, "1") == 0;
     if (make_platform(plan, dir, sizeof dir, err) != 0)
         return -1;
     gcsim_des_bucket *buckets = calloc((size_t)plan->n_buckets, sizeof *buckets);

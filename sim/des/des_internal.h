@@ -39,6 +39,9 @@ typedef struct {
     int crosstraffic;              /* 0 default, 1 on, -1 off */
     char platform_path[512];       /* generated XML */
     const char *timeline_path;     /* or NULL */
+    /* Every step of every phase as its own messages (GCSIM_DES_FULL=1), instead of the
+     * contention-identical steps of a flow coalesced into one (des_collectives.c). */
+    bool full_simulation;
 } des_plan;
 
 /* The result the child sends back: a fixed header then n_buckets gcsim_des_bucket. */

@@ -20,7 +20,9 @@
  * (1 ns, so that no shortest path ever detours through it).
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "collectives.h"
@@ -161,6 +163,237 @@ int gcsim_des_write_platform(const gcsim_platform *p, int nodes, const char *pat
     return rc;
 }
 
+/* Children of a grouping zone, at most this many: its Full routing table holds (F+1)^2
+ * routes, and a route crosses one zone per level, log_F(nodes) levels. */
+#define GROUP_FANOUT 32
+
+typedef struct {
+    FILE *f;
+    const gcsim_topology *t;
+    bool out_of_memory;
+} writer;
+
+/* The NIC link of node k's rail r in direction d (0 up, 1 down), read from the route of
+ * the rail's first GPU (rail r, 0 <= r < R, is present) to another node's CPU and back:
+ * [pcie up, nic up, ..] and [.., nic down, pcie down] (topology.c). */
+static int nic_link(const gcsim_topology *t, int k, int r, int d)
+{
+    int links[GCSIM_ROUTE_MAX_LINKS];
+    double lat;
+    int other = t->gpus + (k + 1) % t->nodes;
+    int gpu = k * t->gpus_per_node + r * (t->gpus_per_node / t->nics_per_node);
+    if (d == 0) {
+        gcsim_topology_route(t, gpu, other, links, &lat);
+        return links[1];
+    }
+    int n = gcsim_topology_route(t, other, gpu, links, &lat);
+    return links[n - 2];
+}
+
+/* The NIC link node k's CPU uses (NIC 0), from its route to another node's CPU. */
+static int cpu_nic_link(const gcsim_topology *t, int k, int d)
+{
+    int links[GCSIM_ROUTE_MAX_LINKS];
+    double lat;
+    int here = t->gpus + k, other = t->gpus + (k + 1) % t->nodes;
+    if (d == 0) {
+        gcsim_topology_route(t, here, other, links, &lat);
+        return links[0];
+    }
+    int n = gcsim_topology_route(t, other, here, links, &lat);
+    return links[n - 1];
+}
+
+/* A leaf's uplink (d 0) or downlink (d 1), from a route across leaves. */
+static int leaf_link(const gcsim_topology *t, int l, int d)
+{
+    int links[GCSIM_ROUTE_MAX_LINKS];
+    double lat;
+    int per = t->platform->fabric.nodes_per_leaf;
+    int here = t->gpus + l * per, there = t->gpus + (l + 1 < t->leaves ? (l + 1) * per : 0);
+    int n = d == 0 ? gcsim_topology_route(t, here, there, links, &lat)
+                   : gcsim_topology_route(t, there, here, links, &lat);
+    return d == 0 ? links[1] : links[n - 2];
+}
+
+static bool rail_present(const gcsim_topology *t, int k, int r)
+{
+    return k * t->gpus_per_node + r * (t->gpus_per_node / t->nics_per_node) < t->gpus;
+}
+
+/* Node k: its rail zones, its CPU zone, and (when there are other nodes) an exit zone
+ * whose router stands for the node's side of its NICs. */
+static void node_zone(writer *w, int k, bool exit)
+{
+    FILE *f = w->f;
+    const gcsim_topology *t = w->t;
+    const gcsim_platform *p = t->platform;
+    int R = t->nics_per_node;
+    char name[64], a[32], b[32], ga[48], gb[48], x[32], xr[40], cz[32], cgw[40];
+    fprintf(f, "<zone id=\"n%d\" routing=\"Full\">\n", k);
+    for (int r = 0; r < R; r++)
+        if (rail_present(t, k, r))
+            rail_zone(f, t, k, r);
+    fprintf(f, " <zone id=\"cz%d\" routing=\"Full\"><host id=\"c%d\" speed=\"%.17gf\"/>"
+               "<router id=\"c%d_gw\"/>\n",
+            k, k, p->gpu.speed_flops, k);
+    snprintf(name, sizeof name, "cpu%d", k);
+    helper_line(f, name, 0);
+    fprintf(f, "  <route src=\"c%d\" dst=\"c%d_gw\"><link_ctn id=\"cpu%d\"/></route></zone>\n",
+            k, k, k);
+    snprintf(x, sizeof x, "n%dx", k);
+    snprintf(xr, sizeof xr, "n%dx_r", k);
+    if (exit) {
+        fprintf(f, " <zone id=\"%s\" routing=\"Full\"><router id=\"%s\"/></zone>\n", x, xr);
+        for (int r = 0; r < R; r++)
+            for (int d = 0; d < 2 && rail_present(t, k, r); d++) {
+                int l = nic_link(t, k, r, d);
+                snprintf(name, sizeof name, "L%d", l);
+                link_line(f, name, t->capacity_Bps[l], link_latency_s(t, l));
+            }
+    }
+    snprintf(name, sizeof name, "bus%d", k);
+    helper_line(f, name, p->intra.latency_s);
+    snprintf(name, sizeof name, "fab%d", k);
+    helper_line(f, name, FABRIC_LATENCY_S);
+    snprintf(cz, sizeof cz, "cz%d", k);
+    snprintf(cgw, sizeof cgw, "c%d_gw", k);
+    for (int r = 0; r < R; r++) {
+        if (!rail_present(t, k, r))
+            continue;
+        snprintf(a, sizeof a, "n%dr%d", k, r);
+        snprintf(ga, sizeof ga, "n%dr%d_io", k, r);
+        if (exit) {
+            int up = nic_link(t, k, r, 0), down = nic_link(t, k, r, 1);
+            route(f, "zoneRoute", a, x, ga, xr, &up, 1, NULL);
+            route(f, "zoneRoute", x, a, xr, ga, &down, 1, NULL);
+        }
+        /* CPU <-> rail: the host bus (intra latency); the PCIe link lies inside. */
+        snprintf(name, sizeof name, "bus%d", k);
+        route(f, "zoneRoute", cz, a, cgw, ga, NULL, 0, name);
+        route(f, "zoneRoute", a, cz, ga, cgw, NULL, 0, name);
+        for (int r2 = 0; r2 < R; r2++) {
+            if (r2 == r || !rail_present(t, k, r2))
+                continue;
+            snprintf(b, sizeof b, "n%dr%d", k, r2);
+            snprintf(ga, sizeof ga, "n%dr%d_nv", k, r);
+            snprintf(gb, sizeof gb, "n%dr%d_nv", k, r2);
+            snprintf(name, sizeof name, "fab%d", k);
+            route(f, "zoneRoute", a, b, ga, gb, NULL, 0, name);
+            snprintf(ga, sizeof ga, "n%dr%d_io", k, r);
+        }
+    }
+    if (exit) {
+        int up = cpu_nic_link(t, k, 0), down = cpu_nic_link(t, k, 1);
+        route(f, "zoneRoute", cz, x, cgw, xr, &up, 1, NULL);
+        route(f, "zoneRoute", x, cz, xr, cgw, &down, 1, NULL);
+    }
+    fprintf(f, "</zone>\n");
+}
+
+/* Items of a grouping level: nodes, or leaves of a fat tree (each a group of its nodes). */
+typedef enum { ITEM_NODE, ITEM_LEAF } item_kind;
+
+static void group_zone(writer *w, item_kind kind, int lo, int hi, const char *id, bool exit);
+
+static void item_names(const gcsim_topology *t, item_kind kind, int x, char *zone, char *gw)
+{
+    (void)t;
+    if (kind == ITEM_NODE) {
+        snprintf(zone, 32, "n%d", x);
+        snprintf(gw, 40, "n%dx_r", x);
+    } else {
+        snprintf(zone, 32, "leaf%d", x);
+        snprintf(gw, 40, "leaf%dx_r", x);
+    }
+}
+
+static void item_zone(writer *w, item_kind kind, int x)
+{
+    const gcsim_topology *t = w->t;
+    if (kind == ITEM_NODE) {
+        node_zone(w, x, t->nodes > 1);
+        return;
+    }
+    int per = t->platform->fabric.nodes_per_leaf, lo = x * per, hi = lo + per;
+    char id[32];
+    snprintf(id, sizeof id, "leaf%d", x);
+    group_zone(w, ITEM_NODE, lo, hi < t->nodes ? hi : t->nodes, id, true);
+}
+
+/* A zone over items [lo, hi) with Full routing between its children: the items
+ * themselves when they are few, else sub-groups. Only routes between leaves carry links
+ * of the topology (the leaves' up- and downlinks); the others carry the zone's helper
+ * link "<id>_h" (no bandwidth limit, no latency: SimGrid forbids empty routes). An exit
+ * zone "<id>x" with router "<id>x_r" is the group's gateway to its parent. */
+static void group_zone(writer *w, item_kind kind, int lo, int hi, const char *id, bool exit)
+{
+    FILE *f = w->f;
+    int n = hi - lo;
+    int per_child = n <= GROUP_FANOUT ? 1 : (n + GROUP_FANOUT - 1) / GROUP_FANOUT;
+    int children = (n + per_child - 1) / per_child;
+    bool leaf_links = kind == ITEM_LEAF && per_child == 1;
+    fprintf(f, "<zone id=\"%s\" routing=\"Full\">\n", id);
+    char (*zone)[32] = malloc(sizeof *zone * (size_t)children);
+    char (*gw)[40] = malloc(sizeof *gw * (size_t)children);
+    int *up = malloc(sizeof(int) * (size_t)children), *down = malloc(sizeof(int) * (size_t)children);
+    if (!zone || !gw || !up || !down) {
+        free(zone), free(gw), free(up), free(down);
+        w->out_of_memory = true;
+        return;
+    }
+    for (int c = 0; c < children; c++) {
+        int a = lo + c * per_child, b = a + per_child < hi ? a + per_child : hi;
+        if (per_child == 1) {
+            item_zone(w, kind, a);
+            item_names(w->t, kind, a, zone[c], gw[c]);
+        } else {
+            snprintf(zone[c], sizeof zone[c], "%s_%d", id, c);
+            snprintf(gw[c], sizeof gw[c], "%s_%dx_r", id, c);
+            group_zone(w, kind, a, b, zone[c], true);
+        }
+        up[c] = leaf_links ? leaf_link(w->t, a, 0) : -1;
+        down[c] = leaf_links ? leaf_link(w->t, a, 1) : -1;
+    }
+    char x[48], xr[56], h[48];
+    snprintf(x, sizeof x, "%sx", id);
+    snprintf(xr, sizeof xr, "%sx_r", id);
+    snprintf(h, sizeof h, "%s_h", id);
+    if (exit)
+        fprintf(f, " <zone id=\"%s\" routing=\"Full\"><router id=\"%s\"/></zone>\n", x, xr);
+    for (int c = 0; c < children && leaf_links; c++)
+        for (int d = 0; d < 2; d++) {
+            int l = d ? down[c] : up[c];
+            char name[32];
+            snprintf(name, sizeof name, "L%d", l);
+            link_line(f, name, w->t->capacity_Bps[l], link_latency_s(w->t, l));
+        }
+    if (!leaf_links && (children > 1 || exit))
+        helper_line(f, h, 0);
+    for (int c = 0; c < children; c++) {
+        for (int e = 0; e < children; e++) {
+            if (e == c)
+                continue;
+            int ids[2] = {up[c], down[e]};
+            if (leaf_links)
+                route(f, "zoneRoute", zone[c], zone[e], gw[c], gw[e], ids, 2, NULL);
+            else
+                route(f, "zoneRoute", zone[c], zone[e], gw[c], gw[e], NULL, 0, h);
+        }
+        if (!exit)
+            continue;
+        if (leaf_links) {
+            route(f, "zoneRoute", zone[c], x, gw[c], xr, &up[c], 1, NULL);
+            route(f, "zoneRoute", x, zone[c], xr, gw[c], &down[c], 1, NULL);
+        } else {
+            route(f, "zoneRoute", zone[c], x, gw[c], xr, NULL, 0, h);
+            route(f, "zoneRoute", x, zone[c], xr, gw[c], NULL, 0, h);
+        }
+    }
+    fprintf(f, "</zone>\n");
+    free(zone), free(gw), free(up), free(down);
+}
+
 int gcsim_des_write_topology(const gcsim_topology *t, const char *path, gcsim_error *err)
 {
     const gcsim_platform *p = t->platform;
@@ -177,125 +410,19 @@ int gcsim_des_write_topology(const gcsim_topology *t, const char *path, gcsim_er
     FILE *f = fopen(path, "w");
     if (!f)
         return gcsim_fail(err, "%s: cannot write the SimGrid platform", path);
-
-    int R = t->nics_per_node, i = t->gpus_per_node;
     fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
     fprintf(f, "<!-- generated by gcsim from %s (%s) -->\n", p->source_path, p->name);
-    fprintf(f, "<platform version=\"4.1\">\n<zone id=\"fabric\" routing=\"DijkstraCache\">\n");
-    char name[64], a[64], b[64], ga[64], gb[64];
-    for (int k = 0; k < t->nodes; k++) {
-        for (int r = 0; r < R; r++)
-            if (k * i + r * (i / R) < t->gpus)
-                rail_zone(f, t, k, r);
-        fprintf(f, " <zone id=\"cz%d\" routing=\"Full\"><host id=\"c%d\" speed=\"%.17gf\"/>"
-                   "<router id=\"c%d_gw\"/>\n",
-                k, k, p->gpu.speed_flops, k);
-        snprintf(name, sizeof name, "cpu%d", k);
-        helper_line(f, name, 0);
-        fprintf(f, "  <route src=\"c%d\" dst=\"c%d_gw\"><link_ctn id=\"cpu%d\"/></route></zone>\n",
-                k, k, k);
-    }
-    if (t->leaves == 0) {
-        fprintf(f, " <zone id=\"sw\" routing=\"Full\"><router id=\"sw_r\"/></zone>\n");
-    } else {
-        fprintf(f, " <zone id=\"core\" routing=\"Full\"><router id=\"core_r\"/></zone>\n");
-        for (int l = 0; l < t->leaves; l++)
-            fprintf(f, " <zone id=\"leaf%d\" routing=\"Full\"><router id=\"leaf%d_r\"/></zone>\n", l, l);
-    }
-    /* The links between zones: NICs, leaf uplinks, and the helpers. */
-    for (int l = 0; l < t->n_links; l++) {
-        gcsim_topology_link_name(t, l, name, sizeof name);
-        if (strstr(name, "_port_") || strstr(name, "_nvl") || strstr(name, "_pcie_"))
-            continue;
-        snprintf(name, sizeof name, "L%d", l);
-        link_line(f, name, t->capacity_Bps[l], link_latency_s(t, l));
-    }
-    for (int k = 0; k < t->nodes; k++) {
-        snprintf(name, sizeof name, "bus%d", k);
-        helper_line(f, name, p->intra.latency_s);
-        snprintf(name, sizeof name, "fab%d", k);
-        helper_line(f, name, FABRIC_LATENCY_S);
-    }
-    /* The links of routes between zones come from the topology: a GPU's route to a GPU of
-     * another node is [pcie up, nic up, (leaf up, leaf down), nic down, pcie down], of which
-     * the NIC and leaf links lie between zones. */
-    int up_id, down_id;
-    for (int k = 0; k < t->nodes; k++) {
-        const char *sw = "sw";
-        char swn[32], swr[40], cz[32], cgw[40];
-        if (t->leaves)
-            snprintf(swn, sizeof swn, "leaf%d", k / p->fabric.nodes_per_leaf);
-        else
-            snprintf(swn, sizeof swn, "%s", sw);
-        snprintf(swr, sizeof swr, "%s_r", swn);
-        snprintf(cz, sizeof cz, "cz%d", k);
-        snprintf(cgw, sizeof cgw, "c%d_gw", k);
-        int nic_base = 0;
-        {
-            /* The NIC link ids: the second link of a GPU -> other-node route starts at the
-             * NIC; take them from a route of this node's CPU (it uses NIC 0). */
-            int links[GCSIM_ROUTE_MAX_LINKS];
-            double lat;
-            int other = t->gpus + (k + 1) % t->nodes;
-            if (t->nodes > 1) {
-                gcsim_topology_route(t, t->gpus + k, other, links, &lat);
-                nic_base = links[0];
-            }
-        }
-        for (int r = 0; r < R; r++) {
-            if (k * i + r * (i / R) >= t->gpus)
-                continue;
-            snprintf(a, sizeof a, "n%dr%d", k, r);
-            snprintf(ga, sizeof ga, "n%dr%d_io", k, r);
-            if (t->nodes > 1) {
-                up_id = nic_base + 2 * r;
-                down_id = up_id + 1;
-                route(f, "zoneRoute", a, swn, ga, swr, &up_id, 1, NULL);
-                route(f, "zoneRoute", swn, a, swr, ga, &down_id, 1, NULL);
-            }
-            /* CPU <-> rail: the host bus (intra latency); the PCIe link lies inside. */
-            snprintf(name, sizeof name, "bus%d", k);
-            route(f, "zoneRoute", cz, a, cgw, ga, NULL, 0, name);
-            route(f, "zoneRoute", a, cz, ga, cgw, NULL, 0, name);
-            for (int r2 = 0; r2 < R; r2++) {
-                if (r2 == r || k * i + r2 * (i / R) >= t->gpus)
-                    continue;
-                snprintf(b, sizeof b, "n%dr%d", k, r2);
-                snprintf(ga, sizeof ga, "n%dr%d_nv", k, r);
-                snprintf(gb, sizeof gb, "n%dr%d_nv", k, r2);
-                snprintf(name, sizeof name, "fab%d", k);
-                route(f, "zoneRoute", a, b, ga, gb, NULL, 0, name);
-                snprintf(ga, sizeof ga, "n%dr%d_io", k, r);
-            }
-        }
-        if (t->nodes > 1) {
-            up_id = nic_base;
-            down_id = nic_base + 1;
-            route(f, "zoneRoute", cz, swn, cgw, swr, &up_id, 1, NULL);
-            route(f, "zoneRoute", swn, cz, swr, cgw, &down_id, 1, NULL);
-        }
-    }
-    for (int l = 0; l < t->leaves; l++) {
-        int links[GCSIM_ROUTE_MAX_LINKS];
-        double lat;
-        /* A route from a node of leaf l to a node of another leaf crosses [.., leaf up, leaf
-         * down, ..]; read the uplink ids from such a route. */
-        int n_per = p->fabric.nodes_per_leaf, src = t->gpus + l * n_per;
-        int dst = t->gpus + (l + 1 < t->leaves ? (l + 1) * n_per : 0);
-        if (t->leaves < 2)
-            break;
-        int n = gcsim_topology_route(t, src, dst, links, &lat);
-        (void)n;
-        snprintf(a, sizeof a, "leaf%d", l);
-        snprintf(ga, sizeof ga, "leaf%d_r", l);
-        up_id = links[1];
-        down_id = links[1] + 1;
-        route(f, "zoneRoute", a, "core", ga, "core_r", &up_id, 1, NULL);
-        route(f, "zoneRoute", "core", a, "core_r", ga, &down_id, 1, NULL);
-    }
-    fprintf(f, "</zone>\n</platform>\n");
+    fprintf(f, "<platform version=\"4.1\">\n");
+    writer w = {f, t, false};
+    if (t->leaves > 1)
+        group_zone(&w, ITEM_LEAF, 0, t->leaves, "fabric", false);
+    else
+        group_zone(&w, ITEM_NODE, 0, t->nodes, "fabric", false);
+    fprintf(f, "</platform>\n");
     if (ferror(f) | (fclose(f) != 0))
         return gcsim_fail(err, "%s: write error while generating the SimGrid platform", path);
+    if (w.out_of_memory)
+        return gcsim_fail(err, "%s: out of memory while generating the SimGrid platform", path);
     return 0;
 }
 

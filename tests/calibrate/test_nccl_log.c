@@ -53,7 +53,7 @@ static const char older[] =
 static void test_current(void)
 {
     nccl_log log;
-    gcsim_error err = {{0}};
+    gcsim_error err = {{0}, 0};
     int rc = nccl_log_parse(current, strlen(current), "current.log", &log, &err);
     CHECK(rc == 0);
     if (rc) {
@@ -94,7 +94,7 @@ static void test_current(void)
 static void test_older(void)
 {
     nccl_log log;
-    gcsim_error err = {{0}};
+    gcsim_error err = {{0}, 0};
     int rc = nccl_log_parse(older, strlen(older), "older.log", &log, &err);
     CHECK(rc == 0);
     if (rc) {
@@ -137,7 +137,7 @@ static void test_shipped(const char *src)
         char path[1024];
         snprintf(path, sizeof path, "%s/platforms/calibration/%s", src, logs[k].file);
         nccl_log log;
-        gcsim_error err = {{0}};
+        gcsim_error err = {{0}, 0};
         int rc = nccl_log_load(path, &log, &err);
         CHECK(rc == 0);
         if (rc) {
@@ -181,7 +181,7 @@ static void test_refusals(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         nccl_log log;
-        gcsim_error err = {{0}};
+        gcsim_error err = {{0}, 0};
         CHECK(nccl_log_parse(cases[i].text, strlen(cases[i].text), "x.log", &log, &err) != 0);
         CHECK_STR_CONTAINS(err.message, cases[i].message);
         CHECK(log.rows == NULL);

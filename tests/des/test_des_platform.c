@@ -6,11 +6,15 @@
  *  - on a fat tree with oversubscription 4 (8 nodes, 4 per leaf), halving-doubling slows
  *    down exactly on the two steps that cross leaves, while the ring does not (its two
  *    cross-leaf flows use different uplink directions);
+ *  - zones of at most 32 children: on 70 nodes the routes grow linearly, a ring and, on a
+ *    fat tree of 64 leaves, halving-doubling cost their closed forms;
  *  - invalid platforms and GPU counts are errors naming the platform;
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "../check.h"
@@ -51,7 +55,8 @@ int main(void)
     char *xml = slurp(path);
     CHECK_STR_CONTAINS(xml, "<link id=\"L19\" bandwidth=\"50000000000Bps\""); /* node 1, pair 0->3 */
     CHECK_STR_CONTAINS(xml, "<host id=\"g7\" speed=\"1000000000000f\"/>");
-    CHECK_STR_CONTAINS(xml, "routing=\"DijkstraCache\"");
+    CHECK(strstr(xml, "Dijkstra") == NULL); /* every zone has a full table of its own */
+    CHECK_STR_CONTAINS(xml, "<zone id=\"n1\" routing=\"Full\">");
     free(xml);
 
     /* Fat tree: 8 nodes, 4 per leaf, oversubscription 4: uplink 4 x 1.25e9 / 4 B/s. */
@@ -80,6 +85,38 @@ int main(void)
     CHECK_REL(t, hd_star + 2 * 3 * (S / 2) / beta, 0.01);
     CHECK(gcsim_des_collective_time(&ft, 8, COLLECTIVE_RING, S, 0, NULL, &t, NULL, &err) == 0);
     CHECK_REL(t, ring_star, 0.01);
+
+    /* More nodes than a zone's children (32): nodes are grouped in zones of at most 32,
+     * and the routes written grow linearly with the nodes (a flat table would hold
+     * 70 x 69). A ring over 70 GPUs costs 2 x 69 x (alpha + S/70/beta), each hop on its
+     * NICs alone whichever groups its two nodes lie in. */
+    gcsim_platform big = des_test_platform(70, 1);
+    snprintf(path, sizeof path, "%s/big.xml", dir);
+    CHECK(mkdir(dir, 0700) == 0 || access(dir, F_OK) == 0);
+    CHECK(gcsim_des_write_platform(&big, 70, path, &err) == 0);
+    xml = slurp(path);
+    CHECK_STR_CONTAINS(xml, "<zone id=\"fabric_0\" routing=\"Full\">");
+    int routes = 0;
+    for (const char *c = xml; (c = strstr(c, "<zoneRoute")); c++)
+        routes++;
+    CHECK(routes > 0 && routes < 70 * 40);
+    free(xml);
+    unlink(path);
+    rmdir(dir);
+    CHECK(gcsim_des_collective_time(&big, 70, COLLECTIVE_RING, S, 0, NULL, &t, NULL, &err) == 0);
+    CHECK_REL(t, 2 * 69 * (alpha + S / 70 / beta), 0.01);
+
+    /* A fat tree of 64 leaves of one node, uplinks a quarter of a NIC (oversubscription 4):
+     * every halving-doubling step crosses leaves, so its bandwidth term is 4x the star's
+     * (2 x 63/64 x S/beta) while its latency stays 12 alpha: the leaves' links lie on every
+     * route, also between leaves of different groups. */
+    gcsim_platform wide = des_test_platform(64, 1);
+    wide.fabric.topology = FABRIC_FAT_TREE;
+    wide.fabric.nodes_per_leaf = 1;
+    wide.fabric.oversubscription = 4;
+    CHECK(gcsim_des_collective_time(&wide, 64, COLLECTIVE_HALVING_DOUBLING, S, 0, NULL, &t, NULL,
+                                    &err) == 0);
+    CHECK_REL(t, 12 * alpha + 4 * 2.0 * 63 / 64 * S / beta, 0.01);
 
     /* Invalid input. */
     gcsim_platform bad = ft;
