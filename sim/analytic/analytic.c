@@ -31,7 +31,8 @@ static int terngrad_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
     int i = pc->gpus_per_machine, j = pc->machines, N = pc->gpus;
     bool compressed = gcsim_scenario_compresses(s);
     double g_dense = s->payload->dense_bytes;
-    double g_wire = compressed ? s->payload->total_bytes : g_dense;
+    double g_wire = compressed ? s->payload->total_bytes
+                               : g_dense * gcsim_precision_grad_elem_bytes(m->precision) / 4.0;
     double T1_compute_s = T1_s - g_dense / c.C_cwd_Bps;
     if (T1_compute_s <= 0.0)
         return gcsim_fail(err, "%s: profiled time %g s for batch %d is shorter than copying the "

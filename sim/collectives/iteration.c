@@ -82,7 +82,9 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
         cur->backward_s += compute_s * bf * share;
         cur->first_layer = l;
         double dense = 4.0 * (double)gcsim_layer_params(&m->layers[l]);
-        double wire = compressed ? pay->layer_bytes[l] : dense;
+        /* Uncompressed gradients travel at the training precision (bf16: half of fp32). */
+        double wire = compressed ? pay->layer_bytes[l]
+                                 : dense * gcsim_precision_grad_elem_bytes(m->precision) / 4.0;
         cur->bytes.dense_bytes += dense;
         cur->bytes.payload_bytes += wire;
         if (wire >= dense)

@@ -96,6 +96,13 @@ int gcsim_payload_plan_build(const char *spec, const gcsim_model *model,
         out->layer_bytes[i] = layer;
         out->total_bytes += layer;
     }
+    /* Uncompressed gradients travel at the training precision: bf16/fp16 halves them.
+     * Compressors take the fp32 gradient (dense_bytes) and size their own output. */
+    if (strcmp(out->spec, "none") == 0 && gcsim_precision_grad_elem_bytes(model->precision) == 2) {
+        for (int i = 0; i < out->n_layers; i++)
+            out->layer_bytes[i] *= 0.5;
+        out->total_bytes *= 0.5;
+    }
     snprintf(out->method, sizeof out->method, "%s",
              out->measured ? "encoded real trace tensors resampled to each layer's size"
                            : "exact fixed-width payload sizes");

@@ -30,6 +30,7 @@ typedef struct {
         double speed_flops;       /* peak fp32, used by the DES to turn time into flops */
         double codec_Bps;         /* compressor encode/decode throughput on the GPU,
                                      bytes of fp32 gradient per second; 0 if not given */
+        double memory_bytes;      /* device memory; 0 if not given (no feasibility check) */
     } gpu;
 
     struct {
