@@ -11,6 +11,7 @@
 #include "inputs.h"
 #include "memory.h"
 #include "report.h"
+#include "roofline.h"
 #include "units.h"
 #ifdef GCSIM_HAVE_DES
 #include "des.h"
@@ -215,6 +216,20 @@ typedef struct {
     double speedup;
 } predict_row;
 
+/* MFU's denominator: the peak for the training precision (the 16-bit one when the
+ * platform gives it, else gpu.speed). */
+static double mfu_peak_flops(const gcsim_model *m, const gcsim_platform *pf)
+{
+    return gcsim_precision_grad_elem_bytes(m->precision) == 2 && pf->gpu.speed_16bit_flops > 0
+               ? pf->gpu.speed_16bit_flops
+               : pf->gpu.speed_flops;
+}
+
+static const char *mfu_peak_name(const gcsim_model *m, const gcsim_platform *pf)
+{
+    return mfu_peak_flops(m, pf) == pf->gpu.speed_flops ? "gpu.speed" : "gpu.speed_16bit";
+}
+
 static void describe(report *r, const predict_options *o, const gcsim_platform *pf,
                      const gcsim_model *m, const gcsim_payload_plan *pl, int batch,
                      double T1_s)
@@ -233,18 +248,24 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
              o->scaling == SCALING_STRONG ? "global mini-batch K =" : "mini-batch per GPU K =",
              batch, T1_s * 1e3, pf->gpu.type);
     report_note(r, "workload", buf);
+    gcsim_profile roofline, *no_profile = NULL;
+    gcsim_error unused;
     const gcsim_profile *prof = gcsim_model_profile(m, pf->gpu.type);
-    snprintf(buf, sizeof buf, "%s training, profile for %s at %s: %s; %s",
-             gcsim_precision_name(m->precision), prof->gpu, gcsim_precision_name(prof->precision),
-             prof->framework, prof->source);
+    if (!prof)
+        prof = no_profile = (gcsim_profile *)gcsim_compute_profile(m, pf, batch, &roofline, &unused);
+    snprintf(buf, sizeof buf, "%s training; %s for %s at %s: %s; %s",
+             gcsim_precision_name(m->precision),
+             no_profile ? "the model has no profile: ROOFLINE MODEL" : "profile",
+             prof->gpu, gcsim_precision_name(prof->precision), prof->framework, prof->source);
     report_note(r, "compute", buf);
     gcsim_memory mem;
     gcsim_memory_estimate(m, pf, gcsim_samples_per_gpu(o->scaling, batch, 1), &mem);
     gcsim_memory_describe(m, &mem, buf, sizeof buf);
     report_note(r, "memory", buf);
     snprintf(buf, sizeof buf, "MFU = %.4g training FLOPs per sample (3 x forward) x samples/s / "
-                              "(GPUs x gpu.speed %.4g TFLOP/s)",
-             gcsim_model_train_flops_per_sample(m), pf->gpu.speed_flops / 1e12);
+                              "(GPUs x %s %.4g TFLOP/s)",
+             gcsim_model_train_flops_per_sample(m), mfu_peak_name(m, pf),
+             mfu_peak_flops(m, pf) / 1e12);
     report_note(r, "mfu", buf);
     snprintf(buf, sizeof buf, "%s, collective %s%s%s, %s%s", engine_name(o->engine),
              gcsim_collective_name(o->collective),
@@ -307,7 +328,7 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
         if (c_tokens >= 0)
             report_num(r, c_tokens, row->p.throughput_samples_per_s * m->tokens_per_sample);
         report_num(r, c_mfu, 100.0 * train_flops * row->p.throughput_samples_per_s /
-                                 ((double)row->gpus * pf->gpu.speed_flops));
+                                 ((double)row->gpus * mfu_peak_flops(m, pf)));
     }
     return r;
 }
@@ -393,14 +414,11 @@ int cmd_predict(int argc, char **argv)
     if (o.optimizer_given)
         model.optimizer = o.optimizer;
     int batch = o.batch ? (int)o.batch : model.batch_per_gpu;
-    const gcsim_profile *prof = gcsim_model_profile(&model, platform.gpu.type);
+    gcsim_profile roofline;
+    const gcsim_profile *prof = gcsim_compute_profile(&model, &platform, batch, &roofline, &err);
     double T1_s = 0.0;
-    if (!prof) {
-        gcsim_fail(&err, "%s: no compute profile for GPU type \"%s\" at %s (platform %s)",
-                   model.source_path, platform.gpu.type, gcsim_precision_name(model.precision),
-                   platform.source_path);
+    if (!prof)
         goto fail;
-    }
     if (gcsim_profile_time_s(prof, batch, &T1_s, &err))
         goto fail;
     if (gcsim_payload_plan_build(o.compressor, &model, &plan, &err))
