@@ -98,15 +98,25 @@ def fit(rows):
     """Efficiencies minimising the squared log error, on a log grid, then refined."""
     def loss(ec, em):
         return sum(w * math.log((c / ec + m / em) / t) ** 2 for c, m, t, w in rows)
-    grid = [10 ** (-3 + 3 * i / 300) for i in range(301)]  # 0.001 .. 1
     has_conv = any(r[0] > 0 for r in rows)
     has_mm = any(r[1] > 0 for r in rows)
+    # a coarse log grid over 0.001 .. 1, then a fine one around its best cell
+    lo_c = lo_m = -3.0
+    step = 0.05
     best = None
-    for ec in (grid if has_conv else [1.0]):
-        for em in (grid if has_mm else [1.0]):
-            v = loss(ec, em)
-            if best is None or v < best[0]:
-                best = (v, ec, em)
+    for _ in range(2):
+        cs = [lo_c + step * i for i in range(61 if best is None else 21)] if has_conv else [0.0]
+        ms = [lo_m + step * i for i in range(61 if best is None else 21)] if has_mm else [0.0]
+        for lc in cs:
+            for lm in ms:
+                if lc > 0.0 or lm > 0.0:
+                    continue
+                v = loss(10 ** lc, 10 ** lm)
+                if best is None or v < best[0]:
+                    best = (v, lc, lm)
+        lo_c, lo_m = best[1] - step, best[2] - step
+        step /= 10.0
+    best = (best[0], 10 ** best[1], 10 ** best[2])
     return best[1], best[2]
 
 
