@@ -2,6 +2,7 @@
  * sim/collectives/iteration.c: one training iteration as both engines see it: compute per
  * GPU, and the gradient buckets backward fills (collectives.h).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,11 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
     for (int l = 0; l < m->n_layers; l++)
         flops += m->layers[l].fwd_flops;
     double cap = s->bucket_bytes > 0 ? s->bucket_bytes : GCSIM_DEFAULT_BUCKET_BYTES;
+    /* The papers' models exchange the whole gradient once backward is done (eq. 27-30
+     * cost T_comm(|g|)): one bucket. With several, the DES would pipeline them, the GPUs
+     * starting bucket b+1 while the CPUs still sum bucket b, which the models do not. */
+    if (gcsim_collective_is_paper_pattern(s->collective))
+        cap = INFINITY;
     bool compressed = gcsim_scenario_compresses(s);
     it->buckets = calloc((size_t)m->n_layers, sizeof *it->buckets);
     if (!it->buckets)
