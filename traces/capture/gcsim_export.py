@@ -34,6 +34,7 @@ Needs PyTorch (Debian 12: apt-get install python3-torch). gcsim's C loader valid
 output (tests/export).
 """
 import argparse
+import copy
 import datetime
 import importlib
 import json
@@ -140,7 +141,9 @@ def trace_layers(model, example):
 
     handles = [m.register_forward_hook(hook) for m in model.modules()]
     try:
-        with torch.no_grad():
+        # Training mode with autograd on: PyTorch's inference fast paths (fused
+        # TransformerEncoderLayer, MultiheadAttention) would hide the submodules.
+        with torch.enable_grad():
             model(example)
     finally:
         for h in handles:
@@ -252,7 +255,8 @@ def export(model, example, out, name, description="", optimizer="momentum",
            tokens_per_sample=0, bucket_cap_mb=25, profile=None):
     """Write OUT (model JSON) and OUT.buckets.json; return the model document."""
     batch = example.shape[0]
-    order, names, macs, per_layer, act = trace_layers(model, example)
+    traced = copy.deepcopy(model).train()  # the user's model (batch-norm statistics) untouched
+    order, names, macs, per_layer, act = trace_layers(traced, example)
     layers = make_layers(order, names, macs, per_layer, batch)
     for l in layers:
         if l["other_params"] == 0:
