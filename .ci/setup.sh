@@ -4,8 +4,7 @@
 # clang builds the libFuzzer targets of the CI fuzz smoke run; python3-torch (1.13, CPU)
 # runs the PyTorch exporter's end-to-end test, tests/export: measured on a Debian 12 host
 # it adds 143 MB of packages to fetch, 610 MB on disk and 8 minutes (at nice 19, beside a
-# test run) to the first
-# setup, mostly unpacking, nothing on later runs).
+# test run) to the first setup, mostly unpacking; nothing on later runs).
 # Everything else the project needs is built from this repository.
 set -eu
 packages="build-essential cmake pkg-config libsimgrid-dev libgsl-dev libcjson-dev
