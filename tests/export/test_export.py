@@ -28,7 +28,9 @@ def check(cond, what):
 
 
 def run(args, expect_rc=0):
-    r = subprocess.run(args, capture_output=True, text=True)
+    # no __pycache__ in the source tree (the exporter imports tests/export/small_models.py)
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    r = subprocess.run(args, capture_output=True, text=True, env=env)
     check(r.returncode == expect_rc, "%s exited %d: %s" % (" ".join(args[:3]), r.returncode,
                                                         r.stderr[-2000:]))
     return r
