@@ -135,11 +135,120 @@ def bert_base_layers(vocab=30522, hidden=768, layers=12, ffn=3072, max_pos=512, 
     return out
 
 
+def decoder_layers(vocab, ctx, hidden, layers, ffn, seq, gpt2):
+    """A decoder-only transformer, one sample = one sequence of `seq` tokens.
+    gpt2=True: GPT-2 (learned positions, LayerNorm with bias, biased projections, GELU MLP
+    of two matrices, LM head tied to the token embedding). gpt2=False: Llama (rotary
+    positions, RMSNorm weights only, no biases, SwiGLU MLP of three matrices, untied head)."""
+    h = hidden
+    emb_w = vocab * h + (ctx * h if gpt2 else 0)
+    out = [{"name": "embeddings", "kind": "embedding", "weights": emb_w, "bias": 0,
+            "fwd_flops": 0}]
+    norm = 2 * h if gpt2 else h
+    mlp_mats = 2 if gpt2 else 3
+    for i in range(layers):
+        # Q, K, V, output projections; scores QK^T and weighted sum AV over the full square
+        # (what a dense kernel computes; a causal kernel skips half of it)
+        out.append({"name": "layer%d.attention" % i, "kind": "attention",
+                    "weights": 4 * h * h, "bias": 4 * h if gpt2 else 0,
+                    "other_params": norm,
+                    "fwd_flops": 2 * seq * (4 * h * h + 2 * seq * h)})
+        out.append({"name": "layer%d.mlp" % i, "kind": "fc",
+                    "weights": mlp_mats * h * ffn, "bias": ffn + h if gpt2 else 0,
+                    "other_params": norm,
+                    "fwd_flops": 2 * seq * (mlp_mats * h * ffn)})
+    head = {"name": "lm_head (weight tied to the token embedding)" if gpt2 else "lm_head",
+            "kind": "fc", "weights": 0 if gpt2 else vocab * h, "bias": 0,
+            "other_params": norm, "fwd_flops": 2 * seq * h * vocab}
+    out.append(head)  # the final norm rides with the head
+    return out
+
+
+def vit_layers(image=224, patch=16, hidden=768, layers=12, ffn=3072, classes=1000):
+    """ViT-B/16 (Dosovitskiy et al. 2021, torchvision vit_b_16): one sample = one image,
+    (224/16)^2 = 196 patches + the class token."""
+    h = hidden
+    seq = (image // patch) ** 2 + 1
+    patches = seq - 1
+    out = [{"name": "patch_embed", "kind": "conv", "weights": 3 * patch * patch * h,
+            "bias": h, "other_params": h + seq * h,  # class token and position embedding
+            "fwd_flops": 2 * patches * 3 * patch * patch * h}]
+    for i in range(layers):
+        out.append({"name": "layer%d.attention" % i, "kind": "attention",
+                    "weights": 4 * h * h, "bias": 4 * h, "other_params": 2 * h,
+                    "fwd_flops": 2 * seq * (4 * h * h + 2 * seq * h)})
+        out.append({"name": "layer%d.mlp" % i, "kind": "fc", "weights": 2 * h * ffn,
+                    "bias": ffn + h, "other_params": 2 * h,
+                    "fwd_flops": 2 * seq * (2 * h * ffn)})
+    out.append({"name": "head", "kind": "fc", "weights": h * classes, "bias": classes,
+                "other_params": 2 * h, "fwd_flops": 2 * h * classes})
+    return out
+
+
+# Activations kept for backward, bytes per sample at 16 bits: Korthikanti et al. 2022
+# ("Reducing Activation Recomputation in Large Transformer Models", Sec. 4.1) count
+# s*h*(34 + 5*a*s/h) bytes per layer; the 5*a*s^2 attention-matrix term is left out because
+# fused attention (PyTorch SDPA, FlashAttention) does not store it. Plus the logits, kept in
+# fp32 for the loss (s x vocab x 4 bytes). fp32 training doubles the per-layer part. A
+# lower bound: workspace, autocast's weight copies and the allocator come on top
+# (docs/catalog.md compares with the measured peaks).
+def transformer_activation_bytes(seq, hidden, layers, vocab_or_classes, fp32):
+    per_layer = seq * hidden * 34 * (2 if fp32 else 1)
+    return layers * per_layer + seq * vocab_or_classes * 4
+
+
 def total_flops(layers):
     return sum(l["fwd_flops"] for l in layers)
 
 
 # --- profiles ----------------------------------------------------------------------------
+H100_RESULTS = os.path.join(REPO, "bench", "gpu", "results", "h100-models.json")
+H100_PRECISIONS = {"fp32_tf32": "tf32", "bf16_autocast": "bf16"}
+
+
+def h100_measured(bench_model):
+    """Profiles measured in this repository on one H100 (docs/gpu-measurements.md): one per
+    precision, every batch measured, time = median training step (forward, loss, backward
+    and the SGD step, whose ~0.4-2.5 ms is included); backward share from the largest batch."""
+    with open(H100_RESULTS) as f:
+        d = json.load(f)
+    prov = d["provenance"]
+    out = []
+    for prec, name in H100_PRECISIONS.items():
+        rows = sorted((c for c in d["configs"]
+                       if c["model"] == bench_model and c["precision"] == prec),
+                      key=lambda c: c["batch"])
+        # A batch that took longer than a larger one was host-bound (launch overhead,
+        # noisy: see the p90 in the results); it is left out so that time grows with batch.
+        rows = [c for i, c in enumerate(rows)
+                if all(c["step_ms_median"] < r["step_ms_median"] for r in rows[i + 1:])]
+        if not rows:
+            continue
+        big = rows[-1]
+        bf = big["backward_ms_median"] / (big["forward_ms_median"] + big["backward_ms_median"])
+        fw = "PyTorch %s, cuDNN %d, %s; %s" % (prov["torch"], prov["cudnn"],
+                                                prov["gpu_name"], d["settings"][prec])
+        src = ("measured: bench/gpu/results/h100-models.json (%s, %s), median step time "
+               "over %d steps" % (bench_model, prov["date_utc"][:10], big["timed_steps"]))
+        out.append({"gpu": "h100", "precision": name, "framework": fw[:127], "source": src,
+                    "points": [{"batch": c["batch"], "time": "%.3fms" % c["step_ms_median"]}
+                               for c in rows],
+                    "backward_fraction": round(bf, 4)})
+    return out
+
+
+def with_h100(profiles, measured_h100):
+    """Measured H100 profiles replace a derived one (a measured profile always wins)."""
+    return [p for p in profiles if p["gpu"] != "h100"] + measured_h100
+
+
+def derived_from(base, ratio, base_name):
+    p = scaled(base["gpu"], base, ratio, "no public figure; %s time x fwd-FLOP ratio, same GPU "
+               "and precision" % base_name)
+    p["precision"] = base["precision"]
+    return p
+
+
 def measured(gpu, model, batches):
     pts, fw = [], None
     for b in batches:
@@ -232,13 +341,16 @@ def write(fname, doc):
         f.write("{\n" + ",\n".join(lines) + "\n}\n")
 
 
-def model_doc(name, desc, source, batch, layers, profiles):
+def model_doc(name, desc, source, batch, layers, profiles, extra=None):
     params = sum(l["weights"] + l["bias"] + l.get("other_params", 0) for l in layers)
-    return {"name": name,
-            "description": desc % {"params": "{:,}".format(params),
-                                   "mib": "%.2f MiB" % (params * 4 / 2**20)},
-            "source": source, "batch_per_gpu": batch, "layers": layers,
-            "profiles": profiles}
+    doc = {"name": name,
+           "description": desc % {"params": "{:,}".format(params),
+                                  "mib": "%.2f MiB" % (params * 4 / 2**20)},
+           "source": source, "batch_per_gpu": batch}
+    doc.update(extra or {})
+    doc["layers"] = layers
+    doc["profiles"] = profiles
+    return doc
 
 
 def main():
@@ -279,8 +391,9 @@ def main():
     write("resnet-50.json", model_doc(
         "resnet-50", "ResNet-50 v1.5 (torchvision), ImageNet, %(params)s parameters, %(mib)s fp32",
         csvsrc % "resnet50_torchvision" + "; batch 32 per GPU: Goyal et al. 2017",
-        32, rn50, gpu_family("resnet-50", measured("gtx1080", "resnet50", [16]),
-                             measured("titan-x-pascal", "resnet50", [16]), direct.items())))
+        32, rn50, with_h100(gpu_family("resnet-50", measured("gtx1080", "resnet50", [16]),
+                                       measured("titan-x-pascal", "resnet50", [16]),
+                                       direct.items()), h100_measured("resnet50"))))
 
     # Sequence models: no public training figure on these GPUs in models/data, so the
     # ResNet-50 profile on the same GPU is scaled by the forward-FLOP ratio per sample.
@@ -302,7 +415,61 @@ def main():
         ratio = total_flops(layers) / total_flops(rn50)
         profs = [flop_scaled_from(p["gpu"], p, ratio, "ResNet-50")
                  for p in rn50_profiles]
-        write(fname, model_doc(name, desc, src, batch, layers, profs))
+        extra = None
+        if name == "bert-base":
+            profs = with_h100(profs, h100_measured("bert_base"))
+            extra = {"optimizer": "adam", "tokens_per_sample": 128,
+                     "activation_bytes_per_sample":
+                         transformer_activation_bytes(128, 768, 12, 30522, True)}
+        write(fname, model_doc(name, desc, src, batch, layers, profs, extra))
+
+    # Today's transformers (issue 17). Architectures: GPT-2 (Radford et al. 2019, Table 2;
+    # vocabulary 50,257, context 1,024), LLaMA-7B (Touvron et al. 2023, Table 2: d=4096,
+    # 32 layers, 32 heads, context 2,048; SwiGLU width 11,008 and vocabulary 32,000 from the
+    # released configuration), ViT-B/16 (Dosovitskiy et al. 2021, Table 1). Parameter counts
+    # are checked against the public figures in docs/catalog.md. Optimizer: AdamW, as all
+    # four papers train. Compute: GPT-2 small measured on an H100 here; the others derived
+    # from a measured model on the same GPU by the forward-FLOP ratio.
+    gpt2s = decoder_layers(50257, 1024, 768, 12, 3072, 1024, True)
+    gpt2s_h100 = h100_measured("gpt2_small")
+    write("gpt2-small.json", model_doc(
+        "gpt2-small", "GPT-2 small (124M): 12 layers, d=768, 12 heads, %(params)s parameters, "
+        "%(mib)s fp32; one sample = one 1,024-token sequence",
+        "computed, docs/catalog.md (Radford et al. 2019); batch 16 sequences per GPU, the "
+        "largest measured on the H100", 16, gpt2s, gpt2s_h100,
+        {"optimizer": "adam", "tokens_per_sample": 1024,
+         "activation_bytes_per_sample": transformer_activation_bytes(1024, 768, 12, 50257, True)}))
+    gpt2xl = decoder_layers(50257, 1024, 1600, 48, 6400, 1024, True)
+    r = total_flops(gpt2xl) / total_flops(gpt2s)
+    write("gpt2-xl.json", model_doc(
+        "gpt2-xl", "GPT-2 XL (1.5B): 48 layers, d=1600, 25 heads, %(params)s parameters, "
+        "%(mib)s fp32; one sample = one 1,024-token sequence",
+        "computed, docs/catalog.md (Radford et al. 2019); batch 4 sequences per GPU (choice: "
+        "fits 80 GB with Adam in fp32 by gcsim's estimate)", 4, gpt2xl,
+        [derived_from(p, r, "GPT-2 small") for p in gpt2s_h100],
+        {"optimizer": "adam", "tokens_per_sample": 1024,
+         "activation_bytes_per_sample": transformer_activation_bytes(1024, 1600, 48, 50257, True)}))
+    llama = decoder_layers(32000, 2048, 4096, 32, 11008, 2048, False)
+    r = total_flops(llama) / total_flops(gpt2s)
+    write("llama-7b.json", model_doc(
+        "llama-7b", "Llama-style 7B decoder (LLaMA-7B shape): 32 layers, d=4096, 32 heads, "
+        "SwiGLU 11,008, %(params)s parameters, %(mib)s fp32; one sample = one 2,048-token "
+        "sequence",
+        "computed, docs/catalog.md (Touvron et al. 2023); batch 1 sequence per GPU; plain data "
+        "parallelism with Adam needs 16 B per parameter, more than an 80 GB GPU holds",
+        1, llama, [derived_from(p, r, "GPT-2 small") for p in gpt2s_h100],
+        {"precision": "bf16", "optimizer": "adam", "tokens_per_sample": 2048,
+         "activation_bytes_per_sample": transformer_activation_bytes(2048, 4096, 32, 32000, False)}))
+    vit = vit_layers()
+    bert_h100 = h100_measured("bert_base")
+    r = total_flops(vit) / total_flops(bert_base_layers())
+    write("vit-b16.json", model_doc(
+        "vit-b16", "ViT-B/16, ImageNet 224x224: 12 layers, d=768, 12 heads, %(params)s "
+        "parameters, %(mib)s fp32; one sample = one image (197 tokens)",
+        "computed, docs/catalog.md (Dosovitskiy et al. 2021); batch 128 images per GPU "
+        "(choice)", 128, vit, [derived_from(p, r, "BERT-base (128 tokens)") for p in bert_h100],
+        {"optimizer": "adam",
+         "activation_bytes_per_sample": transformer_activation_bytes(197, 768, 12, 1000, True)}))
 
 
 if __name__ == "__main__":

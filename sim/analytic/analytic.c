@@ -1,4 +1,5 @@
 #include "analytic.h"
+#include "roofline.h"
 
 #include <math.h>
 #include <string.h>
@@ -20,10 +21,10 @@ static int terngrad_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
     const gcsim_platform *pf = s->platform;
     const gcsim_model *m = s->model;
     const gcsim_placement *pc = &s->placement;
-    const gcsim_profile *prof = gcsim_model_profile(m, pf->gpu.type);
+    gcsim_profile roofline; /* used when the model has no profile for this GPU */
+    const gcsim_profile *prof = gcsim_compute_profile(m, pf, s->batch, &roofline, err);
     if (!prof)
-        return gcsim_fail(err, "%s: no compute profile for GPU type \"%s\" of platform %s",
-                          m->source_path, pf->gpu.type, pf->source_path);
+        return -1;
     double T1_s;
     if (gcsim_profile_time_s(prof, s->batch, &T1_s, err))
         return -1;
@@ -31,7 +32,8 @@ static int terngrad_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
     int i = pc->gpus_per_machine, j = pc->machines, N = pc->gpus;
     bool compressed = gcsim_scenario_compresses(s);
     double g_dense = s->payload->dense_bytes;
-    double g_wire = compressed ? s->payload->total_bytes : g_dense;
+    double g_wire = compressed ? s->payload->total_bytes
+                               : g_dense * gcsim_precision_grad_elem_bytes(m->precision) / 4.0;
     double T1_compute_s = T1_s - g_dense / c.C_cwd_Bps;
     if (T1_compute_s <= 0.0)
         return gcsim_fail(err, "%s: profiled time %g s for batch %d is shorter than copying the "

@@ -458,6 +458,7 @@ int cmd_plan(int argc, char **argv)
     report *r = NULL;
     long long n_all = 0;
     char first_error[512] = "";
+    long long n_skipped = 0; /* candidates that cannot run, e.g. out of GPU memory */
     if (!cache || !counts) {
         fprintf(stderr, "gcsim plan: out of memory\n");
         goto done;
@@ -544,6 +545,7 @@ int cmd_plan(int argc, char **argv)
                     cand.collective = k;
                     cand.gpus = cs.gpus = counts[g];
                     if (sweep_case_run(&cs, &cand.r, &err)) {
+                        n_skipped++;
                         if (!first_error[0])
                             snprintf(first_error, sizeof first_error, "%.500s", err.message);
                         continue;
@@ -580,6 +582,12 @@ int cmd_plan(int argc, char **argv)
         n_rows = (int)o.top;
     r = build_report(&pb, rows, n_rows, feasible);
     describe(r, &pb, model, o.batch ? (int)o.batch : model->batch_per_gpu, n_all);
+    if (n_skipped > 0) {
+        char line[700];
+        snprintf(line, sizeof line, "%lld candidate(s) skipped; the first: %s", n_skipped,
+                 first_error);
+        report_note(r, "skipped", line);
+    }
     if (feasible) {
         snprintf(why, sizeof why,
                  "%d of %d (platform, compressor, collective) combinations meet the target%s",

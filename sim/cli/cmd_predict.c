@@ -9,7 +9,9 @@
 #include "cli_args.h"
 #include "commands.h"
 #include "inputs.h"
+#include "memory.h"
 #include "report.h"
+#include "roofline.h"
 #include "units.h"
 #ifdef GCSIM_HAVE_DES
 #include "des.h"
@@ -24,6 +26,7 @@ static void predict_usage(FILE *out)
 "                     [--gpus LIST] [--scaling strong|weak] [--engine analytic|des|both]\n"
 "                     [--batch K] [--collective NAME] [--ps-shards S] [--bucket SIZE]\n"
 "                     [--no-overlap] [--timeline FILE] [--buckets]\n"
+"                     [--precision fp32|tf32|bf16|fp16] [--optimizer sgd|momentum|adam]\n"
 "                     [--format table|json|csv]\n"
 "                     [--output FILE]\n"
 "\n"
@@ -50,12 +53,19 @@ static void predict_usage(FILE *out)
 "  --timeline FILE   DES: write a Chrome trace of the iteration (one GPU count only)\n"
 "  --buckets         DES: print each gradient bucket's size and timing instead (one GPU\n"
 "                    count only)\n"
+"  --precision P     training precision (default: the model's, else fp32): picks the\n"
+"                    profile measured at it; bf16/fp16 gradients travel at 2 bytes\n"
+"  --optimizer O     optimizer state for the memory check (default: the model's, else\n"
+"                    momentum)\n"
 "  --format F        table (default), json or csv: the same numbers\n"
 "  --output FILE     write there (atomically) instead of standard output\n"
 "\n"
 "GPUs fill machines first: N GPUs use ceil(N / gpus_per_node) machines; when N is not a\n"
 "multiple of gpus_per_node the last machine is partly filled and the models use\n"
-"i = gpus_per_node, j = ceil(N / i).\n");
+"i = gpus_per_node, j = ceil(N / i).\n"
+"\n"
+"A configuration whose weights, gradients, optimizer state and activations exceed the\n"
+"platform's gpu.memory is refused (exit 2) with the arithmetic.\n");
 }
 
 typedef struct {
@@ -69,6 +79,9 @@ typedef struct {
     double bucket_bytes;
     bool overlap;
     bool buckets;
+    bool precision_given, optimizer_given;
+    gcsim_precision precision;
+    gcsim_optimizer optimizer;
 } predict_options;
 
 static int parse_options(int argc, char **argv, predict_options *o)
@@ -82,6 +95,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"no-overlap", no_argument, 0, 'n'},     {"timeline", required_argument, 0, 't'},
         {"format", required_argument, 0, 'f'},   {"output", required_argument, 0, 'o'},
         {"buckets", no_argument, 0, 'k'},        {"help", no_argument, 0, 'h'},
+        {"precision", required_argument, 0, 'P'}, {"optimizer", required_argument, 0, 'O'},
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
@@ -99,6 +113,20 @@ static int parse_options(int argc, char **argv, predict_options *o)
         case 'o': o->output = optarg; break;
         case 'n': o->overlap = false; break;
         case 'k': o->buckets = true; break;
+        case 'P':
+            o->precision_given = true;
+            if (gcsim_precision_parse(optarg, &o->precision)) {
+                fprintf(stderr, "gcsim predict: --precision: expected fp32, tf32, bf16 or fp16, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 'O':
+            o->optimizer_given = true;
+            if (gcsim_optimizer_parse(optarg, &o->optimizer)) {
+                fprintf(stderr, "gcsim predict: --optimizer: expected sgd, momentum or adam, got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
         case 's':
             if (strcmp(optarg, "strong") == 0)
                 o->scaling = SCALING_STRONG;
@@ -188,6 +216,20 @@ typedef struct {
     double speedup;
 } predict_row;
 
+/* MFU's denominator: the peak for the training precision (the 16-bit one when the
+ * platform gives it, else gpu.speed). */
+static double mfu_peak_flops(const gcsim_model *m, const gcsim_platform *pf)
+{
+    return gcsim_precision_grad_elem_bytes(m->precision) == 2 && pf->gpu.speed_16bit_flops > 0
+               ? pf->gpu.speed_16bit_flops
+               : pf->gpu.speed_flops;
+}
+
+static const char *mfu_peak_name(const gcsim_model *m, const gcsim_platform *pf)
+{
+    return mfu_peak_flops(m, pf) == pf->gpu.speed_flops ? "gpu.speed" : "gpu.speed_16bit";
+}
+
 static void describe(report *r, const predict_options *o, const gcsim_platform *pf,
                      const gcsim_model *m, const gcsim_payload_plan *pl, int batch,
                      double T1_s)
@@ -206,6 +248,25 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
              o->scaling == SCALING_STRONG ? "global mini-batch K =" : "mini-batch per GPU K =",
              batch, T1_s * 1e3, pf->gpu.type);
     report_note(r, "workload", buf);
+    gcsim_profile roofline, *no_profile = NULL;
+    gcsim_error unused;
+    const gcsim_profile *prof = gcsim_model_profile(m, pf->gpu.type);
+    if (!prof)
+        prof = no_profile = (gcsim_profile *)gcsim_compute_profile(m, pf, batch, &roofline, &unused);
+    snprintf(buf, sizeof buf, "%s training; %s for %s at %s: %s; %s",
+             gcsim_precision_name(m->precision),
+             no_profile ? "the model has no profile: ROOFLINE MODEL" : "profile",
+             prof->gpu, gcsim_precision_name(prof->precision), prof->framework, prof->source);
+    report_note(r, "compute", buf);
+    gcsim_memory mem;
+    gcsim_memory_estimate(m, pf, gcsim_samples_per_gpu(o->scaling, batch, 1), &mem);
+    gcsim_memory_describe(m, &mem, buf, sizeof buf);
+    report_note(r, "memory", buf);
+    snprintf(buf, sizeof buf, "MFU = %.4g training FLOPs per sample (3 x forward) x samples/s / "
+                              "(GPUs x %s %.4g TFLOP/s)",
+             gcsim_model_train_flops_per_sample(m), mfu_peak_name(m, pf),
+             mfu_peak_flops(m, pf) / 1e12);
+    report_note(r, "mfu", buf);
     snprintf(buf, sizeof buf, "%s, collective %s%s%s, %s%s", engine_name(o->engine),
              gcsim_collective_name(o->collective),
              o->collective_given ? "" : " (the platform's default)",
@@ -222,7 +283,8 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
     report_note(r, "engine", buf);
 }
 
-static report *build_report(const predict_row *rows, int n_rows, bool both)
+static report *build_report(const predict_row *rows, int n_rows, bool both,
+                            const gcsim_model *m, const gcsim_platform *pf)
 {
     report *r = report_new();
     int c_gpus = report_column(r, "gpus", "GPUs", 0);
@@ -239,6 +301,9 @@ static report *build_report(const predict_row *rows, int n_rows, bool both)
     int c_speed = report_column(r, "speedup", "speedup", 2);
     int c_eff = report_column(r, "efficiency_pct", "eff %", 1);
     int c_diff = both ? report_column(r, "des_vs_analytic_pct", "DES vs analytic %", 1) : -1;
+    int c_tokens = m->tokens_per_sample > 0 ? report_column(r, "tokens_per_s", "tokens/s", 0) : -1;
+    int c_mfu = report_column(r, "mfu_pct", "MFU %", 1);
+    double train_flops = gcsim_model_train_flops_per_sample(m);
     for (int k = 0; k < n_rows; k++) {
         const predict_row *row = &rows[k];
         report_row(r);
@@ -260,6 +325,10 @@ static report *build_report(const predict_row *rows, int n_rows, bool both)
             report_num(r, c_diff, 100.0 * (row->p.throughput_samples_per_s /
                                                rows[k - 1].p.throughput_samples_per_s -
                                            1.0));
+        if (c_tokens >= 0)
+            report_num(r, c_tokens, row->p.throughput_samples_per_s * m->tokens_per_sample);
+        report_num(r, c_mfu, 100.0 * train_flops * row->p.throughput_samples_per_s /
+                                 ((double)row->gpus * mfu_peak_flops(m, pf)));
     }
     return r;
 }
@@ -340,14 +409,16 @@ int cmd_predict(int argc, char **argv)
         goto fail;
     if (!o.collective_given)
         o.collective = gcsim_platform_default_collective(&platform);
+    if (o.precision_given)
+        gcsim_model_set_precision(&model, o.precision);
+    if (o.optimizer_given)
+        model.optimizer = o.optimizer;
     int batch = o.batch ? (int)o.batch : model.batch_per_gpu;
-    const gcsim_profile *prof = gcsim_model_profile(&model, platform.gpu.type);
+    gcsim_profile roofline;
+    const gcsim_profile *prof = gcsim_compute_profile(&model, &platform, batch, &roofline, &err);
     double T1_s = 0.0;
-    if (!prof) {
-        gcsim_fail(&err, "%s: no compute profile for GPU type \"%s\" (platform %s)",
-                   model.source_path, platform.gpu.type, platform.source_path);
+    if (!prof)
         goto fail;
-    }
     if (gcsim_profile_time_s(prof, batch, &T1_s, &err))
         goto fail;
     if (gcsim_payload_plan_build(o.compressor, &model, &plan, &err))
@@ -384,6 +455,9 @@ int cmd_predict(int argc, char **argv)
                        batch, counts[k]);
             goto fail;
         }
+        if (gcsim_memory_check(&model, &platform, gcsim_samples_per_gpu(o.scaling, batch, counts[k]),
+                               &err))
+            goto fail;
     }
 
     gcsim_scenario s = {
@@ -426,7 +500,7 @@ int cmd_predict(int argc, char **argv)
         if (!(r = bucket_report(&s, &err)))
             goto fail;
     } else {
-        r = build_report(rows, n_rows, both);
+        r = build_report(rows, n_rows, both, &model, &platform);
     }
     describe(r, &o, &platform, &model, &plan, batch, T1_s);
     if (o.output) {

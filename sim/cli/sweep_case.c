@@ -1,4 +1,5 @@
 /* Shared case evaluation for sweep, plan and check (sweep_case.h). */
+#include "memory.h"
 #include "sweep_case.h"
 
 #include <stdio.h>
@@ -169,6 +170,10 @@ int sweep_case_run(const sweep_case *c, sweep_result *out, gcsim_error *err)
     if (c->scaling == SCALING_STRONG && out->batch < c->gpus)
         return gcsim_fail(err, "strong scaling: the mini-batch K = %d is smaller than %d GPUs",
                           out->batch, c->gpus);
+    /* A worker that cannot hold its training state is skipped with the arithmetic. */
+    if (gcsim_memory_check(c->model, c->platform,
+                           gcsim_samples_per_gpu(c->scaling, out->batch, c->gpus), err))
+        return -1;
     gcsim_scenario s = {
         .platform = c->platform, .model = c->model, .payload = c->payload,
         .placement = out->placement, .scaling = c->scaling, .collective = c->collective,

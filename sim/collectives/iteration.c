@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "collectives.h"
+#include "roofline.h"
 
 bool gcsim_scenario_overlaps(const gcsim_scenario *s)
 {
@@ -33,10 +34,10 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
                           pay->n_layers, m->n_layers);
     if (s->batch < 1)
         return gcsim_fail(err, "batch must be positive, got %d", s->batch);
-    const gcsim_profile *prof = gcsim_model_profile(m, p->gpu.type);
+    gcsim_profile roofline; /* used when the model has no profile for this GPU */
+    const gcsim_profile *prof = gcsim_compute_profile(m, p, s->batch, &roofline, err);
     if (!prof)
-        return gcsim_fail(err, "%s: no compute profile for GPU type \"%s\" of platform %s",
-                          m->source_path, p->gpu.type, p->source_path);
+        return -1;
     double t_batch;
     if (gcsim_profile_time_s(prof, s->batch, &t_batch, err) != 0)
         return -1;
@@ -88,7 +89,9 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
         cur->backward_s += compute_s * bf * share;
         cur->first_layer = l;
         double dense = 4.0 * (double)gcsim_layer_params(&m->layers[l]);
-        double wire = compressed ? pay->layer_bytes[l] : dense;
+        /* Uncompressed gradients travel at the training precision (bf16: half of fp32). */
+        double wire = compressed ? pay->layer_bytes[l]
+                                 : dense * gcsim_precision_grad_elem_bytes(m->precision) / 4.0;
         cur->bytes.dense_bytes += dense;
         cur->bytes.payload_bytes += wire;
         if (wire >= dense)

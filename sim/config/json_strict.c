@@ -326,6 +326,13 @@ int json_flops(const cJSON *o, const char *path, const char *key, bool required,
                     "a positive compute speed such as \"8.9Tflops\"", ctx);
 }
 
+int json_size_bytes(const cJSON *o, const char *path, const char *key, bool required,
+                    double *out, json_ctx *ctx)
+{
+    return quantity(o, path, key, required, out, gcsim_parse_size_bytes,
+                    "a positive size such as \"80GB\"", ctx);
+}
+
 int json_choice(const cJSON *object, const char *path, const char *key, bool required,
                 const char *const *choices, int *out, json_ctx *ctx)
 {

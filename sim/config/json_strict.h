@@ -45,6 +45,8 @@ int json_time_s(const cJSON *object, const char *path, const char *key, bool req
                 double *out, json_ctx *ctx);
 int json_flops(const cJSON *object, const char *path, const char *key, bool required,
                double *out, json_ctx *ctx);
+int json_size_bytes(const cJSON *object, const char *path, const char *key, bool required,
+                    double *out, json_ctx *ctx);
 /* One of the NULL-terminated `choices`; *out is its index. */
 int json_choice(const cJSON *object, const char *path, const char *key, bool required,
                 const char *const *choices, int *out, json_ctx *ctx);

@@ -15,6 +15,39 @@
 static const char *const layer_kinds[] = {"conv", "fc",   "bn",    "lstm", "embedding",
                                           "attention", "norm", "other", NULL};
 
+static const char *const precision_names[] = {"fp32", "tf32", "bf16", "fp16", NULL};
+static const char *const optimizer_names[] = {"sgd", "momentum", "adam", NULL};
+
+const char *gcsim_precision_name(gcsim_precision p) { return precision_names[p]; }
+const char *gcsim_optimizer_name(gcsim_optimizer o) { return optimizer_names[o]; }
+
+int gcsim_precision_parse(const char *name, gcsim_precision *out)
+{
+    for (int i = 0; precision_names[i]; i++)
+        if (strcmp(name, precision_names[i]) == 0) {
+            *out = (gcsim_precision)i;
+            return 0;
+        }
+    return -1;
+}
+
+int gcsim_optimizer_parse(const char *name, gcsim_optimizer *out)
+{
+    for (int i = 0; optimizer_names[i]; i++)
+        if (strcmp(name, optimizer_names[i]) == 0) {
+            *out = (gcsim_optimizer)i;
+            return 0;
+        }
+    return -1;
+}
+
+int gcsim_precision_grad_elem_bytes(gcsim_precision p)
+{
+    return p == GCSIM_PREC_BF16 || p == GCSIM_PREC_FP16 ? 2 : 4;
+}
+
+int gcsim_precision_class(gcsim_precision p) { return gcsim_precision_grad_elem_bytes(p) == 4 ? 0 : 1; }
+
 static int parse_layer(const cJSON *v, int index, gcsim_layer *l, json_ctx *ctx)
 {
     static const char *const keys[] = {"name", "kind", "weights", "bias", "other_params",
@@ -41,20 +74,24 @@ static int parse_layer(const cJSON *v, int index, gcsim_layer *l, json_ctx *ctx)
     return 0;
 }
 
-static int parse_profile(const cJSON *v, int index, gcsim_profile *p, json_ctx *ctx)
+static int parse_profile(const cJSON *v, int index, gcsim_profile *p,
+                         gcsim_precision model_precision, json_ctx *ctx)
 {
     static const char *const keys[] = {"gpu", "framework", "source", "points",
-                                       "backward_fraction", NULL};
+                                       "backward_fraction", "precision", NULL};
     static const char *const point_keys[] = {"batch", "time", NULL};
     char path[64], got[96];
     snprintf(path, sizeof path, "$.profiles[%d]", index);
     p->backward_fraction = 2.0 / 3.0;
+    int precision = (int)model_precision;
     if (json_expect_object(v, path, keys, ctx) ||
+        json_choice(v, path, "precision", false, precision_names, &precision, ctx) ||
         json_string(v, path, "gpu", true, p->gpu, sizeof p->gpu, ctx) ||
         json_string(v, path, "framework", true, p->framework, sizeof p->framework, ctx) ||
         json_string(v, path, "source", true, p->source, sizeof p->source, ctx) ||
         json_number(v, path, "backward_fraction", false, 0.0, 1.0, &p->backward_fraction, ctx))
         return -1;
+    p->precision = (gcsim_precision)precision;
     if (p->source[0] == '\0')
         return gcsim_fail(ctx->err, "%s: %s.source: must name where the timing comes from",
                           ctx->origin, path);
@@ -87,7 +124,9 @@ static int parse_profile(const cJSON *v, int index, gcsim_profile *p, json_ctx *
 int gcsim_model_parse(const char *text, const char *origin, gcsim_model *m, gcsim_error *err)
 {
     static const char *const keys[] = {"name", "description", "source", "batch_per_gpu",
-                                       "layers", "profiles", NULL};
+                                       "layers", "profiles", "precision", "optimizer",
+                                       "activation_bytes_per_sample", "tokens_per_sample",
+                                       NULL};
     json_ctx ctx = {origin, err};
     memset(m, 0, sizeof *m);
     snprintf(m->source_path, sizeof m->source_path, "%s", origin);
@@ -95,15 +134,24 @@ int gcsim_model_parse(const char *text, const char *origin, gcsim_model *m, gcsi
     if (json_parse_document(text, &ctx, &root))
         return -1;
     char source[512];
-    long long batch = 0;
+    long long batch = 0, tokens = 0;
+    int precision = GCSIM_PREC_FP32, optimizer = GCSIM_OPT_MOMENTUM;
     if (json_expect_object(root, "$", keys, &ctx) ||
         json_string(root, "$", "name", true, m->name, sizeof m->name, &ctx) ||
         json_string(root, "$", "description", false, m->description, sizeof m->description,
                     &ctx) ||
         json_string(root, "$", "source", false, source, sizeof source, &ctx) ||
-        json_integer(root, "$", "batch_per_gpu", true, 1, 1 << 24, &batch, &ctx))
+        json_integer(root, "$", "batch_per_gpu", true, 1, 1 << 24, &batch, &ctx) ||
+        json_choice(root, "$", "precision", false, precision_names, &precision, &ctx) ||
+        json_choice(root, "$", "optimizer", false, optimizer_names, &optimizer, &ctx) ||
+        json_number(root, "$", "activation_bytes_per_sample", false, 0.0, 1e15,
+                    &m->activation_bytes_per_sample, &ctx) ||
+        json_integer(root, "$", "tokens_per_sample", false, 1, 1 << 24, &tokens, &ctx))
         goto fail;
     m->batch_per_gpu = (int)batch;
+    m->precision = (gcsim_precision)precision;
+    m->optimizer = (gcsim_optimizer)optimizer;
+    m->tokens_per_sample = (int)tokens;
 
     char got[96];
     const cJSON *layers = json_member(root, "layers");
@@ -152,12 +200,16 @@ int gcsim_model_parse(const char *text, const char *origin, gcsim_model *m, gcsi
     m->n_profiles = n_profiles;
     i = 0;
     for (const cJSON *p = profiles->child; p; p = p->next, i++) {
-        if (parse_profile(p, i, &m->profiles[i], &ctx))
+        if (parse_profile(p, i, &m->profiles[i], m->precision, &ctx))
             goto fail;
         for (int k = 0; k < i; k++)
-            if (strcmp(m->profiles[k].gpu, m->profiles[i].gpu) == 0) {
-                gcsim_fail(err, "%s: $.profiles[%d].gpu: a second profile for \"%s\"", origin,
-                           i, m->profiles[i].gpu);
+            if (strcmp(m->profiles[k].gpu, m->profiles[i].gpu) == 0 &&
+                gcsim_precision_class(m->profiles[k].precision) ==
+                    gcsim_precision_class(m->profiles[i].precision)) {
+                gcsim_fail(err, "%s: $.profiles[%d].gpu: a second profile for \"%s\" at %s "
+                                "(one per GPU for fp32/tf32 and one for bf16/fp16)",
+                           origin, i, m->profiles[i].gpu,
+                           gcsim_precision_name(m->profiles[i].precision));
                 goto fail;
             }
     }
@@ -203,10 +255,32 @@ double gcsim_model_gradient_bytes(const gcsim_model *m)
     return 4.0 * (double)gcsim_model_params(m);
 }
 
+double gcsim_model_exchanged_gradient_bytes(const gcsim_model *m)
+{
+    return (double)gcsim_precision_grad_elem_bytes(m->precision) *
+           (double)gcsim_model_params(m);
+}
+
+double gcsim_model_train_flops_per_sample(const gcsim_model *m)
+{
+    double f = 0.0;
+    for (int i = 0; i < m->n_layers; i++)
+        f += m->layers[i].fwd_flops;
+    return 3.0 * f;
+}
+
+void gcsim_model_set_precision(gcsim_model *m, gcsim_precision p)
+{
+    m->activation_bytes_per_sample *= (double)gcsim_precision_grad_elem_bytes(p) /
+                                      (double)gcsim_precision_grad_elem_bytes(m->precision);
+    m->precision = p;
+}
+
 const gcsim_profile *gcsim_model_profile(const gcsim_model *m, const char *gpu_type)
 {
     for (int i = 0; i < m->n_profiles; i++)
-        if (strcmp(m->profiles[i].gpu, gpu_type) == 0)
+        if (strcmp(m->profiles[i].gpu, gpu_type) == 0 &&
+            gcsim_precision_class(m->profiles[i].precision) == gcsim_precision_class(m->precision))
             return &m->profiles[i];
     return NULL;
 }

@@ -23,8 +23,27 @@ typedef struct {
     double time_s;          /* forward + backward time for that batch on one GPU */
 } gcsim_profile_point;
 
+/* Training precision. tf32 keeps fp32 storage (tensor-core math only); bf16 and fp16 are
+ * mixed precision: 16-bit working weights, activations and gradients, fp32 master weights
+ * and optimizer state. */
+typedef enum { GCSIM_PREC_FP32, GCSIM_PREC_TF32, GCSIM_PREC_BF16, GCSIM_PREC_FP16 } gcsim_precision;
+/* What the optimizer keeps per parameter: nothing (plain SGD), one fp32 buffer (SGD with
+ * momentum) or two (Adam's first and second moments). */
+typedef enum { GCSIM_OPT_SGD, GCSIM_OPT_MOMENTUM, GCSIM_OPT_ADAM } gcsim_optimizer;
+
+const char *gcsim_precision_name(gcsim_precision p);
+int gcsim_precision_parse(const char *name, gcsim_precision *out);
+/* Bytes of one gradient element as the framework all-reduces it: 4 or 2. */
+int gcsim_precision_grad_elem_bytes(gcsim_precision p);
+/* fp32 and tf32 share a class (4-byte storage), bf16 and fp16 another; a profile serves
+ * the precisions of its class. */
+int gcsim_precision_class(gcsim_precision p);
+const char *gcsim_optimizer_name(gcsim_optimizer o);
+int gcsim_optimizer_parse(const char *name, gcsim_optimizer *out);
+
 typedef struct {
     char gpu[64];           /* GPU type, matched against platform gpu.type */
+    gcsim_precision precision; /* what was measured (default: the model's precision) */
     char framework[128];
     char source[256];
     int n_points;
@@ -37,6 +56,10 @@ typedef struct {
     char description[512];
     char source_path[512];
     int batch_per_gpu;       /* default mini-batch per GPU */
+    gcsim_precision precision;   /* default fp32 */
+    gcsim_optimizer optimizer;   /* default SGD with momentum */
+    double activation_bytes_per_sample; /* kept for backward, at `precision`; 0: not estimated */
+    int tokens_per_sample;       /* sequence length of a sample; 0: not a token model */
     int n_layers;
     gcsim_layer *layers;     /* forward order */
     int n_profiles;
@@ -50,10 +73,19 @@ void gcsim_model_free(gcsim_model *m);
 
 long long gcsim_layer_params(const gcsim_layer *l);
 long long gcsim_model_params(const gcsim_model *m);
-/* |g|: fp32 gradient bytes of the whole model. */
+/* |g|: fp32 gradient bytes of the whole model (what compressors take in). */
 double gcsim_model_gradient_bytes(const gcsim_model *m);
+/* Gradient bytes as the framework exchanges them uncompressed: half of |g| for bf16/fp16. */
+double gcsim_model_exchanged_gradient_bytes(const gcsim_model *m);
+/* Train at another precision: profiles are then looked up for it, and the activation
+ * estimate scales with the element size (an approximation: autocast keeps some fp32). */
+void gcsim_model_set_precision(gcsim_model *m, gcsim_precision p);
 
-/* The profile for a GPU type, or NULL. */
+/* Training FLOPs per sample: forward plus a backward of twice the forward (the usual
+ * 2x for gradients with respect to inputs and to weights). For MFU. */
+double gcsim_model_train_flops_per_sample(const gcsim_model *m);
+
+/* The profile for a GPU type at the model's precision class, or NULL. */
 const gcsim_profile *gcsim_model_profile(const gcsim_model *m, const char *gpu_type);
 
 /* T(1,1,K,|g|): time to train a batch of K on one GPU. Exact at a profiled batch; between

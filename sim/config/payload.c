@@ -102,6 +102,22 @@ int gcsim_payload_plan_build(const char *spec, const gcsim_model *model,
         out->layer_bytes[i] = layer;
         out->total_bytes += layer;
     }
+    /* Uncompressed gradients travel at the training precision: bf16/fp16 halves them.
+     * Compressors take the fp32 gradient (dense_bytes) and size their own output. */
+    if (strcmp(out->spec, "none") == 0 && gcsim_precision_grad_elem_bytes(model->precision) == 2) {
+        out->total_bytes = 0.0;
+        for (int i = 0; i < out->n_layers; i++) {
+            const gcsim_layer *l = &model->layers[i];
+            long long tensors[3] = {l->weights, l->bias, l->other_params};
+            double layer = 0.0;
+            for (int t = 0; t < 3; t++)
+                if (tensors[t] > 0)
+                    layer += (double)gc_payload_header_bytes((size_t)tensors[t]) +
+                             2.0 * (double)tensors[t];
+            out->layer_bytes[i] = layer;
+            out->total_bytes += layer;
+        }
+    }
     snprintf(out->method, sizeof out->method, "%s",
              out->measured ? "encoded real trace tensors resampled to each layer's size"
                            : "exact fixed-width payload sizes");

@@ -29,14 +29,18 @@ static int latency(const cJSON *o, const char *path, const char *key, bool requi
 
 static int parse_gpu(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
 {
-    static const char *const keys[] = {"type", "speed", "codec_throughput", NULL};
+    static const char *const keys[] = {"type", "speed", "codec_throughput", "memory",
+                                       "memory_bandwidth", "speed_16bit", NULL};
     const cJSON *gpu = json_member(root, "gpu");
     if (!gpu)
         return gcsim_fail(ctx->err, "%s: $.gpu: missing required key", ctx->origin);
     if (json_expect_object(gpu, "$.gpu", keys, ctx) ||
         json_string(gpu, "$.gpu", "type", true, p->gpu.type, sizeof p->gpu.type, ctx) ||
         json_flops(gpu, "$.gpu", "speed", true, &p->gpu.speed_flops, ctx) ||
-        json_rate_Bps(gpu, "$.gpu", "codec_throughput", false, &p->gpu.codec_Bps, ctx))
+        json_rate_Bps(gpu, "$.gpu", "codec_throughput", false, &p->gpu.codec_Bps, ctx) ||
+        json_size_bytes(gpu, "$.gpu", "memory", false, &p->gpu.memory_bytes, ctx) ||
+        json_rate_Bps(gpu, "$.gpu", "memory_bandwidth", false, &p->gpu.memory_Bps, ctx) ||
+        json_flops(gpu, "$.gpu", "speed_16bit", false, &p->gpu.speed_16bit_flops, ctx))
         return -1;
     if (p->gpu.type[0] == '\0')
         return gcsim_fail(ctx->err, "%s: $.gpu.type: must not be empty", ctx->origin);

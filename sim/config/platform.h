@@ -27,9 +27,13 @@ typedef struct {
 
     struct {
         char type[64];            /* matched against model compute profiles */
-        double speed_flops;       /* peak fp32, used by the DES to turn time into flops */
+        double speed_flops;       /* peak at fp32/tf32 (the math fp32 training uses): MFU and
+                                     the roofline for GPUs without a profile */
         double codec_Bps;         /* compressor encode/decode throughput on the GPU,
                                      bytes of fp32 gradient per second; 0 if not given */
+        double memory_bytes;      /* device memory; 0 if not given (no feasibility check) */
+        double memory_Bps;        /* device memory bandwidth; 0 if not given (roofline) */
+        double speed_16bit_flops; /* peak bf16/fp16 tensor speed; 0 if not given */
     } gpu;
 
     struct {

@@ -108,6 +108,21 @@ int main(void)
      *   = 0.0015 + 3.0 = 3.0015 s */
     predict(COLLECTIVE_RING, SCALING_WEAK, 16, &fp32, &p);
     CHECK_REL(p.comm_s, 3.0015, 1e-9);
+    /* The same ring in bf16 (issue 17): uncompressed gradients travel at 2 bytes, half of
+     * |g|: 30 * 50e-6 + 2 * 15/16 * 100e6 / 125e6 = 0.0015 + 1.5 = 1.5015 s. The profile
+     * must be one measured at 16 bits. */
+    model.precision = GCSIM_PREC_BF16;
+    model.profiles[0].precision = GCSIM_PREC_BF16;
+    predict(COLLECTIVE_RING, SCALING_WEAK, 16, &fp32, &p);
+    CHECK_REL(p.comm_s, 1.5015, 1e-9);
+    model.profiles[0].precision = GCSIM_PREC_FP32;
+    gcsim_error no_profile;
+    gcsim_scenario bf16_s = {.platform = &platform, .model = &model, .payload = &fp32,
+                             .scaling = SCALING_WEAK, .collective = COLLECTIVE_RING, .batch = 128};
+    CHECK(gcsim_platform_place(&platform, 16, &bf16_s.placement, &no_profile) == 0);
+    CHECK(gcsim_analytic_predict(&bf16_s, &p, &no_profile) != 0);
+    CHECK_STR_CONTAINS(no_profile.message, "no compute profile for GPU type \"testgpu\"");
+    model.precision = GCSIM_PREC_FP32;
     /* Hierarchical, dense, i = 4, j = 4:
      *   2 (i-1)(a_g + |g|/(i C_gwd)) + 2 (j-1)(a_n + |g|/(j C_nwd))
      *   = 6 (5e-6 + 200e6/40e9) + 6 (50e-6 + 200e6/500e6)

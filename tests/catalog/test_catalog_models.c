@@ -52,13 +52,37 @@ static const struct {
  *   MLM transform H*H + H + LayerNorm 2*H        = 592,128
  *   MLM decoder bias V (weight tied)             = 30,522
  *   NSP 2*H + 2                                  = 1,538
- *   total                                        = 110,106,428 */
+ *   total                                        = 110,106,428
+ * gpt2-small: V = 50,257, 1,024 positions, H = 768, 12 layers, MLP 4H, LM head tied.
+ *   embeddings 50,257*768 + 1,024*768            = 38,597,376 + 786,432 = 39,383,808
+ *   per layer: attention 4*(H*H + H) + LayerNorm 2H = 2,362,368 + 1,536;
+ *              MLP 2*H*3072 + 3072 + H + LayerNorm 2H = 4,722,432 + 1,536 -> 7,087,872
+ *   12 layers 85,054,464; final LayerNorm 1,536 -> total 124,439,808
+ *   (Hugging Face gpt2 and bench/gpu/results/h100-models.json: 124,439,808; "124M")
+ * gpt2-xl: H = 1600, 48 layers, MLP 6400.
+ *   embeddings 50,257*1600 + 1,024*1600          = 80,411,200 + 1,638,400 = 82,049,600
+ *   per layer: 4*(H*H + H) + 2H + 2*H*6400 + 6400 + H + 2H = 10,246,400 + 3,200
+ *              + 20,480,000 + 8,000 + 3,200 = 30,740,800; 48 layers = 1,475,558,400
+ *   final LayerNorm 3,200 -> total 1,557,611,200 ("1.5B")
+ * llama-7b: V = 32,000, H = 4096, 32 layers, SwiGLU 11,008, no biases, untied head.
+ *   embedding 32,000*4096 = 131,072,000; head the same
+ *   per layer: 4*H*H + 3*H*11,008 + 2 RMSNorm H = 67,108,864 + 135,266,304 + 8,192
+ *              = 202,383,360; 32 layers = 6,476,267,520
+ *   final RMSNorm 4,096 -> total 6,738,415,616 ("6.7B"; LLaMA paper Table 2)
+ * vit-b16: 224x224 images, 16x16 patches (196 + class token = 197), H = 768, 12 layers.
+ *   patch conv 3*16*16*768 + 768 = 590,592; class token 768; positions 197*768 = 151,296
+ *   12 layers as BERT's = 85,054,464; final LayerNorm 1,536; head 768*1000 + 1000 = 769,000
+ *   total 86,567,656 ("86.6M", torchvision vit_b_16) */
 static const struct {
     const char *file;
     long long total;
 } hand_models[] = {
     {"lstm-ptb.json", 51034000LL},
     {"bert-base.json", 110106428LL},
+    {"gpt2-small.json", 124439808LL},
+    {"gpt2-xl.json", 1557611200LL},
+    {"llama-7b.json", 6738415616LL},
+    {"vit-b16.json", 86567656LL},
 };
 
 #define N_CSV (sizeof csv_models / sizeof csv_models[0])
