@@ -39,7 +39,7 @@ static int one_layer_model(long long params, const char *extra, gcsim_model *m,
 
 int main(void)
 {
-    gcsim_error err = {{0}};
+    gcsim_error err = {0};
     gcsim_platform pf;
     CHECK(gcsim_platform_parse(platform_json, "<test platform>", &pf, &err) == 0);
     CHECK(pf.gpu.memory_bytes == 80e9);

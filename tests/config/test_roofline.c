@@ -30,7 +30,7 @@ static const char *model_json =
 
 int main(void)
 {
-    gcsim_error err = {{0}};
+    gcsim_error err = {0};
     gcsim_platform pf;
     gcsim_model m;
     CHECK(gcsim_platform_parse(platform_json, "<t>", &pf, &err) == 0);
