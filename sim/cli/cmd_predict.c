@@ -7,6 +7,7 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "codec.h"
 #include "commands.h"
 #include "inputs.h"
 #include "report.h"
@@ -22,7 +23,8 @@ static void predict_usage(FILE *out)
     fprintf(out,
 "usage: gcsim predict [--platform FILE] [--model FILE] [--compressor SPEC]\n"
 "                     [--gpus LIST] [--scaling strong|weak] [--engine analytic|des|both]\n"
-"                     [--batch K] [--collective NAME] [--ps-shards S] [--bucket SIZE]\n"
+"                     [--batch K] [--collective NAME] [--exchange X] [--ps-shards S]\n"
+"                     [--bucket SIZE]\n"
 "                     [--no-overlap] [--timeline FILE] [--buckets]\n"
 "                     [--format table|json|csv]\n"
 "                     [--output FILE]\n"
@@ -41,6 +43,12 @@ static void predict_usage(FILE *out)
 "  --collective C    ring, halving-doubling, tree, double-tree, hierarchical, ps,\n"
 "                    allgather, or terngrad (the TernGrad paper's model, eq. 27-30);\n"
 "                    default: the platform's \"collective\", else ring\n"
+"  --exchange X      auto (default): summable payloads (none, fp16, bf16, powersgd,\n"
+"                    randomk) all-reduce with the collective, the others all-gather\n"
+"                    (N-1 payloads decoded and summed); --collective C means the\n"
+"                    exchange C is, and so does a platform's terngrad, allgather or ps;\n"
+"                    allreduce: the collective with the payload's hop rule;\n"
+"                    allgather; ps (parameter server). docs/codec.md\n"
 "  --ps-shards S     parameter-server shards (default: one per machine)\n"
 "  --bucket SIZE     DES gradient bucket, e.g. 25MiB (default)\n"
 "  --no-overlap      exchange gradients only after backward has finished (both engines;\n"
@@ -62,6 +70,7 @@ typedef struct {
     gcsim_engine engine;
     gcsim_collective collective;
     bool collective_given;
+    gcsim_exchange exchange;
     report_format format;
     long long batch, ps_shards;
     double bucket_bytes;
@@ -80,6 +89,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"no-overlap", no_argument, 0, 'n'},     {"timeline", required_argument, 0, 't'},
         {"format", required_argument, 0, 'f'},   {"output", required_argument, 0, 'o'},
         {"buckets", no_argument, 0, 'k'},        {"help", no_argument, 0, 'h'},
+        {"exchange", required_argument, 0, 'X'},
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
@@ -119,6 +129,13 @@ static int parse_options(int argc, char **argv, predict_options *o)
                 fprintf(stderr, "gcsim predict: --collective: unknown collective \"%s\" (terngrad, "
                                 "ring, halving-doubling, tree, double-tree, hierarchical, ps, allgather)\n",
                         optarg);
+                return -1;
+            }
+            break;
+        case 'X':
+            if (gcsim_exchange_parse(optarg, &o->exchange)) {
+                fprintf(stderr, "gcsim predict: --exchange: expected auto, allreduce, allgather or "
+                                "ps, got \"%s\"\n", optarg);
                 return -1;
             }
             break;
@@ -187,7 +204,7 @@ typedef struct {
 
 static void describe(report *r, const predict_options *o, const gcsim_platform *pf,
                      const gcsim_model *m, const gcsim_payload_plan *pl, int batch,
-                     double T1_s)
+                     double T1_s, const gcsim_codec_setup *cs)
 {
     char buf[2048];
     snprintf(buf, sizeof buf, "%s (%s)", pf->name, pf->source_path);
@@ -205,7 +222,7 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
     report_note(r, "workload", buf);
     snprintf(buf, sizeof buf, "%s, collective %s%s%s, %s%s", engine_name(o->engine),
              gcsim_collective_name(o->collective),
-             o->collective_given ? "" : " (the platform's default)",
+             o->collective_given ? "" : " (chosen by the exchange)",
              o->collective == COLLECTIVE_TERNGRAD ? " (TernGrad Appendix B, eq. 27-30)" : "",
              o->overlap && o->collective != COLLECTIVE_TERNGRAD
                  ? "buckets exchanged while backward runs"
@@ -214,9 +231,14 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
                                           : "; the DES also sees contention between flows, "
                                             "buckets and codec work, the analytic engine not");
     report_note(r, "engine", buf);
+    snprintf(buf, sizeof buf, "%s, schedule %s (%s)", gcsim_exchange_name(cs->exchange.exchange),
+             gcsim_collective_name(cs->exchange.collective), cs->exchange.why);
+    report_note(r, "exchange", buf);
+    report_note(r, "codec cost", cs->codec.description);
 }
 
-static report *build_report(const predict_row *rows, int n_rows, bool both)
+static report *build_report(const predict_row *rows, int n_rows, bool both,
+                            const char *exchange)
 {
     report *r = report_new();
     int c_gpus = report_column(r, "gpus", "GPUs", 0);
@@ -229,10 +251,13 @@ static report *build_report(const predict_row *rows, int n_rows, bool both)
     int c_comm = report_column(r, "comm_ms", "comm ms", 3);
     int c_exposed = report_column(r, "exposed_comm_ms", "exposed ms", 3);
     int c_codec = report_column(r, "compress_ms", "codec ms", 3);
+    int c_enc = report_column(r, "encode_ms", "encode ms", 3);
+    int c_dec = report_column(r, "decode_ms", "decode ms", 3);
     int c_tput = report_column(r, "throughput_samples_per_s", "samples/s", 1);
     int c_speed = report_column(r, "speedup", "speedup", 2);
     int c_eff = report_column(r, "efficiency_pct", "eff %", 1);
     int c_diff = both ? report_column(r, "des_vs_analytic_pct", "DES vs analytic %", 1) : -1;
+    int c_exch = report_column(r, "exchange", "exchange", 0);
     for (int k = 0; k < n_rows; k++) {
         const predict_row *row = &rows[k];
         report_row(r);
@@ -247,6 +272,9 @@ static report *build_report(const predict_row *rows, int n_rows, bool both)
         report_num(r, c_comm, row->p.comm_s * 1e3);
         report_num(r, c_exposed, row->p.exposed_comm_s * 1e3);
         report_num(r, c_codec, row->p.compress_s * 1e3);
+        report_num(r, c_enc, row->p.encode_s * 1e3);
+        report_num(r, c_dec, row->p.decode_s * 1e3);
+        report_str(r, c_exch, exchange);
         report_num(r, c_tput, row->p.throughput_samples_per_s);
         report_num(r, c_speed, row->speedup);
         report_num(r, c_eff, 100.0 * row->speedup / row->gpus);
@@ -332,8 +360,6 @@ int cmd_predict(int argc, char **argv)
     if (inputs_load_platform(o.platform_path, &platform, &err) ||
         inputs_load_model(o.model_path, &model, &err))
         goto fail;
-    if (!o.collective_given)
-        o.collective = gcsim_platform_default_collective(&platform);
     int batch = o.batch ? (int)o.batch : model.batch_per_gpu;
     const gcsim_profile *prof = gcsim_model_profile(&model, platform.gpu.type);
     double T1_s = 0.0;
@@ -346,6 +372,11 @@ int cmd_predict(int argc, char **argv)
         goto fail;
     if (gcsim_payload_plan_build(o.compressor, &model, &plan, &err))
         goto fail;
+    gcsim_codec_setup cs;
+    if (gcsim_codec_setup_init(&cs, &platform, plan.spec, o.exchange,
+                               o.collective_given ? &o.collective : NULL, &err))
+        goto fail;
+    o.collective = cs.exchange.collective;
 
     int counts[MAX_GPU_COUNTS], n_counts;
     char msg[256];
@@ -384,6 +415,7 @@ int cmd_predict(int argc, char **argv)
         .platform = &platform, .model = &model, .payload = &plan, .scaling = o.scaling,
         .collective = o.collective, .batch = batch, .ps_shards = (int)o.ps_shards,
         .bucket_bytes = o.bucket_bytes, .overlap = o.overlap, .timeline_path = NULL};
+    gcsim_codec_setup_apply(&cs, &s);
     bool both = o.engine == ENGINE_BOTH;
     int per_count = both ? 2 : 1;
     rows = calloc((size_t)n_counts * per_count, sizeof *rows);
@@ -420,9 +452,9 @@ int cmd_predict(int argc, char **argv)
         if (!(r = bucket_report(&s, &err)))
             goto fail;
     } else {
-        r = build_report(rows, n_rows, both);
+        r = build_report(rows, n_rows, both, gcsim_exchange_name(cs.exchange.exchange));
     }
-    describe(r, &o, &platform, &model, &plan, batch, T1_s);
+    describe(r, &o, &platform, &model, &plan, batch, T1_s, &cs);
     if (o.output) {
         atomic_file f;
         if (atomic_file_open(&f, o.output, msg, sizeof msg)) {

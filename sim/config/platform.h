@@ -28,8 +28,13 @@ typedef struct {
     struct {
         char type[64];            /* matched against model compute profiles */
         double speed_flops;       /* peak fp32, used by the DES to turn time into flops */
-        double codec_Bps;         /* compressor encode/decode throughput on the GPU,
-                                     bytes of fp32 gradient per second; 0 if not given */
+        double codec_Bps;         /* deprecated "codec_throughput": when given, one
+                                     encode/decode rate for every compressor, in fp32
+                                     gradient bytes per second, overriding the codec
+                                     model and any profile; 0 if not given */
+        char codec_profile[512];  /* "codec_profile": a measured codec profile file,
+                                     resolved against the platform file's folder
+                                     (sim/codec/codec.h); "" if not given */
     } gpu;
 
     struct {
