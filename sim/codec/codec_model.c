@@ -117,8 +117,9 @@ int gcsim_codec_work_of(const char *spec_in, gcsim_codec_work *w, gcsim_error *e
         w->enc_payload_passes = spec_value(spec, "mask", 1) > 0 ? 2 : 1;
         sparse_decode(w);
     } else if (strcmp(name, "randomk") == 0) {
-        /* k indices drawn, k values gathered: only the payload's share of memory */
-        w->enc_bytes_per_elem = 0;
+        /* Floyd's sampling into a bitmap of n bits (zeroed, then scanned: n/8 bytes
+         * twice), then k values gathered: the payload's share of memory */
+        w->enc_bytes_per_elem = 0.25;
         w->enc_payload_passes = 2;
         w->enc_kernels = 2;
         sparse_decode(w);
