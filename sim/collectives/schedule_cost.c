@@ -161,10 +161,13 @@ static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology 
     return total;
 }
 
-/* Receivers that cannot add encoded payloads decode, sum and re-encode their share. */
+/* Receivers that cannot add encoded payloads decode, sum and re-encode their share. The
+ * TernGrad paper's pattern (fixed_k) prices the aggregate as one payload and no work to
+ * form it, and gcsim keeps its model as published. */
 double gcsim_hop_codec_s(const gcsim_phase *ph, const gcsim_bucket_bytes *b, double share)
 {
-    if (!ph->reduce || !b->compressed || b->aggregation != PAYLOAD_PER_WORKER_SCALE)
+    if (!ph->reduce || ph->fixed_k || !b->compressed ||
+        b->aggregation != PAYLOAD_PER_WORKER_SCALE)
         return 0;
     return share * (b->encode_s + b->decode_s);
 }
