@@ -147,7 +147,8 @@ int gcsim_codec_setup_init(gcsim_codec_setup *cs, const gcsim_platform *p, const
                            gcsim_exchange requested, const gcsim_collective *cli_collective,
                            gcsim_error *err);
 /* Sets the scenario's collective, codec and shared_support from cs (which must outlive
- * the scenario's use). */
+ * the scenario's use). The TernGrad paper's pattern gets no codec: its model, as
+ * published, has no codec time. */
 void gcsim_codec_setup_apply(const gcsim_codec_setup *cs, gcsim_scenario *s);
 
 #endif

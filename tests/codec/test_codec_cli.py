@@ -4,6 +4,7 @@
 
 - predict says which exchange and codec cost source it used, in every format, and encode
   and decode appear as columns (JSON rows, CSV header);
+- the TernGrad paper's platforms keep its codec-free model unless --exchange is given;
 - h100-ndr's compressors come from its measured profile, the others from the model;
 - the DES timeline has the buckets' encode and decode;
 - breakeven: just below the break-even NIC bandwidth the compressor beats fp32 in
@@ -50,6 +51,18 @@ def main(gcsim, repo):
     j = json.loads(run(gcsim, "predict", "--platform", "platforms/h100-ndr.json", *base,
                        "--compressor", "ecq", "--format", "json"))
     check(j["meta"]["codec cost"].startswith("model"), "ecq: model (not in the profile)")
+    # the TernGrad paper's platforms keep its model, codec-free; --exchange charges it
+    j = json.loads(run(gcsim, "predict", "--platform", "platforms/terngrad-fig5a.json",
+                       "--model", "models/alexnet.json", "--gpus", "8", "--compressor",
+                       "terngrad", "--format", "json"))
+    check(j["rows"][0]["exchange"] == "terngrad-pattern" and j["rows"][0]["compress_ms"] == 0,
+          "terngrad pattern: no codec time")
+    check(j["meta"]["codec cost"].startswith("none charged"), "pattern's codec line")
+    j = json.loads(run(gcsim, "predict", "--platform", "platforms/terngrad-fig5a.json",
+                       "--model", "models/alexnet.json", "--gpus", "8", "--compressor",
+                       "terngrad", "--exchange", "allgather", "--format", "json"))
+    check(j["rows"][0]["exchange"] == "allgather" and j["rows"][0]["compress_ms"] > 0,
+          "terngrad platform with --exchange allgather: codec charged")
     c = list(csv.DictReader(io.StringIO(run(gcsim, "predict", "--platform",
                                             "platforms/cloud-v100-25gbe.json", *base,
                                             "--compressor", "fp16", "--format", "csv"))))
