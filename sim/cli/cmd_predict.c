@@ -251,12 +251,13 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
     int c_comm = report_column(r, "comm_ms", "comm ms", 3);
     int c_exposed = report_column(r, "exposed_comm_ms", "exposed ms", 3);
     int c_codec = report_column(r, "compress_ms", "codec ms", 3);
-    int c_enc = report_column(r, "encode_ms", "encode ms", 3);
-    int c_dec = report_column(r, "decode_ms", "decode ms", 3);
     int c_tput = report_column(r, "throughput_samples_per_s", "samples/s", 1);
     int c_speed = report_column(r, "speedup", "speedup", 2);
     int c_eff = report_column(r, "efficiency_pct", "eff %", 1);
     int c_diff = both ? report_column(r, "des_vs_analytic_pct", "DES vs analytic %", 1) : -1;
+    /* added after the columns scripts read by position */
+    int c_enc = report_column(r, "encode_ms", "encode ms", 3);
+    int c_dec = report_column(r, "decode_ms", "decode ms", 3);
     int c_exch = report_column(r, "exchange", "exchange", 0);
     for (int k = 0; k < n_rows; k++) {
         const predict_row *row = &rows[k];

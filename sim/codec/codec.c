@@ -70,8 +70,11 @@ int gcsim_codec_init(gcsim_codec *c, const gcsim_platform *p, const char *spec,
             return rc;
     }
     const gcsim_gpu_params *g;
-    if (gcsim_gpu_params_find(p->gpu.type, &g, err))
-        return gcsim_fail(err, "%s: %s", p->source_path, err->message);
+    if (gcsim_gpu_params_find(p->gpu.type, &g, err)) {
+        char why[sizeof err->message];
+        snprintf(why, sizeof why, "%s", err->message);
+        return gcsim_fail(err, "%s: %s", p->source_path, why);
+    }
     if (gcsim_codec_init_model(c, g, norm, err))
         return -1;
     if (p->gpu.codec_profile[0]) {

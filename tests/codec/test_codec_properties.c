@@ -82,6 +82,15 @@ static void every_compressor_every_gpu(void)
     CHECK(gcsim_gpu_params_find("k80", &g, &err) == -1);
     CHECK_STR_CONTAINS(err.message, "\"k80\"");
     CHECK_STR_CONTAINS(err.message, "codec_profile");
+    /* through a platform: the message names its file too */
+    gcsim_platform p;
+    CHECK(gcsim_platform_load(path_of("platforms/cloud-v100-25gbe.json"), &p, &err) == 0);
+    strcpy(p.gpu.type, "k80");
+    gcsim_codec c;
+    CHECK(gcsim_codec_init(&c, &p, "qsgd", &err) == -1);
+    CHECK_STR_CONTAINS(err.message, "cloud-v100-25gbe.json: codec model: no memory bandwidth");
+    CHECK_STR_CONTAINS(err.message, "\"k80\"");
+    CHECK(gcsim_codec_init(&c, &p, "none", &err) == 0); /* none needs no GPU figures */
 }
 
 static void monotone_in_size(const gcsim_codec *c, const char *spec)
