@@ -15,6 +15,45 @@ terngrad_links gcsim_terngrad_links(const gcsim_platform *p)
     return c;
 }
 
+/* Codec time of the TernGrad pattern, as the DES charges its schedule: every bucket
+ * encoded once and its aggregate decoded once (its reducing steps charge nothing,
+ * gcsim_hop_codec_s); all of it in series with the paper's communication, which has no
+ * overlap. */
+static int pattern_codec_s(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
+{
+    gcsim_iteration it;
+    gcsim_topology topo;
+    gcsim_schedule sch;
+    if (gcsim_iteration_build(&it, s, err) != 0)
+        return -1;
+    if (gcsim_topology_init(&topo, s->platform, s->placement.gpus, err) != 0) {
+        gcsim_iteration_free(&it);
+        return -1;
+    }
+    if (gcsim_schedule_build(&sch, COLLECTIVE_TERNGRAD, &topo, 0, 1, err) != 0) {
+        gcsim_topology_free(&topo);
+        gcsim_iteration_free(&it);
+        return -1;
+    }
+    for (int b = 0; b < it.n_buckets; b++) {
+        const gcsim_bucket_bytes *bb = &it.buckets[b].bytes;
+        out->encode_s += gcsim_bucket_encode_s(bb);
+        out->decode_s += gcsim_bucket_decode_s(bb, &sch);
+        for (int p = 0; p < sch.n_phases; p++) {
+            const gcsim_phase *ph = &sch.phases[p];
+            double share = 0;
+            for (int f = 0; f < ph->n_flows; f++)
+                share = fmax(share, ph->flows[f].share);
+            out->decode_s += ph->steps * gcsim_hop_codec_s(ph, bb, share);
+        }
+    }
+    out->compress_s = out->encode_s + out->decode_s;
+    gcsim_schedule_free(&sch);
+    gcsim_topology_free(&topo);
+    gcsim_iteration_free(&it);
+    return 0;
+}
+
 /* TernGrad Appendix B, eq. 27-30, exactly as published. */
 static int terngrad_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
 {
@@ -48,8 +87,8 @@ static int terngrad_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
     else
         out->compute_s = T1_compute_s;
     out->comm_s = terngrad_T_comm_s(i, j, g_wire, &c);
-    if (compressed && pf->gpu.codec_Bps > 0.0)
-        out->compress_s = 2.0 * g_dense / pf->gpu.codec_Bps;
+    if (compressed && pattern_codec_s(s, out, err) != 0)
+        return -1;
     out->exposed_comm_s = out->comm_s;
     out->iteration_s = out->compute_s + out->comm_s + out->compress_s;
     return 0;
@@ -102,7 +141,6 @@ static int schedule_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
     }
     schedule_slot slots[SCHEDULE_SLOTS];
     int n_slots = 0, rc = 0;
-    double codec_Bps = pf->gpu.codec_Bps;
     double compute_end = it.compute_s, t_compute = it.forward_s, comm_free = 0;
     for (int b = 0; b < it.n_buckets && rc == 0; b++) {
         const gcsim_bucket *bk = &it.buckets[b];
@@ -114,20 +152,20 @@ static int schedule_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
             rc = -1;
             break;
         }
-        double x = gcsim_schedule_time_s(sch, &topo, &bk->bytes, codec_Bps);
+        double x = gcsim_schedule_time_s(sch, &topo, &bk->bytes);
         if (!isfinite(x)) {
             rc = gcsim_fail(err, "collective %s: no closed-form cost for %d GPUs",
                             gcsim_collective_name(s->collective), s->placement.gpus);
             break;
         }
-        double codec = 0;
-        if (bk->bytes.compressed && codec_Bps > 0)
-            codec = (1.0 + sch->decodes) * bk->bytes.dense_bytes / codec_Bps;
+        double enc = gcsim_bucket_encode_s(&bk->bytes), dec = gcsim_bucket_decode_s(&bk->bytes, sch);
         double ready = it.overlap ? t_compute : compute_end;
         double start = fmax(ready, comm_free);
-        comm_free = start + codec + x;
+        comm_free = start + enc + x + dec;
         out->comm_s += x;
-        out->compress_s += codec;
+        out->encode_s += enc;
+        out->decode_s += dec;
+        out->compress_s += enc + dec;
     }
     for (int k = 0; k < n_slots; k++)
         gcsim_schedule_free(&slots[k].schedule);
@@ -170,7 +208,7 @@ int gcsim_analytic_collective_time(const gcsim_platform *p, int gpus, gcsim_coll
     }
     gcsim_bucket_bytes b = {.dense_bytes = bytes, .payload_bytes = bytes,
                             .aggregation = PAYLOAD_DENSE_SUMMABLE};
-    *time_s = gcsim_schedule_time_s(&sch, &topo, &b, 0);
+    *time_s = gcsim_schedule_time_s(&sch, &topo, &b);
     gcsim_schedule_free(&sch);
     gcsim_topology_free(&topo);
     return isfinite(*time_s) ? 0 : gcsim_fail(err, "out of memory costing the %s schedule",
@@ -193,7 +231,7 @@ int gcsim_analytic_op_time(const gcsim_platform *p, int gpus, gcsim_op op, gcsim
     }
     gcsim_bucket_bytes b = {.dense_bytes = payload, .payload_bytes = payload,
                             .aggregation = PAYLOAD_DENSE_SUMMABLE};
-    *time_s = gcsim_schedule_time_s(&sch, &topo, &b, 0);
+    *time_s = gcsim_schedule_time_s(&sch, &topo, &b);
     gcsim_schedule_free(&sch);
     gcsim_topology_free(&topo);
     return isfinite(*time_s) ? 0 : gcsim_fail(err, "out of memory costing the %s schedule",

@@ -178,7 +178,8 @@ int cmd_check(int argc, char **argv)
         sweep_result res;
         if (pl) {
             sweep_case c = {.platform = pf, .model = m, .payload = pl,
-                            .collective = bc->collective, .scaling = bc->scaling,
+                            .collective = bc->collective, .collective_given = true,
+                            .scaling = bc->scaling,
                             .engine = bc->engine, .batch = bc->batch, .gpus = bc->gpus,
                             .overlap = true};
             if (!sweep_case_run(&c, &res, &err))

@@ -10,6 +10,7 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "codec.h"
 #include "commands.h"
 #include "inputs.h"
 #include "plan_rank.h"
@@ -27,7 +28,8 @@ static void plan_usage(FILE *out)
 "usage: gcsim plan [--model FILE] [--platform FILES]\n"
 "                  (--target-throughput X | --samples S | --epochs E --dataset-size D)\n"
 "                  [--deadline HOURS] [--budget USD] [--compressors SPECS]\n"
-"                  [--collectives LIST] [--rank-by cost|time] [--gpus LIST] [--whole-nodes]\n"
+"                  [--collectives LIST] [--exchange X] [--rank-by cost|time] [--gpus LIST]\n"
+"                  [--whole-nodes]\n"
 "                  [--scaling weak|strong] [--batch K] [--engine analytic|des] [--top N]\n"
 "                  [--format table|json|csv] [--output FILE]\n"
 "\n"
@@ -47,6 +49,9 @@ static void plan_usage(FILE *out)
 "  --collectives LIST    collectives to consider (default: all but the papers' patterns\n"
 "                        terngrad and dgc-paper: ring,\n"
 "                        halving-doubling, tree, double-tree, hierarchical, ps, allgather)\n"
+"  --exchange X          allreduce, allgather or ps: only the collectives of that exchange\n"
+"                        (default auto: each collective as it is; codec time is charged\n"
+"                        in every case, docs/codec.md)\n"
 "  --rank-by cost|time   cost: total cost of the work, or the cost per hour when no work\n"
 "                        is given; time: throughput (default: cost)\n"
 "  --gpus LIST           GPU counts to search (default: every count from 1 to 4096, then\n"
@@ -78,6 +83,7 @@ typedef struct {
     gcsim_engine engine;
     long long batch, top;
     report_format format;
+    gcsim_exchange exchange;
 } plan_options;
 
 static void free_options(plan_options *o)
@@ -110,6 +116,7 @@ static int parse_options(int argc, char **argv, plan_options *o)
         {"batch", required_argument, 0, 'b'},         {"engine", required_argument, 0, 'e'},
         {"top", required_argument, 0, 't'},           {"format", required_argument, 0, 'f'},
         {"output", required_argument, 0, 'o'},        {"help", no_argument, 0, 'h'},
+        {"exchange", required_argument, 0, 'X'},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -133,6 +140,13 @@ static int parse_options(int argc, char **argv, plan_options *o)
             }
             break;
         }
+        case 'X':
+            if (gcsim_exchange_parse(optarg, &o->exchange)) {
+                fprintf(stderr, "gcsim plan: --exchange: expected auto, allreduce, allgather or ps, "
+                                "got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
         case 'T': if (parse_positive("--target-throughput", optarg, &o->target_tput)) return -1; break;
         case 'S': if (parse_positive("--samples", optarg, &o->samples)) return -1; break;
         case 'E': if (parse_positive("--epochs", optarg, &o->epochs)) return -1; break;
@@ -474,8 +488,20 @@ int cmd_plan(int argc, char **argv)
     pb.n_compressors = o.compressors.n;
     /* By default every exchange current stacks run; the TernGrad paper's pattern only when
      * asked for (it moves a host copy out of the measured compute time). */
-    /* By default the GPU-direct collectives, ring .. allgather: not the papers' patterns. */
-    pb.n_collectives = o.collectives.n ? o.collectives.n : COLLECTIVE_ALLGATHER;
+    static const gcsim_collective allreduces[] = {COLLECTIVE_RING, COLLECTIVE_HALVING_DOUBLING,
+                                                  COLLECTIVE_TREE, COLLECTIVE_DOUBLE_TREE,
+                                                  COLLECTIVE_HIERARCHICAL};
+    /* NULL: the GPU-direct collectives, ring .. allgather: not the papers' patterns. */
+    const gcsim_collective *defaults = NULL;
+    int n_defaults = COLLECTIVE_ALLGATHER;
+    static const gcsim_collective gather[] = {COLLECTIVE_ALLGATHER}, ps[] = {COLLECTIVE_PARAMETER_SERVER};
+    if (o.exchange == GCSIM_EXCHANGE_ALLREDUCE)
+        defaults = allreduces, n_defaults = 5;
+    else if (o.exchange == GCSIM_EXCHANGE_ALLGATHER)
+        defaults = gather, n_defaults = 1;
+    else if (o.exchange == GCSIM_EXCHANGE_PS)
+        defaults = ps, n_defaults = 1;
+    pb.n_collectives = o.collectives.n ? o.collectives.n : n_defaults;
     pb.platforms = calloc((size_t)pb.n_platforms, sizeof *pb.platforms);
     pb.plans = calloc((size_t)pb.n_compressors, sizeof *pb.plans);
     pb.collectives = calloc((size_t)pb.n_collectives, sizeof *pb.collectives);
@@ -497,13 +523,17 @@ int cmd_plan(int argc, char **argv)
             goto fail;
     for (int k = 0; k < pb.n_collectives; k++) {
         if (!o.collectives.n) {
-            pb.collectives[k] = (gcsim_collective)(k + 1); /* COLLECTIVE_RING onwards */
+            pb.collectives[k] = defaults ? defaults[k] : (gcsim_collective)(k + 1);
         } else if (gcsim_collective_parse(o.collectives.items[k], &pb.collectives[k])) {
             fprintf(stderr, "gcsim plan: --collectives: unknown collective \"%s\" (terngrad, ring, "
                             "halving-doubling, tree, double-tree, hierarchical, ps, allgather, dgc-paper)\n",
                     o.collectives.items[k]);
             goto done;
         }
+        gcsim_exchange_choice ch;
+        if (gcsim_exchange_resolve(o.exchange, pb.collectives[k], COLLECTIVE_FROM_CLI, "none", &ch,
+                                   &err))
+            goto fail;
     }
 
     if (o.engine == ENGINE_DES) {
@@ -532,6 +562,7 @@ int cmd_plan(int argc, char **argv)
             for (int k = 0; k < pb.n_collectives; k++) {
                 sweep_case cs = {.platform = pb.platforms[p], .model = model,
                                  .payload = pb.plans[c], .collective = pb.collectives[k],
+                                 .collective_given = true, .exchange = o.exchange,
                                  .scaling = o.scaling, .engine = o.engine, .batch = (int)o.batch,
                                  .gpus = 1, .overlap = true};
                 sweep_result one;

@@ -7,6 +7,7 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "codec.h"
 #include "commands.h"
 #include "inputs.h"
 #include "memory.h"
@@ -24,7 +25,8 @@ static void predict_usage(FILE *out)
     fprintf(out,
 "usage: gcsim predict [--platform FILE] [--model FILE] [--compressor SPEC]\n"
 "                     [--gpus LIST] [--scaling strong|weak] [--engine analytic|des|both]\n"
-"                     [--batch K] [--collective NAME] [--ps-shards S] [--bucket SIZE]\n"
+"                     [--batch K] [--collective NAME] [--exchange X] [--ps-shards S]\n"
+"                     [--bucket SIZE]\n"
 "                     [--no-overlap] [--timeline FILE] [--buckets]\n"
 "                     [--precision fp32|tf32|bf16|fp16] [--optimizer sgd|momentum|adam]\n"
 "                     [--format table|json|csv]\n"
@@ -46,6 +48,12 @@ static void predict_usage(FILE *out)
 "                    eq. 27-30), dgc-paper (the same steps, sparse density doubling at\n"
 "                    every aggregation, as DGC Sec. 5 models it);\n"
 "                    default: the platform's \"collective\", else ring\n"
+"  --exchange X      auto (default): summable payloads (none, fp16, bf16, powersgd,\n"
+"                    randomk) all-reduce with the collective, the others all-gather\n"
+"                    (N-1 payloads decoded and summed); --collective C means the\n"
+"                    exchange C is, and so does a platform's terngrad, allgather or ps;\n"
+"                    allreduce: the collective with the payload's hop rule;\n"
+"                    allgather; ps (parameter server). docs/codec.md\n"
 "  --ps-shards S     parameter-server shards (default: one per machine)\n"
 "  --bucket SIZE     DES gradient bucket, e.g. 25MiB (default)\n"
 "  --no-overlap      exchange gradients only after backward has finished (both engines;\n"
@@ -74,6 +82,7 @@ typedef struct {
     gcsim_engine engine;
     gcsim_collective collective;
     bool collective_given;
+    gcsim_exchange exchange;
     report_format format;
     long long batch, ps_shards;
     double bucket_bytes;
@@ -96,6 +105,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"format", required_argument, 0, 'f'},   {"output", required_argument, 0, 'o'},
         {"buckets", no_argument, 0, 'k'},        {"help", no_argument, 0, 'h'},
         {"precision", required_argument, 0, 'P'}, {"optimizer", required_argument, 0, 'O'},
+        {"exchange", required_argument, 0, 'X'},
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
@@ -150,6 +160,13 @@ static int parse_options(int argc, char **argv, predict_options *o)
                                 "ring, halving-doubling, tree, double-tree, hierarchical, ps, allgather, "
                                 "dgc-paper)\n",
                         optarg);
+                return -1;
+            }
+            break;
+        case 'X':
+            if (gcsim_exchange_parse(optarg, &o->exchange)) {
+                fprintf(stderr, "gcsim predict: --exchange: expected auto, allreduce, allgather or "
+                                "ps, got \"%s\"\n", optarg);
                 return -1;
             }
             break;
@@ -232,7 +249,7 @@ static const char *mfu_peak_name(const gcsim_model *m, const gcsim_platform *pf)
 
 static void describe(report *r, const predict_options *o, const gcsim_platform *pf,
                      const gcsim_model *m, const gcsim_payload_plan *pl, int batch,
-                     double T1_s)
+                     double T1_s, const gcsim_codec_setup *cs)
 {
     char buf[2048];
     snprintf(buf, sizeof buf, "%s (%s)", pf->name, pf->source_path);
@@ -269,7 +286,7 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
     report_note(r, "mfu", buf);
     snprintf(buf, sizeof buf, "%s, collective %s%s%s, %s%s", engine_name(o->engine),
              gcsim_collective_name(o->collective),
-             o->collective_given ? "" : " (the platform's default)",
+             o->collective_given ? "" : " (chosen by the exchange)",
              o->collective == COLLECTIVE_TERNGRAD    ? " (TernGrad Appendix B, eq. 27-30)"
              : o->collective == COLLECTIVE_DGC_PAPER ? " (DGC Sec. 5: TernGrad's pattern, sparse "
                                                        "density doubling per aggregation)"
@@ -281,10 +298,15 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
                                           : "; the DES also sees contention between flows, "
                                             "buckets and codec work, the analytic engine not");
     report_note(r, "engine", buf);
+    snprintf(buf, sizeof buf, "%s, schedule %s (%s)", gcsim_exchange_name(cs->exchange.exchange),
+             gcsim_collective_name(cs->exchange.collective), cs->exchange.why);
+    report_note(r, "exchange", buf);
+    report_note(r, "codec cost", cs->codec.description);
 }
 
 static report *build_report(const predict_row *rows, int n_rows, bool both,
-                            const gcsim_model *m, const gcsim_platform *pf)
+                            const gcsim_model *m, const gcsim_platform *pf,
+                            const char *exchange)
 {
     report *r = report_new();
     int c_gpus = report_column(r, "gpus", "GPUs", 0);
@@ -304,6 +326,10 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
     int c_tokens = m->tokens_per_sample > 0 ? report_column(r, "tokens_per_s", "tokens/s", 0) : -1;
     int c_mfu = report_column(r, "mfu_pct", "MFU %", 1);
     double train_flops = gcsim_model_train_flops_per_sample(m);
+    /* added after the columns scripts read by position */
+    int c_enc = report_column(r, "encode_ms", "encode ms", 3);
+    int c_dec = report_column(r, "decode_ms", "decode ms", 3);
+    int c_exch = report_column(r, "exchange", "exchange", 0);
     for (int k = 0; k < n_rows; k++) {
         const predict_row *row = &rows[k];
         report_row(r);
@@ -318,6 +344,9 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
         report_num(r, c_comm, row->p.comm_s * 1e3);
         report_num(r, c_exposed, row->p.exposed_comm_s * 1e3);
         report_num(r, c_codec, row->p.compress_s * 1e3);
+        report_num(r, c_enc, row->p.encode_s * 1e3);
+        report_num(r, c_dec, row->p.decode_s * 1e3);
+        report_str(r, c_exch, exchange);
         report_num(r, c_tput, row->p.throughput_samples_per_s);
         report_num(r, c_speed, row->speedup);
         report_num(r, c_eff, 100.0 * row->speedup / row->gpus);
@@ -407,8 +436,6 @@ int cmd_predict(int argc, char **argv)
     if (inputs_load_platform(o.platform_path, &platform, &err) ||
         inputs_load_model(o.model_path, &model, &err))
         goto fail;
-    if (!o.collective_given)
-        o.collective = gcsim_platform_default_collective(&platform);
     if (o.precision_given)
         gcsim_model_set_precision(&model, o.precision);
     if (o.optimizer_given)
@@ -423,6 +450,11 @@ int cmd_predict(int argc, char **argv)
         goto fail;
     if (gcsim_payload_plan_build(o.compressor, &model, &plan, &err))
         goto fail;
+    gcsim_codec_setup cs;
+    if (gcsim_codec_setup_init(&cs, &platform, plan.spec, o.exchange,
+                               o.collective_given ? &o.collective : NULL, &err))
+        goto fail;
+    o.collective = cs.exchange.collective;
 
     int counts[MAX_GPU_COUNTS], n_counts;
     char msg[256];
@@ -464,6 +496,7 @@ int cmd_predict(int argc, char **argv)
         .platform = &platform, .model = &model, .payload = &plan, .scaling = o.scaling,
         .collective = o.collective, .batch = batch, .ps_shards = (int)o.ps_shards,
         .bucket_bytes = o.bucket_bytes, .overlap = o.overlap, .timeline_path = NULL};
+    gcsim_codec_setup_apply(&cs, &s);
     bool both = o.engine == ENGINE_BOTH;
     int per_count = both ? 2 : 1;
     rows = calloc((size_t)n_counts * per_count, sizeof *rows);
@@ -500,9 +533,10 @@ int cmd_predict(int argc, char **argv)
         if (!(r = bucket_report(&s, &err)))
             goto fail;
     } else {
-        r = build_report(rows, n_rows, both, &model, &platform);
+        r = build_report(rows, n_rows, both, &model, &platform,
+                         gcsim_exchange_name(cs.exchange.exchange));
     }
-    describe(r, &o, &platform, &model, &plan, batch, T1_s);
+    describe(r, &o, &platform, &model, &plan, batch, T1_s, &cs);
     if (o.output) {
         atomic_file f;
         if (atomic_file_open(&f, o.output, msg, sizeof msg)) {

@@ -10,6 +10,7 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "codec.h"
 #include "commands.h"
 #include "inputs.h"
 #include "sweep_case.h"
@@ -24,7 +25,7 @@ static void sweep_usage(FILE *out)
 {
     fprintf(out,
 "usage: gcsim sweep [--platform FILES] [--model FILES] [--compressor SPECS]\n"
-"                   [--collective LIST] [--gpus LIST] [--scaling strong,weak]\n"
+"                   [--collective LIST] [--exchange X] [--gpus LIST] [--scaling strong,weak]\n"
 "                   [--batch LIST] [--engine analytic,des|both] [--ps-shards S]\n"
 "                   [--bucket SIZE] [--no-overlap] [--format csv|jsonl] [--output FILE]\n"
 "                   [--shard K/N] [--progress|--no-progress] [--count]\n"
@@ -36,8 +37,11 @@ static void sweep_usage(FILE *out)
 "  --platform FILES  cluster descriptions (default: the embedded " DEFAULT_PLATFORM_NAME ")\n"
 "  --model FILES     workload descriptions (default: the embedded " DEFAULT_MODEL_NAME ")\n"
 "  --compressor SPECS  compressors (default: none)\n"
-"  --collective LIST ring (default), terngrad, halving-doubling, tree, double-tree,\n"
-"                    hierarchical, ps, allgather, dgc-paper\n"
+"  --collective LIST ring, terngrad, halving-doubling, tree, double-tree,\n"
+"                    hierarchical, ps, allgather, dgc-paper (default: chosen by the\n"
+"                    exchange)\n"
+"  --exchange X      auto (default), allreduce, allgather or ps, as in gcsim predict;\n"
+"                    columns exchange, encode_s and decode_s say what each case used\n"
 "  --gpus LIST       GPU counts, e.g. 1,2,4,...,512 or 1,2,3,...,64 (default: powers of\n"
 "                    two up to each platform's size, and its size)\n"
 "  --scaling LIST    strong and/or weak (default: weak)\n"
@@ -69,6 +73,7 @@ typedef struct {
     bool overlap, count_only;
     int progress; /* -1 never, 0 when stderr is a terminal, 1 always */
     int shard_k, shard_n;
+    gcsim_exchange exchange;
 } sweep_options;
 
 static void free_options(sweep_options *o)
@@ -111,6 +116,7 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         {"output", required_argument, 0, 'o'},   {"shard", required_argument, 0, 'k'},
         {"progress", no_argument, 0, 'P'},       {"no-progress", no_argument, 0, 'Q'},
         {"count", no_argument, 0, 'N'},          {"help", no_argument, 0, 'h'},
+        {"exchange", required_argument, 0, 'X'},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -132,6 +138,13 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         case 'P': o->progress = 1; break;
         case 'Q': o->progress = -1; break;
         case 'N': o->count_only = true; break;
+        case 'X':
+            if (gcsim_exchange_parse(optarg, &o->exchange)) {
+                snprintf(msg, sizeof msg, "--exchange: expected auto, allreduce, allgather or ps, "
+                                          "got \"%s\"", optarg);
+                bad = 1;
+            }
+            break;
         case 'S':
             if (!cli_parse_int(optarg, 1, 1 << 20, &o->ps_shards)) {
                 snprintf(msg, sizeof msg, "--ps-shards: expected a positive integer, got \"%s\"", optarg);
@@ -341,7 +354,7 @@ static const char *const columns[] = {
     "batch", "engine", "gpus", "machines", "gpus_per_machine", "status",
     "samples_per_iteration", "iteration_s", "compute_s", "comm_s", "exposed_comm_s",
     "compress_s", "throughput_samples_per_s", "speedup", "efficiency_pct", "bottleneck",
-    "usd_per_hour"};
+    "usd_per_hour", "exchange", "encode_s", "decode_s"};
 enum { N_COLUMNS = sizeof columns / sizeof columns[0] };
 
 static void write_case(sweep_writer *w, long long index, long long total, const sweep_case *c,
@@ -357,7 +370,7 @@ static void write_case(sweep_writer *w, long long index, long long total, const 
     sweep_cell_str(w, c->platform->name);
     sweep_cell_str(w, c->model->name);
     sweep_cell_str(w, c->payload->spec);
-    sweep_cell_str(w, gcsim_collective_name(c->collective));
+    sweep_cell_str(w, gcsim_collective_name(run_rc ? c->collective : r->collective));
     sweep_cell_str(w, gcsim_scaling_name(c->scaling));
     sweep_cell_int(w, sweep_case_batch(c));
     sweep_cell_str(w, engine_name(c->engine));
@@ -371,7 +384,7 @@ static void write_case(sweep_writer *w, long long index, long long total, const 
     }
     if (run_rc) {
         sweep_cell_str(w, err->message);
-        for (int k = 0; k < 11; k++)
+        for (int k = 0; k < 14; k++)
             sweep_cell_empty(w);
     } else {
         const gcsim_prediction *p = &r->p;
@@ -396,6 +409,9 @@ static void write_case(sweep_writer *w, long long index, long long total, const 
             sweep_cell_num(w, c->platform->price_per_gpu_hour_usd * c->gpus);
         else
             sweep_cell_empty(w);
+        sweep_cell_str(w, gcsim_exchange_name(r->exchange));
+        sweep_cell_num(w, p->encode_s);
+        sweep_cell_num(w, p->decode_s);
     }
     sweep_row_end(w);
 }
@@ -457,6 +473,7 @@ static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
             sweep_case cs = {
                 .platform = s->platforms[p], .model = s->models[m],
                 .payload = s->plans[m * s->n_compressors + c], .collective = s->collectives[k],
+                .collective_given = o->collectives.n > 0, .exchange = o->exchange,
                 .scaling = s->scalings[sc], .engine = s->engines[e], .batch = s->batches[b],
                 .ps_shards = (int)o->ps_shards, .bucket_bytes = o->bucket_bytes,
                 .overlap = o->overlap};

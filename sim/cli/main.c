@@ -23,6 +23,7 @@ static const command commands[] = {
     {"merge", cmd_merge, "join the outputs of sharded sweeps into the unsharded order"},
     {"check", cmd_check, "re-evaluate a committed baseline; exit 1 when throughput drifted (CI)"},
     {"plan", cmd_plan, "capacity planning: GPUs, compressor, collective for a target, ranked by cost"},
+    {"breakeven", cmd_breakeven, "per compressor, the network bandwidth below which it beats fp32 (or why never)"},
     {"calibrate", cmd_calibrate, "fit a platform's latencies and bandwidths to nccl-tests all-reduce logs"},
 };
 

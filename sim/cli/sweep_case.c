@@ -2,6 +2,8 @@
 #include "memory.h"
 #include "sweep_case.h"
 
+#include "codec.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,6 +182,13 @@ int sweep_case_run(const sweep_case *c, sweep_result *out, gcsim_error *err)
         .batch = out->batch, .ps_shards = c->ps_shards,
         .bucket_bytes = c->bucket_bytes > 0 ? c->bucket_bytes : 25.0 * 1024 * 1024,
         .overlap = c->overlap, .timeline_path = NULL};
+    gcsim_codec_setup cs;
+    if (gcsim_codec_setup_init(&cs, c->platform, c->payload->spec, c->exchange,
+                               c->collective_given ? &c->collective : NULL, err))
+        return -1;
+    gcsim_codec_setup_apply(&cs, &s);
+    out->exchange = cs.exchange.exchange;
+    out->collective = cs.exchange.collective;
     return engine_run(c->engine, &s, &out->p, err);
 }
 

@@ -30,6 +30,8 @@ typedef struct {
     const gcsim_model *model;
     const gcsim_payload_plan *payload;
     gcsim_collective collective;
+    bool collective_given;    /* false: the platform's, chosen with the exchange */
+    gcsim_exchange exchange;  /* GCSIM_EXCHANGE_AUTO (0) unless asked */
     gcsim_scaling scaling;
     gcsim_engine engine;      /* ENGINE_ANALYTIC or ENGINE_DES */
     int batch;                /* 0: the model's batch_per_gpu */
@@ -43,11 +45,13 @@ typedef enum { BOTTLENECK_COMPUTE, BOTTLENECK_NETWORK, BOTTLENECK_COMPRESSION } 
 
 typedef struct {
     int batch;                /* the batch used (the model's when the case says 0) */
+    gcsim_exchange exchange;  /* the exchange used */
+    gcsim_collective collective; /* its schedule */
     gcsim_placement placement;
     gcsim_prediction p;
 } sweep_result;
 
-/* Runs one case. Fails (with the reason in err) when the GPUs do not fit the platform,
+/* Runs one case, with the exchange and codec cost of its compressor (sim/codec). Fails (with the reason in err) when the GPUs do not fit the platform,
  * a strong-scaling batch is smaller than the GPU count, the model has no profile for the
  * platform's GPU, or the engine fails. */
 int sweep_case_run(const sweep_case *c, sweep_result *out, gcsim_error *err);

@@ -63,6 +63,11 @@ typedef struct {
     double fixed_bytes;     /* part of the payload sent uncompressed (summed in fp32) */
     gcsim_payload_aggregation aggregation;
     bool compressed;
+    /* Codec seconds on one GPU (0 unless compressed and the scenario has a codec): encoding
+     * the bucket's tensors, and decoding one received payload of them and adding it into
+     * the fp32 sum. Summed over the bucket's tensors (gcsim_iteration_build). */
+    double encode_s;
+    double decode_s;
 } gcsim_bucket_bytes;
 
 /* Bytes of a whole bucket holding the sum of k workers' gradients:
@@ -107,7 +112,8 @@ typedef struct {
     int n_phases;
     gcsim_phase *phases;
     int endpoints;          /* endpoints that take part: N, or N + j with CPUs */
-    int decodes;            /* payloads a GPU decodes after the exchange (all-gather: N) */
+    int decodes;            /* payloads a GPU decodes after the exchange: all-gather N-1
+                               (its own is already known), 1 otherwise (0 on one GPU) */
     /* Per phase and endpoint, the flows it sends and receives (CSR: out_index[p][e] ..
      * out_index[p][e+1] into out_flows[p]), for executing the schedule. */
     int **out_index, **out_flows, **in_index, **in_flows;
@@ -131,9 +137,17 @@ double gcsim_flow_bytes(const gcsim_phase *ph, const gcsim_flow *f, int step,
  * slowest flow, a flow moving at the fair share of its most loaded link (capacity over
  * the flows of the phase that cross it) after its route latency. Receivers of reducing
  * phases with per-worker-scale payloads decode, sum and re-encode what they received
- * (2 x share x dense / codec_Bps per step, when codec_Bps > 0). */
+ * (share x (encode_s + decode_s) of the bucket per step; gcsim_hop_codec_s). */
 double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
-                             const gcsim_bucket_bytes *b, double codec_Bps);
+                             const gcsim_bucket_bytes *b);
+
+/* Codec seconds of one reducing step that receives `share` of a bucket: decode, sum and
+ * re-encode for per-worker-scale payloads, 0 otherwise. Both engines charge this. */
+double gcsim_hop_codec_s(const gcsim_phase *ph, const gcsim_bucket_bytes *b, double share);
+/* Codec seconds of a bucket on one GPU around its exchange: one encode before, and the
+ * schedule's decodes after. */
+double gcsim_bucket_encode_s(const gcsim_bucket_bytes *b);
+double gcsim_bucket_decode_s(const gcsim_bucket_bytes *b, const gcsim_schedule *s);
 
 /* Computes, once for a topology, what the closed form of every phase whose flows are all
  * active in every step needs regardless of the bytes (routes, link loads, classes), so

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec.h"
 #include "collectives.h"
 #include "roofline.h"
 
@@ -82,7 +83,8 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
         if (!cur) {
             cur = &it->buckets[it->n_buckets];
             cur->last_layer = l;
-            cur->bytes.aggregation = pay->aggregation;
+            /* payloads with one support on every worker add in place */
+            cur->bytes.aggregation = s->shared_support ? PAYLOAD_DENSE_SUMMABLE : pay->aggregation;
             cur->bytes.compressed = compressed;
         }
         double share = flops > 0 ? m->layers[l].fwd_flops / flops : 1.0 / m->n_layers;
@@ -96,6 +98,12 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
         cur->bytes.payload_bytes += wire;
         if (wire >= dense)
             cur->bytes.fixed_bytes += wire;
+        /* Tensor by tensor, as the compressor library encodes: each pays its kernels. */
+        if (compressed && s->codec) {
+            double elems = (double)gcsim_layer_params(&m->layers[l]);
+            cur->bytes.encode_s += gcsim_codec_encode_s(s->codec, elems, wire);
+            cur->bytes.decode_s += gcsim_codec_decode_s(s->codec, elems, wire);
+        }
         if (cur->bytes.dense_bytes >= cap || l == 0) {
             it->n_buckets++;
             cur = NULL;

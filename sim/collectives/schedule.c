@@ -155,7 +155,7 @@ static int build_allgather(gcsim_schedule *s, const gcsim_topology *t, int *scra
 {
     int n = t->gpus;
     flow_list l = {0};
-    s->decodes = n;
+    s->decodes = n - 1;
     if (ring_flows(t, scratch, 1.0, 1, 0, n - 2, &l) ||
         add_phase(s, "all-gather", n - 1, 0, false, &l))
         return -1;

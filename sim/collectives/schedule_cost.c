@@ -92,17 +92,12 @@ static double classes_time_s(const gcsim_phase *ph, const flow_class *cls, int n
 }
 
 static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
-                           const gcsim_bucket_bytes *b, double codec_Bps, int *load,
-                           flow_class *cls)
+                           const gcsim_bucket_bytes *b, int *load, flow_class *cls)
 {
     double max_share = 0;
     for (int f = 0; f < ph->n_flows; f++)
         max_share = fmax(max_share, ph->flows[f].share);
-    /* Receivers that cannot add encoded payloads decode, sum and re-encode their share. */
-    double reduce_codec_s = 0;
-    if (ph->reduce && b->compressed && codec_Bps > 0 &&
-        b->aggregation == PAYLOAD_PER_WORKER_SCALE)
-        reduce_codec_s = 2.0 * max_share * b->dense_bytes / codec_Bps;
+    double reduce_codec_s = gcsim_hop_codec_s(ph, b, max_share);
     if (ph->n_classes > 0)
         return classes_time_s(ph, ph->classes, ph->n_classes, b, reduce_codec_s);
     if (windowed(ph)) {
@@ -166,8 +161,29 @@ static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology 
     return total;
 }
 
+/* Receivers that cannot add encoded payloads decode, sum and re-encode their share. The
+ * TernGrad paper's pattern (fixed_k) prices the aggregate as one payload and no work to
+ * form it, and gcsim keeps its model as published. */
+double gcsim_hop_codec_s(const gcsim_phase *ph, const gcsim_bucket_bytes *b, double share)
+{
+    if (!ph->reduce || ph->fixed_k || !b->compressed ||
+        b->aggregation != PAYLOAD_PER_WORKER_SCALE)
+        return 0;
+    return share * (b->encode_s + b->decode_s);
+}
+
+double gcsim_bucket_encode_s(const gcsim_bucket_bytes *b)
+{
+    return b->compressed ? b->encode_s : 0;
+}
+
+double gcsim_bucket_decode_s(const gcsim_bucket_bytes *b, const gcsim_schedule *s)
+{
+    return b->compressed ? s->decodes * b->decode_s : 0;
+}
+
 double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
-                             const gcsim_bucket_bytes *b, double codec_Bps)
+                             const gcsim_bucket_bytes *b)
 {
     int max_flows = 1;
     for (int p = 0; p < s->n_phases; p++)
@@ -182,7 +198,7 @@ double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
     }
     double total = 0;
     for (int p = 0; p < s->n_phases; p++)
-        total += phase_time_s(&s->phases[p], t, b, codec_Bps, load, cls);
+        total += phase_time_s(&s->phases[p], t, b, load, cls);
     free(load);
     free(cls);
     return total;

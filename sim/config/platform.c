@@ -29,8 +29,8 @@ static int latency(const cJSON *o, const char *path, const char *key, bool requi
 
 static int parse_gpu(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
 {
-    static const char *const keys[] = {"type", "speed", "codec_throughput", "memory",
-                                       "memory_bandwidth", "speed_16bit", NULL};
+    static const char *const keys[] = {"type", "speed", "codec_throughput", "codec_profile",
+                                       "memory", "memory_bandwidth", "speed_16bit", NULL};
     const cJSON *gpu = json_member(root, "gpu");
     if (!gpu)
         return gcsim_fail(ctx->err, "%s: $.gpu: missing required key", ctx->origin);
@@ -42,6 +42,24 @@ static int parse_gpu(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
         json_rate_Bps(gpu, "$.gpu", "memory_bandwidth", false, &p->gpu.memory_Bps, ctx) ||
         json_flops(gpu, "$.gpu", "speed_16bit", false, &p->gpu.speed_16bit_flops, ctx))
         return -1;
+    char rel[256] = "";
+    if (json_string(gpu, "$.gpu", "codec_profile", false, rel, sizeof rel, ctx))
+        return -1;
+    if (json_member(gpu, "codec_profile")) {
+        if (rel[0] == '\0')
+            return gcsim_fail(ctx->err, "%s: $.gpu.codec_profile: must not be empty", ctx->origin);
+        if (ctx->origin[0] == '<')
+            return gcsim_fail(ctx->err, "%s: $.gpu.codec_profile: an embedded platform cannot name "
+                                        "a profile file", ctx->origin);
+        /* Relative to the platform file's folder, so a clone finds it wherever it lives. */
+        const char *slash = strrchr(ctx->origin, '/');
+        int dir_len = slash ? (int)(slash - ctx->origin) + 1 : 0;
+        if (rel[0] == '/')
+            dir_len = 0;
+        if (snprintf(p->gpu.codec_profile, sizeof p->gpu.codec_profile, "%.*s%s", dir_len,
+                     ctx->origin, rel) >= (int)sizeof p->gpu.codec_profile)
+            return gcsim_fail(ctx->err, "%s: $.gpu.codec_profile: path too long", ctx->origin);
+    }
     if (p->gpu.type[0] == '\0')
         return gcsim_fail(ctx->err, "%s: $.gpu.type: must not be empty", ctx->origin);
     return 0;

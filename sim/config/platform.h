@@ -29,8 +29,13 @@ typedef struct {
         char type[64];            /* matched against model compute profiles */
         double speed_flops;       /* peak at fp32/tf32 (the math fp32 training uses): MFU and
                                      the roofline for GPUs without a profile */
-        double codec_Bps;         /* compressor encode/decode throughput on the GPU,
-                                     bytes of fp32 gradient per second; 0 if not given */
+        double codec_Bps;         /* deprecated "codec_throughput": when given, one
+                                     encode/decode rate for every compressor, in fp32
+                                     gradient bytes per second, overriding the codec
+                                     model and any profile; 0 if not given */
+        char codec_profile[512];  /* "codec_profile": a measured codec profile file,
+                                     resolved against the platform file's folder
+                                     (sim/codec/codec.h); "" if not given */
         double memory_bytes;      /* device memory; 0 if not given (no feasibility check) */
         double memory_Bps;        /* device memory bandwidth; 0 if not given (roofline) */
         double speed_16bit_flops; /* peak bf16/fp16 tensor speed; 0 if not given */

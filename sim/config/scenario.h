@@ -41,6 +41,18 @@ const char *gcsim_scaling_name(gcsim_scaling s);
  * is the default only on the platforms of the paper's own figures, which name it. */
 gcsim_collective gcsim_platform_default_collective(const gcsim_platform *p);
 
+struct gcsim_codec; /* sim/codec/codec.h */
+
+/* How workers exchange a compressor's payloads (sim/codec/codec.h resolves it). */
+typedef enum {
+    GCSIM_EXCHANGE_AUTO,       /* what the payload needs (gcsim_exchange_resolve) */
+    GCSIM_EXCHANGE_ALLREDUCE,  /* the selected all-reduce collective, hop rule per class */
+    GCSIM_EXCHANGE_ALLGATHER,  /* every worker receives N-1 payloads, decodes and sums */
+    GCSIM_EXCHANGE_PS,         /* parameter server */
+    GCSIM_EXCHANGE_PATTERN     /* the TernGrad paper's Appendix B pattern */
+} gcsim_exchange;
+
+
 typedef struct {
     const gcsim_platform *platform;
     const gcsim_model *model;
@@ -53,6 +65,13 @@ typedef struct {
     double bucket_bytes;      /* DES gradient bucket size (fp32 bytes), default 25 MiB */
     bool overlap;             /* DES: exchange buckets while backward goes on */
     const char *timeline_path;/* DES: Chrome trace output, or NULL */
+    /* Encode/decode cost of the compressor on the platform's GPU (gcsim_codec_init), or
+     * NULL: codec work is free, as before codec costs existed. */
+    const struct gcsim_codec *codec;
+    /* The payloads of one bucket have the same support on every worker (random-k with a
+     * seed the workers share), so they sum in place whatever the hop: resolved with the
+     * exchange (gcsim_exchange_resolve). */
+    bool shared_support;
 } gcsim_scenario;
 
 typedef struct {
@@ -61,6 +80,9 @@ typedef struct {
     double comm_s;             /* communication time (sum over the critical path) */
     double exposed_comm_s;     /* communication not hidden behind compute */
     double compress_s;         /* encode + decode charged on the GPU */
+    double encode_s;           /* of which encoding, per iteration */
+    double decode_s;           /* of which decoding received payloads (and the decode-sum-
+                                  encode of reducing hops, which the DES counts here) */
     double samples_per_iteration;
     double throughput_samples_per_s;
 } gcsim_prediction;

@@ -173,8 +173,7 @@ static void run_phase(des_actor *a, int b, const gcsim_schedule *s, int p, sg_co
     int i0 = s->in_index[p][a->ep], i1 = s->in_index[p][a->ep + 1];
     if (o0 == o1 && i0 == i1)
         return;
-    bool reencode = ph->reduce && bb->compressed && pl->codec_Bps > 0 &&
-                    bb->aggregation == PAYLOAD_PER_WORKER_SCALE;
+    bool reencode = gcsim_hop_codec_s(ph, bb, 1.0) > 0;
     if (coalesced(a->sim, b, s, p, reencode)) {
         des_coalesced(a, s, p, b, comms);
         return;
@@ -204,7 +203,7 @@ static void run_phase(des_actor *a, int b, const gcsim_schedule *s, int p, sg_co
         if (n)
             sg_comm_wait_all(comms, n);
         if (reencode && in_share > 0)
-            des_codec(a, 2 * in_share * bb->dense_bytes / pl->codec_Bps, "decode-sum-encode");
+            des_codec(a, gcsim_hop_codec_s(ph, bb, in_share), "decode-sum-encode");
     }
 }
 
@@ -224,9 +223,9 @@ void des_exchange(des_actor *a, int b)
         run_phase(a, b, s, p, comms);
     free(comms);
     const gcsim_bucket_bytes *bb = &pl->iteration.buckets[b].bytes;
-    if (a->ep < pl->gpus && bb->compressed && pl->codec_Bps > 0) {
+    if (a->ep < pl->gpus && gcsim_bucket_decode_s(bb, s) > 0) {
         char name[48];
         snprintf(name, sizeof name, "decode bucket %d", b);
-        des_codec(a, s->decodes * bb->dense_bytes / pl->codec_Bps, name);
+        des_codec(a, gcsim_bucket_decode_s(bb, s), name);
     }
 }

@@ -316,6 +316,8 @@ int gcsim_des_predict_opts(const gcsim_scenario *s, const gcsim_des_options *opt
         out->compute_s = compute_s;
         out->comm_s = comm_s;
         out->compress_s = hdr.max_codec_s;
+        out->encode_s = d->encode_s;
+        out->decode_s = d->decode_s;
         out->exposed_comm_s = fmax(0.0, hdr.iteration_s - compute_s - hdr.max_codec_s);
         d->exposed_comm_s = out->exposed_comm_s;
         out->samples_per_iteration =

@@ -31,7 +31,6 @@ typedef struct {
 
     int n_buckets;
     gcsim_des_bucket *buckets;     /* static part filled: layers, bytes, codec times */
-    double codec_Bps;              /* 0: no codec time charged */
     bool compressed;               /* payload smaller than dense: codec charged */
 
     /* Network model configuration. */

@@ -98,7 +98,7 @@ static int plan_buckets(des_plan *plan, gcsim_error *err)
         bk->last_layer = it->buckets[b].last_layer;
         bk->dense_bytes = it->buckets[b].bytes.dense_bytes;
         bk->payload_bytes = it->buckets[b].bytes.payload_bytes;
-        bk->encode_s = plan->compressed && plan->codec_Bps > 0 ? bk->dense_bytes / plan->codec_Bps : 0;
+        bk->encode_s = gcsim_bucket_encode_s(&it->buckets[b].bytes);
     }
     return plan_schedules(plan, err);
 }
@@ -123,7 +123,6 @@ int des_plan_build(des_plan *plan, const gcsim_scenario *s, const gcsim_des_opti
     plan->nodes = (n + p->gpus_per_node - 1) / p->gpus_per_node;
     plan->collective = s->collective;
     plan->ps_shards = s->ps_shards > 0 ? s->ps_shards : plan->nodes;
-    plan->codec_Bps = p->gpu.codec_Bps;
     plan->compressed = gcsim_scenario_compresses(s);
     plan->timeline_path = s->timeline_path;
     if (gcsim_iteration_build(&plan->iteration, s, err) != 0 ||

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../check.h"
+#include "codec.h"
 #include "des.h"
 #include "des_test_model.h"
 #include "des_test_platform.h"
@@ -111,6 +112,10 @@ int main(void)
     /* TernGrad payloads: encode 3e7 B / 1e10 B/s = 3 ms per full bucket; 1e8/1e10 in all. */
     s.payload = &tern;
     s.overlap = true;
+    gcsim_codec tc; /* the deprecated single rate: encode |g_bucket| / rate */
+    CHECK(gcsim_codec_init(&tc, &p, "terngrad", &err) == 0);
+    CHECK(tc.source == CODEC_COST_THROUGHPUT);
+    s.codec = &tc;
     gcsim_prediction t;
     gcsim_des_details dt = {0};
     CHECK(gcsim_des_predict(&s, &t, &dt, &err) == 0);

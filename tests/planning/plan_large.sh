@@ -34,7 +34,10 @@ for nodes in 75 100; do
     rc=$?
     [ $rc -eq 0 ] || { say "$gpus GPUs, --gpus list: exit $rc"; cat "$work/err"; }
     rows=$(($(wc -l <"$work/default-$nodes.csv") - 1))
-    [ "$rows" -eq 12 ] || say "$gpus GPUs: $rows rows, expected 12 (3 compressors x 4 collectives)"
+    # At most 3 compressors x 4 collectives; a group none of whose counts meets the target
+    # is left out (with codec time charged, compressors that all-gather do not reach it).
+    [ "$rows" -ge 1 ] && [ "$rows" -le 12 ] ||
+        say "$gpus GPUs: $rows rows, expected 1 to 12 (3 compressors x 4 collectives)"
     cmp -s "$work/default-$nodes.csv" "$work/list-$nodes.csv" ||
         say "$gpus GPUs: the default search and the list of every count disagree"
 done

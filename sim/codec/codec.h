@@ -1,0 +1,154 @@
+/*
+ * sim/codec/codec.h: what compressing costs on a GPU, and which exchange a compressor's
+ * payload needs. docs/codec.md describes the model, its parameters and their sources.
+ *
+ * Offers:
+ *   - gcsim_gpu_params: memory bandwidth, fp32 FLOP/s and kernel launch latency of every
+ *     GPU type of the platform catalog (gpu_params.c, with sources).
+ *   - gcsim_codec: the encode and decode(+accumulate) seconds of one tensor, from either
+ *     a measured codec profile the platform names (codec_profile.c), the model of the
+ *     work the C library in compressors/ does (codec_model.c), or the deprecated single
+ *     "codec_throughput" of a platform. gcsim_codec_describe says which was used.
+ *   - gcsim_exchange: all-reduce, all-gather or parameter server, and the default each
+ *     compressor's payload needs (exchange.c).
+ */
+#ifndef GCSIM_CODEC_H
+#define GCSIM_CODEC_H
+
+#include <stdbool.h>
+
+#include "gcsim_error.h"
+#include "platform.h"
+#include "scenario.h"
+
+/* ---- GPU parameters ---- */
+
+typedef struct {
+    const char *type;        /* as platforms name it in gpu.type */
+    double mem_Bps;          /* device memory bandwidth, datasheet peak */
+    double fp32_flops;       /* plain fp32 (non-tensor-core) peak */
+    double launch_s;         /* one kernel launch, as a sequential codec pays it */
+    const char *source;
+} gcsim_gpu_params;
+
+/* The parameters of a GPU type, or an error naming the type and the types known. */
+int gcsim_gpu_params_find(const char *type, const gcsim_gpu_params **out, gcsim_error *err);
+/* Every known GPU type, NULL-terminated (for tests and docs). */
+const char *const *gcsim_gpu_types(void);
+
+/* ---- the work of one compressor on one tensor (the model) ---- */
+
+typedef struct {
+    double enc_bytes_per_elem;   /* fp32-side bytes read + written per element */
+    double enc_payload_passes;   /* payload bytes written (and re-read) per payload byte */
+    double enc_kernels;          /* kernel launches per tensor */
+    double dec_bytes_per_elem;   /* decode + add into the fp32 sum, per element */
+    double dec_payload_passes;
+    double dec_kernels;
+    int powersgd_rank;           /* > 0: low-rank matrix products (FLOPs) */
+} gcsim_codec_work;
+
+/* The passes the C library's encoder and decoder make for a compressor spec
+ * (codec_model.c). "none" does no work. */
+int gcsim_codec_work_of(const char *spec, gcsim_codec_work *out, gcsim_error *err);
+
+/* ---- codec cost ---- */
+
+typedef enum {
+    CODEC_COST_NONE,        /* "none": nothing to encode */
+    CODEC_COST_MODEL,       /* gcsim_codec_work on gcsim_gpu_params */
+    CODEC_COST_PROFILE,     /* measured profile, interpolated in size */
+    CODEC_COST_THROUGHPUT   /* deprecated platform gpu.codec_throughput */
+} gcsim_codec_cost_source;
+
+#define GCSIM_CODEC_PROFILE_MAX_POINTS 32
+
+typedef struct gcsim_codec {
+    char spec[256];                 /* normalized compressor spec */
+    gcsim_codec_cost_source source;
+    char description[768];          /* which source, file and entry: printed by commands */
+    gcsim_gpu_params gpu;
+    gcsim_codec_work work;
+    double throughput_Bps;          /* CODEC_COST_THROUGHPUT */
+    /* CODEC_COST_PROFILE: per tensor of elements[k], non-decreasing in k. */
+    int n_points;
+    double elements[GCSIM_CODEC_PROFILE_MAX_POINTS];
+    double encode_s[GCSIM_CODEC_PROFILE_MAX_POINTS];
+    double decode_s[GCSIM_CODEC_PROFILE_MAX_POINTS];
+} gcsim_codec;
+
+/* The cost of compressor `spec` on platform p: the deprecated gpu.codec_throughput if the
+ * platform gives one, else the platform's codec profile if it has an entry for the
+ * compressor, else the model on the platform's GPU type. Bad profile files are errors
+ * naming the file and JSON path. */
+int gcsim_codec_init(gcsim_codec *c, const gcsim_platform *p, const char *spec,
+                     gcsim_error *err);
+/* The model on GPU parameters given by the caller (tests, sensitivity). */
+int gcsim_codec_init_model(gcsim_codec *c, const gcsim_gpu_params *gpu, const char *spec,
+                           gcsim_error *err);
+
+/* Seconds to encode one tensor of `elements` fp32 values into payload_bytes. */
+double gcsim_codec_encode_s(const gcsim_codec *c, double elements, double payload_bytes);
+/* Seconds to decode one received payload of such a tensor and add it into the fp32 sum. */
+double gcsim_codec_decode_s(const gcsim_codec *c, double elements, double payload_bytes);
+
+/* Loads a codec profile file and fills c for `spec` (codec_profile.c). Returns 1 when the
+ * file has no entry for the compressor (c untouched), 0 when filled, -1 on a bad file. */
+int gcsim_codec_profile_load(gcsim_codec *c, const char *path, const char *spec,
+                             const char *gpu_type, gcsim_error *err);
+
+/* ---- the exchange ---- */
+
+/* gcsim_exchange is declared in scenario.h. */
+const char *gcsim_exchange_name(gcsim_exchange e);
+/* auto, allreduce, allgather or ps. */
+int gcsim_exchange_parse(const char *text, gcsim_exchange *out);
+
+/* Whether a compressor's payloads can be summed as they are: none, fp16, bf16, PowerSGD's
+ * factors, and random-k with a seed shared by the workers. */
+bool gcsim_compressor_summable(const char *spec);
+
+typedef enum {
+    COLLECTIVE_FROM_DEFAULT,   /* neither the command line nor the platform named one */
+    COLLECTIVE_FROM_PLATFORM,  /* the platform's "collective" key */
+    COLLECTIVE_FROM_CLI        /* --collective */
+} gcsim_collective_origin;
+
+typedef struct {
+    gcsim_exchange exchange;        /* never AUTO */
+    gcsim_collective collective;    /* the schedule both engines run */
+    bool shared_support;            /* random-k summed in place (scenario.shared_support) */
+    char why[160];                  /* one line for reports */
+} gcsim_exchange_choice;
+
+/* The exchange and the schedule for a compressor:
+ *   auto: a collective named by --collective is kept (an all-reduce algorithm as
+ *         all-reduce with the payload class's hop rule); a terngrad, allgather or ps
+ *         collective named by the platform is kept; otherwise summable payloads use
+ *         all-reduce with the platform's all-reduce collective and the others all-gather.
+ *   allreduce: the collective, which must be an all-reduce algorithm when --collective
+ *         names it (a platform's non-all-reduce collective falls back to ring);
+ *   allgather, ps: that schedule; a --collective naming another is an error.
+ * Errors are bad input (exit 2 in the commands). */
+int gcsim_exchange_resolve(gcsim_exchange requested, gcsim_collective collective,
+                           gcsim_collective_origin origin, const char *compressor_spec,
+                           gcsim_exchange_choice *out, gcsim_error *err);
+
+/* ---- both together, for the commands ---- */
+
+typedef struct {
+    gcsim_codec codec;
+    gcsim_exchange_choice exchange;
+} gcsim_codec_setup;
+
+/* The exchange and codec cost of compressor `spec` on platform p: cli_collective is the
+ * --collective given, or NULL (then the platform's "collective" key, else ring). */
+int gcsim_codec_setup_init(gcsim_codec_setup *cs, const gcsim_platform *p, const char *spec,
+                           gcsim_exchange requested, const gcsim_collective *cli_collective,
+                           gcsim_error *err);
+/* Sets the scenario's collective, codec and shared_support from cs (which must outlive
+ * the scenario's use). The TernGrad paper's pattern gets no codec: its model, as
+ * published, has no codec time. */
+void gcsim_codec_setup_apply(const gcsim_codec_setup *cs, gcsim_scenario *s);
+
+#endif

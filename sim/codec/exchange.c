@@ -1,0 +1,139 @@
+/*
+ * sim/codec/exchange.c: which exchange a compressor's payload needs, and how --exchange and
+ * --collective combine (codec.h, docs/codec.md "The exchange").
+ *
+ * Payloads with per-worker scales or indices cannot be added as they are encoded: stacks
+ * that ship such compressors (Horovod's compression, BytePS, PyTorch DDP comm hooks for
+ * sign and top-k) gather every worker's payload and decode each, which is what gcsim does
+ * by default. All-reduce with a hop rule (density growth for sparse payloads,
+ * decode-sum-encode for per-worker scales) stays selectable.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "codec.h"
+#include "compressor.h"
+
+static const char *const names[] = {"auto", "allreduce", "allgather", "ps", "terngrad-pattern"};
+
+const char *gcsim_exchange_name(gcsim_exchange e)
+{
+    return (unsigned)e <= GCSIM_EXCHANGE_PATTERN ? names[e] : "?";
+}
+
+int gcsim_exchange_parse(const char *text, gcsim_exchange *out)
+{
+    for (int i = 0; i <= GCSIM_EXCHANGE_PS; i++)
+        if (strcmp(text, names[i]) == 0) {
+            *out = (gcsim_exchange)i;
+            return 0;
+        }
+    return -1;
+}
+
+bool gcsim_compressor_summable(const char *spec)
+{
+    gc_compressor *c;
+    char msg[256];
+    if (gc_compressor_create(spec ? spec : "none", &c, msg, sizeof msg) != 0)
+        return false;
+    const char *n = gc_compressor_name(c);
+    /* random-k: workers that share the seed draw the same indices, so values add in
+     * place; the other sparse selections differ per worker */
+    bool summable = gc_compressor_aggregation(c) == GC_AGG_DENSE_SUMMABLE ||
+                    strcmp(n, "randomk") == 0;
+    gc_compressor_free(c);
+    return summable;
+}
+
+static bool is_randomk(const char *spec)
+{
+    gc_compressor *c;
+    char msg[256];
+    if (gc_compressor_create(spec ? spec : "none", &c, msg, sizeof msg) != 0)
+        return false;
+    bool r = strcmp(gc_compressor_name(c), "randomk") == 0;
+    gc_compressor_free(c);
+    return r;
+}
+
+static bool is_allreduce(gcsim_collective c)
+{
+    return !gcsim_collective_is_paper_pattern(c) && c != COLLECTIVE_PARAMETER_SERVER &&
+           c != COLLECTIVE_ALLGATHER;
+}
+
+static int set(gcsim_exchange_choice *o, gcsim_exchange e, gcsim_collective c, const char *why)
+{
+    o->exchange = e;
+    o->collective = c;
+    snprintf(o->why, sizeof o->why, "%s", why);
+    return 0;
+}
+
+int gcsim_exchange_resolve(gcsim_exchange requested, gcsim_collective collective,
+                           gcsim_collective_origin origin, const char *spec,
+                           gcsim_exchange_choice *o, gcsim_error *err)
+{
+    memset(o, 0, sizeof *o);
+    bool summable = gcsim_compressor_summable(spec);
+    bool named = origin != COLLECTIVE_FROM_DEFAULT;
+    const char *who = origin == COLLECTIVE_FROM_CLI ? "--collective" : "the platform's collective";
+    switch (requested) {
+    case GCSIM_EXCHANGE_AUTO:
+        if (named && collective == COLLECTIVE_TERNGRAD)
+            return set(o, GCSIM_EXCHANGE_PATTERN, collective,
+                       origin == COLLECTIVE_FROM_CLI
+                           ? "--collective terngrad: the TernGrad paper's Appendix B model"
+                           : "the platform's collective terngrad: the TernGrad paper's model");
+        if (named && collective == COLLECTIVE_DGC_PAPER)
+            return set(o, GCSIM_EXCHANGE_PATTERN, collective,
+                       "dgc-paper: DGC Sec. 5's model, TernGrad's pattern with sparse density "
+                       "doubling at every aggregation");
+        if (named && collective == COLLECTIVE_ALLGATHER)
+            return set(o, GCSIM_EXCHANGE_ALLGATHER, collective, "named by the collective");
+        if (named && collective == COLLECTIVE_PARAMETER_SERVER)
+            return set(o, GCSIM_EXCHANGE_PS, collective, "named by the collective");
+        if (origin == COLLECTIVE_FROM_CLI) {
+            /* an all-reduce algorithm named on the command line is asked for as such */
+            set(o, GCSIM_EXCHANGE_ALLREDUCE, collective,
+                summable ? "--collective: all-reduce" : "--collective: all-reduce with the hop rule of the payload class");
+            o->shared_support = is_randomk(spec);
+            return 0;
+        }
+        if (summable) {
+            set(o, GCSIM_EXCHANGE_ALLREDUCE, collective, "auto: summable payload");
+            o->shared_support = is_randomk(spec);
+            return 0;
+        }
+        return set(o, GCSIM_EXCHANGE_ALLGATHER, COLLECTIVE_ALLGATHER,
+                   "auto: per-worker scales or indices are not summable");
+    case GCSIM_EXCHANGE_ALLREDUCE:
+        if (!is_allreduce(collective)) {
+            if (origin == COLLECTIVE_FROM_CLI)
+                return gcsim_fail(err, "--exchange allreduce needs an all-reduce --collective "
+                                       "(ring, halving-doubling, tree, double-tree, "
+                                       "hierarchical), got %s",
+                                  gcsim_collective_name(collective));
+            collective = COLLECTIVE_RING;
+        }
+        set(o, GCSIM_EXCHANGE_ALLREDUCE, collective,
+            summable ? "--exchange allreduce" : "--exchange allreduce: hop rule of the payload class");
+        o->shared_support = is_randomk(spec);
+        return 0;
+    case GCSIM_EXCHANGE_ALLGATHER:
+    case GCSIM_EXCHANGE_PS: {
+        gcsim_collective want = requested == GCSIM_EXCHANGE_PS ? COLLECTIVE_PARAMETER_SERVER
+                                                              : COLLECTIVE_ALLGATHER;
+        if (origin == COLLECTIVE_FROM_CLI && collective != want)
+            return gcsim_fail(err, "--exchange %s runs the %s schedule; %s %s names another "
+                                   "(leave --collective out, or use --exchange allreduce)",
+                              gcsim_exchange_name(requested), gcsim_collective_name(want), who,
+                              gcsim_collective_name(collective));
+        return set(o, requested, want, requested == GCSIM_EXCHANGE_PS ? "--exchange ps"
+                                                                      : "--exchange allgather");
+    }
+    case GCSIM_EXCHANGE_PATTERN: break;
+    }
+    return gcsim_fail(err, "unknown exchange");
+}

@@ -1,0 +1,72 @@
+/*
+ * sim/codec/gpu_params.c: the GPU figures the codec model needs, per GPU type of the
+ * platform catalog (the platforms folder, key gpu.type).
+ *
+ * Memory bandwidth and fp32 FLOP/s are vendor peak figures (datasheet or spec sheet, named
+ * per row); what a codec kernel reaches is lower (docs/codec.md shows the sensitivity).
+ * Launch latency is measured, and only on an H100 host: bench/gpu/results/h100-codec.json,
+ * references.launch_latency.per_call_us_enqueue_only = 10.656 us (PyTorch 1-element op,
+ * 20,000 calls, host clock; docs/gpu-measurements.md). A sequential codec whose kernels are
+ * short waits for each launch, so it pays this per kernel. Kernel launch is a host and
+ * driver cost more than a GPU one; the same figure is used for every type, an assumption
+ * docs/codec.md states.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "codec.h"
+
+#define LAUNCH_MEASURED_H100_S 10.656e-6
+#define LAUNCH_SOURCE "launch 10.656 us: measured, H100 host, PyTorch op enqueue " \
+                      "(bench/gpu/results/h100-codec.json), assumed for every GPU type"
+
+static const gcsim_gpu_params catalog[] = {
+    {"h100", 3350e9, 67e12, LAUNCH_MEASURED_H100_S,
+     "NVIDIA H100 SXM datasheet: 3.35 TB/s HBM3, 67 TFLOP/s fp32; " LAUNCH_SOURCE},
+    {"a100", 2039e9, 19.5e12, LAUNCH_MEASURED_H100_S,
+     "NVIDIA A100 80GB SXM datasheet: 2,039 GB/s HBM2e, 19.5 TFLOP/s fp32; " LAUNCH_SOURCE},
+    {"v100", 900e9, 15.7e12, LAUNCH_MEASURED_H100_S,
+     "NVIDIA V100 SXM2 datasheet: 900 GB/s HBM2, 15.7 TFLOP/s fp32; " LAUNCH_SOURCE},
+    {"p100", 732e9, 10.6e12, LAUNCH_MEASURED_H100_S,
+     "NVIDIA Tesla P100 SXM2 datasheet: 732 GB/s HBM2, 10.6 TFLOP/s fp32; " LAUNCH_SOURCE},
+    {"p40", 346e9, 11.76e12, LAUNCH_MEASURED_H100_S,
+     "NVIDIA Tesla P40 datasheet: 346 GB/s GDDR5, 11.76 TFLOP/s fp32; " LAUNCH_SOURCE},
+    /* Titan Xp spec page: 3840 CUDA cores, 1582 MHz boost, 384-bit GDDR5X at 11.4 Gb/s per
+     * pin: 384 / 8 x 11.4e9 = 547.2 GB/s; 3840 x 1582 MHz x 2 = 12.15 TFLOP/s (derived). */
+    {"titan-xp", 547.2e9, 12.15e12, LAUNCH_MEASURED_H100_S,
+     "NVIDIA Titan Xp spec: 384-bit GDDR5X at 11.4 Gb/s = 547.2 GB/s, 3840 cores x 1582 MHz "
+     "x 2 = 12.15 TFLOP/s fp32 (derived); " LAUNCH_SOURCE},
+    /* GTX 1080 spec page: 2560 CUDA cores, 1733 MHz boost, 256-bit GDDR5X at 10 Gb/s:
+     * 320 GB/s; 2560 x 1733 MHz x 2 = 8.87 TFLOP/s (derived). */
+    {"gtx1080", 320e9, 8.87e12, LAUNCH_MEASURED_H100_S,
+     "NVIDIA GeForce GTX 1080 spec: 256-bit GDDR5X at 10 Gb/s = 320 GB/s, 2560 cores x "
+     "1733 MHz x 2 = 8.87 TFLOP/s fp32 (derived); " LAUNCH_SOURCE},
+};
+#define N_TYPES (sizeof catalog / sizeof catalog[0])
+
+const char *const *gcsim_gpu_types(void)
+{
+    static const char *names[N_TYPES + 1];
+    for (size_t i = 0; i < N_TYPES; i++)
+        names[i] = catalog[i].type;
+    names[N_TYPES] = NULL;
+    return names;
+}
+
+int gcsim_gpu_params_find(const char *type, const gcsim_gpu_params **out, gcsim_error *err)
+{
+    for (size_t i = 0; i < N_TYPES; i++)
+        if (strcmp(catalog[i].type, type) == 0) {
+            *out = &catalog[i];
+            return 0;
+        }
+    char known[256] = "";
+    for (size_t i = 0; i < N_TYPES; i++) {
+        strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
+        strncat(known, catalog[i].type, sizeof known - strlen(known) - 1);
+    }
+    return gcsim_fail(err, "codec model: no memory bandwidth, fp32 FLOP/s or launch latency "
+                           "known for GPU type \"%s\" (known: %s); give the platform a "
+                           "gpu.codec_profile that has this compressor",
+                      type, known);
+}

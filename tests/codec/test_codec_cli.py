@@ -1,0 +1,102 @@
+"""The codec cost and the exchange through the command line (docs/codec.md).
+
+    test_codec_cli.py GCSIM REPO
+
+- predict says which exchange and codec cost source it used, in every format, and encode
+  and decode appear as columns (JSON rows, CSV header);
+- the TernGrad paper's platforms keep its codec-free model unless --exchange is given;
+- h100-ndr's compressors come from its measured profile, the others from the model;
+- the DES timeline has the buckets' encode and decode;
+- breakeven: just below the break-even NIC bandwidth the compressor beats fp32 in
+  `gcsim predict`, just above it does not (both runs on a copy of the platform).
+"""
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", what)
+
+
+def run(gcsim, *args):
+    r = subprocess.run([gcsim, *args], capture_output=True, text=True)
+    if r.returncode != 0:
+        print("gcsim", " ".join(args), "->", r.returncode, r.stderr)
+        sys.exit(1)
+    return r.stdout
+
+
+def main(gcsim, repo):
+    os.chdir(repo)
+    base = ["--model", "models/resnet-50.json", "--gpus", "64"]
+    j = json.loads(run(gcsim, "predict", "--platform", "platforms/h100-ndr.json", *base,
+                       "--compressor", "topk:ratio=0.01", "--format", "json"))
+    row = j["rows"][0]
+    check(row["exchange"] == "allgather", "topk defaults to all-gather")
+    check(row["encode_ms"] > 0 and row["decode_ms"] > 0, "encode and decode columns")
+    check(abs(row["compress_ms"] - row["encode_ms"] - row["decode_ms"]) < 1e-9,
+          "codec = encode + decode")
+    check("h100-pytorch.json" in j["meta"]["codec cost"], "profile named: %s" % j["meta"]["codec cost"])
+    check(j["meta"]["exchange"].startswith("allgather"), "exchange in meta")
+    j = json.loads(run(gcsim, "predict", "--platform", "platforms/h100-ndr.json", *base,
+                       "--compressor", "ecq", "--format", "json"))
+    check(j["meta"]["codec cost"].startswith("model"), "ecq: model (not in the profile)")
+    # the TernGrad paper's platforms keep its model, codec-free; --exchange charges it
+    j = json.loads(run(gcsim, "predict", "--platform", "platforms/terngrad-fig5a.json",
+                       "--model", "models/alexnet.json", "--gpus", "8", "--compressor",
+                       "terngrad", "--format", "json"))
+    check(j["rows"][0]["exchange"] == "terngrad-pattern" and j["rows"][0]["compress_ms"] == 0,
+          "terngrad pattern: no codec time")
+    check(j["meta"]["codec cost"].startswith("none charged"), "pattern's codec line")
+    j = json.loads(run(gcsim, "predict", "--platform", "platforms/terngrad-fig5a.json",
+                       "--model", "models/alexnet.json", "--gpus", "8", "--compressor",
+                       "terngrad", "--exchange", "allgather", "--format", "json"))
+    check(j["rows"][0]["exchange"] == "allgather" and j["rows"][0]["compress_ms"] > 0,
+          "terngrad platform with --exchange allgather: codec charged")
+    c = list(csv.DictReader(io.StringIO(run(gcsim, "predict", "--platform",
+                                            "platforms/cloud-v100-25gbe.json", *base,
+                                            "--compressor", "fp16", "--format", "csv"))))
+    check(c[0]["exchange"] == "allreduce" and float(c[0]["encode_ms"]) > 0, "csv columns")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tl = os.path.join(tmp, "t.json")
+        run(gcsim, "predict", "--platform", "platforms/cloud-v100-25gbe.json",
+            "--model", "models/resnet-50.json", "--gpus", "16", "--engine", "des",
+            "--compressor", "qsgd", "--timeline", tl)
+        names = {e.get("name", "") for e in json.load(open(tl))["traceEvents"]}
+        check(any(n.startswith("encode bucket") for n in names), "timeline encode")
+        check(any(n.startswith("decode bucket") for n in names), "timeline decode")
+
+        j = json.loads(run(gcsim, "breakeven", "--platform", "platforms/a100-hdr.json",
+                           *base, "--compressor", "topk:ratio=0.01", "--format", "json"))
+        r = j["rows"][0]
+        check(r["status"] == "found", "a100-hdr topk break-even found: %s" % r["reason"])
+        be = r["breakeven_gbps"]
+        plat = json.load(open("platforms/a100-hdr.json"))
+        for factor, wins in ((0.98, True), (1.02, False)):
+            plat["nic"]["bandwidth"] = "%.9gGbps" % (be * factor)
+            path = os.path.join(tmp, "p.json")
+            json.dump(plat, open(path, "w"))
+            t = {}
+            for comp in ("none", "topk:ratio=0.01"):
+                t[comp] = json.loads(run(gcsim, "predict", "--platform", path, *base,
+                                         "--compressor", comp, "--format", "json")
+                                     )["rows"][0]["throughput_samples_per_s"]
+            check((t["topk:ratio=0.01"] > t["none"]) == wins,
+                  "at %.3g x break-even: topk %g vs none %g" % (factor, t["topk:ratio=0.01"], t["none"]))
+    print("ok" if failures == 0 else "%d failures" % failures)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))
