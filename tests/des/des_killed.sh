@@ -27,7 +27,11 @@ wait_for() { # PID STATE: folder | child
     while [ "$(date +%s)" -le $end ]; do
         alive "$1" || return 1
         case $2 in
-        folder) [ -n "$(pgrep -P "$1")" ] && ls "$TMPDIR" | grep -q '^gcsim-des-[^s]' && return 0 ;;
+        # loading: a child exists and the 2,000-GPU platform (megabytes; the short 1-GPU
+        # run predict makes first writes a few kilobytes) is in its folder
+        folder) [ -n "$(pgrep -P "$1")" ] &&
+                [ -n "$(find "$TMPDIR" -path '*/gcsim-des-*/platform.xml' -size +256k 2>/dev/null)" ] &&
+                return 0 ;;
         # simulating: the folder is loaded and gone, and the child has run for 2 s (so it
         # is the 2,000-GPU run, not the short 1-GPU run predict makes for its speedups)
         child)
