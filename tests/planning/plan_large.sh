@@ -34,10 +34,11 @@ for nodes in 75 100; do
     rc=$?
     [ $rc -eq 0 ] || { say "$gpus GPUs, --gpus list: exit $rc"; cat "$work/err"; }
     rows=$(($(wc -l <"$work/default-$nodes.csv") - 1))
-    # At most 3 compressors x 4 collectives; a group none of whose counts meets the target
-    # is left out (with codec time charged, compressors that all-gather do not reach it).
-    [ "$rows" -ge 1 ] && [ "$rows" -le 12 ] ||
-        say "$gpus GPUs: $rows rows, expected 1 to 12 (3 compressors x 4 collectives)"
+    # 3 compressors x 4 collectives, less the two groups that cannot reach the target:
+    # fp16 and TernGrad through the all-gather, where every GPU receives and decodes N-1
+    # payloads, so that their throughput falls as GPUs are added (issue 13).
+    [ "$rows" -eq 10 ] ||
+        say "$gpus GPUs: $rows rows, expected 10 (3 compressors x 4 collectives, less fp16 and terngrad by all-gather)"
     cmp -s "$work/default-$nodes.csv" "$work/list-$nodes.csv" ||
         say "$gpus GPUs: the default search and the list of every count disagree"
 done
