@@ -21,16 +21,10 @@
 #include <time.h>
 
 #include "codec.h"
+#include "bench_setup.h"
 #include "compressor.h"
 
 #define TOLERANCE 3.0
-
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static const char *const default_specs[] = {
     "fp16", "bf16", "terngrad", "qsgd", "signsgd", "onebit", "ecq", "orq", "topk:ratio=0.01",
@@ -45,42 +39,17 @@ static bool streaming(const char *spec)
 
 int main(int argc, char **argv)
 {
-    size_t n = (size_t)16 << 20;
-    int runs = 3;
-    const char *specs[64];
-    int nspecs = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--n") && i + 1 < argc)
-            n = (size_t)strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
-            runs = atoi(argv[++i]);
-        else if (nspecs < 64)
-            specs[nspecs++] = argv[i];
-    }
-    if (runs < 1 || n == 0) {
-        fprintf(stderr, "usage: bench_codec_model [--n ELEMENTS] [--runs R] [SPEC ...]\n");
+    bench_setup b;
+    if (bench_setup_init(&b, argc, argv, "bench_codec_model", (size_t)16 << 20, default_specs,
+                         sizeof default_specs / sizeof *default_specs))
         return 2;
-    }
-    if (!nspecs)
-        for (size_t i = 0; i < sizeof default_specs / sizeof *default_specs; i++)
-            specs[nspecs++] = default_specs[i];
-    float *g = malloc(n * sizeof *g), *out = malloc(n * sizeof *out);
-    if (!g || !out) {
-        fprintf(stderr, "bench_codec_model: out of memory for %zu elements\n", n);
-        return 2;
-    }
-    gc_rng rng;
-    gc_rng_seed(&rng, 1);
-    for (size_t i = 0; i < n; i++)
-        g[i] = (float)(gc_rng_normal(&rng) * 1e-3);
-    memset(out, 0, n * sizeof *out);
-    double best = 1e30;
-    for (int r = 0; r < runs + 1; r++) {
-        double t0 = now_s();
-        memcpy(out, g, n * sizeof *g);
-        double t = now_s() - t0;
-        best = t < best ? t : best;
-    }
+    size_t n = b.n;
+    int runs = b.runs, nspecs = b.nspecs;
+    const char *const *specs = b.specs;
+    float *g = b.g, *out = b.out;
+    gc_rng rng; /* the encoders' random draws */
+    gc_rng_seed(&rng, 2);
+    double best = bench_memcpy_s(&b);
     printf("gradient: %zu fp32 elements; memcpy %.3f ms = %.2f GB/s read+write (best of %d); "
            "tolerance: measured/model in [1/%.0f, %.0f]\n",
            n, best * 1e3, 8.0 * (double)n / best / 1e9, runs + 1, TOLERANCE, TOLERANCE);
@@ -100,12 +69,12 @@ int main(int argc, char **argv)
         gc_bytes p = {0};
         double enc = 1e30;
         for (int r = 0; r < runs; r++) {
-            double t0 = now_s();
+            double t0 = bench_now_s();
             if (gc_compressor_encode(c, 0, g, n, &rng, &p, NULL, err, sizeof err) != 0) {
                 fprintf(stderr, "%s: %s\n", specs[s], err);
                 return 2;
             }
-            double t = now_s() - t0;
+            double t = bench_now_s() - t0;
             enc = t < enc ? t : enc;
             gc_compressor_next_step(c);
         }

@@ -12,16 +12,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_setup.h"
 #include "compressor.h"
-
-/* Thread CPU time: on a machine shared with other jobs, wall time would count the time this
- * thread waits for a core; CPU time (user + system, page faults included) does not. */
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static const char *const default_specs[] = {
     "none", "fp16", "bf16", "terngrad", "terngrad:bucket=512", "qsgd", "qsgd:code=elias",
@@ -41,44 +33,18 @@ static double target_of(const char *spec)
 
 int main(int argc, char **argv)
 {
-    size_t n = (size_t)64 << 20;
-    int runs = 3;
-    const char *specs[64];
-    int nspecs = 0;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--n") && i + 1 < argc)
-            n = (size_t)strtoull(argv[++i], NULL, 10);
-        else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
-            runs = atoi(argv[++i]);
-        else if (nspecs < 64)
-            specs[nspecs++] = argv[i];
-    }
-    if (runs < 1 || n == 0) {
-        fprintf(stderr, "usage: bench_compressors [--n ELEMENTS] [--runs R] [SPEC ...]\n");
+    bench_setup b;
+    if (bench_setup_init(&b, argc, argv, "bench_compressors", (size_t)64 << 20, default_specs,
+                         sizeof default_specs / sizeof *default_specs))
         return 2;
-    }
-    if (!nspecs)
-        for (size_t i = 0; i < sizeof default_specs / sizeof *default_specs; i++)
-            specs[nspecs++] = default_specs[i];
+    size_t n = b.n;
+    int runs = b.runs, nspecs = b.nspecs;
+    const char *const *specs = b.specs;
+    float *g = b.g, *out = b.out;
+    gc_rng rng; /* the encoders' random draws */
+    gc_rng_seed(&rng, 2);
 
-    float *g = malloc(n * sizeof *g), *out = malloc(n * sizeof *out);
-    if (!g || !out) {
-        fprintf(stderr, "bench_compressors: out of memory for %zu elements\n", n);
-        return 2;
-    }
-    gc_rng rng;
-    gc_rng_seed(&rng, 1);
-    for (size_t i = 0; i < n; i++)
-        g[i] = (float)(gc_rng_normal(&rng) * 1e-3);
-    memset(out, 0, n * sizeof *out);
-
-    double bytes = 4.0 * (double)n, best = 1e30;
-    for (int r = 0; r < runs + 1; r++) {
-        double t0 = now_s();
-        memcpy(out, g, n * sizeof *g);
-        double t = now_s() - t0;
-        best = t < best ? t : best;
-    }
+    double bytes = 4.0 * (double)n, best = bench_memcpy_s(&b);
     double memcpy_Bps = bytes / best;
     printf("gradient: %zu fp32 elements (%.0f MiB); memcpy %.2f GB/s (best of %d)\n", n,
            bytes / 1048576.0, memcpy_Bps / 1e9, runs + 1);
@@ -96,16 +62,16 @@ int main(int argc, char **argv)
         double enc = 1e30, dec = 1e30;
         int ok = 1;
         for (int r = 0; r < runs && ok; r++) {
-            double t0 = now_s();
+            double t0 = bench_now_s();
             ok = gc_compressor_encode(c, 0, g, n, &rng, &p, NULL, err, sizeof err) == 0;
-            double t = now_s() - t0;
+            double t = bench_now_s() - t0;
             enc = t < enc ? t : enc;
             gc_compressor_next_step(c);
         }
         for (int r = 0; r < runs && ok; r++) {
-            double t0 = now_s();
+            double t0 = bench_now_s();
             ok = gc_compressor_decode(c, p.data, p.len, out, n, err, sizeof err) == 0;
-            double t = now_s() - t0;
+            double t = bench_now_s() - t0;
             dec = t < dec ? t : dec;
         }
         if (!ok) {
