@@ -167,6 +167,22 @@ int atomic_file_open(atomic_file *f, const char *path, char *err, size_t err_len
     return 0;
 }
 
+int atomic_file_probe(const char *path, char *err, size_t err_len)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        if (access(path, W_OK) == 0)
+            return 0;
+        snprintf(err, err_len, "%s: cannot open for writing: %s", path, strerror(errno));
+        return -1;
+    }
+    atomic_file f;
+    if (atomic_file_open(&f, path, err, err_len))
+        return -1;
+    atomic_file_abort(&f);
+    return 0;
+}
+
 int atomic_file_commit(atomic_file *f, char *err, size_t err_len)
 {
     errno = 0;

@@ -31,6 +31,11 @@ typedef struct {
 /* Opens a temporary file beside path (or path itself when it is a device or FIFO).
  * Returns 0, or -1 with a message naming path and the reason in err. */
 int atomic_file_open(atomic_file *f, const char *path, char *err, size_t err_len);
+/* Checks, before any work, that path could be opened as atomic_file_open would: a
+ * temporary file is created beside it and removed at once (a device or FIFO is only
+ * checked for write permission, since opening a FIFO waits for a reader). Returns 0, or
+ * -1 with the message atomic_file_open would give in err. */
+int atomic_file_probe(const char *path, char *err, size_t err_len);
 /* Flushes, syncs and renames over the target. On failure the temporary file is removed
  * and err says why (the system's reason, e.g. "No space left on device"). */
 int atomic_file_commit(atomic_file *f, char *err, size_t err_len);

@@ -134,7 +134,7 @@ int cmd_breakeven(int argc, char **argv)
     sweep_cache *cache = NULL;
     report *r = NULL;
     gcsim_error err;
-    if (rc)
+    if (rc || report_output_usable(o.output, "breakeven"))
         goto done_opts;
     int counts[MAX_GPU_COUNTS] = {64}, n_counts = 1;
     char msg[256];

@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "report.h"
 #include "sweep_case.h"
+#include "report_emit.h"
 
 #define DEFAULT_TOLERANCE_PCT 1.0
 
@@ -141,6 +142,8 @@ int cmd_check(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc)
         return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    if (report_output_usable(o.output, "check"))
+        return EXIT_BAD_INPUT;
     gcsim_error err;
     baseline b;
     if (baseline_load(o.baseline, &b, &err)) {

@@ -179,6 +179,8 @@ int cmd_collective(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0)
         return rc;
+    if (report_output_usable(o.output, "collective"))
+        return EXIT_BAD_INPUT;
     double sizes[MAX_SIZES];
     char msg[1024];
     int n = parse_sizes(o.sizes, sizes, MAX_SIZES, msg, sizeof msg);

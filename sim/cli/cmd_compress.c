@@ -19,6 +19,7 @@
 #include "metrics.h"
 #include "report.h"
 #include "traces.h"
+#include "report_emit.h"
 
 #define MAX_SPECS 64
 #define MAX_FILES 4096
@@ -354,6 +355,8 @@ int cmd_compress(int argc, char **argv)
     int prc = parse_options(argc, argv, &o);
     if (prc != 0)
         return prc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    if (report_output_usable(o.output, "compress"))
+        return EXIT_BAD_INPUT;
     char err[1024];
     /* Every spec is checked before any work, so a typo fails fast. */
     for (int i = 0; i < o.n_specs; i++) {

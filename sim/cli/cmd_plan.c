@@ -18,6 +18,7 @@
 #include "report.h"
 #include "sweep_case.h"
 #include "sweep_lists.h"
+#include "report_emit.h"
 
 #define MAX_GPU_COUNTS 65536
 #define DEFAULT_COMPRESSORS "none,fp16,terngrad"
@@ -459,6 +460,10 @@ int cmd_plan(int argc, char **argv)
     if (rc) {
         free_options(&o);
         return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    }
+    if (report_output_usable(o.output, "plan")) {
+        free_options(&o);
+        return EXIT_BAD_INPUT;
     }
     int status = EXIT_BAD_INPUT;
     gcsim_error err = {.internal = 0};

@@ -16,6 +16,7 @@
 #include "units.h"
 #ifdef GCSIM_HAVE_DES
 #include "des.h"
+#include "report_emit.h"
 #endif
 
 #define MAX_GPU_COUNTS 256
@@ -416,6 +417,8 @@ int cmd_predict(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc)
         return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    if (report_output_usable(o.output, "predict") || report_output_usable(o.timeline, "predict"))
+        return EXIT_BAD_INPUT;
     if (o.engine != ENGINE_ANALYTIC && !engine_des_available()) {
         fprintf(stderr, "gcsim predict: --engine %s: this build has no SimGrid engine\n",
                 engine_name(o.engine));

@@ -18,6 +18,7 @@
 #include "sweep_output.h"
 #include "sweep_progress.h"
 #include "units.h"
+#include "report_emit.h"
 
 #define MAX_GPU_COUNTS 4096
 
@@ -523,6 +524,10 @@ int cmd_sweep(int argc, char **argv)
     if (rc) {
         free_options(&o);
         return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    }
+    if (report_output_usable(o.output, "sweep")) {
+        free_options(&o);
+        return EXIT_BAD_INPUT;
     }
     int status = EXIT_BAD_INPUT;
     sweep_cache *cache = sweep_cache_new();

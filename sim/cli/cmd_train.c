@@ -13,6 +13,7 @@
 #include "compressor.h"
 #include "report.h"
 #include "train.h"
+#include "report_emit.h"
 
 #define MAX_DUMP_STEPS 1024
 
@@ -282,6 +283,7 @@ int cmd_train(int argc, char **argv)
     train_options o;
     int rc = parse_options(argc, argv, &o);
     if (rc) return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    if (report_output_usable(o.output, "train")) return EXIT_BAD_INPUT;
     if (o.cfg.dump_dir && ensure_dir(o.cfg.dump_dir)) return EXIT_BAD_INPUT;
 
     char msg[2048];

@@ -36,3 +36,12 @@ int report_emit(const report *r, report_format format, const char *output, const
     }
     return EXIT_OK;
 }
+
+int report_output_usable(const char *output, const char *who)
+{
+    char msg[1024];
+    if (!output || atomic_file_probe(output, msg, sizeof msg) == 0)
+        return 0;
+    fprintf(stderr, "gcsim %s: %s\n", who, msg);
+    return -1;
+}

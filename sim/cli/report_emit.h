@@ -12,4 +12,9 @@
  * EXIT_OK. */
 int report_emit(const report *r, report_format format, const char *output, const char *who);
 
+/* Checks that output (NULL: nothing to check) can be written, before the command does its
+ * work: a run of minutes must not end in "cannot create a file". On failure prints
+ * "gcsim WHO: ..." and returns -1; else 0. */
+int report_output_usable(const char *output, const char *who);
+
 #endif

@@ -64,13 +64,59 @@ static int flow_order(const void *a, const void *b)
     return (x->k0 > y->k0) - (x->k0 < y->k0);
 }
 
+static bool ordered(const gcsim_flow *v, int n)
+{
+    for (int f = 1; f < n; f++)
+        if (flow_order(&v[f - 1], &v[f]) > 0)
+            return false;
+    return true;
+}
+
+/* Puts the flows in flow_order: grouped by sender with a counting sort (O(flows +
+ * senders)), then each sender's flows sorted unless the builder pushed them in order, as
+ * they nearly always are. A plain sort of every flow cost planners more than the rest of
+ * the closed form at tens of thousands of GPUs. Returns -1 when out of memory. */
+static int sort_flows(flow_list *l)
+{
+    if (ordered(l->v, l->n))
+        return 0;
+    int senders = 0;
+    for (int f = 0; f < l->n; f++)
+        if (l->v[f].src + 1 > senders)
+            senders = l->v[f].src + 1;
+    int *start = calloc((size_t)senders + 1, sizeof(int));
+    gcsim_flow *out = malloc(sizeof *out * (size_t)l->n);
+    if (!start || !out) {
+        free(start);
+        free(out);
+        return -1;
+    }
+    for (int f = 0; f < l->n; f++)
+        start[l->v[f].src + 1]++;
+    for (int e = 0; e < senders; e++)
+        start[e + 1] += start[e];
+    for (int f = 0; f < l->n; f++)
+        out[start[l->v[f].src]++] = l->v[f]; /* start[e] ends as the end of sender e */
+    for (int e = 0, from = 0; e < senders; from = start[e++]) {
+        int count = start[e] - from;
+        if (!ordered(out + from, count))
+            qsort(out + from, (size_t)count, sizeof *out, flow_order);
+    }
+    free(start);
+    free(l->v);
+    l->v = out;
+    l->cap = l->n;
+    return 0;
+}
+
 /* Flows between the same pair in the same steps holding the same sums are one message
  * (e.g. the R rings' hops inside a node): merge them, adding their shares. */
-static void coalesce(flow_list *l)
+static int coalesce(flow_list *l)
 {
     if (l->n < 2)
-        return;
-    qsort(l->v, (size_t)l->n, sizeof *l->v, flow_order);
+        return 0;
+    if (sort_flows(l))
+        return -1;
     int w = 0;
     for (int r = 1; r < l->n; r++) {
         gcsim_flow *a = &l->v[w], *b = &l->v[r];
@@ -81,6 +127,7 @@ static void coalesce(flow_list *l)
             l->v[++w] = *b;
     }
     l->n = w + 1;
+    return 0;
 }
 
 static int add_phase(gcsim_schedule *s, const char *name, int steps, double dk, bool reduce,
@@ -91,7 +138,11 @@ static int add_phase(gcsim_schedule *s, const char *name, int steps, double dk, 
         *l = (flow_list){0};
         return 0;
     }
-    coalesce(l);
+    if (coalesce(l)) {
+        free(l->v);
+        *l = (flow_list){0};
+        return -1;
+    }
     gcsim_phase *ph = realloc(s->phases, sizeof *ph * (size_t)(s->n_phases + 1));
     if (!ph)
         return -1;

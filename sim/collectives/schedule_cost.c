@@ -7,8 +7,10 @@
  * add up. When all flows of a phase are active in every step (rings, halving-doubling,
  * parameter server), the loads are counted once and flows that cost the same (latency,
  * bandwidth, share, sums) are costed once: a ring of N GPUs has two or three such
- * classes, O(flows + steps x classes). Pipelined trees, whose flows start and stop at
- * different steps, are costed step by step, O(steps x flows).
+ * classes, O(flows + steps x classes). Where flows start and stop at different steps
+ * (pipelined trees, rings over groups of unequal size), the active set is constant between
+ * two consecutive starts or stops, so each such interval is costed the same way:
+ * O(intervals x flows + steps x classes), each step exactly as if costed alone.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -32,10 +34,6 @@ static int class_order(const void *a, const void *b)
     return 0;
 }
 
-static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
-                                    const gcsim_bucket_bytes *b, double reduce_codec_s,
-                                    int *load);
-
 static bool windowed(const gcsim_phase *ph)
 {
     for (int f = 0; f < ph->n_flows; f++)
@@ -44,40 +42,73 @@ static bool windowed(const gcsim_phase *ph)
     return false;
 }
 
-/* The classes of a phase whose flows are all active in every step; returns their count. */
-static int phase_classes(const gcsim_phase *ph, const gcsim_topology *t, int *load,
-                         flow_class *cls)
+/* Classes kept by a linear scan before falling back to sorting: rings and
+ * halving-doubling have two or three, so the scan beats an O(F log F) sort of all flows. */
+enum { SCAN_CLASSES_MAX = 32 };
+
+static bool same_class(const flow_class *x, const flow_class *y)
+{
+    return x->first == y->first && x->last == y->last && x->k0 == y->k0 &&
+           x->share == y->share && x->latency_s == y->latency_s && x->Bps == y->Bps;
+}
+
+static bool active_in(const gcsim_flow *f, int from_step, int to_step)
+{
+    return f->first_step <= from_step && f->last_step >= to_step;
+}
+
+/* The classes of the flows active in every step from from_step to to_step (no flow starts
+ * or stops inside that range); returns their count. */
+static int interval_classes(const gcsim_phase *ph, const gcsim_topology *t, int from_step,
+                            int to_step, int *load, flow_class *cls)
 {
     int links[GCSIM_ROUTE_MAX_LINKS];
     double lat;
     memset(load, 0, sizeof(int) * (size_t)t->n_links);
     for (int f = 0; f < ph->n_flows; f++) {
+        if (!active_in(&ph->flows[f], from_step, to_step))
+            continue;
         int n = gcsim_topology_route(t, ph->flows[f].src, ph->flows[f].dst, links, &lat);
         for (int k = 0; k < n; k++)
             load[links[k]]++;
     }
+    int nc = 0;
+    bool overflow = false;
     for (int f = 0; f < ph->n_flows; f++) {
         const gcsim_flow *fl = &ph->flows[f];
+        if (!active_in(fl, from_step, to_step))
+            continue;
         int n = gcsim_topology_route(t, fl->src, fl->dst, links, &lat);
         double bw = INFINITY;
         for (int k = 0; k < n; k++)
             bw = fmin(bw, t->capacity_Bps[links[k]] / load[links[k]]);
-        cls[f] = (flow_class){lat, bw, fl->share, ph->fixed_k ? 1 : fl->k0, fl->first_step,
-                              fl->last_step};
+        flow_class c = {lat, bw, fl->share, ph->fixed_k ? 1 : fl->k0, fl->first_step,
+                        fl->last_step};
+        bool known = false;
+        for (int i = nc - 1; !overflow && i >= 0 && !known; i--)
+            known = same_class(&cls[i], &c);
+        if (known)
+            continue;
+        cls[nc++] = c;
+        overflow = overflow || nc > SCAN_CLASSES_MAX;
     }
-    qsort(cls, (size_t)ph->n_flows, sizeof *cls, class_order);
-    int nc = 0;
-    for (int f = 0; f < ph->n_flows; f++)
-        if (nc == 0 || class_order(&cls[nc - 1], &cls[f]) != 0)
-            cls[nc++] = cls[f];
-    return nc;
+    if (!overflow)
+        return nc;
+    qsort(cls, (size_t)nc, sizeof *cls, class_order);
+    int distinct = 0;
+    for (int i = 0; i < nc; i++)
+        if (distinct == 0 || class_order(&cls[distinct - 1], &cls[i]) != 0)
+            cls[distinct++] = cls[i];
+    return distinct;
 }
 
+/* Steps from_step..to_step of a phase, whose active flows fall into these classes. */
 static double classes_time_s(const gcsim_phase *ph, const flow_class *cls, int nc,
-                             const gcsim_bucket_bytes *b, double reduce_codec_s)
+                             int from_step, int to_step, const gcsim_bucket_bytes *b,
+                             double reduce_codec_s)
 {
     double total = 0;
-    for (int s = 0; s < ph->steps; s++) {
+    for (int s = from_step; s <= to_step; s++) {
         double step = 0;
         for (int c = 0; c < nc; c++) {
             if (s < cls[c].first || s > cls[c].last)
@@ -91,6 +122,45 @@ static double classes_time_s(const gcsim_phase *ph, const flow_class *cls, int n
     return total;
 }
 
+static int int_order(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Flows that start and stop at different steps (pipelined trees, rings over groups of
+ * unequal size): the active set changes only where some flow starts or stops, so the
+ * steps between two such boundaries share their loads and classes. O(intervals x flows
+ * + steps x classes), each step costed exactly as if alone. */
+static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
+                                    const gcsim_bucket_bytes *b, double reduce_codec_s,
+                                    int *load, flow_class *cls)
+{
+    int n = ph->n_flows, nb = 0;
+    int *bound = malloc(sizeof(int) * (2 * (size_t)n + 2));
+    if (!bound)
+        return NAN;
+    bound[nb++] = 0;
+    bound[nb++] = ph->steps;
+    for (int f = 0; f < n; f++) {
+        bound[nb++] = ph->flows[f].first_step;
+        bound[nb++] = ph->flows[f].last_step + 1;
+    }
+    qsort(bound, (size_t)nb, sizeof *bound, int_order);
+    double total = 0;
+    for (int i = 0; i + 1 < nb; i++) {
+        int from = bound[i], to = bound[i + 1] - 1;
+        if (from > to || from < 0 || from >= ph->steps)
+            continue;
+        if (to >= ph->steps)
+            to = ph->steps - 1;
+        int nc = interval_classes(ph, t, from, to, load, cls);
+        total += classes_time_s(ph, cls, nc, from, to, b, reduce_codec_s);
+    }
+    free(bound);
+    return total;
+}
+
 static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
                            const gcsim_bucket_bytes *b, int *load, flow_class *cls)
 {
@@ -98,67 +168,13 @@ static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
     for (int f = 0; f < ph->n_flows; f++)
         max_share = fmax(max_share, ph->flows[f].share);
     double reduce_codec_s = gcsim_hop_codec_s(ph, b, max_share);
+    int last = ph->steps - 1;
     if (ph->n_classes > 0)
-        return classes_time_s(ph, ph->classes, ph->n_classes, b, reduce_codec_s);
-    if (windowed(ph)) {
-        memset(load, 0, sizeof(int) * (size_t)t->n_links);
-        return windowed_phase_time_s(ph, t, b, reduce_codec_s, load);
-    }
-    int nc = phase_classes(ph, t, load, cls);
-    return classes_time_s(ph, cls, nc, b, reduce_codec_s);
-}
-
-/* Flows active in different steps: loads and costs step by step. */
-static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
-                                    const gcsim_bucket_bytes *b, double reduce_codec_s,
-                                    int *load)
-{
-    int n = ph->n_flows;
-    int *route = malloc(sizeof(int) * (size_t)n * (GCSIM_ROUTE_MAX_LINKS + 1));
-    double *lat = malloc(sizeof(double) * (size_t)n);
-    if (!route || !lat) {
-        free(route);
-        free(lat);
-        return NAN;
-    }
-    for (int f = 0; f < n; f++) {
-        int *r = route + (size_t)f * (GCSIM_ROUTE_MAX_LINKS + 1);
-        r[0] = gcsim_topology_route(t, ph->flows[f].src, ph->flows[f].dst, r + 1, &lat[f]);
-    }
-    double total = 0;
-    for (int s = 0; s < ph->steps; s++) {
-        for (int f = 0; f < n; f++) {
-            const gcsim_flow *fl = &ph->flows[f];
-            if (s < fl->first_step || s > fl->last_step)
-                continue;
-            int *r = route + (size_t)f * (GCSIM_ROUTE_MAX_LINKS + 1);
-            for (int k = 1; k <= r[0]; k++)
-                load[r[k]]++;
-        }
-        double step = 0;
-        for (int f = 0; f < n; f++) {
-            const gcsim_flow *fl = &ph->flows[f];
-            if (s < fl->first_step || s > fl->last_step)
-                continue;
-            int *r = route + (size_t)f * (GCSIM_ROUTE_MAX_LINKS + 1);
-            double bw = INFINITY;
-            for (int k = 1; k <= r[0]; k++)
-                bw = fmin(bw, t->capacity_Bps[r[k]] / load[r[k]]);
-            step = fmax(step, lat[f] + gcsim_flow_bytes(ph, fl, s, b) / bw);
-        }
-        for (int f = 0; f < n; f++) {
-            const gcsim_flow *fl = &ph->flows[f];
-            if (s < fl->first_step || s > fl->last_step)
-                continue;
-            int *r = route + (size_t)f * (GCSIM_ROUTE_MAX_LINKS + 1);
-            for (int k = 1; k <= r[0]; k++)
-                load[r[k]] = 0;
-        }
-        total += step + reduce_codec_s;
-    }
-    free(route);
-    free(lat);
-    return total;
+        return classes_time_s(ph, ph->classes, ph->n_classes, 0, last, b, reduce_codec_s);
+    if (windowed(ph))
+        return windowed_phase_time_s(ph, t, b, reduce_codec_s, load, cls);
+    int nc = interval_classes(ph, t, 0, last, load, cls);
+    return classes_time_s(ph, cls, nc, 0, last, b, reduce_codec_s);
 }
 
 /* Receivers that cannot add encoded payloads decode, sum and re-encode their share. The
@@ -219,7 +235,7 @@ int gcsim_schedule_prepare(gcsim_schedule *s, const gcsim_topology *t)
             rc = -1;
             break;
         }
-        int nc = phase_classes(ph, t, load, cls);
+        int nc = interval_classes(ph, t, 0, ph->steps - 1, load, cls);
         flow_class *fit = realloc(cls, sizeof *cls * (size_t)nc);
         ph->classes = fit ? fit : cls;
         ph->n_classes = nc;
