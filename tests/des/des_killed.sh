@@ -21,9 +21,11 @@ alive() { # PID: running (a zombie waiting for its reaper counts as gone)
     [ "$state" != Z ]
 }
 
-# Waits up to 30 s for a state; returns 1 if the run ended first or time ran out.
+# Waits up to 180 s for a state (it comes within seconds on an idle machine, but a loaded
+# 2-core CI machine took over 30 s to load the platform); returns 1 if the run ended first
+# or time ran out.
 wait_for() { # PID STATE: folder | child
-    end=$(($(date +%s) + 30))
+    end=$(($(date +%s) + 180))
     while [ "$(date +%s)" -le $end ]; do
         alive "$1" || return 1
         case $2 in
