@@ -5,8 +5,10 @@
 #
 # Runs `gcsim predict` for every curve (CSV in OUTPUT_DIR/data), turns the columns a figure
 # needs into small whitespace tables, and draws each figure with gnuplot as PNG and SVG in
-# OUTPUT_DIR. The PNGs are then copied into SOURCE_DIR/plots/figures/ (the copies the README
-# shows) unless GCSIM_PLOTS_NO_COPY is set. `cmake --build build --target plots` calls this.
+# OUTPUT_DIR, then runs the `gcsim train` sweep behind the two training figures. Nothing is
+# written outside OUTPUT_DIR (SOURCE_DIR is only read): the PNG copies the README shows in
+# plots/figures/ are refreshed by hand from OUTPUT_DIR. `cmake --build build --target
+# plots` calls this with OUTPUT_DIR = <build>/plots/figures.
 #
 # Both engines: the analytic engine always; the discrete-event engine (SimGrid) when
 # `gcsim predict --engine des` runs on the figure's platform. DES curves are drawn dashed;
@@ -14,8 +16,16 @@
 # DES_MAX_GPUS (default 512, all of them) caps the GPU counts sent to the DES.
 set -eu
 
+# Every figure the README and docs/train.md show, as OUTPUT_DIR/NAME.png and .svg
+# (`make_plots.sh --list` prints them; tests/plots checks the README against it).
+FIGURES="terngrad-fig5a terngrad-fig5b dgc-fig6 dgc-fig6-modern ecq-fig6 ecq-fig6-modern
+train-accuracy-vs-workers train-loss-vs-bits"
+if [ "${1:-}" = --list ]; then
+    printf '%s\n' $FIGURES
+    exit 0
+fi
 if [ $# -ne 3 ]; then
-    echo "usage: $0 GCSIM SOURCE_DIR OUTPUT_DIR" >&2
+    echo "usage: $0 GCSIM SOURCE_DIR OUTPUT_DIR   (or --list)" >&2
     exit 2
 fi
 GCSIM=$1
@@ -26,7 +36,7 @@ M=$SRC/models
 PLOTS=$SRC/plots
 DATA=$OUT/data
 DES_MAX_GPUS=${DES_MAX_GPUS:-512}
-mkdir -p "$DATA"
+mkdir -p "$DATA" "$OUT/train"
 : > "$OUT/des_status.txt"
 
 command -v gnuplot >/dev/null 2>&1 || { echo "make_plots.sh: gnuplot not found" >&2; exit 2; }
@@ -62,7 +72,8 @@ table() {
         END { for (r = 2; r <= n; r++) print x[r], (norm != "" ? y[r] / base : y[r]) }' "$1"
 }
 
-ENGINES="analytic des"
+# PLOTS_ENGINES=analytic leaves the DES curves out (a quick look, the test).
+ENGINES=${PLOTS_ENGINES:-"analytic des"}
 GPUS_512=1,2,4,8,16,32,64,128,256,512
 
 # --- TernGrad Fig. 5(a) and 5(b): throughput against GPUs, weak scaling ------------------
@@ -173,13 +184,28 @@ draw ecq_fig6.gp ecq-fig6 ecq-paper- -e "pattern='paper'; \
 draw ecq_fig6.gp ecq-fig6-modern ecq-modern- -e "pattern='modern'; \
     what='current stack: ring all-reduce for fp32, exchange and codec cost per compressor'"
 
-if [ -z "${GCSIM_PLOTS_NO_COPY:-}" ]; then
-    mkdir -p "$PLOTS/figures"
-    for f in terngrad-fig5a terngrad-fig5b dgc-fig6 dgc-fig6-modern ecq-fig6 ecq-fig6-modern; do
-        cp "$OUT/$f.png" "$PLOTS/figures/.$f.png.tmp"
-        mv "$PLOTS/figures/.$f.png.tmp" "$PLOTS/figures/$f.png"
-    done
-fi
-echo "plots: $OUT/{terngrad-fig5a,terngrad-fig5b,dgc-fig6,dgc-fig6-modern,ecq-fig6,ecq-fig6-modern}.{png,svg}"
+# --- gcsim train: accuracy against workers, loss against bits (README, docs/train.md) ----
+# The sweep of docs/train.md's accuracy table (MLP, 5 epochs, seed 1, workers 1 to 16, seven
+# compressors); TRAIN_EPOCHS, TRAIN_WORKERS, TRAIN_COMPRESSORS and TRAIN_EXTRA (more gcsim
+# train options, e.g. "--limit-train 640") shrink it for a quick look or a test.
+TRAIN_WORKERS=${TRAIN_WORKERS:-"1 2 4 8 16"}
+TRAIN_COMPRESSORS=${TRAIN_COMPRESSORS:-"fp32=none terngrad=terngrad qsgd=qsgd dgc=dgc ecq=ecq signsgd=signsgd orq=orq"}
+labels=$(for pair in $TRAIN_COMPRESSORS; do printf '%s ' "${pair%%=*}"; done)
+loss_workers=8
+case " $TRAIN_WORKERS " in *" 8 "*) ;; *) loss_workers=${TRAIN_WORKERS##* } ;; esac
+EXTRA=${TRAIN_EXTRA:-} sh "$PLOTS/train/run_sweep.sh" "$GCSIM" "$OUT/train" mlp "${TRAIN_EPOCHS:-5}" \
+    "$TRAIN_WORKERS" "$TRAIN_COMPRESSORS" 2> "$OUT/train/sweep.log" ||
+    { echo "make_plots.sh: the gcsim train sweep failed ($OUT/train/sweep.log)" >&2; exit 1; }
+for term in png svg; do
+    gnuplot -e "data='$OUT/train/summary.dat'; out='$OUT/train-accuracy-vs-workers.$term'; term='$term'" \
+        "$PLOTS/train/accuracy_vs_workers.gp"
+    gnuplot -e "dir='$OUT/train/runs'; workers=$loss_workers; labels='$labels'; out='$OUT/train-loss-vs-bits.$term'; term='$term'" \
+        "$PLOTS/train/loss_vs_bits.gp"
+done
+
+# Only OUTPUT_DIR is written: the copies the README shows (plots/figures/) are refreshed by
+# hand, `cp OUTPUT_DIR/*.png plots/figures/`, when a change of the figures is meant to be
+# committed (docs/reproduction.md, "Figures").
+echo "plots: $OUT/{$(echo $FIGURES | tr ' ' ',')}.{png,svg}"
 [ -s "$OUT/des_status.txt" ] && cat "$OUT/des_status.txt" >&2
 exit 0

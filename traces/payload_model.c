@@ -31,10 +31,21 @@ const char *gc_trace_payload_kind(const char *layer_kind)
     return NULL;
 }
 
+/* Set once by the program before any estimate (an installed gcsim points it at its
+ * share/gcsim/traces/data); empty: the compiled-in source tree's folder. */
+static char default_dir[1024];
+
+void gc_trace_payload_set_default_dir(const char *dir)
+{
+    snprintf(default_dir, sizeof default_dir, "%s", dir ? dir : "");
+}
+
 const char *gc_trace_payload_dir(void)
 {
     const char *env = getenv("GCSIM_TRACE_DIR");
-    return env && *env ? env : GCSIM_TRACE_DIR;
+    if (env && *env)
+        return env;
+    return default_dir[0] ? default_dir : GCSIM_TRACE_DIR;
 }
 
 /* Caches: loaded pools per (directory, kind), results per full argument set. They are

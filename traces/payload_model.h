@@ -47,8 +47,13 @@ int gc_trace_payload_estimate(const char *compressor_spec, const char *layer_kin
 /* The trace kind ("conv", "fc", "bn") a model layer kind is sized from, or NULL. */
 const char *gc_trace_payload_kind(const char *layer_kind);
 
-/* $GCSIM_TRACE_DIR, or the compiled-in source tree's traces/data. */
+/* $GCSIM_TRACE_DIR, else the folder set by gc_trace_payload_set_default_dir, else the
+ * compiled-in source tree's traces/data. */
 const char *gc_trace_payload_dir(void);
+/* The folder used when $GCSIM_TRACE_DIR is not set (an installed program's copy of the
+ * traces). Call before the first estimate: cached results are keyed by folder, so a later
+ * change is still correct, only slower. NULL or "" restores the compiled-in folder. */
+void gc_trace_payload_set_default_dir(const char *dir);
 
 /* The explicit, cache-free layer under gc_trace_payload_estimate, also used to measure
  * the model's error on held-back layers. A pool holds every tensor of one kind found in

@@ -5,7 +5,13 @@
 #                plots/train/accuracy_vs_workers.gp
 if (!exists("data")) data = 'summary.dat'
 if (!exists("out")) out = 'accuracy_vs_workers.svg'
-set terminal svg size 800,500 dynamic font 'Sans,12'
+# term: 'svg' (default) or 'png' (the copies the README and docs/train.md show).
+if (!exists("term")) term = 'svg'
+if (term eq 'png') {
+    set terminal pngcairo size 800,500 font 'Sans,10'
+} else {
+    set terminal svg size 800,500 dynamic font 'Sans,12'
+}
 set output out
 set title 'gcsim train: Fashion-MNIST test accuracy vs. workers (fixed global mini-batch)'
 set xlabel 'workers N (global mini-batch split N ways)'

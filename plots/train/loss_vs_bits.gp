@@ -9,7 +9,13 @@ if (!exists("dir")) dir = 'runs'
 if (!exists("workers")) workers = 8
 if (!exists("labels")) labels = 'fp32 terngrad qsgd dgc ecq signsgd orq'
 if (!exists("out")) out = 'loss_vs_bits.svg'
-set terminal svg size 800,500 dynamic font 'Sans,12'
+# term: 'svg' (default) or 'png' (the copies the README and docs/train.md show).
+if (!exists("term")) term = 'svg'
+if (term eq 'png') {
+    set terminal pngcairo size 800,500 font 'Sans,10'
+} else {
+    set terminal svg size 800,500 dynamic font 'Sans,12'
+}
 set output out
 set datafile separator ','
 set title sprintf('gcsim train: training loss vs. bits sent per worker (N = %d workers)', workers)

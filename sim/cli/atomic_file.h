@@ -14,6 +14,12 @@
  * - a symbolic link to a regular file keeps being a link: the file it points to is
  *   replaced, atomically as above; a link to a device is written through;
  * - a link to nothing (dangling) and a directory are refused.
+ *
+ * Every output of the gcsim subcommands goes through this module. Two writers below
+ * sim/cli keep their own temporary-and-rename code because they cannot depend on it:
+ * traces/safetensors_write.c (traces/ never depends on sim/; it sets 0644 itself) and the
+ * DES's Chrome trace, sim/des/des_timeline.c (an engine below the command). Sharing one
+ * implementation needs it moved to a library both layers may use.
  */
 #ifndef GCSIM_CLI_ATOMIC_FILE_H
 #define GCSIM_CLI_ATOMIC_FILE_H

@@ -145,9 +145,12 @@ static int read_case(const cJSON *item, const char *path, baseline *b, baseline_
     if (json_choice(item, path, "engine", true, engines, &choice, ctx))
         return -1;
     c->engine = choice == 0 ? ENGINE_ANALYTIC : ENGINE_DES;
-    if (json_number(item, path, "expected_throughput_samples_per_s", true, 1e-300, 1e300,
+    /* Absent: a new case, whose value `gcsim check --update` records (docs/planning.md). */
+    c->expected_samples_per_s = 0.0;
+    if (json_number(item, path, "expected_throughput_samples_per_s", false, 1e-300, 1e300,
                     &c->expected_samples_per_s, ctx))
         return -1;
+    c->has_expected = json_member(item, "expected_throughput_samples_per_s") != NULL;
     c->tolerance_pct = -1.0;
     return json_number(item, path, "tolerance_pct", false, 0.0, 1e6, &c->tolerance_pct, ctx);
 }
@@ -285,8 +288,12 @@ int baseline_rewrite(baseline *b, const double *predicted, const unsigned char *
         if (!update[k])
             continue;
         cJSON *v = cJSON_GetObjectItemCaseSensitive(item, "expected_throughput_samples_per_s");
-        cJSON_SetNumberValue(v, predicted[k]);
+        if (v)
+            cJSON_SetNumberValue(v, predicted[k]);
+        else if (!cJSON_AddNumberToObject(item, "expected_throughput_samples_per_s", predicted[k]))
+            return gcsim_fail(err, "%s: out of memory", b->path);
         b->cases[k].expected_samples_per_s = predicted[k];
+        b->cases[k].has_expected = true;
     }
     atomic_file f;
     char msg[512];

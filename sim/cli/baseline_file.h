@@ -7,6 +7,9 @@
  *               "model": "models/resnet-50.json", "compressor": "none",
  *               "collective": "ring", "gpus": 64, "scaling": "weak", "batch": 256,
  *               "engine": "analytic", "expected_throughput_samples_per_s": 59000.5}]}
+ * A case without expected_throughput_samples_per_s is new: `gcsim check --update` records
+ * its predicted value (adding the member), which is how a baseline is created from
+ * scratch; a plain check refuses a baseline with such cases.
  * The reader is strict: unknown or duplicate keys, wrong types, duplicate case names and
  * files that cannot be found are errors naming the baseline and the JSON path. A relative
  * platform or model path is looked up beside the baseline first, then in each folder
@@ -16,6 +19,7 @@
 #define GCSIM_CLI_BASELINE_FILE_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 
 #include "gcsim_error.h"
 #include "inputs.h"
@@ -33,7 +37,8 @@ typedef struct {
     gcsim_scaling scaling;
     int batch;               /* 0: the model's */
     gcsim_engine engine;
-    double expected_samples_per_s;
+    double expected_samples_per_s; /* meaningful when has_expected */
+    bool has_expected;             /* false: a new case, not yet recorded */
     double tolerance_pct;    /* < 0: the file's or the command line's */
 } baseline_case;
 
@@ -48,8 +53,9 @@ typedef struct {
 int baseline_load(const char *path, baseline *out, gcsim_error *err);
 void baseline_free(baseline *b);
 
-/* Replaces the expected throughput of the cases flagged in `update` by `predicted` and
- * rewrites the file atomically, keeping everything else as it was. */
+/* Replaces (or, for new cases, adds) the expected throughput of the cases flagged in
+ * `update` by `predicted` and rewrites the file atomically, keeping everything else as it
+ * was. */
 int baseline_rewrite(baseline *b, const double *predicted, const unsigned char *update,
                      gcsim_error *err);
 

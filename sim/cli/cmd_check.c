@@ -31,12 +31,15 @@ static void check_usage(FILE *out)
 "  --baseline FILE   the baseline (format in docs/planning.md); platform and model paths\n"
 "                    are looked up beside it, then in each folder above it\n"
 "  --tolerance PCT   allowed drift in percent for cases without their own\n"
-"  --update          write the predicted values into the baseline (atomically) and exit 0\n"
+"  --update          write the predicted values into the baseline (atomically) and exit 0;\n"
+"                    records new cases (those without expected_throughput_samples_per_s),\n"
+"                    which is how a baseline is created: write its cases, then --update\n"
 "  --engine E        only the cases of this engine (e.g. analytic in a build without DES)\n"
 "  --format F, --output FILE   the table, as in gcsim predict\n"
 "\n"
 "Exit codes: 0 every case within tolerance (or --update), 1 some case drifted (they are\n"
-"named on stderr), 2 bad baseline or input (named by file and JSON path).\n",
+"named on stderr), 2 bad baseline or input (named by file and JSON path), or new cases\n"
+"without --update.\n",
             DEFAULT_TOLERANCE_PCT);
 }
 
@@ -163,8 +166,26 @@ int cmd_check(int argc, char **argv)
     }
     double default_tol = o.tolerance_pct >= 0 ? o.tolerance_pct
                          : b.tolerance_pct >= 0 ? b.tolerance_pct : DEFAULT_TOLERANCE_PCT;
+    /* A new case (no expected value) has nothing to check against: only --update may
+     * record it. Refused before any evaluation, naming every such case. */
+    if (!o.update) {
+        int n_new = 0;
+        for (int k = 0; k < b.n_cases; k++) {
+            if ((o.engine >= 0 && (int)b.cases[k].engine != o.engine) || b.cases[k].has_expected)
+                continue;
+            fprintf(stderr, "gcsim check: %s: $.cases[%d] (%s): no "
+                            "expected_throughput_samples_per_s yet\n", b.path, k, b.cases[k].name);
+            n_new++;
+        }
+        if (n_new) {
+            fprintf(stderr, "gcsim check: %s: %d new case%s: record %s with gcsim check "
+                            "--baseline %s --update\n", b.path, n_new, n_new == 1 ? "" : "s",
+                    n_new == 1 ? "its value" : "their values", b.path);
+            goto done;
+        }
+    }
     /* Everything is evaluated before anything is printed or rewritten. */
-    int n_evaluated = 0, n_drifted = 0;
+    int n_evaluated = 0, n_drifted = 0, n_new = 0;
     for (int k = 0; k < b.n_cases; k++) {
         const baseline_case *bc = &b.cases[k];
         if (o.engine >= 0 && (int)bc->engine != o.engine)
@@ -193,11 +214,15 @@ int cmd_check(int argc, char **argv)
         goto done;
     evaluated:
         predicted[k] = res.p.throughput_samples_per_s;
-        drift_pct[k] = 100.0 * (predicted[k] - bc->expected_samples_per_s) /
-                       bc->expected_samples_per_s;
         tolerance[k] = bc->tolerance_pct >= 0 ? bc->tolerance_pct : default_tol;
         evaluated[k] = 1;
         n_evaluated++;
+        if (!bc->has_expected) { /* only with --update: recorded below */
+            n_new++;
+            continue;
+        }
+        drift_pct[k] = 100.0 * (predicted[k] - bc->expected_samples_per_s) /
+                       bc->expected_samples_per_s;
         if (!(fabs(drift_pct[k]) <= tolerance[k]))
             n_drifted++;
     }
@@ -229,25 +254,33 @@ int cmd_check(int argc, char **argv)
         report_str(r, c_name, bc->name);
         report_str(r, c_engine, engine_name(bc->engine));
         report_int(r, c_gpus, bc->gpus);
-        report_num(r, c_exp, bc->expected_samples_per_s);
         report_num(r, c_pred, predicted[k]);
-        report_num(r, c_drift, drift_pct[k]);
         report_num(r, c_tol, tolerance[k]);
+        if (!bc->has_expected) { /* new: no expected value, no drift (empty cells) */
+            report_str(r, c_status, "recorded");
+            continue;
+        }
+        report_num(r, c_exp, bc->expected_samples_per_s);
+        report_num(r, c_drift, drift_pct[k]);
         bool drifted = !(fabs(drift_pct[k]) <= tolerance[k]);
         report_str(r, c_status, drifted ? (o.update ? "updated" : "DRIFT") : "ok");
     }
     /* Rewritten only when a value changes, so an up-to-date baseline keeps its bytes. */
     int n_changed = 0;
     for (int k = 0; k < b.n_cases; k++)
-        n_changed += evaluated[k] && predicted[k] != b.cases[k].expected_samples_per_s;
+        n_changed += evaluated[k] && (!b.cases[k].has_expected ||
+                                      predicted[k] != b.cases[k].expected_samples_per_s);
     if (o.update && n_changed && baseline_rewrite(&b, predicted, evaluated, &err)) {
         fprintf(stderr, "gcsim check: %s\n", err.message);
         goto done;
     }
     char note[1024];
     report_note(r, "baseline", b.path);
-    snprintf(note, sizeof note, "%d of %d cases evaluated%s; %d beyond tolerance%s", n_evaluated,
-             b.n_cases, o.engine >= 0 ? " (--engine filter)" : "", n_drifted,
+    char recorded[64] = "";
+    if (n_new)
+        snprintf(recorded, sizeof recorded, "; %d new case%s recorded", n_new, n_new == 1 ? "" : "s");
+    snprintf(note, sizeof note, "%d of %d cases evaluated%s; %d beyond tolerance%s%s", n_evaluated,
+             b.n_cases, o.engine >= 0 ? " (--engine filter)" : "", n_drifted, recorded,
              !o.update ? "" : n_changed ? "; baseline rewritten with the predicted values"
                                         : "; baseline already up to date");
     report_note(r, "result", note);

@@ -1,8 +1,10 @@
 #include "inputs.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "analytic.h"
+#include "data_dir.h"
 #ifdef GCSIM_HAVE_DES
 #include "des.h"
 #endif
@@ -13,6 +15,9 @@ extern const char gcsim_default_model_json[];
 
 int inputs_load_platform(const char *path, gcsim_platform *out, gcsim_error *err)
 {
+    char catalog[PATH_MAX];
+    if (path && gcsim_data_catalog_path("platforms", path, catalog, sizeof catalog) == 0)
+        path = catalog;
     if (path)
         return gcsim_platform_load(path, out, err);
     return gcsim_platform_parse(gcsim_default_platform_json,
@@ -21,6 +26,9 @@ int inputs_load_platform(const char *path, gcsim_platform *out, gcsim_error *err
 
 int inputs_load_model(const char *path, gcsim_model *out, gcsim_error *err)
 {
+    char catalog[PATH_MAX];
+    if (path && gcsim_data_catalog_path("models", path, catalog, sizeof catalog) == 0)
+        path = catalog;
     if (path)
         return gcsim_model_load(path, out, err);
     return gcsim_model_parse(gcsim_default_model_json, "<embedded " DEFAULT_MODEL_NAME ">", out,

@@ -11,6 +11,8 @@
 #define DEFAULT_PLATFORM_NAME "platforms/terngrad-fig5a.json"
 #define DEFAULT_MODEL_NAME "models/alexnet.json"
 
+/* path: a file, or a catalog name such as "a100-hdr" (no '/', not a file here) looked up
+ * in the data folder's platforms/ or models/ (data_dir.h); NULL: the embedded default. */
 int inputs_load_platform(const char *path, gcsim_platform *out, gcsim_error *err);
 int inputs_load_model(const char *path, gcsim_model *out, gcsim_error *err);
 

@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "commands.h"
+#include "data_dir.h"
+#include "inputs.h"
+#include "version.h"
 
 typedef struct {
     const char *name;
@@ -27,9 +30,22 @@ static const command commands[] = {
     {"calibrate", cmd_calibrate, "fit a platform's latencies and bandwidths to nccl-tests all-reduce logs"},
 };
 
+/* `gcsim --version`: what a bug report needs to say which gcsim produced a number. */
+static int print_version(void)
+{
+    printf("gcsim %s\n", GCSIM_VERSION);
+    printf("commit: %s\n", GCSIM_GIT_COMMIT[0] ? GCSIM_GIT_COMMIT : "unknown (configured without git)");
+    printf("built against: SimGrid %s, GSL %s, cJSON %s\n", GCSIM_SIMGRID_VERSION,
+           GCSIM_GSL_VERSION, GCSIM_CJSON_VERSION);
+    printf("engines: analytic%s\n", engine_des_available() ? ", des" : "");
+    printf("data: %s (%s)\n", gcsim_data_dir(), gcsim_data_dir_origin());
+    return fflush(stdout) == 0 ? EXIT_OK : EXIT_INTERNAL;
+}
+
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: gcsim <command> [options]   (gcsim <command> --help for details)\n\n"
+    fprintf(out, "usage: gcsim <command> [options]   (gcsim <command> --help for details)\n"
+                 "       gcsim --version\n\n"
                  "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
@@ -38,6 +54,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    gcsim_data_dir_init();
     if (argc < 2) {
         usage(stderr);
         return EXIT_BAD_INPUT;
@@ -47,6 +64,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return EXIT_OK;
     }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0)
+        return print_version();
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);

@@ -1,0 +1,58 @@
+#!/bin/sh
+# `cmake --install` into a temporary prefix, the prefix moved elsewhere, then the installed
+# gcsim run from a folder outside the source tree: it must find its catalog, codec profiles
+# and traces under PREFIX/share/gcsim (sim/cli/data_dir.h), not in the source tree.
+# usage: install.sh CMAKE BUILD_DIR WORK_DIR
+set -eu
+cmake=$1 build=$2 work=$3
+fail() { echo "FAIL: $*"; exit 1; }
+unset GCSIM_TRACE_DIR
+rm -rf "$work"
+mkdir -p "$work/run"
+"$cmake" --install "$build" --prefix "$work/prefix" > "$work/install.log" ||
+    fail "cmake --install: exit $? ($(tail -n 3 "$work/install.log"))"
+# Relocatable: nothing in the binary names the prefix it was installed to.
+mv "$work/prefix" "$work/moved"
+prefix=$work/moved
+data=$prefix/share/gcsim
+gcsim=$prefix/bin/gcsim
+[ -x "$gcsim" ] || fail "no $gcsim"
+for f in platforms/a100-hdr.json platforms/codec/h100-pytorch.json models/resnet-50.json \
+         traces/data/fmnist_lenet/provenance.json; do
+    [ -f "$data/$f" ] || fail "not installed: share/gcsim/$f"
+done
+cd "$work/run"
+
+"$gcsim" --version > version.txt || fail "gcsim --version: exit $?"
+grep -qx "data: $data (installed)" version.txt || fail "data folder: $(grep '^data' version.txt)"
+
+# The defaults are embedded: predict runs with no file at all.
+"$gcsim" predict > default.txt || fail "gcsim predict: exit $?"
+grep -q "samples/s" default.txt || fail "gcsim predict printed no table"
+
+# Catalog names resolve to the installed catalog; the platform's codec profile (a path
+# relative to the platform file) is read from there too.
+"$gcsim" predict --platform h100-ndr --model resnet-50 --compressor fp16 --gpus 8 > named.txt ||
+    fail "predict --platform h100-ndr --model resnet-50: exit $?"
+grep -q "^platform: h100-ndr ($data/platforms/h100-ndr.json)" named.txt || fail "platform: $(grep '^platform' named.txt)"
+grep -q "^model: resnet-50 ($data/models/resnet-50.json)" named.txt || fail "model: $(grep '^model' named.txt)"
+grep -q "^codec cost: measured profile $data/platforms/codec/h100-pytorch.json" named.txt ||
+    fail "codec profile: $(grep '^codec' named.txt)"
+
+# DGC's payload is measured on the shipped traces: found under the prefix ...
+"$gcsim" predict --compressor dgc --gpus 8 > dgc.txt || fail "predict --compressor dgc: exit $?"
+grep -q "encoded real trace tensors" dgc.txt || fail "dgc not sized from traces: $(sed -n 3p dgc.txt)"
+# ... and only there: without them the same command fails naming the installed folder.
+mv "$data/traces/data" "$data/traces/data.off"
+rc=0
+"$gcsim" predict --compressor dgc --gpus 8 > off.txt 2> off.err || rc=$?
+mv "$data/traces/data.off" "$data/traces/data"
+[ "$rc" = 2 ] || fail "without the installed traces: exit $rc, expected 2"
+grep -q "$data/traces/data: cannot list" off.err || fail "not the installed traces: $(cat off.err)"
+
+# A name that is not in the catalog is reported as given.
+rc=0
+"$gcsim" predict --platform no-such-platform > /dev/null 2> nosuch.err || rc=$?
+[ "$rc" = 2 ] || fail "unknown catalog name: exit $rc, expected 2"
+grep -q "no-such-platform" nosuch.err || fail "unknown name not named: $(cat nosuch.err)"
+echo "installed to $prefix: catalog, codec profile and traces found there"
