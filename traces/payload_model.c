@@ -17,7 +17,7 @@
 
 /* Model layer kind -> the trace kinds it is sized from, best first. A kind with traces of
  * its own uses them; without any in the trace directory, the next entry is the documented
- * fallback (docs/traces.md, "Layer kinds"): attention projections, embeddings and
+ * fallback (docs/traces.md, "The payload model", item 3): attention projections, embeddings and
  * recurrent weights are dense weight matrices, sized like fc; layer and group norms are
  * per-channel scale and shift vectors, sized like batch norm. */
 static const struct {

@@ -206,9 +206,8 @@ class GradientDumper:
     Without DDP these are the worker's own gradients. Under DistributedDataParallel they
     are already averaged over the workers when backward() returns, which is not what a
     compressor sees: run that step's forward and backward inside `ddp_model.no_sync()`
-    (the local gradients, nothing exchanged; the next synchronised step exchanges the
-    accumulated sum, so dump at steps where skipping one exchange is acceptable), or use
-    DDPBucketRecorder. Pass the DDP module itself (or its .module): names are those of the
+    (the local gradients; nothing is exchanged that step, so the replicas drift apart
+    unless optimizer.step() is skipped there: docs/traces.md), or use DDPBucketRecorder. Pass the DDP module itself (or its .module): names are those of the
     underlying model. bucket_cap_mb, if given, records the buckets DDP's construction rule
     forms (bucket_source "rule"), not observed ones.
     """
