@@ -15,20 +15,37 @@
 #define GCSIM_TRACE_DIR "traces/data"
 #endif
 
-const char *gc_trace_payload_kind(const char *layer_kind)
+/* Model layer kind -> the trace kinds it is sized from, best first. A kind with traces of
+ * its own uses them; without any in the trace directory, the next entry is the documented
+ * fallback (docs/traces.md, "The payload model", item 3): attention projections, embeddings and
+ * recurrent weights are dense weight matrices, sized like fc; layer and group norms are
+ * per-channel scale and shift vectors, sized like batch norm. */
+static const struct {
+    const char *layer_kind;
+    const char *trace_kinds[GC_TRACE_PAYLOAD_MAX_KINDS];
+} kind_chains[] = {
+    {"conv", {"conv"}},
+    {"fc", {"fc"}},
+    {"bn", {"bn"}},
+    {"norm", {"layer-norm", "group-norm", "bn"}},
+    {"lstm", {"lstm", "fc"}},
+    {"attention", {"attention", "fc"}},
+    {"embedding", {"embedding", "fc"}},
+    {"other", {"other", "fc"}},
+};
+
+int gc_trace_payload_kinds(const char *layer_kind, const char **trace_kinds)
 {
-    if (!layer_kind)
-        return NULL;
-    if (strcmp(layer_kind, "conv") == 0)
-        return "conv";
-    if (strcmp(layer_kind, "bn") == 0 || strcmp(layer_kind, "norm") == 0)
-        return "bn";
-    /* Recurrent, attention and embedding layers are dense weight matrices, like fc. */
-    if (strcmp(layer_kind, "fc") == 0 || strcmp(layer_kind, "lstm") == 0 ||
-        strcmp(layer_kind, "attention") == 0 || strcmp(layer_kind, "embedding") == 0 ||
-        strcmp(layer_kind, "other") == 0)
-        return "fc";
-    return NULL;
+    for (size_t i = 0; layer_kind && i < sizeof kind_chains / sizeof kind_chains[0]; i++)
+        if (strcmp(layer_kind, kind_chains[i].layer_kind) == 0) {
+            int n = 0;
+            while (n < GC_TRACE_PAYLOAD_MAX_KINDS && kind_chains[i].trace_kinds[n]) {
+                trace_kinds[n] = kind_chains[i].trace_kinds[n];
+                n++;
+            }
+            return n;
+        }
+    return 0;
 }
 
 /* Set once by the program before any estimate (an installed gcsim points it at its
@@ -57,14 +74,15 @@ const char *gc_trace_payload_dir(void)
 
 typedef struct {
     char dir[1024];
-    char kind[8];
-    gc_payload_pool *pool;
+    char kind[16];
+    gc_payload_pool *pool;  /* NULL with empty set: the directory has no tensor of kind */
+    int empty;
 } pool_entry;
 
 typedef struct {
     char dir[1024];
     char spec[256];
-    char kind[8];
+    char kind[16];
     size_t n;
     uint64_t seed;
     size_t bytes;
@@ -75,22 +93,55 @@ static pool_entry pools[POOL_CACHE];
 static result_entry results[RESULT_CACHE];
 static size_t n_results, next_result;
 
-static gc_payload_pool *cached_pool(const char *dir, const char *kind, char *err, size_t err_len)
+/* The pool of one trace kind: 0 with *out set, 1 when the directory holds no tensor of
+ * that kind (remembered, so a fallback does not rescan), -1 on an error. */
+static int cached_pool(const char *dir, const char *kind, gc_payload_pool **out, char *err,
+                       size_t err_len)
 {
     for (int i = 0; i < POOL_CACHE; i++)
-        if (pools[i].pool && strcmp(pools[i].dir, dir) == 0 && strcmp(pools[i].kind, kind) == 0)
-            return pools[i].pool;
-    gc_payload_pool *p;
-    if (gc_payload_pool_load(dir, kind, NULL, &p, err, err_len) != 0)
-        return NULL;
+        if ((pools[i].pool || pools[i].empty) && strcmp(pools[i].dir, dir) == 0 &&
+            strcmp(pools[i].kind, kind) == 0) {
+            *out = pools[i].pool;
+            return pools[i].empty;
+        }
+    gc_payload_pool *p = NULL;
+    int rc = gc_payload_pool_load(dir, kind, NULL, &p, err, err_len);
+    if (rc < 0)
+        return -1;
     int slot = 0;
-    while (slot < POOL_CACHE - 1 && pools[slot].pool)
+    while (slot < POOL_CACHE - 1 && (pools[slot].pool || pools[slot].empty))
         slot++;
     gc_payload_pool_free(pools[slot].pool); /* full: replace the last slot */
     snprintf(pools[slot].dir, sizeof pools[slot].dir, "%s", dir);
     snprintf(pools[slot].kind, sizeof pools[slot].kind, "%s", kind);
     pools[slot].pool = p;
-    return p;
+    pools[slot].empty = rc == 1;
+    *out = p;
+    return rc;
+}
+
+/* The first trace kind of layer_kind's chain with tensors in dir: its pool and name.
+ * Called with cache_lock held. */
+static int resolve_pool(const char *dir, const char *layer_kind, gc_payload_pool **pool,
+                        const char **trace_kind, char *err, size_t err_len)
+{
+    const char *chain[GC_TRACE_PAYLOAD_MAX_KINDS];
+    int n = gc_trace_payload_kinds(layer_kind, chain);
+    char tried[128] = "";
+    for (int i = 0; i < n; i++) {
+        int rc = cached_pool(dir, chain[i], pool, err, err_len);
+        if (rc < 0)
+            return -1;
+        if (rc == 0) {
+            *trace_kind = chain[i];
+            return 0;
+        }
+        size_t have = strlen(tried);
+        snprintf(tried + have, sizeof tried - have, "%s%s", have ? ", " : "", chain[i]);
+    }
+    return gc_trace_fail(err, err_len, "%s: no captured gradient of kind %s (for model layers "
+                         "of kind \"%s\"; traces need step and layer_kinds metadata, see "
+                         "docs/traces.md)", dir, tried, layer_kind);
 }
 
 /* A sampled threshold (dgc, topk:sample>0) selects a count that varies by about +-10% (sd)
@@ -121,8 +172,8 @@ int gc_trace_payload_estimate(const char *compressor_spec, const char *layer_kin
 {
     if (!compressor_spec || !payload_bytes)
         return gc_trace_fail(err, err_len, "payload model: missing argument");
-    const char *kind = gc_trace_payload_kind(layer_kind);
-    if (!kind)
+    const char *chain[GC_TRACE_PAYLOAD_MAX_KINDS];
+    if (gc_trace_payload_kinds(layer_kind, chain) == 0)
         return gc_trace_fail(err, err_len,
                              "payload model: unknown layer kind \"%s\" (conv, fc, bn, norm, "
                              "lstm, attention, embedding or other)", layer_kind ? layer_kind : "");
@@ -150,6 +201,7 @@ int gc_trace_payload_estimate(const char *compressor_spec, const char *layer_kin
     const char *dir = gc_trace_payload_dir();
     if (strlen(dir) >= sizeof results[0].dir || strlen(compressor_spec) >= sizeof results[0].spec)
         return gc_trace_fail(err, err_len, "payload model: trace directory or spec too long");
+    const char *kind = layer_kind; /* results are cached per model layer kind */
     pthread_mutex_lock(&cache_lock);
     for (size_t i = 0; i < n_results; i++) {
         const result_entry *r = &results[i];
@@ -161,9 +213,10 @@ int gc_trace_payload_estimate(const char *compressor_spec, const char *layer_kin
         }
     }
     int rc = -1;
-    gc_payload_pool *pool = cached_pool(dir, kind, err, err_len);
+    gc_payload_pool *pool = NULL;
+    const char *trace_kind;
     size_t bytes = 0;
-    if (pool)
+    if (resolve_pool(dir, layer_kind, &pool, &trace_kind, err, err_len) == 0)
         rc = gc_payload_pool_estimate(pool, expected ? exact_spec : compressor_spec,
                                       n_elements, GC_PAYLOAD_BLOCK,
                                       GC_PAYLOAD_CHUNK_MAX, seed, &bytes, err, err_len);
@@ -179,6 +232,31 @@ int gc_trace_payload_estimate(const char *compressor_spec, const char *layer_kin
         if (n_results < RESULT_CACHE)
             n_results++;
         *payload_bytes = bytes;
+    }
+    pthread_mutex_unlock(&cache_lock);
+    return rc;
+}
+
+int gc_trace_payload_source(const char *layer_kind, char *out, size_t out_len, char *err,
+                            size_t err_len)
+{
+    const char *chain[GC_TRACE_PAYLOAD_MAX_KINDS];
+    if (gc_trace_payload_kinds(layer_kind, chain) == 0)
+        return gc_trace_fail(err, err_len, "payload model: unknown layer kind \"%s\"",
+                             layer_kind ? layer_kind : "");
+    const char *dir = gc_trace_payload_dir();
+    gc_payload_pool *pool = NULL;
+    const char *trace_kind = NULL;
+    pthread_mutex_lock(&cache_lock);
+    int rc = resolve_pool(dir, layer_kind, &pool, &trace_kind, err, err_len);
+    if (rc == 0) {
+        if (strcmp(trace_kind, chain[0]) == 0)
+            snprintf(out, out_len, "%s from %s traces (%zu tensors: %s)", layer_kind, trace_kind,
+                     gc_payload_pool_tensors(pool), gc_payload_pool_series(pool));
+        else
+            snprintf(out, out_len, "%s from %s traces, no %s traces (%zu tensors: %s)",
+                     layer_kind, trace_kind, chain[0], gc_payload_pool_tensors(pool),
+                     gc_payload_pool_series(pool));
     }
     pthread_mutex_unlock(&cache_lock);
     return rc;

@@ -33,8 +33,10 @@
  * Payload bytes the compressor `compressor_spec` produces for one layer of n_elements
  * gradient values of kind layer_kind: exact for fixed-width formats; otherwise the exact
  * payload of the resampled tensor (scaled by n / chunk above GC_PAYLOAD_CHUNK_MAX).
- * Kinds: "conv" or "fc", "bn" (batch-norm scale and shift); "norm" maps to bn; "lstm",
- * "attention", "embedding" and "other" map to fc (dense matrix weights). "threshold"
+ * Kinds are the model's (conv, fc, bn, norm, lstm, attention, embedding, other); each is
+ * sized from the traces of its own kind when the directory has any, else from the
+ * fallback gc_trace_payload_kinds lists (attention, embedding, lstm, other: fc; norm:
+ * layer-norm, group-norm, then bn). "threshold"
  * (an absolute threshold) is refused: its payload depends on the gradient scale, which
  * the normalised traces do not carry. The same arguments give the same bytes. Results and the
  * loaded traces are cached for the life of the process (a mutex makes this thread-safe);
@@ -44,8 +46,17 @@ int gc_trace_payload_estimate(const char *compressor_spec, const char *layer_kin
                               size_t n_elements, uint64_t seed, size_t *payload_bytes,
                               char *err, size_t err_len);
 
-/* The trace kind ("conv", "fc", "bn") a model layer kind is sized from, or NULL. */
-const char *gc_trace_payload_kind(const char *layer_kind);
+/* The trace kinds (layer_kinds metadata values written by traces/capture/gcsim_capture.py)
+ * a model layer kind is sized from, best first: the first with tensors in the trace
+ * directory is used. Writes up to GC_TRACE_PAYLOAD_MAX_KINDS names, returns how many
+ * (0: unknown layer kind). */
+#define GC_TRACE_PAYLOAD_MAX_KINDS 3
+int gc_trace_payload_kinds(const char *layer_kind, const char **trace_kinds);
+
+/* Which traces size layers of layer_kind, for reports: e.g. "attention from fc traces, no
+ * attention traces (12 tensors: fmnist_lenet, fmnist_lenet300)". 0, or -1 with err. */
+int gc_trace_payload_source(const char *layer_kind, char *out, size_t out_len, char *err,
+                            size_t err_len);
 
 /* $GCSIM_TRACE_DIR, else the folder set by gc_trace_payload_set_default_dir, else the
  * compiled-in source tree's traces/data. */
@@ -59,7 +70,8 @@ void gc_trace_payload_set_default_dir(const char *dir);
  * the model's error on held-back layers. A pool holds every tensor of one kind found in
  * DIR/<series>/ *.safetensors (kinds from the layer_kinds metadata written by the capture
  * tool), except captures at step 0 and the tensor named by exclude, each divided by its
- * RMS. exclude is NULL, "<series>:<tensor>" (that layer at every step) or
+ * RMS. Returns 0, -1 on an error, or 1 (with a message, *out NULL) when the directory has
+ * no tensor of that kind. exclude is NULL, "<series>:<tensor>" (that layer at every step) or
  * "<series>:<tensor>@<step>" (that layer at one step only). */
 typedef struct gc_payload_pool gc_payload_pool;
 
@@ -68,6 +80,9 @@ int gc_payload_pool_load(const char *trace_dir, const char *kind, const char *ex
 void gc_payload_pool_free(gc_payload_pool *p);
 size_t gc_payload_pool_elements(const gc_payload_pool *p);
 size_t gc_payload_pool_tensors(const gc_payload_pool *p);
+/* The series (sub-directories of the trace directory) that gave the pool tensors, e.g.
+ * "fmnist_lenet, fmnist_resnet20". */
+const char *gc_payload_pool_series(const gc_payload_pool *p);
 
 /* n resampled values: blocks of `block` values (1 = i.i.d. sampling with replacement). */
 void gc_payload_pool_resample(const gc_payload_pool *p, size_t n, size_t block, uint64_t seed,

@@ -23,10 +23,23 @@ struct gc_payload_pool {
     size_t *starts;    /* n_segments + 1 offsets into values */
     size_t n_segments;
     size_t cap_values, cap_segments;
+    char series[512];  /* the trace series (sub-directories) that gave tensors, for reports */
 };
 
 size_t gc_payload_pool_elements(const gc_payload_pool *p) { return p->n_values; }
 size_t gc_payload_pool_tensors(const gc_payload_pool *p) { return p->n_segments; }
+const char *gc_payload_pool_series(const gc_payload_pool *p) { return p->series; }
+
+/* Adds a series name to the pool's list once (a truncated list still names the first). */
+static void note_series(gc_payload_pool *p, const char *series)
+{
+    size_t n = strlen(series), have = strlen(p->series);
+    for (const char *at = strstr(p->series, series); at; at = strstr(at + 1, series))
+        if ((at == p->series || at[-1] == ' ') && (at[n] == ',' || at[n] == '\0'))
+            return;
+    if (have + n + 3 < sizeof p->series)
+        snprintf(p->series + have, sizeof p->series - have, "%s%s", have ? ", " : "", series);
+}
 
 void gc_payload_pool_free(gc_payload_pool *p)
 {
@@ -135,8 +148,11 @@ static int load_file(gc_payload_pool *p, const char *path, const char *series, c
             rc = -1;
             break;
         }
+        size_t before = p->n_segments;
         if (pool_append(p, x, f.tensors[i].n_elements) != 0)
             rc = gc_trace_fail(err, err_len, "%s: out of memory", path);
+        else if (p->n_segments > before)
+            note_series(p, series);
         free(x);
     }
     cJSON_Delete(kinds);
@@ -179,9 +195,12 @@ int gc_payload_pool_load(const char *trace_dir, const char *kind, const char *ex
         free(series[s]);
     }
     free(series);
-    if (rc == 0 && p->n_values == 0)
-        rc = gc_trace_fail(err, err_len, "%s: no captured gradient of kind \"%s\" (traces need "
-                           "step and layer_kinds metadata, see docs/traces.md)", trace_dir, kind);
+    if (rc == 0 && p->n_values == 0) {
+        gc_trace_fail(err, err_len, "%s: no captured gradient of kind \"%s\" (traces need "
+                      "step and layer_kinds metadata, see docs/traces.md)", trace_dir, kind);
+        gc_payload_pool_free(p);
+        return 1; /* not an error for callers that fall back to another kind */
+    }
     if (rc != 0) {
         gc_payload_pool_free(p);
         return -1;

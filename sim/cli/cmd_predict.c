@@ -277,6 +277,9 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
              gcsim_precision_name(m->precision),
              no_profile ? "the model has no profile: ROOFLINE MODEL" : "profile",
              prof->gpu, gcsim_precision_name(prof->precision), prof->framework, prof->source);
+    if (prof->layer_backward_s) /* bucket backward times follow them (sim/collectives) */
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "; backward shared between "
+                 "buckets by per-layer times, %s", prof->layer_times_source);
     report_note(r, "compute", buf);
     gcsim_memory mem;
     gcsim_memory_estimate(m, pf, gcsim_samples_per_gpu(o->scaling, batch, 1), &mem);

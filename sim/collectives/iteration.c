@@ -63,9 +63,16 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
     it->forward_s = compute_s * (1 - bf);
     it->overlap = gcsim_scenario_overlaps(s);
 
-    double flops = 0;
-    for (int l = 0; l < m->n_layers; l++)
+    /* Backward time is shared out between layers by measured per-layer backward times
+     * when the profile has them (gcsim_export.py --profile), else by forward FLOPs. */
+    const double *measured_bwd = prof->layer_backward_s;
+    double flops = 0, measured_bwd_s = 0;
+    for (int l = 0; l < m->n_layers; l++) {
         flops += m->layers[l].fwd_flops;
+        measured_bwd_s += measured_bwd ? measured_bwd[l] : 0.0;
+    }
+    if (!(measured_bwd_s > 0))
+        measured_bwd = NULL;
     double cap = s->bucket_bytes > 0 ? s->bucket_bytes : GCSIM_DEFAULT_BUCKET_BYTES;
     /* The papers' models exchange the whole gradient once backward is done (eq. 27-30
      * cost T_comm(|g|)): one bucket. With several, the DES would pipeline them, the GPUs
@@ -87,7 +94,9 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
             cur->bytes.aggregation = s->shared_support ? PAYLOAD_DENSE_SUMMABLE : pay->aggregation;
             cur->bytes.compressed = compressed;
         }
-        double share = flops > 0 ? m->layers[l].fwd_flops / flops : 1.0 / m->n_layers;
+        double share = measured_bwd ? measured_bwd[l] / measured_bwd_s
+                       : flops > 0  ? m->layers[l].fwd_flops / flops
+                                    : 1.0 / m->n_layers;
         cur->backward_s += compute_s * bf * share;
         cur->first_layer = l;
         double dense = 4.0 * (double)gcsim_layer_params(&m->layers[l]);

@@ -51,7 +51,12 @@ int gcsim_precision_class(gcsim_precision p) { return gcsim_precision_grad_elem_
 static int parse_layer(const cJSON *v, int index, gcsim_layer *l, json_ctx *ctx)
 {
     static const char *const keys[] = {"name", "kind", "weights", "bias", "other_params",
-                                       "fwd_flops", NULL};
+                                       "fwd_flops", "fwd_flops_source", NULL};
+    /* Who counted fwd_flops (traces/capture/gcsim_export.py): PyTorch's counters or the
+     * exporter's shape arithmetic. */
+    static const char *const flops_sources[] = {"torch.utils.flop_counter", "torch.profiler",
+                                                "analytic", NULL};
+    int flops_source = 0;
     char path[64];
     snprintf(path, sizeof path, "$.layers[%d]", index);
     long long weights = 0, bias = 0, other = 0;
@@ -62,7 +67,8 @@ static int parse_layer(const cJSON *v, int index, gcsim_layer *l, json_ctx *ctx)
         json_integer(v, path, "weights", true, 0, 1LL << 40, &weights, ctx) ||
         json_integer(v, path, "bias", true, 0, 1LL << 40, &bias, ctx) ||
         json_integer(v, path, "other_params", false, 0, 1LL << 40, &other, ctx) ||
-        json_number(v, path, "fwd_flops", true, 0.0, 1e18, &l->fwd_flops, ctx))
+        json_number(v, path, "fwd_flops", true, 0.0, 1e18, &l->fwd_flops, ctx) ||
+        json_choice(v, path, "fwd_flops_source", false, flops_sources, &flops_source, ctx))
         return -1;
     snprintf(l->kind, sizeof l->kind, "%s", layer_kinds[kind]);
     l->weights = weights;
@@ -74,11 +80,56 @@ static int parse_layer(const cJSON *v, int index, gcsim_layer *l, json_ctx *ctx)
     return 0;
 }
 
-static int parse_profile(const cJSON *v, int index, gcsim_profile *p,
-                         gcsim_precision model_precision, json_ctx *ctx)
+/* "layer_times": {"source": "...", "layers": [{"name", "forward", "backward"}, ...]}: one
+ * entry per model layer, in the model's order, names matching (what
+ * traces/capture/gcsim_export.py --profile writes). */
+static int parse_layer_times(const cJSON *v, const char *path, gcsim_profile *p,
+                             const gcsim_model *m, json_ctx *ctx)
+{
+    static const char *const keys[] = {"source", "layers", NULL};
+    static const char *const entry_keys[] = {"name", "forward", "backward", NULL};
+    char lpath[96], got[96];
+    snprintf(lpath, sizeof lpath, "%s.layer_times", path);
+    if (json_expect_object(v, lpath, keys, ctx) ||
+        json_string(v, lpath, "source", true, p->layer_times_source,
+                    sizeof p->layer_times_source, ctx))
+        return -1;
+    if (p->layer_times_source[0] == '\0')
+        return gcsim_fail(ctx->err, "%s: %s.source: must say how the times were measured",
+                          ctx->origin, lpath);
+    const cJSON *layers = json_member(v, "layers");
+    int n = cJSON_IsArray(layers) ? cJSON_GetArraySize(layers) : -1;
+    if (n < 1 || n != m->n_layers)
+        return gcsim_fail(ctx->err, "%s: %s.layers: expected an array of %d entries (one per "
+                          "model layer), got %s", ctx->origin, lpath, m->n_layers,
+                          n < 0 ? json_describe(layers, got, sizeof got) : "another length");
+    p->layer_forward_s = calloc((size_t)n, sizeof *p->layer_forward_s);
+    p->layer_backward_s = calloc((size_t)n, sizeof *p->layer_backward_s);
+    if (!p->layer_forward_s || !p->layer_backward_s)
+        return gcsim_fail(ctx->err, "%s: out of memory", ctx->origin);
+    for (int i = 0; i < n; i++) {
+        char epath[128], name[sizeof m->layers[0].name];
+        snprintf(epath, sizeof epath, "%s.layers[%d]", lpath, i);
+        const cJSON *e = cJSON_GetArrayItem(layers, i);
+        if (json_expect_object(e, epath, entry_keys, ctx) ||
+            json_string(e, epath, "name", true, name, sizeof name, ctx) ||
+            json_time_s(e, epath, "forward", true, &p->layer_forward_s[i], ctx) ||
+            json_time_s(e, epath, "backward", true, &p->layer_backward_s[i], ctx))
+            return -1;
+        if (strcmp(name, m->layers[i].name) != 0)
+            return gcsim_fail(ctx->err, "%s: %s.name: \"%s\", but $.layers[%d] is \"%s\" "
+                              "(one entry per layer, in the same order)", ctx->origin, epath,
+                              name, i, m->layers[i].name);
+    }
+    return 0;
+}
+
+static int parse_profile(const cJSON *v, int index, gcsim_profile *p, const gcsim_model *m,
+                         json_ctx *ctx)
 {
     static const char *const keys[] = {"gpu", "framework", "source", "points",
-                                       "backward_fraction", "precision", NULL};
+                                       "backward_fraction", "precision", "layer_times", NULL};
+    gcsim_precision model_precision = m->precision;
     static const char *const point_keys[] = {"batch", "time", NULL};
     char path[64], got[96];
     snprintf(path, sizeof path, "$.profiles[%d]", index);
@@ -118,6 +169,9 @@ static int parse_profile(const cJSON *v, int index, gcsim_profile *p,
             return gcsim_fail(ctx->err, "%s: %s.batch: batches must be in ascending order",
                               ctx->origin, ppath);
     }
+    const cJSON *times = json_member(v, "layer_times");
+    if (times && parse_layer_times(times, path, p, m, ctx))
+        return -1;
     return 0;
 }
 
@@ -200,7 +254,7 @@ int gcsim_model_parse(const char *text, const char *origin, gcsim_model *m, gcsi
     m->n_profiles = n_profiles;
     i = 0;
     for (const cJSON *p = profiles->child; p; p = p->next, i++) {
-        if (parse_profile(p, i, &m->profiles[i], m->precision, &ctx))
+        if (parse_profile(p, i, &m->profiles[i], m, &ctx))
             goto fail;
         for (int k = 0; k < i; k++)
             if (strcmp(m->profiles[k].gpu, m->profiles[i].gpu) == 0 &&
@@ -233,6 +287,10 @@ int gcsim_model_load(const char *path, gcsim_model *out, gcsim_error *err)
 
 void gcsim_model_free(gcsim_model *m)
 {
+    for (int i = 0; m->profiles && i < m->n_profiles; i++) {
+        free(m->profiles[i].layer_forward_s);
+        free(m->profiles[i].layer_backward_s);
+    }
     free(m->layers);
     free(m->profiles);
     m->layers = NULL;

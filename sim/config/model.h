@@ -49,6 +49,12 @@ typedef struct {
     int n_points;
     gcsim_profile_point points[8];  /* ascending batch */
     double backward_fraction;       /* share of the time spent in backward (default 2/3) */
+    /* Optional measured per-layer times at points[0].batch (one per model layer, forward
+     * order; NULL when the profile has none), and how they were measured. Backward shares
+     * between gradient buckets follow layer_backward_s when present, else forward FLOPs. */
+    double *layer_forward_s;
+    double *layer_backward_s;
+    char layer_times_source[256];
 } gcsim_profile;
 
 typedef struct {

@@ -62,6 +62,31 @@ static int tensor_bytes(gc_compressor *c, const char *spec, const gcsim_model *m
     return 0;
 }
 
+/* Appends to the plan's method which traces sized each layer kind that was measured
+ * (a kind's own traces or its fallback, traces/payload_model.h). */
+static int describe_sources(const gcsim_model *m, gcsim_payload_plan *pl, gcsim_error *err)
+{
+    size_t len = strlen(pl->method);
+    snprintf(pl->method + len, sizeof pl->method - len, "; traces in %s:",
+             gc_trace_payload_dir());
+    for (int i = 0; i < m->n_layers; i++) {
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = pl->layer_measured[j] && strcmp(m->layers[j].kind, m->layers[i].kind) == 0;
+        if (seen || !pl->layer_measured[i])
+            continue;
+        char src[512], msg[512];
+        if (gc_trace_payload_source(m->layers[i].kind, src, sizeof src, msg, sizeof msg))
+            return gcsim_fail(err, "%s: payload traces: %s", m->source_path, msg);
+        len = strlen(pl->method);
+        snprintf(pl->method + len, sizeof pl->method - len, " %s;", src);
+    }
+    len = strlen(pl->method);
+    if (len && pl->method[len - 1] == ';')
+        pl->method[len - 1] = '\0';
+    return 0;
+}
+
 int gcsim_payload_plan_build(const char *spec, const gcsim_model *model,
                              gcsim_payload_plan *out, gcsim_error *err)
 {
@@ -73,7 +98,12 @@ int gcsim_payload_plan_build(const char *spec, const gcsim_model *model,
     snprintf(out->spec, sizeof out->spec, "%s", gc_compressor_spec(c));
     out->aggregation = aggregation_of(gc_compressor_aggregation(c));
     out->layer_bytes = calloc((size_t)model->n_layers, sizeof *out->layer_bytes);
-    if (!out->layer_bytes) {
+    out->layer_measured = calloc((size_t)model->n_layers, sizeof *out->layer_measured);
+    if (!out->layer_bytes || !out->layer_measured) {
+        free(out->layer_measured);
+        free(out->layer_bytes);
+        out->layer_bytes = NULL;
+        out->layer_measured = NULL;
         gc_compressor_free(c);
         return gcsim_fail(err, "%s: out of memory for %d layers", model->source_path,
                           model->n_layers);
@@ -92,7 +122,7 @@ int gcsim_payload_plan_build(const char *spec, const gcsim_model *model,
         for (int t = 0; t < 3; t++) {
             double b = 0.0;
             if (tensor_bytes(c, out->spec, model, i, tensor_names[t], tensors[t], last, t > 0,
-                             &out->measured, &b, err)) {
+                             &out->layer_measured[i], &b, err)) {
                 gc_compressor_free(c);
                 gcsim_payload_plan_free(out);
                 return -1;
@@ -101,6 +131,7 @@ int gcsim_payload_plan_build(const char *spec, const gcsim_model *model,
         }
         out->layer_bytes[i] = layer;
         out->total_bytes += layer;
+        out->measured = out->measured || out->layer_measured[i];
     }
     /* Uncompressed gradients travel at the training precision: bf16/fp16 halves them.
      * Compressors take the fp32 gradient (dense_bytes) and size their own output. */
@@ -121,6 +152,11 @@ int gcsim_payload_plan_build(const char *spec, const gcsim_model *model,
     snprintf(out->method, sizeof out->method, "%s",
              out->measured ? "encoded real trace tensors resampled to each layer's size"
                            : "exact fixed-width payload sizes");
+    if (out->measured && describe_sources(model, out, err)) {
+        gc_compressor_free(c);
+        gcsim_payload_plan_free(out);
+        return -1;
+    }
     gc_compressor_free(c);
     return 0;
 }
@@ -128,6 +164,8 @@ int gcsim_payload_plan_build(const char *spec, const gcsim_model *model,
 void gcsim_payload_plan_free(gcsim_payload_plan *p)
 {
     free(p->layer_bytes);
+    free(p->layer_measured);
     p->layer_bytes = NULL;
+    p->layer_measured = NULL;
     p->n_layers = 0;
 }

@@ -5,7 +5,8 @@
  * Fixed-width formats (fp16, TernGrad's 2-bit packing, fixed-width QSGD, sign bits) are
  * sized exactly by the compressor library. Data-dependent formats (Elias-coded QSGD, DGC
  * and other sparse selections) are sized by encoding a real gradient tensor of the same
- * kind (conv or fc) from a shipped trace, resampled to the layer's size (traces/).
+ * kind from a shipped trace (its own kind's traces, else a documented fallback), resampled
+ * to the layer's size (traces/); `method` names the traces used.
  */
 #ifndef GCSIM_CONFIG_PAYLOAD_H
 #define GCSIM_CONFIG_PAYLOAD_H
@@ -31,7 +32,8 @@ typedef struct {
     double total_bytes;             /* sum of layer_bytes */
     double dense_bytes;             /* fp32 gradient bytes |g| */
     bool measured;                  /* some sizes came from encoding trace data */
-    char method[256];               /* how the sizes were obtained, for reports */
+    bool *layer_measured;           /* per layer: sized from trace data */
+    char method[1024];              /* how the sizes were obtained and from which traces */
 } gcsim_payload_plan;
 
 int gcsim_payload_plan_build(const char *compressor_spec, const gcsim_model *model,

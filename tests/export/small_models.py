@@ -35,3 +35,19 @@ def cnn():
 
 def lm():
     return SmallLM()
+
+
+class SmallRNN(nn.Module):
+    """Vocabulary 50, embedding 16, one LSTM layer of 32, fc 32 -> 50."""
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(50, 16)
+        self.lstm = nn.LSTM(16, 32, batch_first=True)
+        self.fc = nn.Linear(32, 50)
+
+    def forward(self, tokens):
+        return self.fc(self.lstm(self.embed(tokens))[0])
+
+
+def rnn():
+    return SmallRNN()

@@ -4,10 +4,11 @@
     test_export.py GCSIM SOURCE_DIR WORK_DIR
 
 Exports a small CNN and a small transformer (tests/export/small_models.py), checks the
-layers, parameter counts and FLOPs against the hand arithmetic below and the DDP buckets
-against PyTorch's own parameter list, then has gcsim load and predict with them: the CNN on
-a platform it has no profile for (roofline), the transformer with the profile measured on
-this CPU. Fails (never skips) without PyTorch.
+layers, parameter counts and FLOPs (PyTorch's own counter, equal to the hand arithmetic
+below) and the DDP buckets against PyTorch's own parameter list, then has gcsim load and
+predict with them: the CNN on a platform it has no profile for (roofline), the transformer
+with the profile and per-layer times measured on this CPU, whose backward shares gcsim
+uses. Fails (never skips) without PyTorch.
 """
 import json
 import os
@@ -25,6 +26,13 @@ def check(cond, what):
     if not cond:
         failures.append(what)
         print("FAIL:", what)
+
+
+try:
+    from torch.utils.flop_counter import FlopCounterMode  # noqa: F401  PyTorch >= 2.1
+    COUNTER = "torch.utils.flop_counter"
+except ImportError:
+    COUNTER = "torch.profiler"
 
 
 def run(args, expect_rc=0):
@@ -45,13 +53,15 @@ layers = {l["name"]: l for l in d["layers"]}
 check([l["name"] for l in d["layers"]] == ["conv", "bn", "fc"], "CNN layer order %s" % list(layers))
 # conv: 8 x 3 x 3 x 3 = 216 weights, 8 biases; MACs per sample 3*9 x 8*16*16 = 55,296
 check(layers["conv"] == {"name": "conv", "kind": "conv", "weights": 216, "bias": 8,
-                         "fwd_flops": 110592}, "conv %s" % layers["conv"])
+                         "fwd_flops": 110592, "fwd_flops_source": COUNTER},
+      "conv %s" % layers["conv"])
 # batch norm: scale 8 (other_params) and shift 8 (bias), no FLOPs counted
 check(layers["bn"]["kind"] == "bn" and layers["bn"]["other_params"] == 8 and
-      layers["bn"]["bias"] == 8 and layers["bn"]["fwd_flops"] == 0, "bn %s" % layers["bn"])
+      layers["bn"]["bias"] == 8 and layers["bn"]["fwd_flops"] == 0 and
+      layers["bn"]["fwd_flops_source"] == "analytic", "bn %s" % layers["bn"])
 # fc: 512 x 10 weights, 10 biases, 5,120 MACs
 check(layers["fc"] == {"name": "fc", "kind": "fc", "weights": 5120, "bias": 10,
-                       "fwd_flops": 10240}, "fc %s" % layers["fc"])
+                       "fwd_flops": 10240, "fwd_flops_source": COUNTER}, "fc %s" % layers["fc"])
 check(d["batch_per_gpu"] == 4 and d["profiles"] == [], "CNN header")
 # activations per sample, fp32: conv 8x16x16 + bn 8x16x16 + pool 8x8x8 + fc 10 = 4,618
 # floats (the ReLU and flatten are tensor methods, not modules) = 18,472 bytes
@@ -87,11 +97,14 @@ check(layers["embed"]["weights"] == 3200 and layers["embed"]["fwd_flops"] == 0, 
 # MACs per 16-token sample: projections 4 x 16 x 32 x 32 = 65,536, scores and weighted sum
 # 2 x 16 x 16 x 32 = 16,384 -> 163,840 FLOPs
 check(layers["block.self_attn"] == {"name": "block.self_attn", "kind": "attention",
-                                    "weights": 4096, "bias": 128, "fwd_flops": 163840},
+                                    "weights": 4096, "bias": 128, "fwd_flops": 163840,
+                                    "fwd_flops_source": COUNTER},
       "attention %s" % layers["block.self_attn"])
+check(layers["embed"]["fwd_flops_source"] == "analytic" and
+      layers["block.norm1"]["fwd_flops_source"] == "analytic", "embedding and norm sources")
 # FFN: 32 x 64 x 16 = 32,768 MACs each way
-check(layers["block.linear1"]["fwd_flops"] == 65536 and layers["block.linear2"]["fwd_flops"] == 65536,
-      "FFN flops")
+check(layers["block.linear1"]["fwd_flops"] == 65536 and layers["block.linear2"]["fwd_flops"] == 65536
+      and layers["block.linear1"]["fwd_flops_source"] == COUNTER, "FFN flops")
 # head: weight tied (0 here), 100 biases, 32 x 100 x 16 = 51,200 MACs
 check(layers["head"]["weights"] == 0 and layers["head"]["bias"] == 100 and
       layers["head"]["fwd_flops"] == 102400, "head %s" % layers["head"])
@@ -102,6 +115,21 @@ check(d["tokens_per_sample"] == 16 and d["optimizer"] == "adam", "LM header")
 p = d["profiles"][0]
 check(p["gpu"] == "cpu-test" and p["source"].startswith("measured: ") and
       p["points"][0]["batch"] == 4 and 0 < p["backward_fraction"] < 1, "LM profile %s" % p)
+# per-layer times: one entry per layer, in order, positive, with their source
+lt = p["layer_times"]
+check([e["name"] for e in lt["layers"]] == [l["name"] for l in d["layers"]], "layer_times order")
+
+
+def us(text):
+    check(text.endswith("us"), "time %r not in us" % text)
+    return float(text[:-2])
+
+
+fwd_us = [us(e["forward"]) for e in lt["layers"]]
+bwd_us = [us(e["backward"]) for e in lt["layers"]]
+check(all(t > 0 for t in fwd_us + bwd_us), "layer times %s" % lt["layers"])
+check(lt["source"].startswith("measured: forward/backward hooks") and "batch 4" in lt["source"] and
+      "fp32" in lt["source"] and "PyTorch " in lt["source"], "layer_times source %s" % lt["source"])
 b = json.load(open(lm_json + ".buckets.json"))
 names = [n for k in b["buckets"] for n in k["parameters"]]
 check(names[0] == "head.bias" and names[-1] == "embed.weight" and len(names) == len(set(names)),
@@ -121,8 +149,88 @@ r = run([gcsim, "predict", "--platform", plat, "--model", lm_json, "--gpus", "1,
          "--format", "csv"])
 check("tokens_per_s" in r.stdout, "LM predict has no tokens/s:\n" + r.stdout)
 r = run([gcsim, "predict", "--platform", plat, "--model", lm_json, "--gpus", "1"])
-check("profile for cpu-test at fp32" in r.stdout and "measured: traces/capture" in r.stdout,
+check("profile for cpu-test at fp32" in r.stdout and "measured: traces/capture" in r.stdout and
+      "backward shared between buckets by per-layer times, measured: forward/backward hooks"
+      in r.stdout,
       "LM predict did not use its measured profile:\n" + r.stdout)
+
+
+# The measured backward times share out backward between buckets: bucket 0 (the layers
+# from the head back to where 16 KiB is reached) is ready at forward + backward x its
+# layers' share of the measured backward time.
+def bucket_rows(model):
+    r = run([gcsim, "predict", "--platform", plat, "--model", model, "--gpus", "4",
+             "--engine", "des", "--bucket", "16KiB", "--buckets"])
+    rows = [l.split() for l in r.stdout.splitlines() if l.strip()[:1].isdigit()]
+    return [(row[1], row[2], float(row[5])) for row in rows]
+
+
+rows = bucket_rows(lm_json)
+names = [l["name"] for l in d["layers"]]
+step_s = float(p["points"][0]["time"][:-2]) * 1e-3
+bf = p["backward_fraction"]
+if rows:
+    first, last = names.index(rows[0][0]), names.index(rows[0][1])
+    share = sum(bwd_us[first:last + 1]) / sum(bwd_us)
+    want_ms = (step_s * (1 - bf) + step_s * bf * share) * 1e3
+    check(abs(rows[0][2] - want_ms) < 0.0015, "bucket 0 ready %.3f ms, want %.3f ms (%s)"
+          % (rows[0][2], want_ms, rows))
+else:
+    check(False, "no bucket rows")
+no_times = dict(d)
+no_times["profiles"] = [{k: v for k, v in p.items() if k != "layer_times"}]
+no_times_json = os.path.join(work, "small-lm-no-layer-times.json")
+with open(no_times_json, "w") as f:
+    json.dump(no_times, f)
+rows_flops = bucket_rows(no_times_json)
+if rows and rows_flops:
+    share = sum(l["fwd_flops"] for l in d["layers"][first:last + 1]) / \
+        sum(l["fwd_flops"] for l in d["layers"])
+    want_ms = (step_s * (1 - bf) + step_s * bf * share) * 1e3
+    check(abs(rows_flops[0][2] - want_ms) < 0.0015, "without layer times: bucket 0 ready %.3f "
+          "ms, want %.3f ms (FLOP shares)" % (rows_flops[0][2], want_ms))
+
+# The C loader refuses layer times that do not match the layers.
+bad = json.loads(json.dumps(d))
+bad["profiles"][0]["layer_times"]["layers"][2]["name"] = "not-a-layer"
+bad_json = os.path.join(work, "bad-layer-times.json")
+with open(bad_json, "w") as f:
+    json.dump(bad, f)
+r = run([gcsim, "predict", "--platform", plat, "--model", bad_json, "--gpus", "1"], expect_rc=2)
+check("layer_times.layers[2].name" in r.stderr and r.stdout == "", "bad layer_times: %s" % r.stderr)
+bad["profiles"][0]["layer_times"]["layers"][2]["name"] = names[2]
+bad["layers"][0]["fwd_flops_source"] = "guessed"
+with open(bad_json, "w") as f:
+    json.dump(bad, f)
+r = run([gcsim, "predict", "--platform", plat, "--model", bad_json, "--gpus", "1"], expect_rc=2)
+check("fwd_flops_source" in r.stderr, "bad fwd_flops_source: %s" % r.stderr)
+
+# PyTorch's counter agrees with the exporter's analytic count on every layer it counts
+# (the fallback), here on an LSTM model too.
+sys.path.insert(0, os.path.join(src, "traces", "capture"))
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(src, "tests", "export"))
+import torch  # noqa: E402
+import gcsim_export  # noqa: E402
+import small_models  # noqa: E402
+for factory, example in ((small_models.cnn, torch.randn(4, 3, 16, 16)),
+                         (small_models.lm, torch.randint(0, 100, (4, 16))),
+                         (small_models.rnn, torch.randint(0, 50, (2, 8)))):
+    m = factory().train()
+    order, mnames, macs, per_layer, _ = gcsim_export.trace_layers(m, example)
+    mods = [x for x in order if per_layer[x]]
+    counted, counter = gcsim_export.counted_flops(m, example, mods)
+    check(counter == COUNTER, "counter %s" % counter)
+    for x in mods:
+        if macs[x]:
+            check(counted[x] == 2 * macs[x], "%s %s: counter %d, analytic %d"
+                  % (factory.__name__, mnames[x], counted[x], 2 * macs[x]))
+    fallback = gcsim_export.make_layers(order, mnames, macs, per_layer, example.shape[0])
+    check(all(l["fwd_flops_source"] == "analytic" for l in fallback), "fallback sources")
+    check([l["fwd_flops"] for l in fallback] ==
+          [l["fwd_flops"] for l in gcsim_export.make_layers(order, mnames, macs, per_layer,
+                                                            example.shape[0], counted, counter)],
+          "%s: counted and analytic FLOPs differ" % factory.__name__)
 
 if failures:
     sys.exit("%d check(s) failed" % len(failures))

@@ -1,8 +1,11 @@
 /* The payload model: exact sizes for fixed-width formats, determinism, kind mapping,
  * errors, the resampler's properties, and a held-back real layer whose true payload the
  * estimate must match within the tolerance measured by gcsim_payload_eval.
- * Usage: traces_test_payload_model TRACE_DIR */
+ * Usage: traces_test_payload_model TRACE_DIR SCRATCH_DIR */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "../check.h"
 #include "compressor.h"
@@ -11,7 +14,7 @@
 
 int main(int argc, char **argv)
 {
-    if (argc < 2)
+    if (argc < 3)
         return 2;
     const char *dir = argv[1];
     setenv("GCSIM_TRACE_DIR", dir, 1);
@@ -26,12 +29,16 @@ int main(int argc, char **argv)
     CHECK(gc_trace_payload_estimate("terngrad", "conv", 2359296, 1, &bytes, err, sizeof err) == 0);
     CHECK(bytes == fixed);
 
-    /* Kind mapping. */
-    CHECK(strcmp(gc_trace_payload_kind("lstm"), "fc") == 0);
-    CHECK(strcmp(gc_trace_payload_kind("embedding"), "fc") == 0);
-    CHECK(strcmp(gc_trace_payload_kind("norm"), "bn") == 0);
-    CHECK(strcmp(gc_trace_payload_kind("conv"), "conv") == 0);
-    CHECK(gc_trace_payload_kind("pool") == NULL);
+    /* Kind mapping: every model kind has a chain, its own kind first. */
+    const char *chain[GC_TRACE_PAYLOAD_MAX_KINDS];
+    CHECK(gc_trace_payload_kinds("lstm", chain) == 2 && strcmp(chain[0], "lstm") == 0 &&
+          strcmp(chain[1], "fc") == 0);
+    CHECK(gc_trace_payload_kinds("attention", chain) == 2 && strcmp(chain[0], "attention") == 0);
+    CHECK(gc_trace_payload_kinds("embedding", chain) == 2 && strcmp(chain[1], "fc") == 0);
+    CHECK(gc_trace_payload_kinds("norm", chain) == 3 && strcmp(chain[0], "layer-norm") == 0 &&
+          strcmp(chain[2], "bn") == 0);
+    CHECK(gc_trace_payload_kinds("conv", chain) == 1 && strcmp(chain[0], "conv") == 0);
+    CHECK(gc_trace_payload_kinds("pool", chain) == 0);
     CHECK(gc_trace_payload_estimate("qsgd:code=elias", "pool", 100, 1, &bytes, err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "unknown layer kind \"pool\"");
     CHECK(gc_trace_payload_estimate("qsgd:nope=1", "fc", 100, 1, &bytes, err, sizeof err) == -1);
@@ -50,7 +57,14 @@ int main(int argc, char **argv)
     /* An absolute threshold depends on the gradient scale the model does not know. */
     CHECK(gc_trace_payload_estimate("threshold", "fc", 1000, 1, &bytes, err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "absolute threshold");
-    /* "lstm" is sized like fc: identical bytes. */
+    /* The shipped traces have no lstm tensors: "lstm" falls back to fc, identical bytes,
+     * and the source says so. */
+    char source[512];
+    CHECK(gc_trace_payload_source("lstm", source, sizeof source, err, sizeof err) == 0);
+    CHECK_STR_CONTAINS(source, "lstm from fc traces, no lstm traces");
+    CHECK_STR_CONTAINS(source, "fmnist_lenet");
+    CHECK(gc_trace_payload_source("conv", source, sizeof source, err, sizeof err) == 0);
+    CHECK_STR_CONTAINS(source, "conv from conv traces (");
     CHECK(gc_trace_payload_estimate("dgc", "lstm", 50000, 3, &bytes, err, sizeof err) == 0);
     CHECK(gc_trace_payload_estimate("dgc", "fc", 50000, 3, &again, err, sizeof err) == 0);
     CHECK(bytes == again);
@@ -118,5 +132,53 @@ int main(int argc, char **argv)
     /* A missing trace directory is an error naming it (data-dependent formats only). */
     CHECK(gc_payload_pool_load("/nonexistent/traces", "fc", NULL, &pool, err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "/nonexistent/traces");
+
+    /* Kinds with traces of their own use them. A one-series directory: a sparse, heavy-
+     * tailed "attention" tensor (9 in 10 values 0) and a dense "fc" one, at step 1. */
+    const char *scratch = argv[2];
+    char series[1024], file[1200];
+    snprintf(series, sizeof series, "%s/own", scratch);
+    mkdir(scratch, 0755);
+    mkdir(series, 0755);
+    snprintf(file, sizeof file, "%s/t_step000001_rank0.safetensors", series);
+    enum { N = 4096 };
+    static float attn[N], dense[N];
+    for (int i = 0; i < N; i++) {
+        attn[i] = i % 10 == 0 ? (float)(i % 7 + 1) * (i % 20 == 0 ? 1.0f : -1.0f) : 0.0f;
+        dense[i] = (float)sin(0.37 * i);
+    }
+    uint64_t shape[1] = {N};
+    gc_trace_write_tensor ts[2] = {{"blk.attn.in_proj_weight", attn, 1, shape, GC_TRACE_F32},
+                                   {"head.weight", dense, 1, shape, GC_TRACE_F32}};
+    gc_trace_meta meta[2] = {{"step", "1"},
+                             {"layer_kinds", "{\"blk.attn.in_proj_weight\":\"attention\","
+                                             "\"head.weight\":\"fc\"}"}};
+    CHECK(gc_trace_write_safetensors(file, ts, 2, meta, 2, err, sizeof err) == 0);
+    setenv("GCSIM_TRACE_DIR", scratch, 1);
+    size_t own = 0, fc = 0, from_pool = 0;
+    CHECK(gc_trace_payload_estimate("qsgd:code=elias", "attention", 20000, 5, &own, err,
+                                    sizeof err) == 0);
+    CHECK(gc_trace_payload_estimate("qsgd:code=elias", "fc", 20000, 5, &fc, err, sizeof err) == 0);
+    CHECK(gc_payload_pool_load(scratch, "attention", NULL, &pool, err, sizeof err) == 0);
+    CHECK(gc_payload_pool_tensors(pool) == 1);
+    CHECK(gc_payload_pool_estimate(pool, "qsgd:code=elias", 20000, GC_PAYLOAD_BLOCK,
+                                   GC_PAYLOAD_CHUNK_MAX, 5, &from_pool, err, sizeof err) == 0);
+    gc_payload_pool_free(pool);
+    /* the attention pool, not fc's: 9 in 10 zeros code in far fewer bits */
+    CHECK(own == from_pool);
+    CHECK(own < fc);
+    CHECK(gc_trace_payload_source("attention", source, sizeof source, err, sizeof err) == 0);
+    CHECK_STR_CONTAINS(source, "attention from attention traces (1 tensors: own)");
+    /* no embedding traces there: fc's, said so */
+    CHECK(gc_trace_payload_estimate("qsgd:code=elias", "embedding", 20000, 5, &again, err,
+                                    sizeof err) == 0);
+    CHECK(again == fc);
+    CHECK(gc_trace_payload_source("embedding", source, sizeof source, err, sizeof err) == 0);
+    CHECK_STR_CONTAINS(source, "embedding from fc traces, no embedding traces");
+    /* no norm and no batch-norm traces at all: an error naming every kind tried */
+    CHECK(gc_payload_pool_load(scratch, "bn", NULL, &pool, err, sizeof err) == 1 && !pool);
+    CHECK(gc_trace_payload_estimate("qsgd:code=elias", "norm", 100, 5, &again, err,
+                                    sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "layer-norm, group-norm, bn");
     CHECK_DONE();
 }

@@ -15,9 +15,15 @@ returning the nn.Module. One forward pass over a random example input of the giv
   shared by several modules (tied weights) is counted once, where it is first used, as
   DDP counts it;
 - kinds (conv, fc, bn, norm, embedding, attention, lstm, other) from the module class;
-- forward FLOPs per sample, 2 x multiply-accumulates, from the shapes seen (Linear, ConvNd,
-  MultiheadAttention, LSTM); element-wise work (norms, activations) counts 0, as in the
-  catalog;
+- forward FLOPs per sample: PyTorch's own count where it applies (matrix products and
+  convolutions attributed to the layer whose forward ran them), from
+  torch.utils.flop_counter.FlopCounterMode (PyTorch >= 2.1) or, before it existed,
+  torch.profiler's with_flops estimate; a layer the counter saw no such work in (e.g.
+  an LSTM run by cuDNN's fused kernel, which torch.profiler does not count) gets the
+  analytic count, 2 x multiply-
+  accumulates from the shapes seen (Linear, ConvNd, MultiheadAttention, LSTM). Each layer
+  says which in fwd_flops_source. Element-wise work (norms, activations, residual adds)
+  counts 0, as in the catalog;
 - an activation estimate: the bytes of every leaf module's output per sample (what
   autograd may keep for backward; an upper-end figure for fp32, without in-place reuse).
 
@@ -27,8 +33,14 @@ the first bucket capped at 1 MiB, the others at bucket_cap_mb, 25 by default).
 
 With --profile it times --steps training steps (forward, loss = output sum, backward) at
 the example batch on --device after 3 warm-up steps and writes their median as a
-**measured** profile for --gpu-type, with the torch version, device, date, batch and
-precision in its source, and the measured backward share.
+**measured** profile for --gpu-type, with the torch version, device name, date, batch and
+precision in its source, and the measured backward share. It then times each layer's
+forward and backward with hooks (time.perf_counter, after torch.cuda.synchronize() on a
+GPU): forward from the layer's pre-hook to its hook, backward from the gradient of its
+output to the last gradient of its parameters; the medians go into the profile's
+layer_times, which gcsim uses to share backward time between gradient buckets. These
+per-layer times include the hooks' own cost and leave out work between layers
+(activations, residual adds), so they are shares, not a second step time.
 
 Needs PyTorch (Debian 12: apt-get install python3-torch). gcsim's C loader validates the
 output (tests/export).
@@ -47,7 +59,7 @@ import time
 import torch
 from torch import nn
 
-DDP_FIRST_BUCKET_BYTES = 1024 * 1024  # torch.distributed's _DEFAULT_FIRST_BUCKET_BYTES
+from gcsim_capture import DDP_FIRST_BUCKET_BYTES, ddp_rule_buckets
 
 
 def kind_of(m):
@@ -175,7 +187,87 @@ def trace_layers(model, example):
     return order, names, macs, per_layer, act_bytes[0]
 
 
-def make_layers(order, names, macs, per_layer, batch):
+# Operators whose FLOPs count: matrix products and convolutions (what the catalog counts;
+# element-wise work is 0 there). Names as torch.profiler reports them.
+_PROFILER_COUNTED = ("aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul",
+                     "aten::conv1d", "aten::conv2d", "aten::conv3d", "aten::convolution",
+                     "aten::_convolution")
+_SCOPE = "gcsim_layer::"
+
+
+def counted_flops(model, example, layers):
+    """PyTorch's own FLOP count of one forward, per layer module (whole batch), and the
+    counter's name; a layer gets the work that ran inside its forward and not inside
+    another layer's. None when neither counter is available."""
+    try:
+        from torch.utils.flop_counter import FlopCounterMode
+    except ImportError:
+        FlopCounterMode = None
+    layer_set = set(layers)
+    if FlopCounterMode is not None:
+        # One mode for the whole forward; a layer's share is the growth of the total
+        # between its pre-hook and its hook, less that of layers nested in it.
+        mode = FlopCounterMode(display=False)
+        own, stack = {m: 0 for m in layers}, []
+
+        def pre(m, inputs):
+            stack.append((m, mode.get_total_flops(), 0))
+
+        def post(m, inputs, output):
+            mod, start, nested = stack.pop()
+            grown = mode.get_total_flops() - start
+            own[mod] += grown - nested
+            if stack:
+                parent, pstart, pnested = stack[-1]
+                stack[-1] = (parent, pstart, pnested + grown)
+
+        handles = [m.register_forward_pre_hook(pre) for m in layers] + \
+                  [m.register_forward_hook(post) for m in layers]
+        try:
+            with mode, torch.enable_grad():
+                model(example)
+        finally:
+            for h in handles:
+                h.remove()
+        return own, "torch.utils.flop_counter"
+    try:
+        from torch.profiler import ProfilerActivity, profile, record_function
+    except ImportError:
+        return None, None
+    index = {m: i for i, m in enumerate(layers)}
+    scopes = {}
+
+    def pre_scope(m, inputs):
+        r = record_function("%s%d" % (_SCOPE, index[m]))
+        r.__enter__()
+        scopes.setdefault(m, []).append(r)
+
+    def post_scope(m, inputs, output):
+        scopes[m].pop().__exit__(None, None, None)
+
+    handles = [m.register_forward_pre_hook(pre_scope) for m in layer_set] + \
+              [m.register_forward_hook(post_scope) for m in layer_set]
+    try:
+        with profile(activities=[ProfilerActivity.CPU], with_flops=True) as prof, \
+                torch.enable_grad():
+            model(example)
+    finally:
+        for h in handles:
+            h.remove()
+    own = {m: 0 for m in layers}
+    for e in prof.events():
+        if not e.flops or e.name not in _PROFILER_COUNTED:
+            continue
+        parent, nested = e.cpu_parent, False
+        while parent is not None and not parent.name.startswith(_SCOPE):
+            nested = nested or (parent.flops and parent.name in _PROFILER_COUNTED)
+            parent = parent.cpu_parent
+        if parent is not None and not nested:
+            own[layers[int(parent.name[len(_SCOPE):])]] += e.flops
+    return own, "torch.profiler"
+
+
+def make_layers(order, names, macs, per_layer, batch, counted=None, counter=None):
     layers = []
     for m in order:
         params = per_layer[m]
@@ -185,33 +277,95 @@ def make_layers(order, names, macs, per_layer, batch):
         w = b = o = 0
         for pname, p, owner_kind in params:
             n = p.numel()
-            if pname.endswith("bias"):
+            if "bias" in pname:  # bias, in_proj_bias, an LSTM's bias_ih_l0 and bias_hh_l0
                 b += n
             elif owner_kind in ("bn", "norm") or (owner_kind == "other" and kind != "other"):
                 o += n
             else:
                 w += n
+        flops, source = 2 * macs[m] // batch, "analytic"
+        if counted and counted.get(m, 0) > 0:
+            flops, source = int(counted[m]) // batch, counter
         layers.append({"name": names[m], "kind": kind, "weights": w, "bias": b,
-                       "other_params": o, "fwd_flops": 2 * macs[m] // batch})
+                       "other_params": o, "fwd_flops": flops, "fwd_flops_source": source})
     return layers
+
+
+def time_layers(model, example, layers, per_layer, steps, device):
+    """Median forward and backward seconds of each layer module over `steps` training
+    steps after 3 warm-up steps, by hooks: forward from its pre-hook to its hook;
+    backward from the gradient of its output to the last gradient of its parameters."""
+    cuda = device.startswith("cuda")
+
+    def now():
+        if cuda:
+            torch.cuda.synchronize()
+        return time.perf_counter()
+
+    fwd_start, fwd, bwd_start, bwd_end = {}, {}, {}, {}
+
+    def pre(m, inputs):
+        fwd_start[m] = now()
+
+    def output_grad(m):
+        def hook(g):
+            if m not in bwd_start:  # the first gradient reaching the layer's output
+                bwd_start[m] = now()
+        return hook
+
+    def post(m, inputs, output):
+        fwd[m] = fwd.get(m, 0.0) + now() - fwd_start[m]
+        for t in all_tensors(output):
+            if t.requires_grad:
+                t.register_hook(output_grad(m))
+
+    def param_done(m):
+        def hook(g):
+            bwd_end[m] = now()
+        return hook
+
+    handles = [m.register_forward_pre_hook(pre) for m in layers] + \
+              [m.register_forward_hook(post) for m in layers]
+    handles += [p.register_hook(param_done(m)) for m in layers for _, p, _ in per_layer[m]]
+    samples = {m: ([], []) for m in layers}
+    try:
+        for i in range(3 + steps):
+            model.zero_grad(set_to_none=True)
+            fwd_start.clear(), fwd.clear(), bwd_start.clear(), bwd_end.clear()
+            first_tensor(model(example)).float().sum().backward()
+            now()
+            if i < 3:
+                continue
+            for m in layers:
+                samples[m][0].append(fwd.get(m, 0.0))
+                samples[m][1].append(bwd_end.get(m, 0.0) - bwd_start.get(m, bwd_end.get(m, 0.0)))
+    finally:
+        for h in handles:
+            h.remove()
+    return {m: (statistics.median(f), statistics.median(b)) for m, (f, b) in samples.items()}
+
+
+def device_name(device):
+    if device.startswith("cuda"):
+        return torch.cuda.get_device_name(device)
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def time_string(seconds):
+    # json_time_s needs a positive time: a layer faster than the clock shows 1 ns
+    return "%.3fus" % max(seconds * 1e6, 1e-3)
 
 
 def ddp_buckets(model, cap_mb):
     """DDP's buckets: parameters in reverse registration order, first bucket 1 MiB."""
-    params = [(n, p) for n, p in model.named_parameters() if p.requires_grad]
-    buckets, cur, cur_bytes = [], [], 0
-    cap = DDP_FIRST_BUCKET_BYTES
-    for n, p in reversed(params):
-        size = p.numel() * p.element_size()
-        cur.append(n)
-        cur_bytes += size
-        if cur_bytes >= cap:
-            buckets.append({"bytes": cur_bytes, "parameters": cur})
-            cur, cur_bytes = [], 0
-            cap = cap_mb * 1024 * 1024
-    if cur:
-        buckets.append({"bytes": cur_bytes, "parameters": cur})
-    return buckets
+    return ddp_rule_buckets(list(model.named_parameters()), cap_mb)
 
 
 def example_input(shape, dtype, high, device):
@@ -257,10 +411,23 @@ def export(model, example, out, name, description="", optimizer="momentum",
     batch = example.shape[0]
     traced = copy.deepcopy(model).train()  # the user's model (batch-norm statistics) untouched
     order, names, macs, per_layer, act = trace_layers(traced, example)
-    layers = make_layers(order, names, macs, per_layer, batch)
+    layer_modules = [m for m in order if per_layer[m]]
+    counted, counter = counted_flops(traced, example, layer_modules)
+    layers = make_layers(order, names, macs, per_layer, batch, counted, counter)
     for l in layers:
         if l["other_params"] == 0:
             del l["other_params"]
+    if profile is not None and profile.pop("_time_layers", None):
+        steps, device = profile.pop("_steps"), profile.pop("_device")
+        times = time_layers(traced, example, layer_modules, per_layer, steps, device)
+        profile["layer_times"] = {
+            "source": "measured: forward/backward hooks, time.perf_counter%s, median of %d "
+                      "steps after 3 warm-up, batch %d, fp32, PyTorch %s on %s (%s), %s"
+                      % (" after torch.cuda.synchronize()" if device.startswith("cuda") else "",
+                         steps, batch, torch.__version__, device, device_name(device),
+                         datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")),
+            "layers": [{"name": names[m], "forward": time_string(times[m][0]),
+                        "backward": time_string(times[m][1])} for m in layer_modules]}
     doc = {"name": name,
            "description": description or "%s exported from PyTorch" % type(model).__name__,
            "source": "traces/capture/gcsim_export.py, torch %s, example input %s"
@@ -300,6 +467,8 @@ def main():
     ap.add_argument("--gpu-type", help="gpu.type the measured profile is for")
     ap.add_argument("--device", default="cpu")
     ap.add_argument("--steps", type=int, default=10)
+    ap.add_argument("--no-layer-times", dest="layer_times", action="store_false",
+                    help="with --profile: skip the per-layer forward/backward times")
     a = ap.parse_args()
     if a.profile and not a.gpu_type:
         ap.error("--profile needs --gpu-type")
@@ -314,8 +483,7 @@ def main():
     if a.profile:
         model.train()
         step, fwd, bwd = time_steps(model, example, a.steps, a.device)
-        dev = torch.cuda.get_device_name(a.device) if a.device.startswith("cuda") else \
-            platform.processor() or platform.machine()
+        dev = device_name(a.device)
         prof = {"gpu": a.gpu_type, "precision": "fp32",
                 "framework": "PyTorch %s on %s (%s)" % (torch.__version__, a.device, dev),
                 "source": "measured: traces/capture/gcsim_export.py --profile, %s, batch %d, "
@@ -324,6 +492,8 @@ def main():
                              shape[0], a.steps),
                 "points": [{"batch": shape[0], "time": "%.4fms" % (step * 1e3)}],
                 "backward_fraction": round(bwd / (fwd + bwd), 4)}
+        if a.layer_times:
+            prof.update(_time_layers=True, _steps=a.steps, _device=a.device)
     model.eval()
     doc = export(model, example, a.out, a.name or os.path.splitext(os.path.basename(a.out))[0],
                  optimizer=a.optimizer, tokens_per_sample=a.tokens_per_sample,
