@@ -120,6 +120,22 @@ def check_csv_header(name, text, entry):
         fail("%s --format csv: header %s, the schema's rows %s" % (name, header, list(entry["rows"])))
 
 
+def check_documented(repo, schema):
+    """Every output has its section in docs/schema.md naming each of its fields."""
+    text = open(os.path.join(repo, "docs", "schema.md")).read()
+    if "# Output schema (version %d)" % schema["schema_version"] not in text:
+        fail("docs/schema.md: its title does not name version %d" % schema["schema_version"])
+    for name, entry in schema["outputs"].items():
+        head = "### `%s`\n" % name
+        if head not in text:
+            fail("docs/schema.md: no section %s" % head.strip())
+            continue
+        section = text.split(head, 1)[1].split("\n### ", 1)[0]
+        for key in list(entry["meta"]) + list(entry["rows"]):
+            if "`%s`" % key not in section:
+                fail("docs/schema.md, %s: %s is not documented" % (head.strip(), key))
+
+
 def main(argv):
     dump = "--dump" in argv
     argv = [a for a in argv if a != "--dump"]
@@ -131,6 +147,7 @@ def main(argv):
     work = os.path.abspath(work)
     schema = json.load(open(os.path.join(repo, "docs", "schema.json")))
     version = schema["schema_version"]
+    check_documented(repo, schema)
     seen = set()
     for name, entry in schema["outputs"].items():
         args = [a.replace("@WORK@", work) for a in entry["example"]]
