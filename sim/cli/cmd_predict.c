@@ -62,7 +62,7 @@ static void predict_usage(FILE *out)
 "  --timeline FILE   DES: write a Chrome trace of the iteration (one GPU count only;\n"
 "                    without --gpus, two machines' GPUs)\n"
 "  --buckets         DES: print each gradient bucket's size and timing instead (one GPU\n"
-"                    count only)\n"
+"                    count only; without --gpus, two machines' GPUs)\n"
 "  --precision P     training precision (default: the model's, else fp32): picks the\n"
 "                    profile measured at it; bf16/fp16 gradients travel at 2 bytes\n"
 "  --optimizer O     optimizer state for the memory check (default: the model's, else\n"

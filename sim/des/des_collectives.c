@@ -123,7 +123,6 @@ static void record_transfers(des_actor *a, int b, const gcsim_schedule *s, int p
     }
 }
 
-
 /* Whether bucket b's phase p runs coalesced: more than one step, every flow active in every
  * step with the same bytes in each (bytes grow monotonically with the sums, so equal at
  * the first and last step means equal throughout), and no decode-sum-encode between steps.
@@ -266,8 +265,8 @@ static void run_phase(des_actor *a, int b, const gcsim_schedule *s, int p, sg_co
             sg_comm_wait_all(comms, n);
         record_transfers(a, b, s, p, step, t0, sent, received);
         if (reencode && in_share > 0)
-            des_codec(a, gcsim_hop_codec_s(ph, bb, in_share), "decode-sum-encode", "decode-sum-encode", b, p,
-                      step);
+            des_codec(a, gcsim_hop_codec_s(ph, bb, in_share), "decode-sum-encode",
+                      "decode-sum-encode", b, p, step);
     }
 }
 
