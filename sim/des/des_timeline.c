@@ -118,10 +118,14 @@ static void endpoint_name(const des_timeline *t, int ep, char *buf, size_t len)
         snprintf(buf, len, "PS shard %d", ep - t->gpus - t->nodes);
 }
 
-/* Microseconds with exactly three decimals, from integer nanoseconds (no rounding). */
+/* Microseconds from integer nanoseconds: three exact decimals, then a fourth, 1 (0.1 ns).
+ * Readers turn ts and dur into nanoseconds separately: some round x * 1000, older Perfetto
+ * truncates it, where 42803.599 * 1000 = 42803598.99999... would land 1 ns low and make
+ * neighbours overlap again; 42803.5991 gives 42803599 whether rounded, truncated or parsed
+ * as a decimal. */
 static void put_us(FILE *f, long long ns)
 {
-    fprintf(f, "%lld.%03lld", ns / 1000, ns % 1000);
+    fprintf(f, "%lld.%03lld1", ns / 1000, ns % 1000);
 }
 
 static void put_args(FILE *f, const des_event_args *a)

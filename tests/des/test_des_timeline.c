@@ -161,7 +161,7 @@ int main(void)
     CHECK(n_x == 8 * (1 + 4 + 4)); /* per GPU: forward, 4 backward segments, 4 exchanges */
     CHECK(per_track[4] > 0);       /* and the transfers of each exchange's steps */
     CHECK(per_track[1] == 8 * 5 && per_track[3] == 8 * 4);
-    CHECK(min_ts == 0);
+    CHECK(min_ts >= 0 && min_ts < 1e-3); /* 0, plus the 0.1 ns marker (des_timeline.c) */
     CHECK_REL(max_end, on.iteration_s * 1e6, 1e-6); /* microseconds */
     cJSON_Delete(root);
     free(text);
