@@ -8,7 +8,8 @@ platform (so 16 GPUs on 2 machines), for a ring all-reduce (fp32) and an all-gat
 (QSGD, with encode and decode slices), checks that
 - the file is created with mode 0666 & ~umask (two umasks, so no mode is hard-coded);
 - every pid is >= 1 and has a process_name, every (pid, tid) with slices a thread_name;
-- no two slices on one (pid, tid) overlap, compared in exact integer nanoseconds;
+- no two slices on one (pid, tid) overlap, compared in exact integer nanoseconds, and
+  every ts and dur gives the same nanosecond parsed exactly, truncated or rounded;
 - every X event has args with its kind; transfer slices name bucket, phase and bytes;
 - every flow start ("s") has exactly one finish ("f") with its id, no earlier, and each
   end lies inside a slice of its own track;
@@ -75,6 +76,11 @@ def one(gcsim, repo, work, compressor, umask):
             check(isinstance(e.get("args"), dict) and e["args"], "metadata has args: %r" % e)
         elif ph == "X":
             t0 = ns(Decimal(e["ts"]))
+            for key in ("ts", "dur"):
+                # exact, truncated (older Perfetto) and rounded (current) readings agree
+                exact, as_double = ns(Decimal(e[key])), float(e[key]) * 1000.0
+                check(int(as_double) == exact == round(as_double),
+                      "%s %s: %d ns exact, %r as a double" % (key, e[key], exact, as_double))
             slices[(pid, e["tid"])].append((t0, t0 + ns(Decimal(e["dur"]))))
             args = e.get("args")
             check(isinstance(args, dict) and args.get("kind"), "X event with args: %r" % e)
