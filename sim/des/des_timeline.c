@@ -190,6 +190,43 @@ static void write_flows(const des_timeline *t, FILE *f)
     }
 }
 
+static void put_rate(FILE *f, int ep, long long ts_ns, double sent_Bps, double received_Bps)
+{
+    fprintf(f, ",\n{\"name\":\"transfer rate\",\"ph\":\"C\",\"pid\":%d,\"ts\":", ep + 1);
+    put_us(f, ts_ns);
+    fprintf(f, ",\"args\":{\"sent_Bps\":%.17g,\"received_Bps\":%.17g}}", sent_Bps,
+            received_Bps);
+}
+
+/* Counter tracks per endpoint: bytes per second sent and received, each transfer slice's
+ * bytes over its duration (a step's mean, not a per-link measurement), 0 between slices.
+ * An endpoint's transfer slices come from one actor, so they are recorded in time order. */
+static int write_rates(const des_timeline *t, FILE *f, int n_ep)
+{
+    long long *last_end = malloc((size_t)n_ep * sizeof *last_end);
+    if (!last_end)
+        return -1;
+    for (int ep = 0; ep < n_ep; ep++)
+        last_end[ep] = -1;
+    for (size_t k = 0; k < t->n; k++) {
+        const event *e = &t->ev[k];
+        long long dur_ns = e->end_ns - e->start_ns;
+        if (e->track != DES_TRACK_TRANSFER || dur_ns <= 0)
+            continue;
+        if (last_end[e->endpoint] >= 0 && last_end[e->endpoint] < e->start_ns)
+            put_rate(f, e->endpoint, last_end[e->endpoint], 0, 0);
+        double dur_s = (double)dur_ns * 1e-9;
+        put_rate(f, e->endpoint, e->start_ns, fmax(e->args.bytes_sent, 0) / dur_s,
+                 fmax(e->args.bytes_received, 0) / dur_s);
+        last_end[e->endpoint] = e->end_ns;
+    }
+    for (int ep = 0; ep < n_ep; ep++)
+        if (last_end[ep] >= 0)
+            put_rate(f, ep, last_end[ep], 0, 0);
+    free(last_end);
+    return 0;
+}
+
 int des_timeline_write(const des_timeline *t, const char *path, char *msg, size_t msg_len)
 {
     if (t->failed) {
@@ -254,9 +291,10 @@ int des_timeline_write(const des_timeline *t, const char *path, char *msg, size_
         first = 0;
     }
     write_flows(t, f);
+    int bad = write_rates(t, f, n_ep);
     fprintf(f, "\n]}\n");
     free(used);
-    int bad = ferror(f);
+    bad |= ferror(f);
     bad |= fclose(f) != 0;
     if (bad || rename(tmp, path) != 0) {
         snprintf(msg, msg_len, "%s: cannot write the timeline: %s", path, strerror(errno));

@@ -8,7 +8,8 @@
  * are both derived from those integers, so a slice that starts when the previous one on
  * its track ends never overlaps it (rounding start and duration independently did, by
  * 1 ns). Every slice carries args (see des_event_args); each transfer has a flow arrow
- * (ph "s" at the sender's step slice, ph "f" at the receiver's). docs/des.md lists it all.
+ * (ph "s" at the sender's step slice, ph "f" at the receiver's); each endpoint has a
+ * "transfer rate" counter (bytes/s sent and received). docs/des.md lists it all.
  */
 #ifndef GCSIM_DES_TIMELINE_H
 #define GCSIM_DES_TIMELINE_H

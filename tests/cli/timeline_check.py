@@ -13,7 +13,9 @@ platform (so 16 GPUs on 2 machines), for a ring all-reduce (fp32) and an all-gat
 - every X event has args with its kind; transfer slices name bucket, phase and bytes;
 - every flow start ("s") has exactly one finish ("f") with its id, no earlier, and each
   end lies inside a slice of its own track;
-- the slices end at the iteration time predict prints (to the nanosecond).
+- the slices end at the iteration time predict prints (to the nanosecond);
+- each endpoint's "transfer rate" counter integrates to the bytes its transfer slices
+  sent, and ends at 0.
 """
 import json
 import os
@@ -65,6 +67,8 @@ def one(gcsim, repo, work, compressor, umask):
     slices = defaultdict(list)  # (pid, tid) -> [(start_ns, end_ns)]
     starts, finishes = {}, defaultdict(list)
     kinds = set()
+    counters = defaultdict(list)  # pid -> [(ts_ns, sent_Bps)], in file order
+    sent = defaultdict(Decimal)   # pid -> bytes_sent over its transfer slices
     for e in events:
         ph, pid = e.get("ph"), e.get("pid")
         check(isinstance(pid, int) and pid >= 1, "pid %r >= 1: %r" % (pid, e))
@@ -86,6 +90,8 @@ def one(gcsim, repo, work, compressor, umask):
             check(isinstance(args, dict) and args.get("kind"), "X event with args: %r" % e)
             if isinstance(args, dict):
                 kinds.add(args.get("kind"))
+                if args.get("kind") == "transfer" and "bytes_sent" in args:
+                    sent[pid] += Decimal(args["bytes_sent"]) if ns(Decimal(e["dur"])) > 0 else 0
                 if args.get("kind") == "transfer":
                     check(all(k in args for k in ("bucket", "phase", "bytes_sent", "bytes_received")),
                           "transfer args: %r" % e)
@@ -94,6 +100,11 @@ def one(gcsim, repo, work, compressor, umask):
             starts[e["id"]] = e
         elif ph == "f":
             finishes[e["id"]].append(e)
+        elif ph == "C":
+            a = e.get("args", {})
+            check(a.get("sent_Bps", -1) >= 0 and a.get("received_Bps", -1) >= 0,
+                  "transfer rate counter: %r" % e)
+            counters[pid].append((ns(Decimal(e["ts"])), Decimal(a.get("sent_Bps", 0))))
         else:
             check(False, "unexpected event phase %r" % ph)
     check(len(process_names) >= 16, "16 GPUs named: %d process names" % len(process_names))
@@ -118,6 +129,16 @@ def one(gcsim, repo, work, compressor, umask):
             check(inside(s) and inside(f[0]), "flow %r ends lie inside slices" % fid)
             check(s["pid"] != f[0]["pid"], "flow %r links two endpoints" % fid)
     check(set(finishes) <= set(starts), "every flow finish has a start")
+    # The sent-rate counter integrates back to the bytes the slices sent, and ends at 0.
+    check({p for p, b in sent.items() if b > 0} <= set(counters),
+          "a rate counter wherever something was sent")
+    for pid, points in counters.items():
+        points.sort(key=lambda x: x[0])  # stable: equal times keep file order
+        total = sum((b[0] - a[0]) * a[1] for a, b in zip(points, points[1:])) / Decimal(10**9)
+        check(points[-1][1] == 0, "pid %d: the rate ends at 0" % pid)
+        check(abs(total - sent[pid]) <= Decimal("1e-6") * max(sent[pid], 1),
+              "pid %d: rate integrates to %s bytes, slices sent %s" % (pid, total, sent[pid]))
+    check(len(counters) >= 16, "transfer rate counters for every GPU: %d" % len(counters))
     end = max(b for spans in slices.values() for _, b in spans)
     check(abs(end - round(iteration_s * 1e9)) <= 1,
           "slices end at %d ns, predict's iteration %.9f s" % (end, iteration_s))
