@@ -153,11 +153,13 @@ int cmd_breakeven(int argc, char **argv)
     int c_gpus = report_column(r, "gpus", "GPUs", 0);
     int c_comp = report_column(r, "compressor", "compressor", 0);
     int c_ex = report_column(r, "exchange", "exchange", 0);
-    int c_own = report_column(r, "nic_gbps", "NIC Gb/s", 1);
+    /* Bandwidths in bytes per second (_Bps) and times in seconds in CSV and JSON; the
+     * text table shows Gb/s and ms. */
+    int c_own = report_column_scaled(r, "nic_Bps", "NIC Gb/s", 1, 8e-9);
     int c_none = report_column(r, "fp32_samples_per_s", "fp32 samples/s", 1);
     int c_tput = report_column(r, "samples_per_s", "samples/s", 1);
-    int c_codec = report_column(r, "codec_ms", "codec ms", 3);
-    int c_be = report_column(r, "breakeven_gbps", "break-even Gb/s", 3);
+    int c_codec = report_column_scaled(r, "codec_s", "codec ms", 3, 1e3);
+    int c_be = report_column_scaled(r, "breakeven_Bps", "break-even Gb/s", 3, 8e-9);
     int c_st = report_column(r, "status", "status", 0);
     int c_why = report_column(r, "reason", "reason", 0);
     int n_pl = o.platforms.n ? o.platforms.n : 1, n_m = o.models.n ? o.models.n : 1;
@@ -188,17 +190,19 @@ int cmd_breakeven(int argc, char **argv)
                     report_int(r, c_gpus, counts[g]);
                     report_str(r, c_comp, pl->spec);
                     report_str(r, c_ex, gcsim_exchange_name(cc.exchange.exchange));
-                    report_num(r, c_own, be.own_Bps * 8 / 1e9);
+                    report_num(r, c_own, be.own_Bps);
                     report_num(r, c_none, be.none_tput);
                     report_num(r, c_tput, be.comp_tput);
-                    report_num(r, c_codec, be.codec_s * 1e3);
+                    report_num(r, c_codec, be.codec_s);
                     if (be.status == BREAKEVEN_FOUND)
-                        report_num(r, c_be, be.breakeven_Bps * 8 / 1e9);
+                        report_num(r, c_be, be.breakeven_Bps);
                     report_str(r, c_st, gcsim_breakeven_status_name(be.status));
                     report_str(r, c_why, be.reason);
                 }
         }
     }
+    report_meta_str(r, "engine", "analytic");
+    report_meta_str(r, "scaling", "weak");
     report_note(r, "method", "analytic engine, weak scaling, codec cost and exchange as gcsim "
                              "predict chooses them; NIC bandwidth per NIC, one direction");
     status = report_emit(r, o.format, o.output, "breakeven");

@@ -148,6 +148,9 @@ static void add_notes(report *rep, const calibrate_cli *o, const calib_result *r
     char key[64], value[1024];
     snprintf(value, sizeof value, "%s -> %s", o->calib.platform_path, o->calib.output_path);
     report_note(rep, "platform", value);
+    report_meta_str(rep, "platform.file", o->calib.platform_path);
+    report_meta_str(rep, "output_file", o->calib.output_path);
+    report_meta_int(rep, "logs", r->n_logs);
     for (int k = 0; k < r->n_logs; k++) {
         const calib_log_fit *lf = &r->logs[k];
         const ring_fit *f = &lf->fit;
@@ -195,13 +198,14 @@ static report *build_report(const calibrate_cli *o, const calib_result *r)
     col[3] = report_column(rep, "line", "line", -1);
     col[4] = report_column(rep, "size_bytes", "size B", -1);
     col[5] = report_column(rep, "in_fit", "fit", -1);
-    col[6] = report_column(rep, "time_us", "time us", 2);
-    col[7] = report_column(rep, "busbw_GBps", "busbw GB/s", 2);
-    col[8] = report_column(rep, "fit_time_us", "fit us", 2);
-    col[9] = report_column(rep, "fit_busbw_GBps", "fit GB/s", 2);
+    /* seconds and bytes per second in CSV and JSON; the text table shows us and GB/s */
+    col[6] = report_column_scaled(rep, "time_s", "time us", 2, 1e6);
+    col[7] = report_column_scaled(rep, "busbw_Bps", "busbw GB/s", 2, 1e-9);
+    col[8] = report_column_scaled(rep, "fit_time_s", "fit us", 2, 1e6);
+    col[9] = report_column_scaled(rep, "fit_busbw_Bps", "fit GB/s", 2, 1e-9);
     col[10] = report_column(rep, "rel_error_pct", "err %", 2);
-    col[11] = report_column(rep, "alpha_us", "alpha us", 3);
-    col[12] = report_column(rep, "B_GBps", "B GB/s", 2);
+    col[11] = report_column_scaled(rep, "alpha_s", "alpha us", 3, 1e6);
+    col[12] = report_column_scaled(rep, "B_Bps", "B GB/s", 2, 1e-9);
     for (int k = 0; k < r->n_logs; k++) {
         const calib_log_fit *lf = &r->logs[k];
         for (int i = 0; i < lf->n_rows; i++) {
@@ -213,13 +217,13 @@ static report *build_report(const calibrate_cli *o, const calib_result *r)
             report_int(rep, col[3], row->line);
             report_int(rep, col[4], (long long)row->size_bytes);
             report_str(rep, col[5], row->used ? "yes" : "no");
-            report_num(rep, col[6], row->time_s * 1e6);
-            report_num(rep, col[7], row->busbw_Bps / 1e9);
-            report_num(rep, col[8], row->fit_time_s * 1e6);
-            report_num(rep, col[9], row->fit_busbw_Bps / 1e9);
+            report_num(rep, col[6], row->time_s);
+            report_num(rep, col[7], row->busbw_Bps);
+            report_num(rep, col[8], row->fit_time_s);
+            report_num(rep, col[9], row->fit_busbw_Bps);
             report_num(rep, col[10], 100 * row->rel_error);
-            report_num(rep, col[11], lf->fit.alpha_s * 1e6);
-            report_num(rep, col[12], lf->fit.B_Bps / 1e9);
+            report_num(rep, col[11], lf->fit.alpha_s);
+            report_num(rep, col[12], lf->fit.B_Bps);
         }
     }
     return rep;

@@ -210,12 +210,19 @@ int cmd_collective(int argc, char **argv)
     col[0] = report_column(r, "size_bytes", "size (B)", 0);
     col[1] = report_column(r, "count", "count", 0);
     col[2] = report_column(r, "engine", "engine", -1);
-    col[3] = report_column(r, "time_us", "time (us)", 2);
-    col[4] = report_column(r, "algbw_GBps", "algbw (GB/s)", 2);
-    col[5] = report_column(r, "busbw_GBps", "busbw (GB/s)", 2);
+    /* seconds and bytes per second in CSV and JSON; the text table shows us and GB/s */
+    col[3] = report_column_scaled(r, "time_s", "time (us)", 2, 1e6);
+    col[4] = report_column_scaled(r, "algbw_Bps", "algbw (GB/s)", 2, 1e-9);
+    col[5] = report_column_scaled(r, "busbw_Bps", "busbw (GB/s)", 2, 1e-9);
     col[6] = report_column(r, "des_vs_analytic_pct", "DES vs analytic %", 2);
     snprintf(msg, sizeof msg, "%s (%s)", platform.name, platform.source_path);
     report_note(r, "platform", msg);
+    report_meta_scenario(r, &platform, NULL, NULL, NULL);
+    report_meta_str(r, "operation", gcsim_op_name(o.op));
+    report_meta_str(r, "collective", o.op == GCSIM_OP_ALLREDUCE ? gcsim_collective_name(o.collective)
+                                     : o.op == GCSIM_OP_BROADCAST ? "chain-and-tree" : "ring");
+    report_meta_int(r, "gpus", gpus);
+    report_meta_str(r, "dtype", "fp32");
     snprintf(msg, sizeof msg, "%s of fp32 over %d GPUs, %s%s", gcsim_op_name(o.op), gpus,
              o.op == GCSIM_OP_ALLREDUCE ? gcsim_collective_name(o.collective) : "",
              o.op == GCSIM_OP_ALLREDUCE ? "" : o.op == GCSIM_OP_BROADCAST ? "pipelined chain and tree" : "ring");
@@ -242,8 +249,8 @@ int cmd_collective(int argc, char **argv)
             report_num(r, col[0], sizes[k]);
             report_num(r, col[1], floor(sizes[k] / 4));
             report_str(r, col[2], e == 1 ? "analytic" : "des");
-            report_num(r, col[3], t * 1e6);
-            double algbw = t > 0 ? sizes[k] / t / 1e9 : INFINITY;
+            report_num(r, col[3], t);
+            double algbw = t > 0 ? sizes[k] / t : INFINITY;
             report_num(r, col[4], algbw);
             report_num(r, col[5], algbw * factor);
             if (e == 2 && isfinite(t_ana))

@@ -401,6 +401,10 @@ int cmd_compress(int argc, char **argv)
     report_note(r, "bias_seeds", note);
     snprintf(note, sizeof note, "%lld", o.seed);
     report_note(r, "seed", note);
+    report_meta_int(r, "files", o.n_files);
+    report_meta_int(r, "bias_seeds", o.seeds);
+    report_meta_int(r, "seed", o.seed);
+    report_meta_int(r, "compressors", o.n_specs);
     double t0 = now_s();
     for (int i = 0; i < o.n_specs; i++) {
         if (run_spec(&o, s, o.specs[i], i, r, col, t0, err, sizeof err) != 0) {

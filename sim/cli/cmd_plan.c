@@ -273,13 +273,15 @@ static report *build_report(const plan_problem *pb, const plan_candidate *rows, 
     int c_tput = report_column(r, "throughput_samples_per_s", "samples/s", 1);
     int c_eff = report_column(r, "efficiency_pct", "eff %", 1);
     int c_rate = report_column(r, "usd_per_hour", "$/h", 2);
-    int c_hours = report_column(r, "hours", "hours", 2);
+    int c_hours = report_column_scaled(r, "train_time_s", "hours", 2, 1.0 / 3600.0);
     int c_total = report_column(r, "total_usd", "total $", 2);
     int c_bn = report_column(r, "bottleneck", "bottleneck", 0);
-    int c_cmp = report_column(r, "compute_ms", "compute ms", 3);
-    int c_net = report_column(r, "exposed_comm_ms", "network ms", 3);
-    int c_cod = report_column(r, "compress_ms", "codec ms", 3);
-    int c_why = feasible ? -1 : report_column(r, "why_not", "why not", 0);
+    int c_cmp = report_column_scaled(r, "compute_s", "compute ms", 3, 1e3);
+    int c_net = report_column_scaled(r, "exposed_comm_s", "network ms", 3, 1e3);
+    int c_cod = report_column_scaled(r, "compress_s", "codec ms", 3, 1e3);
+    /* always there (null in a feasible plan), so the header does not depend on the result */
+    int c_why = report_column(r, "why_not", "why not", 0);
+    report_meta_bool(r, "feasible", feasible);
     for (int k = 0; k < n; k++) {
         const plan_candidate *c = &rows[k];
         report_row(r);
@@ -295,14 +297,14 @@ static report *build_report(const plan_problem *pb, const plan_candidate *rows, 
         if (isfinite(c->usd_per_hour))
             report_num(r, c_rate, c->usd_per_hour);
         if (isfinite(c->hours))
-            report_num(r, c_hours, c->hours);
+            report_num(r, c_hours, c->hours * 3600.0);
         if (isfinite(c->total_usd))
             report_num(r, c_total, c->total_usd);
         report_str(r, c_bn, sweep_bottleneck_name(sweep_bottleneck_of(&c->r.p)));
-        report_num(r, c_cmp, c->r.p.compute_s * 1e3);
-        report_num(r, c_net, c->r.p.exposed_comm_s * 1e3);
-        report_num(r, c_cod, c->r.p.compress_s * 1e3);
-        if (c_why >= 0)
+        report_num(r, c_cmp, c->r.p.compute_s);
+        report_num(r, c_net, c->r.p.exposed_comm_s);
+        report_num(r, c_cod, c->r.p.compress_s);
+        if (!feasible)
             report_str(r, c_why, c->why);
     }
     return r;
@@ -318,6 +320,23 @@ static void describe(report *r, const plan_problem *pb, const gcsim_model *m, in
              o->scaling == SCALING_STRONG ? "global mini-batch" : "mini-batch per GPU", batch,
              engine_name(o->engine));
     report_note(r, "model", buf);
+    report_meta_scenario(r, NULL, m, NULL, NULL);
+    report_meta_str(r, "engine", engine_name(o->engine));
+    report_meta_str(r, "scaling", gcsim_scaling_name(o->scaling));
+    report_meta_int(r, "batch", batch);
+    report_meta_str(r, "batch_kind", o->scaling == SCALING_STRONG ? "global" : "per_gpu");
+    report_meta_num(r, "target.throughput_samples_per_s", o->target_tput > 0 ? o->target_tput : NAN);
+    report_meta_num(r, "target.work_samples",
+                    pb->target.work_samples > 0 ? pb->target.work_samples : NAN);
+    report_meta_num(r, "target.deadline_s", o->deadline_h > 0 ? o->deadline_h * 3600.0 : NAN);
+    report_meta_num(r, "target.budget_usd", o->budget_usd > 0 ? o->budget_usd : NAN);
+    report_meta_int(r, "configurations_evaluated", evaluated);
+    report_meta_int(r, "platforms", pb->n_platforms);
+    report_meta_int(r, "compressors", pb->n_compressors);
+    report_meta_int(r, "collectives", pb->n_collectives);
+    report_meta_str(r, "rank_by", o->rank_by_time ? "time"
+                                  : pb->target.work_samples > 0 ? "total_cost"
+                                                                : "cost_per_hour");
     size_t len = 0;
     buf[0] = '\0';
     if (o->target_tput > 0)

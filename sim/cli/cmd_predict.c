@@ -61,9 +61,10 @@ static void predict_usage(FILE *out)
 "  --bucket SIZE     DES gradient bucket, e.g. 25MiB (default)\n"
 "  --no-overlap      exchange gradients only after backward has finished (both engines;\n"
 "                    terngrad and dgc-paper never overlap, as in the papers' model)\n"
-"  --timeline FILE   DES: write a Chrome trace of the iteration (one GPU count only)\n"
+"  --timeline FILE   DES: write a Chrome trace of the iteration (one GPU count only;\n"
+"                    without --gpus, two machines' GPUs)\n"
 "  --buckets         DES: print each gradient bucket's size and timing instead (one GPU\n"
-"                    count only)\n"
+"                    count only; without --gpus, two machines' GPUs)\n"
 "  --precision P     training precision (default: the model's, else fp32): picks the\n"
 "                    profile measured at it; bf16/fp16 gradients travel at 2 bytes\n"
 "  --optimizer O     optimizer state for the memory check (default: the model's, else\n"
@@ -308,6 +309,17 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
              gcsim_collective_name(cs->exchange.collective), cs->exchange.why);
     report_note(r, "exchange", buf);
     report_note(r, "codec cost", cs->codec.description);
+    report_meta_scenario(r, pf, m, pl, cs);
+    report_meta_str(r, "engine", engine_name(o->engine));
+    report_meta_str(r, "scaling", gcsim_scaling_name(o->scaling));
+    report_meta_int(r, "batch", batch);
+    report_meta_str(r, "batch_kind", o->scaling == SCALING_STRONG ? "global" : "per_gpu");
+    report_meta_num(r, "single_gpu_iteration_s", T1_s);
+    report_meta_bool(r, "overlap", o->overlap && !gcsim_collective_is_paper_pattern(o->collective));
+    report_meta_str(r, "precision", gcsim_precision_name(m->precision));
+    report_meta_str(r, "compute_profile", no_profile ? "roofline" : "profile");
+    report_meta_str(r, "mfu_peak", mfu_peak_name(m, pf));
+    report_meta_num(r, "mfu_peak_flops", mfu_peak_flops(m, pf));
 }
 
 static report *build_report(const predict_row *rows, int n_rows, bool both,
@@ -315,43 +327,46 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
                             const char *exchange)
 {
     report *r = report_new();
+    report_meta_str(r, "table", "gpu_counts");
     int c_gpus = report_column(r, "gpus", "GPUs", 0);
     int c_j = report_column(r, "machines", "j", 0);
     int c_i = report_column(r, "gpus_per_machine", "i", 0);
-    int c_engine = both ? report_column(r, "engine", "engine", 0) : -1;
+    /* Every column is always there (null where it does not apply), so one header fits
+     * every run; the engine columns come last, after the ones scripts read by position.
+     * Times are seconds (_s) in CSV and JSON, milliseconds in the text table. */
     int c_samples = report_column(r, "samples_per_iteration", "samples/iter", 0);
-    int c_iter = report_column(r, "iteration_ms", "iter ms", 3);
-    int c_comp = report_column(r, "compute_ms", "compute ms", 3);
-    int c_comm = report_column(r, "comm_ms", "comm ms", 3);
-    int c_exposed = report_column(r, "exposed_comm_ms", "exposed ms", 3);
-    int c_codec = report_column(r, "compress_ms", "codec ms", 3);
+    int c_iter = report_column_scaled(r, "iteration_s", "iter ms", 3, 1e3);
+    int c_comp = report_column_scaled(r, "compute_s", "compute ms", 3, 1e3);
+    int c_comm = report_column_scaled(r, "comm_s", "comm ms", 3, 1e3);
+    int c_exposed = report_column_scaled(r, "exposed_comm_s", "exposed ms", 3, 1e3);
+    int c_codec = report_column_scaled(r, "compress_s", "codec ms", 3, 1e3);
     int c_tput = report_column(r, "throughput_samples_per_s", "samples/s", 1);
     int c_speed = report_column(r, "speedup", "speedup", 2);
     int c_eff = report_column(r, "efficiency_pct", "eff %", 1);
-    int c_diff = both ? report_column(r, "des_vs_analytic_pct", "DES vs analytic %", 1) : -1;
-    int c_tokens = m->tokens_per_sample > 0 ? report_column(r, "tokens_per_s", "tokens/s", 0) : -1;
+    int c_tokens = report_column(r, "tokens_per_s", "tokens/s", 0);
     int c_mfu = report_column(r, "mfu_pct", "MFU %", 1);
     double train_flops = gcsim_model_train_flops_per_sample(m);
     /* added after the columns scripts read by position */
-    int c_enc = report_column(r, "encode_ms", "encode ms", 3);
-    int c_dec = report_column(r, "decode_ms", "decode ms", 3);
+    int c_enc = report_column_scaled(r, "encode_s", "encode ms", 3, 1e3);
+    int c_dec = report_column_scaled(r, "decode_s", "decode ms", 3, 1e3);
     int c_exch = report_column(r, "exchange", "exchange", 0);
+    int c_engine = report_column(r, "engine", "engine", 0);
+    int c_diff = report_column(r, "des_vs_analytic_pct", "DES vs analytic %", 1);
     for (int k = 0; k < n_rows; k++) {
         const predict_row *row = &rows[k];
         report_row(r);
         report_int(r, c_gpus, row->gpus);
         report_int(r, c_j, row->placement.machines);
         report_int(r, c_i, row->placement.gpus_per_machine);
-        if (both)
-            report_str(r, c_engine, engine_name(row->engine));
+        report_str(r, c_engine, engine_name(row->engine));
         report_num(r, c_samples, row->p.samples_per_iteration);
-        report_num(r, c_iter, row->p.iteration_s * 1e3);
-        report_num(r, c_comp, row->p.compute_s * 1e3);
-        report_num(r, c_comm, row->p.comm_s * 1e3);
-        report_num(r, c_exposed, row->p.exposed_comm_s * 1e3);
-        report_num(r, c_codec, row->p.compress_s * 1e3);
-        report_num(r, c_enc, row->p.encode_s * 1e3);
-        report_num(r, c_dec, row->p.decode_s * 1e3);
+        report_num(r, c_iter, row->p.iteration_s);
+        report_num(r, c_comp, row->p.compute_s);
+        report_num(r, c_comm, row->p.comm_s);
+        report_num(r, c_exposed, row->p.exposed_comm_s);
+        report_num(r, c_codec, row->p.compress_s);
+        report_num(r, c_enc, row->p.encode_s);
+        report_num(r, c_dec, row->p.decode_s);
         report_str(r, c_exch, exchange);
         report_num(r, c_tput, row->p.throughput_samples_per_s);
         report_num(r, c_speed, row->speedup);
@@ -360,7 +375,7 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
             report_num(r, c_diff, 100.0 * (row->p.throughput_samples_per_s /
                                                rows[k - 1].p.throughput_samples_per_s -
                                            1.0));
-        if (c_tokens >= 0)
+        if (m->tokens_per_sample > 0)
             report_num(r, c_tokens, row->p.throughput_samples_per_s * m->tokens_per_sample);
         report_num(r, c_mfu, 100.0 * train_flops * row->p.throughput_samples_per_s /
                                  ((double)row->gpus * mfu_peak_flops(m, pf)));
@@ -377,30 +392,37 @@ static report *bucket_report(const gcsim_scenario *s, gcsim_error *err)
     if (gcsim_des_predict(s, &p, &d, err))
         return NULL;
     report *r = report_new();
+    report_meta_str(r, "table", "buckets");
     int c_b = report_column(r, "bucket", "bucket", 0);
     int c_first = report_column(r, "first_layer", "first layer", 0);
     int c_last = report_column(r, "last_layer", "last layer", 0);
-    int c_dense = report_column(r, "dense_mib", "fp32 MiB", 3);
-    int c_payload = report_column(r, "payload_mib", "payload MiB", 3);
-    int c_ready = report_column(r, "ready_ms", "ready ms", 3);
-    int c_start = report_column(r, "exchange_start_ms", "start ms", 3);
-    int c_end = report_column(r, "exchange_end_ms", "end ms", 3);
-    int c_enc = report_column(r, "encode_ms", "encode ms", 3);
-    int c_dec = report_column(r, "decode_ms", "decode ms", 3);
+    int c_dense = report_column_scaled(r, "dense_bytes", "fp32 MiB", 3, 1.0 / 1048576.0);
+    int c_payload = report_column_scaled(r, "payload_bytes", "payload MiB", 3, 1.0 / 1048576.0);
+    int c_ready = report_column_scaled(r, "ready_s", "ready ms", 3, 1e3);
+    int c_start = report_column_scaled(r, "exchange_start_s", "start ms", 3, 1e3);
+    int c_end = report_column_scaled(r, "exchange_end_s", "end ms", 3, 1e3);
+    int c_enc = report_column_scaled(r, "encode_s", "encode ms", 3, 1e3);
+    int c_dec = report_column_scaled(r, "decode_s", "decode ms", 3, 1e3);
     for (int b = 0; b < d.n_buckets; b++) {
         const gcsim_des_bucket *k = &d.buckets[b];
         report_row(r);
         report_int(r, c_b, b);
         report_str(r, c_first, s->model->layers[k->first_layer].name);
         report_str(r, c_last, s->model->layers[k->last_layer].name);
-        report_num(r, c_dense, k->dense_bytes / 1048576.0);
-        report_num(r, c_payload, k->payload_bytes / 1048576.0);
-        report_num(r, c_ready, k->ready_s * 1e3);
-        report_num(r, c_start, k->exchange_start_s * 1e3);
-        report_num(r, c_end, k->exchange_end_s * 1e3);
-        report_num(r, c_enc, k->encode_s * 1e3);
-        report_num(r, c_dec, k->decode_s * 1e3);
+        report_num(r, c_dense, k->dense_bytes);
+        report_num(r, c_payload, k->payload_bytes);
+        report_num(r, c_ready, k->ready_s);
+        report_num(r, c_start, k->exchange_start_s);
+        report_num(r, c_end, k->exchange_end_s);
+        report_num(r, c_enc, k->encode_s);
+        report_num(r, c_dec, k->decode_s);
     }
+    report_meta_int(r, "gpus", s->placement.gpus);
+    report_meta_num(r, "iteration_s", p.iteration_s);
+    report_meta_num(r, "compute_end_s", d.compute_end_s);
+    report_meta_num(r, "exposed_comm_s", p.exposed_comm_s);
+    report_meta_int(r, "transfers", d.transfers);
+    report_meta_str(r, "network_model", d.network_model);
     char buf[256];
     snprintf(buf, sizeof buf, "%d GPUs: iteration %.3f ms, backward done at %.3f ms, exposed "
                               "communication %.3f ms, %lld simulated transfers, network model %s",
@@ -472,6 +494,15 @@ int cmd_predict(int argc, char **argv)
             fprintf(stderr, "gcsim predict: %s\n", msg);
             goto done;
         }
+    } else if (o.timeline || o.buckets) {
+        /* One count is needed: two machines (one when the platform has one), enough to show
+         * both intra- and inter-machine transfers in a trace of readable size. */
+        int machines = platform.nodes < 2 ? platform.nodes : 2;
+        counts[0] = machines * platform.gpus_per_node;
+        n_counts = 1;
+        fprintf(stderr, "gcsim predict: %s without --gpus: %d GPUs (%d machine%s of %d)\n",
+                o.timeline ? "--timeline" : "--buckets", counts[0], machines,
+                machines == 1 ? "" : "s", platform.gpus_per_node);
     } else {
         n_counts = default_gpu_counts(&platform, counts);
     }

@@ -355,7 +355,7 @@ static const char *const columns[] = {
     "batch", "engine", "gpus", "machines", "gpus_per_machine", "status",
     "samples_per_iteration", "iteration_s", "compute_s", "comm_s", "exposed_comm_s",
     "compress_s", "throughput_samples_per_s", "speedup", "efficiency_pct", "bottleneck",
-    "usd_per_hour", "exchange", "encode_s", "decode_s"};
+    "usd_per_hour", "exchange", "encode_s", "decode_s", "payload_bytes"};
 enum { N_COLUMNS = sizeof columns / sizeof columns[0] };
 
 static void write_case(sweep_writer *w, long long index, long long total, const sweep_case *c,
@@ -414,6 +414,8 @@ static void write_case(sweep_writer *w, long long index, long long total, const 
         sweep_cell_num(w, p->encode_s);
         sweep_cell_num(w, p->decode_s);
     }
+    /* One worker's encoded gradient per iteration: known even when the case failed. */
+    sweep_cell_num(w, c->payload->total_bytes);
     sweep_row_end(w);
 }
 

@@ -167,6 +167,7 @@ int cmd_trace(int argc, char **argv)
             return EXIT_BAD_INPUT;
         }
     }
+    report_meta_int(r, "files", argc - optind);
     int rc = report_emit(r, format, output, "trace info");
     report_free(r);
     return rc;

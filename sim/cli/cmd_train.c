@@ -1,6 +1,7 @@
 /* gcsim train: data-parallel SGD with gradient compression on Fashion-MNIST. */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,6 +340,30 @@ int cmd_train(int argc, char **argv)
         report_note(r, "time_to_accuracy", buf);
         snprintf(buf, sizeof buf, "%ld", sum.steps_to_target);
         report_note(r, "iterations_to_target", buf);
+    }
+
+    report_meta_str(r, "model.name", train_model_name(o.cfg.model));
+    report_meta_int(r, "model.parameters", (long long)sum.params);
+    report_meta_str(r, "data.dir", o.data_dir);
+    report_meta_int(r, "data.train_images", (long long)train.count);
+    report_meta_int(r, "data.test_images", (long long)test.count);
+    report_meta_int(r, "workers", o.cfg.workers);
+    report_meta_int(r, "batch", o.cfg.batch);
+    report_meta_str(r, "batch_kind", "global");
+    report_meta_int(r, "iterations", sum.steps);
+    report_meta_str(r, "compressor.spec", sum.compressor_spec);
+    report_meta_num(r, "optimizer.lr", o.cfg.lr);
+    report_meta_num(r, "optimizer.momentum", sum.momentum_applied);
+    report_meta_num(r, "optimizer.weight_decay", o.cfg.weight_decay);
+    report_meta_int(r, "seed", (long long)o.cfg.seed);
+    report_meta_str(r, "blas", train_blas_name());
+    report_meta_num(r, "target_accuracy", o.cfg.target_accuracy > 0.0 ? o.cfg.target_accuracy : NAN);
+    if (o.cfg.target_accuracy > 0.0 && sum.steps_to_target >= 0) {
+        report_meta_int(r, "iterations_to_target", sum.steps_to_target);
+        report_meta_num(r, "bits_to_target", sum.bits_to_target);
+    } else {
+        report_meta_str(r, "iterations_to_target", NULL);
+        report_meta_str(r, "bits_to_target", NULL);
     }
 
     rc = EXIT_OK;

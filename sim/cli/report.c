@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "version.h"
+
 typedef enum { CELL_EMPTY, CELL_NUM, CELL_INT, CELL_STR } cell_kind;
 
 typedef struct {
@@ -19,7 +21,16 @@ typedef struct {
 typedef struct {
     char *key, *header;
     int precision;
+    double table_scale;
 } column;
+
+typedef enum { META_STR, META_NUM, META_INT, META_BOOL } meta_kind;
+
+typedef struct {
+    char *key;
+    meta_kind kind;
+    cell value; /* CELL_EMPTY: null */
+} meta_item;
 
 struct report {
     column *cols;
@@ -28,6 +39,9 @@ struct report {
     int n_rows, cap_rows;
     char **note_keys, **note_values;
     int n_notes;
+    meta_item *meta;
+    int n_meta, cap_meta;
+    char command[32];
 };
 
 static char *dup_str(const char *s)
@@ -55,13 +69,22 @@ static void *grow(void *p, int *cap, int need, size_t elem)
     return q;
 }
 
-report *report_new(void)
+report *report_new_for_file(const char *source_file)
 {
     report *r = calloc(1, sizeof *r);
     if (!r) {
         fprintf(stderr, "gcsim: out of memory\n");
         exit(2);
     }
+    const char *base = strrchr(source_file, '/');
+    base = base ? base + 1 : source_file;
+    if (strncmp(base, "cmd_", 4) == 0)
+        base += 4;
+    size_t n = strcspn(base, ".");
+    if (n >= sizeof r->command)
+        n = sizeof r->command - 1;
+    memcpy(r->command, base, n);
+    r->command[n] = '\0';
     return r;
 }
 
@@ -81,6 +104,11 @@ void report_free(report *r)
     }
     free(r->note_keys);
     free(r->note_values);
+    for (int i = 0; i < r->n_meta; i++) {
+        free(r->meta[i].key);
+        free(r->meta[i].value.str);
+    }
+    free(r->meta);
     free(r->cols);
     free(r->cells);
     free(r);
@@ -99,11 +127,17 @@ int report_format_parse(const char *text, report_format *out)
     return 0;
 }
 
-int report_column(report *r, const char *key, const char *header, int precision)
+int report_column_scaled(report *r, const char *key, const char *header, int precision,
+                         double table_scale)
 {
     r->cols = grow(r->cols, &r->cap_cols, r->n_cols + 1, sizeof *r->cols);
-    r->cols[r->n_cols] = (column){dup_str(key), dup_str(header), precision};
+    r->cols[r->n_cols] = (column){dup_str(key), dup_str(header), precision, table_scale};
     return r->n_cols++;
+}
+
+int report_column(report *r, const char *key, const char *header, int precision)
+{
+    return report_column_scaled(r, key, header, precision, 1.0);
 }
 
 void report_row(report *r)
@@ -165,6 +199,48 @@ void report_note(report *r, const char *key, const char *value)
     r->n_notes++;
 }
 
+static meta_item *add_meta(report *r, const char *key, meta_kind kind)
+{
+    r->meta = grow(r->meta, &r->cap_meta, r->n_meta + 1, sizeof *r->meta);
+    meta_item *m = &r->meta[r->n_meta++];
+    memset(m, 0, sizeof *m);
+    m->key = dup_str(key);
+    m->kind = kind;
+    return m;
+}
+
+void report_meta_str(report *r, const char *key, const char *value)
+{
+    meta_item *m = add_meta(r, key, META_STR);
+    if (value) {
+        m->value.kind = CELL_STR;
+        m->value.str = dup_str(value);
+    }
+}
+
+void report_meta_num(report *r, const char *key, double value)
+{
+    meta_item *m = add_meta(r, key, META_NUM);
+    if (isfinite(value)) {
+        m->value.kind = CELL_NUM;
+        m->value.num = value;
+    }
+}
+
+void report_meta_int(report *r, const char *key, long long value)
+{
+    meta_item *m = add_meta(r, key, META_INT);
+    m->value.kind = CELL_INT;
+    m->value.integer = value;
+}
+
+void report_meta_bool(report *r, const char *key, int value)
+{
+    meta_item *m = add_meta(r, key, META_BOOL);
+    m->value.kind = CELL_INT;
+    m->value.integer = value != 0;
+}
+
 static void format_cell(const cell *c, const column *col, bool full_precision, char *buf,
                         size_t size)
 {
@@ -178,14 +254,16 @@ static void format_cell(const cell *c, const column *col, bool full_precision, c
     case CELL_STR:
         snprintf(buf, size, "%s", c->str);
         break;
-    case CELL_NUM:
+    case CELL_NUM: {
+        double v = full_precision ? c->num : c->num * col->table_scale;
         if (full_precision || col->precision < 0)
-            snprintf(buf, size, "%.17g", c->num);
+            snprintf(buf, size, "%.17g", v);
         else
-            snprintf(buf, size, "%.*f", col->precision, c->num);
+            snprintf(buf, size, "%.*f", col->precision, v);
         if (!full_precision && col->precision < 0)
-            snprintf(buf, size, "%g", c->num);
+            snprintf(buf, size, "%g", v);
         break;
+    }
     }
 }
 
@@ -197,6 +275,16 @@ static int write_table(const report *r, FILE *out)
         fputc('\n', out);
     int *width = calloc((size_t)r->n_cols, sizeof *width);
     char buf[512];
+    /* A column empty in every row (e.g. tokens/s of a model without tokens) is left out
+     * of the text table; CSV and JSON keep it, so their header never depends on the run. */
+    bool *shown = calloc((size_t)r->n_cols, sizeof *shown);
+    for (int row = 0; row < r->n_rows; row++)
+        for (int c = 0; c < r->n_cols; c++)
+            if (r->cells[row * r->n_cols + c].kind != CELL_EMPTY)
+                shown[c] = true;
+    if (r->n_rows == 0)
+        for (int c = 0; c < r->n_cols; c++)
+            shown[c] = true;
     for (int c = 0; c < r->n_cols; c++)
         width[c] = (int)strlen(r->cols[c].header);
     for (int row = 0; row < r->n_rows; row++)
@@ -205,21 +293,28 @@ static int write_table(const report *r, FILE *out)
             if ((int)strlen(buf) > width[c])
                 width[c] = (int)strlen(buf);
         }
+    int first = 0;
+    while (first < r->n_cols && !shown[first])
+        first++;
     for (int c = 0; c < r->n_cols; c++)
-        fprintf(out, "%s%*s", c ? "  " : "", width[c], r->cols[c].header);
+        if (shown[c])
+            fprintf(out, "%s%*s", c > first ? "  " : "", width[c], r->cols[c].header);
     fputc('\n', out);
     for (int row = 0; row < r->n_rows; row++) {
         for (int c = 0; c < r->n_cols; c++) {
+            if (!shown[c])
+                continue;
             const cell *cl = &r->cells[row * r->n_cols + c];
             format_cell(cl, &r->cols[c], false, buf, sizeof buf);
             /* Text left-aligned, numbers right-aligned. */
             if (cl->kind == CELL_STR)
-                fprintf(out, "%s%-*s", c ? "  " : "", width[c], buf);
+                fprintf(out, "%s%-*s", c > first ? "  " : "", width[c], buf);
             else
-                fprintf(out, "%s%*s", c ? "  " : "", width[c], buf);
+                fprintf(out, "%s%*s", c > first ? "  " : "", width[c], buf);
         }
         fputc('\n', out);
     }
+    free(shown);
     free(width);
     return ferror(out) ? -1 : 0;
 }
@@ -260,13 +355,61 @@ static int write_csv(const report *r, FILE *out)
     return ferror(out) ? -1 : 0;
 }
 
+/* A number with the digits that read back as the same double (see write_json). */
+static cJSON *exact_number(double v)
+{
+    if (!isfinite(v))
+        return cJSON_CreateNull();
+    char digits[32];
+    snprintf(digits, sizeof digits, "%.17g", v);
+    return cJSON_CreateRaw(digits);
+}
+
+/* meta: dotted keys become nested objects ("platform.name" -> {"platform": {"name": }}). */
+static void write_meta(const report *r, cJSON *root)
+{
+    cJSON *meta = cJSON_AddObjectToObject(root, "meta");
+    for (int i = 0; i < r->n_meta; i++) {
+        const meta_item *m = &r->meta[i];
+        cJSON *parent = meta;
+        char path[128];
+        snprintf(path, sizeof path, "%s", m->key);
+        char *leaf = path, *dot;
+        while ((dot = strchr(leaf, '.'))) {
+            *dot = '\0';
+            cJSON *child = cJSON_GetObjectItemCaseSensitive(parent, leaf);
+            if (!child)
+                child = cJSON_AddObjectToObject(parent, leaf);
+            parent = child;
+            leaf = dot + 1;
+        }
+        cJSON *v;
+        if (m->value.kind == CELL_EMPTY)
+            v = cJSON_CreateNull();
+        else if (m->kind == META_STR)
+            v = cJSON_CreateString(m->value.str);
+        else if (m->kind == META_NUM)
+            v = exact_number(m->value.num);
+        else if (m->kind == META_BOOL)
+            v = cJSON_CreateBool((int)m->value.integer);
+        else
+            v = cJSON_CreateNumber((double)m->value.integer);
+        cJSON_DeleteItemFromObjectCaseSensitive(parent, leaf); /* the last one set wins */
+        cJSON_AddItemToObject(parent, leaf, v);
+    }
+}
+
 static int write_json(const report *r, FILE *out)
 {
     cJSON *root = cJSON_CreateObject();
-    if (r->n_notes) {
-        cJSON *meta = cJSON_AddObjectToObject(root, "meta");
-        for (int i = 0; i < r->n_notes; i++)
-            cJSON_AddStringToObject(meta, r->note_keys[i], r->note_values[i]);
+    cJSON_AddNumberToObject(root, "schema_version", REPORT_SCHEMA_VERSION);
+    cJSON_AddStringToObject(root, "command", r->command);
+    cJSON_AddStringToObject(root, "gcsim_version", GCSIM_VERSION);
+    write_meta(r, root);
+    cJSON *notes = cJSON_AddObjectToObject(root, "notes");
+    for (int i = 0; i < r->n_notes; i++) {
+        cJSON_DeleteItemFromObjectCaseSensitive(notes, r->note_keys[i]);
+        cJSON_AddStringToObject(notes, r->note_keys[i], r->note_values[i]);
     }
     cJSON *rows = cJSON_AddArrayToObject(root, "rows");
     for (int row = 0; row < r->n_rows; row++) {

@@ -4,11 +4,21 @@
  * Every subcommand builds a report and writes it in the format the user chose, so the
  * three formats always carry the same rows. Numbers keep full precision in CSV and JSON
  * (%.17g); the text table rounds to each column's precision.
+ *
+ * The machine formats follow docs/schema.md (version REPORT_SCHEMA_VERSION): JSON is
+ * {"schema_version", "command", "gcsim_version", "meta", "notes", "rows"}; "meta" holds
+ * typed facts (report_meta_*), "notes" the free-text lines the text table prints above the
+ * rows. CSV is the header line and the rows: its header names are the schema. Column keys
+ * carry their unit (_s, _bytes, _Bps, _pct); the text table may show another unit
+ * (report_column_scaled), its headers are for people.
  */
 #ifndef GCSIM_CLI_REPORT_H
 #define GCSIM_CLI_REPORT_H
 
 #include <stdio.h>
+
+/* Raised whenever a field is renamed, removed or changes unit or type (docs/schema.md). */
+#define REPORT_SCHEMA_VERSION 1
 
 typedef enum { REPORT_TABLE, REPORT_JSON, REPORT_CSV } report_format;
 
@@ -17,13 +27,19 @@ int report_format_parse(const char *text, report_format *out);
 
 typedef struct report report;
 
-report *report_new(void);
+/* The command is the subcommand the calling file implements: sim/cli/cmd_NAME.c gives
+ * "NAME" (so every command's JSON names itself without each one saying so). */
+#define report_new() report_new_for_file(__FILE__)
+report *report_new_for_file(const char *source_file);
 void report_free(report *r);
 
 /* Adds a column; returns its index. key is the CSV header and JSON member name; header
  * is the text-table heading; precision is the digits after the point in the text table
  * (-1: %g). */
 int report_column(report *r, const char *key, const char *header, int precision);
+/* The same, the text table showing value x table_scale (e.g. a _s column in ms: 1e3). */
+int report_column_scaled(report *r, const char *key, const char *header, int precision,
+                         double table_scale);
 
 /* Starts a new row; cells not set are empty (null in JSON). */
 void report_row(report *r);
@@ -31,8 +47,15 @@ void report_num(report *r, int column, double value);
 void report_int(report *r, int column, long long value);
 void report_str(report *r, int column, const char *value);
 
-/* Lines printed above the table (text format only) and as "meta" in JSON. */
+/* Lines printed above the table (text format) and as "notes" in JSON: for people. */
 void report_note(report *r, const char *key, const char *value);
+
+/* Typed facts for programs: JSON "meta" members (not printed in the text table). A dotted
+ * key "platform.name" makes a nested object. NULL string or non-finite number: null. */
+void report_meta_str(report *r, const char *key, const char *value);
+void report_meta_num(report *r, const char *key, double value);
+void report_meta_int(report *r, const char *key, long long value);
+void report_meta_bool(report *r, const char *key, int value);
 
 int report_write(const report *r, report_format format, FILE *out);
 

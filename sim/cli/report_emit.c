@@ -45,3 +45,43 @@ int report_output_usable(const char *output, const char *who)
     fprintf(stderr, "gcsim %s: %s\n", who, msg);
     return -1;
 }
+
+static const char *codec_source_name(gcsim_codec_cost_source s)
+{
+    switch (s) {
+    case CODEC_COST_NONE: return "none";
+    case CODEC_COST_MODEL: return "model";
+    case CODEC_COST_PROFILE: return "profile";
+    case CODEC_COST_THROUGHPUT: return "throughput";
+    }
+    return "?";
+}
+
+void report_meta_scenario(report *r, const gcsim_platform *pf, const gcsim_model *m,
+                          const gcsim_payload_plan *pl, const gcsim_codec_setup *cs)
+{
+    if (pf) {
+        report_meta_str(r, "platform.name", pf->name);
+        report_meta_str(r, "platform.file", pf->source_path);
+    }
+    if (m) {
+        report_meta_str(r, "model.name", m->name);
+        report_meta_str(r, "model.file", m->source_path);
+        report_meta_int(r, "model.parameters", gcsim_model_params(m));
+    }
+    if (pl) {
+        report_meta_num(r, "model.dense_bytes", pl->dense_bytes);
+        report_meta_str(r, "compressor.spec", pl->spec);
+        report_meta_num(r, "compressor.payload_bytes", pl->total_bytes);
+        report_meta_num(r, "compressor.ratio_fp32",
+                        pl->total_bytes > 0 ? pl->dense_bytes / pl->total_bytes : 0.0);
+        report_meta_str(r, "payload_source.kind", pl->measured ? "traces" : "exact");
+        report_meta_str(r, "payload_source.method", pl->method);
+    }
+    if (cs) {
+        report_meta_str(r, "exchange", gcsim_exchange_name(cs->exchange.exchange));
+        report_meta_str(r, "collective", gcsim_collective_name(cs->exchange.collective));
+        report_meta_str(r, "codec_cost.source", codec_source_name(cs->codec.source));
+        report_meta_str(r, "codec_cost.description", cs->codec.description);
+    }
+}

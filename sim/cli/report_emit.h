@@ -5,7 +5,12 @@
 #ifndef GCSIM_CLI_REPORT_EMIT_H
 #define GCSIM_CLI_REPORT_EMIT_H
 
+#include "codec.h"
+#include "model.h"
+#include "payload.h"
+#include "platform.h"
 #include "report.h"
+#include "scenario.h"
 
 /* Writes r in format to output (NULL: standard output). On failure prints
  * "gcsim WHO: ..." with the path and reason on stderr and returns EXIT_BAD_INPUT; else
@@ -16,5 +21,12 @@ int report_emit(const report *r, report_format format, const char *output, const
  * work: a run of minutes must not end in "cannot create a file". On failure prints
  * "gcsim WHO: ..." and returns -1; else 0. */
 int report_output_usable(const char *output, const char *who);
+
+/* The typed "meta" every scenario command writes (docs/schema.md): platform.{name,file},
+ * model.{name,file,parameters,dense_bytes}, compressor.{spec,payload_bytes,ratio_fp32},
+ * payload_source.{kind,method} (kind "exact" or "traces"), and with a codec setup
+ * exchange, collective and codec_cost.{source,description}. Any argument may be NULL. */
+void report_meta_scenario(report *r, const gcsim_platform *pf, const gcsim_model *m,
+                          const gcsim_payload_plan *pl, const gcsim_codec_setup *cs);
 
 #endif

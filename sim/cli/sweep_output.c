@@ -1,6 +1,8 @@
 /* Streaming CSV / JSON lines rows (sweep_output.h). */
 #include "sweep_output.h"
 
+#include "report.h" /* REPORT_SCHEMA_VERSION */
+
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
@@ -19,8 +21,9 @@ void sweep_writer_begin(sweep_writer *w, sweep_format format, FILE *out,
 void sweep_row_begin(sweep_writer *w)
 {
     w->col = 0;
+    /* Every JSON line names its schema (docs/schema.md), so one line read alone does. */
     if (w->format == SWEEP_JSONL)
-        fputc('{', w->out);
+        fprintf(w->out, "{\"schema_version\":%d", REPORT_SCHEMA_VERSION);
 }
 
 /* Separator and, in JSON, the member name. */
@@ -30,7 +33,7 @@ static void cell_start(sweep_writer *w)
         if (w->col)
             fputc(',', w->out);
     } else {
-        fprintf(w->out, "%s\"%s\":", w->col ? "," : "", w->keys[w->col]);
+        fprintf(w->out, ",\"%s\":", w->keys[w->col]);
     }
     w->col++;
 }

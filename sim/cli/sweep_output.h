@@ -5,7 +5,8 @@
  * being held in a report (report.h). The conventions are report.h's: numbers with full
  * precision (%.17g; integers as integers), empty CSV cells and JSON nulls for missing
  * values, CSV quoting when a cell holds a comma or a quote. Line breaks inside strings are
- * written as spaces, so one line is always one row (which `gcsim merge` relies on).
+ * written as spaces, so one line is always one row (which `gcsim merge` relies on). A JSON
+ * line starts with "schema_version" (docs/schema.md); the CSV header is the schema.
  */
 #ifndef GCSIM_CLI_SWEEP_OUTPUT_H
 #define GCSIM_CLI_SWEEP_OUTPUT_H

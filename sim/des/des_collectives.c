@@ -53,19 +53,74 @@ static des_peer_boxes *boxes(des_actor *a, int peer, des_peer_boxes *spill)
     return spill;
 }
 
-void des_codec(des_actor *a, double seconds, const char *name)
+static bool active(const gcsim_flow *f, int step)
+{
+    return step >= f->first_step && step <= f->last_step;
+}
+
+void des_codec(des_actor *a, double seconds, const char *name, const char *kind, int bucket,
+               int phase, int step)
 {
     if (seconds <= 0)
         return;
     double t0 = simgrid_get_clock();
     sg_actor_execute(seconds * sg_host_get_speed(sg_host_self()));
     a->codec_s += seconds;
-    des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMPRESS, name, t0, simgrid_get_clock());
+    if (!a->sim->timeline)
+        return;
+    des_event_args args = des_event_args_of(kind);
+    args.bucket = bucket;
+    args.phase = phase;
+    args.step = step;
+    args.bytes = a->sim->plan->iteration.buckets[bucket].bytes.payload_bytes;
+    des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMPRESS, name, t0, simgrid_get_clock(),
+                     &args);
 }
 
-static bool active(const gcsim_flow *f, int step)
+/* The transfer slice of one endpoint's step (step -1: a coalesced phase) and a flow end
+ * for each of its flows, matched by key to the other endpoint's slice. */
+static void record_transfers(des_actor *a, int b, const gcsim_schedule *s, int p, int step,
+                             double t0, double sent, double received)
 {
-    return step >= f->first_step && step <= f->last_step;
+    des_timeline *t = a->sim->timeline;
+    if (!t)
+        return;
+    const gcsim_phase *ph = &s->phases[p];
+    int o0 = s->out_index[p][a->ep], o1 = s->out_index[p][a->ep + 1];
+    int i0 = s->in_index[p][a->ep], i1 = s->in_index[p][a->ep + 1];
+    int n_out = 0, n_in = 0, peer = -1;
+    for (int x = o0; x < o1; x++)
+        if (step < 0 || active(&ph->flows[s->out_flows[p][x]], step)) {
+            n_out++;
+            peer = ph->flows[s->out_flows[p][x]].dst;
+        }
+    for (int x = i0; x < i1; x++)
+        if (step < 0 || active(&ph->flows[s->in_flows[p][x]], step))
+            n_in++;
+    if (n_out + n_in == 0)
+        return;
+    des_event_args args = des_event_args_of("transfer");
+    args.bucket = b;
+    args.phase = p;
+    args.step = step;
+    args.peers = n_out;
+    args.peer = n_out == 1 ? peer : -1;
+    args.bytes_sent = sent;
+    args.bytes_received = received;
+    char name[48];
+    snprintf(name, sizeof name, "bucket %d phase %d %s", b, p, step < 0 ? "all steps" : "step");
+    long slice = des_timeline_add(t, a->ep, DES_TRACK_TRANSFER, name, t0, simgrid_get_clock(),
+                                  &args);
+    for (int x = o0; x < o1; x++) {
+        int fi = s->out_flows[p][x];
+        if (step < 0 || active(&ph->flows[fi], step))
+            des_timeline_flow(t, slice, des_flow_key(b, p, step, fi), 1);
+    }
+    for (int x = i0; x < i1; x++) {
+        int fi = s->in_flows[p][x];
+        if (step < 0 || active(&ph->flows[fi], step))
+            des_timeline_flow(t, slice, des_flow_key(b, p, step, fi), 0);
+    }
 }
 
 /* Whether bucket b's phase p runs coalesced: more than one step, every flow active in every
@@ -127,6 +182,7 @@ static void des_coalesced(des_actor *a, const gcsim_schedule *s, int p, int b, s
     static char sink_unused;
     void *sink = &sink_unused;
     des_peer_boxes spill;
+    double t0 = simgrid_get_clock(), sent = 0, received = 0;
     /* On the heap: a shard's CPU receives from every GPU, more than a small stack holds. */
     double *extra = malloc(sizeof(double) * (size_t)(o1 - o0 + i1 - i0 + 1));
     if (!extra)
@@ -135,6 +191,7 @@ static void des_coalesced(des_actor *a, const gcsim_schedule *s, int p, int b, s
     for (int x = o0; x < o1; x++) {
         const gcsim_flow *f = &ph->flows[s->out_flows[p][x]];
         double bytes = ph->steps * gcsim_flow_bytes(ph, f, 0, bb);
+        sent += bytes;
         a->sim->transfers++;
         extra[n] = (ph->steps - 1) * route_latency_s(pl, f->src, f->dst);
         comms[n++] = sg_mailbox_put_async(boxes(a, f->dst, &spill)->out, a,
@@ -143,6 +200,7 @@ static void des_coalesced(des_actor *a, const gcsim_schedule *s, int p, int b, s
     for (int x = i0; x < i1; x++) {
         const gcsim_flow *f = &ph->flows[s->in_flows[p][x]];
         extra[n] = (ph->steps - 1) * route_latency_s(pl, f->src, f->dst);
+        received += ph->steps * gcsim_flow_bytes(ph, f, 0, bb);
         comms[n++] = sg_mailbox_get_async(boxes(a, f->src, &spill)->in, &sink);
     }
     double end = simgrid_get_clock();
@@ -162,6 +220,7 @@ static void des_coalesced(des_actor *a, const gcsim_schedule *s, int p, int b, s
     double now = simgrid_get_clock();
     if (end > now)
         sg_actor_sleep_for(end - now);
+    record_transfers(a, b, s, p, -1, t0, sent, received);
 }
 
 static void run_phase(des_actor *a, int b, const gcsim_schedule *s, int p, sg_comm_t *comms)
@@ -183,12 +242,13 @@ static void run_phase(des_actor *a, int b, const gcsim_schedule *s, int p, sg_co
     des_peer_boxes spill;
     for (int step = 0; step < ph->steps; step++) {
         size_t n = 0;
-        double in_share = 0;
+        double in_share = 0, t0 = simgrid_get_clock(), sent = 0, received = 0;
         for (int x = o0; x < o1; x++) {
             const gcsim_flow *f = &ph->flows[s->out_flows[p][x]];
             if (!active(f, step))
                 continue;
             double bytes = gcsim_flow_bytes(ph, f, step, bb);
+            sent += bytes;
             a->sim->transfers++;
             comms[n++] = sg_mailbox_put_async(boxes(a, f->dst, &spill)->out, a,
                                               bytes > 0 ? (long)ceil(bytes) : 0);
@@ -198,12 +258,15 @@ static void run_phase(des_actor *a, int b, const gcsim_schedule *s, int p, sg_co
             if (!active(f, step))
                 continue;
             in_share = fmax(in_share, f->share);
+            received += gcsim_flow_bytes(ph, f, step, bb);
             comms[n++] = sg_mailbox_get_async(boxes(a, f->src, &spill)->in, &sink);
         }
         if (n)
             sg_comm_wait_all(comms, n);
+        record_transfers(a, b, s, p, step, t0, sent, received);
         if (reencode && in_share > 0)
-            des_codec(a, gcsim_hop_codec_s(ph, bb, in_share), "decode-sum-encode");
+            des_codec(a, gcsim_hop_codec_s(ph, bb, in_share), "decode-sum-encode",
+                      "decode-sum-encode", b, p, step);
     }
 }
 
@@ -226,6 +289,6 @@ void des_exchange(des_actor *a, int b)
     if (a->ep < pl->gpus && gcsim_bucket_decode_s(bb, s) > 0) {
         char name[48];
         snprintf(name, sizeof name, "decode bucket %d", b);
-        des_codec(a, gcsim_bucket_decode_s(bb, s), name);
+        des_codec(a, gcsim_bucket_decode_s(bb, s), name, "decode", b, -1, -1);
     }
 }

@@ -42,8 +42,10 @@ struct des_sim {
     int coalesce_phases;         /* row length of coalesce */
 };
 
-/* Charges `seconds` of encode/decode work on the actor's host (nominal, at full speed). */
-void des_codec(des_actor *a, double seconds, const char *name);
+/* Charges `seconds` of encode/decode work on the actor's host (nominal, at full speed);
+ * kind, bucket, phase and step (-1: none) label its timeline slice. */
+void des_codec(des_actor *a, double seconds, const char *name, const char *kind, int bucket,
+               int phase, int step);
 
 /* This endpoint's part of bucket b's schedule, then (GPUs) the final decode. */
 void des_exchange(des_actor *a, int b);

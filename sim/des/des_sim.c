@@ -44,13 +44,14 @@ void des_mark_end(des_actor *a, int b)
         bk->exchange_end_s = now;
 }
 
-static void compute(des_actor *a, double seconds, const char *name)
+static void compute(des_actor *a, double seconds, const char *name, const des_event_args *args)
 {
     if (seconds <= 0)
         return;
     double t0 = simgrid_get_clock();
     sg_actor_execute(seconds * sg_host_get_speed(sg_host_self()));
-    des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMPUTE, name, t0, simgrid_get_clock());
+    des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMPUTE, name, t0, simgrid_get_clock(),
+                     args);
 }
 
 static void gpu_compute_main(int argc, char **argv)
@@ -61,11 +62,14 @@ static void gpu_compute_main(int argc, char **argv)
     const des_plan *plan = sim->plan;
     char name[64];
 
-    compute(a, plan->iteration.forward_s, "forward");
+    des_event_args fwd = des_event_args_of("forward");
+    compute(a, plan->iteration.forward_s, "forward", &fwd);
     for (int b = 0; b < plan->n_buckets; b++) {
         gcsim_des_bucket *bk = &plan->buckets[b];
         snprintf(name, sizeof name, "backward layers %d-%d", bk->first_layer, bk->last_layer);
-        compute(a, plan->iteration.buckets[b].backward_s, name);
+        des_event_args bwd = des_event_args_of("backward");
+        bwd.bucket = b;
+        compute(a, plan->iteration.buckets[b].backward_s, name, &bwd);
         double now = simgrid_get_clock();
         if (now > sim->buckets[b].ready_s)
             sim->buckets[b].ready_s = now;
@@ -91,14 +95,17 @@ static void gpu_comm_main(int argc, char **argv)
     for (int b = 0; b < plan->n_buckets; b++) {
         sg_sem_acquire(sim->ready[a->ep]);
         snprintf(name, sizeof name, "encode bucket %d", b);
-        des_codec(a, plan->buckets[b].encode_s, name);
+        des_codec(a, plan->buckets[b].encode_s, name, "encode", b, -1, -1);
         des_mark_start(a, b);
         double t0 = simgrid_get_clock(), codec0 = a->codec_s;
         des_exchange(a, b);
         if (a->ep == 0)
             sim->buckets[b].decode_s = a->codec_s - codec0;
         snprintf(name, sizeof name, "bucket %d %s", b, gcsim_collective_name(plan->collective));
-        des_timeline_add(sim->timeline, a->ep, DES_TRACK_COMM, name, t0, simgrid_get_clock());
+        des_event_args ex = des_event_args_of("exchange");
+        ex.bucket = b;
+        ex.bytes = plan->iteration.buckets[b].bytes.payload_bytes;
+        des_timeline_add(sim->timeline, a->ep, DES_TRACK_COMM, name, t0, simgrid_get_clock(), &ex);
         des_mark_end(a, b);
     }
 }
@@ -113,7 +120,10 @@ static void cpu_main(int argc, char **argv)
         double t0 = simgrid_get_clock();
         des_exchange(a, b);
         snprintf(name, sizeof name, "bucket %d", b);
-        des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMM, name, t0, simgrid_get_clock());
+        des_event_args ex = des_event_args_of("exchange");
+        ex.bucket = b;
+        des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMM, name, t0, simgrid_get_clock(),
+                         &ex);
         des_mark_end(a, b);
     }
 }

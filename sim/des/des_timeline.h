@@ -1,24 +1,56 @@
 /*
  * sim/des/des_timeline.h: the Chrome trace (Perfetto) of one simulated iteration:
  * traceEvents with ts/dur in microseconds, one process per endpoint (GPU, node CPU, PS
- * shard), one thread (track) each for compute, compression and communication.
+ * shard; pid = endpoint + 1, since Perfetto treats pid 0 specially), one thread (track)
+ * each for compute, compression, the bucket's collective and its per-step transfers.
+ *
+ * Times are rounded once to integer nanoseconds when an event is recorded, and ts and dur
+ * are both derived from those integers, so a slice that starts when the previous one on
+ * its track ends never overlaps it (rounding start and duration independently did, by
+ * 1 ns). Every slice carries args (see des_event_args); each transfer has a flow arrow
+ * (ph "s" at the sender's step slice, ph "f" at the receiver's); each endpoint has a
+ * "transfer rate" counter (bytes/s sent and received). docs/des.md lists it all.
  */
 #ifndef GCSIM_DES_TIMELINE_H
 #define GCSIM_DES_TIMELINE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "des_internal.h"
 
-typedef enum { DES_TRACK_COMPUTE = 1, DES_TRACK_COMPRESS = 2, DES_TRACK_COMM = 3 } des_track;
+typedef enum {
+    DES_TRACK_COMPUTE = 1,
+    DES_TRACK_COMPRESS = 2,
+    DES_TRACK_COMM = 3,
+    DES_TRACK_TRANSFER = 4
+} des_track;
+
+/* What a slice is about; -1 (or a negative byte count) leaves a field out of its args. */
+typedef struct {
+    const char *kind;      /* "forward", "backward", "encode", "exchange", "transfer", ... */
+    int bucket, phase, step, peer, peers;
+    double bytes;          /* the bucket's encoded payload (one worker's) */
+    double bytes_sent, bytes_received; /* a transfer slice: this endpoint's, this step */
+} des_event_args;
+
+/* Only the kind set; every other field absent. */
+des_event_args des_event_args_of(const char *kind);
 
 typedef struct des_timeline des_timeline;
 
 des_timeline *des_timeline_new(const des_plan *plan);
-/* Adds one complete event; NULL timeline is a no-op. Times in simulated seconds. */
-void des_timeline_add(des_timeline *t, int endpoint, des_track track, const char *name,
-                      double start_s, double end_s);
-/* Writes atomically (temporary file in the same directory, then rename). */
+/* Adds one complete event; NULL timeline is a no-op. Times in simulated seconds. Returns
+ * the event's index (for des_timeline_flow) or -1. */
+long des_timeline_add(des_timeline *t, int endpoint, des_track track, const char *name,
+                      double start_s, double end_s, const des_event_args *args);
+/* Marks event `slice` as one end of a transfer; the sender's and receiver's calls name the
+ * same key (des_flow_key), and the writer links each matched pair by a flow arrow. */
+void des_timeline_flow(des_timeline *t, long slice, uint64_t key, int is_sender);
+/* A transfer's key: bucket, phase, step (-1: all steps, coalesced) and flow index. */
+uint64_t des_flow_key(int bucket, int phase, int step, int flow);
+/* Writes atomically (temporary file in the same directory, then rename), with mode
+ * 0666 & ~umask like any file the user creates. */
 int des_timeline_write(const des_timeline *t, const char *path, char *msg, size_t msg_len);
 void des_timeline_free(des_timeline *t);
 

@@ -1,6 +1,9 @@
 /* `gcsim predict --format json` and `--format csv` carry the same numbers as the table:
- * every cell of every row, the table rounded to its printed precision. */
+ * every cell of every row, the table rounded to its printed precision. CSV and JSON give
+ * times in seconds (_s keys), the table in milliseconds; the table leaves out a column
+ * that is empty in every row, CSV and JSON keep it (docs/schema.md). */
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +50,29 @@ static int split(char *line, const char *sep, char **fields, int max)
     return n;
 }
 
+/* Splits a CSV line (no quoted cells here) in place, keeping empty cells. */
+static int split_csv(char *line, char **fields, int max)
+{
+    int n = 0;
+    while (n < max) {
+        fields[n++] = line;
+        char *comma = strchr(line, ',');
+        if (!comma)
+            break;
+        *comma = '\0';
+        line = comma + 1;
+    }
+    return n;
+}
+
+/* A time column: seconds in CSV, milliseconds in the table. */
+static double table_scale(const char *key)
+{
+    size_t n = strlen(key);
+    bool rate = n > 6 && strcmp(key + n - 6, "_per_s") == 0;
+    return !rate && n > 2 && strcmp(key + n - 2, "_s") == 0 ? 1e3 : 1.0;
+}
+
 static void compare(const char *gcsim, const char *args)
 {
     char cmd[2048];
@@ -64,35 +90,52 @@ static void compare(const char *gcsim, const char *args)
     int n_csv = lines_of(csv, csv_lines, 600);
     int n_table = lines_of(table, table_lines, 600);
     char *keys[32];
-    int n_keys = split(csv_lines[0], ",", keys, 32);
+    int n_keys = split_csv(csv_lines[0], keys, 32);
     cJSON *root = cJSON_Parse(json);
     cJSON *rows = cJSON_GetObjectItem(root, "rows");
     CHECK(cJSON_GetArraySize(rows) == n_csv - 1);
     CHECK(n_csv > 2);
+    CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(root, "schema_version")) == 1);
+    char *cells[600][32];
+    bool shown[32] = {false};
+    for (int r = 1; r < n_csv; r++) {
+        int n_cells = split_csv(csv_lines[r], cells[r], 32);
+        CHECK(n_cells == n_keys);
+        for (int k = 0; k < n_keys && k < n_cells; k++)
+            if (cells[r][k][0])
+                shown[k] = true;
+    }
+    int n_shown = 0;
+    for (int k = 0; k < n_keys; k++)
+        n_shown += shown[k];
+    CHECK(n_shown < n_keys); /* tokens_per_s: a CNN has none */
     /* The table ends with one line per row. */
     int first_table_row = n_table - (n_csv - 1);
     for (int r = 1; r < n_csv; r++) {
-        char *cells[32], *tcells[32];
-        int n_cells = split(csv_lines[r], ",", cells, 32);
+        char *tcells[32];
         int n_tcells = split(table_lines[first_table_row + r - 1], " ", tcells, 32);
-        CHECK(n_cells == n_keys);
-        CHECK(n_tcells == n_keys);
+        CHECK(n_tcells == n_shown);
         cJSON *row = cJSON_GetArrayItem(rows, r - 1);
-        for (int k = 0; k < n_keys && k < n_cells && k < n_tcells; k++) {
+        for (int k = 0, t = 0; k < n_keys && t < n_tcells; k++) {
             cJSON *v = cJSON_GetObjectItem(row, keys[k]);
             CHECK(v != NULL);
-            if (!v || !cJSON_IsNumber(v))
+            if (!shown[k])
                 continue;
-            double from_csv = strtod(cells[k], NULL);
-            double from_table = strtod(tcells[k], NULL);
+            const char *tcell = tcells[t++];
+            if (!v || !cJSON_IsNumber(v)) {
+                CHECK(!v || cJSON_IsString(v) || (cJSON_IsNull(v) && !cells[r][k][0]));
+                continue;
+            }
+            double from_csv = strtod(cells[r][k], NULL);
+            double from_table = strtod(tcell, NULL) / table_scale(keys[k]);
             /* CSV and JSON: the same double. */
             CHECK(from_csv == v->valuedouble);
             /* The table: rounded to the digits it prints. */
-            const char *dot = strchr(tcells[k], '.');
+            const char *dot = strchr(tcell, '.');
             int digits = dot ? (int)strlen(dot + 1) : 0;
-            double half_ulp = 0.5 * pow(10.0, -digits) * (1 + 1e-9);
+            double half_ulp = 0.5 * pow(10.0, -digits) / table_scale(keys[k]) * (1 + 1e-9);
             if (!(fabs(from_table - from_csv) <= half_ulp))
-                fprintf(stderr, "%s: table %s vs csv %s\n", keys[k], tcells[k], cells[k]);
+                fprintf(stderr, "%s: table %s vs csv %s\n", keys[k], tcell, cells[r][k]);
             CHECK(fabs(from_table - from_csv) <= half_ulp);
         }
     }

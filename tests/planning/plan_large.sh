@@ -57,7 +57,8 @@ target=$(awk -v f="$full" 'BEGIN { printf "%.0f", f * 0.995 }')
     >"$work/plan-66000.json" 2>"$work/err"
 rc=$?
 [ $rc -eq 0 ] || { say "66,000 GPUs: exit $rc, expected 0 (feasible)"; cat "$work/err"; }
-field() { sed -n "s/^[[:space:]]*\"$1\":[[:space:]]*\([^,]*\),*$/\1/p" "$work/plan-66000.json" | head -n 1; }
+# The first row's member (meta, before "rows", has a target throughput of its own).
+field() { sed -n "/\"rows\"/,\$ s/^[[:space:]]*\"$1\":[[:space:]]*\([^,]*\),*$/\1/p" "$work/plan-66000.json" | head -n 1; }
 gpus=$(field gpus)
 tput=$(field throughput_samples_per_s)
 echo "66,000-GPU platform, target $target samples/s: $gpus GPUs, $tput samples/s"

@@ -184,7 +184,7 @@ static void all_combinations(double target, int whole_nodes)
     free(p.text);
 }
 
-/* Work and budget: the cheapest total, GPUs x price x hours, hours = samples / tput / 3600. */
+/* Work and budget: the cheapest total, GPUs x price x hours, train_time_s = samples / tput. */
 static void cheapest_within_budget(double samples, double deadline_h)
 {
     plan_out p;
@@ -212,8 +212,8 @@ static void cheapest_within_budget(double samples, double deadline_h)
         CHECK_REL(strtod(cell(&p, 0, "total_usd"), NULL), best_total, 1e-9);
         CHECK(atoi(cell(&p, 0, "gpus")) == best->gpus);
         CHECK(strtod(cell(&p, 0, "throughput_samples_per_s"), NULL) >= need);
-        CHECK_REL(strtod(cell(&p, 0, "hours"), NULL),
-                  samples / strtod(cell(&p, 0, "throughput_samples_per_s"), NULL) / 3600.0, 1e-12);
+        CHECK_REL(strtod(cell(&p, 0, "train_time_s"), NULL),
+                  samples / strtod(cell(&p, 0, "throughput_samples_per_s"), NULL), 1e-12);
     }
     free(p.text);
 

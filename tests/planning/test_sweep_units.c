@@ -106,9 +106,11 @@ static void jsonl_round_trip(void)
     CHECK(cJSON_GetObjectItem(o, "value")->valuedouble == 0.1);
     CHECK(cJSON_IsNull(cJSON_GetObjectItem(o, "missing")));
     CHECK(strcmp(cJSON_GetObjectItem(o, "text")->valuestring, "say \"hi\" and go") == 0);
-    /* Members in column order. */
+    /* schema_version first (docs/schema.md), then the members in column order. */
+    CHECK(o->child && strcmp(o->child->string, "schema_version") == 0 &&
+          o->child->valuedouble == 1);
     int k = 0;
-    for (cJSON *m = o->child; m; m = m->next, k++)
+    for (cJSON *m = o->child ? o->child->next : NULL; m; m = m->next, k++)
         CHECK(k < 5 && strcmp(m->string, keys[k]) == 0);
     CHECK(k == 5);
     cJSON_Delete(o);

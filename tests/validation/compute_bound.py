@@ -69,8 +69,8 @@ def check_case(gcsim, repo, case):
             return 0, [], []
         return 0, [], ["%s\n  %s: %s" % (gcsim_cli.command_line(e.argv), e.why,
                                          (e.stderr or "").strip())]
-    meta = doc.get("meta") if isinstance(doc.get("meta"), dict) else {}
-    engine = meta.get("engine", "?")
+    notes = doc.get("notes") if isinstance(doc.get("notes"), dict) else {}
+    engine = notes.get("engine", "?")  # the engine's description, for the message
     violations, failures, checked = [], [], 0
     for n in gpus:
         row = by_gpus.get(n, {}).get("analytic")

@@ -15,7 +15,6 @@ Table 3 (ImageNet: AlexNet 232.56 MB -> 0.39 MB, 597x; ResNet-50 97.49 MB -> 0.3
 277x) and Table 4 (PTB language model: 194.68 MB -> 0.42 MB, 462x). The paper's "MB" is
 MiB: 232.56 MiB = 60,965,224 fp32 values, AlexNet's parameter count."""
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -30,13 +29,13 @@ TOLERANCE = 0.01
 
 
 def payload(gcsim, src, model, spec):
-    """(gradient MiB, payload MiB, ratio) from the meta lines of `gcsim predict`."""
+    """(gradient MiB, payload MiB, ratio) from the meta of `gcsim predict` (docs/schema.md)."""
     doc = run_json([gcsim, "predict", "--platform", "platforms/dgc-fig6-1gbe.json",
                     "--model", "models/%s.json" % model, "--gpus", "4", "--compressor", spec],
                    cwd=src, timeout_s=300)
     meta = doc["meta"]
-    params = int(re.search(r"(\d+) parameters", meta["model"]).group(1))
-    ratio = float(re.search(r"([0-9.]+)x smaller", meta["compressor"]).group(1))
+    params = meta["model"]["parameters"]
+    ratio = meta["compressor"]["ratio_fp32"]
     g = 4.0 * params / 2**20
     return g, g / ratio, ratio
 

@@ -219,9 +219,9 @@ def run_call(gcsim, repo, call, timeout_s):
                 raise gcsim_cli.GcsimError(argv, 0, "", "no analytic and des rows for %d GPUs" % g)
             a, d = eng["analytic"], eng["des"]
             try:
-                gap = float(d["iteration_ms"]) / float(a["iteration_ms"]) - 1.0
+                gap = float(d["iteration_s"]) / float(a["iteration_s"]) - 1.0
             except (KeyError, TypeError, ValueError, ZeroDivisionError) as e:
-                raise gcsim_cli.GcsimError(argv, 0, "", "no usable iteration_ms for %d GPUs: %r"
+                raise gcsim_cli.GcsimError(argv, 0, "", "no usable iteration_s for %d GPUs: %r"
                                            % (g, e))
             got.append({"platform": p.name, "model": m, "compressor": comp, "collective": coll,
                         "gpus": g, "gap": gap, "analytic": a, "des": d, "call_wall_s": call_s,
@@ -336,7 +336,7 @@ def markdown(rows, errors, skipped, allow, mode, collectives, seconds, heading_l
             reason = allow.get(case_key(r))
             out.append("| %s | %s | %s | %s | %d | %.3f | %.3f | %+.2f | %s |" % (
                 r["platform"], r["model"], r["compressor"], r["collective"], r["gpus"],
-                float(r["analytic"]["iteration_ms"]), float(r["des"]["iteration_ms"]),
+                1e3 * float(r["analytic"]["iteration_s"]), 1e3 * float(r["des"]["iteration_s"]),
                 r["gap"] * 100.0, reason if reason is not None else "no"))
         if max_listed is not None and len(beyond) > max_listed:
             out.append("")
@@ -476,8 +476,8 @@ def main(argv):
     for r in bad:
         print("NOT ALLOW-LISTED: %s %s %s %s %d gap %+.2f%% (analytic %.3f ms, DES %.3f ms): %s" % (
             r["platform"], r["model"], r["compressor"], r["collective"], r["gpus"],
-            r["gap"] * 100.0, float(r["analytic"]["iteration_ms"]),
-            float(r["des"]["iteration_ms"]), r["command"]))
+            r["gap"] * 100.0, 1e3 * float(r["analytic"]["iteration_s"]),
+            1e3 * float(r["des"]["iteration_s"]), r["command"]))
     for e in errors:
         print("GCSIM FAILED: %s %s %s %s %d GPUs: %s\n  command: %s\n  stderr: %s" % (
             e["platform"], e["model"], e["compressor"], e["collective"], e["gpus"], e["why"],

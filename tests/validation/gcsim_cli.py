@@ -1,6 +1,6 @@
 """Running the gcsim command from the validation scripts and reading its JSON output.
 
-Only the row fields listed in docs (gpus, engine, iteration_ms, ...) are relied upon;
+Only the row fields listed in docs/schema.md (gpus, engine, iteration_s, ...) are relied upon;
 extra fields and extra top-level keys are ignored, so the scripts survive additions."""
 import json
 import os

@@ -96,7 +96,7 @@ def agreement_section(gcsim, repo, mode, dump_path):
 # --- 2. bus bandwidth --------------------------------------------------------------------------
 
 def collective_busbw(gcsim, repo, platform, gpus, sizes):
-    """({(engine, size_bytes): busbw_GBps}, None) or (None, why not)."""
+    """({(engine, size_bytes): bus bandwidth in GB/s}, None) or (None, why not)."""
     # A name is a catalog platform; a path (with a slash) a validation variant of one.
     path = platform if "/" in platform else os.path.join("platforms", platform + ".json")
     argv = [gcsim, "collective", "--platform", path,
@@ -111,10 +111,10 @@ def collective_busbw(gcsim, repo, platform, gpus, sizes):
         return None, "output has no rows"
     out = {}
     for r in rows:
-        if isinstance(r, dict) and "size_bytes" in r and "busbw_GBps" in r:
-            out[(r.get("engine", "analytic"), int(r["size_bytes"]))] = float(r["busbw_GBps"])
+        if isinstance(r, dict) and "size_bytes" in r and "busbw_Bps" in r:
+            out[(r.get("engine", "analytic"), int(r["size_bytes"]))] = float(r["busbw_Bps"]) / 1e9
     if not out:
-        return None, "no rows with size_bytes and busbw_GBps"
+        return None, "no rows with size_bytes and busbw_Bps"
     return out, None
 
 

@@ -2,7 +2,7 @@
 """Tests of engine_agreement.py itself, against a stand-in gcsim whose gaps are known.
 
 The stand-in answers `predict --help` with collectives "ring" and "halving-doubling" (and
-prose: "default", "or"), and `predict --engine both` with iteration_ms = 100 (analytic) and
+prose: "default", "or"), and `predict --engine both` with iteration_s = 0.1 (analytic) and
 100 x (1 + gpus/1600) (DES): gaps of +0.5% at 8 GPUs, +4% at 64, +16% at 256. The
 collective "halving-doubling" fails (exit 2, "boom" on stderr) at 256 GPUs only; "slow"
 forks a child and both sleep (a DES run past --timeout). One
@@ -49,9 +49,10 @@ rows = []
 for g in map(int, opt["--gpus"].split(",")):
     if opt["--collective"] == "halving-doubling" and g == 256:
         sys.stderr.write("boom\n"); sys.exit(2)
-    rows.append({"gpus": g, "engine": "analytic", "iteration_ms": 100.0, "extra": 1})
-    rows.append({"gpus": g, "engine": "des", "iteration_ms": 100.0 * (1 + g / 1600.0)})
-print(json.dumps({"meta": {}, "rows": rows, "more": []}))
+    rows.append({"gpus": g, "engine": "analytic", "iteration_s": 0.1, "extra": 1})
+    rows.append({"gpus": g, "engine": "des", "iteration_s": 0.1 * (1 + g / 1600.0)})
+print(json.dumps({"schema_version": 1, "command": "predict", "meta": {}, "notes": {},
+                  "rows": rows, "more": []}))
 '''
 
 failures = 0
