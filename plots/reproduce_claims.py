@@ -115,7 +115,7 @@ def size_claims():
 
 def comm_range():
     print("### A5. DGC Sec. 5: communication \"from hundreds of milliseconds to several seconds\"\n")
-    print("| cluster | model | comm ms, 2 to 64 nodes (fp32, hierarchical, analytic) |")
+    print("| cluster | model | comm_ms, 2 to 64 nodes (fp32, hierarchical, analytic) |")
     print("|---|---|---|")
     for net in ("10gbe", "1gbe"):
         for model in ("resnet-50", "alexnet"):
