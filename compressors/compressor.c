@@ -127,6 +127,11 @@ bool gc_compressor_is_unbiased(const gc_compressor *c)
     return !c->ef && c->codec->unbiased && c->codec->unbiased(c->p);
 }
 
+bool gc_compressor_checks_input(const gc_compressor *c)
+{
+    return c->ef || !c->codec->checks_finite;
+}
+
 bool gc_compressor_is_stateful(const gc_compressor *c)
 {
     const char *n = c->codec->name;
@@ -254,7 +259,7 @@ int gc_compressor_encode(gc_compressor *c, int tensor_id, const float *grad, siz
                 tensor_id, st->n, n);
         return -1;
     }
-    if ((c->ef || !c->codec->checks_finite) && check_finite(grad, n, err, err_len) != 0)
+    if (gc_compressor_checks_input(c) && check_finite(grad, n, err, err_len) != 0)
         return -1;
     gc_rng fallback;
     if (!rng) { /* deterministic compressors need none; stochastic ones get seed 0 */
