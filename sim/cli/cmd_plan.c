@@ -280,6 +280,8 @@ static report *build_report(const plan_problem *pb, const plan_candidate *rows, 
     int c_net = report_column(r, "exposed_comm_ms", "network ms", 3);
     int c_cod = report_column(r, "compress_ms", "codec ms", 3);
     int c_why = feasible ? -1 : report_column(r, "why_not", "why not", 0);
+    /* last, so that readers of the CSV by position before it was added still read theirs */
+    int c_exch = report_column(r, "exchange", "exchange", 0);
     for (int k = 0; k < n; k++) {
         const plan_candidate *c = &rows[k];
         report_row(r);
@@ -304,6 +306,7 @@ static report *build_report(const plan_problem *pb, const plan_candidate *rows, 
         report_num(r, c_cod, c->r.p.compress_s * 1e3);
         if (c_why >= 0)
             report_str(r, c_why, c->why);
+        report_str(r, c_exch, gcsim_exchange_name(c->r.exchange));
     }
     return r;
 }
