@@ -62,13 +62,21 @@ static void qsgd_codes(const float *restrict x, const int32_t *restrict u, size_
 }
 
 /* A full block's uniforms and codes in one hot function, so that the generator runs
- * vectorized as in the packed path (ECQ, which needs Q, and other widths come here). */
+ * vectorized as in the packed path (ECQ, which needs Q, and other widths come here); with
+ * lvt, also Q's values from the bucket's level table, as the general loop writes them. */
 GC_HOT static void qsgd_fill_codes_full(gc_ulanes *restrict lanes, const float *restrict x,
-                                        float k, int32_t s, uint32_t *restrict c)
+                                        float k, int32_t s, uint32_t *restrict c,
+                                        const float *restrict lvt, float *restrict q)
 {
     int32_t u[GC_UBLK];
     gc_ulanes_fill(lanes, u);
     QSGD_LEVELS(GC_UBLK) /* fixed count: vectorizes at -O2 */
+    if (lvt)
+        for (size_t j = 0; j < GC_UBLK; j++) {
+            uint32_t l = c[j] >= (uint32_t)s ? c[j] - (uint32_t)s : (uint32_t)s - c[j];
+            float v = lvt[l];
+            q[j] = c[j] < (uint32_t)s ? -v : v;
+        }
 }
 
 /* A full block at an even element index with 4-bit codes (s = 4..7): straight to bytes. */
@@ -178,7 +186,8 @@ int gc_qsgd_encode_body(const gc_qsgd_params *qp, const float *x, size_t n, gc_r
                 continue;
             }
             if (cnt == GC_UBLK && k < INFINITY) {
-                qsgd_fill_codes_full(&lanes, xb + j0, k, s, c);
+                qsgd_fill_codes_full(&lanes, xb + j0, k, s, c, q ? lvt : NULL,
+                                     q ? q + i0 + j0 : NULL);
             } else if (gc_ulanes_fill(&lanes, u), !(k < INFINITY)) {
                 /* subnormal norm: s/norm overflows float, go through double */
                 for (size_t j = 0; j < cnt; j++) {
@@ -198,7 +207,8 @@ int gc_qsgd_encode_body(const gc_qsgd_params *qp, const float *x, size_t n, gc_r
                 }
             else
                 gc_pack_codes(area, i0 + j0, c, cnt, w);
-            if (q) /* as decoded: a zero level is +0 whatever the sign */
+            bool q_done = cnt == GC_UBLK && k < INFINITY && lvt;
+            if (q && !q_done) /* as decoded: a zero level is +0 whatever the sign */
                 for (size_t j = 0; j < cnt; j++) {
                     uint32_t l = c[j] >= (uint32_t)s ? c[j] - (uint32_t)s : (uint32_t)s - c[j];
                     float v = lvt ? lvt[l] : level_value(norm, l, s);

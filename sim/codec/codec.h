@@ -75,6 +75,7 @@ typedef struct {
     double sorted_per_s;      /* elements radix-sorted */
     double serial_per_s;      /* element-serial steps */
     double gathers_per_s;     /* random accesses */
+    double line_elems;        /* fp32 elements per access (a cache line, a DRAM sector) */
     bool input_check;         /* count enc_check_bytes_per_elem (the C library on a CPU) */
 } gcsim_codec_rates;
 

@@ -242,6 +242,7 @@ void gcsim_codec_rates_of_gpu(const gcsim_gpu_params *g, gcsim_codec_rates *out)
     out->sorted_per_s = g->fp32_flops / GPU_OPS_PER_SORTED;
     out->serial_per_s = g->fp32_flops / GPU_OPS_PER_SERIAL;
     out->gathers_per_s = g->mem_Bps / GPU_SECTOR_BYTES;
+    out->line_elems = GPU_SECTOR_BYTES / 4;
     out->input_check = false;
 }
 
@@ -269,8 +270,12 @@ double gcsim_codec_work_encode_s(const gcsim_codec_work *w, const gcsim_codec_ra
             t[4] = flops / r->flops;
             t[5] = w->enc_sorted_per_elem * n / r->sorted_per_s;
             t[6] = w->enc_serial_per_elem * n / r->serial_per_s;
-            t[7] = (w->enc_gathers_per_elem * n + w->enc_gathers_per_payload_byte *
-                                                      payload_bytes) / r->gathers_per_s;
+            /* k values gathered at uniformly spread indices touch L (1 - e^(-k/L)) of the
+             * gradient's L lines or sectors: k when sparse, every line once when dense */
+            double k = w->enc_gathers_per_payload_byte * payload_bytes;
+            double lines = n / (r->line_elems > 0 ? r->line_elems : 1);
+            double touched = k > 0 ? lines * -expm1(-k / lines) : 0;
+            t[7] = (w->enc_gathers_per_elem * n + touched) / r->gathers_per_s;
         }
     }
     double sum = 0;
