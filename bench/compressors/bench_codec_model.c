@@ -28,14 +28,16 @@
 
 #define TOLERANCE 3.0
 
+/* every compressor of the library (none does no work), and the error-feedback wrapper */
 static const char *const default_specs[] = {
-    "fp16", "bf16", "terngrad", "qsgd", "signsgd", "onebit", "ecq", "orq", "topk:ratio=0.01",
-    "topk:ratio=0.01,sample=0.01", "dgc:ratio=0.001", "randomk:ratio=0.01", "threshold",
-    "powersgd:rank=1", "powersgd:rank=4",
+    "fp16", "bf16", "terngrad", "qsgd", "signsgd", "onebit", "ecq", "orq", "linear",
+    "bingrad-pb", "bingrad-b", "topk:ratio=0.01", "topk:ratio=0.01,sample=0.01",
+    "dgc:ratio=0.001", "randomk:ratio=0.01", "threshold", "powersgd:rank=1",
+    "powersgd:rank=4", "ef+signsgd",
 };
 
-static const char *const term_names[8] = {"launch", "bytes", "draws", "bdraws",
-                                          "flops", "sort", "serial", "gather"};
+static const char *const term_names[GCSIM_CODEC_TERMS] = {
+    "launch", "bytes", "draws", "bdraws", "flops", "sort", "serial", "gather", "chain"};
 
 int main(int argc, char **argv)
 {
@@ -57,9 +59,9 @@ int main(int argc, char **argv)
            n, best * 1e3, 8.0 * (double)n / best / 1e9, runs + 1);
     printf("this core: %.3g B/s streamed with ordinary stores, %.3g uniforms/s (block "
            "generator), %.3g bounded draws/s, %.3g FLOP/s, %.3g elements sorted/s, %.3g "
-           "serial steps/s, %.3g random accesses/s\n",
+           "serial steps/s, %.3g random accesses/s, %.3g chained fp64 adds/s\n",
            cpu.mem_Bps, cpu.draws_per_s, cpu.scalar_draws_per_s, cpu.flops, cpu.sorted_per_s,
-           cpu.serial_per_s, cpu.gathers_per_s);
+           cpu.serial_per_s, cpu.gathers_per_s, cpu.chained_per_s);
     printf("model = sum of its terms at these rates; tolerance: measured/model in "
            "[1/%.0f, %.0f]\n", TOLERANCE, TOLERANCE);
     printf("%-28s %7s %-14s %11s %11s %9s %s\n", "compressor", "B/elem", "largest term",
@@ -88,10 +90,10 @@ int main(int argc, char **argv)
             enc = t < enc ? t : enc;
             gc_compressor_next_step(c);
         }
-        double terms[8];
+        double terms[GCSIM_CODEC_TERMS];
         double model_s = gcsim_codec_work_encode_s(&w, &cpu, (double)n, (double)p.len, terms);
         int top = 1;
-        for (int i = 0; i < 8; i++)
+        for (int i = 0; i < GCSIM_CODEC_TERMS; i++)
             top = terms[i] > terms[top] ? i : top;
         double bytes_per_elem = w.enc_bytes_per_elem +
                                 w.enc_payload_passes * (double)p.len / (double)n;

@@ -139,6 +139,19 @@ static double ref_serial_s(const float *g, size_t count, uint32_t *idx)
     return t;
 }
 
+/* chained additions: an ordered fp64 sum over a 16,384-element block in cache (each add
+ * waits for the one before), as means and prefix sums are taken */
+static double ref_chained_s(const float *g, size_t count)
+{
+    double acc = 0, t0 = bench_now_s();
+    for (size_t done = 0; done < count; done += 16384)
+        for (size_t i = 0; i < 16384; i++)
+            acc += g[i];
+    double t = bench_now_s() - t0;
+    bench_sink = acc;
+    return t;
+}
+
 /* random accesses: one value gathered per 100 elements of the whole gradient, at a random
  * offset in each stride, in index order (what a 1% sparse payload gathers) */
 static double ref_gathers_s(const float *g, size_t n, uint32_t *idx, size_t *count)
@@ -171,10 +184,11 @@ static int bench_cpu_rates(const bench_setup *b, gcsim_codec_rates *r)
         fprintf(stderr, "bench: out of memory, or fewer than 16,384 elements\n");
         return 2;
     }
-    double st = 1e30, dr = 1e30, sd = 1e30, fl = 1e30, so = 1e30, se = 1e30, ga = 1e30;
+    double ch = 1e30, st = 1e30, dr = 1e30, sd = 1e30, fl = 1e30, so = 1e30, se = 1e30, ga = 1e30;
     size_t nd = n, nsd = n / 64, nfl = 2 * n, nso = n / 4, nse = n, nga = 0;
     for (int k = 0; k < b->runs + 1; k++) {
         st = best_of(st, ref_stream_s(b));
+        ch = best_of(ch, ref_chained_s(b->g, n / 4));
         dr = best_of(dr, ref_draws_s(nd));
         sd = best_of(sd, ref_scalar_draws_s(nsd, n));
         fl = best_of(fl, ref_flops_s(b->g, nfl));
@@ -190,6 +204,7 @@ static int bench_cpu_rates(const bench_setup *b, gcsim_codec_rates *r)
     r->flops = (double)nfl / fl;
     r->sorted_per_s = (double)(nso / 512 * 512) / so;
     r->serial_per_s = (double)nse / se;
+    r->chained_per_s = (double)(n / 4 / 16384 * 16384 + (n / 4 % 16384 ? 16384 : 0)) / ch;
     r->gathers_per_s = (double)nga / ga;
     r->line_elems = 16; /* 64-byte cache lines (x86-64, ARMv8 server cores) */
     r->input_check = true; /* the library's NaN/Inf pass runs here */

@@ -48,7 +48,9 @@ typedef struct {
     double enc_scalar_draws_per_elem; /* bounded draws one at a time (rejection + division) */
     double enc_flops_per_elem;        /* fp32 operations (PowerSGD's products: by rank) */
     double enc_sorted_per_elem;       /* elements radix-sorted (levels from sorted buckets) */
-    double enc_serial_per_elem;       /* element-serial steps: compaction, histogram, scan */
+    double enc_serial_per_elem;       /* element-serial steps: compaction, histogram */
+    double enc_chained_per_elem;      /* fp64 additions in one dependent chain (an ordered
+                                         sum, a prefix sum): latency-bound on a CPU */
     double enc_gathers_per_elem;      /* random accesses (cache line / sector) per element */
     double enc_gathers_per_payload_byte; /* random accesses per payload byte (sparse pairs) */
     double enc_check_bytes_per_elem;  /* the C library's NaN/Inf check of the input (4 when
@@ -74,6 +76,7 @@ typedef struct {
     double flops;             /* fp32 operations */
     double sorted_per_s;      /* elements radix-sorted */
     double serial_per_s;      /* element-serial steps */
+    double chained_per_s;     /* dependent fp64 additions */
     double gathers_per_s;     /* random accesses */
     double line_elems;        /* fp32 elements per access (a cache line, a DRAM sector) */
     bool input_check;         /* count enc_check_bytes_per_elem (the C library on a CPU) */
@@ -85,10 +88,12 @@ typedef struct {
 void gcsim_codec_rates_of_gpu(const gcsim_gpu_params *g, gcsim_codec_rates *out);
 /* Encode seconds of one tensor of n elements into payload_bytes at the given rates: the
  * sum of every term (one thread or one kernel after another does each in turn). With
- * terms != NULL, terms[0..7] get launch, bytes, draws, scalar draws, FLOPs, sorting,
- * serial steps and gathers, in seconds. */
+ * terms != NULL, terms[0..GCSIM_CODEC_TERMS-1] get launch, bytes, draws, bounded draws,
+ * FLOPs, sorting, serial steps, random accesses and chained additions, in seconds. */
+#define GCSIM_CODEC_TERMS 9
 double gcsim_codec_work_encode_s(const gcsim_codec_work *w, const gcsim_codec_rates *r,
-                                 double n, double payload_bytes, double terms[8]);
+                                 double n, double payload_bytes,
+                                 double terms[GCSIM_CODEC_TERMS]);
 
 /* ---- codec cost ---- */
 

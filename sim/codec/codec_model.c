@@ -87,13 +87,25 @@ int gcsim_codec_work_of(const char *spec_in, gcsim_codec_work *w, gcsim_error *e
         w->enc_payload_passes = 1;
         w->enc_kernels = 2;
         bool sorts = strcmp(name, "orq") == 0 || strcmp(name, "linear") == 0 ||
-                     strncmp(name, "bingrad", 7) == 0;
-        /* one uniform per element for stochastic rounding (signsgd is deterministic) */
-        w->enc_draws_per_elem = strcmp(name, "signsgd") == 0 ? 0 : 1;
+                     strcmp(name, "bingrad-pb") == 0;
+        /* one uniform per element for stochastic rounding (signsgd and BinGrad-b, which
+         * rounds to the nearer of its two levels, are deterministic) */
+        w->enc_draws_per_elem =
+            strcmp(name, "signsgd") == 0 || strcmp(name, "bingrad-b") == 0 ? 0 : 1;
         if (sorts) /* levels from each bucket sorted (radix sort, select.c) */
             w->enc_sorted_per_elem = 1;
         if (strcmp(name, "orq") == 0 || strcmp(name, "linear") == 0)
-            w->enc_serial_per_elem = 1; /* the bucket's prefix sums (a dependent chain) */
+            w->enc_chained_per_elem = 1; /* the bucket's prefix sums, in fp64 */
+        if (strcmp(name, "bingrad-b") == 0) {
+            /* Eq. 17's fixed point (c_bingrad.c solve_b): the bucket's mean, an ordered
+             * fp64 sum, then per iteration a pass that splits and sums the bucket
+             * (compare, select, two adds: 4 FLOPs per element, vectorized). Iterations
+             * depend on the data: 4.66 per 512-element bucket measured on the bench's
+             * gradient (N(0, 1e-3), 2^22 elements; 3.1 at bucket 64, 8 per whole
+             * tensor); counted as 5. */
+            w->enc_chained_per_elem = 1;
+            w->enc_flops_per_elem = 4 * 5;
+        }
         dense_decode(w);
     } else if (strcmp(name, "onebit") == 0) {
         /* the same plus the error (residual) state: read it into g + e, write it back */
@@ -156,10 +168,11 @@ int gcsim_codec_work_of(const char *spec_in, gcsim_codec_work *w, gcsim_error *e
         w->enc_bytes_per_elem = 0.125;
         w->enc_payload_passes = 2;
         w->enc_kernels = 2;
-        /* k bounded draws (Floyd), k bits set at random, k values gathered */
+        /* k bounded draws (Floyd); k bits tested and set at random words of the n-bit
+         * bitmap (n/8 bytes: past the caches for large tensors), k values gathered */
         double ratio = spec_value(spec, "ratio", 0.01);
         w->enc_scalar_draws_per_elem = ratio;
-        w->enc_serial_per_elem = ratio;
+        w->enc_gathers_per_elem = ratio;
         w->enc_gathers_per_payload_byte = 1.0 / 8;
         sparse_decode(w);
     } else if (strcmp(name, "threshold") == 0) {
@@ -189,9 +202,12 @@ int gcsim_codec_work_of(const char *spec_in, gcsim_codec_work *w, gcsim_error *e
     if (rc == 0 && strcmp(name, "none") != 0 && gc_compressor_checks_input(c))
         w->enc_check_bytes_per_elem = 4;
     if (rc == 0 && ef && strcmp(name, "none") != 0) {
-        /* the generic error-feedback wrapper: read e into g + e, write e = (g + e) - Q */
-        w->enc_bytes_per_elem += 16;
+        /* the generic error-feedback wrapper (compressor.c): v = g + e (read 8, write 4),
+         * Q written by the codec (4), e = v - Q (read 8, write 4); on a CPU the library
+         * also checks v for NaN and Inf (read 4) */
+        w->enc_bytes_per_elem += 28;
         w->enc_kernels += 2;
+        w->enc_check_bytes_per_elem += 4;
     }
     gc_compressor_free(c);
     return rc;
@@ -223,13 +239,15 @@ static bool powersgd_shape(double n, int r, double *rows, double *cols)
  *     emulate in software: counted as 64 (an assumption, not measured) = 92;
  *   a sorted element: LSD radix sort on 8-bit digits (select.c): key map (3), four
  *     histogram increments (3 each), four scatter passes (5 each) = 35;
- *   a serial step (compare, add, store: a compaction's or histogram's element) = 4.
+ *   a serial step (compare, add, store: a compaction's or histogram's element) = 4;
+ *   a chained addition = 1 (a GPU sums in a tree or scans, not in one chain).
  * A random access moves one 32-byte DRAM sector, the GPU's smallest transaction (CUDA C++
  * Best Practices Guide, "Coalesced Access to Global Memory"). */
 #define GPU_OPS_PER_DRAW 11.0
 #define GPU_OPS_PER_SCALAR_DRAW 92.0
 #define GPU_OPS_PER_SORTED 35.0
 #define GPU_OPS_PER_SERIAL 4.0
+#define GPU_OPS_PER_CHAINED 1.0
 #define GPU_SECTOR_BYTES 32.0
 
 void gcsim_codec_rates_of_gpu(const gcsim_gpu_params *g, gcsim_codec_rates *out)
@@ -241,15 +259,17 @@ void gcsim_codec_rates_of_gpu(const gcsim_gpu_params *g, gcsim_codec_rates *out)
     out->scalar_draws_per_s = g->fp32_flops / GPU_OPS_PER_SCALAR_DRAW;
     out->sorted_per_s = g->fp32_flops / GPU_OPS_PER_SORTED;
     out->serial_per_s = g->fp32_flops / GPU_OPS_PER_SERIAL;
+    out->chained_per_s = g->fp32_flops / GPU_OPS_PER_CHAINED;
     out->gathers_per_s = g->mem_Bps / GPU_SECTOR_BYTES;
     out->line_elems = GPU_SECTOR_BYTES / 4;
     out->input_check = false;
 }
 
 double gcsim_codec_work_encode_s(const gcsim_codec_work *w, const gcsim_codec_rates *r,
-                                 double n, double payload_bytes, double terms[8])
+                                 double n, double payload_bytes,
+                                 double terms[GCSIM_CODEC_TERMS])
 {
-    double t[8] = {0};
+    double t[GCSIM_CODEC_TERMS] = {0};
     if (n > 0 && w->enc_kernels > 0) {
         double flops = w->enc_flops_per_elem * n;
         bool work = true;
@@ -276,10 +296,11 @@ double gcsim_codec_work_encode_s(const gcsim_codec_work *w, const gcsim_codec_ra
             double lines = n / (r->line_elems > 0 ? r->line_elems : 1);
             double touched = k > 0 ? lines * -expm1(-k / lines) : 0;
             t[7] = (w->enc_gathers_per_elem * n + touched) / r->gathers_per_s;
+            t[8] = w->enc_chained_per_elem * n / r->chained_per_s;
         }
     }
     double sum = 0;
-    for (int i = 0; i < 8; i++) {
+    for (int i = 0; i < GCSIM_CODEC_TERMS; i++) {
         sum += t[i];
         if (terms)
             terms[i] = t[i];
