@@ -41,19 +41,35 @@ static int dense(size_t rows, size_t cols, size_t r, size_t n)
     return r >= rows || r >= cols || r * (rows + cols) >= n;
 }
 
-/* out[i*cols + j] = sum_k P[i][k] Q[j][k] for the first n entries; the encoder's
- * reconstruction and the decoder share this exact float arithmetic. */
+/* sum_k P[i][k] Q[j][k]: the one float arithmetic of the encoder's reconstruction, its
+ * residual and the decoder */
+static inline float approx_at(const float *Pi, const float *Qj, size_t r)
+{
+    float s = 0;
+    for (size_t k = 0; k < r; k++)
+        s += Pi[k] * Qj[k];
+    return s;
+}
+
+/* out[i*cols + j] = sum_k P[i][k] Q[j][k] for the first n entries */
 static void reconstruct(const float *P, const float *Q, size_t cols, size_t r, size_t n,
                         float *out)
 {
     for (size_t i = 0; i * cols < n; i++) {
         size_t jend = n - i * cols < cols ? n - i * cols : cols;
-        for (size_t j = 0; j < jend; j++) {
-            float s = 0;
-            for (size_t k = 0; k < r; k++)
-                s += P[i * r + k] * Q[j * r + k];
-            out[i * cols + j] = s;
-        }
+        for (size_t j = 0; j < jend; j++)
+            out[i * cols + j] = approx_at(P + i * r, Q + j * r, r);
+    }
+}
+
+/* e = M - P Q^T in one pass (the same floats as reconstructing, then subtracting) */
+static void residual(const float *P, const float *Q, size_t cols, size_t r, size_t n,
+                     const float *M, float *e)
+{
+    for (size_t i = 0; i * cols < n; i++) {
+        size_t jend = n - i * cols < cols ? n - i * cols : cols;
+        for (size_t j = 0; j < jend; j++)
+            e[i * cols + j] = M[i * cols + j] - approx_at(P + i * r, Q + j * r, r);
     }
 }
 
@@ -182,17 +198,12 @@ static int encode(const double *p, gc_tstate *st, const float *g, size_t n, gc_r
     for (size_t j = 0; j < cols * r; j++)
         gc_store_f32(d + 4 * (rows * r + j), Qf[j]);
     /* approximation and new error; M is reused for the approximation */
-    float *approx = q ? q : M;
-    if (approx == M) {
-        for (size_t i = 0; i < n; i++)
-            e[i] = M[i];
-        reconstruct(P, Qf, cols, r, n, M);
-        for (size_t i = 0; i < n; i++)
-            e[i] -= M[i];
+    if (!q) { /* no one asked for the approximation: the residual in one pass */
+        residual(P, Qf, cols, r, n, M, e);
     } else {
-        reconstruct(P, Qf, cols, r, n, approx);
+        reconstruct(P, Qf, cols, r, n, q);
         for (size_t i = 0; i < n; i++)
-            e[i] = M[i] - approx[i];
+            e[i] = M[i] - q[i];
     }
     rc = 0;
 done:

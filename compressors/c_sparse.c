@@ -505,14 +505,21 @@ static int dgc_encode(const double *p, gc_tstate *st, const float *g, size_t n, 
 static int randomk_encode(const double *p, gc_tstate *st, const float *g, size_t n,
                           gc_rng *rng, gc_bytes *out, float *q, char *err, size_t err_len)
 {
-    (void)st;
     if (check_n(n, err, err_len) != 0)
         return -1;
     size_t k = k_of(p[K_RATIO], n);
-    uint64_t *bits = calloc(n / 64 + 1, sizeof *bits);
+    /* The bitmap of n bits is scratch kept across steps, all zero between calls (the bits
+     * set are cleared after the scan): a fresh one per call cost its page faults and
+     * clearing, n/8 bytes, at every encode. */
+    size_t words = n / 64 + 1, floats = 2 * words;
+    if (st->c_len < floats) {
+        free(st->c);
+        st->c = calloc(floats, sizeof *st->c);
+        st->c_len = st->c ? floats : 0;
+    }
+    uint64_t *bits = (uint64_t *)(void *)st->c;
     uint32_t *idx = malloc((k ? k : 1) * sizeof *idx);
     if (!bits || !idx) {
-        free(bits);
         free(idx);
         gc_errf(err, err_len, "out of memory");
         return -1;
@@ -528,7 +535,8 @@ static int randomk_encode(const double *p, gc_tstate *st, const float *g, size_t
     for (size_t w = 0; w <= n / 64 && c < k; w++)
         for (uint64_t b = bits[w]; b; b &= b - 1)
             idx[c++] = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(b));
-    free(bits);
+    for (size_t j = 0; j < c; j++)
+        bits[idx[j] / 64] = 0;
     /* scale by n/k so that E[Q(g)] = g */
     int rc = finish(p, n, g, idx, c, k ? (float)((double)n / (double)k) : 1.0f, out, q, err,
                     err_len);

@@ -110,6 +110,11 @@ size_t gc_payload_header_bytes(size_t n);
 /* Whether the compressor keeps state across steps (error feedback, momentum, PowerSGD Q). */
 bool gc_compressor_is_stateful(const gc_compressor *c);
 
+/* Whether encode reads the gradient once more before the codec runs, to reject NaN and
+ * Inf (codecs whose own first pass does not check; every error-feedback wrapper). The
+ * codec cost model counts that pass on the CPU. */
+bool gc_compressor_checks_input(const gc_compressor *c);
+
 /* Quantization levels per bucket for multi-level quantizers (terngrad 3, qsgd/ecq 2s+1,
  * orq/linear s, binary ones 2), 0 for others; and the bucket length used on n elements
  * (n when the compressor works per tensor). Metrics use them for level utilization. */

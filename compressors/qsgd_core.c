@@ -60,10 +60,23 @@ static void qsgd_codes(const float *restrict x, const int32_t *restrict u, size_
 {
     QSGD_LEVELS(cnt)
 }
-GC_HOT static void qsgd_codes_full(const float *restrict x, const int32_t *restrict u, float k,
-                            int32_t s, uint32_t *restrict c)
+
+/* A full block's uniforms and codes in one hot function, so that the generator runs
+ * vectorized as in the packed path (ECQ, which needs Q, and other widths come here); with
+ * lvt, also Q's values from the bucket's level table, as the general loop writes them. */
+GC_HOT static void qsgd_fill_codes_full(gc_ulanes *restrict lanes, const float *restrict x,
+                                        float k, int32_t s, uint32_t *restrict c,
+                                        const float *restrict lvt, float *restrict q)
 {
+    int32_t u[GC_UBLK];
+    gc_ulanes_fill(lanes, u);
     QSGD_LEVELS(GC_UBLK) /* fixed count: vectorizes at -O2 */
+    if (lvt)
+        for (size_t j = 0; j < GC_UBLK; j++) {
+            uint32_t l = c[j] >= (uint32_t)s ? c[j] - (uint32_t)s : (uint32_t)s - c[j];
+            float v = lvt[l];
+            q[j] = c[j] < (uint32_t)s ? -v : v;
+        }
 }
 
 /* A full block at an even element index with 4-bit codes (s = 4..7): straight to bytes. */
@@ -143,6 +156,7 @@ int gc_qsgd_encode_body(const gc_qsgd_params *qp, const float *x, size_t n, gc_r
         gc_errf(err, err_len, "out of memory");
         return -1;
     }
+    float *lvtab = q && (size_t)s < bucket ? malloc(((size_t)s + 1) * sizeof *lvtab) : NULL;
     /* fixed width: every code byte is assigned (no clearing needed), see gc_pack_codes */
     for (size_t b = 0; b < nb; b++) {
         size_t i0 = b * bucket, m = n - i0 < bucket ? n - i0 : bucket;
@@ -151,11 +165,19 @@ int gc_qsgd_encode_body(const gc_qsgd_params *qp, const float *x, size_t n, gc_r
         float norm = bucket_norm(xb, m, qp->linf, &bad);
         if (bad) {
             free(lev);
+            free(lvtab);
             return gc_nonfinite_error(x, n, err, err_len);
         }
         gc_store_f32(scales + 4 * b, norm);
         float k = norm > 0 ? (float)s / norm : 0.0f;
         size_t nnz = 0;
+        /* Q's values as a table of the bucket's s + 1 levels, the same floats level_value
+         * gives, when the bucket has more elements than levels: a double multiply and
+         * divide per element made ECQ's encode (which needs Q) compute-bound */
+        float *lvt = q && lvtab && (size_t)s < m ? lvtab : NULL;
+        if (lvt)
+            for (int l = 0; l <= s; l++)
+                lvt[l] = level_value(norm, (uint32_t)l, s);
         for (size_t j0 = 0; j0 < m; j0 += GC_UBLK) {
             size_t cnt = m - j0 < GC_UBLK ? m - j0 : GC_UBLK;
             if (cnt == GC_UBLK && w == 4 && !elias && (i0 + j0) % 2 == 0 && !q &&
@@ -163,8 +185,11 @@ int gc_qsgd_encode_body(const gc_qsgd_params *qp, const float *x, size_t n, gc_r
                 qsgd_block_w4(&lanes, xb + j0, k, s, area + (i0 + j0) / 2);
                 continue;
             }
-            gc_ulanes_fill(&lanes, u);
-            if (!(k < INFINITY)) /* subnormal norm: s/norm overflows float, go through double */
+            if (cnt == GC_UBLK && k < INFINITY) {
+                qsgd_fill_codes_full(&lanes, xb + j0, k, s, c, q ? lvt : NULL,
+                                     q ? q + i0 + j0 : NULL);
+            } else if (gc_ulanes_fill(&lanes, u), !(k < INFINITY)) {
+                /* subnormal norm: s/norm overflows float, go through double */
                 for (size_t j = 0; j < cnt; j++) {
                     double r = fabs((double)xb[j0 + j]) * s / norm;
                     int32_t l = (int32_t)r;
@@ -172,10 +197,9 @@ int gc_qsgd_encode_body(const gc_qsgd_params *qp, const float *x, size_t n, gc_r
                     l = l < s ? l : s;
                     c[j] = (uint32_t)(xb[j0 + j] < 0 ? s - l : s + l);
                 }
-            else if (cnt == GC_UBLK)
-                qsgd_codes_full(xb + j0, u, k, s, c);
-            else
+            } else {
                 qsgd_codes(xb + j0, u, cnt, k, s, c);
+            }
             if (elias)
                 for (size_t j = 0; j < cnt; j++) {
                     lev[j0 + j] = (int32_t)c[j] - s;
@@ -183,10 +207,11 @@ int gc_qsgd_encode_body(const gc_qsgd_params *qp, const float *x, size_t n, gc_r
                 }
             else
                 gc_pack_codes(area, i0 + j0, c, cnt, w);
-            if (q) /* as decoded: a zero level is +0 whatever the sign */
+            bool q_done = cnt == GC_UBLK && k < INFINITY && lvt;
+            if (q && !q_done) /* as decoded: a zero level is +0 whatever the sign */
                 for (size_t j = 0; j < cnt; j++) {
                     uint32_t l = c[j] >= (uint32_t)s ? c[j] - (uint32_t)s : (uint32_t)s - c[j];
-                    float v = level_value(norm, l, s);
+                    float v = lvt ? lvt[l] : level_value(norm, l, s);
                     q[i0 + j0 + j] = c[j] < (uint32_t)s ? -v : v;
                 }
         }
@@ -203,6 +228,7 @@ int gc_qsgd_encode_body(const gc_qsgd_params *qp, const float *x, size_t n, gc_r
             }
         }
     }
+    free(lvtab);
     if (!elias) {
         free(lev);
         out->len = start + 4 * nb + gc_packed_bytes(n, w);

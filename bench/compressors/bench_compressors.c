@@ -34,7 +34,7 @@ static double target_of(const char *spec)
 int main(int argc, char **argv)
 {
     bench_setup b;
-    if (bench_setup_init(&b, argc, argv, "bench_compressors", (size_t)64 << 20, default_specs,
+    if (bench_setup_init(&b, argc, argv, "bench_compressors", (size_t)64 << 20, 3, default_specs,
                          sizeof default_specs / sizeof *default_specs))
         return 2;
     size_t n = b.n;

@@ -29,15 +29,16 @@ static inline double bench_now_s(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Parses [--n ELEMENTS] [--runs R] [SPEC ...] (default specs when none) and fills the
- * gradient. Returns 0, or prints why to stderr and returns 2 (the exit status). */
+/* Parses [--n ELEMENTS] [--runs R] [SPEC ...] (default specs when none; R default_runs)
+ * and fills the gradient. Returns 0, or prints why to stderr and returns 2 (the exit
+ * status). */
 static inline int bench_setup_init(bench_setup *b, int argc, char **argv, const char *prog,
-                                   size_t default_n, const char *const *defaults,
-                                   size_t n_defaults)
+                                   size_t default_n, int default_runs,
+                                   const char *const *defaults, size_t n_defaults)
 {
     memset(b, 0, sizeof *b);
     b->n = default_n;
-    b->runs = 3;
+    b->runs = default_runs;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--n") && i + 1 < argc)
             b->n = (size_t)strtoull(argv[++i], NULL, 10);

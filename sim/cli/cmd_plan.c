@@ -282,6 +282,8 @@ static report *build_report(const plan_problem *pb, const plan_candidate *rows, 
     /* always there (null in a feasible plan), so the header does not depend on the result */
     int c_why = report_column(r, "why_not", "why not", 0);
     report_meta_bool(r, "feasible", feasible);
+    /* last, so that readers of the CSV by position before it was added still read theirs */
+    int c_exch = report_column(r, "exchange", "exchange", 0);
     for (int k = 0; k < n; k++) {
         const plan_candidate *c = &rows[k];
         report_row(r);
@@ -306,6 +308,7 @@ static report *build_report(const plan_problem *pb, const plan_candidate *rows, 
         report_num(r, c_cod, c->r.p.compress_s);
         if (!feasible)
             report_str(r, c_why, c->why);
+        report_str(r, c_exch, gcsim_exchange_name(c->r.exchange));
     }
     return r;
 }

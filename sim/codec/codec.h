@@ -42,6 +42,20 @@ typedef struct {
     double enc_bytes_per_elem;   /* fp32-side bytes read + written per element */
     double enc_payload_passes;   /* payload bytes written (and re-read) per payload byte */
     double enc_kernels;          /* kernel launches per tensor */
+    /* Encode work that is not moving bytes, per element of the tensor (docs/codec.md,
+     * "Compute terms"); counted from the C library's loops: */
+    double enc_draws_per_elem;        /* uniforms from the vectorized block generator */
+    double enc_scalar_draws_per_elem; /* bounded draws one at a time (rejection + division) */
+    double enc_flops_per_elem;        /* fp32 operations (PowerSGD's products: by rank) */
+    double enc_sorted_per_elem;       /* elements radix-sorted (levels from sorted buckets) */
+    double enc_serial_per_elem;       /* element-serial steps: compaction, histogram */
+    double enc_chained_per_elem;      /* fp64 additions in one dependent chain (an ordered
+                                         sum, a prefix sum): latency-bound on a CPU */
+    double enc_gathers_per_elem;      /* random accesses (cache line / sector) per element */
+    double enc_gathers_per_payload_byte; /* random accesses per payload byte (sparse pairs) */
+    double enc_check_bytes_per_elem;  /* the C library's NaN/Inf check of the input (4 when
+                                         the codec's own pass does not check): counted on
+                                         a CPU only, a GPU stack does not make this pass */
     double dec_bytes_per_elem;   /* decode + add into the fp32 sum, per element */
     double dec_payload_passes;
     double dec_kernels;
@@ -51,6 +65,35 @@ typedef struct {
 /* The passes the C library's encoder and decoder make for a compressor spec
  * (codec_model.c). "none" does no work. */
 int gcsim_codec_work_of(const char *spec, gcsim_codec_work *out, gcsim_error *err);
+
+/* The rates a machine does each kind of work at: a GPU's from its datasheet
+ * (gcsim_codec_rates_of_gpu), a CPU core's measured (bench/compressors). */
+typedef struct {
+    double launch_s;          /* per kernel */
+    double mem_Bps;           /* streaming bytes (read + written) */
+    double draws_per_s;       /* block-generator uniforms */
+    double scalar_draws_per_s;
+    double flops;             /* fp32 operations */
+    double sorted_per_s;      /* elements radix-sorted */
+    double serial_per_s;      /* element-serial steps */
+    double chained_per_s;     /* dependent fp64 additions */
+    double gathers_per_s;     /* random accesses */
+    double line_elems;        /* fp32 elements per access (a cache line, a DRAM sector) */
+    bool input_check;         /* count enc_check_bytes_per_elem (the C library on a CPU) */
+} gcsim_codec_rates;
+
+/* A GPU's rates: memory and fp32 peak from its datasheet; each draw, sorted element and
+ * serial step as the integer operations it takes, issued at the fp32 rate; a random access
+ * as one 32-byte DRAM sector (codec_model.c gives the counts and their reasons). */
+void gcsim_codec_rates_of_gpu(const gcsim_gpu_params *g, gcsim_codec_rates *out);
+/* Encode seconds of one tensor of n elements into payload_bytes at the given rates: the
+ * sum of every term (one thread or one kernel after another does each in turn). With
+ * terms != NULL, terms[0..GCSIM_CODEC_TERMS-1] get launch, bytes, draws, bounded draws,
+ * FLOPs, sorting, serial steps, random accesses and chained additions, in seconds. */
+#define GCSIM_CODEC_TERMS 9
+double gcsim_codec_work_encode_s(const gcsim_codec_work *w, const gcsim_codec_rates *r,
+                                 double n, double payload_bytes,
+                                 double terms[GCSIM_CODEC_TERMS]);
 
 /* ---- codec cost ---- */
 

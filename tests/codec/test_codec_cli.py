@@ -71,6 +71,24 @@ def main(gcsim, repo):
                                             "--compressor", "fp16", "--format", "csv"))))
     check(c[0]["exchange"] == "allreduce" and float(c[0]["encode_s"]) > 0, "csv columns")
 
+    # plan: the exchange each ranked configuration uses, last in its CSV (readers by position
+    # of the earlier columns keep working) and in its JSON rows: a named all-reduce
+    # collective keeps all-reduce even for qsgd; the allgather collective all-gathers
+    plan = ["plan", "--platform", "platforms/cloud-v100-25gbe.json", "--model",
+            "models/resnet-50.json", "--compressors", "none,qsgd", "--collectives",
+            "ring,allgather", "--target-throughput", "1000", "--top", "0"]
+    text = run(gcsim, *plan, "--format", "csv")
+    check(text.splitlines()[0].split(",")[-1] == "exchange", "plan csv: exchange is last")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    check(len(rows) == 4, "plan csv: 2 compressors x 2 collectives, got %d rows" % len(rows))
+    for r in rows:
+        want = "allgather" if r["collective"] == "allgather" else "allreduce"
+        check(r["exchange"] == want, "plan csv: %s by %s used %s, expected %s"
+              % (r["compressor"], r["collective"], r["exchange"], want))
+    j = json.loads(run(gcsim, *plan, "--format", "json"))
+    check(sorted(r["exchange"] for r in j["rows"]) == sorted(r["exchange"] for r in rows),
+          "plan json: the same exchanges as the csv")
+
     with tempfile.TemporaryDirectory() as tmp:
         tl = os.path.join(tmp, "t.json")
         run(gcsim, "predict", "--platform", "platforms/cloud-v100-25gbe.json",
