@@ -36,7 +36,6 @@ typedef struct {
     /* Network model configuration. */
     char network_model[32];
     int crosstraffic;              /* 0 default, 1 on, -1 off */
-    char platform_path[512];       /* generated XML */
     const char *timeline_path;     /* or NULL */
     /* Every step of every phase as its own messages (GCSIM_DES_FULL=1), instead of the
      * contention-identical steps of a flow coalesced into one (des_collectives.c). */

@@ -26,6 +26,7 @@
 
 #include "des_collectives.h"
 #include "des_internal.h"
+#include "des_platform.h"
 #include "des_timeline.h"
 
 void des_mark_start(des_actor *a, int b)
@@ -158,18 +159,6 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
      * that calloc clears (6x the peak memory at 1,024 GPUs: 307 MiB against 51). */
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     simgrid_init(&argc, argv);
-    simgrid_load_platform(plan->platform_path);
-    /* Loaded: remove the generated file now, so that nothing is left behind even if the
-     * caller is killed during a long simulation (the parent's cleanup then finds it gone). */
-    char dir[sizeof plan->platform_path];
-    snprintf(dir, sizeof dir, "%s", plan->platform_path);
-    char *slash = strrchr(dir, '/');
-    unlink(plan->platform_path);
-    if (slash) {
-        *slash = '\0';
-        rmdir(dir);
-    }
-
     des_sim sim;
     memset(&sim, 0, sizeof sim);
     sim.plan = plan;
@@ -189,17 +178,18 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
         fail(hdr, "out of memory", "");
         return;
     }
+    /* The platform, built in memory (des_platform_sg.cpp), hands back the endpoints' hosts:
+     * looking 16,384 hosts up by name searches every zone for each. */
+    char msg[400];
+    if (des_platform_build(&plan->topology, sim.hosts, sim.n_endpoints, msg, sizeof msg) != 0) {
+        fail(hdr, msg, "");
+        return;
+    }
     sim.timeline = plan->timeline_path ? des_timeline_new(plan) : NULL;
 
-    char name[64];
     for (int e = 0; e < sim.n_endpoints; e++) {
-        if (e < n)
-            snprintf(name, sizeof name, "g%d", e);
-        else
-            snprintf(name, sizeof name, "c%d", e - n);
-        sim.hosts[e] = sg_host_by_name(name);
         if (!sim.hosts[e]) {
-            fail(hdr, "generated platform lacks host ", name);
+            fail(hdr, "generated platform lacks the host of endpoint ", e < n ? "(GPU)" : "(CPU)");
             return;
         }
         sim.actors[e].sim = &sim;
