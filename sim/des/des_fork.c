@@ -152,6 +152,12 @@ int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucke
         if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
             _exit(4);
         close(fds[0]);
+        /* Progress goes to the caller's stderr: on a terminal, or when asked
+         * (GCSIM_DES_PROGRESS=1; =0 silences it on a terminal too). */
+        const char *want = getenv("GCSIM_DES_PROGRESS");
+        bool tty = isatty(STDERR_FILENO);
+        if (want && *want ? strcmp(want, "1") == 0 : tty)
+            des_progress_init(dup(STDERR_FILENO), tty);
         int devnull = open("/dev/null", O_WRONLY);
         if (devnull >= 0)
             dup2(devnull, STDOUT_FILENO);
@@ -214,6 +220,8 @@ static int run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *d
 {
     const char *full = getenv("GCSIM_DES_FULL");
     plan->full_simulation = full && strcmp(full, "1") == 0;
+    if (des_plan_check_size(plan, plan->max_messages, err) != 0)
+        return -1;
     gcsim_des_bucket *buckets = calloc((size_t)plan->n_buckets, sizeof *buckets);
     if (!buckets)
         return gcsim_fail(err, "des: out of memory");

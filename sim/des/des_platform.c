@@ -87,78 +87,6 @@ static void route(const writer *w, bool zone_route, const char *src, const char 
     w->sink->route(w->sink->ctx, zone_route, src, dst, gw_src, gw_dst, list, k);
 }
 
-static void rail_zone(const writer *w, int node, int rail)
-{
-    const gcsim_topology *t = w->t;
-    const des_platform_sink *sk = w->sink;
-    const gcsim_platform *p = t->platform;
-    int i = t->gpus_per_node, per_rail = i / t->nics_per_node;
-    int first = node * i + rail * per_rail, last = first + per_rail;
-    if (last > t->gpus)
-        last = t->gpus;
-    char zone[32], io[48], nv[48], a[32], b[32];
-    snprintf(zone, sizeof zone, "n%dr%d", node, rail);
-    snprintf(io, sizeof io, "%s_io", zone);
-    snprintf(nv, sizeof nv, "%s_nv", zone);
-    sk->zone_open(sk->ctx, zone);
-    for (int g = first; g < last; g++) {
-        snprintf(a, sizeof a, "g%d", g);
-        sk->host(sk->ctx, a, p->gpu.speed_flops);
-    }
-    sk->router(sk->ctx, io);
-    sk->router(sk->ctx, nv);
-    /* The zone's own links (XML wants them before its routes): ports or NVLink pairs, and
-     * PCIe, both directions. */
-    for (int g = first; g < last; g++) {
-        int links[GCSIM_ROUTE_MAX_LINKS], n;
-        double lat;
-        char id[32];
-        n = gcsim_topology_route(t, g, t->gpus + node, links, &lat);
-        for (int d = 0; d < 2 && n == 1; d++) {
-            snprintf(id, sizeof id, "L%d", links[0] + d);
-            link_line(w, id, t->capacity_Bps[links[0] + d], link_latency_s(t, links[0] + d));
-        }
-        for (int h = node * i; h < (node + 1) * i && h < t->gpus; h++) {
-            if (h == g)
-                continue;
-            n = gcsim_topology_route(t, g, h, links, &lat);
-            if (p->intra.kind == INTRA_NVLINK) {
-                snprintf(id, sizeof id, "L%d", links[0]);
-                link_line(w, id, t->capacity_Bps[links[0]], link_latency_s(t, links[0]));
-            }
-        }
-        if (p->intra.kind != INTRA_NVLINK)
-            for (int d = 0; d < 2; d++) {
-                snprintf(id, sizeof id, "L%d", 2 * g + d);
-                link_line(w, id, t->capacity_Bps[2 * g + d], link_latency_s(t, 2 * g + d));
-            }
-    }
-    for (int g = first; g < last; g++) {
-        int links[GCSIM_ROUTE_MAX_LINKS], n;
-        double lat;
-        int cpu = t->gpus + node;
-        snprintf(a, sizeof a, "g%d", g);
-        /* PCIe: the GPU -> own CPU route is [pcie up]; the bus adds the latency outside. */
-        n = gcsim_topology_route(t, g, cpu, links, &lat);
-        route(w, false, a, io, NULL, NULL, links, n, NULL);
-        n = gcsim_topology_route(t, cpu, g, links, &lat);
-        route(w, false, io, a, NULL, NULL, links, n, NULL);
-        if (p->intra.kind != INTRA_NVLINK) {
-            int up = 2 * g, down = 2 * g + 1; /* the port ids (topology.c) */
-            route(w, false, a, nv, NULL, NULL, &up, 1, NULL);
-            route(w, false, nv, a, NULL, NULL, &down, 1, NULL);
-        }
-        for (int h = first; h < last; h++) {
-            if (h == g)
-                continue;
-            snprintf(b, sizeof b, "g%d", h);
-            n = gcsim_topology_route(t, g, h, links, &lat);
-            route(w, false, a, b, NULL, NULL, links, n, NULL);
-        }
-    }
-    sk->zone_close(sk->ctx);
-}
-
 int gcsim_des_write_platform(const gcsim_platform *p, int nodes, const char *path,
                              gcsim_error *err)
 {
@@ -225,78 +153,157 @@ static bool rail_present(const gcsim_topology *t, int k, int r)
     return k * t->gpus_per_node + r * (t->gpus_per_node / t->nics_per_node) < t->gpus;
 }
 
-/* Node k: its rail zones, its CPU zone, and (when there are other nodes) an exit zone
- * whose router stands for the node's side of its NICs. */
+/* A route being put together: link names in the order a message crosses them. */
+#define PATH_MAX_LINKS (2 * GCSIM_ROUTE_MAX_LINKS + 2)
+typedef struct {
+    char names[PATH_MAX_LINKS][32];
+    const char *list[PATH_MAX_LINKS];
+    int n;
+} path;
+
+static void path_name(path *q, const char *name)
+{
+    if (q->n < PATH_MAX_LINKS) {
+        snprintf(q->names[q->n], sizeof q->names[q->n], "%s", name);
+        q->list[q->n] = q->names[q->n];
+        q->n++;
+    }
+}
+
+static void path_id(path *q, int id)
+{
+    char name[32];
+    snprintf(name, sizeof name, "L%d", id);
+    path_name(q, name);
+}
+
+/* Appends the links of the topology's route from endpoint src to endpoint dst. */
+static void path_topology(path *q, const gcsim_topology *t, int src, int dst)
+{
+    int links[GCSIM_ROUTE_MAX_LINKS];
+    double lat;
+    int n = gcsim_topology_route(t, src, dst, links, &lat);
+    for (int x = 0; x < n; x++)
+        path_id(q, links[x]);
+}
+
+static void path_route(const writer *w, const char *src, const char *dst, const path *q)
+{
+    w->sink->route(w->sink->ctx, false, src, dst, NULL, NULL, q->list, q->n);
+}
+
+/* Node k: one Full zone "n<k>" with its GPU hosts g<..>, its CPU host c<k>, and (when there
+ * are other nodes) the router "n<k>x_r", its gateway to the rest of the fabric. Every route
+ * between them is listed, one way each (links in the order a message crosses them):
+ *   GPU g -> GPU h, same rail:  the topology's route (NVLink pair, or ports);
+ *   GPU g -> GPU h, other rail: g's port up, the node's NVSwitch fabric "fab<k>", h's port down;
+ *   GPU g -> CPU:  g's PCIe up, the host bus "bus<k>";  CPU -> GPU h: the CPU's attachment
+ *                  "cpu<k>", the bus, h's PCIe down;
+ *   GPU g -> exit: g's PCIe up, the NIC of g's rail up;  exit -> GPU h: that NIC down, PCIe down;
+ *   CPU -> exit:   "cpu<k>", NIC 0 up;                   exit -> CPU: NIC 0 down.
+ * One zone per node, not one per rail and per CPU: SimGrid 3.32 seals every zone by
+ * scanning every host of the platform, so the number of zones must not grow with the GPUs
+ * faster than it must (this was 87% of a 16,384-GPU run with 11 zones per node). */
 static void node_zone(writer *w, int k, bool exit)
 {
     const des_platform_sink *sk = w->sink;
     const gcsim_topology *t = w->t;
     const gcsim_platform *p = t->platform;
-    int R = t->nics_per_node;
-    char name[64], a[32], b[32], ga[48], gb[48], x[32], xr[40], cz[32], cgw[40];
+    int i = t->gpus_per_node, R = t->nics_per_node, per_rail = i / R;
+    int first = k * i, last = first + i < t->gpus ? first + i : t->gpus;
+    int cpu = t->gpus + k;
+    char name[48], a[32], b[32], c[32], xr[40], bus[32], fab[32], cpul[32];
     snprintf(name, sizeof name, "n%d", k);
-    sk->zone_open(sk->ctx, name);
-    for (int r = 0; r < R; r++)
-        if (rail_present(t, k, r))
-            rail_zone(w, k, r);
-    snprintf(cz, sizeof cz, "cz%d", k);
-    snprintf(cgw, sizeof cgw, "c%d_gw", k);
-    snprintf(a, sizeof a, "c%d", k);
-    sk->zone_open(sk->ctx, cz);
-    sk->host(sk->ctx, a, p->gpu.speed_flops);
-    sk->router(sk->ctx, cgw);
-    snprintf(name, sizeof name, "cpu%d", k);
-    helper_line(w, name, 0);
-    route(w, false, a, cgw, NULL, NULL, NULL, 0, name);
-    sk->zone_close(sk->ctx);
-    snprintf(x, sizeof x, "n%dx", k);
+    snprintf(c, sizeof c, "c%d", k);
     snprintf(xr, sizeof xr, "n%dx_r", k);
-    if (exit) {
-        sk->zone_open(sk->ctx, x);
+    snprintf(bus, sizeof bus, "bus%d", k);
+    snprintf(fab, sizeof fab, "fab%d", k);
+    snprintf(cpul, sizeof cpul, "cpu%d", k);
+    sk->zone_open(sk->ctx, name);
+    for (int g = first; g < last; g++) {
+        snprintf(a, sizeof a, "g%d", g);
+        sk->host(sk->ctx, a, p->gpu.speed_flops);
+    }
+    sk->host(sk->ctx, c, p->gpu.speed_flops);
+    if (exit)
         sk->router(sk->ctx, xr);
-        sk->zone_close(sk->ctx);
+
+    /* Links: per GPU its PCIe pair and its ports or NVLink pairs; then the node's. */
+    for (int g = first; g < last; g++) {
+        int links[GCSIM_ROUTE_MAX_LINKS], n;
+        double lat;
+        char id[32];
+        n = gcsim_topology_route(t, g, cpu, links, &lat);
+        for (int d = 0; d < 2 && n == 1; d++) {
+            snprintf(id, sizeof id, "L%d", links[0] + d);
+            link_line(w, id, t->capacity_Bps[links[0] + d], link_latency_s(t, links[0] + d));
+        }
+        for (int h = first; h < last && p->intra.kind == INTRA_NVLINK; h++) {
+            if (h == g)
+                continue;
+            gcsim_topology_route(t, g, h, links, &lat);
+            snprintf(id, sizeof id, "L%d", links[0]);
+            link_line(w, id, t->capacity_Bps[links[0]], link_latency_s(t, links[0]));
+        }
+        if (p->intra.kind != INTRA_NVLINK)
+            for (int d = 0; d < 2; d++) {
+                snprintf(id, sizeof id, "L%d", 2 * g + d);
+                link_line(w, id, t->capacity_Bps[2 * g + d], link_latency_s(t, 2 * g + d));
+            }
+    }
+    helper_line(w, cpul, 0);
+    if (exit)
         for (int r = 0; r < R; r++)
             for (int d = 0; d < 2 && rail_present(t, k, r); d++) {
                 int l = nic_link(t, k, r, d);
                 snprintf(name, sizeof name, "L%d", l);
                 link_line(w, name, t->capacity_Bps[l], link_latency_s(t, l));
             }
-    }
-    snprintf(name, sizeof name, "bus%d", k);
-    helper_line(w, name, p->intra.latency_s);
-    snprintf(name, sizeof name, "fab%d", k);
-    helper_line(w, name, FABRIC_LATENCY_S);
-    snprintf(cz, sizeof cz, "cz%d", k);
-    snprintf(cgw, sizeof cgw, "c%d_gw", k);
-    for (int r = 0; r < R; r++) {
-        if (!rail_present(t, k, r))
-            continue;
-        snprintf(a, sizeof a, "n%dr%d", k, r);
-        snprintf(ga, sizeof ga, "n%dr%d_io", k, r);
-        if (exit) {
-            int up = nic_link(t, k, r, 0), down = nic_link(t, k, r, 1);
-            route(w, true, a, x, ga, xr, &up, 1, NULL);
-            route(w, true, x, a, xr, ga, &down, 1, NULL);
-        }
-        /* CPU <-> rail: the host bus (intra latency); the PCIe link lies inside. */
-        snprintf(name, sizeof name, "bus%d", k);
-        route(w, true, cz, a, cgw, ga, NULL, 0, name);
-        route(w, true, a, cz, ga, cgw, NULL, 0, name);
-        for (int r2 = 0; r2 < R; r2++) {
-            if (r2 == r || !rail_present(t, k, r2))
+    helper_line(w, bus, p->intra.latency_s);
+    helper_line(w, fab, FABRIC_LATENCY_S);
+
+    for (int g = first; g < last; g++) {
+        int rg = (g - first) / per_rail;
+        snprintf(a, sizeof a, "g%d", g);
+        for (int h = first; h < last; h++) {
+            if (h == g)
                 continue;
-            snprintf(b, sizeof b, "n%dr%d", k, r2);
-            snprintf(ga, sizeof ga, "n%dr%d_nv", k, r);
-            snprintf(gb, sizeof gb, "n%dr%d_nv", k, r2);
-            snprintf(name, sizeof name, "fab%d", k);
-            route(w, true, a, b, ga, gb, NULL, 0, name);
-            snprintf(ga, sizeof ga, "n%dr%d_io", k, r);
+            snprintf(b, sizeof b, "g%d", h);
+            path q = {.n = 0};
+            if ((h - first) / per_rail == rg) {
+                path_topology(&q, t, g, h);
+            } else { /* ports (an NVLink mesh has one rail: checked in describe) */
+                path_id(&q, 2 * g);
+                path_name(&q, fab);
+                path_id(&q, 2 * h + 1);
+            }
+            path_route(w, a, b, &q);
+        }
+        path up = {.n = 0}, down = {.n = 0};
+        path_topology(&up, t, g, cpu);
+        path_name(&up, bus);
+        path_route(w, a, c, &up);
+        path_name(&down, cpul);
+        path_name(&down, bus);
+        path_topology(&down, t, cpu, g);
+        path_route(w, c, a, &down);
+        if (exit) {
+            path out = {.n = 0}, in = {.n = 0};
+            path_topology(&out, t, g, cpu);
+            path_id(&out, nic_link(t, k, rg, 0));
+            path_route(w, a, xr, &out);
+            path_id(&in, nic_link(t, k, rg, 1));
+            path_topology(&in, t, cpu, g);
+            path_route(w, xr, a, &in);
         }
     }
     if (exit) {
-        int up = cpu_nic_link(t, k, 0), down = cpu_nic_link(t, k, 1);
-        route(w, true, cz, x, cgw, xr, &up, 1, NULL);
-        route(w, true, x, cz, xr, cgw, &down, 1, NULL);
+        path out = {.n = 0}, in = {.n = 0};
+        path_name(&out, cpul);
+        path_id(&out, cpu_nic_link(t, k, 0));
+        path_route(w, c, xr, &out);
+        path_id(&in, cpu_nic_link(t, k, 1));
+        path_route(w, xr, c, &in);
     }
     sk->zone_close(sk->ctx);
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <simgrid/actor.h>
@@ -28,6 +29,58 @@
 #include "des_internal.h"
 #include "des_platform.h"
 #include "des_timeline.h"
+
+/* ---- progress on stderr (des_progress_init) ---- */
+
+/* Reports start after this much wall time (short runs print nothing) and come at most
+ * this often. */
+#define PROGRESS_AFTER_S 3.0
+#define PROGRESS_EVERY_S 1.0
+
+static struct {
+    int fd;
+    bool tty, printed;
+    double start_s, last_s;
+} progress = {-1, false, false, 0, 0};
+
+static double wall_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void des_progress_init(int fd, bool tty)
+{
+    progress.fd = fd;
+    progress.tty = tty;
+    progress.start_s = progress.last_s = wall_now_s();
+}
+
+void des_progress(int b, int done, int n, int n_buckets)
+{
+    if (progress.fd < 0)
+        return;
+    double now = wall_now_s();
+    if (now - progress.start_s < PROGRESS_AFTER_S || now - progress.last_s < PROGRESS_EVERY_S)
+        return;
+    progress.last_s = now;
+    progress.printed = true;
+    double pct = 100.0 * (b + (double)done / (n > 0 ? n : 1)) / (n_buckets > 0 ? n_buckets : 1);
+    dprintf(progress.fd, "%sgcsim des: %3.0f%% of the exchanges simulated (bucket %d of %d), %.0f s%s",
+            progress.tty ? "\r" : "", pct, b + 1, n_buckets, now - progress.start_s,
+            progress.tty ? "" : "\n");
+}
+
+static void progress_end(void)
+{
+    if (progress.fd < 0)
+        return;
+    if (progress.printed && progress.tty)
+        dprintf(progress.fd, "\rgcsim des: done in %.0f s%30s\n", wall_now_s() - progress.start_s, "");
+    close(progress.fd);
+    progress.fd = -1;
+}
 
 void des_mark_start(des_actor *a, int b)
 {
@@ -214,6 +267,7 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     }
 
     simgrid_run();
+    progress_end();
 
     hdr->iteration_s = simgrid_get_clock();
     hdr->compute_end_s = sim.compute_end_s;

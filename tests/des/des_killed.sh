@@ -46,7 +46,7 @@ for stage in started child; do
         # 2,000 GPUs on a ring, every step simulated (GCSIM_DES_FULL=1; coalesced, the
         # run ends within seconds): seconds to load, minutes to simulate.
         # env --default-signal: sh starts background jobs with SIGINT ignored.
-        env --default-signal=INT GCSIM_DES_FULL=1 "$gcsim" predict --engine des --platform "$work/a100-250.json" \
+        env --default-signal=INT GCSIM_DES_FULL=1 "$gcsim" predict --engine des --des-max-messages -1 --platform "$work/a100-250.json" \
             --model "$src/models/resnet-50.json" --gpus 2000 --collective ring \
             >/dev/null 2>"$work/err" &
         pid=$!
