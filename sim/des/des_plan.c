@@ -210,12 +210,14 @@ long long des_plan_messages(const des_plan *plan)
     return total;
 }
 
-/* Cost model of a run, fitted to the runs of docs/des.md ("Scale"; this 2-core machine,
- * SimGrid 3.32, 2026-11-22): CPU seconds per message and per endpoint (platform, actors),
- * peak memory per endpoint and per message in flight. An order of magnitude, not a
- * promise: the solver's cost per message grows with the flows sharing a link. */
-#define DES_CPU_S_PER_MESSAGE 5e-5
-#define DES_CPU_S_PER_ENDPOINT 2e-4
+/* Cost model of a run, from bench/des/bench_des on a 2-core AMD EPYC VM with SimGrid 3.32,
+ * 2026-11-22 (docs/des.md, "Scale"): BERT-base and ResNet-50 at 4,096 GPUs differ by
+ * 147,456 messages and 2.8 CPU s (1.9e-5 s per message); what remains per GPU is 5e-4 s at
+ * 4,096 GPUs and 9e-4 s at 16,384 (platform, actors); peak memory is 49-50 KiB per GPU
+ * above about 40 MB. An order of magnitude, not a promise: the solver's cost per message
+ * grows with the flows sharing a link. */
+#define DES_CPU_S_PER_MESSAGE 2e-5
+#define DES_CPU_S_PER_ENDPOINT 1e-3
 #define DES_BYTES_PER_ENDPOINT 51200.0
 #define DES_BYTES_BASE 40e6
 
