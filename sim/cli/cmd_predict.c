@@ -27,7 +27,7 @@ static void predict_usage(FILE *out)
 "usage: gcsim predict [--platform FILE] [--model FILE] [--compressor SPEC]\n"
 "                     [--gpus LIST] [--scaling strong|weak] [--engine analytic|des|both]\n"
 "                     [--batch K] [--collective NAME] [--exchange X] [--ps-shards S]\n"
-"                     [--bucket SIZE]\n"
+"                     [--bucket SIZE] [--des-max-messages N]\n"
 "                     [--no-overlap] [--timeline FILE] [--buckets]\n"
 "                     [--precision fp32|tf32|bf16|fp16] [--optimizer sgd|momentum|adam]\n"
 "                     [--format table|json|csv]\n"
@@ -63,6 +63,10 @@ static void predict_usage(FILE *out)
 "                    terngrad and dgc-paper never overlap, as in the papers' model)\n"
 "  --timeline FILE   DES: write a Chrome trace of the iteration (one GPU count only;\n"
 "                    without --gpus, two machines' GPUs)\n"
+"  --des-max-messages N  DES: run even if the simulation sends up to N SimGrid messages\n"
+"                    (-1: any number). By default a DES run of more than 20 million\n"
+"                    messages (minutes of CPU, e.g. GCSIM_DES_FULL=1 at thousands of GPUs)\n"
+"                    is refused (exit 2) with its estimated CPU time and memory\n"
 "  --buckets         DES: print each gradient bucket's size and timing instead (one GPU\n"
 "                    count only; without --gpus, two machines' GPUs)\n"
 "  --precision P     training precision (default: the model's, else fp32): picks the\n"
@@ -89,6 +93,7 @@ typedef struct {
     gcsim_exchange exchange;
     report_format format;
     long long batch, ps_shards;
+    long long des_max_messages;   /* 0: the engine's default limit, < 0: none */
     double bucket_bytes;
     bool overlap;
     bool buckets;
@@ -110,6 +115,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"buckets", no_argument, 0, 'k'},        {"help", no_argument, 0, 'h'},
         {"precision", required_argument, 0, 'P'}, {"optimizer", required_argument, 0, 'O'},
         {"exchange", required_argument, 0, 'X'},
+        {"des-max-messages", required_argument, 0, 'M'},
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
@@ -167,6 +173,18 @@ static int parse_options(int argc, char **argv, predict_options *o)
                 return -1;
             }
             break;
+        case 'M': {
+            char *end = NULL;
+            errno = 0;
+            long long v = strtoll(optarg, &end, 10);
+            if (errno || end == optarg || *end || v == 0 || v < -1) {
+                fprintf(stderr, "gcsim predict: --des-max-messages: expected a positive count or "
+                                "-1 (no limit), got \"%s\"\n", optarg);
+                return -1;
+            }
+            o->des_max_messages = v;
+            break;
+        }
         case 'X':
             if (gcsim_exchange_parse(optarg, &o->exchange)) {
                 fprintf(stderr, "gcsim predict: --exchange: expected auto, allreduce, allgather or "
@@ -534,7 +552,8 @@ int cmd_predict(int argc, char **argv)
     gcsim_scenario s = {
         .platform = &platform, .model = &model, .payload = &plan, .scaling = o.scaling,
         .collective = o.collective, .batch = batch, .ps_shards = (int)o.ps_shards,
-        .bucket_bytes = o.bucket_bytes, .overlap = o.overlap, .timeline_path = NULL};
+        .bucket_bytes = o.bucket_bytes, .overlap = o.overlap, .timeline_path = NULL,
+        .des_max_messages = o.des_max_messages};
     gcsim_codec_setup_apply(&cs, &s);
     bool both = o.engine == ENGINE_BOTH;
     int per_count = both ? 2 : 1;

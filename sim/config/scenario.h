@@ -65,6 +65,9 @@ typedef struct {
     double bucket_bytes;      /* DES gradient bucket size (fp32 bytes), default 25 MiB */
     bool overlap;             /* DES: exchange buckets while backward goes on */
     const char *timeline_path;/* DES: Chrome trace output, or NULL */
+    /* DES: refuse a run whose schedule implies more SimGrid messages than this (0: the
+     * engine's default limit; < 0: no limit). See docs/des.md, "Size guard". */
+    long long des_max_messages;
     /* Encode/decode cost of the compressor on the platform's GPU (gcsim_codec_init), or
      * NULL: codec work is free, as before codec costs existed. */
     const struct gcsim_codec *codec;

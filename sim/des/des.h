@@ -61,6 +61,10 @@ typedef struct {
      * GCSIM_DES_NETWORK_MODEL if set, else "alpha-beta". */
     const char *network_model;
     int crosstraffic;            /* 0: the model's default, 1: force on, -1: force off */
+    /* Refuse a run that would send more SimGrid messages than this (an input error with the
+     * estimated CPU time and memory): 0: the scenario's des_max_messages, else the default
+     * limit (20 million, minutes of CPU); < 0: no limit. */
+    long long max_messages;
 } gcsim_des_options;
 
 /* Simulates one training iteration of the scenario; fills out (same meaning as the

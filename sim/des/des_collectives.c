@@ -145,17 +145,8 @@ static bool coalesced(des_sim *sim, int b, const gcsim_schedule *s, int p, bool 
             return false;
     }
     signed char *c = &sim->coalesce[(size_t)b * (size_t)sim->coalesce_phases + (size_t)p];
-    if (*c == 0) {
-        const gcsim_phase *ph = &s->phases[p];
-        const gcsim_bucket_bytes *bb = &sim->plan->iteration.buckets[b].bytes;
-        *c = 1;
-        for (int x = 0; x < ph->n_flows && *c == 1; x++) {
-            const gcsim_flow *f = &ph->flows[x];
-            if (f->first_step != 0 || f->last_step != ph->steps - 1 ||
-                gcsim_flow_bytes(ph, f, 0, bb) != gcsim_flow_bytes(ph, f, ph->steps - 1, bb))
-                *c = -1;
-        }
-    }
+    if (*c == 0)
+        *c = des_phase_coalesces(sim->plan, b, s, p) ? 1 : -1;
     return *c == 1;
 }
 
@@ -282,8 +273,11 @@ void des_exchange(des_actor *a, int b)
             most = k;
     }
     sg_comm_t *comms = malloc(sizeof *comms * (size_t)most);
-    for (int p = 0; comms && p < s->n_phases; p++)
+    for (int p = 0; comms && p < s->n_phases; p++) {
         run_phase(a, b, s, p, comms);
+        if (a->ep == 0)
+            des_progress(b, p + 1, s->n_phases, pl->n_buckets);
+    }
     free(comms);
     const gcsim_bucket_bytes *bb = &pl->iteration.buckets[b].bytes;
     if (a->ep < pl->gpus && gcsim_bucket_decode_s(bb, s) > 0) {

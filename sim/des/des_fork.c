@@ -7,9 +7,9 @@
  *
  * Nothing outlives gcsim: the child dies with its parent (PR_SET_PDEATHSIG, and a getppid
  * check for a parent that died before the child set it), and while a simulation is under
- * way SIGINT, SIGTERM and SIGHUP kill the child and remove the generated platform folder
- * before the signal's previous action runs (issue 15: a killed gcsim left the child and
- * up to 186 MB in /tmp).
+ * way SIGINT, SIGTERM and SIGHUP kill the child before the signal's previous action runs
+ * (issue 15: a killed gcsim left the child behind). No file is written for the platform:
+ * the child builds it in memory (des_platform_sg.cpp).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,10 +57,9 @@ static size_t read_all(int fd, void *buf, size_t len)
 }
 
 /* What a signal handler must clean up. Process-wide because a handler has no other way
- * in; set only while a simulation's folder exists, restored afterwards. */
+ * in; set only while a simulation runs, restored afterwards. */
 static struct {
-    char file[512], dir[512];
-    volatile sig_atomic_t armed;     /* file and dir are set */
+    volatile sig_atomic_t armed;     /* the handlers are installed */
     volatile sig_atomic_t child_pid; /* in the parent: the running child; 0 in the child */
     volatile sig_atomic_t in_child;
     struct sigaction saved[3];
@@ -69,10 +68,6 @@ static const int cleanup_signals[3] = {SIGINT, SIGTERM, SIGHUP};
 
 static void on_signal(int sig)
 {
-    if (cleanup.armed) {
-        unlink(cleanup.file);
-        rmdir(cleanup.dir);
-    }
     if (cleanup.in_child)
         _exit(128 + sig);
     if (cleanup.child_pid > 0)
@@ -85,10 +80,8 @@ static void on_signal(int sig)
     raise(sig);
 }
 
-static void cleanup_arm(const char *file, const char *dir)
+static void cleanup_arm(void)
 {
-    snprintf(cleanup.file, sizeof cleanup.file, "%s", file);
-    snprintf(cleanup.dir, sizeof cleanup.dir, "%s", dir);
     cleanup.child_pid = 0;
     cleanup.in_child = 0;
     struct sigaction sa;
@@ -154,11 +147,17 @@ int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucke
     }
     if (pid == 0) {
         cleanup.in_child = 1;
-        /* SIGTERM, not SIGKILL: the handler removes the folder if the parent was killed
-         * (SIGKILL) while the child still loads the platform. */
+        /* SIGTERM: the child's handler exits at once (no platform file to remove since the
+         * child builds the platform in memory, des_platform_sg.cpp). */
         if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != parent)
             _exit(4);
         close(fds[0]);
+        /* Progress goes to the caller's stderr: on a terminal, or when asked
+         * (GCSIM_DES_PROGRESS=1; =0 silences it on a terminal too). */
+        const char *want = getenv("GCSIM_DES_PROGRESS");
+        bool tty = isatty(STDERR_FILENO);
+        if (want && *want ? strcmp(want, "1") == 0 : tty)
+            des_progress_init(dup(STDERR_FILENO), tty);
         int devnull = open("/dev/null", O_WRONLY);
         if (devnull >= 0)
             dup2(devnull, STDOUT_FILENO);
@@ -216,43 +215,19 @@ int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucke
     return 0;
 }
 
-/* Generates the platform into a fresh temporary directory. */
-static int make_platform(des_plan *plan, char *dir, size_t dir_len, gcsim_error *err)
-{
-    snprintf(dir, dir_len, "%s/gcsim-des-XXXXXX", temp_root());
-    if (!mkdtemp(dir))
-        return gcsim_fail(err, "des: cannot create a temporary directory in %s: %s",
-                          temp_root(), strerror(errno));
-    snprintf(plan->platform_path, sizeof plan->platform_path, "%s/platform.xml", dir);
-    cleanup_arm(plan->platform_path, dir); /* disarmed by run_plan once the folder is gone */
-    if (gcsim_des_write_topology(&plan->topology, plan->platform_path, err) != 0) {
-        unlink(plan->platform_path);
-        rmdir(dir);
-        cleanup_disarm();
-        return -1;
-    }
-    return 0;
-}
-
 static int run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *details,
                     gcsim_error *err)
 {
-    char dir[440];
     const char *full = getenv("GCSIM_DES_FULL");
     plan->full_simulation = full && strcmp(full, "1") == 0;
-    if (make_platform(plan, dir, sizeof dir, err) != 0)
+    if (des_plan_check_size(plan, plan->max_messages, err) != 0)
         return -1;
     gcsim_des_bucket *buckets = calloc((size_t)plan->n_buckets, sizeof *buckets);
-    if (!buckets) {
-        unlink(plan->platform_path);
-        rmdir(dir);
-        cleanup_disarm();
+    if (!buckets)
         return gcsim_fail(err, "des: out of memory");
-    }
     des_run_cost cost = {0, 0, 0};
+    cleanup_arm(); /* a signal to gcsim now kills the child too */
     int rc = des_run_forked(plan, hdr, buckets, &cost, err);
-    unlink(plan->platform_path);
-    rmdir(dir);
     cleanup_disarm();
     if (rc != 0) {
         free(buckets);

@@ -36,11 +36,11 @@ typedef struct {
     /* Network model configuration. */
     char network_model[32];
     int crosstraffic;              /* 0 default, 1 on, -1 off */
-    char platform_path[512];       /* generated XML */
     const char *timeline_path;     /* or NULL */
     /* Every step of every phase as its own messages (GCSIM_DES_FULL=1), instead of the
      * contention-identical steps of a flow coalesced into one (des_collectives.c). */
     bool full_simulation;
+    long long max_messages;        /* size guard (des_plan_check_size) */
 } des_plan;
 
 /* The result the child sends back: a fixed header then n_buckets gcsim_des_bucket. */
@@ -66,9 +66,29 @@ void des_plan_free(des_plan *plan);
 int des_plan_network(des_plan *plan, const gcsim_platform *p, const gcsim_des_options *opts,
                      gcsim_error *err);
 
+/* Whether bucket b's phase p of schedule s runs coalesced (des_collectives.c): more than
+ * one step, every flow active in every step with the same bytes, no decode-sum-encode
+ * between steps, and not GCSIM_DES_FULL. */
+bool des_phase_coalesces(const des_plan *plan, int b, const gcsim_schedule *s, int p);
+
+/* SimGrid messages the plan's simulation will send (the transfers it reports). */
+long long des_plan_messages(const des_plan *plan);
+
+/* Refuses (an input error, exit 2) a plan whose estimated cost exceeds max_messages
+ * messages (0: DES_DEFAULT_MAX_MESSAGES; < 0: no limit), with the estimate. */
+#define DES_DEFAULT_MAX_MESSAGES 20000000LL
+int des_plan_check_size(const des_plan *plan, long long max_messages, gcsim_error *err);
+
 /* Runs the plan in this process (call only in a fresh child: SimGrid state is global).
  * Fills hdr and buckets (n_buckets entries, dynamic fields). */
 void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket *buckets);
+
+/* Progress of the exchanges on stderr for long runs (des_sim.c): fd is a descriptor of the
+ * caller's stderr (the child's own stderr is captured), or -1 for none; tty: overwrite one
+ * line with carriage returns, else one line per report. */
+void des_progress_init(int fd, bool tty);
+/* GPU 0 finished `done` of the n phases of bucket b (of n_buckets). */
+void des_progress(int b, int done, int n, int n_buckets);
 
 /* Forks, simulates, reads the result back. */
 typedef struct {

@@ -42,6 +42,7 @@ int des_plan_network(des_plan *plan, const gcsim_platform *p, const gcsim_des_op
                                "alpha-beta, LV08, CM02, IB, SMPI, Constant", model);
     snprintf(plan->network_model, sizeof plan->network_model, "%s", model);
     plan->crosstraffic = opts ? opts->crosstraffic : 0;
+    plan->max_messages = opts ? opts->max_messages : 0;
     return 0;
 }
 
@@ -125,6 +126,8 @@ int des_plan_build(des_plan *plan, const gcsim_scenario *s, const gcsim_des_opti
     plan->ps_shards = s->ps_shards > 0 ? s->ps_shards : plan->nodes;
     plan->compressed = gcsim_scenario_compresses(s);
     plan->timeline_path = s->timeline_path;
+    if (plan->max_messages == 0)
+        plan->max_messages = s->des_max_messages;
     if (gcsim_iteration_build(&plan->iteration, s, err) != 0 ||
         gcsim_topology_init(&plan->topology, p, n, err) != 0) {
         des_plan_free(plan);
@@ -170,4 +173,71 @@ int des_plan_collective(des_plan *plan, const gcsim_platform *p, int gpus, int o
         return -1;
     }
     return 0;
+}
+
+bool des_phase_coalesces(const des_plan *plan, int b, const gcsim_schedule *s, int p)
+{
+    const gcsim_phase *ph = &s->phases[p];
+    const gcsim_bucket_bytes *bb = &plan->iteration.buckets[b].bytes;
+    if (plan->full_simulation || ph->steps < 2 || gcsim_hop_codec_s(ph, bb, 1.0) > 0)
+        return false;
+    /* Bytes grow monotonically with the sums: equal at the first and last step means equal
+     * throughout. */
+    for (int x = 0; x < ph->n_flows; x++) {
+        const gcsim_flow *f = &ph->flows[x];
+        if (f->first_step != 0 || f->last_step != ph->steps - 1 ||
+            gcsim_flow_bytes(ph, f, 0, bb) != gcsim_flow_bytes(ph, f, ph->steps - 1, bb))
+            return false;
+    }
+    return true;
+}
+
+long long des_plan_messages(const des_plan *plan)
+{
+    long long total = 0;
+    for (int b = 0; b < plan->n_buckets; b++) {
+        const gcsim_schedule *s = &plan->schedules[plan->bucket_schedule[b]];
+        for (int p = 0; p < s->n_phases; p++) {
+            const gcsim_phase *ph = &s->phases[p];
+            if (des_phase_coalesces(plan, b, s, p)) {
+                total += ph->n_flows;
+                continue;
+            }
+            for (int x = 0; x < ph->n_flows; x++)
+                total += ph->flows[x].last_step - ph->flows[x].first_step + 1;
+        }
+    }
+    return total;
+}
+
+/* Cost model of a run, from bench/des/bench_des on a 2-core AMD EPYC VM with SimGrid 3.32,
+ * 2026-11-22 (docs/des.md, "Scale"): BERT-base and ResNet-50 at 4,096 GPUs differ by
+ * 147,456 messages and 2.8 CPU s (1.9e-5 s per message); what remains per GPU is 5e-4 s at
+ * 4,096 GPUs and 9e-4 s at 16,384 (platform, actors); peak memory is 49-50 KiB per GPU
+ * above about 40 MB. An order of magnitude, not a promise: the solver's cost per message
+ * grows with the flows sharing a link. */
+#define DES_CPU_S_PER_MESSAGE 2e-5
+#define DES_CPU_S_PER_ENDPOINT 1e-3
+#define DES_BYTES_PER_ENDPOINT 51200.0
+#define DES_BYTES_BASE 40e6
+
+int des_plan_check_size(const des_plan *plan, long long max_messages, gcsim_error *err)
+{
+    if (max_messages < 0)
+        return 0;
+    long long limit = max_messages > 0 ? max_messages : DES_DEFAULT_MAX_MESSAGES;
+    long long messages = des_plan_messages(plan);
+    if (messages <= limit)
+        return 0;
+    double cpu_s = DES_CPU_S_PER_MESSAGE * (double)messages +
+                   DES_CPU_S_PER_ENDPOINT * (double)plan->endpoints;
+    double mem_bytes = DES_BYTES_BASE + DES_BYTES_PER_ENDPOINT * (double)plan->endpoints;
+    return gcsim_fail(err,
+                      "des: this simulation would send %lld SimGrid messages (%d GPUs, %d buckets, "
+                      "%s%s), more than the limit of %lld: roughly %.0f CPU minutes and %.1f GiB "
+                      "or more. Pass --des-max-messages %lld (or -1 for no limit) to run it anyway",
+                      messages, plan->gpus, plan->n_buckets,
+                      gcsim_collective_name(plan->collective),
+                      plan->full_simulation ? ", GCSIM_DES_FULL=1: every step" : "", limit,
+                      cpu_s / 60, mem_bytes / (1024.0 * 1024 * 1024), messages);
 }

@@ -18,6 +18,12 @@
  * bottleneck (1 TB/s to every flow: FATPIPE): the host bus of a node (CPU to a rail's GPUs, intra_node.latency),
  * the CPU's own attachment (0 s), and the NVSwitch fabric between the rails of a node
  * (1 ns, so that no shortest path ever detours through it).
+ *
+ * The description is written once, to a des_platform_sink (des_platform.h): the XML writer
+ * here (gcsim_des_write_platform, for SMPI and for reading), or des_platform_sg.cpp, which
+ * builds the same zones, links and routes in the simulation child through SimGrid's own
+ * platform API (SimGrid 3.32's XML loader resolves every <link_ctn> by a search through all
+ * zones: quadratic in the platform's size, 72% of a 4,096-GPU run).
  */
 #include <math.h>
 #include <stdbool.h>
@@ -27,6 +33,7 @@
 
 #include "collectives.h"
 #include "des.h"
+#include "des_platform.h"
 
 #define HELPER_Bps 1e12
 #define FABRIC_LATENCY_S 1e-9
@@ -47,106 +54,37 @@ static double link_latency_s(const gcsim_topology *t, int id)
     return p->fabric.switch_latency_s; /* leaf uplink */
 }
 
-static void link_line(FILE *f, const char *id, double bw_Bps, double lat_s)
+typedef struct {
+    const des_platform_sink *sink;
+    const gcsim_topology *t;
+    bool out_of_memory;
+} writer;
+
+static void link_line(const writer *w, const char *id, double bw_Bps, double lat_s)
 {
-    fprintf(f, "  <link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" sharing_policy=\"SHARED\"/>\n",
-            id, bw_Bps, lat_s);
+    w->sink->link(w->sink->ctx, id, bw_Bps, lat_s, false);
 }
 
 /* A helper link: every flow crossing it gets its whole bandwidth (no sharing). */
-static void helper_line(FILE *f, const char *id, double lat_s)
+static void helper_line(const writer *w, const char *id, double lat_s)
 {
-    fprintf(f, "  <link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" sharing_policy=\"FATPIPE\"/>\n",
-            id, HELPER_Bps, lat_s);
+    w->sink->link(w->sink->ctx, id, HELPER_Bps, lat_s, true);
 }
 
-static void route_open(FILE *f, const char *tag, const char *src, const char *dst,
-                       const char *gw_src, const char *gw_dst)
+/* A route through the topology's links given by id (and optionally one named link first).
+ * zone_route: between child zones through the gateways gw_src and gw_dst. */
+static void route(const writer *w, bool zone_route, const char *src, const char *dst,
+                  const char *gw_src, const char *gw_dst, const int *ids, int n,
+                  const char *named)
 {
-    if (gw_src)
-        fprintf(f, "  <%s src=\"%s\" dst=\"%s\" gw_src=\"%s\" gw_dst=\"%s\" symmetrical=\"NO\">",
-                tag, src, dst, gw_src, gw_dst);
-    else
-        fprintf(f, "    <%s src=\"%s\" dst=\"%s\" symmetrical=\"NO\">", tag, src, dst);
-}
-
-/* A route through the topology's links given by id (and optionally one named link). */
-static void route(FILE *f, const char *tag, const char *src, const char *dst, const char *gw_src,
-                  const char *gw_dst, const int *ids, int n, const char *named)
-{
-    route_open(f, tag, src, dst, gw_src, gw_dst);
+    char names[GCSIM_ROUTE_MAX_LINKS + 1][32];
+    const char *list[GCSIM_ROUTE_MAX_LINKS + 1];
+    int k = 0;
     if (named)
-        fprintf(f, "<link_ctn id=\"%s\"/>", named);
-    for (int k = 0; k < n; k++)
-        fprintf(f, "<link_ctn id=\"L%d\"/>", ids[k]);
-    fprintf(f, "</%s>\n", tag);
-}
-
-static void rail_zone(FILE *f, const gcsim_topology *t, int node, int rail)
-{
-    const gcsim_platform *p = t->platform;
-    int i = t->gpus_per_node, per_rail = i / t->nics_per_node;
-    int first = node * i + rail * per_rail, last = first + per_rail;
-    if (last > t->gpus)
-        last = t->gpus;
-    char zone[32], io[48], nv[48], a[32], b[32];
-    snprintf(zone, sizeof zone, "n%dr%d", node, rail);
-    snprintf(io, sizeof io, "%s_io", zone);
-    snprintf(nv, sizeof nv, "%s_nv", zone);
-    fprintf(f, " <zone id=\"%s\" routing=\"Full\">\n", zone);
-    for (int g = first; g < last; g++)
-        fprintf(f, "    <host id=\"g%d\" speed=\"%.17gf\"/>\n", g, p->gpu.speed_flops);
-    fprintf(f, "    <router id=\"%s\"/>\n    <router id=\"%s\"/>\n", io, nv);
-    /* The zone's own links (XML wants them before its routes): ports or NVLink pairs, and
-     * PCIe, both directions. */
-    for (int g = first; g < last; g++) {
-        int links[GCSIM_ROUTE_MAX_LINKS], n;
-        double lat;
-        char id[32];
-        n = gcsim_topology_route(t, g, t->gpus + node, links, &lat);
-        for (int d = 0; d < 2 && n == 1; d++) {
-            snprintf(id, sizeof id, "L%d", links[0] + d);
-            link_line(f, id, t->capacity_Bps[links[0] + d], link_latency_s(t, links[0] + d));
-        }
-        for (int h = node * i; h < (node + 1) * i && h < t->gpus; h++) {
-            if (h == g)
-                continue;
-            n = gcsim_topology_route(t, g, h, links, &lat);
-            if (p->intra.kind == INTRA_NVLINK) {
-                snprintf(id, sizeof id, "L%d", links[0]);
-                link_line(f, id, t->capacity_Bps[links[0]], link_latency_s(t, links[0]));
-            }
-        }
-        if (p->intra.kind != INTRA_NVLINK)
-            for (int d = 0; d < 2; d++) {
-                snprintf(id, sizeof id, "L%d", 2 * g + d);
-                link_line(f, id, t->capacity_Bps[2 * g + d], link_latency_s(t, 2 * g + d));
-            }
-    }
-    for (int g = first; g < last; g++) {
-        int links[GCSIM_ROUTE_MAX_LINKS], n;
-        double lat;
-        int cpu = t->gpus + node;
-        snprintf(a, sizeof a, "g%d", g);
-        /* PCIe: the GPU -> own CPU route is [pcie up]; the bus adds the latency outside. */
-        n = gcsim_topology_route(t, g, cpu, links, &lat);
-        route(f, "route", a, io, NULL, NULL, links, n, NULL);
-        n = gcsim_topology_route(t, cpu, g, links, &lat);
-        route(f, "route", io, a, NULL, NULL, links, n, NULL);
-        if (p->intra.kind != INTRA_NVLINK) {
-            int up = 2 * g, down = 2 * g + 1; /* the port ids (topology.c) */
-            route(f, "route", a, nv, NULL, NULL, &up, 1, NULL);
-            route(f, "route", nv, a, NULL, NULL, &down, 1, NULL);
-        }
-        for (int h = first; h < last; h++) {
-            if (h == g)
-                continue;
-            snprintf(b, sizeof b, "g%d", h);
-            n = gcsim_topology_route(t, g, h, links, &lat);
-            route(f, "route", a, b, NULL, NULL, links, n, NULL);
-        }
-    }
-    fprintf(f, " </zone>\n");
+        snprintf(names[k], sizeof names[k], "%s", named), list[k] = names[k], k++;
+    for (int x = 0; x < n && k <= GCSIM_ROUTE_MAX_LINKS; x++)
+        snprintf(names[k], sizeof names[k], "L%d", ids[x]), list[k] = names[k], k++;
+    w->sink->route(w->sink->ctx, zone_route, src, dst, gw_src, gw_dst, list, k);
 }
 
 int gcsim_des_write_platform(const gcsim_platform *p, int nodes, const char *path,
@@ -166,12 +104,6 @@ int gcsim_des_write_platform(const gcsim_platform *p, int nodes, const char *pat
 /* Children of a grouping zone, at most this many: its Full routing table holds (F+1)^2
  * routes, and a route crosses one zone per level, log_F(nodes) levels. */
 #define GROUP_FANOUT 32
-
-typedef struct {
-    FILE *f;
-    const gcsim_topology *t;
-    bool out_of_memory;
-} writer;
 
 /* The NIC link of node k's rail r in direction d (0 up, 1 down), read from the route of
  * the rail's first GPU (rail r, 0 <= r < R, is present) to another node's CPU and back:
@@ -221,74 +153,159 @@ static bool rail_present(const gcsim_topology *t, int k, int r)
     return k * t->gpus_per_node + r * (t->gpus_per_node / t->nics_per_node) < t->gpus;
 }
 
-/* Node k: its rail zones, its CPU zone, and (when there are other nodes) an exit zone
- * whose router stands for the node's side of its NICs. */
+/* A route being put together: link names in the order a message crosses them. */
+#define PATH_MAX_LINKS (2 * GCSIM_ROUTE_MAX_LINKS + 2)
+typedef struct {
+    char names[PATH_MAX_LINKS][32];
+    const char *list[PATH_MAX_LINKS];
+    int n;
+} path;
+
+static void path_name(path *q, const char *name)
+{
+    if (q->n < PATH_MAX_LINKS) {
+        snprintf(q->names[q->n], sizeof q->names[q->n], "%s", name);
+        q->list[q->n] = q->names[q->n];
+        q->n++;
+    }
+}
+
+static void path_id(path *q, int id)
+{
+    char name[32];
+    snprintf(name, sizeof name, "L%d", id);
+    path_name(q, name);
+}
+
+/* Appends the links of the topology's route from endpoint src to endpoint dst. */
+static void path_topology(path *q, const gcsim_topology *t, int src, int dst)
+{
+    int links[GCSIM_ROUTE_MAX_LINKS];
+    double lat;
+    int n = gcsim_topology_route(t, src, dst, links, &lat);
+    for (int x = 0; x < n; x++)
+        path_id(q, links[x]);
+}
+
+static void path_route(const writer *w, const char *src, const char *dst, const path *q)
+{
+    w->sink->route(w->sink->ctx, false, src, dst, NULL, NULL, q->list, q->n);
+}
+
+/* Node k: one Full zone "n<k>" with its GPU hosts g<..>, its CPU host c<k>, and (when there
+ * are other nodes) the router "n<k>x_r", its gateway to the rest of the fabric. Every route
+ * between them is listed, one way each (links in the order a message crosses them):
+ *   GPU g -> GPU h, same rail:  the topology's route (NVLink pair, or ports);
+ *   GPU g -> GPU h, other rail: g's port up, the node's NVSwitch fabric "fab<k>", h's port down;
+ *   GPU g -> CPU:  g's PCIe up, the host bus "bus<k>";  CPU -> GPU h: the CPU's attachment
+ *                  "cpu<k>", the bus, h's PCIe down;
+ *   GPU g -> exit: g's PCIe up, the NIC of g's rail up;  exit -> GPU h: that NIC down, PCIe down;
+ *   CPU -> exit:   "cpu<k>", NIC 0 up;                   exit -> CPU: NIC 0 down.
+ * One zone per node, not one per rail and per CPU: SimGrid 3.32 seals every zone by
+ * scanning every host of the platform, so the number of zones must not grow with the GPUs
+ * faster than it must (this was 87% of a 16,384-GPU run with 11 zones per node). */
 static void node_zone(writer *w, int k, bool exit)
 {
-    FILE *f = w->f;
+    const des_platform_sink *sk = w->sink;
     const gcsim_topology *t = w->t;
     const gcsim_platform *p = t->platform;
-    int R = t->nics_per_node;
-    char name[64], a[32], b[32], ga[48], gb[48], x[32], xr[40], cz[32], cgw[40];
-    fprintf(f, "<zone id=\"n%d\" routing=\"Full\">\n", k);
-    for (int r = 0; r < R; r++)
-        if (rail_present(t, k, r))
-            rail_zone(f, t, k, r);
-    fprintf(f, " <zone id=\"cz%d\" routing=\"Full\"><host id=\"c%d\" speed=\"%.17gf\"/>"
-               "<router id=\"c%d_gw\"/>\n",
-            k, k, p->gpu.speed_flops, k);
-    snprintf(name, sizeof name, "cpu%d", k);
-    helper_line(f, name, 0);
-    fprintf(f, "  <route src=\"c%d\" dst=\"c%d_gw\"><link_ctn id=\"cpu%d\"/></route></zone>\n",
-            k, k, k);
-    snprintf(x, sizeof x, "n%dx", k);
+    int i = t->gpus_per_node, R = t->nics_per_node, per_rail = i / R;
+    int first = k * i, last = first + i < t->gpus ? first + i : t->gpus;
+    int cpu = t->gpus + k;
+    char name[48], a[32], b[32], c[32], xr[40], bus[32], fab[32], cpul[32];
+    snprintf(name, sizeof name, "n%d", k);
+    snprintf(c, sizeof c, "c%d", k);
     snprintf(xr, sizeof xr, "n%dx_r", k);
-    if (exit) {
-        fprintf(f, " <zone id=\"%s\" routing=\"Full\"><router id=\"%s\"/></zone>\n", x, xr);
+    snprintf(bus, sizeof bus, "bus%d", k);
+    snprintf(fab, sizeof fab, "fab%d", k);
+    snprintf(cpul, sizeof cpul, "cpu%d", k);
+    sk->zone_open(sk->ctx, name);
+    for (int g = first; g < last; g++) {
+        snprintf(a, sizeof a, "g%d", g);
+        sk->host(sk->ctx, a, p->gpu.speed_flops);
+    }
+    sk->host(sk->ctx, c, p->gpu.speed_flops);
+    if (exit)
+        sk->router(sk->ctx, xr);
+
+    /* Links: per GPU its PCIe pair and its ports or NVLink pairs; then the node's. */
+    for (int g = first; g < last; g++) {
+        int links[GCSIM_ROUTE_MAX_LINKS], n;
+        double lat;
+        char id[32];
+        n = gcsim_topology_route(t, g, cpu, links, &lat);
+        for (int d = 0; d < 2 && n == 1; d++) {
+            snprintf(id, sizeof id, "L%d", links[0] + d);
+            link_line(w, id, t->capacity_Bps[links[0] + d], link_latency_s(t, links[0] + d));
+        }
+        for (int h = first; h < last && p->intra.kind == INTRA_NVLINK; h++) {
+            if (h == g)
+                continue;
+            gcsim_topology_route(t, g, h, links, &lat);
+            snprintf(id, sizeof id, "L%d", links[0]);
+            link_line(w, id, t->capacity_Bps[links[0]], link_latency_s(t, links[0]));
+        }
+        if (p->intra.kind != INTRA_NVLINK)
+            for (int d = 0; d < 2; d++) {
+                snprintf(id, sizeof id, "L%d", 2 * g + d);
+                link_line(w, id, t->capacity_Bps[2 * g + d], link_latency_s(t, 2 * g + d));
+            }
+    }
+    helper_line(w, cpul, 0);
+    if (exit)
         for (int r = 0; r < R; r++)
             for (int d = 0; d < 2 && rail_present(t, k, r); d++) {
                 int l = nic_link(t, k, r, d);
                 snprintf(name, sizeof name, "L%d", l);
-                link_line(f, name, t->capacity_Bps[l], link_latency_s(t, l));
+                link_line(w, name, t->capacity_Bps[l], link_latency_s(t, l));
             }
-    }
-    snprintf(name, sizeof name, "bus%d", k);
-    helper_line(f, name, p->intra.latency_s);
-    snprintf(name, sizeof name, "fab%d", k);
-    helper_line(f, name, FABRIC_LATENCY_S);
-    snprintf(cz, sizeof cz, "cz%d", k);
-    snprintf(cgw, sizeof cgw, "c%d_gw", k);
-    for (int r = 0; r < R; r++) {
-        if (!rail_present(t, k, r))
-            continue;
-        snprintf(a, sizeof a, "n%dr%d", k, r);
-        snprintf(ga, sizeof ga, "n%dr%d_io", k, r);
-        if (exit) {
-            int up = nic_link(t, k, r, 0), down = nic_link(t, k, r, 1);
-            route(f, "zoneRoute", a, x, ga, xr, &up, 1, NULL);
-            route(f, "zoneRoute", x, a, xr, ga, &down, 1, NULL);
-        }
-        /* CPU <-> rail: the host bus (intra latency); the PCIe link lies inside. */
-        snprintf(name, sizeof name, "bus%d", k);
-        route(f, "zoneRoute", cz, a, cgw, ga, NULL, 0, name);
-        route(f, "zoneRoute", a, cz, ga, cgw, NULL, 0, name);
-        for (int r2 = 0; r2 < R; r2++) {
-            if (r2 == r || !rail_present(t, k, r2))
+    helper_line(w, bus, p->intra.latency_s);
+    helper_line(w, fab, FABRIC_LATENCY_S);
+
+    for (int g = first; g < last; g++) {
+        int rg = (g - first) / per_rail;
+        snprintf(a, sizeof a, "g%d", g);
+        for (int h = first; h < last; h++) {
+            if (h == g)
                 continue;
-            snprintf(b, sizeof b, "n%dr%d", k, r2);
-            snprintf(ga, sizeof ga, "n%dr%d_nv", k, r);
-            snprintf(gb, sizeof gb, "n%dr%d_nv", k, r2);
-            snprintf(name, sizeof name, "fab%d", k);
-            route(f, "zoneRoute", a, b, ga, gb, NULL, 0, name);
-            snprintf(ga, sizeof ga, "n%dr%d_io", k, r);
+            snprintf(b, sizeof b, "g%d", h);
+            path q = {.n = 0};
+            if ((h - first) / per_rail == rg) {
+                path_topology(&q, t, g, h);
+            } else { /* ports (an NVLink mesh has one rail: checked in describe) */
+                path_id(&q, 2 * g);
+                path_name(&q, fab);
+                path_id(&q, 2 * h + 1);
+            }
+            path_route(w, a, b, &q);
+        }
+        path up = {.n = 0}, down = {.n = 0};
+        path_topology(&up, t, g, cpu);
+        path_name(&up, bus);
+        path_route(w, a, c, &up);
+        path_name(&down, cpul);
+        path_name(&down, bus);
+        path_topology(&down, t, cpu, g);
+        path_route(w, c, a, &down);
+        if (exit) {
+            path out = {.n = 0}, in = {.n = 0};
+            path_topology(&out, t, g, cpu);
+            path_id(&out, nic_link(t, k, rg, 0));
+            path_route(w, a, xr, &out);
+            path_id(&in, nic_link(t, k, rg, 1));
+            path_topology(&in, t, cpu, g);
+            path_route(w, xr, a, &in);
         }
     }
     if (exit) {
-        int up = cpu_nic_link(t, k, 0), down = cpu_nic_link(t, k, 1);
-        route(f, "zoneRoute", cz, x, cgw, xr, &up, 1, NULL);
-        route(f, "zoneRoute", x, cz, xr, cgw, &down, 1, NULL);
+        path out = {.n = 0}, in = {.n = 0};
+        path_name(&out, cpul);
+        path_id(&out, cpu_nic_link(t, k, 0));
+        path_route(w, c, xr, &out);
+        path_id(&in, cpu_nic_link(t, k, 1));
+        path_route(w, xr, c, &in);
     }
-    fprintf(f, "</zone>\n");
+    sk->zone_close(sk->ctx);
 }
 
 /* Items of a grouping level: nodes, or leaves of a fat tree (each a group of its nodes). */
@@ -328,12 +345,12 @@ static void item_zone(writer *w, item_kind kind, int x)
  * zone "<id>x" with router "<id>x_r" is the group's gateway to its parent. */
 static void group_zone(writer *w, item_kind kind, int lo, int hi, const char *id, bool exit)
 {
-    FILE *f = w->f;
+    const des_platform_sink *sk = w->sink;
     int n = hi - lo;
     int per_child = n <= GROUP_FANOUT ? 1 : (n + GROUP_FANOUT - 1) / GROUP_FANOUT;
     int children = (n + per_child - 1) / per_child;
     bool leaf_links = kind == ITEM_LEAF && per_child == 1;
-    fprintf(f, "<zone id=\"%s\" routing=\"Full\">\n", id);
+    sk->zone_open(sk->ctx, id);
     char (*zone)[32] = malloc(sizeof *zone * (size_t)children);
     char (*gw)[40] = malloc(sizeof *gw * (size_t)children);
     int *up = malloc(sizeof(int) * (size_t)children), *down = malloc(sizeof(int) * (size_t)children);
@@ -359,42 +376,46 @@ static void group_zone(writer *w, item_kind kind, int lo, int hi, const char *id
     snprintf(x, sizeof x, "%sx", id);
     snprintf(xr, sizeof xr, "%sx_r", id);
     snprintf(h, sizeof h, "%s_h", id);
-    if (exit)
-        fprintf(f, " <zone id=\"%s\" routing=\"Full\"><router id=\"%s\"/></zone>\n", x, xr);
+    if (exit) {
+        sk->zone_open(sk->ctx, x);
+        sk->router(sk->ctx, xr);
+        sk->zone_close(sk->ctx);
+    }
     for (int c = 0; c < children && leaf_links; c++)
         for (int d = 0; d < 2; d++) {
             int l = d ? down[c] : up[c];
             char name[32];
             snprintf(name, sizeof name, "L%d", l);
-            link_line(f, name, w->t->capacity_Bps[l], link_latency_s(w->t, l));
+            link_line(w, name, w->t->capacity_Bps[l], link_latency_s(w->t, l));
         }
     if (!leaf_links && (children > 1 || exit))
-        helper_line(f, h, 0);
+        helper_line(w, h, 0);
     for (int c = 0; c < children; c++) {
         for (int e = 0; e < children; e++) {
             if (e == c)
                 continue;
             int ids[2] = {up[c], down[e]};
             if (leaf_links)
-                route(f, "zoneRoute", zone[c], zone[e], gw[c], gw[e], ids, 2, NULL);
+                route(w, true, zone[c], zone[e], gw[c], gw[e], ids, 2, NULL);
             else
-                route(f, "zoneRoute", zone[c], zone[e], gw[c], gw[e], NULL, 0, h);
+                route(w, true, zone[c], zone[e], gw[c], gw[e], NULL, 0, h);
         }
         if (!exit)
             continue;
         if (leaf_links) {
-            route(f, "zoneRoute", zone[c], x, gw[c], xr, &up[c], 1, NULL);
-            route(f, "zoneRoute", x, zone[c], xr, gw[c], &down[c], 1, NULL);
+            route(w, true, zone[c], x, gw[c], xr, &up[c], 1, NULL);
+            route(w, true, x, zone[c], xr, gw[c], &down[c], 1, NULL);
         } else {
-            route(f, "zoneRoute", zone[c], x, gw[c], xr, NULL, 0, h);
-            route(f, "zoneRoute", x, zone[c], xr, gw[c], NULL, 0, h);
+            route(w, true, zone[c], x, gw[c], xr, NULL, 0, h);
+            route(w, true, x, zone[c], xr, gw[c], NULL, 0, h);
         }
     }
-    fprintf(f, "</zone>\n");
+    sk->zone_close(sk->ctx);
     free(zone), free(gw), free(up), free(down);
 }
 
-int gcsim_des_write_topology(const gcsim_topology *t, const char *path, gcsim_error *err)
+int des_platform_describe(const gcsim_topology *t, const des_platform_sink *sink,
+                          gcsim_error *err)
 {
     const gcsim_platform *p = t->platform;
     if (!(p->gpu.speed_flops > 0))
@@ -407,23 +428,104 @@ int gcsim_des_write_topology(const gcsim_topology *t, const char *path, gcsim_er
         return gcsim_fail(err, "%s: $.nic.per_node: an NVLink mesh with several NICs per node is "
                                "not supported by the DES (use nvswitch, or one NIC per node)",
                           p->source_path);
+    writer w = {sink, t, false};
+    if (t->leaves > 1)
+        group_zone(&w, ITEM_LEAF, 0, t->leaves, "fabric", false);
+    else
+        group_zone(&w, ITEM_NODE, 0, t->nodes, "fabric", false);
+    if (w.out_of_memory)
+        return gcsim_fail(err, "%s: out of memory while describing the SimGrid platform",
+                          p->source_path);
+    return 0;
+}
+
+/* ---- the XML writer ---- */
+
+typedef struct {
+    FILE *f;
+    int depth; /* open zones: the indentation */
+} xml_sink;
+
+static void xml_indent(xml_sink *x)
+{
+    fprintf(x->f, "%*s", x->depth, "");
+}
+
+static void xml_zone_open(void *ctx, const char *id)
+{
+    xml_sink *x = ctx;
+    xml_indent(x);
+    fprintf(x->f, "<zone id=\"%s\" routing=\"Full\">\n", id);
+    x->depth++;
+}
+
+static void xml_zone_close(void *ctx)
+{
+    xml_sink *x = ctx;
+    x->depth--;
+    xml_indent(x);
+    fprintf(x->f, "</zone>\n");
+}
+
+static void xml_host(void *ctx, const char *id, double speed_flops)
+{
+    xml_sink *x = ctx;
+    xml_indent(x);
+    fprintf(x->f, "<host id=\"%s\" speed=\"%.17gf\"/>\n", id, speed_flops);
+}
+
+static void xml_router(void *ctx, const char *id)
+{
+    xml_sink *x = ctx;
+    xml_indent(x);
+    fprintf(x->f, "<router id=\"%s\"/>\n", id);
+}
+
+static void xml_link(void *ctx, const char *id, double bw_Bps, double lat_s, bool fatpipe)
+{
+    xml_sink *x = ctx;
+    xml_indent(x);
+    fprintf(x->f, "<link id=\"%s\" bandwidth=\"%.17gBps\" latency=\"%.17gs\" sharing_policy=\"%s\"/>\n",
+            id, bw_Bps, lat_s, fatpipe ? "FATPIPE" : "SHARED");
+}
+
+static void xml_route(void *ctx, bool zone_route, const char *src, const char *dst,
+                      const char *gw_src, const char *gw_dst, const char *const *links, int n)
+{
+    xml_sink *x = ctx;
+    const char *tag = zone_route ? "zoneRoute" : "route";
+    xml_indent(x);
+    if (zone_route)
+        fprintf(x->f, "<%s src=\"%s\" dst=\"%s\" gw_src=\"%s\" gw_dst=\"%s\" symmetrical=\"NO\">",
+                tag, src, dst, gw_src, gw_dst);
+    else
+        fprintf(x->f, "<%s src=\"%s\" dst=\"%s\" symmetrical=\"NO\">", tag, src, dst);
+    for (int k = 0; k < n; k++)
+        fprintf(x->f, "<link_ctn id=\"%s\"/>", links[k]);
+    fprintf(x->f, "</%s>\n", tag);
+}
+
+int gcsim_des_write_topology(const gcsim_topology *t, const char *path, gcsim_error *err)
+{
+    const gcsim_platform *p = t->platform;
     FILE *f = fopen(path, "w");
     if (!f)
         return gcsim_fail(err, "%s: cannot write the SimGrid platform", path);
     fprintf(f, "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n");
     fprintf(f, "<!-- generated by gcsim from %s (%s) -->\n", p->source_path, p->name);
     fprintf(f, "<platform version=\"4.1\">\n");
-    writer w = {f, t, false};
-    if (t->leaves > 1)
-        group_zone(&w, ITEM_LEAF, 0, t->leaves, "fabric", false);
-    else
-        group_zone(&w, ITEM_NODE, 0, t->nodes, "fabric", false);
+    xml_sink x = {f, 0};
+    des_platform_sink sink = {&x,       xml_zone_open, xml_zone_close, xml_host,
+                              xml_router, xml_link,    xml_route};
+    int rc = des_platform_describe(t, &sink, err);
     fprintf(f, "</platform>\n");
-    if (ferror(f) | (fclose(f) != 0))
-        return gcsim_fail(err, "%s: write error while generating the SimGrid platform", path);
-    if (w.out_of_memory)
-        return gcsim_fail(err, "%s: out of memory while generating the SimGrid platform", path);
-    return 0;
+    if (ferror(f) | (fclose(f) != 0)) {
+        remove(path);
+        return rc != 0 ? -1 : gcsim_fail(err, "%s: write error while generating the SimGrid platform", path);
+    }
+    if (rc != 0)
+        remove(path);
+    return rc;
 }
 
 const char *gcsim_des_default_network_model(const gcsim_platform *p)

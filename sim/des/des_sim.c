@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <simgrid/actor.h>
@@ -26,7 +27,60 @@
 
 #include "des_collectives.h"
 #include "des_internal.h"
+#include "des_platform.h"
 #include "des_timeline.h"
+
+/* ---- progress on stderr (des_progress_init) ---- */
+
+/* Reports start after this much wall time (short runs print nothing) and come at most
+ * this often. */
+#define PROGRESS_AFTER_S 3.0
+#define PROGRESS_EVERY_S 1.0
+
+static struct {
+    int fd;
+    bool tty, printed;
+    double start_s, last_s;
+} progress = {-1, false, false, 0, 0};
+
+static double wall_now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void des_progress_init(int fd, bool tty)
+{
+    progress.fd = fd;
+    progress.tty = tty;
+    progress.start_s = progress.last_s = wall_now_s();
+}
+
+void des_progress(int b, int done, int n, int n_buckets)
+{
+    if (progress.fd < 0)
+        return;
+    double now = wall_now_s();
+    if (now - progress.start_s < PROGRESS_AFTER_S || now - progress.last_s < PROGRESS_EVERY_S)
+        return;
+    progress.last_s = now;
+    progress.printed = true;
+    double pct = 100.0 * (b + (double)done / (n > 0 ? n : 1)) / (n_buckets > 0 ? n_buckets : 1);
+    dprintf(progress.fd, "%sgcsim des: %3.0f%% of the exchanges simulated (bucket %d of %d), %.0f s%s",
+            progress.tty ? "\r" : "", pct, b + 1, n_buckets, now - progress.start_s,
+            progress.tty ? "" : "\n");
+}
+
+static void progress_end(void)
+{
+    if (progress.fd < 0)
+        return;
+    if (progress.printed && progress.tty)
+        dprintf(progress.fd, "\rgcsim des: done in %.0f s%30s\n", wall_now_s() - progress.start_s, "");
+    close(progress.fd);
+    progress.fd = -1;
+}
 
 void des_mark_start(des_actor *a, int b)
 {
@@ -168,18 +222,6 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
      * that calloc clears (6x the peak memory at 1,024 GPUs: 307 MiB against 51). */
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     simgrid_init(&argc, argv);
-    simgrid_load_platform(plan->platform_path);
-    /* Loaded: remove the generated file now, so that nothing is left behind even if the
-     * caller is killed during a long simulation (the parent's cleanup then finds it gone). */
-    char dir[sizeof plan->platform_path];
-    snprintf(dir, sizeof dir, "%s", plan->platform_path);
-    char *slash = strrchr(dir, '/');
-    unlink(plan->platform_path);
-    if (slash) {
-        *slash = '\0';
-        rmdir(dir);
-    }
-
     des_sim sim;
     memset(&sim, 0, sizeof sim);
     sim.plan = plan;
@@ -199,17 +241,18 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
         fail(hdr, "out of memory", "");
         return;
     }
+    /* The platform, built in memory (des_platform_sg.cpp), hands back the endpoints' hosts:
+     * looking 16,384 hosts up by name searches every zone for each. */
+    char msg[400];
+    if (des_platform_build(&plan->topology, sim.hosts, sim.n_endpoints, msg, sizeof msg) != 0) {
+        fail(hdr, msg, "");
+        return;
+    }
     sim.timeline = plan->timeline_path ? des_timeline_new(plan) : NULL;
 
-    char name[64];
     for (int e = 0; e < sim.n_endpoints; e++) {
-        if (e < n)
-            snprintf(name, sizeof name, "g%d", e);
-        else
-            snprintf(name, sizeof name, "c%d", e - n);
-        sim.hosts[e] = sg_host_by_name(name);
         if (!sim.hosts[e]) {
-            fail(hdr, "generated platform lacks host ", name);
+            fail(hdr, "generated platform lacks the host of endpoint ", e < n ? "(GPU)" : "(CPU)");
             return;
         }
         sim.actors[e].sim = &sim;
@@ -217,11 +260,19 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
         for (int k = 0; k < DES_MAILBOX_CACHE; k++)
             sim.actors[e].boxes[k].peer = -1;
     }
+    /* Without compute (a bare collective) every bucket is ready at time 0: the semaphores
+     * start full and no compute actor runs (half the actors, whose stacks dominate the
+     * cost of a small run). */
+    bool computes = plan->iteration.forward_s > 0;
+    for (int b = 0; b < plan->n_buckets; b++)
+        computes = computes || plan->iteration.buckets[b].backward_s > 0;
     for (int g = 0; g < n; g++) {
-        sim.ready[g] = sg_sem_init(0);
-        sg_actor_t c = sg_actor_init("compute", sim.hosts[g]);
-        sg_actor_set_data(c, &sim.actors[g]);
-        sg_actor_start(c, gpu_compute_main, 0, NULL);
+        sim.ready[g] = sg_sem_init(computes ? 0 : plan->n_buckets);
+        if (computes) {
+            sg_actor_t c = sg_actor_init("compute", sim.hosts[g]);
+            sg_actor_set_data(c, &sim.actors[g]);
+            sg_actor_start(c, gpu_compute_main, 0, NULL);
+        }
         /* The comm actor has its own record (codec time) but the same endpoint id. */
         sg_actor_t m = sg_actor_init("comm", sim.hosts[g]);
         sg_actor_set_data(m, &sim.actors[g]);
@@ -234,6 +285,7 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     }
 
     simgrid_run();
+    progress_end();
 
     hdr->iteration_s = simgrid_get_clock();
     hdr->compute_end_s = sim.compute_end_s;

@@ -1,10 +1,10 @@
 #!/bin/sh
-# A killed gcsim leaves neither its SimGrid child nor the child's platform folder behind
-# (issue 15, defect 4). For SIGKILL, SIGTERM and SIGINT sent to gcsim alone, once while the
-# child loads the platform folder gcsim wrote (250 nodes) and once while the
-# child simulates: the child must be gone within 10 s and $TMPDIR (gcsim's temporary
-# folder for the run) must be empty. SIGTERM and SIGINT must also end gcsim by that signal.
-# (SIGKILL while gcsim itself still writes the folder leaves it: nothing can run then.)
+# A killed gcsim leaves neither its SimGrid child nor temporary files behind (issue 15,
+# defect 4). For SIGKILL, SIGTERM and SIGINT sent to gcsim alone, once as soon as a child
+# exists (it builds the platform in memory; no platform file is written since issue 14)
+# and once while the child simulates: the child must be gone within 10 s and $TMPDIR
+# (gcsim's temporary folder for the run) must be empty. SIGTERM and SIGINT must also end
+# gcsim by that signal.
 #   des_killed.sh GCSIM SOURCE_DIR WORK_DIR
 set -u
 gcsim=$1 src=$2 work=$3
@@ -22,24 +22,19 @@ alive() { # PID: running (a zombie waiting for its reaper counts as gone)
 }
 
 # Waits up to 180 s for a state (it comes within seconds on an idle machine, but a loaded
-# 2-core CI machine took over 30 s to load the platform); returns 1 if the run ended first
-# or time ran out.
-wait_for() { # PID STATE: folder | child
+# 2-core CI machine once took over 30 s); returns 1 if the run ended first or time ran out.
+wait_for() { # PID STATE: started | child
     end=$(($(date +%s) + 180))
     while [ "$(date +%s)" -le $end ]; do
         alive "$1" || return 1
         case $2 in
-        # loading: a child exists and the 2,000-GPU platform (megabytes; the short 1-GPU
-        # run predict makes first writes a few kilobytes) is in its folder
-        folder) [ -n "$(pgrep -P "$1")" ] &&
-                [ -n "$(find "$TMPDIR" -path '*/gcsim-des-*/platform.xml' -size +256k 2>/dev/null)" ] &&
-                return 0 ;;
-        # simulating: the folder is loaded and gone, and the child has run for 2 s (so it
-        # is the 2,000-GPU run, not the short 1-GPU run predict makes for its speedups)
+        # started: a child exists (the short 1-GPU run predict makes for its speedups, or
+        # the 2,000-GPU one building its platform)
+        started) [ -n "$(pgrep -P "$1")" ] && return 0 ;;
+        # simulating: the child has run for 2 s (so it is the 2,000-GPU run)
         child)
             c=$(pgrep -P "$1" | head -1)
-            [ -n "$c" ] && ! ls "$TMPDIR" | grep -q '^gcsim-des-[^s]' &&
-                [ "$(ps -o etimes= -p "$c" | tr -d ' ')" -ge 2 ] 2>/dev/null && return 0
+            [ -n "$c" ] && [ "$(ps -o etimes= -p "$c" | tr -d ' ')" -ge 2 ] 2>/dev/null && return 0
             ;;
         esac
         sleep 0.02
@@ -47,12 +42,12 @@ wait_for() { # PID STATE: folder | child
     return 1
 }
 
-for stage in folder child; do
+for stage in started child; do
     for sig in KILL TERM INT; do
         # 2,000 GPUs on a ring, every step simulated (GCSIM_DES_FULL=1; coalesced, the
         # run ends within seconds): seconds to load, minutes to simulate.
         # env --default-signal: sh starts background jobs with SIGINT ignored.
-        env --default-signal=INT GCSIM_DES_FULL=1 "$gcsim" predict --engine des --platform "$work/a100-250.json" \
+        env --default-signal=INT GCSIM_DES_FULL=1 "$gcsim" predict --engine des --des-max-messages -1 --platform "$work/a100-250.json" \
             --model "$src/models/resnet-50.json" --gpus 2000 --collective ring \
             >/dev/null 2>"$work/err" &
         pid=$!
