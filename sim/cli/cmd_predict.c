@@ -8,6 +8,7 @@
 #include "atomic_file.h"
 #include "cli_args.h"
 #include "codec.h"
+#include "collectives.h"
 #include "commands.h"
 #include "inputs.h"
 #include "memory.h"
@@ -28,7 +29,7 @@ static void predict_usage(FILE *out)
 "                     [--gpus LIST] [--scaling strong|weak] [--engine analytic|des|both]\n"
 "                     [--batch K] [--collective NAME] [--exchange X] [--ps-shards S]\n"
 "                     [--bucket SIZE] [--des-max-messages N]\n"
-"                     [--no-overlap] [--timeline FILE] [--buckets]\n"
+"                     [--no-overlap] [--timeline FILE] [--buckets] [--tensors]\n"
 "                     [--precision fp32|tf32|bf16|fp16] [--optimizer sgd|momentum|adam]\n"
 "                     [--format table|json|csv]\n"
 "                     [--output FILE]\n"
@@ -69,6 +70,13 @@ static void predict_usage(FILE *out)
 "                    is refused (exit 2) with its estimated CPU time and memory\n"
 "  --buckets         DES: print each gradient bucket's size and timing instead (one GPU\n"
 "                    count only; without --gpus, two machines' GPUs)\n"
+"  --tensors         print each layer's gradient (tensor) instead: elements, payload\n"
+"                    bytes, bucket, and the codec model's encode and decode seconds on\n"
+"                    one GPU for the compressor, the same figures both engines sum per\n"
+"                    bucket (no engine runs; decode_s is one received payload; one GPU\n"
+"                    count only, without --gpus two machines' GPUs)\n");
+    /* two strings: ISO C99 compilers need support only 4,095 characters in one */
+    fprintf(out,
 "  --precision P     training precision (default: the model's, else fp32): picks the\n"
 "                    profile measured at it; bf16/fp16 gradients travel at 2 bytes\n"
 "  --optimizer O     optimizer state for the memory check (default: the model's, else\n"
@@ -97,6 +105,7 @@ typedef struct {
     double bucket_bytes;
     bool overlap;
     bool buckets;
+    bool tensors;
     bool precision_given, optimizer_given;
     gcsim_precision precision;
     gcsim_optimizer optimizer;
@@ -116,6 +125,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"precision", required_argument, 0, 'P'}, {"optimizer", required_argument, 0, 'O'},
         {"exchange", required_argument, 0, 'X'},
         {"des-max-messages", required_argument, 0, 'M'},
+        {"tensors", no_argument, 0, 'T'},
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
@@ -133,6 +143,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         case 'o': o->output = optarg; break;
         case 'n': o->overlap = false; break;
         case 'k': o->buckets = true; break;
+        case 'T': o->tensors = true; break;
         case 'P':
             o->precision_given = true;
             if (gcsim_precision_parse(optarg, &o->precision)) {
@@ -456,6 +467,49 @@ static report *bucket_report(const gcsim_scenario *s, gcsim_error *err)
 #endif
 }
 
+/* Per layer, the codec model's figures that both engines sum into a bucket's encode_s
+ * and decode_s (gcsim_iteration_build); no engine runs. */
+static report *tensor_report(const gcsim_scenario *s, gcsim_error *err)
+{
+    gcsim_iteration it;
+    if (gcsim_iteration_build(&it, s, err))
+        return NULL;
+    report *r = report_new();
+    report_meta_str(r, "table", "tensors");
+    report_meta_int(r, "gpus", s->placement.gpus);
+    report_meta_int(r, "buckets", it.n_buckets);
+    int c_l = report_column(r, "layer", "layer", 0);
+    int c_name = report_column(r, "name", "name", 0);
+    int c_b = report_column(r, "bucket", "bucket", 0);
+    int c_el = report_column(r, "elements", "elements", 0);
+    int c_dense = report_column(r, "dense_bytes", "fp32 bytes", 0);
+    int c_payload = report_column(r, "payload_bytes", "payload bytes", 0);
+    int c_enc = report_column_scaled(r, "encode_s", "encode us", 3, 1e6);
+    int c_dec = report_column_scaled(r, "decode_s", "decode us", 3, 1e6);
+    double enc_s = 0, dec_s = 0;
+    for (int l = 0; l < it.n_layers; l++) {
+        long long elems = gcsim_layer_params(&s->model->layers[l]);
+        report_row(r);
+        report_int(r, c_l, l);
+        report_str(r, c_name, s->model->layers[l].name);
+        report_int(r, c_b, it.layer_bucket[l]);
+        report_int(r, c_el, elems);
+        report_num(r, c_dense, 4.0 * (double)elems);
+        report_num(r, c_payload, it.layer_payload_bytes[l]);
+        report_num(r, c_enc, it.layer_encode_s[l]);
+        report_num(r, c_dec, it.layer_decode_s[l]);
+        enc_s += it.layer_encode_s[l];
+        dec_s += it.layer_decode_s[l];
+    }
+    char buf[256];
+    snprintf(buf, sizeof buf, "%d layers in %d buckets: encode %.3f ms, decode of one received "
+                              "payload %.3f ms per GPU (an all-gather decodes N-1 of them)",
+             it.n_layers, it.n_buckets, enc_s * 1e3, dec_s * 1e3);
+    report_note(r, "tensors", buf);
+    gcsim_iteration_free(&it);
+    return r;
+}
+
 int cmd_predict(int argc, char **argv)
 {
     predict_options o;
@@ -467,6 +521,11 @@ int cmd_predict(int argc, char **argv)
     if (o.engine != ENGINE_ANALYTIC && !engine_des_available()) {
         fprintf(stderr, "gcsim predict: --engine %s: this build has no SimGrid engine\n",
                 engine_name(o.engine));
+        return EXIT_BAD_INPUT;
+    }
+    if (o.tensors && (o.buckets || o.timeline)) {
+        fprintf(stderr, "gcsim predict: --tensors prints its own table: not with %s\n",
+                o.buckets ? "--buckets" : "--timeline");
         return EXIT_BAD_INPUT;
     }
     if (o.timeline && o.engine == ENGINE_ANALYTIC) {
@@ -512,21 +571,21 @@ int cmd_predict(int argc, char **argv)
             fprintf(stderr, "gcsim predict: %s\n", msg);
             goto done;
         }
-    } else if (o.timeline || o.buckets) {
+    } else if (o.timeline || o.buckets || o.tensors) {
         /* One count is needed: two machines (one when the platform has one), enough to show
          * both intra- and inter-machine transfers in a trace of readable size. */
         int machines = platform.nodes < 2 ? platform.nodes : 2;
         counts[0] = machines * platform.gpus_per_node;
         n_counts = 1;
         fprintf(stderr, "gcsim predict: %s without --gpus: %d GPUs (%d machine%s of %d)\n",
-                o.timeline ? "--timeline" : "--buckets", counts[0], machines,
+                o.timeline ? "--timeline" : o.buckets ? "--buckets" : "--tensors", counts[0], machines,
                 machines == 1 ? "" : "s", platform.gpus_per_node);
     } else {
         n_counts = default_gpu_counts(&platform, counts);
     }
-    if ((o.timeline || o.buckets) && n_counts != 1) {
+    if ((o.timeline || o.buckets || o.tensors) && n_counts != 1) {
         fprintf(stderr, "gcsim predict: %s needs exactly one GPU count in --gpus\n",
-                o.timeline ? "--timeline" : "--buckets");
+                o.timeline ? "--timeline" : o.buckets ? "--buckets" : "--tensors");
         goto done;
     }
     if (o.buckets && o.engine == ENGINE_ANALYTIC) {
@@ -555,6 +614,13 @@ int cmd_predict(int argc, char **argv)
         .bucket_bytes = o.bucket_bytes, .overlap = o.overlap, .timeline_path = NULL,
         .des_max_messages = o.des_max_messages};
     gcsim_codec_setup_apply(&cs, &s);
+    if (o.tensors) {
+        /* the count matters only in whether it compresses at all (not on one GPU) */
+        if (gcsim_platform_place(&platform, counts[0], &s.placement, &err) ||
+            !(r = tensor_report(&s, &err)))
+            goto fail;
+        goto print;
+    }
     bool both = o.engine == ENGINE_BOTH;
     int per_count = both ? 2 : 1;
     rows = calloc((size_t)n_counts * per_count, sizeof *rows);
@@ -594,6 +660,7 @@ int cmd_predict(int argc, char **argv)
         r = build_report(rows, n_rows, both, &model, &platform,
                          gcsim_exchange_name(cs.exchange.exchange));
     }
+print:
     describe(r, &o, &platform, &model, &plan, batch, T1_s, &cs);
     if (o.output) {
         atomic_file f;

@@ -187,6 +187,16 @@ typedef struct {
     int n_buckets;
     gcsim_bucket *buckets;       /* in the order backward fills them */
     bool overlap;                /* buckets exchanged while backward goes on */
+    /* Per layer (forward index; NULL for a bare collective's iteration): the bucket that
+     * holds it, its payload bytes on the wire, and its codec seconds on one GPU (encode;
+     * decode and add of one received payload; 0 unless compressed with a codec). A
+     * bucket's encode_s and decode_s are these summed from its last layer to its first,
+     * so per-tensor views (gcsim predict --tensors, the DES timeline) add up to them. */
+    int n_layers;
+    int *layer_bucket;
+    double *layer_payload_bytes;
+    double *layer_encode_s;
+    double *layer_decode_s;
 } gcsim_iteration;
 
 #define GCSIM_DEFAULT_BUCKET_BYTES (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 */

@@ -18,8 +18,14 @@ bool gcsim_scenario_overlaps(const gcsim_scenario *s)
 void gcsim_iteration_free(gcsim_iteration *it)
 {
     free(it->buckets);
+    free(it->layer_bucket);
+    free(it->layer_payload_bytes);
+    free(it->layer_encode_s);
+    free(it->layer_decode_s);
     it->buckets = NULL;
-    it->n_buckets = 0;
+    it->layer_bucket = NULL;
+    it->layer_payload_bytes = it->layer_encode_s = it->layer_decode_s = NULL;
+    it->n_buckets = it->n_layers = 0;
 }
 
 int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_error *err)
@@ -80,9 +86,18 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
     if (gcsim_collective_is_paper_pattern(s->collective))
         cap = INFINITY;
     bool compressed = gcsim_scenario_compresses(s);
-    it->buckets = calloc((size_t)m->n_layers, sizeof *it->buckets);
-    if (!it->buckets)
+    size_t nl = (size_t)m->n_layers;
+    it->n_layers = m->n_layers;
+    it->buckets = calloc(nl, sizeof *it->buckets);
+    it->layer_bucket = calloc(nl, sizeof *it->layer_bucket);
+    it->layer_payload_bytes = calloc(nl, sizeof *it->layer_payload_bytes);
+    it->layer_encode_s = calloc(nl, sizeof *it->layer_encode_s);
+    it->layer_decode_s = calloc(nl, sizeof *it->layer_decode_s);
+    if (!it->buckets || !it->layer_bucket || !it->layer_payload_bytes || !it->layer_encode_s ||
+        !it->layer_decode_s) {
+        gcsim_iteration_free(it);
         return gcsim_fail(err, "out of memory for %d gradient buckets", m->n_layers);
+    }
     /* Backward runs from the last layer to the first; a bucket closes when it holds cap
      * fp32 bytes, or at the first layer. */
     gcsim_bucket *cur = NULL;
@@ -110,9 +125,13 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
         /* Tensor by tensor, as the compressor library encodes: each pays its kernels. */
         if (compressed && s->codec) {
             double elems = (double)gcsim_layer_params(&m->layers[l]);
-            cur->bytes.encode_s += gcsim_codec_encode_s(s->codec, elems, wire);
-            cur->bytes.decode_s += gcsim_codec_decode_s(s->codec, elems, wire);
+            it->layer_encode_s[l] = gcsim_codec_encode_s(s->codec, elems, wire);
+            it->layer_decode_s[l] = gcsim_codec_decode_s(s->codec, elems, wire);
+            cur->bytes.encode_s += it->layer_encode_s[l];
+            cur->bytes.decode_s += it->layer_decode_s[l];
         }
+        it->layer_bucket[l] = it->n_buckets;
+        it->layer_payload_bytes[l] = wire;
         if (cur->bytes.dense_bytes >= cap || l == 0) {
             it->n_buckets++;
             cur = NULL;

@@ -58,14 +58,22 @@ static bool active(const gcsim_flow *f, int step)
     return step >= f->first_step && step <= f->last_step;
 }
 
+/* Runs `seconds` of nominal codec work on the actor's host (it shares the GPU with
+ * backward compute, so it may take longer); returns the simulated start. */
+static double codec_run(des_actor *a, double seconds)
+{
+    double t0 = simgrid_get_clock();
+    sg_actor_execute(seconds * sg_host_get_speed(sg_host_self()));
+    a->codec_s += seconds;
+    return t0;
+}
+
 void des_codec(des_actor *a, double seconds, const char *name, const char *kind, int bucket,
                int phase, int step)
 {
     if (seconds <= 0)
         return;
-    double t0 = simgrid_get_clock();
-    sg_actor_execute(seconds * sg_host_get_speed(sg_host_self()));
-    a->codec_s += seconds;
+    double t0 = codec_run(a, seconds);
     if (!a->sim->timeline)
         return;
     des_event_args args = des_event_args_of(kind);
@@ -75,6 +83,65 @@ void des_codec(des_actor *a, double seconds, const char *name, const char *kind,
     args.bytes = a->sim->plan->iteration.buckets[bucket].bytes.payload_bytes;
     des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMPRESS, name, t0, simgrid_get_clock(),
                      &args);
+}
+
+/* One slice per tensor of bucket b on the per-tensor track, tiling [t0, t1]: the bucket is
+ * one SimGrid execution (one per tensor would multiply the simulation's cost), and its
+ * simulated interval is shared out in proportion to each tensor's modelled seconds. The
+ * boundaries are cumulative fractions of the interval and the last is t1 itself, so after
+ * rounding to nanoseconds the slices cover the bucket's slice exactly, without gaps. */
+static void codec_tensors(des_actor *a, int b, bool encode, double factor, double t0, double t1)
+{
+    const des_plan *pl = a->sim->plan;
+    const gcsim_iteration *it = &pl->iteration;
+    const double *layer_s = encode ? it->layer_encode_s : it->layer_decode_s;
+    if (!pl->model || !layer_s)
+        return;
+    const gcsim_bucket *bk = &it->buckets[b];
+    /* backward order, last layer first: the order they were encoded and summed in */
+    double total_s = 0;
+    for (int l = bk->last_layer; l >= bk->first_layer; l--)
+        total_s += layer_s[l];
+    if (!(total_s > 0))
+        return;
+    char name[160];
+    double done_s = 0, start = t0;
+    for (int l = bk->last_layer; l >= bk->first_layer; l--) {
+        done_s += layer_s[l];
+        double end = l == bk->first_layer ? t1 : t0 + (t1 - t0) * (done_s / total_s);
+        end = fmax(start, fmin(end, t1));
+        const gcsim_layer *layer = &pl->model->layers[l];
+        des_event_args args = des_event_args_of(encode ? "encode-tensor" : "decode-tensor");
+        args.bucket = b;
+        args.modelled_key = encode ? "encode_s" : "decode_s";
+        args.modelled_s = factor * layer_s[l];
+        args.layer = layer->name;
+        args.elements = (double)gcsim_layer_params(layer);
+        args.bytes = it->layer_payload_bytes[l];
+        args.apportioned = "by modelled work";
+        snprintf(name, sizeof name, "%s %s", encode ? "encode" : "decode", layer->name);
+        des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMPRESS_TENSORS, name, start, end,
+                         &args);
+        start = end;
+    }
+}
+
+void des_codec_bucket(des_actor *a, int b, bool encode, double seconds, double factor)
+{
+    if (seconds <= 0)
+        return;
+    double t0 = codec_run(a, seconds), t1 = simgrid_get_clock();
+    if (!a->sim->timeline)
+        return;
+    char name[48];
+    snprintf(name, sizeof name, "%s bucket %d", encode ? "encode" : "decode", b);
+    des_event_args args = des_event_args_of(encode ? "encode" : "decode");
+    args.bucket = b;
+    args.bytes = a->sim->plan->iteration.buckets[b].bytes.payload_bytes;
+    args.modelled_key = encode ? "encode_s" : "decode_s";
+    args.modelled_s = seconds;
+    des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMPRESS, name, t0, t1, &args);
+    codec_tensors(a, b, encode, factor, t0, t1);
 }
 
 /* The transfer slice of one endpoint's step (step -1: a coalesced phase) and a flow end
@@ -280,9 +347,7 @@ void des_exchange(des_actor *a, int b)
     }
     free(comms);
     const gcsim_bucket_bytes *bb = &pl->iteration.buckets[b].bytes;
-    if (a->ep < pl->gpus && gcsim_bucket_decode_s(bb, s) > 0) {
-        char name[48];
-        snprintf(name, sizeof name, "decode bucket %d", b);
-        des_codec(a, gcsim_bucket_decode_s(bb, s), name, "decode", b, -1, -1);
-    }
+    /* gcsim_bucket_decode_s: s->decodes received payloads, each bucket's decode_s */
+    if (a->ep < pl->gpus)
+        des_codec_bucket(a, b, false, gcsim_bucket_decode_s(bb, s), (double)s->decodes);
 }

@@ -47,6 +47,12 @@ struct des_sim {
 void des_codec(des_actor *a, double seconds, const char *name, const char *kind, int bucket,
                int phase, int step);
 
+/* A bucket's encode (before its exchange) or final decode (after it): `seconds` of work
+ * charged as one execution, one slice on the compression track and, when the plan has the
+ * model, one slice per tensor on the per-tensor track; tensor l's modelled seconds are
+ * factor x the iteration's layer_encode_s[l] (or layer_decode_s[l]). */
+void des_codec_bucket(des_actor *a, int b, bool encode, double seconds, double factor);
+
 /* This endpoint's part of bucket b's schedule, then (GPUs) the final decode. */
 void des_exchange(des_actor *a, int b);
 

@@ -148,8 +148,7 @@ static void gpu_comm_main(int argc, char **argv)
 
     for (int b = 0; b < plan->n_buckets; b++) {
         sg_sem_acquire(sim->ready[a->ep]);
-        snprintf(name, sizeof name, "encode bucket %d", b);
-        des_codec(a, plan->buckets[b].encode_s, name, "encode", b, -1, -1);
+        des_codec_bucket(a, b, true, plan->buckets[b].encode_s, 1.0);
         des_mark_start(a, b);
         double t0 = simgrid_get_clock(), codec0 = a->codec_s;
         des_exchange(a, b);

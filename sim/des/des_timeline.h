@@ -2,7 +2,8 @@
  * sim/des/des_timeline.h: the Chrome trace (Perfetto) of one simulated iteration:
  * traceEvents with ts/dur in microseconds, one process per endpoint (GPU, node CPU, PS
  * shard; pid = endpoint + 1, since Perfetto treats pid 0 specially), one thread (track)
- * each for compute, compression, the bucket's collective and its per-step transfers.
+ * each for compute, compression, the bucket's collective, its per-step transfers, and
+ * compression split per tensor (des_codec_bucket).
  *
  * Times are rounded once to integer nanoseconds when an event is recorded, and ts and dur
  * are both derived from those integers, so a slice that starts when the previous one on
@@ -23,7 +24,10 @@ typedef enum {
     DES_TRACK_COMPUTE = 1,
     DES_TRACK_COMPRESS = 2,
     DES_TRACK_COMM = 3,
-    DES_TRACK_TRANSFER = 4
+    DES_TRACK_TRANSFER = 4,
+    /* A bucket's encode and final decode split per tensor (des_codec_bucket): its own
+     * track, since these slices lie under the bucket's slice on DES_TRACK_COMPRESS. */
+    DES_TRACK_COMPRESS_TENSORS = 5
 } des_track;
 
 /* What a slice is about; -1 (or a negative byte count) leaves a field out of its args. */
@@ -32,6 +36,14 @@ typedef struct {
     int bucket, phase, step, peer, peers;
     double bytes;          /* the bucket's encoded payload (one worker's) */
     double bytes_sent, bytes_received; /* a transfer slice: this endpoint's, this step */
+    /* Codec slices: the modelled (nominal) seconds under the key modelled_key ("encode_s",
+     * "decode_s"); per-tensor slices also the layer's name and elements and how the
+     * bucket's simulated interval was shared out ("apportioned"). NULL / < 0: absent. */
+    const char *modelled_key;
+    double modelled_s;
+    const char *layer;
+    double elements;
+    const char *apportioned;
 } des_event_args;
 
 /* Only the kind set; every other field absent. */

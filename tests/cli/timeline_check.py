@@ -15,7 +15,12 @@ platform (so 16 GPUs on 2 machines), for a ring all-reduce (fp32) and an all-gat
   end lies inside a slice of its own track;
 - the slices end at the iteration time predict prints (to the nanosecond);
 - each endpoint's "transfer rate" counter integrates to the bytes its transfer slices
-  sent, and ends at 0.
+  sent, and ends at 0;
+- per-tensor codec slices (QSGD): on a track named "compression (per tensor)", every
+  encode and decode bucket slice is tiled exactly (to the nanosecond) by one slice per
+  layer of the bucket, each apportioned in proportion to its modelled seconds (within
+  2 ns), whose modelled seconds add up to the bucket's; every GPU encodes every layer of
+  the model once, with the seconds `predict --tensors` prints for it; fp32 has none.
 """
 import json
 import os
@@ -64,6 +69,9 @@ def one(gcsim, repo, work, compressor, umask):
 
     events = json.load(open(path), parse_float=Decimal)["traceEvents"]
     process_names, thread_names = set(), set()
+    track_names = {}  # (pid, tid) -> thread name
+    codec = {}  # (pid, kind, bucket) -> (start_ns, end_ns, modelled_s) of a bucket slice
+    tensors = defaultdict(list)  # (pid, kind, bucket) -> [(start_ns, end_ns, args, tid)]
     slices = defaultdict(list)  # (pid, tid) -> [(start_ns, end_ns)]
     starts, finishes = {}, defaultdict(list)
     kinds = set()
@@ -77,6 +85,7 @@ def one(gcsim, repo, work, compressor, umask):
                 process_names.add(pid)
             elif e["name"] == "thread_name":
                 thread_names.add((pid, e["tid"]))
+                track_names[(pid, e["tid"])] = e["args"]["name"]
             check(isinstance(e.get("args"), dict) and e["args"], "metadata has args: %r" % e)
         elif ph == "X":
             t0 = ns(Decimal(e["ts"]))
@@ -90,6 +99,15 @@ def one(gcsim, repo, work, compressor, umask):
             check(isinstance(args, dict) and args.get("kind"), "X event with args: %r" % e)
             if isinstance(args, dict):
                 kinds.add(args.get("kind"))
+                span = (t0, t0 + ns(Decimal(e["dur"])))
+                k = args.get("kind")
+                if k in ("encode", "decode"):
+                    key = (pid, k, args.get("bucket"))
+                    check(key not in codec, "one %s slice per bucket and GPU: %r" % (k, key))
+                    codec[key] = span + (Decimal(args.get(k + "_s", -1)),)
+                elif k in ("encode-tensor", "decode-tensor"):
+                    tensors[(pid, k.split("-")[0], args.get("bucket"))].append(
+                        span + (args, e["tid"]))
                 if args.get("kind") == "transfer" and "bytes_sent" in args:
                     sent[pid] += Decimal(args["bytes_sent"]) if ns(Decimal(e["dur"])) > 0 else 0
                 if args.get("kind") == "transfer":
@@ -142,7 +160,68 @@ def one(gcsim, repo, work, compressor, umask):
     end = max(b for spans in slices.values() for _, b in spans)
     check(abs(end - round(iteration_s * 1e9)) <= 1,
           "slices end at %d ns, predict's iteration %.9f s" % (end, iteration_s))
+    check_tensors(codec, tensors, track_names, compressor, gcsim, repo)
     return kinds
+
+
+def check_tensors(codec, tensors, track_names, compressor, gcsim, repo):
+    """Per-tensor slices tile their bucket's encode/decode slice (see the docstring)."""
+    if compressor == "none":
+        check(not codec and not tensors, "fp32: no codec slices")
+        return
+    check(len(codec) > 0, "%s: encode and decode slices" % compressor)
+    check(set(tensors) == set(codec), "every codec bucket slice has per-tensor slices: "
+          "%d bucket slices, %d split" % (len(codec), len(tensors)))
+    for key, (b0, b1, bucket_s) in codec.items():
+        parts = sorted(tensors.get(key, []), key=lambda x: (x[0], x[1]))
+        if not parts:
+            continue
+        where = "%s pid %d bucket %r" % (key[1], key[0], key[2])
+        check(all(track_names.get((key[0], p[3])) == "compression (per tensor)" for p in parts),
+              "%s: per-tensor slices on the track \"compression (per tensor)\"" % where)
+        check(parts[0][0] == b0 and parts[-1][1] == b1, "%s: tensors span [%d, %d] ns, the "
+              "bucket [%d, %d]" % (where, parts[0][0], parts[-1][1], b0, b1))
+        check(all(p[1] == q[0] for p, q in zip(parts, parts[1:])),
+              "%s: per-tensor slices are contiguous" % where)
+        check(sum(p[1] - p[0] for p in parts) == b1 - b0,
+              "%s: durations sum to the bucket's %d ns" % (where, b1 - b0))
+        modelled = [Decimal(p[2].get(key[1] + "_s", -1)) for p in parts]
+        check(all(m > 0 for m in modelled), "%s: every tensor has its modelled %s_s" % (where, key[1]))
+        total = sum(modelled)
+        check(abs(total - bucket_s) <= Decimal("1e-9") * bucket_s,
+              "%s: tensors' modelled %s s, the bucket's %s s" % (where, total, bucket_s))
+        for p, m in zip(parts, modelled):
+            a = p[2]
+            check(a.get("apportioned") == "by modelled work" and a.get("layer")
+                  and a.get("elements", 0) > 0 and a.get("bucket") == key[2],
+                  "%s: per-tensor args: %r" % (where, a))
+            if total > 0:
+                want = Decimal(b1 - b0) * m / total
+                check(abs(Decimal(p[1] - p[0]) - want) <= 2,
+                      "%s %s: %d ns, %s ns by modelled work" % (where, a.get("layer"),
+                                                                p[1] - p[0], want))
+    # Every GPU encodes each layer of the model once, with predict --tensors' seconds.
+    r = run(gcsim, repo, ["predict", "--platform", "platforms/cloud-v100-25gbe.json",
+                          "--model", "models/resnet-50.json", "--compressor", compressor,
+                          "--tensors", "--format", "json"], 0o022)
+    per_layer = {row["name"]: row for row in json.loads(r.stdout)["rows"]}
+    pids = {k[0] for k in codec}
+    for pid in pids:
+        seen = defaultdict(list)
+        for key, parts in tensors.items():
+            if key[0] == pid and key[1] == "encode":
+                for p in parts:
+                    seen[p[2]["layer"]].append((p[2], key[2]))
+        check(sorted(seen) == sorted(per_layer) and all(len(v) == 1 for v in seen.values()),
+              "pid %d encodes every layer once: %d of %d" % (pid, len(seen), len(per_layer)))
+        for name, [(a, bucket)] in ((n, v) for n, v in seen.items() if len(v) == 1):
+            row = per_layer.get(name)
+            if row is None:
+                continue
+            check(bucket == row["bucket"] and a["elements"] == row["elements"]
+                  and abs(Decimal(a["encode_s"]) - Decimal(repr(row["encode_s"])))
+                  <= Decimal("1e-12") * Decimal(a["encode_s"]),
+                  "pid %d layer %s: timeline %r, --tensors %r" % (pid, name, a, row))
 
 
 def main(argv):
@@ -153,8 +232,10 @@ def main(argv):
     os.makedirs(work, exist_ok=True)
     kinds = one(gcsim, repo, work, "none", 0o022)
     check({"forward", "backward", "exchange", "transfer"} <= kinds, "fp32 slice kinds: %s" % kinds)
+    check(not kinds & {"encode-tensor", "decode-tensor"}, "fp32: no per-tensor slices")
     kinds = one(gcsim, repo, work, "qsgd", 0o002)
-    check({"encode", "decode", "transfer"} <= kinds, "QSGD slice kinds: %s" % kinds)
+    check({"encode", "decode", "encode-tensor", "decode-tensor", "transfer"} <= kinds,
+          "QSGD slice kinds: %s" % kinds)
     print("ok" if not failures else "%d failures" % len(failures))
     return 1 if failures else 0
 
