@@ -11,6 +11,7 @@
 #include "baseline_file.h"
 #include "cli_args.h"
 #include "commands.h"
+#include "inputs.h"
 #include "report.h"
 #include "sweep_case.h"
 #include "report_emit.h"
@@ -154,7 +155,7 @@ int cmd_check(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     int status = EXIT_BAD_INPUT;
-    sweep_cache *cache = sweep_cache_new();
+    sweep_cache *cache = sweep_cache_new(&inputs_loaders);
     double *predicted = calloc((size_t)b.n_cases + 1, sizeof *predicted);
     double *drift_pct = calloc((size_t)b.n_cases + 1, sizeof *drift_pct);
     double *tolerance = calloc((size_t)b.n_cases + 1, sizeof *tolerance);

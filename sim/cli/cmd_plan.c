@@ -490,7 +490,7 @@ int cmd_plan(int argc, char **argv)
     int status = EXIT_BAD_INPUT;
     gcsim_error err = {.internal = 0};
     char msg[512];
-    sweep_cache *cache = sweep_cache_new();
+    sweep_cache *cache = sweep_cache_new(&inputs_loaders);
     plan_problem pb = {.o = &o};
     plan_candidate *best = NULL;
     plan_group *groups = NULL;
