@@ -13,6 +13,7 @@
  *   plan_search.h    which GPU counts a plan searches on a platform
  *   plan_rank.h      cost, feasibility and ranking of plan candidates
  *   baseline_file.h  the baseline format `gcsim check` re-evaluates and rewrites
+ *   baseline_check.h one baseline case predicted, its drift and tolerance
  *   schema_version.h the version of the machine-readable output (docs/schema.md)
  *
  * It depends on the engines (sim/analytic, sim/des), sim/codec, sim/config and traces/
@@ -21,6 +22,7 @@
 #ifndef GCSIM_PLANNING_H
 #define GCSIM_PLANNING_H
 
+#include "baseline_check.h"
 #include "baseline_file.h"
 #include "engine.h"
 #include "merge.h"

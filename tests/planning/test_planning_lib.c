@@ -226,6 +226,26 @@ static void test_baseline_round_trip(const char *src)
     CHECK(strcmp(again.cases[1].compressor, "fp16") == 0 && again.cases[1].gpus == 16);
     CHECK(again.cases[1].collective == COLLECTIVE_TREE && again.cases[1].scaling == SCALING_STRONG);
     CHECK(again.cases[1].engine == ENGINE_DES && again.cases[0].engine == ENGINE_ANALYTIC);
+
+    /* Drift and tolerance: 101 against 100 is +1 %; a case's own tolerance first, then
+     * the command line's, then the file's (absent here), then the fallback. */
+    CHECK(baseline_drift_pct(101.0, 100.0) == 1.0);
+    CHECK(baseline_drift_pct(75.0, 100.0) == -25.0);
+    CHECK(baseline_within_tolerance(-0.5, 0.5) && !baseline_within_tolerance(0.51, 0.5));
+    CHECK(!baseline_within_tolerance(NAN, 1e9));
+    CHECK(baseline_tolerance_pct(&again, &again.cases[1], 7.0, 0.5) == 2.0);
+    CHECK(baseline_tolerance_pct(&again, &again.cases[0], 7.0, 0.5) == 7.0);
+    CHECK(baseline_tolerance_pct(&again, &again.cases[0], -1.0, 0.5) == 0.5);
+    /* A prediction is a positive, finite throughput; a missing model file is named. */
+    sweep_cache *cache = sweep_cache_new(NULL);
+    double now = 0.0;
+    CHECK(baseline_case_predict(&again.cases[0], cache, &now, &err) == 0);
+    CHECK(now > 0.0 && isfinite(now));
+    baseline_case gone = again.cases[0];
+    snprintf(gone.model, sizeof gone.model, "%s", work_path("no-such-model.json"));
+    CHECK(baseline_case_predict(&gone, cache, &now, &err) == -1);
+    CHECK_STR_CONTAINS(err.message, "no-such-model.json");
+    sweep_cache_free(cache);
     baseline_free(&again);
 
     /* A duplicate case name is refused, naming the file. */
