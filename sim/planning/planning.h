@@ -12,6 +12,7 @@
  *   merge.h          joining the rows of `sweep --shard K/N` outputs, with their checks
  *   plan_search.h    which GPU counts a plan searches on a platform
  *   plan_rank.h      cost, feasibility and ranking of plan candidates
+ *   plan_keep.h      what the plan search keeps per group, and its extremes
  *   baseline_file.h  the baseline format `gcsim check` re-evaluates and rewrites
  *   baseline_check.h one baseline case predicted, its drift and tolerance
  *   schema_version.h the version of the machine-readable output (docs/schema.md)
@@ -26,6 +27,7 @@
 #include "baseline_file.h"
 #include "engine.h"
 #include "merge.h"
+#include "plan_keep.h"
 #include "plan_rank.h"
 #include "plan_search.h"
 #include "schema_version.h"

@@ -1,7 +1,7 @@
 /*
  * The planning library (sim/planning) called directly, without the gcsim binary: the
  * size of a sweep's cross product and how shards partition it, the default GPU counts,
- * the input cache, the merge of shard rows (order restored; duplicates, gaps and
+ * the input cache, what the plan search keeps, the merge of shard rows (order restored; duplicates, gaps and
  * mismatched headers refused) and a baseline load / rewrite / load round trip.
  * Usage: test_planning_lib SOURCE_DIR WORK_DIR
  */
@@ -256,6 +256,52 @@ static void test_baseline_round_trip(const char *src)
     CHECK_STR_CONTAINS(err.message, "baseline.json");
 }
 
+static plan_candidate candidate(const plan_target *t, int index, int gpus, double tput)
+{
+    plan_candidate c;
+    memset(&c, 0, sizeof c);
+    c.platform = index; /* distinct input positions: the order is total */
+    c.gpus = gpus;
+    c.r.p.throughput_samples_per_s = tput;
+    c.price_per_gpu_hour_usd = 1.0;
+    plan_evaluate(t, &c);
+    return c;
+}
+
+/* Need 1000 samples/s at $1 per GPU-hour, no work given (cost = $ per hour):
+ *   A 4 GPUs 1200/s $4/h   B 2 GPUs 1100/s $2/h   C 1 GPU 600/s (too slow)   D 8 GPUs 1500/s $8/h
+ * By cost B is best, by time D; the closest to feasible is the smallest need/reached
+ * (D: 1000/1500); the fastest is D, the cheapest fast enough B. */
+static void test_plan_keep(void)
+{
+    plan_target t = {.need_samples_per_s = 1000.0};
+    plan_candidate all[4] = {candidate(&t, 0, 4, 1200.0), candidate(&t, 1, 2, 1100.0),
+                             candidate(&t, 2, 1, 600.0), candidate(&t, 3, 8, 1500.0)};
+    CHECK(all[0].feasible && all[1].feasible && !all[2].feasible && all[3].feasible);
+    for (int by_time = 0; by_time <= 1; by_time++) {
+        plan_group g = {0};
+        plan_extremes x = {0};
+        for (int k = 0; k < 4; k++)
+            plan_keep(&t, by_time, &all[k], &g, &x);
+        CHECK(g.has_best && g.best.gpus == (by_time ? 8 : 2));
+        CHECK(g.has_closest && g.closest.gpus == 8);
+        CHECK(x.has_fastest && x.fastest.gpus == 8);
+        CHECK(x.has_cheapest_fast && x.cheapest_fast.gpus == 2);
+    }
+    /* Only the slow one: no best, it is the closest, and nothing is fast enough. */
+    plan_group g = {0};
+    plan_extremes x = {0};
+    plan_keep(&t, false, &all[2], &g, &x);
+    CHECK(!g.has_best && g.has_closest && g.closest.gpus == 1);
+    CHECK(x.has_fastest && !x.has_cheapest_fast);
+    /* plan_sort ranks whatever it is given (the command gives it the feasible ones): by
+     * cost C, B, A, D ($1, 2, 4, 8 per hour); by time D, A, B, C. */
+    plan_sort(all, 4, false, false);
+    CHECK(all[0].gpus == 1 && all[1].gpus == 2 && all[2].gpus == 4 && all[3].gpus == 8);
+    plan_sort(all, 4, true, false);
+    CHECK(all[0].gpus == 8 && all[1].gpus == 4 && all[2].gpus == 2 && all[3].gpus == 1);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -267,6 +313,7 @@ int main(int argc, char **argv)
     test_space_and_shards();
     test_cache(argv[1]);
     test_merge();
+    test_plan_keep();
     test_baseline_round_trip(argv[1]);
     CHECK_DONE();
 }
