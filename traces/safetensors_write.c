@@ -1,6 +1,6 @@
 /*
- * traces/safetensors_write.c: writing a safetensors file atomically (temporary file in
- * the same directory, fsync, rename), so readers never see a partial file.
+ * traces/safetensors_write.c: writing a safetensors file atomically (atomic_file.h:
+ * temporary file in the same directory, fsync, rename), so readers never see a partial file.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "atomic_file.h"
 #include "traces_internal.h"
 
 static int check_tensors(const char *path, const gc_trace_write_tensor *t, size_t n,
@@ -131,56 +132,32 @@ int gc_trace_write_safetensors(const char *path, const gc_trace_write_tensor *te
         return gc_trace_fail(err, err_len, "%s: out of memory building the header", path);
     size_t len = strlen(header);
     size_t padded = (len + 7) / 8 * 8; /* 8 + padded is a multiple of 8: aligned data */
-    size_t tmp_len = strlen(path) + 16;
-    char *tmp = malloc(tmp_len);
-    if (!tmp) {
+    /* atomic_file gives the trace the mode a plain fopen would (0666 less the umask), so
+     * it is shared as the umask allows, and removes a run's temporary if it fails. */
+    atomic_file af;
+    if (atomic_file_open(&af, path, err, err_len) != 0) {
         free(header);
-        return gc_trace_fail(err, err_len, "%s: out of memory", path);
+        return -1;
     }
-    snprintf(tmp, tmp_len, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        int e = errno;
-        free(header);
-        free(tmp);
-        return gc_trace_fail(err, err_len, "%s: cannot create a temporary file: %s", path,
-                             strerror(e));
-    }
-    fchmod(fd, 0644); /* mkstemp creates 0600; a trace is meant to be shared */
-    FILE *fp = fdopen(fd, "wb");
-    int rc = fp ? 0 : -1;
-    if (rc == 0) {
-        uint8_t lenbytes[8];
-        for (int b = 0; b < 8; b++)
-            lenbytes[b] = (uint8_t)((uint64_t)padded >> (8 * b));
-        rc = write_all(fp, lenbytes, 8);
-        if (rc == 0)
-            rc = write_all(fp, header, len);
-        for (size_t i = len; rc == 0 && i < padded; i++)
-            rc = fputc(' ', fp) == EOF ? -1 : 0;
-        for (size_t i = 0; rc == 0 && i < n_tensors; i++)
-            rc = write_tensor(fp, &tensors[i]);
-        if (rc == 0)
-            rc = fflush(fp) == 0 && fsync(fd) == 0 ? 0 : -1;
-    }
-    int e = errno;
-    if (fp) {
-        if (fclose(fp) != 0 && rc == 0) {
-            rc = -1;
-            e = errno;
-        }
-    } else {
-        close(fd);
-    }
-    if (rc == 0 && rename(tmp, path) != 0) {
-        rc = -1;
-        e = errno;
-    }
+    FILE *fp = af.stream;
+    uint8_t lenbytes[8];
+    for (int b = 0; b < 8; b++)
+        lenbytes[b] = (uint8_t)((uint64_t)padded >> (8 * b));
+    errno = 0;
+    int rc = write_all(fp, lenbytes, 8);
+    if (rc == 0)
+        rc = write_all(fp, header, len);
+    for (size_t i = len; rc == 0 && i < padded; i++)
+        rc = fputc(' ', fp) == EOF ? -1 : 0;
+    for (size_t i = 0; rc == 0 && i < n_tensors; i++)
+        rc = write_tensor(fp, &tensors[i]);
     if (rc != 0) {
-        unlink(tmp);
-        gc_trace_fail(err, err_len, "%s: write failed: %s", path, strerror(e));
+        int e = errno;
+        atomic_file_abort(&af);
+        gc_trace_fail(err, err_len, "%s: write failed: %s", path, atomic_file_reason(e));
+    } else if (atomic_file_commit(&af, err, err_len) != 0) {
+        rc = -1;
     }
     free(header);
-    free(tmp);
     return rc;
 }

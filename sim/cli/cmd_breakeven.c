@@ -11,6 +11,7 @@
 #include "codec.h"
 #include "commands.h"
 #include "report.h"
+#include "inputs.h"
 #include "report_emit.h"
 #include "sweep_case.h"
 #include "sweep_lists.h"
@@ -142,7 +143,7 @@ int cmd_breakeven(int argc, char **argv)
         fprintf(stderr, "gcsim breakeven: %s\n", msg);
         goto done;
     }
-    cache = sweep_cache_new();
+    cache = sweep_cache_new(&inputs_loaders);
     r = report_new();
     if (!cache || !r) {
         gcsim_fail(&err, "out of memory");

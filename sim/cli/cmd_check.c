@@ -1,16 +1,16 @@
 /* gcsim check: re-evaluates a committed baseline and fails when predicted throughput has
  * drifted beyond a tolerance (a CI regression guard). */
 #include <getopt.h>
-#include <math.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "atomic_file.h"
-#include "baseline_file.h"
+#include "baseline_check.h"
 #include "cli_args.h"
 #include "commands.h"
+#include "inputs.h"
 #include "report.h"
 #include "sweep_case.h"
 #include "report_emit.h"
@@ -154,7 +154,7 @@ int cmd_check(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     int status = EXIT_BAD_INPUT;
-    sweep_cache *cache = sweep_cache_new();
+    sweep_cache *cache = sweep_cache_new(&inputs_loaders);
     double *predicted = calloc((size_t)b.n_cases + 1, sizeof *predicted);
     double *drift_pct = calloc((size_t)b.n_cases + 1, sizeof *drift_pct);
     double *tolerance = calloc((size_t)b.n_cases + 1, sizeof *tolerance);
@@ -164,8 +164,6 @@ int cmd_check(int argc, char **argv)
         fprintf(stderr, "gcsim check: out of memory\n");
         goto done;
     }
-    double default_tol = o.tolerance_pct >= 0 ? o.tolerance_pct
-                         : b.tolerance_pct >= 0 ? b.tolerance_pct : DEFAULT_TOLERANCE_PCT;
     /* A new case (no expected value) has nothing to check against: only --update may
      * record it. Refused before any evaluation, naming every such case. */
     if (!o.update) {
@@ -196,34 +194,20 @@ int cmd_check(int argc, char **argv)
                     b.path, k, bc->name);
             goto done;
         }
-        const gcsim_platform *pf = sweep_cache_platform(cache, bc->platform, &err);
-        const gcsim_model *m = pf ? sweep_cache_model(cache, bc->model, &err) : NULL;
-        const gcsim_payload_plan *pl = m ? sweep_cache_payload(cache, m, bc->compressor, &err) : NULL;
-        sweep_result res;
-        if (pl) {
-            sweep_case c = {.platform = pf, .model = m, .payload = pl,
-                            .collective = bc->collective, .collective_given = true,
-                            .scaling = bc->scaling,
-                            .engine = bc->engine, .batch = bc->batch, .gpus = bc->gpus,
-                            .overlap = true};
-            if (!sweep_case_run(&c, &res, &err))
-                goto evaluated;
+        if (baseline_case_predict(bc, cache, &predicted[k], &err)) {
+            fprintf(stderr, "gcsim check: %s: $.cases[%d] (%s): %s\n", b.path, k, bc->name,
+                    err.message);
+            goto done;
         }
-        fprintf(stderr, "gcsim check: %s: $.cases[%d] (%s): %s\n", b.path, k, bc->name,
-                err.message);
-        goto done;
-    evaluated:
-        predicted[k] = res.p.throughput_samples_per_s;
-        tolerance[k] = bc->tolerance_pct >= 0 ? bc->tolerance_pct : default_tol;
+        tolerance[k] = baseline_tolerance_pct(&b, bc, o.tolerance_pct, DEFAULT_TOLERANCE_PCT);
         evaluated[k] = 1;
         n_evaluated++;
         if (!bc->has_expected) { /* only with --update: recorded below */
             n_new++;
             continue;
         }
-        drift_pct[k] = 100.0 * (predicted[k] - bc->expected_samples_per_s) /
-                       bc->expected_samples_per_s;
-        if (!(fabs(drift_pct[k]) <= tolerance[k]))
+        drift_pct[k] = baseline_drift_pct(predicted[k], bc->expected_samples_per_s);
+        if (!baseline_within_tolerance(drift_pct[k], tolerance[k]))
             n_drifted++;
     }
     /* A check that checked nothing must not pass (issue 15: an empty baseline exited 0). */
@@ -262,7 +246,7 @@ int cmd_check(int argc, char **argv)
         }
         report_num(r, c_exp, bc->expected_samples_per_s);
         report_num(r, c_drift, drift_pct[k]);
-        bool drifted = !(fabs(drift_pct[k]) <= tolerance[k]);
+        bool drifted = !baseline_within_tolerance(drift_pct[k], tolerance[k]);
         report_str(r, c_status, drifted ? (o.update ? "updated" : "DRIFT") : "ok");
     }
     /* Rewritten only when a value changes, so an up-to-date baseline keeps its bytes. */
@@ -291,7 +275,7 @@ int cmd_check(int argc, char **argv)
         fprintf(stderr, "gcsim check: %d of %d cases drifted beyond tolerance:", n_drifted,
                 n_evaluated);
         for (int k = 0; k < b.n_cases; k++)
-            if (evaluated[k] && !(fabs(drift_pct[k]) <= tolerance[k]))
+            if (evaluated[k] && !baseline_within_tolerance(drift_pct[k], tolerance[k]))
                 fprintf(stderr, " %s (%+.3f%%)", b.cases[k].name, drift_pct[k]);
         fprintf(stderr, "\n");
         status = EXIT_CHECK_FAILED;

@@ -13,6 +13,7 @@
 #include "codec.h"
 #include "commands.h"
 #include "inputs.h"
+#include "plan_keep.h"
 #include "plan_rank.h"
 #include "plan_search.h"
 #include "report.h"
@@ -378,43 +379,6 @@ static void describe(report *r, const plan_problem *pb, const gcsim_model *m, in
     report_note(r, "searched", buf);
 }
 
-/* What the search keeps instead of every candidate (a 100,000-GPU platform has millions):
- * per (platform, compressor, collective) group the best feasible candidate and the one
- * closest to feasible, and over all groups the fastest candidate and the cheapest one fast
- * enough, for explain(). */
-typedef struct {
-    plan_candidate best, closest;
-    bool has_best, has_closest;
-} plan_group;
-
-typedef struct {
-    plan_candidate fastest, cheapest_fast;
-    bool has_fastest, has_cheapest_fast;
-} plan_extremes;
-
-static void keep(const plan_target *t, bool by_time, const plan_candidate *c, plan_group *g,
-                 plan_extremes *x)
-{
-    if (c->feasible && (!g->has_best || plan_better(c, &g->best, by_time) < 0)) {
-        g->best = *c;
-        g->has_best = true;
-    }
-    if (!g->has_closest || c->shortfall < g->closest.shortfall ||
-        (c->shortfall == g->closest.shortfall && plan_better(c, &g->closest, by_time) < 0)) {
-        g->closest = *c;
-        g->has_closest = true;
-    }
-    if (!x->has_fastest || c->tput > x->fastest.tput) {
-        x->fastest = *c;
-        x->has_fastest = true;
-    }
-    if (c->tput >= t->need_samples_per_s &&
-        (!x->has_cheapest_fast || plan_cost_key(c) < plan_cost_key(&x->cheapest_fast))) {
-        x->cheapest_fast = *c;
-        x->has_cheapest_fast = true;
-    }
-}
-
 /* Why nothing is feasible, in one sentence. */
 static void explain(const plan_problem *pb, const plan_extremes *x, const char *first_error,
                     char *out, size_t size)
@@ -490,7 +454,7 @@ int cmd_plan(int argc, char **argv)
     int status = EXIT_BAD_INPUT;
     gcsim_error err = {.internal = 0};
     char msg[512];
-    sweep_cache *cache = sweep_cache_new();
+    sweep_cache *cache = sweep_cache_new(&inputs_loaders);
     plan_problem pb = {.o = &o};
     plan_candidate *best = NULL;
     plan_group *groups = NULL;
@@ -614,7 +578,7 @@ int cmd_plan(int argc, char **argv)
                                                       ? pb.platforms[p]->price_per_gpu_hour_usd
                                                       : NAN;
                     plan_evaluate(&pb.target, &cand);
-                    keep(&pb.target, o.rank_by_time, &cand, grp, &extremes);
+                    plan_keep(&pb.target, o.rank_by_time, &cand, grp, &extremes);
                 }
                 if (grp->has_best)
                     best[n_best++] = grp->best;

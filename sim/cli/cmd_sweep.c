@@ -17,6 +17,7 @@
 #include "sweep_lists.h"
 #include "sweep_output.h"
 #include "sweep_progress.h"
+#include "sweep_space.h"
 #include "units.h"
 #include "report_emit.h"
 
@@ -198,58 +199,17 @@ static int parse_options(int argc, char **argv, sweep_options *o)
     return 0;
 }
 
-/* The parsed dimensions of the sweep. */
-typedef struct {
-    int n_platforms, n_models, n_compressors, n_collectives, n_scalings, n_batches, n_engines;
-    const gcsim_platform **platforms;
-    const gcsim_model **models;
-    const gcsim_payload_plan **plans; /* n_models x n_compressors */
-    gcsim_collective *collectives;
-    gcsim_scaling *scalings;
-    int *batches;                     /* 0: the model's */
-    gcsim_engine *engines;
-    int **gpus;                       /* per platform */
-    int *n_gpus;
-} sweep_space;
-
-static void free_space(sweep_space *s)
-{
-    for (int p = 0; p < s->n_platforms && s->gpus; p++)
-        free(s->gpus[p]);
-    free(s->gpus);
-    free(s->n_gpus);
-    free(s->platforms);
-    free(s->models);
-    free(s->plans);
-    free(s->collectives);
-    free(s->scalings);
-    free(s->batches);
-    free(s->engines);
-}
-
 /* Loads every input and parses every value, so that any bad input stops the sweep before
  * it writes anything. */
 static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *s)
 {
     gcsim_error err;
     char msg[512];
-    s->n_platforms = o->platforms.n ? o->platforms.n : 1;
-    s->n_models = o->models.n ? o->models.n : 1;
-    s->n_compressors = o->compressors.n ? o->compressors.n : 1;
-    s->n_collectives = o->collectives.n ? o->collectives.n : 1;
-    s->n_scalings = o->scalings.n ? o->scalings.n : 1;
-    s->n_batches = o->batches.n ? o->batches.n : 1;
-    s->platforms = calloc((size_t)s->n_platforms, sizeof *s->platforms);
-    s->models = calloc((size_t)s->n_models, sizeof *s->models);
-    s->plans = calloc((size_t)s->n_models * s->n_compressors, sizeof *s->plans);
-    s->collectives = calloc((size_t)s->n_collectives, sizeof *s->collectives);
-    s->scalings = calloc((size_t)s->n_scalings, sizeof *s->scalings);
-    s->batches = calloc((size_t)s->n_batches, sizeof *s->batches);
-    s->engines = calloc(2 * (size_t)(o->engines.n ? o->engines.n : 1), sizeof *s->engines);
-    s->gpus = calloc((size_t)s->n_platforms, sizeof *s->gpus);
-    s->n_gpus = calloc((size_t)s->n_platforms, sizeof *s->n_gpus);
-    if (!s->platforms || !s->models || !s->plans || !s->collectives || !s->scalings ||
-        !s->batches || !s->engines || !s->gpus || !s->n_gpus) {
+    if (sweep_space_alloc(s, o->platforms.n ? o->platforms.n : 1, o->models.n ? o->models.n : 1,
+                          o->compressors.n ? o->compressors.n : 1,
+                          o->collectives.n ? o->collectives.n : 1,
+                          o->scalings.n ? o->scalings.n : 1, o->batches.n ? o->batches.n : 1,
+                          2 * (o->engines.n ? o->engines.n : 1), MAX_GPU_COUNTS)) {
         fprintf(stderr, "gcsim sweep: out of memory\n");
         return -1;
     }
@@ -313,11 +273,6 @@ static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *
         }
     }
     for (int p = 0; p < s->n_platforms; p++) {
-        s->gpus[p] = malloc(MAX_GPU_COUNTS * sizeof(int));
-        if (!s->gpus[p]) {
-            fprintf(stderr, "gcsim sweep: out of memory\n");
-            return -1;
-        }
         if (o->gpus) {
             s->n_gpus[p] = cli_parse_gpu_list(o->gpus, s->gpus[p], MAX_GPU_COUNTS, msg, sizeof msg);
             if (s->n_gpus[p] < 0) {
@@ -326,28 +281,13 @@ static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *
             }
         } else {
             long long capacity = (long long)s->platforms[p]->nodes * s->platforms[p]->gpus_per_node;
-            int n = 0;
-            for (long long g = 1; g <= capacity && n < MAX_GPU_COUNTS; g *= 2)
-                s->gpus[p][n++] = (int)g;
-            if (s->gpus[p][n - 1] != capacity && n < MAX_GPU_COUNTS)
-                s->gpus[p][n++] = (int)capacity;
-            s->n_gpus[p] = n;
+            s->n_gpus[p] = sweep_default_gpus(capacity, s->gpus[p], MAX_GPU_COUNTS);
         }
     }
     return 0;
 fail:
     fprintf(stderr, "gcsim sweep: %s\n", err.message);
     return -1;
-}
-
-static long long count_cases(const sweep_space *s)
-{
-    long long per_gpu = (long long)s->n_models * s->n_compressors * s->n_collectives *
-                        s->n_scalings * s->n_batches * s->n_engines;
-    long long total = 0;
-    for (int p = 0; p < s->n_platforms; p++)
-        total += per_gpu * s->n_gpus[p];
-    return total;
 }
 
 static const char *const columns[] = {
@@ -458,8 +398,8 @@ static void unwatch_signals(void)
 
 static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
 {
-    long long total = count_cases(s);
-    long long mine = o->shard_n ? (total + o->shard_n - (o->shard_k)) / o->shard_n : total;
+    long long total = sweep_space_count(s);
+    long long mine = sweep_shard_size(total, o->shard_k, o->shard_n);
     sweep_progress bar;
     bool show = o->progress > 0 || (o->progress == 0 && isatty(STDERR_FILENO));
     sweep_progress_start(&bar, show, stderr, mine);
@@ -485,7 +425,7 @@ static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
             int one_state = 0; /* 0 not yet, 1 ok, -1 failed */
             double one_tput = 0.0;
             for (int g = 0; g < s->n_gpus[p]; g++, index++) {
-                if (o->shard_n && index % o->shard_n != o->shard_k - 1)
+                if (!sweep_shard_has(index, o->shard_k, o->shard_n))
                     continue;
                 if (one_state == 0) {
                     sweep_case one = cs;
@@ -532,7 +472,7 @@ int cmd_sweep(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
     int status = EXIT_BAD_INPUT;
-    sweep_cache *cache = sweep_cache_new();
+    sweep_cache *cache = sweep_cache_new(&inputs_loaders);
     sweep_space space = {0};
     if (!cache) {
         fprintf(stderr, "gcsim sweep: out of memory\n");
@@ -541,10 +481,10 @@ int cmd_sweep(int argc, char **argv)
     if (build_space(&o, cache, &space))
         goto done;
     if (o.count_only) {
-        long long total = count_cases(&space);
+        long long total = sweep_space_count(&space);
         if (o.shard_n)
             printf("%lld of %lld cases in shard %d/%d\n",
-                   (total + o.shard_n - o.shard_k) / o.shard_n, total, o.shard_k, o.shard_n);
+                   sweep_shard_size(total, o.shard_k, o.shard_n), total, o.shard_k, o.shard_n);
         else
             printf("%lld cases\n", total);
         status = EXIT_OK;
@@ -577,7 +517,7 @@ int cmd_sweep(int argc, char **argv)
     }
     status = EXIT_OK;
 done:
-    free_space(&space);
+    sweep_space_free(&space);
     sweep_cache_free(cache);
     free_options(&o);
     return status;

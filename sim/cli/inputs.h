@@ -1,10 +1,12 @@
 /*
  * sim/cli/inputs.h: what the subcommands share: loading the platform and model (a file,
- * or the embedded defaults when none is named) and running an engine on a scenario.
+ * a catalog name, or the embedded defaults when none is named). The engines are run
+ * through sim/planning/engine.h, included here for the commands.
  */
 #ifndef GCSIM_CLI_INPUTS_H
 #define GCSIM_CLI_INPUTS_H
 
+#include "engine.h" /* gcsim_engine, engine_run: sim/planning */
 #include "scenario.h"
 
 /* The defaults compiled into the binary, so `gcsim predict` runs with no files. */
@@ -16,15 +18,9 @@
 int inputs_load_platform(const char *path, gcsim_platform *out, gcsim_error *err);
 int inputs_load_model(const char *path, gcsim_model *out, gcsim_error *err);
 
-typedef enum { ENGINE_ANALYTIC, ENGINE_DES, ENGINE_BOTH } gcsim_engine;
-
-int engine_parse(const char *text, gcsim_engine *out);
-const char *engine_name(gcsim_engine e);
-/* Whether this build has the SimGrid engine. */
-int engine_des_available(void);
-
-/* Runs one engine (ENGINE_ANALYTIC or ENGINE_DES) on a scenario. */
-int engine_run(gcsim_engine e, const gcsim_scenario *s, gcsim_prediction *out,
-               gcsim_error *err);
+/* The loaders sweep_cache_new takes (sweep_case.h): these two functions, so the cached
+ * inputs of sweep, plan and check also come from the catalog or the embedded defaults. */
+struct sweep_loaders;
+extern const struct sweep_loaders inputs_loaders;
 
 #endif

@@ -17,8 +17,9 @@
 
 #include <stdio.h>
 
-/* Raised whenever a field is renamed, removed or changes unit or type (docs/schema.md). */
-#define REPORT_SCHEMA_VERSION 1
+#include "schema_version.h" /* sim/planning: shared with the sweep rows */
+
+#define REPORT_SCHEMA_VERSION GCSIM_SCHEMA_VERSION
 
 typedef enum { REPORT_TABLE, REPORT_JSON, REPORT_CSV } report_format;
 

@@ -1,6 +1,6 @@
 /*
  * tests/fuzz/fuzz_baseline.c: the baseline reader of `gcsim check` (baseline_load,
- * sim/cli/baseline_file.h) on arbitrary bytes, and its writer (baseline_rewrite) on
+ * sim/planning/baseline_file.h) on arbitrary bytes, and its writer (baseline_rewrite) on
  * whatever the reader accepts.
  *
  * baseline_load takes a path and resolves the platform and model paths a baseline names

@@ -1,4 +1,4 @@
-/* gcsim plan's arithmetic (sim/cli/plan_rank.c) on hand-computed configurations. */
+/* gcsim plan's arithmetic (sim/planning/plan_rank.c) on hand-computed configurations. */
 #include <math.h>
 
 #include "check.h"

@@ -1,4 +1,4 @@
-/* The GPU counts of gcsim plan's default search (sim/cli/plan_search.c): every count up to
+/* The GPU counts of gcsim plan's default search (sim/planning/plan_search.c): every count up to
  * PLAN_EXACT_GPUS, then whole-node counts at most PLAN_GRID_REL apart, always ending at the
  * platform's size (issue 15: the search used to stop at 65,536 GPUs). */
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /*
- * sim/cli/plan_search.h: which GPU counts `gcsim plan` evaluates on a platform when no
+ * sim/planning/plan_search.h: which GPU counts `gcsim plan` evaluates on a platform when no
  * --gpus list is given.
  *
  * Throughput is not monotonic in the GPU count (a partly filled machine pays a whole
@@ -8,8 +8,8 @@
  * search of every count would take minutes on a 100,000-GPU platform, so whole-node counts
  * spaced geometrically are searched instead, up to and including the platform's size.
  */
-#ifndef GCSIM_CLI_PLAN_SEARCH_H
-#define GCSIM_CLI_PLAN_SEARCH_H
+#ifndef GCSIM_PLANNING_PLAN_SEARCH_H
+#define GCSIM_PLANNING_PLAN_SEARCH_H
 
 #include <stdbool.h>
 

@@ -1,5 +1,5 @@
 /*
- * sim/cli/baseline_file.h: the committed baseline that `gcsim check` re-evaluates.
+ * sim/planning/baseline_file.h: the committed baseline that `gcsim check` re-evaluates.
  *
  * A JSON file (format documented in docs/planning.md):
  *   {"format": "gcsim-baseline/1", "description": "...", "tolerance_pct": 0.5,
@@ -15,14 +15,14 @@
  * platform or model path is looked up beside the baseline first, then in each folder
  * above it (so "platforms/x.json" finds the repository's catalog from tests/planning/).
  */
-#ifndef GCSIM_CLI_BASELINE_FILE_H
-#define GCSIM_CLI_BASELINE_FILE_H
+#ifndef GCSIM_PLANNING_BASELINE_FILE_H
+#define GCSIM_PLANNING_BASELINE_FILE_H
 
 #include <cjson/cJSON.h>
 #include <stdbool.h>
 
 #include "gcsim_error.h"
-#include "inputs.h"
+#include "engine.h"
 #include "scenario.h"
 
 #define BASELINE_FORMAT "gcsim-baseline/1"

@@ -1,15 +1,15 @@
 /*
- * sim/cli/sweep_output.h: rows streamed as CSV or JSON lines, one case per line.
+ * sim/planning/sweep_output.h: rows streamed as CSV or JSON lines, one case per line.
  *
  * A sweep can have millions of cases, so rows are written as they are computed instead of
- * being held in a report (report.h). The conventions are report.h's: numbers with full
+ * being held in a report (sim/cli/report.h), with the same conventions: numbers with full
  * precision (%.17g; integers as integers), empty CSV cells and JSON nulls for missing
  * values, CSV quoting when a cell holds a comma or a quote. Line breaks inside strings are
  * written as spaces, so one line is always one row (which `gcsim merge` relies on). A JSON
  * line starts with "schema_version" (docs/schema.md); the CSV header is the schema.
  */
-#ifndef GCSIM_CLI_SWEEP_OUTPUT_H
-#define GCSIM_CLI_SWEEP_OUTPUT_H
+#ifndef GCSIM_PLANNING_SWEEP_OUTPUT_H
+#define GCSIM_PLANNING_SWEEP_OUTPUT_H
 
 #include <stdio.h>
 

@@ -1,5 +1,5 @@
 /*
- * sim/cli/atomic_file.h: output files that appear whole or not at all.
+ * traces/atomic_file.h: output files that appear whole or not at all.
  *
  * Output is written to a temporary file beside the target and renamed over it only when
  * complete, so an interrupted or failed run leaves either the old file or none, never a
@@ -15,14 +15,14 @@
  *   replaced, atomically as above; a link to a device is written through;
  * - a link to nothing (dangling) and a directory are refused.
  *
- * Every output of the gcsim subcommands goes through this module. Two writers below
- * sim/cli keep their own temporary-and-rename code because they cannot depend on it:
- * traces/safetensors_write.c (traces/ never depends on sim/; it sets 0644 itself) and the
- * DES's Chrome trace, sim/des/des_timeline.c (an engine below the command). Sharing one
- * implementation needs it moved to a library both layers may use.
+ * Every file gcsim writes goes through this module: the outputs of the subcommands, the
+ * baselines `gcsim check --update` rewrites (sim/planning) and the safetensors traces
+ * (safetensors_write.c); the DES's Chrome trace (sim/des/des_timeline.c) still has its own
+ * temporary-and-rename code and is the one writer left to move onto it. It lives in traces/, the lowest layer that writes files, so that
+ * every layer above may use it (traces/ and compressors/ never depend on sim/).
  */
-#ifndef GCSIM_CLI_ATOMIC_FILE_H
-#define GCSIM_CLI_ATOMIC_FILE_H
+#ifndef GCSIM_TRACES_ATOMIC_FILE_H
+#define GCSIM_TRACES_ATOMIC_FILE_H
 
 #include <stdbool.h>
 #include <stdio.h>

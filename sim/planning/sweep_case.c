@@ -24,11 +24,29 @@ struct sweep_cache {
     int n_platforms, n_models;
     payload_entry *payloads;
     int n_payloads;
+    sweep_loaders load;
 };
 
-sweep_cache *sweep_cache_new(void)
+static int load_platform_file(const char *path, gcsim_platform *out, gcsim_error *err)
 {
-    return calloc(1, sizeof(sweep_cache));
+    if (!path)
+        return gcsim_fail(err, "no platform file named");
+    return gcsim_platform_load(path, out, err);
+}
+
+static int load_model_file(const char *path, gcsim_model *out, gcsim_error *err)
+{
+    if (!path)
+        return gcsim_fail(err, "no model file named");
+    return gcsim_model_load(path, out, err);
+}
+
+sweep_cache *sweep_cache_new(const sweep_loaders *loaders)
+{
+    sweep_cache *c = calloc(1, sizeof(sweep_cache));
+    if (c)
+        c->load = loaders ? *loaders : (sweep_loaders){load_platform_file, load_model_file};
+    return c;
 }
 
 void sweep_cache_free(sweep_cache *c)
@@ -94,7 +112,7 @@ const gcsim_platform *sweep_cache_platform(sweep_cache *c, const char *path, gcs
         gcsim_fail(err, "out of memory");
         return NULL;
     }
-    if (inputs_load_platform(path, p, err)) {
+    if (c->load.platform(path, p, err)) {
         free(p);
         return NULL;
     }
@@ -116,7 +134,7 @@ const gcsim_model *sweep_cache_model(sweep_cache *c, const char *path, gcsim_err
         gcsim_fail(err, "out of memory");
         return NULL;
     }
-    if (inputs_load_model(path, m, err)) {
+    if (c->load.model(path, m, err)) {
         gcsim_model_free(m);
         free(m);
         return NULL;

@@ -1,5 +1,5 @@
 /*
- * sim/cli/sweep_lists.h: the list-valued options of `gcsim sweep`, `plan` and `check`.
+ * sim/planning/sweep_lists.h: the list-valued options of `gcsim sweep`, `plan` and `check`.
  *
  * An option may be repeated and each value may be a comma list: `--platform a.json,b.json
  * --platform c.json` names three platforms, in that order. Compressor specs contain commas
@@ -7,8 +7,8 @@
  * ':' continues the spec before it: "none,qsgd:s=4,bucket=512,dgc:ratio=0.001" is three
  * specs. Order is kept, since it fixes the order of the sweep's cases.
  */
-#ifndef GCSIM_CLI_SWEEP_LISTS_H
-#define GCSIM_CLI_SWEEP_LISTS_H
+#ifndef GCSIM_PLANNING_SWEEP_LISTS_H
+#define GCSIM_PLANNING_SWEEP_LISTS_H
 
 #include <stddef.h>
 

@@ -1,21 +1,30 @@
 /*
- * sim/cli/sweep_case.h: what `gcsim sweep`, `plan` and `check` share: a cache of loaded
+ * sim/planning/sweep_case.h: what `gcsim sweep`, `plan` and `check` share: a cache of loaded
  * inputs (each platform and model file read once, each payload plan built once per
  * (model, compressor), since data-dependent compressors encode real gradients to size
  * their payloads), one case put to an engine, and the case's stable id.
  */
-#ifndef GCSIM_CLI_SWEEP_CASE_H
-#define GCSIM_CLI_SWEEP_CASE_H
+#ifndef GCSIM_PLANNING_SWEEP_CASE_H
+#define GCSIM_PLANNING_SWEEP_CASE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "inputs.h"
+#include "engine.h"
 #include "scenario.h"
 
 typedef struct sweep_cache sweep_cache;
 
-sweep_cache *sweep_cache_new(void);
+/* How the cache reads a platform or model the first time it is asked for one. The command
+ * passes its own (sim/cli/inputs.h: catalog names, the embedded defaults for a NULL path);
+ * NULL loaders read plain files (gcsim_platform_load, gcsim_model_load), and a NULL path
+ * is then an error. */
+typedef struct sweep_loaders {
+    int (*platform)(const char *path, gcsim_platform *out, gcsim_error *err);
+    int (*model)(const char *path, gcsim_model *out, gcsim_error *err);
+} sweep_loaders;
+
+sweep_cache *sweep_cache_new(const sweep_loaders *loaders);
 void sweep_cache_free(sweep_cache *c);
 
 /* The loaded file (NULL path: the embedded default); pointers stay valid until

@@ -1,11 +1,11 @@
 /*
- * sim/cli/plan_rank.h: how `gcsim plan` judges and orders configurations: cost per hour,
+ * sim/planning/plan_rank.h: how `gcsim plan` judges and orders configurations: cost per hour,
  * hours and total cost of a work, feasibility against a throughput and a budget, how far
  * an infeasible configuration is from feasible, and the ranking by cost or by time.
  * Pure arithmetic on predictions, so it is tested with hand-computed values.
  */
-#ifndef GCSIM_CLI_PLAN_RANK_H
-#define GCSIM_CLI_PLAN_RANK_H
+#ifndef GCSIM_PLANNING_PLAN_RANK_H
+#define GCSIM_PLANNING_PLAN_RANK_H
 
 #include <stdbool.h>
 

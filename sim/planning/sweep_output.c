@@ -1,7 +1,7 @@
 /* Streaming CSV / JSON lines rows (sweep_output.h). */
 #include "sweep_output.h"
 
-#include "report.h" /* REPORT_SCHEMA_VERSION */
+#include "schema_version.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -23,7 +23,7 @@ void sweep_row_begin(sweep_writer *w)
     w->col = 0;
     /* Every JSON line names its schema (docs/schema.md), so one line read alone does. */
     if (w->format == SWEEP_JSONL)
-        fprintf(w->out, "{\"schema_version\":%d", REPORT_SCHEMA_VERSION);
+        fprintf(w->out, "{\"schema_version\":%d", GCSIM_SCHEMA_VERSION);
 }
 
 /* Separator and, in JSON, the member name. */

@@ -1,0 +1,45 @@
+/* One baseline case predicted and compared (baseline_check.h). */
+#include "baseline_check.h"
+
+#include <math.h>
+
+int baseline_case_predict(const baseline_case *bc, sweep_cache *cache,
+                          double *predicted_samples_per_s, gcsim_error *err)
+{
+    const gcsim_platform *pf = sweep_cache_platform(cache, bc->platform, err);
+    const gcsim_model *m = pf ? sweep_cache_model(cache, bc->model, err) : NULL;
+    const gcsim_payload_plan *pl = m ? sweep_cache_payload(cache, m, bc->compressor, err) : NULL;
+    if (!pl)
+        return -1;
+    /* The case names its collective, so the platform's choice does not apply. */
+    sweep_case c = {.platform = pf, .model = m, .payload = pl,
+                    .collective = bc->collective, .collective_given = true,
+                    .scaling = bc->scaling,
+                    .engine = bc->engine, .batch = bc->batch, .gpus = bc->gpus,
+                    .overlap = true};
+    sweep_result res;
+    if (sweep_case_run(&c, &res, err))
+        return -1;
+    *predicted_samples_per_s = res.p.throughput_samples_per_s;
+    return 0;
+}
+
+double baseline_drift_pct(double predicted_samples_per_s, double expected_samples_per_s)
+{
+    return 100.0 * (predicted_samples_per_s - expected_samples_per_s) / expected_samples_per_s;
+}
+
+bool baseline_within_tolerance(double drift_pct, double tolerance_pct)
+{
+    return fabs(drift_pct) <= tolerance_pct;
+}
+
+double baseline_tolerance_pct(const baseline *b, const baseline_case *bc, double command_pct,
+                              double fallback_pct)
+{
+    if (bc->tolerance_pct >= 0)
+        return bc->tolerance_pct;
+    if (command_pct >= 0)
+        return command_pct;
+    return b->tolerance_pct >= 0 ? b->tolerance_pct : fallback_pct;
+}

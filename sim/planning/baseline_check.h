@@ -1,0 +1,30 @@
+/*
+ * sim/planning/baseline_check.h: what `gcsim check` does with one baseline case:
+ * predict its throughput now, and how far that is from the recorded value.
+ */
+#ifndef GCSIM_PLANNING_BASELINE_CHECK_H
+#define GCSIM_PLANNING_BASELINE_CHECK_H
+
+#include <stdbool.h>
+
+#include "baseline_file.h"
+#include "sweep_case.h"
+
+/* Runs the case on its engine (inputs read through cache) and gives the predicted
+ * throughput. Returns 0, or -1 with the reason in err (an input that cannot be read, a
+ * case the platform cannot hold, an engine failure). */
+int baseline_case_predict(const baseline_case *bc, sweep_cache *cache,
+                          double *predicted_samples_per_s, gcsim_error *err);
+
+/* 100 x (predicted - expected) / expected: positive when the model now predicts more. */
+double baseline_drift_pct(double predicted_samples_per_s, double expected_samples_per_s);
+
+/* Whether |drift| <= tolerance; a drift that is not a number is beyond any tolerance. */
+bool baseline_within_tolerance(double drift_pct, double tolerance_pct);
+
+/* The tolerance of a case: its own, else the command line's, else the file's, else
+ * fallback_pct (negative values mean absent). */
+double baseline_tolerance_pct(const baseline *b, const baseline_case *bc, double command_pct,
+                              double fallback_pct);
+
+#endif

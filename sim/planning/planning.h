@@ -1,0 +1,39 @@
+/*
+ * sim/planning/planning.h: the library behind `gcsim sweep`, `merge`, `plan` and `check`
+ * (CMake target gcsim_planning). The commands in sim/cli parse options, call it and print;
+ * tests/planning calls it directly. One header per purpose, all included here:
+ *
+ *   engine.h         which engine predicts a scenario (analytic, or the DES when built)
+ *   sweep_lists.h    list-valued options ("a,b --x c") and compressor specs with commas
+ *   sweep_case.h     one case (platform, model, compressor, collective, GPUs, ...) run on an
+ *                    engine, its stable id and bottleneck, and a cache of loaded inputs
+ *   sweep_space.h    the cases of a sweep (a cross product) and how shards split them
+ *   sweep_output.h   sweep rows streamed as CSV or JSON lines, and the CSV splitter
+ *   merge.h          joining the rows of `sweep --shard K/N` outputs, with their checks
+ *   plan_search.h    which GPU counts a plan searches on a platform
+ *   plan_rank.h      cost, feasibility and ranking of plan candidates
+ *   plan_keep.h      what the plan search keeps per group, and its extremes
+ *   baseline_file.h  the baseline format `gcsim check` re-evaluates and rewrites
+ *   baseline_check.h one baseline case predicted, its drift and tolerance
+ *   schema_version.h the version of the machine-readable output (docs/schema.md)
+ *
+ * It depends on the engines (sim/analytic, sim/des), sim/codec, sim/config and traces/
+ * (atomic_file.h for the baselines it rewrites), never on sim/cli.
+ */
+#ifndef GCSIM_PLANNING_H
+#define GCSIM_PLANNING_H
+
+#include "baseline_check.h"
+#include "baseline_file.h"
+#include "engine.h"
+#include "merge.h"
+#include "plan_keep.h"
+#include "plan_rank.h"
+#include "plan_search.h"
+#include "schema_version.h"
+#include "sweep_case.h"
+#include "sweep_lists.h"
+#include "sweep_output.h"
+#include "sweep_space.h"
+
+#endif

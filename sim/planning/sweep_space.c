@@ -1,0 +1,78 @@
+/* The cases of a sweep and its shards (sweep_space.h). */
+#include "sweep_space.h"
+
+#include <stdlib.h>
+
+int sweep_space_alloc(sweep_space *s, int n_platforms, int n_models, int n_compressors,
+                      int n_collectives, int n_scalings, int n_batches, int max_engines,
+                      int max_gpu_counts)
+{
+    s->n_platforms = n_platforms;
+    s->n_models = n_models;
+    s->n_compressors = n_compressors;
+    s->n_collectives = n_collectives;
+    s->n_scalings = n_scalings;
+    s->n_batches = n_batches;
+    s->n_engines = 0;
+    s->platforms = calloc((size_t)n_platforms, sizeof *s->platforms);
+    s->models = calloc((size_t)n_models, sizeof *s->models);
+    s->plans = calloc((size_t)n_models * n_compressors, sizeof *s->plans);
+    s->collectives = calloc((size_t)n_collectives, sizeof *s->collectives);
+    s->scalings = calloc((size_t)n_scalings, sizeof *s->scalings);
+    s->batches = calloc((size_t)n_batches, sizeof *s->batches);
+    s->engines = calloc((size_t)max_engines, sizeof *s->engines);
+    s->gpus = calloc((size_t)n_platforms, sizeof *s->gpus);
+    s->n_gpus = calloc((size_t)n_platforms, sizeof *s->n_gpus);
+    if (!s->platforms || !s->models || !s->plans || !s->collectives || !s->scalings ||
+        !s->batches || !s->engines || !s->gpus || !s->n_gpus)
+        return -1;
+    for (int p = 0; p < n_platforms; p++)
+        if (!(s->gpus[p] = calloc((size_t)max_gpu_counts, sizeof(int))))
+            return -1;
+    return 0;
+}
+
+void sweep_space_free(sweep_space *s)
+{
+    for (int p = 0; p < s->n_platforms && s->gpus; p++)
+        free(s->gpus[p]);
+    free(s->gpus);
+    free(s->n_gpus);
+    free(s->platforms);
+    free(s->models);
+    free(s->plans);
+    free(s->collectives);
+    free(s->scalings);
+    free(s->batches);
+    free(s->engines);
+}
+
+long long sweep_space_count(const sweep_space *s)
+{
+    long long per_gpu = (long long)s->n_models * s->n_compressors * s->n_collectives *
+                        s->n_scalings * s->n_batches * s->n_engines;
+    long long total = 0;
+    for (int p = 0; p < s->n_platforms; p++)
+        total += per_gpu * s->n_gpus[p];
+    return total;
+}
+
+bool sweep_shard_has(long long index, int k, int n)
+{
+    return n == 0 || index % n == k - 1;
+}
+
+long long sweep_shard_size(long long total, int k, int n)
+{
+    return n ? (total + n - k) / n : total;
+}
+
+int sweep_default_gpus(long long capacity_gpus, int *counts, int max_counts)
+{
+    int n = 0;
+    for (long long g = 1; g <= capacity_gpus && n < max_counts; g *= 2)
+        counts[n++] = (int)g;
+    if (n > 0 && counts[n - 1] != capacity_gpus && n < max_counts)
+        counts[n++] = (int)capacity_gpus;
+    return n;
+}

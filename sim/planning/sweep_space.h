@@ -1,0 +1,52 @@
+/*
+ * sim/planning/sweep_space.h: the cases of a sweep and how shards split them.
+ *
+ * A sweep is the cross product platform x model x compressor x collective x scaling x
+ * batch x engine x GPU count, in that nesting order (the GPU count innermost, with its own
+ * list per platform). Case i is in shard K/N when i mod N = K - 1, so the shards
+ * partition the cases and each holds every N-th case (a shard of a slow region is not
+ * much slower than the others).
+ */
+#ifndef GCSIM_PLANNING_SWEEP_SPACE_H
+#define GCSIM_PLANNING_SWEEP_SPACE_H
+
+#include <stdbool.h>
+
+#include "engine.h"
+#include "scenario.h"
+
+typedef struct {
+    int n_platforms, n_models, n_compressors, n_collectives, n_scalings, n_batches, n_engines;
+    const gcsim_platform **platforms;
+    const gcsim_model **models;
+    const gcsim_payload_plan **plans; /* n_models x n_compressors */
+    gcsim_collective *collectives;
+    gcsim_scaling *scalings;
+    int *batches;                     /* 0: the model's */
+    gcsim_engine *engines;
+    int **gpus;                       /* per platform, room for max_gpu_counts */
+    int *n_gpus;
+} sweep_space;
+
+/* Allocates the arrays for the given list lengths (each at least 1), zeroed; n_engines is
+ * left 0 with room for max_engines. Returns 0, or -1 when out of memory (then
+ * sweep_space_free still frees what was allocated). */
+int sweep_space_alloc(sweep_space *s, int n_platforms, int n_models, int n_compressors,
+                      int n_collectives, int n_scalings, int n_batches, int max_engines,
+                      int max_gpu_counts);
+void sweep_space_free(sweep_space *s);
+
+/* The number of cases (all shards together). */
+long long sweep_space_count(const sweep_space *s);
+
+/* Whether case index belongs to shard k of n (1 <= k <= n); n = 0: no sharding, every case. */
+bool sweep_shard_has(long long index, int k, int n);
+/* How many of total cases shard k of n holds (total when n = 0). */
+long long sweep_shard_size(long long total, int k, int n);
+
+/* The GPU counts a sweep runs on a platform of capacity_gpus GPUs when none are given:
+ * powers of two up to the capacity, then the capacity itself. Returns how many were
+ * written (at most max_counts). */
+int sweep_default_gpus(long long capacity_gpus, int *counts, int max_counts);
+
+#endif

@@ -1,0 +1,319 @@
+/*
+ * The planning library (sim/planning) called directly, without the gcsim binary: the
+ * size of a sweep's cross product and how shards partition it, the default GPU counts,
+ * the input cache, what the plan search keeps, the merge of shard rows (order restored; duplicates, gaps and
+ * mismatched headers refused) and a baseline load / rewrite / load round trip.
+ * Usage: test_planning_lib SOURCE_DIR WORK_DIR
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "planning.h"
+
+static const char *work_dir;
+
+static char *work_path(const char *name)
+{
+    static char paths[32][4096];
+    static int next;
+    char *p = paths[next++ % 32];
+    snprintf(p, 4096, "%s/%s", work_dir, name);
+    return p;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        perror(path);
+        exit(3);
+    }
+    fputs(text, f);
+    fclose(f);
+}
+
+/* 2 platforms (3 and 2 GPU counts) x 1 model x 2 compressors x 1 collective x 1 scaling x
+ * 2 batches x 1 engine: (3 + 2) x 2 x 2 = 20 cases. */
+static void test_space_and_shards(void)
+{
+    sweep_space s = {0};
+    CHECK(sweep_space_alloc(&s, 2, 1, 2, 1, 1, 2, 2, 8) == 0);
+    s.engines[s.n_engines++] = ENGINE_ANALYTIC;
+    s.n_gpus[0] = 3;
+    s.n_gpus[1] = 2;
+    CHECK(sweep_space_count(&s) == 20);
+    s.engines[s.n_engines++] = ENGINE_DES; /* "both": twice the cases */
+    CHECK(sweep_space_count(&s) == 40);
+    sweep_space_free(&s);
+
+    /* Every case in exactly one shard, shard sizes as announced and summing to the total,
+     * and shard sizes differing by at most one. */
+    const long long totals[] = {0, 1, 4, 20, 23};
+    for (int t = 0; t < 5; t++)
+        for (int n = 1; n <= 5; n++) {
+            long long sum = 0, smallest = totals[t], largest = 0;
+            for (int k = 1; k <= n; k++) {
+                long long size = sweep_shard_size(totals[t], k, n), held = 0;
+                for (long long i = 0; i < totals[t]; i++)
+                    held += sweep_shard_has(i, k, n);
+                CHECK(held == size);
+                sum += size;
+                smallest = size < smallest ? size : smallest;
+                largest = size > largest ? size : largest;
+            }
+            CHECK(sum == totals[t]);
+            CHECK(largest - smallest <= 1);
+            for (long long i = 0; i < totals[t]; i++) {
+                int owners = 0;
+                for (int k = 1; k <= n; k++)
+                    owners += sweep_shard_has(i, k, n);
+                CHECK(owners == 1);
+            }
+        }
+    /* Unsharded: every case. Shard 2/3 of 7 cases: 1 and 4 (0-based). */
+    CHECK(sweep_shard_size(7, 0, 0) == 7 && sweep_shard_has(5, 0, 0));
+    CHECK(sweep_shard_size(7, 2, 3) == 2);
+    CHECK(sweep_shard_has(1, 2, 3) && sweep_shard_has(4, 2, 3) && !sweep_shard_has(2, 2, 3));
+
+    int counts[16];
+    CHECK(sweep_default_gpus(12, counts, 16) == 5);
+    CHECK(counts[0] == 1 && counts[3] == 8 && counts[4] == 12);
+    CHECK(sweep_default_gpus(16, counts, 16) == 5 && counts[4] == 16); /* no repeat */
+    CHECK(sweep_default_gpus(1, counts, 16) == 1 && counts[0] == 1);
+    CHECK(sweep_default_gpus(1 << 20, counts, 4) == 4 && counts[3] == 8); /* capped */
+}
+
+static void test_cache(const char *src)
+{
+    char platform[4096];
+    snprintf(platform, sizeof platform, "%s/platforms/a100-hdr.json", src);
+    sweep_cache *c = sweep_cache_new(NULL);
+    CHECK(c != NULL);
+    gcsim_error err;
+    const gcsim_platform *a = sweep_cache_platform(c, platform, &err);
+    const gcsim_platform *b = sweep_cache_platform(c, platform, &err);
+    CHECK(a != NULL && a == b); /* read once */
+    /* Plain-file loaders have no embedded default. */
+    CHECK(sweep_cache_platform(c, NULL, &err) == NULL);
+    CHECK_STR_CONTAINS(err.message, "no platform file named");
+    CHECK(sweep_cache_model(c, work_path("missing-model.json"), &err) == NULL);
+    CHECK_STR_CONTAINS(err.message, "missing-model.json");
+    sweep_cache_free(c);
+}
+
+/* Merges the files; returns 0 and the output in out, or -1 and the message in msg. */
+static int merge_files(const char *const *files, int n, char *out, size_t out_len, char *msg,
+                       size_t msg_len)
+{
+    merge_rows *m = merge_new();
+    int rc = 0;
+    for (int k = 0; k < n && rc == 0; k++)
+        rc = merge_add_file(m, files[k], k, msg, msg_len);
+    if (rc == 0)
+        rc = merge_finish(m, msg, msg_len);
+    if (rc == 0) {
+        FILE *f = fopen(work_path("merged.out"), "w+");
+        CHECK(merge_write(m, f) == 0);
+        rewind(f);
+        size_t got = fread(out, 1, out_len - 1, f);
+        out[got] = '\0';
+        fclose(f);
+    }
+    merge_free(m);
+    return rc;
+}
+
+static void test_merge(void)
+{
+    char out[4096], msg[1024];
+    const char *s1 = work_path("s1.csv"), *s2 = work_path("s2.csv");
+    /* Shard 1/2 and 2/2 of three cases, given in the reverse order. */
+    write_text(s1, "case,cases,v\n0,3,\"a,b\"\n2,3,c\n");
+    write_text(s2, "case,cases,v\n1,3,x\n");
+    const char *both[] = {s2, s1};
+    CHECK(merge_files(both, 2, out, sizeof out, msg, sizeof msg) == 0);
+    CHECK(strcmp(out, "case,cases,v\n0,3,\"a,b\"\n1,3,x\n2,3,c\n") == 0);
+
+    /* The same case twice. */
+    const char *dup = work_path("dup.csv");
+    write_text(dup, "case,cases,v\n1,3,y\n");
+    const char *with_dup[] = {s1, s2, dup};
+    CHECK(merge_files(with_dup, 3, out, sizeof out, msg, sizeof msg) == -1);
+    CHECK_STR_CONTAINS(msg, "case 1 is already in");
+    CHECK_STR_CONTAINS(msg, "dup.csv:2");
+
+    /* A case missing. */
+    const char *only_s1[] = {s1};
+    CHECK(merge_files(only_s1, 1, out, sizeof out, msg, sizeof msg) == -1);
+    CHECK_STR_CONTAINS(msg, "1 of 3 cases are in none of the files: 1");
+
+    /* Another sweep's header. */
+    const char *other = work_path("other.csv");
+    write_text(other, "case,cases,w\n1,3,x\n");
+    const char *mismatch[] = {s1, other};
+    CHECK(merge_files(mismatch, 2, out, sizeof out, msg, sizeof msg) == -1);
+    CHECK_STR_CONTAINS(msg, "other.csv:1: header differs from");
+
+    /* Another total. */
+    const char *four = work_path("four.csv");
+    write_text(four, "case,cases,v\n1,4,x\n");
+    const char *totals[] = {s1, four};
+    CHECK(merge_files(totals, 2, out, sizeof out, msg, sizeof msg) == -1);
+    CHECK_STR_CONTAINS(msg, "cases = 4, but");
+
+    /* JSON lines, one shard empty (a shard without cases). */
+    const char *j1 = work_path("j1.jsonl"), *j2 = work_path("j2.jsonl"),
+               *j3 = work_path("j3.jsonl");
+    write_text(j1, "{\"case\":1,\"cases\":2,\"v\":\"b\"}\n");
+    write_text(j2, "{\"case\":0,\"cases\":2,\"v\":\"a\"}\n");
+    write_text(j3, "");
+    const char *jsonl[] = {j1, j3, j2};
+    CHECK(merge_files(jsonl, 3, out, sizeof out, msg, sizeof msg) == 0);
+    CHECK(strcmp(out, "{\"case\":0,\"cases\":2,\"v\":\"a\"}\n{\"case\":1,\"cases\":2,\"v\":\"b\"}\n") == 0);
+
+    /* CSV and JSON lines mixed. */
+    const char *mixed[] = {s1, j1};
+    CHECK(merge_files(mixed, 2, out, sizeof out, msg, sizeof msg) == -1);
+    CHECK_STR_CONTAINS(msg, "j1.jsonl:1: JSON lines, but");
+}
+
+static void test_baseline_round_trip(const char *src)
+{
+    const char *path = work_path("baseline.json");
+    char text[8192];
+    snprintf(text, sizeof text,
+             "{\"format\": \"gcsim-baseline/1\", \"description\": \"round trip\",\n"
+             " \"cases\": [{\"name\": \"a\", \"platform\": \"%s/platforms/a100-hdr.json\",\n"
+             "              \"model\": \"%s/models/resnet-50.json\", \"gpus\": 8,\n"
+             "              \"collective\": \"ring\", \"scaling\": \"weak\", \"engine\": \"analytic\",\n"
+             "              \"expected_throughput_samples_per_s\": 100.25},\n"
+             "             {\"name\": \"b\", \"platform\": \"%s/platforms/a100-hdr.json\",\n"
+             "              \"model\": \"%s/models/resnet-50.json\", \"gpus\": 16,\n"
+             "              \"collective\": \"tree\", \"scaling\": \"strong\", \"engine\": \"des\",\n"
+             "              \"compressor\": \"fp16\", \"tolerance_pct\": 2}]}\n",
+             src, src, src, src);
+    write_text(path, text);
+    baseline b;
+    gcsim_error err;
+    if (baseline_load(path, &b, &err) != 0) {
+        fprintf(stderr, "baseline_load: %s\n", err.message);
+        check_failures++;
+        return;
+    }
+    CHECK(b.n_cases == 2);
+    CHECK(strcmp(b.cases[0].name, "a") == 0 && b.cases[0].gpus == 8);
+    CHECK(b.cases[0].has_expected && b.cases[0].expected_samples_per_s == 100.25);
+    CHECK(strcmp(b.cases[0].compressor, "none") == 0); /* absent: none */
+    CHECK(!b.cases[1].has_expected && b.cases[1].tolerance_pct == 2.0);
+    CHECK(b.tolerance_pct < 0); /* absent from the file */
+
+    /* Record the new case only; the other keeps its value. */
+    const double predicted[] = {999.0, 12345.5};
+    const unsigned char update[] = {0, 1};
+    CHECK(baseline_rewrite(&b, predicted, update, &err) == 0);
+    baseline_free(&b);
+
+    baseline again;
+    CHECK(baseline_load(path, &again, &err) == 0);
+    if (check_failures)
+        return;
+    CHECK(again.n_cases == 2);
+    CHECK(again.cases[0].expected_samples_per_s == 100.25);
+    CHECK(again.cases[1].has_expected && again.cases[1].expected_samples_per_s == 12345.5);
+    CHECK(strcmp(again.cases[1].compressor, "fp16") == 0 && again.cases[1].gpus == 16);
+    CHECK(again.cases[1].collective == COLLECTIVE_TREE && again.cases[1].scaling == SCALING_STRONG);
+    CHECK(again.cases[1].engine == ENGINE_DES && again.cases[0].engine == ENGINE_ANALYTIC);
+
+    /* Drift and tolerance: 101 against 100 is +1 %; a case's own tolerance first, then
+     * the command line's, then the file's (absent here), then the fallback. */
+    CHECK(baseline_drift_pct(101.0, 100.0) == 1.0);
+    CHECK(baseline_drift_pct(75.0, 100.0) == -25.0);
+    CHECK(baseline_within_tolerance(-0.5, 0.5) && !baseline_within_tolerance(0.51, 0.5));
+    CHECK(!baseline_within_tolerance(NAN, 1e9));
+    CHECK(baseline_tolerance_pct(&again, &again.cases[1], 7.0, 0.5) == 2.0);
+    CHECK(baseline_tolerance_pct(&again, &again.cases[0], 7.0, 0.5) == 7.0);
+    CHECK(baseline_tolerance_pct(&again, &again.cases[0], -1.0, 0.5) == 0.5);
+    /* A prediction is a positive, finite throughput; a missing model file is named. */
+    sweep_cache *cache = sweep_cache_new(NULL);
+    double now = 0.0;
+    CHECK(baseline_case_predict(&again.cases[0], cache, &now, &err) == 0);
+    CHECK(now > 0.0 && isfinite(now));
+    baseline_case gone = again.cases[0];
+    snprintf(gone.model, sizeof gone.model, "%s", work_path("no-such-model.json"));
+    CHECK(baseline_case_predict(&gone, cache, &now, &err) == -1);
+    CHECK_STR_CONTAINS(err.message, "no-such-model.json");
+    sweep_cache_free(cache);
+    baseline_free(&again);
+
+    /* A duplicate case name is refused, naming the file. */
+    write_text(path, "{\"format\": \"gcsim-baseline/1\", \"cases\": ["
+                     "{\"name\": \"a\", \"platform\": \"x.json\", \"model\": \"y.json\", \"gpus\": 1},"
+                     "{\"name\": \"a\", \"platform\": \"x.json\", \"model\": \"y.json\", \"gpus\": 1}]}\n");
+    CHECK(baseline_load(path, &again, &err) != 0);
+    CHECK_STR_CONTAINS(err.message, "baseline.json");
+}
+
+static plan_candidate candidate(const plan_target *t, int index, int gpus, double tput)
+{
+    plan_candidate c;
+    memset(&c, 0, sizeof c);
+    c.platform = index; /* distinct input positions: the order is total */
+    c.gpus = gpus;
+    c.r.p.throughput_samples_per_s = tput;
+    c.price_per_gpu_hour_usd = 1.0;
+    plan_evaluate(t, &c);
+    return c;
+}
+
+/* Need 1000 samples/s at $1 per GPU-hour, no work given (cost = $ per hour):
+ *   A 4 GPUs 1200/s $4/h   B 2 GPUs 1100/s $2/h   C 1 GPU 600/s (too slow)   D 8 GPUs 1500/s $8/h
+ * By cost B is best, by time D; the closest to feasible is the smallest need/reached
+ * (D: 1000/1500); the fastest is D, the cheapest fast enough B. */
+static void test_plan_keep(void)
+{
+    plan_target t = {.need_samples_per_s = 1000.0};
+    plan_candidate all[4] = {candidate(&t, 0, 4, 1200.0), candidate(&t, 1, 2, 1100.0),
+                             candidate(&t, 2, 1, 600.0), candidate(&t, 3, 8, 1500.0)};
+    CHECK(all[0].feasible && all[1].feasible && !all[2].feasible && all[3].feasible);
+    for (int by_time = 0; by_time <= 1; by_time++) {
+        plan_group g = {0};
+        plan_extremes x = {0};
+        for (int k = 0; k < 4; k++)
+            plan_keep(&t, by_time, &all[k], &g, &x);
+        CHECK(g.has_best && g.best.gpus == (by_time ? 8 : 2));
+        CHECK(g.has_closest && g.closest.gpus == 8);
+        CHECK(x.has_fastest && x.fastest.gpus == 8);
+        CHECK(x.has_cheapest_fast && x.cheapest_fast.gpus == 2);
+    }
+    /* Only the slow one: no best, it is the closest, and nothing is fast enough. */
+    plan_group g = {0};
+    plan_extremes x = {0};
+    plan_keep(&t, false, &all[2], &g, &x);
+    CHECK(!g.has_best && g.has_closest && g.closest.gpus == 1);
+    CHECK(x.has_fastest && !x.has_cheapest_fast);
+    /* plan_sort ranks whatever it is given (the command gives it the feasible ones): by
+     * cost C, B, A, D ($1, 2, 4, 8 per hour); by time D, A, B, C. */
+    plan_sort(all, 4, false, false);
+    CHECK(all[0].gpus == 1 && all[1].gpus == 2 && all[2].gpus == 4 && all[3].gpus == 8);
+    plan_sort(all, 4, true, false);
+    CHECK(all[0].gpus == 8 && all[1].gpus == 4 && all[2].gpus == 2 && all[3].gpus == 1);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_planning_lib SOURCE_DIR WORK_DIR\n");
+        return 2;
+    }
+    work_dir = argv[2];
+    mkdir(work_dir, 0777);
+    test_space_and_shards();
+    test_cache(argv[1]);
+    test_merge();
+    test_plan_keep();
+    test_baseline_round_trip(argv[1]);
+    CHECK_DONE();
+}
