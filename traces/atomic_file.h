@@ -16,10 +16,10 @@
  * - a link to nothing (dangling) and a directory are refused.
  *
  * Every file gcsim writes goes through this module: the outputs of the subcommands, the
- * baselines `gcsim check --update` rewrites (sim/planning) and the safetensors traces
- * (safetensors_write.c); the DES's Chrome trace (sim/des/des_timeline.c) still has its own
- * temporary-and-rename code and is the one writer left to move onto it. It lives in traces/, the lowest layer that writes files, so that
- * every layer above may use it (traces/ and compressors/ never depend on sim/).
+ * baselines `gcsim check --update` rewrites (sim/planning), the safetensors traces
+ * (safetensors_write.c) and the DES's Chrome trace (sim/des/des_timeline.c). It lives in
+ * traces/, the lowest layer that writes files, so that every layer above may use it
+ * (traces/ and compressors/ never depend on sim/).
  */
 #ifndef GCSIM_TRACES_ATOMIC_FILE_H
 #define GCSIM_TRACES_ATOMIC_FILE_H

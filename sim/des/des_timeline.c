@@ -12,6 +12,8 @@
 
 #include "des_timeline.h"
 
+#include "atomic_file.h"
+
 typedef struct {
     int endpoint;
     int track;
@@ -269,28 +271,11 @@ int des_timeline_write(const des_timeline *t, const char *path, char *msg, size_
         snprintf(msg, msg_len, "%s: out of memory while recording the timeline", path);
         return -1;
     }
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) {
-        snprintf(msg, msg_len, "%s: out of memory", path);
+    /* Whole or not at all, with the mode of any other output (traces/atomic_file.h). */
+    atomic_file out;
+    if (atomic_file_open(&out, path, msg, msg_len))
         return -1;
-    }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmpXXXXXX", 11);
-    int fd = mkstemp(tmp);
-    /* mkstemp creates 0600; a trace is an ordinary output, readable as umask allows. */
-    mode_t mask = umask(0);
-    umask(mask);
-    FILE *f = fd >= 0 && fchmod(fd, 0666 & ~mask) == 0 ? fdopen(fd, "w") : NULL;
-    if (!f) {
-        snprintf(msg, msg_len, "%s: cannot create a temporary file: %s", path, strerror(errno));
-        if (fd >= 0) {
-            close(fd);
-            unlink(tmp);
-        }
-        free(tmp);
-        return -1;
-    }
+    FILE *f = out.stream;
     static const char *track_names[] = {"", "compute", "compression", "collective",
                                         "transfers", "compression (per tensor)"};
     int n_ep = t->gpus + t->nodes + t->shards;
@@ -332,16 +317,12 @@ int des_timeline_write(const des_timeline *t, const char *path, char *msg, size_
     int bad = write_rates(t, f, n_ep);
     fprintf(f, "\n]}\n");
     free(used);
-    bad |= ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
+    if (bad || ferror(f)) {
+        atomic_file_abort(&out);
         snprintf(msg, msg_len, "%s: cannot write the timeline: %s", path, strerror(errno));
-        unlink(tmp);
-        free(tmp);
         return -1;
     }
-    free(tmp);
-    return 0;
+    return atomic_file_commit(&out, msg, msg_len);
 }
 
 void des_timeline_free(des_timeline *t)
