@@ -34,6 +34,7 @@ gcsim, src, work = sys.argv[1:4]
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(src, "traces", "capture"))
 sys.path.insert(0, os.path.join(src, "tests", "capture"))
+sys.path.insert(0, os.path.join(src, "tests", "export"))
 from gcsim_capture import DDPBucketRecorder, GradientDumper  # noqa: E402
 from capture_models import CaptureCNN, CaptureLM  # noqa: E402
 

@@ -3,13 +3,14 @@ from torch import nn
 
 
 class SmallCNN(nn.Module):
-    """conv 3->8 3x3 (pad 1), batch norm, ReLU, 2x2 max pool, fc 8*8*8 -> 10 on 16x16 input."""
-    def __init__(self):
+    """conv 3->channels 3x3 (pad 1), batch norm, ReLU, 2x2 max pool, fc channels*8*8 ->
+    classes on 16x16 input (defaults: 8 channels, 10 classes)."""
+    def __init__(self, channels=8, classes=10):
         super().__init__()
-        self.conv = nn.Conv2d(3, 8, 3, padding=1)
-        self.bn = nn.BatchNorm2d(8)
+        self.conv = nn.Conv2d(3, channels, 3, padding=1)
+        self.bn = nn.BatchNorm2d(channels)
         self.pool = nn.MaxPool2d(2)
-        self.fc = nn.Linear(8 * 8 * 8, 10)
+        self.fc = nn.Linear(channels * 8 * 8, classes)
 
     def forward(self, x):
         x = self.pool(self.bn(self.conv(x)).relu())
@@ -17,12 +18,13 @@ class SmallCNN(nn.Module):
 
 
 class SmallLM(nn.Module):
-    """Vocabulary 100, d 32, 4 heads, FFN 64, one encoder layer, head tied to the embedding."""
-    def __init__(self):
+    """One encoder layer, 4 heads, head tied to the embedding (defaults: vocabulary 100,
+    d 32, FFN 64)."""
+    def __init__(self, vocab=100, d=32, ffn=64):
         super().__init__()
-        self.embed = nn.Embedding(100, 32)
-        self.block = nn.TransformerEncoderLayer(32, 4, 64, dropout=0.0, batch_first=True)
-        self.head = nn.Linear(32, 100)
+        self.embed = nn.Embedding(vocab, d)
+        self.block = nn.TransformerEncoderLayer(d, 4, ffn, dropout=0.0, batch_first=True)
+        self.head = nn.Linear(d, vocab)
         self.head.weight = self.embed.weight
 
     def forward(self, tokens):
