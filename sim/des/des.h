@@ -45,7 +45,7 @@ typedef struct {
     long long transfers;         /* simulated point-to-point messages */
     char network_model[32];      /* SimGrid network/model used */
     double wall_s;               /* wall-clock time of the simulation (fork to result) */
-    double cpu_s;                /* CPU time (user + system) of the simulation child */
+    double cpu_s;                /* CPU time (user + system) of the simulation child, fork to exit */
     long peak_rss_kib;           /* peak resident memory of the simulation child */
 } gcsim_des_details;
 

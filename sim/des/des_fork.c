@@ -11,6 +11,8 @@
  * (issue 15: a killed gcsim left the child behind). No file is written for the platform:
  * the child builds it in memory (des_platform_sg.cpp).
  */
+/* wait4(2), a BSD call, is declared only with _DEFAULT_SOURCE on top of POSIX */
+#define _DEFAULT_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -163,35 +165,30 @@ int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucke
             dup2(devnull, STDOUT_FILENO);
         dup2(efd, STDERR_FILENO);
         des_simulate(plan, hdr, buckets);
-        struct rusage ru;
-        des_run_cost self = {0, 0, 0};
-        if (getrusage(RUSAGE_SELF, &ru) == 0) {
-            self.peak_rss_kib = ru.ru_maxrss;
-            self.cpu_s = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
-                         (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
-        }
         int bad = write_all(fds[1], hdr, sizeof *hdr) != 0 ||
-                  write_all(fds[1], &self, sizeof self) != 0 ||
                   write_all(fds[1], buckets, sizeof *buckets * (size_t)plan->n_buckets) != 0;
         _exit(bad ? 3 : 0);
     }
     cleanup.child_pid = pid;
     close(fds[1]);
-    des_run_cost child = {0, 0, 0};
     size_t want = sizeof *hdr, got = read_all(fds[0], hdr, sizeof *hdr);
-    if (got == want)
-        got = read_all(fds[0], &child, sizeof child), want = sizeof child;
     if (got == want) {
         want = sizeof *buckets * (size_t)plan->n_buckets;
         got = read_all(fds[0], buckets, want);
     }
     close(fds[0]);
+    /* The child's whole cost, fork to exit (its teardown included), as the kernel
+     * accounted it. */
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+    struct rusage ru;
+    memset(&ru, 0, sizeof ru);
+    while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
         ;
     cleanup.child_pid = 0;
-    *cost = child;
     cost->wall_s = now_s() - t0;
+    cost->peak_rss_kib = ru.ru_maxrss;
+    cost->cpu_s = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+                  (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
     if (got != want || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         char text[600] = "";
         ssize_t r = pread(efd, text, sizeof text - 1, 0);

@@ -57,6 +57,7 @@ static double link_latency_s(const gcsim_topology *t, int id)
 typedef struct {
     const des_platform_sink *sink;
     const gcsim_topology *t;
+    bool cpus; /* the node CPUs are endpoints: their hosts, links and routes are described */
     bool out_of_memory;
 } writer;
 
@@ -224,7 +225,8 @@ static void node_zone(writer *w, int k, bool exit)
         snprintf(a, sizeof a, "g%d", g);
         sk->host(sk->ctx, a, p->gpu.speed_flops);
     }
-    sk->host(sk->ctx, c, p->gpu.speed_flops);
+    if (w->cpus)
+        sk->host(sk->ctx, c, p->gpu.speed_flops);
     if (exit)
         sk->router(sk->ctx, xr);
 
@@ -251,7 +253,8 @@ static void node_zone(writer *w, int k, bool exit)
                 link_line(w, id, t->capacity_Bps[2 * g + d], link_latency_s(t, 2 * g + d));
             }
     }
-    helper_line(w, cpul, 0);
+    if (w->cpus)
+        helper_line(w, cpul, 0);
     if (exit)
         for (int r = 0; r < R; r++)
             for (int d = 0; d < 2 && rail_present(t, k, r); d++) {
@@ -259,8 +262,12 @@ static void node_zone(writer *w, int k, bool exit)
                 snprintf(name, sizeof name, "L%d", l);
                 link_line(w, name, t->capacity_Bps[l], link_latency_s(t, l));
             }
-    helper_line(w, bus, p->intra.latency_s);
-    helper_line(w, fab, FABRIC_LATENCY_S);
+    if (w->cpus)
+        helper_line(w, bus, p->intra.latency_s);
+    /* the NVSwitch fabric joins GPUs of different rails: only a node with several has it */
+    bool cross_rail = last - first > per_rail;
+    if (cross_rail)
+        helper_line(w, fab, FABRIC_LATENCY_S);
 
     for (int g = first; g < last; g++) {
         int rg = (g - first) / per_rail;
@@ -279,14 +286,16 @@ static void node_zone(writer *w, int k, bool exit)
             }
             path_route(w, a, b, &q);
         }
-        path up = {.n = 0}, down = {.n = 0};
-        path_topology(&up, t, g, cpu);
-        path_name(&up, bus);
-        path_route(w, a, c, &up);
-        path_name(&down, cpul);
-        path_name(&down, bus);
-        path_topology(&down, t, cpu, g);
-        path_route(w, c, a, &down);
+        if (w->cpus) {
+            path up = {.n = 0}, down = {.n = 0};
+            path_topology(&up, t, g, cpu);
+            path_name(&up, bus);
+            path_route(w, a, c, &up);
+            path_name(&down, cpul);
+            path_name(&down, bus);
+            path_topology(&down, t, cpu, g);
+            path_route(w, c, a, &down);
+        }
         if (exit) {
             path out = {.n = 0}, in = {.n = 0};
             path_topology(&out, t, g, cpu);
@@ -297,7 +306,7 @@ static void node_zone(writer *w, int k, bool exit)
             path_route(w, xr, a, &in);
         }
     }
-    if (exit) {
+    if (exit && w->cpus) {
         path out = {.n = 0}, in = {.n = 0};
         path_name(&out, cpul);
         path_id(&out, cpu_nic_link(t, k, 0));
@@ -414,7 +423,7 @@ static void group_zone(writer *w, item_kind kind, int lo, int hi, const char *id
     free(zone), free(gw), free(up), free(down);
 }
 
-int des_platform_describe(const gcsim_topology *t, const des_platform_sink *sink,
+int des_platform_describe(const gcsim_topology *t, bool with_cpus, const des_platform_sink *sink,
                           gcsim_error *err)
 {
     const gcsim_platform *p = t->platform;
@@ -428,7 +437,7 @@ int des_platform_describe(const gcsim_topology *t, const des_platform_sink *sink
         return gcsim_fail(err, "%s: $.nic.per_node: an NVLink mesh with several NICs per node is "
                                "not supported by the DES (use nvswitch, or one NIC per node)",
                           p->source_path);
-    writer w = {sink, t, false};
+    writer w = {sink, t, with_cpus, false};
     if (t->leaves > 1)
         group_zone(&w, ITEM_LEAF, 0, t->leaves, "fabric", false);
     else
@@ -517,7 +526,7 @@ int gcsim_des_write_topology(const gcsim_topology *t, const char *path, gcsim_er
     xml_sink x = {f, 0};
     des_platform_sink sink = {&x,       xml_zone_open, xml_zone_close, xml_host,
                               xml_router, xml_link,    xml_route};
-    int rc = des_platform_describe(t, &sink, err);
+    int rc = des_platform_describe(t, true, &sink, err);
     fprintf(f, "</platform>\n");
     if (ferror(f) | (fclose(f) != 0)) {
         remove(path);

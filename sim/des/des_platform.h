@@ -35,8 +35,11 @@ typedef struct {
                   const char *gw_src, const char *gw_dst, const char *const *links, int n_links);
 } des_platform_sink;
 
-/* Checks the topology can be simulated, then describes its platform to sink. */
-int des_platform_describe(const gcsim_topology *t, const des_platform_sink *sink,
+/* Checks the topology can be simulated, then describes its platform to sink. Without
+ * with_cpus the node CPUs (hosts c<n>, their attachment and host-bus links, their routes)
+ * are left out: a run whose schedules use only GPUs never crosses them, and they would
+ * cost a host, two links and four routes per node to build (the XML writer keeps them). */
+int des_platform_describe(const gcsim_topology *t, bool with_cpus, const des_platform_sink *sink,
                           gcsim_error *err);
 
 /* In the simulation child, after simgrid_init: creates the platform of t in SimGrid (no

@@ -5,8 +5,8 @@
  * It makes the same calls, in the same order, as SimGrid's XML loader makes for the file
  * gcsim_des_write_topology writes (SimGrid 3.32 src/surf/sg_platf.cpp: a zone is created
  * and given its parent, a host is created and sealed, a link gets its sharing policy and
- * latency and is sealed, a route is added one way; zones are sealed by the engine at the
- * start of the run; on_platform_created is fired at the end), so the simulated times are
+ * latency and is sealed, a route is added one way, a zone is sealed when it is closed;
+ * on_platform_created is fired at the end), so the simulated times are
  * those of the XML, bit for bit. The difference is the lookups: the XML loader resolves
  * each <link_ctn> by searching the links of every zone in turn (quadratic in the number of
  * zones), here names map to objects in hash tables (constant time).
@@ -77,9 +77,16 @@ void zone_open(void *ctx, const char *id)
     });
 }
 
+/* A zone is sealed when it is closed, as SimGrid's XML loader does (</zone>): sealing
+ * scans every host created so far (SimGrid 3.32 NetZoneImpl::get_all_hosts), so sealing
+ * each node as it is finished scans half as many as sealing them all at the start of the
+ * run. Sealing looks only inside the zone, which is complete by then. */
 void zone_close(void *ctx)
 {
-    guarded(ctx, [](builder *b) { b->open.pop_back(); });
+    guarded(ctx, [](builder *b) {
+        b->open.back()->seal();
+        b->open.pop_back();
+    });
 }
 
 /* Endpoint index of a host name: g<k> is GPU k, c<n> node n's CPU; -1 otherwise. */
@@ -163,7 +170,7 @@ extern "C" int des_platform_build(const gcsim_topology *t, sg_host_t *hosts, int
     gcsim_error err;
     err.message[0] = '\0';
     err.internal = 0;
-    int rc = des_platform_describe(t, &sink, &err);
+    int rc = des_platform_describe(t, n_endpoints > t->gpus, &sink, &err);
     if (rc != 0) {
         std::snprintf(msg, msg_len, "%s", err.message);
         return -1;

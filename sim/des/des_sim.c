@@ -114,13 +114,14 @@ static void gpu_compute_main(int argc, char **argv)
     des_actor *a = sg_actor_self_get_data();
     des_sim *sim = a->sim;
     const des_plan *plan = sim->plan;
-    char name[64];
+    char name[64] = "";
 
     des_event_args fwd = des_event_args_of("forward");
     compute(a, plan->iteration.forward_s, "forward", &fwd);
     for (int b = 0; b < plan->n_buckets; b++) {
         gcsim_des_bucket *bk = &plan->buckets[b];
-        snprintf(name, sizeof name, "backward layers %d-%d", bk->first_layer, bk->last_layer);
+        if (sim->timeline) /* the slice's name: formatted only when there is a timeline */
+            snprintf(name, sizeof name, "backward layers %d-%d", bk->first_layer, bk->last_layer);
         des_event_args bwd = des_event_args_of("backward");
         bwd.bucket = b;
         compute(a, plan->iteration.buckets[b].backward_s, name, &bwd);
@@ -144,7 +145,7 @@ static void gpu_comm_main(int argc, char **argv)
     des_actor *a = sg_actor_self_get_data();
     des_sim *sim = a->sim;
     const des_plan *plan = sim->plan;
-    char name[64];
+    char name[64] = "";
 
     for (int b = 0; b < plan->n_buckets; b++) {
         sg_sem_acquire(sim->ready[a->ep]);
@@ -154,7 +155,8 @@ static void gpu_comm_main(int argc, char **argv)
         des_exchange(a, b);
         if (a->ep == 0)
             sim->buckets[b].decode_s = a->codec_s - codec0;
-        snprintf(name, sizeof name, "bucket %d %s", b, gcsim_collective_name(plan->collective));
+        if (sim->timeline)
+            snprintf(name, sizeof name, "bucket %d %s", b, gcsim_collective_name(plan->collective));
         des_event_args ex = des_event_args_of("exchange");
         ex.bucket = b;
         ex.bytes = plan->iteration.buckets[b].bytes.payload_bytes;
@@ -168,11 +170,12 @@ static void cpu_main(int argc, char **argv)
 {
     (void)argc, (void)argv;
     des_actor *a = sg_actor_self_get_data();
-    char name[64];
+    char name[64] = "";
     for (int b = 0; b < a->sim->plan->n_buckets; b++) {
         double t0 = simgrid_get_clock();
         des_exchange(a, b);
-        snprintf(name, sizeof name, "bucket %d", b);
+        if (a->sim->timeline)
+            snprintf(name, sizeof name, "bucket %d", b);
         des_event_args ex = des_event_args_of("exchange");
         ex.bucket = b;
         des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMM, name, t0, simgrid_get_clock(),
