@@ -13,6 +13,7 @@
  *   plan_search.h    which GPU counts a plan searches on a platform
  *   plan_rank.h      cost, feasibility and ranking of plan candidates
  *   plan_keep.h      what the plan search keeps per group, and its extremes
+ *   plan_run.h       the plan search itself: candidates run, kept, ranked, explained
  *   baseline_file.h  the baseline format `gcsim check` re-evaluates and rewrites
  *   baseline_check.h one baseline case predicted, its drift and tolerance
  *   schema_version.h the version of the machine-readable output (docs/schema.md)
@@ -29,6 +30,7 @@
 #include "merge.h"
 #include "plan_keep.h"
 #include "plan_rank.h"
+#include "plan_run.h"
 #include "plan_search.h"
 #include "schema_version.h"
 #include "sweep_case.h"
