@@ -8,6 +8,7 @@
  *   sweep_case.h     one case (platform, model, compressor, collective, GPUs, ...) run on an
  *                    engine, its stable id and bottleneck, and a cache of loaded inputs
  *   sweep_space.h    the cases of a sweep (a cross product) and how shards split them
+ *   sweep_run.h      a sweep's inputs loaded into its space, and its cases run in order
  *   sweep_output.h   sweep rows streamed as CSV or JSON lines, and the CSV splitter
  *   merge.h          joining the rows of `sweep --shard K/N` outputs, with their checks
  *   plan_search.h    which GPU counts a plan searches on a platform
@@ -36,6 +37,7 @@
 #include "sweep_case.h"
 #include "sweep_lists.h"
 #include "sweep_output.h"
+#include "sweep_run.h"
 #include "sweep_space.h"
 
 #endif
