@@ -2,12 +2,14 @@
  * drifted beyond a tolerance (a CI regression guard). */
 #include <getopt.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "atomic_file.h"
 #include "baseline_check.h"
+#include "baseline_file.h"
 #include "cli_args.h"
 #include "commands.h"
 #include "inputs.h"
@@ -139,6 +141,33 @@ static int write_report(const report *r, const check_options *o)
     return 0;
 }
 
+/* The typed facts of the check (docs/schema.md), beside the free-text notes. */
+static void describe(report *r, const check_options *o, const baseline *b,
+                     const unsigned char *evaluated, int n_evaluated, int n_drifted, int n_new,
+                     bool rewritten)
+{
+    report_meta_str(r, "baseline.file", b->path);
+    report_meta_str(r, "baseline.format", BASELINE_FORMAT);
+    report_meta_num(r, "baseline.tolerance_pct", b->tolerance_pct >= 0 ? b->tolerance_pct : NAN);
+    /* What a case without its own tolerance is held to. */
+    baseline_case plain = {.tolerance_pct = -1.0};
+    report_meta_num(r, "tolerance_pct",
+                    baseline_tolerance_pct(b, &plain, o->tolerance_pct, DEFAULT_TOLERANCE_PCT));
+    /* The engine of every case evaluated, when they share one (null: both engines). */
+    int engine = -1;
+    for (int k = 0; k < b->n_cases; k++)
+        if (evaluated[k])
+            engine = engine == -1 || engine == (int)b->cases[k].engine ? (int)b->cases[k].engine : -2;
+    report_meta_str(r, "engine", engine >= 0 ? engine_name((gcsim_engine)engine) : NULL);
+    report_meta_str(r, "engine_filter", o->engine >= 0 ? engine_name((gcsim_engine)o->engine) : NULL);
+    report_meta_bool(r, "update", o->update);
+    report_meta_int(r, "cases", b->n_cases);
+    report_meta_int(r, "cases_evaluated", n_evaluated);
+    report_meta_int(r, "cases_drifted", n_drifted);
+    report_meta_int(r, "cases_recorded", n_new);
+    report_meta_bool(r, "baseline_rewritten", rewritten);
+}
+
 int cmd_check(int argc, char **argv)
 {
     check_options o = {.tolerance_pct = -1.0, .engine = -1, .format = REPORT_TABLE};
@@ -258,6 +287,7 @@ int cmd_check(int argc, char **argv)
         fprintf(stderr, "gcsim check: %s\n", err.message);
         goto done;
     }
+    describe(r, &o, &b, evaluated, n_evaluated, n_drifted, n_new, o.update && n_changed);
     char note[1024];
     report_note(r, "baseline", b.path);
     char recorded[64] = "";

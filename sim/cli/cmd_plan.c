@@ -13,15 +13,14 @@
 #include "codec.h"
 #include "commands.h"
 #include "inputs.h"
-#include "plan_keep.h"
 #include "plan_rank.h"
+#include "plan_run.h"
 #include "plan_search.h"
 #include "report.h"
 #include "sweep_case.h"
 #include "sweep_lists.h"
 #include "report_emit.h"
 
-#define MAX_GPU_COUNTS 65536
 #define DEFAULT_COMPRESSORS "none,fp16,terngrad"
 
 static void plan_usage(FILE *out)
@@ -231,36 +230,6 @@ static int parse_options(int argc, char **argv, plan_options *o)
     return 0;
 }
 
-typedef struct {
-    const plan_options *o;
-    plan_target target;
-    int n_platforms, n_compressors, n_collectives;
-    const gcsim_platform **platforms;
-    const gcsim_payload_plan **plans;
-    gcsim_collective *collectives;
-} plan_problem;
-
-/* The GPU counts searched on a platform: --gpus, or plan_default_counts; with
- * --whole-nodes, only those up to one node and the multiples of gpus_per_node. */
-static int search_counts(const plan_options *o, const gcsim_platform *pf, int *counts,
-                         char *msg, size_t msg_len)
-{
-    int n = 0;
-    if (o->gpus) {
-        int listed = cli_parse_gpu_list(o->gpus, counts, MAX_GPU_COUNTS, msg, msg_len);
-        for (int k = 0; k < listed; k++)
-            if (!o->whole_nodes || counts[k] <= pf->gpus_per_node || counts[k] % pf->gpus_per_node == 0)
-                counts[n++] = counts[k];
-        return listed < 0 ? listed : n;
-    }
-    long long capacity = (long long)pf->nodes * pf->gpus_per_node;
-    n = plan_default_counts(capacity, pf->gpus_per_node, o->whole_nodes, counts, MAX_GPU_COUNTS);
-    if (n < 0)
-        snprintf(msg, msg_len, "%.300s: %lld GPUs: more than %d GPU counts to search; give --gpus",
-                 pf->source_path, capacity, MAX_GPU_COUNTS);
-    return n;
-}
-
 static report *build_report(const plan_problem *pb, const plan_candidate *rows, int n,
                             bool feasible)
 {
@@ -314,10 +283,9 @@ static report *build_report(const plan_problem *pb, const plan_candidate *rows, 
     return r;
 }
 
-static void describe(report *r, const plan_problem *pb, const gcsim_model *m, int batch,
-                     long long evaluated)
+static void describe(report *r, const plan_options *o, const plan_problem *pb,
+                     const gcsim_model *m, int batch, long long evaluated)
 {
-    const plan_options *o = pb->o;
     char buf[1024];
     snprintf(buf, sizeof buf, "%s (%s), %s scaling, %s %d, engine %s", m->name, m->source_path,
              gcsim_scaling_name(o->scaling),
@@ -379,37 +347,6 @@ static void describe(report *r, const plan_problem *pb, const gcsim_model *m, in
     report_note(r, "searched", buf);
 }
 
-/* Why nothing is feasible, in one sentence. */
-static void explain(const plan_problem *pb, const plan_extremes *x, const char *first_error,
-                    char *out, size_t size)
-{
-    const plan_candidate *fastest = x->has_fastest ? &x->fastest : NULL;
-    const plan_candidate *cheapest_fast = x->has_cheapest_fast ? &x->cheapest_fast : NULL;
-    if (!fastest) {
-        snprintf(out, size, "no configuration could be evaluated: %s",
-                 first_error ? first_error : "no GPU counts to search");
-    } else if (pb->target.need_samples_per_s > 0 && fastest->tput < pb->target.need_samples_per_s) {
-        snprintf(out, size,
-                 "the fastest configuration (%s, %d GPUs, %s, %s) reaches %.6g samples/s; the "
-                 "target needs %.6g",
-                 pb->platforms[fastest->platform]->name, fastest->gpus,
-                 pb->plans[fastest->compressor]->spec,
-                 gcsim_collective_name(pb->collectives[fastest->collective]), fastest->tput,
-                 pb->target.need_samples_per_s);
-    } else if (cheapest_fast && isfinite(plan_cost_key(cheapest_fast))) {
-        snprintf(out, size,
-                 "the cheapest configuration fast enough (%s, %d GPUs, %s, %s) costs $%.2f, "
-                 "over the budget of $%.2f",
-                 pb->platforms[cheapest_fast->platform]->name, cheapest_fast->gpus,
-                 pb->plans[cheapest_fast->compressor]->spec,
-                 gcsim_collective_name(pb->collectives[cheapest_fast->collective]),
-                 plan_cost_key(cheapest_fast), pb->target.budget_usd);
-    } else {
-        snprintf(out, size, "no platform has a price ($.price.usd_per_gpu_hour), so none can be "
-                            "held to the budget");
-    }
-}
-
 static int write_report(const report *r, const plan_options *o)
 {
     char msg[512];
@@ -455,16 +392,16 @@ int cmd_plan(int argc, char **argv)
     gcsim_error err = {.internal = 0};
     char msg[512];
     sweep_cache *cache = sweep_cache_new(&inputs_loaders);
-    plan_problem pb = {.o = &o};
-    plan_candidate *best = NULL;
-    plan_group *groups = NULL;
-    plan_extremes extremes = {0};
-    int *counts = malloc(MAX_GPU_COUNTS * sizeof *counts);
+    plan_problem pb = {.rank_by_time = o.rank_by_time, .scaling = o.scaling, .engine = o.engine,
+                       .batch = (int)o.batch, .exchange = o.exchange,
+                       .whole_nodes = o.whole_nodes};
+    plan_result res = {0};
+    const gcsim_platform **platforms = NULL;
+    const gcsim_payload_plan **plans = NULL;
+    gcsim_collective *collectives = NULL;
+    int *gpus = NULL;
     report *r = NULL;
-    long long n_all = 0;
-    char first_error[512] = "";
-    long long n_skipped = 0; /* candidates that cannot run, e.g. out of GPU memory */
-    if (!cache || !counts) {
+    if (!cache) {
         fprintf(stderr, "gcsim plan: out of memory\n");
         goto done;
     }
@@ -477,166 +414,103 @@ int cmd_plan(int argc, char **argv)
         pb.target.need_samples_per_s = pb.target.work_samples / (o.deadline_h * 3600.0);
     pb.n_platforms = o.platforms.n ? o.platforms.n : 1;
     pb.n_compressors = o.compressors.n;
-    /* By default every exchange current stacks run; the TernGrad paper's pattern only when
-     * asked for (it moves a host copy out of the measured compute time). */
-    static const gcsim_collective allreduces[] = {COLLECTIVE_RING, COLLECTIVE_HALVING_DOUBLING,
-                                                  COLLECTIVE_TREE, COLLECTIVE_DOUBLE_TREE,
-                                                  COLLECTIVE_HIERARCHICAL};
-    /* NULL: the GPU-direct collectives, ring .. allgather: not the papers' patterns. */
-    const gcsim_collective *defaults = NULL;
-    int n_defaults = COLLECTIVE_ALLGATHER;
-    static const gcsim_collective gather[] = {COLLECTIVE_ALLGATHER}, ps[] = {COLLECTIVE_PARAMETER_SERVER};
-    if (o.exchange == GCSIM_EXCHANGE_ALLREDUCE)
-        defaults = allreduces, n_defaults = 5;
-    else if (o.exchange == GCSIM_EXCHANGE_ALLGATHER)
-        defaults = gather, n_defaults = 1;
-    else if (o.exchange == GCSIM_EXCHANGE_PS)
-        defaults = ps, n_defaults = 1;
+    gcsim_collective defaults[COLLECTIVE_COUNT];
+    int n_defaults = plan_default_collectives(o.exchange, defaults, COLLECTIVE_COUNT);
     pb.n_collectives = o.collectives.n ? o.collectives.n : n_defaults;
-    pb.platforms = calloc((size_t)pb.n_platforms, sizeof *pb.platforms);
-    pb.plans = calloc((size_t)pb.n_compressors, sizeof *pb.plans);
-    pb.collectives = calloc((size_t)pb.n_collectives, sizeof *pb.collectives);
-    int n_groups = pb.n_platforms * pb.n_compressors * pb.n_collectives;
-    best = calloc((size_t)n_groups, sizeof *best);
-    groups = calloc((size_t)n_groups, sizeof *groups);
-    if (!pb.platforms || !pb.plans || !pb.collectives || !best || !groups) {
+    platforms = calloc((size_t)pb.n_platforms, sizeof *platforms);
+    plans = calloc((size_t)pb.n_compressors, sizeof *plans);
+    collectives = calloc((size_t)pb.n_collectives, sizeof *collectives);
+    if (!platforms || !plans || !collectives) {
         fprintf(stderr, "gcsim plan: out of memory\n");
         goto done;
     }
-    const gcsim_model *model = sweep_cache_model(cache, o.model_path, &err);
+    pb.platforms = platforms;
+    pb.plans = plans;
+    pb.collectives = collectives;
+    const gcsim_model *model = pb.model = sweep_cache_model(cache, o.model_path, &err);
     if (!model)
         goto fail;
     for (int p = 0; p < pb.n_platforms; p++)
-        if (!(pb.platforms[p] = sweep_cache_platform(cache, o.platforms.n ? o.platforms.items[p] : NULL, &err)))
+        if (!(platforms[p] = sweep_cache_platform(cache, o.platforms.n ? o.platforms.items[p] : NULL, &err)))
             goto fail;
     for (int c = 0; c < pb.n_compressors; c++)
-        if (!(pb.plans[c] = sweep_cache_payload(cache, model, o.compressors.items[c], &err)))
+        if (!(plans[c] = sweep_cache_payload(cache, model, o.compressors.items[c], &err)))
             goto fail;
     for (int k = 0; k < pb.n_collectives; k++) {
         if (!o.collectives.n) {
-            pb.collectives[k] = defaults ? defaults[k] : (gcsim_collective)(k + 1);
-        } else if (gcsim_collective_parse(o.collectives.items[k], &pb.collectives[k])) {
+            collectives[k] = defaults[k];
+        } else if (gcsim_collective_parse(o.collectives.items[k], &collectives[k])) {
             fprintf(stderr, "gcsim plan: --collectives: unknown collective \"%s\" (terngrad, ring, "
                             "halving-doubling, tree, double-tree, hierarchical, ps, allgather, dgc-paper)\n",
                     o.collectives.items[k]);
             goto done;
         }
         gcsim_exchange_choice ch;
-        if (gcsim_exchange_resolve(o.exchange, pb.collectives[k], COLLECTIVE_FROM_CLI, "none", &ch,
+        if (gcsim_exchange_resolve(o.exchange, collectives[k], COLLECTIVE_FROM_CLI, "none", &ch,
                                    &err))
             goto fail;
+    }
+    if (o.gpus) {
+        if (!(gpus = malloc(PLAN_MAX_GPU_COUNTS * sizeof *gpus))) {
+            fprintf(stderr, "gcsim plan: out of memory\n");
+            goto done;
+        }
+        pb.n_gpus = cli_parse_gpu_list(o.gpus, gpus, PLAN_MAX_GPU_COUNTS, msg, sizeof msg);
+        if (pb.n_gpus < 0) {
+            fprintf(stderr, "gcsim plan: %s\n", msg);
+            goto done;
+        }
+        pb.gpus = gpus;
     }
 
     if (o.engine == ENGINE_DES) {
         /* The DES takes a fraction of a second per case: say what is coming. */
-        long long planned = 0;
-        for (int p = 0; p < pb.n_platforms; p++) {
-            int n = search_counts(&o, pb.platforms[p], counts, msg, sizeof msg);
-            planned += n > 0 ? (long long)n * pb.n_compressors * pb.n_collectives : 0;
-        }
+        long long planned = plan_candidate_count(&pb);
         if (planned > 200)
             fprintf(stderr, "gcsim plan: --engine des: %lld simulations ahead; narrow them with "
                             "--gpus, --whole-nodes, --compressors or --collectives\n", planned);
     }
 
-    /* Every candidate is evaluated: throughput is not monotonic in the GPU count (a
-     * partly filled machine pays a full machine's communication), so a bisection could
-     * miss the smallest count that reaches the target. */
-    int n_best = 0;
-    for (int p = 0; p < pb.n_platforms; p++) {
-        int n_counts = search_counts(&o, pb.platforms[p], counts, msg, sizeof msg);
-        if (n_counts < 0) {
-            fprintf(stderr, "gcsim plan: %s\n", msg);
-            goto done;
-        }
-        for (int c = 0; c < pb.n_compressors; c++)
-            for (int k = 0; k < pb.n_collectives; k++) {
-                sweep_case cs = {.platform = pb.platforms[p], .model = model,
-                                 .payload = pb.plans[c], .collective = pb.collectives[k],
-                                 .collective_given = true, .exchange = o.exchange,
-                                 .scaling = o.scaling, .engine = o.engine, .batch = (int)o.batch,
-                                 .gpus = 1, .overlap = true};
-                sweep_result one;
-                double tput1 = sweep_case_run(&cs, &one, &err) ? 0.0 : one.p.throughput_samples_per_s;
-                plan_group *grp = &groups[(p * pb.n_compressors + c) * pb.n_collectives + k];
-                for (int g = 0; g < n_counts; g++) {
-                    plan_candidate cand;
-                    memset(&cand, 0, sizeof cand);
-                    cand.platform = p;
-                    cand.compressor = c;
-                    cand.collective = k;
-                    cand.gpus = cs.gpus = counts[g];
-                    if (sweep_case_run(&cs, &cand.r, &err)) {
-                        n_skipped++;
-                        if (!first_error[0])
-                            snprintf(first_error, sizeof first_error, "%.500s", err.message);
-                        continue;
-                    }
-                    n_all++;
-                    cand.one_gpu_samples_per_s = tput1;
-                    cand.price_per_gpu_hour_usd = pb.platforms[p]->has_price
-                                                      ? pb.platforms[p]->price_per_gpu_hour_usd
-                                                      : NAN;
-                    plan_evaluate(&pb.target, &cand);
-                    plan_keep(&pb.target, o.rank_by_time, &cand, grp, &extremes);
-                }
-                if (grp->has_best)
-                    best[n_best++] = grp->best;
-            }
-    }
-
-    bool feasible = n_best > 0;
-    char why[1024] = "";
-    plan_candidate *rows = best;
-    int n_rows = n_best;
-    if (feasible) {
-        plan_sort(best, n_best, o.rank_by_time, false);
-    } else {
-        /* The closest configuration of each platform, compressor and collective. */
-        explain(&pb, &extremes, first_error[0] ? first_error : NULL, why, sizeof why);
-        n_rows = 0;
-        for (int g = 0; g < n_groups; g++)
-            if (groups[g].has_closest)
-                best[n_rows++] = groups[g].closest;
-        plan_sort(best, n_rows, o.rank_by_time, true);
-    }
+    if (plan_run(&pb, &res, &err))
+        goto fail;
+    int n_rows = res.n_rows;
     if (o.top > 0 && n_rows > o.top)
         n_rows = (int)o.top;
-    r = build_report(&pb, rows, n_rows, feasible);
-    describe(r, &pb, model, o.batch ? (int)o.batch : model->batch_per_gpu, n_all);
-    if (n_skipped > 0) {
+    r = build_report(&pb, res.rows, n_rows, res.feasible);
+    describe(r, &o, &pb, model, o.batch ? (int)o.batch : model->batch_per_gpu, res.evaluated);
+    if (res.skipped > 0) {
         char line[700];
-        snprintf(line, sizeof line, "%lld candidate(s) skipped; the first: %s", n_skipped,
-                 first_error);
+        snprintf(line, sizeof line, "%lld candidate(s) skipped; the first: %s", res.skipped,
+                 res.first_error);
         report_note(r, "skipped", line);
     }
-    if (feasible) {
-        snprintf(why, sizeof why,
+    if (res.feasible) {
+        char line[1024];
+        snprintf(line, sizeof line,
                  "%d of %d (platform, compressor, collective) combinations meet the target%s",
-                 n_best, pb.n_platforms * pb.n_compressors * pb.n_collectives,
-                 n_rows < n_best ? " (the best shown; --top 0 for all)" : "");
-        report_note(r, "result", why);
+                 res.n_rows, res.n_groups,
+                 n_rows < res.n_rows ? " (the best shown; --top 0 for all)" : "");
+        report_note(r, "result", line);
     } else {
         char line[1200];
-        snprintf(line, sizeof line, "no feasible configuration: %s; the closest follow", why);
+        snprintf(line, sizeof line, "no feasible configuration: %s; the closest follow", res.why);
         report_note(r, "result", line);
-        fprintf(stderr, "gcsim plan: no feasible configuration: %s\n", why);
+        fprintf(stderr, "gcsim plan: no feasible configuration: %s\n", res.why);
     }
     if (write_report(r, &o))
         goto done;
-    status = feasible ? EXIT_OK : EXIT_CHECK_FAILED;
+    status = res.feasible ? EXIT_OK : EXIT_CHECK_FAILED;
     goto done;
 fail:
     fprintf(stderr, "gcsim plan: %s\n", err.message);
     status = exit_code_for(&err);
 done:
     report_free(r);
-    free(groups);
-    free(best);
-    free(counts);
-    free(pb.platforms);
-    free(pb.plans);
-    free(pb.collectives);
+    plan_result_free(&res);
+    free(gpus);
+    free(platforms);
+    free(plans);
+    free(collectives);
     sweep_cache_free(cache);
     free_options(&o);
     return status;

@@ -17,6 +17,7 @@
 #include "sweep_lists.h"
 #include "sweep_output.h"
 #include "sweep_progress.h"
+#include "sweep_run.h"
 #include "sweep_space.h"
 #include "units.h"
 #include "report_emit.h"
@@ -205,26 +206,15 @@ static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *
 {
     gcsim_error err;
     char msg[512];
-    if (sweep_space_alloc(s, o->platforms.n ? o->platforms.n : 1, o->models.n ? o->models.n : 1,
-                          o->compressors.n ? o->compressors.n : 1,
-                          o->collectives.n ? o->collectives.n : 1,
-                          o->scalings.n ? o->scalings.n : 1, o->batches.n ? o->batches.n : 1,
-                          2 * (o->engines.n ? o->engines.n : 1), MAX_GPU_COUNTS)) {
-        fprintf(stderr, "gcsim sweep: out of memory\n");
-        return -1;
-    }
-    for (int p = 0; p < s->n_platforms; p++)
-        if (!(s->platforms[p] = sweep_cache_platform(cache, o->platforms.n ? o->platforms.items[p] : NULL, &err)))
-            goto fail;
-    for (int m = 0; m < s->n_models; m++)
-        if (!(s->models[m] = sweep_cache_model(cache, o->models.n ? o->models.items[m] : NULL, &err)))
-            goto fail;
-    for (int m = 0; m < s->n_models; m++)
-        for (int c = 0; c < s->n_compressors; c++)
-            if (!(s->plans[m * s->n_compressors + c] = sweep_cache_payload(
-                      cache, s->models[m], o->compressors.n ? o->compressors.items[c] : NULL, &err)))
-                goto fail;
-    s->collectives[0] = COLLECTIVE_RING;
+    sweep_inputs in = {.n_platforms = o->platforms.n, .platforms = (const char *const *)o->platforms.items,
+                       .n_models = o->models.n, .models = (const char *const *)o->models.items,
+                       .n_compressors = o->compressors.n,
+                       .compressors = (const char *const *)o->compressors.items,
+                       .n_collectives = o->collectives.n, .n_scalings = o->scalings.n,
+                       .n_batches = o->batches.n, .max_engines = 2 * (o->engines.n ? o->engines.n : 1),
+                       .max_gpu_counts = MAX_GPU_COUNTS};
+    if (sweep_space_load(s, &in, cache, &err))
+        goto fail;
     for (int k = 0; k < o->collectives.n; k++)
         if (gcsim_collective_parse(o->collectives.items[k], &s->collectives[k])) {
             fprintf(stderr, "gcsim sweep: --collective: unknown collective \"%s\" (terngrad, ring, "
@@ -232,7 +222,6 @@ static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *
                     o->collectives.items[k]);
             return -1;
         }
-    s->scalings[0] = SCALING_WEAK;
     for (int k = 0; k < o->scalings.n; k++) {
         const char *t = o->scalings.items[k];
         if (strcmp(t, "strong") && strcmp(t, "weak")) {
@@ -396,6 +385,25 @@ static void unwatch_signals(void)
     interrupted_temp_path = NULL;
 }
 
+/* Where finished cases go: written as rows, counted on the progress bar. */
+typedef struct {
+    sweep_writer *w;
+    FILE *out;
+    sweep_progress *bar;
+    long long done;
+} sweep_sink;
+
+static int write_outcome(void *ctx, const sweep_outcome *oc)
+{
+    sweep_sink *k = ctx;
+    write_case(k->w, oc->index, oc->total, oc->c, oc->rc, oc->r, oc->err, oc->has_one_gpu,
+               oc->one_gpu_samples_per_s);
+    sweep_progress_update(k->bar, ++k->done);
+    /* A full disk shows at the first buffer that cannot be written: stop there, not after
+     * the last case (issue 15). */
+    return ferror(k->out) ? -1 : 0;
+}
+
 static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
 {
     long long total = sweep_space_count(s);
@@ -405,58 +413,22 @@ static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
     sweep_progress_start(&bar, show, stderr, mine);
     sweep_writer w;
     sweep_writer_begin(&w, o->format, out, columns, N_COLUMNS);
-    long long index = 0, done = 0;
-    for (int p = 0; p < s->n_platforms; p++)
-     for (int m = 0; m < s->n_models; m++)
-      for (int c = 0; c < s->n_compressors; c++)
-       for (int k = 0; k < s->n_collectives; k++)
-        for (int sc = 0; sc < s->n_scalings; sc++)
-         for (int b = 0; b < s->n_batches; b++)
-          for (int e = 0; e < s->n_engines; e++) {
-            sweep_case cs = {
-                .platform = s->platforms[p], .model = s->models[m],
-                .payload = s->plans[m * s->n_compressors + c], .collective = s->collectives[k],
-                .collective_given = o->collectives.n > 0, .exchange = o->exchange,
-                .scaling = s->scalings[sc], .engine = s->engines[e], .batch = s->batches[b],
-                .ps_shards = (int)o->ps_shards, .bucket_bytes = o->bucket_bytes,
-                .overlap = o->overlap};
-            /* The one-GPU run of this group, for speedups: computed once, and only when
-             * this shard has a case of the group. */
-            int one_state = 0; /* 0 not yet, 1 ok, -1 failed */
-            double one_tput = 0.0;
-            for (int g = 0; g < s->n_gpus[p]; g++, index++) {
-                if (!sweep_shard_has(index, o->shard_k, o->shard_n))
-                    continue;
-                if (one_state == 0) {
-                    sweep_case one = cs;
-                    one.gpus = 1;
-                    sweep_result r1;
-                    gcsim_error e1;
-                    one_state = sweep_case_run(&one, &r1, &e1) ? -1 : 1;
-                    one_tput = r1.p.throughput_samples_per_s;
-                }
-                cs.gpus = s->gpus[p][g];
-                sweep_result r;
-                gcsim_error err;
-                int rc = sweep_case_run(&cs, &r, &err);
-                write_case(&w, index, total, &cs, rc, &r, &err, one_state > 0 && one_tput > 0,
-                           one_tput);
-                sweep_progress_update(&bar, ++done);
-                /* A full disk shows at the first buffer that cannot be written: stop there,
-                 * not after the last case (issue 15). */
-                if (ferror(out))
-                    goto write_failed;
-            }
-          }
-    sweep_progress_finish(&bar, done);
+    sweep_run_options ro = {.collective_given = o->collectives.n > 0, .exchange = o->exchange,
+                            .ps_shards = (int)o->ps_shards, .bucket_bytes = o->bucket_bytes,
+                            .overlap = o->overlap, .shard_k = o->shard_k, .shard_n = o->shard_n};
+    sweep_sink sink = {.w = &w, .out = out, .bar = &bar};
+    bool stopped;
+    sweep_run(s, &ro, write_outcome, &sink, &stopped);
+    if (stopped) {
+        int saved = errno;
+        sweep_progress_finish(&bar, sink.done);
+        fprintf(stderr, "gcsim sweep: stopped after %lld of %lld cases: the output cannot be "
+                        "written\n", sink.done, mine);
+        errno = saved;
+        return -1;
+    }
+    sweep_progress_finish(&bar, sink.done);
     return ferror(out) ? -1 : 0;
-write_failed:;
-    int saved = errno;
-    sweep_progress_finish(&bar, done);
-    fprintf(stderr, "gcsim sweep: stopped after %lld of %lld cases: the output cannot be "
-                    "written\n", done, mine);
-    errno = saved;
-    return -1;
 }
 
 int cmd_sweep(int argc, char **argv)

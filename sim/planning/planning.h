@@ -8,11 +8,13 @@
  *   sweep_case.h     one case (platform, model, compressor, collective, GPUs, ...) run on an
  *                    engine, its stable id and bottleneck, and a cache of loaded inputs
  *   sweep_space.h    the cases of a sweep (a cross product) and how shards split them
+ *   sweep_run.h      a sweep's inputs loaded into its space, and its cases run in order
  *   sweep_output.h   sweep rows streamed as CSV or JSON lines, and the CSV splitter
  *   merge.h          joining the rows of `sweep --shard K/N` outputs, with their checks
  *   plan_search.h    which GPU counts a plan searches on a platform
  *   plan_rank.h      cost, feasibility and ranking of plan candidates
  *   plan_keep.h      what the plan search keeps per group, and its extremes
+ *   plan_run.h       the plan search itself: candidates run, kept, ranked, explained
  *   baseline_file.h  the baseline format `gcsim check` re-evaluates and rewrites
  *   baseline_check.h one baseline case predicted, its drift and tolerance
  *   schema_version.h the version of the machine-readable output (docs/schema.md)
@@ -29,11 +31,13 @@
 #include "merge.h"
 #include "plan_keep.h"
 #include "plan_rank.h"
+#include "plan_run.h"
 #include "plan_search.h"
 #include "schema_version.h"
 #include "sweep_case.h"
 #include "sweep_lists.h"
 #include "sweep_output.h"
+#include "sweep_run.h"
 #include "sweep_space.h"
 
 #endif

@@ -69,6 +69,35 @@ static int slow_down_nic(void)
     return per_node;
 }
 
+/* The meta of a check's JSON output against what the test knows of the run. */
+static void check_meta(const char *json_path, int n_cases, int n_evaluated, int n_drifted,
+                       bool update, bool rewritten, double tolerance_pct)
+{
+    cJSON *doc = load_json(json_path);
+    cJSON *meta = cJSON_GetObjectItem(doc, "meta");
+    CHECK(meta != NULL);
+    if (!meta) {
+        cJSON_Delete(doc);
+        return;
+    }
+    CHECK(cJSON_GetObjectItem(meta, "cases")->valueint == n_cases);
+    CHECK(cJSON_GetObjectItem(meta, "cases_evaluated")->valueint == n_evaluated);
+    CHECK(cJSON_GetObjectItem(meta, "cases_drifted")->valueint == n_drifted);
+    CHECK(cJSON_GetObjectItem(meta, "cases_recorded")->valueint == 0);
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItem(meta, "update")) == update);
+    CHECK(cJSON_IsTrue(cJSON_GetObjectItem(meta, "baseline_rewritten")) == rewritten);
+    CHECK(cJSON_GetObjectItem(meta, "tolerance_pct")->valuedouble == tolerance_pct);
+    cJSON *base = cJSON_GetObjectItem(meta, "baseline");
+    CHECK_STR_CONTAINS(cJSON_GetStringValue(cJSON_GetObjectItem(base, "file")), "baseline.json");
+    CHECK(cJSON_GetObjectItem(base, "tolerance_pct")->valuedouble == tolerance_pct);
+    cJSON *filter = cJSON_GetObjectItem(meta, "engine_filter");
+    if (engine_filter)
+        CHECK(cJSON_IsString(filter) && strcmp(filter->valuestring, engine_filter) == 0);
+    else
+        CHECK(cJSON_IsNull(filter));
+    cJSON_Delete(doc);
+}
+
 static bool selected(const cJSON *c)
 {
     return !engine_filter ||
@@ -150,13 +179,21 @@ int main(int argc, char **argv)
     free(err);
     free(csv);
 
+    /* The JSON's meta counts the same cases (docs/schema.md). */
+    int n_cases = cJSON_GetArraySize(cJSON_GetObjectItem(original, "cases"));
+    double file_tolerance_pct = cJSON_GetObjectItem(original, "tolerance_pct")->valuedouble;
+    CHECK(sh("%s check --baseline %s %s --format json > %s 2> %s", gcsim, baseline_path, filter,
+             out_path, err_path) == 1);
+    check_meta(out_path, n_cases, n_selected, n_expected, false, false, file_tolerance_pct);
+
     /* No slowdown reaches -100%. */
     CHECK(sh("%s check --baseline %s %s --tolerance 100 > %s 2> %s", gcsim, baseline_path,
              filter, out_path, err_path) == 0);
 
     /* --update: exit 0, then clean; only the drifted cases changed. */
-    CHECK(sh("%s check --baseline %s %s --update > %s 2> %s", gcsim, baseline_path, filter,
-             out_path, err_path) == 0);
+    CHECK(sh("%s check --baseline %s %s --update --format json > %s 2> %s", gcsim,
+             baseline_path, filter, out_path, err_path) == 0);
+    check_meta(out_path, n_cases, n_selected, n_expected, true, true, file_tolerance_pct);
     CHECK(sh("%s check --baseline %s %s > %s 2> %s", gcsim, baseline_path, filter, out_path,
              err_path) == 0);
     double tolerance_pct = cJSON_GetObjectItem(original, "tolerance_pct")->valuedouble;

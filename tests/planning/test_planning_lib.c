@@ -1,7 +1,8 @@
 /*
  * The planning library (sim/planning) called directly, without the gcsim binary: the
  * size of a sweep's cross product and how shards partition it, the default GPU counts,
- * the input cache, what the plan search keeps, the merge of shard rows (order restored; duplicates, gaps and
+ * the input cache, a sweep's cases run whole and in shards (sweep_run), what the plan
+ * search keeps, the merge of shard rows (order restored; duplicates, gaps and
  * mismatched headers refused) and a baseline load / rewrite / load round trip.
  * Usage: test_planning_lib SOURCE_DIR WORK_DIR
  */
@@ -102,6 +103,124 @@ static void test_cache(const char *src)
     CHECK(sweep_cache_model(c, work_path("missing-model.json"), &err) == NULL);
     CHECK_STR_CONTAINS(err.message, "missing-model.json");
     sweep_cache_free(c);
+}
+
+/* What the sweep_run callback saw, by case index. */
+enum { RUN_MAX = 64 };
+typedef struct {
+    int seen[RUN_MAX];
+    long long order[RUN_MAX], n, total, stop_after;
+    int gpus[RUN_MAX], rc[RUN_MAX], has_one[RUN_MAX];
+    double tput[RUN_MAX], one_tput[RUN_MAX];
+} run_log;
+
+static int log_case(void *ctx, const sweep_outcome *oc)
+{
+    run_log *l = ctx;
+    CHECK(oc->index >= 0 && oc->index < RUN_MAX);
+    if (oc->index < 0 || oc->index >= RUN_MAX)
+        return -1;
+    long long i = oc->index;
+    l->seen[i]++;
+    l->order[l->n++] = i;
+    l->total = oc->total;
+    l->gpus[i] = oc->c->gpus;
+    l->rc[i] = oc->rc;
+    if (oc->rc)
+        CHECK(oc->err->message[0] != '\0');
+    l->tput[i] = oc->rc ? 0.0 : oc->r->p.throughput_samples_per_s;
+    l->has_one[i] = oc->has_one_gpu;
+    l->one_tput[i] = oc->one_gpu_samples_per_s;
+    return l->stop_after && l->n == l->stop_after;
+}
+
+/* 2 platforms x 1 model x 2 compressors x 2 collectives, GPU counts 1, 2, 4 and 1024 (more
+ * than either platform's 512: cannot run): 32 cases. Run whole, then in every split into
+ * N = 1..5 shards: each case once, in order, with the same result as in the whole run. */
+static void test_sweep_run(const char *src)
+{
+    char pa[4096], pb[4096], model[4096];
+    snprintf(pa, sizeof pa, "%s/platforms/a100-hdr.json", src);
+    snprintf(pb, sizeof pb, "%s/platforms/cloud-v100-25gbe.json", src);
+    snprintf(model, sizeof model, "%s/models/resnet-50.json", src);
+    const char *platforms[] = {pa, pb}, *models[] = {model}, *compressors[] = {"none", "fp16"};
+    sweep_inputs in = {.n_platforms = 2, .platforms = platforms, .n_models = 1,
+                       .models = models, .n_compressors = 2, .compressors = compressors,
+                       .n_collectives = 2, .max_engines = 1, .max_gpu_counts = 8};
+    sweep_cache *cache = sweep_cache_new(NULL);
+    sweep_space s = {0};
+    gcsim_error err;
+    CHECK(cache && sweep_space_load(&s, &in, cache, &err) == 0);
+    if (!cache || !s.plans || !s.plans[1]) {
+        sweep_space_free(&s);
+        sweep_cache_free(cache);
+        return;
+    }
+    CHECK(s.collectives[0] == COLLECTIVE_RING && s.scalings[0] == SCALING_WEAK);
+    CHECK(s.n_batches == 1 && s.batches[0] == 0); /* the model's */
+    s.collectives[1] = COLLECTIVE_TREE;
+    s.engines[s.n_engines++] = ENGINE_ANALYTIC;
+    const int counts[] = {1, 2, 4, 1024};
+    for (int p = 0; p < 2; p++) {
+        memcpy(s.gpus[p], counts, sizeof counts);
+        s.n_gpus[p] = 4;
+    }
+    const long long total = 32;
+    CHECK(sweep_space_count(&s) == total);
+
+    sweep_run_options o = {.collective_given = true, .bucket_bytes = 25.0 * 1024 * 1024,
+                           .overlap = true};
+    static run_log whole;
+    memset(&whole, 0, sizeof whole);
+    bool stopped = true;
+    CHECK(sweep_run(&s, &o, log_case, &whole, &stopped) == total && !stopped);
+    CHECK(whole.n == total && whole.total == total);
+    for (long long i = 0; i < total; i++) {
+        CHECK(whole.order[i] == i && whole.seen[i] == 1);
+        CHECK(whole.gpus[i] == counts[i % 4]); /* the GPU count is innermost */
+        CHECK((whole.rc[i] != 0) == (counts[i % 4] == 1024));
+        /* speedups are over the group's own one-GPU case, the first of its four */
+        CHECK(whole.has_one[i] && whole.one_tput[i] == whole.tput[i - i % 4]);
+        if (!whole.rc[i])
+            CHECK(whole.tput[i] > 0);
+    }
+    for (int n = 1; n <= 5; n++) {
+        static run_log part;
+        int seen[RUN_MAX] = {0};
+        for (int k = 1; k <= n; k++) {
+            memset(&part, 0, sizeof part);
+            o.shard_k = k;
+            o.shard_n = n;
+            long long ran = sweep_run(&s, &o, log_case, &part, &stopped);
+            CHECK(ran == sweep_shard_size(total, k, n) && ran == part.n && !stopped);
+            for (long long j = 0; j < part.n; j++) {
+                long long i = part.order[j];
+                seen[i]++;
+                CHECK(i % n == k - 1);
+                CHECK(j == 0 || part.order[j - 1] < i);
+                CHECK(part.tput[i] == whole.tput[i] && part.rc[i] == whole.rc[i]);
+                CHECK(part.has_one[i] && part.one_tput[i] == whole.one_tput[i]);
+            }
+        }
+        for (long long i = 0; i < total; i++)
+            CHECK(seen[i] == 1);
+    }
+    /* The callback stops the sweep: no case after it. */
+    static run_log cut;
+    memset(&cut, 0, sizeof cut);
+    cut.stop_after = 5;
+    o.shard_k = o.shard_n = 0;
+    CHECK(sweep_run(&s, &o, log_case, &cut, &stopped) == 5 && stopped && cut.n == 5);
+    sweep_space_free(&s);
+
+    /* A missing input stops the load, naming the file. */
+    const char *missing[] = {pa, work_path("no-such-platform.json")};
+    in.platforms = missing;
+    sweep_space t = {0};
+    CHECK(sweep_space_load(&t, &in, cache, &err) != 0);
+    CHECK_STR_CONTAINS(err.message, "no-such-platform.json");
+    sweep_space_free(&t);
+    sweep_cache_free(cache);
 }
 
 /* Merges the files; returns 0 and the output in out, or -1 and the message in msg. */
@@ -312,6 +431,7 @@ int main(int argc, char **argv)
     mkdir(work_dir, 0777);
     test_space_and_shards();
     test_cache(argv[1]);
+    test_sweep_run(argv[1]);
     test_merge();
     test_plan_keep();
     test_baseline_round_trip(argv[1]);

@@ -1,0 +1,188 @@
+/* sim/planning/plan_run.c: the search of `gcsim plan` (plan_run.h). */
+#include "plan_run.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan_keep.h"
+#include "plan_search.h"
+#include "sweep_case.h"
+
+int plan_default_collectives(gcsim_exchange exchange, gcsim_collective *out, int max)
+{
+    static const gcsim_collective allreduces[] = {COLLECTIVE_RING, COLLECTIVE_HALVING_DOUBLING,
+                                                  COLLECTIVE_TREE, COLLECTIVE_DOUBLE_TREE,
+                                                  COLLECTIVE_HIERARCHICAL};
+    static const gcsim_collective gather[] = {COLLECTIVE_ALLGATHER};
+    static const gcsim_collective ps[] = {COLLECTIVE_PARAMETER_SERVER};
+    const gcsim_collective *list = NULL;
+    int n = 0;
+    if (exchange == GCSIM_EXCHANGE_ALLREDUCE)
+        list = allreduces, n = 5;
+    else if (exchange == GCSIM_EXCHANGE_ALLGATHER)
+        list = gather, n = 1;
+    else if (exchange == GCSIM_EXCHANGE_PS)
+        list = ps, n = 1;
+    else
+        n = COLLECTIVE_ALLGATHER; /* ring .. allgather follow terngrad in the enum */
+    for (int k = 0; k < n && k < max; k++)
+        out[k] = list ? list[k] : (gcsim_collective)(COLLECTIVE_TERNGRAD + 1 + k);
+    return n;
+}
+
+int plan_search_counts(const plan_problem *pb, const gcsim_platform *pf, int *counts,
+                       gcsim_error *err)
+{
+    int n = 0;
+    if (pb->gpus) {
+        for (int k = 0; k < pb->n_gpus && n < PLAN_MAX_GPU_COUNTS; k++)
+            if (!pb->whole_nodes || pb->gpus[k] <= pf->gpus_per_node ||
+                pb->gpus[k] % pf->gpus_per_node == 0)
+                counts[n++] = pb->gpus[k];
+        return n;
+    }
+    long long capacity = (long long)pf->nodes * pf->gpus_per_node;
+    n = plan_default_counts(capacity, pf->gpus_per_node, pb->whole_nodes, counts,
+                            PLAN_MAX_GPU_COUNTS);
+    if (n < 0)
+        gcsim_fail(err, "%.300s: %lld GPUs: more than %d GPU counts to search; give --gpus",
+                   pf->source_path, capacity, PLAN_MAX_GPU_COUNTS);
+    return n;
+}
+
+long long plan_candidate_count(const plan_problem *pb)
+{
+    int *counts = malloc(PLAN_MAX_GPU_COUNTS * sizeof *counts);
+    if (!counts)
+        return 0;
+    long long planned = 0;
+    gcsim_error ignored;
+    for (int p = 0; p < pb->n_platforms; p++) {
+        int n = plan_search_counts(pb, pb->platforms[p], counts, &ignored);
+        planned += n > 0 ? (long long)n * pb->n_compressors * pb->n_collectives : 0;
+    }
+    free(counts);
+    return planned;
+}
+
+/* Why nothing is feasible, in one sentence. */
+static void explain(const plan_problem *pb, const plan_extremes *x, const char *first_error,
+                    char *out, size_t size)
+{
+    const plan_candidate *fastest = x->has_fastest ? &x->fastest : NULL;
+    const plan_candidate *cheapest_fast = x->has_cheapest_fast ? &x->cheapest_fast : NULL;
+    if (!fastest) {
+        snprintf(out, size, "no configuration could be evaluated: %s",
+                 first_error ? first_error : "no GPU counts to search");
+    } else if (pb->target.need_samples_per_s > 0 && fastest->tput < pb->target.need_samples_per_s) {
+        snprintf(out, size,
+                 "the fastest configuration (%s, %d GPUs, %s, %s) reaches %.6g samples/s; the "
+                 "target needs %.6g",
+                 pb->platforms[fastest->platform]->name, fastest->gpus,
+                 pb->plans[fastest->compressor]->spec,
+                 gcsim_collective_name(pb->collectives[fastest->collective]), fastest->tput,
+                 pb->target.need_samples_per_s);
+    } else if (cheapest_fast && isfinite(plan_cost_key(cheapest_fast))) {
+        snprintf(out, size,
+                 "the cheapest configuration fast enough (%s, %d GPUs, %s, %s) costs $%.2f, "
+                 "over the budget of $%.2f",
+                 pb->platforms[cheapest_fast->platform]->name, cheapest_fast->gpus,
+                 pb->plans[cheapest_fast->compressor]->spec,
+                 gcsim_collective_name(pb->collectives[cheapest_fast->collective]),
+                 plan_cost_key(cheapest_fast), pb->target.budget_usd);
+    } else {
+        snprintf(out, size, "no platform has a price ($.price.usd_per_gpu_hour), so none can be "
+                            "held to the budget");
+    }
+}
+
+/* Runs every count of one (platform, compressor, collective) group, offering each to the
+ * group and the extremes. */
+static void run_group(const plan_problem *pb, int p, int c, int k, const int *counts,
+                      int n_counts, plan_group *grp, plan_extremes *extremes, plan_result *out)
+{
+    const gcsim_platform *pf = pb->platforms[p];
+    sweep_case cs = {.platform = pf, .model = pb->model, .payload = pb->plans[c],
+                     .collective = pb->collectives[k], .collective_given = true,
+                     .exchange = pb->exchange, .scaling = pb->scaling, .engine = pb->engine,
+                     .batch = pb->batch, .gpus = 1, .overlap = true};
+    sweep_result one;
+    gcsim_error err;
+    double tput1 = sweep_case_run(&cs, &one, &err) ? 0.0 : one.p.throughput_samples_per_s;
+    for (int g = 0; g < n_counts; g++) {
+        plan_candidate cand;
+        memset(&cand, 0, sizeof cand);
+        cand.platform = p;
+        cand.compressor = c;
+        cand.collective = k;
+        cand.gpus = cs.gpus = counts[g];
+        if (sweep_case_run(&cs, &cand.r, &err)) {
+            out->skipped++;
+            if (!out->first_error[0])
+                snprintf(out->first_error, sizeof out->first_error, "%.500s", err.message);
+            continue;
+        }
+        out->evaluated++;
+        cand.one_gpu_samples_per_s = tput1;
+        cand.price_per_gpu_hour_usd = pf->has_price ? pf->price_per_gpu_hour_usd : NAN;
+        plan_evaluate(&pb->target, &cand);
+        plan_keep(&pb->target, pb->rank_by_time, &cand, grp, extremes);
+    }
+}
+
+int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->n_groups = pb->n_platforms * pb->n_compressors * pb->n_collectives;
+    int *counts = malloc(PLAN_MAX_GPU_COUNTS * sizeof *counts);
+    plan_group *groups = calloc((size_t)out->n_groups + 1, sizeof *groups);
+    out->rows = calloc((size_t)out->n_groups + 1, sizeof *out->rows);
+    plan_extremes extremes;
+    memset(&extremes, 0, sizeof extremes);
+    int rc = -1;
+    if (!counts || !groups || !out->rows) {
+        gcsim_fail_internal(err, "out of memory");
+        goto done;
+    }
+    /* Every candidate is evaluated: throughput is not monotonic in the GPU count (a
+     * partly filled machine pays a full machine's communication), so a bisection could
+     * miss the smallest count that reaches the target. */
+    for (int p = 0; p < pb->n_platforms; p++) {
+        int n_counts = plan_search_counts(pb, pb->platforms[p], counts, err);
+        if (n_counts < 0)
+            goto done;
+        for (int c = 0; c < pb->n_compressors; c++)
+            for (int k = 0; k < pb->n_collectives; k++) {
+                plan_group *grp = &groups[(p * pb->n_compressors + c) * pb->n_collectives + k];
+                run_group(pb, p, c, k, counts, n_counts, grp, &extremes, out);
+                if (grp->has_best)
+                    out->rows[out->n_rows++] = grp->best;
+            }
+    }
+    out->feasible = out->n_rows > 0;
+    if (out->feasible) {
+        plan_sort(out->rows, out->n_rows, pb->rank_by_time, false);
+    } else {
+        /* The closest configuration of each platform, compressor and collective. */
+        explain(pb, &extremes, out->first_error[0] ? out->first_error : NULL, out->why,
+                sizeof out->why);
+        for (int g = 0; g < out->n_groups; g++)
+            if (groups[g].has_closest)
+                out->rows[out->n_rows++] = groups[g].closest;
+        plan_sort(out->rows, out->n_rows, pb->rank_by_time, true);
+    }
+    rc = 0;
+done:
+    free(groups);
+    free(counts);
+    return rc;
+}
+
+void plan_result_free(plan_result *r)
+{
+    free(r->rows);
+    r->rows = NULL;
+    r->n_rows = 0;
+}

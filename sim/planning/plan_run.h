@@ -1,0 +1,78 @@
+/*
+ * sim/planning/plan_run.h: the search behind `gcsim plan`. Given loaded inputs (platforms,
+ * payload plans of one model, collectives) and a target, every GPU count searched on every
+ * platform is run for every compressor and collective; the best feasible count of each
+ * (platform, compressor, collective) group is kept and the groups ranked, or, when no
+ * group is feasible, the closest count of each group with a sentence saying why none is.
+ * The command parses options, loads the inputs, prints the result and picks the exit code.
+ */
+#ifndef GCSIM_PLANNING_PLAN_RUN_H
+#define GCSIM_PLANNING_PLAN_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "engine.h"
+#include "gcsim_error.h"
+#include "plan_rank.h"
+#include "scenario.h"
+
+/* At most this many GPU counts are searched on one platform (a --gpus list with "..."
+ * can expand to many). */
+#define PLAN_MAX_GPU_COUNTS 65536
+
+typedef struct {
+    const gcsim_model *model;
+    int n_platforms, n_compressors, n_collectives;
+    const gcsim_platform *const *platforms;
+    const gcsim_payload_plan *const *plans;  /* one per compressor, of model */
+    const gcsim_collective *collectives;
+    plan_target target;
+    bool rank_by_time;        /* false: by cost */
+    gcsim_scaling scaling;
+    gcsim_engine engine;      /* ENGINE_ANALYTIC or ENGINE_DES */
+    int batch;                /* 0: the model's */
+    gcsim_exchange exchange;  /* GCSIM_EXCHANGE_AUTO unless asked */
+    const int *gpus;          /* the counts asked for (ascending or not), or NULL: */
+    int n_gpus;               /*   plan_default_counts on each platform */
+    bool whole_nodes;         /* beyond one node, only multiples of gpus_per_node */
+} plan_problem;
+
+typedef struct {
+    /* Feasible: the best count of each feasible group, best first. Otherwise the closest
+     * count of each group that could be evaluated, closest first. */
+    plan_candidate *rows;
+    int n_rows;
+    bool feasible;
+    int n_groups;             /* platforms x compressors x collectives */
+    long long evaluated;      /* candidates run */
+    long long skipped;        /* candidates that could not run, e.g. out of GPU memory */
+    char first_error[512];    /* why the first skipped one could not; empty when none */
+    char why[1024];           /* why nothing is feasible; empty when feasible */
+} plan_result;
+
+/* The collectives searched when none are named: those of the exchange (allreduce: ring,
+ * halving-doubling, tree, double-tree, hierarchical; allgather; ps), or with
+ * GCSIM_EXCHANGE_AUTO every GPU-direct collective (ring .. allgather): the papers'
+ * patterns (terngrad, dgc-paper) only when asked for, since they move a host copy out of
+ * the measured compute time. Writes at most max and returns how many there are. */
+int plan_default_collectives(gcsim_exchange exchange, gcsim_collective *out, int max);
+
+/* The GPU counts searched on a platform: the problem's list (with whole_nodes, only those
+ * up to one node and the multiples of gpus_per_node), or plan_default_counts. Returns how
+ * many were written (counts has room for PLAN_MAX_GPU_COUNTS), or -1 with the reason in
+ * err when the platform has more counts to search than that. */
+int plan_search_counts(const plan_problem *pb, const gcsim_platform *pf, int *counts,
+                       gcsim_error *err);
+
+/* The number of candidates plan_run will run (platforms whose counts cannot be listed
+ * count none). */
+long long plan_candidate_count(const plan_problem *pb);
+
+/* Runs the search. Candidates that cannot run are skipped and counted. Returns 0, or -1
+ * with the reason in err (a platform with too many counts to search; out of memory,
+ * internal). plan_result_free releases out either way. */
+int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err);
+void plan_result_free(plan_result *r);
+
+#endif

@@ -1,0 +1,82 @@
+/* sim/planning/sweep_run.c: a sweep's inputs loaded and its cases run (sweep_run.h). */
+#include "sweep_run.h"
+
+int sweep_space_load(sweep_space *s, const sweep_inputs *in, sweep_cache *cache,
+                     gcsim_error *err)
+{
+    int n_platforms = in->n_platforms ? in->n_platforms : 1;
+    int n_models = in->n_models ? in->n_models : 1;
+    int n_compressors = in->n_compressors ? in->n_compressors : 1;
+    if (sweep_space_alloc(s, n_platforms, n_models, n_compressors,
+                          in->n_collectives ? in->n_collectives : 1,
+                          in->n_scalings ? in->n_scalings : 1, in->n_batches ? in->n_batches : 1,
+                          in->max_engines, in->max_gpu_counts))
+        return gcsim_fail_internal(err, "out of memory");
+    for (int p = 0; p < n_platforms; p++)
+        if (!(s->platforms[p] = sweep_cache_platform(cache, in->n_platforms ? in->platforms[p] : NULL, err)))
+            return -1;
+    for (int m = 0; m < n_models; m++)
+        if (!(s->models[m] = sweep_cache_model(cache, in->n_models ? in->models[m] : NULL, err)))
+            return -1;
+    for (int m = 0; m < n_models; m++)
+        for (int c = 0; c < n_compressors; c++)
+            if (!(s->plans[m * n_compressors + c] = sweep_cache_payload(
+                      cache, s->models[m], in->n_compressors ? in->compressors[c] : NULL, err)))
+                return -1;
+    s->collectives[0] = COLLECTIVE_RING;
+    s->scalings[0] = SCALING_WEAK;
+    return 0;
+}
+
+long long sweep_run(const sweep_space *s, const sweep_run_options *o, sweep_case_done done,
+                    void *ctx, bool *stopped)
+{
+    long long total = sweep_space_count(s);
+    long long index = 0, n_done = 0;
+    *stopped = false;
+    for (int p = 0; p < s->n_platforms; p++)
+     for (int m = 0; m < s->n_models; m++)
+      for (int c = 0; c < s->n_compressors; c++)
+       for (int k = 0; k < s->n_collectives; k++)
+        for (int sc = 0; sc < s->n_scalings; sc++)
+         for (int b = 0; b < s->n_batches; b++)
+          for (int e = 0; e < s->n_engines; e++) {
+            sweep_case cs = {
+                .platform = s->platforms[p], .model = s->models[m],
+                .payload = s->plans[m * s->n_compressors + c], .collective = s->collectives[k],
+                .collective_given = o->collective_given, .exchange = o->exchange,
+                .scaling = s->scalings[sc], .engine = s->engines[e], .batch = s->batches[b],
+                .ps_shards = o->ps_shards, .bucket_bytes = o->bucket_bytes,
+                .overlap = o->overlap};
+            /* The one-GPU run of this group, for speedups: computed once, and only when
+             * this shard has a case of the group. */
+            int one_state = 0; /* 0 not yet, 1 ok, -1 failed */
+            double one_tput = 0.0;
+            for (int g = 0; g < s->n_gpus[p]; g++, index++) {
+                if (!sweep_shard_has(index, o->shard_k, o->shard_n))
+                    continue;
+                if (one_state == 0) {
+                    sweep_case one = cs;
+                    one.gpus = 1;
+                    sweep_result r1;
+                    gcsim_error e1;
+                    one_state = sweep_case_run(&one, &r1, &e1) ? -1 : 1;
+                    one_tput = r1.p.throughput_samples_per_s;
+                }
+                cs.gpus = s->gpus[p][g];
+                sweep_result r;
+                gcsim_error err;
+                int rc = sweep_case_run(&cs, &r, &err);
+                sweep_outcome outcome = {.index = index, .total = total, .c = &cs, .rc = rc,
+                                         .r = &r, .err = &err,
+                                         .has_one_gpu = one_state > 0 && one_tput > 0,
+                                         .one_gpu_samples_per_s = one_tput};
+                n_done++;
+                if (done(ctx, &outcome)) {
+                    *stopped = true;
+                    return n_done;
+                }
+            }
+          }
+    return n_done;
+}

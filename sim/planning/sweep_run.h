@@ -1,0 +1,66 @@
+/*
+ * sim/planning/sweep_run.h: a sweep's inputs loaded into its space, and its cases run in
+ * order. The command parses the option values, writes each finished case (the callback),
+ * draws the progress and handles signals; the library loads and runs.
+ */
+#ifndef GCSIM_PLANNING_SWEEP_RUN_H
+#define GCSIM_PLANNING_SWEEP_RUN_H
+
+#include <stdbool.h>
+
+#include "gcsim_error.h"
+#include "sweep_case.h"
+#include "sweep_space.h"
+
+/* What the space is built from. A count of 0 means one, the default: a NULL path (the
+ * cache's loaders pick the embedded platform or model) or a NULL compressor spec. */
+typedef struct {
+    int n_platforms, n_models, n_compressors;
+    const char *const *platforms;
+    const char *const *models;
+    const char *const *compressors;
+    int n_collectives, n_scalings, n_batches; /* 0: one, ring / weak / the model's */
+    int max_engines;
+    int max_gpu_counts;                       /* room per platform */
+} sweep_inputs;
+
+/* Allocates the space for the given list lengths and loads every platform, model and
+ * payload plan (model x compressor) through the cache, in that order, so that a bad input
+ * stops the sweep before it writes anything. The first collective is ring and the first
+ * scaling weak until the caller fills in its own; engines and GPU counts are left to it.
+ * Returns 0, or -1 with the reason in err (sweep_space_free still frees the space). */
+int sweep_space_load(sweep_space *s, const sweep_inputs *in, sweep_cache *cache,
+                     gcsim_error *err);
+
+/* What every case of a sweep shares, and the shard to run. */
+typedef struct {
+    bool collective_given;    /* false: each case's collective chosen with the exchange */
+    gcsim_exchange exchange;
+    int ps_shards;            /* 0: one per machine */
+    double bucket_bytes;
+    bool overlap;
+    int shard_k, shard_n;     /* shard K of N; 0/0: every case */
+} sweep_run_options;
+
+/* One finished case, as the callback sees it (pointers valid during the call). */
+typedef struct {
+    long long index, total;   /* the case's place in the unsharded order, and all cases */
+    const sweep_case *c;
+    int rc;                   /* sweep_case_run's: 0 ran; else err says why not */
+    const sweep_result *r;
+    const gcsim_error *err;
+    bool has_one_gpu;         /* the same group on one GPU ran (for speedups) */
+    double one_gpu_samples_per_s;
+} sweep_outcome;
+
+/* Called after each case of the shard, in order; nonzero stops the sweep there. */
+typedef int (*sweep_case_done)(void *ctx, const sweep_outcome *outcome);
+
+/* Runs the shard's cases in the space's order (sweep_space.h). The one-GPU run of a group
+ * (same platform, model, compressor, collective, scaling, batch, engine) is made once, and
+ * only when the shard has a case of the group. Returns how many cases ran; *stopped says
+ * whether the callback stopped the sweep. */
+long long sweep_run(const sweep_space *s, const sweep_run_options *o, sweep_case_done done,
+                    void *ctx, bool *stopped);
+
+#endif
