@@ -35,7 +35,13 @@
 #include "des.h"
 #include "des_platform.h"
 
-#define HELPER_Bps 1e12
+/* Helper links (group routes, host bus, NVSwitch fabric, CPU attachment) must never limit
+ * a flow. They are shared links whose capacity no sum of flows can reach: 1e18 B/s is 10^4
+ * times 16,384 GPUs at 6 TB/s each. Not FATPIPE: SimGrid 3.32's max-min solver rescans
+ * every flow of a FATPIPE link each time it fixes the rate of one of them (lmm's
+ * maxmin_solve), quadratic in the flows crossing it, and a group's helper is crossed by
+ * every flow between its children (a 256-GPU parameter server spent 43 s there). */
+#define HELPER_Bps 1e18
 #define FABRIC_LATENCY_S 1e-9
 
 static double link_latency_s(const gcsim_topology *t, int id)
@@ -66,10 +72,10 @@ static void link_line(const writer *w, const char *id, double bw_Bps, double lat
     w->sink->link(w->sink->ctx, id, bw_Bps, lat_s, false);
 }
 
-/* A helper link: every flow crossing it gets its whole bandwidth (no sharing). */
+/* A helper link: a latency on a route, never a bandwidth limit (HELPER_Bps). */
 static void helper_line(const writer *w, const char *id, double lat_s)
 {
-    w->sink->link(w->sink->ctx, id, HELPER_Bps, lat_s, true);
+    w->sink->link(w->sink->ctx, id, HELPER_Bps, lat_s, false);
 }
 
 /* A route through the topology's links given by id (and optionally one named link first).
@@ -381,10 +387,9 @@ static void group_zone(writer *w, item_kind kind, int lo, int hi, const char *id
         up[c] = leaf_links ? leaf_link(w->t, a, 0) : -1;
         down[c] = leaf_links ? leaf_link(w->t, a, 1) : -1;
     }
-    char x[48], xr[56], h[48];
+    char x[48], xr[56], h[64];
     snprintf(x, sizeof x, "%sx", id);
     snprintf(xr, sizeof xr, "%sx_r", id);
-    snprintf(h, sizeof h, "%s_h", id);
     if (exit) {
         sk->zone_open(sk->ctx, x);
         sk->router(sk->ctx, xr);
@@ -397,9 +402,23 @@ static void group_zone(writer *w, item_kind kind, int lo, int hi, const char *id
             snprintf(name, sizeof name, "L%d", l);
             link_line(w, name, w->t->capacity_Bps[l], link_latency_s(w->t, l));
         }
-    if (!leaf_links && (children > 1 || exit))
+    /* Without leaf links, a route still needs a link (SimGrid forbids empty routes): child
+     * c's helper "<id>_h<c>" carries what leaves c, "<id>_hx" what enters from outside.
+     * One helper per child, not one per group: a link crossed by every flow of the group
+     * makes SimGrid's max-min solver slow (a FATPIPE link is rescanned for each flow it
+     * fixes) or inexact (a shared link sums 1/latency over its flows: with thousands of
+     * flows the sum's rounding exceeds the solver's absolute precision and it aborts). */
+    bool helpers = !leaf_links && (children > 1 || exit);
+    for (int c = 0; c < children && helpers; c++) {
+        snprintf(h, sizeof h, "%s_h%d", id, c);
         helper_line(w, h, 0);
+    }
+    if (helpers && exit) {
+        snprintf(h, sizeof h, "%s_hx", id);
+        helper_line(w, h, 0);
+    }
     for (int c = 0; c < children; c++) {
+        snprintf(h, sizeof h, "%s_h%d", id, c);
         for (int e = 0; e < children; e++) {
             if (e == c)
                 continue;
@@ -415,8 +434,10 @@ static void group_zone(writer *w, item_kind kind, int lo, int hi, const char *id
             route(w, true, zone[c], x, gw[c], xr, &up[c], 1, NULL);
             route(w, true, x, zone[c], xr, gw[c], &down[c], 1, NULL);
         } else {
+            char hx[64];
+            snprintf(hx, sizeof hx, "%s_hx", id);
             route(w, true, zone[c], x, gw[c], xr, NULL, 0, h);
-            route(w, true, x, zone[c], xr, gw[c], NULL, 0, h);
+            route(w, true, x, zone[c], xr, gw[c], NULL, 0, hx);
         }
     }
     sk->zone_close(sk->ctx);
