@@ -10,11 +10,12 @@
  *     of the model file, fp32, 25 MiB buckets, overlap) on platforms/a100-hdr.json with
  *     its node count raised: ResNet-50 with the hierarchical and the ring all-reduce at
  *     1,024, 4,096 and 16,384 GPUs, BERT-base (hierarchical) at 4,096; the growth
- *     exponent fitted (least squares, log CPU s on log GPUs) from 1,024 to 16,384.
+ *     exponent fitted (least squares, log CPU s on log GPUs) from 1,024 to 16,384; and
+ *     ResNet-50 with the parameter server at 1,024 GPUs (--no-ps leaves it out).
  * Targets (issue 14): 16,384 GPUs < 60 CPU s and < 1 GiB; 4,096 < 10 CPU s; exponent
  * <= 1.3; >= 50x fewer CPU seconds than SMPI.
  *
- * Usage: bench_des [--gpus N[,N...]] [--ring-gpus N] [--no-smpi]
+ * Usage: bench_des [--gpus N[,N...]] [--ring-gpus N] [--no-smpi] [--no-ps]
  * Default --gpus 1024,4096,16384 (docs/des.md "Scale" has the figures).
  */
 #include <math.h>
@@ -248,18 +249,21 @@ static double exponent(const bench_row *rows, int n, const char *model, gcsim_co
 int main(int argc, char **argv)
 {
     int gpu_counts[8] = {1024, 4096, 16384}, n_counts = 3, ring_gpus = 256;
-    bool smpi = true;
+    bool smpi = true, with_ps = true;
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--ring-gpus") && k + 1 < argc)
             ring_gpus = atoi(argv[++k]);
         else if (!strcmp(argv[k], "--no-smpi"))
             smpi = false;
+        else if (!strcmp(argv[k], "--no-ps"))
+            with_ps = false;
         else if (!strcmp(argv[k], "--gpus") && k + 1 < argc) {
             n_counts = 0;
             for (char *tok = strtok(argv[++k], ","); tok && n_counts < 8; tok = strtok(NULL, ","))
                 gpu_counts[n_counts++] = atoi(tok);
         } else {
-            fprintf(stderr, "usage: %s [--gpus N[,N...]] [--ring-gpus N] [--no-smpi]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--gpus N[,N...]] [--ring-gpus N] [--no-smpi] [--no-ps]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -328,6 +332,9 @@ int main(int argc, char **argv)
         for (int k = 0; k < n_counts; k++)
             rows[n_rows++] = (bench_row){"resnet-50", cs[c], gpu_counts[k], 0, 0};
     rows[n_rows++] = (bench_row){"bert-base", COLLECTIVE_HIERARCHICAL, 4096, 0, 0};
+    /* the parameter server at 1,024 GPUs (128 x 1,024 = 131,072 flows a phase; issue 14) */
+    if (with_ps)
+        rows[n_rows++] = (bench_row){"resnet-50", COLLECTIVE_PARAMETER_SERVER, 1024, 0, 0};
     for (int r = 0; r < n_rows; r++) {
         char path[512];
         snprintf(path, sizeof path, "%s/models/%s.json", GCSIM_SOURCE_DIR, rows[r].model);
