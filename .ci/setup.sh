@@ -6,7 +6,8 @@
 # it adds 143 MB of packages to fetch, 610 MB on disk and 8 minutes (at nice 19, beside a
 # test run) to the first setup, mostly unpacking; nothing on later runs). libopenblas-dev
 # serves cblas_sgemm to `gcsim train` (CMake links it ahead of GSL's reference CBLAS when
-# found; issue 16 measured the train harness 4.3x faster with it, same accuracy).
+# found; issue 16 measured the train harness 4.3x faster with it; accuracy moves slightly
+# with the summation order, docs/train.md "BLAS").
 # Everything else the project needs is built from this repository.
 set -eu
 packages="build-essential cmake pkg-config libsimgrid-dev libgsl-dev libcjson-dev

@@ -200,7 +200,9 @@ static void intra_changes(const calib_options *opt, const gcsim_platform *base,
             warn(r, "%s: the fitted alpha is 0 (clamped); intra_node.latency keeps %s",
                  lf->path, old_v);
     }
-    if (lf->fit.B_Bps > base->intra.gpu_to_gpu_Bps)
+    /* Beyond the 9 significant digits rate_text writes: a platform calibrated from this
+     * very log holds B rounded, and a fit equal to it is no reason to warn. */
+    if (lf->fit.B_Bps > base->intra.gpu_to_gpu_Bps * (1.0 + 1e-8))
         warn(r, "%s: B = %.6g GB/s exceeds %s's gpu_to_gpu %.6g GB/s, which a ring cannot "
                 "beat: the log may come from another algorithm (NVLS, in-switch reduction) or "
                 "the base figure is low",

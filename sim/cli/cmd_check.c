@@ -41,7 +41,7 @@ static void check_usage(FILE *out)
 "\n"
 "Exit codes: 0 every case within tolerance (or --update), 1 some case drifted (they are\n"
 "named on stderr), 2 bad baseline or input (named by file and JSON path), or new cases\n"
-"without --update.\n",
+"without --update, 3 a DES simulation that failed inside (an internal error).\n",
             DEFAULT_TOLERANCE_PCT);
 }
 
@@ -226,6 +226,7 @@ int cmd_check(int argc, char **argv)
         if (baseline_case_predict(bc, cache, &predicted[k], &err)) {
             fprintf(stderr, "gcsim check: %s: $.cases[%d] (%s): %s\n", b.path, k, bc->name,
                     err.message);
+            status = exit_code_for(&err); /* 3 when the simulation itself failed */
             goto done;
         }
         tolerance[k] = baseline_tolerance_pct(&b, bc, o.tolerance_pct, DEFAULT_TOLERANCE_PCT);

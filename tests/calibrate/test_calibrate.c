@@ -104,6 +104,9 @@ static void test_a100_single_node(void)
     CHECK_REL(out.intra.gpu_to_gpu_Bps, f->B_Bps, 1e-8);
     CHECK_REL(out.intra.latency_s, f->alpha_s, 1e-8);
     check_rest_unchanged(&out, &base, true, false);
+    /* a100-hdr's gpu_to_gpu was fitted to this log (9 digits): B equals it, no warning. */
+    CHECK_REL(base.intra.gpu_to_gpu_Bps, f->B_Bps, 1e-8);
+    CHECK(!has_warning(&r, "exceeds"));
     CHECK(r.n_changes == 2 && change(&r, "intra_node.latency") && change(&r, "intra_node.gpu_to_gpu"));
     const char *s = source_of(json, "intra_node.gpu_to_gpu");
     CHECK_STR_CONTAINS(s, "fitted by gcsim calibrate to ");
