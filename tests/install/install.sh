@@ -1,7 +1,7 @@
 #!/bin/sh
 # `cmake --install` into a temporary prefix, the prefix moved elsewhere, then the installed
 # gcsim run from a folder outside the source tree: it must find its catalog, codec profiles
-# and traces under PREFIX/share/gcsim (sim/cli/data_dir.h), not in the source tree.
+# and traces under PREFIX/share/gcsim (sim/config/data_dir.h), not in the source tree.
 # usage: install.sh CMAKE BUILD_DIR WORK_DIR
 set -eu
 cmake=$1 build=$2 work=$3
@@ -55,4 +55,22 @@ rc=0
 "$gcsim" predict --platform no-such-platform > /dev/null 2> nosuch.err || rc=$?
 [ "$rc" = 2 ] || fail "unknown catalog name: exit $rc, expected 2"
 grep -q "no-such-platform" nosuch.err || fail "unknown name not named: $(cat nosuch.err)"
-echo "installed to $prefix: catalog, codec profile and traces found there"
+# A baseline outside the source tree may name the catalog too (issue 16): recorded with
+# --update, then checked; the installed catalog file is the one read, since making its
+# inter-node links 100x slower makes the 64-GPU case drift (exit 1).
+cat > baseline.json <<JSON
+{"format": "gcsim-baseline/1", "tolerance_pct": 0.001, "cases": [
+  {"name": "resnet50-64-ring", "platform": "a100-hdr", "model": "resnet-50",
+   "collective": "ring", "gpus": 64, "scaling": "weak", "engine": "analytic"}]}
+JSON
+"$gcsim" check --baseline baseline.json --update > /dev/null 2> update.err ||
+    fail "check --update with catalog names: exit $? ($(cat update.err))"
+"$gcsim" check --baseline baseline.json > /dev/null 2> check.err ||
+    fail "check with catalog names: exit $? ($(cat check.err))"
+cp "$data/platforms/a100-hdr.json" a100-hdr.saved
+sed 's/"bandwidth": "200Gbps"/"bandwidth": "2Gbps"/' a100-hdr.saved > "$data/platforms/a100-hdr.json"
+rc=0
+"$gcsim" check --baseline baseline.json > /dev/null 2> drift.err || rc=$?
+cp a100-hdr.saved "$data/platforms/a100-hdr.json"
+[ "$rc" = 1 ] || fail "baseline not read from the installed catalog: exit $rc, expected 1"
+echo "installed to $prefix: catalog, codec profile, traces and baseline catalog names found there"

@@ -1,4 +1,4 @@
-/* sim/cli/data_dir.c: the data folder of an installed or build-tree gcsim (data_dir.h). */
+/* sim/config/data_dir.c: the data folder of an installed or build-tree gcsim (data_dir.h). */
 #include "data_dir.h"
 
 #include <limits.h>
@@ -14,7 +14,8 @@
 #endif
 
 /* Below the install prefix; matches the install rules (top CMakeLists.txt and
- * sim/cli/CMakeLists.txt: bin/gcsim, share/gcsim/). */
+ * sim/cli/CMakeLists.txt: bin/gcsim, share/gcsim/). GCSIM_SOURCE_DIR comes from
+ * sim/config/CMakeLists.txt. */
 #define PREFIX_TO_DATA "/share/gcsim"
 
 static char data_dir[PATH_MAX];
@@ -82,13 +83,22 @@ void gcsim_data_dir_init(void)
     gc_trace_payload_set_default_dir(traces);
 }
 
-int gcsim_data_catalog_path(const char *folder, const char *name, char *out, size_t size)
+int gcsim_data_catalog_lookup(const char *folder, const char *name, char *out, size_t size)
 {
-    if (!name || !*name || strchr(name, '/') || is_file(name))
+    if (size)
+        out[0] = '\0';
+    if (!name || !*name || strchr(name, '/'))
         return -1;
     size_t len = strlen(name);
     int has_ext = len > 5 && strcmp(name + len - 5, ".json") == 0;
     int n = snprintf(out, size, "%s/%s/%s%s", gcsim_data_dir(), folder, name,
                      has_ext ? "" : ".json");
     return n > 0 && (size_t)n < size && is_file(out) ? 0 : -1;
+}
+
+int gcsim_data_catalog_path(const char *folder, const char *name, char *out, size_t size)
+{
+    if (!name || is_file(name))
+        return -1;
+    return gcsim_data_catalog_lookup(folder, name, out, size);
 }
