@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "atomic_file.h"
+#include "data_dir.h"
 #include "json_strict.h"
 
 static bool is_file(const char *path)
@@ -114,13 +115,28 @@ static int read_case(const cJSON *item, const char *path, baseline *b, baseline_
             return gcsim_fail(ctx->err, "%s: %s.name: \"%s\" is also the name of $.cases[%d]",
                               ctx->origin, path, c->name, k);
     const char *files[2] = {"platform", "model"};
+    const char *folders[2] = {"platforms", "models"};
     char *dest[2] = {c->platform, c->model};
     for (int f = 0; f < 2; f++) {
         if (json_string(item, path, files[f], true, text, sizeof text, ctx))
             return -1;
-        if (resolve(b->path, text, dest[f], sizeof c->platform))
+        /* A file beside the baseline or above it first, so that a baseline resolves as it
+         * did before catalog names were accepted; then a catalog name, as on the command
+         * line (data_dir.h), which is what lets a baseline outside the repository name
+         * "a100-hdr" and be checked by an installed gcsim. */
+        if (resolve(b->path, text, dest[f], sizeof c->platform) == 0)
+            continue;
+        char tried[4096];
+        if (gcsim_data_catalog_lookup(folders[f], text, tried, sizeof tried) == 0) {
+            snprintf(dest[f], sizeof c->platform, "%s", tried);
+            continue;
+        }
+        if (tried[0])
             return gcsim_fail(ctx->err, "%s: %s.%s: \"%s\" not found beside the baseline nor in "
-                                        "any folder above it", ctx->origin, path, files[f], text);
+                                        "any folder above it, nor in the catalog (no %s)",
+                              ctx->origin, path, files[f], text, tried);
+        return gcsim_fail(ctx->err, "%s: %s.%s: \"%s\" not found beside the baseline nor in "
+                                    "any folder above it", ctx->origin, path, files[f], text);
     }
     strcpy(c->compressor, "none");
     if (json_string(item, path, "compressor", false, c->compressor, sizeof c->compressor, ctx) ||

@@ -11,9 +11,12 @@
  * its predicted value (adding the member), which is how a baseline is created from
  * scratch; a plain check refuses a baseline with such cases.
  * The reader is strict: unknown or duplicate keys, wrong types, duplicate case names and
- * files that cannot be found are errors naming the baseline and the JSON path. A relative
- * platform or model path is looked up beside the baseline first, then in each folder
- * above it (so "platforms/x.json" finds the repository's catalog from tests/planning/).
+ * files that cannot be found are errors naming the baseline, the JSON path and what was
+ * tried. A relative platform or model path is looked up beside the baseline first, then
+ * in each folder above it (so "platforms/x.json" finds the repository's catalog from
+ * tests/planning/); a value found nowhere there that is a catalog name ("a100-hdr",
+ * "resnet-50": no '/') is then read from the running gcsim's catalog, as on the command
+ * line (data_dir.h), so a baseline kept outside the repository can name the catalog.
  */
 #ifndef GCSIM_PLANNING_BASELINE_FILE_H
 #define GCSIM_PLANNING_BASELINE_FILE_H
@@ -29,8 +32,8 @@
 
 typedef struct {
     char name[128];
-    char platform[4096];     /* resolved path */
-    char model[4096];        /* resolved path */
+    char platform[4096];     /* resolved path (a file, or the catalog's) */
+    char model[4096];        /* resolved path (a file, or the catalog's) */
     char compressor[256];    /* "none" when absent */
     gcsim_collective collective;
     int gpus;

@@ -375,6 +375,72 @@ static void test_baseline_round_trip(const char *src)
     CHECK_STR_CONTAINS(err.message, "baseline.json");
 }
 
+static void check_path(const char *got, const char *want)
+{
+    if (strcmp(got, want) != 0) {
+        fprintf(stderr, "resolved to %s, expected %s\n", got, want);
+        check_failures++;
+    }
+}
+
+/* Catalog names in a baseline (issue 16): a value found neither beside the baseline nor
+ * above it that has no '/' is read from the catalog (data_dir.h; this test program's data
+ * folder is the source tree, like the build-tree gcsim's); a file of that name beside the
+ * baseline still comes first; a name in neither place names file, JSON path and the
+ * catalog file tried. */
+static void test_baseline_catalog_names(const char *src)
+{
+    const char *path = work_path("catalog.json");
+    const char *shadow = work_path("a100-hdr");
+    remove(shadow);
+    const char *text =
+        "{\"format\": \"gcsim-baseline/1\", \"cases\": [{\"name\": \"a\",\n"
+        " \"platform\": \"a100-hdr\", \"model\": \"resnet-50.json\", \"gpus\": 8,\n"
+        " \"collective\": \"ring\", \"scaling\": \"weak\", \"engine\": \"analytic\"}]}\n";
+    write_text(path, text);
+    char want_platform[8192], want_model[8192];
+    snprintf(want_platform, sizeof want_platform, "%s/platforms/a100-hdr.json", src);
+    snprintf(want_model, sizeof want_model, "%s/models/resnet-50.json", src);
+    baseline b;
+    gcsim_error err;
+    if (baseline_load(path, &b, &err) != 0) {
+        fprintf(stderr, "baseline_load: %s\n", err.message);
+        check_failures++;
+        return;
+    }
+    check_path(b.cases[0].platform, want_platform);
+    check_path(b.cases[0].model, want_model);
+    baseline_free(&b);
+
+    /* A file named like the catalog entry, beside the baseline, wins (paths first). */
+    write_text(shadow, "{}\n");
+    CHECK(baseline_load(path, &b, &err) == 0);
+    if (!check_failures)
+        check_path(b.cases[0].platform, shadow);
+    baseline_free(&b);
+    remove(shadow);
+
+    /* Neither a file nor in the catalog. */
+    write_text(path, "{\"format\": \"gcsim-baseline/1\", \"cases\": [{\"name\": \"a\",\n"
+                     " \"platform\": \"a100-hdr\", \"model\": \"no-such-model\", \"gpus\": 8,\n"
+                     " \"collective\": \"ring\", \"scaling\": \"weak\", \"engine\": \"analytic\"}]}\n");
+    CHECK(baseline_load(path, &b, &err) != 0);
+    CHECK_STR_CONTAINS(err.message, "catalog.json: $.cases[0].model: \"no-such-model\" not found "
+                                    "beside the baseline nor in any folder above it");
+    char tried[8192];
+    snprintf(tried, sizeof tried, "nor in the catalog (no %s/models/no-such-model.json)", src);
+    CHECK_STR_CONTAINS(err.message, tried);
+
+    /* A path (with '/') is never a catalog name: the message says so by not naming it. */
+    write_text(path, "{\"format\": \"gcsim-baseline/1\", \"cases\": [{\"name\": \"a\",\n"
+                     " \"platform\": \"nowhere/a100-hdr\", \"model\": \"resnet-50\", \"gpus\": 8,\n"
+                     " \"collective\": \"ring\", \"scaling\": \"weak\", \"engine\": \"analytic\"}]}\n");
+    CHECK(baseline_load(path, &b, &err) != 0);
+    CHECK_STR_CONTAINS(err.message, "catalog.json: $.cases[0].platform: \"nowhere/a100-hdr\" not "
+                                    "found beside the baseline nor in any folder above it");
+    CHECK(strstr(err.message, "catalog (") == NULL);
+}
+
 static plan_candidate candidate(const plan_target *t, int index, int gpus, double tput)
 {
     plan_candidate c;
@@ -435,5 +501,6 @@ int main(int argc, char **argv)
     test_merge();
     test_plan_keep();
     test_baseline_round_trip(argv[1]);
+    test_baseline_catalog_names(argv[1]);
     CHECK_DONE();
 }
