@@ -40,6 +40,11 @@ struct des_sim {
     des_timeline *timeline;      /* or NULL */
     signed char *coalesce;       /* per bucket and phase: 0 undecided, 1 coalesced, -1 not */
     int coalesce_phases;         /* row length of coalesce */
+    int live;                    /* actors started and not finished */
+    sg_sem_t parked;             /* never released: where finished actors wait (des_sim.c) */
+    des_result_header *hdr;      /* the results, filled by the last actor (or after the run) */
+    des_done_fn done;            /* or NULL */
+    void *done_ctx;
 };
 
 /* Charges `seconds` of encode/decode work on the actor's host (nominal, at full speed);

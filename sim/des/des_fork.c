@@ -122,6 +122,16 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The child's end: its results to the parent through the pipe, then exit (des_done_fn). */
+static void child_done(void *ctx, const des_result_header *hdr, const gcsim_des_bucket *buckets,
+                       int n_buckets)
+{
+    int fd = *(const int *)ctx;
+    int bad = write_all(fd, hdr, sizeof *hdr) != 0 ||
+              write_all(fd, buckets, sizeof *buckets * (size_t)n_buckets) != 0;
+    _exit(bad ? 3 : 0);
+}
+
 int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket *buckets,
                    des_run_cost *cost, gcsim_error *err)
 {
@@ -164,10 +174,8 @@ int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucke
         if (devnull >= 0)
             dup2(devnull, STDOUT_FILENO);
         dup2(efd, STDERR_FILENO);
-        des_simulate(plan, hdr, buckets);
-        int bad = write_all(fds[1], hdr, sizeof *hdr) != 0 ||
-                  write_all(fds[1], buckets, sizeof *buckets * (size_t)plan->n_buckets) != 0;
-        _exit(bad ? 3 : 0);
+        des_simulate(plan, hdr, buckets, child_done, &fds[1]);
+        child_done(&fds[1], hdr, buckets, plan->n_buckets); /* the run ended otherwise */
     }
     cleanup.child_pid = pid;
     close(fds[1]);

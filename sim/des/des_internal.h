@@ -80,9 +80,17 @@ long long des_plan_messages(const des_plan *plan);
 #define DES_DEFAULT_MAX_MESSAGES 20000000LL
 int des_plan_check_size(const des_plan *plan, long long max_messages, gcsim_error *err);
 
+/* What the child does with its results: write them out and end the process; it does not
+ * return. */
+typedef void (*des_done_fn)(void *ctx, const des_result_header *hdr,
+                            const gcsim_des_bucket *buckets, int n_buckets);
+
 /* Runs the plan in this process (call only in a fresh child: SimGrid state is global).
- * Fills hdr and buckets (n_buckets entries, dynamic fields). */
-void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket *buckets);
+ * Fills hdr and buckets (n_buckets entries, dynamic fields) and calls done from the last
+ * actor to finish, without tearing SimGrid down (des_sim.c); returns (done not called)
+ * only when the run ends otherwise, e.g. when no actor ran or done is NULL. */
+void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket *buckets,
+                  des_done_fn done, void *done_ctx);
 
 /* Progress of the exchanges on stderr for long runs (des_sim.c): fd is a descriptor of the
  * caller's stderr (the child's own stderr is captured), or -1 for none; tty: overwrite one
