@@ -15,7 +15,9 @@
  * Targets (issue 14): 16,384 GPUs < 60 CPU s and < 1 GiB; 4,096 < 10 CPU s; exponent
  * <= 1.3; >= 50x fewer CPU seconds than SMPI.
  *
- * Usage: bench_des [--gpus N[,N...]] [--ring-gpus N] [--no-smpi] [--no-ps]
+ * Usage: bench_des [--gpus N[,N...]] [--ring-gpus N] [--no-smpi] [--no-ps] [--repeat K]
+ * The all-reduce comparison and the rows of the fitted exponent run K times (default 3):
+ * the medians are printed and fitted, with their spread.
  * Default --gpus 1024,4096,16384 (docs/des.md "Scale" has the figures).
  */
 #include <math.h>
@@ -38,6 +40,9 @@
 #include "model.h"
 #include "payload.h"
 #include "platform.h"
+
+/* Runs of each timed case: medians are quoted (this is a shared machine). */
+#define MAX_REPEAT 9
 
 #ifndef GCSIM_SOURCE_DIR
 #define GCSIM_SOURCE_DIR "."
@@ -230,6 +235,19 @@ static int iteration(const char *model_path, gcsim_platform *plat, bench_row *ro
     return rc;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median of v[0..n) (sorts v). */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
 /* Least-squares slope of log(cpu) on log(gpus) over the rows of one model and collective. */
 static double exponent(const bench_row *rows, int n, const char *model, gcsim_collective c)
 {
@@ -250,6 +268,7 @@ int main(int argc, char **argv)
 {
     int gpu_counts[8] = {1024, 4096, 16384}, n_counts = 3, ring_gpus = 256;
     bool smpi = true, with_ps = true;
+    int repeat = 3;
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--ring-gpus") && k + 1 < argc)
             ring_gpus = atoi(argv[++k]);
@@ -257,15 +276,21 @@ int main(int argc, char **argv)
             smpi = false;
         else if (!strcmp(argv[k], "--no-ps"))
             with_ps = false;
+        else if (!strcmp(argv[k], "--repeat") && k + 1 < argc)
+            repeat = atoi(argv[++k]);
         else if (!strcmp(argv[k], "--gpus") && k + 1 < argc) {
             n_counts = 0;
             for (char *tok = strtok(argv[++k], ","); tok && n_counts < 8; tok = strtok(NULL, ","))
                 gpu_counts[n_counts++] = atoi(tok);
         } else {
-            fprintf(stderr, "usage: %s [--gpus N[,N...]] [--ring-gpus N] [--no-smpi] [--no-ps]\n",
-                    argv[0]);
+            fprintf(stderr, "usage: %s [--gpus N[,N...]] [--ring-gpus N] [--no-smpi] [--no-ps] "
+                            "[--repeat K]\n", argv[0]);
             return 2;
         }
+    }
+    if (repeat < 1 || repeat > MAX_REPEAT) {
+        fprintf(stderr, "%s: --repeat: between 1 and %d\n", argv[0], MAX_REPEAT);
+        return 2;
     }
     gcsim_error err;
 
@@ -282,15 +307,29 @@ int main(int argc, char **argv)
         }
         long bytes = 64L << 20;
         int rounds = 2 * (ring_gpus - 1);
-        double sim_min = 0, t_ours = 0, cpu_min = 0, sim_smpi = 0;
-        minimal_ring(xml, ring_gpus, rounds, bytes / ring_gpus, &sim_min, &cpu_min);
-        gcsim_des_details d = {0};
-        if (gcsim_des_collective_time(&star, ring_gpus, COLLECTIVE_RING, (double)bytes, 0, NULL,
-                                      &t_ours, &d, &err) != 0) {
-            fprintf(stderr, "%s\n", err.message);
-            return 1;
+        /* Each measured `repeat` times, in turn: the medians are quoted, the ratios are
+         * taken run by run (a DES run against the SMPI run next to it). */
+        double des_s[MAX_REPEAT], min_s[MAX_REPEAT], smpi_s[MAX_REPEAT], ratio[MAX_REPEAT];
+        double sim_min = 0, t_ours = 0, sim_smpi = 0;
+        long long transfers = 0;
+        int n_smpi = 0;
+        for (int k = 0; k < repeat; k++) {
+            minimal_ring(xml, ring_gpus, rounds, bytes / ring_gpus, &sim_min, &min_s[k]);
+            gcsim_des_details d = {0};
+            if (gcsim_des_collective_time(&star, ring_gpus, COLLECTIVE_RING, (double)bytes, 0,
+                                          NULL, &t_ours, &d, &err) != 0) {
+                fprintf(stderr, "%s\n", err.message);
+                return 1;
+            }
+            des_s[k] = d.cpu_s;
+            transfers = d.transfers;
+            gcsim_des_details_free(&d);
+            double c = smpi ? smpi_cpu_s(dir, ring_gpus, bytes, &sim_smpi) : -1;
+            if (c > 0) {
+                smpi_s[n_smpi] = c;
+                ratio[n_smpi++] = c / des_s[k];
+            }
         }
-        double cpu_smpi = smpi ? smpi_cpu_s(dir, ring_gpus, bytes, &sim_smpi) : -1;
         char path[128];
         snprintf(path, sizeof path, "%s/hosts", dir);
         unlink(path);
@@ -298,19 +337,27 @@ int main(int argc, char **argv)
         unlink(path);
         unlink(xml);
         rmdir(dir);
-        printf("ring all-reduce of %ld B over %d GPUs (1 per node, 10 Gb/s star), CPU seconds\n",
-               bytes, ring_gpus);
-        printf("  gcsim DES            : %8.3f CPU s, %9lld messages, simulated %.6f s\n", d.cpu_s,
-               d.transfers, t_ours);
+        double des_lo = des_s[0], des_hi = des_s[0];
+        for (int k = 1; k < repeat; k++)
+            des_lo = fmin(des_lo, des_s[k]), des_hi = fmax(des_hi, des_s[k]);
+        double des_med = median(des_s, repeat), min_med = median(min_s, repeat);
+        printf("ring all-reduce of %ld B over %d GPUs (1 per node, 10 Gb/s star), CPU seconds, "
+               "median of %d runs\n", bytes, ring_gpus, repeat);
+        printf("  gcsim DES            : %8.3f CPU s (%.3f-%.3f), %9lld messages, simulated %.6f s\n",
+               des_med, des_lo, des_hi, transfers, t_ours);
         printf("  minimal SimGrid ring : %8.3f CPU s, %9lld messages (LV08, simulated %.6f s)  DES is %.1fx faster\n",
-               cpu_min, (long long)ring_gpus * rounds, sim_min, cpu_min / d.cpu_s);
-        if (cpu_smpi > 0)
-            printf("  SMPI (smpirun, lr)   : %8.3f CPU s (simulated %.6f s)  DES is %.1fx faster\n",
-                   cpu_smpi, sim_smpi, cpu_smpi / d.cpu_s);
-        else
+               min_med, (long long)ring_gpus * rounds, sim_min, min_med / des_med);
+        if (n_smpi > 0) {
+            double r_lo = ratio[0], r_hi = ratio[0];
+            for (int k = 1; k < n_smpi; k++)
+                r_lo = fmin(r_lo, ratio[k]), r_hi = fmax(r_hi, ratio[k]);
+            printf("  SMPI (smpirun, lr)   : %8.3f CPU s (simulated %.6f s)  DES is %.1fx faster "
+                   "(median of %d paired runs; %.1f-%.1fx)\n",
+                   median(smpi_s, n_smpi), sim_smpi, median(ratio, n_smpi), n_smpi, r_lo, r_hi);
+        } else {
             printf("  SMPI                 : not run (%s)\n",
                    smpi ? "smpicc or smpirun failed or missing" : "--no-smpi");
-        gcsim_des_details_free(&d);
+        }
     }
 
     /* 2. training iterations */
@@ -338,10 +385,27 @@ int main(int argc, char **argv)
     for (int r = 0; r < n_rows; r++) {
         char path[512];
         snprintf(path, sizeof path, "%s/models/%s.json", GCSIM_SOURCE_DIR, rows[r].model);
-        if (iteration(path, &plat, &rows[r], &err) != 0) {
-            printf("%-10s %-13s %6d failed: %s\n", rows[r].model,
-                   gcsim_collective_name(rows[r].collective), rows[r].gpus, err.message);
-            fflush(stdout);
+        /* the rows of the fitted exponent `repeat` times, their median CPU s kept */
+        bool fitted = !strcmp(rows[r].model, "resnet-50") &&
+                      rows[r].collective != COLLECTIVE_PARAMETER_SERVER;
+        int runs = fitted ? repeat : 1, ok = 0;
+        double cpu[MAX_REPEAT];
+        for (int k = 0; k < runs; k++) {
+            if (iteration(path, &plat, &rows[r], &err) != 0) {
+                printf("%-10s %-13s %6d failed: %s\n", rows[r].model,
+                       gcsim_collective_name(rows[r].collective), rows[r].gpus, err.message);
+                fflush(stdout);
+                break;
+            }
+            cpu[ok++] = rows[r].cpu_s;
+        }
+        if (ok == runs && runs > 1) {
+            rows[r].cpu_s = median(cpu, ok);
+            printf("%-10s %-13s %6d median cpu_s %.2f of %d runs (%.2f-%.2f)\n", rows[r].model,
+                   gcsim_collective_name(rows[r].collective), rows[r].gpus, rows[r].cpu_s, ok,
+                   cpu[0], cpu[ok - 1]);
+        } else if (ok < runs) {
+            rows[r].cpu_s = 0; /* left out of the fit */
         }
     }
     for (int c = 0; c < 2; c++)
