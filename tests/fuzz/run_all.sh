@@ -4,7 +4,7 @@
 #   tests/fuzz/run_all.sh SECONDS_PER_TARGET [BUILD_DIR] [JOBS] [TARGET...]
 #
 # BUILD_DIR (default build-fuzz next to the sources) must be configured with
-#   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DGCSIM_FUZZ=ON
+#   cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DGCSIM_FUZZ=ON
 # and is built here. JOBS targets run at the same time (default 1; the machine is shared).
 # Each target starts from a scratch copy of its committed corpus (the committed one is
 # never modified); findings (crash-*, leak-*, timeout-*, oom-*) land in
