@@ -7,9 +7,12 @@
  * and given its parent, a host is created and sealed, a link gets its sharing policy and
  * latency and is sealed, a route is added one way, a zone is sealed when it is closed;
  * on_platform_created is fired at the end), so the simulated times are
- * those of the XML, bit for bit. The difference is the lookups: the XML loader resolves
- * each <link_ctn> by searching the links of every zone in turn (quadratic in the number of
- * zones), here names map to objects in hash tables (constant time).
+ * those of the XML, bit for bit. The differences are the lookups and the order in which
+ * the tree is joined. The XML loader resolves each <link_ctn> by searching the links of
+ * every zone in turn (quadratic in the number of zones); here names map to objects in hash
+ * tables (constant time). And the root's children are built apart from the root and joined
+ * to it only once all of them are complete (see zone_open): SimGrid checks each new host's
+ * and link's name against every zone reachable from the root.
  *
  * Only this file is C++; it is called from C (des_platform.h) and no exception leaves it.
  */
@@ -21,6 +24,7 @@
 #include <vector>
 
 #include <simgrid/kernel/routing/NetPoint.hpp>
+#include <simgrid/kernel/routing/NetZoneImpl.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 #include <simgrid/s4u/Link.hpp>
@@ -38,6 +42,7 @@ struct builder {
     sg_host_t *hosts;
     int n_endpoints;
     std::vector<s4u::NetZone *> open;                    // enclosing zones, innermost last
+    std::vector<s4u::NetZone *> apart;                   // the root's children, not joined yet
     std::unordered_map<std::string, NetPoint *> points;  // zones, hosts and routers
     std::unordered_map<std::string, s4u::Link *> links;
     std::string error;                                   // the first failure; then no-ops
@@ -66,25 +71,67 @@ NetPoint *point(builder *b, const char *name)
     return it->second;
 }
 
+/* Every zone, host and router by name, refusing a second one of a name. */
+void remember(builder *b, const char *name, NetPoint *p)
+{
+    if (!b->points.emplace(name, p).second)
+        throw std::runtime_error(std::string("two netpoints named ") + name);
+}
+
+/* The root's children (the fabric's top-level groups) are built apart from the root:
+ * SimGrid 3.32 refuses a second host or link of one name by searching, for every new one,
+ * each zone reachable from the root (the HostImpl and StandardLinkImpl constructors via
+ * NetZoneImpl::get_{host,link}_by_name_or_null), which with zones proportional to the GPUs
+ * made building quadratic (a tenth of a 16,384-GPU run), and sealing a zone scans every
+ * host reachable from the root (NetZoneImpl::get_all_hosts). A detached child takes the
+ * root's models by hand, as set_parent would have given them, and is joined by join_apart
+ * before the root's first route (a route's ends must be the root's children) or its close.
+ * SimGrid then no longer sees every earlier host when it checks a new one, so remember()
+ * refuses a repeated name itself. */
+void adopt_root_models(s4u::NetZone *zone, const s4u::NetZone *root)
+{
+    auto *z = zone->get_impl();
+    const auto *r = root->get_impl();
+    z->set_network_model(r->get_network_model());
+    z->set_cpu_pm_model(r->get_cpu_pm_model());
+    z->set_cpu_vm_model(r->get_cpu_vm_model());
+    z->set_disk_model(r->get_disk_model());
+    z->set_host_model(r->get_host_model());
+}
+
+void join_apart(builder *b)
+{
+    for (s4u::NetZone *z : b->apart)
+        z->set_parent(b->open.front());
+    b->apart.clear();
+}
+
 void zone_open(void *ctx, const char *id)
 {
     guarded(ctx, [id](builder *b) {
         s4u::NetZone *z = s4u::create_full_zone(id);
-        if (!b->open.empty())
+        if (b->open.size() == 1) {
+            adopt_root_models(z, b->open.front());
+            b->apart.push_back(z);
+        } else if (!b->open.empty()) {
             z->set_parent(b->open.back());
-        b->points[id] = z->get_netpoint();
+        }
+        remember(b, id, z->get_netpoint());
         b->open.push_back(z);
     });
 }
 
-/* A zone is sealed when it is closed, as SimGrid's XML loader does (</zone>): sealing
- * scans every host created so far (SimGrid 3.32 NetZoneImpl::get_all_hosts), so sealing
- * each node as it is finished scans half as many as sealing them all at the start of the
- * run. Sealing looks only inside the zone, which is complete by then. */
+/* A zone is sealed when it is closed, as SimGrid's XML loader does (</zone>); sealing
+ * looks only inside the zone, which is complete by then. The root's children are the
+ * exception: SimGrid refuses to give a sealed zone a parent, so they are sealed with the
+ * root, once joined to it. */
 void zone_close(void *ctx)
 {
     guarded(ctx, [](builder *b) {
-        b->open.back()->seal();
+        if (b->open.size() == 1)
+            join_apart(b);
+        if (b->open.size() != 2)
+            b->open.back()->seal();
         b->open.pop_back();
     });
 }
@@ -108,7 +155,7 @@ void host(void *ctx, const char *id, double speed_flops)
     guarded(ctx, [id, speed_flops](builder *b) {
         s4u::Host *h = b->open.back()->create_host(id, speed_flops);
         h->seal();
-        b->points[id] = h->get_netpoint();
+        remember(b, id, h->get_netpoint());
         int e = endpoint_of(b->topology, id);
         if (e >= 0 && e < b->n_endpoints)
             b->hosts[e] = h;
@@ -117,7 +164,7 @@ void host(void *ctx, const char *id, double speed_flops)
 
 void router(void *ctx, const char *id)
 {
-    guarded(ctx, [id](builder *b) { b->points[id] = b->open.back()->create_router(id); });
+    guarded(ctx, [id](builder *b) { remember(b, id, b->open.back()->create_router(id)); });
 }
 
 /* Every link is created in the root zone, whatever zone the description declares it in:
@@ -151,6 +198,8 @@ void route(void *ctx, bool zone_route, const char *src, const char *dst, const c
                 throw std::runtime_error(std::string("no link named ") + names[k]);
             list.emplace_back(it->second);
         }
+        if (b->open.size() == 1)
+            join_apart(b);
         b->open.back()->add_route(point(b, src), point(b, dst),
                                   zone_route ? point(b, gw_src) : nullptr,
                                   zone_route ? point(b, gw_dst) : nullptr, list, false);
