@@ -462,12 +462,13 @@ def main(argv):
                                          "rows": rows, "errors": errors, "skipped": skipped},
                                         indent=1) + "\n")
     d = distribution(rows)
+    na = [e for e in errors if not_applicable(e)]
     print("%d cases in %.0f s: median |gap| %s%%, p90 %s%%, max %s%%, %d within %g%%, "
-          "%d gcsim failures" % (d["count"], seconds, fmt(d["median_pct"]), fmt(d["p90_pct"]),
-                                 fmt(d["max_pct"]), d["within"], THRESHOLD_PCT, len(errors)))
+          "%d not applicable, %d gcsim failures" % (
+              d["count"], seconds, fmt(d["median_pct"]), fmt(d["p90_pct"]), fmt(d["max_pct"]),
+              d["within"], THRESHOLD_PCT, len(na), len(errors) - len(na)))
     if not a.check:
         return 0
-    na = [e for e in errors if not_applicable(e)]
     for e in na:
         print("not applicable: %s %s %s %s %d GPUs: the TernGrad pattern needs T(1,1,K) > |g|/C_cwd" % (
             e["platform"], e["model"], e["compressor"], e["collective"], e["gpus"]))
