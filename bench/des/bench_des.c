@@ -241,7 +241,7 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Median of v[0..n) (sorts v). */
+/* Median of v[0..n); sorts v, so v[0] and v[n - 1] are then its extremes. */
 static double median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
@@ -337,23 +337,19 @@ int main(int argc, char **argv)
         unlink(path);
         unlink(xml);
         rmdir(dir);
-        double des_lo = des_s[0], des_hi = des_s[0];
-        for (int k = 1; k < repeat; k++)
-            des_lo = fmin(des_lo, des_s[k]), des_hi = fmax(des_hi, des_s[k]);
         double des_med = median(des_s, repeat), min_med = median(min_s, repeat);
         printf("ring all-reduce of %ld B over %d GPUs (1 per node, 10 Gb/s star), CPU seconds, "
                "median of %d runs\n", bytes, ring_gpus, repeat);
         printf("  gcsim DES            : %8.3f CPU s (%.3f-%.3f), %9lld messages, simulated %.6f s\n",
-               des_med, des_lo, des_hi, transfers, t_ours);
+               des_med, des_s[0], des_s[repeat - 1], transfers, t_ours);
         printf("  minimal SimGrid ring : %8.3f CPU s, %9lld messages (LV08, simulated %.6f s)  DES is %.1fx faster\n",
                min_med, (long long)ring_gpus * rounds, sim_min, min_med / des_med);
         if (n_smpi > 0) {
-            double r_lo = ratio[0], r_hi = ratio[0];
-            for (int k = 1; k < n_smpi; k++)
-                r_lo = fmin(r_lo, ratio[k]), r_hi = fmax(r_hi, ratio[k]);
+            double ratio_med = median(ratio, n_smpi); /* pairs were formed before sorting */
             printf("  SMPI (smpirun, lr)   : %8.3f CPU s (simulated %.6f s)  DES is %.1fx faster "
                    "(median of %d paired runs; %.1f-%.1fx)\n",
-                   median(smpi_s, n_smpi), sim_smpi, median(ratio, n_smpi), n_smpi, r_lo, r_hi);
+                   median(smpi_s, n_smpi), sim_smpi, ratio_med, n_smpi, ratio[0],
+                   ratio[n_smpi - 1]);
         } else {
             printf("  SMPI                 : not run (%s)\n",
                    smpi ? "smpicc or smpirun failed or missing" : "--no-smpi");

@@ -299,6 +299,16 @@ static void test_merge(void)
     CHECK_STR_CONTAINS(msg, "j1.jsonl:1: JSON lines, but");
 }
 
+/* Loads a baseline the test expects to be valid; a failure is counted and reported. */
+static bool load_or_fail(const char *path, baseline *b, gcsim_error *err)
+{
+    if (baseline_load(path, b, err) == 0)
+        return true;
+    fprintf(stderr, "baseline_load: %s\n", err->message);
+    check_failures++;
+    return false;
+}
+
 static void test_baseline_round_trip(const char *src)
 {
     const char *path = work_path("baseline.json");
@@ -317,11 +327,8 @@ static void test_baseline_round_trip(const char *src)
     write_text(path, text);
     baseline b;
     gcsim_error err;
-    if (baseline_load(path, &b, &err) != 0) {
-        fprintf(stderr, "baseline_load: %s\n", err.message);
-        check_failures++;
+    if (!load_or_fail(path, &b, &err))
         return;
-    }
     CHECK(b.n_cases == 2);
     CHECK(strcmp(b.cases[0].name, "a") == 0 && b.cases[0].gpus == 8);
     CHECK(b.cases[0].has_expected && b.cases[0].expected_samples_per_s == 100.25);
@@ -403,11 +410,8 @@ static void test_baseline_catalog_names(const char *src)
     snprintf(want_model, sizeof want_model, "%s/models/resnet-50.json", src);
     baseline b;
     gcsim_error err;
-    if (baseline_load(path, &b, &err) != 0) {
-        fprintf(stderr, "baseline_load: %s\n", err.message);
-        check_failures++;
+    if (!load_or_fail(path, &b, &err))
         return;
-    }
     check_path(b.cases[0].platform, want_platform);
     check_path(b.cases[0].model, want_model);
     baseline_free(&b);
