@@ -1,7 +1,9 @@
 #include "analytic.h"
 #include "roofline.h"
+#include "timeline.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 terngrad_links gcsim_terngrad_links(const gcsim_platform *p)
@@ -94,8 +96,10 @@ static int terngrad_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
     return 0;
 }
 
-/* Schedules are built per pipeline chunk count; buckets of one model share a few. */
+/* Schedules are built per collective and pipeline chunk count; the calls of one
+ * iteration share a few. */
 typedef struct {
+    gcsim_collective collective;
     int chunks;
     gcsim_schedule schedule;
 } schedule_slot;
@@ -107,7 +111,7 @@ static const gcsim_schedule *schedule_for(schedule_slot *slots, int *n, gcsim_co
                                           gcsim_error *err)
 {
     for (int k = 0; k < *n; k++)
-        if (slots[k].chunks == chunks)
+        if (slots[k].chunks == chunks && slots[k].collective == c)
             return &slots[k].schedule;
     int k;
     if (*n < SCHEDULE_SLOTS) {
@@ -116,6 +120,7 @@ static const gcsim_schedule *schedule_for(schedule_slot *slots, int *n, gcsim_co
         k = SCHEDULE_SLOTS - 1;
         gcsim_schedule_free(&slots[k].schedule);
     }
+    slots[k].collective = c;
     slots[k].chunks = chunks;
     if (gcsim_schedule_build(&slots[k].schedule, c, t, shards, chunks, err) != 0) {
         slots[k].chunks = 0;
@@ -128,55 +133,60 @@ static const gcsim_schedule *schedule_for(schedule_slot *slots, int *n, gcsim_co
     return &slots[k].schedule;
 }
 
-static int schedule_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
+/* Every call's duration in closed form: its overhead, then its schedule. */
+static int call_durations(const gcsim_scenario *s, const gcsim_iteration *it,
+                          const gcsim_topology *topo, double *call_s, gcsim_error *err)
 {
-    const gcsim_platform *pf = s->platform;
-    gcsim_iteration it;
-    if (gcsim_iteration_build(&it, s, err) != 0)
-        return -1;
-    gcsim_topology topo;
-    if (gcsim_topology_init(&topo, pf, s->placement.gpus, err) != 0) {
-        gcsim_iteration_free(&it);
-        return -1;
-    }
     schedule_slot slots[SCHEDULE_SLOTS];
     int n_slots = 0, rc = 0;
-    double compute_end = it.compute_s, t_compute = it.forward_s, comm_free = 0;
-    for (int b = 0; b < it.n_buckets && rc == 0; b++) {
-        const gcsim_bucket *bk = &it.buckets[b];
-        t_compute += bk->backward_s;
-        int chunks = gcsim_pipeline_chunks(s->collective, bk->bytes.payload_bytes);
+    for (int k = 0; k < it->n_calls && rc == 0; k++) {
+        const gcsim_call *c = &it->calls[k];
+        int chunks = gcsim_pipeline_chunks(c->collective, c->bytes.payload_bytes);
         const gcsim_schedule *sch =
-            schedule_for(slots, &n_slots, s->collective, &topo, s->ps_shards, chunks, err);
+            schedule_for(slots, &n_slots, c->collective, topo, s->ps_shards, chunks, err);
         if (!sch) {
             rc = -1;
             break;
         }
-        double x = gcsim_schedule_time_s(sch, &topo, &bk->bytes);
-        if (!isfinite(x)) {
+        double x = gcsim_schedule_time_s(sch, topo, &c->bytes);
+        if (!isfinite(x))
             rc = gcsim_fail(err, "collective %s: no closed-form cost for %d GPUs",
-                            gcsim_collective_name(s->collective), s->placement.gpus);
-            break;
-        }
-        double enc = gcsim_bucket_encode_s(&bk->bytes), dec = gcsim_bucket_decode_s(&bk->bytes, sch);
-        double ready = it.overlap ? t_compute : compute_end;
-        double start = fmax(ready, comm_free);
-        comm_free = start + enc + x + dec;
-        out->comm_s += x;
-        out->encode_s += enc;
-        out->decode_s += dec;
-        out->compress_s += enc + dec;
+                            gcsim_collective_name(c->collective), s->placement.gpus);
+        call_s[k] = c->overhead_s + x;
     }
     for (int k = 0; k < n_slots; k++)
         gcsim_schedule_free(&slots[k].schedule);
+    return rc;
+}
+
+static int schedule_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
+{
+    gcsim_iteration it;
+    if (gcsim_iteration_build(&it, s, err) != 0)
+        return -1;
+    gcsim_topology topo;
+    if (gcsim_topology_init(&topo, s->platform, s->placement.gpus, err) != 0) {
+        gcsim_iteration_free(&it);
+        return -1;
+    }
+    double *call_s = calloc((size_t)(it.n_calls > 0 ? it.n_calls : 1), sizeof *call_s);
+    gcsim_timeline tl;
+    int rc = !call_s ? gcsim_fail(err, "out of memory for %d collective calls", it.n_calls)
+             : call_durations(s, &it, &topo, call_s, err) != 0 ? -1
+                                                              : gcsim_timeline_run(&it, call_s, &tl, err);
+    if (rc == 0) {
+        out->compute_s = it.compute_s;
+        out->comm_s = tl.comm_s;
+        out->encode_s = tl.encode_s;
+        out->decode_s = tl.decode_s;
+        out->compress_s = tl.encode_s + tl.decode_s;
+        out->iteration_s = tl.iteration_s;
+        out->exposed_comm_s = fmax(0.0, out->iteration_s - out->compute_s - out->compress_s);
+    }
+    free(call_s);
     gcsim_topology_free(&topo);
     gcsim_iteration_free(&it);
-    if (rc != 0)
-        return -1;
-    out->compute_s = compute_end;
-    out->iteration_s = fmax(compute_end, comm_free);
-    out->exposed_comm_s = fmax(0.0, out->iteration_s - out->compute_s - out->compress_s);
-    return 0;
+    return rc;
 }
 
 int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)

@@ -14,6 +14,7 @@
 #include "memory.h"
 #include "report.h"
 #include "roofline.h"
+#include "stack.h"
 #include "units.h"
 #ifdef GCSIM_HAVE_DES
 #include "des.h"
@@ -26,7 +27,8 @@ static void predict_usage(FILE *out)
 {
     fprintf(out,
 "usage: gcsim predict [--platform FILE] [--model FILE] [--compressor SPEC]\n"
-"                     [--gpus LIST] [--scaling strong|weak] [--engine analytic|des|both]\n"
+"                     [--stack NAME] [--gpus LIST] [--scaling strong|weak]\n"
+"                     [--engine analytic|des|both]\n"
 "                     [--batch K] [--collective NAME] [--exchange X] [--ps-shards S]\n"
 "                     [--bucket SIZE] [--des-max-messages N]\n"
 "                     [--no-overlap] [--timeline FILE] [--buckets] [--tensors]\n"
@@ -42,6 +44,10 @@ static void predict_usage(FILE *out)
 "                    (default: the embedded " DEFAULT_MODEL_NAME ")\n"
 "  --compressor SPEC gradient compressor, e.g. terngrad, qsgd:s=4, dgc:ratio=0.001\n"
 "                    (default: none, fp32)\n"
+"  --stack NAME      training stack that runs it: pytorch-ddp (hooks per 25 MiB bucket),\n"
+"                    horovod (GRACE, tensor by tensor), fused (ideal kernels, the lower\n"
+"                    bound), or a stack file (default: the platform's \"stack\", else\n"
+"                    " GCSIM_DEFAULT_STACK "; docs/stacks.md)\n"
 "  --gpus LIST       GPU counts, e.g. 1,2,4,...,512 (default: 1,2,4,... up to the platform)\n"
 "  --scaling S       strong: the mini-batch K is split over the GPUs;\n"
 "                    weak: every GPU trains K samples (default: weak)\n"
@@ -52,14 +58,14 @@ static void predict_usage(FILE *out)
 "                    eq. 27-30), dgc-paper (the same steps, sparse density doubling at\n"
 "                    every aggregation, as DGC Sec. 5 models it);\n"
 "                    default: the platform's \"collective\", else ring\n"
-"  --exchange X      auto (default): summable payloads (none, fp16, bf16, powersgd,\n"
-"                    randomk) all-reduce with the collective, the others all-gather\n"
-"                    (N-1 payloads decoded and summed); --collective C means the\n"
+"  --exchange X      auto (default): what the stack does with the compressor (fused:\n"
+"                    summable payloads all-reduce with the collective, the others\n"
+"                    all-gather, N-1 payloads decoded and summed); --collective C means the\n"
 "                    exchange C is, and so does a platform's terngrad, allgather or ps;\n"
 "                    allreduce: the collective with the payload's hop rule;\n"
 "                    allgather; ps (parameter server). docs/codec.md\n"
 "  --ps-shards S     parameter-server shards (default: one per machine)\n"
-"  --bucket SIZE     DES gradient bucket, e.g. 25MiB (default)\n"
+"  --bucket SIZE     gradient bucket, e.g. 25MiB (default: the stack's)\n"
 "  --no-overlap      exchange gradients only after backward has finished (both engines;\n"
 "                    terngrad and dgc-paper never overlap, as in the papers' model)\n"
 "  --timeline FILE   DES: write a Chrome trace of the iteration (one GPU count only;\n"
@@ -93,7 +99,7 @@ static void predict_usage(FILE *out)
 }
 
 typedef struct {
-    const char *platform_path, *model_path, *compressor, *gpus, *timeline, *output;
+    const char *platform_path, *model_path, *compressor, *gpus, *timeline, *output, *stack;
     gcsim_scaling scaling;
     gcsim_engine engine;
     gcsim_collective collective;
@@ -125,11 +131,11 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"precision", required_argument, 0, 'P'}, {"optimizer", required_argument, 0, 'O'},
         {"exchange", required_argument, 0, 'X'},
         {"des-max-messages", required_argument, 0, 'M'},
-        {"tensors", no_argument, 0, 'T'},
+        {"tensors", no_argument, 0, 'T'},      {"stack", required_argument, 0, 'K'},
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
-                           .bucket_bytes = 25.0 * 1024 * 1024, .overlap = true};
+                           .overlap = true};
     optind = 1;
     opterr = 0;
     int ch;
@@ -144,6 +150,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         case 'n': o->overlap = false; break;
         case 'k': o->buckets = true; break;
         case 'T': o->tensors = true; break;
+        case 'K': o->stack = optarg; break;
         case 'P':
             o->precision_given = true;
             if (gcsim_precision_parse(optarg, &o->precision)) {
@@ -282,8 +289,9 @@ static const char *mfu_peak_name(const gcsim_model *m, const gcsim_platform *pf)
 
 static void describe(report *r, const predict_options *o, const gcsim_platform *pf,
                      const gcsim_model *m, const gcsim_payload_plan *pl, int batch,
-                     double T1_s, const gcsim_codec_setup *cs)
+                     double T1_s, const gcsim_stack_setup *ss)
 {
+    const gcsim_codec_setup *cs = &ss->cs;
     char buf[2048];
     snprintf(buf, sizeof buf, "%s (%s)", pf->name, pf->source_path);
     report_note(r, "platform", buf);
@@ -337,8 +345,11 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
     snprintf(buf, sizeof buf, "%s, schedule %s (%s)", gcsim_exchange_name(cs->exchange.exchange),
              gcsim_collective_name(cs->exchange.collective), cs->exchange.why);
     report_note(r, "exchange", buf);
-    report_note(r, "codec cost", cs->codec.description);
-    report_meta_scenario(r, pf, m, pl, cs);
+    snprintf(buf, sizeof buf, "%s (%s): %s", ss->stack->name, ss->stack->path,
+             ss->stack->description);
+    report_note(r, "stack", buf);
+    report_note(r, "codec cost", ss->description);
+    report_meta_scenario(r, pf, m, pl, ss);
     report_meta_str(r, "engine", engine_name(o->engine));
     report_meta_str(r, "scaling", gcsim_scaling_name(o->scaling));
     report_meta_int(r, "batch", batch);
@@ -537,11 +548,17 @@ int cmd_predict(int argc, char **argv)
     gcsim_platform platform;
     gcsim_model model = {0};
     gcsim_payload_plan plan = {0};
+    gcsim_stack *stack = malloc(sizeof *stack);
     predict_row *rows = NULL;
     report *r = NULL;
     int status = EXIT_BAD_INPUT;
+    if (!stack) {
+        gcsim_fail(&err, "out of memory");
+        goto fail;
+    }
     if (inputs_load_platform(o.platform_path, &platform, &err) ||
-        inputs_load_model(o.model_path, &model, &err))
+        inputs_load_model(o.model_path, &model, &err) ||
+        gcsim_stack_load(gcsim_stack_choice(o.stack, &platform), stack, &err))
         goto fail;
     if (o.precision_given)
         gcsim_model_set_precision(&model, o.precision);
@@ -557,11 +574,11 @@ int cmd_predict(int argc, char **argv)
         goto fail;
     if (gcsim_payload_plan_build(o.compressor, &model, &plan, &err))
         goto fail;
-    gcsim_codec_setup cs;
-    if (gcsim_codec_setup_init(&cs, &platform, plan.spec, o.exchange,
+    gcsim_stack_setup ss;
+    if (gcsim_stack_setup_init(&ss, &platform, stack, plan.spec, o.exchange,
                                o.collective_given ? &o.collective : NULL, &err))
         goto fail;
-    o.collective = cs.exchange.collective;
+    o.collective = ss.cs.exchange.collective;
 
     int counts[MAX_GPU_COUNTS], n_counts;
     char msg[256];
@@ -613,7 +630,7 @@ int cmd_predict(int argc, char **argv)
         .collective = o.collective, .batch = batch, .ps_shards = (int)o.ps_shards,
         .bucket_bytes = o.bucket_bytes, .overlap = o.overlap, .timeline_path = NULL,
         .des_max_messages = o.des_max_messages};
-    gcsim_codec_setup_apply(&cs, &s);
+    gcsim_stack_setup_apply(&ss, &s);
     if (o.tensors) {
         /* the count matters only in whether it compresses at all (not on one GPU) */
         if (gcsim_platform_place(&platform, counts[0], &s.placement, &err) ||
@@ -658,10 +675,10 @@ int cmd_predict(int argc, char **argv)
             goto fail;
     } else {
         r = build_report(rows, n_rows, both, &model, &platform,
-                         gcsim_exchange_name(cs.exchange.exchange));
+                         gcsim_exchange_name(ss.cs.exchange.exchange));
     }
 print:
-    describe(r, &o, &platform, &model, &plan, batch, T1_s, &cs);
+    describe(r, &o, &platform, &model, &plan, batch, T1_s, &ss);
     if (o.output) {
         atomic_file f;
         if (atomic_file_open(&f, o.output, msg, sizeof msg)) {
@@ -690,6 +707,7 @@ fail:
 done:
     report_free(r);
     free(rows);
+    free(stack);
     gcsim_payload_plan_free(&plan);
     gcsim_model_free(&model);
     return status;

@@ -58,7 +58,7 @@ static const char *codec_source_name(gcsim_codec_cost_source s)
 }
 
 void report_meta_scenario(report *r, const gcsim_platform *pf, const gcsim_model *m,
-                          const gcsim_payload_plan *pl, const gcsim_codec_setup *cs)
+                          const gcsim_payload_plan *pl, const gcsim_stack_setup *ss)
 {
     if (pf) {
         report_meta_str(r, "platform.name", pf->name);
@@ -78,10 +78,14 @@ void report_meta_scenario(report *r, const gcsim_platform *pf, const gcsim_model
         report_meta_str(r, "payload_source.kind", pl->measured ? "traces" : "exact");
         report_meta_str(r, "payload_source.method", pl->method);
     }
-    if (cs) {
+    if (ss) {
+        const gcsim_codec_setup *cs = &ss->cs;
+        report_meta_str(r, "stack.name", ss->stack->name);
+        report_meta_str(r, "stack.file", ss->stack->path);
         report_meta_str(r, "exchange", gcsim_exchange_name(cs->exchange.exchange));
         report_meta_str(r, "collective", gcsim_collective_name(cs->exchange.collective));
-        report_meta_str(r, "codec_cost.source", codec_source_name(cs->codec.source));
-        report_meta_str(r, "codec_cost.description", cs->codec.description);
+        report_meta_str(r, "codec_cost.source",
+                        ss->entry ? "stack" : codec_source_name(cs->codec.source));
+        report_meta_str(r, "codec_cost.description", ss->description);
     }
 }

@@ -6,6 +6,7 @@
 #define GCSIM_CLI_REPORT_EMIT_H
 
 #include "codec.h"
+#include "stack.h"
 #include "model.h"
 #include "payload.h"
 #include "platform.h"
@@ -24,9 +25,10 @@ int report_output_usable(const char *output, const char *who);
 
 /* The typed "meta" every scenario command writes (docs/schema.md): platform.{name,file},
  * model.{name,file,parameters,dense_bytes}, compressor.{spec,payload_bytes,ratio_fp32},
- * payload_source.{kind,method} (kind "exact" or "traces"), and with a codec setup
- * exchange, collective and codec_cost.{source,description}. Any argument may be NULL. */
+ * payload_source.{kind,method} (kind "exact" or "traces"), and with a stack setup
+ * stack.{name,file}, exchange, collective and codec_cost.{source,description}. Any argument
+ * may be NULL. */
 void report_meta_scenario(report *r, const gcsim_platform *pf, const gcsim_model *m,
-                          const gcsim_payload_plan *pl, const gcsim_codec_setup *cs);
+                          const gcsim_payload_plan *pl, const gcsim_stack_setup *ss);
 
 #endif

@@ -175,18 +175,63 @@ int gcsim_op_schedule_build(gcsim_schedule *s, gcsim_op op, gcsim_collective c,
 
 /* ---- one iteration ---- */
 
+/* One collective call of an iteration: the schedule both engines run, the bytes one worker
+ * puts in and how they aggregate, and what issuing it costs before its first flow (a
+ * library's or framework's per-call overhead; 0 for an ideal stack). */
+typedef struct {
+    gcsim_collective collective;
+    gcsim_bucket_bytes bytes;
+    double overhead_s;
+    const char *name;            /* static label for timelines: "allreduce P", ... */
+    int bucket;                  /* the exchange unit (bucket) whose program issues it */
+    /* Issued and waited for inside the gradient hook: backward stops on every GPU until it
+     * is done (GRACE's PowerSGD, a size exchange before a variable all-gather). */
+    bool blocking;
+} gcsim_call;
+
+typedef enum { GCSIM_STEP_CODEC, GCSIM_STEP_CALL } gcsim_step_kind;
+
+/* Which total a codec step counts in (gcsim_prediction encode_s / decode_s). */
+typedef enum { GCSIM_CODEC_ENCODE, GCSIM_CODEC_DECODE } gcsim_codec_class;
+
+/* One step of a bucket's program: codec work on every GPU (sharing the GPU with backward
+ * compute in both engines), or a collective call. A step's codec seconds are nominal: at
+ * full GPU speed, longer when backward runs beside it. */
+typedef struct {
+    gcsim_step_kind kind;
+    const char *name;            /* static label: "encode", "decode", "orthogonalize P", ... */
+    gcsim_codec_class cls;       /* CODEC */
+    double codec_s;              /* CODEC: nominal seconds on each GPU */
+    int call;                    /* CALL: index into the iteration's calls */
+    /* CODEC steps that are the per-tensor codec of the bucket's layers (timeline's
+     * per-tensor track): 1 encode (layer_encode_s), 2 decode (layer_decode_s), 0 none;
+     * codec_s = tensor_factor x the sum over the bucket's layers. */
+    int tensors;
+    double tensor_factor;
+} gcsim_step;
+
 typedef struct {
     int first_layer, last_layer; /* forward indices, inclusive */
-    gcsim_bucket_bytes bytes;
+    gcsim_bucket_bytes bytes;    /* the whole bucket: its fp32 gradient and payload */
     double backward_s;           /* backward time of its layers on one GPU */
+    int first_step, n_steps;     /* its program: steps[first_step .. first_step + n_steps) */
+    /* The last n_deferred steps (codec only) run in the optimizer step, after backward has
+     * finished and after the bucket's calls (Horovod decodes in synchronize()); 0: all of
+     * the program runs as the bucket's exchange proceeds (DDP's hook callbacks). */
+    int n_deferred;
 } gcsim_bucket;
 
 typedef struct {
     double compute_s;            /* forward + backward on one GPU */
     double forward_s;
     int n_buckets;
-    gcsim_bucket *buckets;       /* in the order backward fills them */
+    gcsim_bucket *buckets;       /* exchange units, in the order backward fills them */
     bool overlap;                /* buckets exchanged while backward goes on */
+    /* The programs of every bucket, and the collective calls they issue, in the order a
+     * worker runs them (bucket by bucket, step by step). */
+    int n_steps, n_calls;
+    gcsim_step *steps;
+    gcsim_call *calls;
     /* Per layer (forward index; NULL for a bare collective's iteration): the bucket that
      * holds it, its payload bytes on the wire, and its codec seconds on one GPU (encode;
      * decode and add of one received payload; 0 unless compressed with a codec). A
@@ -198,6 +243,11 @@ typedef struct {
     double *layer_encode_s;
     double *layer_decode_s;
 } gcsim_iteration;
+
+/* Payloads a GPU decodes after a collective: every other worker's for an all-gather (its
+ * own is known), else the one result (none on one GPU is never asked: nothing is
+ * compressed there). */
+int gcsim_collective_decodes(gcsim_collective c, int gpus);
 
 #define GCSIM_DEFAULT_BUCKET_BYTES (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 */
 #define GCSIM_DEFAULT_BACKWARD_FRACTION (2.0 / 3.0)      /* docs/formats.md */

@@ -8,15 +8,27 @@
 
 #include "codec.h"
 #include "collectives.h"
+#include "program.h"
 #include "roofline.h"
+#include "stack.h"
 
 bool gcsim_scenario_overlaps(const gcsim_scenario *s)
 {
     return s->overlap && !gcsim_collective_is_paper_pattern(s->collective);
 }
 
+int gcsim_collective_decodes(gcsim_collective c, int gpus)
+{
+    return c == COLLECTIVE_ALLGATHER && gpus > 1 ? gpus - 1 : 1;
+}
+
 void gcsim_iteration_free(gcsim_iteration *it)
 {
+    free(it->steps);
+    free(it->calls);
+    it->steps = NULL;
+    it->calls = NULL;
+    it->n_steps = it->n_calls = 0;
     free(it->buckets);
     free(it->layer_bucket);
     free(it->layer_payload_bytes);
@@ -79,12 +91,25 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
     }
     if (!(measured_bwd_s > 0))
         measured_bwd = NULL;
-    double cap = s->bucket_bytes > 0 ? s->bucket_bytes : GCSIM_DEFAULT_BUCKET_BYTES;
+    /* Buckets close at a byte cap (PyTorch DDP: a smaller first bucket, then 25 MiB), or,
+     * for a stack that fuses tensors per background cycle (Horovod), when the next layer's
+     * gradient is ready in a later cycle or the fusion cap is reached. */
+    const gcsim_stack *stack = s->stack && !s->stack->codec_model ? s->stack : NULL;
+    bool by_cycle = stack && stack->unit == STACK_UNIT_TENSOR;
+    double stack_cap = !stack ? 0 : by_cycle ? stack->fusion_bytes : stack->bucket_bytes;
+    double cap = s->bucket_bytes > 0 ? s->bucket_bytes
+                 : stack_cap > 0     ? stack_cap
+                                     : GCSIM_DEFAULT_BUCKET_BYTES;
+    double first_cap = stack && !by_cycle && !(s->bucket_bytes > 0) &&
+                               stack->first_bucket_bytes > 0
+                           ? stack->first_bucket_bytes
+                           : cap;
+    double cycle_s = by_cycle ? stack->cycle_s : 0;
     /* The papers' models exchange the whole gradient once backward is done (eq. 27-30
      * cost T_comm(|g|)): one bucket. With several, the DES would pipeline them, the GPUs
      * starting bucket b+1 while the CPUs still sum bucket b, which the models do not. */
     if (gcsim_collective_is_paper_pattern(s->collective))
-        cap = INFINITY;
+        cap = first_cap = INFINITY, cycle_s = 0;
     bool compressed = gcsim_scenario_compresses(s);
     size_t nl = (size_t)m->n_layers;
     it->n_layers = m->n_layers;
@@ -99,9 +124,19 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
         return gcsim_fail(err, "out of memory for %d gradient buckets", m->n_layers);
     }
     /* Backward runs from the last layer to the first; a bucket closes when it holds cap
-     * fp32 bytes, or at the first layer. */
+     * fp32 bytes, at the first layer, or (by cycle) before a layer ready in a later cycle. */
     gcsim_bucket *cur = NULL;
+    double ready_s = it->forward_s, cur_ready_s = 0;
     for (int l = m->n_layers - 1; l >= 0; l--) {
+        double share = measured_bwd ? measured_bwd[l] / measured_bwd_s
+                       : flops > 0  ? m->layers[l].fwd_flops / flops
+                                    : 1.0 / m->n_layers;
+        double layer_bwd_s = compute_s * bf * share;
+        ready_s += layer_bwd_s;
+        if (cur && cycle_s > 0 && floor(ready_s / cycle_s) > floor(cur_ready_s / cycle_s)) {
+            it->n_buckets++;
+            cur = NULL;
+        }
         if (!cur) {
             cur = &it->buckets[it->n_buckets];
             cur->last_layer = l;
@@ -109,10 +144,8 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
             cur->bytes.aggregation = s->shared_support ? PAYLOAD_DENSE_SUMMABLE : pay->aggregation;
             cur->bytes.compressed = compressed;
         }
-        double share = measured_bwd ? measured_bwd[l] / measured_bwd_s
-                       : flops > 0  ? m->layers[l].fwd_flops / flops
-                                    : 1.0 / m->n_layers;
-        cur->backward_s += compute_s * bf * share;
+        cur_ready_s = ready_s;
+        cur->backward_s += layer_bwd_s;
         cur->first_layer = l;
         double dense = 4.0 * (double)gcsim_layer_params(&m->layers[l]);
         /* Uncompressed gradients travel at the training precision (bf16: half of fp32). */
@@ -132,10 +165,25 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
         }
         it->layer_bucket[l] = it->n_buckets;
         it->layer_payload_bytes[l] = wire;
-        if (cur->bytes.dense_bytes >= cap || l == 0) {
+        if (cur->bytes.dense_bytes >= (it->n_buckets == 0 ? first_cap : cap) || l == 0) {
             it->n_buckets++;
             cur = NULL;
         }
     }
+    program_tuner *tuner = stack ? program_tuner_new(s, err) : NULL;
+    if (stack && !tuner && err->message[0]) {
+        gcsim_iteration_free(it);
+        return -1;
+    }
+    for (int b = 0; b < it->n_buckets; b++) {
+        if (stack ? program_stack(it, s, b, tuner, err) : program_fused(it, s, b)) {
+            if (!stack)
+                gcsim_fail(err, "out of memory for the programs of %d buckets", it->n_buckets);
+            program_tuner_free(tuner);
+            gcsim_iteration_free(it);
+            return -1;
+        }
+    }
+    program_tuner_free(tuner);
     return 0;
 }

@@ -51,7 +51,8 @@ int gcsim_precision_class(gcsim_precision p) { return gcsim_precision_grad_elem_
 static int parse_layer(const cJSON *v, int index, gcsim_layer *l, json_ctx *ctx)
 {
     static const char *const keys[] = {"name", "kind", "weights", "bias", "other_params",
-                                       "fwd_flops", "fwd_flops_source", NULL};
+                                       "fwd_flops", "fwd_flops_source", "matrices", "rows",
+                                       NULL};
     /* Who counted fwd_flops (traces/capture/gcsim_export.py): PyTorch's counters or the
      * exporter's shape arithmetic. */
     static const char *const flops_sources[] = {"torch.utils.flop_counter", "torch.profiler",
@@ -59,7 +60,7 @@ static int parse_layer(const cJSON *v, int index, gcsim_layer *l, json_ctx *ctx)
     int flops_source = 0;
     char path[64];
     snprintf(path, sizeof path, "$.layers[%d]", index);
-    long long weights = 0, bias = 0, other = 0;
+    long long weights = 0, bias = 0, other = 0, matrices = 0, rows = 0;
     int kind = 0;
     if (json_expect_object(v, path, keys, ctx) ||
         json_string(v, path, "name", true, l->name, sizeof l->name, ctx) ||
@@ -68,15 +69,30 @@ static int parse_layer(const cJSON *v, int index, gcsim_layer *l, json_ctx *ctx)
         json_integer(v, path, "bias", true, 0, 1LL << 40, &bias, ctx) ||
         json_integer(v, path, "other_params", false, 0, 1LL << 40, &other, ctx) ||
         json_number(v, path, "fwd_flops", true, 0.0, 1e18, &l->fwd_flops, ctx) ||
-        json_choice(v, path, "fwd_flops_source", false, flops_sources, &flops_source, ctx))
+        json_choice(v, path, "fwd_flops_source", false, flops_sources, &flops_source, ctx) ||
+        json_integer(v, path, "matrices", false, 1, 1 << 20, &matrices, ctx) ||
+        json_integer(v, path, "rows", false, 1, 1LL << 40, &rows, ctx))
         return -1;
     snprintf(l->kind, sizeof l->kind, "%s", layer_kinds[kind]);
     l->weights = weights;
     l->bias = bias;
     l->other_params = other;
+    l->matrices = (int)matrices;
+    l->rows = rows;
     if (weights + bias + other == 0)
         return gcsim_fail(ctx->err, "%s: %s: layer \"%s\" has no parameters", ctx->origin, path,
                           l->name);
+    if ((matrices || rows) && weights == 0)
+        return gcsim_fail(ctx->err, "%s: %s: \"matrices\" and \"rows\" describe the weights, and "
+                                    "layer \"%s\" has none",
+                          ctx->origin, path, l->name);
+    if (matrices && weights % matrices)
+        return gcsim_fail(ctx->err, "%s: %s.matrices: %lld weights do not split into %lld equal "
+                                    "matrices",
+                          ctx->origin, path, weights, matrices);
+    if (rows && (weights / (matrices ? matrices : 1)) % rows)
+        return gcsim_fail(ctx->err, "%s: %s.rows: a matrix of %lld elements has no %lld rows",
+                          ctx->origin, path, weights / (matrices ? matrices : 1), rows);
     return 0;
 }
 
@@ -299,6 +315,31 @@ void gcsim_model_free(gcsim_model *m)
 }
 
 long long gcsim_layer_params(const gcsim_layer *l) { return l->weights + l->bias + l->other_params; }
+
+void gcsim_layer_tensors_of(const gcsim_layer *l, gcsim_layer_tensors *t)
+{
+    *t = (gcsim_layer_tensors){0};
+    if (l->weights > 0) {
+        t->matrices = l->matrices > 0 ? l->matrices : 1;
+        t->matrix_elems = (double)l->weights / t->matrices;
+        /* PyTorch views a weight as (shape[0], -1): its rows are the output channels or
+         * features, which a bias or a normalization has one parameter (pair) for. */
+        double rows = l->rows > 0                ? (double)l->rows
+                      : l->bias > 0              ? (double)l->bias / t->matrices
+                      : l->other_params > 0      ? (double)l->other_params / 2
+                                                 : floor(sqrt(t->matrix_elems));
+        t->rows = fmax(1.0, fmin(rows, t->matrix_elems));
+        t->cols = t->matrix_elems / t->rows;
+    }
+    if (l->bias > 0) {
+        t->biases = t->matrices > 0 ? t->matrices : 1;
+        t->bias_elems = (double)l->bias / t->biases;
+    }
+    if (l->other_params > 0) {
+        t->norms = l->other_params > 1 ? 2 : 1;
+        t->norm_elems = (double)l->other_params / t->norms;
+    }
+}
 
 long long gcsim_model_params(const gcsim_model *m)
 {

@@ -16,7 +16,26 @@ typedef struct {
     long long bias;
     long long other_params; /* batch-norm scale and shift, layer-norm, ... */
     double fwd_flops;       /* forward FLOPs per sample (2 x MACs) */
+    int matrices;           /* weight tensors the weights split into (0: one) */
+    long long rows;         /* first dimension of each (0: derived, gcsim_layer_tensors_of) */
 } gcsim_layer;
+
+/* A layer's parameter tensors as a framework holds them, which per-tensor stacks compress
+ * and exchange one by one and low-rank compressors factor: `matrices` weight tensors of
+ * matrix_elems each, viewed as rows x cols (PyTorch's view(shape[0], -1): rows are the
+ * output channels or features; given, else the bias's or normalization's per-channel
+ * count, else the square root); a bias vector per matrix; the normalization's scale and
+ * shift (two vectors). */
+typedef struct {
+    int matrices;
+    double matrix_elems, rows, cols;
+    int biases;
+    double bias_elems;
+    int norms;
+    double norm_elems;
+} gcsim_layer_tensors;
+
+void gcsim_layer_tensors_of(const gcsim_layer *l, gcsim_layer_tensors *t);
 
 typedef struct {
     int batch;              /* samples per measurement */

@@ -196,12 +196,34 @@ static int parse_sources(const cJSON *root, json_ctx *ctx)
     return 0;
 }
 
+/* "stack": a catalog name as it is, a path relative to the platform file's folder. */
+static int parse_stack_name(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
+{
+    char value[256] = "";
+    if (json_string(root, "$", "stack", false, value, sizeof value, ctx))
+        return -1;
+    if (!json_member(root, "stack"))
+        return 0;
+    if (value[0] == '\0')
+        return gcsim_fail(ctx->err, "%s: $.stack: must not be empty", ctx->origin);
+    bool path = strchr(value, '/') || strstr(value, ".json");
+    if (path && ctx->origin[0] == '<')
+        return gcsim_fail(ctx->err, "%s: $.stack: an embedded platform can name a catalog "
+                                    "stack only", ctx->origin);
+    const char *slash = strrchr(ctx->origin, '/');
+    int dir_len = path && value[0] != '/' && slash ? (int)(slash - ctx->origin) + 1 : 0;
+    if (snprintf(p->stack, sizeof p->stack, "%.*s%s", dir_len, ctx->origin, value) >=
+        (int)sizeof p->stack)
+        return gcsim_fail(ctx->err, "%s: $.stack: path too long", ctx->origin);
+    return 0;
+}
+
 int gcsim_platform_parse(const char *text, const char *origin, gcsim_platform *p,
                          gcsim_error *err)
 {
     static const char *const keys[] = {"name", "description", "sources", "nodes",
                                        "gpus_per_node", "gpu", "intra_node", "nic",
-                                       "fabric", "price", "collective", NULL};
+                                       "fabric", "price", "collective", "stack", NULL};
     json_ctx ctx = {origin, err};
     memset(p, 0, sizeof *p);
     snprintf(p->source_path, sizeof p->source_path, "%s", origin);
@@ -223,7 +245,8 @@ int gcsim_platform_parse(const char *text, const char *origin, gcsim_platform *p
     if (parse_gpu(root, p, &ctx) || parse_intra(root, p, &ctx) || parse_nic(root, p, &ctx) ||
         parse_fabric(root, p, &ctx) || parse_price(root, p, &ctx))
         goto out;
-    if (json_string(root, "$", "collective", false, p->collective, sizeof p->collective, &ctx))
+    if (json_string(root, "$", "collective", false, p->collective, sizeof p->collective, &ctx) ||
+        parse_stack_name(root, p, &ctx))
         goto out;
     gcsim_collective unused;
     if (p->collective[0] && gcsim_collective_parse(p->collective, &unused) != 0) {

@@ -70,6 +70,11 @@ typedef struct {
      * "collective"); gcsim_platform_default_collective (scenario.h) falls back to ring. */
     char collective[32];
 
+    /* The training stack that runs the exchange on this cluster (key "stack"): a catalog
+     * name ("pytorch-ddp"), or a path made relative to the platform file's folder; empty:
+     * the default stack (sim/stack/stack.h). */
+    char stack[512];
+
     bool has_price;
     double price_per_gpu_hour_usd;
     char price_source[256];

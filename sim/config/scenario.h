@@ -42,6 +42,7 @@ const char *gcsim_scaling_name(gcsim_scaling s);
 gcsim_collective gcsim_platform_default_collective(const gcsim_platform *p);
 
 struct gcsim_codec; /* sim/codec/codec.h */
+struct gcsim_stack; /* sim/stack/stack.h */
 
 /* How workers exchange a compressor's payloads (sim/codec/codec.h resolves it). */
 typedef enum {
@@ -62,7 +63,8 @@ typedef struct {
     gcsim_collective collective;
     int batch;                /* strong: global mini-batch K; weak: K per GPU */
     int ps_shards;            /* parameter server shards S (0: one per machine) */
-    double bucket_bytes;      /* DES gradient bucket size (fp32 bytes), default 25 MiB */
+    double bucket_bytes;      /* gradient bucket size (fp32 bytes); 0: the stack's, else
+                                 25 MiB (PyTorch DDP's bucket_cap_mb) */
     bool overlap;             /* DES: exchange buckets while backward goes on */
     const char *timeline_path;/* DES: Chrome trace output, or NULL */
     /* DES: refuse a run whose schedule implies more SimGrid messages than this (0: the
@@ -75,6 +77,14 @@ typedef struct {
      * seed the workers share), so they sum in place whatever the hop: resolved with the
      * exchange (gcsim_exchange_resolve). */
     bool shared_support;
+    /* The training stack that runs the exchange (sim/stack/stack.h): its granularity, op
+     * sequences and their costs. NULL, or a stack whose codec is the model: the fused
+     * stack (the codec model above, buckets as they fill, nothing else charged). */
+    const struct gcsim_stack *stack;
+    /* The stack's collective library picks each all-reduce's algorithm as NCCL's tuner
+     * does (the faster of ring and double binary tree for the call's size), because neither
+     * the command line nor the platform named one (gcsim_stack_setup_apply). */
+    bool tune_allreduce;
 } gcsim_scenario;
 
 typedef struct {

@@ -87,7 +87,7 @@ static double codec_run(des_actor *a, double seconds)
     return t0;
 }
 
-void des_codec(des_actor *a, double seconds, const char *name, const char *kind, int bucket,
+void des_codec(des_actor *a, double seconds, const char *name, const char *kind, int call,
                int phase, int step)
 {
     if (seconds <= 0)
@@ -95,26 +95,28 @@ void des_codec(des_actor *a, double seconds, const char *name, const char *kind,
     double t0 = codec_run(a, seconds);
     if (!a->sim->timeline)
         return;
+    const gcsim_call *c = &a->sim->plan->iteration.calls[call];
     des_event_args args = des_event_args_of(kind);
-    args.bucket = bucket;
+    args.bucket = c->bucket;
     args.phase = phase;
     args.step = step;
-    args.bytes = a->sim->plan->iteration.buckets[bucket].bytes.payload_bytes;
+    args.bytes = c->bytes.payload_bytes;
     des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMPRESS, name, t0, simgrid_get_clock(),
                      &args);
 }
 
-/* One slice per tensor of bucket b on the per-tensor track, tiling [t0, t1]: the bucket is
- * one SimGrid execution (one per tensor would multiply the simulation's cost), and its
+/* One slice per tensor of bucket b on the per-tensor track, tiling [t0, t1]: a codec step
+ * is one SimGrid execution (one per tensor would multiply the simulation's cost), and its
  * simulated interval is shared out in proportion to each tensor's modelled seconds. The
  * boundaries are cumulative fractions of the interval and the last is t1 itself, so after
- * rounding to nanoseconds the slices cover the bucket's slice exactly, without gaps. */
-static void codec_tensors(des_actor *a, int b, bool encode, double factor, double t0, double t1)
+ * rounding to nanoseconds the slices cover the step's slice exactly, without gaps. */
+static void codec_tensors(des_actor *a, int b, const gcsim_step *st, double t0, double t1)
 {
     const des_plan *pl = a->sim->plan;
     const gcsim_iteration *it = &pl->iteration;
+    bool encode = st->tensors == 1;
     const double *layer_s = encode ? it->layer_encode_s : it->layer_decode_s;
-    if (!pl->model || !layer_s)
+    if (!pl->model || !layer_s || st->tensors == 0)
         return;
     const gcsim_bucket *bk = &it->buckets[b];
     /* backward order, last layer first: the order they were encoded and summed in */
@@ -133,39 +135,40 @@ static void codec_tensors(des_actor *a, int b, bool encode, double factor, doubl
         des_event_args args = des_event_args_of(encode ? "encode-tensor" : "decode-tensor");
         args.bucket = b;
         args.modelled_key = encode ? "encode_s" : "decode_s";
-        args.modelled_s = factor * layer_s[l];
+        args.modelled_s = st->tensor_factor * layer_s[l];
         args.layer = layer->name;
         args.elements = (double)gcsim_layer_params(layer);
         args.bytes = it->layer_payload_bytes[l];
         args.apportioned = "by modelled work";
-        snprintf(name, sizeof name, "%s %s", encode ? "encode" : "decode", layer->name);
+        snprintf(name, sizeof name, "%s %s", st->name, layer->name);
         des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMPRESS_TENSORS, name, start, end,
                          &args);
         start = end;
     }
 }
 
-void des_codec_bucket(des_actor *a, int b, bool encode, double seconds, double factor)
+void des_codec_step(des_actor *a, int b, const gcsim_step *st)
 {
-    if (seconds <= 0)
+    if (st->codec_s <= 0)
         return;
-    double t0 = codec_run(a, seconds), t1 = simgrid_get_clock();
+    double t0 = codec_run(a, st->codec_s), t1 = simgrid_get_clock();
     if (!a->sim->timeline)
         return;
-    char name[48];
-    snprintf(name, sizeof name, "%s bucket %d", encode ? "encode" : "decode", b);
-    des_event_args args = des_event_args_of(encode ? "encode" : "decode");
+    char name[64];
+    snprintf(name, sizeof name, "%s bucket %d", st->name, b);
+    bool encode = st->cls == GCSIM_CODEC_ENCODE;
+    des_event_args args = des_event_args_of(st->name);
     args.bucket = b;
     args.bytes = a->sim->plan->iteration.buckets[b].bytes.payload_bytes;
     args.modelled_key = encode ? "encode_s" : "decode_s";
-    args.modelled_s = seconds;
+    args.modelled_s = st->codec_s;
     des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMPRESS, name, t0, t1, &args);
-    codec_tensors(a, b, encode, factor, t0, t1);
+    codec_tensors(a, b, st, t0, t1);
 }
 
 /* The transfer slice of one endpoint's step (step -1: a coalesced phase) and a flow end
  * for each of its flows, matched by key to the other endpoint's slice. */
-static void record_transfers(des_actor *a, int b, const gcsim_schedule *s, int p, int step,
+static void record_transfers(des_actor *a, int c, const gcsim_schedule *s, int p, int step,
                              double t0, double sent, double received)
 {
     des_timeline *t = a->sim->timeline;
@@ -185,38 +188,40 @@ static void record_transfers(des_actor *a, int b, const gcsim_schedule *s, int p
             n_in++;
     if (n_out + n_in == 0)
         return;
+    const gcsim_call *call = &a->sim->plan->iteration.calls[c];
     des_event_args args = des_event_args_of("transfer");
-    args.bucket = b;
+    args.bucket = call->bucket;
     args.phase = p;
     args.step = step;
     args.peers = n_out;
     args.peer = n_out == 1 ? peer : -1;
     args.bytes_sent = sent;
     args.bytes_received = received;
-    char name[48];
-    snprintf(name, sizeof name, "bucket %d phase %d %s", b, p, step < 0 ? "all steps" : "step");
+    char name[96];
+    snprintf(name, sizeof name, "bucket %d %s phase %d %s", call->bucket, call->name, p,
+             step < 0 ? "all steps" : "step");
     long slice = des_timeline_add(t, a->ep, DES_TRACK_TRANSFER, name, t0, simgrid_get_clock(),
                                   &args);
     for (int x = o0; x < o1; x++) {
         int fi = s->out_flows[p][x];
         if (step < 0 || active(&ph->flows[fi], step))
-            des_timeline_flow(t, slice, des_flow_key(b, p, step, fi), 1);
+            des_timeline_flow(t, slice, des_flow_key(c, p, step, fi), 1);
     }
     for (int x = i0; x < i1; x++) {
         int fi = s->in_flows[p][x];
         if (step < 0 || active(&ph->flows[fi], step))
-            des_timeline_flow(t, slice, des_flow_key(b, p, step, fi), 0);
+            des_timeline_flow(t, slice, des_flow_key(c, p, step, fi), 0);
     }
 }
 
-/* Whether bucket b's phase p runs coalesced: more than one step, every flow active in every
+/* Whether call c's phase p runs coalesced: more than one step, every flow active in every
  * step with the same bytes in each (bytes grow monotonically with the sums, so equal at
  * the first and last step means equal throughout), and no decode-sum-encode between steps.
  * Then the steps of a flow are contention-identical: the same flows cross the same links
  * in every step, so each endpoint moves all its steps' bytes in one message per flow and
- * adds the latencies of the other steps (see des_coalesced). Decided once per bucket and
+ * adds the latencies of the other steps (see des_coalesced). Decided once per call and
  * phase, for all endpoints alike (a send and its receive must agree). */
-static bool coalesced(des_sim *sim, int b, const gcsim_schedule *s, int p, bool reencode)
+static bool coalesced(des_sim *sim, int c, const gcsim_schedule *s, int p, bool reencode)
 {
     if (sim->plan->full_simulation || reencode || s->phases[p].steps < 2)
         return false;
@@ -226,14 +231,14 @@ static bool coalesced(des_sim *sim, int b, const gcsim_schedule *s, int p, bool 
             if (sim->plan->schedules[k].n_phases > most)
                 most = sim->plan->schedules[k].n_phases;
         sim->coalesce_phases = most;
-        sim->coalesce = calloc((size_t)sim->plan->n_buckets * (size_t)most, 1);
+        sim->coalesce = calloc((size_t)sim->plan->iteration.n_calls * (size_t)most, 1);
         if (!sim->coalesce)
             return false;
     }
-    signed char *c = &sim->coalesce[(size_t)b * (size_t)sim->coalesce_phases + (size_t)p];
-    if (*c == 0)
-        *c = des_phase_coalesces(sim->plan, b, s, p) ? 1 : -1;
-    return *c == 1;
+    signed char *d = &sim->coalesce[(size_t)c * (size_t)sim->coalesce_phases + (size_t)p];
+    if (*d == 0)
+        *d = des_phase_coalesces(sim->plan, c, s, p) ? 1 : -1;
+    return *d == 1;
 }
 
 static double route_latency_s(const des_plan *pl, int src, int dst)
@@ -249,11 +254,11 @@ static double route_latency_s(const des_plan *pl, int src, int dst)
  * share in every step; run coalesced, it takes the latency once and all the bytes at the
  * same share, so the endpoint finishes when the last of its flows, each completed and then
  * charged steps - 1 more latencies, would have. */
-static void des_coalesced(des_actor *a, const gcsim_schedule *s, int p, int b, sg_comm_t *comms)
+static void des_coalesced(des_actor *a, const gcsim_schedule *s, int p, int c, sg_comm_t *comms)
 {
     const des_plan *pl = a->sim->plan;
     const gcsim_phase *ph = &s->phases[p];
-    const gcsim_bucket_bytes *bb = &pl->iteration.buckets[b].bytes;
+    const gcsim_bucket_bytes *bb = &pl->iteration.calls[c].bytes;
     int o0 = s->out_index[p][a->ep], o1 = s->out_index[p][a->ep + 1];
     int i0 = s->in_index[p][a->ep], i1 = s->in_index[p][a->ep + 1];
     static char sink_unused;
@@ -297,21 +302,21 @@ static void des_coalesced(des_actor *a, const gcsim_schedule *s, int p, int b, s
     double now = simgrid_get_clock();
     if (end > now)
         sg_actor_sleep_for(end - now);
-    record_transfers(a, b, s, p, -1, t0, sent, received);
+    record_transfers(a, c, s, p, -1, t0, sent, received);
 }
 
-static void run_phase(des_actor *a, int b, const gcsim_schedule *s, int p, sg_comm_t *comms)
+static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_comm_t *comms)
 {
     const des_plan *pl = a->sim->plan;
     const gcsim_phase *ph = &s->phases[p];
-    const gcsim_bucket_bytes *bb = &pl->iteration.buckets[b].bytes;
+    const gcsim_bucket_bytes *bb = &pl->iteration.calls[c].bytes;
     int o0 = s->out_index[p][a->ep], o1 = s->out_index[p][a->ep + 1];
     int i0 = s->in_index[p][a->ep], i1 = s->in_index[p][a->ep + 1];
     if (o0 == o1 && i0 == i1)
         return;
     bool reencode = gcsim_hop_codec_s(ph, bb, 1.0) > 0;
-    if (coalesced(a->sim, b, s, p, reencode)) {
-        des_coalesced(a, s, p, b, comms);
+    if (coalesced(a->sim, c, s, p, reencode)) {
+        des_coalesced(a, s, p, c, comms);
         return;
     }
     static char sink_unused;
@@ -340,17 +345,19 @@ static void run_phase(des_actor *a, int b, const gcsim_schedule *s, int p, sg_co
         }
         if (n)
             sg_comm_wait_all(comms, n);
-        record_transfers(a, b, s, p, step, t0, sent, received);
+        record_transfers(a, c, s, p, step, t0, sent, received);
         if (reencode && in_share > 0)
             des_codec(a, gcsim_hop_codec_s(ph, bb, in_share), "decode-sum-encode",
-                      "decode-sum-encode", b, p, step);
+                      "decode-sum-encode", c, p, step);
     }
 }
 
-void des_exchange(des_actor *a, int b)
+void des_exchange(des_actor *a, int c)
 {
     const des_plan *pl = a->sim->plan;
-    const gcsim_schedule *s = &pl->schedules[pl->bucket_schedule[b]];
+    const gcsim_schedule *s = &pl->schedules[pl->call_schedule[c]];
+    if (a->ep >= s->endpoints) /* a node CPU, in a schedule without them */
+        return;
     int most = 1;
     for (int p = 0; p < s->n_phases; p++) {
         int k = s->out_index[p][a->ep + 1] - s->out_index[p][a->ep] +
@@ -360,13 +367,9 @@ void des_exchange(des_actor *a, int b)
     }
     sg_comm_t *comms = malloc(sizeof *comms * (size_t)most);
     for (int p = 0; comms && p < s->n_phases; p++) {
-        run_phase(a, b, s, p, comms);
+        run_phase(a, c, s, p, comms);
         if (a->ep == 0)
-            des_progress(b, p + 1, s->n_phases, pl->n_buckets);
+            des_progress(c, p + 1, s->n_phases, pl->iteration.n_calls);
     }
     free(comms);
-    const gcsim_bucket_bytes *bb = &pl->iteration.buckets[b].bytes;
-    /* gcsim_bucket_decode_s: s->decodes received payloads, each bucket's decode_s */
-    if (a->ep < pl->gpus)
-        des_codec_bucket(a, b, false, gcsim_bucket_decode_s(bb, s), (double)s->decodes);
 }

@@ -34,11 +34,18 @@ struct des_sim {
     des_actor *actors;           /* one per endpoint */
     sg_host_t *hosts;            /* one per endpoint */
     sg_sem_t *ready;             /* per GPU: one release per full bucket */
+    /* With deferred steps (plan->deferred): a step actor per GPU, its own record (codec
+     * time), a release per bucket whose calls are done, and one when backward is. */
+    des_actor *step_actors;
+    sg_sem_t *exchanged, *backward_done;
+    /* Per GPU, its compute actor while backward runs (NULL once done): a blocking call
+     * suspends it for the call's duration. */
+    sg_actor_t *computing;
     int n_endpoints;
     double compute_end_s;
     long long transfers;
     des_timeline *timeline;      /* or NULL */
-    signed char *coalesce;       /* per bucket and phase: 0 undecided, 1 coalesced, -1 not */
+    signed char *coalesce;       /* per call and phase: 0 undecided, 1 coalesced, -1 not */
     int coalesce_phases;         /* row length of coalesce */
     int live;                    /* actors started and not finished */
     sg_sem_t parked;             /* never released: where finished actors wait (des_sim.c) */
@@ -48,18 +55,19 @@ struct des_sim {
 };
 
 /* Charges `seconds` of encode/decode work on the actor's host (nominal, at full speed);
- * kind, bucket, phase and step (-1: none) label its timeline slice. */
-void des_codec(des_actor *a, double seconds, const char *name, const char *kind, int bucket,
+ * kind, call, phase and step (-1: none) label its timeline slice. */
+void des_codec(des_actor *a, double seconds, const char *name, const char *kind, int call,
                int phase, int step);
 
-/* A bucket's encode (before its exchange) or final decode (after it): `seconds` of work
- * charged as one execution, one slice on the compression track and, when the plan has the
- * model, one slice per tensor on the per-tensor track; tensor l's modelled seconds are
- * factor x the iteration's layer_encode_s[l] (or layer_decode_s[l]). */
-void des_codec_bucket(des_actor *a, int b, bool encode, double seconds, double factor);
+/* A codec step of bucket b's program: its seconds charged as one execution, one slice on
+ * the compression track and, for a step that is its tensors' encode or decode (and when
+ * the plan has the model), one slice per tensor on the per-tensor track; tensor l's
+ * modelled seconds are the step's tensor_factor x the iteration's layer_encode_s[l] (or
+ * layer_decode_s[l]). */
+void des_codec_step(des_actor *a, int b, const gcsim_step *st);
 
-/* This endpoint's part of bucket b's schedule, then (GPUs) the final decode. */
-void des_exchange(des_actor *a, int b);
+/* This endpoint's part of call c's schedule. */
+void des_exchange(des_actor *a, int c);
 
 void des_mark_start(des_actor *a, int b);
 void des_mark_end(des_actor *a, int b);

@@ -25,14 +25,15 @@ typedef struct {
     gcsim_topology topology;
     gcsim_iteration iteration;     /* compute and buckets, as the analytic engine has them */
     int n_schedules;
-    gcsim_schedule *schedules;     /* one per distinct pipeline chunk count */
-    int *bucket_schedule;          /* per bucket: index into schedules */
+    gcsim_schedule *schedules;     /* one per distinct collective and pipeline chunk count */
+    int *call_schedule;            /* per call of the iteration: index into schedules */
     int endpoints;                 /* GPUs, plus node CPUs if a schedule uses them */
     int op;                        /* a bare gcsim_op (gcsim collective), or -1 */
 
     int n_buckets;
     gcsim_des_bucket *buckets;     /* static part filled: layers, bytes, codec times */
     bool compressed;               /* payload smaller than dense: codec charged */
+    bool deferred;                 /* some bucket has deferred steps: a step actor per GPU */
 
     /* Network model configuration. */
     char network_model[32];
@@ -67,10 +68,10 @@ void des_plan_free(des_plan *plan);
 int des_plan_network(des_plan *plan, const gcsim_platform *p, const gcsim_des_options *opts,
                      gcsim_error *err);
 
-/* Whether bucket b's phase p of schedule s runs coalesced (des_collectives.c): more than
+/* Whether call c's phase p of schedule s runs coalesced (des_collectives.c): more than
  * one step, every flow active in every step with the same bytes, no decode-sum-encode
  * between steps, and not GCSIM_DES_FULL. */
-bool des_phase_coalesces(const des_plan *plan, int b, const gcsim_schedule *s, int p);
+bool des_phase_coalesces(const des_plan *plan, int c, const gcsim_schedule *s, int p);
 
 /* SimGrid messages the plan's simulation will send (the transfers it reports). */
 long long des_plan_messages(const des_plan *plan);
@@ -96,8 +97,8 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
  * caller's stderr (the child's own stderr is captured), or -1 for none; tty: overwrite one
  * line with carriage returns, else one line per report. */
 void des_progress_init(int fd, bool tty);
-/* GPU 0 finished `done` of the n phases of bucket b (of n_buckets). */
-void des_progress(int b, int done, int n, int n_buckets);
+/* GPU 0 finished `done` of the n phases of call c (of n_calls). */
+void des_progress(int c, int done, int n, int n_calls);
 
 /* Forks, simulates, reads the result back. */
 typedef struct {

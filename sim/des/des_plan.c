@@ -15,12 +15,12 @@ void des_plan_free(des_plan *plan)
     for (int k = 0; k < plan->n_schedules; k++)
         gcsim_schedule_free(&plan->schedules[k]);
     free(plan->schedules);
-    free(plan->bucket_schedule);
+    free(plan->call_schedule);
     free(plan->buckets);
     gcsim_iteration_free(&plan->iteration);
     gcsim_topology_free(&plan->topology);
     plan->schedules = NULL;
-    plan->bucket_schedule = NULL;
+    plan->call_schedule = NULL;
     plan->buckets = NULL;
     plan->n_schedules = 0;
 }
@@ -46,20 +46,21 @@ int des_plan_network(des_plan *plan, const gcsim_platform *p, const gcsim_des_op
     return 0;
 }
 
-/* One schedule per distinct pipeline chunk count among the buckets. */
+/* One schedule per distinct collective and pipeline chunk count among the calls. */
 static int plan_schedules(des_plan *plan, gcsim_error *err)
 {
-    int nb = plan->n_buckets;
-    plan->schedules = calloc((size_t)nb, sizeof *plan->schedules);
-    plan->bucket_schedule = calloc((size_t)nb, sizeof *plan->bucket_schedule);
-    if (!plan->schedules || !plan->bucket_schedule)
+    int nc = plan->iteration.n_calls;
+    plan->schedules = calloc((size_t)(nc > 0 ? nc : 1), sizeof *plan->schedules);
+    plan->call_schedule = calloc((size_t)(nc > 0 ? nc : 1), sizeof *plan->call_schedule);
+    if (!plan->schedules || !plan->call_schedule)
         return gcsim_fail(err, "des: out of memory");
     plan->endpoints = plan->gpus;
     if (plan->op >= 0) {
         /* A bare operation: one schedule, its own per-GPU payload (all-gather: S/N). */
-        gcsim_bucket_bytes *bb = &plan->iteration.buckets[0].bytes;
-        if (gcsim_op_schedule_build(&plan->schedules[0], (gcsim_op)plan->op, plan->collective,
-                                    &plan->topology, bb->dense_bytes, &bb->payload_bytes, err))
+        gcsim_bucket_bytes *bb = &plan->iteration.calls[0].bytes;
+        if (gcsim_op_schedule_build(&plan->schedules[0], (gcsim_op)plan->op,
+                                    plan->iteration.calls[0].collective, &plan->topology,
+                                    bb->dense_bytes, &bb->payload_bytes, err))
             return -1;
         bb->dense_bytes = bb->payload_bytes;
         plan->n_schedules = 1;
@@ -67,21 +68,22 @@ static int plan_schedules(des_plan *plan, gcsim_error *err)
             plan->endpoints = plan->schedules[0].endpoints;
         return 0;
     }
-    for (int b = 0; b < nb; b++) {
-        int chunks = gcsim_pipeline_chunks(plan->collective,
-                                           plan->iteration.buckets[b].bytes.payload_bytes);
+    for (int c = 0; c < nc; c++) {
+        const gcsim_call *call = &plan->iteration.calls[c];
+        int chunks = gcsim_pipeline_chunks(call->collective, call->bytes.payload_bytes);
         int k = 0;
-        while (k < plan->n_schedules && plan->schedules[k].chunks != chunks)
+        while (k < plan->n_schedules && (plan->schedules[k].chunks != chunks ||
+                                         plan->schedules[k].collective != call->collective))
             k++;
         if (k == plan->n_schedules) {
-            if (gcsim_schedule_build(&plan->schedules[k], plan->collective, &plan->topology,
+            if (gcsim_schedule_build(&plan->schedules[k], call->collective, &plan->topology,
                                      plan->ps_shards, chunks, err) != 0)
                 return -1;
             plan->n_schedules++;
             if (plan->schedules[k].endpoints > plan->endpoints)
                 plan->endpoints = plan->schedules[k].endpoints;
         }
-        plan->bucket_schedule[b] = k;
+        plan->call_schedule[c] = k;
     }
     return 0;
 }
@@ -94,12 +96,18 @@ static int plan_buckets(des_plan *plan, gcsim_error *err)
     if (!plan->buckets)
         return gcsim_fail(err, "des: out of memory");
     for (int b = 0; b < it->n_buckets; b++) {
+        const gcsim_bucket *ib = &it->buckets[b];
         gcsim_des_bucket *bk = &plan->buckets[b];
-        bk->first_layer = it->buckets[b].first_layer;
-        bk->last_layer = it->buckets[b].last_layer;
-        bk->dense_bytes = it->buckets[b].bytes.dense_bytes;
-        bk->payload_bytes = it->buckets[b].bytes.payload_bytes;
-        bk->encode_s = gcsim_bucket_encode_s(&it->buckets[b].bytes);
+        bk->first_layer = ib->first_layer;
+        bk->last_layer = ib->last_layer;
+        bk->dense_bytes = ib->bytes.dense_bytes;
+        bk->payload_bytes = ib->bytes.payload_bytes;
+        for (int k = 0; k < ib->n_steps; k++) {
+            const gcsim_step *st = &it->steps[ib->first_step + k];
+            if (st->kind == GCSIM_STEP_CODEC && st->cls == GCSIM_CODEC_ENCODE)
+                bk->encode_s += st->codec_s;
+        }
+        plan->deferred = plan->deferred || ib->n_deferred > 0;
     }
     return plan_schedules(plan, err);
 }
@@ -143,7 +151,7 @@ int des_plan_build(des_plan *plan, const gcsim_scenario *s, const gcsim_des_opti
 }
 
 int des_plan_collective(des_plan *plan, const gcsim_platform *p, int gpus, int op,
-                        gcsim_collective c, double bytes, int ps_shards,
+                        gcsim_collective c, double bytes_total, int ps_shards,
                         const gcsim_des_options *opts, gcsim_error *err)
 {
     memset(plan, 0, sizeof *plan);
@@ -151,7 +159,7 @@ int des_plan_collective(des_plan *plan, const gcsim_platform *p, int gpus, int o
     if (gpus < 1 || gpus > p->nodes * p->gpus_per_node)
         return gcsim_fail(err, "%s: %d GPUs requested, platform has %d x %d", p->source_path, gpus,
                           p->nodes, p->gpus_per_node);
-    if (!(bytes >= 0) || (unsigned)c >= COLLECTIVE_COUNT)
+    if (!(bytes_total >= 0) || (unsigned)c >= COLLECTIVE_COUNT)
         return gcsim_fail(err, "des: invalid collective or size");
     if (des_plan_network(plan, p, opts, err) != 0)
         return -1;
@@ -162,13 +170,23 @@ int des_plan_collective(des_plan *plan, const gcsim_platform *p, int gpus, int o
     plan->collective = c;
     plan->ps_shards = ps_shards > 0 ? ps_shards : plan->nodes;
     plan->overlap = true;
-    plan->iteration.n_buckets = 1;
-    plan->iteration.buckets = calloc(1, sizeof *plan->iteration.buckets);
-    if (!plan->iteration.buckets)
+    gcsim_iteration *it = &plan->iteration;
+    it->overlap = true;
+    it->n_buckets = 1;
+    it->buckets = calloc(1, sizeof *it->buckets);
+    it->steps = calloc(1, sizeof *it->steps);
+    it->calls = calloc(1, sizeof *it->calls);
+    if (!it->buckets || !it->steps || !it->calls) {
+        des_plan_free(plan);
         return gcsim_fail(err, "des: out of memory");
-    plan->iteration.overlap = true;
-    plan->iteration.buckets[0].bytes = (gcsim_bucket_bytes){
-        .dense_bytes = bytes, .payload_bytes = bytes, .aggregation = PAYLOAD_DENSE_SUMMABLE};
+    }
+    gcsim_bucket_bytes bytes = {.dense_bytes = bytes_total, .payload_bytes = bytes_total,
+                                .aggregation = PAYLOAD_DENSE_SUMMABLE};
+    it->buckets[0].bytes = bytes;
+    it->buckets[0].n_steps = 1;
+    it->calls[0] = (gcsim_call){.collective = c, .bytes = bytes, .name = gcsim_collective_name(c)};
+    it->steps[0] = (gcsim_step){.kind = GCSIM_STEP_CALL, .name = it->calls[0].name, .call = 0};
+    it->n_calls = it->n_steps = 1;
     if (gcsim_topology_init(&plan->topology, p, gpus, err) != 0 || plan_buckets(plan, err) != 0) {
         des_plan_free(plan);
         return -1;
@@ -176,10 +194,10 @@ int des_plan_collective(des_plan *plan, const gcsim_platform *p, int gpus, int o
     return 0;
 }
 
-bool des_phase_coalesces(const des_plan *plan, int b, const gcsim_schedule *s, int p)
+bool des_phase_coalesces(const des_plan *plan, int c, const gcsim_schedule *s, int p)
 {
     const gcsim_phase *ph = &s->phases[p];
-    const gcsim_bucket_bytes *bb = &plan->iteration.buckets[b].bytes;
+    const gcsim_bucket_bytes *bb = &plan->iteration.calls[c].bytes;
     if (plan->full_simulation || ph->steps < 2 || gcsim_hop_codec_s(ph, bb, 1.0) > 0)
         return false;
     /* Bytes grow monotonically with the sums: equal at the first and last step means equal
@@ -196,11 +214,11 @@ bool des_phase_coalesces(const des_plan *plan, int b, const gcsim_schedule *s, i
 long long des_plan_messages(const des_plan *plan)
 {
     long long total = 0;
-    for (int b = 0; b < plan->n_buckets; b++) {
-        const gcsim_schedule *s = &plan->schedules[plan->bucket_schedule[b]];
+    for (int c = 0; c < plan->iteration.n_calls; c++) {
+        const gcsim_schedule *s = &plan->schedules[plan->call_schedule[c]];
         for (int p = 0; p < s->n_phases; p++) {
             const gcsim_phase *ph = &s->phases[p];
-            if (des_phase_coalesces(plan, b, s, p)) {
+            if (des_phase_coalesces(plan, c, s, p)) {
                 total += ph->n_flows;
                 continue;
             }

@@ -57,7 +57,7 @@ void des_progress_init(int fd, bool tty)
     progress.start_s = progress.last_s = wall_now_s();
 }
 
-void des_progress(int b, int done, int n, int n_buckets)
+void des_progress(int c, int done, int n, int n_calls)
 {
     if (progress.fd < 0)
         return;
@@ -66,9 +66,9 @@ void des_progress(int b, int done, int n, int n_buckets)
         return;
     progress.last_s = now;
     progress.printed = true;
-    double pct = 100.0 * (b + (double)done / (n > 0 ? n : 1)) / (n_buckets > 0 ? n_buckets : 1);
+    double pct = 100.0 * (c + (double)done / (n > 0 ? n : 1)) / (n_calls > 0 ? n_calls : 1);
     dprintf(progress.fd, "%sgcsim des: %3.0f%% of the exchanges simulated (bucket %d of %d), %.0f s%s",
-            progress.tty ? "\r" : "", pct, b + 1, n_buckets, now - progress.start_s,
+            progress.tty ? "\r" : "", pct, c + 1, n_calls, now - progress.start_s,
             progress.tty ? "" : "\n");
 }
 
@@ -139,52 +139,120 @@ static void gpu_compute_main(int argc, char **argv)
     if (!plan->overlap)
         for (int b = 0; b < plan->n_buckets; b++)
             sg_sem_release(sim->ready[a->ep]);
+    if (plan->deferred)
+        sg_sem_release(sim->backward_done[a->ep]);
+    sim->computing[a->ep] = NULL;
     actor_end(sim);
 }
 
+/* One call of bucket b's program: the library's overhead, then the schedule; one slice
+ * on the collective track. */
+static void run_call(des_actor *a, int b, int c)
+{
+    des_sim *sim = a->sim;
+    const gcsim_call *call = &sim->plan->iteration.calls[c];
+    double t0 = simgrid_get_clock();
+    /* Inside the gradient hook: backward waits for the call (a suspended actor's
+     * execution is suspended with it). */
+    sg_actor_t held = call->blocking && a->ep < sim->plan->gpus ? sim->computing[a->ep] : NULL;
+    if (held)
+        sg_actor_suspend(held);
+    if (call->overhead_s > 0)
+        sg_actor_sleep_for(call->overhead_s);
+    des_exchange(a, c);
+    if (held)
+        sg_actor_resume(held);
+    if (!sim->timeline)
+        return;
+    char name[96];
+    snprintf(name, sizeof name, "bucket %d %s", b, call->name);
+    des_event_args ex = des_event_args_of("exchange");
+    ex.bucket = b;
+    ex.bytes = call->bytes.payload_bytes;
+    des_timeline_add(sim->timeline, a->ep, DES_TRACK_COMM, name, t0, simgrid_get_clock(), &ex);
+}
+
+/* A GPU's exchanges: each bucket's program, once backward has produced the bucket, up to
+ * its deferred steps (the step actor's). */
 static void gpu_comm_main(int argc, char **argv)
 {
     (void)argc, (void)argv;
     des_actor *a = sg_actor_self_get_data();
     des_sim *sim = a->sim;
     const des_plan *plan = sim->plan;
-    char name[64] = "";
+    const gcsim_iteration *it = &plan->iteration;
 
     for (int b = 0; b < plan->n_buckets; b++) {
         sg_sem_acquire(sim->ready[a->ep]);
-        des_codec_bucket(a, b, true, plan->buckets[b].encode_s, 1.0);
-        des_mark_start(a, b);
-        double t0 = simgrid_get_clock(), codec0 = a->codec_s;
-        des_exchange(a, b);
-        if (a->ep == 0)
-            sim->buckets[b].decode_s = a->codec_s - codec0;
-        if (sim->timeline)
-            snprintf(name, sizeof name, "bucket %d %s", b, gcsim_collective_name(plan->collective));
-        des_event_args ex = des_event_args_of("exchange");
-        ex.bucket = b;
-        ex.bytes = plan->iteration.buckets[b].bytes.payload_bytes;
-        des_timeline_add(sim->timeline, a->ep, DES_TRACK_COMM, name, t0, simgrid_get_clock(), &ex);
+        const gcsim_bucket *ib = &it->buckets[b];
+        double codec0 = a->codec_s;
+        bool started = false;
+        for (int k = 0; k < ib->n_steps - ib->n_deferred; k++) {
+            const gcsim_step *st = &it->steps[ib->first_step + k];
+            if (st->kind == GCSIM_STEP_CODEC) {
+                des_codec_step(a, b, st);
+                continue;
+            }
+            if (!started)
+                des_mark_start(a, b);
+            started = true;
+            run_call(a, b, st->call);
+        }
+        if (a->ep == 0) /* every codec second after encoding: decodes and reducing hops */
+            sim->buckets[b].decode_s += a->codec_s - codec0 - plan->buckets[b].encode_s;
         des_mark_end(a, b);
+        if (plan->deferred)
+            sg_sem_release(sim->exchanged[a->ep]);
     }
     actor_end(sim);
 }
 
-/* A node CPU: its part of every bucket's schedule (shards, the TernGrad host steps). */
+/* A GPU's optimizer step (plans with deferred steps): once backward is done, each
+ * bucket's deferred codec steps as soon as its calls are. */
+static void gpu_step_main(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    des_actor *a = sg_actor_self_get_data();
+    des_sim *sim = a->sim;
+    const gcsim_iteration *it = &sim->plan->iteration;
+    sg_sem_acquire(sim->backward_done[a->ep]);
+    for (int b = 0; b < sim->plan->n_buckets; b++) {
+        sg_sem_acquire(sim->exchanged[a->ep]);
+        const gcsim_bucket *ib = &it->buckets[b];
+        double codec0 = a->codec_s;
+        for (int k = ib->n_steps - ib->n_deferred; k < ib->n_steps; k++)
+            des_codec_step(a, b, &it->steps[ib->first_step + k]);
+        if (a->ep == 0)
+            sim->buckets[b].decode_s += a->codec_s - codec0;
+        if (ib->n_deferred > 0)
+            des_mark_end(a, b);
+    }
+    actor_end(sim);
+}
+
+/* A node CPU: its part of every call whose schedule has it (shards, the TernGrad host
+ * steps), in the order the GPUs issue them. */
 static void cpu_main(int argc, char **argv)
 {
     (void)argc, (void)argv;
     des_actor *a = sg_actor_self_get_data();
-    char name[64] = "";
-    for (int b = 0; b < a->sim->plan->n_buckets; b++) {
+    const des_plan *plan = a->sim->plan;
+    char name[96] = "";
+    for (int c = 0; c < plan->iteration.n_calls; c++) {
+        const gcsim_call *call = &plan->iteration.calls[c];
+        if (plan->schedules[plan->call_schedule[c]].endpoints <= a->ep)
+            continue;
         double t0 = simgrid_get_clock();
-        des_exchange(a, b);
+        if (call->overhead_s > 0)
+            sg_actor_sleep_for(call->overhead_s);
+        des_exchange(a, c);
         if (a->sim->timeline)
-            snprintf(name, sizeof name, "bucket %d", b);
+            snprintf(name, sizeof name, "bucket %d %s", call->bucket, call->name);
         des_event_args ex = des_event_args_of("exchange");
-        ex.bucket = b;
+        ex.bucket = call->bucket;
         des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMM, name, t0, simgrid_get_clock(),
                          &ex);
-        des_mark_end(a, b);
+        des_mark_end(a, call->bucket);
     }
     actor_end(a->sim);
 }
@@ -207,9 +275,15 @@ static void collect(des_sim *sim)
     hdr->compute_end_s = sim->compute_end_s;
     hdr->transfers = sim->transfers;
     hdr->gpu_codec_s = sim->actors[0].codec_s;
-    for (int e = 0; e < sim->n_endpoints; e++)
-        if (sim->actors[e].codec_s > hdr->max_codec_s)
-            hdr->max_codec_s = sim->actors[e].codec_s;
+    for (int e = 0; e < sim->n_endpoints; e++) {
+        double codec_s = sim->actors[e].codec_s;
+        if (sim->step_actors && e < plan->gpus)
+            codec_s += sim->step_actors[e].codec_s;
+        if (e == 0)
+            hdr->gpu_codec_s = codec_s;
+        if (codec_s > hdr->max_codec_s)
+            hdr->max_codec_s = codec_s;
+    }
     for (int b = 0; b < plan->n_buckets; b++)
         if (!isfinite(buckets[b].exchange_start_s))
             buckets[b].exchange_start_s = buckets[b].ready_s;
@@ -293,7 +367,14 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     sim.actors = calloc((size_t)sim.n_endpoints, sizeof(des_actor));
     sim.ready = calloc((size_t)n, sizeof(sg_sem_t));
     sim.hosts = calloc((size_t)sim.n_endpoints, sizeof(sg_host_t));
-    if (!sim.actors || !sim.ready || !sim.hosts) {
+    sim.computing = calloc((size_t)n, sizeof(sg_actor_t));
+    if (plan->deferred) {
+        sim.step_actors = calloc((size_t)n, sizeof(des_actor));
+        sim.exchanged = calloc((size_t)n, sizeof(sg_sem_t));
+        sim.backward_done = calloc((size_t)n, sizeof(sg_sem_t));
+    }
+    if (!sim.actors || !sim.ready || !sim.hosts || !sim.computing ||
+        (plan->deferred && (!sim.step_actors || !sim.exchanged || !sim.backward_done))) {
         fail(hdr, "out of memory", "");
         return;
     }
@@ -328,6 +409,7 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
         sim.ready[g] = sg_sem_init(computes ? 0 : plan->n_buckets);
         if (computes) {
             sg_actor_t c = sg_actor_init("compute", sim.hosts[g]);
+            sim.computing[g] = c;
             sg_actor_set_data(c, &sim.actors[g]);
             sg_actor_start(c, gpu_compute_main, 0, NULL);
             sim.live++;
@@ -337,6 +419,18 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
         sg_actor_set_data(m, &sim.actors[g]);
         sg_actor_start(m, gpu_comm_main, 0, NULL);
         sim.live++;
+        if (plan->deferred) {
+            /* deferred steps exist only in iterations with compute */
+            sim.exchanged[g] = sg_sem_init(0);
+            sim.backward_done[g] = sg_sem_init(0);
+            sim.step_actors[g] = (des_actor){.sim = &sim, .ep = g};
+            for (int k = 0; k < DES_MAILBOX_CACHE; k++)
+                sim.step_actors[g].boxes[k].peer = -1;
+            sg_actor_t st = sg_actor_init("step", sim.hosts[g]);
+            sg_actor_set_data(st, &sim.step_actors[g]);
+            sg_actor_start(st, gpu_step_main, 0, NULL);
+            sim.live++;
+        }
     }
     for (int e = n; e < sim.n_endpoints; e++) {
         sg_actor_t c = sg_actor_init("cpu", sim.hosts[e]);
@@ -349,12 +443,21 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     collect(&sim);
     /* The child exits right after this; SimGrid's own objects are not torn down, ours are,
      * so valgrind and LeakSanitizer see a clean child. */
-    for (int g = 0; g < n; g++)
+    for (int g = 0; g < n; g++) {
         if (sim.ready[g])
             sg_sem_destroy(sim.ready[g]);
+        if (sim.exchanged && sim.exchanged[g])
+            sg_sem_destroy(sim.exchanged[g]);
+        if (sim.backward_done && sim.backward_done[g])
+            sg_sem_destroy(sim.backward_done[g]);
+    }
     if (sim.parked)
         sg_sem_destroy(sim.parked);
     free(sim.actors);
+    free(sim.step_actors);
+    free(sim.computing);
+    free(sim.exchanged);
+    free(sim.backward_done);
     free(sim.coalesce);
     free(sim.ready);
     free(sim.hosts);

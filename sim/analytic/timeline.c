@@ -1,0 +1,197 @@
+/* sim/analytic/timeline.c: the iteration's three actors and the GPU they share
+ * (timeline.h), advanced event by event. */
+#include <math.h>
+#include <string.h>
+
+#include "timeline.h"
+
+typedef enum { IDLE, WAITING, GPU_WORK, FIXED, DONE } actor_state;
+
+typedef struct {
+    actor_state state;
+    double left_s;    /* GPU_WORK: nominal seconds still to do */
+    double until_s;   /* FIXED: when it ends */
+    bool blocking;    /* FIXED: a call backward waits for */
+    int bucket, step; /* comm and step actors: where in the programs */
+} actor;
+
+typedef struct {
+    const gcsim_iteration *it;
+    const double *call_s;
+    double t;
+    double compute_end_s;        /* INFINITY until backward is done */
+    int blocks_done;             /* compute: forward is block 0, bucket b is block b + 1 */
+    actor compute, comm, step;
+    gcsim_timeline *out;
+} sim;
+
+static int comm_steps(const gcsim_bucket *b) { return b->n_steps - b->n_deferred; }
+
+/* When bucket b may start its exchange: backward has produced it (overlap) or is done. */
+static double ready_s(const sim *m, int b)
+{
+    if (!m->it->overlap)
+        return m->compute_end_s;
+    return m->blocks_done > b + 1 ? 0 : INFINITY;
+}
+
+static void start_step(sim *m, actor *a, const gcsim_step *st)
+{
+    if (st->kind == GCSIM_STEP_CODEC) {
+        a->state = GPU_WORK;
+        a->left_s = st->codec_s;
+        if (st->cls == GCSIM_CODEC_ENCODE)
+            m->out->encode_s += st->codec_s;
+        else
+            m->out->decode_s += st->codec_s;
+    } else {
+        double d = m->call_s[st->call];
+        a->state = FIXED;
+        a->until_s = m->t + d;
+        a->blocking = m->it->calls[st->call].blocking;
+        m->out->comm_s += d;
+    }
+}
+
+/* Compute: starts its next block, or ends. */
+static void compute_next(sim *m)
+{
+    const gcsim_iteration *it = m->it;
+    int nb = it->n_buckets;
+    while (m->blocks_done <= nb) {
+        double w = m->blocks_done == 0 ? it->forward_s : it->buckets[m->blocks_done - 1].backward_s;
+        if (w > 0) {
+            m->compute.state = GPU_WORK;
+            m->compute.left_s = w;
+            return;
+        }
+        m->blocks_done++;
+    }
+    m->compute.state = DONE;
+    m->compute_end_s = m->t;
+}
+
+/* Comm: the next step of its bucket, the next bucket once ready, or the end. */
+static void comm_next(sim *m)
+{
+    actor *a = &m->comm;
+    const gcsim_iteration *it = m->it;
+    while (a->bucket < it->n_buckets) {
+        const gcsim_bucket *b = &it->buckets[a->bucket];
+        if (a->step < 0) { /* between buckets */
+            if (ready_s(m, a->bucket) > m->t) {
+                a->state = WAITING;
+                return;
+            }
+            a->step = 0;
+        }
+        if (a->step < comm_steps(b)) {
+            start_step(m, a, &it->steps[b->first_step + a->step]);
+            a->step++;
+            return;
+        }
+        a->bucket++;
+        a->step = -1;
+    }
+    a->state = DONE;
+}
+
+/* Step: the deferred steps of each bucket whose exchange is over, after backward. */
+static void step_next(sim *m)
+{
+    actor *a = &m->step;
+    const gcsim_iteration *it = m->it;
+    while (a->bucket < it->n_buckets) {
+        const gcsim_bucket *b = &it->buckets[a->bucket];
+        if (a->step < 0) {
+            bool exchanged = m->comm.bucket > a->bucket;
+            if (b->n_deferred > 0 && (!exchanged || m->compute.state != DONE)) {
+                a->state = WAITING;
+                return;
+            }
+            a->step = 0;
+        }
+        if (a->step < b->n_deferred) {
+            start_step(m, a, &it->steps[b->first_step + comm_steps(b) + a->step]);
+            a->step++;
+            return;
+        }
+        a->bucket++;
+        a->step = -1;
+    }
+    a->state = DONE;
+}
+
+static void finish(sim *m, actor *a)
+{
+    a->state = IDLE;
+    if (a == &m->compute) {
+        m->blocks_done++;
+        compute_next(m);
+    }
+}
+
+/* Moves the comm and step actors on as far as they can at time t (the step actor may
+ * wait on the comm actor, never the reverse). */
+static void settle(sim *m)
+{
+    if (m->comm.state == IDLE || m->comm.state == WAITING)
+        comm_next(m);
+    if (m->step.state == IDLE || m->step.state == WAITING)
+        step_next(m);
+}
+
+int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, gcsim_timeline *out,
+                       gcsim_error *err)
+{
+    memset(out, 0, sizeof *out);
+    for (int b = 0; b < it->n_buckets; b++) {
+        const gcsim_bucket *bk = &it->buckets[b];
+        for (int k = comm_steps(bk); k < bk->n_steps; k++)
+            if (it->steps[bk->first_step + k].kind != GCSIM_STEP_CODEC)
+                return gcsim_fail(err, "bucket %d: a deferred step must be codec work", b);
+    }
+    sim m = {.it = it, .call_s = call_s, .compute_end_s = INFINITY, .out = out};
+    m.comm = (actor){.state = IDLE, .bucket = 0, .step = -1};
+    m.step = (actor){.state = IDLE, .bucket = 0, .step = -1};
+    compute_next(&m);
+    settle(&m);
+    actor *actors[3] = {&m.compute, &m.comm, &m.step};
+    for (;;) {
+        /* A blocking call holds backward: compute makes no progress during it. */
+        bool held = m.comm.state == FIXED && m.comm.blocking;
+        int sharing = 0;
+        for (int i = 0; i < 3; i++)
+            sharing += actors[i]->state == GPU_WORK && !(held && i == 0);
+        double next = INFINITY;
+        for (int i = 0; i < 3; i++) {
+            const actor *a = actors[i];
+            if (a->state == GPU_WORK && !(held && i == 0))
+                next = fmin(next, m.t + a->left_s * sharing);
+            else if (a->state == FIXED)
+                next = fmin(next, a->until_s);
+        }
+        if (isinf(next))
+            break;
+        /* Actors whose end is `next` finish exactly then; the others advance. */
+        bool ends[3];
+        for (int i = 0; i < 3; i++) {
+            actor *a = actors[i];
+            bool runs = a->state == GPU_WORK && !(held && i == 0);
+            ends[i] = (runs && m.t + a->left_s * sharing == next) ||
+                      (a->state == FIXED && a->until_s == next);
+            if (runs && !ends[i])
+                a->left_s -= (next - m.t) / sharing;
+        }
+        m.t = next;
+        for (int i = 0; i < 3; i++)
+            if (ends[i])
+                finish(&m, actors[i]);
+        settle(&m);
+    }
+    if (m.compute.state != DONE || m.comm.state != DONE || m.step.state != DONE)
+        return gcsim_fail(err, "the iteration's programs did not run to their end");
+    out->iteration_s = m.t;
+    out->compute_end_s = m.compute_end_s;
+    return 0;
+}

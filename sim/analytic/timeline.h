@@ -1,0 +1,37 @@
+/*
+ * sim/analytic/timeline.h: an iteration laid out in time by the analytic engine, the way
+ * the DES runs it (sim/des/des_sim.c), with each collective call's duration given in
+ * closed form.
+ *
+ * Three actors per GPU, all GPUs alike:
+ *   - compute: forward, then each bucket's backward, one after another;
+ *   - comm: bucket by bucket, once backward has produced it (or once backward is done,
+ *     without overlap), the steps of its program: codec steps and collective calls (a
+ *     call lasts its overhead plus its closed-form time);
+ *   - step: the deferred codec steps of each bucket (Horovod decodes in the optimizer
+ *     step), once backward is done and the bucket's calls have finished.
+ * A blocking call (issued and waited for inside the gradient hook) stops compute until it
+ * is done. Codec steps and compute share the GPU: while k of them run, each advances at 1/k of
+ * full speed (the DES's SimGrid host shares its speed the same way), so a codec second
+ * costs a compute second while backward is still running.
+ */
+#ifndef GCSIM_ANALYTIC_TIMELINE_H
+#define GCSIM_ANALYTIC_TIMELINE_H
+
+#include "collectives.h"
+
+typedef struct {
+    double iteration_s;     /* the last actor's end */
+    double compute_end_s;   /* backward done (later than the profile's compute when codec
+                               work shared the GPU with it) */
+    double comm_s;          /* the calls' durations, summed */
+    double encode_s;        /* nominal codec seconds per GPU, by class */
+    double decode_s;
+} gcsim_timeline;
+
+/* call_s[k]: how long call k of it takes, overhead included. Returns 0, or -1 (with err)
+ * when the programs cannot run (a deferred step that is a call). */
+int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, gcsim_timeline *out,
+                       gcsim_error *err);
+
+#endif

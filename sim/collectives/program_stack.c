@@ -1,0 +1,382 @@
+/*
+ * sim/collectives/program_stack.c: a bucket's program as a training stack runs its
+ * compressor (program.h, sim/stack/stack.h, docs/stacks.md).
+ *
+ * The stack gives the op sequences and their measured costs; this file knows the shape of
+ * each exchange:
+ *   allreduce          encode; [negotiation]; all-reduce; decode
+ *   allgather          encode; [blocking all-gather of the sizes]; [negotiation];
+ *                      all-gather; decode of every payload
+ *   powersgd-hook      encode (P = M Q); all-reduce of the uncompressed tensors; unpack;
+ *                      all-reduce of every P; between (orthogonalize P, Q = M^T P);
+ *                      all-reduce of every Q; decode (M = P Q^T, host sync)
+ *   powersgd-blocking  per matrix: encode; blocking all-reduce of P; between; blocking
+ *                      all-reduce of Q; decode; then the vectors' all-reduce
+ * A stack with deferred decodes (Horovod) runs the decode ops in the optimizer step.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "program.h"
+#include "stack.h"
+
+/* What a bucket holds, as the op laws need it. */
+typedef struct {
+    const gcsim_model *model;
+    int first, last;          /* layers, forward indices */
+    double elements;          /* fp32 elements of the bucket */
+    int rank;                 /* PowerSGD's rank (0: not PowerSGD) */
+    int op_rank;              /* the measured rank whose ops apply (gcsim_stack_op.rank) */
+    int min_compression_rate; /* PowerSGD hook: compress a matrix only when it shrinks more */
+} unit;
+
+/* Whether a low-rank compressor factors this matrix (PyTorch's _should_compress:
+ * (rows + cols) r rate < rows cols; rate 0: every matrix, as GRACE does). */
+static bool factored(const unit *u, double rows, double cols)
+{
+    double r = fmin((double)u->rank, fmin(rows, cols));
+    return u->rank > 0 && (rows + cols) * r * u->min_compression_rate < rows * cols;
+}
+
+/* Seconds of one op over the bucket, once (payloads: how many times per_payload ops run). */
+static double op_s(const gcsim_stack *st, const gcsim_stack_op *op, const unit *u,
+                   const gcsim_gpu_params *gpu, double payloads)
+{
+    const gcsim_stack_law *law = &st->laws[op->law];
+    if (op->rank > 0 && op->rank != u->op_rank)
+        return 0;
+    double times = op->per_payload ? payloads : 1.0, total = 0;
+    double scale = op->gpu_scale * (op->rank > 0 ? (double)u->rank / u->op_rank : 1.0);
+#define LAW(n) gcsim_stack_law_s(st, law, (n), op->fraction, scale, gpu)
+    if (op->per == STACK_PER_UNIT)
+        return times * LAW(u->elements);
+    for (int l = u->first; l <= u->last; l++) {
+        gcsim_layer_tensors t;
+        gcsim_layer_tensors_of(&u->model->layers[l], &t);
+        bool f = t.matrices > 0 && factored(u, t.rows, t.cols);
+        switch (op->per) {
+        case STACK_PER_TENSOR:
+            total += t.matrices * LAW(t.matrix_elems) + t.biases * LAW(t.bias_elems) +
+                     t.norms * LAW(t.norm_elems);
+            break;
+        case STACK_PER_MATRIX:
+            if (f)
+                total += t.matrices * LAW(t.matrix_elems);
+            break;
+        case STACK_PER_VECTOR:
+            total += (f ? 0 : t.matrices * LAW(t.matrix_elems)) + t.biases * LAW(t.bias_elems) +
+                     t.norms * LAW(t.norm_elems);
+            break;
+        case STACK_PER_UNIT: break;
+        }
+    }
+#undef LAW
+    return times * total;
+}
+
+static double ops_s(const gcsim_stack *st, const gcsim_stack_ops *ops, const unit *u,
+                    const gcsim_gpu_params *gpu, double payloads)
+{
+    double total = 0;
+    for (int k = 0; k < ops->n; k++)
+        total += op_s(st, &ops->ops[k], u, gpu, payloads);
+    return total;
+}
+
+/* The measured rank whose ops run a rank-r compressor: the largest one not above r, else
+ * the smallest (every rank an op of the entry names). */
+static int measured_rank(const gcsim_stack_entry *e, int r)
+{
+    const gcsim_stack_ops *lists[4] = {&e->encode, &e->unpack, &e->between, &e->decode};
+    int below = 0, least = 0;
+    for (int i = 0; i < 4; i++)
+        for (int k = 0; k < lists[i]->n; k++) {
+            int q = lists[i]->ops[k].rank;
+            if (q > 0 && q <= r && q > below)
+                below = q;
+            if (q > 0 && (least == 0 || q < least))
+                least = q;
+        }
+    return below ? below : least;
+}
+
+/* PowerSGD's traffic for the bucket: the uncompressed tensors, every P and every Q, in
+ * fp32 bytes. */
+static void powersgd_bytes(const unit *u, double *plain, double *p, double *q)
+{
+    *plain = *p = *q = 0;
+    for (int l = u->first; l <= u->last; l++) {
+        gcsim_layer_tensors t;
+        gcsim_layer_tensors_of(&u->model->layers[l], &t);
+        if (t.matrices > 0 && factored(u, t.rows, t.cols)) {
+            double r = fmin((double)u->rank, fmin(t.rows, t.cols));
+            *p += 4.0 * t.matrices * t.rows * r;
+            *q += 4.0 * t.matrices * t.cols * r;
+        } else {
+            *plain += 4.0 * t.matrices * t.matrix_elems;
+        }
+        *plain += 4.0 * (t.biases * t.bias_elems + t.norms * t.norm_elems);
+    }
+}
+
+/* An integer key of a normalized compressor spec ("powersgd:rank=4,..."), or dflt. */
+static int spec_int(const char *spec, const char *key, int dflt)
+{
+    char pat[32];
+    snprintf(pat, sizeof pat, "%s=", key);
+    const char *at = strstr(spec, pat);
+    if (!at || (at > spec && at[-1] != ':' && at[-1] != ','))
+        return dflt;
+    return atoi(at + strlen(pat));
+}
+
+static bool is_allreduce(gcsim_collective c)
+{
+    return !gcsim_collective_is_paper_pattern(c) && c != COLLECTIVE_PARAMETER_SERVER &&
+           c != COLLECTIVE_ALLGATHER;
+}
+
+/* ---- the tuner ---- */
+
+#define TUNER_SLOTS 16
+
+struct program_tuner {
+    gcsim_topology topo;
+    int n;
+    struct {
+        gcsim_collective c;
+        int chunks;
+        gcsim_schedule s;
+    } slot[TUNER_SLOTS];
+};
+
+program_tuner *program_tuner_new(const gcsim_scenario *s, gcsim_error *err)
+{
+    err->message[0] = '\0';
+    if (!s->tune_allreduce || s->placement.gpus < 2)
+        return NULL;
+    program_tuner *t = calloc(1, sizeof *t);
+    if (!t) {
+        gcsim_fail(err, "out of memory");
+        return NULL;
+    }
+    if (gcsim_topology_init(&t->topo, s->platform, s->placement.gpus, err)) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+void program_tuner_free(program_tuner *t)
+{
+    if (!t)
+        return;
+    for (int k = 0; k < t->n; k++)
+        gcsim_schedule_free(&t->slot[k].s);
+    gcsim_topology_free(&t->topo);
+    free(t);
+}
+
+/* The closed-form time of a dense all-reduce of `bytes` by collective c (INFINITY when the
+ * schedule cannot be built: that algorithm is then not picked). */
+static double tuner_time_s(program_tuner *t, gcsim_collective c, double bytes)
+{
+    int chunks = gcsim_pipeline_chunks(c, bytes), k = 0;
+    while (k < t->n && !(t->slot[k].c == c && t->slot[k].chunks == chunks))
+        k++;
+    if (k == t->n) {
+        if (t->n == TUNER_SLOTS) {
+            gcsim_schedule_free(&t->slot[--t->n].s);
+            k = t->n;
+        }
+        gcsim_error unused;
+        if (gcsim_schedule_build(&t->slot[k].s, c, &t->topo, 0, chunks, &unused))
+            return INFINITY;
+        if (gcsim_schedule_prepare(&t->slot[k].s, &t->topo)) {
+            gcsim_schedule_free(&t->slot[k].s);
+            return INFINITY;
+        }
+        t->slot[k].c = c;
+        t->slot[k].chunks = chunks;
+        t->n++;
+    }
+    gcsim_bucket_bytes b = {.dense_bytes = bytes, .payload_bytes = bytes,
+                            .aggregation = PAYLOAD_DENSE_SUMMABLE};
+    return gcsim_schedule_time_s(&t->slot[k].s, &t->topo, &b);
+}
+
+/* The all-reduce algorithm for a stack's dense all-reduce of `bytes`: the tuner's pick,
+ * else the scenario's when it is one, else the platform's, else ring. */
+static gcsim_collective allreduce_of(const gcsim_scenario *s, program_tuner *t, double bytes)
+{
+    if (t)
+        return tuner_time_s(t, COLLECTIVE_DOUBLE_TREE, bytes) <
+                       tuner_time_s(t, COLLECTIVE_RING, bytes)
+                   ? COLLECTIVE_DOUBLE_TREE
+                   : COLLECTIVE_RING;
+    if (is_allreduce(s->collective))
+        return s->collective;
+    gcsim_collective p = gcsim_platform_default_collective(s->platform);
+    return is_allreduce(p) ? p : COLLECTIVE_RING;
+}
+
+static gcsim_bucket_bytes dense(double bytes)
+{
+    return (gcsim_bucket_bytes){.dense_bytes = bytes, .payload_bytes = bytes,
+                                .aggregation = PAYLOAD_DENSE_SUMMABLE};
+}
+
+typedef struct {
+    gcsim_iteration *it;
+    const gcsim_scenario *s;
+    const gcsim_stack *st;
+    const gcsim_stack_entry *e;
+    const gcsim_gpu_params *gpu;
+    int b;
+    double call_s;            /* a call's fixed cost: the library's, plus half a cycle */
+    program_tuner *tuner;
+} ctx;
+
+static int codec(ctx *c, const char *name, gcsim_codec_class cls, double s)
+{
+    return program_codec(c->it, name, cls, s);
+}
+
+static int call(ctx *c, const char *name, gcsim_collective coll, gcsim_bucket_bytes bytes,
+                bool blocking)
+{
+    if (program_call(c->it, c->b, name, coll, &bytes, c->call_s))
+        return -1;
+    program_last_call(c->it)->blocking = blocking;
+    return 0;
+}
+
+/* Horovod's readiness agreement before a fused group's collective: a small all-reduce
+ * of a bit vector (response cache). */
+static int negotiate(ctx *c)
+{
+    if (!(c->st->negotiation_bytes > 0))
+        return 0;
+    return call(c, "negotiate", allreduce_of(c->s, c->tuner, c->st->negotiation_bytes),
+                dense(c->st->negotiation_bytes), false);
+}
+
+static int program_powersgd(ctx *c, const unit *u, bool blocking)
+{
+    double plain, p, q;
+    powersgd_bytes(u, &plain, &p, &q);
+#define AR(bytes) allreduce_of(c->s, c->tuner, (bytes))
+    const gcsim_stack_entry *e = c->e;
+    if (!blocking) {
+        /* PyTorch's hook: three all-reduces, each issued when the one before is done. */
+        return codec(c, "encode P", GCSIM_CODEC_ENCODE, ops_s(c->st, &e->encode, u, c->gpu, 1)) ||
+               call(c, "allreduce uncompressed", AR(plain), dense(plain), false) ||
+               codec(c, "unpack", GCSIM_CODEC_DECODE, ops_s(c->st, &e->unpack, u, c->gpu, 1)) ||
+               call(c, "allreduce P", AR(p), dense(p), false) ||
+               codec(c, "orthogonalize, Q", GCSIM_CODEC_ENCODE,
+                     ops_s(c->st, &e->between, u, c->gpu, 1)) ||
+               call(c, "allreduce Q", AR(q), dense(q), false) ||
+               codec(c, "decompress", GCSIM_CODEC_DECODE,
+                     ops_s(c->st, &e->decode, u, c->gpu, 1) + c->st->sync_s);
+    }
+    /* GRACE: inside the hook, each factored matrix's P and Q all-reduced one after the
+     * other while backward waits; the other tensors through the fused all-reduce. */
+    for (int l = u->first; l <= u->last; l++) {
+        gcsim_layer_tensors t;
+        gcsim_layer_tensors_of(&u->model->layers[l], &t);
+        if (!(t.matrices > 0 && factored(u, t.rows, t.cols)))
+            continue;
+        unit one = *u;
+        one.first = one.last = l;
+        double r = fmin((double)u->rank, fmin(t.rows, t.cols));
+        for (int m = 0; m < t.matrices; m++) {
+            /* ops per matrix: share the layer's matrix ops out over its matrices */
+            double k = 1.0 / t.matrices;
+            if (codec(c, "encode P", GCSIM_CODEC_ENCODE, k * ops_s(c->st, &e->encode, &one, c->gpu, 1)) ||
+                call(c, "allreduce P", AR(4.0 * t.rows * r), dense(4.0 * t.rows * r), true) ||
+                codec(c, "orthogonalize, Q", GCSIM_CODEC_ENCODE,
+                      k * ops_s(c->st, &e->between, &one, c->gpu, 1)) ||
+                call(c, "allreduce Q", AR(4.0 * t.cols * r), dense(4.0 * t.cols * r), true) ||
+                codec(c, "decompress", GCSIM_CODEC_DECODE, k * ops_s(c->st, &e->decode, &one, c->gpu, 1)))
+                return -1;
+        }
+    }
+    return negotiate(c) || call(c, "allreduce", AR(plain), dense(plain), false);
+#undef AR
+}
+
+int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_tuner *tuner,
+                  gcsim_error *err)
+{
+    const gcsim_stack *st = s->stack;
+    gcsim_bucket *bk = &it->buckets[b];
+    bk->first_step = it->n_steps;
+    const gcsim_stack_entry *e;
+    if (gcsim_stack_entry_for(st, s->payload->spec, &e, err))
+        return -1;
+    gcsim_gpu_params gpu_params;
+    const gcsim_gpu_params *gpu = &gpu_params;
+    bool ef = strncmp(s->payload->spec, "ef+", 3) == 0;
+    if (gcsim_stack_gpu(s->platform, &gpu_params, err)) {
+        if (gcsim_stack_entry_has_ops(st, e) || ef)
+            return -1;
+        gpu = NULL; /* nothing to price */
+    }
+    int n = s->placement.gpus;
+    if (n == 1) /* nothing is exchanged: no hook runs, no call is issued */
+        return program_fused(it, s, b) ? gcsim_fail(err, "out of memory for bucket programs") : 0;
+    ctx c = {it, s, st, e, gpu, b, st->call_s + 0.5 * st->cycle_s, tuner};
+    unit u = {.model = s->model, .first = bk->first_layer, .last = bk->last_layer,
+              .elements = bk->bytes.dense_bytes / 4.0};
+    bool compressed = bk->bytes.compressed;
+    bool powersgd = e->exchange == STACK_EXCHANGE_POWERSGD_HOOK ||
+                    e->exchange == STACK_EXCHANGE_POWERSGD_BLOCKING;
+    int rc;
+    int steps_before_decode = -1;
+    if (compressed && powersgd) {
+        if (!is_allreduce(s->collective))
+            return gcsim_fail(err, "stack %s runs PowerSGD with all-reduces of its factors: "
+                                   "--exchange %s does not apply",
+                              st->name, s->collective == COLLECTIVE_ALLGATHER ? "allgather" : "ps");
+        u.rank = spec_int(s->payload->spec, "rank", 1);
+        u.op_rank = measured_rank(e, u.rank);
+        u.min_compression_rate = e->exchange == STACK_EXCHANGE_POWERSGD_HOOK ? 2 : 0;
+        rc = program_powersgd(&c, &u, e->exchange == STACK_EXCHANGE_POWERSGD_BLOCKING);
+    } else {
+        /* one payload of the scenario's collective, encoded and decoded by the entry's ops
+         * (uncompressed: the stack's "none" entry, whatever was asked) */
+        gcsim_bucket_bytes bytes = bk->bytes;
+        int decodes = gcsim_collective_decodes(s->collective, n);
+        double payloads = s->collective == COLLECTIVE_ALLGATHER && e->decode_own ? n : decodes;
+        double enc = ops_s(st, &e->encode, &u, gpu, 1);
+        if (compressed && s->shared_support)
+            bytes.aggregation = PAYLOAD_DENSE_SUMMABLE;
+        /* codec time for the reducing hops of an all-reduce of per-worker-scale payloads */
+        bytes.encode_s = enc;
+        bytes.decode_s = ops_s(st, &e->decode, &u, gpu, 1);
+        if (compressed && ef)
+            enc += ops_s(st, &st->error_feedback, &u, gpu, 1);
+        /* a summable payload's all-reduce by the tuner's algorithm */
+        gcsim_collective main = s->collective;
+        if (is_allreduce(main) && bytes.aggregation == PAYLOAD_DENSE_SUMMABLE)
+            main = allreduce_of(s, tuner, bytes.payload_bytes);
+        rc = codec(&c, "encode", GCSIM_CODEC_ENCODE, enc);
+        if (!rc && compressed && e->size_exchange && s->collective == COLLECTIVE_ALLGATHER)
+            rc = call(&c, "allgather sizes", COLLECTIVE_ALLGATHER, dense(8.0), true);
+        if (!rc)
+            rc = negotiate(&c) || call(&c, gcsim_collective_name(main), main, bytes, false);
+        steps_before_decode = it->n_steps;
+        if (!rc)
+            rc = codec(&c, "decode", GCSIM_CODEC_DECODE, ops_s(st, &e->decode, &u, gpu, payloads));
+    }
+    if (rc)
+        return gcsim_fail(err, "out of memory for bucket programs");
+    bk->n_steps = it->n_steps - bk->first_step;
+    bk->n_deferred = st->deferred_decode && steps_before_decode >= 0
+                         ? it->n_steps - steps_before_decode
+                         : 0;
+    return 0;
+}

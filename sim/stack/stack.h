@@ -1,0 +1,178 @@
+/*
+ * sim/stack/stack.h: training stacks: how a framework runs gradient compression.
+ *
+ * The same compressor costs an order of magnitude more as a chain of framework ops run
+ * tensor by tensor than as one fused kernel, and the framework decides what is exchanged
+ * when: PyTorch DDP hands a communication hook one 25 MiB bucket at a time, Horovod (with
+ * GRACE's compressors) compresses and gathers tensor by tensor and decodes in the
+ * optimizer step, PyTorch's PowerSGD hook runs three dependent all-reduces per bucket. A
+ * stack file (platforms/stacks/NAME.json, docs/stacks.md) says all of that as data:
+ *
+ *   - granularity: buckets (DDP: a byte cap, a smaller first bucket) or tensors (Horovod:
+ *     fused per background cycle up to a byte threshold);
+ *   - per compressor: its exchange (all-reduce, all-gather, PowerSGD's hook) and the op
+ *     sequences it becomes (encode, between the calls, decode), or why the stack cannot
+ *     run it;
+ *   - the cost of every op: a "law" measured on one GPU by tensor size, split into the
+ *     host's part (framework dispatch, launches) and the GPU's part; on another GPU the
+ *     GPU part above its launch-bound floor scales with memory bandwidth;
+ *   - fixed costs: a collective call, a host-device synchronisation, a background cycle.
+ *
+ * "fused" is the ideal implementation (the codec model of sim/codec, no per-call cost):
+ * the lower bound. This module only reads and evaluates stacks; sim/collectives turns a
+ * stack and a scenario into the programs both engines run (program_stack.c).
+ */
+#ifndef GCSIM_STACK_STACK_H
+#define GCSIM_STACK_STACK_H
+
+#include <stdbool.h>
+
+#include "codec.h"
+#include "gcsim_error.h"
+
+#define GCSIM_STACK_LAW_POINTS 16
+#define GCSIM_STACK_MAX_LAWS 64
+#define GCSIM_STACK_MAX_ENTRIES 24
+#define GCSIM_STACK_MAX_OPS 16
+
+/* What one call of an op costs, by tensor size, as measured on one GPU type. */
+typedef struct {
+    char name[48];
+    char gpu[32];                   /* the GPU type it was measured on */
+    int n_points;
+    double elements[GCSIM_STACK_LAW_POINTS];
+    double host_s[GCSIM_STACK_LAW_POINTS]; /* the host's time per call (dispatch, launches) */
+    double gpu_s[GCSIM_STACK_LAW_POINTS];  /* the GPU's busy time per call */
+} gcsim_stack_law;
+
+/* What an op's element count is taken from, and how many times it runs. */
+typedef enum {
+    STACK_PER_UNIT,      /* once per exchange unit, on all its elements (a DDP bucket) */
+    STACK_PER_TENSOR,    /* once per parameter tensor of the unit */
+    STACK_PER_MATRIX,    /* once per weight matrix a low-rank compressor compresses */
+    STACK_PER_VECTOR     /* once per tensor it leaves uncompressed (1-D, small) */
+} gcsim_stack_per;
+
+typedef struct {
+    int law;                 /* index into the stack's laws */
+    gcsim_stack_per per;
+    bool per_payload;        /* once more for every payload decoded (an all-gather's) */
+    double fraction;         /* share of the measured call this op is (1: all of it) */
+    double gpu_scale;        /* its GPU work relative to the law's (1: as measured) */
+    int rank;                /* > 0: only for a low-rank compressor of this (measured) rank;
+                                a rank between measured ones uses the next lower one's ops,
+                                their GPU work scaled by the ratio of the ranks */
+} gcsim_stack_op;
+
+typedef struct {
+    int n;
+    gcsim_stack_op ops[GCSIM_STACK_MAX_OPS];
+} gcsim_stack_ops;
+
+typedef enum {
+    STACK_EXCHANGE_ALLREDUCE,        /* summable payload: one all-reduce */
+    STACK_EXCHANGE_ALLGATHER,        /* every worker's payload gathered and decoded */
+    STACK_EXCHANGE_POWERSGD_HOOK,    /* PyTorch's powerSGD_hook: all-reduces of the
+                                        uncompressed tensors, then of P, then of Q */
+    STACK_EXCHANGE_POWERSGD_BLOCKING /* GRACE's PowerSGD: per matrix, two all-reduces
+                                        inside the gradient hook, backward waiting */
+} gcsim_stack_exchange;
+
+/* How the stack runs one compressor (by compressors/ name: "topk", "powersgd", ...). */
+typedef struct {
+    char compressor[32];
+    char refusal[384];          /* non-empty: the stack cannot run it, and why */
+    gcsim_stack_exchange exchange;
+    gcsim_stack_ops encode;     /* before the first call */
+    gcsim_stack_ops unpack;     /* PowerSGD hook: after the uncompressed tensors' call */
+    gcsim_stack_ops between;    /* PowerSGD: after P's call, before Q's */
+    gcsim_stack_ops decode;     /* after the last call (all-gather: per payload) */
+    bool decode_own;            /* all-gather: its own payload is decoded too (N, not N-1) */
+    bool size_exchange;         /* all-gather of payloads whose size varies: a blocking
+                                   all-gather of the sizes first (GRACE's dgc, threshold) */
+    char source[1024];
+} gcsim_stack_entry;
+
+typedef enum { STACK_UNIT_BUCKET, STACK_UNIT_TENSOR } gcsim_stack_unit;
+
+typedef struct gcsim_stack {
+    char name[64];
+    char path[512];
+    char description[512];
+    bool codec_model;           /* "fused": codec time from sim/codec, no stack costs */
+    gcsim_stack_unit unit;
+    double bucket_bytes;        /* STACK_UNIT_BUCKET: fp32 bytes at which a bucket closes */
+    double first_bucket_bytes;  /* the first bucket's cap (0: bucket_bytes) */
+    double fusion_bytes;        /* STACK_UNIT_TENSOR: a fused group's cap */
+    double cycle_s;             /* STACK_UNIT_TENSOR: the background thread's cycle */
+    bool deferred_decode;       /* decodes run in the optimizer step, after backward */
+    double call_s;              /* issuing one collective call (host, library) */
+    double sync_s;              /* one host-device synchronisation */
+    double negotiation_bytes;   /* bytes of the readiness all-reduce per fused group (0:
+                                   none) */
+    char reference_gpu[32];     /* GPU type the laws were measured on */
+    int n_laws;
+    gcsim_stack_law laws[GCSIM_STACK_MAX_LAWS];
+    int n_entries;
+    gcsim_stack_entry entries[GCSIM_STACK_MAX_ENTRIES];
+    gcsim_stack_ops error_feedback; /* what the "ef+" prefix adds to encode */
+} gcsim_stack;
+
+/* The stack a name or path means: a catalog name ("pytorch-ddp", looked up in
+ * <data>/platforms/stacks/) or a file. Errors name the file and JSON path. */
+int gcsim_stack_load(const char *name_or_path, gcsim_stack *out, gcsim_error *err);
+int gcsim_stack_parse(const char *json_text, const char *origin, gcsim_stack *out,
+                      gcsim_error *err);
+
+/* The names of the shipped stacks, NULL-terminated. */
+const char *const *gcsim_stack_catalog(void);
+/* The stack used when neither the command line nor the platform names one. */
+#define GCSIM_DEFAULT_STACK "pytorch-ddp"
+
+/* How the stack runs a compressor spec ("none" included): its entry, or an error saying
+ * the stack has none (or refuses it, with the reason). Never fails for a codec-model
+ * stack (fused), which runs everything with the default exchange. */
+int gcsim_stack_entry_for(const gcsim_stack *s, const char *spec,
+                          const gcsim_stack_entry **out, gcsim_error *err);
+
+/* Whether running entry e charges any op (its own or, for an "ef+" spec, error feedback's
+ * is not counted here): a stack's plain all-reduce of uncompressed gradients charges none. */
+bool gcsim_stack_entry_has_ops(const gcsim_stack *s, const gcsim_stack_entry *e);
+
+/* The GPU a stack prices ops on: the platform's gpu.memory_bandwidth when it gives one,
+ * else the datasheet figure of its gpu.type (codec.h); an error naming the file when
+ * neither is known. */
+int gcsim_stack_gpu(const gcsim_platform *p, gcsim_gpu_params *out, gcsim_error *err);
+
+/* Seconds of one call of law `law` on a tensor of `elements` fp32 values on a GPU:
+ * the larger of the host's part and the GPU's part (docs/stacks.md). */
+double gcsim_stack_law_s(const gcsim_stack *s, const gcsim_stack_law *law, double elements,
+                         double fraction, double gpu_scale, const gcsim_gpu_params *gpu);
+
+/* ---- a stack set up for one compressor on one platform (stack_setup.c) ---- */
+
+/* The stack a command uses: the name given (--stack), else the platform's "stack", else
+ * GCSIM_DEFAULT_STACK. */
+const char *gcsim_stack_choice(const char *given, const gcsim_platform *p);
+
+typedef struct {
+    gcsim_codec_setup cs;           /* the exchange, and the codec model's cost (what the
+                                       fused stack charges; per-tensor views of the others) */
+    const gcsim_stack *stack;       /* not owned */
+    const gcsim_stack_entry *entry; /* how the stack runs the compressor; NULL: fused */
+    bool tune;                      /* no collective named: the library picks per call */
+    char description[1024];         /* what the codec costs and where they come from */
+} gcsim_stack_setup;
+
+/* The exchange and costs of compressor `spec` under stack st on platform p. With a stack
+ * that has op laws, --exchange auto (and no --collective, no platform naming allgather,
+ * ps or a paper's pattern) means the exchange the stack runs the compressor with; the
+ * rest is as gcsim_codec_setup_init. Errors (exit 2): the stack refuses the compressor
+ * or the exchange, or cannot price ops on the platform's GPU type. */
+int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const gcsim_stack *st,
+                           const char *spec, gcsim_exchange requested,
+                           const gcsim_collective *cli_collective, gcsim_error *err);
+/* Sets the scenario's collective, codec, shared support and stack (ss must outlive it). */
+void gcsim_stack_setup_apply(const gcsim_stack_setup *ss, gcsim_scenario *s);
+
+#endif

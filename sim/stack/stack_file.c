@@ -1,0 +1,372 @@
+/*
+ * sim/stack/stack_file.c: reading a stack file strictly (stack.h, docs/stacks.md). Every
+ * error names the file and the JSON path; unknown keys are errors.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compressor.h"
+#include "data_dir.h"
+#include "json_strict.h"
+#include "stack.h"
+
+#define STACK_MAX_BYTES (4L << 20)
+
+static const char *const catalog[] = {"fused", "pytorch-ddp", "horovod", NULL};
+
+const char *const *gcsim_stack_catalog(void) { return catalog; }
+
+/* A non-decreasing array of `n` numbers >= min (elements must increase strictly). */
+static int number_array(const cJSON *obj, const char *path, const char *key, double *out,
+                        int want, bool increasing, double scale, json_ctx *ctx)
+{
+    const cJSON *a = json_member(obj, key);
+    char got[96];
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != want)
+        return gcsim_fail(ctx->err, "%s: %s.%s: expected an array of %d numbers, got %s",
+                          ctx->origin, path, key, want,
+                          a ? json_describe(a, got, sizeof got) : "nothing");
+    int k = 0;
+    for (const cJSON *x = a->child; x; x = x->next, k++) {
+        if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble) || x->valuedouble < 0)
+            return gcsim_fail(ctx->err, "%s: %s.%s[%d]: expected a number >= 0, got %s",
+                              ctx->origin, path, key, k, json_describe(x, got, sizeof got));
+        out[k] = x->valuedouble * scale;
+        if (increasing && (out[k] < 1 || (k > 0 && !(out[k] > out[k - 1]))))
+            return gcsim_fail(ctx->err, "%s: %s.%s[%d]: element counts must be >= 1 and "
+                                        "increase (%.17g after %.17g)",
+                              ctx->origin, path, key, k, out[k], k ? out[k - 1] : 0.0);
+    }
+    return 0;
+}
+
+static int parse_law(const cJSON *v, const char *key, gcsim_stack_law *law, json_ctx *ctx)
+{
+    static const char *const keys[] = {"gpu", "elements", "host_us", "gpu_us", "source", NULL};
+    char path[128], source[1024];
+    snprintf(path, sizeof path, "$.laws.%s", key);
+    if (strlen(key) >= sizeof law->name)
+        return gcsim_fail(ctx->err, "%s: %s: name longer than %zu characters", ctx->origin, path,
+                          sizeof law->name - 1);
+    snprintf(law->name, sizeof law->name, "%s", key);
+    if (json_expect_object(v, path, keys, ctx) ||
+        json_string(v, path, "gpu", true, law->gpu, sizeof law->gpu, ctx) ||
+        json_string(v, path, "source", true, source, sizeof source, ctx))
+        return -1;
+    const cJSON *el = json_member(v, "elements");
+    int n = cJSON_IsArray(el) ? cJSON_GetArraySize(el) : 0;
+    if (n < 1 || n > GCSIM_STACK_LAW_POINTS)
+        return gcsim_fail(ctx->err, "%s: %s.elements: expected an array of 1 to %d element "
+                                    "counts",
+                          ctx->origin, path, GCSIM_STACK_LAW_POINTS);
+    law->n_points = n;
+    if (number_array(v, path, "elements", law->elements, n, true, 1.0, ctx) ||
+        number_array(v, path, "host_us", law->host_s, n, false, 1e-6, ctx) ||
+        number_array(v, path, "gpu_us", law->gpu_s, n, false, 1e-6, ctx))
+        return -1;
+    const gcsim_gpu_params *g;
+    gcsim_error why;
+    if (gcsim_gpu_params_find(law->gpu, &g, &why))
+        return gcsim_fail(ctx->err, "%s: %s.gpu: %s", ctx->origin, path, why.message);
+    return 0;
+}
+
+static int find_law(const gcsim_stack *s, const char *name)
+{
+    for (int k = 0; k < s->n_laws; k++)
+        if (strcmp(s->laws[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
+static int parse_ops(const cJSON *obj, const char *path, const char *key, const gcsim_stack *s,
+                     gcsim_stack_ops *out, json_ctx *ctx)
+{
+    static const char *const keys[] = {"law", "per", "payloads", "fraction", "gpu_scale", "rank",
+                                       NULL};
+    static const char *const pers[] = {"unit", "tensor", "matrix", "vector", NULL};
+    out->n = 0;
+    const cJSON *a = json_member(obj, key);
+    if (!a)
+        return 0;
+    char got[96];
+    if (!cJSON_IsArray(a))
+        return gcsim_fail(ctx->err, "%s: %s.%s: expected an array of ops, got %s", ctx->origin,
+                          path, key, json_describe(a, got, sizeof got));
+    if (cJSON_GetArraySize(a) > GCSIM_STACK_MAX_OPS)
+        return gcsim_fail(ctx->err, "%s: %s.%s: %d ops, at most %d", ctx->origin, path, key,
+                          cJSON_GetArraySize(a), GCSIM_STACK_MAX_OPS);
+    int k = 0;
+    for (const cJSON *x = a->child; x; x = x->next, k++) {
+        char p[192], law[64];
+        snprintf(p, sizeof p, "%s.%s[%d]", path, key, k);
+        gcsim_stack_op *op = &out->ops[out->n];
+        int per = 0;
+        long long rank = 0;
+        op->fraction = 1.0;
+        op->gpu_scale = 1.0;
+        if (json_expect_object(x, p, keys, ctx) ||
+            json_string(x, p, "law", true, law, sizeof law, ctx) ||
+            json_choice(x, p, "per", true, pers, &per, ctx) ||
+            json_number(x, p, "fraction", false, 1e-6, 1.0, &op->fraction, ctx) ||
+            json_number(x, p, "gpu_scale", false, 0.0, 1e3, &op->gpu_scale, ctx) ||
+            json_integer(x, p, "rank", false, 1, 1 << 16, &rank, ctx))
+            return -1;
+        op->rank = (int)rank;
+        op->per = (gcsim_stack_per)per;
+        const cJSON *pay = json_member(x, "payloads");
+        if (pay && !cJSON_IsBool(pay))
+            return gcsim_fail(ctx->err, "%s: %s.payloads: expected true or false", ctx->origin, p);
+        op->per_payload = cJSON_IsTrue(pay);
+        if ((op->law = find_law(s, law)) < 0)
+            return gcsim_fail(ctx->err, "%s: %s.law: no law \"%s\" in $.laws", ctx->origin, p,
+                              law);
+        out->n++;
+    }
+    return 0;
+}
+
+static int parse_entry(const cJSON *v, const char *name, gcsim_stack *s, json_ctx *ctx)
+{
+    static const char *const keys[] = {"exchange", "encode", "unpack", "between", "decode",
+                                       "decode_own", "size_exchange", "refuse", "source", NULL};
+    static const char *const exchanges[] = {"allreduce", "allgather", "powersgd-hook",
+                                            "powersgd-blocking", NULL};
+    char path[128];
+    snprintf(path, sizeof path, "$.compressors.%s", name);
+    if (s->n_entries == GCSIM_STACK_MAX_ENTRIES)
+        return gcsim_fail(ctx->err, "%s: %s: more than %d compressors", ctx->origin, path,
+                          GCSIM_STACK_MAX_ENTRIES);
+    gcsim_stack_entry *e = &s->entries[s->n_entries];
+    memset(e, 0, sizeof *e);
+    if (strlen(name) >= sizeof e->compressor)
+        return gcsim_fail(ctx->err, "%s: %s: name too long", ctx->origin, path);
+    snprintf(e->compressor, sizeof e->compressor, "%s", name);
+    if (json_expect_object(v, path, keys, ctx) ||
+        json_string(v, path, "source", true, e->source, sizeof e->source, ctx) ||
+        json_string(v, path, "refuse", false, e->refusal, sizeof e->refusal, ctx))
+        return -1;
+    if (json_member(v, "refuse")) {
+        if (!e->refusal[0])
+            return gcsim_fail(ctx->err, "%s: %s.refuse: must say why", ctx->origin, path);
+        for (const char *const *k = keys; *k; k++)
+            if (strcmp(*k, "refuse") && strcmp(*k, "source") && json_member(v, *k))
+                return gcsim_fail(ctx->err, "%s: %s.%s: a refused compressor has no %s",
+                                  ctx->origin, path, *k, *k);
+        s->n_entries++;
+        return 0;
+    }
+    int ex = 0;
+    if (json_choice(v, path, "exchange", true, exchanges, &ex, ctx) ||
+        parse_ops(v, path, "encode", s, &e->encode, ctx) ||
+        parse_ops(v, path, "unpack", s, &e->unpack, ctx) ||
+        parse_ops(v, path, "between", s, &e->between, ctx) ||
+        parse_ops(v, path, "decode", s, &e->decode, ctx))
+        return -1;
+    e->exchange = (gcsim_stack_exchange)ex;
+    const cJSON *own = json_member(v, "decode_own"), *size = json_member(v, "size_exchange");
+    if ((own && !cJSON_IsBool(own)) || (size && !cJSON_IsBool(size)))
+        return gcsim_fail(ctx->err, "%s: %s.%s: expected true or false", ctx->origin, path,
+                          own && !cJSON_IsBool(own) ? "decode_own" : "size_exchange");
+    e->decode_own = cJSON_IsTrue(own);
+    e->size_exchange = cJSON_IsTrue(size);
+    if ((e->decode_own || e->size_exchange) && e->exchange != STACK_EXCHANGE_ALLGATHER)
+        return gcsim_fail(ctx->err, "%s: %s: decode_own and size_exchange apply to "
+                                    "\"exchange\": \"allgather\" only",
+                          ctx->origin, path);
+    bool powersgd = e->exchange == STACK_EXCHANGE_POWERSGD_HOOK ||
+                    e->exchange == STACK_EXCHANGE_POWERSGD_BLOCKING;
+    if (!powersgd && (e->unpack.n || e->between.n))
+        return gcsim_fail(ctx->err, "%s: %s: \"unpack\" and \"between\" are PowerSGD's phases "
+                                    "(exchange powersgd-hook or powersgd-blocking)",
+                          ctx->origin, path);
+    if (powersgd && strcmp(name, "powersgd") != 0)
+        return gcsim_fail(ctx->err, "%s: %s.exchange: %s runs PowerSGD only", ctx->origin, path,
+                          exchanges[ex]);
+    s->n_entries++;
+    return 0;
+}
+
+static int parse_granularity(const cJSON *g, gcsim_stack *s, json_ctx *ctx)
+{
+    static const char *const keys[] = {"unit", "bucket_bytes", "first_bucket_bytes",
+                                       "fusion_bytes", "cycle", "source", NULL};
+    static const char *const units[] = {"bucket", "tensor", NULL};
+    const char *path = "$.granularity";
+    char source[1024];
+    int unit = 0;
+    if (!g)
+        return gcsim_fail(ctx->err, "%s: %s: missing", ctx->origin, path);
+    if (json_expect_object(g, path, keys, ctx) ||
+        json_choice(g, path, "unit", true, units, &unit, ctx) ||
+        json_string(g, path, "source", true, source, sizeof source, ctx))
+        return -1;
+    s->unit = (gcsim_stack_unit)unit;
+    if (s->unit == STACK_UNIT_BUCKET) {
+        if (json_member(g, "fusion_bytes") || json_member(g, "cycle"))
+            return gcsim_fail(ctx->err, "%s: %s: fusion_bytes and cycle are for \"unit\": "
+                                        "\"tensor\"",
+                              ctx->origin, path);
+        return json_size_bytes(g, path, "bucket_bytes", true, &s->bucket_bytes, ctx) ||
+               json_size_bytes(g, path, "first_bucket_bytes", false, &s->first_bucket_bytes, ctx);
+    }
+    if (json_member(g, "bucket_bytes") || json_member(g, "first_bucket_bytes"))
+        return gcsim_fail(ctx->err, "%s: %s: bucket sizes are for \"unit\": \"bucket\"",
+                          ctx->origin, path);
+    return json_size_bytes(g, path, "fusion_bytes", true, &s->fusion_bytes, ctx) ||
+           json_time_s(g, path, "cycle", true, &s->cycle_s, ctx);
+}
+
+static int parse_costs(const cJSON *c, gcsim_stack *s, json_ctx *ctx)
+{
+    static const char *const keys[] = {"collective_call", "sync", "negotiation_bytes",
+                                       "source", NULL};
+    const char *path = "$.costs";
+    char source[1024];
+    if (!c)
+        return gcsim_fail(ctx->err, "%s: %s: missing", ctx->origin, path);
+    if (json_expect_object(c, path, keys, ctx) ||
+        json_string(c, path, "source", true, source, sizeof source, ctx) ||
+        json_time_s(c, path, "collective_call", true, &s->call_s, ctx) ||
+        json_time_s(c, path, "sync", true, &s->sync_s, ctx) ||
+        json_number(c, path, "negotiation_bytes", false, 0, 1e6, &s->negotiation_bytes, ctx))
+        return -1;
+    return 0;
+}
+
+static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
+{
+    static const char *const keys[] = {"schema", "name", "description", "codec", "granularity",
+                                       "deferred_decode", "costs", "laws", "error_feedback",
+                                       "compressors", "source", NULL};
+    static const char *const codecs[] = {"model", "laws", NULL};
+    char schema[64], source[1024];
+    int codec = 0;
+    if (json_expect_object(root, "$", keys, ctx) ||
+        json_string(root, "$", "schema", true, schema, sizeof schema, ctx) ||
+        json_string(root, "$", "name", true, s->name, sizeof s->name, ctx) ||
+        json_string(root, "$", "description", true, s->description, sizeof s->description, ctx) ||
+        json_string(root, "$", "source", true, source, sizeof source, ctx) ||
+        json_choice(root, "$", "codec", true, codecs, &codec, ctx))
+        return -1;
+    if (strcmp(schema, "gcsim-stack/1") != 0)
+        return gcsim_fail(ctx->err, "%s: $.schema: expected \"gcsim-stack/1\", got \"%s\"",
+                          ctx->origin, schema);
+    s->codec_model = codec == 0;
+    const cJSON *deferred = json_member(root, "deferred_decode");
+    if (deferred && !cJSON_IsBool(deferred))
+        return gcsim_fail(ctx->err, "%s: $.deferred_decode: expected true or false", ctx->origin);
+    s->deferred_decode = cJSON_IsTrue(deferred);
+    if (parse_granularity(json_member(root, "granularity"), s, ctx))
+        return -1;
+    if (s->codec_model) {
+        /* The ideal stack: sim/codec prices the codec, nothing else is charged. */
+        static const char *const model_only[] = {"costs", "laws", "error_feedback",
+                                                 "compressors", NULL};
+        for (const char *const *k = model_only; *k; k++)
+            if (json_member(root, *k))
+                return gcsim_fail(ctx->err, "%s: $.%s: a \"codec\": \"model\" stack takes its "
+                                            "costs from the codec model, not from %s",
+                                  ctx->origin, *k, *k);
+        if (s->unit != STACK_UNIT_BUCKET || s->deferred_decode)
+            return gcsim_fail(ctx->err, "%s: $.granularity.unit: a \"codec\": \"model\" stack "
+                                        "exchanges buckets as they fill",
+                              ctx->origin);
+        return 0;
+    }
+    if (parse_costs(json_member(root, "costs"), s, ctx))
+        return -1;
+    const cJSON *laws = json_member(root, "laws");
+    if (!cJSON_IsObject(laws))
+        return gcsim_fail(ctx->err, "%s: $.laws: expected an object of measured op costs",
+                          ctx->origin);
+    for (const cJSON *l = laws->child; l; l = l->next) {
+        if (s->n_laws == GCSIM_STACK_MAX_LAWS)
+            return gcsim_fail(ctx->err, "%s: $.laws: more than %d laws", ctx->origin,
+                              GCSIM_STACK_MAX_LAWS);
+        if (find_law(s, l->string) >= 0)
+            return gcsim_fail(ctx->err, "%s: $.laws.%s: defined twice", ctx->origin, l->string);
+        if (parse_law(l, l->string, &s->laws[s->n_laws], ctx))
+            return -1;
+        if (s->n_laws > 0 && strcmp(s->laws[s->n_laws].gpu, s->laws[0].gpu) != 0)
+            return gcsim_fail(ctx->err, "%s: $.laws.%s.gpu: \"%s\", where $.laws.%s was measured "
+                                        "on \"%s\" (one reference GPU per stack)",
+                              ctx->origin, l->string, s->laws[s->n_laws].gpu, s->laws[0].name,
+                              s->laws[0].gpu);
+        s->n_laws++;
+    }
+    if (s->n_laws > 0)
+        snprintf(s->reference_gpu, sizeof s->reference_gpu, "%s", s->laws[0].gpu);
+    if (parse_ops(root, "$", "error_feedback", s, &s->error_feedback, ctx))
+        return -1;
+    const cJSON *cs = json_member(root, "compressors");
+    if (!cJSON_IsObject(cs))
+        return gcsim_fail(ctx->err, "%s: $.compressors: expected an object, one entry per "
+                                    "compressor",
+                          ctx->origin);
+    const char *const *names = gc_compressor_names();
+    for (const cJSON *c = cs->child; c; c = c->next) {
+        bool known = strcmp(c->string, "none") == 0;
+        for (const char *const *n = names; *n && !known; n++)
+            known = strcmp(*n, c->string) == 0;
+        if (!known)
+            return gcsim_fail(ctx->err, "%s: $.compressors.%s: not a compressor of the library",
+                              ctx->origin, c->string);
+        for (int k = 0; k < s->n_entries; k++)
+            if (strcmp(s->entries[k].compressor, c->string) == 0)
+                return gcsim_fail(ctx->err, "%s: $.compressors.%s: defined twice", ctx->origin,
+                                  c->string);
+        if (parse_entry(c, c->string, s, ctx))
+            return -1;
+    }
+    bool has_none = false;
+    for (int k = 0; k < s->n_entries; k++)
+        has_none = has_none || strcmp(s->entries[k].compressor, "none") == 0;
+    if (!has_none)
+        return gcsim_fail(ctx->err, "%s: $.compressors.none: missing (how the stack exchanges "
+                                    "uncompressed gradients)",
+                          ctx->origin);
+    return 0;
+}
+
+int gcsim_stack_parse(const char *json_text, const char *origin, gcsim_stack *out,
+                      gcsim_error *err)
+{
+    memset(out, 0, sizeof *out);
+    snprintf(out->path, sizeof out->path, "%s", origin);
+    json_ctx ctx = {origin, err};
+    cJSON *root = NULL;
+    if (json_parse_document(json_text, &ctx, &root))
+        return -1;
+    int rc = parse_stack(root, out, &ctx);
+    cJSON_Delete(root);
+    return rc;
+}
+
+int gcsim_stack_load(const char *name_or_path, gcsim_stack *out, gcsim_error *err)
+{
+    char catalog_path[PATH_MAX];
+    const char *path = name_or_path;
+    if (!path || !*path)
+        return gcsim_fail(err, "--stack: empty name");
+    if (gcsim_data_catalog_path("platforms/stacks", path, catalog_path, sizeof catalog_path) == 0)
+        path = catalog_path;
+    else if (!strchr(path, '/') && !strstr(path, ".json")) {
+        char known[256] = "";
+        for (const char *const *n = catalog; *n; n++)
+            snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s",
+                     n == catalog ? "" : ", ", *n);
+        return gcsim_fail(err, "stack \"%s\": no such stack in the catalog (%s) and no such "
+                               "file",
+                          path, known);
+    }
+    char *text = NULL;
+    if (json_read_file(path, STACK_MAX_BYTES, &text, err))
+        return -1;
+    int rc = gcsim_stack_parse(text, path, out, err);
+    free(text);
+    return rc;
+}

@@ -1,0 +1,103 @@
+/*
+ * sim/stack/stack_setup.c: a stack set up for a compressor on a platform: the exchange it
+ * runs and a description of what it charges (stack.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "stack.h"
+
+const char *gcsim_stack_choice(const char *given, const gcsim_platform *p)
+{
+    if (given && *given)
+        return given;
+    if (p && p->stack[0])
+        return p->stack;
+    return GCSIM_DEFAULT_STACK;
+}
+
+static const char *exchange_word(gcsim_stack_exchange e)
+{
+    switch (e) {
+    case STACK_EXCHANGE_ALLREDUCE: return "all-reduces";
+    case STACK_EXCHANGE_ALLGATHER: return "all-gathers";
+    case STACK_EXCHANGE_POWERSGD_HOOK: return "runs PyTorch's PowerSGD hook (3 dependent all-reduces per bucket)";
+    case STACK_EXCHANGE_POWERSGD_BLOCKING: return "runs PowerSGD with 2 blocking all-reduces per matrix in the gradient hook";
+    }
+    return "?";
+}
+
+int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const gcsim_stack *st,
+                           const char *spec, gcsim_exchange requested,
+                           const gcsim_collective *cli_collective, gcsim_error *err)
+{
+    memset(ss, 0, sizeof *ss);
+    ss->stack = st;
+    if (gcsim_stack_entry_for(st, spec, &ss->entry, err))
+        return -1;
+    const gcsim_stack_entry *e = ss->entry;
+    gcsim_collective platform_c = gcsim_platform_default_collective(p);
+    bool platform_names = p->collective[0] &&
+                          (gcsim_collective_is_paper_pattern(platform_c) ||
+                           platform_c == COLLECTIVE_ALLGATHER ||
+                           platform_c == COLLECTIVE_PARAMETER_SERVER);
+    ss->tune = e && !cli_collective && !p->collective[0];
+    gcsim_exchange asked = requested;
+    bool stack_decides = e && requested == GCSIM_EXCHANGE_AUTO && !cli_collective && !platform_names;
+    if (stack_decides)
+        asked = e->exchange == STACK_EXCHANGE_ALLGATHER ? GCSIM_EXCHANGE_ALLGATHER
+                                                        : GCSIM_EXCHANGE_ALLREDUCE;
+    if (gcsim_codec_setup_init(&ss->cs, p, spec, asked, cli_collective, err))
+        return -1;
+    /* a long stack name may cut the line short: it is for reading only */
+    if (stack_decides &&
+        snprintf(ss->cs.exchange.why, sizeof ss->cs.exchange.why, "stack %s %s %s", st->name,
+                 exchange_word(e->exchange), e->compressor) < 0)
+        ss->cs.exchange.why[0] = '\0';
+    bool powersgd = e && (e->exchange == STACK_EXCHANGE_POWERSGD_HOOK ||
+                          e->exchange == STACK_EXCHANGE_POWERSGD_BLOCKING);
+    if (powersgd && ss->cs.exchange.exchange != GCSIM_EXCHANGE_ALLREDUCE &&
+        ss->cs.exchange.exchange != GCSIM_EXCHANGE_PATTERN)
+        return gcsim_fail(err, "stack %s runs PowerSGD as all-reduces of its factors: --exchange "
+                               "%s does not apply (use --exchange auto or allreduce, or --stack "
+                               "fused)",
+                          st->name, gcsim_exchange_name(ss->cs.exchange.exchange));
+    if (!e) {
+        snprintf(ss->description, sizeof ss->description, "stack %s: %s", st->name,
+                 ss->cs.codec.description);
+        return 0;
+    }
+    gcsim_gpu_params target;
+    const gcsim_gpu_params *gpu = &target, *ref;
+    if (gcsim_stack_gpu(p, &target, err)) {
+        if (!gcsim_stack_entry_has_ops(st, e))
+            gpu = NULL; /* nothing to price: a plain all-reduce */
+        else
+            return -1;
+    }
+    if (!gpu) {
+        if (snprintf(ss->description, sizeof ss->description, "stack %s (%s): %s %s, no codec "
+                     "work; %s", st->name, st->path, e->compressor, exchange_word(e->exchange),
+                     e->source) < 0)
+            ss->description[0] = '\0';
+        return 0;
+    }
+    double ratio = 1.0;
+    if (st->reference_gpu[0] && gcsim_gpu_params_find(st->reference_gpu, &ref, err) == 0)
+        ratio = ref->mem_Bps / gpu->mem_Bps;
+    if (snprintf(ss->description, sizeof ss->description,
+                 "stack %s (%s): %s %s; op costs measured on %s (host and GPU time per call, "
+                 "the larger charged), GPU work scaled to %s by memory bandwidth (x %.3g); %s",
+                 st->name, st->path, e->compressor, exchange_word(e->exchange),
+                 st->reference_gpu[0] ? st->reference_gpu : "-", gpu->type, ratio,
+                 e->source) < 0)
+        ss->description[0] = '\0';
+    return 0;
+}
+
+void gcsim_stack_setup_apply(const gcsim_stack_setup *ss, gcsim_scenario *s)
+{
+    gcsim_codec_setup_apply(&ss->cs, s);
+    s->stack = ss->stack;
+    s->tune_allreduce = ss->tune;
+}
