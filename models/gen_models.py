@@ -57,6 +57,20 @@ FIGURES = {
     ("a100", "resnet50", 256): (256 / 938.0, "PyTorch, NGC 21.03, TF32",
                                 "NVIDIA DeepLearningExamples RN50v1.5 README, 938 img/s; "
                                 "batch 256 from its configs.yml (DGXA100 TF32)"),
+    # GeForce RTX 2080 Ti (issue 24's validation cases): Lambda's run of NVIDIA's
+    # DeepLearningExamples (pytorch:20.01 container, the largest batch that fits) and
+    # ryujaehun/pytorch-gpu-benchmark (torchvision models, synthetic data, forward + loss +
+    # backward without the optimizer step, median of 50 iterations at batch 12)
+    ("rtx2080ti", "resnet50", 100): (100 / 275.0, "PyTorch, NGC 20.01, FP32",
+                                     "lambdal/deeplearning-benchmark pytorch-train-throughput-"
+                                     "fp32.csv and -bs-fp32.csv @000bc82, RTX 2080Ti: 275 img/s, "
+                                     "batch 100"),
+    ("rtx2080ti", "vgg16", 12): (85.36e-3, "PyTorch, CUDA 10.0, cuDNN 7.6",
+                                 "ryujaehun/pytorch-gpu-benchmark new_results (RTX 2080 Ti, "
+                                 "float, train): VGG-16 85.36 ms at batch 12"),
+    ("rtx2080ti", "resnet101", 12): (92.66e-3, "PyTorch, CUDA 10.0, cuDNN 7.6",
+                                     "ryujaehun/pytorch-gpu-benchmark new_results (RTX 2080 Ti, "
+                                     "float, train): ResNet-101 92.66 ms at batch 12"),
 }
 
 # Throughput ratio of a GPU against the Titan X Pascal, measured on ResNet-50 (the only model
@@ -94,6 +108,37 @@ def csv_layers(model_key):
     return layers
 
 
+def resnet_bottleneck_layers(blocks, classes=1000, image=224):
+    """torchvision's ResNet v1.5 with bottleneck blocks (stride on the 3x3 convolution), for
+    224x224 inputs: conv and batch norm as one layer, FLOPs = 2 x MACs. blocks = [3, 4, 6, 3]
+    reproduces the calibration CSV's ResNet-50 row for row (checked in main)."""
+    out = []
+
+    def conv(name, cin, cout, k, hw):
+        w = cin * cout * k * k
+        out.append({"name": name, "kind": "conv", "weights": w, "bias": 0,
+                    "other_params": 2 * cout, "fwd_flops": 2 * w * hw * hw})
+    hw = image // 2
+    conv("conv1", 3, 64, 7, hw)
+    hw //= 2  # max pool
+    cin = 64
+    for stage, n in enumerate(blocks):
+        width = 64 * 2 ** stage
+        for b in range(n):
+            stride = 2 if stage > 0 and b == 0 else 1
+            name = "layer%d.%d." % (stage + 1, b)
+            conv(name + "conv1", cin, width, 1, hw)
+            conv(name + "conv2", width, width, 3, hw // stride)
+            conv(name + "conv3", width, 4 * width, 1, hw // stride)
+            if b == 0:
+                conv(name + "downsample", cin, 4 * width, 1, hw // stride)
+            hw //= stride
+            cin = 4 * width
+    out.append({"name": "fc", "kind": "fc", "weights": cin * classes, "bias": classes,
+                "fwd_flops": 2 * cin * classes})
+    return out
+
+
 def lstm_ptb_layers(vocab=10000, hidden=1500, bptt=35):
     """DGC's PTB model: 2-layer LSTM, 1500 hidden, tied encoder/decoder (PyTorch layout:
     W_ih, W_hh and two bias vectors per layer). One sample = one sequence of `bptt` tokens."""
@@ -118,12 +163,14 @@ def bert_base_layers(vocab=30522, hidden=768, layers=12, ffn=3072, max_pos=512, 
             "fwd_flops": 0}]
     for i in range(layers):
         # Q, K, V, output projections; scores QK^T and weighted sum AV: 2 x seq x h MACs/token
+        # four h x h weight tensors; two of h x ffn (each h + ffn as rows + columns)
         out.append({"name": "layer%d.attention" % i, "kind": "attention",
                     "weights": 4 * h * h, "bias": 4 * h, "other_params": 2 * h,
-                    "fwd_flops": 2 * seq * (4 * h * h + 2 * seq * h)})
+                    "fwd_flops": 2 * seq * (4 * h * h + 2 * seq * h),
+                    "matrices": 4, "rows": h})
         out.append({"name": "layer%d.ffn" % i, "kind": "fc",
                     "weights": 2 * h * ffn, "bias": ffn + h, "other_params": 2 * h,
-                    "fwd_flops": 2 * seq * (2 * h * ffn)})
+                    "fwd_flops": 2 * seq * (2 * h * ffn), "matrices": 2, "rows": h})
     out.append({"name": "pooler", "kind": "fc", "weights": h * h, "bias": h,
                 "fwd_flops": 2 * h * h})
     out.append({"name": "mlm.transform", "kind": "fc", "weights": h * h, "bias": h,
@@ -149,14 +196,19 @@ def decoder_layers(vocab, ctx, hidden, layers, ffn, seq, gpt2):
     for i in range(layers):
         # Q, K, V, output projections; scores QK^T and weighted sum AV over the full square
         # (what a dense kernel computes; a causal kernel skips half of it)
+        # weight tensors: GPT-2's c_attn (h x 3h) and c_proj (h x h) hold 4h^2 in two of
+        # 2h^2 with the same rows + columns sum (6h); Llama's q, k, v, o are h x h; the MLPs'
+        # are h x ffn each
         out.append({"name": "layer%d.attention" % i, "kind": "attention",
                     "weights": 4 * h * h, "bias": 4 * h if gpt2 else 0,
                     "other_params": norm,
-                    "fwd_flops": 2 * seq * (4 * h * h + 2 * seq * h)})
+                    "fwd_flops": 2 * seq * (4 * h * h + 2 * seq * h),
+                    "matrices": 2 if gpt2 else 4, "rows": h})
         out.append({"name": "layer%d.mlp" % i, "kind": "fc",
                     "weights": mlp_mats * h * ffn, "bias": ffn + h if gpt2 else 0,
                     "other_params": norm,
-                    "fwd_flops": 2 * seq * (mlp_mats * h * ffn)})
+                    "fwd_flops": 2 * seq * (mlp_mats * h * ffn),
+                    "matrices": mlp_mats, "rows": h})
     head = {"name": "lm_head (weight tied to the token embedding)" if gpt2 else "lm_head",
             "kind": "fc", "weights": 0 if gpt2 else vocab * h, "bias": 0,
             "other_params": norm, "fwd_flops": 2 * seq * h * vocab}
@@ -176,10 +228,11 @@ def vit_layers(image=224, patch=16, hidden=768, layers=12, ffn=3072, classes=100
     for i in range(layers):
         out.append({"name": "layer%d.attention" % i, "kind": "attention",
                     "weights": 4 * h * h, "bias": 4 * h, "other_params": 2 * h,
-                    "fwd_flops": 2 * seq * (4 * h * h + 2 * seq * h)})
+                    "fwd_flops": 2 * seq * (4 * h * h + 2 * seq * h),
+                    "matrices": 4, "rows": h})
         out.append({"name": "layer%d.mlp" % i, "kind": "fc", "weights": 2 * h * ffn,
                     "bias": ffn + h, "other_params": 2 * h,
-                    "fwd_flops": 2 * seq * (2 * h * ffn)})
+                    "fwd_flops": 2 * seq * (2 * h * ffn), "matrices": 2, "rows": h})
     out.append({"name": "head", "kind": "fc", "weights": h * classes, "bias": classes,
                 "other_params": 2 * h, "fwd_flops": 2 * h * classes})
     return out
@@ -304,7 +357,8 @@ def gpu_family(model, gtx, txp, direct=()):
                                "no public figure; A100/H100 HBM bandwidth %.3f/%.2f TB/s "
                                "(ResNet-50 on A100 is memory bound)" % (A100_80G_TBPS,
                                                                          H100_SXM_TBPS))
-    order = ["gtx1080", "titan-x-pascal", "titan-xp", "p100", "p40", "v100", "a100", "h100"]
+    order = ["gtx1080", "titan-x-pascal", "titan-xp", "p100", "p40", "v100", "a100", "h100",
+             "rtx2080ti"]
     return [profs[g] for g in order if g in profs]
 
 
@@ -383,11 +437,12 @@ def main():
     write("vgg-16.json", model_doc(
         "vgg-16", "VGG-16 (configuration D), ImageNet, %(params)s parameters, %(mib)s fp32",
         csvsrc % "vgg16_D" + "; batch 32 per GPU as VGG-A (no paper fixes one)",
-        32, vgg16, gpu_family("vgg-16", gtx16, txp16)))
+        32, vgg16, gpu_family("vgg-16", gtx16, txp16,
+                              [("rtx2080ti", measured("rtx2080ti", "vgg16", [12]))])))
 
     rn50 = csv_layers("resnet50_torchvision")
     direct = {g: measured(g, "resnet50", [b]) for (g, m, b) in FIGURES
-              if m == "resnet50" and g in ("p100", "v100", "a100")}
+              if m == "resnet50" and g in ("p100", "v100", "a100", "rtx2080ti")}
     write("resnet-50.json", model_doc(
         "resnet-50", "ResNet-50 v1.5 (torchvision), ImageNet, %(params)s parameters, %(mib)s fp32",
         csvsrc % "resnet50_torchvision" + "; batch 32 per GPU: Goyal et al. 2017",
@@ -399,6 +454,22 @@ def main():
     # ResNet-50 profile on the same GPU is scaled by the forward-FLOP ratio per sample.
     rn50_profiles = gpu_family("resnet-50", measured("gtx1080", "resnet50", [16]),
                                measured("titan-x-pascal", "resnet50", [16]), direct.items())
+    # ResNet-101 (issue 24's validation cases): the same blocks, [3, 4, 23, 3]; compute
+    # derived from ResNet-50's profile on each GPU by the forward-FLOP ratio, except on the
+    # RTX 2080 Ti, where it was measured
+    assert resnet_bottleneck_layers([3, 4, 6, 3]) == rn50, "the ResNet generator drifted"
+    rn101 = resnet_bottleneck_layers([3, 4, 23, 3])
+    r101 = total_flops(rn101) / total_flops(rn50)
+    rn101_profiles = [flop_scaled_from(p["gpu"], p, r101, "ResNet-50") for p in rn50_profiles
+                      if p["gpu"] != "rtx2080ti"]
+    rn101_profiles.append(measured("rtx2080ti", "resnet101", [12]))
+    write("resnet-101.json", model_doc(
+        "resnet-101", "ResNet-101 v1.5 (torchvision), ImageNet, %(params)s parameters, %(mib)s "
+        "fp32",
+        "computed: torchvision's bottleneck ResNet with blocks [3, 4, 23, 3] "
+        "(models/gen_models.py resnet_bottleneck_layers, which reproduces the CSV's ResNet-50); "
+        "fwd_flops = 2 x MACs at 224x224; batch 32 per GPU as ResNet-50", 32, rn101,
+        rn101_profiles))
     for fname, name, desc, src, batch, layers in (
             ("lstm-ptb.json", "lstm-ptb",
              "DGC PTB language model: 2-layer LSTM, 1500 hidden, vocabulary 10,000, tied "

@@ -159,6 +159,17 @@ static int call_durations(const gcsim_scenario *s, const gcsim_iteration *it,
     return rc;
 }
 
+int gcsim_analytic_call_times(const gcsim_scenario *s, const gcsim_iteration *it,
+                              double *call_s, gcsim_error *err)
+{
+    gcsim_topology topo;
+    if (gcsim_topology_init(&topo, s->platform, s->placement.gpus, err) != 0)
+        return -1;
+    int rc = call_durations(s, it, &topo, call_s, err);
+    gcsim_topology_free(&topo);
+    return rc;
+}
+
 static int schedule_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
 {
     gcsim_iteration it;

@@ -23,6 +23,11 @@ terngrad_links gcsim_terngrad_links(const gcsim_platform *p);
 
 int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err);
 
+/* The closed-form duration of every collective call of an iteration built for s
+ * (it->calls[k]: its overhead plus its schedule's time), into call_s[0 .. n_calls). */
+int gcsim_analytic_call_times(const gcsim_scenario *s, const gcsim_iteration *it,
+                              double *call_s, gcsim_error *err);
+
 /* One bare collective of `bytes` dense fp32 bytes over the first `gpus` GPUs, in closed
  * form (the analytic twin of gcsim_des_collective_time). */
 int gcsim_analytic_collective_time(const gcsim_platform *p, int gpus, gcsim_collective c,

@@ -14,6 +14,7 @@ const char *gcsim_breakeven_status_name(gcsim_breakeven_status s)
     case BREAKEVEN_NEVER: return "never";
     case BREAKEVEN_ALWAYS: return "always";
     case BREAKEVEN_SINGLE_NODE: return "single-node";
+    case BREAKEVEN_REFUSED: return "refused";
     }
     return "?";
 }

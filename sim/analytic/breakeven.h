@@ -12,7 +12,9 @@ typedef enum {
     BREAKEVEN_FOUND,       /* beats fp32 below breakeven_Bps, loses above */
     BREAKEVEN_NEVER,       /* loses at every bandwidth searched: reason says why */
     BREAKEVEN_ALWAYS,      /* wins at every bandwidth searched */
-    BREAKEVEN_SINGLE_NODE  /* the GPUs fit one node: the NIC carries nothing */
+    BREAKEVEN_SINGLE_NODE, /* the GPUs fit one node: the NIC carries nothing */
+    BREAKEVEN_REFUSED      /* not searched: the training stack cannot run the compressor
+                              (set by the caller, which knows the stack; reason says why) */
 } gcsim_breakeven_status;
 
 /* The search spans the platform's NIC bandwidth / and x GCSIM_BREAKEVEN_SPAN. */
@@ -24,7 +26,7 @@ typedef struct {
     double own_Bps;             /* the platform's */
     double none_tput, comp_tput; /* samples/s at the platform's own bandwidth */
     double codec_s;             /* encode + decode per iteration, at its own bandwidth */
-    char reason[256];
+    char reason[512];
 } gcsim_breakeven;
 
 /* fp32 is `dense` (compressor none, its own exchange), the compressor `comp`; both with

@@ -163,25 +163,29 @@ int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, gcsim_ti
         int sharing = 0;
         for (int i = 0; i < 3; i++)
             sharing += actors[i]->state == GPU_WORK && !(held && i == 0);
+        /* Each actor's end time is computed once and compared as stored, so the actor that
+         * sets `next` always ends there: every pass finishes a piece of work, even when a
+         * remainder is too small to move the clock. */
+        double end_s[3];
         double next = INFINITY;
         for (int i = 0; i < 3; i++) {
             const actor *a = actors[i];
+            end_s[i] = INFINITY;
             if (a->state == GPU_WORK && !(held && i == 0))
-                next = fmin(next, m.t + a->left_s * sharing);
+                end_s[i] = m.t + a->left_s * sharing;
             else if (a->state == FIXED)
-                next = fmin(next, a->until_s);
+                end_s[i] = a->until_s;
+            next = fmin(next, end_s[i]);
         }
         if (isinf(next))
             break;
-        /* Actors whose end is `next` finish exactly then; the others advance. */
         bool ends[3];
         for (int i = 0; i < 3; i++) {
             actor *a = actors[i];
             bool runs = a->state == GPU_WORK && !(held && i == 0);
-            ends[i] = (runs && m.t + a->left_s * sharing == next) ||
-                      (a->state == FIXED && a->until_s == next);
+            ends[i] = end_s[i] == next;
             if (runs && !ends[i])
-                a->left_s -= (next - m.t) / sharing;
+                a->left_s = fmax(0.0, a->left_s - (next - m.t) / sharing);
         }
         m.t = next;
         for (int i = 0; i < 3; i++)

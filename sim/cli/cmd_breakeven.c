@@ -1,5 +1,7 @@
 /* gcsim breakeven: per model, platform, GPU count and compressor, the inter-node bandwidth
- * below which the compressor beats fp32 (sim/analytic/breakeven.h), or why it never does. */
+ * below which the compressor beats fp32 (sim/analytic/breakeven.h), or why it never does,
+ * under the chosen training stack and, beside it, under the ideal fused stack
+ * (sim/planning/stack_breakeven.h). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,27 +15,38 @@
 #include "report.h"
 #include "inputs.h"
 #include "report_emit.h"
+#include "stack_breakeven.h"
 #include "sweep_case.h"
 #include "sweep_lists.h"
 
 #define MAX_GPU_COUNTS 64
+/* The ideal implementation every row is also shown under (platforms/stacks/fused.json). */
+#define IDEAL_STACK "fused"
 
 static void usage(FILE *out)
 {
     fprintf(out,
 "usage: gcsim breakeven [--platform FILES] [--model FILES] --compressor SPECS\n"
-"                       [--gpus LIST] [--exchange X] [--collective C] [--batch K]\n"
-"                       [--format table|json|csv] [--output FILE]\n"
+"                       [--gpus LIST] [--stack NAME] [--exchange X] [--collective C]\n"
+"                       [--batch K] [--format table|json|csv] [--output FILE]\n"
 "\n"
 "For every platform, model, GPU count and compressor: the NIC bandwidth below which the\n"
 "compressor's throughput beats fp32's (analytic engine, codec time and the exchange\n"
 "included; bisection over the platform's NIC bandwidth / and x 10^4, to 0.1%%), or the\n"
 "reason it never does. Weak scaling. docs/codec.md.\n"
 "\n"
+"Each row answers twice: under the training stack (fp32 and the compressor both as it\n"
+"runs them, as gcsim predict --stack does) and, in the fused_ columns, under the fused\n"
+"stack (gcsim's codec model: fused kernels per tensor, no framework or per-call cost),\n"
+"what an implementation without the framework's overhead would need.\n"
+"\n"
 "  --platform FILES  clusters (default: the embedded " DEFAULT_PLATFORM_NAME ")\n"
 "  --model FILES     workloads (default: the embedded " DEFAULT_MODEL_NAME ")\n"
 "  --compressor SPECS  compressors to compare with fp32 (none)\n"
 "  --gpus LIST       GPU counts (default: 64)\n"
+"  --stack NAME      training stack: pytorch-ddp, horovod, fused or a stack file (default:\n"
+"                    each platform's \"stack\", else " GCSIM_DEFAULT_STACK "); a compressor it\n"
+"                    cannot run is a row with status refused\n"
 "  --exchange X, --collective C   as in gcsim predict (fp32 uses its own default)\n"
 "  --batch K         mini-batch per GPU (default: the model's)\n"
 "  --format F, --output FILE      as in gcsim predict\n");
@@ -41,7 +54,7 @@ static void usage(FILE *out)
 
 typedef struct {
     sweep_list platforms, models, compressors;
-    const char *gpus, *output;
+    const char *gpus, *output, *stack;
     gcsim_exchange exchange;
     gcsim_collective collective;
     bool collective_given;
@@ -57,6 +70,7 @@ static int parse(int argc, char **argv, options *o)
         {"exchange", required_argument, 0, 'X'}, {"collective", required_argument, 0, 'C'},
         {"batch", required_argument, 0, 'b'},    {"format", required_argument, 0, 'f'},
         {"output", required_argument, 0, 'o'},   {"help", no_argument, 0, 'h'},
+        {"stack", required_argument, 0, 'K'},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -70,6 +84,7 @@ static int parse(int argc, char **argv, options *o)
         case 'c': bad = sweep_list_add_compressors(&o->compressors, optarg, msg, sizeof msg); break;
         case 'g': o->gpus = optarg; break;
         case 'o': o->output = optarg; break;
+        case 'K': o->stack = optarg; break;
         case 'X':
             bad = gcsim_exchange_parse(optarg, &o->exchange) != 0;
             snprintf(msg, sizeof msg, "--exchange: expected auto, allreduce, allgather or ps, got \"%s\"", optarg);
@@ -110,22 +125,6 @@ static int parse(int argc, char **argv, options *o)
     return 0;
 }
 
-/* A scenario of one compressor with its exchange and codec cost. */
-static int scenario_of(const options *o, const gcsim_platform *p, const gcsim_model *m,
-                       const gcsim_payload_plan *pl, int gpus, gcsim_codec_setup *cs,
-                       gcsim_scenario *s, gcsim_error *err)
-{
-    bool dense = strcmp(pl->spec, "none") == 0;
-    if (gcsim_codec_setup_init(cs, p, pl->spec, dense ? GCSIM_EXCHANGE_AUTO : o->exchange,
-                               o->collective_given && !dense ? &o->collective : NULL, err))
-        return -1;
-    *s = (gcsim_scenario){.platform = p, .model = m, .payload = pl, .scaling = SCALING_WEAK,
-                          .batch = o->batch ? (int)o->batch : m->batch_per_gpu,
-                          .bucket_bytes = GCSIM_DEFAULT_BUCKET_BYTES, .overlap = true};
-    gcsim_codec_setup_apply(cs, s);
-    return gcsim_platform_place(p, gpus, &s->placement, err);
-}
-
 int cmd_breakeven(int argc, char **argv)
 {
     options o;
@@ -163,6 +162,21 @@ int cmd_breakeven(int argc, char **argv)
     int c_be = report_column_scaled(r, "breakeven_Bps", "break-even Gb/s", 3, 8e-9);
     int c_st = report_column(r, "status", "status", 0);
     int c_why = report_column(r, "reason", "reason", 0);
+    /* added after the columns scripts read by position: the stack of the columns above,
+     * then the same answer under the ideal fused stack */
+    int c_stack = report_column(r, "stack", "stack", 0);
+    int c_f_ex = report_column(r, "fused_exchange", "fused exchange", 0);
+    int c_f_none = report_column(r, "fused_fp32_samples_per_s", "fused fp32 samples/s", 1);
+    int c_f_tput = report_column(r, "fused_samples_per_s", "fused samples/s", 1);
+    int c_f_codec = report_column_scaled(r, "fused_codec_s", "fused codec ms", 3, 1e3);
+    int c_f_be = report_column_scaled(r, "fused_breakeven_Bps", "fused break-even Gb/s", 3, 8e-9);
+    int c_f_st = report_column(r, "fused_status", "fused status", 0);
+    int c_f_why = report_column(r, "fused_reason", "fused reason", 0);
+    const gcsim_stack *ideal = sweep_cache_stack(cache, IDEAL_STACK, &err);
+    if (!ideal)
+        goto fail;
+    const gcsim_stack *shared = NULL; /* the stack of every row, when they have one */
+    bool one_stack = true;
     int n_pl = o.platforms.n ? o.platforms.n : 1, n_m = o.models.n ? o.models.n : 1;
     for (int mi = 0; mi < n_m; mi++) {
         const gcsim_model *m = sweep_cache_model(cache, o.models.n ? o.models.items[mi] : NULL, &err);
@@ -172,40 +186,71 @@ int cmd_breakeven(int argc, char **argv)
         for (int pi = 0; pi < n_pl; pi++) {
             const gcsim_platform *p =
                 sweep_cache_platform(cache, o.platforms.n ? o.platforms.items[pi] : NULL, &err);
-            if (!p)
+            /* as gcsim predict: --stack, else the platform's "stack", else the default */
+            const gcsim_stack *st =
+                p ? sweep_cache_stack(cache, gcsim_stack_choice(o.stack, p), &err) : NULL;
+            if (!st)
                 goto fail;
+            one_stack = one_stack && (!shared || shared == st);
+            shared = st;
             for (int g = 0; g < n_counts; g++)
                 for (int ci = 0; ci < o.compressors.n; ci++) {
                     const gcsim_payload_plan *pl =
                         sweep_cache_payload(cache, m, o.compressors.items[ci], &err);
-                    gcsim_codec_setup cd, cc;
-                    gcsim_scenario sd, sc;
-                    gcsim_breakeven be;
-                    if (!pl || scenario_of(&o, p, m, fp32, counts[g], &cd, &sd, &err) ||
-                        scenario_of(&o, p, m, pl, counts[g], &cc, &sc, &err) ||
-                        gcsim_breakeven_find(&sd, &sc, &be, &err))
+                    breakeven_case bc = {.platform = p, .model = m, .fp32 = fp32, .payload = pl,
+                                         .gpus = counts[g], .batch = (int)o.batch,
+                                         .exchange = o.exchange,
+                                         .collective = o.collective_given ? &o.collective : NULL};
+                    stack_breakeven be, fe;
+                    if (!pl || stack_breakeven_find(&bc, st, &be, &err) ||
+                        stack_breakeven_find(&bc, ideal, &fe, &err))
                         goto fail;
                     report_row(r);
                     report_str(r, c_model, m->name);
                     report_str(r, c_plat, p->name);
                     report_int(r, c_gpus, counts[g]);
                     report_str(r, c_comp, pl->spec);
-                    report_str(r, c_ex, gcsim_exchange_name(cc.exchange.exchange));
-                    report_num(r, c_own, be.own_Bps);
-                    report_num(r, c_none, be.none_tput);
-                    report_num(r, c_tput, be.comp_tput);
-                    report_num(r, c_codec, be.codec_s);
-                    if (be.status == BREAKEVEN_FOUND)
-                        report_num(r, c_be, be.breakeven_Bps);
-                    report_str(r, c_st, gcsim_breakeven_status_name(be.status));
-                    report_str(r, c_why, be.reason);
+                    report_num(r, c_own, be.be.own_Bps);
+                    report_str(r, c_stack, st->name);
+                    report_num(r, c_none, be.be.none_tput);
+                    if (be.be.status != BREAKEVEN_REFUSED) {
+                        report_str(r, c_ex, gcsim_exchange_name(be.exchange));
+                        report_num(r, c_tput, be.be.comp_tput);
+                        report_num(r, c_codec, be.be.codec_s);
+                    }
+                    if (be.be.status == BREAKEVEN_FOUND)
+                        report_num(r, c_be, be.be.breakeven_Bps);
+                    report_str(r, c_st, gcsim_breakeven_status_name(be.be.status));
+                    report_str(r, c_why, be.be.reason);
+                    report_num(r, c_f_none, fe.be.none_tput);
+                    if (fe.be.status != BREAKEVEN_REFUSED) {
+                        report_str(r, c_f_ex, gcsim_exchange_name(fe.exchange));
+                        report_num(r, c_f_tput, fe.be.comp_tput);
+                        report_num(r, c_f_codec, fe.be.codec_s);
+                    }
+                    if (fe.be.status == BREAKEVEN_FOUND)
+                        report_num(r, c_f_be, fe.be.breakeven_Bps);
+                    report_str(r, c_f_st, gcsim_breakeven_status_name(fe.be.status));
+                    report_str(r, c_f_why, fe.be.reason);
                 }
         }
     }
     report_meta_str(r, "engine", "analytic");
     report_meta_str(r, "scaling", "weak");
+    /* null when the platforms chose different stacks: each row names its own */
+    report_meta_str(r, "stack.name", one_stack && shared ? shared->name : NULL);
+    report_meta_str(r, "stack.file", one_stack && shared ? shared->path : NULL);
+    report_meta_str(r, "fused_stack.name", ideal->name);
+    report_meta_str(r, "fused_stack.file", ideal->path);
     report_note(r, "method", "analytic engine, weak scaling, codec cost and exchange as gcsim "
                              "predict chooses them; NIC bandwidth per NIC, one direction");
+    char line[1024];
+    snprintf(line, sizeof line, "fp32 and the compressor both under %s%s; the fused_ columns "
+             "under %s (%s): the ideal implementation, codec model and no per-call cost",
+             one_stack && shared ? shared->name : "each platform's stack",
+             one_stack && shared && !o.stack ? " (the platforms' choice)" : "", ideal->name,
+             ideal->path);
+    report_note(r, "stacks", line);
     status = report_emit(r, o.format, o.output, "breakeven");
     goto done;
 fail:

@@ -36,7 +36,9 @@ static void check_usage(FILE *out)
 "  --tolerance PCT   allowed drift in percent for cases without their own\n"
 "  --update          write the predicted values into the baseline (atomically) and exit 0;\n"
 "                    records new cases (those without expected_throughput_samples_per_s),\n"
-"                    which is how a baseline is created: write its cases, then --update\n"
+"                    which is how a baseline is created: write its cases, then --update;\n"
+"                    pins the stack of each case without one (\"stack\": the platform's\n"
+"                    choice, else " GCSIM_DEFAULT_STACK ", as gcsim predict without --stack)\n"
 "  --engine E        only the cases of this engine (e.g. analytic in a build without DES)\n"
 "  --format F, --output FILE   the table, as in gcsim predict\n"
 "\n"
@@ -145,7 +147,7 @@ static int write_report(const report *r, const check_options *o)
 /* The typed facts of the check (docs/schema.md), beside the free-text notes. */
 static void describe(report *r, const check_options *o, const baseline *b,
                      const unsigned char *evaluated, int n_evaluated, int n_drifted, int n_new,
-                     bool rewritten)
+                     int n_pinned, bool rewritten)
 {
     report_meta_str(r, "baseline.file", b->path);
     report_meta_str(r, "baseline.format", BASELINE_FORMAT);
@@ -166,6 +168,7 @@ static void describe(report *r, const check_options *o, const baseline *b,
     report_meta_int(r, "cases_evaluated", n_evaluated);
     report_meta_int(r, "cases_drifted", n_drifted);
     report_meta_int(r, "cases_recorded", n_new);
+    report_meta_int(r, "stacks_pinned", n_pinned);
     report_meta_bool(r, "baseline_rewritten", rewritten);
 }
 
@@ -189,8 +192,9 @@ int cmd_check(int argc, char **argv)
     double *drift_pct = calloc((size_t)b.n_cases + 1, sizeof *drift_pct);
     double *tolerance = calloc((size_t)b.n_cases + 1, sizeof *tolerance);
     unsigned char *evaluated = calloc((size_t)b.n_cases + 1, 1);
+    const gcsim_stack **stacks = calloc((size_t)b.n_cases + 1, sizeof *stacks);
     report *r = NULL;
-    if (!cache || !predicted || !drift_pct || !tolerance || !evaluated) {
+    if (!cache || !predicted || !drift_pct || !tolerance || !evaluated || !stacks) {
         fprintf(stderr, "gcsim check: out of memory\n");
         goto done;
     }
@@ -224,7 +228,7 @@ int cmd_check(int argc, char **argv)
                     b.path, k, bc->name);
             goto done;
         }
-        if (baseline_case_predict(bc, cache, &predicted[k], &err)) {
+        if (baseline_case_predict(bc, cache, &predicted[k], &stacks[k], &err)) {
             fprintf(stderr, "gcsim check: %s: $.cases[%d] (%s): %s\n", b.path, k, bc->name,
                     err.message);
             status = exit_code_for(&err); /* 3 when the simulation itself failed */
@@ -261,6 +265,7 @@ int cmd_check(int argc, char **argv)
     int c_drift = report_column(r, "drift_pct", "drift %", 3);
     int c_tol = report_column(r, "tolerance_pct", "tol %", 2);
     int c_status = report_column(r, "status", "status", 0);
+    int c_stack = report_column(r, "stack", "stack", 0); /* last: readers by position */
     for (int k = 0; k < b.n_cases; k++) {
         if (!evaluated[k])
             continue;
@@ -271,6 +276,7 @@ int cmd_check(int argc, char **argv)
         report_int(r, c_gpus, bc->gpus);
         report_num(r, c_pred, predicted[k]);
         report_num(r, c_tol, tolerance[k]);
+        report_str(r, c_stack, stacks[k]->name);
         if (!bc->has_expected) { /* new: no expected value, no drift (empty cells) */
             report_str(r, c_status, "recorded");
             continue;
@@ -285,16 +291,35 @@ int cmd_check(int argc, char **argv)
     for (int k = 0; k < b.n_cases; k++)
         n_changed += evaluated[k] && (!b.cases[k].has_expected ||
                                       predicted[k] != b.cases[k].expected_samples_per_s);
+    /* --update also pins the stack each recorded case ran under (docs/planning.md): a
+     * case without "stack" follows its platform's choice, which a later gcsim may change. */
+    int n_pinned = 0;
+    for (int k = 0; o.update && k < b.n_cases; k++) {
+        const gcsim_platform *pf = evaluated[k] ? sweep_cache_platform(cache, b.cases[k].platform, &err)
+                                                : NULL;
+        const char *pin = pf ? baseline_stack_to_pin(&b.cases[k], pf) : NULL;
+        int added = pin ? baseline_pin_stack(&b, k, pin, &err) : 0;
+        if (added < 0) {
+            fprintf(stderr, "gcsim check: %s\n", err.message);
+            status = exit_code_for(&err);
+            goto done;
+        }
+        n_pinned += added;
+    }
+    n_changed += n_pinned;
     if (o.update && n_changed && baseline_rewrite(&b, predicted, evaluated, &err)) {
         fprintf(stderr, "gcsim check: %s\n", err.message);
         goto done;
     }
-    describe(r, &o, &b, evaluated, n_evaluated, n_drifted, n_new, o.update && n_changed);
+    describe(r, &o, &b, evaluated, n_evaluated, n_drifted, n_new, n_pinned, o.update && n_changed);
     char note[1024];
     report_note(r, "baseline", b.path);
-    char recorded[64] = "";
+    char recorded[128] = "";
     if (n_new)
         snprintf(recorded, sizeof recorded, "; %d new case%s recorded", n_new, n_new == 1 ? "" : "s");
+    if (n_pinned)
+        snprintf(recorded + strlen(recorded), sizeof recorded - strlen(recorded),
+                 "; the stack of %d case%s pinned", n_pinned, n_pinned == 1 ? "" : "s");
     snprintf(note, sizeof note, "%d of %d cases evaluated%s; %d beyond tolerance%s%s", n_evaluated,
              b.n_cases, o.engine >= 0 ? " (--engine filter)" : "", n_drifted, recorded,
              !o.update ? "" : n_changed ? "; baseline rewritten with the predicted values"
@@ -320,6 +345,7 @@ done:
     free(drift_pct);
     free(tolerance);
     free(evaluated);
+    free(stacks);
     sweep_cache_free(cache);
     baseline_free(&b);
     return status;

@@ -1,6 +1,7 @@
-/* gcsim plan: capacity planning. For each platform, compressor and collective, the GPU
- * count that meets a throughput or time-to-train target (within a budget) at the lowest
- * cost or in the shortest time; the configurations ranked. */
+/* gcsim plan: capacity planning. For each platform, compressor, training stack and
+ * collective (or, with --exchange best, the fastest exchange), the GPU count that meets a
+ * throughput or time-to-train target (within a budget) at the lowest cost or in the
+ * shortest time; the configurations ranked. */
 #include <getopt.h>
 #include <math.h>
 #include <errno.h>
@@ -12,6 +13,7 @@
 #include "cli_args.h"
 #include "codec.h"
 #include "commands.h"
+#include "exchange_best.h"
 #include "inputs.h"
 #include "plan_rank.h"
 #include "plan_run.h"
@@ -29,12 +31,12 @@ static void plan_usage(FILE *out)
 "usage: gcsim plan [--model FILE] [--platform FILES]\n"
 "                  (--target-throughput X | --samples S | --epochs E --dataset-size D)\n"
 "                  [--deadline HOURS] [--budget USD] [--compressors SPECS]\n"
-"                  [--collectives LIST] [--exchange X] [--rank-by cost|time] [--gpus LIST]\n"
-"                  [--whole-nodes]\n"
+"                  [--stack LIST] [--collectives LIST] [--exchange X|best]\n"
+"                  [--rank-by cost|time] [--gpus LIST] [--whole-nodes]\n"
 "                  [--scaling weak|strong] [--batch K] [--engine analytic|des] [--top N]\n"
 "                  [--format table|json|csv] [--output FILE]\n"
 "\n"
-"Finds, for every platform, compressor and collective, the GPU count that meets the\n"
+"Finds, for every platform, compressor, stack and collective, the GPU count that meets the\n"
 "target at the lowest cost (--rank-by cost, default) or in the shortest time (--rank-by\n"
 "time), and ranks these configurations.\n"
 "\n"
@@ -47,12 +49,20 @@ static void plan_usage(FILE *out)
 "  --deadline HOURS      finish the work within this time (needs the work)\n"
 "  --budget USD          total cost of the work at most this (needs the work)\n"
 "  --compressors SPECS   compressors to consider (default: " DEFAULT_COMPRESSORS ")\n"
+"  --stack LIST          training stacks that run them, as in gcsim predict: pytorch-ddp,\n"
+"                        horovod, fused or stack files (default: each platform's \"stack\",\n"
+"                        else " GCSIM_DEFAULT_STACK "); a compressor a stack cannot run is skipped\n"
 "  --collectives LIST    collectives to consider (default: all but the papers' patterns\n"
 "                        terngrad and dgc-paper: ring,\n"
 "                        halving-doubling, tree, double-tree, hierarchical, ps, allgather)\n"
 "  --exchange X          allreduce, allgather or ps: only the collectives of that exchange\n"
 "                        (default auto: each collective as it is; codec time is charged\n"
 "                        in every case, docs/codec.md)\n"
+"  --exchange best       no collective list: every configuration runs with the stack's own\n"
+"                        exchange, allreduce (the payload's hop rule), allgather and ps,\n"
+"                        each with the schedule gcsim predict --exchange X picks, and keeps\n"
+"                        the fastest; the rows say which won and how much faster it is\n"
+"                        than the stack's own (4 evaluations per configuration)\n"
 "  --rank-by cost|time   cost: total cost of the work, or the cost per hour when no work\n"
 "                        is given; time: throughput (default: cost)\n"
 "  --gpus LIST           GPU counts to search (default: every count from 1 to 4096, then\n"
@@ -77,7 +87,7 @@ static void plan_usage(FILE *out)
 
 typedef struct {
     const char *model_path, *gpus, *output;
-    sweep_list platforms, compressors, collectives;
+    sweep_list platforms, compressors, collectives, stacks;
     double target_tput, samples, epochs, dataset_size, deadline_h, budget_usd;
     bool rank_by_time, whole_nodes;
     gcsim_scaling scaling;
@@ -85,6 +95,7 @@ typedef struct {
     long long batch, top;
     report_format format;
     gcsim_exchange exchange;
+    bool exchange_best;   /* --exchange best */
 } plan_options;
 
 static void free_options(plan_options *o)
@@ -92,6 +103,7 @@ static void free_options(plan_options *o)
     sweep_list_free(&o->platforms);
     sweep_list_free(&o->compressors);
     sweep_list_free(&o->collectives);
+    sweep_list_free(&o->stacks);
 }
 
 static int parse_positive(const char *opt, const char *text, double *out)
@@ -117,7 +129,8 @@ static int parse_options(int argc, char **argv, plan_options *o)
         {"batch", required_argument, 0, 'b'},         {"engine", required_argument, 0, 'e'},
         {"top", required_argument, 0, 't'},           {"format", required_argument, 0, 'f'},
         {"output", required_argument, 0, 'o'},        {"help", no_argument, 0, 'h'},
-        {"exchange", required_argument, 0, 'X'},
+        {"exchange", required_argument, 0, 'X'},     {"stack", required_argument, 0, 'K'},
+        {"stacks", required_argument, 0, 'K'},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -131,9 +144,11 @@ static int parse_options(int argc, char **argv, plan_options *o)
         case 'w': o->whole_nodes = true; break;
         case 'p':
         case 'c':
+        case 'K':
         case 'C': {
             int bad = ch == 'p' ? sweep_list_add(&o->platforms, optarg, "--platform", msg, sizeof msg)
                     : ch == 'c' ? sweep_list_add_compressors(&o->compressors, optarg, msg, sizeof msg)
+                    : ch == 'K' ? sweep_list_add(&o->stacks, optarg, "--stack", msg, sizeof msg)
                                 : sweep_list_add(&o->collectives, optarg, "--collectives", msg, sizeof msg);
             if (bad) {
                 fprintf(stderr, "gcsim plan: %s\n", msg);
@@ -142,9 +157,9 @@ static int parse_options(int argc, char **argv, plan_options *o)
             break;
         }
         case 'X':
-            if (gcsim_exchange_parse(optarg, &o->exchange)) {
-                fprintf(stderr, "gcsim plan: --exchange: expected auto, allreduce, allgather or ps, "
-                                "got \"%s\"\n", optarg);
+            if (exchange_option_parse(optarg, &o->exchange, &o->exchange_best)) {
+                fprintf(stderr, "gcsim plan: --exchange: expected auto, allreduce, allgather, ps "
+                                "or best, got \"%s\"\n", optarg);
                 return -1;
             }
             break;
@@ -223,6 +238,9 @@ static int parse_options(int argc, char **argv, plan_options *o)
     else if ((o->deadline_h > 0 || o->budget_usd > 0) && !(o->samples > 0) && !(o->epochs > 0))
         problem = "--deadline and --budget need the work: --samples S or --epochs E "
                   "--dataset-size D";
+    else if (o->exchange_best && o->collectives.n)
+        problem = "--exchange best picks each configuration's collective with its exchange: "
+                  "not with --collectives";
     if (problem) {
         fprintf(stderr, "gcsim plan: %s\n", problem);
         return -1;
@@ -254,6 +272,11 @@ static report *build_report(const plan_problem *pb, const plan_candidate *rows, 
     report_meta_bool(r, "feasible", feasible);
     /* last, so that readers of the CSV by position before it was added still read theirs */
     int c_exch = report_column(r, "exchange", "exchange", 0);
+    int c_stack = report_column(r, "stack", "stack", 0);
+    /* --exchange best: what the stack does by itself, and how much the winner gains */
+    int c_own = report_column(r, "stack_exchange", "stack's exchange", 0);
+    int c_own_tput = report_column(r, "stack_exchange_samples_per_s", "its samples/s", 1);
+    int c_gain = report_column(r, "exchange_speedup", "best / stack's", 2);
     for (int k = 0; k < n; k++) {
         const plan_candidate *c = &rows[k];
         report_row(r);
@@ -262,7 +285,7 @@ static report *build_report(const plan_problem *pb, const plan_candidate *rows, 
         report_int(r, c_gpus, c->gpus);
         report_int(r, c_j, c->r.placement.machines);
         report_str(r, c_comp, pb->plans[c->compressor]->spec);
-        report_str(r, c_coll, gcsim_collective_name(pb->collectives[c->collective]));
+        report_str(r, c_coll, gcsim_collective_name(plan_candidate_collective(pb, c)));
         report_num(r, c_tput, c->tput);
         if (isfinite(c->efficiency))
             report_num(r, c_eff, 100.0 * c->efficiency);
@@ -279,6 +302,12 @@ static report *build_report(const plan_problem *pb, const plan_candidate *rows, 
         if (!feasible)
             report_str(r, c_why, c->why);
         report_str(r, c_exch, gcsim_exchange_name(c->r.exchange));
+        report_str(r, c_stack, c->r.stack->name);
+        if (c->exchange_searched && c->own_samples_per_s > 0) {
+            report_str(r, c_own, gcsim_exchange_name(c->own_exchange));
+            report_num(r, c_own_tput, c->own_samples_per_s);
+            report_num(r, c_gain, c->tput / c->own_samples_per_s);
+        }
     }
     return r;
 }
@@ -305,7 +334,10 @@ static void describe(report *r, const plan_options *o, const plan_problem *pb,
     report_meta_int(r, "configurations_evaluated", evaluated);
     report_meta_int(r, "platforms", pb->n_platforms);
     report_meta_int(r, "compressors", pb->n_compressors);
-    report_meta_int(r, "collectives", pb->n_collectives);
+    /* with --exchange best no collective is searched: each exchange takes its schedule */
+    report_meta_int(r, "collectives", pb->exchange_best ? 0 : pb->n_collectives);
+    report_meta_int(r, "stacks", pb->n_stacks);
+    report_meta_str(r, "exchange", pb->exchange_best ? "best" : gcsim_exchange_name(pb->exchange));
     report_meta_str(r, "rank_by", o->rank_by_time ? "time"
                                   : pb->target.work_samples > 0 ? "total_cost"
                                                                 : "cost_per_hour");
@@ -338,13 +370,74 @@ static void describe(report *r, const plan_options *o, const plan_problem *pb,
                                                : "1..4096, then whole nodes at most 1% apart up to "
                                                  "the platform size")
                          : o->whole_nodes ? "1..one node, then whole nodes" : "1..platform size";
+    char shape[160];
+    if (pb->exchange_best)
+        snprintf(shape, sizeof shape, "%d stack%s x the best of %d exchanges (the stack's own, "
+                 "allreduce, allgather, ps; under fused also the papers' patterns)",
+                 pb->n_stacks, pb->n_stacks == 1 ? "" : "s", EXCHANGE_BEST_TRIES);
+    else
+        snprintf(shape, sizeof shape, "%d stack%s x %d collectives", pb->n_stacks,
+                 pb->n_stacks == 1 ? "" : "s", pb->n_collectives);
     snprintf(buf, sizeof buf,
-             "%lld configurations (%d platforms x %d compressors x %d collectives x GPU "
-             "counts %s); best GPU count per platform, compressor and collective, ranked by %s",
-             evaluated, pb->n_platforms, pb->n_compressors, pb->n_collectives,
-             counts,
+             "%lld configurations (%d platforms x %d compressors x %s x GPU counts %s); best "
+             "GPU count per platform, compressor, stack and %s, ranked by %s",
+             evaluated, pb->n_platforms, pb->n_compressors, shape, counts,
+             pb->exchange_best ? "exchange" : "collective",
              o->rank_by_time ? "time (throughput)" : pb->target.work_samples > 0 ? "total cost" : "cost per hour");
     report_note(r, "searched", buf);
+    /* which stack each platform ran: the rows name theirs, this says where it came from */
+    size_t at = 0;
+    buf[0] = '\0';
+    for (int p = 0; p < pb->n_platforms && at < sizeof buf; p++)
+        for (int t = 0; t < pb->n_stacks && at < sizeof buf; t++) {
+            const gcsim_stack *st = pb->stacks[p * pb->n_stacks + t];
+            int w = snprintf(buf + at, sizeof buf - at, "%s%s: %s (%s)", at ? "; " : "",
+                             pb->platforms[p]->name, st->name, st->path);
+            at += w > 0 ? (size_t)w : 0;
+        }
+    report_note(r, "stacks", buf);
+}
+
+/* --exchange best: which exchange won where, and by how much over the stack's own (the
+ * rows have it per configuration; this is the sentence a reader looks for). */
+static void describe_exchange_search(report *r, const plan_problem *pb, const plan_candidate *rows,
+                                     int n)
+{
+    int moved = 0;
+    const plan_candidate *most = NULL;
+    for (int k = 0; k < n; k++) {
+        const plan_candidate *c = &rows[k];
+        if (c->own_samples_per_s > 0 && c->r.exchange == c->own_exchange &&
+            c->tput <= c->own_samples_per_s)
+            continue;
+        moved++;
+        if (!most || (c->own_samples_per_s > 0 &&
+                      (most->own_samples_per_s <= 0 ||
+                       c->tput / c->own_samples_per_s > most->tput / most->own_samples_per_s)))
+            most = c;
+    }
+    char line[768];
+    if (!most) {
+        snprintf(line, sizeof line, "every configuration shown is fastest with its stack's own "
+                                    "exchange");
+    } else if (most->own_samples_per_s > 0) {
+        snprintf(line, sizeof line, "%d of %d configurations shown are faster with another "
+                 "exchange than their stack's own; the most: %s, %d GPUs, %s under %s runs %.3gx "
+                 "faster by %s (%s) than by the stack's %s", moved, n,
+                 pb->platforms[most->platform]->name, most->gpus,
+                 pb->plans[most->compressor]->spec, most->r.stack->name,
+                 most->tput / most->own_samples_per_s, gcsim_exchange_name(most->r.exchange),
+                 gcsim_collective_name(most->r.collective),
+                 gcsim_exchange_name(most->own_exchange));
+    } else {
+        snprintf(line, sizeof line, "%d of %d configurations shown are faster with another "
+                 "exchange than their stack's own; %s, %d GPUs, %s under %s runs only by %s (the "
+                 "stack's own exchange cannot run it)", moved, n,
+                 pb->platforms[most->platform]->name, most->gpus,
+                 pb->plans[most->compressor]->spec, most->r.stack->name,
+                 gcsim_exchange_name(most->r.exchange));
+    }
+    report_note(r, "exchange", line);
 }
 
 static int write_report(const report *r, const plan_options *o)
@@ -394,10 +487,11 @@ int cmd_plan(int argc, char **argv)
     sweep_cache *cache = sweep_cache_new(&inputs_loaders);
     plan_problem pb = {.rank_by_time = o.rank_by_time, .scaling = o.scaling, .engine = o.engine,
                        .batch = (int)o.batch, .exchange = o.exchange,
-                       .whole_nodes = o.whole_nodes};
+                       .exchange_best = o.exchange_best, .whole_nodes = o.whole_nodes};
     plan_result res = {0};
     const gcsim_platform **platforms = NULL;
     const gcsim_payload_plan **plans = NULL;
+    const gcsim_stack **stacks = NULL;
     gcsim_collective *collectives = NULL;
     int *gpus = NULL;
     report *r = NULL;
@@ -414,19 +508,22 @@ int cmd_plan(int argc, char **argv)
         pb.target.need_samples_per_s = pb.target.work_samples / (o.deadline_h * 3600.0);
     pb.n_platforms = o.platforms.n ? o.platforms.n : 1;
     pb.n_compressors = o.compressors.n;
+    pb.n_stacks = o.stacks.n ? o.stacks.n : 1;
     gcsim_collective defaults[COLLECTIVE_COUNT];
     int n_defaults = plan_default_collectives(o.exchange, defaults, COLLECTIVE_COUNT);
     pb.n_collectives = o.collectives.n ? o.collectives.n : n_defaults;
     platforms = calloc((size_t)pb.n_platforms, sizeof *platforms);
     plans = calloc((size_t)pb.n_compressors, sizeof *plans);
     collectives = calloc((size_t)pb.n_collectives, sizeof *collectives);
-    if (!platforms || !plans || !collectives) {
+    stacks = calloc((size_t)pb.n_platforms * pb.n_stacks, sizeof *stacks);
+    if (!platforms || !plans || !collectives || !stacks) {
         fprintf(stderr, "gcsim plan: out of memory\n");
         goto done;
     }
     pb.platforms = platforms;
     pb.plans = plans;
     pb.collectives = collectives;
+    pb.stacks = stacks;
     const gcsim_model *model = pb.model = sweep_cache_model(cache, o.model_path, &err);
     if (!model)
         goto fail;
@@ -436,6 +533,13 @@ int cmd_plan(int argc, char **argv)
     for (int c = 0; c < pb.n_compressors; c++)
         if (!(plans[c] = sweep_cache_payload(cache, model, o.compressors.items[c], &err)))
             goto fail;
+    /* Without --stack each platform runs its own choice, as gcsim predict does. */
+    for (int p = 0; p < pb.n_platforms; p++)
+        for (int t = 0; t < pb.n_stacks; t++) {
+            const char *name = o.stacks.n ? o.stacks.items[t] : gcsim_stack_choice(NULL, platforms[p]);
+            if (!(stacks[p * pb.n_stacks + t] = sweep_cache_stack(cache, name, &err)))
+                goto fail;
+        }
     for (int k = 0; k < pb.n_collectives; k++) {
         if (!o.collectives.n) {
             collectives[k] = defaults[k];
@@ -487,8 +591,8 @@ int cmd_plan(int argc, char **argv)
     if (res.feasible) {
         char line[1024];
         snprintf(line, sizeof line,
-                 "%d of %d (platform, compressor, collective) combinations meet the target%s",
-                 res.n_rows, res.n_groups,
+                 "%d of %d (platform, compressor, stack, %s) combinations meet the target%s",
+                 res.n_rows, res.n_groups, o.exchange_best ? "best exchange" : "collective",
                  n_rows < res.n_rows ? " (the best shown; --top 0 for all)" : "");
         report_note(r, "result", line);
     } else {
@@ -497,6 +601,8 @@ int cmd_plan(int argc, char **argv)
         report_note(r, "result", line);
         fprintf(stderr, "gcsim plan: no feasible configuration: %s\n", res.why);
     }
+    if (o.exchange_best)
+        describe_exchange_search(r, &pb, res.rows, n_rows);
     if (write_report(r, &o))
         goto done;
     status = res.feasible ? EXIT_OK : EXIT_CHECK_FAILED;
@@ -510,6 +616,7 @@ done:
     free(gpus);
     free(platforms);
     free(plans);
+    free(stacks);
     free(collectives);
     sweep_cache_free(cache);
     free_options(&o);

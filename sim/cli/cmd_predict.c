@@ -12,6 +12,8 @@
 #include "commands.h"
 #include "inputs.h"
 #include "memory.h"
+#include "predict_exchange.h"
+#include "predict_steps.h"
 #include "report.h"
 #include "roofline.h"
 #include "stack.h"
@@ -32,6 +34,7 @@ static void predict_usage(FILE *out)
 "                     [--batch K] [--collective NAME] [--exchange X] [--ps-shards S]\n"
 "                     [--bucket SIZE] [--des-max-messages N]\n"
 "                     [--no-overlap] [--timeline FILE] [--buckets] [--tensors]\n"
+"                     [--steps]\n"
 "                     [--precision fp32|tf32|bf16|fp16] [--optimizer sgd|momentum|adam]\n"
 "                     [--format table|json|csv]\n"
 "                     [--output FILE]\n"
@@ -45,8 +48,8 @@ static void predict_usage(FILE *out)
 "  --compressor SPEC gradient compressor, e.g. terngrad, qsgd:s=4, dgc:ratio=0.001\n"
 "                    (default: none, fp32)\n"
 "  --stack NAME      training stack that runs it: pytorch-ddp (hooks per 25 MiB bucket),\n"
-"                    horovod (GRACE, tensor by tensor), fused (ideal kernels, the lower\n"
-"                    bound), or a stack file (default: the platform's \"stack\", else\n"
+"                    horovod (GRACE, tensor by tensor), fused (ideal kernels per tensor,\n"
+"                    no framework cost), or a stack file (default: the platform's \"stack\", else\n"
 "                    " GCSIM_DEFAULT_STACK "; docs/stacks.md)\n"
 "  --gpus LIST       GPU counts, e.g. 1,2,4,...,512 (default: 1,2,4,... up to the platform)\n"
 "  --scaling S       strong: the mini-batch K is split over the GPUs;\n"
@@ -63,7 +66,10 @@ static void predict_usage(FILE *out)
 "                    all-gather, N-1 payloads decoded and summed); --collective C means the\n"
 "                    exchange C is, and so does a platform's terngrad, allgather or ps;\n"
 "                    allreduce: the collective with the payload's hop rule;\n"
-"                    allgather; ps (parameter server). docs/codec.md\n"
+"                    allgather; ps (parameter server); best: per GPU count the fastest of\n"
+"                    these (and, under fused, the papers' patterns), chosen with the\n"
+"                    analytic engine. Whatever runs, predict warns when another exchange\n"
+"                    would be over 1.5x faster. docs/codec.md, docs/stacks.md\n"
 "  --ps-shards S     parameter-server shards (default: one per machine)\n"
 "  --bucket SIZE     gradient bucket, e.g. 25MiB (default: the stack's)\n"
 "  --no-overlap      exchange gradients only after backward has finished (both engines;\n"
@@ -75,13 +81,17 @@ static void predict_usage(FILE *out)
 "                    messages (minutes of CPU, e.g. GCSIM_DES_FULL=1 at thousands of GPUs)\n"
 "                    is refused (exit 2) with its estimated CPU time and memory\n"
 "  --buckets         DES: print each gradient bucket's size and timing instead (one GPU\n"
-"                    count only; without --gpus, two machines' GPUs)\n"
+"                    count only; without --gpus, two machines' GPUs)\n");
+    /* three strings: ISO C99 compilers need support only 4,095 characters in one */
+    fprintf(out,
 "  --tensors         print each layer's gradient (tensor) instead: elements, payload\n"
 "                    bytes, bucket, and the codec model's encode and decode seconds on\n"
 "                    one GPU for the compressor, the same figures both engines sum per\n"
-"                    bucket (no engine runs; decode_s is one received payload; one GPU\n"
-"                    count only, without --gpus two machines' GPUs)\n");
-    /* two strings: ISO C99 compilers need support only 4,095 characters in one */
+"                    bucket (fused stack only; no engine runs; decode_s is one received\n"
+"                    payload; one GPU count only, without --gpus two machines' GPUs)\n"
+"  --steps           print every bucket's program instead, as the stack runs it: its\n"
+"                    codec steps (nominal seconds) and collective calls (overhead and\n"
+"                    closed-form time, payload, algorithm); one GPU count, as --tensors\n");
     fprintf(out,
 "  --precision P     training precision (default: the model's, else fp32): picks the\n"
 "                    profile measured at it; bf16/fp16 gradients travel at 2 bytes\n"
@@ -105,6 +115,8 @@ typedef struct {
     gcsim_collective collective;
     bool collective_given;
     gcsim_exchange exchange;
+    bool exchange_best;           /* --exchange best: the fastest per GPU count */
+    bool exchange_mixed;          /* ... and the counts' fastest are not all the same */
     report_format format;
     long long batch, ps_shards;
     long long des_max_messages;   /* 0: the engine's default limit, < 0: none */
@@ -112,6 +124,7 @@ typedef struct {
     bool overlap;
     bool buckets;
     bool tensors;
+    bool steps;
     bool precision_given, optimizer_given;
     gcsim_precision precision;
     gcsim_optimizer optimizer;
@@ -132,6 +145,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"exchange", required_argument, 0, 'X'},
         {"des-max-messages", required_argument, 0, 'M'},
         {"tensors", no_argument, 0, 'T'},      {"stack", required_argument, 0, 'K'},
+        {"steps", no_argument, 0, 'Y'},
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
@@ -151,6 +165,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         case 'k': o->buckets = true; break;
         case 'T': o->tensors = true; break;
         case 'K': o->stack = optarg; break;
+        case 'Y': o->steps = true; break;
         case 'P':
             o->precision_given = true;
             if (gcsim_precision_parse(optarg, &o->precision)) {
@@ -204,9 +219,9 @@ static int parse_options(int argc, char **argv, predict_options *o)
             break;
         }
         case 'X':
-            if (gcsim_exchange_parse(optarg, &o->exchange)) {
-                fprintf(stderr, "gcsim predict: --exchange: expected auto, allreduce, allgather or "
-                                "ps, got \"%s\"\n", optarg);
+            if (exchange_option_parse(optarg, &o->exchange, &o->exchange_best)) {
+                fprintf(stderr, "gcsim predict: --exchange: expected auto, allreduce, allgather, "
+                                "ps or best, got \"%s\"\n", optarg);
                 return -1;
             }
             break;
@@ -271,6 +286,7 @@ typedef struct {
     gcsim_engine engine;
     gcsim_prediction p;
     double speedup;
+    gcsim_exchange exchange;      /* what ran (per count with --exchange best) */
 } predict_row;
 
 /* MFU's denominator: the peak for the training precision (the 16-bit one when the
@@ -342,7 +358,12 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
                                           : "; the DES also sees contention between flows, "
                                             "buckets and codec work, the analytic engine not");
     report_note(r, "engine", buf);
-    snprintf(buf, sizeof buf, "%s, schedule %s (%s)", gcsim_exchange_name(cs->exchange.exchange),
+    snprintf(buf, sizeof buf, "%s%s, schedule %s (%s)",
+             !o->exchange_best ? ""
+             : o->exchange_mixed ? "best per GPU count, not the same at every count (the exchange "
+                                   "column and the exchange search note); the stack's own: "
+                                 : "best at every GPU count: ",
+             gcsim_exchange_name(cs->exchange.exchange),
              gcsim_collective_name(cs->exchange.collective), cs->exchange.why);
     report_note(r, "exchange", buf);
     snprintf(buf, sizeof buf, "%s (%s): %s", ss->stack->name, ss->stack->path,
@@ -363,8 +384,7 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
 }
 
 static report *build_report(const predict_row *rows, int n_rows, bool both,
-                            const gcsim_model *m, const gcsim_platform *pf,
-                            const char *exchange)
+                            const gcsim_model *m, const gcsim_platform *pf)
 {
     report *r = report_new();
     report_meta_str(r, "table", "gpu_counts");
@@ -407,7 +427,7 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
         report_num(r, c_codec, row->p.compress_s);
         report_num(r, c_enc, row->p.encode_s);
         report_num(r, c_dec, row->p.decode_s);
-        report_str(r, c_exch, exchange);
+        report_str(r, c_exch, gcsim_exchange_name(row->exchange));
         report_num(r, c_tput, row->p.throughput_samples_per_s);
         report_num(r, c_speed, row->speedup);
         report_num(r, c_eff, 100.0 * row->speedup / row->gpus);
@@ -521,6 +541,41 @@ static report *tensor_report(const gcsim_scenario *s, gcsim_error *err)
     return r;
 }
 
+/* Sets ss and s up for the exchange that won the search at one count (its own exchange,
+ * or a paper's pattern as the collective). */
+static int exchange_use(const predict_exchange_count *pc, const gcsim_platform *pf,
+                        const gcsim_stack *st, const gcsim_payload_plan *pl,
+                        const predict_options *o, gcsim_stack_setup *ss, gcsim_scenario *s,
+                        gcsim_error *err)
+{
+    const exchange_try *t = &pc->res.tried[pc->res.best];
+    gcsim_collective collective = t->pattern ? t->collective : o->collective;
+    bool given = t->pattern || o->collective_given;
+    if (gcsim_stack_setup_init(ss, pf, st, pl->spec, t->asked, given ? &collective : NULL, err))
+        return -1;
+    gcsim_stack_setup_apply(ss, s);
+    return 0;
+}
+
+/* With --exchange best: the count whose winner stands for all of them in the notes (the
+ * last count searched when every searched count has the same winner), or -1. */
+static int uniform_winner(const predict_exchange_count *search, int n)
+{
+    int last = -1;
+    for (int k = 0; k < n; k++) {
+        if (!search[k].searched)
+            continue;
+        if (last >= 0) {
+            const exchange_try *a = &search[last].res.tried[search[last].res.best];
+            const exchange_try *b = &search[k].res.tried[search[k].res.best];
+            if (a->pattern != b->pattern || a->asked != b->asked || a->collective != b->collective)
+                return -1;
+        }
+        last = k;
+    }
+    return last;
+}
+
 int cmd_predict(int argc, char **argv)
 {
     predict_options o;
@@ -534,9 +589,10 @@ int cmd_predict(int argc, char **argv)
                 engine_name(o.engine));
         return EXIT_BAD_INPUT;
     }
-    if (o.tensors && (o.buckets || o.timeline)) {
-        fprintf(stderr, "gcsim predict: --tensors prints its own table: not with %s\n",
-                o.buckets ? "--buckets" : "--timeline");
+    if ((o.tensors || o.steps) && (o.buckets || o.timeline || (o.tensors && o.steps))) {
+        fprintf(stderr, "gcsim predict: %s prints its own table: not with %s\n",
+                o.tensors ? "--tensors" : "--steps",
+                o.buckets ? "--buckets" : o.timeline ? "--timeline" : "--steps");
         return EXIT_BAD_INPUT;
     }
     if (o.timeline && o.engine == ENGINE_ANALYTIC) {
@@ -550,6 +606,7 @@ int cmd_predict(int argc, char **argv)
     gcsim_payload_plan plan = {0};
     gcsim_stack *stack = malloc(sizeof *stack);
     predict_row *rows = NULL;
+    predict_exchange_count *search = NULL;
     report *r = NULL;
     int status = EXIT_BAD_INPUT;
     if (!stack) {
@@ -588,21 +645,22 @@ int cmd_predict(int argc, char **argv)
             fprintf(stderr, "gcsim predict: %s\n", msg);
             goto done;
         }
-    } else if (o.timeline || o.buckets || o.tensors) {
+    } else if (o.timeline || o.buckets || o.tensors || o.steps) {
         /* One count is needed: two machines (one when the platform has one), enough to show
          * both intra- and inter-machine transfers in a trace of readable size. */
         int machines = platform.nodes < 2 ? platform.nodes : 2;
         counts[0] = machines * platform.gpus_per_node;
         n_counts = 1;
         fprintf(stderr, "gcsim predict: %s without --gpus: %d GPUs (%d machine%s of %d)\n",
-                o.timeline ? "--timeline" : o.buckets ? "--buckets" : "--tensors", counts[0], machines,
+                o.timeline ? "--timeline" : o.buckets ? "--buckets" : o.steps ? "--steps" : "--tensors",
+                counts[0], machines,
                 machines == 1 ? "" : "s", platform.gpus_per_node);
     } else {
         n_counts = default_gpu_counts(&platform, counts);
     }
-    if ((o.timeline || o.buckets || o.tensors) && n_counts != 1) {
+    if ((o.timeline || o.buckets || o.tensors || o.steps) && n_counts != 1) {
         fprintf(stderr, "gcsim predict: %s needs exactly one GPU count in --gpus\n",
-                o.timeline ? "--timeline" : o.buckets ? "--buckets" : "--tensors");
+                o.timeline ? "--timeline" : o.buckets ? "--buckets" : o.steps ? "--steps" : "--tensors");
         goto done;
     }
     if (o.buckets && o.engine == ENGINE_ANALYTIC) {
@@ -631,6 +689,43 @@ int cmd_predict(int argc, char **argv)
         .bucket_bytes = o.bucket_bytes, .overlap = o.overlap, .timeline_path = NULL,
         .des_max_messages = o.des_max_messages};
     gcsim_stack_setup_apply(&ss, &s);
+    /* The other exchanges, tried with the analytic engine (predict_exchange.h): --exchange
+     * best runs the fastest; otherwise a warning when it is much faster than this one. */
+    if (!(o.tensors || o.steps) || o.exchange_best) {
+        sweep_case sc = {.platform = &platform, .model = &model, .payload = &plan,
+                         .stack = stack, .collective = o.collective,
+                         .collective_given = o.collective_given, .scaling = o.scaling,
+                         .engine = ENGINE_ANALYTIC, .batch = batch, .ps_shards = (int)o.ps_shards,
+                         .bucket_bytes = o.bucket_bytes, .overlap = o.overlap};
+        search = calloc((size_t)n_counts, sizeof *search);
+        if (!search) {
+            gcsim_fail(&err, "out of memory");
+            goto fail;
+        }
+        if (predict_exchange_search(&sc, counts, n_counts, o.exchange, o.exchange_best, search,
+                                    &err))
+            goto fail;
+    }
+    if ((o.tensors || o.steps) && o.exchange_best && search[0].searched) {
+        /* one count: its winner's program */
+        if (exchange_use(&search[0], &platform, stack, &plan, &o, &ss, &s, &err))
+            goto fail;
+        o.collective = ss.cs.exchange.collective;
+    }
+    if (o.tensors && ss.entry) {
+        gcsim_fail(&err, "--tensors lists the codec model's per-tensor figures, which only the "
+                         "fused stack charges; stack %s prices its ops per %s: use --steps, or "
+                         "--stack fused", stack->name,
+                   stack->unit == STACK_UNIT_BUCKET ? "bucket" : "tensor group");
+        goto fail;
+    }
+    if (o.steps) {
+        r = report_new();
+        if (gcsim_platform_place(&platform, counts[0], &s.placement, &err) ||
+            predict_steps_fill(r, &s, &err))
+            goto fail;
+        goto print;
+    }
     if (o.tensors) {
         /* the count matters only in whether it compresses at all (not on one GPU) */
         if (gcsim_platform_place(&platform, counts[0], &s.placement, &err) ||
@@ -654,15 +749,30 @@ int cmd_predict(int argc, char **argv)
             engine_run(engine, &s, &one, &err))
             goto fail;
         for (int k = 0; k < n_counts; k++) {
-            if (gcsim_platform_place(&platform, counts[k], &s.placement, &err))
+            /* with --exchange best, this count's winner (its own setup and scenario) */
+            gcsim_stack_setup ss_k;
+            gcsim_scenario s_k = s;
+            const gcsim_stack_setup *used = &ss;
+            if (o.exchange_best && search[k].searched) {
+                if (exchange_use(&search[k], &platform, stack, &plan, &o, &ss_k, &s_k, &err))
+                    goto fail;
+                used = &ss_k;
+            }
+            if (gcsim_platform_place(&platform, counts[k], &s_k.placement, &err))
                 goto fail;
-            s.timeline_path = engine == ENGINE_DES ? o.timeline : NULL;
+            s_k.timeline_path = engine == ENGINE_DES ? o.timeline : NULL;
             predict_row *row = &rows[both ? 2 * k + e : k];
             row->gpus = counts[k];
-            row->placement = s.placement;
+            row->placement = s_k.placement;
             row->engine = engine;
-            if (engine_run(engine, &s, &row->p, &err))
+            row->exchange = used->cs.exchange.exchange;
+            if (engine_run(engine, &s_k, &row->p, &err))
                 goto fail;
+            if (o.buckets && k == n_counts - 1 && used == &ss_k) {
+                /* the bucket table below needs the setup that ran */
+                ss = ss_k;
+                gcsim_stack_setup_apply(&ss, &s);
+            }
             row->speedup = row->p.throughput_samples_per_s / one.throughput_samples_per_s;
             n_rows++;
         }
@@ -674,11 +784,22 @@ int cmd_predict(int argc, char **argv)
         if (!(r = bucket_report(&s, &err)))
             goto fail;
     } else {
-        r = build_report(rows, n_rows, both, &model, &platform,
-                         gcsim_exchange_name(ss.cs.exchange.exchange));
+        r = build_report(rows, n_rows, both, &model, &platform);
     }
 print:
+    if (o.exchange_best) {
+        int w = uniform_winner(search, n_counts);
+        if (w >= 0) {
+            if (exchange_use(&search[w], &platform, stack, &plan, &o, &ss, &s, &err))
+                goto fail;
+            o.collective = ss.cs.exchange.collective;
+        } else {
+            o.exchange_mixed = true;
+        }
+    }
     describe(r, &o, &platform, &model, &plan, batch, T1_s, &ss);
+    if (search)
+        predict_exchange_report(r, search, n_counts, o.exchange_best);
     if (o.output) {
         atomic_file f;
         if (atomic_file_open(&f, o.output, msg, sizeof msg)) {
@@ -707,6 +828,7 @@ fail:
 done:
     report_free(r);
     free(rows);
+    free(search);
     free(stack);
     gcsim_payload_plan_free(&plan);
     gcsim_model_free(&model);

@@ -1,5 +1,6 @@
-/* gcsim sweep: the cross product of platforms, models, compressors, collectives, scalings,
- * batches, engines and GPU counts, one row per case, streamed as CSV or JSON lines. */
+/* gcsim sweep: the cross product of platforms, models, compressors, training stacks,
+ * collectives, scalings, batches, engines and GPU counts, one row per case, streamed as CSV
+ * or JSON lines. */
 #include <getopt.h>
 #include <signal.h>
 #include <errno.h>
@@ -28,8 +29,9 @@ static void sweep_usage(FILE *out)
 {
     fprintf(out,
 "usage: gcsim sweep [--platform FILES] [--model FILES] [--compressor SPECS]\n"
-"                   [--collective LIST] [--exchange X] [--gpus LIST] [--scaling strong,weak]\n"
-"                   [--batch LIST] [--engine analytic,des|both] [--ps-shards S]\n"
+"                   [--stack LIST] [--collective LIST] [--exchange X] [--gpus LIST]\n"
+"                   [--scaling strong,weak] [--batch LIST] [--engine analytic,des|both]\n"
+"                   [--ps-shards S]\n"
 "                   [--bucket SIZE] [--no-overlap] [--format csv|jsonl] [--output FILE]\n"
 "                   [--shard K/N] [--progress|--no-progress] [--count]\n"
 "\n"
@@ -40,6 +42,9 @@ static void sweep_usage(FILE *out)
 "  --platform FILES  cluster descriptions (default: the embedded " DEFAULT_PLATFORM_NAME ")\n"
 "  --model FILES     workload descriptions (default: the embedded " DEFAULT_MODEL_NAME ")\n"
 "  --compressor SPECS  compressors (default: none)\n"
+"  --stack LIST      training stacks, as in gcsim predict: pytorch-ddp, horovod, fused or\n"
+"                    stack files (default: each platform's \"stack\", else " GCSIM_DEFAULT_STACK ");\n"
+"                    a compressor a stack cannot run is a row saying why\n"
 "  --collective LIST ring, terngrad, halving-doubling, tree, double-tree,\n"
 "                    hierarchical, ps, allgather, dgc-paper (default: chosen by the\n"
 "                    exchange)\n"
@@ -59,16 +64,18 @@ static void sweep_usage(FILE *out)
 "  --no-progress     never draw it (default: drawn when stderr is a terminal)\n"
 "  --count           print the number of cases (in the shard, and in all) and exit\n"
 "\n"
-"Case order: platform, model, compressor, collective, scaling, batch, engine, then GPU\n"
-"count, each in the order given; `case` is the index in that order (0-based), `cases`\n"
-"the total, `id` a hash of the case's values that stays the same across sweeps. A case\n"
-"that cannot run (GPUs beyond the platform, no profile for its GPU, a strong-scaling\n"
-"batch smaller than the GPU count) is a row with the reason in `status`; other rows say\n"
-"ok. speedup is over one GPU with the same engine, compressor, collective and batch.\n");
+"Case order: platform, model, compressor, stack, collective, scaling, batch, engine,\n"
+"then GPU count, each in the order given; `case` is the index in that order (0-based),\n"
+"`cases` the total, `id` a hash of the case's values (its stack's name among them) that\n"
+"stays the same across sweeps. A case that cannot run (GPUs beyond the platform, no\n"
+"profile for its GPU, a strong-scaling batch smaller than the GPU count, a compressor\n"
+"its stack cannot run) is a row with the reason in `status`; other rows say\n"
+"ok. speedup is over one GPU with the same engine, compressor, stack, collective and\n"
+"batch.\n");
 }
 
 typedef struct {
-    sweep_list platforms, models, compressors, collectives, scalings, batches, engines;
+    sweep_list platforms, models, compressors, stacks, collectives, scalings, batches, engines;
     const char *gpus, *output;
     sweep_format format;
     long long ps_shards;
@@ -84,6 +91,7 @@ static void free_options(sweep_options *o)
     sweep_list_free(&o->platforms);
     sweep_list_free(&o->models);
     sweep_list_free(&o->compressors);
+    sweep_list_free(&o->stacks);
     sweep_list_free(&o->collectives);
     sweep_list_free(&o->scalings);
     sweep_list_free(&o->batches);
@@ -119,7 +127,7 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         {"output", required_argument, 0, 'o'},   {"shard", required_argument, 0, 'k'},
         {"progress", no_argument, 0, 'P'},       {"no-progress", no_argument, 0, 'Q'},
         {"count", no_argument, 0, 'N'},          {"help", no_argument, 0, 'h'},
-        {"exchange", required_argument, 0, 'X'},
+        {"exchange", required_argument, 0, 'X'}, {"stack", required_argument, 0, 'K'},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -132,6 +140,7 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         case 'm': bad = sweep_list_add(&o->models, optarg, "--model", msg, sizeof msg); break;
         case 'c': bad = sweep_list_add_compressors(&o->compressors, optarg, msg, sizeof msg); break;
         case 'C': bad = sweep_list_add(&o->collectives, optarg, "--collective", msg, sizeof msg); break;
+        case 'K': bad = sweep_list_add(&o->stacks, optarg, "--stack", msg, sizeof msg); break;
         case 's': bad = sweep_list_add(&o->scalings, optarg, "--scaling", msg, sizeof msg); break;
         case 'b': bad = sweep_list_add(&o->batches, optarg, "--batch", msg, sizeof msg); break;
         case 'e': bad = sweep_list_add(&o->engines, optarg, "--engine", msg, sizeof msg); break;
@@ -210,6 +219,7 @@ static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *
                        .n_models = o->models.n, .models = (const char *const *)o->models.items,
                        .n_compressors = o->compressors.n,
                        .compressors = (const char *const *)o->compressors.items,
+                       .n_stacks = o->stacks.n, .stacks = (const char *const *)o->stacks.items,
                        .n_collectives = o->collectives.n, .n_scalings = o->scalings.n,
                        .n_batches = o->batches.n, .max_engines = 2 * (o->engines.n ? o->engines.n : 1),
                        .max_gpu_counts = MAX_GPU_COUNTS};
@@ -284,7 +294,9 @@ static const char *const columns[] = {
     "batch", "engine", "gpus", "machines", "gpus_per_machine", "status",
     "samples_per_iteration", "iteration_s", "compute_s", "comm_s", "exposed_comm_s",
     "compress_s", "throughput_samples_per_s", "speedup", "efficiency_pct", "bottleneck",
-    "usd_per_hour", "exchange", "encode_s", "decode_s", "payload_bytes"};
+    "usd_per_hour", "exchange", "encode_s", "decode_s", "payload_bytes",
+    /* added after the columns scripts read by position */
+    "stack"};
 enum { N_COLUMNS = sizeof columns / sizeof columns[0] };
 
 static void write_case(sweep_writer *w, long long index, long long total, const sweep_case *c,
@@ -345,6 +357,7 @@ static void write_case(sweep_writer *w, long long index, long long total, const 
     }
     /* One worker's encoded gradient per iteration: known even when the case failed. */
     sweep_cell_num(w, c->payload->total_bytes);
+    sweep_cell_str(w, c->stack->name);
     sweep_row_end(w);
 }
 
@@ -433,7 +446,8 @@ static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
 
 int cmd_sweep(int argc, char **argv)
 {
-    sweep_options o = {.format = SWEEP_CSV, .bucket_bytes = 25.0 * 1024 * 1024, .overlap = true};
+    /* bucket 0: each case's stack's (25 MiB in DDP, with its 1 MiB first bucket) */
+    sweep_options o = {.format = SWEEP_CSV, .bucket_bytes = 0.0, .overlap = true};
     int rc = parse_options(argc, argv, &o);
     if (rc) {
         free_options(&o);

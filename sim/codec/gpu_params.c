@@ -41,6 +41,11 @@ static const gcsim_gpu_params catalog[] = {
     {"gtx1080", 320e9, 8.87e12, LAUNCH_MEASURED_H100_S,
      "NVIDIA GeForce GTX 1080 spec: 256-bit GDDR5X at 10 Gb/s = 320 GB/s, 2560 cores x "
      "1733 MHz x 2 = 8.87 TFLOP/s fp32 (derived); " LAUNCH_SOURCE},
+    /* GeForce RTX 2080 Ti (TU102) spec: 352-bit GDDR6 at 14 Gb/s = 616 GB/s; 4352 cores,
+     * 13.45 TFLOP/s fp32 at the reference boost clock. */
+    {"rtx2080ti", 616e9, 13.45e12, LAUNCH_MEASURED_H100_S,
+     "NVIDIA GeForce RTX 2080 Ti spec (TechPowerUp-style spec pages): 352-bit GDDR6, 616 GB/s, "
+     "13.45 TFLOP/s fp32; " LAUNCH_SOURCE},
 };
 #define N_TYPES (sizeof catalog / sizeof catalog[0])
 

@@ -94,7 +94,11 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
     /* Buckets close at a byte cap (PyTorch DDP: a smaller first bucket, then 25 MiB), or,
      * for a stack that fuses tensors per background cycle (Horovod), when the next layer's
      * gradient is ready in a later cycle or the fusion cap is reached. */
-    const gcsim_stack *stack = s->stack && !s->stack->codec_model ? s->stack : NULL;
+    /* The papers' patterns are their own models, whatever stack is named. */
+    const gcsim_stack *stack = s->stack && !s->stack->codec_model &&
+                                       !gcsim_collective_is_paper_pattern(s->collective)
+                                   ? s->stack
+                                   : NULL;
     bool by_cycle = stack && stack->unit == STACK_UNIT_TENSOR;
     double stack_cap = !stack ? 0 : by_cycle ? stack->fusion_bytes : stack->bucket_bytes;
     double cap = s->bucket_bytes > 0 ? s->bucket_bytes

@@ -2,17 +2,36 @@
 #include "baseline_check.h"
 
 #include <math.h>
+#include <string.h>
+
+const char *baseline_case_stack(const baseline_case *bc, const gcsim_platform *pf)
+{
+    return bc->stack[0] ? bc->stack : gcsim_stack_choice(NULL, pf);
+}
+
+const char *baseline_stack_to_pin(const baseline_case *bc, const gcsim_platform *pf)
+{
+    if (bc->stack[0])
+        return NULL;
+    const char *choice = gcsim_stack_choice(NULL, pf);
+    /* the rule of gcsim_stack_load and the platform reader: a path has '/' or ".json" */
+    return strchr(choice, '/') || strstr(choice, ".json") ? NULL : choice;
+}
 
 int baseline_case_predict(const baseline_case *bc, sweep_cache *cache,
-                          double *predicted_samples_per_s, gcsim_error *err)
+                          double *predicted_samples_per_s, const gcsim_stack **stack,
+                          gcsim_error *err)
 {
     const gcsim_platform *pf = sweep_cache_platform(cache, bc->platform, err);
     const gcsim_model *m = pf ? sweep_cache_model(cache, bc->model, err) : NULL;
     const gcsim_payload_plan *pl = m ? sweep_cache_payload(cache, m, bc->compressor, err) : NULL;
-    if (!pl)
+    const gcsim_stack *st = pl ? sweep_cache_stack(cache, baseline_case_stack(bc, pf), err) : NULL;
+    if (!st)
         return -1;
+    if (stack)
+        *stack = st;
     /* The case names its collective, so the platform's choice does not apply. */
-    sweep_case c = {.platform = pf, .model = m, .payload = pl,
+    sweep_case c = {.platform = pf, .model = m, .payload = pl, .stack = st,
                     .collective = bc->collective, .collective_given = true,
                     .scaling = bc->scaling,
                     .engine = bc->engine, .batch = bc->batch, .gpus = bc->gpus,

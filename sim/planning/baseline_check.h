@@ -10,11 +10,24 @@
 #include "baseline_file.h"
 #include "sweep_case.h"
 
-/* Runs the case on its engine (inputs read through cache) and gives the predicted
- * throughput. Returns 0, or -1 with the reason in err (an input that cannot be read, a
- * case the platform cannot hold, an engine failure). */
+/* Runs the case on its engine under its stack (inputs read through cache) and gives the
+ * predicted throughput and, when stack is not NULL, the stack it ran under. Returns 0, or
+ * -1 with the reason in err (an input that cannot be read, a case the platform cannot
+ * hold, a compressor the stack cannot run, an engine failure). */
 int baseline_case_predict(const baseline_case *bc, sweep_cache *cache,
-                          double *predicted_samples_per_s, gcsim_error *err);
+                          double *predicted_samples_per_s, const gcsim_stack **stack,
+                          gcsim_error *err);
+
+/* The stack a case runs under, as gcsim_stack_load reads it: its "stack", else the
+ * platform's choice (gcsim_stack_choice(NULL, pf)). Points into bc, pf or a literal. */
+const char *baseline_case_stack(const baseline_case *bc, const gcsim_platform *pf);
+
+/* What `check --update` pins as the "stack" of a case that has none: the platform's
+ * choice when it is a catalog name (no '/', no ".json"), which reads back as the same
+ * stack wherever the baseline is; NULL when the case names its stack already, or when
+ * the platform names a stack file of its own (the case then keeps following the
+ * platform). */
+const char *baseline_stack_to_pin(const baseline_case *bc, const gcsim_platform *pf);
 
 /* 100 x (predicted - expected) / expected: positive when the model now predicts more. */
 double baseline_drift_pct(double predicted_samples_per_s, double expected_samples_per_s);

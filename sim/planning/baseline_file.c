@@ -97,8 +97,8 @@ static int resolve(const char *baseline_path, const char *rel, char *out, size_t
 
 static const char *const top_keys[] = {"format", "description", "tolerance_pct", "cases", NULL};
 static const char *const case_keys[] = {
-    "name", "platform", "model", "compressor", "collective", "gpus", "scaling", "batch",
-    "engine", "expected_throughput_samples_per_s", "tolerance_pct", NULL};
+    "name", "platform", "model", "compressor", "stack", "collective", "gpus", "scaling",
+    "batch", "engine", "expected_throughput_samples_per_s", "tolerance_pct", NULL};
 
 static int read_case(const cJSON *item, const char *path, baseline *b, baseline_case *c,
                      json_ctx *ctx)
@@ -114,12 +114,18 @@ static int read_case(const cJSON *item, const char *path, baseline *b, baseline_
         if (strcmp(b->cases[k].name, c->name) == 0)
             return gcsim_fail(ctx->err, "%s: %s.name: \"%s\" is also the name of $.cases[%d]",
                               ctx->origin, path, c->name, k);
-    const char *files[2] = {"platform", "model"};
-    const char *folders[2] = {"platforms", "models"};
-    char *dest[2] = {c->platform, c->model};
-    for (int f = 0; f < 2; f++) {
-        if (json_string(item, path, files[f], true, text, sizeof text, ctx))
+    const char *files[3] = {"platform", "model", "stack"};
+    const char *folders[3] = {"platforms", "models", "platforms/stacks"};
+    char *dest[3] = {c->platform, c->model, c->stack};
+    c->stack[0] = '\0';
+    for (int f = 0; f < 3; f++) {
+        bool required = f < 2; /* no "stack": the platform's choice */
+        if (json_string(item, path, files[f], required, text, sizeof text, ctx))
             return -1;
+        if (!required && !json_member(item, files[f]))
+            continue;
+        if (!text[0])
+            return gcsim_fail(ctx->err, "%s: %s.%s: empty", ctx->origin, path, files[f]);
         /* A file beside the baseline or above it first, so that a baseline resolves as it
          * did before catalog names were accepted; then a catalog name, as on the command
          * line (data_dir.h), which is what lets a baseline outside the repository name
@@ -293,6 +299,40 @@ static void print_value(FILE *out, const cJSON *v, int depth)
     } else {
         fputs("null", out);
     }
+}
+
+int baseline_pin_stack(baseline *b, int k, const char *name, gcsim_error *err)
+{
+    cJSON *cases = cJSON_GetObjectItemCaseSensitive(b->root, "cases");
+    cJSON *item = cJSON_GetArrayItem(cases, k);
+    if (!item || k < 0 || k >= b->n_cases)
+        return gcsim_fail_internal(err, "%s: baseline_pin_stack: no case %d", b->path, k);
+    if (cJSON_GetObjectItemCaseSensitive(item, "stack"))
+        return 0;
+    /* Beside the compressor the stack runs (else after the model), where a reader looks
+     * for it: the members after that place are detached, the new one added, and they are
+     * appended again in their order (cJSON has no insert-after for object members). */
+    cJSON *tail[32];
+    int n_tail = 0, at = 0, place = -1;
+    for (const cJSON *m = item->child; m; m = m->next, at++)
+        if (strcmp(m->string, "compressor") == 0 || (place < 0 && strcmp(m->string, "model") == 0))
+            place = at + 1;
+    at = 0;
+    for (cJSON *m = item->child, *next; m && place >= 0; m = next, at++) {
+        next = m->next;
+        if (at >= place && n_tail < (int)(sizeof tail / sizeof tail[0]))
+            tail[n_tail++] = cJSON_DetachItemViaPointer(item, m);
+    }
+    cJSON *v = cJSON_CreateString(name);
+    bool added = v && cJSON_AddItemToObject(item, "stack", v);
+    for (int t = 0; t < n_tail; t++)
+        cJSON_AddItemToArray(item, tail[t]); /* keeps the member's key */
+    if (!added) {
+        cJSON_Delete(v);
+        return gcsim_fail(err, "%s: out of memory", b->path);
+    }
+    snprintf(b->cases[k].stack, sizeof b->cases[k].stack, "%s", name);
+    return 1;
 }
 
 int baseline_rewrite(baseline *b, const double *predicted, const unsigned char *update,

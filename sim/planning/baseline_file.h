@@ -6,7 +6,8 @@
  *    "cases": [{"name": "resnet50-a100-ring-64", "platform": "platforms/a100-hdr.json",
  *               "model": "models/resnet-50.json", "compressor": "none",
  *               "collective": "ring", "gpus": 64, "scaling": "weak", "batch": 256,
- *               "engine": "analytic", "expected_throughput_samples_per_s": 59000.5}]}
+ *               "stack": "pytorch-ddp", "engine": "analytic",
+ *               "expected_throughput_samples_per_s": 59000.5}]}
  * A case without expected_throughput_samples_per_s is new: `gcsim check --update` records
  * its predicted value (adding the member), which is how a baseline is created from
  * scratch; a plain check refuses a baseline with such cases.
@@ -17,6 +18,11 @@
  * tests/planning/); a value found nowhere there that is a catalog name ("a100-hdr",
  * "resnet-50": no '/') is then read from the running gcsim's catalog, as on the command
  * line (data_dir.h), so a baseline kept outside the repository can name the catalog.
+ * "stack" (optional) is found the same way (a file, else a catalog stack such as
+ * "pytorch-ddp"); a case without it runs under its platform's stack choice
+ * (gcsim_stack_choice: the platform's "stack", else GCSIM_DEFAULT_STACK), as `gcsim
+ * predict` without --stack, and `check --update` pins that choice into the case
+ * (baseline_pin_stack) so that a later change of default shows as drift, not silently.
  */
 #ifndef GCSIM_PLANNING_BASELINE_FILE_H
 #define GCSIM_PLANNING_BASELINE_FILE_H
@@ -35,6 +41,8 @@ typedef struct {
     char platform[4096];     /* resolved path (a file, or the catalog's) */
     char model[4096];        /* resolved path (a file, or the catalog's) */
     char compressor[256];    /* "none" when absent */
+    char stack[4096];        /* resolved path (a file, or the catalog's); "" when absent:
+                                the platform's stack choice */
     gcsim_collective collective;
     int gpus;
     gcsim_scaling scaling;
@@ -61,5 +69,11 @@ void baseline_free(baseline *b);
  * was. */
 int baseline_rewrite(baseline *b, const double *predicted, const unsigned char *update,
                      gcsim_error *err);
+
+/* Adds "stack": name to case k when the case has no "stack" member (`check --update` pins
+ * the stack a case was recorded with), in the document baseline_rewrite writes; name must
+ * read back as the same stack from the baseline's folder (a catalog name). Returns 1 when
+ * added, 0 when the case already names its stack, -1 (out of memory) with err. */
+int baseline_pin_stack(baseline *b, int k, const char *name, gcsim_error *err);
 
 #endif

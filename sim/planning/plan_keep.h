@@ -1,8 +1,9 @@
 /*
  * sim/planning/plan_keep.h: what `gcsim plan`'s search keeps instead of every candidate
- * (a 100,000-GPU platform has millions): per (platform, compressor, collective) group the
- * best feasible candidate and the one closest to feasible, and over all groups the fastest
- * candidate and the cheapest one fast enough (which say why nothing is feasible).
+ * (a 100,000-GPU platform has millions): per (platform, compressor, stack, collective)
+ * group the best feasible candidate and the one closest to feasible, and over all groups
+ * the fastest candidate and the cheapest one fast enough (which say why nothing is
+ * feasible).
  */
 #ifndef GCSIM_PLANNING_PLAN_KEEP_H
 #define GCSIM_PLANNING_PLAN_KEEP_H

@@ -73,10 +73,12 @@ int plan_better(const plan_candidate *a, const plan_candidate *b, bool by_time)
         return a->platform < b->platform ? -1 : 1;
     if (a->compressor != b->compressor)
         return a->compressor < b->compressor ? -1 : 1;
+    if (a->stack != b->stack)
+        return a->stack < b->stack ? -1 : 1;
     return a->collective < b->collective ? -1 : a->collective > b->collective;
 }
 
-/* Insertion sort: one row per (platform, compressor, collective), a few hundred at most,
+/* Insertion sort: one row per (platform, compressor, stack, collective), a few hundred at most,
  * and unlike qsort it needs no comparator state for by_time. */
 void plan_sort(plan_candidate *rows, int n, bool by_time, bool by_shortfall)
 {

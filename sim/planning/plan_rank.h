@@ -19,9 +19,15 @@ typedef struct {
 
 typedef struct {
     /* Set by the caller. */
-    int platform, compressor, collective; /* indices into the caller's lists */
+    int platform, compressor, stack, collective; /* indices into the caller's lists */
     int gpus;
     sweep_result r;
+    /* --exchange best (exchange_best.h): r is the fastest exchange's result; the stack's
+     * own exchange (--exchange auto) and its throughput (0: it could not run), for the
+     * comparison the plan prints. */
+    bool exchange_searched;
+    gcsim_exchange own_exchange;
+    double own_samples_per_s;
     double one_gpu_samples_per_s;   /* same compressor and collective on one GPU; 0: unknown */
     double price_per_gpu_hour_usd;  /* NAN: the platform has no price */
     /* Set by plan_evaluate. */
@@ -45,7 +51,7 @@ double plan_cost_key(const plan_candidate *c);
 
 /* Negative when a ranks before b. By cost: lower cost, then fewer GPUs, then higher
  * throughput. By time: higher throughput, then lower cost. Then fewer GPUs, then the
- * input order of platform, compressor and collective, so the order is total. Costs and
+ * input order of platform, compressor, stack and collective, so the order is total. Costs and
  * throughputs within PLAN_SAME_REL of each other count as equal. */
 int plan_better(const plan_candidate *a, const plan_candidate *b, bool by_time);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exchange_best.h"
 #include "plan_keep.h"
 #include "plan_search.h"
 #include "sweep_case.h"
@@ -52,6 +53,16 @@ int plan_search_counts(const plan_problem *pb, const gcsim_platform *pf, int *co
     return n;
 }
 
+int plan_groups_per_platform(const plan_problem *pb)
+{
+    return pb->n_compressors * pb->n_stacks * (pb->exchange_best ? 1 : pb->n_collectives);
+}
+
+gcsim_collective plan_candidate_collective(const plan_problem *pb, const plan_candidate *c)
+{
+    return pb->exchange_best ? c->r.collective : pb->collectives[c->collective];
+}
+
 long long plan_candidate_count(const plan_problem *pb)
 {
     int *counts = malloc(PLAN_MAX_GPU_COUNTS * sizeof *counts);
@@ -61,7 +72,17 @@ long long plan_candidate_count(const plan_problem *pb)
     gcsim_error ignored;
     for (int p = 0; p < pb->n_platforms; p++) {
         int n = plan_search_counts(pb, pb->platforms[p], counts, &ignored);
-        planned += n > 0 ? (long long)n * pb->n_compressors * pb->n_collectives : 0;
+        if (n <= 0)
+            continue;
+        if (!pb->exchange_best) {
+            planned += (long long)n * plan_groups_per_platform(pb);
+            continue;
+        }
+        /* the search tries the papers' patterns too under a codec-model stack */
+        for (int t = 0; t < pb->n_stacks; t++)
+            planned += (long long)n * pb->n_compressors *
+                       (pb->stacks[p * pb->n_stacks + t]->codec_model ? EXCHANGE_BEST_MAX_TRIES
+                                                                      : EXCHANGE_BEST_TRIES);
     }
     free(counts);
     return planned;
@@ -78,19 +99,19 @@ static void explain(const plan_problem *pb, const plan_extremes *x, const char *
                  first_error ? first_error : "no GPU counts to search");
     } else if (pb->target.need_samples_per_s > 0 && fastest->tput < pb->target.need_samples_per_s) {
         snprintf(out, size,
-                 "the fastest configuration (%s, %d GPUs, %s, %s) reaches %.6g samples/s; the "
-                 "target needs %.6g",
+                 "the fastest configuration (%s, %d GPUs, %s, stack %s, %s) reaches %.6g "
+                 "samples/s; the target needs %.6g",
                  pb->platforms[fastest->platform]->name, fastest->gpus,
-                 pb->plans[fastest->compressor]->spec,
-                 gcsim_collective_name(pb->collectives[fastest->collective]), fastest->tput,
+                 pb->plans[fastest->compressor]->spec, fastest->r.stack->name,
+                 gcsim_collective_name(plan_candidate_collective(pb, fastest)), fastest->tput,
                  pb->target.need_samples_per_s);
     } else if (cheapest_fast && isfinite(plan_cost_key(cheapest_fast))) {
         snprintf(out, size,
-                 "the cheapest configuration fast enough (%s, %d GPUs, %s, %s) costs $%.2f, "
-                 "over the budget of $%.2f",
+                 "the cheapest configuration fast enough (%s, %d GPUs, %s, stack %s, %s) costs "
+                 "$%.2f, over the budget of $%.2f",
                  pb->platforms[cheapest_fast->platform]->name, cheapest_fast->gpus,
-                 pb->plans[cheapest_fast->compressor]->spec,
-                 gcsim_collective_name(pb->collectives[cheapest_fast->collective]),
+                 pb->plans[cheapest_fast->compressor]->spec, cheapest_fast->r.stack->name,
+                 gcsim_collective_name(plan_candidate_collective(pb, cheapest_fast)),
                  plan_cost_key(cheapest_fast), pb->target.budget_usd);
     } else {
         snprintf(out, size, "no platform has a price ($.price.usd_per_gpu_hour), so none can be "
@@ -98,16 +119,38 @@ static void explain(const plan_problem *pb, const plan_extremes *x, const char *
     }
 }
 
-/* Runs every count of one (platform, compressor, collective) group, offering each to the
- * group and the extremes. */
-static void run_group(const plan_problem *pb, int p, int c, int k, const int *counts,
+/* Runs one candidate: its group's collective, or with exchange_best every exchange, the
+ * fastest kept. Returns sweep_case_run's (or exchange_best_run's) status. */
+static int run_candidate(const plan_problem *pb, const sweep_case *cs, plan_candidate *cand,
+                         gcsim_error *err)
+{
+    if (!pb->exchange_best)
+        return sweep_case_run(cs, &cand->r, err);
+    exchange_best_result best;
+    if (exchange_best_run(cs, &best, err))
+        return -1;
+    cand->r = best.tried[best.best].r;
+    cand->exchange_searched = true;
+    cand->own_exchange = best.has_own ? best.tried[0].r.exchange : GCSIM_EXCHANGE_AUTO;
+    cand->own_samples_per_s = best.own_samples_per_s;
+    return 0;
+}
+
+/* Runs every count of one (platform, compressor, stack, collective) group, offering each
+ * to the group and the extremes. */
+static void run_group(const plan_problem *pb, int p, int c, int t, int k, const int *counts,
                       int n_counts, plan_group *grp, plan_extremes *extremes, plan_result *out)
 {
     const gcsim_platform *pf = pb->platforms[p];
+    /* With exchange_best no collective is named: each exchange takes the schedule the
+     * platform and the stack give it, as `gcsim predict --exchange X` does. */
     sweep_case cs = {.platform = pf, .model = pb->model, .payload = pb->plans[c],
-                     .collective = pb->collectives[k], .collective_given = true,
+                     .stack = pb->stacks[p * pb->n_stacks + t],
+                     .collective = pb->exchange_best ? COLLECTIVE_RING : pb->collectives[k],
+                     .collective_given = !pb->exchange_best,
                      .exchange = pb->exchange, .scaling = pb->scaling, .engine = pb->engine,
                      .batch = pb->batch, .gpus = 1, .overlap = true};
+    /* One GPU exchanges nothing, so its throughput is the same under every exchange. */
     sweep_result one;
     gcsim_error err;
     double tput1 = sweep_case_run(&cs, &one, &err) ? 0.0 : one.p.throughput_samples_per_s;
@@ -116,9 +159,10 @@ static void run_group(const plan_problem *pb, int p, int c, int k, const int *co
         memset(&cand, 0, sizeof cand);
         cand.platform = p;
         cand.compressor = c;
+        cand.stack = t;
         cand.collective = k;
         cand.gpus = cs.gpus = counts[g];
-        if (sweep_case_run(&cs, &cand.r, &err)) {
+        if (run_candidate(pb, &cs, &cand, &err)) {
             out->skipped++;
             if (!out->first_error[0])
                 snprintf(out->first_error, sizeof out->first_error, "%.500s", err.message);
@@ -135,7 +179,8 @@ static void run_group(const plan_problem *pb, int p, int c, int k, const int *co
 int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
 {
     memset(out, 0, sizeof *out);
-    out->n_groups = pb->n_platforms * pb->n_compressors * pb->n_collectives;
+    int n_collectives = pb->exchange_best ? 1 : pb->n_collectives;
+    out->n_groups = pb->n_platforms * plan_groups_per_platform(pb);
     int *counts = malloc(PLAN_MAX_GPU_COUNTS * sizeof *counts);
     plan_group *groups = calloc((size_t)out->n_groups + 1, sizeof *groups);
     out->rows = calloc((size_t)out->n_groups + 1, sizeof *out->rows);
@@ -154,18 +199,19 @@ int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
         if (n_counts < 0)
             goto done;
         for (int c = 0; c < pb->n_compressors; c++)
-            for (int k = 0; k < pb->n_collectives; k++) {
-                plan_group *grp = &groups[(p * pb->n_compressors + c) * pb->n_collectives + k];
-                run_group(pb, p, c, k, counts, n_counts, grp, &extremes, out);
-                if (grp->has_best)
-                    out->rows[out->n_rows++] = grp->best;
-            }
+            for (int t = 0; t < pb->n_stacks; t++)
+                for (int k = 0; k < n_collectives; k++) {
+                    int g = ((p * pb->n_compressors + c) * pb->n_stacks + t) * n_collectives + k;
+                    run_group(pb, p, c, t, k, counts, n_counts, &groups[g], &extremes, out);
+                    if (groups[g].has_best)
+                        out->rows[out->n_rows++] = groups[g].best;
+                }
     }
     out->feasible = out->n_rows > 0;
     if (out->feasible) {
         plan_sort(out->rows, out->n_rows, pb->rank_by_time, false);
     } else {
-        /* The closest configuration of each platform, compressor and collective. */
+        /* The closest configuration of each platform, compressor, stack and collective. */
         explain(pb, &extremes, out->first_error[0] ? out->first_error : NULL, out->why,
                 sizeof out->why);
         for (int g = 0; g < out->n_groups; g++)

@@ -1,9 +1,11 @@
 /*
  * sim/planning/plan_run.h: the search behind `gcsim plan`. Given loaded inputs (platforms,
- * payload plans of one model, collectives) and a target, every GPU count searched on every
- * platform is run for every compressor and collective; the best feasible count of each
- * (platform, compressor, collective) group is kept and the groups ranked, or, when no
- * group is feasible, the closest count of each group with a sentence saying why none is.
+ * payload plans of one model, training stacks, collectives) and a target, every GPU count
+ * searched on every platform is run for every compressor, stack and collective; the best
+ * feasible count of each (platform, compressor, stack, collective) group is kept and the
+ * groups ranked, or, when no group is feasible, the closest count of each group with a
+ * sentence saying why none is. With exchange_best, each count runs every exchange the
+ * stack allows (exchange_best.h) instead of a list of collectives, and keeps the fastest.
  * The command parses options, loads the inputs, prints the result and picks the exit code.
  */
 #ifndef GCSIM_PLANNING_PLAN_RUN_H
@@ -23,16 +25,23 @@
 
 typedef struct {
     const gcsim_model *model;
-    int n_platforms, n_compressors, n_collectives;
+    int n_platforms, n_compressors, n_stacks, n_collectives;
     const gcsim_platform *const *platforms;
     const gcsim_payload_plan *const *plans;  /* one per compressor, of model */
-    const gcsim_collective *collectives;
+    /* n_platforms x n_stacks: stacks[p * n_stacks + t], so that each platform can run its
+     * own choice (gcsim_stack_choice); none may be NULL */
+    const gcsim_stack *const *stacks;
+    const gcsim_collective *collectives;     /* ignored with exchange_best */
     plan_target target;
     bool rank_by_time;        /* false: by cost */
     gcsim_scaling scaling;
     gcsim_engine engine;      /* ENGINE_ANALYTIC or ENGINE_DES */
     int batch;                /* 0: the model's */
     gcsim_exchange exchange;  /* GCSIM_EXCHANGE_AUTO unless asked */
+    /* --exchange best: no collective is named; each count runs under every exchange
+     * (exchange_best_run) and the fastest is the candidate, which also carries the stack's
+     * own exchange and throughput. Groups are then (platform, compressor, stack). */
+    bool exchange_best;
     const int *gpus;          /* the counts asked for (ascending or not), or NULL: */
     int n_gpus;               /*   plan_default_counts on each platform */
     bool whole_nodes;         /* beyond one node, only multiples of gpus_per_node */
@@ -44,7 +53,8 @@ typedef struct {
     plan_candidate *rows;
     int n_rows;
     bool feasible;
-    int n_groups;             /* platforms x compressors x collectives */
+    int n_groups;             /* platforms x compressors x stacks x collectives (1 with
+                                 exchange_best) */
     long long evaluated;      /* candidates run */
     long long skipped;        /* candidates that could not run, e.g. out of GPU memory */
     char first_error[512];    /* why the first skipped one could not; empty when none */
@@ -65,14 +75,23 @@ int plan_default_collectives(gcsim_exchange exchange, gcsim_collective *out, int
 int plan_search_counts(const plan_problem *pb, const gcsim_platform *pf, int *counts,
                        gcsim_error *err);
 
-/* The number of candidates plan_run will run (platforms whose counts cannot be listed
- * count none). */
+/* The number of candidates plan_run will evaluate (platforms whose counts cannot be
+ * listed count none); with exchange_best each candidate is EXCHANGE_BEST_TRIES runs. */
 long long plan_candidate_count(const plan_problem *pb);
 
-/* Runs the search. Candidates that cannot run are skipped and counted. Returns 0, or -1
- * with the reason in err (a platform with too many counts to search; out of memory,
- * internal). plan_result_free releases out either way. */
+/* Runs the search. Candidates that cannot run (more GPUs than fit, a compressor the stack
+ * refuses, ...) are skipped and counted. Returns 0, or -1 with the reason in err (a
+ * platform with too many counts to search; out of memory, internal). plan_result_free
+ * releases out either way. */
 int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err);
 void plan_result_free(plan_result *r);
+
+/* The collective a candidate ran: its group's, or with exchange_best the one the winning
+ * exchange chose (r.collective). */
+gcsim_collective plan_candidate_collective(const plan_problem *pb, const plan_candidate *c);
+
+/* The groups each platform has: compressors x stacks x collectives (collectives count one
+ * with exchange_best). */
+int plan_groups_per_platform(const plan_problem *pb);
 
 #endif

@@ -1,12 +1,15 @@
 /*
- * sim/planning/planning.h: the library behind `gcsim sweep`, `merge`, `plan` and `check`
- * (CMake target gcsim_planning). The commands in sim/cli parse options, call it and print;
- * tests/planning calls it directly. One header per purpose, all included here:
+ * sim/planning/planning.h: the library behind `gcsim sweep`, `merge`, `plan`, `check` and
+ * `breakeven` (CMake target gcsim_planning). The commands in sim/cli parse options, call
+ * it and print; tests/planning calls it directly. One header per purpose, all included here:
  *
  *   engine.h         which engine predicts a scenario (analytic, or the DES when built)
  *   sweep_lists.h    list-valued options ("a,b --x c") and compressor specs with commas
- *   sweep_case.h     one case (platform, model, compressor, collective, GPUs, ...) run on an
- *                    engine, its stable id and bottleneck, and a cache of loaded inputs
+ *   sweep_case.h     one case (platform, model, compressor, stack, collective, GPUs, ...)
+ *                    run on an engine under its training stack, its stable id and
+ *                    bottleneck, and a cache of loaded inputs (stacks included)
+ *   exchange_best.h  the fastest exchange for a case (`--exchange best`), with the stack's
+ *                    own for comparison
  *   sweep_space.h    the cases of a sweep (a cross product) and how shards split them
  *   sweep_run.h      a sweep's inputs loaded into its space, and its cases run in order
  *   sweep_output.h   sweep rows streamed as CSV or JSON lines, and the CSV splitter
@@ -16,11 +19,12 @@
  *   plan_keep.h      what the plan search keeps per group, and its extremes
  *   plan_run.h       the plan search itself: candidates run, kept, ranked, explained
  *   baseline_file.h  the baseline format `gcsim check` re-evaluates and rewrites
- *   baseline_check.h one baseline case predicted, its drift and tolerance
+ *   baseline_check.h one baseline case predicted, its drift and tolerance, its stack
+ *   stack_breakeven.h  the break-even NIC bandwidth of a compressor under a stack
  *   schema_version.h the version of the machine-readable output (docs/schema.md)
  *
- * It depends on the engines (sim/analytic, sim/des), sim/codec, sim/config and traces/
- * (atomic_file.h for the baselines it rewrites), never on sim/cli.
+ * It depends on the engines (sim/analytic, sim/des), sim/stack, sim/codec, sim/config and
+ * traces/ (atomic_file.h for the baselines it rewrites), never on sim/cli.
  */
 #ifndef GCSIM_PLANNING_H
 #define GCSIM_PLANNING_H
@@ -28,12 +32,14 @@
 #include "baseline_check.h"
 #include "baseline_file.h"
 #include "engine.h"
+#include "exchange_best.h"
 #include "merge.h"
 #include "plan_keep.h"
 #include "plan_rank.h"
 #include "plan_run.h"
 #include "plan_search.h"
 #include "schema_version.h"
+#include "stack_breakeven.h"
 #include "sweep_case.h"
 #include "sweep_lists.h"
 #include "sweep_output.h"

@@ -20,8 +20,8 @@ typedef struct {
 } payload_entry;
 
 struct sweep_cache {
-    cache_entry *platforms, *models;
-    int n_platforms, n_models;
+    cache_entry *platforms, *models, *stacks;
+    int n_platforms, n_models, n_stacks;
     payload_entry *payloads;
     int n_payloads;
     sweep_loaders load;
@@ -62,6 +62,10 @@ void sweep_cache_free(sweep_cache *c)
         gcsim_model_free(c->models[i].value);
         free(c->models[i].value);
     }
+    for (int i = 0; i < c->n_stacks; i++) {
+        free(c->stacks[i].path);
+        free(c->stacks[i].value);
+    }
     for (int i = 0; i < c->n_payloads; i++) {
         free(c->payloads[i].spec);
         gcsim_payload_plan_free(c->payloads[i].plan);
@@ -69,6 +73,7 @@ void sweep_cache_free(sweep_cache *c)
     }
     free(c->platforms);
     free(c->models);
+    free(c->stacks);
     free(c->payloads);
     free(c);
 }
@@ -148,6 +153,28 @@ const gcsim_model *sweep_cache_model(sweep_cache *c, const char *path, gcsim_err
     return m;
 }
 
+const gcsim_stack *sweep_cache_stack(sweep_cache *c, const char *name_or_path, gcsim_error *err)
+{
+    for (int i = 0; i < c->n_stacks; i++)
+        if (same_path(c->stacks[i].path, name_or_path))
+            return c->stacks[i].value;
+    gcsim_stack *st = malloc(sizeof *st); /* ~150 KB: its op laws */
+    if (!st) {
+        gcsim_fail(err, "out of memory");
+        return NULL;
+    }
+    if (gcsim_stack_load(name_or_path, st, err)) {
+        free(st);
+        return NULL;
+    }
+    if (!append(&c->stacks, &c->n_stacks, name_or_path, st)) {
+        free(st);
+        gcsim_fail(err, "out of memory");
+        return NULL;
+    }
+    return st;
+}
+
 const gcsim_payload_plan *sweep_cache_payload(sweep_cache *c, const gcsim_model *m,
                                               const char *spec, gcsim_error *err)
 {
@@ -185,6 +212,11 @@ int sweep_case_run(const sweep_case *c, sweep_result *out, gcsim_error *err)
 {
     memset(out, 0, sizeof *out);
     out->batch = sweep_case_batch(c);
+    out->stack = c->stack;
+    /* No silent default: the stack decides the exchange, codec costs and buckets, and a
+     * case run under another stack than predict's gives another number (issue 24). */
+    if (!c->stack)
+        return gcsim_fail_internal(err, "sweep_case_run: the case names no training stack");
     if (gcsim_platform_place(c->platform, c->gpus, &out->placement, err))
         return -1;
     if (c->scaling == SCALING_STRONG && out->batch < c->gpus)
@@ -197,16 +229,16 @@ int sweep_case_run(const sweep_case *c, sweep_result *out, gcsim_error *err)
     gcsim_scenario s = {
         .platform = c->platform, .model = c->model, .payload = c->payload,
         .placement = out->placement, .scaling = c->scaling, .collective = c->collective,
-        .batch = out->batch, .ps_shards = c->ps_shards,
-        .bucket_bytes = c->bucket_bytes > 0 ? c->bucket_bytes : 25.0 * 1024 * 1024,
+        .batch = out->batch, .ps_shards = c->ps_shards, .bucket_bytes = c->bucket_bytes,
         .overlap = c->overlap, .timeline_path = NULL};
-    gcsim_codec_setup cs;
-    if (gcsim_codec_setup_init(&cs, c->platform, c->payload->spec, c->exchange,
+    /* The setup must outlive the engine's use of the scenario, which points into it. */
+    gcsim_stack_setup ss;
+    if (gcsim_stack_setup_init(&ss, c->platform, c->stack, c->payload->spec, c->exchange,
                                c->collective_given ? &c->collective : NULL, err))
         return -1;
-    gcsim_codec_setup_apply(&cs, &s);
-    out->exchange = cs.exchange.exchange;
-    out->collective = cs.exchange.collective;
+    gcsim_stack_setup_apply(&ss, &s);
+    out->exchange = ss.cs.exchange.exchange;
+    out->collective = ss.cs.exchange.collective;
     return engine_run(c->engine, &s, &out->p, err);
 }
 
@@ -227,11 +259,11 @@ const char *sweep_bottleneck_name(sweep_bottleneck b)
 
 void sweep_case_id(const sweep_case *c, char out[17])
 {
-    char text[1024];
+    char text[2048];
     snprintf(text, sizeof text,
-             "platform=%s;model=%s;compressor=%s;collective=%s;scaling=%s;batch=%d;engine=%s;"
-             "gpus=%d",
-             c->platform->name, c->model->name, c->payload->spec,
+             "platform=%s;model=%s;compressor=%s;stack=%s;collective=%s;scaling=%s;batch=%d;"
+             "engine=%s;gpus=%d",
+             c->platform->name, c->model->name, c->payload->spec, c->stack ? c->stack->name : "",
              gcsim_collective_name(c->collective), gcsim_scaling_name(c->scaling),
              sweep_case_batch(c), engine_name(c->engine), c->gpus);
     /* FNV-1a, 64 bits: offset basis 14695981039346656037, prime 1099511628211

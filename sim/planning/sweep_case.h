@@ -1,8 +1,10 @@
 /*
- * sim/planning/sweep_case.h: what `gcsim sweep`, `plan` and `check` share: a cache of loaded
- * inputs (each platform and model file read once, each payload plan built once per
- * (model, compressor), since data-dependent compressors encode real gradients to size
- * their payloads), one case put to an engine, and the case's stable id.
+ * sim/planning/sweep_case.h: what `gcsim sweep`, `plan`, `check` and `breakeven` share: a
+ * cache of loaded inputs (each platform, model and training stack read once, each payload
+ * plan built once per (model, compressor), since data-dependent compressors encode real
+ * gradients to size their payloads), one case put to an engine under its training stack
+ * exactly as `gcsim predict` puts it (gcsim_stack_setup_init/apply, sim/stack/stack.h),
+ * and the case's stable id.
  */
 #ifndef GCSIM_PLANNING_SWEEP_CASE_H
 #define GCSIM_PLANNING_SWEEP_CASE_H
@@ -12,6 +14,7 @@
 
 #include "engine.h"
 #include "scenario.h"
+#include "stack.h"
 
 typedef struct sweep_cache sweep_cache;
 
@@ -33,11 +36,21 @@ const gcsim_platform *sweep_cache_platform(sweep_cache *c, const char *path, gcs
 const gcsim_model *sweep_cache_model(sweep_cache *c, const char *path, gcsim_error *err);
 const gcsim_payload_plan *sweep_cache_payload(sweep_cache *c, const gcsim_model *m,
                                               const char *spec, gcsim_error *err);
+/* The training stack a name or path means (gcsim_stack_load: "pytorch-ddp" from the
+ * catalog, or a file), read once per distinct text: a stack holds every op law it prices
+ * with, and a sweep of a million cases must not parse it a million times. Callers pass
+ * gcsim_stack_choice(given, platform) so that the platform's "stack" and the default
+ * apply as in `gcsim predict`. NULL on failure with a message in err naming the stack. */
+const gcsim_stack *sweep_cache_stack(sweep_cache *c, const char *name_or_path, gcsim_error *err);
 
 typedef struct {
     const gcsim_platform *platform;
     const gcsim_model *model;
     const gcsim_payload_plan *payload;
+    /* The training stack that runs the exchange (required: sweep_case_run refuses a case
+     * without one, so no caller can fall back to another stack than `predict` would use;
+     * sweep_cache_stack(cache, gcsim_stack_choice(given, platform)) gives predict's). */
+    const gcsim_stack *stack;
     gcsim_collective collective;
     bool collective_given;    /* false: the platform's, chosen with the exchange */
     gcsim_exchange exchange;  /* GCSIM_EXCHANGE_AUTO (0) unless asked */
@@ -46,7 +59,7 @@ typedef struct {
     int batch;                /* 0: the model's batch_per_gpu */
     int gpus;
     int ps_shards;            /* 0: one per machine */
-    double bucket_bytes;      /* DES bucket; 0: 25 MiB */
+    double bucket_bytes;      /* gradient bucket (fp32 bytes); 0: the stack's */
     bool overlap;
 } sweep_case;
 
@@ -57,12 +70,17 @@ typedef struct {
     gcsim_exchange exchange;  /* the exchange used */
     gcsim_collective collective; /* its schedule */
     gcsim_placement placement;
+    const gcsim_stack *stack; /* the stack that ran it (the case's) */
     gcsim_prediction p;
 } sweep_result;
 
-/* Runs one case, with the exchange and codec cost of its compressor (sim/codec). Fails (with the reason in err) when the GPUs do not fit the platform,
- * a strong-scaling batch is smaller than the GPU count, the model has no profile for the
- * platform's GPU, or the engine fails. */
+/* Runs one case under its training stack: the exchange the stack runs the compressor with
+ * (or the one the case asks for), its codec and per-call costs and its bucket sizes, as
+ * `gcsim predict --stack` does. Fails (with the reason in err) when the case names no
+ * stack (internal), the GPUs do not fit the platform, a strong-scaling batch is smaller
+ * than the GPU count, the model has no profile for the platform's GPU, the stack cannot
+ * run the compressor or the exchange asked for (e.g. PowerSGD by all-gather under
+ * pytorch-ddp), or the engine fails. */
 int sweep_case_run(const sweep_case *c, sweep_result *out, gcsim_error *err);
 
 /* The batch a case uses. */
@@ -74,9 +92,10 @@ sweep_bottleneck sweep_bottleneck_of(const gcsim_prediction *p);
 const char *sweep_bottleneck_name(sweep_bottleneck b);
 
 /* A 16-hex-digit id (FNV-1a 64 of the case's canonical text: platform and model names,
- * normalized compressor spec, collective, scaling, batch, engine, GPU count). It does not
- * depend on the case's position, the other cases or where the files are, so a case keeps
- * its id across sweeps, shards and machines. */
+ * normalized compressor spec, the stack's name, collective, scaling, batch, engine, GPU
+ * count). It does not depend on the case's position, the other cases or where the files
+ * are, so a case keeps its id across sweeps, shards and machines; the same case under two
+ * stacks has two ids. */
 void sweep_case_id(const sweep_case *c, char out[17]);
 
 #endif

@@ -7,7 +7,8 @@ int sweep_space_load(sweep_space *s, const sweep_inputs *in, sweep_cache *cache,
     int n_platforms = in->n_platforms ? in->n_platforms : 1;
     int n_models = in->n_models ? in->n_models : 1;
     int n_compressors = in->n_compressors ? in->n_compressors : 1;
-    if (sweep_space_alloc(s, n_platforms, n_models, n_compressors,
+    int n_stacks = in->n_stacks ? in->n_stacks : 1;
+    if (sweep_space_alloc(s, n_platforms, n_models, n_compressors, n_stacks,
                           in->n_collectives ? in->n_collectives : 1,
                           in->n_scalings ? in->n_scalings : 1, in->n_batches ? in->n_batches : 1,
                           in->max_engines, in->max_gpu_counts))
@@ -23,6 +24,12 @@ int sweep_space_load(sweep_space *s, const sweep_inputs *in, sweep_cache *cache,
             if (!(s->plans[m * n_compressors + c] = sweep_cache_payload(
                       cache, s->models[m], in->n_compressors ? in->compressors[c] : NULL, err)))
                 return -1;
+    for (int p = 0; p < n_platforms; p++)
+        for (int t = 0; t < n_stacks; t++) {
+            const char *name = in->n_stacks ? in->stacks[t] : gcsim_stack_choice(NULL, s->platforms[p]);
+            if (!(s->stacks[p * n_stacks + t] = sweep_cache_stack(cache, name, err)))
+                return -1;
+        }
     s->collectives[0] = COLLECTIVE_RING;
     s->scalings[0] = SCALING_WEAK;
     return 0;
@@ -37,13 +44,15 @@ long long sweep_run(const sweep_space *s, const sweep_run_options *o, sweep_case
     for (int p = 0; p < s->n_platforms; p++)
      for (int m = 0; m < s->n_models; m++)
       for (int c = 0; c < s->n_compressors; c++)
-       for (int k = 0; k < s->n_collectives; k++)
-        for (int sc = 0; sc < s->n_scalings; sc++)
-         for (int b = 0; b < s->n_batches; b++)
-          for (int e = 0; e < s->n_engines; e++) {
+       for (int t = 0; t < s->n_stacks; t++)
+        for (int k = 0; k < s->n_collectives; k++)
+         for (int sc = 0; sc < s->n_scalings; sc++)
+          for (int b = 0; b < s->n_batches; b++)
+           for (int e = 0; e < s->n_engines; e++) {
             sweep_case cs = {
                 .platform = s->platforms[p], .model = s->models[m],
-                .payload = s->plans[m * s->n_compressors + c], .collective = s->collectives[k],
+                .payload = s->plans[m * s->n_compressors + c],
+                .stack = s->stacks[p * s->n_stacks + t], .collective = s->collectives[k],
                 .collective_given = o->collective_given, .exchange = o->exchange,
                 .scaling = s->scalings[sc], .engine = s->engines[e], .batch = s->batches[b],
                 .ps_shards = o->ps_shards, .bucket_bytes = o->bucket_bytes,

@@ -13,20 +13,24 @@
 #include "sweep_space.h"
 
 /* What the space is built from. A count of 0 means one, the default: a NULL path (the
- * cache's loaders pick the embedded platform or model) or a NULL compressor spec. */
+ * cache's loaders pick the embedded platform or model), a NULL compressor spec, or for the
+ * stacks each platform's own choice (gcsim_stack_choice: its "stack", else
+ * GCSIM_DEFAULT_STACK), as `gcsim predict` without --stack. */
 typedef struct {
-    int n_platforms, n_models, n_compressors;
+    int n_platforms, n_models, n_compressors, n_stacks;
     const char *const *platforms;
     const char *const *models;
     const char *const *compressors;
+    const char *const *stacks;                /* names or files (gcsim_stack_load) */
     int n_collectives, n_scalings, n_batches; /* 0: one, ring / weak / the model's */
     int max_engines;
     int max_gpu_counts;                       /* room per platform */
 } sweep_inputs;
 
-/* Allocates the space for the given list lengths and loads every platform, model and
- * payload plan (model x compressor) through the cache, in that order, so that a bad input
- * stops the sweep before it writes anything. The first collective is ring and the first
+/* Allocates the space for the given list lengths and loads every platform, model, payload
+ * plan (model x compressor) and stack (platform x stack) through the cache, in that order,
+ * so that a bad input stops the sweep before it writes anything (a stack that cannot run
+ * some compressor is not bad input: those cases are rows that say why). The first collective is ring and the first
  * scaling weak until the caller fills in its own; engines and GPU counts are left to it.
  * Returns 0, or -1 with the reason in err (sweep_space_free still frees the space). */
 int sweep_space_load(sweep_space *s, const sweep_inputs *in, sweep_cache *cache,
@@ -37,7 +41,7 @@ typedef struct {
     bool collective_given;    /* false: each case's collective chosen with the exchange */
     gcsim_exchange exchange;
     int ps_shards;            /* 0: one per machine */
-    double bucket_bytes;
+    double bucket_bytes;      /* 0: each stack's */
     bool overlap;
     int shard_k, shard_n;     /* shard K of N; 0/0: every case */
 } sweep_run_options;
@@ -57,7 +61,7 @@ typedef struct {
 typedef int (*sweep_case_done)(void *ctx, const sweep_outcome *outcome);
 
 /* Runs the shard's cases in the space's order (sweep_space.h). The one-GPU run of a group
- * (same platform, model, compressor, collective, scaling, batch, engine) is made once, and
+ * (same platform, model, compressor, stack, collective, scaling, batch, engine) is made once, and
  * only when the shard has a case of the group. Returns how many cases ran; *stopped says
  * whether the callback stopped the sweep. */
 long long sweep_run(const sweep_space *s, const sweep_run_options *o, sweep_case_done done,

@@ -4,12 +4,13 @@
 #include <stdlib.h>
 
 int sweep_space_alloc(sweep_space *s, int n_platforms, int n_models, int n_compressors,
-                      int n_collectives, int n_scalings, int n_batches, int max_engines,
-                      int max_gpu_counts)
+                      int n_stacks, int n_collectives, int n_scalings, int n_batches,
+                      int max_engines, int max_gpu_counts)
 {
     s->n_platforms = n_platforms;
     s->n_models = n_models;
     s->n_compressors = n_compressors;
+    s->n_stacks = n_stacks;
     s->n_collectives = n_collectives;
     s->n_scalings = n_scalings;
     s->n_batches = n_batches;
@@ -17,13 +18,14 @@ int sweep_space_alloc(sweep_space *s, int n_platforms, int n_models, int n_compr
     s->platforms = calloc((size_t)n_platforms, sizeof *s->platforms);
     s->models = calloc((size_t)n_models, sizeof *s->models);
     s->plans = calloc((size_t)n_models * n_compressors, sizeof *s->plans);
+    s->stacks = calloc((size_t)n_platforms * n_stacks, sizeof *s->stacks);
     s->collectives = calloc((size_t)n_collectives, sizeof *s->collectives);
     s->scalings = calloc((size_t)n_scalings, sizeof *s->scalings);
     s->batches = calloc((size_t)n_batches, sizeof *s->batches);
     s->engines = calloc((size_t)max_engines, sizeof *s->engines);
     s->gpus = calloc((size_t)n_platforms, sizeof *s->gpus);
     s->n_gpus = calloc((size_t)n_platforms, sizeof *s->n_gpus);
-    if (!s->platforms || !s->models || !s->plans || !s->collectives || !s->scalings ||
+    if (!s->platforms || !s->models || !s->plans || !s->stacks || !s->collectives || !s->scalings ||
         !s->batches || !s->engines || !s->gpus || !s->n_gpus)
         return -1;
     for (int p = 0; p < n_platforms; p++)
@@ -41,6 +43,7 @@ void sweep_space_free(sweep_space *s)
     free(s->platforms);
     free(s->models);
     free(s->plans);
+    free(s->stacks);
     free(s->collectives);
     free(s->scalings);
     free(s->batches);
@@ -49,8 +52,8 @@ void sweep_space_free(sweep_space *s)
 
 long long sweep_space_count(const sweep_space *s)
 {
-    long long per_gpu = (long long)s->n_models * s->n_compressors * s->n_collectives *
-                        s->n_scalings * s->n_batches * s->n_engines;
+    long long per_gpu = (long long)s->n_models * s->n_compressors * s->n_stacks *
+                        s->n_collectives * s->n_scalings * s->n_batches * s->n_engines;
     long long total = 0;
     for (int p = 0; p < s->n_platforms; p++)
         total += per_gpu * s->n_gpus[p];

@@ -1,9 +1,10 @@
 /*
  * sim/planning/sweep_space.h: the cases of a sweep and how shards split them.
  *
- * A sweep is the cross product platform x model x compressor x collective x scaling x
- * batch x engine x GPU count, in that nesting order (the GPU count innermost, with its own
- * list per platform). Case i is in shard K/N when i mod N = K - 1, so the shards
+ * A sweep is the cross product platform x model x compressor x stack x collective x
+ * scaling x batch x engine x GPU count, in that nesting order (the GPU count innermost,
+ * with its own list per platform; the stacks too have a list per platform, since by
+ * default each platform runs its own stack choice). Case i is in shard K/N when i mod N = K - 1, so the shards
  * partition the cases and each holds every N-th case (a shard of a slow region is not
  * much slower than the others).
  */
@@ -14,12 +15,15 @@
 
 #include "engine.h"
 #include "scenario.h"
+#include "stack.h"
 
 typedef struct {
-    int n_platforms, n_models, n_compressors, n_collectives, n_scalings, n_batches, n_engines;
+    int n_platforms, n_models, n_compressors, n_stacks, n_collectives, n_scalings, n_batches,
+        n_engines;
     const gcsim_platform **platforms;
     const gcsim_model **models;
     const gcsim_payload_plan **plans; /* n_models x n_compressors */
+    const gcsim_stack **stacks;       /* n_platforms x n_stacks: stacks[p * n_stacks + t] */
     gcsim_collective *collectives;
     gcsim_scaling *scalings;
     int *batches;                     /* 0: the model's */
@@ -32,8 +36,8 @@ typedef struct {
  * left 0 with room for max_engines. Returns 0, or -1 when out of memory (then
  * sweep_space_free still frees what was allocated). */
 int sweep_space_alloc(sweep_space *s, int n_platforms, int n_models, int n_compressors,
-                      int n_collectives, int n_scalings, int n_batches, int max_engines,
-                      int max_gpu_counts);
+                      int n_stacks, int n_collectives, int n_scalings, int n_batches,
+                      int max_engines, int max_gpu_counts);
 void sweep_space_free(sweep_space *s);
 
 /* The number of cases (all shards together). */

@@ -18,8 +18,8 @@
  *     GPU part above its launch-bound floor scales with memory bandwidth;
  *   - fixed costs: a collective call, a host-device synchronisation, a background cycle.
  *
- * "fused" is the ideal implementation (the codec model of sim/codec, no per-call cost):
- * the lower bound. This module only reads and evaluates stacks; sim/collectives turns a
+ * "fused" is the ideal per-tensor implementation (the codec model of sim/codec, no per-call
+ * cost): below any per-tensor stack, not necessarily below one that works on whole buckets. This module only reads and evaluates stacks; sim/collectives turns a
  * stack and a scenario into the programs both engines run (program_stack.c).
  */
 #ifndef GCSIM_STACK_STACK_H

@@ -62,9 +62,10 @@ int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const
                                "%s does not apply (use --exchange auto or allreduce, or --stack "
                                "fused)",
                           st->name, gcsim_exchange_name(ss->cs.exchange.exchange));
-    if (!e) {
-        snprintf(ss->description, sizeof ss->description, "stack %s: %s", st->name,
-                 ss->cs.codec.description);
+    if (ss->cs.exchange.exchange == GCSIM_EXCHANGE_PATTERN) /* the paper's own model */
+        ss->entry = e = NULL, ss->tune = false;
+    if (!e) { /* the fused stack charges the codec model (or the platform's profile) */
+        snprintf(ss->description, sizeof ss->description, "%s", ss->cs.codec.description);
         return 0;
     }
     gcsim_gpu_params target;

@@ -72,7 +72,12 @@ static const struct {
  * vit-b16: 224x224 images, 16x16 patches (196 + class token = 197), H = 768, 12 layers.
  *   patch conv 3*16*16*768 + 768 = 590,592; class token 768; positions 197*768 = 151,296
  *   12 layers as BERT's = 85,054,464; final LayerNorm 1,536; head 768*1000 + 1000 = 769,000
- *   total 86,567,656 ("86.6M", torchvision vit_b_16) */
+ *   total 86,567,656 ("86.6M", torchvision vit_b_16)
+ * resnet-101: ResNet-50 (25,557,032, the CSV above) with 23 blocks instead of 6 in its third
+ *   stage; each added block (1024 -> 256 -> 256 -> 1024 channels, no downsampling):
+ *   1x1 1024*256 = 262,144 + BN 512; 3x3 256*256*9 = 589,824 + BN 512;
+ *   1x1 256*1024 = 262,144 + BN 2,048 -> 1,117,184; 17 of them = 18,992,128
+ *   total 44,549,160 (torchvision resnet101) */
 static const struct {
     const char *file;
     long long total;
@@ -83,6 +88,7 @@ static const struct {
     {"gpt2-xl.json", 1557611200LL},
     {"llama-7b.json", 6738415616LL},
     {"vit-b16.json", 86567656LL},
+    {"resnet-101.json", 44549160LL},
 };
 
 #define N_CSV (sizeof csv_models / sizeof csv_models[0])

@@ -29,7 +29,8 @@ def check(cond, what):
 
 def gcsim_json(gcsim, repo, args):
     r = subprocess.run([gcsim, "predict", "--platform", "platforms/cloud-v100-25gbe.json",
-                        "--model", "models/resnet-50.json", "--format", "json"] + args,
+                        "--model", "models/resnet-50.json", "--stack", "fused",
+                        "--format", "json"] + args,
                        capture_output=True, text=True, cwd=repo, timeout=60)
     if r.returncode != 0:
         print("gcsim predict %s -> %d: %s" % (" ".join(args), r.returncode, r.stderr))

@@ -54,12 +54,13 @@ def run(gcsim, repo, args, umask):
     return r
 
 
-def one(gcsim, repo, work, compressor, umask):
-    path = os.path.join(work, "timeline-%s.json" % compressor.split(":")[0])
+def one(gcsim, repo, work, compressor, umask, stack):
+    path = os.path.join(work, "timeline-%s-%s.json" % (compressor.split(":")[0], stack))
     if os.path.exists(path):
         os.unlink(path)
     r = run(gcsim, repo, ["predict", "--platform", "platforms/cloud-v100-25gbe.json",
                           "--model", "models/resnet-50.json", "--engine", "des",
+                          "--stack", stack,
                           "--compressor", compressor, "--timeline", path, "--format", "json"],
             umask)
     check("16 GPUs (2 machines of 8)" in r.stderr, "no --gpus: says it uses 16 GPUs: %r" % r.stderr)
@@ -160,13 +161,14 @@ def one(gcsim, repo, work, compressor, umask):
     end = max(b for spans in slices.values() for _, b in spans)
     check(abs(end - round(iteration_s * 1e9)) <= 1,
           "slices end at %d ns, predict's iteration %.9f s" % (end, iteration_s))
-    check_tensors(codec, tensors, track_names, compressor, gcsim, repo)
+    if stack == "fused":  # the codec model's per-tensor figures: the fused stack's
+        check_tensors(codec, tensors, track_names, compressor, gcsim, repo)
     return kinds
 
 
 def check_tensors(codec, tensors, track_names, compressor, gcsim, repo):
     """Per-tensor slices tile their bucket's encode/decode slice (see the docstring)."""
-    if compressor == "none":
+    if compressor == "none":  # fused
         check(not codec and not tensors, "fp32: no codec slices")
         return
     check(len(codec) > 0, "%s: encode and decode slices" % compressor)
@@ -203,7 +205,7 @@ def check_tensors(codec, tensors, track_names, compressor, gcsim, repo):
     # Every GPU encodes each layer of the model once, with predict --tensors' seconds.
     r = run(gcsim, repo, ["predict", "--platform", "platforms/cloud-v100-25gbe.json",
                           "--model", "models/resnet-50.json", "--compressor", compressor,
-                          "--tensors", "--format", "json"], 0o022)
+                          "--stack", "fused", "--tensors", "--format", "json"], 0o022)
     per_layer = {row["name"]: row for row in json.loads(r.stdout)["rows"]}
     pids = {k[0] for k in codec}
     for pid in pids:
@@ -230,12 +232,17 @@ def main(argv):
         return 2
     gcsim, repo, work = os.path.abspath(argv[1]), os.path.abspath(argv[2]), os.path.abspath(argv[3])
     os.makedirs(work, exist_ok=True)
-    kinds = one(gcsim, repo, work, "none", 0o022)
+    kinds = one(gcsim, repo, work, "none", 0o022, "fused")
     check({"forward", "backward", "exchange", "transfer"} <= kinds, "fp32 slice kinds: %s" % kinds)
     check(not kinds & {"encode-tensor", "decode-tensor"}, "fp32: no per-tensor slices")
-    kinds = one(gcsim, repo, work, "qsgd", 0o002)
+    kinds = one(gcsim, repo, work, "qsgd", 0o002, "fused")
     check({"encode", "decode", "encode-tensor", "decode-tensor", "transfer"} <= kinds,
           "QSGD slice kinds: %s" % kinds)
+    # A training stack's program, op by op: PyTorch's PowerSGD hook per bucket.
+    kinds = one(gcsim, repo, work, "powersgd", 0o022, "pytorch-ddp")
+    check({"encode P", "unpack", "orthogonalize, Q", "decompress", "exchange", "transfer"} <= kinds
+          and not kinds & {"encode-tensor", "decode-tensor"},
+          "PowerSGD hook slice kinds: %s" % kinds)
     print("ok" if not failures else "%d failures" % len(failures))
     return 1 if failures else 0
 

@@ -31,9 +31,14 @@ grep -qx "data: $data (installed)" version.txt || fail "data folder: $(grep '^da
 grep -q "samples/s" default.txt || fail "gcsim predict printed no table"
 
 # Catalog names resolve to the installed catalog; the platform's codec profile (a path
-# relative to the platform file) is read from there too.
-"$gcsim" predict --platform h100-ndr --model resnet-50 --compressor fp16 --gpus 8 > named.txt ||
+# relative to the platform file, charged by the fused stack) is read from there too, and so
+# is the default training stack.
+"$gcsim" predict --platform h100-ndr --model resnet-50 --compressor fp16 --gpus 8 > stack.txt ||
     fail "predict --platform h100-ndr --model resnet-50: exit $?"
+grep -q "^stack: pytorch-ddp ($data/platforms/stacks/pytorch-ddp.json)" stack.txt ||
+    fail "stack: $(grep '^stack' stack.txt)"
+"$gcsim" predict --platform h100-ndr --model resnet-50 --compressor fp16 --gpus 8 --stack fused > named.txt ||
+    fail "predict --platform h100-ndr --model resnet-50 --stack fused: exit $?"
 grep -q "^platform: h100-ndr ($data/platforms/h100-ndr.json)" named.txt || fail "platform: $(grep '^platform' named.txt)"
 grep -q "^model: resnet-50 ($data/models/resnet-50.json)" named.txt || fail "model: $(grep '^model' named.txt)"
 grep -q "^codec cost: measured profile $data/platforms/codec/h100-pytorch.json" named.txt ||

@@ -77,8 +77,23 @@ static void test_search_counts(void)
     pb.platforms = two;
     pb.n_platforms = 2;
     pb.n_compressors = 3;
+    pb.n_stacks = 1;
     pb.n_collectives = 2;
     CHECK(plan_candidate_count(&pb) == 2 * 9 * 3 * 2);
+    /* Two stacks double the groups; --exchange best replaces the collectives by one
+     * search of EXCHANGE_BEST_TRIES runs per candidate, and of EXCHANGE_BEST_MAX_TRIES
+     * under a codec-model stack (the papers' patterns as well). */
+    static gcsim_stack laws = {.codec_model = false}, fused = {.codec_model = true};
+    const gcsim_stack *stacks[4] = {&laws, &laws, &laws, &laws};
+    pb.stacks = stacks;
+    pb.n_stacks = 2;
+    CHECK(plan_candidate_count(&pb) == 2 * 9 * 3 * 2 * 2);
+    pb.exchange_best = true;
+    CHECK(plan_groups_per_platform(&pb) == 3 * 2);
+    CHECK(plan_candidate_count(&pb) == 2 * 9 * 3 * 2 * EXCHANGE_BEST_TRIES);
+    stacks[1] = stacks[3] = &fused;
+    CHECK(plan_candidate_count(&pb) ==
+          2 * 9 * 3 * (EXCHANGE_BEST_TRIES + EXCHANGE_BEST_MAX_TRIES));
     free(counts);
 }
 
@@ -90,6 +105,7 @@ typedef struct {
     const gcsim_platform *platform;
     const gcsim_platform *other; /* cheaper per GPU-hour, slower per GPU */
     const gcsim_payload_plan *plans[N_COMPRESSORS];
+    const gcsim_stack *stacks[2];   /* each platform's choice: platform's, other's */
     gcsim_collective collectives[N_COLLECTIVES];
     /* The engine's throughput of each (compressor, collective, count), run one by one. */
     double tput[N_COMPRESSORS][N_COLLECTIVES][N_COUNTS];
@@ -98,6 +114,7 @@ typedef struct {
 static plan_problem problem_of(const small_problem *sp)
 {
     plan_problem pb = {.model = sp->model, .n_platforms = 1, .n_compressors = N_COMPRESSORS,
+                       .n_stacks = 1, .stacks = sp->stacks,
                        .n_collectives = N_COLLECTIVES, .platforms = &sp->platform,
                        .plans = sp->plans, .collectives = sp->collectives,
                        .scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
@@ -119,6 +136,14 @@ static int load(const char *src, sweep_cache *cache, small_problem *sp)
         fprintf(stderr, "%s\n", err.message);
         return -1;
     }
+    /* as gcsim plan without --stack: each platform's choice */
+    sp->stacks[0] = sweep_cache_stack(cache, gcsim_stack_choice(NULL, sp->platform), &err);
+    sp->stacks[1] = sp->stacks[0] ? sweep_cache_stack(cache, gcsim_stack_choice(NULL, sp->other), &err)
+                                   : NULL;
+    if (!sp->stacks[0] || !sp->stacks[1]) {
+        fprintf(stderr, "%s\n", err.message);
+        return -1;
+    }
     const char *specs[N_COMPRESSORS] = {"none", "fp16"};
     for (int c = 0; c < N_COMPRESSORS; c++)
         if (!(sp->plans[c] = sweep_cache_payload(cache, sp->model, specs[c], &err))) {
@@ -131,7 +156,8 @@ static int load(const char *src, sweep_cache *cache, small_problem *sp)
         for (int k = 0; k < N_COLLECTIVES; k++)
             for (int g = 0; g < N_COUNTS; g++) {
                 sweep_case cs = {.platform = sp->platform, .model = sp->model,
-                                 .payload = sp->plans[c], .collective = sp->collectives[k],
+                                 .payload = sp->plans[c], .stack = sp->stacks[0],
+                                 .collective = sp->collectives[k],
                                  .collective_given = true, .scaling = SCALING_WEAK,
                                  .engine = ENGINE_ANALYTIC, .gpus = gpu_list[g],
                                  .overlap = true};
@@ -217,11 +243,11 @@ static void test_infeasible(const small_problem *sp)
     CHECK(res.n_rows == N_COMPRESSORS * N_COLLECTIVES); /* one closest per group */
     for (int i = 1; i < res.n_rows; i++)
         CHECK(res.rows[i - 1].shortfall <= res.rows[i].shortfall);
-    char expected[512];
+    char expected[1024];
     snprintf(expected, sizeof expected,
-             "the fastest configuration (%s, %d GPUs, %s, %s) reaches %.6g samples/s; the "
-             "target needs 1e+12",
-             sp->platform->name, gpu_list[best_g], sp->plans[best_c]->spec,
+             "the fastest configuration (%s, %d GPUs, %s, stack %s, %s) reaches %.6g "
+             "samples/s; the target needs 1e+12",
+             sp->platform->name, gpu_list[best_g], sp->plans[best_c]->spec, sp->stacks[0]->name,
              gcsim_collective_name(sp->collectives[best_k]), sp->tput[best_c][best_k][best_g]);
     CHECK(strcmp(res.why, expected) == 0);
     if (strcmp(res.why, expected))
@@ -297,11 +323,11 @@ static void test_over_budget(const small_problem *sp)
     gcsim_error err;
     CHECK(plan_run(&pb, &res, &err) == 0);
     CHECK(!res.feasible);
-    char expected[512];
+    char expected[1024];
     snprintf(expected, sizeof expected,
-             "the cheapest configuration fast enough (%s, %d GPUs, %s, %s) costs $%.2f, over "
-             "the budget of $1.00",
-             sp->platform->name, gpu_list[bg], sp->plans[bc]->spec,
+             "the cheapest configuration fast enough (%s, %d GPUs, %s, stack %s, %s) costs "
+             "$%.2f, over the budget of $1.00",
+             sp->platform->name, gpu_list[bg], sp->plans[bc]->spec, sp->stacks[0]->name,
              gcsim_collective_name(sp->collectives[bk]), cheapest);
     CHECK(strcmp(res.why, expected) == 0);
     if (strcmp(res.why, expected))

@@ -1,9 +1,10 @@
 /*
  * The planning library (sim/planning) called directly, without the gcsim binary: the
  * size of a sweep's cross product and how shards partition it, the default GPU counts,
- * the input cache, a sweep's cases run whole and in shards (sweep_run), what the plan
- * search keeps, the merge of shard rows (order restored; duplicates, gaps and
- * mismatched headers refused) and a baseline load / rewrite / load round trip.
+ * the input cache (stacks included), a sweep's cases run whole and in shards (sweep_run),
+ * the same case under two stacks (two ids, each stack's own number), what the plan search
+ * keeps, the merge of shard rows (order restored; duplicates, gaps and mismatched headers
+ * refused) and a baseline load / rewrite / load round trip, with its "stack" pinned.
  * Usage: test_planning_lib SOURCE_DIR WORK_DIR
  */
 #include <stdio.h>
@@ -25,6 +26,18 @@ static char *work_path(const char *name)
     return p;
 }
 
+static char *slurp_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    char *buf = calloc(1, 1 << 16);
+    if (buf)
+        buf[fread(buf, 1, (1 << 16) - 1, f)] = '\0';
+    fclose(f);
+    return buf;
+}
+
 static void write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -36,12 +49,12 @@ static void write_text(const char *path, const char *text)
     fclose(f);
 }
 
-/* 2 platforms (3 and 2 GPU counts) x 1 model x 2 compressors x 1 collective x 1 scaling x
- * 2 batches x 1 engine: (3 + 2) x 2 x 2 = 20 cases. */
+/* 2 platforms (3 and 2 GPU counts) x 1 model x 2 compressors x 1 stack x 1 collective x
+ * 1 scaling x 2 batches x 1 engine: (3 + 2) x 2 x 2 = 20 cases; 3 stacks triple them. */
 static void test_space_and_shards(void)
 {
     sweep_space s = {0};
-    CHECK(sweep_space_alloc(&s, 2, 1, 2, 1, 1, 2, 2, 8) == 0);
+    CHECK(sweep_space_alloc(&s, 2, 1, 2, 1, 1, 1, 2, 2, 8) == 0);
     s.engines[s.n_engines++] = ENGINE_ANALYTIC;
     s.n_gpus[0] = 3;
     s.n_gpus[1] = 2;
@@ -49,6 +62,13 @@ static void test_space_and_shards(void)
     s.engines[s.n_engines++] = ENGINE_DES; /* "both": twice the cases */
     CHECK(sweep_space_count(&s) == 40);
     sweep_space_free(&s);
+    sweep_space three = {0};
+    CHECK(sweep_space_alloc(&three, 2, 1, 2, 3, 1, 1, 2, 1, 8) == 0);
+    three.engines[three.n_engines++] = ENGINE_ANALYTIC;
+    three.n_gpus[0] = 3;
+    three.n_gpus[1] = 2;
+    CHECK(sweep_space_count(&three) == 60);
+    sweep_space_free(&three);
 
     /* Every case in exactly one shard, shard sizes as announced and summing to the total,
      * and shard sizes differing by at most one. */
@@ -97,6 +117,16 @@ static void test_cache(const char *src)
     const gcsim_platform *a = sweep_cache_platform(c, platform, &err);
     const gcsim_platform *b = sweep_cache_platform(c, platform, &err);
     CHECK(a != NULL && a == b); /* read once */
+    /* A stack is read once per name; a name that is neither in the catalog nor a file is
+     * refused, naming it and the catalog's stacks. */
+    const gcsim_stack *ddp = sweep_cache_stack(c, "pytorch-ddp", &err);
+    CHECK(ddp != NULL && ddp == sweep_cache_stack(c, "pytorch-ddp", &err));
+    CHECK(ddp && strcmp(ddp->name, "pytorch-ddp") == 0);
+    const gcsim_stack *fused = sweep_cache_stack(c, "fused", &err);
+    CHECK(fused != NULL && fused != ddp && fused->codec_model);
+    CHECK(sweep_cache_stack(c, "no-such-stack", &err) == NULL);
+    CHECK_STR_CONTAINS(err.message, "stack \"no-such-stack\": no such stack in the catalog");
+    CHECK_STR_CONTAINS(err.message, "pytorch-ddp");
     /* Plain-file loaders have no embedded default. */
     CHECK(sweep_cache_platform(c, NULL, &err) == NULL);
     CHECK_STR_CONTAINS(err.message, "no platform file named");
@@ -112,6 +142,8 @@ typedef struct {
     long long order[RUN_MAX], n, total, stop_after;
     int gpus[RUN_MAX], rc[RUN_MAX], has_one[RUN_MAX];
     double tput[RUN_MAX], one_tput[RUN_MAX];
+    const gcsim_stack *stack[RUN_MAX], *ran_under[RUN_MAX];
+    char id[RUN_MAX][17];
 } run_log;
 
 static int log_case(void *ctx, const sweep_outcome *oc)
@@ -125,6 +157,9 @@ static int log_case(void *ctx, const sweep_outcome *oc)
     l->order[l->n++] = i;
     l->total = oc->total;
     l->gpus[i] = oc->c->gpus;
+    l->stack[i] = oc->c->stack;
+    l->ran_under[i] = oc->rc ? NULL : oc->r->stack;
+    sweep_case_id(oc->c, l->id[i]);
     l->rc[i] = oc->rc;
     if (oc->rc)
         CHECK(oc->err->message[0] != '\0');
@@ -158,6 +193,11 @@ static void test_sweep_run(const char *src)
     }
     CHECK(s.collectives[0] == COLLECTIVE_RING && s.scalings[0] == SCALING_WEAK);
     CHECK(s.n_batches == 1 && s.batches[0] == 0); /* the model's */
+    /* No stacks named: each platform's choice, the default one for both of these. */
+    CHECK(s.n_stacks == 1 && s.stacks[0] && s.stacks[1]);
+    if (s.stacks[0] && s.stacks[1])
+        CHECK(strcmp(s.stacks[0]->name, GCSIM_DEFAULT_STACK) == 0 &&
+              strcmp(s.stacks[1]->name, GCSIM_DEFAULT_STACK) == 0);
     s.collectives[1] = COLLECTIVE_TREE;
     s.engines[s.n_engines++] = ENGINE_ANALYTIC;
     const int counts[] = {1, 2, 4, 1024};
@@ -220,6 +260,75 @@ static void test_sweep_run(const char *src)
     CHECK(sweep_space_load(&t, &in, cache, &err) != 0);
     CHECK_STR_CONTAINS(err.message, "no-such-platform.json");
     sweep_space_free(&t);
+    sweep_cache_free(cache);
+}
+
+/* One platform, ResNet-50, QSGD, --stack pytorch-ddp,fused, GPU counts 1 and 64: 4 cases,
+ * the stack nested between compressor and collective (so the GPU count still innermost).
+ * The two stacks' cases have different ids and different throughputs (pytorch-ddp's op
+ * laws against the codec model), each the number sweep_case_run gives under that stack
+ * (what `gcsim predict --stack` computes); a case without a stack is refused. */
+static void test_sweep_stacks(const char *src)
+{
+    char pf[4096], model[4096];
+    snprintf(pf, sizeof pf, "%s/platforms/cloud-v100-25gbe.json", src);
+    snprintf(model, sizeof model, "%s/models/resnet-50.json", src);
+    const char *platforms[] = {pf}, *models[] = {model}, *compressors[] = {"qsgd"},
+               *stacks[] = {"pytorch-ddp", "fused"};
+    sweep_inputs in = {.n_platforms = 1, .platforms = platforms, .n_models = 1, .models = models,
+                       .n_compressors = 1, .compressors = compressors, .n_stacks = 2,
+                       .stacks = stacks, .max_engines = 1, .max_gpu_counts = 4};
+    sweep_cache *cache = sweep_cache_new(NULL);
+    sweep_space s = {0};
+    gcsim_error err;
+    CHECK(cache && sweep_space_load(&s, &in, cache, &err) == 0);
+    if (check_failures) {
+        fprintf(stderr, "%s\n", err.message);
+        sweep_space_free(&s);
+        sweep_cache_free(cache);
+        return;
+    }
+    CHECK(s.n_stacks == 2 && strcmp(s.stacks[0]->name, "pytorch-ddp") == 0 &&
+          strcmp(s.stacks[1]->name, "fused") == 0);
+    s.engines[s.n_engines++] = ENGINE_ANALYTIC;
+    s.gpus[0][0] = 1;
+    s.gpus[0][1] = 64;
+    s.n_gpus[0] = 2;
+    CHECK(sweep_space_count(&s) == 4);
+    sweep_run_options o = {.overlap = true}; /* bucket 0: each stack's */
+    static run_log log;
+    memset(&log, 0, sizeof log);
+    bool stopped = true;
+    CHECK(sweep_run(&s, &o, log_case, &log, &stopped) == 4 && !stopped);
+    for (int i = 0; i < 4; i++) {
+        CHECK(log.rc[i] == 0 && log.tput[i] > 0);
+        CHECK(log.stack[i] == s.stacks[i / 2] && log.ran_under[i] == s.stacks[i / 2]);
+        CHECK(log.gpus[i] == (i % 2 ? 64 : 1));
+        /* the number predict gives under that stack */
+        sweep_case one = {.platform = s.platforms[0], .model = s.models[0], .payload = s.plans[0],
+                          .stack = s.stacks[i / 2], .collective = COLLECTIVE_RING,
+                          .scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
+                          .gpus = log.gpus[i], .overlap = true};
+        sweep_result r;
+        CHECK(sweep_case_run(&one, &r, &err) == 0 && r.p.throughput_samples_per_s == log.tput[i]);
+        CHECK(r.stack == s.stacks[i / 2]);
+    }
+    /* Same case, other stack: another id and, at 64 GPUs, another throughput. */
+    CHECK(strcmp(log.id[1], log.id[3]) != 0 && strcmp(log.id[0], log.id[2]) != 0);
+    CHECK(log.tput[1] != log.tput[3]);
+    /* The id is the case's: the same values give the same id in another run. */
+    sweep_case again = {.platform = s.platforms[0], .model = s.models[0], .payload = s.plans[0],
+                        .stack = s.stacks[1], .collective = COLLECTIVE_RING,
+                        .scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC, .gpus = 64};
+    char id[17];
+    sweep_case_id(&again, id);
+    CHECK(strcmp(id, log.id[3]) == 0);
+    /* No stack: refused as gcsim's own mistake, never run under a default. */
+    again.stack = NULL;
+    sweep_result r;
+    CHECK(sweep_case_run(&again, &r, &err) == -1 && err.internal);
+    CHECK_STR_CONTAINS(err.message, "names no training stack");
+    sweep_space_free(&s);
     sweep_cache_free(cache);
 }
 
@@ -322,7 +431,7 @@ static void test_baseline_round_trip(const char *src)
              "             {\"name\": \"b\", \"platform\": \"%s/platforms/a100-hdr.json\",\n"
              "              \"model\": \"%s/models/resnet-50.json\", \"gpus\": 16,\n"
              "              \"collective\": \"tree\", \"scaling\": \"strong\", \"engine\": \"des\",\n"
-             "              \"compressor\": \"fp16\", \"tolerance_pct\": 2}]}\n",
+             "              \"compressor\": \"fp16\", \"stack\": \"fused\", \"tolerance_pct\": 2}]}\n",
              src, src, src, src);
     write_text(path, text);
     baseline b;
@@ -333,6 +442,10 @@ static void test_baseline_round_trip(const char *src)
     CHECK(strcmp(b.cases[0].name, "a") == 0 && b.cases[0].gpus == 8);
     CHECK(b.cases[0].has_expected && b.cases[0].expected_samples_per_s == 100.25);
     CHECK(strcmp(b.cases[0].compressor, "none") == 0); /* absent: none */
+    CHECK(b.cases[0].stack[0] == '\0'); /* absent: the platform's choice */
+    char want_stack[8192];
+    snprintf(want_stack, sizeof want_stack, "%s/platforms/stacks/fused.json", src);
+    CHECK(strcmp(b.cases[1].stack, want_stack) == 0); /* a catalog name, resolved */
     CHECK(!b.cases[1].has_expected && b.cases[1].tolerance_pct == 2.0);
     CHECK(b.tolerance_pct < 0); /* absent from the file */
 
@@ -352,6 +465,7 @@ static void test_baseline_round_trip(const char *src)
     CHECK(strcmp(again.cases[1].compressor, "fp16") == 0 && again.cases[1].gpus == 16);
     CHECK(again.cases[1].collective == COLLECTIVE_TREE && again.cases[1].scaling == SCALING_STRONG);
     CHECK(again.cases[1].engine == ENGINE_DES && again.cases[0].engine == ENGINE_ANALYTIC);
+    CHECK(strcmp(again.cases[1].stack, want_stack) == 0);
 
     /* Drift and tolerance: 101 against 100 is +1 %; a case's own tolerance first, then
      * the command line's, then the file's (absent here), then the fallback. */
@@ -365,14 +479,58 @@ static void test_baseline_round_trip(const char *src)
     /* A prediction is a positive, finite throughput; a missing model file is named. */
     sweep_cache *cache = sweep_cache_new(NULL);
     double now = 0.0;
-    CHECK(baseline_case_predict(&again.cases[0], cache, &now, &err) == 0);
+    const gcsim_stack *ran = NULL;
+    CHECK(baseline_case_predict(&again.cases[0], cache, &now, &ran, &err) == 0);
     CHECK(now > 0.0 && isfinite(now));
+    CHECK(ran && strcmp(ran->name, GCSIM_DEFAULT_STACK) == 0); /* no "stack": the default */
     baseline_case gone = again.cases[0];
     snprintf(gone.model, sizeof gone.model, "%s", work_path("no-such-model.json"));
-    CHECK(baseline_case_predict(&gone, cache, &now, &err) == -1);
+    CHECK(baseline_case_predict(&gone, cache, &now, NULL, &err) == -1);
     CHECK_STR_CONTAINS(err.message, "no-such-model.json");
+
+    /* --update pins the stack of the case that has none (the platform's choice), after its
+     * model since it names no compressor, and only once; the other keeps its own. */
+    const gcsim_platform *pf = sweep_cache_platform(cache, again.cases[0].platform, &err);
+    CHECK(pf != NULL);
+    const char *pin = pf ? baseline_stack_to_pin(&again.cases[0], pf) : NULL;
+    CHECK(pin && strcmp(pin, GCSIM_DEFAULT_STACK) == 0);
+    CHECK(pf && baseline_stack_to_pin(&again.cases[1], pf) == NULL);
+    CHECK(pin && baseline_pin_stack(&again, 0, pin, &err) == 1);
+    CHECK(pin && baseline_pin_stack(&again, 0, pin, &err) == 0);
+    CHECK(pin && baseline_pin_stack(&again, 1, pin, &err) == 0);
+    const unsigned char none[] = {0, 0};
+    CHECK(baseline_rewrite(&again, predicted, none, &err) == 0);
+    baseline_free(&again);
+    char *written = slurp_file(path);
+    CHECK(written && strstr(written, "\"stack\": \"" GCSIM_DEFAULT_STACK "\",\n      \"gpus\": 8"));
+    CHECK(written && strstr(written, "\"stack\": \"fused\""));
+    free(written);
+    CHECK(baseline_load(path, &again, &err) == 0);
+    if (check_failures) {
+        sweep_cache_free(cache);
+        return;
+    }
+    snprintf(want_stack, sizeof want_stack, "%s/platforms/stacks/%s.json", src, GCSIM_DEFAULT_STACK);
+    CHECK(strcmp(again.cases[0].stack, want_stack) == 0);
+    /* pinned, the case predicts what it did under the platform's choice */
+    double pinned = 0.0;
+    CHECK(baseline_case_predict(&again.cases[0], cache, &pinned, &ran, &err) == 0);
+    CHECK(pinned == now && ran && strcmp(ran->name, GCSIM_DEFAULT_STACK) == 0);
     sweep_cache_free(cache);
     baseline_free(&again);
+
+    /* A stack that is neither a file nor in the catalog is refused, naming the JSON path. */
+    snprintf(text, sizeof text,
+             "{\"format\": \"gcsim-baseline/1\",\n"
+             " \"cases\": [{\"name\": \"a\", \"platform\": \"%s/platforms/a100-hdr.json\",\n"
+             "              \"model\": \"%s/models/resnet-50.json\", \"gpus\": 8,\n"
+             "              \"stack\": \"no-such-stack\",\n"
+             "              \"collective\": \"ring\", \"scaling\": \"weak\", \"engine\": \"analytic\"}]}\n",
+             src, src);
+    write_text(path, text);
+    CHECK(baseline_load(path, &again, &err) != 0);
+    CHECK_STR_CONTAINS(err.message, "baseline.json: $.cases[0].stack: \"no-such-stack\" not found");
+    CHECK_STR_CONTAINS(err.message, "platforms/stacks/no-such-stack.json");
 
     /* A duplicate case name is refused, naming the file. */
     write_text(path, "{\"format\": \"gcsim-baseline/1\", \"cases\": ["
@@ -502,6 +660,7 @@ int main(int argc, char **argv)
     test_space_and_shards();
     test_cache(argv[1]);
     test_sweep_run(argv[1]);
+    test_sweep_stacks(argv[1]);
     test_merge();
     test_plan_keep();
     test_baseline_round_trip(argv[1]);

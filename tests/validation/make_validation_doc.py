@@ -15,6 +15,10 @@ measurements that the project has, in one command.
    (tests/validation/published_single_gpu.tsv): `gcsim predict --gpus 1 --batch B
    --collective ring` on a platform with that GPU (a GPU-direct collective moves nothing on
    one GPU, so this is the profile itself as gcsim reads it).
+4. Compression against published measurements (compression_cases.py,
+   tests/validation/published_compression.tsv): the compressed/uncompressed throughput
+   ratio per case, with the cases' training stacks and with the fused stack (before).
+5. The engines under the training stacks' own programs, with overlap (stack_agreement.py).
 
 Writes REPO/docs/validation.md (or --output) atomically. Exit status: 0 written, 2 bad
 usage or input, 3 internal failure (engine_agreement.py failing to run).
@@ -201,6 +205,74 @@ def single_gpu_section(gcsim, repo):
     return "\n".join(out)
 
 
+def run_script(script, gcsim, repo, extra):
+    r = subprocess.run([sys.executable, os.path.join(HERE, script), gcsim, repo] + extra,
+                       capture_output=True, text=True, timeout=3600)
+    if r.returncode not in (0, 1):
+        raise RuntimeError("%s failed (exit %d): %s" % (script, r.returncode, r.stderr.strip()))
+    return r
+
+
+def compression_section(gcsim, repo):
+    with tempfile.TemporaryDirectory() as tmp:
+        md = os.path.join(tmp, "cases.md")
+        r = run_script("compression_cases.py", gcsim, repo, ["--markdown", md, "--check"])
+        if r.returncode != 0:
+            raise RuntimeError("compression_cases.py: a gcsim run failed: %s" % r.stderr.strip())
+        table = open(md).read()
+        totals = r.stderr.strip().splitlines()[-1]
+    out = ["## Compression against published measurements", "",
+           "Issue 24. `python3 tests/validation/compression_cases.py $G .`: for each published "
+           "case (`tests/validation/published_compression.tsv`, with sources), the predicted "
+           "ratio of compressed to uncompressed throughput (analytic engine) against the measured "
+           "one, with the training stack of the case (`stack`; its background cycle where the "
+           "source's launch script sets one) and with the fused stack for both runs (`fused`: what "
+           "gcsim charged before training stacks). Error = predicted / measured - 1. The sign "
+           "agrees when both ratios say the same of compression: faster (above 1.03), slower "
+           "(below 0.97) or even. No figure here was used to choose or fit a gcsim input: the op "
+           "laws are fitted to GPU micro-benchmarks only (docs/stacks.md); the platforms are "
+           "built from hardware figures (`tests/validation/platforms/`, sources inside).",
+           "", "Held out and left out on purpose: the GRACE benchmark data release and "
+           "pytorch/pytorch issue #74148, which issue 24 names as the project's held-out "
+           "validation set.", "", "Totals: " + totals, "", table,
+           "Where they disagree, and why (mechanisms, not fits):", "",
+           "- **MergeComp's PCIe baseline** is far slower than the hardware figures allow: its "
+           "FP32 Horovod runs reach a scaling factor of 24% (ResNet-50) and 53% (ResNet-101) on 8 "
+           "V100s, where gcsim, with GPU-to-GPU traffic through host memory at the measured "
+           "cross-socket PCIe rate, predicts 96%; no single link rate explains both (0.3 GB/s "
+           "fits ResNet-50 and then gives ResNet-101 26%). With communication hidden in the "
+           "prediction, FP16 cannot pay (gcsim 0.96-0.97 against 1.23-1.56).",
+           "- **Sign-based codecs on MergeComp** (signSGD, EF-signSGD, 1-bit) come out about "
+           "twice as slow as measured (0.44-0.47 against 0.67-0.94): the horovod stack decodes "
+           "each worker's payload with its own ops, as GRACE's all-gather communicator does (8 "
+           "payloads x 161 tensors of bit unpacking for ResNet-50); an implementation that "
+           "unpacks the gathered concatenation at once pays an eighth of that. MergeComp's "
+           "decoder was not read here.",
+           "- **DGC's VGG-16 gains** beyond one machine are under-predicted (1.7-2.0 against "
+           "2.7-3.0) because the measured dense NCCL baseline over 25 GbE TCP is twice as slow as "
+           "gcsim's (speedup 4.2 at 16 GPUs against gcsim's 8.4): NCCL's socket transport is not "
+           "modelled (issue 27). Within one machine (8 GPUs) the measured NCCL baseline is "
+           "faster than gcsim's host-memory path, so gcsim sees a DGC gain (1.43) where there was "
+           "a small loss (0.95).", ""]
+    return "\n".join(out)
+
+
+def stack_agreement_section(gcsim, repo):
+    r = run_script("stack_agreement.py", gcsim, repo, ["--check"])
+    lines = r.stdout.strip().splitlines()
+    total = next((l for l in lines if "cases, largest" in l), "")
+    out = ["## Engine agreement under the training stacks", "",
+           "`python3 tests/validation/stack_agreement.py $G . --check` (CTest: "
+           "`validation_stack_agreement`): DES against analytic engine for each stack's own "
+           "programs with overlap (`gcsim predict --engine both`): pytorch-ddp and horovod x "
+           "fp32, fp16, top-k, DGC, PowerSGD, QSGD x ResNet-50 and BERT-base x cloud-v100-25gbe "
+           "and a100-hdr x 8 and 32 GPUs. Codec work shares the GPU with backward in both "
+           "engines (docs/stacks.md), deferred decodes and blocking calls included. %s. The "
+           "largest gaps come from the pipelined double tree the tuner picks for some calls "
+           "(the mechanism listed for the full grid above)." % total.rstrip("."), ""]
+    return "\n".join(out)
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="make_validation_doc.py",
                                  description=__doc__.split("\n")[0])
@@ -253,11 +325,19 @@ def main(argv):
             "| `python3 tests/validation/compute_bound.py $G .` | no predicted throughput above N x "
             "the profiled single-GPU throughput, whole catalog, default collective. CTest: "
             "`validation_compute_bound` |",
+            "| `python3 tests/validation/compression_cases.py $G .` | compressed/uncompressed "
+            "throughput ratios against published measurements (issue 24), with the training "
+            "stacks and with the fused stack |",
+            "| `python3 tests/validation/stack_agreement.py $G . --check` | DES against analytic "
+            "engine under the training stacks' programs, with overlap. CTest: "
+            "`validation_stack_agreement` |",
             "| `ctest --test-dir build -L validation` / `-LE validation` | run / skip all of them |",
             "| `cmake --build build --target validation_doc` | this page |",
             "",
         ]
         parts.append(agreement_section(gcsim, repo, "ci" if a.ci else "full", a.agreement_json))
+        parts.append(stack_agreement_section(gcsim, repo))
+        parts.append(compression_section(gcsim, repo))
         parts.append(busbw_section(gcsim, repo))
         parts.append(single_gpu_section(gcsim, repo))
     except (catalog.InputError, ValueError, KeyError) as e:

@@ -1,0 +1,89 @@
+/*
+ * sim/planning/exchange_best.h: the fastest exchange for a case (`--exchange best`).
+ *
+ * A stack runs each compressor with one exchange of its own (pytorch-ddp all-gathers QSGD
+ * payloads; the fused stack all-reduces summable payloads and all-gathers the others), but
+ * the payload often allows others: an all-reduce with the payload class's hop rule (partial
+ * sums re-encoded at every hop), an all-gather, a parameter server that decodes, sums and
+ * re-encodes. Which one is fastest depends on the GPU count and the network: an all-gather
+ * moves and decodes N payloads per worker, so on many GPUs a parameter server can be
+ * several times faster. exchange_best_run asks the model every question `gcsim predict
+ * --exchange X` answers and keeps the fastest, with the stack's own for comparison.
+ *
+ * Under a codec-model stack (fused) the papers' patterns (TernGrad's and DGC's parameter-
+ * server schedules, exchanged after backward) are tried as well: they price the codec as
+ * the fused stack does, so they compete on equal terms there; under a stack with op laws
+ * they are not something that stack runs, and are left out.
+ *
+ * For `gcsim predict --exchange best` (sim/cli/predict_exchange.c) and `gcsim plan
+ * --exchange best` (plan_run.h). The caller builds the sweep_case as predict builds its scenario
+ * (platform, model, payload, stack from gcsim_stack_choice, GPUs, ...) and leaves
+ * collective_given false: with a collective given, the exchanges it does not fit (an
+ * all-reduce algorithm for allgather or ps) cannot run and are skipped, so the search is
+ * then between the stack's own and allreduce only.
+ */
+#ifndef GCSIM_PLANNING_EXCHANGE_BEST_H
+#define GCSIM_PLANNING_EXCHANGE_BEST_H
+
+#include <stdbool.h>
+
+#include "gcsim_error.h"
+#include "sweep_case.h"
+
+/* The exchanges tried, in this order: GCSIM_EXCHANGE_AUTO (the stack's own: what the
+ * stack does with the compressor, the platform's collective included), then
+ * GCSIM_EXCHANGE_ALLREDUCE, GCSIM_EXCHANGE_ALLGATHER and GCSIM_EXCHANGE_PS. */
+#define EXCHANGE_BEST_TRIES 4
+/* Then, under a codec-model stack and with no collective given, the papers' patterns:
+ * COLLECTIVE_TERNGRAD and COLLECTIVE_DGC_PAPER. */
+#define EXCHANGE_BEST_PATTERNS 2
+#define EXCHANGE_BEST_MAX_TRIES (EXCHANGE_BEST_TRIES + EXCHANGE_BEST_PATTERNS)
+
+/* `gcsim predict --exchange best` warns when the stack's own exchange is more than this
+ * many times slower than the best (a configuration worth changing, not a rounding). */
+#define EXCHANGE_BEST_WARN_RATIO 1.5
+
+typedef struct {
+    gcsim_exchange asked;   /* what case.exchange was set to */
+    bool pattern;           /* a paper's pattern: case.collective set to `collective` */
+    gcsim_collective collective;
+    int rc;                 /* 0: it ran; -1: it could not (why_not says why) */
+    sweep_result r;         /* when it ran: r.exchange and r.collective say what ran */
+    char why_not[512];      /* e.g. the stack refuses PowerSGD by all-gather */
+} exchange_try;
+
+typedef struct {
+    int n_tried;                            /* EXCHANGE_BEST_TRIES, or MAX_TRIES */
+    exchange_try tried[EXCHANGE_BEST_MAX_TRIES];
+    int best;                               /* index into tried of the fastest */
+    bool has_own;                           /* the stack's own (tried[0]) ran */
+    double best_samples_per_s;              /* tried[best]'s throughput */
+    double own_samples_per_s;               /* tried[0]'s; 0 when it could not run */
+} exchange_best_result;
+
+/* Runs case c once per exchange (a copy of c with .exchange set; c->exchange itself is
+ * ignored: the comparison is always with the stack's own, GCSIM_EXCHANGE_AUTO) and keeps
+ * the fastest; a tie goes to the earlier exchange, so the stack's own wins when nothing is
+ * strictly faster. Exchanges that cannot run are skipped and kept in tried[] with the
+ * reason. Returns 0 when at least one ran; -1 with err when none could (err: the stack's
+ * own exchange's reason, e.g. more GPUs than the platform holds), or at once when a run
+ * fails inside gcsim (err->internal, e.g. a DES simulation that died). */
+int exchange_best_run(const sweep_case *c, exchange_best_result *out, gcsim_error *err);
+
+/* What a try is called in output: "auto" for the stack's own, the exchange asked for,
+ * or the pattern's collective name ("terngrad", "dgc-paper"). */
+const char *exchange_try_name(const exchange_try *t);
+
+/* The best over the stack's own throughput (>= 1); INFINITY when the own could not run. */
+double exchange_best_gain(const exchange_best_result *r);
+
+/* Whether the stack's own exchange is more than EXCHANGE_BEST_WARN_RATIO times slower than
+ * the best (or could not run at all while another could): what predict warns about. */
+bool exchange_best_warns(const exchange_best_result *r);
+
+/* Parses an --exchange value that may be "best": auto, allreduce, allgather or ps set *out
+ * (and *best = false); "best" sets *best = true and *out = GCSIM_EXCHANGE_AUTO. Returns
+ * -1 for anything else. */
+int exchange_option_parse(const char *text, gcsim_exchange *out, bool *best);
+
+#endif

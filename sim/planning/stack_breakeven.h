@@ -1,0 +1,47 @@
+/*
+ * sim/planning/stack_breakeven.h: the break-even NIC bandwidth of a compressor under a
+ * training stack (`gcsim breakeven`): fp32 and the compressor both run as the stack runs
+ * them (its exchange, codec and per-call costs, buckets), each as `gcsim predict --stack S
+ * --compressor X` would, and gcsim_breakeven_find (sim/analytic/breakeven.h) bisects the
+ * platform's NIC bandwidth between them.
+ *
+ * The command asks twice: under the chosen stack (what the user runs) and under "fused"
+ * (the ideal implementation, the codec model and no per-call cost): the second says what
+ * the compressor could do if the framework's overhead were gone.
+ */
+#ifndef GCSIM_PLANNING_STACK_BREAKEVEN_H
+#define GCSIM_PLANNING_STACK_BREAKEVEN_H
+
+#include "breakeven.h"
+#include "gcsim_error.h"
+#include "scenario.h"
+#include "stack.h"
+
+typedef struct {
+    const gcsim_platform *platform;
+    const gcsim_model *model;
+    const gcsim_payload_plan *fp32;     /* compressor "none" of model */
+    const gcsim_payload_plan *payload;  /* the compressor's */
+    int gpus;
+    int batch;                          /* per GPU (weak scaling); 0: the model's */
+    gcsim_exchange exchange;            /* the compressor's (fp32: the stack's own) */
+    const gcsim_collective *collective; /* the compressor's, or NULL: the platform's */
+} breakeven_case;
+
+typedef struct {
+    const gcsim_stack *stack;
+    /* be.status BREAKEVEN_REFUSED: the stack has no way to run the compressor (be.reason
+     * says why; of the rest only own_Bps and none_tput, fp32's throughput, are set) */
+    gcsim_breakeven be;
+    gcsim_exchange exchange;            /* the compressor's exchange under the stack */
+} stack_breakeven;
+
+/* The break-even of case bc under stack st. A stack that cannot run the compressor is an
+ * answer (BREAKEVEN_REFUSED), not an error, so a table of several stacks and compressors
+ * goes on. Returns 0, or -1 with err (bad input such as a codec profile that cannot be
+ * read, or an exchange the stack refuses for a compressor it runs, e.g. PowerSGD by
+ * all-gather; more GPUs than the platform holds). */
+int stack_breakeven_find(const breakeven_case *bc, const gcsim_stack *st, stack_breakeven *out,
+                         gcsim_error *err);
+
+#endif

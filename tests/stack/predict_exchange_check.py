@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""`gcsim predict --exchange best` and the slow-exchange warning (sim/cli/predict_exchange.h).
+
+    predict_exchange_check.py GCSIM REPO
+
+QSGD on ResNet-50, cloud-v100-25gbe (V100s over 25 GbE), analytic engine:
+- pytorch-ddp all-gathers QSGD payloads, so at 256 GPUs every GPU decodes 255 of them per
+  bucket; `--exchange best` must give, at 8 and 256 GPUs, exactly the largest of
+  `predict --exchange X` for X in auto, allreduce, allgather, ps, with that X in the row's
+  exchange column (auto: the stack's own, all-gather here);
+- the default run (auto) must warn on standard error at 256 GPUs, naming the faster
+  exchange and the ratio of the two throughputs (to the 2 decimals it prints), keep
+  standard output a valid report, exit 0, and put the search in the "exchange search"
+  note; fp16 at 8 GPUs (all-reduced by the stack, as fast as the best) must not warn;
+- under the fused stack the papers' patterns are searched too: ECQ-SGD at 512 GPUs with
+  `--exchange best` must give the largest of the four exchanges and of `--collective
+  terngrad` and `--collective dgc-paper`;
+- every report names its stack (meta stack.name); `--exchange fastest` exits 2 naming
+  "best", with nothing on standard output.
+"""
+import json
+import re
+import subprocess
+import sys
+
+failures = []
+BASE = ["--platform", "platforms/cloud-v100-25gbe.json", "--model", "models/resnet-50.json",
+        "--engine", "analytic", "--format", "json"]
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
+def run(gcsim, repo, args):
+    return subprocess.run([gcsim, "predict"] + BASE + args, capture_output=True, text=True,
+                          cwd=repo, timeout=120)
+
+
+def report(gcsim, repo, args):
+    r = run(gcsim, repo, args)
+    if r.returncode != 0:
+        print("gcsim predict %s -> %d: %s" % (" ".join(args), r.returncode, r.stderr))
+        sys.exit(1)
+    return json.loads(r.stdout), r.stderr
+
+
+def tput(doc, gpus):
+    return next(row["throughput_samples_per_s"] for row in doc["rows"] if row["gpus"] == gpus)
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.stderr.write(__doc__)
+        return 2
+    gcsim, repo = argv[1], argv[2]
+
+    qsgd = ["--compressor", "qsgd"]
+    best, _ = report(gcsim, repo, qsgd + ["--gpus", "8,256", "--exchange", "best"])
+    check(best["meta"]["stack"]["name"] == "pytorch-ddp", "default stack named in meta")
+    own = {}
+    for gpus in (8, 256):
+        each = {}
+        for x in ("auto", "allreduce", "allgather", "ps"):
+            doc, _ = report(gcsim, repo, qsgd + ["--gpus", str(gpus), "--exchange", x])
+            each[x] = (tput(doc, gpus), doc["rows"][0]["exchange"])
+        own[gpus] = each["auto"][0]
+        want = max(each.values(), key=lambda v: v[0])
+        row = next(r for r in best["rows"] if r["gpus"] == gpus)
+        check(row["throughput_samples_per_s"] == want[0],
+              "%d GPUs: best %.6g, the largest --exchange X gives %.6g"
+              % (gpus, row["throughput_samples_per_s"], want[0]))
+        check(row["exchange"] == want[1], "%d GPUs: best ran %s, the fastest is %s"
+              % (gpus, row["exchange"], want[1]))
+        if gpus == 256:
+            check(want[1] == "ps" and want[0] > 1.5 * own[gpus],
+                  "256 GPUs: ps should beat the all-gather by over 1.5x (%s)" % each)
+            ratio_256 = want[0] / own[gpus]
+    check("exchange search" in best["notes"], "--exchange best: an exchange search note")
+
+    doc, err = report(gcsim, repo, qsgd + ["--gpus", "8,256"])
+    m = re.search(r"warning: at 256 GPUs the exchange used \(allgather\) is ([0-9.]+)x slower "
+                  r"than ps", err)
+    check(m is not None, "auto at 256 GPUs: warning on stderr, got %r" % err)
+    if m:
+        check(abs(float(m.group(1)) - ratio_256) < 0.006,
+              "warned ratio %s, throughputs give %.4f" % (m.group(1), ratio_256))
+    check("at 8 GPUs" not in err, "8 GPUs: no warning expected (%r)" % err)
+    check(tput(doc, 256) == own[256], "the warning changes nothing it runs")
+    check("WARNING" in doc["notes"].get("exchange search", ""), "warning in the note too")
+
+    doc, err = report(gcsim, repo, ["--compressor", "fp16", "--gpus", "8"])
+    check("warning" not in err and "exchange search" not in doc["notes"],
+          "fp16 at 8 GPUs: nothing to warn about (%r)" % err)
+
+    ecq = ["--compressor", "ecq", "--stack", "fused", "--gpus", "512"]
+    doc, _ = report(gcsim, repo, ecq + ["--exchange", "best"])
+    check(doc["meta"]["stack"]["name"] == "fused", "fused named in meta")
+    tries = [tput(report(gcsim, repo, ecq + ["--exchange", x])[0], 512)
+             for x in ("auto", "allreduce", "allgather", "ps")]
+    tries += [tput(report(gcsim, repo, ecq + ["--collective", c])[0], 512)
+              for c in ("terngrad", "dgc-paper")]
+    check(tput(doc, 512) == max(tries), "fused ECQ at 512: best %.6g, largest try %.6g (%s)"
+          % (tput(doc, 512), max(tries), tries))
+    note = doc["notes"].get("exchange search", "")
+    check("terngrad" in note and "dgc-paper" in note, "fused: the patterns searched (%r)" % note)
+
+    r = run(gcsim, repo, qsgd + ["--exchange", "fastest"])
+    check(r.returncode == 2 and r.stdout == "" and "best" in r.stderr,
+          "--exchange fastest: exit 2 naming best (%d, %r)" % (r.returncode, r.stderr))
+
+    print("%d failure(s)" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

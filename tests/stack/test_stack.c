@@ -1,0 +1,413 @@
+/* Training stacks (sim/stack, sim/collectives/program_stack.c, sim/analytic/timeline.c):
+ * stack files read strictly, op laws evaluated as docs/stacks.md says, the programs each
+ * exchange builds (calls, bytes, deferred and blocking steps, fused groups) and the
+ * timeline both engines share, each against values computed by hand below. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analytic.h"
+#include "check.h"
+#include "collectives.h"
+#include "compressor.h"
+#include "stack.h"
+#include "timeline.h"
+
+/* ---- a stack small enough to price by hand ---- */
+
+/* Law "lin" on an h100: GPU 10 us at 1,000 elements, 1,000 us at 100,000 (linear between:
+ * 10 + 0.01 (n - 1000) us), host 20 us per call. Law "host" is host-bound (100 us). */
+static const char *test_stack_json =
+    "{\"schema\": \"gcsim-stack/1\", \"name\": \"t\", \"description\": \"d\", \"source\": \"s\","
+    " \"codec\": \"laws\","
+    " \"granularity\": {\"unit\": \"bucket\", \"bucket_bytes\": \"1GiB\", \"source\": \"s\"},"
+    " \"costs\": {\"collective_call\": \"7us\", \"sync\": \"3us\", \"source\": \"s\"},"
+    " \"laws\": {"
+    "  \"lin\": {\"gpu\": \"h100\", \"elements\": [1000, 100000], \"host_us\": [20, 20],"
+    "           \"gpu_us\": [10, 1000], \"source\": \"s\"},"
+    "  \"host\": {\"gpu\": \"h100\", \"elements\": [1000, 100000], \"host_us\": [100, 100],"
+    "           \"gpu_us\": [1, 2], \"source\": \"s\"}},"
+    " \"compressors\": {"
+    "  \"none\": {\"exchange\": \"allreduce\", \"source\": \"s\"},"
+    "  \"topk\": {\"exchange\": \"allgather\", \"encode\": [{\"law\": \"lin\", \"per\": \"unit\"}],"
+    "            \"decode\": [{\"law\": \"host\", \"per\": \"tensor\", \"payloads\": true}],"
+    "            \"decode_own\": true, \"source\": \"s\"},"
+    "  \"dgc\": {\"exchange\": \"allgather\", \"encode\": [{\"law\": \"lin\", \"per\": \"unit\"}],"
+    "          \"decode\": [{\"law\": \"lin\", \"per\": \"unit\", \"payloads\": true}],"
+    "          \"size_exchange\": true, \"source\": \"s\"},"
+    "  \"powersgd\": {\"exchange\": \"powersgd-hook\","
+    "     \"encode\": [{\"law\": \"lin\", \"per\": \"matrix\", \"rank\": 1}],"
+    "     \"unpack\": [{\"law\": \"host\", \"per\": \"vector\"}],"
+    "     \"between\": [{\"law\": \"lin\", \"per\": \"matrix\", \"fraction\": 0.5, \"rank\": 1}],"
+    "     \"decode\": [{\"law\": \"lin\", \"per\": \"unit\", \"gpu_scale\": 2}], \"source\": \"s\"},"
+    "  \"orq\": {\"refuse\": \"no measurement\", \"source\": \"s\"}}}";
+
+/* Two conv layers with batch norm on 2 machines of 2 v100s (fat NIC, 1 us latencies).
+ * A: 4,096 weights as 64 rows x 64 (BN 128); B: 8,192 weights as 128 rows x 64 (BN 256).
+ * Compute 30 ms per batch, backward 20 ms shared by forward FLOPs 1 : 3 (A : B). */
+static const char *platform_json =
+    "{\"name\": \"p\", \"nodes\": 2, \"gpus_per_node\": 2,"
+    " \"gpu\": {\"type\": \"v100\", \"speed\": \"15Tflops\"},"
+    " \"intra_node\": {\"kind\": \"pcie-switch\", \"gpu_to_host\": \"100Gbps\","
+    "                  \"gpu_to_gpu\": \"10GBps\", \"latency\": \"1us\"},"
+    " \"nic\": {\"kind\": \"infiniband\", \"bandwidth\": \"100Gbps\", \"latency\": \"1us\"},"
+    " \"fabric\": {\"topology\": \"star\"}}";
+
+static const char *model_json =
+    "{\"name\": \"m\", \"batch_per_gpu\": 8,"
+    " \"layers\": [{\"name\": \"A\", \"kind\": \"conv\", \"weights\": 4096, \"bias\": 0,"
+    "               \"other_params\": 128, \"fwd_flops\": 1e6},"
+    "              {\"name\": \"B\", \"kind\": \"conv\", \"weights\": 8192, \"bias\": 0,"
+    "               \"other_params\": 256, \"fwd_flops\": 3e6}],"
+    " \"profiles\": [{\"gpu\": \"v100\", \"framework\": \"none\", \"source\": \"test\","
+    "                 \"points\": [{\"batch\": 8, \"time\": \"30ms\"}]}]}";
+
+static gcsim_platform platform;
+static gcsim_model model;
+static gcsim_stack *stack;
+
+/* The law "lin" on a v100 at n elements, by hand: the GPU part above 10 us scales by the
+ * h100's 3,350 GB/s over the v100's 900 GB/s; the host's 20 us is the floor. */
+static double lin_v100_s(double n)
+{
+    double gpu_us = 10 + (10 + 0.01 * (n - 1000) - 10) * 3350.0 / 900.0;
+    return fmax(20.0, gpu_us) * 1e-6;
+}
+
+static int build(const char *spec, gcsim_exchange ex, int gpus, gcsim_iteration *it,
+                 gcsim_payload_plan *plan, gcsim_stack_setup *ss)
+{
+    gcsim_error err;
+    gcsim_scenario s = {.platform = &platform, .model = &model, .payload = plan,
+                        .scaling = SCALING_WEAK, .batch = 8, .overlap = true};
+    if (gcsim_payload_plan_build(spec, &model, plan, &err) ||
+        gcsim_stack_setup_init(ss, &platform, stack, plan->spec, ex, NULL, &err) ||
+        gcsim_platform_place(&platform, gpus, &s.placement, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        return -1;
+    }
+    gcsim_stack_setup_apply(ss, &s);
+    if (gcsim_iteration_build(it, &s, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        return -1;
+    }
+    return 0;
+}
+
+static void test_laws(void)
+{
+    const gcsim_stack_law *lin = &stack->laws[0];
+    const gcsim_gpu_params *h100, *v100;
+    gcsim_error err;
+    CHECK(gcsim_gpu_params_find("h100", &h100, &err) == 0);
+    CHECK(gcsim_gpu_params_find("v100", &v100, &err) == 0);
+    /* on its own GPU: max(host 20, GPU), linear between points, clamped below */
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 500, 1, 1, h100), 20e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, 1, 1, h100), 505e-6, 1e-12);
+    /* above the largest size: GPU work proportional to size, host not growing */
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 200000, 1, 1, h100), 2000e-6, 1e-12);
+    /* on a v100: the GPU part above the floor scaled by bandwidth */
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, 1, 1, v100), lin_v100_s(50500), 1e-12);
+    /* a fraction of the call, and twice the GPU work */
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, 0.5, 1, h100), 252.5e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, 1, 2, h100), (10 + 2 * 495) * 1e-6, 1e-12);
+}
+
+/* One bucket, top-k all-gathered on 4 GPUs: encode on the bucket, the all-gather (the
+ * stack's call cost), then every one of the 4 payloads decoded per tensor (host-bound). */
+static void test_allgather_program(void)
+{
+    gcsim_iteration it;
+    gcsim_payload_plan plan;
+    gcsim_stack_setup ss;
+    if (build("topk:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss))
+    {
+        check_failures++;
+        return;
+    }
+    CHECK(ss.cs.exchange.exchange == GCSIM_EXCHANGE_ALLGATHER);
+    CHECK(it.n_buckets == 1 && it.n_calls == 1 && it.buckets[0].n_steps == 3);
+    const gcsim_step *st = &it.steps[0];
+    double elems = 4096 + 128 + 8192 + 256;
+    CHECK(st[0].kind == GCSIM_STEP_CODEC && st[0].cls == GCSIM_CODEC_ENCODE);
+    CHECK_REL(st[0].codec_s, lin_v100_s(elems), 1e-12);
+    CHECK(st[1].kind == GCSIM_STEP_CALL && it.calls[0].collective == COLLECTIVE_ALLGATHER);
+    CHECK_REL(it.calls[0].overhead_s, 7e-6, 1e-12);
+    CHECK_REL(it.calls[0].bytes.payload_bytes, plan.total_bytes, 1e-12);
+    /* 4 payloads (its own too) x 6 tensors (2 weights, 4 BN vectors) x 100 us */
+    CHECK(st[2].cls == GCSIM_CODEC_DECODE);
+    CHECK_REL(st[2].codec_s, 4 * 6 * 100e-6, 1e-12);
+    CHECK(it.buckets[0].n_deferred == 0);
+    gcsim_iteration_free(&it);
+    gcsim_payload_plan_free(&plan);
+    /* DGC: its sizes vary, a blocking all-gather of 8 bytes first; N-1 decodes */
+    if (build("dgc:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss))
+    {
+        check_failures++;
+        return;
+    }
+    CHECK(it.n_calls == 2 && it.calls[0].blocking && !it.calls[1].blocking);
+    CHECK_REL(it.calls[0].bytes.payload_bytes, 8, 0);
+    CHECK(it.calls[0].collective == COLLECTIVE_ALLGATHER);
+    CHECK_REL(it.steps[it.buckets[0].n_steps - 1].codec_s, 3 * lin_v100_s(elems), 1e-12);
+    gcsim_iteration_free(&it);
+    gcsim_payload_plan_free(&plan);
+    /* one GPU exchanges nothing: no codec, no call cost */
+    if (build("topk:ratio=0.01", GCSIM_EXCHANGE_AUTO, 1, &it, &plan, &ss))
+    {
+        check_failures++;
+        return;
+    }
+    CHECK(it.n_calls == 1 && it.calls[0].overhead_s == 0 && it.buckets[0].n_steps == 1);
+    gcsim_iteration_free(&it);
+    gcsim_payload_plan_free(&plan);
+}
+
+/* PyTorch's PowerSGD hook, rank 1: A (64 x 64) and B (128 x 64) are factored ((rows + cols)
+ * x 2 < rows cols), the 384 BN elements are not: all-reduces of 1,536 B uncompressed, then
+ * P = (64 + 128) x 4 = 768 B, then Q = (64 + 64) x 4 = 512 B. */
+static void test_powersgd_hook(void)
+{
+    gcsim_iteration it;
+    gcsim_payload_plan plan;
+    gcsim_stack_setup ss;
+    if (build("powersgd:rank=1", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss))
+    {
+        check_failures++;
+        return;
+    }
+    CHECK(ss.cs.exchange.exchange == GCSIM_EXCHANGE_ALLREDUCE);
+    CHECK(it.n_calls == 3 && it.buckets[0].n_steps == 7);
+    CHECK_REL(it.calls[0].bytes.payload_bytes, 1536, 0);
+    CHECK_REL(it.calls[1].bytes.payload_bytes, 768, 0);
+    CHECK_REL(it.calls[2].bytes.payload_bytes, 512, 0);
+    const gcsim_step *st = &it.steps[0];
+    /* encode: the law on each factored matrix; unpack: per vector (4 BN vectors, 100 us);
+     * between: half of it; decode: the bucket at twice the GPU work, plus the host sync */
+    CHECK_REL(st[0].codec_s, lin_v100_s(4096) + lin_v100_s(8192), 1e-12);
+    CHECK_REL(st[2].codec_s, 4 * 100e-6, 1e-12);
+    CHECK_REL(st[4].codec_s, 0.5 * (lin_v100_s(4096) + lin_v100_s(8192)), 1e-12);
+    double elems = 4096 + 128 + 8192 + 256;
+    double dec_us = 10 + 2 * (0.01 * (elems - 1000)) * 3350.0 / 900.0;
+    CHECK_REL(st[6].codec_s, fmax(20, dec_us) * 1e-6 + 3e-6, 1e-12);
+    gcsim_iteration_free(&it);
+    gcsim_payload_plan_free(&plan);
+    /* the hook's factors are all-reduced: an all-gather of them is refused */
+    gcsim_error err;
+    gcsim_payload_plan p2;
+    CHECK(gcsim_payload_plan_build("powersgd:rank=1", &model, &p2, &err) == 0);
+    CHECK(gcsim_stack_setup_init(&ss, &platform, stack, p2.spec, GCSIM_EXCHANGE_ALLGATHER, NULL,
+                                 &err) != 0);
+    CHECK_STR_CONTAINS(err.message, "runs PowerSGD as all-reduces");
+    gcsim_payload_plan_free(&p2);
+    /* a compressor the stack refuses, with its reason */
+    CHECK(gcsim_payload_plan_build("orq", &model, &p2, &err) == 0);
+    CHECK(gcsim_stack_setup_init(&ss, &platform, stack, p2.spec, GCSIM_EXCHANGE_AUTO, NULL,
+                                 &err) != 0);
+    CHECK_STR_CONTAINS(err.message, "stack t cannot run orq: no measurement");
+    gcsim_payload_plan_free(&p2);
+}
+
+/* Horovod-like tensor groups: layer B (the last, backward 15 ms) is ready at 25 ms, A at
+ * 30 ms (forward 10 ms). With a 4 ms cycle they fall in cycles 6 and 7: two groups; with a
+ * 11 ms one in cycles 2 and 2: one group. Decodes are deferred to the optimizer step. */
+static void test_tensor_groups(void)
+{
+    gcsim_stack *tensor_stack = malloc(sizeof *tensor_stack);
+    char *json = malloc(strlen(test_stack_json) + 256);
+    gcsim_error err;
+    for (int k = 0; k < 2; k++) {
+        const char *cycle = k == 0 ? "4ms" : "11ms";
+        snprintf(json, strlen(test_stack_json) + 256, "%s", test_stack_json);
+        char *g = strstr(json, "\"granularity\"");
+        char *end = strchr(g, '}');
+        char repl[160];
+        snprintf(repl, sizeof repl, "\"granularity\": {\"unit\": \"tensor\", \"fusion_bytes\": "
+                 "\"64MiB\", \"cycle\": \"%s\", \"source\": \"s\"}, \"deferred_decode\": true",
+                 cycle);
+        size_t tail = strlen(end + 1) + 1;
+        memmove(g + strlen(repl), end + 1, tail);
+        memcpy(g, repl, strlen(repl));
+        if (gcsim_stack_parse(json, "tensor-test", tensor_stack, &err)) {
+            fprintf(stderr, "%s\n", err.message);
+            check_failures++;
+            break;
+        }
+        gcsim_stack *saved = stack;
+        stack = tensor_stack;
+        gcsim_iteration it;
+        gcsim_payload_plan plan;
+        gcsim_stack_setup ss;
+        if (build("topk:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+            CHECK(it.n_buckets == (k == 0 ? 2 : 1));
+            CHECK(it.buckets[0].last_layer == 1);
+            CHECK(it.buckets[it.n_buckets - 1].first_layer == 0);
+            for (int b = 0; b < it.n_buckets; b++)
+                CHECK(it.buckets[b].n_deferred == 1 &&
+                      it.steps[it.buckets[b].first_step + it.buckets[b].n_steps - 1].cls ==
+                          GCSIM_CODEC_DECODE);
+            gcsim_iteration_free(&it);
+            gcsim_payload_plan_free(&plan);
+        } else {
+            check_failures++;
+        }
+        stack = saved;
+    }
+    free(json);
+    free(tensor_stack);
+}
+
+/* ---- the timeline, on programs written by hand ---- */
+
+static double run_timeline(bool blocking, bool deferred, gcsim_timeline *out)
+{
+    /* forward 2 ms; two buckets of 4 ms backward each */
+    gcsim_bucket buckets[2] = {{.backward_s = 4e-3}, {.backward_s = 4e-3}};
+    gcsim_call calls[2] = {{.collective = COLLECTIVE_RING, .blocking = blocking},
+                           {.collective = COLLECTIVE_RING}};
+    gcsim_step steps[8];
+    int n = 0;
+    /* bucket 0: encode 2 ms, call 1 ms [, decode 3 ms deferred] */
+    buckets[0].first_step = n;
+    steps[n++] = (gcsim_step){.kind = GCSIM_STEP_CODEC, .cls = GCSIM_CODEC_ENCODE, .codec_s = 2e-3};
+    steps[n++] = (gcsim_step){.kind = GCSIM_STEP_CALL, .call = 0};
+    if (deferred)
+        steps[n++] = (gcsim_step){.kind = GCSIM_STEP_CODEC, .cls = GCSIM_CODEC_DECODE, .codec_s = 3e-3};
+    buckets[0].n_steps = n;
+    buckets[0].n_deferred = deferred;
+    /* bucket 1: [encode 2 ms,] call 1 ms [, decode 1 ms deferred] */
+    buckets[1].first_step = n;
+    if (!deferred)
+        steps[n++] = (gcsim_step){.kind = GCSIM_STEP_CODEC, .cls = GCSIM_CODEC_ENCODE, .codec_s = 2e-3};
+    steps[n++] = (gcsim_step){.kind = GCSIM_STEP_CALL, .call = 1};
+    if (deferred)
+        steps[n++] = (gcsim_step){.kind = GCSIM_STEP_CODEC, .cls = GCSIM_CODEC_DECODE, .codec_s = 1e-3};
+    buckets[1].n_steps = n - buckets[1].first_step;
+    buckets[1].n_deferred = deferred;
+    gcsim_iteration it = {.compute_s = 10e-3, .forward_s = 2e-3, .n_buckets = 2,
+                          .buckets = buckets, .overlap = true, .n_steps = n, .n_calls = 2,
+                          .steps = steps, .calls = calls};
+    double call_s[2] = {1e-3, 1e-3};
+    gcsim_error err;
+    if (gcsim_timeline_run(&it, call_s, out, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        return -1;
+    }
+    return out->iteration_s;
+}
+
+static void test_timeline(void)
+{
+    gcsim_timeline t;
+    /* forward 0-2, backward 0 2-6; at 6 encode 0 and backward 1 share the GPU: encode ends
+     * at 10 (2 ms at half speed), backward 1 has 2 ms left, done alone at 12; call 0 10-11;
+     * bucket 1 ready at 12: encode 12-14, call 14-15 */
+    CHECK_REL(run_timeline(false, false, &t), 15e-3, 1e-12);
+    CHECK_REL(t.compute_end_s, 12e-3, 1e-12);
+    CHECK_REL(t.encode_s, 4e-3, 1e-12);
+    CHECK_REL(t.comm_s, 2e-3, 1e-12);
+    /* call 0 blocks backward 10-11: backward 1 ends at 13, then 13-15 encode, 15-16 call */
+    CHECK_REL(run_timeline(true, false, &t), 16e-3, 1e-12);
+    CHECK_REL(t.compute_end_s, 13e-3, 1e-12);
+    /* deferred decodes: backward done at 12 (shared with encode 0 as above); call 0 10-11,
+     * call 1 12-13; the step actor decodes bucket 0 from 12 (alone: 12-15), then bucket 1
+     * 15-16 */
+    CHECK_REL(run_timeline(false, true, &t), 16e-3, 1e-12);
+    CHECK_REL(t.decode_s, 4e-3, 1e-12);
+}
+
+/* ---- strict reading ---- */
+
+static void expect_bad(const char *from, const char *to, const char *message)
+{
+    char *json = malloc(strlen(test_stack_json) + 512);
+    const char *at = strstr(test_stack_json, from);
+    if (!at) {
+        fprintf(stderr, "test bug: \"%s\" not in the test stack\n", from);
+        check_failures++;
+        free(json);
+        return;
+    }
+    int pre = (int)(at - test_stack_json);
+    snprintf(json, strlen(test_stack_json) + 512, "%.*s%s%s", pre, test_stack_json, to,
+             at + strlen(from));
+    gcsim_stack *s = malloc(sizeof *s);
+    gcsim_error err;
+    CHECK(gcsim_stack_parse(json, "bad.json", s, &err) != 0);
+    CHECK_STR_CONTAINS(err.message, "bad.json: ");
+    CHECK_STR_CONTAINS(err.message, message);
+    free(s);
+    free(json);
+}
+
+static void test_strict(void)
+{
+    expect_bad("\"schema\": \"gcsim-stack/1\"", "\"schema\": \"gcsim-stack/2\"",
+               "$.schema: expected \"gcsim-stack/1\"");
+    expect_bad("\"codec\": \"laws\",", "\"codec\": \"laws\", \"colour\": 1,", "colour");
+    expect_bad("{\"law\": \"host\", \"per\": \"tensor\"", "{\"law\": \"nope\", \"per\": \"tensor\"",
+               "$.compressors.topk.decode[0].law: no law \"nope\"");
+    expect_bad("[1000, 100000], \"host_us\": [20, 20]", "[1000, 1000], \"host_us\": [20, 20]",
+               "$.laws.lin.elements[1]: element counts must be >= 1 and increase");
+    expect_bad("\"gpu\": \"h100\", \"elements\": [1000, 100000], \"host_us\": [20, 20]",
+               "\"gpu\": \"tpu\", \"elements\": [1000, 100000], \"host_us\": [20, 20]",
+               "$.laws.lin.gpu");
+    expect_bad("\"none\": {\"exchange\": \"allreduce\", \"source\": \"s\"},", "",
+               "$.compressors.none: missing");
+    expect_bad("\"orq\": {\"refuse\"", "\"orqq\": {\"refuse\"", "$.compressors.orqq: not a compressor");
+    expect_bad("\"refuse\": \"no measurement\", \"source\": \"s\"}",
+               "\"refuse\": \"no measurement\", \"exchange\": \"allgather\", \"source\": \"s\"}",
+               "a refused compressor has no exchange");
+    expect_bad("\"per\": \"vector\"", "\"per\": \"layer\"", "unpack[0].per");
+    expect_bad("\"decode_own\": true", "\"decode_own\": 1", "decode_own: expected true or false");
+    expect_bad("\"unit\": \"bucket\", \"bucket_bytes\": \"1GiB\"", "\"unit\": \"bucket\"",
+               "$.granularity.bucket_bytes");
+    expect_bad("\"none\": {\"exchange\": \"allreduce\"", "\"none\": {\"exchange\": \"powersgd-hook\"",
+               "$.compressors.none.exchange: powersgd-hook runs PowerSGD only");
+    gcsim_stack *s = malloc(sizeof *s);
+    gcsim_error err;
+    CHECK(gcsim_stack_load("no-such-stack", s, &err) != 0);
+    CHECK_STR_CONTAINS(err.message, "stack \"no-such-stack\": no such stack in the catalog (fused, "
+                                    "pytorch-ddp, horovod)");
+    /* the shipped stacks load, and every compressor of the library has an entry in each
+     * (a cost or a refusal) */
+    for (const char *const *name = gcsim_stack_catalog(); *name; name++) {
+        if (gcsim_stack_load(*name, s, &err)) {
+            fprintf(stderr, "%s\n", err.message);
+            check_failures++;
+            continue;
+        }
+        if (s->codec_model)
+            continue;
+        for (const char *const *c = gc_compressor_names(); *c; c++) {
+            bool found = false;
+            for (int k = 0; k < s->n_entries; k++)
+                found = found || strcmp(s->entries[k].compressor, *c) == 0;
+            if (!found)
+                fprintf(stderr, "stack %s: no entry for %s\n", *name, *c);
+            CHECK(found);
+        }
+    }
+    free(s);
+}
+
+int main(void)
+{
+    gcsim_error err;
+    stack = malloc(sizeof *stack);
+    if (gcsim_platform_parse(platform_json, "test", &platform, &err) ||
+        gcsim_model_parse(model_json, "test", &model, &err) ||
+        gcsim_stack_parse(test_stack_json, "test-stack", stack, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
+    test_laws();
+    test_allgather_program();
+    test_powersgd_hook();
+    test_tensor_groups();
+    test_timeline();
+    test_strict();
+    gcsim_model_free(&model);
+    free(stack);
+    CHECK_DONE();
+}
