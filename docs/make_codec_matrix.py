@@ -3,12 +3,13 @@
 
 For ResNet-50 and BERT-base on cloud-v100-25gbe and a100-hdr at 8 and 64 GPUs, each
 compressor's predicted throughput by both engines with the NIC at its own rate and at a
-tenth of it (a temporary copy of the platform with nic.bandwidth / 10), the codec time per
-iteration (encode and decode ms, the model's: neither platform names a codec profile) and
-the break-even NIC bandwidth of `gcsim breakeven` (the bandwidth below which the compressor
-beats fp32; it does not depend on the NIC's own rate, so it is computed once per platform).
+tenth of it (a temporary copy of the platform with nic.bandwidth / 10), under one training
+stack (default pytorch-ddp, gcsim's default; docs/stacks.md), the codec time per iteration
+(encode and decode ms under that stack) and the break-even NIC bandwidth of `gcsim
+breakeven` under the stack and under fused (the bandwidth below which the compressor beats
+fp32; it does not depend on the NIC's own rate, so it is computed once per platform).
 
-usage: python3 docs/make_codec_matrix.py GCSIM [REPO]   (prints a Markdown table)
+usage: python3 docs/make_codec_matrix.py GCSIM [REPO] [--stack NAME]   (prints Markdown)
 Runs about 80 gcsim commands, both engines (a minute or two; run it under nice).
 """
 import csv
@@ -56,10 +57,18 @@ def fmt(x, digits=0):
 
 
 def main():
-    if len(sys.argv) < 2:
+    args = sys.argv[1:]
+    stack = "pytorch-ddp"
+    if "--stack" in args:
+        i = args.index("--stack")
+        if i + 1 >= len(args):
+            sys.exit(__doc__)
+        stack = args[i + 1]
+        del args[i:i + 2]
+    if not args:
         sys.exit(__doc__)
-    gcsim = os.path.abspath(sys.argv[1])
-    repo = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(__file__), "..")
+    gcsim = os.path.abspath(args[0])
+    repo = args[1] if len(args) > 1 else os.path.join(os.path.dirname(__file__), "..")
     os.chdir(repo)
     gpus = ",".join(str(g) for g in GPUS)
     rows = []
@@ -73,16 +82,19 @@ def main():
                 for r in run(gcsim, ["breakeven", "--platform", ppath, "--model", mpath,
                                      "--gpus", gpus, "--compressor",
                                      ",".join(c for c in COMPRESSORS if c != "none"),
-                                     "--format", "csv"]):
+                                     "--stack", stack, "--format", "csv"]):
                     key = (int(r["gpus"]), r["compressor"])
-                    be[key] = ("%.3g Gb/s" % (float(r["breakeven_Bps"]) * 8 / 1e9)
-                               if r["status"] == "found" else r["status"])
+                    be[key] = tuple(
+                        ("%.3g Gb/s" % (float(r[p + "breakeven_Bps"]) * 8 / 1e9)
+                         if r[p + "status"] == "found" else r[p + "status"])
+                        for p in ("", "fused_"))
                 for comp in COMPRESSORS:
                     pred = {}
                     for tag, path in (("own", ppath), ("tenth", slow)):
                         for r in run(gcsim, ["predict", "--platform", path, "--model", mpath,
                                              "--gpus", gpus, "--engine", "both",
-                                             "--compressor", comp, "--format", "csv"]):
+                                             "--compressor", comp, "--stack", stack,
+                                             "--format", "csv"]):
                             pred[(tag, int(r["gpus"]), r["engine"])] = r
                     for g in GPUS:
                         a = pred[("own", g, "analytic")]
@@ -96,12 +108,13 @@ def main():
                             fmt(float(pred[("tenth", g, "analytic")]["throughput_samples_per_s"])),
                             fmt(float(pred[("tenth", g, "des")]["throughput_samples_per_s"])),
                             fmt(float(a["encode_s"]) * 1e3, 2), fmt(float(a["decode_s"]) * 1e3, 2),
-                            "fp32" if comp == "none" else be[norm[0]] if norm else "-"])
+                            "fp32" if comp == "none" else be[norm[0]][0] if norm else "-",
+                            "fp32" if comp == "none" else be[norm[0]][1] if norm else "-"])
                 print("%s on %s: done (NIC at a tenth: %s)" % (model, plat, slow_bw),
                       file=sys.stderr)
     head = ["model", "platform", "GPUs", "compressor", "exchange",
             "samples/s analytic", "samples/s DES", "NIC/10 analytic", "NIC/10 DES",
-            "encode ms", "decode ms", "break-even NIC"]
+            "encode ms", "decode ms", "break-even NIC (%s)" % stack, "break-even NIC (fused)"]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     for r in rows:

@@ -236,7 +236,10 @@ typedef struct {
     const gcsim_stack_entry *e;
     const gcsim_gpu_params *gpu;
     int b;
-    double call_s;            /* a call's fixed cost: the library's, plus half a cycle */
+    double call_s;            /* a call's fixed cost (the library's) */
+    double wait_s;            /* half a background cycle: a request waits that long on
+                                 average for the thread that issues it */
+    bool waited;              /* the group's requests have been picked up */
     program_tuner *tuner;
 } ctx;
 
@@ -248,7 +251,12 @@ static int codec(ctx *c, const char *name, gcsim_codec_class cls, double s)
 static int call(ctx *c, const char *name, gcsim_collective coll, gcsim_bucket_bytes bytes,
                 bool blocking)
 {
-    if (program_call(c->it, c->b, name, coll, &bytes, c->call_s))
+    /* A blocking call is a request of its own and waits for the next cycle; a fused
+     * group's calls are issued together in one cycle, so only its first one waits. */
+    double overhead_s = c->call_s + (blocking || !c->waited ? c->wait_s : 0.0);
+    if (!blocking)
+        c->waited = true;
+    if (program_call(c->it, c->b, name, coll, &bytes, overhead_s))
         return -1;
     program_last_call(c->it)->blocking = blocking;
     return 0;
@@ -328,7 +336,8 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
     int n = s->placement.gpus;
     if (n == 1) /* nothing is exchanged: no hook runs, no call is issued */
         return program_fused(it, s, b) ? gcsim_fail(err, "out of memory for bucket programs") : 0;
-    ctx c = {it, s, st, e, gpu, b, st->call_s + 0.5 * st->cycle_s, tuner};
+    ctx c = {.it = it, .s = s, .st = st, .e = e, .gpu = gpu, .b = b, .call_s = st->call_s,
+             .wait_s = 0.5 * st->cycle_s, .tuner = tuner};
     unit u = {.model = s->model, .first = bk->first_layer, .last = bk->last_layer,
               .elements = bk->bytes.dense_bytes / 4.0};
     bool compressed = bk->bytes.compressed;

@@ -210,24 +210,33 @@ static void test_powersgd_hook(void)
 
 /* Horovod-like tensor groups: layer B (the last, backward 15 ms) is ready at 25 ms, A at
  * 30 ms (forward 10 ms). With a 4 ms cycle they fall in cycles 6 and 7: two groups; with a
- * 11 ms one in cycles 2 and 2: one group. Decodes are deferred to the optimizer step. */
+ * 11 ms one in cycles 2 and 2: one group. Decodes are deferred to the optimizer step.
+ * With a readiness agreement of 128 B, DGC's one group (11 ms cycle) is three calls: the
+ * blocking size exchange, a request of its own, waits half a cycle (5.5 ms) besides the
+ * call's 7 us; the group's agreement waits once; its all-gather, issued in the same
+ * cycle, only pays the call. */
 static void test_tensor_groups(void)
 {
     gcsim_stack *tensor_stack = malloc(sizeof *tensor_stack);
-    char *json = malloc(strlen(test_stack_json) + 256);
+    char *json = malloc(strlen(test_stack_json) + 512);
     gcsim_error err;
     for (int k = 0; k < 2; k++) {
         const char *cycle = k == 0 ? "4ms" : "11ms";
-        snprintf(json, strlen(test_stack_json) + 256, "%s", test_stack_json);
+        snprintf(json, strlen(test_stack_json) + 512, "%s", test_stack_json);
         char *g = strstr(json, "\"granularity\"");
         char *end = strchr(g, '}');
-        char repl[160];
+        char repl[240];
         snprintf(repl, sizeof repl, "\"granularity\": {\"unit\": \"tensor\", \"fusion_bytes\": "
                  "\"64MiB\", \"cycle\": \"%s\", \"source\": \"s\"}, \"deferred_decode\": true",
                  cycle);
         size_t tail = strlen(end + 1) + 1;
         memmove(g + strlen(repl), end + 1, tail);
         memcpy(g, repl, strlen(repl));
+        const char *costs = "\"sync\": \"3us\",";
+        char *c = strstr(json, costs);
+        const char *add = " \"negotiation_bytes\": 128,";
+        memmove(c + strlen(costs) + strlen(add), c + strlen(costs), strlen(c + strlen(costs)) + 1);
+        memcpy(c + strlen(costs), add, strlen(add));
         if (gcsim_stack_parse(json, "tensor-test", tensor_stack, &err)) {
             fprintf(stderr, "%s\n", err.message);
             check_failures++;
@@ -249,6 +258,19 @@ static void test_tensor_groups(void)
             gcsim_iteration_free(&it);
             gcsim_payload_plan_free(&plan);
         } else {
+            check_failures++;
+        }
+        if (k == 1 && build("dgc:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+            CHECK(it.n_buckets == 1 && it.n_calls == 3);
+            CHECK(it.calls[0].blocking && it.calls[0].bytes.payload_bytes == 8);
+            CHECK_REL(it.calls[0].overhead_s, 7e-6 + 5.5e-3, 1e-12);
+            CHECK(!it.calls[1].blocking && it.calls[1].bytes.payload_bytes == 128);
+            CHECK_REL(it.calls[1].overhead_s, 7e-6 + 5.5e-3, 1e-12);
+            CHECK(it.calls[2].collective == COLLECTIVE_ALLGATHER);
+            CHECK_REL(it.calls[2].overhead_s, 7e-6, 1e-12);
+            gcsim_iteration_free(&it);
+            gcsim_payload_plan_free(&plan);
+        } else if (k == 1) {
             check_failures++;
         }
         stack = saved;
