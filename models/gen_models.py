@@ -73,6 +73,37 @@ FIGURES = {
                                      "float, train): ResNet-101 92.66 ms at batch 12"),
 }
 
+# GeForce RTX 3090 (issue 24's validation cases from the CGX benchmarks): the page's figures
+# (pytorch-cgx.github.io/benchmarks, assets/images/*_comparison.png) show weak scaling on one
+# server of 8 RTX 3090 with a red "Ideal" bar at 8 GPUs, 8 x the single-GPU throughput; read
+# off the figures by pixel (+-1-2%). Neither the batch per GPU nor the precision is stated.
+# BERT's figure is read as tokens/s (of 384-token sequences: 12.5 TFLOP/s, 35% of the fp32
+# peak); 6,513 sequences/s of BERT-large on one GPU would need 4.8 PFLOP/s, 135x the peak.
+CGX_BENCHMARKS = "CGX benchmarks page (pytorch-cgx.github.io/benchmarks"
+CGX_IDEAL_8 = {"resnet50": (3119, "RN50", "img/s"), "vit": (1995, "ViT", "img/s"),
+               "bert": (52101, "BERT", "tokens/s")}
+
+# One NVIDIA A40 (issue 24's validation case from EgoVerse): GaTech-RL2/EgoVerse pull
+# request #667 (2026-09-19, measured 2026-09-16) states 1.4 s/step on a single GPU at batch
+# 16 for its ~1.2B-parameter policy (fp32 weights and optimizer).
+# Marked derived: measured on the PR's policy, carried to the stand-in model below.
+EGOVERSE_A40 = (16, 1.4, "derived: the step time GaTech-RL2/EgoVerse PR #667 measured "
+                "(2026-09-16) for its ~1.2B-parameter policy, 1.4 s/step on a single A40 at "
+                "batch 16 (the trainer's whole step), carried to this stand-in")
+
+
+def cgx_rtx3090(key, batch, units_per_sample=1):
+    """The RTX 3090 profile a CGX figure implies: the Ideal bar / 8 per GPU, at `batch`."""
+    total, fig, unit = CGX_IDEAL_8[key]
+    per_gpu = total / 8.0
+    src = ("derived: %s, %s figure): Ideal bar at 8 GPUs ~%d %s / 8 = %.1f per GPU; batch "
+           "not stated, the model's default batch" % (CGX_BENCHMARKS, fig, total, unit, per_gpu))
+    assert len(src) < 256, src
+    return {"gpu": "rtx3090", "framework": "PyTorch DDP (CGX benchmarks; versions not stated)",
+            "source": src,
+            "points": [{"batch": batch, "time": ms(batch * units_per_sample / per_gpu)}]}
+
+
 # Throughput ratio of a GPU against the Titan X Pascal, measured on ResNet-50 (the only model
 # with a figure on every data-center GPU). Batches differ (16 on the Titan X, 32/112/256 on
 # the others): the ratio includes some batch-size gain and a framework difference.
@@ -153,10 +184,14 @@ def lstm_ptb_layers(vocab=10000, hidden=1500, bptt=35):
     return [emb] + lstm + [dec]
 
 
-def bert_base_layers(vocab=30522, hidden=768, layers=12, ffn=3072, max_pos=512, seq=128):
+def bert_base_layers(vocab=30522, hidden=768, layers=12, ffn=3072, max_pos=512, seq=128,
+                     head="pretraining"):
     """BERT-base with its pre-training heads (BertForPreTraining: MLM decoder weight tied to
     the word embedding). One sample = one sequence of `seq` tokens; the MLM head runs on all
-    tokens (as in the Hugging Face implementation)."""
+    tokens (as in the Hugging Face implementation). head="squad": the SQuAD span head instead
+    (BertForQuestionAnswering: a linear layer to start and end logits per token), the pooler
+    kept as BertModel holds it (pytorch-pretrained-BERT, NVIDIA DeepLearningExamples; Hugging
+    Face transformers >= 4 builds the QA model without it)."""
     h = hidden
     out = [{"name": "embeddings", "kind": "embedding",
             "weights": vocab * h + max_pos * h + 2 * h, "bias": 0, "other_params": 2 * h,
@@ -173,6 +208,11 @@ def bert_base_layers(vocab=30522, hidden=768, layers=12, ffn=3072, max_pos=512, 
                     "fwd_flops": 2 * seq * (2 * h * ffn), "matrices": 2, "rows": h})
     out.append({"name": "pooler", "kind": "fc", "weights": h * h, "bias": h,
                 "fwd_flops": 2 * h * h})
+    if head == "squad":
+        out.append({"name": "qa_outputs", "kind": "fc", "weights": 2 * h, "bias": 2,
+                    "fwd_flops": 2 * seq * h * 2})
+        return out
+    assert head == "pretraining", head
     out.append({"name": "mlm.transform", "kind": "fc", "weights": h * h, "bias": h,
                 "other_params": 2 * h, "fwd_flops": 2 * seq * h * h})
     out.append({"name": "mlm.decoder (weight tied to word embedding)", "kind": "fc",
@@ -448,7 +488,8 @@ def main():
         csvsrc % "resnet50_torchvision" + "; batch 32 per GPU: Goyal et al. 2017",
         32, rn50, with_h100(gpu_family("resnet-50", measured("gtx1080", "resnet50", [16]),
                                        measured("titan-x-pascal", "resnet50", [16]),
-                                       direct.items()), h100_measured("resnet50"))))
+                                       direct.items()), h100_measured("resnet50"))
+        + [cgx_rtx3090("resnet50", 32)]))
 
     # Sequence models: no public training figure on these GPUs in models/data, so the
     # ResNet-50 profile on the same GPU is scaled by the forward-FLOP ratio per sample.
@@ -538,9 +579,53 @@ def main():
         "vit-b16", "ViT-B/16, ImageNet 224x224: 12 layers, d=768, 12 heads, %(params)s "
         "parameters, %(mib)s fp32; one sample = one image (197 tokens)",
         "computed, docs/catalog.md (Dosovitskiy et al. 2021); batch 128 images per GPU "
-        "(choice)", 128, vit, [derived_from(p, r, "BERT-base (128 tokens)") for p in bert_h100],
+        "(choice)", 128, vit, [derived_from(p, r, "BERT-base (128 tokens)") for p in bert_h100]
+        + [cgx_rtx3090("vit", 128)],
         {"optimizer": "adam",
          "activation_bytes_per_sample": transformer_activation_bytes(197, 768, 12, 1000, True)}))
+
+    # BERT-large fine-tuned on SQuAD (issue 24's validation cases from the CGX benchmarks,
+    # "BERT (335M parameters) on SQuAD"): Devlin et al. 2019, L=24, H=1024, A=16, FFN 4096,
+    # 384-token sequences (the paper's SQuAD setting). Compute: measured on no GPU here; the
+    # RTX 3090 profile from the CGX figure, the H100 one from BERT-base's measured profile by
+    # the forward-FLOP ratio (as ViT-B/16).
+    bert_large = bert_base_layers(30522, 1024, 24, 4096, 512, 384, head="squad")
+    r = total_flops(bert_large) / total_flops(bert_base_layers())
+    write("bert-large.json", model_doc(
+        "bert-large", "BERT-large uncased with the SQuAD span head (pooler kept): 24 layers, "
+        "d=1024, 16 heads, %(params)s parameters, %(mib)s fp32; one sample = one 384-token "
+        "sequence",
+        "computed, models/gen_models.py bert_base_layers(head=\"squad\") (Devlin et al. 2019: "
+        "BERT-large L=24, H=1024, A=16; SQuAD max sequence 384); batch 4 sequences per GPU "
+        "(choice: the paper's SQuAD batch of 32 over 8 GPUs)", 4, bert_large,
+        [derived_from(p, r, "BERT-base (128 tokens)") for p in bert_h100]
+        + [cgx_rtx3090("bert", 4, 384)],
+        {"optimizer": "adam", "tokens_per_sample": 384,
+         "activation_bytes_per_sample": transformer_activation_bytes(384, 1024, 24, 2, True)}))
+
+    # A generic ~1.2B-parameter transformer (issue 24's validation case from EgoVerse PR
+    # #667, whose policy architecture is not published): a GPT-2-style body, d=2048, 24
+    # layers, MLP 8192, over 256-token samples, with learned positions and no vocabulary or
+    # output head. Only the parameter count (~1.2B) and the single-A40 step time come from the
+    # PR; the H100 profile is GPT-2 small's measured one scaled by the forward-FLOP ratio.
+    t12 = decoder_layers(0, 256, 2048, 24, 8192, 256, True)
+    t12[0]["name"] = "positions"
+    t12[-1]["name"] = "final_norm"
+    r = total_flops(t12) / total_flops(gpt2s)
+    b, t, src = EGOVERSE_A40
+    write("transformer-1200m.json", model_doc(
+        "transformer-1200m", "Generic 1.2B transformer standing in for EgoVerse's ~1.2B policy "
+        "(architecture not published: only its parameter count and single-A40 step time are "
+        "the PR's): GPT-2-style, 24 layers, d=2048, MLP 8192, no vocabulary, %(params)s "
+        "parameters, %(mib)s fp32; one sample = 256 tokens (assumption)",
+        "computed, models/gen_models.py decoder_layers (GPT-2 layout, no token embedding or "
+        "head); batch 16 per GPU as GaTech-RL2/EgoVerse PR #667", 16, t12,
+        [derived_from(p, r, "GPT-2 small") for p in gpt2s_h100]
+        + [{"gpu": "a40", "precision": "fp32",
+            "framework": "PyTorch Lightning DDP trainer (versions not stated)", "source": src,
+            "points": [{"batch": b, "time": ms(t)}]}],
+        {"optimizer": "adam", "tokens_per_sample": 256,
+         "activation_bytes_per_sample": transformer_activation_bytes(256, 2048, 24, 0, True)}))
 
 
 if __name__ == "__main__":

@@ -46,6 +46,16 @@ static const gcsim_gpu_params catalog[] = {
     {"rtx2080ti", 616e9, 13.45e12, LAUNCH_MEASURED_H100_S,
      "NVIDIA GeForce RTX 2080 Ti spec (TechPowerUp-style spec pages): 352-bit GDDR6, 616 GB/s, "
      "13.45 TFLOP/s fp32; " LAUNCH_SOURCE},
+    /* GeForce RTX 3090 (GA102): NVIDIA Ampere GA102 architecture whitepaper and RTX 3090
+     * spec: 384-bit GDDR6X at 19.5 Gb/s = 936 GB/s; 10496 cores x 1695 MHz boost x 2 =
+     * 35.6 TFLOP/s fp32 (TF32 tensor, dense, is the same 35.6 on GeForce). */
+    {"rtx3090", 936e9, 35.6e12, LAUNCH_MEASURED_H100_S,
+     "NVIDIA GeForce RTX 3090 spec (GA102 whitepaper): 384-bit GDDR6X at 19.5 Gb/s = 936 GB/s, "
+     "10496 cores x 1695 MHz x 2 = 35.6 TFLOP/s fp32; " LAUNCH_SOURCE},
+    /* NVIDIA A40 datasheet: 48 GB GDDR6 with ECC, 696 GB/s, 37.4 TFLOP/s fp32 (TF32 tensor
+     * 74.8 dense), PCIe 4.0 x16. */
+    {"a40", 696e9, 37.4e12, LAUNCH_MEASURED_H100_S,
+     "NVIDIA A40 datasheet: 696 GB/s GDDR6, 37.4 TFLOP/s fp32; " LAUNCH_SOURCE},
 };
 #define N_TYPES (sizeof catalog / sizeof catalog[0])
 

@@ -77,7 +77,24 @@ static const struct {
  *   stage; each added block (1024 -> 256 -> 256 -> 1024 channels, no downsampling):
  *   1x1 1024*256 = 262,144 + BN 512; 3x3 256*256*9 = 589,824 + BN 512;
  *   1x1 256*1024 = 262,144 + BN 2,048 -> 1,117,184; 17 of them = 18,992,128
- *   total 44,549,160 (torchvision resnet101) */
+ *   total 44,549,160 (torchvision resnet101)
+ * bert-large (SQuAD span head, pooler kept): V = 30,522, H = 1024, 24 layers, FFN 4096.
+ *   embeddings V*H + 512*H + 2*H + LayerNorm 2*H = 31,254,528 + 524,288 + 2,048 + 2,048
+ *                                                = 31,782,912
+ *   per layer: Q,K,V,O 4*(H*H + H) = 4,198,400; LayerNorm 2,048;
+ *              FFN H*4096 + 4096 + 4096*H + H = 8,393,728; LayerNorm 2,048 -> 12,596,224
+ *   24 layers                                    = 302,309,376
+ *   pooler H*H + H                               = 1,049,600  (BertModel total 335,141,888:
+ *                                                  "335M")
+ *   qa_outputs 2*H + 2                           = 2,050
+ *   total                                        = 335,143,938
+ * transformer-1200m (stand-in for EgoVerse's ~1.2B policy): GPT-2 layout, H = 2048, 24
+ *   layers, MLP 8192, 256 learned positions, no vocabulary.
+ *   positions 256*H                              = 524,288
+ *   per layer: attention 4*(H*H + H) + LayerNorm 2H = 16,785,408 + 4,096;
+ *              MLP 2*H*8192 + 8192 + H + LayerNorm 2H = 33,564,672 + 4,096 -> 50,358,272
+ *   24 layers                                    = 1,208,598,528
+ *   final LayerNorm 2H = 4,096 -> total 1,209,126,912 ("~1.2B") */
 static const struct {
     const char *file;
     long long total;
@@ -89,6 +106,8 @@ static const struct {
     {"llama-7b.json", 6738415616LL},
     {"vit-b16.json", 86567656LL},
     {"resnet-101.json", 44549160LL},
+    {"bert-large.json", 335143938LL},
+    {"transformer-1200m.json", 1209126912LL},
 };
 
 #define N_CSV (sizeof csv_models / sizeof csv_models[0])
