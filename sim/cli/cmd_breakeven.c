@@ -125,6 +125,47 @@ static int parse(int argc, char **argv, options *o)
     return 0;
 }
 
+/* The columns of one stack's answer (the chosen stack's, or fused's with a "fused"
+ * prefix); the exchange column is placed by the caller. */
+typedef struct {
+    int ex, none, tput, codec, be, st, why;
+} answer_columns;
+
+static int prefixed_column(report *r, const char *prefix, const char *key, const char *header,
+                           int precision, double scale)
+{
+    char k[64], h[64];
+    snprintf(k, sizeof k, "%s%s%s", prefix, *prefix ? "_" : "", key);
+    snprintf(h, sizeof h, "%s%s%s", prefix, *prefix ? " " : "", header);
+    return report_column_scaled(r, k, h, precision, scale);
+}
+
+static void answer_columns_add(report *r, answer_columns *c, const char *prefix)
+{
+    c->none = prefixed_column(r, prefix, "fp32_samples_per_s", "fp32 samples/s", 1, 1.0);
+    c->tput = prefixed_column(r, prefix, "samples_per_s", "samples/s", 1, 1.0);
+    c->codec = prefixed_column(r, prefix, "codec_s", "codec ms", 3, 1e3);
+    c->be = prefixed_column(r, prefix, "breakeven_Bps", "break-even Gb/s", 3, 8e-9);
+    c->st = prefixed_column(r, prefix, "status", "status", 0, 1.0);
+    c->why = prefixed_column(r, prefix, "reason", "reason", 0, 1.0);
+}
+
+/* A refused answer has no exchange, throughput or codec time; only a found one has a
+ * break-even bandwidth. */
+static void answer_write(report *r, const answer_columns *c, const stack_breakeven *a)
+{
+    report_num(r, c->none, a->be.none_tput);
+    if (a->be.status != BREAKEVEN_REFUSED) {
+        report_str(r, c->ex, gcsim_exchange_name(a->exchange));
+        report_num(r, c->tput, a->be.comp_tput);
+        report_num(r, c->codec, a->be.codec_s);
+    }
+    if (a->be.status == BREAKEVEN_FOUND)
+        report_num(r, c->be, a->be.breakeven_Bps);
+    report_str(r, c->st, gcsim_breakeven_status_name(a->be.status));
+    report_str(r, c->why, a->be.reason);
+}
+
 int cmd_breakeven(int argc, char **argv)
 {
     options o;
@@ -152,26 +193,18 @@ int cmd_breakeven(int argc, char **argv)
     int c_plat = report_column(r, "platform", "platform", 0);
     int c_gpus = report_column(r, "gpus", "GPUs", 0);
     int c_comp = report_column(r, "compressor", "compressor", 0);
-    int c_ex = report_column(r, "exchange", "exchange", 0);
     /* Bandwidths in bytes per second (_Bps) and times in seconds in CSV and JSON; the
      * text table shows Gb/s and ms. */
+    answer_columns own;
+    own.ex = report_column(r, "exchange", "exchange", 0);
     int c_own = report_column_scaled(r, "nic_Bps", "NIC Gb/s", 1, 8e-9);
-    int c_none = report_column(r, "fp32_samples_per_s", "fp32 samples/s", 1);
-    int c_tput = report_column(r, "samples_per_s", "samples/s", 1);
-    int c_codec = report_column_scaled(r, "codec_s", "codec ms", 3, 1e3);
-    int c_be = report_column_scaled(r, "breakeven_Bps", "break-even Gb/s", 3, 8e-9);
-    int c_st = report_column(r, "status", "status", 0);
-    int c_why = report_column(r, "reason", "reason", 0);
+    answer_columns_add(r, &own, "");
     /* added after the columns scripts read by position: the stack of the columns above,
      * then the same answer under the ideal fused stack */
     int c_stack = report_column(r, "stack", "stack", 0);
-    int c_f_ex = report_column(r, "fused_exchange", "fused exchange", 0);
-    int c_f_none = report_column(r, "fused_fp32_samples_per_s", "fused fp32 samples/s", 1);
-    int c_f_tput = report_column(r, "fused_samples_per_s", "fused samples/s", 1);
-    int c_f_codec = report_column_scaled(r, "fused_codec_s", "fused codec ms", 3, 1e3);
-    int c_f_be = report_column_scaled(r, "fused_breakeven_Bps", "fused break-even Gb/s", 3, 8e-9);
-    int c_f_st = report_column(r, "fused_status", "fused status", 0);
-    int c_f_why = report_column(r, "fused_reason", "fused reason", 0);
+    answer_columns fused;
+    fused.ex = report_column(r, "fused_exchange", "fused exchange", 0);
+    answer_columns_add(r, &fused, "fused");
     const gcsim_stack *ideal = sweep_cache_stack(cache, IDEAL_STACK, &err);
     if (!ideal)
         goto fail;
@@ -212,26 +245,8 @@ int cmd_breakeven(int argc, char **argv)
                     report_str(r, c_comp, pl->spec);
                     report_num(r, c_own, be.be.own_Bps);
                     report_str(r, c_stack, st->name);
-                    report_num(r, c_none, be.be.none_tput);
-                    if (be.be.status != BREAKEVEN_REFUSED) {
-                        report_str(r, c_ex, gcsim_exchange_name(be.exchange));
-                        report_num(r, c_tput, be.be.comp_tput);
-                        report_num(r, c_codec, be.be.codec_s);
-                    }
-                    if (be.be.status == BREAKEVEN_FOUND)
-                        report_num(r, c_be, be.be.breakeven_Bps);
-                    report_str(r, c_st, gcsim_breakeven_status_name(be.be.status));
-                    report_str(r, c_why, be.be.reason);
-                    report_num(r, c_f_none, fe.be.none_tput);
-                    if (fe.be.status != BREAKEVEN_REFUSED) {
-                        report_str(r, c_f_ex, gcsim_exchange_name(fe.exchange));
-                        report_num(r, c_f_tput, fe.be.comp_tput);
-                        report_num(r, c_f_codec, fe.be.codec_s);
-                    }
-                    if (fe.be.status == BREAKEVEN_FOUND)
-                        report_num(r, c_f_be, fe.be.breakeven_Bps);
-                    report_str(r, c_f_st, gcsim_breakeven_status_name(fe.be.status));
-                    report_str(r, c_f_why, fe.be.reason);
+                    answer_write(r, &own, &be);
+                    answer_write(r, &fused, &fe);
                 }
         }
     }
