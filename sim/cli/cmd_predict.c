@@ -68,8 +68,9 @@ static void predict_usage(FILE *out)
 "                    allreduce: the collective with the payload's hop rule;\n"
 "                    allgather; ps (parameter server); best: per GPU count the fastest of\n"
 "                    these (and, under fused, the papers' patterns), chosen with the\n"
-"                    analytic engine. Whatever runs, predict warns when another exchange\n"
-"                    would be over 1.5x faster. docs/codec.md, docs/stacks.md\n"
+"                    analytic engine. For a compressed gradient whose collective is not\n"
+"                    named, predict warns when another exchange would be over 1.5x\n"
+"                    faster. docs/codec.md, docs/stacks.md\n"
 "  --ps-shards S     parameter-server shards (default: one per machine)\n"
 "  --bucket SIZE     gradient bucket, e.g. 25MiB (default: the stack's)\n"
 "  --no-overlap      exchange gradients only after backward has finished (both engines;\n"
@@ -690,8 +691,12 @@ int cmd_predict(int argc, char **argv)
         .des_max_messages = o.des_max_messages};
     gcsim_stack_setup_apply(&ss, &s);
     /* The other exchanges, tried with the analytic engine (predict_exchange.h): --exchange
-     * best runs the fastest; otherwise a warning when it is much faster than this one. */
-    if (!(o.tensors || o.steps) || o.exchange_best) {
+     * best runs the fastest; otherwise a warning when it is much faster than this one,
+     * for a compressed payload whose schedule nobody named (a collective given on the
+     * command line or by the platform, such as the papers' patterns, is a choice). */
+    bool check_exchange = !(o.tensors || o.steps) && !o.collective_given &&
+                          !platform.collective[0] && strcmp(plan.spec, "none") != 0;
+    if (check_exchange || o.exchange_best) {
         sweep_case sc = {.platform = &platform, .model = &model, .payload = &plan,
                          .stack = stack, .collective = o.collective,
                          .collective_given = o.collective_given, .scaling = o.scaling,

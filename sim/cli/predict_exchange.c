@@ -50,6 +50,15 @@ double predict_exchange_slowdown(const predict_exchange_count *pc)
     return pc->res.best_samples_per_s / pc->res.tried[pc->used].r.p.throughput_samples_per_s;
 }
 
+/* What a try is called in the note and the warning: the stack's own by the exchange it
+ * resolved to, the others by what was asked. */
+static const char *try_label(const exchange_try *t)
+{
+    return t->asked == GCSIM_EXCHANGE_AUTO && !t->pattern && t->rc == 0
+               ? gcsim_exchange_name(t->r.exchange)
+               : exchange_try_name(t);
+}
+
 /* "allgather 1234 samples/s", or "ps: <reason>" for one that could not run. */
 static int describe_try(char *buf, size_t size, const exchange_try *t)
 {
@@ -81,7 +90,7 @@ void predict_exchange_report(report *r, const predict_exchange_count *pc, int n,
         double slow = predict_exchange_slowdown(c);
         if (len < sizeof note)
             len += (size_t)snprintf(note + len, sizeof note - len, " samples/s; %s %s",
-                                    best ? "runs" : "fastest", exchange_try_name(winner));
+                                    best ? "runs" : "fastest", try_label(winner));
         if (!best && slow > EXCHANGE_BEST_WARN_RATIO) {
             const exchange_try *used = &c->res.tried[c->used];
             warned = true;
@@ -89,10 +98,7 @@ void predict_exchange_report(report *r, const predict_exchange_count *pc, int n,
                     "gcsim predict: warning: at %d GPUs the exchange used (%s) is %.2fx slower "
                     "than %s, the fastest this stack and payload allow (analytic engine; "
                     "--exchange best runs it)\n",
-                    c->gpus,
-                    used->asked == GCSIM_EXCHANGE_AUTO ? gcsim_exchange_name(used->r.exchange)
-                                                       : exchange_try_name(used),
-                    slow, exchange_try_name(winner));
+                    c->gpus, try_label(used), slow, try_label(winner));
             if (len < sizeof note)
                 len += (size_t)snprintf(note + len, sizeof note - len,
                                         ", %.2fx the one used: WARNING", slow);

@@ -4,9 +4,10 @@
  * For every GPU count predict runs, the exchanges the payload allows are tried with the
  * analytic engine (sim/planning/exchange_best.h; the DES is too slow to run four times per
  * count, and the engines agree on the programs within a few percent): with `--exchange
- * best` predict then runs the fastest one; otherwise it warns, on standard error and in a
- * note, when the exchange it runs is more than EXCHANGE_BEST_WARN_RATIO times slower than
- * the fastest.
+ * best` predict then runs the fastest one; otherwise, for a compressed payload whose
+ * collective neither the command line nor the platform names, it warns on standard error
+ * and in a note when the exchange it runs is more than EXCHANGE_BEST_WARN_RATIO times
+ * slower than the fastest.
  */
 #ifndef GCSIM_CLI_PREDICT_EXCHANGE_H
 #define GCSIM_CLI_PREDICT_EXCHANGE_H

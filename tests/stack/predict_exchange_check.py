@@ -15,6 +15,9 @@ QSGD on ResNet-50, cloud-v100-25gbe (V100s over 25 GbE), analytic engine:
 - under the fused stack the papers' patterns are searched too: ECQ-SGD at 512 GPUs with
   `--exchange best` must give the largest of the four exchanges and of `--collective
   terngrad` and `--collective dgc-paper`;
+- no warning and no search note where nothing was left to chance: uncompressed fp32 (the
+  embedded default run), or a platform that names its collective (terngrad-fig5a, the
+  TernGrad paper's pattern, with TernGrad at 64 GPUs);
 - every report names its stack (meta stack.name); `--exchange fastest` exits 2 naming
   "best", with nothing on standard output.
 """
@@ -106,6 +109,15 @@ def main(argv):
           % (tput(doc, 512), max(tries), tries))
     note = doc["notes"].get("exchange search", "")
     check("terngrad" in note and "dgc-paper" in note, "fused: the patterns searched (%r)" % note)
+
+    for args in ([gcsim, "predict", "--format", "json"],
+                 [gcsim, "predict", "--format", "json", "--platform",
+                  "platforms/terngrad-fig5a.json", "--compressor", "terngrad", "--gpus", "64"]):
+        r = subprocess.run(args, capture_output=True, text=True, cwd=repo, timeout=120)
+        check(r.returncode == 0 and "warning" not in r.stderr and
+              "exchange search" not in json.loads(r.stdout or "{}").get("notes", {}),
+              "%s: no exchange warning expected (%d, %r)" % (" ".join(args[1:]), r.returncode,
+                                                            r.stderr))
 
     r = run(gcsim, repo, qsgd + ["--exchange", "fastest"])
     check(r.returncode == 2 and r.stdout == "" and "best" in r.stderr,
