@@ -141,7 +141,7 @@ static int call_durations(const gcsim_scenario *s, const gcsim_iteration *it,
     int n_slots = 0, rc = 0;
     for (int k = 0; k < it->n_calls && rc == 0; k++) {
         const gcsim_call *c = &it->calls[k];
-        int chunks = gcsim_pipeline_chunks(c->collective, c->bytes.payload_bytes);
+        int chunks = gcsim_call_pipeline_chunks(c, topo->gpus);
         const gcsim_schedule *sch =
             schedule_for(slots, &n_slots, c->collective, topo, s->ps_shards, chunks, err);
         if (!sch) {

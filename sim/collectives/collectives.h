@@ -127,6 +127,10 @@ int gcsim_pipeline_chunks(gcsim_collective c, double payload_bytes);
 
 int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t,
                          int ps_shards, int chunks, gcsim_error *err);
+/* The broadcast operation: the downward half of the railed trees (one per rail), from the
+ * root of each, pipelined in `chunks`. */
+int gcsim_schedule_build_broadcast(gcsim_schedule *s, const gcsim_topology *t, int chunks,
+                                   gcsim_error *err);
 void gcsim_schedule_free(gcsim_schedule *s);
 
 /* Bytes a flow carries in step `step` of its phase. */
@@ -188,6 +192,11 @@ typedef struct {
      * is done (GRACE's PowerSGD, a size exchange before a variable all-gather). */
     bool blocking;
 } gcsim_call;
+
+/* Pipeline chunks of a call on `gpus` GPUs: by its largest message, the bucket holding all
+ * workers' sum (a sparse payload's grows towards the dense bucket), so that a smaller
+ * one-worker payload never means coarser chunks for the same bytes. */
+int gcsim_call_pipeline_chunks(const gcsim_call *c, int gpus);
 
 typedef enum { GCSIM_STEP_CODEC, GCSIM_STEP_CALL } gcsim_step_kind;
 

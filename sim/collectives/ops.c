@@ -74,11 +74,8 @@ int gcsim_op_schedule_build(gcsim_schedule *s, gcsim_op op, gcsim_collective c,
         keep_phase(s, 0);
         return 0;
     case GCSIM_OP_BROADCAST:
-        if (gcsim_schedule_build(s, COLLECTIVE_TREE, t, 0,
-                                 gcsim_pipeline_chunks(COLLECTIVE_TREE, bytes), err) != 0)
-            return -1;
-        keep_phase(s, 1);
-        return 0;
+        return gcsim_schedule_build_broadcast(s, t, gcsim_pipeline_chunks(COLLECTIVE_TREE, bytes),
+                                              err);
     case GCSIM_OP_COUNT:
         break;
     }

@@ -50,6 +50,12 @@ static int push(flow_list *l, int src, int dst, double share, double k0, int fir
     return 0;
 }
 
+static int int_order(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 static int flow_order(const void *a, const void *b)
 {
     const gcsim_flow *x = a, *y = b;
@@ -127,6 +133,65 @@ static int coalesce(flow_list *l)
             l->v[++w] = *b;
     }
     l->n = w + 1;
+    return 0;
+}
+
+/* Flows between the same pair whose windows overlap become one message per step: for
+ * each stretch of steps in which the same flows of a pair are active, one flow with the
+ * sum of their shares, holding the largest of their sums (exact for payloads that do not
+ * grow as sums form; an upper bound for those that do). The railed trees send many trees'
+ * chunks over the same GPU pair in the same step; as separate messages they multiplied
+ * the DES's work by the number of trees without changing what either engine computes for
+ * dense data. Returns -1 when out of memory. */
+static int merge_pairs(flow_list *l)
+{
+    if (l->n < 2 || sort_flows(l))
+        return l->n < 2 ? 0 : -1;
+    flow_list out = {0};
+    int *bound = NULL, cap = 0, rc = 0;
+    for (int a = 0, b; a < l->n && !rc; a = b) {
+        for (b = a + 1; b < l->n && l->v[b].src == l->v[a].src && l->v[b].dst == l->v[a].dst;)
+            b++;
+        int m = b - a, nb = 0;
+        if (2 * m > cap) {
+            cap = 2 * m;
+            int *grown = realloc(bound, sizeof(int) * (size_t)cap);
+            if (!grown) {
+                rc = -1;
+                break;
+            }
+            bound = grown;
+        }
+        for (int f = a; f < b; f++) {
+            bound[nb++] = l->v[f].first_step;
+            bound[nb++] = l->v[f].last_step + 1;
+        }
+        qsort(bound, (size_t)nb, sizeof *bound, int_order);
+        int start = out.n;
+        for (int k = 0; k + 1 < nb && !rc; k++) {
+            int from = bound[k], to = bound[k + 1] - 1;
+            if (from > to)
+                continue;
+            double share = 0, k0 = 0;
+            for (int f = a; f < b; f++)
+                if (l->v[f].first_step <= from && l->v[f].last_step >= to) {
+                    share += l->v[f].share;
+                    k0 = fmax(k0, l->v[f].k0);
+                }
+            gcsim_flow *prev = out.n > start ? &out.v[out.n - 1] : NULL;
+            if (prev && prev->last_step == from - 1 && prev->share == share && prev->k0 == k0)
+                prev->last_step = to;
+            else
+                rc = push(&out, l->v[a].src, l->v[a].dst, share, k0, from, to);
+        }
+    }
+    free(bound);
+    if (rc) {
+        free(out.v);
+        return -1;
+    }
+    free(l->v);
+    *l = out;
     return 0;
 }
 
@@ -304,37 +369,61 @@ typedef struct {
     int *parent, *height, *depth, *size;
 } tree;
 
-/* Chain inside each node (towards the node's head) plus a binary tree over the nodes
- * (heap order) linking the heads; mirrored: reversed node order and chain direction. */
-static void tree_shape(const gcsim_topology *t, bool mirrored, tree *tr)
+/* The local index (0..cnt-1) of the GPU at position pos of a node's chain that ends at
+ * local index head; mirrored chains run the other way round the node. */
+static int chain_local(int head, int pos, int cnt, bool mirrored)
+{
+    return mirrored ? ((head - pos) % cnt + cnt) % cnt : (head + pos) % cnt;
+}
+
+/* The head (local index) of rail r's chain in a node of cnt GPUs: the first GPU of the
+ * rail's group (GPUs r*i/R .. (r+1)*i/R - 1 all use NIC r), the last one for the mirrored
+ * tree, so that both leave the node through NIC r; on a short last node, its last GPU. */
+static int rail_head(const gcsim_topology *t, int rail, int rails, bool mirrored, int cnt)
+{
+    int i = t->gpus_per_node;
+    int h = mirrored ? (rail + 1) * i / rails - 1 : rail * i / rails;
+    return h < cnt ? h : cnt - 1;
+}
+
+/* Rail r's tree: a chain through the GPUs of each node ending at the node's head (the
+ * rail's GPU), plus a binary tree over the nodes (heap order) linking the heads; mirrored:
+ * reversed node order and chain direction. Returns the root. */
+static int tree_shape(const gcsim_topology *t, int rail, int rails, bool mirrored, tree *tr)
 {
     int i = t->gpus_per_node, j = t->nodes, n = t->gpus;
     for (int g = 0; g < n; g++) {
-        int node = g / i, cnt = (node + 1) * i <= n ? i : n - node * i;
-        int pos = mirrored ? cnt - 1 - g % i : g % i; /* position along the chain */
-        int q = mirrored ? j - 1 - node : node;       /* heap position of the node */
+        int node = g / i, cnt = (node + 1) * i <= n ? i : n - node * i, local = g % i;
+        int head = rail_head(t, rail, rails, mirrored, cnt);
+        int pos = mirrored ? ((head - local) % cnt + cnt) % cnt : ((local - head) % cnt + cnt) % cnt;
+        int q = mirrored ? j - 1 - node : node; /* heap position of the node */
         if (pos > 0) {
-            tr->parent[g] = mirrored ? g + 1 : g - 1;
+            tr->parent[g] = node * i + chain_local(head, pos - 1, cnt, mirrored);
         } else if (q > 0) {
             int pnode = mirrored ? j - 1 - (q - 1) / 2 : (q - 1) / 2;
             int pcnt = (pnode + 1) * i <= n ? i : n - pnode * i;
-            tr->parent[g] = pnode * i + (mirrored ? pcnt - 1 : 0);
+            tr->parent[g] = pnode * i + rail_head(t, rail, rails, mirrored, pcnt);
         } else {
             tr->parent[g] = -1;
         }
     }
-    /* Depth from the root, then size and height from the leaves, in an order where a
-     * parent comes before its children (breadth first from the root). */
-    int *queue = tr->size; /* reused: filled with the BFS order first */
-    int head = 0, tail = 0;
+    /* Depth from the root (breadth first), then size and height from the leaves. */
+    int *queue = tr->size; /* reused: holds the BFS order first */
+    int head = 0, tail = 0, root = -1;
     for (int g = 0; g < n; g++)
         if (tr->parent[g] < 0) {
             queue[tail++] = g;
             tr->depth[g] = 0;
+            root = g;
         }
-    /* Children lists are implicit: scan for children of each dequeued node (n is small
-     * enough per node; O(n) per level via a child index). */
-    int *first_child = malloc(sizeof(int) * (size_t)n), *next_sibling = malloc(sizeof(int) * (size_t)n);
+    /* Children lists: first child and next sibling, built in one pass. */
+    int *first_child = tr->height, *next_sibling = malloc(sizeof(int) * (size_t)n);
+    int *order = malloc(sizeof(int) * (size_t)n);
+    if (!next_sibling || !order) {
+        free(next_sibling);
+        free(order);
+        return -2;
+    }
     for (int g = 0; g < n; g++)
         first_child[g] = next_sibling[g] = -1;
     for (int g = n - 1; g >= 0; g--)
@@ -349,7 +438,6 @@ static void tree_shape(const gcsim_topology *t, bool mirrored, tree *tr)
             queue[tail++] = c;
         }
     }
-    int *order = malloc(sizeof(int) * (size_t)n);
     memcpy(order, queue, sizeof(int) * (size_t)n);
     for (int g = 0; g < n; g++) {
         tr->size[g] = 1;
@@ -364,52 +452,60 @@ static void tree_shape(const gcsim_topology *t, bool mirrored, tree *tr)
         }
     }
     free(order);
-    free(first_child);
     free(next_sibling);
+    return root;
 }
 
-static int build_trees(gcsim_schedule *s, const gcsim_topology *t, int trees, int chunks)
+/* NCCL's trees, one set per NIC rail (NCCL builds them per channel, and channels are
+ * spread over the NICs, tree r rooted at rail r), each with 1/(rails x per_rail) of the
+ * data, moved in chunks. The all-reduce reduces towards the root and broadcasts back in
+ * one pipeline, as NCCL's tree kernels do: a GPU at height h sends chunk c to its parent
+ * in step h + c; the root (height H) has chunk c whole after step H - 1 + c and sends it
+ * down in step H + c; a parent at depth d forwards it in step H + d + c. With
+ * broadcast_only, only the downward half of one tree rooted at GPU 0, from step d + c (the
+ * broadcast operation, whose data starts on one GPU). */
+static int build_trees(gcsim_schedule *s, const gcsim_topology *t, int per_rail, int chunks,
+                       bool broadcast_only)
 {
-    int n = t->gpus;
-    tree tr[2];
-    int *mem = malloc(sizeof(int) * (size_t)n * 4 * (size_t)trees);
+    int n = t->gpus, rails = t->nodes > 1 && !broadcast_only ? t->nics_per_node : 1;
+    int *mem = malloc(sizeof(int) * (size_t)n * 4);
     if (!mem)
         return -1;
-    for (int k = 0; k < trees; k++) {
-        tr[k] = (tree){mem + 4 * k * n, mem + (4 * k + 1) * n, mem + (4 * k + 2) * n,
-                       mem + (4 * k + 3) * n};
-        tree_shape(t, k == 1, &tr[k]);
-    }
-    double share = 1.0 / ((double)trees * chunks);
+    tree tr = {mem, mem + n, mem + 2 * n, mem + 3 * n};
+    double share = 1.0 / ((double)rails * per_rail * chunks);
     flow_list l = {0};
     int steps = 0, rc = 0;
-    /* Reduce: a GPU at height h sends chunk c to its parent in step h + c. */
-    for (int k = 0; k < trees && !rc; k++)
-        for (int g = 0; g < n && !rc; g++)
-            if (tr[k].parent[g] >= 0) {
-                int h = tr[k].height[g];
-                rc = push(&l, g, tr[k].parent[g], share, tr[k].size[g], h, h + chunks - 1);
-                if (h + chunks > steps)
-                    steps = h + chunks;
+    for (int r = 0; r < rails && !rc; r++)
+        for (int k = 0; k < per_rail && !rc; k++) {
+            int root = tree_shape(t, r, rails, k == 1, &tr);
+            if (root < 0) {
+                rc = -1;
+                break;
             }
-    if (rc || add_phase(s, "tree reduce", steps, 0, true, &l)) {
-        free(mem);
-        return -1;
-    }
-    /* Broadcast: a parent at depth d sends chunk c to its children in step d + c. */
-    steps = 0;
-    for (int k = 0; k < trees && !rc; k++)
-        for (int g = 0; g < n && !rc; g++)
-            if (tr[k].parent[g] >= 0) {
-                int d = tr[k].depth[tr[k].parent[g]];
-                rc = push(&l, tr[k].parent[g], g, share, n, d, d + chunks - 1);
+            int down_from = broadcast_only ? 0 : tr.height[root];
+            for (int g = 0; g < n && !rc; g++) {
+                int p = tr.parent[g];
+                if (p < 0)
+                    continue;
+                if (!broadcast_only) {
+                    int h = tr.height[g];
+                    rc = push(&l, g, p, share, tr.size[g], h, h + chunks - 1);
+                    if (h + chunks > steps)
+                        steps = h + chunks;
+                }
+                int d = down_from + tr.depth[p];
+                if (!rc)
+                    rc = push(&l, p, g, share, n, d, d + chunks - 1);
                 if (d + chunks > steps)
                     steps = d + chunks;
             }
+        }
     free(mem);
-    if (rc || add_phase(s, "tree broadcast", steps, 0, false, &l))
+    if (rc || merge_pairs(&l)) {
+        free(l.v);
         return -1;
-    return 0;
+    }
+    return add_phase(s, broadcast_only ? "tree broadcast" : "tree", steps, 0, !broadcast_only, &l);
 }
 
 /* ---- parameter server ---- */
@@ -513,6 +609,11 @@ int gcsim_pipeline_chunks(gcsim_collective c, double payload_bytes)
     return chunks > GCSIM_PIPELINE_MAX_CHUNKS ? GCSIM_PIPELINE_MAX_CHUNKS : (int)chunks;
 }
 
+int gcsim_call_pipeline_chunks(const gcsim_call *c, int gpus)
+{
+    return gcsim_pipeline_chunks(c->collective, gcsim_hop_bytes(&c->bytes, gpus));
+}
+
 static int **csr(const gcsim_phase *ph, int endpoints, bool by_src, int **flows_out)
 {
     int *index = calloc((size_t)endpoints + 1, sizeof(int));
@@ -573,14 +674,32 @@ static int index_schedule(gcsim_schedule *s)
     return 0;
 }
 
-int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t,
-                         int ps_shards, int chunks, gcsim_error *err)
+/* Indexes a built schedule (rc 0) or frees a failed one, with the error. */
+static int finish(gcsim_schedule *s, int rc, const char *what, int n, gcsim_error *err)
+{
+    if (rc == 0)
+        rc = index_schedule(s);
+    if (rc) {
+        gcsim_schedule_free(s);
+        return gcsim_fail(err, "out of memory building the %s schedule for %d GPUs", what, n);
+    }
+    return 0;
+}
+
+static void schedule_init(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t,
+                          int chunks)
 {
     memset(s, 0, sizeof *s);
     s->collective = c;
     s->chunks = chunks >= 1 ? chunks : 1;
     s->endpoints = t->gpus;
     s->decodes = 1;
+}
+
+int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t,
+                         int ps_shards, int chunks, gcsim_error *err)
+{
+    schedule_init(s, c, t, chunks);
     int n = t->gpus;
     int *scratch = malloc(sizeof(int) * (size_t)(n + t->nodes + 1));
     if (!scratch)
@@ -592,8 +711,8 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
         case COLLECTIVE_RING: rc = build_ring(s, t, scratch); break;
         case COLLECTIVE_ALLGATHER: rc = build_allgather(s, t, scratch); break;
         case COLLECTIVE_HALVING_DOUBLING: rc = build_halving_doubling(s, t); break;
-        case COLLECTIVE_TREE: rc = build_trees(s, t, 1, s->chunks); break;
-        case COLLECTIVE_DOUBLE_TREE: rc = build_trees(s, t, 2, s->chunks); break;
+        case COLLECTIVE_TREE: rc = build_trees(s, t, 1, s->chunks, false); break;
+        case COLLECTIVE_DOUBLE_TREE: rc = build_trees(s, t, 2, s->chunks, false); break;
         case COLLECTIVE_HIERARCHICAL: rc = build_hierarchical(s, t, scratch); break;
         case COLLECTIVE_PARAMETER_SERVER: rc = build_ps(s, t, ps_shards); break;
         case COLLECTIVE_TERNGRAD:
@@ -602,14 +721,15 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
         }
     }
     free(scratch);
-    if (rc == 0)
-        rc = index_schedule(s);
-    if (rc) {
-        gcsim_schedule_free(s);
-        return gcsim_fail(err, "out of memory building the %s schedule for %d GPUs",
-                          gcsim_collective_name(c), n);
-    }
-    return 0;
+    return finish(s, rc, gcsim_collective_name(c), n, err);
+}
+
+int gcsim_schedule_build_broadcast(gcsim_schedule *s, const gcsim_topology *t, int chunks,
+                                   gcsim_error *err)
+{
+    schedule_init(s, COLLECTIVE_TREE, t, chunks);
+    int rc = t->gpus > 1 ? build_trees(s, t, 1, s->chunks, true) : 0;
+    return finish(s, rc, "broadcast", t->gpus, err);
 }
 
 void gcsim_schedule_free(gcsim_schedule *s)

@@ -1,9 +1,12 @@
 /*
  * sim/collectives/schedule_cost.c: a schedule's time in closed form (collectives.h).
  *
- * For each step of a phase: every active flow gets the fair share of its most loaded link
- * (capacity over the number of active flows crossing it), so a flow of b bytes lasts
- * latency + b / share. A step lasts as long as its slowest active flow; phases and steps
+ * For each step of a phase: every active flow gets its part of its most loaded link, in
+ * proportion to its share of the bucket among the active flows crossing it (capacity x
+ * share / the shares' sum; with equal shares, the fair share capacity / flows), so a flow
+ * of b bytes lasts latency + b / part: a link carrying unequal flows is busy for as long as
+ * their bytes take together, as under max-min sharing, where a small flow's leftover goes
+ * to the large one. A step lasts as long as its slowest active flow; phases and steps
  * add up. When all flows of a phase are active in every step (rings, halving-doubling,
  * parameter server), the loads are counted once and flows that cost the same (latency,
  * bandwidth, share, sums) are costed once: a ring of N GPUs has two or three such
@@ -60,17 +63,17 @@ static bool active_in(const gcsim_flow *f, int from_step, int to_step)
 /* The classes of the flows active in every step from from_step to to_step (no flow starts
  * or stops inside that range); returns their count. */
 static int interval_classes(const gcsim_phase *ph, const gcsim_topology *t, int from_step,
-                            int to_step, int *load, flow_class *cls)
+                            int to_step, double *load, flow_class *cls)
 {
     int links[GCSIM_ROUTE_MAX_LINKS];
     double lat;
-    memset(load, 0, sizeof(int) * (size_t)t->n_links);
+    memset(load, 0, sizeof(double) * (size_t)t->n_links);
     for (int f = 0; f < ph->n_flows; f++) {
         if (!active_in(&ph->flows[f], from_step, to_step))
             continue;
         int n = gcsim_topology_route(t, ph->flows[f].src, ph->flows[f].dst, links, &lat);
         for (int k = 0; k < n; k++)
-            load[links[k]]++;
+            load[links[k]] += ph->flows[f].share;
     }
     int nc = 0;
     bool overflow = false;
@@ -81,7 +84,7 @@ static int interval_classes(const gcsim_phase *ph, const gcsim_topology *t, int 
         int n = gcsim_topology_route(t, fl->src, fl->dst, links, &lat);
         double bw = INFINITY;
         for (int k = 0; k < n; k++)
-            bw = fmin(bw, t->capacity_Bps[links[k]] / load[links[k]]);
+            bw = fmin(bw, t->capacity_Bps[links[k]] * (fl->share / load[links[k]]));
         flow_class c = {lat, bw, fl->share, ph->fixed_k ? 1 : fl->k0, fl->first_step,
                         fl->last_step};
         bool known = false;
@@ -134,7 +137,7 @@ static int int_order(const void *a, const void *b)
  * + steps x classes), each step costed exactly as if alone. */
 static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
                                     const gcsim_bucket_bytes *b, double reduce_codec_s,
-                                    int *load, flow_class *cls)
+                                    double *load, flow_class *cls)
 {
     int n = ph->n_flows, nb = 0;
     int *bound = malloc(sizeof(int) * (2 * (size_t)n + 2));
@@ -162,7 +165,7 @@ static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology 
 }
 
 static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
-                           const gcsim_bucket_bytes *b, int *load, flow_class *cls)
+                           const gcsim_bucket_bytes *b, double *load, flow_class *cls)
 {
     double max_share = 0;
     for (int f = 0; f < ph->n_flows; f++)
@@ -205,7 +208,7 @@ double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
     for (int p = 0; p < s->n_phases; p++)
         if (s->phases[p].n_flows > max_flows)
             max_flows = s->phases[p].n_flows;
-    int *load = malloc(sizeof(int) * (size_t)t->n_links);
+    double *load = malloc(sizeof(double) * (size_t)t->n_links);
     flow_class *cls = malloc(sizeof *cls * (size_t)max_flows);
     if (!load || !cls) {
         free(load);
@@ -222,7 +225,7 @@ double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
 
 int gcsim_schedule_prepare(gcsim_schedule *s, const gcsim_topology *t)
 {
-    int *load = malloc(sizeof(int) * (size_t)t->n_links);
+    double *load = malloc(sizeof(double) * (size_t)t->n_links);
     if (!load)
         return -1;
     int rc = 0;

@@ -165,6 +165,10 @@ int main(void)
                             plan_of(payloads[k], (gcsim_payload_aggregation)agg);
                         double tp = predict((gcsim_collective)col, (gcsim_scaling)sc, n,
                                             &smaller, &p);
+                        if (!(tp >= last))
+                            fprintf(stderr, "collective %d aggregation %d, %d GPUs: %g B "
+                                            "gives %g after %g\n",
+                                    col, agg, n, payloads[k], tp, last);
                         CHECK(tp >= last);
                         last = tp;
                     }

@@ -146,16 +146,42 @@ int main(void)
      * each through the shared NIC (125e6/12 too): push = 50e-6 + 50e6/(125e6/12); the pull
      * mirrors it: 2 x (50e-6 + 4.8) = 9.6001 s */
     CHECK_REL(cost(&u, 16, COLLECTIVE_PARAMETER_SERVER, S), 2 * (50e-6 + 4.8), 1e-12);
-    /* A pipelined chain of 4 GPUs (one node) with C = 64 chunks of S/64: reduce and
-     * broadcast each take (3 + 64 - 1) steps of 5e-6 + (S/64)/10e9. */
+    /* A pipelined chain of 4 GPUs (one node, 3 -> 2 -> 1 -> 0) with C = 64 chunks of x =
+     * S/64, reduce and broadcast in one pipeline: GPU 3 sends up in steps 0..63, GPU 2 in
+     * 1..64, GPU 1 in 2..65; the root has chunk c after step 2 + c and sends it down in
+     * steps 3..66, GPU 1 in 4..67, GPU 2 in 5..68: 69 steps. In steps 3..65 some port
+     * carries an upward and a downward flow (GPU 1's up port: to 0 and to 2), 5 GB/s each;
+     * steps 0..2 and 66..68 have one flow per port:
+     *   6 (5e-6 + x/10e9) + 63 (5e-6 + x/5e9). */
     CHECK(gcsim_pipeline_chunks(COLLECTIVE_TREE, S) == 64);
-    CHECK_REL(cost(&u, 4, COLLECTIVE_TREE, S), 2 * 66 * (5e-6 + S / 64 / 10e9), 1e-12);
+    double x = S / 64;
+    CHECK_REL(cost(&u, 4, COLLECTIVE_TREE, S), 6 * (5e-6 + x / 10e9) + 63 * (5e-6 + x / 5e9),
+              1e-12);
 
     /* Rails: a ring over R's 2 x 8 GPUs runs 8 rings; each step a GPU sends 7/8 of its
      * chunk S/16 over its NVSwitch port and 1/8 over its own NIC:
      *   max(5e-6 + (7/8)(S/16)/300e9, 1.26e-6 + (1/8)(S/16)/25e9) per step, 30 steps. */
     double step = fmax(5e-6 + 7.0 / 8 * S / 16 / 300e9, 1.26e-6 + 1.0 / 8 * S / 16 / 25e9);
     CHECK_REL(cost(&r, 16, COLLECTIVE_RING, S), 30 * step, 1e-9);
+    /* Trees per rail on R (NCCL: one tree per channel, channel r on NIC r): 8 trees with
+     * S/8 each (tree), or 16 with S/16 (double-tree, the mirrored one rooted on node 1).
+     * Every GPU heads one chain per tree set and ends one, so its NVSwitch port carries
+     * 14 of 16 chain hops up and down: 1.75 S; each NIC carries S/8 each way (a tree's
+     * reduce one way, its broadcast the other, at once); each PCIe link S/8. The bound is
+     * the busiest link: max(1.75 S / 300e9, (S/8) / 25e9, (S/8) / 31.5e9). Pipelined in
+     * 64 chunks, the fill and drain of the 9-deep trees keep it within 15% of the bound. */
+    double big = 1073741824.0;
+    double bound = fmax(1.75 * big / 300e9, fmax(big / 8 / 25e9, big / 8 / 31.5e9));
+    for (int c = COLLECTIVE_TREE; c <= COLLECTIVE_DOUBLE_TREE; c++) {
+        double tree_s = cost(&r, 16, (gcsim_collective)c, big);
+        printf("%s on 2 x 8 rails, 1 GiB: %.3f ms, bound %.3f ms (%.1f%% above)\n",
+               gcsim_collective_name((gcsim_collective)c), tree_s * 1e3, bound * 1e3,
+               100 * (tree_s / bound - 1));
+        CHECK(tree_s >= bound && tree_s <= 1.15 * bound);
+    }
+    /* Before rails, every tree left a node through NIC 0: at least S / 25e9 for that NIC
+     * alone, 5x the bound above. */
+    CHECK(cost(&r, 16, COLLECTIVE_DOUBLE_TREE, big) < 0.25 * big / 25e9);
     /* Hierarchical on R: each rail ring (2 nodes) moves S/16 over its own NIC:
      *   node RS/AG 2 x 7 x (5e-6 + S/8/300e9), rails 2 x 1 x (1.26e-6 + S/16/25e9) */
     CHECK_REL(cost(&r, 16, COLLECTIVE_HIERARCHICAL, S),
