@@ -119,6 +119,11 @@ int platform_patch_apply(const char *base_text, const char *base_origin,
     cJSON_free(printed);
     gcsim_platform check;
     if (gcsim_platform_parse(text, out_origin, &check, err)) {
+        /* The patches are gcsim's own values: a file that does not load is gcsim's fault. */
+        char why[sizeof err->message];
+        snprintf(why, sizeof why, "%s", err->message);
+        gcsim_fail_internal(err, "internal error: the patched platform does not load: %.900s",
+                            why);
         free(text);
         goto done;
     }

@@ -2,6 +2,7 @@
  * patching live in sim/calibrate (calibrate.h); this file parses options and prints. */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,48 +11,64 @@
 #include "calibrate.h"
 #include "cli_args.h"
 #include "commands.h"
+#include "data_dir.h"
 #include "report_emit.h"
 #include "units.h"
 
 static void calibrate_usage(FILE *out)
 {
     fprintf(out,
-"usage: gcsim calibrate --log FILE [--gpus N --nodes J] [--log FILE2 [--gpus N --nodes J]]\n"
-"                       --platform BASE.json --output NEW.json [--out-of-place]\n"
-"                       [--min-size SIZE] [--format table|json|csv]\n"
+"usage: gcsim calibrate --log FILE [--gpus N --nodes J] [--table K]\n"
+"                       [--log FILE2 [--gpus N --nodes J] [--table K]]\n"
+"                       --platform BASE --output NEW.json [--out-of-place]\n"
+"                       [--min-size SIZE] [--force] [--format table|json|csv]\n"
 "\n"
 "Fits the platform's intra-node and inter-node latency and bandwidth to the output of\n"
 "nccl-tests' all_reduce_perf, and writes BASE with those fields replaced (every other field\n"
 "kept) to NEW, with $.sources entries naming the log, the fit and its residuals. Prints\n"
-"the fit and every row's residual.\n"
+"the fit, a held-out check and every row's residual.\n"
 "\n"
 "Model (gcsim's ring all-reduce): t(S) = 2(n-1) alpha + 2(n-1)/n S / B, fitted by weighted\n"
 "least squares on relative time error over the rows with S >= --min-size.\n"
 "  single-node log: alpha -> intra_node.latency, B -> intra_node.gpu_to_gpu\n"
 "  multi-node log:  nic.bandwidth = B / nic.per_node when B < gpu_to_gpu (else kept: the\n"
 "                   network was not the bottleneck), nic.latency = alpha - 2 switch latencies\n"
+"                   (when that is not positive, nic.latency and fabric.switch_latency are\n"
+"                   both scaled down so that they still add up to alpha)\n"
 "  two logs:        one single-node and one multi-node, both fitted\n"
+"Held-out check: the fit repeated on the smaller half of the sizes, its error on the larger\n"
+"half (does the line extrapolate?). Warnings when the RMS error of the fit or the median\n"
+"held-out error exceeds 10%%.\n"
 "\n"
 "  --log FILE       an all_reduce_perf log (13 columns with root, or 12 without); one or two\n"
 "  --gpus N         GPUs (ranks) of the preceding --log; default: its \"# Rank\" lines\n"
 "  --nodes J        nodes of the preceding --log; default: distinct hosts on its Rank lines\n"
 "                   (both are required for a log without Rank lines)\n"
-"  --platform FILE  the base platform\n"
+"  --table K        the K-th table (run) of the preceding --log, from 1; default: the first,\n"
+"                   with a warning listing them when the log holds several\n"
+"  --platform BASE  the base platform: a file, or a catalog name such as h100-ndr\n"
 "  --output FILE    the new platform file, written atomically (required)\n"
 "  --out-of-place   fit the out-of-place times (default: in-place)\n"
 "  --min-size SIZE  smallest message in the fit, e.g. 1MiB (default) or 262144\n"
+"  --force          write a fitted bandwidth above the base's line rate (nic.bandwidth,\n"
+"                   intra-node gpu_to_gpu or link_bandwidth), which is refused otherwise\n"
 "  --format F       table (default), json or csv: the same numbers\n"
 "\n"
-"Logs are read strictly: a truncated row, a wrong column count, a non-numeric, NaN, infinite\n"
-"or negative value, sizes not increasing, no rows, another test than all_reduce_perf, or a\n"
-"busbw that is not algbw x 2(n-1)/n (2%%) is an error naming the file and line: exit 2.\n"
-"Limits: %ld bytes per log, %d rows, %d ranks.\n",
-            NCCL_LOG_MAX_BYTES, NCCL_LOG_MAX_ROWS, NCCL_LOG_MAX_RANKS);
+"Logs may be pasted as they come: lines that are not part of a table (environment lines,\n"
+"NCCL INFO output, shell prompts) are skipped and counted, mpirun \"[1,0]<stdout>:\" and\n"
+"Slurm \"0: \" prefixes removed, and a truncated last row is dropped with a warning. Inside a\n"
+"table they are read strictly: a short row that other rows follow, a wrong column count, a\n"
+"non-numeric, NaN, infinite, negative or absurd value, sizes not increasing, no rows,\n"
+"another test than all_reduce_perf, binary data, or a busbw that is not algbw x 2(n-1)/n\n"
+"(2%%) is an error naming the file and line: exit 2. A fit above a line rate without\n"
+"--force: exit 2. Limits: %ld bytes per log, %d rows, %d ranks, %d tables.\n",
+            NCCL_LOG_MAX_BYTES, NCCL_LOG_MAX_ROWS, NCCL_LOG_MAX_RANKS, NCCL_LOG_MAX_TABLES);
 }
 
 typedef struct {
     calib_options calib;
     report_format format;
+    char platform_file[PATH_MAX]; /* a catalog name resolved */
 } calibrate_cli;
 
 static int parse_options(int argc, char **argv, calibrate_cli *o)
@@ -61,6 +78,7 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
         {"nodes", required_argument, 0, 'n'},    {"platform", required_argument, 0, 'p'},
         {"output", required_argument, 0, 'o'},   {"out-of-place", no_argument, 0, 'O'},
         {"min-size", required_argument, 0, 'm'}, {"format", required_argument, 0, 'f'},
+        {"table", required_argument, 0, 't'},    {"force", no_argument, 0, 'F'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->format = REPORT_TABLE;
@@ -95,6 +113,20 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
             }
             (ch == 'g' ? c->gpus : c->nodes)[c->n_logs - 1] = (int)v;
             break;
+        case 't':
+            if (c->n_logs == 0) {
+                fprintf(stderr, "gcsim calibrate: --table applies to the --log before it; give "
+                                "--log first\n");
+                return EXIT_BAD_INPUT;
+            }
+            if (!cli_parse_int(optarg, 1, NCCL_LOG_MAX_TABLES, &v)) {
+                fprintf(stderr, "gcsim calibrate: --table: \"%s\" is not a table number from 1 "
+                                "to %d\n", optarg, NCCL_LOG_MAX_TABLES);
+                return EXIT_BAD_INPUT;
+            }
+            c->table[c->n_logs - 1] = (int)v;
+            break;
+        case 'F': c->force = true; break;
         case 'p': c->platform_path = optarg; break;
         case 'o': c->output_path = optarg; break;
         case 'O': c->out_of_place = true; break;
@@ -140,6 +172,10 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
                 missing);
         return EXIT_BAD_INPUT;
     }
+    /* A catalog name ("h100-ndr"), as --platform of the other commands (inputs.c). */
+    if (gcsim_data_catalog_path("platforms", c->platform_path, o->platform_file,
+                                sizeof o->platform_file) == 0)
+        c->platform_path = o->platform_file;
     return -1;
 }
 
@@ -155,8 +191,12 @@ static void add_notes(report *rep, const calibrate_cli *o, const calib_result *r
         const calib_log_fit *lf = &r->logs[k];
         const ring_fit *f = &lf->fit;
         snprintf(key, sizeof key, "log %d", k + 1);
-        snprintf(value, sizeof value, "%s: %s, %d GPUs on %d node%s (%s)%s%s, %s times",
-                 lf->path, lf->op, lf->gpus, lf->nodes, lf->nodes == 1 ? "" : "s",
+        char table[96] = "";
+        if (lf->n_tables > 1)
+            snprintf(table, sizeof table, " (table %d of %d: lines %d-%d)", lf->table,
+                     lf->n_tables, lf->table_first_line, lf->table_last_line);
+        snprintf(value, sizeof value, "%s%s: %s, %d GPUs on %d node%s (%s)%s%s, %s times",
+                 lf->path, table, lf->op, lf->gpus, lf->nodes, lf->nodes == 1 ? "" : "s",
                  lf->counts_from_log ? "from its Rank lines" : "from --gpus/--nodes",
                  lf->device[0] ? ", " : "", lf->device,
                  o->calib.out_of_place ? "out-of-place" : "in-place");
@@ -172,6 +212,13 @@ static void add_notes(report *rep, const calibrate_cli *o, const calib_result *r
                  f->B_Bps / 1e9, f->rows_used, o->calib.min_size_bytes,
                  100 * f->max_abs_rel_error, 100 * f->rms_rel_error);
         report_note(rep, key, value);
+        snprintf(key, sizeof key, "held-out %d", k + 1);
+        calib_held_out_text(&lf->held_out, value, sizeof value);
+        report_note(rep, key, value);
+    }
+    for (int i = 0; i < r->n_notes; i++) {
+        snprintf(key, sizeof key, "note %d", i + 1);
+        report_note(rep, key, r->notes[i]);
     }
     for (int i = 0; i < r->n_changes; i++) {
         const calib_change *c = &r->changes[i];
@@ -261,8 +308,10 @@ int cmd_calibrate(int argc, char **argv)
     gcsim_error err;
     if (calib_run(&o.calib, &r, &err)) {
         fprintf(stderr, "gcsim calibrate: %s\n", err.message);
-        return EXIT_BAD_INPUT;
+        return exit_code_for(&err);
     }
+    for (int i = 0; i < r.n_notes; i++)
+        fprintf(stderr, "gcsim calibrate: note: %s\n", r.notes[i]);
     for (int i = 0; i < r.n_warnings; i++)
         fprintf(stderr, "gcsim calibrate: warning: %s\n", r.warnings[i]);
     report *rep = build_report(&o, &r);

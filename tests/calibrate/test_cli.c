@@ -1,6 +1,7 @@
 /* gcsim calibrate end to end: the printed fit in json and csv, the platform file it writes
  * (loaded with gcsim's loader), exact recovery of alpha and B through the command, two logs
- * with --gpus/--nodes, and --out-of-place. */
+ * with --gpus/--nodes, --out-of-place, pasted logs, --platform by catalog name, --table and
+ * --force. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +186,79 @@ static void test_two_logs(void)
     free(text);
 }
 
+static const char *note_of(cJSON *root, const char *key)
+{
+    return cJSON_GetStringValue(
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(root, "notes"), key));
+}
+
+/* Pasted logs end to end, --platform by catalog name: the summary says what was skipped and
+ * the held-out check; --table 2 fits the second run; --force writes a NIC above its line
+ * rate. */
+static void test_pasted_catalog_table_force(void)
+{
+    char out[1024], cmd[4096];
+    snprintf(out, sizeof out, "%s/cli_pasted.json", scratch);
+    remove(out);
+    snprintf(cmd, sizeof cmd,
+             "%s calibrate --log %s/tests/calibrate/logs/h100_1x8_mpirun_pasted.log "
+             "--platform h100-ndr --output %s --format json 2>/dev/null",
+             gcsim, src, out);
+    char *text = run(cmd);
+    CHECK(text != NULL);
+    cJSON *root = cJSON_Parse(text ? text : "");
+    cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "meta");
+    /* The catalog name resolves to the data folder's platforms/h100-ndr.json. */
+    CHECK_STR_CONTAINS(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(
+                           cJSON_GetObjectItemCaseSensitive(meta, "platform"), "file")),
+                       "platforms/h100-ndr.json");
+    CHECK_STR_CONTAINS(note_of(root, "note 1"), "skipped 7 lines not part of a table, 2 of them "
+                                                "NCCL INFO/WARN output; the first, line 1");
+    CHECK_STR_CONTAINS(note_of(root, "note 2"), "removed an mpirun or Slurm prefix from 36 lines");
+    CHECK_STR_CONTAINS(note_of(root, "held-out 1"), "fitted to the 3 smaller sizes used (2 MiB to "
+                                                    "32 MiB)");
+    CHECK_STR_CONTAINS(note_of(root, "held-out 1"), "predicts the 2 larger (128 MiB to 512 MiB)");
+    CHECK(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(root, "rows")) == 14);
+    gcsim_platform p;
+    cJSON *written = NULL;
+    CHECK(load_sources(out, &p, &written) == 0);
+    CHECK_STR_CONTAINS(source_of(written, "intra_node.gpu_to_gpu"), "held-out check: fitted to");
+    cJSON_Delete(written);
+    cJSON_Delete(root);
+    free(text);
+
+    remove(out);
+    snprintf(cmd, sizeof cmd,
+             "%s calibrate --log %s/tests/calibrate/logs/two_runs.log --table 2 "
+             "--platform h100-ndr --output %s --format json 2>/dev/null",
+             gcsim, src, out);
+    text = run(cmd);
+    CHECK(text != NULL);
+    root = cJSON_Parse(text ? text : "");
+    CHECK_STR_CONTAINS(note_of(root, "log 1"), "two_runs.log (table 2 of 2: lines 50-54): "
+                                               "all_reduce_perf, 16 GPUs on 2 nodes");
+    cJSON *row = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "rows"), 0);
+    CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "gpus")) == 16);
+    CHECK(cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "line")) == 50);
+    cJSON_Delete(root);
+    free(text);
+
+    remove(out);
+    snprintf(cmd, sizeof cmd,
+             "%s calibrate --log %s/tests/calibrate/logs/a100_2x8_above_line_rate.log --force "
+             "--platform %s/tests/calibrate/platform_a100_4nic.json --output %s --format csv "
+             "2>/dev/null",
+             gcsim, src, src, out);
+    text = run(cmd);
+    CHECK(text != NULL);
+    written = NULL;
+    CHECK(load_sources(out, &p, &written) == 0);
+    CHECK(p.nic.bandwidth_Bps > 25e9 * 1.1); /* 29.9 GB/s: above the nominal 25 */
+    CHECK_STR_CONTAINS(source_of(written, "nic.bandwidth"), "written because of --force");
+    cJSON_Delete(written);
+    free(text);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) {
@@ -197,5 +271,6 @@ int main(int argc, char **argv)
     test_formats_and_file();
     test_exact_recovery_and_out_of_place();
     test_two_logs();
+    test_pasted_catalog_table_force();
     CHECK_DONE();
 }
