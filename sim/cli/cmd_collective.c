@@ -11,6 +11,7 @@
 #include "commands.h"
 #include "des.h"
 #include "inputs.h"
+#include "protocol.h"
 #include "report_emit.h"
 #include "units.h"
 
@@ -20,7 +21,7 @@ static void collective_usage(FILE *out)
 {
     fprintf(out,
 "usage: gcsim collective [--platform FILE] --gpus N [--op OP] [--sizes LIST|MIN:MAX]\n"
-"                        [--collective NAME] [--engine analytic|des|both]\n"
+"                        [--collective NAME] [--protocol P] [--engine analytic|des|both]\n"
 "                        [--format table|json|csv] [--output FILE]\n"
 "\n"
 "Times one collective operation on the first N GPUs of a platform, as nccl-tests'\n"
@@ -34,9 +35,12 @@ static void collective_usage(FILE *out)
 "  --op OP           allreduce (default), allgather, reducescatter, broadcast\n"
 "  --sizes S         a list (16MiB,8GiB) or MIN:MAX doubling from MIN (8B:8GiB; default\n"
 "                    8B:8GiB, as nccl-tests -b 8 -e 8G -f 2)\n"
-"  --collective C    the all-reduce algorithm (default: the platform's, else ring);\n"
+"  --collective C    the all-reduce algorithm (default: the platform's if it names one,\n"
+"                    else NCCL's tuner picks ring or double-tree per size);\n"
 "                    the other operations use a ring (allgather, reducescatter) or the\n"
 "                    pipelined chain and tree (broadcast)\n"
+"  --protocol P      simple, ll128 or ll (default: the tuner's pick per size, as NCCL's:\n"
+"                    the lowest closed-form time; ll128 only with NVLink in the node)\n"
 "  --engine E        analytic, des, or both (default)\n"
 "  --format F        table (default), json or csv: the same numbers\n"
 "  --output FILE     write there (atomically) instead of standard output\n");
@@ -48,6 +52,7 @@ typedef struct {
     gcsim_op op;
     gcsim_collective collective;
     bool collective_given;
+    gcsim_protocol protocol; /* GCSIM_PROTO_COUNT: the tuner's */
     int engines; /* bit 1 analytic, bit 2 des */
     report_format format;
 } collective_options;
@@ -106,9 +111,10 @@ static int parse_options(int argc, char **argv, collective_options *o)
         {"op", required_argument, 0, 'o'},       {"sizes", required_argument, 0, 's'},
         {"collective", required_argument, 0, 'C'}, {"engine", required_argument, 0, 'e'},
         {"format", required_argument, 0, 'f'},   {"output", required_argument, 0, 'O'},
+        {"protocol", required_argument, 0, 'P'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     *o = (collective_options){.sizes = "8B:8GiB", .op = GCSIM_OP_ALLREDUCE, .engines = 3,
-                              .format = REPORT_TABLE};
+                              .format = REPORT_TABLE, .protocol = GCSIM_PROTO_COUNT};
     optind = 1;
     opterr = 0;
     int c;
@@ -138,6 +144,13 @@ static int parse_options(int argc, char **argv, collective_options *o)
                 gcsim_collective_is_paper_pattern(o->collective)) {
                 fprintf(stderr, "gcsim collective: --collective: expected ring, halving-doubling, "
                                 "tree, double-tree, hierarchical, ps or allgather, got \"%s\"\n", optarg);
+                return EXIT_BAD_INPUT;
+            }
+            break;
+        case 'P':
+            if (strcmp(optarg, "auto") != 0 && gcsim_protocol_parse(optarg, &o->protocol)) {
+                fprintf(stderr, "gcsim collective: --protocol: expected simple, ll128, ll or auto, "
+                                "got \"%s\"\n", optarg);
                 return EXIT_BAD_INPUT;
             }
             break;
@@ -199,14 +212,18 @@ int cmd_collective(int argc, char **argv)
                 platform.source_path, o.gpus, platform.nodes, platform.gpus_per_node);
         return EXIT_BAD_INPUT;
     }
-    if (!o.collective_given) {
+    /* The tuner picks the algorithm unless the user or the platform names one (a paper's
+     * pattern is no NCCL algorithm: the tuner's then); other operations have one each. */
+    gcsim_collective forced = COLLECTIVE_COUNT;
+    if (!o.collective_given && platform.collective[0]) {
         o.collective = gcsim_platform_default_collective(&platform);
-        if (gcsim_collective_is_paper_pattern(o.collective))
-            o.collective = COLLECTIVE_RING;
+        o.collective_given = !gcsim_collective_is_paper_pattern(o.collective);
     }
+    if (o.collective_given && o.op == GCSIM_OP_ALLREDUCE)
+        forced = o.collective;
     int gpus = (int)o.gpus;
     report *r = report_new();
-    int col[7];
+    int col[9];
     col[0] = report_column(r, "size_bytes", "size (B)", 0);
     col[1] = report_column(r, "count", "count", 0);
     col[2] = report_column(r, "engine", "engine", -1);
@@ -215,29 +232,48 @@ int cmd_collective(int argc, char **argv)
     col[4] = report_column_scaled(r, "algbw_Bps", "algbw (GB/s)", 2, 1e-9);
     col[5] = report_column_scaled(r, "busbw_Bps", "busbw (GB/s)", 2, 1e-9);
     col[6] = report_column(r, "des_vs_analytic_pct", "DES vs analytic %", 2);
+    col[7] = report_column(r, "algorithm", "algorithm", -1);
+    col[8] = report_column(r, "protocol", "protocol", -1);
     snprintf(msg, sizeof msg, "%s (%s)", platform.name, platform.source_path);
     report_note(r, "platform", msg);
     report_meta_scenario(r, &platform, NULL, NULL, NULL);
     report_meta_str(r, "operation", gcsim_op_name(o.op));
-    report_meta_str(r, "collective", o.op == GCSIM_OP_ALLREDUCE ? gcsim_collective_name(o.collective)
-                                     : o.op == GCSIM_OP_BROADCAST ? "chain-and-tree" : "ring");
+    report_meta_str(r, "collective", o.op != GCSIM_OP_ALLREDUCE ? o.op == GCSIM_OP_BROADCAST ? "chain-and-tree" : "ring"
+                                     : forced != COLLECTIVE_COUNT ? gcsim_collective_name(forced)
+                                                                  : "tuned");
+    report_meta_str(r, "protocol", o.protocol == GCSIM_PROTO_COUNT ? "tuned"
+                                                                   : gcsim_protocol_name(o.protocol));
     report_meta_int(r, "gpus", gpus);
     report_meta_str(r, "dtype", "fp32");
     snprintf(msg, sizeof msg, "%s of fp32 over %d GPUs, %s%s", gcsim_op_name(o.op), gpus,
-             o.op == GCSIM_OP_ALLREDUCE ? gcsim_collective_name(o.collective) : "",
+             o.op != GCSIM_OP_ALLREDUCE ? ""
+             : forced != COLLECTIVE_COUNT ? gcsim_collective_name(forced)
+                                          : "ring or double-tree, as the tuner picks per size",
              o.op == GCSIM_OP_ALLREDUCE ? "" : o.op == GCSIM_OP_BROADCAST ? "pipelined chain and tree" : "ring");
     report_note(r, "operation", msg);
     report_note(r, "bandwidth", "algbw = size / time; busbw = algbw x nccl-tests' factor; GB/s = 1e9 B/s");
+    report_note(r, "protocol", o.protocol == GCSIM_PROTO_COUNT
+                                   ? "algorithm and protocol per size as NCCL's tuner picks them: the "
+                                     "lowest closed-form time (docs/collectives.md); both engines run "
+                                     "that choice"
+                                   : "the protocol named, on every size");
     int status = EXIT_OK;
     double factor = gcsim_op_busbw_factor(o.op, gpus);
     for (int k = 0; k < n && status == EXIT_OK; k++) {
         double t_ana = NAN;
+        gcsim_tuned tuned;
+        if (gcsim_tuner_choose(&platform, gpus, o.op, sizes[k], forced, o.protocol, &tuned, &err)) {
+            fprintf(stderr, "gcsim collective: %s\n", err.message);
+            status = exit_code_for(&err);
+            break;
+        }
         for (int e = 1; e <= 2; e++) {
             if (!(o.engines & e))
                 continue;
             double t = 0;
-            int bad = e == 1 ? gcsim_analytic_op_time(&platform, gpus, o.op, o.collective, sizes[k], &t, &err)
-                             : gcsim_des_op_time(&platform, gpus, o.op, o.collective, sizes[k], NULL, &t, NULL, &err);
+            const gcsim_platform *q = &tuned.platform;
+            int bad = e == 1 ? gcsim_analytic_op_time(q, gpus, o.op, tuned.collective, sizes[k], &t, &err)
+                             : gcsim_des_op_time(q, gpus, o.op, tuned.collective, sizes[k], NULL, &t, NULL, &err);
             if (bad) {
                 fprintf(stderr, "gcsim collective: %s\n", err.message);
                 status = exit_code_for(&err);
@@ -255,6 +291,9 @@ int cmd_collective(int argc, char **argv)
             report_num(r, col[5], algbw * factor);
             if (e == 2 && isfinite(t_ana))
                 report_num(r, col[6], 100 * (t_ana / t - 1));
+            report_str(r, col[7], o.op == GCSIM_OP_ALLREDUCE ? gcsim_collective_name(tuned.collective)
+                                  : o.op == GCSIM_OP_BROADCAST ? "chain-and-tree" : "ring");
+            report_str(r, col[8], gcsim_protocol_name(tuned.protocol));
         }
     }
     if (status == EXIT_OK)

@@ -24,6 +24,7 @@
 #include "analytic.h"
 #include "des.h"
 #include "des_test_platform.h"
+#include "protocol.h"
 
 static void agree(const gcsim_platform *p, int gpus, double bytes, const long long *expected)
 {
@@ -85,6 +86,11 @@ int main(void)
     r.nic.per_node = 8;
     agree(&r, 16, 64e6, NULL);
     agree(&r, 8, 64e6, NULL);
+    /* A protocol is the platform with other link figures (sim/collectives/protocol.h):
+     * the DES runs it as the closed form costs it, LL on small messages included. */
+    gcsim_platform ll;
+    gcsim_protocol_platform(&r, COLLECTIVE_RING, 2, GCSIM_PROTO_LL, &ll);
+    agree(&ll, 16, 4194304.0, NULL);
 
     /* On one node the two pipelined trees of a double tree (each half the data, chains
      * in opposite directions) finish sooner than one tree carrying everything. */

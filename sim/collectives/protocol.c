@@ -1,0 +1,156 @@
+/*
+ * sim/collectives/protocol.c: NCCL's protocols as changes of a platform's link figures, and
+ * the tuner that picks an algorithm and protocol per operation and size (protocol.h).
+ *
+ * Figures (facts) from NCCL's tuning model, src/graph/tuning.cc of NVIDIA/nccl (master of
+ * 11 Jun 2026, commit 5067397): per-hop latencies in us, {LL, LL128, Simple}:
+ *   NVLink: tree {0.6, 1.25, 4.0}, ring {0.6, 1.9, 3.4}
+ *   PCIe:   tree {1.0, 1.9, 4.0},  ring {1.0, 2.5, 5.7}
+ *   network: tree {5.0, 8.5, 14},  ring {2.7, 4.0, 14.0}
+ * with LL's intra-node hop x1.8 when the collective spans nodes; bandwidth relative to
+ * Simple: ring LL x0.5, ring LL128 x0.92 (120/128 data bytes per line), tree LL x1/3.8,
+ * tree LL128 x7/9 on one node and x120/128 across nodes. gcsim keeps the ratios, not the
+ * absolute latencies: a platform's latencies are its own (measured or assumed, for large
+ * messages, that is Simple), and LL's hop is NCCL's LL/Simple ratio of it. NCCL's per-call
+ * base latencies and its per-channel bandwidth caps are left out (docs/collectives.md).
+ */
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+
+#include "protocol.h"
+
+static const char *const names[GCSIM_PROTO_COUNT] = {"simple", "ll128", "ll"};
+
+const char *gcsim_protocol_name(gcsim_protocol p)
+{
+    return (unsigned)p < GCSIM_PROTO_COUNT ? names[p] : "?";
+}
+
+int gcsim_protocol_parse(const char *text, gcsim_protocol *out)
+{
+    for (int k = 0; k < GCSIM_PROTO_COUNT; k++) {
+        size_t n = strlen(names[k]), i = 0;
+        while (i < n && text[i] && tolower((unsigned char)text[i]) == names[k][i])
+            i++;
+        if (i == n && text[i] == '\0') {
+            *out = (gcsim_protocol)k;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static bool nvlink_node(const gcsim_platform *p)
+{
+    return p->intra.kind == INTRA_NVLINK || p->intra.kind == INTRA_NVSWITCH;
+}
+
+bool gcsim_protocol_available(const gcsim_platform *p, gcsim_protocol pr)
+{
+    return pr == GCSIM_PROTO_LL128 ? nvlink_node(p) : (unsigned)pr < GCSIM_PROTO_COUNT;
+}
+
+enum { HW_NVLINK, HW_PCI, HW_NET };
+
+/* NCCL's per-hop latencies (us), [link class][tree 0 / ring 1][LL, LL128, Simple]. */
+static const double hop_latency_us[3][2][GCSIM_PROTO_COUNT] = {
+    /* gcsim's order: Simple, LL128, LL */
+    [HW_NVLINK] = {{4.0, 1.25, 0.6}, {3.4, 1.9, 0.6}},
+    [HW_PCI] = {{4.0, 1.9, 1.0}, {5.7, 2.5, 1.0}},
+    [HW_NET] = {{14.0, 8.5, 5.0}, {14.0, 4.0, 2.7}},
+};
+
+static bool is_tree(gcsim_collective c)
+{
+    return c == COLLECTIVE_TREE || c == COLLECTIVE_DOUBLE_TREE;
+}
+
+static double latency_ratio(int hw, gcsim_collective c, gcsim_protocol pr)
+{
+    const double *l = hop_latency_us[hw][is_tree(c) ? 0 : 1];
+    return l[pr] / l[GCSIM_PROTO_SIMPLE];
+}
+
+static double bandwidth_factor(gcsim_collective c, int nodes, gcsim_protocol pr)
+{
+    switch (pr) {
+    case GCSIM_PROTO_LL: return is_tree(c) ? 1.0 / 3.8 : 0.5;
+    case GCSIM_PROTO_LL128: return is_tree(c) ? (nodes > 1 ? 120.0 / 128 : 7.0 / 9) : 0.92;
+    default: return 1.0;
+    }
+}
+
+void gcsim_protocol_platform(const gcsim_platform *in, gcsim_collective c, int nodes,
+                             gcsim_protocol pr, gcsim_platform *out)
+{
+    *out = *in;
+    if (pr == GCSIM_PROTO_SIMPLE || (unsigned)pr >= GCSIM_PROTO_COUNT)
+        return;
+    double intra = latency_ratio(nvlink_node(in) ? HW_NVLINK : HW_PCI, c, pr);
+    if (pr == GCSIM_PROTO_LL && nodes > 1)
+        intra *= 1.8;
+    double net = latency_ratio(HW_NET, c, pr), bw = bandwidth_factor(c, nodes, pr);
+    out->intra.latency_s *= intra;
+    out->nic.latency_s *= net;
+    out->fabric.switch_latency_s *= net;
+    out->intra.gpu_to_gpu_Bps *= bw;
+    out->intra.gpu_to_host_Bps *= bw;
+    out->intra.nvlink_link_Bps *= bw;
+    out->nic.bandwidth_Bps *= bw;
+}
+
+static double closed_form_s(const gcsim_platform *p, int gpus, gcsim_op op, gcsim_collective c,
+                            double bytes, gcsim_error *err)
+{
+    gcsim_topology t;
+    if (gcsim_topology_init(&t, p, gpus, err))
+        return NAN;
+    gcsim_schedule s;
+    double payload = bytes;
+    if (gcsim_op_schedule_build(&s, op, c, &t, bytes, &payload, err)) {
+        gcsim_topology_free(&t);
+        return NAN;
+    }
+    gcsim_bucket_bytes b = {.dense_bytes = payload, .payload_bytes = payload,
+                            .aggregation = PAYLOAD_DENSE_SUMMABLE};
+    double time_s = gcsim_schedule_time_s(&s, &t, &b);
+    gcsim_schedule_free(&s);
+    gcsim_topology_free(&t);
+    if (!isfinite(time_s))
+        gcsim_fail(err, "out of memory costing the %s schedule", gcsim_collective_name(c));
+    return time_s;
+}
+
+int gcsim_tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double bytes,
+                       gcsim_collective collective, gcsim_protocol protocol,
+                       gcsim_tuned *out, gcsim_error *err)
+{
+    gcsim_collective algos[2] = {COLLECTIVE_RING, COLLECTIVE_DOUBLE_TREE};
+    int n_algos = op == GCSIM_OP_ALLREDUCE ? 2 : 1;
+    if (collective != COLLECTIVE_COUNT) {
+        algos[0] = collective;
+        n_algos = 1;
+    }
+    int nodes = (gpus + p->gpus_per_node - 1) / p->gpus_per_node;
+    bool found = false;
+    for (int a = 0; a < n_algos; a++)
+        for (int pr = 0; pr < GCSIM_PROTO_COUNT; pr++) {
+            if (protocol != GCSIM_PROTO_COUNT ? pr != (int)protocol
+                                              : !gcsim_protocol_available(p, (gcsim_protocol)pr))
+                continue;
+            gcsim_platform q;
+            gcsim_protocol_platform(p, algos[a], nodes, (gcsim_protocol)pr, &q);
+            double t = closed_form_s(&q, gpus, op, algos[a], bytes, err);
+            if (isnan(t))
+                return -1;
+            if (!found || t < out->time_s) {
+                out->collective = algos[a];
+                out->protocol = (gcsim_protocol)pr;
+                out->time_s = t;
+                out->platform = q;
+                found = true;
+            }
+        }
+    return found ? 0 : gcsim_fail(err, "unknown protocol");
+}
