@@ -143,7 +143,7 @@ static int parse_options(int argc, char **argv, collective_options *o)
             if (gcsim_collective_parse(optarg, &o->collective) ||
                 gcsim_collective_is_paper_pattern(o->collective)) {
                 fprintf(stderr, "gcsim collective: --collective: expected ring, halving-doubling, "
-                                "tree, double-tree, hierarchical, ps or allgather, got \"%s\"\n", optarg);
+                                "tree, double-tree, hierarchical, nvls, ps or allgather, got \"%s\"\n", optarg);
                 return EXIT_BAD_INPUT;
             }
             break;
@@ -248,7 +248,7 @@ int cmd_collective(int argc, char **argv)
     snprintf(msg, sizeof msg, "%s of fp32 over %d GPUs, %s%s", gcsim_op_name(o.op), gpus,
              o.op != GCSIM_OP_ALLREDUCE ? ""
              : forced != COLLECTIVE_COUNT ? gcsim_collective_name(forced)
-                                          : "ring or double-tree, as the tuner picks per size",
+                                          : "ring, double-tree or nvls, as the tuner picks per size",
              o.op == GCSIM_OP_ALLREDUCE ? "" : o.op == GCSIM_OP_BROADCAST ? "pipelined chain and tree" : "ring");
     report_note(r, "operation", msg);
     report_note(r, "bandwidth", "algbw = size / time; busbw = algbw x nccl-tests' factor; GB/s = 1e9 B/s");

@@ -54,7 +54,7 @@ static void plan_usage(FILE *out)
 "                        else " GCSIM_DEFAULT_STACK "); a compressor a stack cannot run is skipped\n"
 "  --collectives LIST    collectives to consider (default: all but the papers' patterns\n"
 "                        terngrad and dgc-paper: ring,\n"
-"                        halving-doubling, tree, double-tree, hierarchical, ps, allgather)\n"
+"                        halving-doubling, tree, double-tree, hierarchical, nvls, ps, allgather)\n"
 "  --exchange X          allreduce, allgather or ps: only the collectives of that exchange\n"
 "                        (default auto: each collective as it is; codec time is charged\n"
 "                        in every case, docs/codec.md)\n"
@@ -545,7 +545,7 @@ int cmd_plan(int argc, char **argv)
             collectives[k] = defaults[k];
         } else if (gcsim_collective_parse(o.collectives.items[k], &collectives[k])) {
             fprintf(stderr, "gcsim plan: --collectives: unknown collective \"%s\" (terngrad, ring, "
-                            "halving-doubling, tree, double-tree, hierarchical, ps, allgather, dgc-paper)\n",
+                            "halving-doubling, tree, double-tree, hierarchical, nvls, ps, allgather, dgc-paper)\n",
                     o.collectives.items[k]);
             goto done;
         }

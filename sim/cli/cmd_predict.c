@@ -201,7 +201,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
             o->collective_given = true;
             if (gcsim_collective_parse(optarg, &o->collective)) {
                 fprintf(stderr, "gcsim predict: --collective: unknown collective \"%s\" (terngrad, "
-                                "ring, halving-doubling, tree, double-tree, hierarchical, ps, allgather, "
+                                "ring, halving-doubling, tree, double-tree, hierarchical, nvls, ps, allgather, "
                                 "dgc-paper)\n",
                         optarg);
                 return -1;
@@ -345,9 +345,12 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
              gcsim_model_train_flops_per_sample(m), mfu_peak_name(m, pf),
              mfu_peak_flops(m, pf) / 1e12);
     report_note(r, "mfu", buf);
+    bool tuned = ss->tune && cs->exchange.exchange == GCSIM_EXCHANGE_ALLREDUCE;
     snprintf(buf, sizeof buf, "%s, collective %s%s%s, %s%s", engine_name(o->engine),
-             gcsim_collective_name(o->collective),
-             o->collective_given ? "" : " (chosen by the exchange)",
+             tuned ? "tuned per call" : gcsim_collective_name(o->collective),
+             tuned ? " (the stack's library picks ring, double-tree or nvls per call, as NCCL's "
+                     "tuner; predict --steps lists them)"
+             : o->collective_given ? "" : " (chosen by the exchange)",
              o->collective == COLLECTIVE_TERNGRAD    ? " (TernGrad Appendix B, eq. 27-30)"
              : o->collective == COLLECTIVE_DGC_PAPER ? " (DGC Sec. 5: TernGrad's pattern, sparse "
                                                        "density doubling per aggregation)"
@@ -365,7 +368,8 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
                                    "column and the exchange search note); the stack's own: "
                                  : "best at every GPU count: ",
              gcsim_exchange_name(cs->exchange.exchange),
-             gcsim_collective_name(cs->exchange.collective), cs->exchange.why);
+             tuned ? "tuned per call" : gcsim_collective_name(cs->exchange.collective),
+             cs->exchange.why);
     report_note(r, "exchange", buf);
     snprintf(buf, sizeof buf, "%s (%s): %s", ss->stack->name, ss->stack->path,
              ss->stack->description);

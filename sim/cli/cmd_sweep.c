@@ -228,7 +228,7 @@ static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *
     for (int k = 0; k < o->collectives.n; k++)
         if (gcsim_collective_parse(o->collectives.items[k], &s->collectives[k])) {
             fprintf(stderr, "gcsim sweep: --collective: unknown collective \"%s\" (terngrad, ring, "
-                            "halving-doubling, tree, double-tree, hierarchical, ps, allgather, dgc-paper)\n",
+                            "halving-doubling, tree, double-tree, hierarchical, nvls, ps, allgather, dgc-paper)\n",
                     o->collectives.items[k]);
             return -1;
         }

@@ -123,6 +123,8 @@ typedef struct {
  * NCCL_BUFFSIZE / NCCL_STEPS = 4 MiB / 8 = 512 KiB (NCCL defaults, docs/collectives.md). */
 #define GCSIM_PIPELINE_CHUNK_BYTES (512.0 * 1024)
 #define GCSIM_PIPELINE_MAX_CHUNKS 64
+/* NVLS's latency in the platform's intra-node hops: NCCL's 25 us over 3.4 us (schedule.c). */
+#define GCSIM_NVLS_STEPS 7
 int gcsim_pipeline_chunks(gcsim_collective c, double payload_bytes);
 
 int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t,

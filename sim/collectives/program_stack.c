@@ -212,11 +212,25 @@ static double tuner_time_s(program_tuner *t, gcsim_collective c, double bytes)
  * else the scenario's when it is one, else the platform's, else ring. */
 static gcsim_collective allreduce_of(const gcsim_scenario *s, program_tuner *t, double bytes)
 {
-    if (t)
-        return tuner_time_s(t, COLLECTIVE_DOUBLE_TREE, bytes) <
-                       tuner_time_s(t, COLLECTIVE_RING, bytes)
-                   ? COLLECTIVE_DOUBLE_TREE
-                   : COLLECTIVE_RING;
+    if (t) {
+        /* ring, double tree, and NVLS where the platform has it on one node (an algorithm
+         * whose schedule cannot be built costs INFINITY); ties go to the earlier */
+        static const gcsim_collective candidates[] = {COLLECTIVE_RING, COLLECTIVE_DOUBLE_TREE,
+                                                      COLLECTIVE_NVLS};
+        gcsim_collective best = COLLECTIVE_RING;
+        double best_s = INFINITY;
+        for (size_t k = 0; k < sizeof candidates / sizeof candidates[0]; k++) {
+            if (candidates[k] == COLLECTIVE_NVLS &&
+                !(s->platform->intra.nvls_Bps > 0 && s->placement.machines == 1))
+                continue;
+            double time_s = tuner_time_s(t, candidates[k], bytes);
+            if (time_s < best_s) {
+                best = candidates[k];
+                best_s = time_s;
+            }
+        }
+        return best;
+    }
     if (is_allreduce(s->collective))
         return s->collective;
     gcsim_collective p = gcsim_platform_default_collective(s->platform);

@@ -10,9 +10,14 @@
  * with LL's intra-node hop x1.8 when the collective spans nodes; bandwidth relative to
  * Simple: ring LL x0.5, ring LL128 x0.92 (120/128 data bytes per line), tree LL x1/3.8,
  * tree LL128 x7/9 on one node and x120/128 across nodes. gcsim keeps the ratios, not the
- * absolute latencies: a platform's latencies are its own (measured or assumed, for large
- * messages, that is Simple), and LL's hop is NCCL's LL/Simple ratio of it. NCCL's per-call
- * base latencies and its per-channel bandwidth caps are left out (docs/collectives.md).
+ * absolute latencies, and applies them only inside the node: a platform's intra-node
+ * latency is what one hop of NCCL's Simple protocol costs there (a100-hdr's is fitted to an
+ * nccl-tests log; the others are of the order of a copy's launch), so LL's hop is NCCL's
+ * LL/Simple ratio of it; its network and switch latencies are the wire's (an InfiniBand
+ * NIC's 1 us), which no protocol shortens, so they stay. The network hops' protocol
+ * overheads in NCCL's table (2.7 to 14 us) are software gcsim's Simple does not charge
+ * either. NCCL's per-call base latencies and its per-channel bandwidth caps are left out
+ * (docs/collectives.md).
  */
 #include <ctype.h>
 #include <math.h>
@@ -90,10 +95,8 @@ void gcsim_protocol_platform(const gcsim_platform *in, gcsim_collective c, int n
     double intra = latency_ratio(nvlink_node(in) ? HW_NVLINK : HW_PCI, c, pr);
     if (pr == GCSIM_PROTO_LL && nodes > 1)
         intra *= 1.8;
-    double net = latency_ratio(HW_NET, c, pr), bw = bandwidth_factor(c, nodes, pr);
+    double bw = bandwidth_factor(c, nodes, pr);
     out->intra.latency_s *= intra;
-    out->nic.latency_s *= net;
-    out->fabric.switch_latency_s *= net;
     out->intra.gpu_to_gpu_Bps *= bw;
     out->intra.gpu_to_host_Bps *= bw;
     out->intra.nvlink_link_Bps *= bw;
@@ -126,18 +129,23 @@ int gcsim_tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double by
                        gcsim_collective collective, gcsim_protocol protocol,
                        gcsim_tuned *out, gcsim_error *err)
 {
-    gcsim_collective algos[2] = {COLLECTIVE_RING, COLLECTIVE_DOUBLE_TREE};
-    int n_algos = op == GCSIM_OP_ALLREDUCE ? 2 : 1;
+    int nodes = (gpus + p->gpus_per_node - 1) / p->gpus_per_node;
+    gcsim_collective algos[3] = {COLLECTIVE_RING, COLLECTIVE_DOUBLE_TREE, COLLECTIVE_NVLS};
+    int n_algos = op != GCSIM_OP_ALLREDUCE ? 1 : nodes == 1 && p->intra.nvls_Bps > 0 ? 3 : 2;
     if (collective != COLLECTIVE_COUNT) {
         algos[0] = collective;
         n_algos = 1;
     }
-    int nodes = (gpus + p->gpus_per_node - 1) / p->gpus_per_node;
+    if (collective == COLLECTIVE_NVLS && protocol != GCSIM_PROTO_COUNT &&
+        protocol != GCSIM_PROTO_SIMPLE)
+        return gcsim_fail(err, "collective nvls runs the Simple protocol only (as NCCL's)");
     bool found = false;
     for (int a = 0; a < n_algos; a++)
         for (int pr = 0; pr < GCSIM_PROTO_COUNT; pr++) {
             if (protocol != GCSIM_PROTO_COUNT ? pr != (int)protocol
                                               : !gcsim_protocol_available(p, (gcsim_protocol)pr))
+                continue;
+            if (algos[a] == COLLECTIVE_NVLS && pr != GCSIM_PROTO_SIMPLE)
                 continue;
             gcsim_platform q;
             gcsim_protocol_platform(p, algos[a], nodes, (gcsim_protocol)pr, &q);

@@ -6,9 +6,10 @@
  *     memory fence and a flag (full bandwidth, the highest latency per hop); LL128 sends
  *     128-byte lines of which 120 are data, with a flag in each (NVLink only by default);
  *     LL sends 8-byte words of 4 data bytes and a 4-byte flag (half the bandwidth or less,
- *     the lowest latency). A protocol is a change of the platform's link figures: every
- *     latency scaled by NCCL's own ratio of that protocol's hop latency to Simple's for the
- *     link class (NVLink, PCIe, network) and algorithm, and every bandwidth by NCCL's
+ *     the lowest latency). A protocol is a change of the platform's link figures: the
+ *     intra-node latency scaled by NCCL's own ratio of that protocol's hop latency to
+ *     Simple's for the link class (NVLink, PCIe) and algorithm (network latencies are the
+ *     wire's and stay), and every bandwidth by NCCL's
  *     efficiency of the protocol for the algorithm. Simple leaves the platform as it is,
  *     so a platform's figures stay what a user measured with large messages. Both engines
  *     run a protocol the same way: on the changed platform (gcsim_protocol_platform).
@@ -46,8 +47,9 @@ typedef struct {
 } gcsim_tuned;
 
 /* The tuner's choice for operation op of `bytes` on `gpus` GPUs. collective: the one to
- * use, or COLLECTIVE_COUNT to let the tuner choose (all-reduce: ring or double-tree; the
- * other operations have one schedule each); protocol: the one to use, or
+ * use, or COLLECTIVE_COUNT to let the tuner choose (all-reduce: ring or double-tree, and
+ * nvls on one node of a platform with NVLS, Simple only as NCCL's; the other operations
+ * have one schedule each); protocol: the one to use, or
  * GCSIM_PROTO_COUNT to choose among those available. Ties go to the earlier candidate
  * (ring before double-tree, Simple before LL128 before LL). */
 int gcsim_tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double bytes,

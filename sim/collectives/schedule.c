@@ -508,6 +508,27 @@ static int build_trees(gcsim_schedule *s, const gcsim_topology *t, int per_rail,
     return add_phase(s, broadcast_only ? "tree broadcast" : "tree", steps, 0, !broadcast_only, &l);
 }
 
+/* ---- NVLink SHARP ---- */
+
+/* NVLS inside one NVSwitch node: every GPU's buffer goes into the switch, which reduces it
+ * and multicasts the sum back, so each GPU port moves about the whole buffer each way,
+ * at the rate the platform measured for it (nvls_bandwidth). In flows: each GPU sends to
+ * the next one the buffer scaled by gpu_to_gpu / nvls_bandwidth (the port at the switch's
+ * reducing rate), spread over GCSIM_NVLS_STEPS steps, whose latencies add up to NCCL's NVLS
+ * latency: 25 us per NVLS call against 3.4 us for a ring's Simple hop on NVLink (NCCL's
+ * tuning model, src/graph/tuning.cc), about 7 of the platform's intra-node hops. */
+static int build_nvls(gcsim_schedule *s, const gcsim_topology *t)
+{
+    const gcsim_platform *p = t->platform;
+    int n = t->gpus;
+    double share = p->intra.gpu_to_gpu_Bps / p->intra.nvls_Bps / GCSIM_NVLS_STEPS;
+    flow_list l = {0};
+    for (int g = 0; g < n; g++)
+        if (push(&l, g, (g + 1) % n, share, n, 0, GCSIM_NVLS_STEPS - 1))
+            return -1;
+    return add_phase(s, "nvls", GCSIM_NVLS_STEPS, 0, true, &l);
+}
+
 /* ---- parameter server ---- */
 
 static int build_ps(gcsim_schedule *s, const gcsim_topology *t, int shards)
@@ -701,6 +722,15 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
 {
     schedule_init(s, c, t, chunks);
     int n = t->gpus;
+    if (c == COLLECTIVE_NVLS && n > 1 && t->nodes > 1)
+        return gcsim_fail(err, "%s: collective nvls reduces inside one NVSwitch node, and %d GPUs "
+                               "span %d nodes (across nodes use double-tree; NCCL's NVLS-tree is "
+                               "not modelled)",
+                          t->platform->source_path, n, t->nodes);
+    if (c == COLLECTIVE_NVLS && n > 1 && !(t->platform->intra.nvls_Bps > 0))
+        return gcsim_fail(err, "%s: collective nvls needs $.intra_node.nvls_bandwidth (an NVSwitch "
+                               "that reduces in the switch: H100 generation on)",
+                          t->platform->source_path);
     int *scratch = malloc(sizeof(int) * (size_t)(n + t->nodes + 1));
     if (!scratch)
         return gcsim_fail(err, "out of memory building the %s schedule for %d GPUs",
@@ -717,6 +747,7 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
         case COLLECTIVE_PARAMETER_SERVER: rc = build_ps(s, t, ps_shards); break;
         case COLLECTIVE_TERNGRAD:
         case COLLECTIVE_DGC_PAPER: rc = build_terngrad(s, t, scratch); break;
+        case COLLECTIVE_NVLS: rc = build_nvls(s, t); break;
         case COLLECTIVE_COUNT: rc = -1; break;
         }
     }

@@ -69,7 +69,7 @@ static int parse_intra(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
 {
     static const char *const keys[] = {"kind",           "gpu_to_host",    "gpu_to_gpu",
                                        "links_per_pair", "link_bandwidth", "latency",
-                                       NULL};
+                                       "nvls_bandwidth", NULL};
     static const char *const kinds[] = {"pcie-switch", "nvlink", "nvswitch", NULL};
     const char *path = "$.intra_node";
     const cJSON *in = json_member(root, "intra_node");
@@ -104,6 +104,15 @@ static int parse_intra(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
             return gcsim_fail(ctx->err, "%s: %s.%s: only used with kind \"nvlink\"", ctx->origin,
                               path, bad);
         if (json_rate_Bps(in, path, "gpu_to_gpu", true, &p->intra.gpu_to_gpu_Bps, ctx))
+            return -1;
+    }
+    p->intra.nvls_Bps = 0;
+    if (json_member(in, "nvls_bandwidth")) {
+        if (p->intra.kind != INTRA_NVSWITCH)
+            return gcsim_fail(ctx->err, "%s: %s.nvls_bandwidth: only an NVSwitch (kind "
+                                        "\"nvswitch\") reduces in the switch",
+                              ctx->origin, path);
+        if (json_rate_Bps(in, path, "nvls_bandwidth", true, &p->intra.nvls_Bps, ctx))
             return -1;
     }
     return 0;

@@ -49,6 +49,10 @@ typedef struct {
                                      bandwidth into the switch */
         double latency_s;         /* per transfer inside a node */
         int nvlink_links_per_pair;   /* INTRA_NVLINK only */
+        double nvls_Bps;             /* INTRA_NVSWITCH with in-switch reduction (NVLink
+                                        SHARP, "nvls_bandwidth"): what each GPU's port moves
+                                        each way during an NVLS all-reduce (busbw over
+                                        2(i-1)/i); 0: no NVLS */
         double nvlink_link_Bps;      /* INTRA_NVLINK only */
     } intra;
 

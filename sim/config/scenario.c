@@ -12,6 +12,7 @@ static const char *const collective_names[COLLECTIVE_COUNT] = {
     [COLLECTIVE_PARAMETER_SERVER] = "ps",
     [COLLECTIVE_ALLGATHER] = "allgather",
     [COLLECTIVE_DGC_PAPER] = "dgc-paper",
+    [COLLECTIVE_NVLS] = "nvls",
 };
 
 const char *gcsim_collective_name(gcsim_collective c)

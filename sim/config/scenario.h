@@ -24,6 +24,7 @@ typedef enum {
     COLLECTIVE_ALLGATHER,
     COLLECTIVE_DGC_PAPER,     /* DGC Sec. 5's model: the TernGrad pattern, sparse density
                                  doubling at every aggregation step */
+    COLLECTIVE_NVLS,          /* NVLink SHARP: reduced in the NVSwitch, one node */
     COLLECTIVE_COUNT
 } gcsim_collective;
 

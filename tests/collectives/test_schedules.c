@@ -182,6 +182,14 @@ int main(void)
     /* Before rails, every tree left a node through NIC 0: at least S / 25e9 for that NIC
      * alone, 5x the bound above. */
     CHECK(cost(&r, 16, COLLECTIVE_DOUBLE_TREE, big) < 0.25 * big / 25e9);
+    /* NVLS on one node of R whose switch reduces at 274 GB/s per port each way: 7 steps
+     * (NCCL's 25 us NVLS latency in 5 us hops, about) each moving S/7 at that rate:
+     *   7 x 5e-6 + S / 274e9. Across nodes, or without nvls_bandwidth, it is refused. */
+    r.intra.nvls_Bps = 274e9;
+    CHECK_REL(cost(&r, 8, COLLECTIVE_NVLS, S), 7 * 5e-6 + S / 274e9, 1e-12);
+    CHECK(isnan(cost(&r, 16, COLLECTIVE_NVLS, S)));
+    r.intra.nvls_Bps = 0;
+    CHECK(isnan(cost(&r, 8, COLLECTIVE_NVLS, S)));
     /* Hierarchical on R: each rail ring (2 nodes) moves S/16 over its own NIC:
      *   node RS/AG 2 x 7 x (5e-6 + S/8/300e9), rails 2 x 1 x (1.26e-6 + S/16/25e9) */
     CHECK_REL(cost(&r, 16, COLLECTIVE_HIERARCHICAL, S),

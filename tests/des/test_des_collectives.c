@@ -30,6 +30,8 @@ static void agree(const gcsim_platform *p, int gpus, double bytes, const long lo
 {
     gcsim_error err;
     for (int c = 0; c < COLLECTIVE_COUNT; c++) {
+        if (c == COLLECTIVE_NVLS && !(p->intra.nvls_Bps > 0 && gpus <= p->gpus_per_node))
+            continue; /* one NVSwitch node that reduces in the switch */
         double t = 0, closed = 0;
         gcsim_des_details d = {0};
         int rc = gcsim_des_collective_time(p, gpus, (gcsim_collective)c, bytes, 0, NULL, &t, &d, &err);
@@ -91,6 +93,9 @@ int main(void)
     gcsim_platform ll;
     gcsim_protocol_platform(&r, COLLECTIVE_RING, 2, GCSIM_PROTO_LL, &ll);
     agree(&ll, 16, 4194304.0, NULL);
+    /* NVLS on one node of R, given a switch that reduces at 274 GB/s per port. */
+    r.intra.nvls_Bps = 274e9;
+    agree(&r, 8, 64e6, NULL);
 
     /* On one node the two pipelined trees of a double tree (each half the data, chains
      * in opposite directions) finish sooner than one tree carrying everything. */

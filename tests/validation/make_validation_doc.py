@@ -19,6 +19,11 @@ measurements that the project has, in one command.
    tests/validation/published_compression.tsv): the compressed/uncompressed throughput
    ratio per case, with the cases' training stacks and with the fused stack (before).
 5. The engines under the training stacks' own programs, with overlap (stack_agreement.py).
+6. All-reduce busbw per size against ten real nccl-tests logs as published (nccl_logs.py,
+   tests/validation/nccl_logs/): measured against predicted, with the tuner's algorithm and
+   protocol, and the median errors over all logs and over those the source reports as normal.
+   Test it alone: python3 -c "import sys; sys.path.insert(0, 'tests/validation');
+   import make_validation_doc as m; print(m.nccl_logs_section(GCSIM, '.'))"
 
 Writes REPO/docs/validation.md (or --output) atomically. Exit status: 0 written, 2 bad
 usage or input, 3 internal failure (engine_agreement.py failing to run).
@@ -27,6 +32,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -36,6 +42,7 @@ sys.path.insert(0, HERE)
 import catalog  # noqa: E402
 import engine_agreement  # noqa: E402
 import gcsim_cli  # noqa: E402
+import nccl_logs  # noqa: E402
 
 SIZE_UNITS_BYTES = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 # The page lists the worst cases beyond the threshold, not all (the grid has thousands).
@@ -163,6 +170,108 @@ def busbw_section(gcsim, repo):
             r["system"], r["gpus"], r["size"], pub, " | ".join(cells), r["source"],
             r["note"].replace("|", "\\|")))
     out.append("")
+    return "\n".join(out)
+
+
+# --- 2b. real nccl-tests logs ----------------------------------------------------------------
+
+NOT_MEASURED = re.compile(r"not (fitted|calibrated)", re.I)
+MEASURED = re.compile(r"measure|fitted|calibrat|\bfit\b", re.I)
+
+
+def measured_platform_figures(rows):
+    """[(field, source text, [platform files])]: the platform figures whose $.sources entry
+    says they come from a measurement or a fit (on whatever system), not a datasheet."""
+    seen = {}
+    for plat in sorted({r["platform"] for r in rows}):
+        path = next(r["platform_path"] for r in rows if r["platform"] == plat)
+        with open(path, encoding="utf-8") as f:
+            sources = json.load(f).get("sources", {})
+        for key, text in sources.items():
+            if isinstance(text, str) and MEASURED.search(NOT_MEASURED.sub("", text)):
+                seen.setdefault((key, text), []).append(os.path.basename(plat))
+    return [(k, t, p) for (k, t), p in seen.items()]
+
+
+def nccl_log_sentence(row):
+    def get(key):
+        v = row.get(key, "-").strip()
+        return "" if v in ("", "-") else v
+    per_node = get("gpus_per_node")
+    system = "%s x %s on %s node%s" % (row["gpus"], get("gpu_model") or "GPU", row["nodes"],
+                                      "" if row["nodes"] == "1" else "s")
+    per_node = ("%s per node" % per_node if per_node.isdigit() else
+                "GPUs per node: %s" % per_node if per_node else "")
+    details = [d for d in (per_node, get("nics_per_node"),
+                           get("transport"),
+                           "NCCL %s" % get("nccl_version") if get("nccl_version") else "") if d]
+    if details:
+        system += " (%s)" % "; ".join(details)
+    source = get("source") or "no source recorded"
+    if get("date"):
+        source += ", %s" % get("date")
+    status = ("reported by the source as a problem: %s" % row["status_why"]
+              if row["status"] == "problem" else
+              "counted as normal: the source does not report it as a problem")
+    return ("`%s`: %s, kind %s; source: %s; %s." % (row["file"], system, row["system_kind"],
+                                                     source, status)).replace("|", "\\|")
+
+
+def nccl_logs_section(gcsim, repo, engine="analytic"):
+    directory = os.path.join(repo, "tests", "validation", "nccl_logs")
+    head = ["## nccl-tests logs: busbw per size", "",
+            "`python3 tests/validation/nccl_logs.py --gcsim $G --markdown` (CTest: "
+            "`validation_nccl_logs`; `validation_nccl_logs_calibrate` checks that `gcsim "
+            "calibrate` reads every log as published): real nccl-tests `all_reduce_perf` logs, "
+            "kept as published (`tests/validation/nccl_logs/`, sources in `SOURCES.tsv`), "
+            "against `gcsim collective --engine %s` on a platform per system at the log's GPU "
+            "count and sizes. In-place busbw; error = predicted / measured - 1 (none where the "
+            "measured busbw prints as 0.00); algorithm/protocol is what gcsim's tuner picked for "
+            "the size. Medians are pooled over the rows of the logs in each group." % engine, ""]
+    try:
+        results = nccl_logs.collect(gcsim, directory, engine)
+    except nccl_logs.InputError as e:
+        raise ValueError("nccl-tests logs: %s" % e)
+    except gcsim_cli.GcsimError as e:
+        first = (e.stderr or "").strip().splitlines()
+        return "\n".join(head + ["Not available: gcsim failed on %s: %s%s" % (
+            getattr(e, "log", "?"), e.why, ": " + first[0][:200] if first else ""), ""])
+    rows = [res["row"] for res in results]
+    problems = [r for r in rows if r["status"] == "problem"]
+    try:
+        calib, rejected = nccl_logs.calibrate_check(gcsim, directory, False)
+        calib_line = calib.strip().splitlines()[-1]
+    except nccl_logs.InputError as e:
+        raise ValueError("nccl-tests logs: %s" % e)
+    out = head
+    out += ["No parameter was fitted to these logs, neither gcsim's nor the platforms': the "
+            "platforms (`tests/validation/nccl_logs/platforms/`) are datasheet figures and "
+            "stated assumptions, each with its source in the file's `sources`. The sources of "
+            "the logs report %d of the %d as problems: %s. They are kept; the summary gives the "
+            "medians over all logs and over the normal ones separately. `gcsim calibrate` on the "
+            "logs as published: %s" % (
+                len(problems), len(rows),
+                "; ".join("`%s` (%s)" % (r["file"], r["status_why"]) for r in problems)
+                or "none", calib_line),
+            ""]
+    measured = measured_platform_figures(rows)
+    if measured:
+        out += ["Platform figures whose sources say they come from a measurement or a fit "
+                "rather than a datasheet (each source names the system measured); where one is "
+                "the very quantity a log measures (busbw of the same operation on the same kind "
+                "of node), agreement on that log is not independent evidence:", ""]
+        out += ["- `%s` of %s: %s" % (k, ", ".join(p), t.replace("|", "\\|"))
+                for k, t, p in measured]
+        out.append("")
+    summary_header, summary_rows = nccl_logs.summary_table(results, None)
+    out += ["### Median |error| of predicted in-place busbw (%s engine)" % engine, ""]
+    out += nccl_logs.md_table(summary_header, summary_rows)
+    out.append("")
+    for res in results:
+        out += ["### %s" % nccl_logs.log_title(res["row"], engine), "",
+                nccl_log_sentence(res["row"]), ""]
+        out += nccl_logs.md_table(*nccl_logs.log_table(res, None))
+        out.append("")
     return "\n".join(out)
 
 
@@ -351,6 +460,14 @@ def main(argv):
             "| `python3 tests/validation/stack_agreement.py $G . --check` | DES against analytic "
             "engine under the training stacks' programs, with overlap. CTest: "
             "`validation_stack_agreement` |",
+            "| `python3 tests/validation/nccl_logs.py --gcsim $G [--compare OLD_G]` | all-reduce "
+            "busbw per size against real nccl-tests logs as published, with the tuner's "
+            "algorithm/protocol (a report, not a threshold; `--compare` adds an older binary's "
+            "predictions). CTest: `validation_nccl_logs` |",
+            "| `python3 tests/validation/nccl_logs.py --gcsim $G --calibrate-check` | `gcsim "
+            "calibrate` reads every one of those logs as published (a fit refused above a line "
+            "rate counts as read); exit 1 on a rejected log. CTest: "
+            "`validation_nccl_logs_calibrate` |",
             "| `ctest --test-dir build -L validation` / `-LE validation` | run / skip all of them |",
             "| `cmake --build build --target validation_doc` | this page |",
             "",
@@ -359,6 +476,7 @@ def main(argv):
         parts.append(stack_agreement_section(gcsim, repo))
         parts.append(compression_section(gcsim, repo))
         parts.append(busbw_section(gcsim, repo))
+        parts.append(nccl_logs_section(gcsim, repo))
         parts.append(single_gpu_section(gcsim, repo))
     except (catalog.InputError, ValueError, KeyError) as e:
         usage_error("bad input: %s" % (e,))

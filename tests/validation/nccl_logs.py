@@ -1,0 +1,549 @@
+#!/usr/bin/env python3
+"""gcsim's all-reduce bus bandwidth against real nccl-tests logs from public sources.
+
+    nccl_logs.py [--gcsim PATH] [--engine analytic|des] [--markdown [FILE]] [--dir DIR]
+                 [--compare OLD_GCSIM]
+    nccl_logs.py --calibrate-check [--gcsim PATH] [--markdown [FILE]] [--dir DIR]
+
+Report (default). For every row of tests/validation/nccl_logs/SOURCES.tsv: parse the log's
+all_reduce_perf table (in-place busbw per message size; mpirun `[1,0]<stdout>:` and Slurm
+` 0: ` prefixes stripped, every other line that is not a table row skipped), run `gcsim
+collective` on the row's platform and GPU count for the same sizes, and print per log: size,
+measured busbw, predicted busbw, error % (predicted / measured - 1) and the algorithm/protocol
+gcsim's tuner picked for that size. Rows whose measured busbw prints as 0.00 (sizes of a few
+KiB) have no error. Then the median |error| per log, and pooled over the rows of all logs, of
+the logs the source reports as normal and of those it reports as a problem, for sizes >= 64
+MiB and for 1 MiB <= size < 64 MiB.
+
+Normal or problem: from the SOURCES.tsv `note` column. A log is a problem when the note says
+the source thread reports a degradation, a bug, a problem or a regression, or that the
+algorithm was forced (NCCL_ALGO) on a possibly slow system; every other log (a sample output
+presented as a working run, a result posted without comment, the NVLS single-node log the
+maintainer calls expected) is normal. The reason is printed with each log.
+
+--compare OLD_GCSIM adds, per size, an older binary's prediction and its error (and its
+algorithm/protocol where it prints them: binaries before the tuner's protocol pick do not),
+and its medians to the summary: before/after tables. An old binary that fails on a log gives
+"n/a" cells and a warning; it never changes the exit status.
+
+--calibrate-check runs `gcsim calibrate --log LOG --gpus N --nodes J --platform PLATFORM
+--output TMP` on every log as published (N, J and PLATFORM from SOURCES.tsv; --nodes because
+some logs have no or elided "# Rank" lines) and reports for each: fitted (exit 0), refused
+(exit 2 with "above the line rate" on stderr: calibrate read the log, but the fit puts a link
+above the base platform's line rate, which it refuses to write without --force), or rejected
+(any other failure: the log as published cannot be read). Exit 1 if any log is rejected.
+
+A report, not a gate: large errors never change the exit status. Exit 2 on a malformed log,
+a missing file or a bad SOURCES.tsv row; exit 1 when a gcsim run fails. Standard library only.
+"""
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gcsim_cli  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+DEFAULT_DIR = os.path.join(HERE, "nccl_logs")
+MIB = 1 << 20
+REQUIRED = ("file", "platform", "gpus", "nodes", "system_kind", "note")
+CALIBRATE_TIMEOUT_S = 120
+
+# Prefixes that launchers put before every line: Open MPI --tag-output ("[1,0]<stdout>:"),
+# srun -l (" 0: "), pdsh/bracketed ranks ("[0] ").
+PREFIX = re.compile(r"^\s*(?:\[\d+,\d+\]<std(?:out|err)>:|\d+:(?=\s|$)|\[\d+\](?=\s))")
+TYPES = {"int8", "uint8", "int32", "uint32", "int64", "uint64", "half", "float", "double",
+         "bfloat16", "fp8_e4m3", "fp8_e5m2", "f8e4m3", "f8e5m2"}
+REDOPS = {"sum", "prod", "min", "max", "avg", "none", "mulsum", "premulsum"}
+
+# What in a SOURCES.tsv note makes the log one that its source reports as a problem, and how
+# the report words it. Everything else is "normal".
+PROBLEM_MARKERS = (
+    (re.compile(r"degradation", re.I),
+     "the source thread asks about a performance degradation"),
+    (re.compile(r"NCCL_ALGO", re.I), "the algorithm was forced with NCCL_ALGO"),
+    (re.compile(r"slow system", re.I), "the poster asks whether the figure is right: possibly a slow system"),
+    (re.compile(r"\bbug\b", re.I), "a bug report"),
+    (re.compile(r"\bproblems?\b", re.I), "reported as a problem"),
+    (re.compile(r"\bregression\b", re.I), "reported as a regression"),
+)
+
+
+class InputError(Exception):
+    """A file is missing or malformed (exit 2)."""
+
+
+def strip_prefix(line):
+    prev = None
+    while prev != line:
+        prev = line
+        line = PREFIX.sub("", line, count=1)
+    return line
+
+
+def number(tok):
+    try:
+        return float(tok)
+    except ValueError:
+        return None
+
+
+def parse_log(path):
+    """[(size_bytes, inplace_busbw_GBps, outofplace_busbw_GBps)] of the log's all-reduce table.
+
+    A table row is `size count type redop [root] time algbw busbw #wrong time algbw busbw
+    #wrong` (13 fields with root, 12 without, as nccl-tests printed before 2.11). Size-0 rows
+    are skipped; a size printed twice keeps its last row."""
+    if not os.path.isfile(path):
+        raise InputError("%s: no such file" % path)
+    rows = {}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for lineno, raw in enumerate(f, 1):
+            line = strip_prefix(raw.rstrip("\n"))
+            toks = line.split()
+            if len(toks) < 4 or toks[0].startswith("#"):
+                continue
+            if not (toks[0].isdigit() and toks[1].isdigit() and toks[2] in TYPES
+                    and toks[3] in REDOPS):
+                continue
+            where = "%s:%d" % (path, lineno)
+            if len(toks) not in (12, 13):
+                raise InputError("%s: a table row with %d fields (expected 12 or 13): %r"
+                                 % (where, len(toks), line.strip()))
+            if toks[3] == "none" or toks[2] != "float":
+                raise InputError("%s: not a float sum all-reduce row (type %s, redop %s)"
+                                 % (where, toks[2], toks[3]))
+            tail = toks[-8:]  # time algbw busbw wrong | time algbw busbw wrong
+            vals = [number(tail[i]) for i in (0, 1, 2, 4, 5, 6)]
+            if any(v is None or v < 0 for v in vals):
+                raise InputError("%s: time/algbw/busbw not numbers: %r" % (where, line.strip()))
+            size = int(toks[0])
+            if size == 0:
+                continue
+            rows[size] = (vals[5], vals[2])
+    if not rows:
+        raise InputError("%s: no all_reduce_perf table rows found" % path)
+    return sorted((s, ip, oop) for s, (ip, oop) in rows.items())
+
+
+def read_sources(directory):
+    path = os.path.join(directory, "SOURCES.tsv")
+    if not os.path.isfile(path):
+        raise InputError("%s: no such file" % path)
+    out, header = [], None
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            if not line.strip() or line.startswith("#"):
+                continue
+            fields = line.rstrip("\n").split("\t")
+            if header is None:
+                header = fields
+                missing = [k for k in REQUIRED if k not in header]
+                if missing:
+                    raise InputError("%s: header lacks %s" % (path, ", ".join(missing)))
+                continue
+            if len(fields) != len(header):
+                raise InputError("%s:%d: %d fields, the header has %d"
+                                 % (path, lineno, len(fields), len(header)))
+            row = dict(zip(header, fields))
+            if not row["gpus"].isdigit() or int(row["gpus"]) < 2:
+                raise InputError("%s:%d: gpus %r is not an integer >= 2"
+                                 % (path, lineno, row["gpus"]))
+            if (not row["nodes"].isdigit() or int(row["nodes"]) < 1
+                    or int(row["gpus"]) % int(row["nodes"])):
+                raise InputError("%s:%d: nodes %r is not an integer >= 1 that divides gpus %s"
+                                 % (path, lineno, row["nodes"], row["gpus"]))
+            if not row["note"].strip():
+                raise InputError("%s:%d: empty note (it says whether the source reports the "
+                                 "log as normal or as a problem)" % (path, lineno))
+            for key in ("file", "platform"):
+                p = os.path.join(directory, row[key])
+                if not os.path.isfile(p):
+                    raise InputError("%s:%d: %s %s: no such file" % (path, lineno, key, p))
+                row[key + "_path"] = p
+            row["status"], row["status_why"] = classify(row["note"])
+            out.append(row)
+    if not out:
+        raise InputError("%s: no rows" % path)
+    return out
+
+
+def classify(note):
+    """("problem", why) when the note says the source reports the log as a problem, else
+    ("normal", "")."""
+    why = [text for pattern, text in PROBLEM_MARKERS if pattern.search(note)]
+    return ("problem", "; ".join(why)) if why else ("normal", "")
+
+
+# --- predictions -----------------------------------------------------------------------------
+
+def predict(gcsim, row, sizes, engine):
+    """{size: (busbw GB/s, algorithm or None, protocol or None)} from `gcsim collective`.
+    Rows without algorithm/protocol fields (binaries before the tuner's protocol pick) give
+    None there."""
+    argv = [gcsim, "collective", "--platform", row["platform_path"], "--gpus", row["gpus"],
+            "--sizes", ",".join("%dB" % s for s in sizes), "--engine", engine]
+    doc = gcsim_cli.run_json(argv, cwd=REPO, timeout_s=600)
+    rows = doc.get("rows") if isinstance(doc, dict) else None
+    if not isinstance(rows, list):
+        raise gcsim_cli.GcsimError(argv, 0, "", "JSON has no \"rows\" list")
+    got = {}
+    for r in rows:
+        if not isinstance(r, dict) or "size_bytes" not in r or "busbw_Bps" not in r:
+            raise gcsim_cli.GcsimError(argv, 0, "", "a row without size_bytes/busbw_Bps: %r"
+                                       % (r,))
+        if r.get("engine", engine) != engine:
+            continue
+        try:
+            got[int(r["size_bytes"])] = (float(r["busbw_Bps"]) / 1e9, r.get("algorithm"),
+                                         r.get("protocol"))
+        except (TypeError, ValueError):
+            raise gcsim_cli.GcsimError(argv, 0, "", "size_bytes/busbw_Bps not numbers: %r"
+                                       % (r,))
+    missing = [s for s in sizes if s not in got]
+    if missing:
+        raise gcsim_cli.GcsimError(argv, 0, "", "no row for sizes %s" % missing)
+    return got
+
+
+def error_pct(pred, meas):
+    return (pred / meas - 1) * 100 if meas > 0 else None
+
+
+def collect(gcsim, directory=DEFAULT_DIR, engine="analytic", compare=None, warn=None):
+    """Run the report: a list of per-log dicts {row, points, old_failed}; each point is a dict
+    size, measured, predicted, error, algorithm, protocol and, with compare, old_predicted,
+    old_error, old_algorithm, old_protocol (None when the old binary failed on the log).
+    Raises InputError (malformed input) or gcsim_cli.GcsimError (gcsim failed). warn(text) is
+    called for an old binary's failure."""
+    if not os.path.isfile(gcsim):
+        raise InputError("%s: no such file (build gcsim or pass --gcsim)" % gcsim)
+    if compare is not None and not os.path.isfile(compare):
+        raise InputError("%s: no such file (--compare wants an older gcsim binary)" % compare)
+    sources = read_sources(directory)
+    parsed = [(row, parse_log(row["file_path"])) for row in sources]
+    results = []
+    for row, meas in parsed:
+        sizes = [s for s, _, _ in meas]
+        try:
+            pred = predict(gcsim, row, sizes, engine)
+        except gcsim_cli.GcsimError as e:
+            e.log = row["file"]
+            raise
+        old, old_failed = None, None
+        if compare is not None:
+            try:
+                old = predict(compare, row, sizes, engine)
+            except gcsim_cli.GcsimError as e:
+                first = (e.stderr or "").strip().splitlines()
+                old_failed = "%s%s" % (e.why, ": " + first[0][:200] if first else "")
+                if warn:
+                    warn("%s: the old binary (--compare) failed: %s" % (row["file"], old_failed))
+        points = []
+        for s, ip, _ in meas:
+            p, algo, proto = pred[s]
+            pt = {"size": s, "measured": ip, "predicted": p, "error": error_pct(p, ip),
+                  "algorithm": algo, "protocol": proto}
+            if compare is not None:
+                op, oalgo, oproto = old[s] if old else (None, None, None)
+                pt.update(old_predicted=op, old_error=None if op is None else error_pct(op, ip),
+                          old_algorithm=oalgo, old_protocol=oproto)
+            points.append(pt)
+        results.append({"row": row, "points": points, "old_failed": old_failed})
+    return results
+
+
+# --- tables ----------------------------------------------------------------------------------
+
+def fmt_size(s):
+    for unit, div in (("GiB", 1 << 30), ("MiB", MIB), ("KiB", 1 << 10)):
+        if s >= div and s % div == 0:
+            return "%d %s" % (s // div, unit)
+    return "%d B" % s
+
+
+def median_abs(errors):
+    errors = [abs(e) for e in errors if e is not None]
+    return (statistics.median(errors), len(errors)) if errors else (None, 0)
+
+
+def bins(points, key="error"):
+    """(large, mid): errors for size >= 64 MiB and 1 MiB <= size < 64 MiB."""
+    large = [p[key] for p in points if p["size"] >= 64 * MIB and p[key] is not None]
+    mid = [p[key] for p in points if MIB <= p["size"] < 64 * MIB and p[key] is not None]
+    return large, mid
+
+
+def fmt_med(m):
+    med, n = m
+    return "-" if med is None else "%.1f%% (n=%d)" % (med, n)
+
+
+def fmt_pick(algo, proto):
+    if algo is None and proto is None:
+        return "-"
+    return "%s/%s" % (algo or "?", proto or "?")
+
+
+def fmt_err(e):
+    return "-" if e is None else "%+.1f" % e
+
+
+def has_old_picks(result):
+    return any(p.get("old_algorithm") or p.get("old_protocol") for p in result["points"])
+
+
+def log_table(result, compare):
+    """(header, rows) of one log's per-size table."""
+    header = ["size", "measured busbw GB/s", "predicted busbw GB/s", "error %",
+              "algorithm/protocol"]
+    old_picks = compare and has_old_picks(result)
+    if compare:
+        header += ["old predicted GB/s", "old error %"]
+        if old_picks:
+            header.append("old algorithm/protocol")
+    rows = []
+    for p in result["points"]:
+        r = [fmt_size(p["size"]), "%.2f" % p["measured"], "%.2f" % p["predicted"],
+             fmt_err(p["error"]), fmt_pick(p["algorithm"], p["protocol"])]
+        if compare:
+            r += ["n/a" if p["old_predicted"] is None else "%.2f" % p["old_predicted"],
+                  "n/a" if p["old_predicted"] is None else fmt_err(p["old_error"])]
+            if old_picks:
+                r.append(fmt_pick(p["old_algorithm"], p["old_protocol"]))
+        rows.append(r)
+    return header, rows
+
+
+def group_medians(results, key):
+    """{name: (large median, mid median)} pooled over the rows of all/normal/problem logs."""
+    out = {}
+    for name, keep in (("all logs", lambda r: True),
+                       ("normal logs", lambda r: r["row"]["status"] == "normal"),
+                       ("problem logs", lambda r: r["row"]["status"] == "problem")):
+        large, mid = [], []
+        for res in results:
+            if keep(res):
+                l, m = bins(res["points"], key)
+                large += l
+                mid += m
+        out[name] = (median_abs(large), median_abs(mid))
+    return out
+
+
+def summary_table(results, compare):
+    """(header, rows): median |error| per log, then pooled over all, normal and problem logs."""
+    header = ["log", "kind", "GPUs", "source reports", ">= 64 MiB", "1-64 MiB"]
+    if compare:
+        header += ["old >= 64 MiB", "old 1-64 MiB"]
+    rows = []
+    for res in results:
+        row = res["row"]
+        r = [row["file"], row["system_kind"], row["gpus"], row["status"]]
+        r += [fmt_med(median_abs(b)) for b in bins(res["points"])]
+        if compare:
+            r += (["n/a", "n/a"] if res["old_failed"] else
+                  [fmt_med(median_abs(b)) for b in bins(res["points"], "old_error")])
+        rows.append(r)
+    groups = group_medians(results, "error")
+    old_groups = group_medians(results, "old_error") if compare else None
+    for name in ("all logs", "normal logs", "problem logs"):
+        n_logs = sum(1 for res in results
+                     if name == "all logs" or res["row"]["status"] == name.split()[0])
+        r = ["%s (%d)" % (name, n_logs), "", "", ""] + [fmt_med(m) for m in groups[name]]
+        if compare:
+            r += [fmt_med(m) for m in old_groups[name]]
+        rows.append(r)
+    return header, rows
+
+
+NUMERIC = re.compile(r"^(|n/a|-|[-+]?\d[\d.]*%?( \(n=\d+\))?)$")
+
+
+def numeric_columns(header, rows):
+    """Columns right-aligned: every cell a number, "-", "n/a" or empty (never the first)."""
+    return [i > 0 and any(r[i] for r in rows) and all(NUMERIC.match(r[i]) for r in rows)
+            for i in range(len(header))]
+
+
+def md_table(header, rows):
+    num = numeric_columns(header, rows)
+    out = ["| " + " | ".join(header) + " |",
+           "|" + "|".join("---:" if n else "---" for n in num) + "|"]
+    for r in rows:
+        out.append("| " + " | ".join(c.replace("|", "\\|") for c in r) + " |")
+    return out
+
+
+def table(out, md, title, header, rows):
+    if md:
+        out.append("### %s\n" % title)
+        out += md_table(header, rows)
+        out.append("")
+    else:
+        num = numeric_columns(header, rows)
+        widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h)
+                  for i, h in enumerate(header)]
+
+        def line(cells):
+            return "  ".join(c.rjust(w) if n else c.ljust(w)
+                             for c, w, n in zip(cells, widths, num)).rstrip()
+        out.append(title)
+        out.append(line(header))
+        out += [line(r) for r in rows]
+        out.append("")
+
+
+def log_title(row, engine):
+    return "%s (%s, %s GPUs, %s, %s engine)" % (
+        row["file"], row["system_kind"], row["gpus"], os.path.basename(row["platform"]), engine)
+
+
+def summary_title(engine, compare):
+    return "Median |error| of predicted in-place busbw (%s engine%s)" % (
+        engine, "; old: %s" % compare if compare else "")
+
+
+def render(results, md, engine, compare):
+    out = []
+    for res in results:
+        header, rows = log_table(res, compare)
+        table(out, md, log_title(res["row"], engine), header, rows)
+    table(out, md, summary_title(engine, compare), *summary_table(results, compare))
+    problems = [res["row"] for res in results if res["row"]["status"] == "problem"]
+    lines = ["Reported by their source as a problem (from SOURCES.tsv's note): %s."
+             % ("; ".join("%s (%s)" % (r["file"], r["status_why"]) for r in problems)
+                if problems else "none"),
+             "Medians are pooled over the rows of the logs in each group."]
+    failed = [res["row"]["file"] for res in results if res["old_failed"]]
+    if compare and failed:
+        lines.append("The old binary failed on %d log(s) (%s): its columns are n/a there and its "
+                     "medians cover the other logs only." % (len(failed), ", ".join(failed)))
+    out += [l + "\n" if md else l for l in lines]
+    return "\n".join(out) + "\n"
+
+
+# --- calibrate check -------------------------------------------------------------------------
+
+def calibrate_one(gcsim, row, tmpdir):
+    """(result, detail): result is "fitted", "refused" (above the line rate) or "rejected"."""
+    output = os.path.join(tmpdir, re.sub(r"[^A-Za-z0-9._-]", "_", row["file"]) + ".json")
+    argv = [gcsim, "calibrate", "--log", row["file_path"], "--gpus", row["gpus"],
+            "--nodes", row["nodes"], "--platform", row["platform_path"], "--output", output]
+    try:
+        p = subprocess.run(argv, cwd=REPO, capture_output=True, text=True,
+                           timeout=CALIBRATE_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        return "rejected", "timed out after %d s: %s" % (CALIBRATE_TIMEOUT_S,
+                                                          gcsim_cli.command_line(argv))
+    except OSError as e:
+        return "rejected", "cannot run %s: %s" % (gcsim, e)
+    errs = [l for l in p.stderr.splitlines() if l.strip()]
+    if p.returncode == 0:
+        fits = [re.sub(r"^fit \d+: ", "", l) for l in p.stdout.splitlines()
+                if re.match(r"fit \d+: ", l)]
+        nwarn = sum(1 for l in errs if "warning:" in l)
+        detail = "; ".join(fits) or "fitted"
+        if not os.path.isfile(output):
+            return "rejected", "exit 0 but no platform written to %s" % output
+        return "fitted", detail + ("; %d warning(s)" % nwarn if nwarn else "")
+    why = next((l for l in errs if "warning:" not in l and "note:" not in l),
+               errs[-1] if errs else "")
+    why = re.sub(r"^gcsim calibrate: (%s: )?" % re.escape(row["file"]), "", why)
+    if p.returncode == 2 and "above the line rate" in p.stderr:
+        m = re.search(r"([\w.]+ = [\d.]+ \S+ fitted, above the line rate [\d.]+ \S+)", why)
+        return "refused", (m.group(1) if m else why[:300])
+    status = ("killed by signal %d" % -p.returncode if p.returncode < 0
+              else "exit %d" % p.returncode)
+    return "rejected", "%s: %s" % (status, why[:300] or "(no message)")
+
+
+def calibrate_check(gcsim, directory, md):
+    """(text, number of rejected logs)."""
+    if not os.path.isfile(gcsim):
+        raise InputError("%s: no such file (build gcsim or pass --gcsim)" % gcsim)
+    sources = read_sources(directory)
+    rows, counts = [], {"fitted": 0, "refused": 0, "rejected": 0}
+    with tempfile.TemporaryDirectory(prefix="nccl_logs_calibrate.") as tmp:
+        for row in sources:
+            result, detail = calibrate_one(gcsim, row, tmp)
+            counts[result] += 1
+            label = {"fitted": "fitted",
+                     "refused": "read, fit refused: above the line rate",
+                     "rejected": "REJECTED"}[result]
+            rows.append([row["file"], row["gpus"], row["nodes"],
+                         os.path.basename(row["platform"]), label, detail])
+    out = []
+    table(out, md, "gcsim calibrate on every log as published",
+          ["log", "GPUs", "nodes", "platform", "result", "detail"], rows)
+    out.append("%d logs: %d fitted, %d read but refused (a fitted link above its line rate; "
+               "--force would write it), %d rejected." % (
+                   len(sources), counts["fitted"], counts["refused"], counts["rejected"]))
+    return "\n".join(out) + "\n", counts["rejected"]
+
+
+# --- main ------------------------------------------------------------------------------------
+
+def write_text(text, markdown):
+    if markdown and markdown != "-":
+        tmp = markdown + ".tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, markdown)
+    else:
+        sys.stdout.write(text)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--gcsim", default=os.environ.get("GCSIM") or
+                    os.path.join(REPO, "build", "sim", "cli", "gcsim"),
+                    help="gcsim binary (default: $GCSIM, else build/sim/cli/gcsim)")
+    ap.add_argument("--engine", choices=("analytic", "des"), default="analytic")
+    ap.add_argument("--markdown", nargs="?", const="-", metavar="FILE",
+                    help="markdown tables (for docs/validation.md) to FILE, or stdout")
+    ap.add_argument("--dir", default=DEFAULT_DIR, help="folder of SOURCES.tsv and the logs")
+    ap.add_argument("--compare", metavar="OLD_GCSIM",
+                    help="also an older gcsim binary's predictions and errors (before/after)")
+    ap.add_argument("--calibrate-check", action="store_true",
+                    help="run gcsim calibrate on every log as published instead of the report")
+    args = ap.parse_args(argv)
+    md = args.markdown is not None
+
+    if args.calibrate_check:
+        if args.compare:
+            print("nccl_logs.py: --compare does not apply to --calibrate-check", file=sys.stderr)
+            return 2
+        try:
+            text, rejected = calibrate_check(args.gcsim, args.dir, md)
+        except InputError as e:
+            print("nccl_logs.py: %s" % e, file=sys.stderr)
+            return 2
+        write_text(text, args.markdown)
+        if rejected:
+            print("nccl_logs.py: %d log(s) rejected by gcsim calibrate as published"
+                  % rejected, file=sys.stderr)
+        return 1 if rejected else 0
+
+    try:
+        results = collect(args.gcsim, args.dir, args.engine, args.compare,
+                          warn=lambda t: print("nccl_logs.py: warning: %s" % t,
+                                               file=sys.stderr))
+    except InputError as e:
+        print("nccl_logs.py: %s" % e, file=sys.stderr)
+        return 2
+    except gcsim_cli.GcsimError as e:
+        print("nccl_logs.py: %s: %s\n%s" % (getattr(e, "log", "?"), e, (e.stderr or "").strip()),
+              file=sys.stderr)
+        return 1
+    write_text(render(results, md, args.engine, args.compare), args.markdown)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
