@@ -2,6 +2,7 @@
  * gcsim: a cluster simulator and performance model for data-parallel DNN training with
  * gradient compression. This file only dispatches to the subcommands.
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,6 +55,12 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+    /* Planners build and free the same large schedules case after case: with glibc's
+     * defaults each block over 128 KiB is its own mapping, unmapped on free and faulted in
+     * page by page on the next case (a third of a sweep of railed trees went to page
+     * faults). Keep such blocks in the heap and freed memory mapped. */
+    mallopt(M_MMAP_THRESHOLD, 64 * 1024 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 256 * 1024 * 1024);
     gcsim_data_dir_init();
     if (argc < 2) {
         usage(stderr);

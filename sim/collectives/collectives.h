@@ -102,8 +102,14 @@ typedef struct {
     bool fixed_k;           /* payload never grows (TernGrad's Appendix B model) */
     int n_flows;
     gcsim_flow *flows;
-    int n_classes;          /* 0 until prepared; phases whose flows start and stop at */
-    gcsim_flow_class *classes; /* different steps (pipelines) are never prepared */
+    int n_classes;          /* 0 until prepared */
+    gcsim_flow_class *classes;
+    /* Prepared phases whose flows start and stop at different steps (pipelines): the
+     * intervals of steps with the same active flows, [interval_from[k], interval_to[k]],
+     * whose classes are classes[interval_class[k] .. interval_class[k + 1]). 0: not
+     * windowed, or not prepared. */
+    int n_intervals;
+    int *interval_from, *interval_to, *interval_class;
 } gcsim_phase;
 
 typedef struct {
@@ -155,8 +161,8 @@ double gcsim_hop_codec_s(const gcsim_phase *ph, const gcsim_bucket_bytes *b, dou
 double gcsim_bucket_encode_s(const gcsim_bucket_bytes *b);
 double gcsim_bucket_decode_s(const gcsim_bucket_bytes *b, const gcsim_schedule *s);
 
-/* Computes, once for a topology, what the closed form of every phase whose flows are all
- * active in every step needs regardless of the bytes (routes, link loads, classes), so
+/* Computes, once for a topology, what the closed form of every phase needs regardless of
+ * the bytes (routes, link loads, classes; per interval of steps for pipelined phases), so
  * that costing the many buckets of an iteration repeats none of it. Optional: an
  * unprepared schedule costs the same. Returns -1 when out of memory. */
 int gcsim_schedule_prepare(gcsim_schedule *s, const gcsim_topology *t);

@@ -40,6 +40,9 @@ static void keep_phase(gcsim_schedule *s, int keep)
             continue;
         free(s->phases[p].flows);
         free(s->phases[p].classes);
+        free(s->phases[p].interval_from);
+        free(s->phases[p].interval_to);
+        free(s->phases[p].interval_class);
         free(s->out_index[p]);
         free(s->out_flows[p]);
         free(s->in_index[p]);

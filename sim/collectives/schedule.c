@@ -34,6 +34,20 @@ typedef struct {
     int n, cap;
 } flow_list;
 
+/* Room for at least `cap` flows (a builder that knows its count saves the copies of
+ * growing by doubling). Returns -1 when out of memory. */
+static int reserve(flow_list *l, int cap)
+{
+    if (cap <= l->cap)
+        return 0;
+    gcsim_flow *v = realloc(l->v, sizeof *v * (size_t)cap);
+    if (!v)
+        return -1;
+    l->v = v;
+    l->cap = cap;
+    return 0;
+}
+
 static int push(flow_list *l, int src, int dst, double share, double k0, int first, int last)
 {
     if (share <= 0 || src == dst)
@@ -148,7 +162,7 @@ static int merge_pairs(flow_list *l)
     if (l->n < 2 || sort_flows(l))
         return l->n < 2 ? 0 : -1;
     flow_list out = {0};
-    int *bound = NULL, cap = 0, rc = 0;
+    int *bound = NULL, cap = 0, rc = reserve(&out, l->n);
     for (int a = 0, b; a < l->n && !rc; a = b) {
         for (b = a + 1; b < l->n && l->v[b].src == l->v[a].src && l->v[b].dst == l->v[a].dst;)
             b++;
@@ -474,7 +488,7 @@ static int build_trees(gcsim_schedule *s, const gcsim_topology *t, int per_rail,
     tree tr = {mem, mem + n, mem + 2 * n, mem + 3 * n};
     double share = 1.0 / ((double)rails * per_rail * chunks);
     flow_list l = {0};
-    int steps = 0, rc = 0;
+    int steps = 0, rc = reserve(&l, rails * per_rail * (broadcast_only ? 1 : 2) * n);
     for (int r = 0; r < rails && !rc; r++)
         for (int k = 0; k < per_rail && !rc; k++) {
             int root = tree_shape(t, r, rails, k == 1, &tr);
@@ -768,6 +782,9 @@ void gcsim_schedule_free(gcsim_schedule *s)
     for (int p = 0; p < s->n_phases; p++) {
         free(s->phases[p].flows);
         free(s->phases[p].classes);
+        free(s->phases[p].interval_from);
+        free(s->phases[p].interval_to);
+        free(s->phases[p].interval_class);
         if (s->out_index) {
             free(s->out_index[p]);
             free(s->out_flows[p]);

@@ -60,10 +60,51 @@ static bool active_in(const gcsim_flow *f, int from_step, int to_step)
     return f->first_step <= from_step && f->last_step >= to_step;
 }
 
+/* Every flow's route, walked once for a phase whose intervals each need them all. */
+typedef struct {
+    int *count;      /* links of flow f */
+    int *links;      /* flow f's at links[f * GCSIM_ROUTE_MAX_LINKS ...] */
+    double *latency_s;
+} route_cache;
+
+static int routes_of(const gcsim_phase *ph, const gcsim_topology *t, route_cache *rc)
+{
+    size_t n = (size_t)(ph->n_flows > 0 ? ph->n_flows : 1);
+    rc->count = malloc(sizeof(int) * n);
+    rc->links = malloc(sizeof(int) * n * GCSIM_ROUTE_MAX_LINKS);
+    rc->latency_s = malloc(sizeof(double) * n);
+    if (!rc->count || !rc->links || !rc->latency_s)
+        return -1;
+    for (int f = 0; f < ph->n_flows; f++)
+        rc->count[f] = gcsim_topology_route(t, ph->flows[f].src, ph->flows[f].dst,
+                                            rc->links + (size_t)f * GCSIM_ROUTE_MAX_LINKS,
+                                            &rc->latency_s[f]);
+    return 0;
+}
+
+static void routes_free(route_cache *rc)
+{
+    free(rc->count);
+    free(rc->links);
+    free(rc->latency_s);
+}
+
+/* The route of flow f: from the cache when there is one. */
+static int route(const gcsim_phase *ph, const gcsim_topology *t, const route_cache *rc, int f,
+                 int *links, double *lat)
+{
+    if (!rc)
+        return gcsim_topology_route(t, ph->flows[f].src, ph->flows[f].dst, links, lat);
+    memcpy(links, rc->links + (size_t)f * GCSIM_ROUTE_MAX_LINKS, sizeof(int) * (size_t)rc->count[f]);
+    *lat = rc->latency_s[f];
+    return rc->count[f];
+}
+
 /* The classes of the flows active in every step from from_step to to_step (no flow starts
- * or stops inside that range); returns their count. */
-static int interval_classes(const gcsim_phase *ph, const gcsim_topology *t, int from_step,
-                            int to_step, double *load, flow_class *cls)
+ * or stops inside that range); returns their count. rc: the phase's routes, or NULL. */
+static int interval_classes(const gcsim_phase *ph, const gcsim_topology *t,
+                            const route_cache *rc, int from_step, int to_step, double *load,
+                            flow_class *cls)
 {
     int links[GCSIM_ROUTE_MAX_LINKS];
     double lat;
@@ -71,7 +112,7 @@ static int interval_classes(const gcsim_phase *ph, const gcsim_topology *t, int 
     for (int f = 0; f < ph->n_flows; f++) {
         if (!active_in(&ph->flows[f], from_step, to_step))
             continue;
-        int n = gcsim_topology_route(t, ph->flows[f].src, ph->flows[f].dst, links, &lat);
+        int n = route(ph, t, rc, f, links, &lat);
         for (int k = 0; k < n; k++)
             load[links[k]] += ph->flows[f].share;
     }
@@ -81,7 +122,7 @@ static int interval_classes(const gcsim_phase *ph, const gcsim_topology *t, int 
         const gcsim_flow *fl = &ph->flows[f];
         if (!active_in(fl, from_step, to_step))
             continue;
-        int n = gcsim_topology_route(t, fl->src, fl->dst, links, &lat);
+        int n = route(ph, t, rc, f, links, &lat);
         double bw = INFINITY;
         for (int k = 0; k < n; k++)
             bw = fmin(bw, t->capacity_Bps[links[k]] * (fl->share / load[links[k]]));
@@ -125,10 +166,39 @@ static double classes_time_s(const gcsim_phase *ph, const flow_class *cls, int n
     return total;
 }
 
-static int int_order(const void *a, const void *b)
+/* The boundaries between the intervals of steps with the same active flows: 0, the
+ * phase's end, and every flow's first step and the step after its last, sorted and without
+ * repeats, inside [0, steps]. Returns their count, or -1 when out of memory. */
+static int interval_bounds(const gcsim_phase *ph, int **out)
 {
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
+    /* Marks over the steps: O(flows + steps), where sorting every flow's two ends was a
+     * tenth of a sweep of pipelined trees. */
+    int steps = ph->steps > 0 ? ph->steps : 0;
+    char *mark = calloc((size_t)steps + 1, 1);
+    if (!mark)
+        return -1;
+    mark[0] = mark[steps] = 1;
+    for (int f = 0; f < ph->n_flows; f++) {
+        int a = ph->flows[f].first_step, b = ph->flows[f].last_step + 1;
+        if (a >= 0 && a <= steps)
+            mark[a] = 1;
+        if (b >= 0 && b <= steps)
+            mark[b] = 1;
+    }
+    int nb = 0;
+    for (int k = 0; k <= steps; k++)
+        nb += mark[k];
+    int *bound = malloc(sizeof(int) * (size_t)nb);
+    if (!bound) {
+        free(mark);
+        return -1;
+    }
+    for (int k = 0, w = 0; k <= steps; k++)
+        if (mark[k])
+            bound[w++] = k;
+    free(mark);
+    *out = bound;
+    return nb;
 }
 
 /* Flows that start and stop at different steps (pipelined trees, rings over groups of
@@ -139,27 +209,22 @@ static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology 
                                     const gcsim_bucket_bytes *b, double reduce_codec_s,
                                     double *load, flow_class *cls)
 {
-    int n = ph->n_flows, nb = 0;
-    int *bound = malloc(sizeof(int) * (2 * (size_t)n + 2));
-    if (!bound)
+    route_cache rc;
+    int *bound, nb = interval_bounds(ph, &bound);
+    if (nb < 0)
         return NAN;
-    bound[nb++] = 0;
-    bound[nb++] = ph->steps;
-    for (int f = 0; f < n; f++) {
-        bound[nb++] = ph->flows[f].first_step;
-        bound[nb++] = ph->flows[f].last_step + 1;
+    if (routes_of(ph, t, &rc)) {
+        routes_free(&rc);
+        free(bound);
+        return NAN;
     }
-    qsort(bound, (size_t)nb, sizeof *bound, int_order);
     double total = 0;
     for (int i = 0; i + 1 < nb; i++) {
         int from = bound[i], to = bound[i + 1] - 1;
-        if (from > to || from < 0 || from >= ph->steps)
-            continue;
-        if (to >= ph->steps)
-            to = ph->steps - 1;
-        int nc = interval_classes(ph, t, from, to, load, cls);
+        int nc = interval_classes(ph, t, &rc, from, to, load, cls);
         total += classes_time_s(ph, cls, nc, from, to, b, reduce_codec_s);
     }
+    routes_free(&rc);
     free(bound);
     return total;
 }
@@ -172,11 +237,19 @@ static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
         max_share = fmax(max_share, ph->flows[f].share);
     double reduce_codec_s = gcsim_hop_codec_s(ph, b, max_share);
     int last = ph->steps - 1;
+    if (ph->n_intervals > 0) {
+        double total = 0;
+        for (int k = 0; k < ph->n_intervals; k++)
+            total += classes_time_s(ph, ph->classes + ph->interval_class[k],
+                                    ph->interval_class[k + 1] - ph->interval_class[k],
+                                    ph->interval_from[k], ph->interval_to[k], b, reduce_codec_s);
+        return total;
+    }
     if (ph->n_classes > 0)
         return classes_time_s(ph, ph->classes, ph->n_classes, 0, last, b, reduce_codec_s);
     if (windowed(ph))
         return windowed_phase_time_s(ph, t, b, reduce_codec_s, load, cls);
-    int nc = interval_classes(ph, t, 0, last, load, cls);
+    int nc = interval_classes(ph, t, NULL, 0, last, load, cls);
     return classes_time_s(ph, cls, nc, 0, last, b, reduce_codec_s);
 }
 
@@ -223,6 +296,63 @@ double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
     return total;
 }
 
+/* A pipelined phase's intervals and their classes, kept in the phase. */
+static int prepare_windowed(gcsim_phase *ph, const gcsim_topology *t, double *load)
+{
+    route_cache routes;
+    int *bound, nb = interval_bounds(ph, &bound);
+    if (nb < 0)
+        return -1;
+    if (routes_of(ph, t, &routes)) {
+        routes_free(&routes);
+        free(bound);
+        return -1;
+    }
+    int ni = nb - 1, total = 0, cap = ph->n_flows;
+    int *from = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
+    int *to = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
+    int *start = malloc(sizeof(int) * (size_t)(ni + 1));
+    flow_class *all = malloc(sizeof *all * (size_t)(cap > 0 ? cap : 1));
+    flow_class *cls = malloc(sizeof *cls * (size_t)(ph->n_flows > 0 ? ph->n_flows : 1));
+    int rc = from && to && start && all && cls ? 0 : -1;
+    for (int i = 0; i < ni && rc == 0; i++) {
+        from[i] = bound[i];
+        to[i] = bound[i + 1] - 1;
+        start[i] = total;
+        int nc = interval_classes(ph, t, &routes, from[i], to[i], load, cls);
+        if (total + nc > cap) {
+            cap = 2 * (total + nc);
+            flow_class *grown = realloc(all, sizeof *all * (size_t)cap);
+            if (!grown) {
+                rc = -1;
+                break;
+            }
+            all = grown;
+        }
+        memcpy(all + total, cls, sizeof *cls * (size_t)nc);
+        total += nc;
+    }
+    free(bound);
+    free(cls);
+    routes_free(&routes);
+    if (rc) {
+        free(from);
+        free(to);
+        free(start);
+        free(all);
+        return -1;
+    }
+    start[ni] = total;
+    flow_class *fit = realloc(all, sizeof *all * (size_t)(total > 0 ? total : 1));
+    ph->classes = fit ? fit : all;
+    ph->n_classes = total;
+    ph->interval_from = from;
+    ph->interval_to = to;
+    ph->interval_class = start;
+    ph->n_intervals = ni;
+    return 0;
+}
+
 int gcsim_schedule_prepare(gcsim_schedule *s, const gcsim_topology *t)
 {
     double *load = malloc(sizeof(double) * (size_t)t->n_links);
@@ -231,14 +361,18 @@ int gcsim_schedule_prepare(gcsim_schedule *s, const gcsim_topology *t)
     int rc = 0;
     for (int p = 0; p < s->n_phases && rc == 0; p++) {
         gcsim_phase *ph = &s->phases[p];
-        if (ph->n_classes > 0 || ph->n_flows == 0 || windowed(ph))
+        if (ph->n_classes > 0 || ph->n_intervals > 0 || ph->n_flows == 0)
             continue;
+        if (windowed(ph)) {
+            rc = prepare_windowed(ph, t, load);
+            continue;
+        }
         flow_class *cls = malloc(sizeof *cls * (size_t)ph->n_flows);
         if (!cls) {
             rc = -1;
             break;
         }
-        int nc = interval_classes(ph, t, 0, ph->steps - 1, load, cls);
+        int nc = interval_classes(ph, t, NULL, 0, ph->steps - 1, load, cls);
         flow_class *fit = realloc(cls, sizeof *cls * (size_t)nc);
         ph->classes = fit ? fit : cls;
         ph->n_classes = nc;

@@ -220,7 +220,8 @@ def nccl_log_sentence(row):
 def nccl_logs_section(gcsim, repo, engine="analytic"):
     directory = os.path.join(repo, "tests", "validation", "nccl_logs")
     head = ["## nccl-tests logs: busbw per size", "",
-            "`python3 tests/validation/nccl_logs.py --gcsim $G --markdown` (CTest: "
+            "`python3 tests/validation/nccl_logs.py --gcsim $G --markdown` (and "
+            "`--cross-calibrate`, below; CTest: "
             "`validation_nccl_logs`; `validation_nccl_logs_calibrate` checks that `gcsim "
             "calibrate` reads every log as published): real nccl-tests `all_reduce_perf` logs, "
             "kept as published (`tests/validation/nccl_logs/`, sources in `SOURCES.tsv`), "
@@ -271,6 +272,27 @@ def nccl_logs_section(gcsim, repo, engine="analytic"):
         out += ["### %s" % nccl_logs.log_title(res["row"], engine), "",
                 nccl_log_sentence(res["row"]), ""]
         out += nccl_logs.md_table(*nccl_logs.log_table(res, None))
+        out.append("")
+    # Issue 27: each log without calibration and calibrated on another log of its kind.
+    out += ["### Calibrated on another log of the same system kind", "",
+            "`python3 tests/validation/nccl_logs.py --gcsim $G --cross-calibrate --markdown`: "
+            "for each log, `gcsim calibrate` on a different log of the same `system_kind` "
+            "(its own `--gpus`/`--nodes`, this log's platform as the base, no `--force`), then "
+            "`gcsim collective --engine %s` for this log on the calibrated platform (a "
+            "temporary file). Here parameters are fitted, but to another log than the one "
+            "compared, so each calibrated error is a transfer between two systems." % engine, ""]
+    try:
+        cross = nccl_logs.cross_calibrate(gcsim, directory, engine)
+    except nccl_logs.InputError as e:
+        raise ValueError("nccl-tests logs: %s" % e)
+    out += [nccl_logs.CROSS_NOTE, ""]
+    out += ["#### %s" % nccl_logs.cross_summary_title(engine), ""]
+    out += nccl_logs.md_table(*nccl_logs.cross_summary_table(cross))
+    out.append("")
+    for res in cross:
+        out += ["#### %s" % nccl_logs.cross_title(res, engine), ""]
+        out += [l.replace("|", "\\|") + "\n" for l in nccl_logs.cross_detail(res)]
+        out += nccl_logs.md_table(*nccl_logs.cross_log_table(res))
         out.append("")
     return "\n".join(out)
 

@@ -4,6 +4,8 @@
     nccl_logs.py [--gcsim PATH] [--engine analytic|des] [--markdown [FILE]] [--dir DIR]
                  [--compare OLD_GCSIM]
     nccl_logs.py --calibrate-check [--gcsim PATH] [--markdown [FILE]] [--dir DIR]
+    nccl_logs.py --cross-calibrate [--gcsim PATH] [--engine analytic|des] [--markdown [FILE]]
+                 [--dir DIR]
 
 Report (default). For every row of tests/validation/nccl_logs/SOURCES.tsv: parse the log's
 all_reduce_perf table (in-place busbw per message size; mpirun `[1,0]<stdout>:` and Slurm
@@ -32,6 +34,19 @@ some logs have no or elided "# Rank" lines) and reports for each: fitted (exit 0
 (exit 2 with "above the line rate" on stderr: calibrate read the log, but the fit puts a link
 above the base platform's line rate, which it refuses to write without --force), or rejected
 (any other failure: the log as published cannot be read). Exit 1 if any log is rejected.
+
+--cross-calibrate asks whether a calibration transfers between systems of one kind. For each
+log L it picks another log L' of the same system_kind (a log its source reports as normal
+first, then one with as many nodes as L, i.e. one that fits the same link, then SOURCES.tsv
+order; a kind with no other log gives "no other log of this kind"), runs `gcsim calibrate
+--log L' --gpus N' --nodes J' --platform L's-PLATFORM --output TMP` (no --force; the fitted
+figures of L' written into L's platform, in a temporary folder) and `gcsim collective` for L
+on TMP. Per log: measured, uncalibrated and calibrated busbw with both errors and L' in the
+heading; a refused fit (above the line rate) or a failed calibrate gives its reason and no
+calibrated column. Summary: median |error| per log, uncalibrated against calibrated, for
+sizes >= 64 MiB and 1-64 MiB, pooled over the calibrated logs (all, normal, problem; the same
+rows on both sides) and, uncalibrated only, over all logs. A gcsim failure on one log is
+reported there and on stderr, the other logs still run, and the exit status is then 1.
 
 A report, not a gate: large errors never change the exit status. Exit 2 on a malformed log,
 a missing file or a bad SOURCES.tsv row; exit 1 when a gcsim run fails. Standard library only.
@@ -430,37 +445,57 @@ def render(results, md, engine, compare):
 
 # --- calibrate check -------------------------------------------------------------------------
 
-def calibrate_one(gcsim, row, tmpdir):
-    """(result, detail): result is "fitted", "refused" (above the line rate) or "rejected"."""
-    output = os.path.join(tmpdir, re.sub(r"[^A-Za-z0-9._-]", "_", row["file"]) + ".json")
-    argv = [gcsim, "calibrate", "--log", row["file_path"], "--gpus", row["gpus"],
-            "--nodes", row["nodes"], "--platform", row["platform_path"], "--output", output]
+def run_calibrate(gcsim, log_row, base_path, output):
+    """`gcsim calibrate` on log_row's log (its --gpus and --nodes) with base_path as BASE,
+    writing output. A dict: result ("fitted", "refused": above the line rate, or "rejected":
+    any other failure), detail (one line), and for a fit: fits and held_out (the "fit K:" and
+    "held-out K:" texts), changes (the "field: old -> new" lines), warnings (texts)."""
+    argv = [gcsim, "calibrate", "--log", log_row["file_path"], "--gpus", log_row["gpus"],
+            "--nodes", log_row["nodes"], "--platform", base_path, "--output", output]
+    out = {"argv": argv, "fits": [], "held_out": [], "changes": [], "warnings": []}
     try:
         p = subprocess.run(argv, cwd=REPO, capture_output=True, text=True,
                            timeout=CALIBRATE_TIMEOUT_S)
     except subprocess.TimeoutExpired:
-        return "rejected", "timed out after %d s: %s" % (CALIBRATE_TIMEOUT_S,
-                                                          gcsim_cli.command_line(argv))
+        return dict(out, result="rejected", detail="timed out after %d s: %s" % (
+            CALIBRATE_TIMEOUT_S, gcsim_cli.command_line(argv)))
     except OSError as e:
-        return "rejected", "cannot run %s: %s" % (gcsim, e)
+        return dict(out, result="rejected", detail="cannot run %s: %s" % (gcsim, e))
     errs = [l for l in p.stderr.splitlines() if l.strip()]
     if p.returncode == 0:
-        fits = [re.sub(r"^fit \d+: ", "", l) for l in p.stdout.splitlines()
-                if re.match(r"fit \d+: ", l)]
+        # Paths as SOURCES.tsv writes them (relative to the logs' folder), not absolute.
+        lines = [l.replace(os.path.dirname(log_row["file_path"]) + os.sep, "")
+                 for l in p.stdout.splitlines()]
+        out["fits"] = [re.sub(r"^fit \d+: ", "", l) for l in lines if re.match(r"fit \d+: ", l)]
+        out["held_out"] = [re.sub(r"^held-out \d+: ", "", l) for l in lines
+                           if re.match(r"held-out \d+: ", l)]
+        out["changes"] = [l.strip() for l in lines if re.match(r"[\w.\[\]]+: \S+ -> \S+$", l)
+                          and not l.startswith("platform:")]
+        out["warnings"] = [re.sub(r"^warning \d+: (%s: )?" % re.escape(log_row["file"]), "", l)
+                           for l in lines if re.match(r"warning \d+: ", l)]
         nwarn = sum(1 for l in errs if "warning:" in l)
-        detail = "; ".join(fits) or "fitted"
+        detail = "; ".join(out["fits"]) or "fitted"
         if not os.path.isfile(output):
-            return "rejected", "exit 0 but no platform written to %s" % output
-        return "fitted", detail + ("; %d warning(s)" % nwarn if nwarn else "")
+            return dict(out, result="rejected",
+                        detail="exit 0 but no platform written to %s" % output)
+        return dict(out, result="fitted",
+                    detail=detail + ("; %d warning(s)" % nwarn if nwarn else ""))
     why = next((l for l in errs if "warning:" not in l and "note:" not in l),
                errs[-1] if errs else "")
-    why = re.sub(r"^gcsim calibrate: (%s: )?" % re.escape(row["file"]), "", why)
+    why = re.sub(r"^gcsim calibrate: (\S*%s: )?" % re.escape(log_row["file"]), "", why)
     if p.returncode == 2 and "above the line rate" in p.stderr:
         m = re.search(r"([\w.]+ = [\d.]+ \S+ fitted, above the line rate [\d.]+ \S+)", why)
-        return "refused", (m.group(1) if m else why[:300])
+        return dict(out, result="refused", detail=(m.group(1) if m else why[:300]))
     status = ("killed by signal %d" % -p.returncode if p.returncode < 0
               else "exit %d" % p.returncode)
-    return "rejected", "%s: %s" % (status, why[:300] or "(no message)")
+    return dict(out, result="rejected", detail="%s: %s" % (status, why[:300] or "(no message)"))
+
+
+def calibrate_one(gcsim, row, tmpdir):
+    """(result, detail): result is "fitted", "refused" (above the line rate) or "rejected"."""
+    output = os.path.join(tmpdir, re.sub(r"[^A-Za-z0-9._-]", "_", row["file"]) + ".json")
+    r = run_calibrate(gcsim, row, row["platform_path"], output)
+    return r["result"], r["detail"]
 
 
 def calibrate_check(gcsim, directory, md):
@@ -485,6 +520,236 @@ def calibrate_check(gcsim, directory, md):
                "--force would write it), %d rejected." % (
                    len(sources), counts["fitted"], counts["refused"], counts["rejected"]))
     return "\n".join(out) + "\n", counts["rejected"]
+
+
+# --- cross-calibration -----------------------------------------------------------------------
+
+CROSS_NOTE = (
+    "A calibrated platform is the log's own platform with the link figures that `gcsim "
+    "calibrate` fits to the other log written into it (intra-node figures from a one-node log; "
+    "nic.bandwidth = the fitted B / the platform's nic.per_node and nic.latency from a "
+    "multi-node log; every other field is the platform's). It carries the other log's system "
+    "(different machines of the same kind: another GPU, NIC count, fabric or software stack) "
+    "into this log's: the transfer in question is whether a calibration on one system of a "
+    "kind predicts another system of that kind better than the uncalibrated platform. The "
+    "other log is a different log of the same system kind, preferring one its source reports "
+    "as normal, then one with the same number of nodes (it fits the same link), then the "
+    "first in SOURCES.tsv. No --force: a fit above the platform's line rate is refused and "
+    "the log has no calibrated column.")
+
+
+def pick_calibration_log(row, sources):
+    """The row of the log to calibrate on for row: another log of the same system kind,
+    preferring normal logs, then logs with the same number of nodes (one node fits intra-node
+    figures, several the NIC), then SOURCES.tsv order. None when the kind has no other log."""
+    others = [(i, r) for i, r in enumerate(sources)
+              if r["system_kind"] == row["system_kind"] and r["file"] != row["file"]]
+    if not others:
+        return None
+    return min(others, key=lambda ir: (ir[1]["status"] != "normal",
+                                        (ir[1]["nodes"] == "1") != (row["nodes"] == "1"),
+                                        ir[0]))[1]
+
+
+def short_failure(e):
+    first = (e.stderr or "").strip().splitlines()
+    return "%s%s" % (e.why, ": " + first[0][:200] if first else "")
+
+
+def cross_calibrate(gcsim, directory=DEFAULT_DIR, engine="analytic"):
+    """Per log L, a dict: row, other (the row of L', or None), calibration (run_calibrate's
+    dict, or None), failed (a gcsim collective failure, text, or None), points (size,
+    measured, predicted, error, algorithm, protocol, cal_predicted, cal_error, cal_algorithm,
+    cal_protocol; the cal_ fields None without a calibrated platform). Raises InputError on
+    malformed input; gcsim failures are recorded per log, never raised."""
+    if not os.path.isfile(gcsim):
+        raise InputError("%s: no such file (build gcsim or pass --gcsim)" % gcsim)
+    sources = read_sources(directory)
+    parsed = [(row, parse_log(row["file_path"])) for row in sources]
+    results = []
+    with tempfile.TemporaryDirectory(prefix="nccl_logs_cross.") as tmp:
+        for n, (row, meas) in enumerate(parsed):
+            sizes = [s for s, _, _ in meas]
+            res = {"row": row, "other": pick_calibration_log(row, sources),
+                   "calibration": None, "failed": None, "cal_failed": None, "points": []}
+            pred = cal = None
+            try:
+                pred = predict(gcsim, row, sizes, engine)
+            except gcsim_cli.GcsimError as e:
+                res["failed"] = "gcsim collective (uncalibrated): %s" % short_failure(e)
+            if res["other"] is not None:
+                output = os.path.join(tmp, "%02d-%s.json" % (
+                    n, re.sub(r"[^A-Za-z0-9._-]", "_", row["file"])))
+                res["calibration"] = run_calibrate(gcsim, res["other"], row["platform_path"],
+                                                   output)
+                if res["calibration"]["result"] == "fitted":
+                    try:
+                        cal = predict(gcsim, dict(row, platform_path=output), sizes, engine)
+                    except gcsim_cli.GcsimError as e:
+                        res["cal_failed"] = ("gcsim collective (calibrated): %s"
+                                             % short_failure(e))
+            for s, ip, _ in meas:
+                p, algo, proto = pred[s] if pred else (None, None, None)
+                cp, calgo, cproto = cal[s] if cal else (None, None, None)
+                res["points"].append({
+                    "size": s, "measured": ip, "predicted": p,
+                    "error": None if p is None else error_pct(p, ip),
+                    "algorithm": algo, "protocol": proto, "cal_predicted": cp,
+                    "cal_error": None if cp is None else error_pct(cp, ip),
+                    "cal_algorithm": calgo, "cal_protocol": cproto})
+            results.append(res)
+    return results
+
+
+def cross_status(res):
+    """One short word for the summary: calibrated, refused, no other log, failed."""
+    cal = res["calibration"]
+    if res["other"] is None:
+        return "no other log of this kind"
+    if cal["result"] == "refused":
+        return "refused: above the line rate"
+    if cal["result"] == "rejected":
+        return "gcsim calibrate failed"
+    if res["cal_failed"]:
+        return "gcsim collective failed"
+    return "calibrated" + (" (the uncalibrated run failed)" if res["failed"] else "")
+
+
+def has_calibrated(res):
+    return any(p["cal_predicted"] is not None for p in res["points"])
+
+
+def has_both(res):
+    return any(p["cal_predicted"] is not None and p["predicted"] is not None
+               for p in res["points"])
+
+
+def cross_title(res, engine):
+    row, other = res["row"], res["other"]
+    on = ("calibrated on %s (%s, %s GPUs on %s node%s, %s)" % (
+        other["file"], other["status"], other["gpus"], other["nodes"],
+        "" if other["nodes"] == "1" else "s", cross_status(res))
+          if other is not None else "no other log of this kind")
+    return "%s (%s, %s GPUs, %s, %s engine): %s" % (
+        row["file"], row["system_kind"], row["gpus"], os.path.basename(row["platform"]),
+        engine, on)
+
+
+def cross_detail(res):
+    """Lines under a log's title: the calibrate command and what it did, failures."""
+    row, other, cal = res["row"], res["other"], res["calibration"]
+    lines = []
+    if other is None:
+        lines.append("No other log of this kind (%s) in SOURCES.tsv: no calibrated prediction."
+                     % row["system_kind"])
+    else:
+        cmd = "gcsim calibrate --log %s --gpus %s --nodes %s --platform %s" % (
+            other["file"], other["gpus"], other["nodes"], row["platform"])
+        if cal["result"] == "fitted":
+            parts = ["fit: %s" % "; ".join(cal["fits"])]
+            if cal["held_out"]:
+                parts.append("held-out: %s" % "; ".join(cal["held_out"]))
+            parts.append("written into %s: %s" % (
+                os.path.basename(row["platform"]), ", ".join(cal["changes"]) or "no field"))
+            if cal["warnings"]:
+                parts.append("%d warning(s): %s" % (len(cal["warnings"]),
+                                                    " | ".join(cal["warnings"])))
+            lines.append("Calibration: `%s`: %s." % (cmd, "; ".join(parts)))
+        elif cal["result"] == "refused":
+            lines.append("Calibration refused: `%s`: %s (no --force), so no calibrated column."
+                         % (cmd, cal["detail"]))
+        else:
+            lines.append("Calibration failed: `%s`: %s; no calibrated column."
+                         % (cmd, cal["detail"]))
+    for key in ("failed", "cal_failed"):
+        if res[key]:
+            lines.append("Failed: %s." % res[key])
+    return lines
+
+
+def cross_log_table(res):
+    """(header, rows) of one log: measured, uncalibrated and, where there is one, calibrated
+    prediction with their errors and the tuner's picks."""
+    cal = has_calibrated(res)
+    header = ["size", "measured busbw GB/s", "uncalibrated GB/s", "error %"]
+    if cal:
+        header += ["calibrated GB/s", "calibrated error %"]
+    header.append("algorithm/protocol" + (" (uncalibrated -> calibrated)" if cal else ""))
+    rows = []
+    for p in res["points"]:
+        r = [fmt_size(p["size"]), "%.2f" % p["measured"],
+             "n/a" if p["predicted"] is None else "%.2f" % p["predicted"],
+             "n/a" if p["predicted"] is None else fmt_err(p["error"])]
+        pick = fmt_pick(p["algorithm"], p["protocol"]) if p["predicted"] is not None else "n/a"
+        if cal:
+            r += ["n/a" if p["cal_predicted"] is None else "%.2f" % p["cal_predicted"],
+                  "n/a" if p["cal_predicted"] is None else fmt_err(p["cal_error"])]
+            cpick = fmt_pick(p["cal_algorithm"], p["cal_protocol"])
+            if cpick != pick:
+                pick = "%s -> %s" % (pick, cpick)
+        r.append(pick)
+        rows.append(r)
+    return header, rows
+
+
+def cross_summary_table(results):
+    """(header, rows): per log, then pooled: the calibrated logs (both columns over the same
+    rows) and all logs (uncalibrated only)."""
+    header = ["log", "kind", "source reports", "calibrated on", "calibration",
+              ">= 64 MiB uncal.", ">= 64 MiB cal.", "1-64 MiB uncal.", "1-64 MiB cal."]
+    rows = []
+
+    def meds(points):
+        (lu, mu), (lc, mc) = bins(points, "error"), bins(points, "cal_error")
+        return [fmt_med(median_abs(lu)), fmt_med(median_abs(lc)),
+                fmt_med(median_abs(mu)), fmt_med(median_abs(mc))]
+
+    for res in results:
+        row = res["row"]
+        m = meds(res["points"])
+        if not has_calibrated(res):
+            m[1] = m[3] = "-"
+        rows.append([row["file"], row["system_kind"], row["status"],
+                     res["other"]["file"] if res["other"] else "-", cross_status(res)] + m)
+    for name, keep in (("calibrated logs", lambda r: True),
+                       ("calibrated normal logs", lambda r: r["row"]["status"] == "normal"),
+                       ("calibrated problem logs", lambda r: r["row"]["status"] == "problem")):
+        chosen = [r for r in results if has_both(r) and keep(r)]
+        # The same rows on both sides: those with both predictions.
+        pts = [p for r in chosen for p in r["points"]
+               if p["predicted"] is not None and p["cal_predicted"] is not None]
+        rows.append(["%s (%d)" % (name, len(chosen)), "", "", "", ""] + meds(pts))
+    pts = [p for r in results for p in r["points"]]
+    m = meds(pts)
+    rows.append(["all logs (%d)" % len(results), "", "", "", "uncalibrated only",
+                 m[0], "-", m[2], "-"])
+    return header, rows
+
+
+def cross_summary_title(engine):
+    return ("Median |error| of predicted in-place busbw, uncalibrated and calibrated on another "
+            "log of the same kind (%s engine)" % engine)
+
+
+def render_cross(results, md, engine):
+    out = [CROSS_NOTE, ""]
+    table(out, md, cross_summary_title(engine), *cross_summary_table(results))
+    for res in results:
+        header, rows = cross_log_table(res)
+        title, detail = cross_title(res, engine), cross_detail(res)
+        if md:
+            out += ["### %s\n" % title] + [l + "\n" for l in detail]
+            out += md_table(header, rows)
+            out.append("")
+        else:
+            table(out, False, "\n".join([title] + detail), header, rows)
+    return "\n".join(out) + "\n"
+
+
+def cross_failures(results):
+    return sum(1 for r in results
+               if r["failed"] or r["cal_failed"]
+               or (r["calibration"] and r["calibration"]["result"] == "rejected"))
 
 
 # --- main ------------------------------------------------------------------------------------
@@ -512,8 +777,29 @@ def main(argv=None):
                     help="also an older gcsim binary's predictions and errors (before/after)")
     ap.add_argument("--calibrate-check", action="store_true",
                     help="run gcsim calibrate on every log as published instead of the report")
+    ap.add_argument("--cross-calibrate", action="store_true",
+                    help="per log, also a prediction on its platform calibrated on another "
+                    "log of the same system kind, instead of the report")
     args = ap.parse_args(argv)
     md = args.markdown is not None
+
+    if args.cross_calibrate:
+        if args.compare or args.calibrate_check:
+            print("nccl_logs.py: --compare and --calibrate-check do not apply to "
+                  "--cross-calibrate", file=sys.stderr)
+            return 2
+        try:
+            results = cross_calibrate(args.gcsim, args.dir, args.engine)
+        except InputError as e:
+            print("nccl_logs.py: %s" % e, file=sys.stderr)
+            return 2
+        write_text(render_cross(results, md, args.engine), args.markdown)
+        failed = cross_failures(results)
+        for res in results:
+            for line in cross_detail(res):
+                if line.startswith(("Failed:", "Calibration failed:")):
+                    print("nccl_logs.py: %s: %s" % (res["row"]["file"], line), file=sys.stderr)
+        return 1 if failed else 0
 
     if args.calibrate_check:
         if args.compare:
