@@ -146,10 +146,11 @@ double gcsim_flow_bytes(const gcsim_phase *ph, const gcsim_flow *f, int step,
                         const gcsim_bucket_bytes *b);
 
 /* The closed form: every phase's steps one after the other, a step lasting as long as its
- * slowest flow, a flow moving at the fair share of its most loaded link (capacity over
- * the flows of the phase that cross it) after its route latency. Receivers of reducing
+ * slowest flow, a flow moving at its part of its most loaded link (capacity x its share
+ * over the shares of the step's flows that cross it) after its route latency. Receivers of reducing
  * phases with per-worker-scale payloads decode, sum and re-encode what they received
- * (share x (encode_s + decode_s) of the bucket per step; gcsim_hop_codec_s). */
+ * (per step, the largest share a flow of that step brings x (encode_s + decode_s) of the
+ * bucket; gcsim_hop_codec_s). */
 double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
                              const gcsim_bucket_bytes *b);
 

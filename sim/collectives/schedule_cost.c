@@ -146,11 +146,17 @@ static int interval_classes(const gcsim_phase *ph, const gcsim_topology *t,
     return distinct;
 }
 
-/* Steps from_step..to_step of a phase, whose active flows fall into these classes. */
+/* Steps from_step..to_step of a phase, whose active flows fall into these classes. A
+ * reducing step's receivers decode, sum and re-encode what they received (per-worker-scale
+ * payloads): the largest share a flow of these steps brings, as each DES endpoint charges
+ * the largest it received. */
 static double classes_time_s(const gcsim_phase *ph, const flow_class *cls, int nc,
-                             int from_step, int to_step, const gcsim_bucket_bytes *b,
-                             double reduce_codec_s)
+                             int from_step, int to_step, const gcsim_bucket_bytes *b)
 {
+    double max_share = 0;
+    for (int c = 0; c < nc; c++)
+        max_share = fmax(max_share, cls[c].share);
+    double reduce_codec_s = gcsim_hop_codec_s(ph, b, max_share);
     double total = 0;
     for (int s = from_step; s <= to_step; s++) {
         double step = 0;
@@ -206,8 +212,8 @@ static int interval_bounds(const gcsim_phase *ph, int **out)
  * steps between two such boundaries share their loads and classes. O(intervals x flows
  * + steps x classes), each step costed exactly as if alone. */
 static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
-                                    const gcsim_bucket_bytes *b, double reduce_codec_s,
-                                    double *load, flow_class *cls)
+                                    const gcsim_bucket_bytes *b, double *load,
+                                    flow_class *cls)
 {
     route_cache rc;
     int *bound, nb = interval_bounds(ph, &bound);
@@ -222,7 +228,7 @@ static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology 
     for (int i = 0; i + 1 < nb; i++) {
         int from = bound[i], to = bound[i + 1] - 1;
         int nc = interval_classes(ph, t, &rc, from, to, load, cls);
-        total += classes_time_s(ph, cls, nc, from, to, b, reduce_codec_s);
+        total += classes_time_s(ph, cls, nc, from, to, b);
     }
     routes_free(&rc);
     free(bound);
@@ -232,25 +238,21 @@ static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology 
 static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
                            const gcsim_bucket_bytes *b, double *load, flow_class *cls)
 {
-    double max_share = 0;
-    for (int f = 0; f < ph->n_flows; f++)
-        max_share = fmax(max_share, ph->flows[f].share);
-    double reduce_codec_s = gcsim_hop_codec_s(ph, b, max_share);
     int last = ph->steps - 1;
     if (ph->n_intervals > 0) {
         double total = 0;
         for (int k = 0; k < ph->n_intervals; k++)
             total += classes_time_s(ph, ph->classes + ph->interval_class[k],
                                     ph->interval_class[k + 1] - ph->interval_class[k],
-                                    ph->interval_from[k], ph->interval_to[k], b, reduce_codec_s);
+                                    ph->interval_from[k], ph->interval_to[k], b);
         return total;
     }
     if (ph->n_classes > 0)
-        return classes_time_s(ph, ph->classes, ph->n_classes, 0, last, b, reduce_codec_s);
+        return classes_time_s(ph, ph->classes, ph->n_classes, 0, last, b);
     if (windowed(ph))
-        return windowed_phase_time_s(ph, t, b, reduce_codec_s, load, cls);
+        return windowed_phase_time_s(ph, t, b, load, cls);
     int nc = interval_classes(ph, t, NULL, 0, last, load, cls);
-    return classes_time_s(ph, cls, nc, 0, last, b, reduce_codec_s);
+    return classes_time_s(ph, cls, nc, 0, last, b);
 }
 
 /* Receivers that cannot add encoded payloads decode, sum and re-encode their share. The
