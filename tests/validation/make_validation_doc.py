@@ -143,8 +143,8 @@ def busbw_section(gcsim, repo):
                                              sorted(sizes, key=size_bytes))
     out = ["## All-reduce bus bandwidth against nccl-tests", "",
            "Published busbw (nccl-tests, float sum, in-place; measured) against `gcsim collective "
-           "--op allreduce` on the platform that stands for the system, at the platform's default "
-           "collective. Gap = gcsim / published - 1 (against the nearer end of a published "
+           "--op allreduce` on the platform that stands for the system, with the algorithm and "
+           "protocol gcsim's tuner picks per size (docs/collectives.md). Gap = gcsim / published - 1 (against the nearer end of a published "
            "range). Data and sources: `tests/validation/published_busbw.tsv`.", "",
            "| system | GPUs | size | published GB/s | platform | analytic GB/s | gap | DES GB/s | gap | source | note |",
            "|---|---:|---|---:|---|---:|---:|---:|---:|---|---|"]
