@@ -21,6 +21,7 @@
 
 #include "codec.h"
 #include "program.h"
+#include "protocol.h"
 #include "stack.h"
 
 /* What a bucket holds, as the op laws need it. */
@@ -219,11 +220,17 @@ static gcsim_collective allreduce_of(const gcsim_scenario *s, program_tuner *t, 
                                                       COLLECTIVE_NVLS};
         gcsim_collective best = COLLECTIVE_RING;
         double best_s = INFINITY;
+        bool nvls_tree = s->platform->intra.nvls_Bps > 0 && s->placement.machines > 1;
         for (size_t k = 0; k < sizeof candidates / sizeof candidates[0]; k++) {
             if (candidates[k] == COLLECTIVE_NVLS &&
                 !(s->platform->intra.nvls_Bps > 0 && s->placement.machines == 1))
                 continue;
             double time_s = tuner_time_s(t, candidates[k], bytes);
+            if (candidates[k] == COLLECTIVE_DOUBLE_TREE && isfinite(time_s))
+                time_s = gcsim_tuner_rank_s(candidates[k], s->placement.gpus, nvls_tree, time_s,
+                                            tuner_time_s(t, candidates[k], 8),
+                                            tuner_time_s(t, COLLECTIVE_RING, bytes),
+                                            tuner_time_s(t, COLLECTIVE_RING, 8));
             if (time_s < best_s) {
                 best = candidates[k];
                 best_s = time_s;

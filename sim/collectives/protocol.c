@@ -125,6 +125,16 @@ static double closed_form_s(const gcsim_platform *p, int gpus, gcsim_op op, gcsi
     return time_s;
 }
 
+double gcsim_tuner_rank_s(gcsim_collective c, int gpus, bool nvls_tree, double time_s,
+                          double latency_s, double ring_time_s, double ring_latency_s)
+{
+    if (!is_tree(c) || nvls_tree || gpus < 2)
+        return time_s;
+    double ring_bandwidth_s = fmax(0, ring_time_s - ring_latency_s);
+    double tree_over_ring = ((double)gpus / (2.0 * (gpus - 1))) / (0.92 * 0.5);
+    return fmax(time_s, latency_s + ring_bandwidth_s * tree_over_ring);
+}
+
 int gcsim_tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double bytes,
                        gcsim_collective collective, gcsim_protocol protocol,
                        gcsim_tuned *out, gcsim_error *err)
@@ -139,7 +149,7 @@ int gcsim_tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double by
     if (collective == COLLECTIVE_NVLS && protocol != GCSIM_PROTO_COUNT &&
         protocol != GCSIM_PROTO_SIMPLE)
         return gcsim_fail(err, "collective nvls runs the Simple protocol only (as NCCL's)");
-    bool found = false;
+    bool found = false, nvls_tree = nodes > 1 && p->intra.nvls_Bps > 0;
     for (int a = 0; a < n_algos; a++)
         for (int pr = 0; pr < GCSIM_PROTO_COUNT; pr++) {
             if (protocol != GCSIM_PROTO_COUNT ? pr != (int)protocol
@@ -149,13 +159,24 @@ int gcsim_tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double by
                 continue;
             gcsim_platform q;
             gcsim_protocol_platform(p, algos[a], nodes, (gcsim_protocol)pr, &q);
-            double t = closed_form_s(&q, gpus, op, algos[a], bytes, err);
+            double t = closed_form_s(&q, gpus, op, algos[a], bytes, err), rank = t;
             if (isnan(t))
                 return -1;
-            if (!found || t < out->time_s) {
+            if (is_tree(algos[a]) && !nvls_tree && op == GCSIM_OP_ALLREDUCE) {
+                gcsim_platform r;
+                gcsim_protocol_platform(p, COLLECTIVE_RING, nodes, (gcsim_protocol)pr, &r);
+                double lat = closed_form_s(&q, gpus, op, algos[a], 8, err);
+                double ring = closed_form_s(&r, gpus, op, COLLECTIVE_RING, bytes, err);
+                double ring_lat = closed_form_s(&r, gpus, op, COLLECTIVE_RING, 8, err);
+                if (isnan(lat) || isnan(ring) || isnan(ring_lat))
+                    return -1;
+                rank = gcsim_tuner_rank_s(algos[a], gpus, nvls_tree, t, lat, ring, ring_lat);
+            }
+            if (!found || rank < out->rank_s) {
                 out->collective = algos[a];
                 out->protocol = (gcsim_protocol)pr;
                 out->time_s = t;
+                out->rank_s = rank;
                 out->platform = q;
                 found = true;
             }

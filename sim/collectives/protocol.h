@@ -43,15 +43,28 @@ typedef struct {
     gcsim_collective collective;
     gcsim_protocol protocol;
     double time_s;             /* the closed form's, on the protocol's platform */
+    double rank_s;             /* what the tuner ranked it by (gcsim_tuner_rank_s) */
     gcsim_platform platform;   /* the protocol's platform: both engines run on it */
 } gcsim_tuned;
 
-/* The tuner's choice for operation op of `bytes` on `gpus` GPUs. collective: the one to
- * use, or COLLECTIVE_COUNT to let the tuner choose (all-reduce: ring or double-tree, and
- * nvls on one node of a platform with NVLS, Simple only as NCCL's; the other operations
- * have one schedule each); protocol: the one to use, or
- * GCSIM_PROTO_COUNT to choose among those available. Ties go to the earlier candidate
- * (ring before double-tree, Simple before LL128 before LL). */
+/* How NCCL's tuner ranks an all-reduce algorithm, from gcsim's times for it and for the
+ * ring (same protocol): NCCL's own model gives a tree 0.92 of the ring's bus bandwidth and
+ * converts it to algorithm bandwidth at 0.5 against the ring's N/(2(N-1)), so without
+ * NVLS it never ranks a tree above the ring on bandwidth, whatever gcsim's tree achieves;
+ * with NVLS across nodes (NVLS-tree, which the railed double tree stands for) it counts
+ * the network twice over and ranks by time. A tree ranks at the larger of its own time and
+ * its latency (its time at 8 bytes) plus the ring's bandwidth time x N/(2(N-1)) / 0.46;
+ * every other algorithm at its time. Both tuners (gcsim_tuner_choose, the stacks' per-call
+ * choice) rank with it and then cost the pick with gcsim's own schedule. */
+double gcsim_tuner_rank_s(gcsim_collective c, int gpus, bool nvls_tree, double time_s,
+                          double latency_s, double ring_time_s, double ring_latency_s);
+
+/* The tuner's choice for operation op of `bytes` on `gpus` GPUs: the candidate of lowest
+ * rank (gcsim_tuner_rank_s). collective: the one to use, or COLLECTIVE_COUNT to let the
+ * tuner choose (all-reduce: ring or double-tree, and nvls on one node of a platform with
+ * NVLS, Simple only as NCCL's; the other operations have one schedule each); protocol: the
+ * one to use, or GCSIM_PROTO_COUNT to choose among those available. Ties go to the
+ * earlier candidate (ring before double-tree, Simple before LL128 before LL). */
 int gcsim_tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double bytes,
                        gcsim_collective collective, gcsim_protocol protocol,
                        gcsim_tuned *out, gcsim_error *err);

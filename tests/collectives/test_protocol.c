@@ -106,7 +106,16 @@ int main(void)
     }
     CHECK(gcsim_tuner_choose(&u, 16, GCSIM_OP_ALLREDUCE, 8, COLLECTIVE_RING, GCSIM_PROTO_SIMPLE,
                              &t, &err) == 0 && t.protocol == GCSIM_PROTO_SIMPLE);
-    /* On R the tuner's pick is never slower than any single candidate, at every size. */
+    /* The rank: a tree without NVLS ranks at the larger of its time and its latency plus
+     * the ring's bandwidth time x N/(2(N-1)) / 0.46 (NCCL's model: 16 GPUs, 1.1594); any
+     * other algorithm, or a tree with NVLS across nodes, at its time. */
+    CHECK_REL(gcsim_tuner_rank_s(COLLECTIVE_DOUBLE_TREE, 16, false, 1.0, 0.1, 2.0, 0.2),
+              0.1 + 1.8 * (16.0 / 30) / 0.46, 1e-12);
+    CHECK(gcsim_tuner_rank_s(COLLECTIVE_DOUBLE_TREE, 16, false, 5.0, 0.1, 2.0, 0.2) == 5.0);
+    CHECK(gcsim_tuner_rank_s(COLLECTIVE_DOUBLE_TREE, 16, true, 1.0, 0.1, 2.0, 0.2) == 1.0);
+    CHECK(gcsim_tuner_rank_s(COLLECTIVE_RING, 16, false, 2.0, 0.2, 2.0, 0.2) == 2.0);
+    /* On R the tuner's pick ranks no worse than any single candidate, at every size, and
+     * its time is the closed form of what it picked. */
     for (double s = 8; s <= 8e9; s *= 4) {
         CHECK(gcsim_tuner_choose(&r, 16, GCSIM_OP_ALLREDUCE, s, COLLECTIVE_COUNT,
                                  GCSIM_PROTO_COUNT, &t, &err) == 0);
@@ -116,12 +125,31 @@ int main(void)
                 CHECK(gcsim_tuner_choose(&r, 16, GCSIM_OP_ALLREDUCE, s,
                                          c ? COLLECTIVE_DOUBLE_TREE : COLLECTIVE_RING,
                                          (gcsim_protocol)p, &one, &err) == 0);
-                CHECK(t.time_s <= one.time_s);
+                CHECK(t.rank_s <= one.rank_s);
+                if (one.collective == t.collective && one.protocol == t.protocol)
+                    CHECK(one.time_s == t.time_s);
             }
     }
-    /* Large messages on R: Simple, the double tree (it crosses each NIC once each way). */
+    /* Large messages on R without NVLS: the ring with Simple, as NCCL ranks it, though
+     * gcsim's railed double tree (each NIC crossed once each way) would be faster; with
+     * NVLS (NVLS-tree across nodes) the double tree. Small messages: a tree. */
+    CHECK(gcsim_tuner_choose(&r, 16, GCSIM_OP_ALLREDUCE, 8e9, COLLECTIVE_COUNT,
+                             GCSIM_PROTO_COUNT, &t, &err) == 0);
+    CHECK(t.collective == COLLECTIVE_RING && t.protocol == GCSIM_PROTO_SIMPLE);
+    gcsim_tuned tree;
+    CHECK(gcsim_tuner_choose(&r, 16, GCSIM_OP_ALLREDUCE, 8e9, COLLECTIVE_DOUBLE_TREE,
+                             GCSIM_PROTO_SIMPLE, &tree, &err) == 0);
+    CHECK(tree.time_s < 0.7 * t.time_s); /* NVSwitch-bound at 300 GB/s: 0.62 */
+    CHECK(gcsim_tuner_choose(&r, 16, GCSIM_OP_ALLREDUCE, 65536, COLLECTIVE_COUNT,
+                             GCSIM_PROTO_COUNT, &t, &err) == 0);
+    CHECK(t.collective == COLLECTIVE_DOUBLE_TREE);
+    r.intra.nvls_Bps = 274e9;
     CHECK(gcsim_tuner_choose(&r, 16, GCSIM_OP_ALLREDUCE, 8e9, COLLECTIVE_COUNT,
                              GCSIM_PROTO_COUNT, &t, &err) == 0);
     CHECK(t.collective == COLLECTIVE_DOUBLE_TREE && t.protocol == GCSIM_PROTO_SIMPLE);
+    /* On one node with NVLS, the switch reduces large messages. */
+    CHECK(gcsim_tuner_choose(&r, 8, GCSIM_OP_ALLREDUCE, 8e9, COLLECTIVE_COUNT,
+                             GCSIM_PROTO_COUNT, &t, &err) == 0);
+    CHECK(t.collective == COLLECTIVE_NVLS);
     CHECK_DONE();
 }
