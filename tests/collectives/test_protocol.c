@@ -1,45 +1,15 @@
 /*
  * tests/collectives/test_protocol.c: NCCL's protocols as changes of the platform's links,
- * and the tuner (sim/collectives/protocol.h), against hand-computed values.
- *
- * Platform U: 4 nodes x 4 GPUs on a PCIe switch (10 GB/s per port, 5 us), one 1 Gb/s NIC
- * per node (50 us), star. Platform R: 2 nodes x 8 GPUs on NVSwitch (300 GB/s, 5 us), 8
- * NICs of 25 GB/s per node (1 us), 0.13 us switches.
+ * and the tuner (sim/collectives/protocol.h), against hand-computed values on platforms U
+ * and R (test_platforms.h).
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../check.h"
-#include "../des/des_test_platform.h"
 #include "protocol.h"
-
-static gcsim_platform platform_u(void)
-{
-    gcsim_platform p = des_test_platform(4, 4);
-    p.intra.gpu_to_host_Bps = 12.5e9;
-    p.intra.gpu_to_gpu_Bps = 10e9;
-    p.intra.latency_s = 5e-6;
-    p.nic.bandwidth_Bps = 125e6;
-    p.nic.latency_s = 50e-6;
-    return p;
-}
-
-static gcsim_platform platform_r(void)
-{
-    gcsim_platform p = platform_u();
-    p.nodes = 2;
-    p.gpus_per_node = 8;
-    p.intra.kind = INTRA_NVSWITCH;
-    p.intra.gpu_to_host_Bps = 31.5e9;
-    p.intra.gpu_to_gpu_Bps = 300e9;
-    p.nic.kind = NIC_INFINIBAND;
-    p.nic.bandwidth_Bps = 25e9;
-    p.nic.latency_s = 1e-6;
-    p.nic.per_node = 8;
-    p.fabric.switch_latency_s = 0.13e-6;
-    return p;
-}
+#include "test_platforms.h"
 
 int main(void)
 {
