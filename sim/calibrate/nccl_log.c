@@ -17,6 +17,17 @@ static const char *const column_names[13] = {
     "out-of-place #wrong", "in-place time",  "in-place algbw",   "in-place busbw",
     "in-place #wrong"};
 
+/* The array with twice its capacity (64 to start), *cap updated; NULL when out of memory,
+ * the array and *cap untouched. */
+static void *grow(void *items, int *cap, size_t item_bytes)
+{
+    int more = *cap ? *cap * 2 : 64;
+    void *bigger = realloc(items, (size_t)more * item_bytes);
+    if (bigger)
+        *cap = more;
+    return bigger;
+}
+
 /* The table being read and the run it belongs to. */
 typedef struct {
     char op[64];
@@ -290,12 +301,10 @@ static int parse_row(parser *p, char **tok, int n_tok)
         return fail_line(p, "", detail);
     }
     if (t->n_rows == t->rows_cap) {
-        int cap = t->rows_cap ? t->rows_cap * 2 : 64;
-        nccl_row *bigger = realloc(t->rows, (size_t)cap * sizeof *bigger);
+        nccl_row *bigger = grow(t->rows, &t->rows_cap, sizeof *bigger);
         if (!bigger)
             return fail_line(p, "out of memory", NULL);
         t->rows = bigger;
-        t->rows_cap = cap;
     }
     if (t->n_rows == 0) {
         t->columns = n_tok;
@@ -417,12 +426,10 @@ static int parse_rank_line(parser *p, char **tok, int n_tok, const char *raw)
         return fail_line(p, "", detail);
     }
     if (t->ranks == t->rank_list_cap) {
-        int cap = t->rank_list_cap ? t->rank_list_cap * 2 : 64;
-        int *bigger = realloc(t->rank_list, (size_t)cap * sizeof *bigger);
+        int *bigger = grow(t->rank_list, &t->rank_list_cap, sizeof *bigger);
         if (!bigger)
             return fail_line(p, "out of memory", NULL);
         t->rank_list = bigger;
-        t->rank_list_cap = cap;
     }
     t->rank_list[t->ranks] = (int)rank;
     p->rank_seen[rank] = 1;

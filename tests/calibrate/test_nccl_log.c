@@ -119,6 +119,19 @@ static void test_older(void)
     nccl_log_free(&log);
 }
 
+/* Loads a fixture, SOURCE_DIR/folder/file; a failure is a failed check, with its message. */
+static bool load_fixture(const char *src, const char *folder, const char *file, nccl_log *log)
+{
+    char path[1024];
+    gcsim_error err = {{0}, 0};
+    snprintf(path, sizeof path, "%s/%s/%s", src, folder, file);
+    int rc = nccl_log_load(path, log, &err);
+    CHECK(rc == 0);
+    if (rc)
+        fprintf(stderr, "%s\n", err.message);
+    return rc == 0;
+}
+
 /* The reconstructed logs under platforms/calibration/ carry the published busbw figures. */
 static void test_shipped(const char *src)
 {
@@ -134,16 +147,10 @@ static void test_shipped(const char *src)
         {"a100-ib-2x8-4x200g.log", 13, 0, 0, 1, {8.0 * (1 << 30)}, {86.0}},
     };
     for (size_t k = 0; k < sizeof logs / sizeof logs[0]; k++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/platforms/calibration/%s", src, logs[k].file);
         nccl_log log;
         gcsim_error err = {{0}, 0};
-        int rc = nccl_log_load(path, &log, &err);
-        CHECK(rc == 0);
-        if (rc) {
-            fprintf(stderr, "%s\n", err.message);
+        if (!load_fixture(src, "platforms/calibration", logs[k].file, &log))
             continue;
-        }
         CHECK(log.columns == logs[k].columns);
         CHECK(log.ranks == logs[k].ranks && log.hosts == logs[k].hosts);
         CHECK(log.n_rows == logs[k].rows);
@@ -161,16 +168,10 @@ static void test_shipped(const char *src)
  * prompt, environment lines and NCCL INFO output around an 8 x H100 table. */
 static void test_pasted_mpirun(const char *src)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/calibrate/logs/h100_1x8_mpirun_pasted.log", src);
     nccl_log log;
     gcsim_error err = {{0}, 0};
-    int rc = nccl_log_load(path, &log, &err);
-    CHECK(rc == 0);
-    if (rc) {
-        fprintf(stderr, "%s\n", err.message);
+    if (!load_fixture(src, "tests/calibrate/logs", "h100_1x8_mpirun_pasted.log", &log))
         return;
-    }
     CHECK(strcmp(log.op, "all_reduce_perf") == 0 && log.columns == 13);
     CHECK(log.ranks == 8 && log.hosts == 1);
     CHECK(strcmp(log.device, "NVIDIA H100 80GB HBM3") == 0);
@@ -194,16 +195,9 @@ static void test_pasted_mpirun(const char *src)
 /* srun --label: "0: " on every line of a 2 x 8 A100 run, Slurm's own line at the end. */
 static void test_pasted_slurm(const char *src)
 {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/tests/calibrate/logs/a100_2x8_slurm.log", src);
     nccl_log log;
-    gcsim_error err = {{0}, 0};
-    int rc = nccl_log_load(path, &log, &err);
-    CHECK(rc == 0);
-    if (rc) {
-        fprintf(stderr, "%s\n", err.message);
+    if (!load_fixture(src, "tests/calibrate/logs", "a100_2x8_slurm.log", &log))
         return;
-    }
     CHECK(log.ranks == 16 && log.hosts == 2 && log.n_rows == 11);
     CHECK(log.skipped_lines == 1 && log.first_skipped_line == 40);
     CHECK(log.prefixed_lines == 38);
@@ -291,16 +285,9 @@ static void test_truncated(const char *src)
                                    "(in-place #wrong: \"N/\" is not a non-negative integer)"},
     };
     for (size_t k = 0; k < sizeof cut / sizeof cut[0]; k++) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/tests/calibrate/logs/%s", src, cut[k].file);
         nccl_log log;
-        gcsim_error err = {{0}, 0};
-        int rc = nccl_log_load(path, &log, &err);
-        CHECK(rc == 0);
-        if (rc) {
-            fprintf(stderr, "%s\n", err.message);
+        if (!load_fixture(src, "tests/calibrate/logs", cut[k].file, &log))
             continue;
-        }
         CHECK(log.n_rows == 5 && log.rows[4].line == 21); /* 1 MiB to 256 MiB kept */
         CHECK(log.tables[0].dropped_line == cut[k].line);
         CHECK_STR_CONTAINS(log.tables[0].dropped_why, cut[k].why);
