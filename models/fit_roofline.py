@@ -41,16 +41,30 @@ def quantity(text, unit):
     return float(m.group(1)) * UNITS.get(m.group(2), 1.0)
 
 
+# Where platforms of one GPU type differ in memory bandwidth (the A100 40 and 80 GB; the
+# H200, typed h100 for its H100 compute), the fit takes the platform of the variant the
+# measured profiles ran on: NVIDIA's DGX A100 80GB run (docs/catalog.md) and bench/gpu's
+# H100 80GB HBM3. Every other type takes its first platform by file name.
+MEASURED_ON = {"a100": "a100-hdr.json", "h100": "h100-ndr.json"}
+
+
 def gpu_peaks():
     peaks = {}
-    for f in sorted(glob.glob(os.path.join(REPO, "platforms", "*.json"))):
+    files = sorted(glob.glob(os.path.join(REPO, "platforms", "*.json")))
+    # the measured variants first, so that they win over other platforms of their type
+    files.sort(key=lambda f: os.path.basename(f) not in MEASURED_ON.values())
+    for f in files:
         g = json.load(open(f))["gpu"]
+        pk = {"fp32": quantity(g["speed"], "flops"),
+              "16bit": quantity(g["speed_16bit"], "flops") if "speed_16bit" in g else None,
+              "bw": quantity(g["memory_bandwidth"], "Bps") if "memory_bandwidth" in g else None}
         if g["type"] in peaks:
+            # one GPU type, one compute: a profile of the type must mean the same speed
+            if (pk["fp32"], pk["16bit"]) != (peaks[g["type"]]["fp32"], peaks[g["type"]]["16bit"]):
+                sys.exit("fit_roofline.py: %s: gpu.type %s with other peaks than another "
+                         "platform of that type" % (f, g["type"]))
             continue
-        peaks[g["type"]] = {
-            "fp32": quantity(g["speed"], "flops"),
-            "16bit": quantity(g["speed_16bit"], "flops") if "speed_16bit" in g else None,
-            "bw": quantity(g["memory_bandwidth"], "Bps") if "memory_bandwidth" in g else None}
+        peaks[g["type"]] = pk
     return peaks
 
 
