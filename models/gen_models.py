@@ -222,27 +222,39 @@ def bert_base_layers(vocab=30522, hidden=768, layers=12, ffn=3072, max_pos=512, 
     return out
 
 
-def decoder_layers(vocab, ctx, hidden, layers, ffn, seq, gpt2):
+def decoder_layers(vocab, ctx, hidden, layers, ffn, seq, gpt2, heads=None, kv_heads=None):
     """A decoder-only transformer, one sample = one sequence of `seq` tokens.
     gpt2=True: GPT-2 (learned positions, LayerNorm with bias, biased projections, GELU MLP
     of two matrices, LM head tied to the token embedding). gpt2=False: Llama (rotary
-    positions, RMSNorm weights only, no biases, SwiGLU MLP of three matrices, untied head)."""
+    positions, RMSNorm weights only, no biases, SwiGLU MLP of three matrices, untied head).
+    kv_heads < heads: grouped-query attention (Ainslie et al. 2023; Llama 2 70B, Llama 3):
+    the K and V projections are h x kv with kv = h * kv_heads / heads; without them (or
+    with kv_heads == heads) every projection is h x h, as before."""
     h = hidden
+    kv = h if kv_heads is None else h * kv_heads // heads
+    assert kv_heads is None or (h * kv_heads) % heads == 0, (h, heads, kv_heads)
+    assert kv == h or not gpt2, "GPT-2's fused c_attn has no grouped-query form here"
     emb_w = vocab * h + (ctx * h if gpt2 else 0)
     out = [{"name": "embeddings", "kind": "embedding", "weights": emb_w, "bias": 0,
             "fwd_flops": 0}]
     norm = 2 * h if gpt2 else h
     mlp_mats = 2 if gpt2 else 3
     for i in range(layers):
-        # Q, K, V, output projections; scores QK^T and weighted sum AV over the full square
-        # (what a dense kernel computes; a causal kernel skips half of it)
+        # Q, K, V, output projections by their sizes (2h^2 + 2h kv); scores QK^T and
+        # weighted sum AV over the full square for every query head, 2 seq h per token
+        # with or without grouped-query attention (what a dense kernel computes; a causal
+        # kernel skips half of it)
         # weight tensors: GPT-2's c_attn (h x 3h) and c_proj (h x h) hold 4h^2 in two of
-        # 2h^2 with the same rows + columns sum (6h); Llama's q, k, v, o are h x h; the MLPs'
-        # are h x ffn each
+        # 2h^2 with the same rows + columns sum (6h); Llama's q, k, v, o are h x h; with
+        # grouped-query attention q and o are h x h and k and v kv x h, written the same
+        # way as four equal matrices of (h^2 + h kv) / 2, h rows each: the same total and
+        # the same rows + columns sum (6h + 2kv), the mean size per matrix (docs/catalog.md);
+        # the MLPs' are h x ffn each
+        attn = 2 * h * h + 2 * h * kv
         out.append({"name": "layer%d.attention" % i, "kind": "attention",
-                    "weights": 4 * h * h, "bias": 4 * h if gpt2 else 0,
+                    "weights": attn, "bias": 4 * h if gpt2 else 0,
                     "other_params": norm,
-                    "fwd_flops": 2 * seq * (4 * h * h + 2 * seq * h),
+                    "fwd_flops": 2 * seq * (attn + 2 * seq * h),
                     "matrices": 2 if gpt2 else 4, "rows": h})
         out.append({"name": "layer%d.mlp" % i, "kind": "fc",
                     "weights": mlp_mats * h * ffn, "bias": ffn + h if gpt2 else 0,
@@ -426,7 +438,9 @@ def write(fname, doc):
     """One key per line, one layer or profile per line: diffs stay readable."""
     lines = []
     for k, v in doc.items():
-        if isinstance(v, list):
+        if isinstance(v, list) and not v:
+            lines.append('  "%s": []' % k)
+        elif isinstance(v, list):
             items = ",\n".join("    " + json.dumps(x) for x in v)
             lines.append('  "%s": [\n%s\n  ]' % (k, items))
         else:
@@ -627,6 +641,64 @@ def main():
         {"optimizer": "adam", "tokens_per_sample": 256,
          "activation_bytes_per_sample": transformer_activation_bytes(256, 2048, 24, 0, True)}))
 
+
+    # Large language models for sharded data parallelism (FSDP / ZeRO). No compute profile:
+    # gcsim computes their time from the layers' FLOPs and the platform's peaks (no single-
+    # GPU training time of these shapes is in the repository's sources, and no GPU holds
+    # them in plain data parallelism). bf16, Adam, one sequence of the model's training
+    # context per GPU. Activations: transformer_activation_bytes as llama-7b (34 s h bytes
+    # per layer). Grouped-query attention would shrink the stored K and V (4 s h of the 34)
+    # to kv_heads/heads of that, but the SwiGLU MLP stores more than the GELU MLP the
+    # formula counts (gate, up, their product: 3 x 2 s ffn bytes against 16 s h), so the
+    # formula is kept unchanged, a lower bound either way (docs/catalog.md).
+    # Architectures: Llama 2 (Touvron et al. 2023b, Table 1: context 4k, GQA for 70B) with
+    # the shapes of the released Hugging Face configurations (meta-llama/Llama-2-{7b,13b,
+    # 70b}-hf config.json: hidden 4096/5120/8192, layers 32/40/80, heads 32/40/64, KV heads
+    # 32/40/8, intermediate 11008/13824/28672, vocabulary 32,000, untied head); Llama 3
+    # (Meta-Llama-3-{8B,70B} config.json: hidden 4096/8192, layers 32/80, heads 32/64, 8 KV
+    # heads, intermediate 14336/28672, vocabulary 128,256, context 8,192); GPT-3 (Brown et
+    # al. 2020, Table 2.1: 175B 96 layers, d_model 12,288, 96 heads; 13B 40 layers, d_model
+    # 5,140, 40 heads; context 2,048; the GPT-2 architecture and vocabulary 50,257; MLP 4d).
+    # The totals are checked against the published counts in tests/catalog.
+    def llm(fname, name, desc, src, seq, layers_, h, L, vocab):
+        write(fname, model_doc(
+            name, desc + ", %(params)s parameters, %(mib)s fp32; one sample = one "
+            "{:,}-token sequence".format(seq),
+            "computed, docs/catalog.md (" + src + "); batch 1 sequence per GPU; no compute "
+            "profile: time from the layers' FLOPs and the platform's peaks",
+            1, layers_, [],
+            {"precision": "bf16", "optimizer": "adam", "tokens_per_sample": seq,
+             "activation_bytes_per_sample": transformer_activation_bytes(seq, h, L, vocab,
+                                                                         False)}))
+
+    llm("llama-2-7b.json", "llama-2-7b", "Llama 2 7B: 32 layers, d=4096, 32 heads, SwiGLU "
+        "11,008, vocabulary 32,000", "Touvron et al. 2023b; meta-llama/Llama-2-7b-hf "
+        "config.json", 4096, decoder_layers(32000, 4096, 4096, 32, 11008, 4096, False),
+        4096, 32, 32000)
+    llm("llama-2-13b.json", "llama-2-13b", "Llama 2 13B: 40 layers, d=5120, 40 heads, SwiGLU "
+        "13,824, vocabulary 32,000", "Touvron et al. 2023b; meta-llama/Llama-2-13b-hf "
+        "config.json", 4096, decoder_layers(32000, 4096, 5120, 40, 13824, 4096, False),
+        5120, 40, 32000)
+    llm("llama-2-70b.json", "llama-2-70b", "Llama 2 70B: 80 layers, d=8192, 64 heads, "
+        "grouped-query attention with 8 KV heads, SwiGLU 28,672, vocabulary 32,000",
+        "Touvron et al. 2023b; meta-llama/Llama-2-70b-hf config.json", 4096,
+        decoder_layers(32000, 4096, 8192, 80, 28672, 4096, False, 64, 8), 8192, 80, 32000)
+    llm("llama-3-8b.json", "llama-3-8b", "Llama 3 8B: 32 layers, d=4096, 32 heads, "
+        "grouped-query attention with 8 KV heads, SwiGLU 14,336, vocabulary 128,256",
+        "Meta Llama 3 model card; meta-llama/Meta-Llama-3-8B config.json", 8192,
+        decoder_layers(128256, 8192, 4096, 32, 14336, 8192, False, 32, 8), 4096, 32, 128256)
+    llm("llama-3-70b.json", "llama-3-70b", "Llama 3 70B: 80 layers, d=8192, 64 heads, "
+        "grouped-query attention with 8 KV heads, SwiGLU 28,672, vocabulary 128,256",
+        "Meta Llama 3 model card; meta-llama/Meta-Llama-3-70B config.json", 8192,
+        decoder_layers(128256, 8192, 8192, 80, 28672, 8192, False, 64, 8), 8192, 80, 128256)
+    llm("gpt3-175b.json", "gpt3-175b", "GPT-3 175B: 96 layers, d=12288, 96 heads, MLP "
+        "49,152, GPT-2 layout (learned positions, tied head), vocabulary 50,257, dense "
+        "attention in every layer", "Brown et al. 2020, Table 2.1", 2048,
+        decoder_layers(50257, 2048, 12288, 96, 4 * 12288, 2048, True), 12288, 96, 50257)
+    llm("gpt3-13b.json", "gpt3-13b", "GPT-3 13B: 40 layers, d=5140 (the paper's Table 2.1; "
+        "40 heads of 128 would be 5,120), 40 heads, MLP 20,560, GPT-2 layout, vocabulary "
+        "50,257, dense attention in every layer", "Brown et al. 2020, Table 2.1", 2048,
+        decoder_layers(50257, 2048, 5140, 40, 4 * 5140, 2048, True), 5140, 40, 50257)
 
 if __name__ == "__main__":
     main()

@@ -94,7 +94,53 @@ static const struct {
  *   per layer: attention 4*(H*H + H) + LayerNorm 2H = 16,785,408 + 4,096;
  *              MLP 2*H*8192 + 8192 + H + LayerNorm 2H = 33,564,672 + 4,096 -> 50,358,272
  *   24 layers                                    = 1,208,598,528
- *   final LayerNorm 2H = 4,096 -> total 1,209,126,912 ("~1.2B") */
+ *   final LayerNorm 2H = 4,096 -> total 1,209,126,912 ("~1.2B")
+ *
+ * Large language models (no compute profile; sharded data parallelism). Llama layout as
+ * llama-7b: embedding V*H, untied head H*V, per layer Q and O H*H each, K and V H*KV each
+ * (KV = H * kv_heads / heads: grouped-query attention), SwiGLU 3*H*F, two RMSNorms 2H;
+ * final RMSNorm H.
+ * llama-2-7b: the llama-7b shape (context 4,096 does not change the count) -> 6,738,415,616
+ * llama-2-13b: V = 32,000, H = 5120, 40 layers, F = 13,824, KV = H.
+ *   embedding + head 2*32,000*5120                   = 327,680,000
+ *   per layer 4*H*H + 3*H*F + 2H = 104,857,600 + 212,336,640 + 10,240 = 317,204,480
+ *   40 layers                                        = 12,688,179,200
+ *   final RMSNorm 5,120 -> total 13,015,864,320
+ * llama-2-70b: V = 32,000, H = 8192, 80 layers, 64 heads, 8 KV heads (KV = 1024), F = 28,672.
+ *   embedding + head 2*32,000*8192                   = 524,288,000
+ *   per layer 2*H*H + 2*H*KV = 134,217,728 + 16,777,216 = 150,994,944;
+ *             3*H*F = 704,643,072; 2H = 16,384 -> 855,654,400
+ *   80 layers                                        = 68,452,352,000
+ *   final RMSNorm 8,192 -> total 68,976,648,192
+ * llama-3-8b: V = 128,256, H = 4096, 32 layers, 32 heads, 8 KV heads (KV = 1024), F = 14,336.
+ *   embedding + head 2*128,256*4096                  = 1,050,673,152
+ *   per layer 2*H*H + 2*H*KV = 33,554,432 + 8,388,608 = 41,943,040;
+ *             3*H*F = 176,160,768; 2H = 8,192 -> 218,112,000
+ *   32 layers                                        = 6,979,584,000
+ *   final RMSNorm 4,096 -> total 8,030,261,248
+ * llama-3-70b: llama-2-70b's layers with V = 128,256.
+ *   embedding + head 2*128,256*8192                  = 2,101,346,304
+ *   80 layers as llama-2-70b                         = 68,452,352,000
+ *   final RMSNorm 8,192 -> total 70,553,706,496
+ * The published Llama counts are these exactly: 6,738,415,616 (Llama 2 7B), 13,015,864,320,
+ * 68,976,648,192, 8,030,261,248 (Hugging Face safetensors total of Llama 3 / 3.1 8B),
+ * 70,553,706,496 (3 / 3.1 70B). The Llama 2 checkpoints on Hugging Face also store each
+ * layer's rotary inv_freq buffer (head_dim / 2 = 64 values), so their safetensors totals
+ * are 64 x layers higher (6,738,417,664; 13,015,866,880; 68,976,653,312): a buffer, not a
+ * parameter.
+ * GPT-2 layout as gpt2-small (learned positions, tied head), context 2,048, V = 50,257, MLP 4H:
+ *   per layer 4*(H*H + H) + 2H + 2*H*4H + 4H + H + 2H = 12*H*H + 13*H
+ * gpt3-175b: H = 12,288, 96 layers.
+ *   embeddings 50,257*12,288 + 2,048*12,288          = 617,558,016 + 25,165,824 = 642,723,840
+ *   per layer 12*150,994,944 + 13*12,288 = 1,811,939,328 + 159,744 = 1,812,099,072
+ *   96 layers                                        = 173,961,510,912
+ *   final LayerNorm 24,576 -> total 174,604,259,328 (the paper's Table 2.1 says "175.0B":
+ *   0.23% more than its own architecture gives; checked below within 0.3%)
+ * gpt3-13b: H = 5,140 (Table 2.1), 40 layers.
+ *   embeddings 50,257*5,140 + 2,048*5,140            = 258,320,980 + 10,526,720 = 268,847,700
+ *   per layer 12*26,419,600 + 13*5,140 = 317,035,200 + 66,820 = 317,102,020
+ *   40 layers                                        = 12,684,080,800
+ *   final LayerNorm 10,280 -> total 12,952,938,780 ("13.0B": within its rounding) */
 static const struct {
     const char *file;
     long long total;
@@ -108,10 +154,28 @@ static const struct {
     {"resnet-101.json", 44549160LL},
     {"bert-large.json", 335143938LL},
     {"transformer-1200m.json", 1209126912LL},
+    {"llama-2-7b.json", 6738415616LL},
+    {"llama-2-13b.json", 13015864320LL},
+    {"llama-2-70b.json", 68976648192LL},
+    {"llama-3-8b.json", 8030261248LL},
+    {"llama-3-70b.json", 70553706496LL},
+    {"gpt3-175b.json", 174604259328LL},
+    {"gpt3-13b.json", 12952938780LL},
+};
+
+/* The published totals, where they are rounded: the count must round to the figure. The
+ * Llama figures above are exact (the hand totals are the published ones). */
+static const struct {
+    const char *file;
+    double published, rel_tol;
+} rounded_models[] = {
+    {"gpt3-175b.json", 175.0e9, 0.003}, /* Brown et al. 2020, Table 2.1: "175.0B" (see above) */
+    {"gpt3-13b.json", 13.0e9, 0.05 / 13.0}, /* "13.0B": 12.95e9 to 13.05e9 */
 };
 
 #define N_CSV (sizeof csv_models / sizeof csv_models[0])
 #define N_HAND (sizeof hand_models / sizeof hand_models[0])
+#define N_ROUNDED (sizeof rounded_models / sizeof rounded_models[0])
 
 /* Split one CSV line in place into at most `max` fields, honouring double quotes. */
 static int csv_split(char *line, char **fields, int max)
@@ -227,6 +291,10 @@ int main(void)
             covered = 1;
             CHECK(gcsim_model_params(&m) == hand_models[i].total);
         }
+        for (size_t i = 0; i < N_ROUNDED; i++)
+            if (strcmp(e->d_name, rounded_models[i].file) == 0)
+                CHECK_REL((double)gcsim_model_params(&m), rounded_models[i].published,
+                          rounded_models[i].rel_tol);
         if (!covered)
             fprintf(stderr, "FAIL: %s has no parameter-count check in %s\n", path, __FILE__);
         CHECK(covered);
