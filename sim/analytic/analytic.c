@@ -100,7 +100,7 @@ static int terngrad_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
  * iteration share a few. */
 typedef struct {
     gcsim_collective collective;
-    int chunks;
+    int chunks, group;
     gcsim_schedule schedule;
 } schedule_slot;
 
@@ -108,10 +108,10 @@ typedef struct {
 
 static const gcsim_schedule *schedule_for(schedule_slot *slots, int *n, gcsim_collective c,
                                           const gcsim_topology *t, int shards, int chunks,
-                                          gcsim_error *err)
+                                          int group, gcsim_error *err)
 {
     for (int k = 0; k < *n; k++)
-        if (slots[k].chunks == chunks && slots[k].collective == c)
+        if (slots[k].chunks == chunks && slots[k].collective == c && slots[k].group == group)
             return &slots[k].schedule;
     int k;
     if (*n < SCHEDULE_SLOTS) {
@@ -122,7 +122,11 @@ static const gcsim_schedule *schedule_for(schedule_slot *slots, int *n, gcsim_co
     }
     slots[k].collective = c;
     slots[k].chunks = chunks;
-    if (gcsim_schedule_build(&slots[k].schedule, c, t, shards, chunks, err) != 0) {
+    slots[k].group = group;
+    int rc = group > 0 || c > COLLECTIVE_COUNT
+                 ? gcsim_schedule_build_group(&slots[k].schedule, c, t, group, err)
+                 : gcsim_schedule_build(&slots[k].schedule, c, t, shards, chunks, err);
+    if (rc != 0) {
         slots[k].chunks = 0;
         return NULL;
     }
@@ -143,7 +147,7 @@ static int call_durations(const gcsim_scenario *s, const gcsim_iteration *it,
         const gcsim_call *c = &it->calls[k];
         int chunks = gcsim_call_pipeline_chunks(c, topo->gpus);
         const gcsim_schedule *sch =
-            schedule_for(slots, &n_slots, c->collective, topo, s->ps_shards, chunks, err);
+            schedule_for(slots, &n_slots, c->collective, topo, s->ps_shards, chunks, c->group, err);
         if (!sch) {
             rc = -1;
             break;
@@ -208,7 +212,8 @@ int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim
     if (rc != 0)
         return -1;
     out->samples_per_iteration =
-        s->scaling == SCALING_STRONG ? (double)s->batch : (double)s->placement.gpus * s->batch;
+        (s->scaling == SCALING_STRONG ? (double)s->batch : (double)s->placement.gpus * s->batch) *
+        (s->grad_accum > 1 ? s->grad_accum : 1);
     out->throughput_samples_per_s = out->samples_per_iteration / out->iteration_s;
     return 0;
 }

@@ -20,19 +20,23 @@ typedef struct {
     const double *call_s;
     double t;
     double compute_end_s;        /* INFINITY until backward is done */
-    int blocks_done;             /* compute: forward is block 0, bucket b is block b + 1 */
+    int blocks_done;             /* compute: blocks of it->blocks done */
     actor compute, comm, step;
     gcsim_timeline *out;
 } sim;
 
 static int comm_steps(const gcsim_bucket *b) { return b->n_steps - b->n_deferred; }
 
-/* When bucket b may start its exchange: backward has produced it (overlap) or is done. */
-static double ready_s(const sim *m, int b)
+/* Whether bucket b may start its exchange: the blocks it waits for are done. */
+static bool bucket_ready(const sim *m, int b)
 {
-    if (!m->it->overlap)
-        return m->compute_end_s;
-    return m->blocks_done > b + 1 ? 0 : INFINITY;
+    return m->blocks_done > m->it->buckets[b].ready_block;
+}
+
+/* Whether bucket b's program (up to its deferred steps) is done. */
+static bool bucket_exchanged(const sim *m, int b)
+{
+    return m->comm.bucket > b;
 }
 
 static void start_step(sim *m, actor *a, const gcsim_step *st)
@@ -53,16 +57,19 @@ static void start_step(sim *m, actor *a, const gcsim_step *st)
     }
 }
 
-/* Compute: starts its next block, or ends. */
+/* Compute: starts its next block once its gate (if any) is exchanged, or ends. */
 static void compute_next(sim *m)
 {
     const gcsim_iteration *it = m->it;
-    int nb = it->n_buckets;
-    while (m->blocks_done <= nb) {
-        double w = m->blocks_done == 0 ? it->forward_s : it->buckets[m->blocks_done - 1].backward_s;
-        if (w > 0) {
+    while (m->blocks_done < it->n_blocks) {
+        const gcsim_block *bl = &it->blocks[m->blocks_done];
+        if (bl->gate >= 0 && !bucket_exchanged(m, bl->gate)) {
+            m->compute.state = WAITING;
+            return;
+        }
+        if (bl->seconds > 0) {
             m->compute.state = GPU_WORK;
-            m->compute.left_s = w;
+            m->compute.left_s = bl->seconds;
             return;
         }
         m->blocks_done++;
@@ -79,7 +86,7 @@ static void comm_next(sim *m)
     while (a->bucket < it->n_buckets) {
         const gcsim_bucket *b = &it->buckets[a->bucket];
         if (a->step < 0) { /* between buckets */
-            if (ready_s(m, a->bucket) > m->t) {
+            if (!bucket_ready(m, a->bucket)) {
                 a->state = WAITING;
                 return;
             }
@@ -131,14 +138,24 @@ static void finish(sim *m, actor *a)
     }
 }
 
-/* Moves the comm and step actors on as far as they can at time t (the step actor may
- * wait on the comm actor, never the reverse). */
+/* Moves the actors on as far as they can at time t: compute may wait on the comm actor
+ * (a gated block), the comm actor on compute (a bucket not yet produced), the step actor
+ * on both; a pass that unblocks one may unblock another. */
 static void settle(sim *m)
 {
-    if (m->comm.state == IDLE || m->comm.state == WAITING)
-        comm_next(m);
-    if (m->step.state == IDLE || m->step.state == WAITING)
-        step_next(m);
+    for (;;) {
+        actor_state was[3] = {m->compute.state, m->comm.state, m->step.state};
+        int blocks = m->blocks_done, bucket = m->comm.bucket;
+        if (m->compute.state == WAITING)
+            compute_next(m);
+        if (m->comm.state == IDLE || m->comm.state == WAITING)
+            comm_next(m);
+        if (m->step.state == IDLE || m->step.state == WAITING)
+            step_next(m);
+        if (was[0] == m->compute.state && was[1] == m->comm.state &&
+            was[2] == m->step.state && blocks == m->blocks_done && bucket == m->comm.bucket)
+            return;
+    }
 }
 
 int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, gcsim_timeline *out,

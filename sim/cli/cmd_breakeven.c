@@ -17,6 +17,7 @@
 #include "report_emit.h"
 #include "stack_breakeven.h"
 #include "sweep_case.h"
+#include "sharding.h"
 #include "sweep_lists.h"
 
 #define MAX_GPU_COUNTS 64
@@ -29,6 +30,8 @@ static void usage(FILE *out)
 "usage: gcsim breakeven [--platform FILES] [--model FILES] --compressor SPECS\n"
 "                       [--gpus LIST] [--stack NAME] [--exchange X] [--collective C]\n"
 "                       [--batch K] [--format table|json|csv] [--output FILE]\n"
+"                       [--precision P] [--optimizer O] [--sharding S] [--grad-accum K]\n"
+"                       [--act-ckpt]\n"
 "\n"
 "For every platform, model, GPU count and compressor: the NIC bandwidth below which the\n"
 "compressor's throughput beats fp32's (analytic engine, codec time and the exchange\n"
@@ -49,7 +52,9 @@ static void usage(FILE *out)
 "                    cannot run is a row with status refused\n"
 "  --exchange X, --collective C   as in gcsim predict (fp32 uses its own default)\n"
 "  --batch K         mini-batch per GPU (default: the model's)\n"
-"  --format F, --output FILE      as in gcsim predict\n");
+"  --format F, --output FILE      as in gcsim predict\n"
+"  --precision P, --optimizer O, --sharding S, --grad-accum K, --act-ckpt\n"
+"                    as in gcsim predict, for both sides (docs/sharding.md)\n");
 }
 
 typedef struct {
@@ -60,6 +65,10 @@ typedef struct {
     bool collective_given;
     long long batch;
     report_format format;
+    int precision, optimizer;     /* -1: the model's */
+    gcsim_sharding sharding;
+    long long grad_accum;
+    bool act_ckpt;
 } options;
 
 static int parse(int argc, char **argv, options *o)
@@ -71,6 +80,9 @@ static int parse(int argc, char **argv, options *o)
         {"batch", required_argument, 0, 'b'},    {"format", required_argument, 0, 'f'},
         {"output", required_argument, 0, 'o'},   {"help", no_argument, 0, 'h'},
         {"stack", required_argument, 0, 'K'},
+        {"precision", required_argument, 0, 1000}, {"optimizer", required_argument, 0, 1001},
+        {"sharding", required_argument, 0, 1002},  {"grad-accum", required_argument, 0, 1003},
+        {"act-ckpt", no_argument, 0, 1004},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -102,6 +114,34 @@ static int parse(int argc, char **argv, options *o)
             bad = report_format_parse(optarg, &o->format) != 0;
             snprintf(msg, sizeof msg, "--format: expected table, json or csv, got \"%s\"", optarg);
             break;
+        case 1000: {
+            gcsim_precision p;
+            bad = gcsim_precision_parse(optarg, &p) != 0;
+            o->precision = (int)p;
+            snprintf(msg, sizeof msg, "--precision: expected fp32, tf32, bf16 or fp16, got \"%s\"",
+                     optarg);
+            break;
+        }
+        case 1001: {
+            gcsim_optimizer op;
+            bad = gcsim_optimizer_parse(optarg, &op) != 0;
+            o->optimizer = (int)op;
+            snprintf(msg, sizeof msg, "--optimizer: expected sgd, momentum or adam, got \"%s\"",
+                     optarg);
+            break;
+        }
+        case 1002: {
+            char why[160];
+            bad = gcsim_sharding_parse(optarg, &o->sharding, why, sizeof why) != 0;
+            snprintf(msg, sizeof msg, "--sharding: %s", why);
+            break;
+        }
+        case 1003:
+            bad = !cli_parse_int(optarg, 1, 1 << 16, &o->grad_accum);
+            snprintf(msg, sizeof msg, "--grad-accum: expected a count from 1 to 65536, got \"%s\"",
+                     optarg);
+            break;
+        case 1004: o->act_ckpt = true; break;
         case 'h': usage(stdout); return 1;
         case ':': snprintf(msg, sizeof msg, "%s needs a value", argv[optind - 1]); bad = 1; break;
         default:
@@ -170,6 +210,7 @@ int cmd_breakeven(int argc, char **argv)
 {
     options o;
     memset(&o, 0, sizeof o);
+    o.precision = o.optimizer = -1;
     int rc = parse(argc, argv, &o);
     int status = EXIT_BAD_INPUT;
     sweep_cache *cache = NULL;
@@ -212,7 +253,8 @@ int cmd_breakeven(int argc, char **argv)
     bool one_stack = true;
     int n_pl = o.platforms.n ? o.platforms.n : 1, n_m = o.models.n ? o.models.n : 1;
     for (int mi = 0; mi < n_m; mi++) {
-        const gcsim_model *m = sweep_cache_model(cache, o.models.n ? o.models.items[mi] : NULL, &err);
+        const gcsim_model *m = sweep_cache_model_as(cache, o.models.n ? o.models.items[mi] : NULL,
+                                                    o.precision, o.optimizer, &err);
         const gcsim_payload_plan *fp32 = m ? sweep_cache_payload(cache, m, "none", &err) : NULL;
         if (!fp32)
             goto fail;
@@ -233,9 +275,14 @@ int cmd_breakeven(int argc, char **argv)
                     breakeven_case bc = {.platform = p, .model = m, .fp32 = fp32, .payload = pl,
                                          .gpus = counts[g], .batch = (int)o.batch,
                                          .exchange = o.exchange,
-                                         .collective = o.collective_given ? &o.collective : NULL};
+                                         .collective = o.collective_given ? &o.collective : NULL,
+                                         .sharding = o.sharding, .grad_accum = (int)o.grad_accum,
+                                         .act_ckpt = o.act_ckpt};
                     stack_breakeven be, fe;
-                    if (!pl || stack_breakeven_find(&bc, st, &be, &err) ||
+                    if (!pl ||
+                        (o.sharding.strategy != GCSIM_SHARD_DDP &&
+                         gcsim_sharding_check(&o.sharding, p, pl, counts[g], &err)) ||
+                        stack_breakeven_find(&bc, st, &be, &err) ||
                         stack_breakeven_find(&bc, ideal, &fe, &err))
                         goto fail;
                     report_row(r);

@@ -20,6 +20,8 @@
 #include "plan_search.h"
 #include "report.h"
 #include "sweep_case.h"
+#include "roofline.h"
+#include "sharding.h"
 #include "sweep_lists.h"
 #include "report_emit.h"
 
@@ -73,7 +75,12 @@ static void plan_usage(FILE *out)
 "                        GPUs) or strong (the global batch K is split)\n"
 "  --batch K             mini-batch (default: the model's)\n"
 "  --engine E            analytic (default) or des (slow: narrow --gpus)\n"
-"  --top N               rows to show (default 10; 0: all)\n"
+"  --top N               rows to show (default 10; 0: all)\n");
+    fprintf(out,
+"  --sharding LIST       strategies to search: ddp, zero1, zero2, zero3, fsdp, hsdp[:G],\n"
+"                        zero3+qwz+hpz+qgz, ..., or all (ddp, zero1, zero2, fsdp, hsdp);\n"
+"                        default ddp, and all of them when ddp fits at no GPU count\n"
+"  --precision P, --optimizer O, --grad-accum K, --act-ckpt, --mfu F   as in gcsim predict\n"
 "  --format F, --output FILE   as in gcsim predict\n"
 "\n"
 "A configuration is feasible when its throughput reaches the target (and the work over\n"
@@ -96,6 +103,12 @@ typedef struct {
     report_format format;
     gcsim_exchange exchange;
     bool exchange_best;   /* --exchange best */
+    sweep_list shardings;
+    bool precision_given, optimizer_given, act_ckpt;
+    gcsim_precision precision;
+    gcsim_optimizer optimizer;
+    long long grad_accum;
+    double mfu;
 } plan_options;
 
 static void free_options(plan_options *o)
@@ -104,6 +117,7 @@ static void free_options(plan_options *o)
     sweep_list_free(&o->compressors);
     sweep_list_free(&o->collectives);
     sweep_list_free(&o->stacks);
+    sweep_list_free(&o->shardings);
 }
 
 static int parse_positive(const char *opt, const char *text, double *out)
@@ -131,6 +145,9 @@ static int parse_options(int argc, char **argv, plan_options *o)
         {"output", required_argument, 0, 'o'},        {"help", no_argument, 0, 'h'},
         {"exchange", required_argument, 0, 'X'},     {"stack", required_argument, 0, 'K'},
         {"stacks", required_argument, 0, 'K'},
+        {"sharding", required_argument, 0, 1000},    {"precision", required_argument, 0, 1001},
+        {"optimizer", required_argument, 0, 1002},   {"grad-accum", required_argument, 0, 1003},
+        {"act-ckpt", no_argument, 0, 1004},          {"mfu", required_argument, 0, 1005},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -211,6 +228,45 @@ static int parse_options(int argc, char **argv, plan_options *o)
                 return -1;
             }
             break;
+        case 1000:
+            if (sweep_list_add(&o->shardings, strcmp(optarg, "all") == 0
+                                                  ? "ddp,zero1,zero2,fsdp,hsdp" : optarg,
+                               "--sharding", msg, sizeof msg)) {
+                fprintf(stderr, "gcsim plan: %s\n", msg);
+                return -1;
+            }
+            break;
+        case 1001:
+            o->precision_given = true;
+            if (gcsim_precision_parse(optarg, &o->precision)) {
+                fprintf(stderr, "gcsim plan: --precision: expected fp32, tf32, bf16 or fp16, got "
+                                "\"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 1002:
+            o->optimizer_given = true;
+            if (gcsim_optimizer_parse(optarg, &o->optimizer)) {
+                fprintf(stderr, "gcsim plan: --optimizer: expected sgd, momentum or adam, got "
+                                "\"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 1003:
+            if (!cli_parse_int(optarg, 1, 1 << 16, &o->grad_accum)) {
+                fprintf(stderr, "gcsim plan: --grad-accum: expected a count from 1 to 65536, got "
+                                "\"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 1004: o->act_ckpt = true; break;
+        case 1005:
+            if (!cli_parse_double(optarg, 1e-6, 1.0, &o->mfu)) {
+                fprintf(stderr, "gcsim plan: --mfu: expected a fraction of the peak in (0, 1], "
+                                "got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
         case 'h':
             plan_usage(stdout);
             return 1;
@@ -241,6 +297,9 @@ static int parse_options(int argc, char **argv, plan_options *o)
     else if (o->exchange_best && o->collectives.n)
         problem = "--exchange best picks each configuration's collective with its exchange: "
                   "not with --collectives";
+    else if (o->exchange_best && o->shardings.n)
+        problem = "--exchange best searches plain data parallelism's exchanges: not with "
+                  "--sharding";
     if (problem) {
         fprintf(stderr, "gcsim plan: %s\n", problem);
         return -1;
@@ -277,6 +336,7 @@ static report *build_report(const plan_problem *pb, const plan_candidate *rows, 
     int c_own = report_column(r, "stack_exchange", "stack's exchange", 0);
     int c_own_tput = report_column(r, "stack_exchange_samples_per_s", "its samples/s", 1);
     int c_gain = report_column(r, "exchange_speedup", "best / stack's", 2);
+    int c_shard = report_column(r, "sharding", "sharding", 0);
     for (int k = 0; k < n; k++) {
         const plan_candidate *c = &rows[k];
         report_row(r);
@@ -285,7 +345,13 @@ static report *build_report(const plan_problem *pb, const plan_candidate *rows, 
         report_int(r, c_gpus, c->gpus);
         report_int(r, c_j, c->r.placement.machines);
         report_str(r, c_comp, pb->plans[c->compressor]->spec);
-        report_str(r, c_coll, gcsim_collective_name(plan_candidate_collective(pb, c)));
+        char sh[48] = "ddp";
+        if (pb->n_shardings > 0)
+            gcsim_sharding_format(&pb->shardings[c->sharding], sh, sizeof sh);
+        bool sharded = pb->n_shardings > 0 && pb->shardings[c->sharding].strategy != GCSIM_SHARD_DDP;
+        report_str(r, c_coll, sharded ? "ring (sharded)"
+                                      : gcsim_collective_name(plan_candidate_collective(pb, c)));
+        report_str(r, c_shard, sh);
         report_num(r, c_tput, c->tput);
         if (isfinite(c->efficiency))
             report_num(r, c_eff, 100.0 * c->efficiency);
@@ -301,8 +367,8 @@ static report *build_report(const plan_problem *pb, const plan_candidate *rows, 
         report_num(r, c_cod, c->r.p.compress_s);
         if (!feasible)
             report_str(r, c_why, c->why);
-        report_str(r, c_exch, gcsim_exchange_name(c->r.exchange));
-        report_str(r, c_stack, c->r.stack->name);
+        report_str(r, c_exch, sharded ? "sharded" : gcsim_exchange_name(c->r.exchange));
+        report_str(r, c_stack, sharded ? "none (sharded)" : c->r.stack->name);
         if (c->exchange_searched && c->own_samples_per_s > 0) {
             report_str(r, c_own, gcsim_exchange_name(c->own_exchange));
             report_num(r, c_own_tput, c->own_samples_per_s);
@@ -493,6 +559,7 @@ int cmd_plan(int argc, char **argv)
     const gcsim_payload_plan **plans = NULL;
     const gcsim_stack **stacks = NULL;
     gcsim_collective *collectives = NULL;
+    gcsim_sharding *shardings = NULL;
     int *gpus = NULL;
     report *r = NULL;
     if (!cache) {
@@ -527,9 +594,38 @@ int cmd_plan(int argc, char **argv)
     const gcsim_model *model = pb.model = sweep_cache_model(cache, o.model_path, &err);
     if (!model)
         goto fail;
+    /* The command's precision and optimizer apply to its one model (the cache's copy is
+     * this command's alone). */
+    gcsim_model *own = (gcsim_model *)model;
+    if (o.precision_given)
+        gcsim_model_set_precision(own, o.precision);
+    if (o.optimizer_given)
+        own->optimizer = o.optimizer;
     for (int p = 0; p < pb.n_platforms; p++)
         if (!(platforms[p] = sweep_cache_platform(cache, o.platforms.n ? o.platforms.items[p] : NULL, &err)))
             goto fail;
+    if (o.mfu > 0)
+        for (int p = 0; p < pb.n_platforms; p++)
+            if (gcsim_compute_override(own, platforms[p], o.batch ? (int)o.batch : own->batch_per_gpu,
+                                       o.mfu, 0, &err))
+                goto fail;
+    int n_sh = o.shardings.n ? o.shardings.n : 1;
+    shardings = calloc((size_t)n_sh, sizeof *shardings);
+    if (!shardings) {
+        fprintf(stderr, "gcsim plan: out of memory\n");
+        goto done;
+    }
+    for (int k = 0; k < o.shardings.n; k++) {
+        char why[160];
+        if (gcsim_sharding_parse(o.shardings.items[k], &shardings[k], why, sizeof why)) {
+            fprintf(stderr, "gcsim plan: --sharding: %s\n", why);
+            goto done;
+        }
+    }
+    pb.shardings = shardings;
+    pb.n_shardings = n_sh;
+    pb.grad_accum = (int)o.grad_accum;
+    pb.act_ckpt = o.act_ckpt;
     for (int c = 0; c < pb.n_compressors; c++)
         if (!(plans[c] = sweep_cache_payload(cache, model, o.compressors.items[c], &err)))
             goto fail;
@@ -577,11 +673,42 @@ int cmd_plan(int argc, char **argv)
 
     if (plan_run(&pb, &res, &err))
         goto fail;
+    bool widened = false;
+    if (!o.shardings.n && res.evaluated == 0 && res.skipped > 0 &&
+        strstr(res.first_error, "does not fit in GPU memory")) {
+        /* Plain data parallelism fits nowhere: search the sharded strategies, and say so. */
+        static const gcsim_sharding all[] = {{.strategy = GCSIM_SHARD_DDP},
+                                             {.strategy = GCSIM_SHARD_ZERO1},
+                                             {.strategy = GCSIM_SHARD_ZERO2},
+                                             {.strategy = GCSIM_SHARD_ZERO3, .fsdp = true},
+                                             {.strategy = GCSIM_SHARD_HSDP, .fsdp = true}};
+        plan_result_free(&res);
+        pb.shardings = all;
+        pb.n_shardings = (int)(sizeof all / sizeof *all);
+        widened = true;
+        if (plan_run(&pb, &res, &err))
+            goto fail;
+        if (res.evaluated == 0 && !pb.act_ckpt) {
+            plan_result_free(&res);
+            pb.act_ckpt = true;
+            if (plan_run(&pb, &res, &err))
+                goto fail;
+        }
+    }
     int n_rows = res.n_rows;
     if (o.top > 0 && n_rows > o.top)
         n_rows = (int)o.top;
     r = build_report(&pb, res.rows, n_rows, res.feasible);
     describe(r, &o, &pb, model, o.batch ? (int)o.batch : model->batch_per_gpu, res.evaluated);
+    if (widened)
+        report_note(r, "sharding", pb.act_ckpt && !o.act_ckpt
+                                       ? "plain data parallelism (ddp) fits at no GPU count "
+                                         "searched, nor does any sharded strategy without "
+                                         "activation checkpointing: searched ddp, zero1, zero2, "
+                                         "fsdp and hsdp with --act-ckpt (--sharding, --act-ckpt)"
+                                       : "plain data parallelism (ddp) fits at no GPU count "
+                                         "searched: searched zero1, zero2, fsdp and hsdp as "
+                                         "well (--sharding)");
     if (res.skipped > 0) {
         char line[700];
         snprintf(line, sizeof line, "%lld candidate(s) skipped; the first: %s", res.skipped,
@@ -618,6 +745,7 @@ done:
     free(plans);
     free(stacks);
     free(collectives);
+    free(shardings);
     sweep_cache_free(cache);
     free_options(&o);
     return status;

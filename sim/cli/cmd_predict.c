@@ -12,6 +12,7 @@
 #include "commands.h"
 #include "inputs.h"
 #include "memory.h"
+#include "sharding.h"
 #include "predict_exchange.h"
 #include "predict_steps.h"
 #include "report.h"
@@ -36,11 +37,14 @@ static void predict_usage(FILE *out)
 "                     [--no-overlap] [--timeline FILE] [--buckets] [--tensors]\n"
 "                     [--steps]\n"
 "                     [--precision fp32|tf32|bf16|fp16] [--optimizer sgd|momentum|adam]\n"
+"                     [--sharding S] [--grad-accum K] [--act-ckpt] [--mfu F | --step-time T]\n"
+"                     [--no-memory-check]\n"
 "                     [--format table|json|csv]\n"
 "                     [--output FILE]\n"
 "\n"
 "Predicts the training throughput of a model on a platform for each GPU count.\n"
-"\n"
+"\n");
+    fprintf(out,
 "  --platform FILE   cluster description, a file or a catalog name such as a100-hdr\n"
 "                    (default: the embedded " DEFAULT_PLATFORM_NAME ")\n"
 "  --model FILE      workload description, a file or a catalog name such as resnet-50\n"
@@ -83,7 +87,7 @@ static void predict_usage(FILE *out)
 "                    is refused (exit 2) with its estimated CPU time and memory\n"
 "  --buckets         DES: print each gradient bucket's size and timing instead (one GPU\n"
 "                    count only; without --gpus, two machines' GPUs)\n");
-    /* three strings: ISO C99 compilers need support only 4,095 characters in one */
+    /* several strings: ISO C99 compilers need support only 4,095 characters in one */
     fprintf(out,
 "  --tensors         print each layer's gradient (tensor) instead: elements, payload\n"
 "                    bytes, bucket, and the codec model's encode and decode seconds on\n"
@@ -99,7 +103,21 @@ static void predict_usage(FILE *out)
 "  --optimizer O     optimizer state for the memory check (default: the model's, else\n"
 "                    momentum)\n"
 "  --format F        table (default), json or csv: the same numbers\n"
-"  --output FILE     write there (atomically) instead of standard output\n"
+"  --output FILE     write there (atomically) instead of standard output\n");
+    fprintf(out,
+"  --sharding S      ddp (default), zero1, zero2, zero3, fsdp (= zero3), hsdp[:GROUP]\n"
+"                    (shard inside groups of GROUP GPUs, default a node; replicas across),\n"
+"                    zero3 with ZeRO++'s +qwz (int8 parameter all-gathers), +hpz (backward\n"
+"                    all-gathers inside the node), +qgz (int4 hierarchical reduce-scatter);\n"
+"                    docs/sharding.md\n"
+"  --grad-accum K    micro-batches per optimizer step (the batch is one micro-batch)\n"
+"  --act-ckpt        activation checkpointing: each unit's forward recomputed before its\n"
+"                    backward; activations kept only at unit boundaries\n"
+"  --mfu F           compute at this fraction of the GPU's peak (0 < F <= 1) instead of the\n"
+"                    model's profile or the compute model\n"
+"  --step-time T     one GPU's forward + backward time for the batch, e.g. 350ms\n"
+"  --no-memory-check predict even when the memory estimate exceeds gpu.memory (a\n"
+"                    configuration known to run; the mem GB column still shows the estimate)\n"
 "\n"
 "GPUs fill machines first: N GPUs use ceil(N / gpus_per_node) machines; when N is not a\n"
 "multiple of gpus_per_node the last machine is partly filled and the models use\n"
@@ -129,6 +147,11 @@ typedef struct {
     bool precision_given, optimizer_given;
     gcsim_precision precision;
     gcsim_optimizer optimizer;
+    gcsim_sharding sharding;
+    long long grad_accum;
+    bool act_ckpt;
+    double mfu, step_time_s;      /* compute overrides; 0: not given */
+    bool no_memory_check;
 } predict_options;
 
 static int parse_options(int argc, char **argv, predict_options *o)
@@ -147,6 +170,10 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"des-max-messages", required_argument, 0, 'M'},
         {"tensors", no_argument, 0, 'T'},      {"stack", required_argument, 0, 'K'},
         {"steps", no_argument, 0, 'Y'},
+        {"sharding", required_argument, 0, 1000}, {"grad-accum", required_argument, 0, 1001},
+        {"act-ckpt", no_argument, 0, 1002},       {"mfu", required_argument, 0, 1003},
+        {"step-time", required_argument, 0, 1004},
+        {"no-memory-check", no_argument, 0, 1005},
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
@@ -250,6 +277,42 @@ static int parse_options(int argc, char **argv, predict_options *o)
                 return -1;
             }
             break;
+        case 1000: {
+            char why[160];
+            if (gcsim_sharding_parse(optarg, &o->sharding, why, sizeof why)) {
+                fprintf(stderr, "gcsim predict: --sharding: %s\n", why);
+                return -1;
+            }
+            break;
+        }
+        case 1001:
+            if (!cli_parse_int(optarg, 1, 1 << 16, &o->grad_accum)) {
+                fprintf(stderr, "gcsim predict: --grad-accum: expected a count from 1 to 65536, "
+                                "got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 1002: o->act_ckpt = true; break;
+        case 1005: o->no_memory_check = true; break;
+        case 1003: {
+            char *end = NULL;
+            double v = strtod(optarg, &end);
+            if (end == optarg || *end || !(v > 0 && v <= 1)) {
+                fprintf(stderr, "gcsim predict: --mfu: expected a fraction of the peak in (0, 1], "
+                                "got \"%s\"\n", optarg);
+                return -1;
+            }
+            o->mfu = v;
+            break;
+        }
+        case 1004:
+            if (!gcsim_parse_time_s(optarg, &o->step_time_s) || !(o->step_time_s > 0) ||
+                o->step_time_s > 1e6) {
+                fprintf(stderr, "gcsim predict: --step-time: expected a duration such as 350ms "
+                                "(up to 1e6 s), got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
         case 'h':
             predict_usage(stdout);
             return 1;
@@ -306,7 +369,7 @@ static const char *mfu_peak_name(const gcsim_model *m, const gcsim_platform *pf)
 
 static void describe(report *r, const predict_options *o, const gcsim_platform *pf,
                      const gcsim_model *m, const gcsim_payload_plan *pl, int batch,
-                     double T1_s, const gcsim_stack_setup *ss)
+                     double T1_s, const gcsim_stack_setup *ss, int max_gpus)
 {
     const gcsim_codec_setup *cs = &ss->cs;
     char buf[2048];
@@ -330,16 +393,45 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
         prof = no_profile = (gcsim_profile *)gcsim_compute_profile(m, pf, batch, &roofline, &unused);
     snprintf(buf, sizeof buf, "%s training; %s for %s at %s: %s; %s",
              gcsim_precision_name(m->precision),
-             no_profile ? "the model has no profile: ROOFLINE MODEL" : "profile",
+             !no_profile ? "profile"
+             : strncmp(prof->source, "modelled", 8) == 0
+                 ? "the model has no profile: TRANSFORMER EFFICIENCY MODEL"
+                 : "the model has no profile: ROOFLINE MODEL",
              prof->gpu, gcsim_precision_name(prof->precision), prof->framework, prof->source);
     if (prof->layer_backward_s) /* bucket backward times follow them (sim/collectives) */
         snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "; backward shared between "
                  "buckets by per-layer times, %s", prof->layer_times_source);
     report_note(r, "compute", buf);
     gcsim_memory mem;
-    gcsim_memory_estimate(m, pf, gcsim_samples_per_gpu(o->scaling, batch, 1), &mem);
+    gcsim_memory_estimate_sharded(m, pf, &o->sharding, max_gpus,
+                                  gcsim_samples_per_gpu(o->scaling, batch, max_gpus),
+                                  o->act_ckpt, o->bucket_bytes, &mem);
     gcsim_memory_describe(m, &mem, buf, sizeof buf);
+    char at[64];
+    snprintf(at, sizeof at, " (at %d GPUs; column mem GB per count)", max_gpus);
+    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s", at);
     report_note(r, "memory", buf);
+    char strategy[48];
+    gcsim_sharding_format(&o->sharding, strategy, sizeof strategy);
+    if (o->sharding.strategy != GCSIM_SHARD_DDP || o->grad_accum > 1 || o->act_ckpt) {
+        snprintf(buf, sizeof buf,
+                 "%s; %lld micro-batch%s of %d per optimizer step%s%s", strategy,
+                 o->grad_accum > 1 ? o->grad_accum : 1LL, o->grad_accum > 1 ? "es" : "", batch,
+                 o->act_ckpt ? "; activations checkpointed (forward recomputed per unit)" : "",
+                 o->sharding.strategy == GCSIM_SHARD_ZERO3 || o->sharding.strategy == GCSIM_SHARD_HSDP
+                     ? "; per unit: parameter all-gather before forward and before backward "
+                       "(prefetched one unit ahead), gradient reduce-scatter after backward "
+                       "(ring); one communication stream (docs/sharding.md)"
+                 : o->sharding.strategy != GCSIM_SHARD_DDP
+                     ? "; gradient buckets reduce-scattered, updated parameters all-gathered "
+                       "after the step (ring; docs/sharding.md)"
+                     : "");
+        report_note(r, "sharding", buf);
+    }
+    report_meta_str(r, "sharding", strategy);
+    report_meta_int(r, "grad_accum", o->grad_accum > 1 ? (int)o->grad_accum : 1);
+    report_meta_bool(r, "act_ckpt", o->act_ckpt);
+    report_meta_str(r, "compute_source", gcsim_compute_source(m, pf));
     snprintf(buf, sizeof buf, "MFU = %.4g training FLOPs per sample (3 x forward) x samples/s / "
                               "(GPUs x %s %.4g TFLOP/s)",
              gcsim_model_train_flops_per_sample(m), mfu_peak_name(m, pf),
@@ -361,6 +453,12 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
              o->engine == ENGINE_ANALYTIC ? ""
                                           : "; the DES also sees contention between flows, "
                                             "buckets and codec work, the analytic engine not");
+    if (o->sharding.strategy != GCSIM_SHARD_DDP) /* the DDP tuner does not apply */
+        snprintf(buf, sizeof buf, "%s, the sharded exchange's ring reduce-scatters and "
+                 "all-gathers%s", engine_name(o->engine),
+                 o->engine == ENGINE_ANALYTIC ? ""
+                                              : "; the DES also sees contention between flows, "
+                                                "units and codec work, the analytic engine not");
     report_note(r, "engine", buf);
     snprintf(buf, sizeof buf, "%s%s, schedule %s (%s)",
              !o->exchange_best ? ""
@@ -370,11 +468,17 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
              gcsim_exchange_name(cs->exchange.exchange),
              tuned ? "tuned per call" : gcsim_collective_name(cs->exchange.collective),
              cs->exchange.why);
-    report_note(r, "exchange", buf);
-    snprintf(buf, sizeof buf, "%s (%s): %s", ss->stack->name, ss->stack->path,
-             ss->stack->description);
-    report_note(r, "stack", buf);
-    report_note(r, "codec cost", ss->description);
+    if (o->sharding.strategy == GCSIM_SHARD_DDP) {
+        report_note(r, "exchange", buf);
+        snprintf(buf, sizeof buf, "%s (%s): %s", ss->stack->name, ss->stack->path,
+                 ss->stack->description);
+        report_note(r, "stack", buf);
+        report_note(r, "codec cost", ss->description);
+    } else if (strcmp(pl->spec, "none") != 0 || o->sharding.qwz || o->sharding.qgz) {
+        report_note(r, "codec cost", "compressor: the codec model per tensor (docs/codec.md); "
+                                     "ZeRO++ quantization: memory-bound passes at "
+                                     "gpu.memory_bandwidth (docs/sharding.md)");
+    }
     report_meta_scenario(r, pf, m, pl, ss);
     report_meta_str(r, "engine", engine_name(o->engine));
     report_meta_str(r, "scaling", gcsim_scaling_name(o->scaling));
@@ -383,13 +487,17 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
     report_meta_num(r, "single_gpu_iteration_s", T1_s);
     report_meta_bool(r, "overlap", o->overlap && !gcsim_collective_is_paper_pattern(o->collective));
     report_meta_str(r, "precision", gcsim_precision_name(m->precision));
-    report_meta_str(r, "compute_profile", no_profile ? "roofline" : "profile");
+    report_meta_str(r, "compute_profile", !no_profile ? "profile"
+                                          : strncmp(prof->source, "modelled", 8) == 0
+                                              ? "transformer-efficiency"
+                                              : "roofline");
     report_meta_str(r, "mfu_peak", mfu_peak_name(m, pf));
     report_meta_num(r, "mfu_peak_flops", mfu_peak_flops(m, pf));
 }
 
 static report *build_report(const predict_row *rows, int n_rows, bool both,
-                            const gcsim_model *m, const gcsim_platform *pf)
+                            const gcsim_model *m, const gcsim_platform *pf,
+                            const predict_options *o, int batch)
 {
     report *r = report_new();
     report_meta_str(r, "table", "gpu_counts");
@@ -417,6 +525,7 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
     int c_exch = report_column(r, "exchange", "exchange", 0);
     int c_engine = report_column(r, "engine", "engine", 0);
     int c_diff = report_column(r, "des_vs_analytic_pct", "DES vs analytic %", 1);
+    int c_mem = report_column_scaled(r, "memory_bytes_per_gpu", "mem GB", 1, 1e-9);
     for (int k = 0; k < n_rows; k++) {
         const predict_row *row = &rows[k];
         report_row(r);
@@ -444,6 +553,11 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
             report_num(r, c_tokens, row->p.throughput_samples_per_s * m->tokens_per_sample);
         report_num(r, c_mfu, 100.0 * train_flops * row->p.throughput_samples_per_s /
                                  ((double)row->gpus * mfu_peak_flops(m, pf)));
+        gcsim_memory mem;
+        gcsim_memory_estimate_sharded(m, pf, &o->sharding, row->gpus,
+                                      gcsim_samples_per_gpu(o->scaling, batch, row->gpus),
+                                      o->act_ckpt, o->bucket_bytes, &mem);
+        report_num(r, c_mem, mem.total_bytes);
     }
     return r;
 }
@@ -627,6 +741,15 @@ int cmd_predict(int argc, char **argv)
     if (o.optimizer_given)
         model.optimizer = o.optimizer;
     int batch = o.batch ? (int)o.batch : model.batch_per_gpu;
+    if ((o.mfu > 0 || o.step_time_s > 0) &&
+        gcsim_compute_override(&model, &platform, batch, o.mfu, o.step_time_s, &err))
+        goto fail;
+    if (o.sharding.strategy != GCSIM_SHARD_DDP && o.stack && strcmp(o.stack, "fused") != 0) {
+        gcsim_fail(&err, "--stack %s: sharded strategies run their own exchange (reduce-scatters "
+                         "and all-gathers as FSDP and DeepSpeed issue them, docs/sharding.md), "
+                         "not a DDP stack's hooks: leave --stack out or give fused", o.stack);
+        goto fail;
+    }
     gcsim_profile roofline;
     const gcsim_profile *prof = gcsim_compute_profile(&model, &platform, batch, &roofline, &err);
     double T1_s = 0.0;
@@ -683,8 +806,13 @@ int cmd_predict(int argc, char **argv)
                        batch, counts[k]);
             goto fail;
         }
-        if (gcsim_memory_check(&model, &platform, gcsim_samples_per_gpu(o.scaling, batch, counts[k]),
-                               &err))
+        if (!o.no_memory_check &&
+            gcsim_memory_check_sharded(&model, &platform, &o.sharding, counts[k],
+                                       gcsim_samples_per_gpu(o.scaling, batch, counts[k]),
+                                       o.act_ckpt, o.bucket_bytes, &err))
+            goto fail;
+        if (o.sharding.strategy != GCSIM_SHARD_DDP &&
+            gcsim_sharding_check(&o.sharding, &platform, &plan, counts[k], &err))
             goto fail;
     }
 
@@ -692,13 +820,15 @@ int cmd_predict(int argc, char **argv)
         .platform = &platform, .model = &model, .payload = &plan, .scaling = o.scaling,
         .collective = o.collective, .batch = batch, .ps_shards = (int)o.ps_shards,
         .bucket_bytes = o.bucket_bytes, .overlap = o.overlap, .timeline_path = NULL,
-        .des_max_messages = o.des_max_messages};
+        .des_max_messages = o.des_max_messages, .sharding = o.sharding,
+        .grad_accum = (int)o.grad_accum, .act_ckpt = o.act_ckpt};
     gcsim_stack_setup_apply(&ss, &s);
     /* The other exchanges, tried with the analytic engine (predict_exchange.h): --exchange
      * best runs the fastest; otherwise a warning when it is much faster than this one,
      * for a compressed payload whose schedule nobody named (a collective given on the
      * command line or by the platform, such as the papers' patterns, is a choice). */
     bool check_exchange = !(o.tensors || o.steps) && !o.collective_given &&
+                          o.sharding.strategy == GCSIM_SHARD_DDP &&
                           !platform.collective[0] && strcmp(plan.spec, "none") != 0;
     if (check_exchange || o.exchange_best) {
         sweep_case sc = {.platform = &platform, .model = &model, .payload = &plan,
@@ -793,7 +923,7 @@ int cmd_predict(int argc, char **argv)
         if (!(r = bucket_report(&s, &err)))
             goto fail;
     } else {
-        r = build_report(rows, n_rows, both, &model, &platform);
+        r = build_report(rows, n_rows, both, &model, &platform, &o, batch);
     }
 print:
     if (o.exchange_best) {
@@ -806,7 +936,10 @@ print:
             o.exchange_mixed = true;
         }
     }
-    describe(r, &o, &platform, &model, &plan, batch, T1_s, &ss);
+    int max_gpus = 1;
+    for (int k = 0; k < n_counts; k++)
+        max_gpus = counts[k] > max_gpus ? counts[k] : max_gpus;
+    describe(r, &o, &platform, &model, &plan, batch, T1_s, &ss, max_gpus);
     if (search)
         predict_exchange_report(r, search, n_counts, o.exchange_best);
     if (o.output) {

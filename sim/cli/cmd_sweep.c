@@ -15,6 +15,7 @@
 #include "commands.h"
 #include "inputs.h"
 #include "sweep_case.h"
+#include "sharding.h"
 #include "sweep_lists.h"
 #include "sweep_output.h"
 #include "sweep_progress.h"
@@ -34,6 +35,8 @@ static void sweep_usage(FILE *out)
 "                   [--ps-shards S]\n"
 "                   [--bucket SIZE] [--no-overlap] [--format csv|jsonl] [--output FILE]\n"
 "                   [--shard K/N] [--progress|--no-progress] [--count]\n"
+"                   [--precision P] [--optimizer O] [--sharding S] [--grad-accum K]\n"
+"                   [--act-ckpt]\n"
 "\n"
 "Runs every combination of the listed values and writes one row per case. Each list\n"
 "option may be repeated and takes comma lists (a compressor's own options continue its\n"
@@ -62,7 +65,11 @@ static void sweep_usage(FILE *out)
 "                    i mod N = K-1; `gcsim merge` joins the N outputs\n"
 "  --progress        draw the progress bar on stderr even when it is not a terminal\n"
 "  --no-progress     never draw it (default: drawn when stderr is a terminal)\n"
-"  --count           print the number of cases (in the shard, and in all) and exit\n"
+"  --count           print the number of cases (in the shard, and in all) and exit\n");
+    fprintf(out,
+"  --precision P, --optimizer O, --sharding S, --grad-accum K, --act-ckpt\n"
+"                    as in gcsim predict, for every case (a sharded case's id includes\n"
+"                    them; docs/sharding.md)\n"
 "\n"
 "Case order: platform, model, compressor, stack, collective, scaling, batch, engine,\n"
 "then GPU count, each in the order given; `case` is the index in that order (0-based),\n"
@@ -84,6 +91,10 @@ typedef struct {
     int progress; /* -1 never, 0 when stderr is a terminal, 1 always */
     int shard_k, shard_n;
     gcsim_exchange exchange;
+    int precision, optimizer;     /* -1: each model's */
+    gcsim_sharding sharding;
+    long long grad_accum;
+    bool act_ckpt;
 } sweep_options;
 
 static void free_options(sweep_options *o)
@@ -128,6 +139,9 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         {"progress", no_argument, 0, 'P'},       {"no-progress", no_argument, 0, 'Q'},
         {"count", no_argument, 0, 'N'},          {"help", no_argument, 0, 'h'},
         {"exchange", required_argument, 0, 'X'}, {"stack", required_argument, 0, 'K'},
+        {"precision", required_argument, 0, 1000}, {"optimizer", required_argument, 0, 1001},
+        {"sharding", required_argument, 0, 1002},  {"grad-accum", required_argument, 0, 1003},
+        {"act-ckpt", no_argument, 0, 1004},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -150,6 +164,42 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         case 'P': o->progress = 1; break;
         case 'Q': o->progress = -1; break;
         case 'N': o->count_only = true; break;
+        case 1000: {
+            gcsim_precision p;
+            if (gcsim_precision_parse(optarg, &p)) {
+                fprintf(stderr, "gcsim sweep: --precision: expected fp32, tf32, bf16 or fp16, got "
+                                "\"%s\"\n", optarg);
+                return -1;
+            }
+            o->precision = (int)p;
+            break;
+        }
+        case 1001: {
+            gcsim_optimizer op;
+            if (gcsim_optimizer_parse(optarg, &op)) {
+                fprintf(stderr, "gcsim sweep: --optimizer: expected sgd, momentum or adam, got "
+                                "\"%s\"\n", optarg);
+                return -1;
+            }
+            o->optimizer = (int)op;
+            break;
+        }
+        case 1002: {
+            char why[160];
+            if (gcsim_sharding_parse(optarg, &o->sharding, why, sizeof why)) {
+                fprintf(stderr, "gcsim sweep: --sharding: %s\n", why);
+                return -1;
+            }
+            break;
+        }
+        case 1003:
+            if (!cli_parse_int(optarg, 1, 1 << 16, &o->grad_accum)) {
+                fprintf(stderr, "gcsim sweep: --grad-accum: expected a count from 1 to 65536, got "
+                                "\"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 1004: o->act_ckpt = true; break;
         case 'X':
             if (gcsim_exchange_parse(optarg, &o->exchange)) {
                 snprintf(msg, sizeof msg, "--exchange: expected auto, allreduce, allgather or ps, "
@@ -222,7 +272,8 @@ static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *
                        .n_stacks = o->stacks.n, .stacks = (const char *const *)o->stacks.items,
                        .n_collectives = o->collectives.n, .n_scalings = o->scalings.n,
                        .n_batches = o->batches.n, .max_engines = 2 * (o->engines.n ? o->engines.n : 1),
-                       .max_gpu_counts = MAX_GPU_COUNTS};
+                       .max_gpu_counts = MAX_GPU_COUNTS, .precision = o->precision,
+                       .optimizer = o->optimizer};
     if (sweep_space_load(s, &in, cache, &err))
         goto fail;
     for (int k = 0; k < o->collectives.n; k++)
@@ -428,7 +479,9 @@ static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
     sweep_writer_begin(&w, o->format, out, columns, N_COLUMNS);
     sweep_run_options ro = {.collective_given = o->collectives.n > 0, .exchange = o->exchange,
                             .ps_shards = (int)o->ps_shards, .bucket_bytes = o->bucket_bytes,
-                            .overlap = o->overlap, .shard_k = o->shard_k, .shard_n = o->shard_n};
+                            .overlap = o->overlap, .shard_k = o->shard_k, .shard_n = o->shard_n,
+                            .sharding = o->sharding, .grad_accum = (int)o->grad_accum,
+                            .act_ckpt = o->act_ckpt};
     sweep_sink sink = {.w = &w, .out = out, .bar = &bar};
     bool stopped;
     sweep_run(s, &ro, write_outcome, &sink, &stopped);
@@ -447,7 +500,8 @@ static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
 int cmd_sweep(int argc, char **argv)
 {
     /* bucket 0: each case's stack's (25 MiB in DDP, with its 1 MiB first bucket) */
-    sweep_options o = {.format = SWEEP_CSV, .bucket_bytes = 0.0, .overlap = true};
+    sweep_options o = {.format = SWEEP_CSV, .bucket_bytes = 0.0, .overlap = true,
+                       .precision = -1, .optimizer = -1};
     int rc = parse_options(argc, argv, &o);
     if (rc) {
         free_options(&o);

@@ -115,6 +115,7 @@ typedef struct {
 typedef struct {
     gcsim_collective collective;
     int chunks;             /* pipeline chunks (trees); 1 otherwise */
+    int group;              /* GPUs per group of a grouped collective; 0: all of them */
     int n_phases;
     gcsim_phase *phases;
     int endpoints;          /* endpoints that take part: N, or N + j with CPUs */
@@ -135,6 +136,16 @@ int gcsim_pipeline_chunks(gcsim_collective c, double payload_bytes);
 
 int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t,
                          int ps_shards, int chunks, gcsim_error *err);
+/* A collective over groups of `group` consecutive GPUs (0: all GPUs as one group), the
+ * pieces of sharded data parallelism: all-gather (each GPU's payload to the others of its
+ * group), reduce-scatter and hierarchical reduce-scatter (each GPU ends with its group's
+ * sum of 1/group of the bucket), or cross-group-ring (the GPUs of the same rank in every
+ * group all-reduce the bucket: each holds its own slice, a bucket of that slice's size). A group lies inside one node (group divides
+ * gpus_per_node) or is whole nodes (a multiple of it), and divides the GPU count. */
+int gcsim_schedule_build_group(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t,
+                               int group, gcsim_error *err);
+/* Whether `group` GPUs per group fit these rules on t (the reason in err when not). */
+int gcsim_group_check(const gcsim_topology *t, int group, gcsim_error *err);
 /* The broadcast operation: the downward half of the railed trees (one per rail), from the
  * root of each, pipelined in `chunks`. */
 int gcsim_schedule_build_broadcast(gcsim_schedule *s, const gcsim_topology *t, int chunks,
@@ -197,6 +208,7 @@ typedef struct {
     double overhead_s;
     const char *name;            /* static label for timelines: "allreduce P", ... */
     int bucket;                  /* the exchange unit (bucket) whose program issues it */
+    int group;                   /* grouped collectives: GPUs per group (0: all) */
     /* Issued and waited for inside the gradient hook: backward stops on every GPU until it
      * is done (GRACE's PowerSGD, a size exchange before a variable all-gather). */
     bool blocking;
@@ -231,7 +243,12 @@ typedef struct {
 typedef struct {
     int first_layer, last_layer; /* forward indices, inclusive */
     gcsim_bucket_bytes bytes;    /* the whole bucket: its fp32 gradient and payload */
-    double backward_s;           /* backward time of its layers on one GPU */
+    double backward_s;           /* backward time of its layers on one GPU (0 for a bucket
+                                    no backward block produces: a parameter all-gather) */
+    /* Its program may start once compute blocks 0 .. ready_block are done (-1: at the
+     * start of the iteration). Non-decreasing from bucket to bucket: one comm stream runs
+     * the programs in bucket order. */
+    int ready_block;
     int first_step, n_steps;     /* its program: steps[first_step .. first_step + n_steps) */
     /* The last n_deferred steps (codec only) run in the optimizer step, after backward has
      * finished and after the bucket's calls (Horovod decodes in synchronize()); 0: all of
@@ -239,9 +256,28 @@ typedef struct {
     int n_deferred;
 } gcsim_bucket;
 
+/* A piece of compute every GPU runs, in order: a forward or backward pass over some
+ * layers (or their recomputation under activation checkpointing). A gated block starts
+ * only once bucket `gate`'s program (up to its deferred steps) is done: under ZeRO-3 /
+ * FSDP a unit's forward waits for the all-gather of its parameters. */
+typedef enum { GCSIM_BLOCK_FORWARD, GCSIM_BLOCK_BACKWARD, GCSIM_BLOCK_RECOMPUTE } gcsim_block_kind;
+
 typedef struct {
-    double compute_s;            /* forward + backward on one GPU */
-    double forward_s;
+    gcsim_block_kind kind;
+    double seconds;              /* on one GPU at full speed */
+    int first_layer, last_layer; /* forward indices, inclusive */
+    int gate;                    /* a bucket index, or -1; non-decreasing over gated blocks */
+    int micro_batch;             /* 0 .. micro_batches - 1 (gradient accumulation) */
+} gcsim_block;
+
+typedef struct {
+    double compute_s;            /* forward + backward on one GPU (all micro-batches, with
+                                    any recomputation) */
+    double forward_s;            /* of which forward passes */
+    /* Compute blocks in the order every GPU runs them. For plain data parallelism: the
+     * forward pass, then one backward block per bucket (block b + 1 fills bucket b). */
+    int n_blocks;
+    gcsim_block *blocks;
     int n_buckets;
     gcsim_bucket *buckets;       /* exchange units, in the order backward fills them */
     bool overlap;                /* buckets exchanged while backward goes on */

@@ -9,6 +9,7 @@
 #include "codec.h"
 #include "collectives.h"
 #include "program.h"
+#include "sharding_build.h"
 #include "roofline.h"
 #include "stack.h"
 
@@ -30,6 +31,9 @@ void gcsim_iteration_free(gcsim_iteration *it)
     it->calls = NULL;
     it->n_steps = it->n_calls = 0;
     free(it->buckets);
+    free(it->blocks);
+    it->blocks = NULL;
+    it->n_blocks = 0;
     free(it->layer_bucket);
     free(it->layer_payload_bytes);
     free(it->layer_encode_s);
@@ -38,6 +42,29 @@ void gcsim_iteration_free(gcsim_iteration *it)
     it->layer_bucket = NULL;
     it->layer_payload_bytes = it->layer_encode_s = it->layer_decode_s = NULL;
     it->n_buckets = it->n_layers = 0;
+}
+
+/* Plain data parallelism's blocks: forward, then the backward of each bucket in the order
+ * backward fills them; bucket b is ready when its block is done (or when backward is,
+ * without overlap). */
+static int plain_blocks(gcsim_iteration *it)
+{
+    it->n_blocks = it->n_buckets + 1;
+    it->blocks = calloc((size_t)it->n_blocks, sizeof *it->blocks);
+    if (!it->blocks)
+        return -1;
+    it->blocks[0] = (gcsim_block){.kind = GCSIM_BLOCK_FORWARD, .seconds = it->forward_s,
+                                  .first_layer = 0, .last_layer = it->n_layers - 1,
+                                  .gate = -1};
+    for (int b = 0; b < it->n_buckets; b++) {
+        gcsim_bucket *bk = &it->buckets[b];
+        it->blocks[b + 1] = (gcsim_block){.kind = GCSIM_BLOCK_BACKWARD,
+                                          .seconds = bk->backward_s,
+                                          .first_layer = bk->first_layer,
+                                          .last_layer = bk->last_layer, .gate = -1};
+        bk->ready_block = it->overlap ? b + 1 : it->n_blocks - 1;
+    }
+    return 0;
 }
 
 int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_error *err)
@@ -129,6 +156,17 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
     }
     /* Backward runs from the last layer to the first; a bucket closes when it holds cap
      * fp32 bytes, at the first layer, or (by cycle) before a layer ready in a later cycle. */
+    double *layer_fwd_s = calloc(nl, sizeof *layer_fwd_s);
+    double *layer_bwd_s_of = calloc(nl, sizeof *layer_bwd_s_of);
+    if (!layer_fwd_s || !layer_bwd_s_of) {
+        free(layer_fwd_s);
+        free(layer_bwd_s_of);
+        gcsim_iteration_free(it);
+        return gcsim_fail(err, "out of memory for %d layers", m->n_layers);
+    }
+    for (int l = 0; l < m->n_layers; l++)
+        layer_fwd_s[l] = it->forward_s * (flops > 0 ? m->layers[l].fwd_flops / flops
+                                                    : 1.0 / m->n_layers);
     gcsim_bucket *cur = NULL;
     double ready_s = it->forward_s, cur_ready_s = 0;
     for (int l = m->n_layers - 1; l >= 0; l--) {
@@ -150,6 +188,7 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
         }
         cur_ready_s = ready_s;
         cur->backward_s += layer_bwd_s;
+        layer_bwd_s_of[l] = layer_bwd_s;
         cur->first_layer = l;
         double dense = 4.0 * (double)gcsim_layer_params(&m->layers[l]);
         /* Uncompressed gradients travel at the training precision (bf16: half of fp32). */
@@ -174,6 +213,22 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
             cur = NULL;
         }
     }
+    gcsim_shard_strategy strategy = s->sharding.strategy;
+    int shaped = strategy == GCSIM_SHARD_ZERO3 || strategy == GCSIM_SHARD_HSDP
+                     ? sharding_build_units(it, s, layer_fwd_s, layer_bwd_s_of, err)
+                 : strategy != GCSIM_SHARD_DDP || sharding_micro_batches(s) > 1 || s->act_ckpt
+                     ? sharding_build_bucketed(it, s, layer_fwd_s, err)
+                 : plain_blocks(it) ? gcsim_fail(err, "out of memory for %d compute blocks",
+                                                 it->n_buckets + 1)
+                                    : 0;
+    free(layer_fwd_s);
+    free(layer_bwd_s_of);
+    if (shaped) {
+        gcsim_iteration_free(it);
+        return -1;
+    }
+    if (strategy != GCSIM_SHARD_DDP)
+        return 0; /* the programs are the sharded exchange's (sharding.c) */
     program_tuner *tuner = stack ? program_tuner_new(s, err) : NULL;
     if (stack && !tuner && err->message[0]) {
         gcsim_iteration_free(it);

@@ -241,19 +241,26 @@ static int add_phase(gcsim_schedule *s, const char *name, int steps, double dk, 
 
 /* ---- rings ---- */
 
-/* The GPUs of ring r in order: node by node, starting in each node after the last GPU of
- * rail r (so that the ring leaves every node from rail r). Returns the count. */
-static int ring_order(const gcsim_topology *t, int r, int rings, int *order)
+/* The GPUs of ring r over nodes [node0, node0 + nodes) in order: node by node, starting
+ * in each node after the last GPU of rail r (so that the ring leaves every node from rail
+ * r). Returns the count. */
+static int ring_order_nodes(const gcsim_topology *t, int node0, int nodes, int r, int rings,
+                            int *order)
 {
     int i = t->gpus_per_node, n = 0;
     int exit_local = rings > 1 ? (r + 1) * i / rings - 1 : i - 1;
-    for (int m = 0; m < t->nodes; m++)
+    for (int m = node0; m < node0 + nodes; m++)
         for (int step = 1; step <= i; step++) {
             int g = m * i + (exit_local + step) % i;
             if (g < t->gpus)
                 order[n++] = g;
         }
     return n;
+}
+
+static int ring_order(const gcsim_topology *t, int r, int rings, int *order)
+{
+    return ring_order_nodes(t, 0, t->nodes, r, rings, order);
 }
 
 static int ring_flows(const gcsim_topology *t, int *order, double share_per_ring, double k0,
@@ -339,6 +346,111 @@ static int build_hierarchical(gcsim_schedule *s, const gcsim_topology *t, int *m
             return -1;
     }
     return add_phase(s, "node all-gather", local_max - 1, 0, false, &l);
+}
+
+/* ---- grouped collectives (sharded data parallelism) ---- */
+
+int gcsim_group_check(const gcsim_topology *t, int group, gcsim_error *err)
+{
+    int i = t->gpus_per_node, n = t->gpus;
+    if (group == 0 || group == n)
+        return 0;
+    if (group < 1 || n % group != 0)
+        return gcsim_fail(err, "a shard group of %d GPUs does not divide %d GPUs", group, n);
+    if (!(i % group == 0 || group % i == 0))
+        return gcsim_fail(err, "a shard group of %d GPUs neither fits in a %d-GPU node (a "
+                               "divisor of %d) nor is whole nodes (a multiple of %d)",
+                          group, i, i, i);
+    return 0;
+}
+
+/* Rings inside every group of g consecutive GPUs: one ring per group inside a node; a
+ * group of whole nodes gets the railed rings of ring_order over its nodes. */
+static int group_rings(const gcsim_topology *t, int g, double share, double k0, int steps,
+                       int *order, flow_list *l)
+{
+    int i = t->gpus_per_node, n = t->gpus;
+    for (int first = 0; first < n; first += g) {
+        if (g <= i || t->nodes == 1) {
+            for (int p = 0; p < g; p++)
+                order[p] = first + p;
+            if (member_ring(order, g, share, k0, steps, l))
+                return -1;
+            continue;
+        }
+        int rings = t->nics_per_node;
+        for (int r = 0; r < rings; r++) {
+            int cnt = ring_order_nodes(t, first / i, g / i, r, rings, order);
+            for (int p = 0; p < cnt; p++)
+                if (push(l, order[p], order[(p + 1) % cnt], share / rings, k0, 0, steps - 1))
+                    return -1;
+        }
+    }
+    return 0;
+}
+
+static int build_group(gcsim_schedule *s, const gcsim_topology *t, int g, int *order)
+{
+    flow_list l = {0};
+    int n = t->gpus;
+    if (g < 2)
+        return 0;
+    switch (s->collective) {
+    case COLLECTIVE_ALLGATHER:
+        s->decodes = g - 1;
+        return group_rings(t, g, 1.0, 1, g - 1, order, &l) ||
+               add_phase(s, "all-gather", g - 1, 0, false, &l);
+    case COLLECTIVE_REDUCE_SCATTER:
+        return group_rings(t, g, 1.0 / g, 1, g - 1, order, &l) ||
+               add_phase(s, "reduce-scatter", g - 1, 1, true, &l);
+    case COLLECTIVE_CROSS_GROUP_RING: {
+        int r = n / g; /* replicas */
+        if (r < 2)
+            return 0;
+        for (int pass = 0; pass < 2; pass++) {
+            for (int rank = 0; rank < g; rank++) {
+                for (int k = 0; k < r; k++)
+                    order[k] = rank + k * g;
+                if (member_ring(order, r, 1.0 / r, pass ? r : 1, r - 1, &l))
+                    return -1;
+            }
+            if (add_phase(s, pass ? "replica all-gather" : "replica reduce-scatter", r - 1,
+                          pass ? 0 : 1, !pass, &l))
+                return -1;
+        }
+        return 0;
+    }
+    default: return -1;
+    }
+}
+
+/* Reduce-scatter in two levels: inside each node into i shards, then each shard across
+ * the nodes on its rail (the first half of the hierarchical all-reduce). */
+static int build_hier_reduce_scatter(gcsim_schedule *s, const gcsim_topology *t, int *m)
+{
+    int i = t->gpus_per_node, j = t->nodes, n = t->gpus;
+    if (n % i != 0 && j > 1)
+        return -1;
+    flow_list l = {0};
+    int local = n < i ? n : i;
+    for (int node = 0; node < j; node++) {
+        int g = 0;
+        for (int x = node * i; x < (node + 1) * i && x < n; x++)
+            m[g++] = x;
+        if (g > 1 && member_ring(m, g, 1.0 / g, 1, g - 1, &l))
+            return -1;
+    }
+    if (add_phase(s, "node reduce-scatter", local - 1, 1, true, &l))
+        return -1;
+    if (j < 2)
+        return 0;
+    for (int loc = 0; loc < i; loc++) {
+        for (int node = 0; node < j; node++)
+            m[node] = node * i + loc;
+        if (member_ring(m, j, 1.0 / ((double)i * j), i, j - 1, &l))
+            return -1;
+    }
+    return add_phase(s, "rail reduce-scatter", j - 1, i, true, &l);
 }
 
 /* ---- recursive halving and doubling ---- */
@@ -762,10 +874,45 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
         case COLLECTIVE_TERNGRAD:
         case COLLECTIVE_DGC_PAPER: rc = build_terngrad(s, t, scratch); break;
         case COLLECTIVE_NVLS: rc = build_nvls(s, t); break;
+        case COLLECTIVE_REDUCE_SCATTER:
+        case COLLECTIVE_CROSS_GROUP_RING: rc = build_group(s, t, n, scratch); break;
+        case COLLECTIVE_HIER_REDUCE_SCATTER: rc = build_hier_reduce_scatter(s, t, scratch); break;
         case COLLECTIVE_COUNT: rc = -1; break;
         }
     }
     free(scratch);
+    return finish(s, rc, gcsim_collective_name(c), n, err);
+}
+
+int gcsim_schedule_build_group(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t,
+                               int group, gcsim_error *err)
+{
+    int n = t->gpus;
+    bool grouped = c == COLLECTIVE_ALLGATHER || c == COLLECTIVE_REDUCE_SCATTER ||
+                   c == COLLECTIVE_CROSS_GROUP_RING || c == COLLECTIVE_HIER_REDUCE_SCATTER;
+    if (!grouped)
+        return group == 0 ? gcsim_schedule_build(s, c, t, 0, 1, err)
+                          : gcsim_fail(err, "collective %s does not run in groups",
+                                       gcsim_collective_name(c));
+    if (gcsim_group_check(t, group, err))
+        return -1;
+    int g = group > 0 ? group : n;
+    if (c == COLLECTIVE_ALLGATHER && g == n)
+        return gcsim_schedule_build(s, c, t, 0, 1, err);
+    schedule_init(s, c, t, 1);
+    s->group = group;
+    int *scratch = malloc(sizeof(int) * (size_t)(n + t->nodes + 1));
+    if (!scratch)
+        return gcsim_fail(err, "out of memory building the %s schedule for %d GPUs",
+                          gcsim_collective_name(c), n);
+    int rc = c == COLLECTIVE_HIER_REDUCE_SCATTER
+                 ? (g == n ? build_hier_reduce_scatter(s, t, scratch) : -1)
+                 : build_group(s, t, g, scratch);
+    free(scratch);
+    if (rc && c == COLLECTIVE_HIER_REDUCE_SCATTER && g != n) {
+        gcsim_schedule_free(s);
+        return gcsim_fail(err, "the hierarchical reduce-scatter runs over all GPUs only");
+    }
     return finish(s, rc, gcsim_collective_name(c), n, err);
 }
 

@@ -20,14 +20,20 @@
 #include "model.h"
 #include "platform.h"
 #include "scenario.h"
+#include "sharding.h"
 
 typedef struct {
     long long params;
     int samples_per_gpu;
+    gcsim_sharding sharding;  /* how the state below is shared (ddp: not at all) */
+    int shard_gpus;           /* GPUs the sharded state is spread over (1: none) */
+    bool act_ckpt;
     double weights_bytes;     /* working copy plus fp32 master weights under bf16/fp16 */
     double gradients_bytes;
     double optimizer_bytes;
     double activation_bytes;  /* 0 when the model gives no estimate */
+    double buffer_bytes;      /* communication buffers: ZeRO-1/2's reduce buckets, ZeRO-3's
+                                 unsharded units in flight, hpZ's secondary partition */
     double total_bytes;
     double capacity_bytes;    /* the platform's gpu.memory; 0 when not given */
 } gcsim_memory;
@@ -44,6 +50,24 @@ void gcsim_memory_estimate(const gcsim_model *m, const gcsim_platform *pf, int s
 /* Fails, with the arithmetic in the message, when the estimate exceeds gpu.memory. */
 int gcsim_memory_check(const gcsim_model *m, const gcsim_platform *pf, int samples_per_gpu,
                        gcsim_error *err);
+
+/* The estimate per strategy on `gpus` GPUs (docs/sharding.md, "Memory"): with P
+ * parameters, W working-weight bytes, M fp32 master bytes (mixed precision), G gradient
+ * bytes and O optimizer bytes per parameter, and S the GPUs a shard spans,
+ *   ddp   P (W + M + G + O)           zero1  P (W + G) + P (M + O) / S
+ *   zero2 P W + P (M + G + O) / S     zero3, hsdp  P (W + M + G + O) / S
+ * plus buffers (zero1/2: two reduce buckets; zero3/hsdp: two units' parameters and one
+ * unit's gradient unsharded; hpz: P W / gpus_per_node) and activations (checkpointed:
+ * each unit's input, 2/34 of a layer's activations in Korthikanti et al.'s count, plus
+ * one unit's in full). bucket_bytes: fp32 bytes of a gradient bucket (0: 25 MiB). */
+void gcsim_memory_estimate_sharded(const gcsim_model *m, const gcsim_platform *pf,
+                                   const gcsim_sharding *sh, int gpus, int samples_per_gpu,
+                                   bool act_ckpt, double bucket_bytes, gcsim_memory *out);
+/* As gcsim_memory_check; the refusal says which strategies, GPU counts (up to the
+ * platform's) or activation checkpointing would fit. */
+int gcsim_memory_check_sharded(const gcsim_model *m, const gcsim_platform *pf,
+                               const gcsim_sharding *sh, int gpus, int samples_per_gpu,
+                               bool act_ckpt, double bucket_bytes, gcsim_error *err);
 
 /* One line describing the estimate, for reports. */
 void gcsim_memory_describe(const gcsim_model *m, const gcsim_memory *mem, char *buf,

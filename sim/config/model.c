@@ -2,6 +2,7 @@
 #include "model.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,4 +413,29 @@ int gcsim_profile_time_s(const gcsim_profile *p, int batch, double *time_s, gcsi
                           p->gpu, batch, t);
     *time_s = t;
     return 0;
+}
+
+/* Length of a layer name's unit key: up to the first '.', or all of it. */
+static size_t unit_key_len(const char *name)
+{
+    const char *dot = strchr(name, '.');
+    return dot ? (size_t)(dot - name) : strlen(name);
+}
+
+int gcsim_model_units(const gcsim_model *m, int *unit_of)
+{
+    int units = 0;
+    for (int l = 0; l < m->n_layers; l++) {
+        const char *a = m->layers[l].name;
+        bool same = false;
+        if (l > 0) {
+            const char *b = m->layers[l - 1].name;
+            size_t ka = unit_key_len(a), kb = unit_key_len(b);
+            same = ka == kb && ka < strlen(a) && kb < strlen(b) && strncmp(a, b, ka) == 0;
+        }
+        if (!same)
+            units++;
+        unit_of[l] = units - 1;
+    }
+    return units;
 }

@@ -106,6 +106,11 @@ double gcsim_model_exchanged_gradient_bytes(const gcsim_model *m);
  * estimate scales with the element size (an approximation: autocast keeps some fp32). */
 void gcsim_model_set_precision(gcsim_model *m, gcsim_precision p);
 
+/* The units a sharded stack wraps (an FSDP unit, a ZeRO-3 module): consecutive layers
+ * whose names share the part before the first '.' ("layer3.attention", "layer3.mlp"),
+ * else a layer alone. Fills unit_of[layer] (n_layers entries); returns the unit count. */
+int gcsim_model_units(const gcsim_model *m, int *unit_of);
+
 /* Training FLOPs per sample: forward plus a backward of twice the forward (the usual
  * 2x for gradients with respect to inputs and to weights). For MFU. */
 double gcsim_model_train_flops_per_sample(const gcsim_model *m);

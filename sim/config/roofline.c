@@ -2,8 +2,10 @@
 #include "roofline.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "llm_efficiency_fit.h"
 #include "roofline_fit.h"
 
 int gcsim_roofline_time_s(const gcsim_model *m, const gcsim_platform *pf, int batch,
@@ -37,6 +39,81 @@ int gcsim_roofline_time_s(const gcsim_model *m, const gcsim_platform *pf, int ba
     return 0;
 }
 
+bool gcsim_model_is_transformer(const gcsim_model *m)
+{
+    if (m->tokens_per_sample <= 0)
+        return false;
+    for (int l = 0; l < m->n_layers; l++)
+        if (strcmp(m->layers[l].kind, "attention") == 0)
+            return true;
+    return false;
+}
+
+double gcsim_transformer_efficiency(const gcsim_platform *pf)
+{
+    for (size_t k = 0; k < sizeof gcsim_transformer_fit / sizeof *gcsim_transformer_fit; k++)
+        if (gcsim_transformer_fit[k].gpu[0] && strcmp(gcsim_transformer_fit[k].gpu, pf->gpu.type) == 0)
+            return gcsim_transformer_fit[k].efficiency;
+    return 0.0;
+}
+
+static double precision_peak(const gcsim_model *m, const gcsim_platform *pf)
+{
+    return gcsim_precision_grad_elem_bytes(m->precision) == 4 ? pf->gpu.speed_flops
+                                                              : pf->gpu.speed_16bit_flops;
+}
+
+int gcsim_compute_override(gcsim_model *m, const gcsim_platform *pf, int batch, double mfu,
+                           double step_time_s, gcsim_error *err)
+{
+    double t = step_time_s;
+    double peak = precision_peak(m, pf);
+    if (!(t > 0)) {
+        if (!(peak > 0))
+            return gcsim_fail(err, "--mfu: %s gives no peak for %s (gpu.speed_16bit)",
+                              pf->source_path, gcsim_precision_name(m->precision));
+        t = gcsim_model_train_flops_per_sample(m) * batch / (peak * mfu);
+    }
+    /* replace the profile for this GPU and precision class, or take the spare slot the
+     * loader leaves (model.c allocates n_profiles + 1) */
+    gcsim_profile *p = (gcsim_profile *)gcsim_model_profile(m, pf->gpu.type);
+    if (!p)
+        p = &m->profiles[m->n_profiles++];
+    free(p->layer_forward_s);
+    free(p->layer_backward_s);
+    memset(p, 0, sizeof *p);
+    snprintf(p->gpu, sizeof p->gpu, "%s", pf->gpu.type);
+    p->precision = m->precision;
+    snprintf(p->framework, sizeof p->framework, "none (given on the command line)");
+    if (step_time_s > 0)
+        snprintf(p->source, sizeof p->source, "given: --step-time %.6g s for batch %d",
+                 step_time_s, batch);
+    else
+        snprintf(p->source, sizeof p->source, "given: --mfu %.4g of %.4g TFLOP/s (%s peak)",
+                 mfu, peak / 1e12, gcsim_precision_name(m->precision));
+    p->n_points = 1;
+    p->points[0].batch = batch;
+    p->points[0].time_s = t;
+    p->backward_fraction = 2.0 / 3.0;
+    return 0;
+}
+
+const char *gcsim_compute_source(const gcsim_model *m, const gcsim_platform *pf)
+{
+    const gcsim_profile *p = gcsim_model_profile(m, pf->gpu.type);
+    if (!p)
+        return gcsim_model_is_transformer(m) && gcsim_transformer_efficiency(pf) > 0 &&
+                       gcsim_precision_grad_elem_bytes(m->precision) == 2 &&
+                       precision_peak(m, pf) > 0
+                   ? "modelled (transformer efficiency)"
+                   : "modelled (roofline)";
+    static const char *kinds[] = {"measured", "derived", "fitted", "given"};
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+        if (strncmp(p->source, kinds[k], strlen(kinds[k])) == 0)
+            return kinds[k];
+    return "profile";
+}
+
 const gcsim_profile *gcsim_compute_profile(const gcsim_model *m, const gcsim_platform *pf,
                                            int batch, gcsim_profile *scratch,
                                            gcsim_error *err)
@@ -44,6 +121,25 @@ const gcsim_profile *gcsim_compute_profile(const gcsim_model *m, const gcsim_pla
     const gcsim_profile *p = gcsim_model_profile(m, pf->gpu.type);
     if (p)
         return p;
+    /* fitted on bf16 training only: fp32/tf32 keep the roofline */
+    bool half = gcsim_precision_grad_elem_bytes(m->precision) == 2;
+    double eff = half && gcsim_model_is_transformer(m) ? gcsim_transformer_efficiency(pf) : 0.0;
+    double peak = precision_peak(m, pf);
+    if (eff > 0 && peak > 0) {
+        memset(scratch, 0, sizeof *scratch);
+        snprintf(scratch->gpu, sizeof scratch->gpu, "%s", pf->gpu.type);
+        scratch->precision = m->precision;
+        snprintf(scratch->framework, sizeof scratch->framework, "none (no profile for this GPU)");
+        snprintf(scratch->source, sizeof scratch->source,
+                 "modelled: training FLOPs (3 x forward) at %.4f of the %s peak %.4g TFLOP/s, "
+                 "fitted (%s)", eff, gcsim_precision_name(m->precision), peak / 1e12,
+                 GCSIM_TRANSFORMER_FIT_SOURCE);
+        scratch->n_points = 1;
+        scratch->points[0].batch = batch;
+        scratch->points[0].time_s = gcsim_model_train_flops_per_sample(m) * batch / (peak * eff);
+        scratch->backward_fraction = 2.0 / 3.0;
+        return scratch;
+    }
     double t;
     if (gcsim_roofline_time_s(m, pf, batch, &t, err))
         return NULL;

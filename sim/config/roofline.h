@@ -9,6 +9,8 @@
 #ifndef GCSIM_CONFIG_ROOFLINE_H
 #define GCSIM_CONFIG_ROOFLINE_H
 
+#include <stdbool.h>
+
 #include "gcsim_error.h"
 #include "model.h"
 #include "platform.h"
@@ -24,5 +26,25 @@ int gcsim_roofline_time_s(const gcsim_model *m, const gcsim_platform *pf, int ba
 const gcsim_profile *gcsim_compute_profile(const gcsim_model *m, const gcsim_platform *pf,
                                            int batch, gcsim_profile *scratch,
                                            gcsim_error *err);
+
+/* Whether the model is a token transformer (tokens_per_sample and attention layers): one
+ * whose compute, without a profile for the GPU, the transformer efficiency model gives
+ * instead of the roofline (llm_efficiency_fit.h, docs/sharding.md "Compute"). */
+bool gcsim_model_is_transformer(const gcsim_model *m);
+
+/* The fraction of the GPU's 16-bit peak that transformer training reaches on this platform's
+ * GPU type by the fit (0 when the fit has no value for it: then the roofline applies). */
+double gcsim_transformer_efficiency(const gcsim_platform *pf);
+
+/* Replaces the model's compute for the platform's GPU by a one-point profile at `batch`:
+ * step_time_s when > 0, else the training FLOPs at mfu of the precision's peak. Fails
+ * without the peak. */
+int gcsim_compute_override(gcsim_model *m, const gcsim_platform *pf, int batch, double mfu,
+                           double step_time_s, gcsim_error *err);
+
+/* How the compute of the model on this platform was obtained: "measured", "derived",
+ * "fitted", "given" (--mfu, --step-time), "modelled (transformer efficiency)" or
+ * "modelled (roofline)". */
+const char *gcsim_compute_source(const gcsim_model *m, const gcsim_platform *pf);
 
 #endif

@@ -17,6 +17,12 @@ static const char *const collective_names[COLLECTIVE_COUNT] = {
 
 const char *gcsim_collective_name(gcsim_collective c)
 {
+    switch (c) {
+    case COLLECTIVE_REDUCE_SCATTER: return "reduce-scatter";
+    case COLLECTIVE_HIER_REDUCE_SCATTER: return "hierarchical-reduce-scatter";
+    case COLLECTIVE_CROSS_GROUP_RING: return "cross-group-ring";
+    default: break;
+    }
     return (unsigned)c < COLLECTIVE_COUNT ? collective_names[c] : "?";
 }
 

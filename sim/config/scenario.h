@@ -10,6 +10,7 @@
 #include "model.h"
 #include "payload.h"
 #include "platform.h"
+#include "sharding.h"
 
 typedef enum { SCALING_STRONG, SCALING_WEAK } gcsim_scaling;
 
@@ -25,7 +26,14 @@ typedef enum {
     COLLECTIVE_DGC_PAPER,     /* DGC Sec. 5's model: the TernGrad pattern, sparse density
                                  doubling at every aggregation step */
     COLLECTIVE_NVLS,          /* NVLink SHARP: reduced in the NVSwitch, one node */
-    COLLECTIVE_COUNT
+    COLLECTIVE_COUNT,         /* the collectives a user names; the ones below are the
+                                 pieces of sharded data parallelism (sim/collectives/
+                                 sharding.c), over groups of GPUs, never parsed */
+    COLLECTIVE_REDUCE_SCATTER,      /* ring reduce-scatter inside each group */
+    COLLECTIVE_HIER_REDUCE_SCATTER, /* reduce-scatter inside each node, then across nodes
+                                       per rail (ZeRO++'s hierarchical qgZ) */
+    COLLECTIVE_CROSS_GROUP_RING     /* ring all-reduce among the GPUs of the same rank in
+                                       every group (HSDP's replicas) */
 } gcsim_collective;
 
 /* The papers' own performance models (TernGrad Appendix B and DGC's use of it): gradients
@@ -86,6 +94,12 @@ typedef struct {
      * does (the faster of ring and double binary tree for the call's size), because neither
      * the command line nor the platform named one (gcsim_stack_setup_apply). */
     bool tune_allreduce;
+    /* How workers share the training state (sharding.h; zeroed: ddp), micro-batches per
+     * optimizer step (gradient accumulation; 0 or 1: one), and whether activations are
+     * checkpointed (each unit's forward recomputed before its backward). */
+    gcsim_sharding sharding;
+    int grad_accum;
+    bool act_ckpt;
 } gcsim_scenario;
 
 typedef struct {

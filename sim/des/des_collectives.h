@@ -33,7 +33,11 @@ struct des_sim {
     gcsim_des_bucket *buckets;   /* results, shared by all actors (one process) */
     des_actor *actors;           /* one per endpoint */
     sg_host_t *hosts;            /* one per endpoint */
-    sg_sem_t *ready;             /* per GPU: one release per full bucket */
+    sg_sem_t *ready;             /* per GPU: one release per bucket ready to exchange */
+    /* Per GPU, with gated blocks (ZeRO-3 / FSDP): one release per bucket exchanged, and
+     * how many of them the compute actor has taken. */
+    sg_sem_t *gates;
+    int *gates_taken;
     /* With deferred steps (plan->deferred): a step actor per GPU, its own record (codec
      * time), a release per bucket whose calls are done, and one when backward is. */
     des_actor *step_actors;

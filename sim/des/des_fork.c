@@ -301,7 +301,8 @@ int gcsim_des_predict_opts(const gcsim_scenario *s, const gcsim_des_options *opt
         out->exposed_comm_s = fmax(0.0, hdr.iteration_s - compute_s - hdr.max_codec_s);
         d->exposed_comm_s = out->exposed_comm_s;
         out->samples_per_iteration =
-            s->scaling == SCALING_STRONG ? (double)s->batch : (double)s->batch * plan.gpus;
+            (s->scaling == SCALING_STRONG ? (double)s->batch : (double)s->batch * plan.gpus) *
+            (s->grad_accum > 1 ? s->grad_accum : 1);
         out->throughput_samples_per_s = out->samples_per_iteration / hdr.iteration_s;
     }
     if (!details && rc == 0)

@@ -73,11 +73,17 @@ static int plan_schedules(des_plan *plan, gcsim_error *err)
         int chunks = gcsim_call_pipeline_chunks(call, plan->topology.gpus);
         int k = 0;
         while (k < plan->n_schedules && (plan->schedules[k].chunks != chunks ||
-                                         plan->schedules[k].collective != call->collective))
+                                         plan->schedules[k].collective != call->collective ||
+                                         plan->schedules[k].group != call->group))
             k++;
         if (k == plan->n_schedules) {
-            if (gcsim_schedule_build(&plan->schedules[k], call->collective, &plan->topology,
-                                     plan->ps_shards, chunks, err) != 0)
+            gcsim_schedule *sk = &plan->schedules[k];
+            int rc = call->group > 0 || call->collective > COLLECTIVE_COUNT
+                         ? gcsim_schedule_build_group(sk, call->collective, &plan->topology,
+                                                      call->group, err)
+                         : gcsim_schedule_build(sk, call->collective, &plan->topology,
+                                                plan->ps_shards, chunks, err);
+            if (rc != 0)
                 return -1;
             plan->n_schedules++;
             if (plan->schedules[k].endpoints > plan->endpoints)
@@ -184,6 +190,7 @@ int des_plan_collective(des_plan *plan, const gcsim_platform *p, int gpus, int o
                                 .aggregation = PAYLOAD_DENSE_SUMMABLE};
     it->buckets[0].bytes = bytes;
     it->buckets[0].n_steps = 1;
+    it->buckets[0].ready_block = -1;
     it->calls[0] = (gcsim_call){.collective = c, .bytes = bytes, .name = gcsim_collective_name(c)};
     it->steps[0] = (gcsim_step){.kind = GCSIM_STEP_CALL, .name = it->calls[0].name, .call = 0};
     it->n_calls = it->n_steps = 1;

@@ -118,27 +118,46 @@ static void gpu_compute_main(int argc, char **argv)
     const des_plan *plan = sim->plan;
     char name[64] = "";
 
-    des_event_args fwd = des_event_args_of("forward");
-    compute(a, plan->iteration.forward_s, "forward", &fwd);
-    for (int b = 0; b < plan->n_buckets; b++) {
-        gcsim_des_bucket *bk = &plan->buckets[b];
-        if (sim->timeline) /* the slice's name: formatted only when there is a timeline */
-            snprintf(name, sizeof name, "backward layers %d-%d", bk->first_layer, bk->last_layer);
-        des_event_args bwd = des_event_args_of("backward");
-        bwd.bucket = b;
-        compute(a, plan->iteration.buckets[b].backward_s, name, &bwd);
-        double now = simgrid_get_clock();
-        if (now > sim->buckets[b].ready_s)
-            sim->buckets[b].ready_s = now;
-        if (plan->overlap)
+    const gcsim_iteration *it = &plan->iteration;
+    int next_bucket = 0; /* buckets are ready in order (ready_block non-decreasing) */
+    while (next_bucket < it->n_buckets && it->buckets[next_bucket].ready_block < 0)
+        next_bucket++;
+    for (int k = 0; k < it->n_blocks; k++) {
+        const gcsim_block *bl = &it->blocks[k];
+        /* A gated block waits until the comm actor has exchanged its bucket; buckets are
+         * exchanged in order, so the k-th release is bucket k - 1's. */
+        while (bl->gate >= 0 && sim->gates_taken[a->ep] <= bl->gate) {
+            sg_sem_acquire(sim->gates[a->ep]);
+            sim->gates_taken[a->ep]++;
+        }
+        const char *kind = bl->kind == GCSIM_BLOCK_FORWARD    ? "forward"
+                           : bl->kind == GCSIM_BLOCK_BACKWARD ? "backward"
+                                                              : "recompute";
+        bool whole = bl->first_layer == 0 && bl->last_layer == it->n_layers - 1;
+        if (sim->timeline) { /* the slice's name: formatted only when there is a timeline */
+            if (bl->kind == GCSIM_BLOCK_FORWARD && whole)
+                snprintf(name, sizeof name, "forward");
+            else
+                snprintf(name, sizeof name, "%s layers %d-%d", kind, bl->first_layer,
+                         bl->last_layer);
+        }
+        des_event_args ev = des_event_args_of(kind);
+        /* the bucket a backward block fills */
+        if (bl->kind == GCSIM_BLOCK_BACKWARD && next_bucket < it->n_buckets &&
+            it->buckets[next_bucket].ready_block == k)
+            ev.bucket = next_bucket;
+        compute(a, bl->seconds, name, &ev);
+        for (; next_bucket < it->n_buckets && it->buckets[next_bucket].ready_block <= k;
+             next_bucket++) {
+            double now = simgrid_get_clock();
+            if (now > sim->buckets[next_bucket].ready_s)
+                sim->buckets[next_bucket].ready_s = now;
             sg_sem_release(sim->ready[a->ep]);
+        }
     }
     double now = simgrid_get_clock();
     if (now > sim->compute_end_s)
         sim->compute_end_s = now;
-    if (!plan->overlap)
-        for (int b = 0; b < plan->n_buckets; b++)
-            sg_sem_release(sim->ready[a->ep]);
     if (plan->deferred)
         sg_sem_release(sim->backward_done[a->ep]);
     sim->computing[a->ep] = NULL;
@@ -203,6 +222,8 @@ static void gpu_comm_main(int argc, char **argv)
         des_mark_end(a, b);
         if (plan->deferred)
             sg_sem_release(sim->exchanged[a->ep]);
+        if (sim->gates)
+            sg_sem_release(sim->gates[a->ep]);
     }
     actor_end(sim);
 }
@@ -400,13 +421,31 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     /* Without compute (a bare collective) every bucket is ready at time 0: the semaphores
      * start full and no compute actor runs (half the actors, whose stacks dominate the
      * cost of a small run). */
-    bool computes = plan->iteration.forward_s > 0;
+    const gcsim_iteration *it = &plan->iteration;
+    bool computes = false, gated = false;
+    for (int k = 0; k < it->n_blocks; k++) {
+        computes = computes || it->blocks[k].seconds > 0;
+        gated = gated || it->blocks[k].gate >= 0;
+    }
+    computes = computes || gated;
+    /* Buckets ready at the start (a bare collective's, a parameter all-gather's) */
+    int ready0 = 0;
     for (int b = 0; b < plan->n_buckets; b++)
-        computes = computes || plan->iteration.buckets[b].backward_s > 0;
+        ready0 += !computes || it->buckets[b].ready_block < 0;
+    if (gated) {
+        sim.gates = calloc((size_t)n, sizeof(sg_sem_t));
+        sim.gates_taken = calloc((size_t)n, sizeof(int));
+        if (!sim.gates || !sim.gates_taken) {
+            fail(hdr, "out of memory", "");
+            return;
+        }
+    }
     if (done)
         sim.parked = sg_sem_init(0);
     for (int g = 0; g < n; g++) {
-        sim.ready[g] = sg_sem_init(computes ? 0 : plan->n_buckets);
+        sim.ready[g] = sg_sem_init(ready0);
+        if (gated)
+            sim.gates[g] = sg_sem_init(0);
         if (computes) {
             sg_actor_t c = sg_actor_init("compute", sim.hosts[g]);
             sim.computing[g] = c;
@@ -450,7 +489,11 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
             sg_sem_destroy(sim.exchanged[g]);
         if (sim.backward_done && sim.backward_done[g])
             sg_sem_destroy(sim.backward_done[g]);
+        if (sim.gates && sim.gates[g])
+            sg_sem_destroy(sim.gates[g]);
     }
+    free(sim.gates);
+    free(sim.gates_taken);
     if (sim.parked)
         sg_sem_destroy(sim.parked);
     free(sim.actors);

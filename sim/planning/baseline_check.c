@@ -23,7 +23,8 @@ int baseline_case_predict(const baseline_case *bc, sweep_cache *cache,
                           gcsim_error *err)
 {
     const gcsim_platform *pf = sweep_cache_platform(cache, bc->platform, err);
-    const gcsim_model *m = pf ? sweep_cache_model(cache, bc->model, err) : NULL;
+    const gcsim_model *m =
+        pf ? sweep_cache_model_as(cache, bc->model, bc->precision, bc->optimizer, err) : NULL;
     const gcsim_payload_plan *pl = m ? sweep_cache_payload(cache, m, bc->compressor, err) : NULL;
     const gcsim_stack *st = pl ? sweep_cache_stack(cache, baseline_case_stack(bc, pf), err) : NULL;
     if (!st)
@@ -35,7 +36,8 @@ int baseline_case_predict(const baseline_case *bc, sweep_cache *cache,
                     .collective = bc->collective, .collective_given = true,
                     .scaling = bc->scaling,
                     .engine = bc->engine, .batch = bc->batch, .gpus = bc->gpus,
-                    .overlap = true};
+                    .overlap = true, .sharding = bc->sharding, .grad_accum = bc->grad_accum,
+                    .act_ckpt = bc->act_ckpt};
     sweep_result res;
     if (sweep_case_run(&c, &res, err))
         return -1;

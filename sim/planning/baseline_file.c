@@ -98,7 +98,52 @@ static int resolve(const char *baseline_path, const char *rel, char *out, size_t
 static const char *const top_keys[] = {"format", "description", "tolerance_pct", "cases", NULL};
 static const char *const case_keys[] = {
     "name", "platform", "model", "compressor", "stack", "collective", "gpus", "scaling",
-    "batch", "engine", "expected_throughput_samples_per_s", "tolerance_pct", NULL};
+    "batch", "engine", "expected_throughput_samples_per_s", "tolerance_pct", "precision",
+    "optimizer", "sharding", "grad_accum", "act_ckpt", NULL};
+
+/* The optional training settings of a case (issue 25): precision, optimizer, sharding,
+ * grad_accum, act_ckpt, as on gcsim predict's command line. */
+static int read_training(const cJSON *item, const char *path, baseline_case *c, json_ctx *ctx)
+{
+    char text[64];
+    c->precision = c->optimizer = -1;
+    memset(&c->sharding, 0, sizeof c->sharding);
+    if (json_member(item, "precision")) {
+        gcsim_precision p;
+        if (json_string(item, path, "precision", true, text, sizeof text, ctx))
+            return -1;
+        if (gcsim_precision_parse(text, &p))
+            return gcsim_fail(ctx->err, "%s: %s.precision: expected fp32, tf32, bf16 or fp16, got "
+                                        "\"%s\"", ctx->origin, path, text);
+        c->precision = (int)p;
+    }
+    if (json_member(item, "optimizer")) {
+        gcsim_optimizer o;
+        if (json_string(item, path, "optimizer", true, text, sizeof text, ctx))
+            return -1;
+        if (gcsim_optimizer_parse(text, &o))
+            return gcsim_fail(ctx->err, "%s: %s.optimizer: expected sgd, momentum or adam, got "
+                                        "\"%s\"", ctx->origin, path, text);
+        c->optimizer = (int)o;
+    }
+    if (json_member(item, "sharding")) {
+        char why[160];
+        if (json_string(item, path, "sharding", true, text, sizeof text, ctx))
+            return -1;
+        if (gcsim_sharding_parse(text, &c->sharding, why, sizeof why))
+            return gcsim_fail(ctx->err, "%s: %s.sharding: %s", ctx->origin, path, why);
+    }
+    long long v = 1;
+    if (json_integer(item, path, "grad_accum", false, 1, 1 << 16, &v, ctx))
+        return -1;
+    c->grad_accum = (int)v;
+    c->act_ckpt = false;
+    const cJSON *ck = json_member(item, "act_ckpt");
+    if (ck && !cJSON_IsBool(ck))
+        return gcsim_fail(ctx->err, "%s: %s.act_ckpt: expected true or false", ctx->origin, path);
+    c->act_ckpt = ck && cJSON_IsTrue(ck);
+    return 0;
+}
 
 static int read_case(const cJSON *item, const char *path, baseline *b, baseline_case *c,
                      json_ctx *ctx)
@@ -174,7 +219,9 @@ static int read_case(const cJSON *item, const char *path, baseline *b, baseline_
         return -1;
     c->has_expected = json_member(item, "expected_throughput_samples_per_s") != NULL;
     c->tolerance_pct = -1.0;
-    return json_number(item, path, "tolerance_pct", false, 0.0, 1e6, &c->tolerance_pct, ctx);
+    if (json_number(item, path, "tolerance_pct", false, 0.0, 1e6, &c->tolerance_pct, ctx))
+        return -1;
+    return read_training(item, path, c, ctx);
 }
 
 int baseline_load(const char *path, baseline *out, gcsim_error *err)

@@ -33,6 +33,7 @@
 #include "gcsim_error.h"
 #include "engine.h"
 #include "scenario.h"
+#include "sharding.h"
 
 #define BASELINE_FORMAT "gcsim-baseline/1"
 
@@ -51,6 +52,12 @@ typedef struct {
     double expected_samples_per_s; /* meaningful when has_expected */
     bool has_expected;             /* false: a new case, not yet recorded */
     double tolerance_pct;    /* < 0: the file's or the command line's */
+    /* Optional (issue 25): the training precision and optimizer (-1: the model's), the
+     * sharding strategy (zeroed: ddp), micro-batches per step and checkpointing. */
+    int precision, optimizer;
+    gcsim_sharding sharding;
+    int grad_accum;
+    bool act_ckpt;
 } baseline_case;
 
 typedef struct {

@@ -20,6 +20,7 @@ typedef struct {
 typedef struct {
     /* Set by the caller. */
     int platform, compressor, stack, collective; /* indices into the caller's lists */
+    int sharding;                                /* index into plan_problem.shardings */
     int gpus;
     sweep_result r;
     /* --exchange best (exchange_best.h): r is the fastest exchange's result; the stack's

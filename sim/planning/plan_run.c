@@ -55,7 +55,8 @@ int plan_search_counts(const plan_problem *pb, const gcsim_platform *pf, int *co
 
 int plan_groups_per_platform(const plan_problem *pb)
 {
-    return pb->n_compressors * pb->n_stacks * (pb->exchange_best ? 1 : pb->n_collectives);
+    return pb->n_compressors * pb->n_stacks * (pb->exchange_best ? 1 : pb->n_collectives) *
+           (pb->n_shardings > 0 ? pb->n_shardings : 1);
 }
 
 gcsim_collective plan_candidate_collective(const plan_problem *pb, const plan_candidate *c)
@@ -138,8 +139,9 @@ static int run_candidate(const plan_problem *pb, const sweep_case *cs, plan_cand
 
 /* Runs every count of one (platform, compressor, stack, collective) group, offering each
  * to the group and the extremes. */
-static void run_group(const plan_problem *pb, int p, int c, int t, int k, const int *counts,
-                      int n_counts, plan_group *grp, plan_extremes *extremes, plan_result *out)
+static void run_group(const plan_problem *pb, int p, int c, int t, int k, int sh,
+                      const int *counts, int n_counts, plan_group *grp, plan_extremes *extremes,
+                      plan_result *out)
 {
     const gcsim_platform *pf = pb->platforms[p];
     /* With exchange_best no collective is named: each exchange takes the schedule the
@@ -149,7 +151,10 @@ static void run_group(const plan_problem *pb, int p, int c, int t, int k, const 
                      .collective = pb->exchange_best ? COLLECTIVE_RING : pb->collectives[k],
                      .collective_given = !pb->exchange_best,
                      .exchange = pb->exchange, .scaling = pb->scaling, .engine = pb->engine,
-                     .batch = pb->batch, .gpus = 1, .overlap = true};
+                     .batch = pb->batch, .gpus = 1, .overlap = true,
+                     .grad_accum = pb->grad_accum, .act_ckpt = pb->act_ckpt};
+    if (pb->n_shardings > 0)
+        cs.sharding = pb->shardings[sh];
     /* One GPU exchanges nothing, so its throughput is the same under every exchange. */
     sweep_result one;
     gcsim_error err;
@@ -161,6 +166,7 @@ static void run_group(const plan_problem *pb, int p, int c, int t, int k, const 
         cand.compressor = c;
         cand.stack = t;
         cand.collective = k;
+        cand.sharding = sh;
         cand.gpus = cs.gpus = counts[g];
         if (run_candidate(pb, &cs, &cand, &err)) {
             out->skipped++;
@@ -180,6 +186,7 @@ int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
 {
     memset(out, 0, sizeof *out);
     int n_collectives = pb->exchange_best ? 1 : pb->n_collectives;
+    int n_shardings = pb->n_shardings > 0 ? pb->n_shardings : 1;
     out->n_groups = pb->n_platforms * plan_groups_per_platform(pb);
     int *counts = malloc(PLAN_MAX_GPU_COUNTS * sizeof *counts);
     plan_group *groups = calloc((size_t)out->n_groups + 1, sizeof *groups);
@@ -200,12 +207,19 @@ int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
             goto done;
         for (int c = 0; c < pb->n_compressors; c++)
             for (int t = 0; t < pb->n_stacks; t++)
-                for (int k = 0; k < n_collectives; k++) {
-                    int g = ((p * pb->n_compressors + c) * pb->n_stacks + t) * n_collectives + k;
-                    run_group(pb, p, c, t, k, counts, n_counts, &groups[g], &extremes, out);
-                    if (groups[g].has_best)
-                        out->rows[out->n_rows++] = groups[g].best;
-                }
+                for (int k = 0; k < n_collectives; k++)
+                    for (int sh = 0; sh < n_shardings; sh++) {
+                        /* a sharded strategy's exchange does not depend on the collective */
+                        if (k > 0 && pb->n_shardings > 0 &&
+                            pb->shardings[sh].strategy != GCSIM_SHARD_DDP)
+                            continue;
+                        int g = (((p * pb->n_compressors + c) * pb->n_stacks + t) * n_collectives +
+                                 k) * n_shardings + sh;
+                        run_group(pb, p, c, t, k, sh, counts, n_counts, &groups[g], &extremes,
+                                  out);
+                        if (groups[g].has_best)
+                            out->rows[out->n_rows++] = groups[g].best;
+                    }
     }
     out->feasible = out->n_rows > 0;
     if (out->feasible) {

@@ -45,6 +45,13 @@ typedef struct {
     const int *gpus;          /* the counts asked for (ascending or not), or NULL: */
     int n_gpus;               /*   plan_default_counts on each platform */
     bool whole_nodes;         /* beyond one node, only multiples of gpus_per_node */
+    /* Sharding strategies searched (NULL or none: ddp alone); a sharded strategy runs its
+     * own exchange, so it forms one group per (platform, compressor, stack), not one per
+     * collective. Micro-batches per step and checkpointing apply to every candidate. */
+    const gcsim_sharding *shardings;
+    int n_shardings;
+    int grad_accum;
+    bool act_ckpt;
 } plan_problem;
 
 typedef struct {

@@ -19,7 +19,9 @@ static int scenario_of(const breakeven_case *bc, const gcsim_stack *st,
     *s = (gcsim_scenario){.platform = bc->platform, .model = bc->model, .payload = pl,
                           .scaling = SCALING_WEAK,
                           .batch = bc->batch > 0 ? bc->batch : bc->model->batch_per_gpu,
-                          .bucket_bytes = 0.0 /* the stack's */, .overlap = true};
+                          .bucket_bytes = 0.0 /* the stack's */, .overlap = true,
+                          .sharding = bc->sharding, .grad_accum = bc->grad_accum,
+                          .act_ckpt = bc->act_ckpt};
     gcsim_stack_setup_apply(ss, s);
     return gcsim_platform_place(bc->platform, bc->gpus, &s->placement, err);
 }

@@ -26,6 +26,9 @@ typedef struct {
     int batch;                          /* per GPU (weak scaling); 0: the model's */
     gcsim_exchange exchange;            /* the compressor's (fp32: the stack's own) */
     const gcsim_collective *collective; /* the compressor's, or NULL: the platform's */
+    gcsim_sharding sharding;            /* both sides' (zeroed: ddp), docs/sharding.md */
+    int grad_accum;
+    bool act_ckpt;
 } breakeven_case;
 
 typedef struct {

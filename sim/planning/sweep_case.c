@@ -1,6 +1,7 @@
 /* Shared case evaluation for sweep, plan and check (sweep_case.h). */
 #include "memory.h"
 #include "sweep_case.h"
+#include "sharding.h"
 
 #include "codec.h"
 
@@ -153,6 +154,40 @@ const gcsim_model *sweep_cache_model(sweep_cache *c, const char *path, gcsim_err
     return m;
 }
 
+const gcsim_model *sweep_cache_model_as(sweep_cache *c, const char *path, int precision,
+                                        int optimizer, gcsim_error *err)
+{
+    if (precision < 0 && optimizer < 0)
+        return sweep_cache_model(c, path, err);
+    /* A key no file path has: the path, then the two settings on their own lines. */
+    char key[4200];
+    snprintf(key, sizeof key, "%s\n%d\n%d", path ? path : "(embedded)", precision, optimizer);
+    for (int i = 0; i < c->n_models; i++)
+        if (same_path(c->models[i].path, key))
+            return c->models[i].value;
+    gcsim_model *m = calloc(1, sizeof *m);
+    if (!m) {
+        gcsim_fail(err, "out of memory");
+        return NULL;
+    }
+    if (c->load.model(path, m, err)) {
+        gcsim_model_free(m);
+        free(m);
+        return NULL;
+    }
+    if (precision >= 0)
+        gcsim_model_set_precision(m, (gcsim_precision)precision);
+    if (optimizer >= 0)
+        m->optimizer = (gcsim_optimizer)optimizer;
+    if (!append(&c->models, &c->n_models, key, m)) {
+        gcsim_model_free(m);
+        free(m);
+        gcsim_fail(err, "out of memory");
+        return NULL;
+    }
+    return m;
+}
+
 const gcsim_stack *sweep_cache_stack(sweep_cache *c, const char *name_or_path, gcsim_error *err)
 {
     for (int i = 0; i < c->n_stacks; i++)
@@ -223,14 +258,19 @@ int sweep_case_run(const sweep_case *c, sweep_result *out, gcsim_error *err)
         return gcsim_fail(err, "strong scaling: the mini-batch K = %d is smaller than %d GPUs",
                           out->batch, c->gpus);
     /* A worker that cannot hold its training state is skipped with the arithmetic. */
-    if (gcsim_memory_check(c->model, c->platform,
-                           gcsim_samples_per_gpu(c->scaling, out->batch, c->gpus), err))
+    if (gcsim_memory_check_sharded(c->model, c->platform, &c->sharding, c->gpus,
+                                   gcsim_samples_per_gpu(c->scaling, out->batch, c->gpus),
+                                   c->act_ckpt, c->bucket_bytes, err))
+        return -1;
+    if (c->sharding.strategy != GCSIM_SHARD_DDP &&
+        gcsim_sharding_check(&c->sharding, c->platform, c->payload, c->gpus, err))
         return -1;
     gcsim_scenario s = {
         .platform = c->platform, .model = c->model, .payload = c->payload,
         .placement = out->placement, .scaling = c->scaling, .collective = c->collective,
         .batch = out->batch, .ps_shards = c->ps_shards, .bucket_bytes = c->bucket_bytes,
-        .overlap = c->overlap, .timeline_path = NULL};
+        .overlap = c->overlap, .timeline_path = NULL, .sharding = c->sharding,
+        .grad_accum = c->grad_accum, .act_ckpt = c->act_ckpt};
     /* The setup must outlive the engine's use of the scenario, which points into it. */
     gcsim_stack_setup ss;
     if (gcsim_stack_setup_init(&ss, c->platform, c->stack, c->payload->spec, c->exchange,
@@ -266,6 +306,14 @@ void sweep_case_id(const sweep_case *c, char out[17])
              c->platform->name, c->model->name, c->payload->spec, c->stack ? c->stack->name : "",
              gcsim_collective_name(c->collective), gcsim_scaling_name(c->scaling),
              sweep_case_batch(c), engine_name(c->engine), c->gpus);
+    /* sharded cases only: a plain data-parallel case keeps the id it had before */
+    if (c->sharding.strategy != GCSIM_SHARD_DDP || c->grad_accum > 1 || c->act_ckpt) {
+        char sh[48];
+        gcsim_sharding_format(&c->sharding, sh, sizeof sh);
+        size_t n = strlen(text);
+        snprintf(text + n, sizeof text - n, ";sharding=%s;grad_accum=%d;act_ckpt=%d", sh,
+                 c->grad_accum > 1 ? c->grad_accum : 1, c->act_ckpt);
+    }
     /* FNV-1a, 64 bits: offset basis 14695981039346656037, prime 1099511628211
      * (Fowler, Noll, Vo; IETF draft-eastlake-fnv). */
     uint64_t h = 14695981039346656037ull;

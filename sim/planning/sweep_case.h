@@ -34,6 +34,11 @@ void sweep_cache_free(sweep_cache *c);
  * sweep_cache_free. NULL on failure with a message in err. */
 const gcsim_platform *sweep_cache_platform(sweep_cache *c, const char *path, gcsim_error *err);
 const gcsim_model *sweep_cache_model(sweep_cache *c, const char *path, gcsim_error *err);
+/* The model trained at another precision (gcsim_model_set_precision) and with another
+ * optimizer: a copy of its own, loaded once per (path, precision, optimizer); -1 keeps the
+ * file's. */
+const gcsim_model *sweep_cache_model_as(sweep_cache *c, const char *path, int precision,
+                                        int optimizer, gcsim_error *err);
 const gcsim_payload_plan *sweep_cache_payload(sweep_cache *c, const gcsim_model *m,
                                               const char *spec, gcsim_error *err);
 /* The training stack a name or path means (gcsim_stack_load: "pytorch-ddp" from the
@@ -61,6 +66,11 @@ typedef struct {
     int ps_shards;            /* 0: one per machine */
     double bucket_bytes;      /* gradient bucket (fp32 bytes); 0: the stack's */
     bool overlap;
+    /* Sharded data parallelism (zeroed: ddp), micro-batches per step (0, 1: one) and
+     * activation checkpointing, as gcsim predict --sharding / --grad-accum / --act-ckpt. */
+    gcsim_sharding sharding;
+    int grad_accum;
+    bool act_ckpt;
 } sweep_case;
 
 typedef enum { BOTTLENECK_COMPUTE, BOTTLENECK_NETWORK, BOTTLENECK_COMPRESSION } sweep_bottleneck;

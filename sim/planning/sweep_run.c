@@ -17,7 +17,8 @@ int sweep_space_load(sweep_space *s, const sweep_inputs *in, sweep_cache *cache,
         if (!(s->platforms[p] = sweep_cache_platform(cache, in->n_platforms ? in->platforms[p] : NULL, err)))
             return -1;
     for (int m = 0; m < n_models; m++)
-        if (!(s->models[m] = sweep_cache_model(cache, in->n_models ? in->models[m] : NULL, err)))
+        if (!(s->models[m] = sweep_cache_model_as(cache, in->n_models ? in->models[m] : NULL,
+                                                  in->precision, in->optimizer, err)))
             return -1;
     for (int m = 0; m < n_models; m++)
         for (int c = 0; c < n_compressors; c++)
@@ -56,7 +57,8 @@ long long sweep_run(const sweep_space *s, const sweep_run_options *o, sweep_case
                 .collective_given = o->collective_given, .exchange = o->exchange,
                 .scaling = s->scalings[sc], .engine = s->engines[e], .batch = s->batches[b],
                 .ps_shards = o->ps_shards, .bucket_bytes = o->bucket_bytes,
-                .overlap = o->overlap};
+                .overlap = o->overlap, .sharding = o->sharding, .grad_accum = o->grad_accum,
+                .act_ckpt = o->act_ckpt};
             /* The one-GPU run of this group, for speedups: computed once, and only when
              * this shard has a case of the group. */
             int one_state = 0; /* 0 not yet, 1 ok, -1 failed */

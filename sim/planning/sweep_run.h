@@ -25,6 +25,9 @@ typedef struct {
     int n_collectives, n_scalings, n_batches; /* 0: one, ring / weak / the model's */
     int max_engines;
     int max_gpu_counts;                       /* room per platform */
+    /* The training precision and optimizer every model is run at (-1: each model's own;
+     * a zeroed struct means fp32 and SGD, so callers set them). */
+    int precision, optimizer;
 } sweep_inputs;
 
 /* Allocates the space for the given list lengths and loads every platform, model, payload
@@ -44,6 +47,9 @@ typedef struct {
     double bucket_bytes;      /* 0: each stack's */
     bool overlap;
     int shard_k, shard_n;     /* shard K of N; 0/0: every case */
+    gcsim_sharding sharding;  /* every case's (zeroed: ddp) */
+    int grad_accum;
+    bool act_ckpt;
 } sweep_run_options;
 
 /* One finished case, as the callback sees it (pointers valid during the call). */

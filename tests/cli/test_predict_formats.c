@@ -70,6 +70,8 @@ static double table_scale(const char *key)
 {
     size_t n = strlen(key);
     bool rate = n > 6 && strcmp(key + n - 6, "_per_s") == 0;
+    if (strcmp(key, "memory_bytes_per_gpu") == 0) /* GB in the table */
+        return 1e-9;
     return !rate && n > 2 && strcmp(key + n - 2, "_s") == 0 ? 1e3 : 1.0;
 }
 

@@ -123,13 +123,15 @@ def test_plan_best(gcsim):
           "the gain over the stack's own: %s" % row["exchange_speedup"])
     check("faster by %s" % row["exchange"] in j["notes"]["exchange"], "the note says which won")
 
-    # plan --stack LIST: one row per stack; the csv keeps its columns, stack ones last
+    # plan --stack LIST: one row per stack; the csv keeps its columns, the stack ones last
+    # before the sharding column that issue 25 appended
     text = run(gcsim, "plan", *common, "--compressors", "fp16", "--collectives", "ring",
                "--stack", "fused,pytorch-ddp", "--gpus", "8,64", "--target-throughput", "1000",
                "--format", "csv")
     header = text.splitlines()[0].split(",")
-    check(header[-5:] == ["exchange", "stack", "stack_exchange", "stack_exchange_samples_per_s",
-                          "exchange_speedup"], "plan csv: the stack columns last: %s" % header)
+    check(header[-6:] == ["exchange", "stack", "stack_exchange", "stack_exchange_samples_per_s",
+                          "exchange_speedup", "sharding"],
+          "plan csv: the stack columns last, then sharding: %s" % header)
     rows = rows_csv(text)
     check(sorted(r["stack"] for r in rows) == ["fused", "pytorch-ddp"], "a row per stack")
     check(all(r["stack_exchange"] == "" for r in rows), "no exchange search without best")

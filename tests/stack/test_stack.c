@@ -306,9 +306,13 @@ static double run_timeline(bool blocking, bool deferred, gcsim_timeline *out)
         steps[n++] = (gcsim_step){.kind = GCSIM_STEP_CODEC, .cls = GCSIM_CODEC_DECODE, .codec_s = 1e-3};
     buckets[1].n_steps = n - buckets[1].first_step;
     buckets[1].n_deferred = deferred;
+    gcsim_block blocks[3] = {{.seconds = 2e-3, .gate = -1}, {.seconds = 4e-3, .gate = -1},
+                             {.seconds = 4e-3, .gate = -1}};
+    buckets[0].ready_block = 1;
+    buckets[1].ready_block = 2;
     gcsim_iteration it = {.compute_s = 10e-3, .forward_s = 2e-3, .n_buckets = 2,
                           .buckets = buckets, .overlap = true, .n_steps = n, .n_calls = 2,
-                          .steps = steps, .calls = calls};
+                          .steps = steps, .calls = calls, .n_blocks = 3, .blocks = blocks};
     double call_s[2] = {1e-3, 1e-3};
     gcsim_error err;
     if (gcsim_timeline_run(&it, call_s, out, &err)) {

@@ -1,0 +1,436 @@
+/*
+ * sim/collectives/sharding.c: the iteration of sharded data parallelism (ZeRO-1/2/3, FSDP,
+ * HSDP; sim/config/sharding.h), gradient accumulation and activation checkpointing, as
+ * compute blocks and the collective programs they wait for or release. Both engines run
+ * the result (gcsim_iteration); docs/sharding.md draws the timelines.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codec.h"
+#include "program.h"
+#include "sharding_build.h"
+
+/* ---- growing arrays ---- */
+
+static int add_block(gcsim_iteration *it, int *cap, gcsim_block b)
+{
+    if (it->n_blocks == *cap) {
+        int n = *cap ? 2 * *cap : 64;
+        gcsim_block *v = realloc(it->blocks, sizeof *v * (size_t)n);
+        if (!v)
+            return -1;
+        it->blocks = v;
+        *cap = n;
+    }
+    it->blocks[it->n_blocks++] = b;
+    return 0;
+}
+
+static gcsim_bucket *add_bucket(gcsim_iteration *it, int *cap)
+{
+    if (it->n_buckets == *cap) {
+        int n = *cap ? 2 * *cap : 64;
+        gcsim_bucket *v = realloc(it->buckets, sizeof *v * (size_t)n);
+        if (!v)
+            return NULL;
+        it->buckets = v;
+        *cap = n;
+    }
+    gcsim_bucket *b = &it->buckets[it->n_buckets++];
+    memset(b, 0, sizeof *b);
+    return b;
+}
+
+/* ---- what goes on the wire ---- */
+
+int sharding_micro_batches(const gcsim_scenario *s)
+{
+    return s->grad_accum > 1 ? s->grad_accum : 1;
+}
+
+/* GPUs a shard spans (sharding.h): all, or the HSDP group (a node by default). */
+int sharding_group(const gcsim_scenario *s)
+{
+    int n = s->placement.gpus;
+    if (s->sharding.strategy != GCSIM_SHARD_HSDP)
+        return n;
+    int g = s->sharding.group > 0 ? s->sharding.group : s->platform->gpus_per_node;
+    return g < n ? g : n;
+}
+
+/* Seconds of a memory-bound kernel that reads and writes `bytes` in all on one GPU: how
+ * ZeRO++'s quantize and dequantize kernels are costed (no measured profile here). */
+static double memory_pass_s(const gcsim_scenario *s, double bytes)
+{
+    double bw = s->platform->gpu.memory_Bps;
+    return bw > 0 ? bytes / bw : 0.0;
+}
+
+/* A gradient reduce-scatter of `elems` parameters (layers first..last): the
+ * compressor's payload when one compresses, ZeRO++'s int4 under qgz, else the training
+ * precision's gradient. */
+static gcsim_bucket_bytes gradient_bytes(const gcsim_iteration *it, const gcsim_scenario *s,
+                                         int first, int last)
+{
+    gcsim_bucket_bytes b = {.aggregation = PAYLOAD_DENSE_SUMMABLE};
+    double elems = 0;
+    for (int l = first; l <= last; l++) {
+        double e = (double)gcsim_layer_params(&s->model->layers[l]);
+        elems += e;
+        b.dense_bytes += 4.0 * e;
+        b.payload_bytes += it->layer_payload_bytes[l];
+        b.encode_s += it->layer_encode_s[l];
+        b.decode_s += it->layer_decode_s[l];
+    }
+    if (gcsim_scenario_compresses(s)) {
+        b.compressed = true;
+        b.aggregation = s->shared_support ? PAYLOAD_DENSE_SUMMABLE : s->payload->aggregation;
+    } else if (s->sharding.qgz && s->placement.gpus > 1) {
+        /* int4 values and a fp32 scale per block; a reducing hop dequantizes, adds and
+         * requantizes (per-worker scale) */
+        b.compressed = true;
+        b.aggregation = PAYLOAD_PER_WORKER_SCALE;
+        b.payload_bytes = elems * (0.5 + 4.0 / GCSIM_ZEROPP_BLOCK_ELEMS);
+        b.encode_s = memory_pass_s(s, elems * (2.0 + 0.5));
+        b.decode_s = memory_pass_s(s, elems * (0.5 + 2.0 + 2.0));
+    }
+    if (b.payload_bytes >= b.dense_bytes)
+        b.fixed_bytes = b.payload_bytes;
+    return b;
+}
+
+/* One GPU's shard of a parameter all-gather of `elems` parameters spread over `group`
+ * GPUs: 16-bit (or fp32) parameters, or ZeRO++'s int8 with a scale per block (qwz). */
+static gcsim_bucket_bytes param_shard_bytes(const gcsim_scenario *s, double elems, int group,
+                                            bool quantized)
+{
+    double shard = elems / group;
+    double elem = gcsim_precision_grad_elem_bytes(s->model->precision);
+    gcsim_bucket_bytes b = {.dense_bytes = 4.0 * shard, .aggregation = PAYLOAD_DENSE_SUMMABLE,
+                            .payload_bytes = shard * elem};
+    if (quantized) {
+        b.compressed = true;
+        b.payload_bytes = shard * (1.0 + 4.0 / GCSIM_ZEROPP_BLOCK_ELEMS);
+        b.encode_s = memory_pass_s(s, shard * (elem + 1.0));
+        b.decode_s = memory_pass_s(s, shard * (1.0 + elem));
+    }
+    if (b.payload_bytes >= b.dense_bytes)
+        b.fixed_bytes = b.payload_bytes;
+    return b;
+}
+
+/* ---- programs ---- */
+
+/* A bucket's program: encode what it sends, the call, decode what it receives (an
+ * all-gather's group - 1 payloads). group 0: all GPUs. */
+static int program_one(gcsim_iteration *it, const gcsim_scenario *s, int b, const char *name,
+                       gcsim_collective c, int group, const gcsim_bucket_bytes *bytes)
+{
+    int g = group > 0 ? group : s->placement.gpus;
+    int decodes = c == COLLECTIVE_ALLGATHER ? (g > 1 ? g - 1 : 1) : 1;
+    double enc = bytes->compressed ? gcsim_bucket_encode_s(bytes) : 0;
+    double dec = bytes->compressed ? decodes * bytes->decode_s : 0;
+    if (program_codec(it, "encode", GCSIM_CODEC_ENCODE, enc) ||
+        program_call(it, b, name, c, bytes, 0.0))
+        return -1;
+    program_last_call(it)->group = group;
+    return program_codec(it, "decode", GCSIM_CODEC_DECODE, dec);
+}
+
+static int begin_program(gcsim_iteration *it, int b)
+{
+    it->buckets[b].first_step = it->n_steps;
+    return 0;
+}
+
+static void end_program(gcsim_iteration *it, int b)
+{
+    it->buckets[b].n_steps = it->n_steps - it->buckets[b].first_step;
+    it->buckets[b].n_deferred = 0;
+}
+
+/* The gradient exchange of layers first..last: a reduce-scatter over the shard group
+ * (hierarchical under qgz), then, under HSDP, the all-reduce of the shard across the
+ * groups. */
+static int program_gradient(gcsim_iteration *it, const gcsim_scenario *s, int b)
+{
+    gcsim_bucket *bk = &it->buckets[b];
+    int n = s->placement.gpus, g = sharding_group(s);
+    begin_program(it, b);
+    if (n > 1) {
+        gcsim_collective rs = s->sharding.qgz && !gcsim_scenario_compresses(s)
+                                  ? COLLECTIVE_HIER_REDUCE_SCATTER
+                                  : COLLECTIVE_REDUCE_SCATTER;
+        int group = g == n ? 0 : g;
+        if (program_one(it, s, b, rs == COLLECTIVE_REDUCE_SCATTER ? "reduce-scatter"
+                                                                  : "qgZ reduce-scatter",
+                        rs, group, &bk->bytes))
+            return -1;
+        if (g < n) {
+            /* the shard, summed over the groups, at the training precision */
+            gcsim_bucket_bytes shard = {.dense_bytes = bk->bytes.dense_bytes / g,
+                                        .aggregation = PAYLOAD_DENSE_SUMMABLE};
+            shard.payload_bytes = shard.dense_bytes *
+                                  gcsim_precision_grad_elem_bytes(s->model->precision) / 4.0;
+            if (program_one(it, s, b, "replica all-reduce", COLLECTIVE_CROSS_GROUP_RING, g,
+                            &shard))
+                return -1;
+        }
+    }
+    end_program(it, b);
+    return 0;
+}
+
+/* A parameter all-gather of layers first..last over `group` GPUs (0: all). */
+static int program_params(gcsim_iteration *it, const gcsim_scenario *s, int b, int group,
+                          bool quantized, const char *name)
+{
+    gcsim_bucket *bk = &it->buckets[b];
+    double elems = 0;
+    for (int l = bk->first_layer; l <= bk->last_layer; l++)
+        elems += (double)gcsim_layer_params(&s->model->layers[l]);
+    int g = group > 0 ? group : s->placement.gpus;
+    bk->bytes = param_shard_bytes(s, elems, g, quantized);
+    begin_program(it, b);
+    if (g > 1 && program_one(it, s, b, name, COLLECTIVE_ALLGATHER,
+                             group == s->placement.gpus ? 0 : group, &bk->bytes))
+        return -1;
+    end_program(it, b);
+    return 0;
+}
+
+/* ---- plain, ZeRO-1 and ZeRO-2: gradient buckets ---- */
+
+static double forward_of(const double *layer_fwd_s, int first, int last)
+{
+    double t = 0;
+    for (int l = first; l <= last; l++)
+        t += layer_fwd_s[l];
+    return t;
+}
+
+int sharding_build_bucketed(gcsim_iteration *it, const gcsim_scenario *s,
+                            const double *layer_fwd_s, gcsim_error *err)
+{
+    int nb = it->n_buckets, K = sharding_micro_batches(s);
+    gcsim_shard_strategy st = s->sharding.strategy;
+    gcsim_bucket *orig = it->buckets;
+    it->buckets = NULL;
+    it->n_buckets = 0;
+    free(it->blocks);
+    it->blocks = NULL;
+    it->n_blocks = 0;
+    int block_cap = 0, bucket_cap = 0, rc = 0;
+    double fwd_total = forward_of(layer_fwd_s, 0, it->n_layers - 1);
+    it->compute_s = it->forward_s = 0;
+    for (int m = 0; m < K && rc == 0; m++) {
+        bool sync = st == GCSIM_SHARD_ZERO2 || m == K - 1;
+        int first_bucket = it->n_buckets;
+        rc = add_block(it, &block_cap,
+                       (gcsim_block){.kind = GCSIM_BLOCK_FORWARD, .seconds = fwd_total,
+                                     .last_layer = it->n_layers - 1, .gate = -1,
+                                     .micro_batch = m});
+        it->forward_s += fwd_total;
+        for (int b = 0; b < nb && rc == 0; b++) {
+            const gcsim_bucket *ob = &orig[b];
+            if (s->act_ckpt) {
+                double r = forward_of(layer_fwd_s, ob->first_layer, ob->last_layer);
+                rc = add_block(it, &block_cap,
+                               (gcsim_block){.kind = GCSIM_BLOCK_RECOMPUTE, .seconds = r,
+                                             .first_layer = ob->first_layer,
+                                             .last_layer = ob->last_layer, .gate = -1,
+                                             .micro_batch = m});
+                it->compute_s += r;
+            }
+            rc = rc || add_block(it, &block_cap,
+                                 (gcsim_block){.kind = GCSIM_BLOCK_BACKWARD,
+                                               .seconds = ob->backward_s,
+                                               .first_layer = ob->first_layer,
+                                               .last_layer = ob->last_layer, .gate = -1,
+                                               .micro_batch = m});
+            if (rc || !sync)
+                continue;
+            gcsim_bucket *nbk = add_bucket(it, &bucket_cap);
+            if (!nbk) {
+                rc = -1;
+                break;
+            }
+            *nbk = *ob;
+            nbk->ready_block = it->n_blocks - 1;
+        }
+        if (!it->overlap)
+            for (int b = first_bucket; b < it->n_buckets; b++)
+                it->buckets[b].ready_block = it->n_blocks - 1;
+    }
+    for (int k = 0; k < it->n_blocks; k++)
+        it->compute_s += it->blocks[k].kind == GCSIM_BLOCK_RECOMPUTE ? 0 : it->blocks[k].seconds;
+    free(orig);
+    if (rc)
+        return gcsim_fail(err, "out of memory for %d micro-batches of %d buckets", K, nb);
+    if (st == GCSIM_SHARD_DDP)
+        return 0; /* the caller builds the stack's programs */
+    int grad_buckets = it->n_buckets;
+    for (int b = 0; b < grad_buckets; b++) {
+        it->buckets[b].bytes = gradient_bytes(it, s, it->buckets[b].first_layer,
+                                              it->buckets[b].last_layer);
+        if (program_gradient(it, s, b))
+            return gcsim_fail(err, "out of memory for the programs of %d buckets", grad_buckets);
+    }
+    /* After the optimizer step each GPU holds its shard of the updated parameters; the
+     * next forward needs all of them. */
+    gcsim_bucket *ag = add_bucket(it, &bucket_cap);
+    if (!ag)
+        return gcsim_fail(err, "out of memory");
+    ag->first_layer = 0;
+    ag->last_layer = it->n_layers - 1;
+    ag->ready_block = it->n_blocks - 1;
+    if (program_params(it, s, it->n_buckets - 1, 0, false, "parameter all-gather"))
+        return gcsim_fail(err, "out of memory");
+    return 0;
+}
+
+/* ---- ZeRO-3, FSDP and HSDP: units ---- */
+
+typedef struct {
+    int first_layer, last_layer;
+    double fwd_s, bwd_s;
+} unit_span;
+
+/* A program to place: its bucket fields, when it may start, and whether it is a
+ * parameter all-gather (before a gradient exchange ready at the same block, as FSDP's
+ * backward prefetch issues it) and what it gates. */
+typedef struct {
+    int unit, ready_block, gated_block;
+    int kind; /* 0 forward all-gather, 1 backward all-gather, 2 gradient */
+} pending;
+
+static int pending_order(const void *a, const void *b)
+{
+    const pending *x = a, *y = b;
+    if (x->ready_block != y->ready_block)
+        return x->ready_block < y->ready_block ? -1 : 1;
+    int px = x->kind == 2, py = y->kind == 2;
+    if (px != py)
+        return px - py;
+    return x->gated_block < y->gated_block ? -1 : x->gated_block > y->gated_block;
+}
+
+int sharding_build_units(gcsim_iteration *it, const gcsim_scenario *s,
+                         const double *layer_fwd_s, const double *layer_bwd_s,
+                         gcsim_error *err)
+{
+    const gcsim_model *m = s->model;
+    int L = m->n_layers, K = sharding_micro_batches(s), n = s->placement.gpus;
+    int g = sharding_group(s), gpn = s->platform->gpus_per_node;
+    int *unit_of = malloc(sizeof(int) * (size_t)L);
+    unit_span *units = calloc((size_t)L, sizeof *units);
+    pending *todo = NULL;
+    int rc = 0;
+    if (!unit_of || !units) {
+        rc = -1;
+        goto out;
+    }
+    int U = gcsim_model_units(m, unit_of);
+    for (int l = 0; l < L; l++) {
+        unit_span *u = &units[unit_of[l]];
+        if (l == 0 || unit_of[l] != unit_of[l - 1])
+            u->first_layer = l;
+        u->last_layer = l;
+        u->fwd_s += layer_fwd_s[l];
+        u->bwd_s += layer_bwd_s[l];
+    }
+    free(it->buckets);
+    free(it->blocks);
+    it->buckets = NULL;
+    it->blocks = NULL;
+    it->n_buckets = it->n_blocks = 0;
+    it->compute_s = it->forward_s = 0;
+    for (int l = 0; l < L; l++)
+        it->layer_bucket[l] = -1;
+    int per_micro = 3 * U;
+    todo = malloc(sizeof *todo * (size_t)(per_micro * K));
+    if (!todo) {
+        rc = -1;
+        goto out;
+    }
+    int n_todo = 0, block_cap = 0;
+    for (int mb = 0; mb < K && rc == 0; mb++) {
+        int base = it->n_blocks;
+        for (int u = 0; u < U && rc == 0; u++) {
+            int prefetch = base + u - 2 > base - 1 ? base + u - 2 : base - 1;
+            todo[n_todo++] = (pending){.unit = u, .ready_block = prefetch,
+                                       .gated_block = it->n_blocks, .kind = 0};
+            rc = add_block(it, &block_cap,
+                           (gcsim_block){.kind = GCSIM_BLOCK_FORWARD, .seconds = units[u].fwd_s,
+                                         .first_layer = units[u].first_layer,
+                                         .last_layer = units[u].last_layer, .gate = -1,
+                                         .micro_batch = mb});
+            it->forward_s += units[u].fwd_s;
+            it->compute_s += units[u].fwd_s;
+        }
+        int fwd_end = it->n_blocks - 1;
+        for (int t = 0; t < U && rc == 0; t++) {
+            int u = U - 1 - t, q = it->n_blocks;
+            int prefetch = q - 2 > fwd_end ? q - 2 : fwd_end;
+            todo[n_todo++] = (pending){.unit = u, .ready_block = prefetch, .gated_block = q,
+                                       .kind = 1};
+            if (s->act_ckpt) {
+                rc = add_block(it, &block_cap,
+                               (gcsim_block){.kind = GCSIM_BLOCK_RECOMPUTE,
+                                             .seconds = units[u].fwd_s,
+                                             .first_layer = units[u].first_layer,
+                                             .last_layer = units[u].last_layer,
+                                             .gate = -1, .micro_batch = mb});
+                it->compute_s += units[u].fwd_s;
+            }
+            rc = rc || add_block(it, &block_cap,
+                                 (gcsim_block){.kind = GCSIM_BLOCK_BACKWARD,
+                                               .seconds = units[u].bwd_s,
+                                               .first_layer = units[u].first_layer,
+                                               .last_layer = units[u].last_layer,
+                                               .gate = -1, .micro_batch = mb});
+            it->compute_s += units[u].bwd_s;
+            todo[n_todo++] = (pending){.unit = u, .ready_block = it->n_blocks - 1,
+                                       .gated_block = -1, .kind = 2};
+        }
+    }
+    if (rc)
+        goto out;
+    qsort(todo, (size_t)n_todo, sizeof *todo, pending_order);
+    it->buckets = calloc((size_t)n_todo, sizeof *it->buckets);
+    if (!it->buckets) {
+        rc = -1;
+        goto out;
+    }
+    /* hpZ: the backward all-gathers read the secondary copy inside the node */
+    int bwd_group = s->sharding.hpz && gpn < g && g % gpn == 0 ? gpn : (g == n ? 0 : g);
+    int fwd_group = g == n ? 0 : g;
+    for (int k = 0; k < n_todo && rc == 0; k++) {
+        const pending *p = &todo[k];
+        gcsim_bucket *bk = &it->buckets[it->n_buckets++];
+        bk->first_layer = units[p->unit].first_layer;
+        bk->last_layer = units[p->unit].last_layer;
+        bk->ready_block = p->ready_block;
+        if (p->kind == 2) {
+            bk->backward_s = units[p->unit].bwd_s;
+            bk->bytes = gradient_bytes(it, s, bk->first_layer, bk->last_layer);
+            for (int l = bk->first_layer; l <= bk->last_layer; l++)
+                it->layer_bucket[l] = k;
+            rc = program_gradient(it, s, k);
+        } else {
+            it->blocks[p->gated_block].gate = k;
+            rc = program_params(it, s, k, p->kind == 1 ? bwd_group : fwd_group,
+                                s->sharding.qwz,
+                                p->kind == 1 ? "backward all-gather" : "forward all-gather");
+        }
+    }
+out:
+    free(unit_of);
+    free(units);
+    free(todo);
+    if (rc)
+        return gcsim_fail(err, "out of memory building the sharded iteration of %d layers", L);
+    return 0;
+}
