@@ -22,7 +22,7 @@ static void collective_usage(FILE *out)
     fprintf(out,
 "usage: gcsim collective [--platform FILE] --gpus N [--op OP] [--sizes LIST|MIN:MAX]\n"
 "                        [--collective NAME] [--protocol P] [--engine analytic|des|both]\n"
-"                        [--format table|json|csv] [--output FILE]\n"
+"                        [--dtype fp32|bf16|fp16] [--format table|json|csv] [--output FILE]\n"
 "\n"
 "Times one collective operation on the first N GPUs of a platform, as nccl-tests'\n"
 "*_perf programs measure it: time from the start on every GPU until the last GPU is done;\n"
@@ -42,6 +42,9 @@ static void collective_usage(FILE *out)
 "  --protocol P      simple, ll128 or ll (default: the tuner's pick per size, as NCCL's:\n"
 "                    the lowest closed-form time; ll128 only with NVLink in the node)\n"
 "  --engine E        analytic, des, or both (default)\n"
+"  --dtype D         element type (nccl-tests -d): fp32 (default, float), bf16 or fp16\n"
+"                    (bfloat16, half); sets count = size / element bytes. Bandwidth does\n"
+"                    not depend on it: NCCL moves bytes and reduces in the type\n"
 "  --format F        table (default), json or csv: the same numbers\n"
 "  --output FILE     write there (atomically) instead of standard output\n");
 }
@@ -55,6 +58,7 @@ typedef struct {
     gcsim_protocol protocol; /* GCSIM_PROTO_COUNT: the tuner's */
     int engines; /* bit 1 analytic, bit 2 des */
     report_format format;
+    int elem_bytes; /* --dtype: 4 or 2 */
 } collective_options;
 
 static int parse_sizes(const char *text, double *sizes, int max, char *msg, size_t len)
@@ -111,10 +115,11 @@ static int parse_options(int argc, char **argv, collective_options *o)
         {"op", required_argument, 0, 'o'},       {"sizes", required_argument, 0, 's'},
         {"collective", required_argument, 0, 'C'}, {"engine", required_argument, 0, 'e'},
         {"format", required_argument, 0, 'f'},   {"output", required_argument, 0, 'O'},
-        {"protocol", required_argument, 0, 'P'},
+        {"protocol", required_argument, 0, 'P'}, {"dtype", required_argument, 0, 'd'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     *o = (collective_options){.sizes = "8B:8GiB", .op = GCSIM_OP_ALLREDUCE, .engines = 3,
-                              .format = REPORT_TABLE, .protocol = GCSIM_PROTO_COUNT};
+                              .format = REPORT_TABLE, .protocol = GCSIM_PROTO_COUNT,
+                              .elem_bytes = 4};
     optind = 1;
     opterr = 0;
     int c;
@@ -124,6 +129,18 @@ static int parse_options(int argc, char **argv, collective_options *o)
         case 'p': o->platform = optarg; break;
         case 's': o->sizes = optarg; break;
         case 'O': o->output = optarg; break;
+        case 'd':
+            if (strcmp(optarg, "fp32") == 0 || strcmp(optarg, "float") == 0)
+                o->elem_bytes = 4;
+            else if (strcmp(optarg, "bf16") == 0 || strcmp(optarg, "fp16") == 0 ||
+                     strcmp(optarg, "bfloat16") == 0 || strcmp(optarg, "half") == 0)
+                o->elem_bytes = 2;
+            else {
+                fprintf(stderr, "gcsim collective: --dtype: expected fp32, bf16 or fp16, got "
+                                "\"%s\"\n", optarg);
+                return EXIT_BAD_INPUT;
+            }
+            break;
         case 'g':
             o->gpus = strtoll(optarg, &end, 10);
             if (*optarg < '0' || *optarg > '9' || *end || o->gpus < 1 || o->gpus > 1 << 20) {
@@ -283,7 +300,7 @@ int cmd_collective(int argc, char **argv)
                 t_ana = t;
             report_row(r);
             report_num(r, col[0], sizes[k]);
-            report_num(r, col[1], floor(sizes[k] / 4));
+            report_num(r, col[1], floor(sizes[k] / o.elem_bytes));
             report_str(r, col[2], e == 1 ? "analytic" : "des");
             report_num(r, col[3], t);
             double algbw = t > 0 ? sizes[k] / t : INFINITY;

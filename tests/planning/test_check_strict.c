@@ -47,6 +47,12 @@ static void negative_expected(cJSON *r) { cJSON_ReplaceItemInObject(case_at(r, 0
 static void too_many_gpus(cJSON *r) { cJSON_ReplaceItemInObject(case_at(r, 1), "gpus", cJSON_CreateNumber(100000)); }
 static void bad_compressor(cJSON *r) { cJSON_ReplaceItemInObject(case_at(r, 1), "compressor", cJSON_CreateString("zip:level=9")); }
 static void top_unknown(cJSON *r) { cJSON_AddStringToObject(r, "tolerance", "1%"); }
+/* issue 25's optional training settings */
+static void bad_sharding(cJSON *r) { cJSON_AddStringToObject(case_at(r, 0), "sharding", "zero4"); }
+static void bad_precision(cJSON *r) { cJSON_AddStringToObject(case_at(r, 0), "precision", "fp8"); }
+static void bad_optimizer(cJSON *r) { cJSON_AddStringToObject(case_at(r, 1), "optimizer", "lamb"); }
+static void accum_zero(cJSON *r) { cJSON_AddNumberToObject(case_at(r, 0), "grad_accum", 0); }
+static void ckpt_string(cJSON *r) { cJSON_AddStringToObject(case_at(r, 0), "act_ckpt", "yes"); }
 
 static void expect_refused(const char *label, breaker b, const char *message)
 {
@@ -115,6 +121,11 @@ int main(int argc, char **argv)
     expect_refused("too_many_gpus", too_many_gpus, "$.cases[1] (b): ");
     expect_refused("bad_compressor", bad_compressor, "$.cases[1] (b): ");
     expect_refused("top_unknown", top_unknown, "$.tolerance: unknown key");
+    expect_refused("bad_sharding", bad_sharding, "$.cases[0].sharding: unknown strategy \"zero4\"");
+    expect_refused("bad_precision", bad_precision, "$.cases[0].precision: expected fp32, tf32");
+    expect_refused("bad_optimizer", bad_optimizer, "$.cases[1].optimizer: expected sgd");
+    expect_refused("accum_zero", accum_zero, "$.cases[0].grad_accum");
+    expect_refused("ckpt_string", ckpt_string, "$.cases[0].act_ckpt: expected true or false");
 
     /* Not JSON at all: the line and column. */
     snprintf(path, sizeof path, "%s/malformed.json", work);
