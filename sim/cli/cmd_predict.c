@@ -526,6 +526,8 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
     int c_engine = report_column(r, "engine", "engine", 0);
     int c_diff = report_column(r, "des_vs_analytic_pct", "DES vs analytic %", 1);
     int c_mem = report_column_scaled(r, "memory_bytes_per_gpu", "mem GB", 1, 1e-9);
+    int c_csrc = report_column(r, "compute_source", "compute", 0);
+    const char *csrc = gcsim_compute_source(m, pf);
     for (int k = 0; k < n_rows; k++) {
         const predict_row *row = &rows[k];
         report_row(r);
@@ -541,7 +543,9 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
         report_num(r, c_codec, row->p.compress_s);
         report_num(r, c_enc, row->p.encode_s);
         report_num(r, c_dec, row->p.decode_s);
-        report_str(r, c_exch, gcsim_exchange_name(row->exchange));
+        report_str(r, c_exch, o->sharding.strategy != GCSIM_SHARD_DDP
+                                  ? "sharded" /* its own reduce-scatters and all-gathers */
+                                  : gcsim_exchange_name(row->exchange));
         report_num(r, c_tput, row->p.throughput_samples_per_s);
         report_num(r, c_speed, row->speedup);
         report_num(r, c_eff, 100.0 * row->speedup / row->gpus);
@@ -558,6 +562,7 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
                                       gcsim_samples_per_gpu(o->scaling, batch, row->gpus),
                                       o->act_ckpt, o->bucket_bytes, &mem);
         report_num(r, c_mem, mem.total_bytes);
+        report_str(r, c_csrc, csrc);
     }
     return r;
 }
