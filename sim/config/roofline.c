@@ -1,6 +1,7 @@
 /* The roofline compute model (roofline.h); models/fit_roofline.py computes the same. */
 #include "roofline.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,11 +50,31 @@ bool gcsim_model_is_transformer(const gcsim_model *m)
     return false;
 }
 
-double gcsim_transformer_efficiency(const gcsim_platform *pf)
+/* The model's hidden size: the rows of its first attention layer's weight matrices (d
+ * for a d x d projection), else the square root of a quarter of its weights. */
+static double model_hidden(const gcsim_model *m)
 {
+    for (int l = 0; l < m->n_layers; l++) {
+        const gcsim_layer *ly = &m->layers[l];
+        if (strcmp(ly->kind, "attention") != 0)
+            continue;
+        if (ly->rows > 0)
+            return (double)ly->rows;
+        return sqrt((double)ly->weights / 4.0);
+    }
+    return 0.0;
+}
+
+double gcsim_transformer_efficiency(const gcsim_model *m, const gcsim_platform *pf)
+{
+    double h = model_hidden(m);
     for (size_t k = 0; k < sizeof gcsim_transformer_fit / sizeof *gcsim_transformer_fit; k++)
-        if (gcsim_transformer_fit[k].gpu[0] && strcmp(gcsim_transformer_fit[k].gpu, pf->gpu.type) == 0)
-            return gcsim_transformer_fit[k].efficiency;
+        if (gcsim_transformer_fit[k].gpu[0] &&
+            strcmp(gcsim_transformer_fit[k].gpu, pf->gpu.type) == 0 && h > 0) {
+            double e = gcsim_transformer_fit[k].efficiency *
+                       pow(h / GCSIM_TRANSFORMER_FIT_REFERENCE_HIDDEN, GCSIM_TRANSFORMER_FIT_BETA);
+            return e < 1.0 ? e : 1.0;
+        }
     return 0.0;
 }
 
@@ -102,7 +123,7 @@ const char *gcsim_compute_source(const gcsim_model *m, const gcsim_platform *pf)
 {
     const gcsim_profile *p = gcsim_model_profile(m, pf->gpu.type);
     if (!p)
-        return gcsim_model_is_transformer(m) && gcsim_transformer_efficiency(pf) > 0 &&
+        return gcsim_model_is_transformer(m) && gcsim_transformer_efficiency(m, pf) > 0 &&
                        gcsim_precision_grad_elem_bytes(m->precision) == 2 &&
                        precision_peak(m, pf) > 0
                    ? "modelled (transformer efficiency)"
@@ -123,7 +144,7 @@ const gcsim_profile *gcsim_compute_profile(const gcsim_model *m, const gcsim_pla
         return p;
     /* fitted on bf16 training only: fp32/tf32 keep the roofline */
     bool half = gcsim_precision_grad_elem_bytes(m->precision) == 2;
-    double eff = half && gcsim_model_is_transformer(m) ? gcsim_transformer_efficiency(pf) : 0.0;
+    double eff = half && gcsim_model_is_transformer(m) ? gcsim_transformer_efficiency(m, pf) : 0.0;
     double peak = precision_peak(m, pf);
     if (eff > 0 && peak > 0) {
         memset(scratch, 0, sizeof *scratch);
@@ -131,9 +152,9 @@ const gcsim_profile *gcsim_compute_profile(const gcsim_model *m, const gcsim_pla
         scratch->precision = m->precision;
         snprintf(scratch->framework, sizeof scratch->framework, "none (no profile for this GPU)");
         snprintf(scratch->source, sizeof scratch->source,
-                 "modelled: training FLOPs (3 x forward) at %.4f of the %s peak %.4g TFLOP/s, "
-                 "fitted (%s)", eff, gcsim_precision_name(m->precision), peak / 1e12,
-                 GCSIM_TRANSFORMER_FIT_SOURCE);
+                 "modelled: training FLOPs (3 x forward) at %.4f of the %s peak %.4g TFLOP/s "
+                 "(hidden %.0f), fitted (%s)", eff, gcsim_precision_name(m->precision), peak / 1e12,
+                 model_hidden(m), GCSIM_TRANSFORMER_FIT_SOURCE);
         scratch->n_points = 1;
         scratch->points[0].batch = batch;
         scratch->points[0].time_s = gcsim_model_train_flops_per_sample(m) * batch / (peak * eff);

@@ -32,9 +32,10 @@ const gcsim_profile *gcsim_compute_profile(const gcsim_model *m, const gcsim_pla
  * instead of the roofline (llm_efficiency_fit.h, docs/sharding.md "Compute"). */
 bool gcsim_model_is_transformer(const gcsim_model *m);
 
-/* The fraction of the GPU's 16-bit peak that transformer training reaches on this platform's
- * GPU type by the fit (0 when the fit has no value for it: then the roofline applies). */
-double gcsim_transformer_efficiency(const gcsim_platform *pf);
+/* The fraction of the GPU's 16-bit peak that training the transformer reaches on this
+ * platform's GPU type by the fit, which grows with the model's hidden size (the width of
+ * its GEMMs); 0 when the fit has no value for the type: then the roofline applies. */
+double gcsim_transformer_efficiency(const gcsim_model *m, const gcsim_platform *pf);
 
 /* Replaces the model's compute for the platform's GPU by a one-point profile at `batch`:
  * step_time_s when > 0, else the training FLOPs at mfu of the precision's peak. Fails

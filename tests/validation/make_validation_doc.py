@@ -444,19 +444,21 @@ def sharded_section(gcsim, repo):
            "training throughput in tokens/s per GPU; sources, definitions and exact locations in "
            "`SOURCES.md` there) predicted with the row's architecture, GPU, GPU count, network "
            "(when published), strategy, micro-batch, accumulation and checkpointing, bf16 and "
-           "Adam (docs/sharding.md). Error = predicted / measured - 1. The four `calibration` "
+           "Adam (docs/sharding.md). Error = predicted / measured - 1. The six `calibration` "
            "rows are the ones the transformer efficiency model is fitted to "
-           "(`sharded.py --fit`, `sim/config/llm_efficiency_fit.h`: one fraction of peak per GPU "
-           "type, the median of the calibration rows of that type); the other rows were not used "
-           "to choose or fit any input. Rows not predicted say why (fp8, missing architecture or "
+           "(`sharded.py --fit`, `sim/config/llm_efficiency_fit.h`: a fraction of peak per GPU "
+           "type times (hidden / 4096)^beta, least squares on the calibration rows); no other "
+           "row was used to fit any input. The width term's form was chosen after a first fit "
+           "with one efficiency per type left errors growing with model size (docs/sharding.md, "
+           "\"Compute\"). Rows not predicted say why (fp8, missing architecture or "
            "sequence length).", "", table,
            "Where it is off, and why (mechanisms, not fits):", "",
-           "- **MPT-70B with full checkpointing on H100** (c01-c03, -27% to -31%): one efficiency "
-           "per GPU type, fitted on 7B-13B rows, cannot see that 70B's larger GEMMs run closer "
-           "to peak (llm-foundry reports 41-43% MFU for 70B, i.e. 55-58% of peak counting "
-           "the recomputation). A size-dependent efficiency needs more calibration rows than "
-           "the third of the data allowed here.",
-           "- **Selective checkpointing** (torchtitan, IBM 13B: +19% to +23%) is run as none: "
+           "- **MPT-70B on 64 A100 40GB at micro-batch 2** (c14a, +52%): the same model on 128 "
+           "of them at micro-batch 4 (c15a) is +12%; the measured throughput per GPU differs by "
+           "36% between the two, which gcsim's compute (per token, independent of the "
+           "micro-batch) does not see: allocator pressure on 40 GB or a different "
+           "recomputation setting are possible, neither modelled.",
+           "- **Selective checkpointing** (torchtitan, IBM 13B: +22% to +32%) is run as none: "
            "the recomputation torchtitan's op policy does is not modelled, and its memory is "
            "over the estimate (the rows run with `--no-memory-check`).",
            "- **torch.compile rows** (c17, c20) sit within 5%: the fit is on eager rows, and "

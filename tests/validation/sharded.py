@@ -50,7 +50,11 @@ TSV = os.path.join(HERE, "sharded", "measurements.tsv")
 
 # Fitted to these (one per source and GPU generation that has an eager, single-node or
 # small row): never counted in the validation error.
-CALIBRATION = ["c06a", "c11a", "c16", "c24a"]
+# Per GPU type a 7-8B row and a 70B row (two sources each), so that the fit sees the GEMM
+# width the efficiency grows with: 6 of the 31 predicted configurations.
+CALIBRATION = ["c06a", "c16", "c02a", "c11a", "c24a", "c25a"]
+# The efficiency model: e_gpu x (hidden / REFERENCE_HIDDEN)^beta, beta shared by the types.
+REFERENCE_HIDDEN = 4096
 
 BASE_PLATFORM = {"a100": "a100-hdr", "h100": "h100-ndr", "h200": "h200-ndr"}
 STRATEGY = {"fsdp-full": "fsdp", "fsdp2-full": "fsdp", "zero3": "fsdp",
@@ -246,7 +250,7 @@ def main():
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         if a.fit:
-            per_type = {}
+            points = []
             for r in rows:
                 if r["id"] not in CALIBRATION:
                     continue
@@ -254,20 +258,21 @@ def main():
                     sys.exit("calibration row %s cannot be predicted: %s" % (r["id"], why_not(r)))
                 model, _ = model_file(r, tmp)
                 platform, _ = platform_file(r, tmp)
+                # the row's own efficiency: gcsim with --mfu x reproduces the measurement
                 x = fit_row(a.gcsim, r, model, platform)
                 fam = gpu_family(r["gpu"])
                 fam = "h100" if fam == "h200" else fam
-                per_type.setdefault(fam, []).append((r["id"], x))
-                print("%s %s %s: efficiency %.4f" % (r["id"], r["model"], r["gpu"], x))
-            fits = {fam: (statistics.median(x for _, x in xs), xs)
-                    for fam, xs in sorted(per_type.items())}
-            for fam, (x, xs) in fits.items():
-                print("FIT %s %.4f %s" % (fam, x, " ".join(i for i, _ in xs)))
+                points.append((fam, r["id"], int(num(r["hidden"])), x))
+                print("%s %s %s hidden %s: efficiency %.4f" % (r["id"], r["model"], r["gpu"],
+                                                                r["hidden"], x))
+            fits, beta = fit_efficiency(points)
+            for fam, (e, xs) in fits.items():
+                print("FIT %s %.4f beta %.4f %s" % (fam, e, beta, " ".join(i for i, _, _ in xs)))
             if a.write:
-                write_header(a.write, fits)
+                write_header(a.write, fits, beta)
             if a.check_header:
                 fresh = os.path.join(tmp, "fit.h")
-                write_header(fresh, fits)
+                write_header(fresh, fits, beta)
                 with open(fresh) as f, open(a.check_header) as g:
                     if f.read() != g.read():
                         print("FAIL: %s is not what the fit writes today; rerun "
@@ -312,31 +317,68 @@ def main():
     return 1 if failed else 0
 
 
-def write_header(path, fits):
+def fit_efficiency(points):
+    """Least squares on log efficiency: log x = log e_gpu + beta log(hidden / 4096), one
+    intercept per GPU type and one shared slope. points: (type, id, hidden, x)."""
+    import math
+    fams = sorted({p[0] for p in points})
+    # normal equations of [one-hot(type), log h] -> log x
+    n = len(fams) + 1
+    ata = [[0.0] * n for _ in range(n)]
+    atb = [0.0] * n
+    for fam, _, h, x in points:
+        row = [1.0 if f == fam else 0.0 for f in fams] + [math.log(h / REFERENCE_HIDDEN)]
+        for i in range(n):
+            atb[i] += row[i] * math.log(x)
+            for j in range(n):
+                ata[i][j] += row[i] * row[j]
+    # Gauss-Jordan on the small system
+    m = [ata[i] + [atb[i]] for i in range(n)]
+    for c in range(n):
+        piv = max(range(c, n), key=lambda r: abs(m[r][c]))
+        m[c], m[piv] = m[piv], m[c]
+        if abs(m[c][c]) < 1e-12:
+            sys.exit("the calibration rows do not determine the fit (need two widths)")
+        for r in range(n):
+            if r != c:
+                f = m[r][c] / m[c][c]
+                m[r] = [a - f * b for a, b in zip(m[r], m[c])]
+    sol = [m[i][n] / m[i][i] for i in range(n)]
+    beta = sol[-1]
+    fits = {fam: (math.exp(sol[k]), [(i, h, x) for f, i, h, x in points if f == fam])
+            for k, fam in enumerate(fams)}
+    return fits, beta
+
+
+def write_header(path, fits, beta):
     rows = "\n".join(
-        "    {\"%s\", %.4f, %d}, /* median of %s */" % (
-            fam, x, len(xs), ", ".join("%s %.4f" % (i, v) for i, v in xs))
-        for fam, (x, xs) in fits.items())
-    ids = " ".join(i for _, (_, xs) in fits.items() for i, _ in xs)
+        "    {\"%s\", %.4f, %d}, /* rows %s */" % (
+            fam, e, len(xs), ", ".join("%s (hidden %d) %.4f" % (i, h, v) for i, h, v in xs))
+        for fam, (e, xs) in fits.items())
+    ids = " ".join(i for _, (_, xs) in fits.items() for i, _, _ in xs)
     text = """/* sim/config/llm_efficiency_fit.h: written by tests/validation/sharded.py --fit --write, do
  * not edit.
  * Fitted: the fraction of the 16-bit peak at which a GPU type runs transformer training
- * (forward, backward and any recomputation), per type the median over calibration rows of
- * tests/validation/sharded/measurements.tsv of the --mfu at which gcsim predict reproduces
- * the published tokens/s per GPU (the sharded exchange costed by gcsim, so that only
- * compute is fitted). The other rows validate it: docs/validation.md. */
+ * (forward, backward and any recomputation), e_gpu x (hidden / %d)^beta: GEMMs as wide as
+ * the model's hidden size run closer to peak. Each calibration row of
+ * tests/validation/sharded/measurements.tsv gives the --mfu at which gcsim predict
+ * reproduces its published tokens/s per GPU (the sharded exchange costed by gcsim, so that
+ * only compute is fitted); e_gpu and the shared beta are the least-squares fit of their
+ * logarithms. The other rows validate it: docs/validation.md. */
 #ifndef GCSIM_CONFIG_LLM_EFFICIENCY_FIT_H
 #define GCSIM_CONFIG_LLM_EFFICIENCY_FIT_H
 static const struct {
     const char *gpu;
-    double efficiency;
+    double efficiency; /* at the reference hidden size */
     int points;
 } gcsim_transformer_fit[] = {
 %s
 };
+#define GCSIM_TRANSFORMER_FIT_REFERENCE_HIDDEN %d
+#define GCSIM_TRANSFORMER_FIT_BETA %.4f
 #define GCSIM_TRANSFORMER_FIT_SOURCE "tests/validation/sharded.py --fit: rows %s"
 #endif
-""" % (rows, ids)
+""" % (REFERENCE_HIDDEN, rows, REFERENCE_HIDDEN, beta, ids)
     with open(path, "w") as f:
         f.write(text)
 
