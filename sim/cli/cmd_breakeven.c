@@ -10,6 +10,7 @@
 #include "analytic.h"
 #include "breakeven.h"
 #include "cli_args.h"
+#include "cli_training.h"
 #include "codec.h"
 #include "commands.h"
 #include "report.h"
@@ -114,32 +115,21 @@ static int parse(int argc, char **argv, options *o)
             bad = report_format_parse(optarg, &o->format) != 0;
             snprintf(msg, sizeof msg, "--format: expected table, json or csv, got \"%s\"", optarg);
             break;
-        case 1000: {
-            gcsim_precision p;
-            bad = gcsim_precision_parse(optarg, &p) != 0;
-            o->precision = (int)p;
-            snprintf(msg, sizeof msg, "--precision: expected fp32, tf32, bf16 or fp16, got \"%s\"",
-                     optarg);
+        case 1000:
+            if (cli_training_precision("breakeven", optarg, &o->precision))
+                return -1;
             break;
-        }
-        case 1001: {
-            gcsim_optimizer op;
-            bad = gcsim_optimizer_parse(optarg, &op) != 0;
-            o->optimizer = (int)op;
-            snprintf(msg, sizeof msg, "--optimizer: expected sgd, momentum or adam, got \"%s\"",
-                     optarg);
+        case 1001:
+            if (cli_training_optimizer("breakeven", optarg, &o->optimizer))
+                return -1;
             break;
-        }
-        case 1002: {
-            char why[160];
-            bad = gcsim_sharding_parse(optarg, &o->sharding, why, sizeof why) != 0;
-            snprintf(msg, sizeof msg, "--sharding: %s", why);
+        case 1002:
+            if (cli_training_sharding("breakeven", optarg, &o->sharding))
+                return -1;
             break;
-        }
         case 1003:
-            bad = !cli_parse_int(optarg, 1, 1 << 16, &o->grad_accum);
-            snprintf(msg, sizeof msg, "--grad-accum: expected a count from 1 to 65536, got \"%s\"",
-                     optarg);
+            if (cli_training_grad_accum("breakeven", optarg, &o->grad_accum))
+                return -1;
             break;
         case 1004: o->act_ckpt = true; break;
         case 'h': usage(stdout); return 1;

@@ -11,6 +11,7 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "cli_training.h"
 #include "codec.h"
 #include "commands.h"
 #include "exchange_best.h"
@@ -104,9 +105,8 @@ typedef struct {
     gcsim_exchange exchange;
     bool exchange_best;   /* --exchange best */
     sweep_list shardings;
-    bool precision_given, optimizer_given, act_ckpt;
-    gcsim_precision precision;
-    gcsim_optimizer optimizer;
+    bool act_ckpt;
+    int precision, optimizer;     /* -1: the model's */
     long long grad_accum;
     double mfu;
 } plan_options;
@@ -237,35 +237,21 @@ static int parse_options(int argc, char **argv, plan_options *o)
             }
             break;
         case 1001:
-            o->precision_given = true;
-            if (gcsim_precision_parse(optarg, &o->precision)) {
-                fprintf(stderr, "gcsim plan: --precision: expected fp32, tf32, bf16 or fp16, got "
-                                "\"%s\"\n", optarg);
+            if (cli_training_precision("plan", optarg, &o->precision))
                 return -1;
-            }
             break;
         case 1002:
-            o->optimizer_given = true;
-            if (gcsim_optimizer_parse(optarg, &o->optimizer)) {
-                fprintf(stderr, "gcsim plan: --optimizer: expected sgd, momentum or adam, got "
-                                "\"%s\"\n", optarg);
+            if (cli_training_optimizer("plan", optarg, &o->optimizer))
                 return -1;
-            }
             break;
         case 1003:
-            if (!cli_parse_int(optarg, 1, 1 << 16, &o->grad_accum)) {
-                fprintf(stderr, "gcsim plan: --grad-accum: expected a count from 1 to 65536, got "
-                                "\"%s\"\n", optarg);
+            if (cli_training_grad_accum("plan", optarg, &o->grad_accum))
                 return -1;
-            }
             break;
         case 1004: o->act_ckpt = true; break;
         case 1005:
-            if (!cli_parse_double(optarg, 1e-6, 1.0, &o->mfu)) {
-                fprintf(stderr, "gcsim plan: --mfu: expected a fraction of the peak in (0, 1], "
-                                "got \"%s\"\n", optarg);
+            if (cli_training_mfu("plan", optarg, &o->mfu))
                 return -1;
-            }
             break;
         case 'h':
             plan_usage(stdout);
@@ -597,10 +583,10 @@ int cmd_plan(int argc, char **argv)
     /* The command's precision and optimizer apply to its one model (the cache's copy is
      * this command's alone). */
     gcsim_model *own = (gcsim_model *)model;
-    if (o.precision_given)
-        gcsim_model_set_precision(own, o.precision);
-    if (o.optimizer_given)
-        own->optimizer = o.optimizer;
+    if (o.precision >= 0)
+        gcsim_model_set_precision(own, (gcsim_precision)o.precision);
+    if (o.optimizer >= 0)
+        own->optimizer = (gcsim_optimizer)o.optimizer;
     for (int p = 0; p < pb.n_platforms; p++)
         if (!(platforms[p] = sweep_cache_platform(cache, o.platforms.n ? o.platforms.items[p] : NULL, &err)))
             goto fail;
@@ -616,11 +602,8 @@ int cmd_plan(int argc, char **argv)
         goto done;
     }
     for (int k = 0; k < o.shardings.n; k++) {
-        char why[160];
-        if (gcsim_sharding_parse(o.shardings.items[k], &shardings[k], why, sizeof why)) {
-            fprintf(stderr, "gcsim plan: --sharding: %s\n", why);
+        if (cli_training_sharding("plan", o.shardings.items[k], &shardings[k]))
             goto done;
-        }
     }
     pb.shardings = shardings;
     pb.n_shardings = n_sh;

@@ -7,6 +7,7 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "cli_training.h"
 #include "codec.h"
 #include "collectives.h"
 #include "commands.h"
@@ -144,9 +145,7 @@ typedef struct {
     bool buckets;
     bool tensors;
     bool steps;
-    bool precision_given, optimizer_given;
-    gcsim_precision precision;
-    gcsim_optimizer optimizer;
+    int precision, optimizer;     /* -1: the model's */
     gcsim_sharding sharding;
     long long grad_accum;
     bool act_ckpt;
@@ -177,7 +176,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
-                           .overlap = true};
+                           .overlap = true, .precision = -1, .optimizer = -1};
     optind = 1;
     opterr = 0;
     int ch;
@@ -195,18 +194,12 @@ static int parse_options(int argc, char **argv, predict_options *o)
         case 'K': o->stack = optarg; break;
         case 'Y': o->steps = true; break;
         case 'P':
-            o->precision_given = true;
-            if (gcsim_precision_parse(optarg, &o->precision)) {
-                fprintf(stderr, "gcsim predict: --precision: expected fp32, tf32, bf16 or fp16, got \"%s\"\n", optarg);
+            if (cli_training_precision("predict", optarg, &o->precision))
                 return -1;
-            }
             break;
         case 'O':
-            o->optimizer_given = true;
-            if (gcsim_optimizer_parse(optarg, &o->optimizer)) {
-                fprintf(stderr, "gcsim predict: --optimizer: expected sgd, momentum or adam, got \"%s\"\n", optarg);
+            if (cli_training_optimizer("predict", optarg, &o->optimizer))
                 return -1;
-            }
             break;
         case 's':
             if (strcmp(optarg, "strong") == 0)
@@ -277,41 +270,23 @@ static int parse_options(int argc, char **argv, predict_options *o)
                 return -1;
             }
             break;
-        case 1000: {
-            char why[160];
-            if (gcsim_sharding_parse(optarg, &o->sharding, why, sizeof why)) {
-                fprintf(stderr, "gcsim predict: --sharding: %s\n", why);
+        case 1000:
+            if (cli_training_sharding("predict", optarg, &o->sharding))
                 return -1;
-            }
             break;
-        }
         case 1001:
-            if (!cli_parse_int(optarg, 1, 1 << 16, &o->grad_accum)) {
-                fprintf(stderr, "gcsim predict: --grad-accum: expected a count from 1 to 65536, "
-                                "got \"%s\"\n", optarg);
+            if (cli_training_grad_accum("predict", optarg, &o->grad_accum))
                 return -1;
-            }
             break;
         case 1002: o->act_ckpt = true; break;
         case 1005: o->no_memory_check = true; break;
-        case 1003: {
-            char *end = NULL;
-            double v = strtod(optarg, &end);
-            if (end == optarg || *end || !(v > 0 && v <= 1)) {
-                fprintf(stderr, "gcsim predict: --mfu: expected a fraction of the peak in (0, 1], "
-                                "got \"%s\"\n", optarg);
+        case 1003:
+            if (cli_training_mfu("predict", optarg, &o->mfu))
                 return -1;
-            }
-            o->mfu = v;
             break;
-        }
         case 1004:
-            if (!gcsim_parse_time_s(optarg, &o->step_time_s) || !(o->step_time_s > 0) ||
-                o->step_time_s > 1e6) {
-                fprintf(stderr, "gcsim predict: --step-time: expected a duration such as 350ms "
-                                "(up to 1e6 s), got \"%s\"\n", optarg);
+            if (cli_training_step_time("predict", optarg, &o->step_time_s))
                 return -1;
-            }
             break;
         case 'h':
             predict_usage(stdout);
@@ -741,10 +716,10 @@ int cmd_predict(int argc, char **argv)
         inputs_load_model(o.model_path, &model, &err) ||
         gcsim_stack_load(gcsim_stack_choice(o.stack, &platform), stack, &err))
         goto fail;
-    if (o.precision_given)
-        gcsim_model_set_precision(&model, o.precision);
-    if (o.optimizer_given)
-        model.optimizer = o.optimizer;
+    if (o.precision >= 0)
+        gcsim_model_set_precision(&model, (gcsim_precision)o.precision);
+    if (o.optimizer >= 0)
+        model.optimizer = (gcsim_optimizer)o.optimizer;
     int batch = o.batch ? (int)o.batch : model.batch_per_gpu;
     if ((o.mfu > 0 || o.step_time_s > 0) &&
         gcsim_compute_override(&model, &platform, batch, o.mfu, o.step_time_s, &err))

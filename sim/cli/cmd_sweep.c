@@ -11,6 +11,7 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "cli_training.h"
 #include "codec.h"
 #include "commands.h"
 #include "inputs.h"
@@ -164,40 +165,21 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         case 'P': o->progress = 1; break;
         case 'Q': o->progress = -1; break;
         case 'N': o->count_only = true; break;
-        case 1000: {
-            gcsim_precision p;
-            if (gcsim_precision_parse(optarg, &p)) {
-                fprintf(stderr, "gcsim sweep: --precision: expected fp32, tf32, bf16 or fp16, got "
-                                "\"%s\"\n", optarg);
+        case 1000:
+            if (cli_training_precision("sweep", optarg, &o->precision))
                 return -1;
-            }
-            o->precision = (int)p;
             break;
-        }
-        case 1001: {
-            gcsim_optimizer op;
-            if (gcsim_optimizer_parse(optarg, &op)) {
-                fprintf(stderr, "gcsim sweep: --optimizer: expected sgd, momentum or adam, got "
-                                "\"%s\"\n", optarg);
+        case 1001:
+            if (cli_training_optimizer("sweep", optarg, &o->optimizer))
                 return -1;
-            }
-            o->optimizer = (int)op;
             break;
-        }
-        case 1002: {
-            char why[160];
-            if (gcsim_sharding_parse(optarg, &o->sharding, why, sizeof why)) {
-                fprintf(stderr, "gcsim sweep: --sharding: %s\n", why);
+        case 1002:
+            if (cli_training_sharding("sweep", optarg, &o->sharding))
                 return -1;
-            }
             break;
-        }
         case 1003:
-            if (!cli_parse_int(optarg, 1, 1 << 16, &o->grad_accum)) {
-                fprintf(stderr, "gcsim sweep: --grad-accum: expected a count from 1 to 65536, got "
-                                "\"%s\"\n", optarg);
+            if (cli_training_grad_accum("sweep", optarg, &o->grad_accum))
                 return -1;
-            }
             break;
         case 1004: o->act_ckpt = true; break;
         case 'X':

@@ -309,43 +309,65 @@ static int member_ring(const int *m, int g, double share, double k0, int steps, 
     return 0;
 }
 
+/* A ring inside every node over its GPUs, each step 1/g of the bucket (g the node's GPUs),
+ * holding k0 workers' sums at its first step. */
+static int node_rings(const gcsim_topology *t, int *m, double k0, flow_list *l)
+{
+    int i = t->gpus_per_node, n = t->gpus;
+    for (int node = 0; node < t->nodes; node++) {
+        int g = 0;
+        for (int x = node * i; x < (node + 1) * i && x < n; x++)
+            m[g++] = x;
+        if (g > 1 && member_ring(m, g, 1.0 / g, k0, g - 1, l))
+            return -1;
+    }
+    return 0;
+}
+
+/* Across nodes, a ring per local index (rail) over that GPU of every node, each carrying
+ * its node shard's 1/g (g the nodes on the rail). */
+static int rail_rings(const gcsim_topology *t, int *m, double k0, flow_list *l)
+{
+    int i = t->gpus_per_node, n = t->gpus;
+    for (int loc = 0; loc < i; loc++) {
+        int g = 0;
+        for (int node = 0; node < t->nodes; node++)
+            if (node * i + loc < n)
+                m[g++] = node * i + loc;
+        if (g > 1 && member_ring(m, g, 1.0 / ((double)i * g), k0, g - 1, l))
+            return -1;
+    }
+    return 0;
+}
+
+/* Reduce-scatter in two levels: inside each node into i shards, then each shard across
+ * the nodes on its rail. The first half of the hierarchical all-reduce, and ZeRO++'s
+ * hierarchical gradient reduce-scatter (qgZ) on its own. */
+static int hier_reduce_scatter(gcsim_schedule *s, const gcsim_topology *t, int *m)
+{
+    int i = t->gpus_per_node, j = t->nodes, n = t->gpus;
+    flow_list l = {0};
+    if (node_rings(t, m, 1, &l) ||
+        add_phase(s, "node reduce-scatter", (n < i ? n : i) - 1, 1, true, &l))
+        return -1;
+    if (j > 1 && (rail_rings(t, m, i, &l) ||
+                  add_phase(s, "rail reduce-scatter", j - 1, i, true, &l)))
+        return -1;
+    return 0;
+}
+
 static int build_hierarchical(gcsim_schedule *s, const gcsim_topology *t, int *m)
 {
     int i = t->gpus_per_node, j = t->nodes, n = t->gpus;
     flow_list l = {0};
-    int local_max = n < i ? n : i;
-    /* Inside each node: reduce-scatter into i shards. */
-    for (int node = 0; node < j; node++) {
-        int g = 0;
-        for (int x = node * i; x < (node + 1) * i && x < n; x++)
-            m[g++] = x;
-        if (g > 1 && member_ring(m, g, 1.0 / g, 1, g - 1, &l))
-            return -1;
-    }
-    if (add_phase(s, "node reduce-scatter", local_max - 1, 1, true, &l))
+    if (hier_reduce_scatter(s, t, m))
         return -1;
-    /* Across nodes, one ring per local index (rail). */
-    for (int pass = 0; pass < 2 && j > 1; pass++) {
-        for (int loc = 0; loc < i; loc++) {
-            int g = 0;
-            for (int node = 0; node < j; node++)
-                if (node * i + loc < n)
-                    m[g++] = node * i + loc;
-            if (g > 1 && member_ring(m, g, 1.0 / ((double)i * g), pass ? n : i, g - 1, &l))
-                return -1;
-        }
-        if (add_phase(s, pass ? "rail all-gather" : "rail reduce-scatter", j - 1, pass ? 0 : i,
-                      !pass, &l))
-            return -1;
-    }
-    for (int node = 0; node < j; node++) {
-        int g = 0;
-        for (int x = node * i; x < (node + 1) * i && x < n; x++)
-            m[g++] = x;
-        if (g > 1 && member_ring(m, g, 1.0 / g, n, g - 1, &l))
-            return -1;
-    }
-    return add_phase(s, "node all-gather", local_max - 1, 0, false, &l);
+    if (j > 1 && (rail_rings(t, m, n, &l) ||
+                  add_phase(s, "rail all-gather", j - 1, 0, false, &l)))
+        return -1;
+    if (node_rings(t, m, n, &l))
+        return -1;
+    return add_phase(s, "node all-gather", (n < i ? n : i) - 1, 0, false, &l);
 }
 
 /* ---- grouped collectives (sharded data parallelism) ---- */
@@ -422,35 +444,6 @@ static int build_group(gcsim_schedule *s, const gcsim_topology *t, int g, int *o
     }
     default: return -1;
     }
-}
-
-/* Reduce-scatter in two levels: inside each node into i shards, then each shard across
- * the nodes on its rail (the first half of the hierarchical all-reduce). */
-static int build_hier_reduce_scatter(gcsim_schedule *s, const gcsim_topology *t, int *m)
-{
-    int i = t->gpus_per_node, j = t->nodes, n = t->gpus;
-    if (n % i != 0 && j > 1)
-        return -1;
-    flow_list l = {0};
-    int local = n < i ? n : i;
-    for (int node = 0; node < j; node++) {
-        int g = 0;
-        for (int x = node * i; x < (node + 1) * i && x < n; x++)
-            m[g++] = x;
-        if (g > 1 && member_ring(m, g, 1.0 / g, 1, g - 1, &l))
-            return -1;
-    }
-    if (add_phase(s, "node reduce-scatter", local - 1, 1, true, &l))
-        return -1;
-    if (j < 2)
-        return 0;
-    for (int loc = 0; loc < i; loc++) {
-        for (int node = 0; node < j; node++)
-            m[node] = node * i + loc;
-        if (member_ring(m, j, 1.0 / ((double)i * j), i, j - 1, &l))
-            return -1;
-    }
-    return add_phase(s, "rail reduce-scatter", j - 1, i, true, &l);
 }
 
 /* ---- recursive halving and doubling ---- */
@@ -876,7 +869,7 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
         case COLLECTIVE_NVLS: rc = build_nvls(s, t); break;
         case COLLECTIVE_REDUCE_SCATTER:
         case COLLECTIVE_CROSS_GROUP_RING: rc = build_group(s, t, n, scratch); break;
-        case COLLECTIVE_HIER_REDUCE_SCATTER: rc = build_hier_reduce_scatter(s, t, scratch); break;
+        case COLLECTIVE_HIER_REDUCE_SCATTER: rc = hier_reduce_scatter(s, t, scratch); break;
         case COLLECTIVE_COUNT: rc = -1; break;
         }
     }
@@ -906,7 +899,7 @@ int gcsim_schedule_build_group(gcsim_schedule *s, gcsim_collective c, const gcsi
         return gcsim_fail(err, "out of memory building the %s schedule for %d GPUs",
                           gcsim_collective_name(c), n);
     int rc = c == COLLECTIVE_HIER_REDUCE_SCATTER
-                 ? (g == n ? build_hier_reduce_scatter(s, t, scratch) : -1)
+                 ? (g == n ? hier_reduce_scatter(s, t, scratch) : -1)
                  : build_group(s, t, g, scratch);
     free(scratch);
     if (rc && c == COLLECTIVE_HIER_REDUCE_SCATTER && g != n) {

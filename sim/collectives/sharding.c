@@ -12,6 +12,11 @@
 #include "program.h"
 #include "sharding_build.h"
 
+/* The most collective calls (or buckets) one step may hold: ZeRO-3 on a 100-unit model
+ * with a few hundred micro-batches; beyond, memory and the engines' time grow for nothing
+ * a user asks for. */
+#define SHARDING_MAX_CALLS 4000000
+
 /* ---- growing arrays ---- */
 
 static int add_block(gcsim_iteration *it, int *cap, gcsim_block b)
@@ -216,6 +221,11 @@ int sharding_build_bucketed(gcsim_iteration *it, const gcsim_scenario *s,
 {
     int nb = it->n_buckets, K = sharding_micro_batches(s);
     gcsim_shard_strategy st = s->sharding.strategy;
+    if ((long long)nb * K > SHARDING_MAX_CALLS)
+        return gcsim_fail(err, "%s: %d buckets x %d micro-batches make %lld exchanges per step, "
+                               "more than the %d gcsim simulates: give fewer micro-batches "
+                               "(--grad-accum) or larger buckets (--bucket)",
+                          s->model->source_path, nb, K, (long long)nb * K, SHARDING_MAX_CALLS);
     gcsim_bucket *orig = it->buckets;
     it->buckets = NULL;
     it->n_buckets = 0;
@@ -350,6 +360,14 @@ int sharding_build_units(gcsim_iteration *it, const gcsim_scenario *s,
     for (int l = 0; l < L; l++)
         it->layer_bucket[l] = -1;
     int per_micro = 3 * U;
+    if ((long long)per_micro * K > SHARDING_MAX_CALLS) {
+        free(unit_of);
+        free(units);
+        return gcsim_fail(err, "%s: %d units x %d micro-batches make %lld collective calls per "
+                               "step, more than the %d gcsim simulates: give fewer micro-batches "
+                               "(--grad-accum)",
+                          m->source_path, U, K, (long long)per_micro * K, SHARDING_MAX_CALLS);
+    }
     todo = malloc(sizeof *todo * (size_t)(per_micro * K));
     if (!todo) {
         rc = -1;

@@ -40,6 +40,21 @@ int gcsim_roofline_time_s(const gcsim_model *m, const gcsim_platform *pf, int ba
     return 0;
 }
 
+/* A one-point profile of the model on the platform's GPU: `time_s` for `batch`, the usual
+ * backward share; the caller writes its source. */
+static void one_point_profile(gcsim_profile *p, const gcsim_model *m, const gcsim_platform *pf,
+                              int batch, double time_s, const char *framework)
+{
+    memset(p, 0, sizeof *p);
+    snprintf(p->gpu, sizeof p->gpu, "%s", pf->gpu.type);
+    p->precision = m->precision;
+    snprintf(p->framework, sizeof p->framework, "%s", framework);
+    p->n_points = 1;
+    p->points[0].batch = batch;
+    p->points[0].time_s = time_s;
+    p->backward_fraction = 2.0 / 3.0;
+}
+
 bool gcsim_model_is_transformer(const gcsim_model *m)
 {
     if (m->tokens_per_sample <= 0)
@@ -102,20 +117,13 @@ int gcsim_compute_override(gcsim_model *m, const gcsim_platform *pf, int batch, 
         p = &m->profiles[m->n_profiles++];
     free(p->layer_forward_s);
     free(p->layer_backward_s);
-    memset(p, 0, sizeof *p);
-    snprintf(p->gpu, sizeof p->gpu, "%s", pf->gpu.type);
-    p->precision = m->precision;
-    snprintf(p->framework, sizeof p->framework, "none (given on the command line)");
+    one_point_profile(p, m, pf, batch, t, "none (given on the command line)");
     if (step_time_s > 0)
         snprintf(p->source, sizeof p->source, "given: --step-time %.6g s for batch %d",
                  step_time_s, batch);
     else
         snprintf(p->source, sizeof p->source, "given: --mfu %.4g of %.4g TFLOP/s (%s peak)",
                  mfu, peak / 1e12, gcsim_precision_name(m->precision));
-    p->n_points = 1;
-    p->points[0].batch = batch;
-    p->points[0].time_s = t;
-    p->backward_fraction = 2.0 / 3.0;
     return 0;
 }
 
@@ -147,27 +155,19 @@ const gcsim_profile *gcsim_compute_profile(const gcsim_model *m, const gcsim_pla
     double eff = half && gcsim_model_is_transformer(m) ? gcsim_transformer_efficiency(m, pf) : 0.0;
     double peak = precision_peak(m, pf);
     if (eff > 0 && peak > 0) {
-        memset(scratch, 0, sizeof *scratch);
-        snprintf(scratch->gpu, sizeof scratch->gpu, "%s", pf->gpu.type);
-        scratch->precision = m->precision;
-        snprintf(scratch->framework, sizeof scratch->framework, "none (no profile for this GPU)");
+        one_point_profile(scratch, m, pf, batch,
+                          gcsim_model_train_flops_per_sample(m) * batch / (peak * eff),
+                          "none (no profile for this GPU)");
         snprintf(scratch->source, sizeof scratch->source,
                  "modelled: training FLOPs (3 x forward) at %.4f of the %s peak %.4g TFLOP/s "
                  "(hidden %.0f), fitted (%s)", eff, gcsim_precision_name(m->precision), peak / 1e12,
                  model_hidden(m), GCSIM_TRANSFORMER_FIT_SOURCE);
-        scratch->n_points = 1;
-        scratch->points[0].batch = batch;
-        scratch->points[0].time_s = gcsim_model_train_flops_per_sample(m) * batch / (peak * eff);
-        scratch->backward_fraction = 2.0 / 3.0;
         return scratch;
     }
     double t;
     if (gcsim_roofline_time_s(m, pf, batch, &t, err))
         return NULL;
-    memset(scratch, 0, sizeof *scratch);
-    snprintf(scratch->gpu, sizeof scratch->gpu, "%s", pf->gpu.type);
-    scratch->precision = m->precision;
-    snprintf(scratch->framework, sizeof scratch->framework, "none (no profile for this GPU)");
+    one_point_profile(scratch, m, pf, batch, t, "none (no profile for this GPU)");
     snprintf(scratch->source, sizeof scratch->source,
              "roofline: per-layer FLOPs at %s peak %.4g TFLOP/s%s, efficiency conv %.4f, "
              "matmul %.4f fitted to %d measured points (models/fit_roofline.py)",
@@ -177,9 +177,5 @@ const gcsim_profile *gcsim_compute_profile(const gcsim_model *m, const gcsim_pla
                  1e12,
              pf->gpu.memory_Bps > 0.0 ? " and parameter bytes at gpu.memory_bandwidth" : "",
              GCSIM_ROOFLINE_EFF_CONV, GCSIM_ROOFLINE_EFF_MATMUL, GCSIM_ROOFLINE_FIT_POINTS);
-    scratch->n_points = 1;
-    scratch->points[0].batch = batch;
-    scratch->points[0].time_s = t;
-    scratch->backward_fraction = 2.0 / 3.0;
     return scratch;
 }

@@ -134,7 +134,7 @@ static int read_training(const cJSON *item, const char *path, baseline_case *c, 
             return gcsim_fail(ctx->err, "%s: %s.sharding: %s", ctx->origin, path, why);
     }
     long long v = 1;
-    if (json_integer(item, path, "grad_accum", false, 1, 1 << 16, &v, ctx))
+    if (json_integer(item, path, "grad_accum", false, 1, GCSIM_MAX_GRAD_ACCUM, &v, ctx))
         return -1;
     c->grad_accum = (int)v;
     c->act_ckpt = false;

@@ -130,38 +130,11 @@ const gcsim_platform *sweep_cache_platform(sweep_cache *c, const char *path, gcs
     return p;
 }
 
-const gcsim_model *sweep_cache_model(sweep_cache *c, const char *path, gcsim_error *err)
+/* The model cached under `key`, else read from `path`, trained at `precision` with
+ * `optimizer` (-1: the file's), and cached under `key`. */
+static const gcsim_model *cached_model(sweep_cache *c, const char *key, const char *path,
+                                       int precision, int optimizer, gcsim_error *err)
 {
-    for (int i = 0; i < c->n_models; i++)
-        if (same_path(c->models[i].path, path))
-            return c->models[i].value;
-    gcsim_model *m = calloc(1, sizeof *m);
-    if (!m) {
-        gcsim_fail(err, "out of memory");
-        return NULL;
-    }
-    if (c->load.model(path, m, err)) {
-        gcsim_model_free(m);
-        free(m);
-        return NULL;
-    }
-    if (!append(&c->models, &c->n_models, path, m)) {
-        gcsim_model_free(m);
-        free(m);
-        gcsim_fail(err, "out of memory");
-        return NULL;
-    }
-    return m;
-}
-
-const gcsim_model *sweep_cache_model_as(sweep_cache *c, const char *path, int precision,
-                                        int optimizer, gcsim_error *err)
-{
-    if (precision < 0 && optimizer < 0)
-        return sweep_cache_model(c, path, err);
-    /* A key no file path has: the path, then the two settings on their own lines. */
-    char key[4200];
-    snprintf(key, sizeof key, "%s\n%d\n%d", path ? path : "(embedded)", precision, optimizer);
     for (int i = 0; i < c->n_models; i++)
         if (same_path(c->models[i].path, key))
             return c->models[i].value;
@@ -186,6 +159,22 @@ const gcsim_model *sweep_cache_model_as(sweep_cache *c, const char *path, int pr
         return NULL;
     }
     return m;
+}
+
+const gcsim_model *sweep_cache_model(sweep_cache *c, const char *path, gcsim_error *err)
+{
+    return cached_model(c, path, path, -1, -1, err);
+}
+
+const gcsim_model *sweep_cache_model_as(sweep_cache *c, const char *path, int precision,
+                                        int optimizer, gcsim_error *err)
+{
+    if (precision < 0 && optimizer < 0)
+        return sweep_cache_model(c, path, err);
+    /* A key no file path has: the path, then the two settings on their own lines. */
+    char key[4200];
+    snprintf(key, sizeof key, "%s\n%d\n%d", path ? path : "(embedded)", precision, optimizer);
+    return cached_model(c, key, path, precision, optimizer, err);
 }
 
 const gcsim_stack *sweep_cache_stack(sweep_cache *c, const char *name_or_path, gcsim_error *err)

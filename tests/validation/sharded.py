@@ -223,12 +223,7 @@ def agreement(gcsim, check, markdown):
     if gaps:
         lines.append("%d cases: median |gap| %.4f%%, max %.4f%%; %d over %.0f%% or failed." % (
             len(gaps), 100 * statistics.median(gaps), 100 * max(gaps), bad, AGREEMENT_PCT))
-    text = "\n".join(lines) + "\n"
-    if markdown and markdown != "-":
-        with open(markdown, "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    emit(lines, markdown)
     return 1 if check and bad else 0
 
 
@@ -411,6 +406,11 @@ def report(out, markdown):
     if cal:
         lines.append("Calibration rows: %d, median |error| %.1f%% (the fit's residual)."
                      % (len(cal), 100 * statistics.median(cal)))
+    emit(lines, markdown)
+
+
+def emit(lines, markdown):
+    """The table to the --markdown file, or to stdout without one (or with "-")."""
     text = "\n".join(lines) + "\n"
     if markdown and markdown != "-":
         with open(markdown, "w") as f:

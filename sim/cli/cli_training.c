@@ -1,0 +1,76 @@
+/* Parsing the training settings of the commands that predict (cli_training.h). */
+#include "cli_training.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cli_args.h"
+#include "model.h"
+#include "units.h"
+
+int cli_training_precision(const char *cmd, const char *arg, int *out)
+{
+    gcsim_precision p;
+    if (gcsim_precision_parse(arg, &p)) {
+        fprintf(stderr, "gcsim %s: --precision: expected fp32, tf32, bf16 or fp16, got \"%s\"\n",
+                cmd, arg);
+        return -1;
+    }
+    *out = (int)p;
+    return 0;
+}
+
+int cli_training_optimizer(const char *cmd, const char *arg, int *out)
+{
+    gcsim_optimizer o;
+    if (gcsim_optimizer_parse(arg, &o)) {
+        fprintf(stderr, "gcsim %s: --optimizer: expected sgd, momentum or adam, got \"%s\"\n",
+                cmd, arg);
+        return -1;
+    }
+    *out = (int)o;
+    return 0;
+}
+
+int cli_training_sharding(const char *cmd, const char *arg, gcsim_sharding *out)
+{
+    char why[160];
+    if (gcsim_sharding_parse(arg, out, why, sizeof why)) {
+        fprintf(stderr, "gcsim %s: --sharding: %s\n", cmd, why);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_training_grad_accum(const char *cmd, const char *arg, long long *out)
+{
+    if (!cli_parse_int(arg, 1, GCSIM_MAX_GRAD_ACCUM, out)) {
+        fprintf(stderr, "gcsim %s: --grad-accum: expected a count from 1 to %d, got \"%s\"\n",
+                cmd, GCSIM_MAX_GRAD_ACCUM, arg);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_training_mfu(const char *cmd, const char *arg, double *out)
+{
+    char *end = NULL;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !(v > 0 && v <= 1)) {
+        fprintf(stderr, "gcsim %s: --mfu: expected a fraction of the peak in (0, 1], got \"%s\"\n",
+                cmd, arg);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_training_step_time(const char *cmd, const char *arg, double *out_s)
+{
+    if (!gcsim_parse_time_s(arg, out_s) || !(*out_s > 0) || *out_s > 1e6) {
+        fprintf(stderr, "gcsim %s: --step-time: expected a duration such as 350ms (up to 1e6 s), "
+                        "got \"%s\"\n", cmd, arg);
+        return -1;
+    }
+    return 0;
+}

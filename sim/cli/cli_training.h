@@ -1,0 +1,24 @@
+/*
+ * sim/cli/cli_training.h: the training settings every command that predicts takes, parsed
+ * once: --precision, --optimizer, --sharding, --grad-accum, --mfu, --step-time
+ * (docs/sharding.md). Each parser returns 0, or -1 after printing
+ * "gcsim CMD: --OPTION: reason" on stderr.
+ */
+#ifndef GCSIM_CLI_TRAINING_H
+#define GCSIM_CLI_TRAINING_H
+
+#include "sharding.h"
+
+/* fp32, tf32, bf16 or fp16, as a gcsim_precision. */
+int cli_training_precision(const char *cmd, const char *arg, int *out);
+/* sgd, momentum or adam, as a gcsim_optimizer. */
+int cli_training_optimizer(const char *cmd, const char *arg, int *out);
+int cli_training_sharding(const char *cmd, const char *arg, gcsim_sharding *out);
+/* 1 to GCSIM_MAX_GRAD_ACCUM micro-batches per optimizer step. */
+int cli_training_grad_accum(const char *cmd, const char *arg, long long *out);
+/* A fraction of the peak in (0, 1]. */
+int cli_training_mfu(const char *cmd, const char *arg, double *out);
+/* A duration such as 350ms, up to 10^6 s. */
+int cli_training_step_time(const char *cmd, const char *arg, double *out_s);
+
+#endif
