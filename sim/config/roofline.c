@@ -140,6 +140,9 @@ const char *gcsim_compute_source(const gcsim_model *m, const gcsim_platform *pf)
     for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
         if (strncmp(p->source, kinds[k], strlen(kinds[k])) == 0)
             return kinds[k];
+    /* a profile whose points come from both (a measured batch, a derived one) */
+    if (strstr(p->source, "measured") && strstr(p->source, "derived"))
+        return "measured and derived";
     return "profile";
 }
 
