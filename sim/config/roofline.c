@@ -134,15 +134,15 @@ const char *gcsim_compute_source(const gcsim_model *m, const gcsim_platform *pf)
         return gcsim_model_is_transformer(m) && gcsim_transformer_efficiency(m, pf) > 0 &&
                        gcsim_precision_grad_elem_bytes(m->precision) == 2 &&
                        precision_peak(m, pf) > 0
-                   ? "modelled (transformer efficiency)"
-                   : "modelled (roofline)";
+                   ? "transformer-model"
+                   : "roofline-model";
     static const char *kinds[] = {"measured", "derived", "fitted", "given"};
     for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
         if (strncmp(p->source, kinds[k], strlen(kinds[k])) == 0)
             return kinds[k];
     /* a profile whose points come from both (a measured batch, a derived one) */
     if (strstr(p->source, "measured") && strstr(p->source, "derived"))
-        return "measured and derived";
+        return "measured+derived";
     return "profile";
 }
 

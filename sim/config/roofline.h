@@ -44,8 +44,8 @@ int gcsim_compute_override(gcsim_model *m, const gcsim_platform *pf, int batch, 
                            double step_time_s, gcsim_error *err);
 
 /* How the compute of the model on this platform was obtained: "measured", "derived",
- * "fitted", "given" (--mfu, --step-time), "measured and derived" (points of both kinds),
- * "modelled (transformer efficiency)", "modelled (roofline)", or "profile" when the
+ * "fitted", "given" (--mfu, --step-time), "measured+derived" (points of both kinds),
+ * "transformer-model", "roofline-model", or "profile" when the
  * profile's source says none of these. */
 const char *gcsim_compute_source(const gcsim_model *m, const gcsim_platform *pf);
 
