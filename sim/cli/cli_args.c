@@ -114,3 +114,29 @@ int cli_parse_gpu_list(const char *text, int *counts, int max_counts, char *err,
     }
     return n;
 }
+
+/* The argv word of the option getopt_long has just returned: the one before optind, or
+ * the one before that when its value was the separate next word. */
+static int option_word(char **argv)
+{
+    return optarg && optind >= 2 && optarg == argv[optind - 1] ? optind - 2 : optind - 1;
+}
+
+int cli_getopt_long(int argc, char **argv, const char *shortopts,
+                    const struct option *longopts, const char *command)
+{
+    int index = -1;
+    int ch = getopt_long(argc, argv, shortopts, longopts, &index);
+    if (ch == -1 || ch == '?' || ch == ':' || index < 0)
+        return ch;
+    int w = option_word(argv);
+    const char *word = argv[w];
+    const char *name = longopts[index].name;
+    size_t len = strcspn(word + 2, "=");
+    if (strncmp(word, "--", 2) == 0 && len == strlen(name) && strncmp(word + 2, name, len) == 0)
+        return ch;
+    fprintf(stderr, "gcsim %s: \"%.*s\" is not an option name (names are not "
+                    "abbreviated: --%s?)\n", command, (int)(len + 2), word, name);
+    optind = w + 1;
+    return '?';
+}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analytic.h"
+#include "cli_args.h"
 #include "collectives.h"
 #include "commands.h"
 #include "des.h"
@@ -119,7 +120,7 @@ static int parse_options(int argc, char **argv, collective_options *o)
     opterr = 0;
     int c;
     char *end;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((c = cli_getopt_long(argc, argv, "", longopts, "collective")) != -1) {
         switch (c) {
         case 'p': o->platform = optarg; break;
         case 's': o->sizes = optarg; break;

@@ -91,7 +91,7 @@ static int parse_options(int argc, char **argv, compress_options *o)
     int ch;
     long long v;
     /* "+": no argument permutation, so the files after --trace stay where they are. */
-    while ((ch = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt_long(argc, argv, "+:h", longopts, "compress")) != -1) {
         switch (ch) {
         case 't':
             /* --trace takes its value and every following argument up to the next option

@@ -154,7 +154,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "predict")) != -1) {
         switch (ch) {
         case 'p': o->platform_path = optarg; break;
         case 'm': o->model_path = optarg; break;
