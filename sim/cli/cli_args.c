@@ -1,10 +1,14 @@
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli_args.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* strtoll and strtod accept leading spaces, a '+' and (strtod) hexadecimal and "inf";
  * a command-line number is plain decimal: a digit first, or '-' then a digit, or a point. */
@@ -139,4 +143,41 @@ int cli_getopt_long(int argc, char **argv, const char *shortopts,
                     "abbreviated: --%s?)\n", command, (int)(len + 2), word, name);
     optind = w + 1;
     return '?';
+}
+
+/* The folder of path, resolved (links, "." and ".."), then "/" and its last component;
+ * false when the folder cannot be resolved. */
+static bool resolved_name(const char *path, char *out, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX], real[PATH_MAX];
+    size_t dir_len = slash ? (size_t)(slash - path) : 1;
+    if (dir_len >= sizeof dir)
+        return false;
+    if (slash)
+        memcpy(dir, slash == path ? "/" : path, slash == path ? 1 : dir_len);
+    else
+        dir[0] = '.';
+    dir[slash == path ? 1 : dir_len] = '\0';
+    if (!realpath(dir, real))
+        return false;
+    int n = snprintf(out, size, "%s/%s", real, slash ? slash + 1 : path);
+    return n > 0 && (size_t)n < size;
+}
+
+bool cli_same_output(const char *a, const char *b)
+{
+    if (!a || !b)
+        return false;
+    struct stat sa, sb;
+    bool a_exists = stat(a, &sa) == 0, b_exists = stat(b, &sb) == 0;
+    if ((a_exists && !S_ISREG(sa.st_mode)) || (b_exists && !S_ISREG(sb.st_mode)))
+        return false;
+    if (strcmp(a, b) == 0)
+        return true;
+    if (a_exists && b_exists)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char ra[PATH_MAX + NAME_MAX + 2], rb[PATH_MAX + NAME_MAX + 2];
+    return resolved_name(a, ra, sizeof ra) && resolved_name(b, rb, sizeof rb) &&
+           strcmp(ra, rb) == 0;
 }

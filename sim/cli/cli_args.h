@@ -27,4 +27,9 @@ int cli_parse_gpu_list(const char *text, int *counts, int max_counts, char *err,
 int cli_getopt_long(int argc, char **argv, const char *shortopts,
                     const struct option *longopts, const char *command);
 
+/* Whether two output paths name one file: the same text, the same existing file (links,
+ * "./x" and "x"), or the same name in the same folder for a file not yet written. Devices
+ * and FIFOs are written through, never replaced, so they never count as the same file. */
+bool cli_same_output(const char *a, const char *b);
+
 #endif

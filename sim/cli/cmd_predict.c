@@ -589,6 +589,13 @@ int cmd_predict(int argc, char **argv)
         return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
     if (report_output_usable(o.output, "predict") || report_output_usable(o.timeline, "predict"))
         return EXIT_BAD_INPUT;
+    /* Both are renamed into place at the end: the report, written last, replaced the
+     * timeline without a word. */
+    if (cli_same_output(o.timeline, o.output)) {
+        fprintf(stderr, "gcsim predict: --timeline and --output name the same file, %s: the "
+                        "report would replace the timeline\n", o.output);
+        return EXIT_BAD_INPUT;
+    }
     if (o.engine != ENGINE_ANALYTIC && !engine_des_available()) {
         fprintf(stderr, "gcsim predict: --engine %s: this build has no SimGrid engine\n",
                 engine_name(o.engine));
