@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input_file.h"
+
 #define MAX_TOKENS 16
 
 /* Column names of the 13-column layout, for messages; the 12-column layout lacks "root". */
@@ -898,9 +900,10 @@ int nccl_log_parse(const char *text, size_t len, const char *origin, nccl_log *o
 int nccl_log_load_table(const char *path, int table, nccl_log *out, gcsim_error *err)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
+    char why[1024 + 64];
+    FILE *f = gc_fopen_regular(path, why, sizeof why);
     if (!f)
-        return gcsim_fail(err, "%s: cannot open: %s", path, strerror(errno));
+        return gcsim_fail(err, "%s", why);
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     while (buf) {
