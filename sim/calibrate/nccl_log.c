@@ -339,8 +339,17 @@ static int parse_row(parser *p, char **tok, int n_tok)
         return fail_line(p, "redop \"none\": an all-reduce always reduces; this row is from "
                             "another operation",
                          NULL);
+    /* An unknown type (complex128) was accepted, its size left unchecked: the row may be
+     * from another program or a corrupted log. */
     int tb = type_bytes(r->type);
-    if (tb > 0 && (double)r->count * tb != r->size_bytes) {
+    if (tb == 0) {
+        snprintf(detail, sizeof detail,
+                 "type \"%.32s\" is not one of nccl-tests' types (int8, uint8, int32, uint32, "
+                 "int64, uint64, half, float, double, bfloat16, f8e4m3, f8e5m2)",
+                 r->type);
+        return fail_line(p, "", detail);
+    }
+    if ((double)r->count * tb != r->size_bytes) {
         snprintf(detail, sizeof detail,
                  "%lld elements of %s are %.0f bytes, not the row's size %lld: an all-reduce "
                  "sends count x element size",
