@@ -50,6 +50,7 @@ int gc_compressor_create(const char *spec, gc_compressor **out, char *err, size_
         gc_errf(err, err_len, "empty compressor spec");
         return -1;
     }
+    const char *whole = spec; /* messages quote what was given, "ef+" included */
     bool ef = false;
     if (strncmp(spec, "ef+", 3) == 0) {
         ef = true;
@@ -58,8 +59,14 @@ int gc_compressor_create(const char *spec, gc_compressor **out, char *err, size_
     char name[64];
     const char *colon = strchr(spec, ':');
     size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
-    if (nlen == 0 || nlen >= sizeof name) {
-        gc_errf(err, err_len, "compressor spec \"%s\": bad name", spec);
+    if (nlen == 0) {
+        gc_errf(err, err_len, "compressor spec \"%s\": no compressor name %s", whole,
+                ef ? "after \"ef+\" (e.g. ef+signsgd)" : "before ':' (e.g. qsgd:s=4)");
+        return -1;
+    }
+    if (nlen >= sizeof name) {
+        gc_errf(err, err_len, "compressor spec \"%.60s...\": a name of %zu characters, longer "
+                "than any compressor's", whole, nlen);
         return -1;
     }
     memcpy(name, spec, nlen);
