@@ -50,7 +50,9 @@ static void usage(FILE *out)
                  "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\nexit codes: 0 success, 1 a check failed, 2 bad input or usage\n");
+    /* The README's list (tests/cli/exit_codes.sh keeps the two the same). */
+    fprintf(out, "\nexit codes: 0 success, 1 a check failed, 2 bad input or usage, 3 an "
+                 "internal error\n");
 }
 
 int main(int argc, char **argv)
