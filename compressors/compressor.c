@@ -438,16 +438,27 @@ int gc_compressor_set_vector(gc_compressor *c, int tensor_id, bool vector)
     return 0;
 }
 
+/* Forget one slot's state; its shape, last-layer and 1-D flags stay. */
+static void clear_state(gc_tstate *s)
+{
+    free_state(s);
+    s->a = s->b = s->c = s->ef = NULL;
+    s->a_len = s->b_len = s->c_len = 0;
+    s->used = false;
+    s->n = 0;
+    s->has_shared_scale = false;
+}
+
 void gc_compressor_reset(gc_compressor *c)
 {
-    for (size_t i = 0; i < c->nstates; i++) {
-        gc_tstate *s = &c->states[i];
-        free_state(s);
-        s->a = s->b = s->c = s->ef = NULL;
-        s->a_len = s->b_len = s->c_len = 0;
-        s->used = false;
-        s->n = 0;
-        s->has_shared_scale = false;
-    }
+    for (size_t i = 0; i < c->nstates; i++)
+        clear_state(&c->states[i]);
+    c->step = 0;
+}
+
+void gc_compressor_reset_tensor(gc_compressor *c, int tensor_id)
+{
+    if (tensor_id >= 0 && (size_t)tensor_id < c->nstates)
+        clear_state(&c->states[tensor_id]);
     c->step = 0;
 }
