@@ -124,6 +124,12 @@ int atomic_file_open(atomic_file *f, const char *path, char *err, size_t err_len
     char dir[sizeof f->final_path];
     const char *base;
     split_path(f->final_path, dir, sizeof dir, &base);
+    /* Said before any work: the rename at the end failed, and its message was cut. */
+    if (strlen(base) > FILE_NAME_MAX) {
+        snprintf(err, err_len, "%.200s...: the file name is %zu bytes, longer than the %d a file "
+                 "name may have", path, strlen(base), FILE_NAME_MAX);
+        return -1;
+    }
     /* TARGET.tmp.PID.XXXXXX must fit in a file name: shorten TARGET when needed. */
     char suffix[40];
     int slen = snprintf(suffix, sizeof suffix, ".tmp.%ld.", (long)getpid());

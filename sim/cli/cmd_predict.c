@@ -650,7 +650,7 @@ int cmd_predict(int argc, char **argv)
     o.collective = ss.cs.exchange.collective;
 
     int counts[MAX_GPU_COUNTS], n_counts;
-    char msg[256];
+    char msg[1024]; /* output messages quote the path: 256 bytes cut the reason off */
     if (o.gpus) {
         n_counts = cli_parse_gpu_list(o.gpus, counts, MAX_GPU_COUNTS, msg, sizeof msg);
         if (n_counts < 0) {
