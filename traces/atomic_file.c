@@ -89,6 +89,11 @@ static int open_direct(atomic_file *f, const char *path, char *err, size_t err_l
 int atomic_file_open(atomic_file *f, const char *path, char *err, size_t err_len)
 {
     memset(f, 0, sizeof *f);
+    /* Refused before any work: the rename at the end failed, naming the path "". */
+    if (!path[0]) {
+        snprintf(err, err_len, "\"\": an empty file name");
+        return -1;
+    }
     if (strlen(path) >= sizeof f->final_path - 32) {
         snprintf(err, err_len, "%.200s...: path too long", path);
         return -1;

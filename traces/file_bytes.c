@@ -49,6 +49,11 @@ static const char *file_kind(mode_t mode)
 
 int gc_open_regular(const char *path, char *err, size_t err_len)
 {
+    /* An empty argument (--log "") read as ": cannot open: No such file or directory". */
+    if (!path[0]) {
+        gc_trace_fail(err, err_len, "\"\": an empty file name");
+        return -1;
+    }
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
     if (fd < 0) {
         gc_trace_fail(err, err_len, "%s: cannot open: %s", path, strerror(errno));
