@@ -7,12 +7,13 @@
 # test run) to the first setup, mostly unpacking; nothing on later runs). libopenblas-dev
 # serves cblas_sgemm to `gcsim train` (CMake links it ahead of GSL's reference CBLAS when
 # found; issue 16 measured the train harness 4.3x faster with it; accuracy moves slightly
-# with the summation order, docs/train.md "BLAS").
+# with the summation order, docs/train.md "BLAS"). strace lets des.temp_file_unnamed see
+# that a DES run never names a file in $TMPDIR.
 # Everything else the project needs is built from this repository.
 set -eu
 packages="build-essential cmake pkg-config libsimgrid-dev libgsl-dev libcjson-dev
 zlib1g-dev gnuplot-nox dataset-fashion-mnist python3 python3-numpy parallel clang procps
-python3-torch libopenblas-dev"
+python3-torch libopenblas-dev strace"
 missing=""
 for p in $packages; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

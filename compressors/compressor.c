@@ -50,6 +50,7 @@ int gc_compressor_create(const char *spec, gc_compressor **out, char *err, size_
         gc_errf(err, err_len, "empty compressor spec");
         return -1;
     }
+    const char *whole = spec; /* messages quote what was given, "ef+" included */
     bool ef = false;
     if (strncmp(spec, "ef+", 3) == 0) {
         ef = true;
@@ -58,8 +59,14 @@ int gc_compressor_create(const char *spec, gc_compressor **out, char *err, size_
     char name[64];
     const char *colon = strchr(spec, ':');
     size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
-    if (nlen == 0 || nlen >= sizeof name) {
-        gc_errf(err, err_len, "compressor spec \"%s\": bad name", spec);
+    if (nlen == 0) {
+        gc_errf(err, err_len, "compressor spec \"%s\": no compressor name %s", whole,
+                ef ? "after \"ef+\" (e.g. ef+signsgd)" : "before ':' (e.g. qsgd:s=4)");
+        return -1;
+    }
+    if (nlen >= sizeof name) {
+        gc_errf(err, err_len, "compressor spec \"%.60s...\": a name of %zu characters, longer "
+                "than any compressor's", whole, nlen);
         return -1;
     }
     memcpy(name, spec, nlen);
@@ -431,16 +438,27 @@ int gc_compressor_set_vector(gc_compressor *c, int tensor_id, bool vector)
     return 0;
 }
 
+/* Forget one slot's state; its shape, last-layer and 1-D flags stay. */
+static void clear_state(gc_tstate *s)
+{
+    free_state(s);
+    s->a = s->b = s->c = s->ef = NULL;
+    s->a_len = s->b_len = s->c_len = 0;
+    s->used = false;
+    s->n = 0;
+    s->has_shared_scale = false;
+}
+
 void gc_compressor_reset(gc_compressor *c)
 {
-    for (size_t i = 0; i < c->nstates; i++) {
-        gc_tstate *s = &c->states[i];
-        free_state(s);
-        s->a = s->b = s->c = s->ef = NULL;
-        s->a_len = s->b_len = s->c_len = 0;
-        s->used = false;
-        s->n = 0;
-        s->has_shared_scale = false;
-    }
+    for (size_t i = 0; i < c->nstates; i++)
+        clear_state(&c->states[i]);
+    c->step = 0;
+}
+
+void gc_compressor_reset_tensor(gc_compressor *c, int tensor_id)
+{
+    if (tensor_id >= 0 && (size_t)tensor_id < c->nstates)
+        clear_state(&c->states[tensor_id]);
     c->step = 0;
 }

@@ -157,4 +157,8 @@ double gc_compressor_density(const gc_compressor *c);
  * shapes, last-layer and 1-D flags are kept. */
 void gc_compressor_reset(gc_compressor *c);
 
+/* The same for one tensor (and the step count): what a measurement that only ever encodes
+ * that tensor needs, in time independent of how many tensors c has seen. */
+void gc_compressor_reset_tensor(gc_compressor *c, int tensor_id);
+
 #endif

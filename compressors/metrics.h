@@ -65,8 +65,9 @@ typedef struct {
 } gc_bias_metrics;
 
 /* Encode g `repeats` times (>= 2) with seeds seed, seed+1, ... on tensor_id of c, resetting
- * c's state (gc_compressor_reset) before each repeat and after the last: use a compressor
- * kept for measuring, not one whose training state matters. */
+ * tensor_id's state and the step count (gc_compressor_reset_tensor) before each repeat and
+ * after the last: use a compressor kept for measuring, not one whose training state
+ * matters. */
 int gc_metrics_bias(gc_compressor *c, int tensor_id, const float *g, size_t n, int repeats,
                     uint64_t seed, gc_bias_metrics *out, char *err, size_t err_len);
 

@@ -88,6 +88,10 @@ int gc_spec_parse_keys(const gc_codec *c, const char *keys, double *p, char *err
             gc_errf(err, err_len, "compressor %s: key %s: expected key=value", c->name, item);
             return -1;
         }
+        if (eq == item) {
+            gc_errf(err, err_len, "compressor %s: no key before '=' in \"%s\"", c->name, item);
+            return -1;
+        }
         *eq = 0;
         int idx = -1;
         for (int i = 0; i < c->nkeys; i++)

@@ -89,6 +89,11 @@ static int open_direct(atomic_file *f, const char *path, char *err, size_t err_l
 int atomic_file_open(atomic_file *f, const char *path, char *err, size_t err_len)
 {
     memset(f, 0, sizeof *f);
+    /* Refused before any work: the rename at the end failed, naming the path "". */
+    if (!path[0]) {
+        snprintf(err, err_len, "\"\": an empty file name");
+        return -1;
+    }
     if (strlen(path) >= sizeof f->final_path - 32) {
         snprintf(err, err_len, "%.200s...: path too long", path);
         return -1;
@@ -124,6 +129,12 @@ int atomic_file_open(atomic_file *f, const char *path, char *err, size_t err_len
     char dir[sizeof f->final_path];
     const char *base;
     split_path(f->final_path, dir, sizeof dir, &base);
+    /* Said before any work: the rename at the end failed, and its message was cut. */
+    if (strlen(base) > FILE_NAME_MAX) {
+        snprintf(err, err_len, "%.200s...: the file name is %zu bytes, longer than the %d a file "
+                 "name may have", path, strlen(base), FILE_NAME_MAX);
+        return -1;
+    }
     /* TARGET.tmp.PID.XXXXXX must fit in a file name: shorten TARGET when needed. */
     char suffix[40];
     int slen = snprintf(suffix, sizeof suffix, ".tmp.%ld.", (long)getpid());

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "input_file.h"
 #include "traces_internal.h"
 
 int gc_trace_fail(char *err, size_t err_len, const char *fmt, ...)
@@ -36,23 +37,73 @@ char *gc_trace_strdup(const char *s)
     return d;
 }
 
+static const char *file_kind(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "a folder"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISSOCK(mode) ? "a socket"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+                            : "not a plain file";
+}
+
+int gc_open_regular(const char *path, char *err, size_t err_len)
+{
+    /* An empty argument (--log "") read as ": cannot open: No such file or directory". */
+    if (!path[0]) {
+        gc_trace_fail(err, err_len, "\"\": an empty file name");
+        return -1;
+    }
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        gc_trace_fail(err, err_len, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        gc_trace_fail(err, err_len, "%s: cannot stat: %s", path, strerror(e));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        gc_trace_fail(err, err_len, "%s: not a regular file (%s)", path, file_kind(st.st_mode));
+        return -1;
+    }
+    /* Reads of a regular file never block; clear the flag all the same. */
+    int flags = fcntl(fd, F_GETFL);
+    if (flags >= 0)
+        fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    return fd;
+}
+
+FILE *gc_fopen_regular(const char *path, char *err, size_t err_len)
+{
+    int fd = gc_open_regular(path, err, err_len);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) {
+        gc_trace_fail(err, err_len, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
+    }
+    return f;
+}
+
 int gc_trace_read_file(const char *path, const uint8_t **data, size_t *bytes, char *err,
                        size_t err_len)
 {
     *data = NULL;
     *bytes = 0;
-    int fd = open(path, O_RDONLY);
+    int fd = gc_open_regular(path, err, err_len);
     if (fd < 0)
-        return gc_trace_fail(err, err_len, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
     struct stat st;
     if (fstat(fd, &st) != 0) {
         int e = errno;
         close(fd);
         return gc_trace_fail(err, err_len, "%s: cannot stat: %s", path, strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return gc_trace_fail(err, err_len, "%s: not a regular file", path);
     }
     if (st.st_size == 0) {
         close(fd);

@@ -262,6 +262,17 @@ static int check_layout(const gc_trace_file *f, uint64_t header_end, char *err,
     return 0;
 }
 
+/* Whether the 8 bytes where the header length belongs are printable text: a length that
+ * high (from 2^61 up) is no real header, and read as a number it said nothing (a JSON file
+ * was "header length 3184361845584634491"). */
+static bool starts_with_text(const uint8_t *p)
+{
+    for (int i = 0; i < 8; i++)
+        if (!(p[i] >= 0x20 && p[i] < 0x7f) && p[i] != '\t' && p[i] != '\n' && p[i] != '\r')
+            return false;
+    return true;
+}
+
 int gc_trace_parse_safetensors(gc_trace_file *f, char *err, size_t err_len)
 {
     if (f->file_bytes < 8)
@@ -269,6 +280,16 @@ int gc_trace_parse_safetensors(gc_trace_file *f, char *err, size_t err_len)
                              "%s: truncated: %zu bytes, a safetensors file starts with an "
                              "8-byte header length", f->path, f->file_bytes);
     uint64_t header_bytes = gc_trace_le64(f->data);
+    if (header_bytes > f->file_bytes - 8 && starts_with_text(f->data)) {
+        char shown[9];
+        for (int i = 0; i < 8; i++)
+            shown[i] = f->data[i] < 0x20 ? ' ' : (char)f->data[i];
+        shown[8] = '\0';
+        return gc_trace_fail(err, err_len,
+                             "%s: not a safetensors file: it starts with text (\"%s\") at byte "
+                             "offset 0, where a safetensors file has its 8-byte header length "
+                             "(a JSON or text file?)", f->path, shown);
+    }
     if (header_bytes > f->file_bytes - 8)
         return gc_trace_fail(err, err_len,
                              "%s: header length %llu (byte offset 0) is longer than the %zu "

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input_file.h"
+
 #define MAX_TOKENS 16
 
 /* Column names of the 13-column layout, for messages; the 12-column layout lacks "root". */
@@ -337,8 +339,17 @@ static int parse_row(parser *p, char **tok, int n_tok)
         return fail_line(p, "redop \"none\": an all-reduce always reduces; this row is from "
                             "another operation",
                          NULL);
+    /* An unknown type (complex128) was accepted, its size left unchecked: the row may be
+     * from another program or a corrupted log. */
     int tb = type_bytes(r->type);
-    if (tb > 0 && (double)r->count * tb != r->size_bytes) {
+    if (tb == 0) {
+        snprintf(detail, sizeof detail,
+                 "type \"%.32s\" is not one of nccl-tests' types (int8, uint8, int32, uint32, "
+                 "int64, uint64, half, float, double, bfloat16, f8e4m3, f8e5m2)",
+                 r->type);
+        return fail_line(p, "", detail);
+    }
+    if ((double)r->count * tb != r->size_bytes) {
         snprintf(detail, sizeof detail,
                  "%lld elements of %s are %.0f bytes, not the row's size %lld: an all-reduce "
                  "sends count x element size",
@@ -898,9 +909,10 @@ int nccl_log_parse(const char *text, size_t len, const char *origin, nccl_log *o
 int nccl_log_load_table(const char *path, int table, nccl_log *out, gcsim_error *err)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
+    char why[1024 + 64];
+    FILE *f = gc_fopen_regular(path, why, sizeof why);
     if (!f)
-        return gcsim_fail(err, "%s: cannot open: %s", path, strerror(errno));
+        return gcsim_fail(err, "%s", why);
     size_t cap = 1 << 16, n = 0;
     char *buf = malloc(cap);
     while (buf) {

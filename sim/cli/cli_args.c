@@ -1,10 +1,14 @@
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "cli_args.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* strtoll and strtod accept leading spaces, a '+' and (strtod) hexadecimal and "inf";
  * a command-line number is plain decimal: a digit first, or '-' then a digit, or a point. */
@@ -113,4 +117,67 @@ int cli_parse_gpu_list(const char *text, int *counts, int max_counts, char *err,
         return -1;
     }
     return n;
+}
+
+/* The argv word of the option getopt_long has just returned: the one before optind, or
+ * the one before that when its value was the separate next word. */
+static int option_word(char **argv)
+{
+    return optarg && optind >= 2 && optarg == argv[optind - 1] ? optind - 2 : optind - 1;
+}
+
+int cli_getopt_long(int argc, char **argv, const char *shortopts,
+                    const struct option *longopts, const char *command)
+{
+    int index = -1;
+    int ch = getopt_long(argc, argv, shortopts, longopts, &index);
+    if (ch == -1 || ch == '?' || ch == ':' || index < 0)
+        return ch;
+    int w = option_word(argv);
+    const char *word = argv[w];
+    const char *name = longopts[index].name;
+    size_t len = strcspn(word + 2, "=");
+    if (strncmp(word, "--", 2) == 0 && len == strlen(name) && strncmp(word + 2, name, len) == 0)
+        return ch;
+    fprintf(stderr, "gcsim %s: \"%.*s\" is not an option name (names are not "
+                    "abbreviated: --%s?)\n", command, (int)(len + 2), word, name);
+    optind = w + 1;
+    return '?';
+}
+
+/* The folder of path, resolved (links, "." and ".."), then "/" and its last component;
+ * false when the folder cannot be resolved. */
+static bool resolved_name(const char *path, char *out, size_t size)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX], real[PATH_MAX];
+    size_t dir_len = slash ? (size_t)(slash - path) : 1;
+    if (dir_len >= sizeof dir)
+        return false;
+    if (slash)
+        memcpy(dir, slash == path ? "/" : path, slash == path ? 1 : dir_len);
+    else
+        dir[0] = '.';
+    dir[slash == path ? 1 : dir_len] = '\0';
+    if (!realpath(dir, real))
+        return false;
+    int n = snprintf(out, size, "%s/%s", real, slash ? slash + 1 : path);
+    return n > 0 && (size_t)n < size;
+}
+
+bool cli_same_output(const char *a, const char *b)
+{
+    if (!a || !b)
+        return false;
+    struct stat sa, sb;
+    bool a_exists = stat(a, &sa) == 0, b_exists = stat(b, &sb) == 0;
+    if ((a_exists && !S_ISREG(sa.st_mode)) || (b_exists && !S_ISREG(sb.st_mode)))
+        return false;
+    if (strcmp(a, b) == 0)
+        return true;
+    if (a_exists && b_exists)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char ra[PATH_MAX + NAME_MAX + 2], rb[PATH_MAX + NAME_MAX + 2];
+    return resolved_name(a, ra, sizeof ra) && resolved_name(b, rb, sizeof rb) &&
+           strcmp(ra, rb) == 0;
 }

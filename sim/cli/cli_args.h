@@ -4,6 +4,7 @@
 #ifndef GCSIM_CLI_ARGS_H
 #define GCSIM_CLI_ARGS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 
 /* A strictly parsed integer in [min, max]. */
@@ -16,5 +17,19 @@ bool cli_parse_double(const char *text, double min, double max, double *out);
  * the number, or -1 with a message in err. */
 int cli_parse_gpu_list(const char *text, int *counts, int max_counts, char *err,
                        unsigned long err_len);
+
+/* getopt_long, with long option names taken only in full: getopt_long accepts any unique
+ * prefix (--gpu for --gpus, --plat for --platform), which reads a typo as another option
+ * and lets a later option with the same prefix change what an old command line means.
+ * An abbreviation is returned as '?' with optind set so that argv[optind - 1] is the
+ * abbreviated word, which every command's "unknown option" message prints, after a line
+ * on stderr naming the option it abbreviates. */
+int cli_getopt_long(int argc, char **argv, const char *shortopts,
+                    const struct option *longopts, const char *command);
+
+/* Whether two output paths name one file: the same text, the same existing file (links,
+ * "./x" and "x"), or the same name in the same folder for a file not yet written. Devices
+ * and FIFOs are written through, never replaced, so they never count as the same file. */
+bool cli_same_output(const char *a, const char *b);
 
 #endif

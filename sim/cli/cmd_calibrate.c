@@ -87,7 +87,7 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "calibrate")) != -1) {
         long long v;
         switch (ch) {
         case 'l':

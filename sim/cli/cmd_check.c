@@ -66,7 +66,7 @@ static int parse_options(int argc, char **argv, check_options *o)
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "check")) != -1) {
         switch (ch) {
         case 'b': o->baseline = optarg; break;
         case 'o': o->output = optarg; break;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analytic.h"
+#include "cli_args.h"
 #include "collectives.h"
 #include "commands.h"
 #include "des.h"
@@ -31,10 +32,11 @@ static void collective_usage(FILE *out)
 "gathered result, the input scattered. GB/s are 1e9 bytes per second.\n"
 "\n"
 "  --platform FILE   cluster description (default: the embedded platforms/terngrad-fig5a.json)\n"
-"  --gpus N          GPUs taking part (required)\n"
+"  --gpus N          GPUs taking part (required; at least 2)\n"
 "  --op OP           allreduce (default), allgather, reducescatter, broadcast\n"
 "  --sizes S         a list (16MiB,8GiB) or MIN:MAX doubling from MIN (8B:8GiB; default\n"
-"                    8B:8GiB, as nccl-tests -b 8 -e 8G -f 2)\n"
+"                    8B:8GiB, as nccl-tests -b 8 -e 8G -f 2); whole byte counts from 1 B\n"
+"                    to 2^50 B (1024TiB), at most 64 sizes\n"
 "  --collective C    the all-reduce algorithm (default: the platform's if it names one,\n"
 "                    else NCCL's tuner picks ring or double-tree per size);\n"
 "                    the other operations use a ring (allgather, reducescatter) or the\n"
@@ -61,51 +63,100 @@ typedef struct {
     int elem_bytes; /* --dtype: 4 or 2 */
 } collective_options;
 
-static int parse_sizes(const char *text, double *sizes, int max, char *msg, size_t len)
+/* The largest message gcsim collective times: 2^50 bytes (1 PiB), a thousand times the
+ * largest GPU memory. Beyond about 2^63 bytes the DES's byte counts overflow (1e20 B was
+ * 848% off the closed form, 1e300 B 1e282%), and past 2^53 a size is no longer an exact
+ * integer in a double. */
+#define COLLECTIVE_MAX_BYTES 1125899906842624.0
+
+/* One size of the list or range: a whole number of bytes in [1, COLLECTIVE_MAX_BYTES]
+ * (nccl-tests sizes are byte counts; "1.5B" is no size). */
+static bool parse_one_size(const char *text, double *bytes, char *msg, size_t len)
 {
-    const char *colon = strchr(text, ':');
-    if (colon) {
-        char lo_text[64];
-        size_t n = (size_t)(colon - text);
-        double lo, hi;
-        if (n >= sizeof lo_text) {
-            snprintf(msg, len, "--sizes: \"%s\" is too long", text);
-            return -1;
-        }
-        memcpy(lo_text, text, n);
-        lo_text[n] = '\0';
-        if (!gcsim_parse_size_bytes(lo_text, &lo) || !gcsim_parse_size_bytes(colon + 1, &hi) ||
-            !(lo >= 1) || !(hi >= lo)) {
-            snprintf(msg, len, "--sizes: expected MIN:MAX with 1 B <= MIN <= MAX (e.g. 8B:8GiB), "
-                               "got \"%s\"", text);
-            return -1;
-        }
-        int k = 0;
-        for (double s = lo; s <= hi * (1 + 1e-12) && k < max; s *= 2)
-            sizes[k++] = s;
-        if (k == max && sizes[k - 1] * 2 <= hi) {
-            snprintf(msg, len, "--sizes: more than %d sizes in \"%s\"", max, text);
-            return -1;
-        }
-        return k;
+    if (!gcsim_parse_size_bytes(text, bytes) || !(*bytes >= 1)) {
+        snprintf(msg, len, "--sizes: \"%s\" is not a size of at least 1 byte (e.g. 16MiB)", text);
+        return false;
+    }
+    if (*bytes != floor(*bytes)) {
+        snprintf(msg, len, "--sizes: \"%s\" is %g bytes, not a whole number of bytes", text,
+                 *bytes);
+        return false;
+    }
+    if (*bytes > COLLECTIVE_MAX_BYTES) {
+        snprintf(msg, len, "--sizes: \"%s\" is %g bytes, more than the %.0f (2^50, 1024TiB) gcsim "
+                           "collective times", text, *bytes, COLLECTIVE_MAX_BYTES);
+        return false;
+    }
+    return true;
+}
+
+static int parse_size_range(const char *text, const char *colon, double *sizes, int max,
+                            char *msg, size_t len)
+{
+    char lo_text[64];
+    size_t n = (size_t)(colon - text);
+    double lo, hi;
+    if (n >= sizeof lo_text) {
+        snprintf(msg, len, "--sizes: \"%s\" is too long", text);
+        return -1;
+    }
+    memcpy(lo_text, text, n);
+    lo_text[n] = '\0';
+    if (!parse_one_size(lo_text, &lo, msg, len) || !parse_one_size(colon + 1, &hi, msg, len))
+        return -1;
+    if (!(hi >= lo)) {
+        snprintf(msg, len, "--sizes: expected MIN:MAX with 1 B <= MIN <= MAX (e.g. 8B:8GiB), "
+                           "got \"%s\"", text);
+        return -1;
     }
     int k = 0;
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", text);
+    for (double s = lo; s <= hi * (1 + 1e-12) && k < max; s *= 2)
+        sizes[k++] = s;
+    if (k == max && sizes[k - 1] * 2 <= hi) {
+        snprintf(msg, len, "--sizes: more than %d sizes in \"%s\"", max, text);
+        return -1;
+    }
+    return k;
+}
+
+/* A comma-separated list, copied whole (a fixed buffer cut lists over 1,023 characters
+ * without a word); every item must be a size, none empty. */
+static int parse_size_list(const char *text, double *sizes, int max, char *msg, size_t len)
+{
+    size_t chars = strlen(text);
+    if (chars == 0 || text[0] == ',' || text[chars - 1] == ',' || strstr(text, ",,")) {
+        snprintf(msg, len, "--sizes: \"%.200s\"%s has an empty item", text,
+                 chars > 200 ? "..." : "");
+        return -1;
+    }
+    char *buf = malloc(chars + 1);
+    if (!buf) {
+        snprintf(msg, len, "--sizes: out of memory for a list of %zu characters", chars);
+        return -1;
+    }
+    memcpy(buf, text, chars + 1);
+    int k = 0;
     for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
         if (k == max) {
             snprintf(msg, len, "--sizes: more than %d sizes", max);
-            return -1;
+            k = -1;
+            break;
         }
-        if (!gcsim_parse_size_bytes(tok, &sizes[k]) || !(sizes[k] >= 1)) {
-            snprintf(msg, len, "--sizes: \"%s\" is not a size of at least 1 byte (e.g. 16MiB)", tok);
-            return -1;
+        if (!parse_one_size(tok, &sizes[k], msg, len)) {
+            k = -1;
+            break;
         }
         k++;
     }
-    if (k == 0)
-        snprintf(msg, len, "--sizes: no size given");
-    return k ? k : -1;
+    free(buf);
+    return k;
+}
+
+static int parse_sizes(const char *text, double *sizes, int max, char *msg, size_t len)
+{
+    const char *colon = strchr(text, ':');
+    return colon ? parse_size_range(text, colon, sizes, max, msg, len)
+                 : parse_size_list(text, sizes, max, msg, len);
 }
 
 static int parse_options(int argc, char **argv, collective_options *o)
@@ -124,7 +175,7 @@ static int parse_options(int argc, char **argv, collective_options *o)
     opterr = 0;
     int c;
     char *end;
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((c = cli_getopt_long(argc, argv, "", longopts, "collective")) != -1) {
         switch (c) {
         case 'p': o->platform = optarg; break;
         case 's': o->sizes = optarg; break;
@@ -198,6 +249,13 @@ static int parse_options(int argc, char **argv, collective_options *o)
     }
     if (!o->gpus) {
         fprintf(stderr, "gcsim collective: --gpus is required\n");
+        return EXIT_BAD_INPUT;
+    }
+    /* One GPU exchanges nothing: its time is 0, algbw infinite and busbw 0 x inf (it printed
+     * inf and -nan). nccl-tests' busbw factors are defined from 2 ranks. */
+    if (o->gpus < 2) {
+        fprintf(stderr, "gcsim collective: --gpus 1: a collective needs at least 2 GPUs (one "
+                        "GPU has nothing to exchange, so no time or bandwidth to report)\n");
         return EXIT_BAD_INPUT;
     }
     return -1;

@@ -24,6 +24,23 @@
 #define MAX_SPECS 64
 #define MAX_FILES 4096
 
+/* The names --compressor takes, from the library's registry (the help listed none). */
+static void print_compressor_names(FILE *out)
+{
+    fprintf(out, "\nCompressors (NAME, or ef+NAME for error feedback; keys and defaults in\n"
+                 "docs/compressors.md):\n ");
+    int column = 1;
+    const char *const *names = gc_compressor_names();
+    for (int i = 0; names[i]; i++) {
+        int width = (int)strlen(names[i]) + 2;
+        if (column + width > 88) {
+            fprintf(out, "\n ");
+            column = 1;
+        }
+        column += fprintf(out, " %s%s", names[i], names[i + 1] ? "," : "\n");
+    }
+}
+
 static void compress_usage(FILE *out)
 {
     fprintf(out,
@@ -45,7 +62,7 @@ static void compress_usage(FILE *out)
 "\n"
 "  --trace FILE...      trace files; several may follow one --trace, or repeat it\n"
 "  --compressor SPEC    name[:key=value,...], e.g. terngrad, qsgd:s=4, dgc:ratio=0.001, orq,\n"
-"                       ecq (repeatable; see the compressor library for names and keys)\n"
+"                       ecq (repeatable; the names are listed below)\n"
 "  --seeds R            repeats for the bias, 2..1000 (default 4); 0 skips it\n"
 "  --seed S             seed of the encoders' random streams (default 1)\n"
 "  --per-layer          a row per tensor as well as the totals\n"
@@ -55,6 +72,7 @@ static void compress_usage(FILE *out)
 "\n"
 "Bad input (unreadable or malformed trace, NaN/Inf, unknown compressor or key, a series\n"
 "whose files disagree) is reported with the file and field: exit code 2.\n");
+    print_compressor_names(out);
 }
 
 typedef struct {
@@ -91,7 +109,7 @@ static int parse_options(int argc, char **argv, compress_options *o)
     int ch;
     long long v;
     /* "+": no argument permutation, so the files after --trace stay where they are. */
-    while ((ch = getopt_long(argc, argv, "+:h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt_long(argc, argv, "+:h", longopts, "compress")) != -1) {
         switch (ch) {
         case 't':
             /* --trace takes its value and every following argument up to the next option

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "atomic_file.h"
+#include "cli_args.h"
 #include "commands.h"
 #include "merge.h"
 
@@ -32,7 +33,7 @@ int cmd_merge(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "merge")) != -1) {
         switch (ch) {
         case 'o': output = optarg; break;
         case 'h': merge_usage(stdout); return EXIT_OK;

@@ -153,7 +153,7 @@ static int parse_options(int argc, char **argv, plan_options *o)
     opterr = 0;
     int ch;
     char msg[512];
-    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "plan")) != -1) {
         switch (ch) {
         case 'm': o->model_path = optarg; break;
         case 'g': o->gpus = optarg; break;

@@ -180,7 +180,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "predict")) != -1) {
         switch (ch) {
         case 'p': o->platform_path = optarg; break;
         case 'm': o->model_path = optarg; break;
@@ -683,6 +683,13 @@ int cmd_predict(int argc, char **argv)
         return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
     if (report_output_usable(o.output, "predict") || report_output_usable(o.timeline, "predict"))
         return EXIT_BAD_INPUT;
+    /* Both are renamed into place at the end: the report, written last, replaced the
+     * timeline without a word. */
+    if (cli_same_output(o.timeline, o.output)) {
+        fprintf(stderr, "gcsim predict: --timeline and --output name the same file, %s: the "
+                        "report would replace the timeline\n", o.output);
+        return EXIT_BAD_INPUT;
+    }
     if (o.engine != ENGINE_ANALYTIC && !engine_des_available()) {
         fprintf(stderr, "gcsim predict: --engine %s: this build has no SimGrid engine\n",
                 engine_name(o.engine));
@@ -746,7 +753,7 @@ int cmd_predict(int argc, char **argv)
     o.collective = ss.cs.exchange.collective;
 
     int counts[MAX_GPU_COUNTS], n_counts;
-    char msg[256];
+    char msg[1024]; /* output messages quote the path: 256 bytes cut the reason off */
     if (o.gpus) {
         n_counts = cli_parse_gpu_list(o.gpus, counts, MAX_GPU_COUNTS, msg, sizeof msg);
         if (n_counts < 0) {

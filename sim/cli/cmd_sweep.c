@@ -148,7 +148,7 @@ static int parse_options(int argc, char **argv, sweep_options *o)
     opterr = 0;
     int ch;
     char msg[512];
-    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "sweep")) != -1) {
         int bad = 0;
         switch (ch) {
         case 'p': bad = sweep_list_add(&o->platforms, optarg, "--platform", msg, sizeof msg); break;

@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "cli_args.h"
 #include "commands.h"
 #include "report_emit.h"
 #include "traces.h"
@@ -121,7 +122,7 @@ int cmd_trace(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int ch;
-    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "trace info")) != -1) {
         switch (ch) {
         case 'f':
             if (report_format_parse(optarg, &format)) {

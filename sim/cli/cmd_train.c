@@ -114,7 +114,7 @@ static int parse_options(int argc, char **argv, train_options *o)
     opterr = 0;
     int ch;
     long long v;
-    while ((ch = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "train")) != -1) {
         switch (ch) {
         case 'm':
             if (train_model_parse(optarg, &o->cfg.model)) {

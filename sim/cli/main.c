@@ -39,7 +39,9 @@ static int print_version(void)
     printf("built against: SimGrid %s, GSL %s, cJSON %s\n", GCSIM_SIMGRID_VERSION,
            GCSIM_GSL_VERSION, GCSIM_CJSON_VERSION);
     printf("engines: analytic%s\n", engine_des_available() ? ", des" : "");
-    printf("data: %s (%s)\n", gcsim_data_dir(), gcsim_data_dir_origin());
+    const char *missing = gcsim_data_dir_missing();
+    printf("data: %s (%s%s%s)\n", gcsim_data_dir(), gcsim_data_dir_origin(),
+           missing ? ": " : "", missing ? missing : "");
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_INTERNAL;
 }
 
@@ -50,7 +52,9 @@ static void usage(FILE *out)
                  "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(out, "\nexit codes: 0 success, 1 a check failed, 2 bad input or usage\n");
+    /* The README's list (tests/cli/exit_codes.sh keeps the two the same). */
+    fprintf(out, "\nexit codes: 0 success, 1 a check failed, 2 bad input or usage, 3 an "
+                 "internal error\n");
 }
 
 int main(int argc, char **argv)
@@ -73,6 +77,13 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0)
         return print_version();
+    const char *missing = gcsim_data_dir_missing();
+    if (missing) {
+        fprintf(stderr, "gcsim: %s: the data folder of this installed gcsim is missing (%s): "
+                        "reinstall it (cmake --install BUILD --prefix PREFIX puts it in "
+                        "PREFIX/share/gcsim)\n", gcsim_data_dir(), missing);
+        return EXIT_BAD_INPUT;
+    }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);

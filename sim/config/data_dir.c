@@ -1,8 +1,11 @@
 /* sim/config/data_dir.c: the data folder of an installed or build-tree gcsim (data_dir.h). */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "data_dir.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,6 +15,9 @@
 #ifndef GCSIM_SOURCE_DIR
 #define GCSIM_SOURCE_DIR "."
 #endif
+#ifndef GCSIM_BUILD_DIR
+#define GCSIM_BUILD_DIR ""
+#endif
 
 /* Below the install prefix; matches the install rules (top CMakeLists.txt and
  * sim/cli/CMakeLists.txt: bin/gcsim, share/gcsim/). GCSIM_SOURCE_DIR comes from
@@ -20,6 +26,7 @@
 
 static char data_dir[PATH_MAX];
 static const char *origin = "source tree";
+static char missing[256]; /* why an installed gcsim's data folder is unusable, else "" */
 
 static int is_dir(const char *path)
 {
@@ -33,41 +40,95 @@ static int is_file(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* PREFIX/share/gcsim when the running executable is PREFIX/<dir>/gcsim and that folder
- * holds the catalog; 0 on success. /proc/self/exe is already absolute with links resolved,
- * so dropping its last two components gives PREFIX. */
-static int installed_dir(char *out, size_t size)
+/* The running executable, absolute with links resolved (/proc/self/exe); 0 on success. */
+static int executable(char *exe, size_t size)
 {
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0 || (size_t)n >= sizeof exe - 1)
+    ssize_t n = readlink("/proc/self/exe", exe, size - 1);
+    if (n <= 0 || (size_t)n >= size - 1)
         return -1;
     exe[n] = '\0';
+    return 0;
+}
+
+/* PREFIX/share/gcsim for the executable PREFIX/<dir>/gcsim: dropping the last two
+ * components of its resolved path gives PREFIX. */
+static int prefix_data_dir(const char *exe, char *out, size_t size)
+{
+    char prefix[PATH_MAX];
+    snprintf(prefix, sizeof prefix, "%s", exe);
     for (int up = 0; up < 2; up++) {
-        char *slash = strrchr(exe, '/');
+        char *slash = strrchr(prefix, '/');
         if (!slash)
             return -1;
         *slash = '\0';
     }
-    char platforms[PATH_MAX + 32];
-    snprintf(platforms, sizeof platforms, "%s" PREFIX_TO_DATA "/platforms", exe);
-    if (!is_dir(platforms))
-        return -1;
-    int len = snprintf(out, size, "%s" PREFIX_TO_DATA, exe);
+    int len = snprintf(out, size, "%s" PREFIX_TO_DATA, prefix);
     return len > 0 && (size_t)len < size ? 0 : -1;
+}
+
+/* Whether the executable is one of the build tree CMake configured (build/sim/cli/gcsim, a
+ * test program): only those read the source tree. An executable in a folder named bin is
+ * installed (PREFIX/bin/gcsim), even below the build tree (tests/install installs there). */
+static int in_build_tree(const char *exe)
+{
+    char build[PATH_MAX];
+    if (!GCSIM_BUILD_DIR[0] || !realpath(GCSIM_BUILD_DIR, build))
+        return 0;
+    size_t len = strlen(build);
+    if (strncmp(exe, build, len) != 0 || exe[len] != '/')
+        return 0;
+    const char *slash = strrchr(exe, '/');
+    return !(slash - exe >= 4 && strncmp(slash - 4, "/bin", 4) == 0);
+}
+
+/* Why PREFIX/share/gcsim/platforms is no folder: the system's reason (a symlink loop says
+ * "Too many levels of symbolic links"), or "not a folder". */
+static void record_missing(const char *dir)
+{
+    char platforms[PATH_MAX + 32];
+    struct stat st;
+    snprintf(platforms, sizeof platforms, "%s/platforms", dir);
+    if (stat(platforms, &st) != 0)
+        snprintf(missing, sizeof missing, "%s", strerror(errno));
+    else
+        snprintf(missing, sizeof missing, "its platforms/ is not a folder");
+}
+
+/* An installed gcsim reads PREFIX/share/gcsim; one in the build tree, the source tree.
+ * An installed gcsim whose folder is gone (deleted, a symlink loop) silently read the
+ * source tree it was built from (issue 29); it now records why, for main to refuse. */
+static void find_data_dir(void)
+{
+    char exe[PATH_MAX], platforms[PATH_MAX + 32];
+    if (executable(exe, sizeof exe) != 0 ||
+        prefix_data_dir(exe, data_dir, sizeof data_dir) != 0) {
+        snprintf(data_dir, sizeof data_dir, "%s", GCSIM_SOURCE_DIR);
+        origin = "source tree";
+        return;
+    }
+    snprintf(platforms, sizeof platforms, "%s/platforms", data_dir);
+    if (is_dir(platforms)) {
+        origin = "installed";
+    } else if (in_build_tree(exe)) {
+        snprintf(data_dir, sizeof data_dir, "%s", GCSIM_SOURCE_DIR);
+        origin = "source tree";
+    } else {
+        record_missing(data_dir);
+        origin = "installed, missing";
+    }
 }
 
 const char *gcsim_data_dir(void)
 {
-    if (!data_dir[0]) {
-        if (installed_dir(data_dir, sizeof data_dir) == 0) {
-            origin = "installed";
-        } else {
-            snprintf(data_dir, sizeof data_dir, "%s", GCSIM_SOURCE_DIR);
-            origin = "source tree";
-        }
-    }
+    if (!data_dir[0])
+        find_data_dir();
     return data_dir;
+}
+
+const char *gcsim_data_dir_missing(void)
+{
+    gcsim_data_dir();
+    return missing[0] ? missing : NULL;
 }
 
 const char *gcsim_data_dir_origin(void)

@@ -6,9 +6,11 @@
  *
  * An installed gcsim (`cmake --install`: PREFIX/bin/gcsim) reads PREFIX/share/gcsim, found
  * from the executable's own location (/proc/self/exe), so a prefix can be moved or
- * unpacked anywhere. A gcsim that has no such folder beside it (the build tree's
- * build/sim/cli/gcsim) reads the source tree it was configured from. The layout is the
- * same in both: platforms/, platforms/codec/, models/, traces/data/.
+ * unpacked anywhere. A gcsim in the build tree it was configured in (build/sim/cli/gcsim,
+ * and the test programs) reads the source tree. One that is neither (an installed gcsim
+ * whose share/gcsim was deleted) is told its data folder is missing, never sent to the
+ * source tree. The layout is the same in both: platforms/, platforms/codec/, models/,
+ * traces/data/.
  */
 #ifndef GCSIM_CONFIG_DATA_DIR_H
 #define GCSIM_CONFIG_DATA_DIR_H
@@ -19,8 +21,13 @@
  * a test program linking this library reads the source tree, as the build-tree gcsim does. */
 const char *gcsim_data_dir(void);
 /* "installed" when gcsim_data_dir() is the share/gcsim folder beside the executable,
- * "source tree" when it is the build-time fallback. */
+ * "source tree" when it is the build-time fallback (an executable in the build tree),
+ * "installed, missing" when an executable outside the build tree has no such folder. */
 const char *gcsim_data_dir_origin(void);
+
+/* For an installed gcsim whose data folder is missing or unusable (deleted, a symlink
+ * loop), the system's reason; NULL otherwise. main refuses to run commands then. */
+const char *gcsim_data_dir_missing(void);
 
 /* Points the trace payload model at the data folder's traces/data (unless
  * $GCSIM_TRACE_DIR is set, which keeps precedence). Called once by main. */

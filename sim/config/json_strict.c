@@ -6,13 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "input_file.h"
 #include "units.h"
 
 int json_read_file(const char *path, long max_bytes, char **out, gcsim_error *err)
 {
-    FILE *f = fopen(path, "rb");
+    char why[1024 + 64];
+    FILE *f = gc_fopen_regular(path, why, sizeof why);
     if (!f)
-        return gcsim_fail(err, "%s: cannot open: %s", path, strerror(errno));
+        return gcsim_fail(err, "%s", why);
     /* Grow as the file is read: configuration files are small, the limit is for files that
      * are not configuration at all. */
     size_t cap = 4096, n = 0;

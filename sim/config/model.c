@@ -97,6 +97,23 @@ static int parse_layer(const cJSON *v, int index, gcsim_layer *l, json_ctx *ctx)
     return 0;
 }
 
+/* Measured times, at most MODEL_MAX_TIME_S: layer_times entries of 1e308 s summed to
+ * infinity and every bucket got no backward time at all, and a profile point of 1e308 s
+ * printed inf and -nan (issue 29). An hour is beyond any iteration gcsim models, and
+ * 100,000 layers of an hour each still sum finite. */
+#define MODEL_MAX_TIME_S 3600.0
+
+static int bounded_time(const cJSON *e, const char *path, const char *key, const char *what,
+                        double *out, json_ctx *ctx)
+{
+    if (json_time_s(e, path, key, true, out, ctx))
+        return -1;
+    if (*out > MODEL_MAX_TIME_S)
+        return gcsim_fail(ctx->err, "%s: %s.%s: %g s is more than the %g s gcsim accepts for %s",
+                          ctx->origin, path, key, *out, MODEL_MAX_TIME_S, what);
+    return 0;
+}
+
 /* "layer_times": {"source": "...", "layers": [{"name", "forward", "backward"}, ...]}: one
  * entry per model layer, in the model's order, names matching (what
  * traces/capture/gcsim_export.py --profile writes). */
@@ -124,14 +141,16 @@ static int parse_layer_times(const cJSON *v, const char *path, gcsim_profile *p,
     p->layer_backward_s = calloc((size_t)n, sizeof *p->layer_backward_s);
     if (!p->layer_forward_s || !p->layer_backward_s)
         return gcsim_fail(ctx->err, "%s: out of memory", ctx->origin);
-    for (int i = 0; i < n; i++) {
+    /* Walked as a list: cJSON_GetArrayItem(i) walks from the head each time, which made
+     * 100,000 layers take a minute. */
+    const cJSON *e = layers->child;
+    for (int i = 0; i < n; i++, e = e->next) {
         char epath[128], name[sizeof m->layers[0].name];
         snprintf(epath, sizeof epath, "%s.layers[%d]", lpath, i);
-        const cJSON *e = cJSON_GetArrayItem(layers, i);
         if (json_expect_object(e, epath, entry_keys, ctx) ||
             json_string(e, epath, "name", true, name, sizeof name, ctx) ||
-            json_time_s(e, epath, "forward", true, &p->layer_forward_s[i], ctx) ||
-            json_time_s(e, epath, "backward", true, &p->layer_backward_s[i], ctx))
+            bounded_time(e, epath, "forward", "one layer", &p->layer_forward_s[i], ctx) ||
+            bounded_time(e, epath, "backward", "one layer", &p->layer_backward_s[i], ctx))
             return -1;
         if (strcmp(name, m->layers[i].name) != 0)
             return gcsim_fail(ctx->err, "%s: %s.name: \"%s\", but $.layers[%d] is \"%s\" "
@@ -179,7 +198,7 @@ static int parse_profile(const cJSON *v, int index, gcsim_profile *p, const gcsi
         long long batch = 0;
         if (json_expect_object(pt, ppath, point_keys, ctx) ||
             json_integer(pt, ppath, "batch", true, 1, 1 << 24, &batch, ctx) ||
-            json_time_s(pt, ppath, "time", true, &p->points[i].time_s, ctx))
+            bounded_time(pt, ppath, "time", "one iteration", &p->points[i].time_s, ctx))
             return -1;
         p->points[i].batch = (int)batch;
         if (i > 0 && p->points[i].batch <= p->points[i - 1].batch)

@@ -142,6 +142,8 @@ def main():
     put("npy_inf_f16.npy", npy("{'descr': '<f2', 'fortran_order': False, 'shape': (2,), }",
                                struct.pack("<2H", 0x0000, 0xFC00)))
     put("npy_zero_size.npy", npy("{'descr': '<f4', 'fortran_order': False, 'shape': (0, 5), }"))
+    # Issue 29: a JSON file given as a trace read as "header length 3184361845584634491".
+    put("not_a_trace.json", b'{"name": "resnet-50", "layers": []}\n')
 
 
 if __name__ == "__main__":

@@ -53,3 +53,16 @@ class SmallRNN(nn.Module):
 
 def rnn():
     return SmallRNN()
+
+
+def frozen():
+    """The CNN with every parameter frozen (requires_grad False): nothing to train."""
+    m = SmallCNN()
+    for p in m.parameters():
+        p.requires_grad_(False)
+    return m
+
+
+def parameter_free():
+    """No parameters at all."""
+    return nn.Sequential(nn.ReLU())

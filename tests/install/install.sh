@@ -78,4 +78,26 @@ rc=0
 "$gcsim" check --baseline baseline.json > /dev/null 2> drift.err || rc=$?
 cp a100-hdr.saved "$data/platforms/a100-hdr.json"
 [ "$rc" = 1 ] || fail "baseline not read from the installed catalog: exit $rc, expected 1"
-echo "installed to $prefix: catalog, codec profile, traces and baseline catalog names found there"
+
+# Without its share/gcsim (deleted, or a symlink loop), the installed gcsim read the source
+# tree it was built from without a word (issue 29): it must name its missing data folder,
+# exit 2 and print nothing on stdout; --version says so too.
+mv "$prefix/share/gcsim" "$prefix/share/gcsim.off"
+check_missing() { # REASON
+    rc=0
+    "$gcsim" predict > missing.out 2> missing.err || rc=$?
+    [ "$rc" = 2 ] || fail "without share/gcsim ($1): exit $rc, expected 2"
+    [ -s missing.out ] && fail "without share/gcsim ($1): something on stdout"
+    grep -qF "$data: the data folder of this installed gcsim is missing ($1)" missing.err ||
+        fail "without share/gcsim ($1): $(cat missing.err)"
+    "$gcsim" --version > missing_version.txt || fail "--version without share/gcsim: exit $?"
+    grep -qxF "data: $data (installed, missing: $1)" missing_version.txt ||
+        fail "--version without share/gcsim: $(grep '^data' missing_version.txt)"
+}
+check_missing "No such file or directory"
+ln -s "$prefix/share/loop" "$data" && ln -s "$data" "$prefix/share/loop"
+check_missing "Too many levels of symbolic links"
+rm "$data" "$prefix/share/loop"
+mv "$prefix/share/gcsim.off" "$data"
+"$gcsim" predict > /dev/null || fail "share/gcsim restored: exit $?"
+echo "installed to $prefix: catalog, codec profile, traces and baseline catalog names found there; a missing data folder named"

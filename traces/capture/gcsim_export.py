@@ -452,6 +452,31 @@ def export(model, example, out, name, description="", optimizer="momentum",
     return doc
 
 
+def refuse(message):
+    """Bad input: the reason on stderr, exit 2, no file written (gcsim's rule)."""
+    sys.stderr.write("gcsim_export: %s\n" % message)
+    sys.exit(2)
+
+
+def refuse_untrainable(model, spec):
+    """A model without trainable parameters has no gradient to exchange: its export was
+    written (exit 0) and then refused by gcsim as a model whose layers have no parameters."""
+    if not any(p.requires_grad for p in model.parameters()):
+        refuse("%s: the model has no trainable parameters (none with requires_grad): "
+               "data-parallel training would exchange no gradient" % spec)
+
+
+def check_forward(model, example, spec):
+    """One forward pass before any export work: an input the model cannot take (a wrong
+    rank or size) is named with PyTorch's reason instead of a traceback."""
+    try:
+        with torch.no_grad():
+            model(example)
+    except (RuntimeError, ValueError, TypeError, IndexError) as e:
+        refuse("%s: the forward pass fails on an input of shape %s: %s"
+               % (spec, "x".join(str(d) for d in example.shape), str(e).splitlines()[0]))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--model", required=True, help="MODULE:FACTORY (a .py path works)")
@@ -476,9 +501,15 @@ def main():
         shape = [int(s) for s in a.input_shape.split(",")]
     except ValueError:
         ap.error("--input-shape: expected integers separated by commas, got %r" % a.input_shape)
+    # A 0 batch divided by zero deep in the export (a Python traceback, issue 29).
+    if any(d < 1 for d in shape):
+        ap.error("--input-shape: every dimension must be at least 1 (batch first), got %r"
+                 % a.input_shape)
     torch.manual_seed(0)
     model = load_factory(a.model)().to(a.device)
+    refuse_untrainable(model, a.model)
     example = example_input(shape, a.input_dtype, a.input_high, a.device)
+    check_forward(model, example, a.model)
     prof = None
     if a.profile:
         model.train()
