@@ -17,11 +17,12 @@
 #include "units.h"
 
 #define MAX_SIZES 64
+#define MAX_GPU_COUNTS 64
 
 static void collective_usage(FILE *out)
 {
     fprintf(out,
-"usage: gcsim collective [--platform FILE] --gpus N [--op OP] [--sizes LIST|MIN:MAX]\n"
+"usage: gcsim collective [--platform FILE] --gpus LIST [--op OP] [--sizes LIST|MIN:MAX]\n"
 "                        [--collective NAME] [--protocol P] [--engine analytic|des|both]\n"
 "                        [--dtype fp32|bf16|fp16] [--format table|json|csv] [--output FILE]\n"
 "\n"
@@ -32,7 +33,8 @@ static void collective_usage(FILE *out)
 "gathered result, the input scattered. GB/s are 1e9 bytes per second.\n"
 "\n"
 "  --platform FILE   cluster description (default: the embedded platforms/terngrad-fig5a.json)\n"
-"  --gpus N          GPUs taking part (required; at least 2)\n"
+"  --gpus LIST       GPUs taking part: one count or a list (8,16,...,128), each at least\n"
+"                    2, at most %d counts; each count times every size\n"
 "  --op OP           allreduce (default), allgather, reducescatter, broadcast\n"
 "  --sizes S         a list (16MiB,8GiB) or MIN:MAX doubling from MIN (8B:8GiB; default\n"
 "                    8B:8GiB, as nccl-tests -b 8 -e 8G -f 2); whole byte counts from 1 B\n"
@@ -48,12 +50,14 @@ static void collective_usage(FILE *out)
 "                    (bfloat16, half); sets count = size / element bytes. Bandwidth does\n"
 "                    not depend on it: NCCL moves bytes and reduces in the type\n"
 "  --format F        table (default), json or csv: the same numbers\n"
-"  --output FILE     write there (atomically) instead of standard output\n");
+"  --output FILE     write there (atomically) instead of standard output\n",
+            MAX_GPU_COUNTS);
 }
 
 typedef struct {
     const char *platform, *sizes, *output;
-    long long gpus;
+    int gpus[MAX_GPU_COUNTS];
+    int gpu_counts; /* 0: --gpus not given */
     gcsim_op op;
     gcsim_collective collective;
     bool collective_given;
@@ -61,6 +65,7 @@ typedef struct {
     int engines; /* bit 1 analytic, bit 2 des */
     report_format format;
     int elem_bytes; /* --dtype: 4 or 2 */
+    const char *dtype; /* its name as reported: fp32, bf16 or fp16 */
 } collective_options;
 
 /* The largest message gcsim collective times: 2^50 bytes (1 PiB), a thousand times the
@@ -170,11 +175,10 @@ static int parse_options(int argc, char **argv, collective_options *o)
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     *o = (collective_options){.sizes = "8B:8GiB", .op = GCSIM_OP_ALLREDUCE, .engines = 3,
                               .format = REPORT_TABLE, .protocol = GCSIM_PROTO_COUNT,
-                              .elem_bytes = 4};
+                              .elem_bytes = 4, .dtype = "fp32"};
     optind = 1;
     opterr = 0;
     int c;
-    char *end;
     while ((c = cli_getopt_long(argc, argv, "", longopts, "collective")) != -1) {
         switch (c) {
         case 'p': o->platform = optarg; break;
@@ -182,23 +186,26 @@ static int parse_options(int argc, char **argv, collective_options *o)
         case 'O': o->output = optarg; break;
         case 'd':
             if (strcmp(optarg, "fp32") == 0 || strcmp(optarg, "float") == 0)
-                o->elem_bytes = 4;
-            else if (strcmp(optarg, "bf16") == 0 || strcmp(optarg, "fp16") == 0 ||
-                     strcmp(optarg, "bfloat16") == 0 || strcmp(optarg, "half") == 0)
-                o->elem_bytes = 2;
+                o->elem_bytes = 4, o->dtype = "fp32";
+            else if (strcmp(optarg, "bf16") == 0 || strcmp(optarg, "bfloat16") == 0)
+                o->elem_bytes = 2, o->dtype = "bf16";
+            else if (strcmp(optarg, "fp16") == 0 || strcmp(optarg, "half") == 0)
+                o->elem_bytes = 2, o->dtype = "fp16";
             else {
                 fprintf(stderr, "gcsim collective: --dtype: expected fp32, bf16 or fp16, got "
                                 "\"%s\"\n", optarg);
                 return EXIT_BAD_INPUT;
             }
             break;
-        case 'g':
-            o->gpus = strtoll(optarg, &end, 10);
-            if (*optarg < '0' || *optarg > '9' || *end || o->gpus < 1 || o->gpus > 1 << 20) {
-                fprintf(stderr, "gcsim collective: --gpus: expected a GPU count, got \"%s\"\n", optarg);
+        case 'g': {
+            char msg[256];
+            o->gpu_counts = cli_parse_gpu_list(optarg, o->gpus, MAX_GPU_COUNTS, msg, sizeof msg);
+            if (o->gpu_counts < 0) {
+                fprintf(stderr, "gcsim collective: %s\n", msg);
                 return EXIT_BAD_INPUT;
             }
             break;
+        }
         case 'o':
             if (gcsim_op_parse(optarg, &o->op)) {
                 fprintf(stderr, "gcsim collective: --op: expected allreduce, allgather, "
@@ -247,18 +254,65 @@ static int parse_options(int argc, char **argv, collective_options *o)
         fprintf(stderr, "gcsim collective: unexpected argument \"%s\"\n", argv[optind]);
         return EXIT_BAD_INPUT;
     }
-    if (!o->gpus) {
+    if (!o->gpu_counts) {
         fprintf(stderr, "gcsim collective: --gpus is required\n");
         return EXIT_BAD_INPUT;
     }
     /* One GPU exchanges nothing: its time is 0, algbw infinite and busbw 0 x inf (it printed
-     * inf and -nan). nccl-tests' busbw factors are defined from 2 ranks. */
-    if (o->gpus < 2) {
+     * inf and -nan). nccl-tests' busbw factors are defined from 2 ranks. The list increases,
+     * so only its first count can be 1. */
+    if (o->gpus[0] < 2) {
         fprintf(stderr, "gcsim collective: --gpus 1: a collective needs at least 2 GPUs (one "
                         "GPU has nothing to exchange, so no time or bandwidth to report)\n");
         return EXIT_BAD_INPUT;
     }
     return -1;
+}
+
+/* One row per engine and size for one GPU count: the tuner's pick, costed by each engine. */
+static int time_sizes(report *r, const int *col, const collective_options *o,
+                      const gcsim_platform *platform, gcsim_collective forced, int gpus,
+                      const double *sizes, int n)
+{
+    gcsim_error err = {.internal = 0};
+    double factor = gcsim_op_busbw_factor(o->op, gpus);
+    for (int k = 0; k < n; k++) {
+        double t_ana = NAN;
+        gcsim_tuned tuned;
+        if (gcsim_tuner_choose(platform, gpus, o->op, sizes[k], forced, o->protocol, &tuned, &err)) {
+            fprintf(stderr, "gcsim collective: %s\n", err.message);
+            return exit_code_for(&err);
+        }
+        for (int e = 1; e <= 2; e++) {
+            if (!(o->engines & e))
+                continue;
+            double t = 0;
+            const gcsim_platform *q = &tuned.platform;
+            int bad = e == 1 ? gcsim_analytic_op_time(q, gpus, o->op, tuned.collective, sizes[k], &t, &err)
+                             : gcsim_des_op_time(q, gpus, o->op, tuned.collective, sizes[k], NULL, &t, NULL, &err);
+            if (bad) {
+                fprintf(stderr, "gcsim collective: %s\n", err.message);
+                return exit_code_for(&err);
+            }
+            if (e == 1)
+                t_ana = t;
+            report_row(r);
+            report_num(r, col[0], sizes[k]);
+            report_num(r, col[1], floor(sizes[k] / o->elem_bytes));
+            report_str(r, col[2], e == 1 ? "analytic" : "des");
+            report_num(r, col[3], t);
+            double algbw = t > 0 ? sizes[k] / t : INFINITY;
+            report_num(r, col[4], algbw);
+            report_num(r, col[5], algbw * factor);
+            if (e == 2 && isfinite(t_ana))
+                report_num(r, col[6], 100 * (t_ana / t - 1));
+            report_str(r, col[7], o->op == GCSIM_OP_ALLREDUCE ? gcsim_collective_name(tuned.collective)
+                                  : o->op == GCSIM_OP_BROADCAST ? "chain-and-tree" : "ring");
+            report_str(r, col[8], gcsim_protocol_name(tuned.protocol));
+            report_num(r, col[9], gpus);
+        }
+    }
+    return EXIT_OK;
 }
 
 int cmd_collective(int argc, char **argv)
@@ -282,9 +336,10 @@ int cmd_collective(int argc, char **argv)
         fprintf(stderr, "gcsim collective: %s\n", err.message);
         return EXIT_BAD_INPUT;
     }
-    if (o.gpus > (long long)platform.nodes * platform.gpus_per_node) {
-        fprintf(stderr, "gcsim collective: %s: --gpus %lld does not fit %d nodes x %d GPUs\n",
-                platform.source_path, o.gpus, platform.nodes, platform.gpus_per_node);
+    int max_gpus = o.gpus[o.gpu_counts - 1];
+    if (max_gpus > (long long)platform.nodes * platform.gpus_per_node) {
+        fprintf(stderr, "gcsim collective: %s: --gpus %d does not fit %d nodes x %d GPUs\n",
+                platform.source_path, max_gpus, platform.nodes, platform.gpus_per_node);
         return EXIT_BAD_INPUT;
     }
     /* The tuner picks the algorithm unless the user or the platform names one (a paper's
@@ -296,9 +351,8 @@ int cmd_collective(int argc, char **argv)
     }
     if (o.collective_given && o.op == GCSIM_OP_ALLREDUCE)
         forced = o.collective;
-    int gpus = (int)o.gpus;
     report *r = report_new();
-    int col[9];
+    int col[10];
     col[0] = report_column(r, "size_bytes", "size (B)", 0);
     col[1] = report_column(r, "count", "count", 0);
     col[2] = report_column(r, "engine", "engine", -1);
@@ -309,6 +363,7 @@ int cmd_collective(int argc, char **argv)
     col[6] = report_column(r, "des_vs_analytic_pct", "DES vs analytic %", 2);
     col[7] = report_column(r, "algorithm", "algorithm", -1);
     col[8] = report_column(r, "protocol", "protocol", -1);
+    col[9] = report_column(r, "gpus", "GPUs", 0); /* last: CSV readers by position keep working */
     snprintf(msg, sizeof msg, "%s (%s)", platform.name, platform.source_path);
     report_note(r, "platform", msg);
     report_meta_scenario(r, &platform, NULL, NULL, NULL);
@@ -318,9 +373,14 @@ int cmd_collective(int argc, char **argv)
                                                                   : "tuned");
     report_meta_str(r, "protocol", o.protocol == GCSIM_PROTO_COUNT ? "tuned"
                                                                    : gcsim_protocol_name(o.protocol));
-    report_meta_int(r, "gpus", gpus);
-    report_meta_str(r, "dtype", "fp32");
-    snprintf(msg, sizeof msg, "%s of fp32 over %d GPUs, %s%s", gcsim_op_name(o.op), gpus,
+    report_meta_int(r, "gpus", max_gpus);
+    report_meta_str(r, "dtype", o.dtype);
+    char over[64];
+    if (o.gpu_counts == 1)
+        snprintf(over, sizeof over, "%d GPUs", max_gpus);
+    else
+        snprintf(over, sizeof over, "%d to %d GPUs (%d counts)", o.gpus[0], max_gpus, o.gpu_counts);
+    snprintf(msg, sizeof msg, "%s of %s over %s, %s%s", gcsim_op_name(o.op), o.dtype, over,
              o.op != GCSIM_OP_ALLREDUCE ? ""
              : forced != COLLECTIVE_COUNT ? gcsim_collective_name(forced)
                                           : "ring, double-tree or nvls, as the tuner picks per size",
@@ -333,44 +393,8 @@ int cmd_collective(int argc, char **argv)
                                      "that choice"
                                    : "the protocol named, on every size");
     int status = EXIT_OK;
-    double factor = gcsim_op_busbw_factor(o.op, gpus);
-    for (int k = 0; k < n && status == EXIT_OK; k++) {
-        double t_ana = NAN;
-        gcsim_tuned tuned;
-        if (gcsim_tuner_choose(&platform, gpus, o.op, sizes[k], forced, o.protocol, &tuned, &err)) {
-            fprintf(stderr, "gcsim collective: %s\n", err.message);
-            status = exit_code_for(&err);
-            break;
-        }
-        for (int e = 1; e <= 2; e++) {
-            if (!(o.engines & e))
-                continue;
-            double t = 0;
-            const gcsim_platform *q = &tuned.platform;
-            int bad = e == 1 ? gcsim_analytic_op_time(q, gpus, o.op, tuned.collective, sizes[k], &t, &err)
-                             : gcsim_des_op_time(q, gpus, o.op, tuned.collective, sizes[k], NULL, &t, NULL, &err);
-            if (bad) {
-                fprintf(stderr, "gcsim collective: %s\n", err.message);
-                status = exit_code_for(&err);
-                break;
-            }
-            if (e == 1)
-                t_ana = t;
-            report_row(r);
-            report_num(r, col[0], sizes[k]);
-            report_num(r, col[1], floor(sizes[k] / o.elem_bytes));
-            report_str(r, col[2], e == 1 ? "analytic" : "des");
-            report_num(r, col[3], t);
-            double algbw = t > 0 ? sizes[k] / t : INFINITY;
-            report_num(r, col[4], algbw);
-            report_num(r, col[5], algbw * factor);
-            if (e == 2 && isfinite(t_ana))
-                report_num(r, col[6], 100 * (t_ana / t - 1));
-            report_str(r, col[7], o.op == GCSIM_OP_ALLREDUCE ? gcsim_collective_name(tuned.collective)
-                                  : o.op == GCSIM_OP_BROADCAST ? "chain-and-tree" : "ring");
-            report_str(r, col[8], gcsim_protocol_name(tuned.protocol));
-        }
-    }
+    for (int g = 0; g < o.gpu_counts && status == EXIT_OK; g++)
+        status = time_sizes(r, col, &o, &platform, forced, o.gpus[g], sizes, n);
     if (status == EXIT_OK)
         status = report_emit(r, o.format, o.output, "collective");
     report_free(r);
