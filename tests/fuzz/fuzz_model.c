@@ -4,8 +4,9 @@
  *
  * Contract checked: failure leaves a message naming the origin and nothing allocated
  * (LeakSanitizer sees it otherwise); success gives layers with parameters, profiles with
- * 1 to 8 ascending points of positive time, and the profile interpolation either fails
- * with a message or returns a finite positive time.
+ * 1 to 8 ascending points of positive time, measured layer times (when given) finite and
+ * bounded for every layer, and the profile interpolation either fails with a message or
+ * returns a finite positive time.
  */
 #include <math.h>
 
@@ -48,6 +49,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int k = 0; k < p->n_points; k++) {
             FUZZ_REQUIRE(isfinite(p->points[k].time_s) && p->points[k].time_s > 0, "time");
             FUZZ_REQUIRE(k == 0 || p->points[k].batch > p->points[k - 1].batch, "order");
+        }
+        /* Measured layer times: one finite, non-negative pair per layer, at most an hour
+         * each (1e308 s entries summed to infinity and zeroed every bucket's backward). */
+        if (p->layer_forward_s || p->layer_backward_s) {
+            FUZZ_REQUIRE(p->layer_forward_s && p->layer_backward_s, "half the layer times");
+            FUZZ_REQUIRE(p->layer_times_source[0] != '\0', "layer times without a source");
+            double sum = 0;
+            for (int l = 0; l < m.n_layers; l++) {
+                double f = p->layer_forward_s[l], b = p->layer_backward_s[l];
+                FUZZ_REQUIRE(isfinite(f) && isfinite(b) && f >= 0 && b >= 0 && f <= 3600 &&
+                                 b <= 3600,
+                             "layer %d times %g, %g", l, f, b);
+                sum += f + b;
+            }
+            FUZZ_REQUIRE(isfinite(sum), "layer times sum to %g", sum);
         }
         int batches[] = {0, 1, m.batch_per_gpu, p->points[0].batch,
                          p->points[p->n_points - 1].batch + 1, 1 << 24};
