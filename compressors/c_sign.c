@@ -37,6 +37,7 @@ GC_HOT static double l1_norm(const float *restrict x, size_t m, uint32_t *bad)
         float acc[8] = {0};
         uint32_t ab[8] = {0};
         for (int jj = 0; jj < 64; jj += 8)
+            GC_LANE_LOOP
             for (int l = 0; l < 8; l++) {
                 float v = x[i + (size_t)(jj + l)];
                 acc[l] += fabsf(v);
@@ -159,6 +160,7 @@ GC_HOT static size_t onebit_split(const float *restrict g, const float *restrict
         float ap[8] = {0}, an[8] = {0};
         uint32_t cn[8] = {0};
         for (int jj = 0; jj < 64; jj += 8)
+            GC_LANE_LOOP
             for (int l = 0; l < 8; l++) {
                 size_t k = i + (size_t)(jj + l);
                 float x = g[k] + res[k];
