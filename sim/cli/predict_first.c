@@ -141,6 +141,8 @@ static void add_reading(text *t, const first_config *a, const first_config *b, i
     int len = snprintf(para, sizeof para, "%s %s on %.3g Gb/s per node", a->label,
                        eff_a < 0.1 ? "does not scale" : eff_a < 0.5 ? "scales poorly" : "scales",
                        nic_gbps);
+    if (len < 0 || (size_t)len >= sizeof para)
+        len = (int)sizeof para - 1;
     if (x > 0) {
         const first_row *pa = &a->rows[x - 1], *xa = &a->rows[x], *xb = &b->rows[x];
         len += snprintf(para + len, sizeof para - (size_t)len,
@@ -150,8 +152,14 @@ static void add_reading(text *t, const first_config *a, const first_config *b, i
                         xa->tput < pa->tput ? "below" : "above", pa->tput, b->label,
                         a->payload_bytes / b->payload_bytes, xb->tput / xa->tput);
     }
-    snprintf(para + len, sizeof para - (size_t)len, ", %.2fx at %d GPUs.", lb->tput / la->tput,
-             la->gpus);
+    if (len < 0 || (size_t)len >= sizeof para)
+        len = (int)sizeof para - 1;
+    if (x > 0)
+        snprintf(para + len, sizeof para - (size_t)len, ", %.2fx at %d GPUs.",
+                 lb->tput / la->tput, la->gpus);
+    else /* one GPU per node: no count stays inside a node */
+        snprintf(para + len, sizeof para - (size_t)len, "; %s gets %.2fx fp32's throughput at "
+                 "%d GPUs.", b->label, lb->tput / la->tput, la->gpus);
     add_wrapped(t, "Reading: ", para);
 }
 
@@ -193,10 +201,12 @@ static void add_legend(text *t, const first_config *a, const first_config *b,
              "3 x forward FLOPs per image (%.3g GFLOP, the layers' direct count) x img/s / "
              "(GPUs x %.3g TFLOP/s, the %s's rated peak). The profiled iteration, %.2f ms "
              "per %d images, is %.0f%% of that peak: cuDNN's FFT and Winograd convolutions need fewer "
-             "FLOPs than the direct count, so read MFU as a ratio, not a utilisation; %s's "
-             "shorter host copy takes it above 100%% on one GPU.",
+             "FLOPs than the direct count, so read MFU as a ratio, not a utilisation%s%s%s",
              flops / 1e9, peak_flops / 1e12, pf->gpu.type, T1_s * 1e3, batch,
-             100.0 * flops * batch / T1_s / peak_flops, b->label);
+             100.0 * flops * batch / T1_s / peak_flops,
+             b->rows[0].mfu_pct > 100 ? "; " : ".", b->rows[0].mfu_pct > 100 ? b->label : "",
+             b->rows[0].mfu_pct > 100 ? "'s shorter host copy takes it above 100% on one GPU."
+                                      : "");
     add_wrapped(t, "MFU %: ", para);
 }
 
