@@ -63,6 +63,7 @@ GC_HOT static size_t split_sums(const float *restrict x, size_t m, float b0, dou
         float al[8] = {0}, at[8] = {0};
         uint32_t ac[8] = {0};
         for (int jj = 0; jj < 64; jj += 8)
+            GC_LANE_LOOP
             for (int l = 0; l < 8; l++) {
                 float v = x[i + (size_t)(jj + l)];
                 uint32_t below = v < b0;

@@ -81,6 +81,7 @@ GC_HOT static double dot(const float *restrict a, const float *restrict b, size_
     for (; i + 64 <= len; i += 64) {
         float acc[8] = {0};
         for (int jj = 0; jj < 64; jj += 8)
+            GC_LANE_LOOP
             for (int l = 0; l < 8; l++)
                 acc[l] += a[i + (size_t)(jj + l)] * b[i + (size_t)(jj + l)];
         s += (double)((acc[0] + acc[1]) + (acc[2] + acc[3])) +

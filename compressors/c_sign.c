@@ -27,55 +27,62 @@ static size_t bucket_len(const double *p, size_t n)
 }
 
 /* sum |x| with independent partial sums per block (vectorizable, accurate enough: blocks of
- * 64 in float, then double across blocks); *bad set when x holds NaN or Inf */
-GC_HOT static double l1_norm(const float *restrict x, size_t m, uint32_t *bad)
+ * 64 in float, then double across blocks); *bad set when x holds NaN or Inf.
+ * l1_blocks adds the full 64-element blocks of x[0..m) to *total in order and returns how
+ * many elements it used; l1_tail adds the rest one by one. Called on consecutive pieces
+ * (multiples of 64), then on the tail, they do the additions of one call on the whole. */
+GC_HOT static size_t l1_blocks(const float *restrict x, size_t m, double *total, uint32_t *bad)
 {
-    double total = 0;
+    double tot = *total;
     uint32_t nb = 0;
     size_t i = 0;
     for (; i + 64 <= m; i += 64) {
         float acc[8] = {0};
         uint32_t ab[8] = {0};
         for (int jj = 0; jj < 64; jj += 8)
+            GC_LANE_LOOP
             for (int l = 0; l < 8; l++) {
                 float v = x[i + (size_t)(jj + l)];
                 acc[l] += fabsf(v);
                 ab[l] |= gc_nonfinite_bit(gc_f2u(v));
             }
-        total += (double)((acc[0] + acc[1]) + (acc[2] + acc[3])) +
-                 (double)((acc[4] + acc[5]) + (acc[6] + acc[7]));
+        tot += (double)((acc[0] + acc[1]) + (acc[2] + acc[3])) +
+               (double)((acc[4] + acc[5]) + (acc[6] + acc[7]));
         nb |= ab[0] | ab[1] | ab[2] | ab[3] | ab[4] | ab[5] | ab[6] | ab[7];
     }
-    for (; i < m; i++) {
-        total += fabsf(x[i]);
-        nb |= gc_nonfinite_bit(gc_f2u(x[i]));
-    }
-    *bad = nb;
-    return total;
+    *total = tot;
+    *bad |= nb;
+    return i;
 }
-
-/* 64 sign bits (1 = sign bit clear) of x[0..64) into 8 bytes: 0/1 bytes computed in a
- * vectorizable loop, then 8 of them gathered into one byte by a multiply (byte k of the word
- * lands in bit k of the top byte). */
-static void sign_bits64(const float *restrict x, uint8_t *restrict d)
+static void l1_tail(const float *x, size_t m, double *total, uint32_t *bad)
 {
-    uint8_t b[64];
-    uint64_t w[8];
-    for (int j = 0; j < 64; j++)
-        b[j] = (uint8_t)((~gc_f2u(x[j])) >> 31);
-    memcpy(w, b, sizeof b);
-    for (int k = 0; k < 8; k++)
-        d[k] = (uint8_t)((w[k] * 0x0102040810204080ull) >> 56);
+    for (size_t i = 0; i < m; i++) {
+        *total += fabsf(x[i]);
+        *bad |= gc_nonfinite_bit(gc_f2u(x[i]));
+    }
 }
 
 /* bit i of the stream = sign bit of x[i] clear, for m elements starting at element i0; the
- * bits are OR-ed into a zeroed area. */
-GC_HOT static void sign_bits(const float *x, size_t i0, size_t m, uint8_t *bits)
+ * bits are OR-ed into a zeroed area. From an element index divisible by 8, 64 at a time:
+ * 0/1 bytes computed in a vectorizable loop, then 8 of them gathered into one byte by a
+ * multiply (byte k of the word lands in bit k of the top byte). The 64-element step is
+ * written here, not in a helper: GCC 12 at -O2 did not inline the helper, which was then
+ * compiled once, for the baseline target, and called every 64 elements (issue 28). */
+GC_HOT static void sign_bits(const float *restrict x, size_t i0, size_t m,
+                             uint8_t *restrict bits)
 {
     size_t i = 0;
     if ((i0 & 7) == 0)
-        for (; i + 64 <= m; i += 64)
-            sign_bits64(x + i, bits + ((i0 + i) >> 3));
+        for (; i + 64 <= m; i += 64) {
+            uint8_t b[64];
+            uint64_t w[8];
+            for (int j = 0; j < 64; j++)
+                b[j] = (uint8_t)((~gc_f2u(x[i + (size_t)j])) >> 31);
+            memcpy(w, b, sizeof b);
+            uint8_t *d = bits + ((i0 + i) >> 3);
+            for (int k = 0; k < 8; k++)
+                d[k] = (uint8_t)((w[k] * 0x0102040810204080ull) >> 56);
+        }
     for (; i < m; i++) {
         size_t idx = i0 + i;
         bits[idx >> 3] |= (uint8_t)(((~gc_f2u(x[i])) >> 31) << (idx & 7));
@@ -108,12 +115,27 @@ static int sign_encode(const double *p, gc_tstate *st, const float *g, size_t n,
     memset(bits, 0, (n + 7) / 8);
     for (size_t k = 0; k < nb; k++) {
         size_t i0 = k * bucket, m = n - i0 < bucket ? n - i0 : bucket;
-        uint32_t bad;
-        float scale = (float)(l1_norm(g + i0, m, &bad) / (double)m);
+        /* The norm and the sign bits in one sweep, a piece of 16,384 elements (64 KiB,
+         * in L2) at a time: the bits are read back from cache, not from memory (two
+         * passes over memory made signsgd 0.6 of memcpy, issue 28). */
+        enum { PIECE = 16384 };
+        double total = 0;
+        uint32_t bad = 0;
+        size_t done = 0;
+        while (done < m) {
+            size_t len = m - done < PIECE ? m - done : PIECE;
+            size_t used = l1_blocks(g + i0 + done, len, &total, &bad);
+            sign_bits(g + i0 + done, i0 + done, len, bits);
+            done += len;
+            if (used < len) { /* the last piece: its tail, element by element */
+                l1_tail(g + i0 + done - (len - used), len - used, &total, &bad);
+                break;
+            }
+        }
         if (bad)
             return gc_nonfinite_error(g, n, err, err_len);
+        float scale = (float)(total / (double)m);
         gc_store_f32(d + 4 * k, scale);
-        sign_bits(g + i0, i0, m, bits);
         if (q)
             sign_values(g + i0, m, scale, q + i0);
     }
@@ -159,6 +181,7 @@ GC_HOT static size_t onebit_split(const float *restrict g, const float *restrict
         float ap[8] = {0}, an[8] = {0};
         uint32_t cn[8] = {0};
         for (int jj = 0; jj < 64; jj += 8)
+            GC_LANE_LOOP
             for (int l = 0; l < 8; l++) {
                 size_t k = i + (size_t)(jj + l);
                 float x = g[k] + res[k];

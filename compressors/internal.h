@@ -29,6 +29,19 @@
 #define GC_HOT
 #endif
 
+/* Written on the 8-lane inner loop of a reduction (for l < 8: acc[l] += ...) to keep it a
+ * loop. At -O3 GCC 12's early complete unrolling (cunrolli) turned it into 8 scalar
+ * statements before the vectorizer ran; the vectorizer then gave up (gc_stats, gc_maxabs
+ * ran scalar) or vectorized the outer loop with permutes and blends per block (l1_norm,
+ * gc_sumsq): 2-3x slower than -O2, and signsgd, qsgd and terngrad fell below their targets
+ * in the Release build (issue 28). Kept a loop, it is one 8-wide vector operation at -O2
+ * and -O3 alike; the lanes and their order of additions do not change. */
+#if defined(__GNUC__)
+#define GC_LANE_LOOP _Pragma("GCC unroll 1")
+#else
+#define GC_LANE_LOOP
+#endif
+
 /* Payloads are little-endian; on little-endian hosts bulk copies replace byte-wise stores. */
 #if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

@@ -223,6 +223,7 @@ GC_HOT uint32_t gc_stats(const float *restrict x, size_t m, double *sum, double 
         float as[8] = {0}, aq[8] = {0}, am[8] = {0};
         uint32_t ab[8] = {0};
         for (int jj = 0; jj < BLK; jj += 8)
+            GC_LANE_LOOP
             for (int l = 0; l < 8; l++) { /* 8 independent lanes */
                 float v = x[i + (size_t)(jj + l)], a = fabsf(v);
                 as[l] += v;
@@ -279,6 +280,7 @@ GC_HOT double gc_sumsq(const float *restrict x, size_t m, uint32_t *bad)
         float aq[8] = {0};
         uint32_t ab[8] = {0};
         for (int jj = 0; jj < 512; jj += 8)
+            GC_LANE_LOOP
             for (int l = 0; l < 8; l++) {
                 float v = x[i + (size_t)(jj + l)];
                 aq[l] += v * v;
@@ -306,6 +308,7 @@ GC_HOT float gc_maxabs(const float *restrict x, size_t m, uint32_t *bad)
         float am[8] = {0};
         uint32_t ab[8] = {0};
         for (int jj = 0; jj < 64; jj += 8)
+            GC_LANE_LOOP
             for (int l = 0; l < 8; l++) {
                 float v = x[i + (size_t)(jj + l)], a = fabsf(v);
                 am[l] = a > am[l] ? a : am[l];

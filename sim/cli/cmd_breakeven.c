@@ -279,7 +279,8 @@ int cmd_breakeven(int argc, char **argv)
                     report_str(r, c_model, m->name);
                     report_str(r, c_plat, p->name);
                     report_int(r, c_gpus, counts[g]);
-                    report_str(r, c_comp, pl->spec);
+                    /* as written in the table, the full spec in CSV and JSON */
+                    report_str_table(r, c_comp, pl->spec, o.compressors.items[ci]);
                     report_num(r, c_own, be.be.own_Bps);
                     report_str(r, c_stack, st->name);
                     answer_write(r, &own, &be);

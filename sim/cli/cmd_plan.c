@@ -293,8 +293,10 @@ static int parse_options(int argc, char **argv, plan_options *o)
     return 0;
 }
 
-static report *build_report(const plan_problem *pb, const plan_candidate *rows, int n,
-                            bool feasible)
+/* names: the compressors as the user wrote them, one per pb->plans entry (the table's
+ * short form; CSV and JSON carry the full spec) */
+static report *build_report(const plan_problem *pb, const sweep_list *names,
+                            const plan_candidate *rows, int n, bool feasible)
 {
     report *r = report_new();
     int c_rank = report_column(r, "rank", "#", 0);
@@ -310,7 +312,7 @@ static report *build_report(const plan_problem *pb, const plan_candidate *rows, 
     int c_total = report_column(r, "total_usd", "total $", 2);
     int c_bn = report_column(r, "bottleneck", "bottleneck", 0);
     int c_cmp = report_column_scaled(r, "compute_s", "compute ms", 3, 1e3);
-    int c_net = report_column_scaled(r, "exposed_comm_s", "network ms", 3, 1e3);
+    int c_net = report_column_scaled(r, "exposed_comm_s", "exposed comm ms", 3, 1e3);
     int c_cod = report_column_scaled(r, "compress_s", "codec ms", 3, 1e3);
     /* always there (null in a feasible plan), so the header does not depend on the result */
     int c_why = report_column(r, "why_not", "why not", 0);
@@ -330,7 +332,8 @@ static report *build_report(const plan_problem *pb, const plan_candidate *rows, 
         report_str(r, c_pf, pb->platforms[c->platform]->name);
         report_int(r, c_gpus, c->gpus);
         report_int(r, c_j, c->r.placement.machines);
-        report_str(r, c_comp, pb->plans[c->compressor]->spec);
+        report_str_table(r, c_comp, pb->plans[c->compressor]->spec,
+                         names->items[c->compressor]);
         char sh[48] = "ddp";
         if (pb->n_shardings > 0)
             gcsim_sharding_format(&pb->shardings[c->sharding], sh, sizeof sh);
@@ -681,7 +684,7 @@ int cmd_plan(int argc, char **argv)
     int n_rows = res.n_rows;
     if (o.top > 0 && n_rows > o.top)
         n_rows = (int)o.top;
-    r = build_report(&pb, res.rows, n_rows, res.feasible);
+    r = build_report(&pb, &o.compressors, res.rows, n_rows, res.feasible);
     describe(r, &o, &pb, model, o.batch ? (int)o.batch : model->batch_per_gpu, res.evaluated);
     if (widened)
         report_note(r, "sharding", pb.act_ckpt && !o.act_ckpt

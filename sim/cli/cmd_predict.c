@@ -15,6 +15,7 @@
 #include "memory.h"
 #include "sharding.h"
 #include "predict_exchange.h"
+#include "predict_first.h"
 #include "predict_steps.h"
 #include "report.h"
 #include "roofline.h"
@@ -40,7 +41,7 @@ static void predict_usage(FILE *out)
 "                     [--precision fp32|tf32|bf16|fp16] [--optimizer sgd|momentum|adam]\n"
 "                     [--sharding S] [--grad-accum K] [--act-ckpt] [--mfu F | --step-time T]\n"
 "                     [--no-memory-check]\n"
-"                     [--format table|json|csv]\n"
+"                     [--format table|json|csv] [--wide]\n"
 "                     [--output FILE]\n"
 "\n"
 "Predicts the training throughput of a model on a platform for each GPU count.\n"
@@ -104,6 +105,8 @@ static void predict_usage(FILE *out)
 "  --optimizer O     optimizer state for the memory check (default: the model's, else\n"
 "                    momentum)\n"
 "  --format F        table (default), json or csv: the same numbers\n"
+"  --wide            with no other option: the full table and notes instead of the first\n"
+"                    screen (fp32 and TernGrad side by side); any option prints them too\n"
 "  --output FILE     write there (atomically) instead of standard output\n");
     fprintf(out,
 "  --sharding S      ddp (default), zero1, zero2, zero3, fsdp (= zero3), hsdp[:GROUP]\n"
@@ -172,7 +175,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"sharding", required_argument, 0, 1000}, {"grad-accum", required_argument, 0, 1001},
         {"act-ckpt", no_argument, 0, 1002},       {"mfu", required_argument, 0, 1003},
         {"step-time", required_argument, 0, 1004},
-        {"no-memory-check", no_argument, 0, 1005},
+        {"no-memory-check", no_argument, 0, 1005}, {"wide", no_argument, 0, 1006},
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
@@ -280,6 +283,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
             break;
         case 1002: o->act_ckpt = true; break;
         case 1005: o->no_memory_check = true; break;
+        case 1006: break; /* the full table: what any option prints */
         case 1003:
             if (cli_training_mfu("predict", optarg, &o->mfu))
                 return -1;
@@ -677,6 +681,9 @@ static int uniform_winner(const predict_exchange_count *search, int n)
 
 int cmd_predict(int argc, char **argv)
 {
+    /* No option at all: the README's run command, a newcomer's first screen. */
+    if (argc <= 1)
+        return predict_first_screen(stdout);
     predict_options o;
     int rc = parse_options(argc, argv, &o);
     if (rc)

@@ -16,6 +16,7 @@ typedef struct {
     double num;
     long long integer;
     char *str;
+    char *table_str; /* what the text table shows instead of str (NULL: str) */
 } cell;
 
 typedef struct {
@@ -97,7 +98,7 @@ void report_free(report *r)
         free(r->cols[i].header);
     }
     for (long i = 0; i < (long)r->n_rows * r->n_cols; i++)
-        free(r->cells[i].str);
+        free(r->cells[i].str), free(r->cells[i].table_str);
     for (int i = 0; i < r->n_notes; i++) {
         free(r->note_keys[i]);
         free(r->note_values[i]);
@@ -181,8 +182,17 @@ void report_str(report *r, int column, const char *value)
 {
     cell *c = current(r, column);
     free(c->str);
+    free(c->table_str);
     c->kind = CELL_STR;
     c->str = dup_str(value);
+    c->table_str = NULL;
+}
+
+void report_str_table(report *r, int column, const char *value, const char *table_value)
+{
+    report_str(r, column, value);
+    cell *c = current(r, column);
+    c->table_str = dup_str(table_value);
 }
 
 void report_note(report *r, const char *key, const char *value)
@@ -251,8 +261,8 @@ static void format_cell(const cell *c, const column *col, bool full_precision, c
     case CELL_INT:
         snprintf(buf, size, "%lld", c->integer);
         break;
-    case CELL_STR:
-        snprintf(buf, size, "%s", c->str);
+    case CELL_STR: /* the table's short form, CSV and JSON the full one */
+        snprintf(buf, size, "%s", !full_precision && c->table_str ? c->table_str : c->str);
         break;
     case CELL_NUM: {
         double v = full_precision ? c->num : c->num * col->table_scale;

@@ -47,6 +47,9 @@ void report_row(report *r);
 void report_num(report *r, int column, double value);
 void report_int(report *r, int column, long long value);
 void report_str(report *r, int column, const char *value);
+/* value in CSV and JSON, table_value in the text table: a short form where the full one
+ * (a 120-character compressor spec) would make every row of the table too wide. */
+void report_str_table(report *r, int column, const char *value, const char *table_value);
 
 /* Lines printed above the table (text format) and as "notes" in JSON: for people. */
 void report_note(report *r, const char *key, const char *value);

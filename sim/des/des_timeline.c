@@ -230,7 +230,7 @@ static void write_flows(const des_timeline *t, FILE *f)
 
 static void put_rate(FILE *f, int ep, long long ts_ns, double sent_Bps, double received_Bps)
 {
-    fprintf(f, ",\n{\"name\":\"transfer rate\",\"ph\":\"C\",\"pid\":%d,\"ts\":", ep + 1);
+    fprintf(f, ",\n{\"name\":\"transfer rate\",\"cat\":\"counter\",\"ph\":\"C\",\"pid\":%d,\"ts\":", ep + 1);
     put_us(f, ts_ns);
     fprintf(f, ",\"args\":{\"sent_Bps\":%.17g,\"received_Bps\":%.17g}}", sent_Bps,
             received_Bps);
@@ -289,14 +289,14 @@ int des_timeline_write(const des_timeline *t, const char *path, char *msg, size_
         if (used && !used[ep])
             continue;
         endpoint_name(t, ep, name, sizeof name);
-        fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"%s\"}}",
+        fprintf(f, "%s{\"name\":\"process_name\",\"cat\":\"__metadata\",\"ph\":\"M\",\"pid\":%d,\"args\":{\"name\":\"%s\"}}",
                 first ? "" : ",\n", ep + 1, name);
-        fprintf(f, ",\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%d,"
+        fprintf(f, ",\n{\"name\":\"process_sort_index\",\"cat\":\"__metadata\",\"ph\":\"M\",\"pid\":%d,"
                    "\"args\":{\"sort_index\":%d}}",
                 ep + 1, ep + 1);
         first = 0;
         for (int tr = 1; tr <= DES_TRACK_COMPRESS_TENSORS; tr++)
-            fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}",
+            fprintf(f, ",\n{\"name\":\"thread_name\",\"cat\":\"__metadata\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}",
                     ep + 1, tr, track_names[tr]);
     }
     for (size_t k = 0; k < t->n; k++) {

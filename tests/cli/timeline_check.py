@@ -7,6 +7,7 @@
 platform (so 16 GPUs on 2 machines), for a ring all-reduce (fp32) and an all-gather
 (QSGD, with encode and decode slices), checks that
 - the file is created with mode 0666 & ~umask (two umasks, so no mode is hard-coded);
+- every event has a non-empty "cat" (metadata and counters too);
 - every pid is >= 1 and has a process_name, every (pid, tid) with slices a thread_name;
 - no two slices on one (pid, tid) overlap, compared in exact integer nanoseconds, and
   every ts and dur gives the same nanosecond parsed exactly, truncated or rounded;
@@ -81,6 +82,9 @@ def one(gcsim, repo, work, compressor, umask, stack):
     for e in events:
         ph, pid = e.get("ph"), e.get("pid")
         check(isinstance(pid, int) and pid >= 1, "pid %r >= 1: %r" % (pid, e))
+        # some trace libraries need a category on every event, metadata and counters
+        # included (issue 29)
+        check(isinstance(e.get("cat"), str) and e["cat"], "event has a cat: %r" % e)
         if ph == "M":
             if e["name"] == "process_name":
                 process_names.add(pid)

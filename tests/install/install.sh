@@ -28,7 +28,9 @@ grep -qx "data: $data (installed)" version.txt || fail "data folder: $(grep '^da
 
 # The defaults are embedded: predict runs with no file at all.
 "$gcsim" predict > default.txt || fail "gcsim predict: exit $?"
-grep -q "samples/s" default.txt || fail "gcsim predict printed no table"
+grep -q "img/s.*terngrad/fp32" default.txt || fail "gcsim predict printed no first screen"
+"$gcsim" predict --wide > wide.txt || fail "gcsim predict --wide: exit $?"
+grep -q "samples/s" wide.txt || fail "gcsim predict --wide printed no table"
 
 # Catalog names resolve to the installed catalog; the platform's codec profile (a path
 # relative to the platform file, charged by the fused stack) is read from there too, and so
