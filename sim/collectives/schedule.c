@@ -917,6 +917,25 @@ int gcsim_schedule_build_broadcast(gcsim_schedule *s, const gcsim_topology *t, i
     return finish(s, rc, "broadcast", t->gpus, err);
 }
 
+void gcsim_schedule_drop_flows(gcsim_schedule *s)
+{
+    for (int p = 0; p < s->n_phases; p++) {
+        free(s->phases[p].flows);
+        s->phases[p].flows = NULL;
+        if (s->out_index) {
+            free(s->out_index[p]);
+            free(s->out_flows[p]);
+            free(s->in_index[p]);
+            free(s->in_flows[p]);
+        }
+    }
+    free(s->out_index);
+    free(s->out_flows);
+    free(s->in_index);
+    free(s->in_flows);
+    s->out_index = s->out_flows = s->in_index = s->in_flows = NULL;
+}
+
 void gcsim_schedule_free(gcsim_schedule *s)
 {
     for (int p = 0; p < s->n_phases; p++) {

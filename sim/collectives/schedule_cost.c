@@ -16,6 +16,7 @@
  * O(intervals x flows + steps x classes), each step exactly as if costed alone.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,15 +90,78 @@ static void routes_free(route_cache *rc)
     free(rc->latency_s);
 }
 
-/* The route of flow f: from the cache when there is one. */
+/* The route of flow f: from the cache when there is one (*links points into it), else
+ * walked into buf. */
 static int route(const gcsim_phase *ph, const gcsim_topology *t, const route_cache *rc, int f,
-                 int *links, double *lat)
+                 int *buf, const int **links, double *lat)
 {
-    if (!rc)
-        return gcsim_topology_route(t, ph->flows[f].src, ph->flows[f].dst, links, lat);
-    memcpy(links, rc->links + (size_t)f * GCSIM_ROUTE_MAX_LINKS, sizeof(int) * (size_t)rc->count[f]);
+    if (!rc) {
+        *links = buf;
+        return gcsim_topology_route(t, ph->flows[f].src, ph->flows[f].dst, buf, lat);
+    }
+    *links = rc->links + (size_t)f * GCSIM_ROUTE_MAX_LINKS;
     *lat = rc->latency_s[f];
     return rc->count[f];
+}
+
+/* Open addressing over the classes found so far, once a phase has more than
+ * SCAN_CLASSES_MAX of them (pipelined trees: hundreds per interval), where sorting every
+ * active flow's class was a sixth of a sweep. The classes' order never matters: a step
+ * lasts as long as the slowest, a maximum. */
+typedef struct {
+    int *slot;   /* index into the classes, -1 when free */
+    size_t mask;
+} class_set;
+
+static uint64_t bits_of(double x)
+{
+    uint64_t u;
+    x += 0.0; /* -0 and +0 are the same class */
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static size_t class_hash(const flow_class *c)
+{
+    uint64_t h = 1469598103934665603ull;
+    const uint64_t v[6] = {bits_of(c->latency_s), bits_of(c->Bps), bits_of(c->share),
+                           bits_of(c->k0), (uint64_t)(uint32_t)c->first,
+                           (uint64_t)(uint32_t)c->last};
+    for (int i = 0; i < 6; i++) {
+        h ^= v[i];
+        h *= 1099511628211ull;
+        h ^= h >> 31;
+    }
+    return (size_t)h;
+}
+
+/* Whether c is new (then it is added at index nc). */
+static bool class_set_add(class_set *set, const flow_class *cls, int nc, const flow_class *c)
+{
+    size_t i = class_hash(c) & set->mask;
+    while (set->slot[i] >= 0) {
+        if (same_class(&cls[set->slot[i]], c))
+            return false;
+        i = (i + 1) & set->mask;
+    }
+    set->slot[i] = nc;
+    return true;
+}
+
+/* A set for up to n classes holding cls[0 .. nc); -1 when out of memory. */
+static int class_set_init(class_set *set, int n, const flow_class *cls, int nc)
+{
+    size_t cap = 64;
+    while (cap < 2 * (size_t)n)
+        cap *= 2;
+    set->slot = malloc(sizeof(int) * cap);
+    if (!set->slot)
+        return -1;
+    memset(set->slot, 0xff, sizeof(int) * cap);
+    set->mask = cap - 1;
+    for (int i = 0; i < nc; i++)
+        class_set_add(set, cls, i, &cls[i]);
+    return 0;
 }
 
 /* The classes of the flows active in every step from from_step to to_step (no flow starts
@@ -106,38 +170,52 @@ static int interval_classes(const gcsim_phase *ph, const gcsim_topology *t,
                             const route_cache *rc, int from_step, int to_step, double *load,
                             flow_class *cls)
 {
-    int links[GCSIM_ROUTE_MAX_LINKS];
+    int buf[GCSIM_ROUTE_MAX_LINKS];
+    const int *links;
     double lat;
     memset(load, 0, sizeof(double) * (size_t)t->n_links);
     for (int f = 0; f < ph->n_flows; f++) {
         if (!active_in(&ph->flows[f], from_step, to_step))
             continue;
-        int n = route(ph, t, rc, f, links, &lat);
+        int n = route(ph, t, rc, f, buf, &links, &lat);
         for (int k = 0; k < n; k++)
             load[links[k]] += ph->flows[f].share;
     }
     int nc = 0;
-    bool overflow = false;
+    bool overflow = false, hashed = false;
+    class_set set = {0};
     for (int f = 0; f < ph->n_flows; f++) {
         const gcsim_flow *fl = &ph->flows[f];
         if (!active_in(fl, from_step, to_step))
             continue;
-        int n = route(ph, t, rc, f, links, &lat);
+        int n = route(ph, t, rc, f, buf, &links, &lat);
         double bw = INFINITY;
-        for (int k = 0; k < n; k++)
-            bw = fmin(bw, t->capacity_Bps[links[k]] * (fl->share / load[links[k]]));
+        for (int k = 0; k < n; k++) {
+            double part = t->capacity_Bps[links[k]] * (fl->share / load[links[k]]);
+            bw = fmin(bw, part);
+        }
         flow_class c = {lat, bw, fl->share, ph->fixed_k ? 1 : fl->k0, fl->first_step,
                         fl->last_step};
+        if (hashed) {
+            if (class_set_add(&set, cls, nc, &c))
+                cls[nc++] = c;
+            continue;
+        }
         bool known = false;
         for (int i = nc - 1; !overflow && i >= 0 && !known; i--)
             known = same_class(&cls[i], &c);
         if (known)
             continue;
         cls[nc++] = c;
-        overflow = overflow || nc > SCAN_CLASSES_MAX;
+        if (!overflow && nc > SCAN_CLASSES_MAX) {
+            overflow = true;
+            hashed = class_set_init(&set, ph->n_flows, cls, nc) == 0;
+        }
     }
-    if (!overflow)
+    free(set.slot);
+    if (!overflow || hashed)
         return nc;
+    /* No memory for the set: sort and drop repeats. */
     qsort(cls, (size_t)nc, sizeof *cls, class_order);
     int distinct = 0;
     for (int i = 0; i < nc; i++)
@@ -295,6 +373,28 @@ double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
         total += phase_time_s(&s->phases[p], t, b, load, cls);
     free(load);
     free(cls);
+    return total;
+}
+
+/* A prepared schedule's time without its flows or topology: every phase with flows has its
+ * classes (gcsim_schedule_prepare), and a phase without any costs its steps' codec alone,
+ * exactly as phase_time_s does when interval_classes finds no class. */
+double gcsim_schedule_prepared_time_s(const gcsim_schedule *s, const gcsim_bucket_bytes *b)
+{
+    double total = 0;
+    for (int p = 0; p < s->n_phases; p++) {
+        const gcsim_phase *ph = &s->phases[p];
+        if (ph->n_intervals > 0) {
+            double phase = 0;
+            for (int k = 0; k < ph->n_intervals; k++)
+                phase += classes_time_s(ph, ph->classes + ph->interval_class[k],
+                                        ph->interval_class[k + 1] - ph->interval_class[k],
+                                        ph->interval_from[k], ph->interval_to[k], b);
+            total += phase;
+        } else {
+            total += classes_time_s(ph, ph->classes, ph->n_classes, 0, ph->steps - 1, b);
+        }
+    }
     return total;
 }
 
