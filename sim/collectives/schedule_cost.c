@@ -398,6 +398,269 @@ double gcsim_schedule_prepared_time_s(const gcsim_schedule *s, const gcsim_bucke
     return total;
 }
 
+/* ---- pipelined phases, interval after interval ----
+ * Between two intervals only the flows that start or stop change the loads, and only on
+ * their links; only the flows crossing those links change class. So the loads, each
+ * flow's class and the multiset of classes of the active flows are carried from interval
+ * to interval: O(flows + changes x flows per link) instead of O(intervals x flows). Every
+ * number is computed as interval_classes computes it (a link's load summed over its active
+ * flows in flow order, a flow's part the same minimum over its route), so the classes are
+ * the same, bit for bit. */
+typedef struct {
+    flow_class c;
+    int count;       /* active flows in this class */
+    int live;        /* its place in the live list, -1 when count is 0 */
+} class_entry;
+
+typedef struct {
+    class_entry *e;
+    int n, cap;
+    int *slot;       /* open addressing into e, -1 when free */
+    size_t mask;
+    int *live, n_live;
+} class_bag;
+
+static int bag_rehash(class_bag *b, size_t cap)
+{
+    int *slot = malloc(sizeof(int) * cap);
+    if (!slot)
+        return -1;
+    memset(slot, 0xff, sizeof(int) * cap);
+    for (int k = 0; k < b->n; k++) {
+        size_t i = class_hash(&b->e[k].c) & (cap - 1);
+        while (slot[i] >= 0)
+            i = (i + 1) & (cap - 1);
+        slot[i] = k;
+    }
+    free(b->slot);
+    b->slot = slot;
+    b->mask = cap - 1;
+    return 0;
+}
+
+/* The entry of class c, added with count 0 when new; -1 when out of memory. */
+static int bag_entry(class_bag *b, const flow_class *c)
+{
+    size_t i = class_hash(c) & b->mask;
+    while (b->slot[i] >= 0) {
+        if (same_class(&b->e[b->slot[i]].c, c))
+            return b->slot[i];
+        i = (i + 1) & b->mask;
+    }
+    if (b->n == b->cap) {
+        int cap = 2 * b->cap;
+        class_entry *e = realloc(b->e, sizeof *e * (size_t)cap);
+        int *live = realloc(b->live, sizeof(int) * (size_t)cap);
+        if (e)
+            b->e = e;
+        if (live)
+            b->live = live;
+        if (!e || !live)
+            return -1;
+        b->cap = cap;
+    }
+    int k = b->n++;
+    b->e[k] = (class_entry){*c, 0, -1};
+    b->slot[i] = k;
+    if (2 * (size_t)b->n > b->mask + 1 && bag_rehash(b, 2 * (b->mask + 1)))
+        return -1;
+    return k;
+}
+
+static void bag_add(class_bag *b, int k, int delta)
+{
+    class_entry *e = &b->e[k];
+    if (e->count == 0 && delta > 0) {
+        e->live = b->n_live;
+        b->live[b->n_live++] = k;
+    }
+    e->count += delta;
+    if (e->count == 0) {
+        int last = b->live[--b->n_live];
+        b->live[e->live] = last;
+        b->e[last].live = e->live;
+        e->live = -1;
+    }
+}
+
+/* A flow's class from the current loads, as interval_classes computes it. */
+static flow_class flow_class_of(const gcsim_phase *ph, const gcsim_topology *t,
+                                const route_cache *rc, const double *load, int f)
+{
+    const gcsim_flow *fl = &ph->flows[f];
+    const int *links = rc->links + (size_t)f * GCSIM_ROUTE_MAX_LINKS;
+    double bw = INFINITY;
+    for (int k = 0; k < rc->count[f]; k++)
+        bw = fmin(bw, t->capacity_Bps[links[k]] * (fl->share / load[links[k]]));
+    return (flow_class){rc->latency_s[f], bw, fl->share, ph->fixed_k ? 1 : fl->k0,
+                        fl->first_step, fl->last_step};
+}
+
+/* Fills the phase's intervals (from, to, start of their classes) and classes as
+ * prepare_windowed does; -1 when out of memory. */
+static int sweep_windowed(gcsim_phase *ph, const gcsim_topology *t, const route_cache *rc,
+                          const int *bound, int nb, double *load, int *from, int *to,
+                          int *start, flow_class **all_out, int *total_out)
+{
+    int nf = ph->n_flows, nl = t->n_links, steps = ph->steps, ni = nb - 1, rc_ = -1;
+    int *link_index = calloc((size_t)nl + 1, sizeof(int));
+    int *ev_index = calloc((size_t)steps + 2, sizeof(int));
+    int *cls_of = malloc(sizeof(int) * (size_t)(nf > 0 ? nf : 1));
+    char *active = calloc((size_t)(nf > 0 ? nf : 1), 1);
+    char *dirty_link = calloc((size_t)(nl > 0 ? nl : 1), 1);
+    char *dirty_flow = calloc((size_t)(nf > 0 ? nf : 1), 1);
+    int *link_flows = NULL, *events = NULL, *dl = NULL, *df = NULL;
+    class_bag bag = {0};
+    flow_class *all = NULL;
+    int total = 0, cap = 0;
+    if (!link_index || !ev_index || !cls_of || !active || !dirty_link || !dirty_flow)
+        goto done;
+    /* flows per link, in flow order */
+    size_t n_pairs = 0;
+    for (int f = 0; f < nf; f++)
+        for (int k = 0; k < rc->count[f]; k++) {
+            link_index[rc->links[(size_t)f * GCSIM_ROUTE_MAX_LINKS + k] + 1]++;
+            n_pairs++;
+        }
+    for (int l = 0; l < nl; l++)
+        link_index[l + 1] += link_index[l];
+    link_flows = malloc(sizeof(int) * (n_pairs ? n_pairs : 1));
+    /* flows that start or stop at each step (an event at step s: first == s or last + 1 == s) */
+    for (int f = 0; f < nf; f++) {
+        int a = ph->flows[f].first_step, z = ph->flows[f].last_step + 1;
+        if (a >= 0 && a <= steps)
+            ev_index[a + 1]++;
+        if (z >= 0 && z <= steps && z != a)
+            ev_index[z + 1]++;
+    }
+    for (int k = 0; k <= steps; k++)
+        ev_index[k + 1] += ev_index[k];
+    events = malloc(sizeof(int) * (size_t)(ev_index[steps + 1] > 0 ? ev_index[steps + 1] : 1));
+    dl = malloc(sizeof(int) * (n_pairs ? n_pairs : 1));
+    df = malloc(sizeof(int) * (size_t)(nf > 0 ? nf : 1));
+    bag.cap = 64;
+    bag.e = malloc(sizeof *bag.e * (size_t)bag.cap);
+    bag.live = malloc(sizeof(int) * (size_t)bag.cap);
+    if (!link_flows || !events || !dl || !df || !bag.e || !bag.live || bag_rehash(&bag, 128))
+        goto done;
+    {
+        int *fill = calloc((size_t)nl + 1, sizeof(int));
+        int *efill = calloc((size_t)steps + 2, sizeof(int));
+        if (!fill || !efill) {
+            free(fill);
+            free(efill);
+            goto done;
+        }
+        for (int f = 0; f < nf; f++) {
+            for (int k = 0; k < rc->count[f]; k++) {
+                int l = rc->links[(size_t)f * GCSIM_ROUTE_MAX_LINKS + k];
+                link_flows[link_index[l] + fill[l]++] = f;
+            }
+            int a = ph->flows[f].first_step, z = ph->flows[f].last_step + 1;
+            if (a >= 0 && a <= steps)
+                events[ev_index[a] + efill[a]++] = f;
+            if (z >= 0 && z <= steps && z != a)
+                events[ev_index[z] + efill[z]++] = f;
+        }
+        free(fill);
+        free(efill);
+    }
+    memset(load, 0, sizeof(double) * (size_t)nl);
+    for (int f = 0; f < nf; f++)
+        cls_of[f] = -1;
+    for (int i = 0; i < ni; i++) {
+        int s0 = bound[i], n_dl = 0, n_df = 0;
+        /* the flows that start or stop here, and their links */
+        /* (the first interval looks at every flow, wherever its window lies) */
+        int e_from = i == 0 ? 0 : ev_index[s0], e_to = i == 0 ? nf : ev_index[s0 + 1];
+        for (int e = e_from; e < e_to; e++) {
+            int f = i == 0 ? e : events[e];
+            bool now = active_in(&ph->flows[f], s0, s0);
+            if (now == (bool)active[f])
+                continue;
+            active[f] = now;
+            if (!dirty_flow[f]) {
+                dirty_flow[f] = 1;
+                df[n_df++] = f;
+            }
+            for (int k = 0; k < rc->count[f]; k++) {
+                int l = rc->links[(size_t)f * GCSIM_ROUTE_MAX_LINKS + k];
+                if (!dirty_link[l]) {
+                    dirty_link[l] = 1;
+                    dl[n_dl++] = l;
+                }
+            }
+        }
+        /* their links' loads, summed in flow order; the flows crossing them */
+        for (int d = 0; d < n_dl; d++) {
+            int l = dl[d];
+            double x = 0;
+            for (int j = link_index[l]; j < link_index[l + 1]; j++) {
+                int f = link_flows[j];
+                if (active[f])
+                    x += ph->flows[f].share;
+                if (active[f] && !dirty_flow[f]) {
+                    dirty_flow[f] = 1;
+                    df[n_df++] = f;
+                }
+            }
+            load[l] = x;
+            dirty_link[l] = 0;
+        }
+        /* their classes */
+        for (int d = 0; d < n_df; d++) {
+            int f = df[d];
+            dirty_flow[f] = 0;
+            if (cls_of[f] >= 0)
+                bag_add(&bag, cls_of[f], -1);
+            cls_of[f] = -1;
+            if (!active[f])
+                continue;
+            flow_class c = flow_class_of(ph, t, rc, load, f);
+            int k = bag_entry(&bag, &c);
+            if (k < 0)
+                goto done;
+            bag_add(&bag, k, +1);
+            cls_of[f] = k;
+        }
+        from[i] = bound[i];
+        to[i] = bound[i + 1] - 1;
+        start[i] = total;
+        if (total + bag.n_live > cap) {
+            cap = 2 * (total + bag.n_live) + 16;
+            flow_class *grown = realloc(all, sizeof *all * (size_t)cap);
+            if (!grown)
+                goto done;
+            all = grown;
+        }
+        for (int k = 0; k < bag.n_live; k++)
+            all[total++] = bag.e[bag.live[k]].c;
+    }
+    start[ni] = total;
+    rc_ = 0;
+done:
+    free(link_index);
+    free(ev_index);
+    free(cls_of);
+    free(active);
+    free(dirty_link);
+    free(dirty_flow);
+    free(link_flows);
+    free(events);
+    free(dl);
+    free(df);
+    free(bag.e);
+    free(bag.slot);
+    free(bag.live);
+    if (rc_ != 0) {
+        free(all);
+        return -1;
+    }
+    *all_out = all;
+    *total_out = total;
+    return 0;
+}
+
 /* A pipelined phase's intervals and their classes, kept in the phase. */
 static int prepare_windowed(gcsim_phase *ph, const gcsim_topology *t, double *load)
 {
@@ -410,41 +673,22 @@ static int prepare_windowed(gcsim_phase *ph, const gcsim_topology *t, double *lo
         free(bound);
         return -1;
     }
-    int ni = nb - 1, total = 0, cap = ph->n_flows;
+    int ni = nb - 1, total = 0;
     int *from = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
     int *to = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
     int *start = malloc(sizeof(int) * (size_t)(ni + 1));
-    flow_class *all = malloc(sizeof *all * (size_t)(cap > 0 ? cap : 1));
-    flow_class *cls = malloc(sizeof *cls * (size_t)(ph->n_flows > 0 ? ph->n_flows : 1));
-    int rc = from && to && start && all && cls ? 0 : -1;
-    for (int i = 0; i < ni && rc == 0; i++) {
-        from[i] = bound[i];
-        to[i] = bound[i + 1] - 1;
-        start[i] = total;
-        int nc = interval_classes(ph, t, &routes, from[i], to[i], load, cls);
-        if (total + nc > cap) {
-            cap = 2 * (total + nc);
-            flow_class *grown = realloc(all, sizeof *all * (size_t)cap);
-            if (!grown) {
-                rc = -1;
-                break;
-            }
-            all = grown;
-        }
-        memcpy(all + total, cls, sizeof *cls * (size_t)nc);
-        total += nc;
-    }
+    flow_class *all = NULL;
+    int rc = from && to && start ? 0 : -1;
+    if (rc == 0)
+        rc = sweep_windowed(ph, t, &routes, bound, nb, load, from, to, start, &all, &total);
     free(bound);
-    free(cls);
     routes_free(&routes);
     if (rc) {
         free(from);
         free(to);
         free(start);
-        free(all);
         return -1;
     }
-    start[ni] = total;
     flow_class *fit = realloc(all, sizeof *all * (size_t)(total > 0 ? total : 1));
     ph->classes = fit ? fit : all;
     ph->n_classes = total;
