@@ -141,9 +141,7 @@ static int build(const gcsim_platform *p, const memo_key *k, gcsim_schedule *s,
     if (gcsim_topology_init(&t, p, k->gpus, err) != 0)
         return -1;
     gcsim_collective c = (gcsim_collective)k->collective;
-    int rc = k->group > 0 || c > COLLECTIVE_COUNT
-                 ? gcsim_schedule_build_group(s, c, &t, k->group, err)
-                 : gcsim_schedule_build(s, c, &t, k->shards, k->chunks, err);
+    int rc = gcsim_schedule_build_for_cost(s, c, &t, k->shards, k->chunks, k->group, err);
     if (rc == 0 && gcsim_schedule_prepare(s, &t) != 0) {
         gcsim_schedule_free(s);
         rc = gcsim_fail(err, "out of memory preparing the %s schedule",
