@@ -1,5 +1,6 @@
 #include "analytic.h"
 #include "roofline.h"
+#include "schedule_memo.h"
 #include "timeline.h"
 
 #include <math.h>
@@ -96,71 +97,25 @@ static int terngrad_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
     return 0;
 }
 
-/* Schedules are built per collective and pipeline chunk count; the calls of one
- * iteration share a few. */
-typedef struct {
-    gcsim_collective collective;
-    int chunks, group;
-    gcsim_schedule schedule;
-} schedule_slot;
-
-#define SCHEDULE_SLOTS 8
-
-static const gcsim_schedule *schedule_for(schedule_slot *slots, int *n, gcsim_collective c,
-                                          const gcsim_topology *t, int shards, int chunks,
-                                          int group, gcsim_error *err)
-{
-    for (int k = 0; k < *n; k++)
-        if (slots[k].chunks == chunks && slots[k].collective == c && slots[k].group == group)
-            return &slots[k].schedule;
-    int k;
-    if (*n < SCHEDULE_SLOTS) {
-        k = (*n)++;
-    } else {
-        k = SCHEDULE_SLOTS - 1;
-        gcsim_schedule_free(&slots[k].schedule);
-    }
-    slots[k].collective = c;
-    slots[k].chunks = chunks;
-    slots[k].group = group;
-    int rc = group > 0 || c > COLLECTIVE_COUNT
-                 ? gcsim_schedule_build_group(&slots[k].schedule, c, t, group, err)
-                 : gcsim_schedule_build(&slots[k].schedule, c, t, shards, chunks, err);
-    if (rc != 0) {
-        slots[k].chunks = 0;
-        return NULL;
-    }
-    if (gcsim_schedule_prepare(&slots[k].schedule, t) != 0) {
-        gcsim_fail(err, "out of memory preparing the %s schedule", gcsim_collective_name(c));
-        return NULL;
-    }
-    return &slots[k].schedule;
-}
-
-/* Every call's duration in closed form: its overhead, then its schedule. */
+/* Every call's duration in closed form: its overhead, then its schedule, built and
+ * prepared once per process for its platform, GPU count, collective, chunks and group
+ * (schedule_memo.h): a sweep's cases share them. */
 static int call_durations(const gcsim_scenario *s, const gcsim_iteration *it,
                           const gcsim_topology *topo, double *call_s, gcsim_error *err)
 {
-    schedule_slot slots[SCHEDULE_SLOTS];
-    int n_slots = 0, rc = 0;
-    for (int k = 0; k < it->n_calls && rc == 0; k++) {
+    for (int k = 0; k < it->n_calls; k++) {
         const gcsim_call *c = &it->calls[k];
         int chunks = gcsim_call_pipeline_chunks(c, topo->gpus);
-        const gcsim_schedule *sch =
-            schedule_for(slots, &n_slots, c->collective, topo, s->ps_shards, chunks, c->group, err);
-        if (!sch) {
-            rc = -1;
-            break;
-        }
-        double x = gcsim_schedule_time_s(sch, topo, &c->bytes);
+        double x;
+        if (gcsim_schedule_memo_time_s(s->platform, topo->gpus, c->collective, s->ps_shards,
+                                       chunks, c->group, &c->bytes, &x, err) != 0)
+            return -1;
         if (!isfinite(x))
-            rc = gcsim_fail(err, "collective %s: no closed-form cost for %d GPUs",
-                            gcsim_collective_name(c->collective), s->placement.gpus);
+            return gcsim_fail(err, "collective %s: no closed-form cost for %d GPUs",
+                              gcsim_collective_name(c->collective), s->placement.gpus);
         call_s[k] = c->overhead_s + x;
     }
-    for (int k = 0; k < n_slots; k++)
-        gcsim_schedule_free(&slots[k].schedule);
-    return rc;
+    return 0;
 }
 
 int gcsim_analytic_call_times(const gcsim_scenario *s, const gcsim_iteration *it,

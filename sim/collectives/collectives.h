@@ -179,6 +179,20 @@ double gcsim_bucket_decode_s(const gcsim_bucket_bytes *b, const gcsim_schedule *
  * unprepared schedule costs the same. Returns -1 when out of memory. */
 int gcsim_schedule_prepare(gcsim_schedule *s, const gcsim_topology *t);
 
+/* The closed form of a schedule gcsim_schedule_prepare has prepared, from its classes
+ * alone: the same number as gcsim_schedule_time_s, with no topology, no flows (a memo may
+ * drop them, gcsim_schedule_drop_flows) and no allocation. */
+double gcsim_schedule_prepared_time_s(const gcsim_schedule *s, const gcsim_bucket_bytes *b);
+/* gcsim_schedule_build (group 0 and an all-reduce collective) or
+ * gcsim_schedule_build_group, without the per-endpoint flow lists (out_index ...: NULL)
+ * that only executing the schedule needs: for the closed form. */
+int gcsim_schedule_build_for_cost(gcsim_schedule *s, gcsim_collective c,
+                                  const gcsim_topology *t, int ps_shards, int chunks, int group,
+                                  gcsim_error *err);
+/* Frees a prepared schedule's flows and per-endpoint lists, keeping what
+ * gcsim_schedule_prepared_time_s needs; gcsim_schedule_free still frees the rest. */
+void gcsim_schedule_drop_flows(gcsim_schedule *s);
+
 /* ---- collective operations as nccl-tests measures them ---- */
 
 typedef enum { GCSIM_OP_ALLREDUCE, GCSIM_OP_ALLGATHER, GCSIM_OP_REDUCESCATTER,

@@ -815,9 +815,13 @@ static int index_schedule(gcsim_schedule *s)
 }
 
 /* Indexes a built schedule (rc 0) or frees a failed one, with the error. */
+/* Set while gcsim_schedule_build_for_cost builds (per thread): the per-endpoint lists only
+ * the DES reads are not made. */
+static _Thread_local bool cost_only;
+
 static int finish(gcsim_schedule *s, int rc, const char *what, int n, gcsim_error *err)
 {
-    if (rc == 0)
+    if (rc == 0 && !cost_only)
         rc = index_schedule(s);
     if (rc) {
         gcsim_schedule_free(s);
@@ -915,6 +919,36 @@ int gcsim_schedule_build_broadcast(gcsim_schedule *s, const gcsim_topology *t, i
     schedule_init(s, COLLECTIVE_TREE, t, chunks);
     int rc = t->gpus > 1 ? build_trees(s, t, 1, s->chunks, true) : 0;
     return finish(s, rc, "broadcast", t->gpus, err);
+}
+
+int gcsim_schedule_build_for_cost(gcsim_schedule *s, gcsim_collective c,
+                                  const gcsim_topology *t, int ps_shards, int chunks, int group,
+                                  gcsim_error *err)
+{
+    cost_only = true;
+    int rc = group > 0 || c > COLLECTIVE_COUNT ? gcsim_schedule_build_group(s, c, t, group, err)
+                                               : gcsim_schedule_build(s, c, t, ps_shards, chunks, err);
+    cost_only = false;
+    return rc;
+}
+
+void gcsim_schedule_drop_flows(gcsim_schedule *s)
+{
+    for (int p = 0; p < s->n_phases; p++) {
+        free(s->phases[p].flows);
+        s->phases[p].flows = NULL;
+        if (s->out_index) {
+            free(s->out_index[p]);
+            free(s->out_flows[p]);
+            free(s->in_index[p]);
+            free(s->in_flows[p]);
+        }
+    }
+    free(s->out_index);
+    free(s->out_flows);
+    free(s->in_index);
+    free(s->in_flows);
+    s->out_index = s->out_flows = s->in_index = s->in_flows = NULL;
 }
 
 void gcsim_schedule_free(gcsim_schedule *s)

@@ -16,6 +16,7 @@
  * O(intervals x flows + steps x classes), each step exactly as if costed alone.
  */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,15 +90,78 @@ static void routes_free(route_cache *rc)
     free(rc->latency_s);
 }
 
-/* The route of flow f: from the cache when there is one. */
+/* The route of flow f: from the cache when there is one (*links points into it), else
+ * walked into buf. */
 static int route(const gcsim_phase *ph, const gcsim_topology *t, const route_cache *rc, int f,
-                 int *links, double *lat)
+                 int *buf, const int **links, double *lat)
 {
-    if (!rc)
-        return gcsim_topology_route(t, ph->flows[f].src, ph->flows[f].dst, links, lat);
-    memcpy(links, rc->links + (size_t)f * GCSIM_ROUTE_MAX_LINKS, sizeof(int) * (size_t)rc->count[f]);
+    if (!rc) {
+        *links = buf;
+        return gcsim_topology_route(t, ph->flows[f].src, ph->flows[f].dst, buf, lat);
+    }
+    *links = rc->links + (size_t)f * GCSIM_ROUTE_MAX_LINKS;
     *lat = rc->latency_s[f];
     return rc->count[f];
+}
+
+/* Open addressing over the classes found so far, once a phase has more than
+ * SCAN_CLASSES_MAX of them (pipelined trees: hundreds per interval), where sorting every
+ * active flow's class was a sixth of a sweep. The classes' order never matters: a step
+ * lasts as long as the slowest, a maximum. */
+typedef struct {
+    int *slot;   /* index into the classes, -1 when free */
+    size_t mask;
+} class_set;
+
+static uint64_t bits_of(double x)
+{
+    uint64_t u;
+    x += 0.0; /* -0 and +0 are the same class */
+    memcpy(&u, &x, sizeof u);
+    return u;
+}
+
+static size_t class_hash(const flow_class *c)
+{
+    uint64_t h = 1469598103934665603ull;
+    const uint64_t v[6] = {bits_of(c->latency_s), bits_of(c->Bps), bits_of(c->share),
+                           bits_of(c->k0), (uint64_t)(uint32_t)c->first,
+                           (uint64_t)(uint32_t)c->last};
+    for (int i = 0; i < 6; i++) {
+        h ^= v[i];
+        h *= 1099511628211ull;
+        h ^= h >> 31;
+    }
+    return (size_t)h;
+}
+
+/* Whether c is new (then it is added at index nc). */
+static bool class_set_add(class_set *set, const flow_class *cls, int nc, const flow_class *c)
+{
+    size_t i = class_hash(c) & set->mask;
+    while (set->slot[i] >= 0) {
+        if (same_class(&cls[set->slot[i]], c))
+            return false;
+        i = (i + 1) & set->mask;
+    }
+    set->slot[i] = nc;
+    return true;
+}
+
+/* A set for up to n classes holding cls[0 .. nc); -1 when out of memory. */
+static int class_set_init(class_set *set, int n, const flow_class *cls, int nc)
+{
+    size_t cap = 64;
+    while (cap < 2 * (size_t)n)
+        cap *= 2;
+    set->slot = malloc(sizeof(int) * cap);
+    if (!set->slot)
+        return -1;
+    memset(set->slot, 0xff, sizeof(int) * cap);
+    set->mask = cap - 1;
+    for (int i = 0; i < nc; i++)
+        class_set_add(set, cls, i, &cls[i]);
+    return 0;
 }
 
 /* The classes of the flows active in every step from from_step to to_step (no flow starts
@@ -106,38 +170,52 @@ static int interval_classes(const gcsim_phase *ph, const gcsim_topology *t,
                             const route_cache *rc, int from_step, int to_step, double *load,
                             flow_class *cls)
 {
-    int links[GCSIM_ROUTE_MAX_LINKS];
+    int buf[GCSIM_ROUTE_MAX_LINKS];
+    const int *links;
     double lat;
     memset(load, 0, sizeof(double) * (size_t)t->n_links);
     for (int f = 0; f < ph->n_flows; f++) {
         if (!active_in(&ph->flows[f], from_step, to_step))
             continue;
-        int n = route(ph, t, rc, f, links, &lat);
+        int n = route(ph, t, rc, f, buf, &links, &lat);
         for (int k = 0; k < n; k++)
             load[links[k]] += ph->flows[f].share;
     }
     int nc = 0;
-    bool overflow = false;
+    bool overflow = false, hashed = false;
+    class_set set = {0};
     for (int f = 0; f < ph->n_flows; f++) {
         const gcsim_flow *fl = &ph->flows[f];
         if (!active_in(fl, from_step, to_step))
             continue;
-        int n = route(ph, t, rc, f, links, &lat);
+        int n = route(ph, t, rc, f, buf, &links, &lat);
         double bw = INFINITY;
-        for (int k = 0; k < n; k++)
-            bw = fmin(bw, t->capacity_Bps[links[k]] * (fl->share / load[links[k]]));
+        for (int k = 0; k < n; k++) {
+            double part = t->capacity_Bps[links[k]] * (fl->share / load[links[k]]);
+            bw = fmin(bw, part);
+        }
         flow_class c = {lat, bw, fl->share, ph->fixed_k ? 1 : fl->k0, fl->first_step,
                         fl->last_step};
+        if (hashed) {
+            if (class_set_add(&set, cls, nc, &c))
+                cls[nc++] = c;
+            continue;
+        }
         bool known = false;
         for (int i = nc - 1; !overflow && i >= 0 && !known; i--)
             known = same_class(&cls[i], &c);
         if (known)
             continue;
         cls[nc++] = c;
-        overflow = overflow || nc > SCAN_CLASSES_MAX;
+        if (!overflow && nc > SCAN_CLASSES_MAX) {
+            overflow = true;
+            hashed = class_set_init(&set, ph->n_flows, cls, nc) == 0;
+        }
     }
-    if (!overflow)
+    free(set.slot);
+    if (!overflow || hashed)
         return nc;
+    /* No memory for the set: sort and drop repeats. */
     qsort(cls, (size_t)nc, sizeof *cls, class_order);
     int distinct = 0;
     for (int i = 0; i < nc; i++)
@@ -298,6 +376,291 @@ double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
     return total;
 }
 
+/* A prepared schedule's time without its flows or topology: every phase with flows has its
+ * classes (gcsim_schedule_prepare), and a phase without any costs its steps' codec alone,
+ * exactly as phase_time_s does when interval_classes finds no class. */
+double gcsim_schedule_prepared_time_s(const gcsim_schedule *s, const gcsim_bucket_bytes *b)
+{
+    double total = 0;
+    for (int p = 0; p < s->n_phases; p++) {
+        const gcsim_phase *ph = &s->phases[p];
+        if (ph->n_intervals > 0) {
+            double phase = 0;
+            for (int k = 0; k < ph->n_intervals; k++)
+                phase += classes_time_s(ph, ph->classes + ph->interval_class[k],
+                                        ph->interval_class[k + 1] - ph->interval_class[k],
+                                        ph->interval_from[k], ph->interval_to[k], b);
+            total += phase;
+        } else {
+            total += classes_time_s(ph, ph->classes, ph->n_classes, 0, ph->steps - 1, b);
+        }
+    }
+    return total;
+}
+
+/* ---- pipelined phases, interval after interval ----
+ * Between two intervals only the flows that start or stop change the loads, and only on
+ * their links; only the flows crossing those links change class. So the loads, each
+ * flow's class and the multiset of classes of the active flows are carried from interval
+ * to interval: O(flows + changes x flows per link) instead of O(intervals x flows). Every
+ * number is computed as interval_classes computes it (a link's load summed over its active
+ * flows in flow order, a flow's part the same minimum over its route), so the classes are
+ * the same, bit for bit. */
+typedef struct {
+    flow_class c;
+    int count;       /* active flows in this class */
+    int live;        /* its place in the live list, -1 when count is 0 */
+} class_entry;
+
+typedef struct {
+    class_entry *e;
+    int n, cap;
+    int *slot;       /* open addressing into e, -1 when free */
+    size_t mask;
+    int *live, n_live;
+} class_bag;
+
+static int bag_rehash(class_bag *b, size_t cap)
+{
+    int *slot = malloc(sizeof(int) * cap);
+    if (!slot)
+        return -1;
+    memset(slot, 0xff, sizeof(int) * cap);
+    for (int k = 0; k < b->n; k++) {
+        size_t i = class_hash(&b->e[k].c) & (cap - 1);
+        while (slot[i] >= 0)
+            i = (i + 1) & (cap - 1);
+        slot[i] = k;
+    }
+    free(b->slot);
+    b->slot = slot;
+    b->mask = cap - 1;
+    return 0;
+}
+
+/* The entry of class c, added with count 0 when new; -1 when out of memory. */
+static int bag_entry(class_bag *b, const flow_class *c)
+{
+    size_t i = class_hash(c) & b->mask;
+    while (b->slot[i] >= 0) {
+        if (same_class(&b->e[b->slot[i]].c, c))
+            return b->slot[i];
+        i = (i + 1) & b->mask;
+    }
+    if (b->n == b->cap) {
+        int cap = 2 * b->cap;
+        class_entry *e = realloc(b->e, sizeof *e * (size_t)cap);
+        int *live = realloc(b->live, sizeof(int) * (size_t)cap);
+        if (e)
+            b->e = e;
+        if (live)
+            b->live = live;
+        if (!e || !live)
+            return -1;
+        b->cap = cap;
+    }
+    int k = b->n++;
+    b->e[k] = (class_entry){*c, 0, -1};
+    b->slot[i] = k;
+    if (2 * (size_t)b->n > b->mask + 1 && bag_rehash(b, 2 * (b->mask + 1)))
+        return -1;
+    return k;
+}
+
+static void bag_add(class_bag *b, int k, int delta)
+{
+    class_entry *e = &b->e[k];
+    if (e->count == 0 && delta > 0) {
+        e->live = b->n_live;
+        b->live[b->n_live++] = k;
+    }
+    e->count += delta;
+    if (e->count == 0) {
+        int last = b->live[--b->n_live];
+        b->live[e->live] = last;
+        b->e[last].live = e->live;
+        e->live = -1;
+    }
+}
+
+/* A flow's class from the current loads, as interval_classes computes it. */
+static flow_class flow_class_of(const gcsim_phase *ph, const gcsim_topology *t,
+                                const route_cache *rc, const double *load, int f)
+{
+    const gcsim_flow *fl = &ph->flows[f];
+    const int *links = rc->links + (size_t)f * GCSIM_ROUTE_MAX_LINKS;
+    double bw = INFINITY;
+    for (int k = 0; k < rc->count[f]; k++)
+        bw = fmin(bw, t->capacity_Bps[links[k]] * (fl->share / load[links[k]]));
+    return (flow_class){rc->latency_s[f], bw, fl->share, ph->fixed_k ? 1 : fl->k0,
+                        fl->first_step, fl->last_step};
+}
+
+/* Fills the phase's intervals (from, to, start of their classes) and classes as
+ * prepare_windowed does; -1 when out of memory. */
+static int sweep_windowed(gcsim_phase *ph, const gcsim_topology *t, const route_cache *rc,
+                          const int *bound, int nb, double *load, int *from, int *to,
+                          int *start, flow_class **all_out, int *total_out)
+{
+    int nf = ph->n_flows, nl = t->n_links, steps = ph->steps, ni = nb - 1, rc_ = -1;
+    int *link_index = calloc((size_t)nl + 1, sizeof(int));
+    int *ev_index = calloc((size_t)steps + 2, sizeof(int));
+    int *cls_of = malloc(sizeof(int) * (size_t)(nf > 0 ? nf : 1));
+    char *active = calloc((size_t)(nf > 0 ? nf : 1), 1);
+    char *dirty_link = calloc((size_t)(nl > 0 ? nl : 1), 1);
+    char *dirty_flow = calloc((size_t)(nf > 0 ? nf : 1), 1);
+    int *link_flows = NULL, *events = NULL, *dl = NULL, *df = NULL;
+    class_bag bag = {0};
+    flow_class *all = NULL;
+    int total = 0, cap = 0;
+    if (!link_index || !ev_index || !cls_of || !active || !dirty_link || !dirty_flow)
+        goto done;
+    /* flows per link, in flow order */
+    size_t n_pairs = 0;
+    for (int f = 0; f < nf; f++)
+        for (int k = 0; k < rc->count[f]; k++) {
+            link_index[rc->links[(size_t)f * GCSIM_ROUTE_MAX_LINKS + k] + 1]++;
+            n_pairs++;
+        }
+    for (int l = 0; l < nl; l++)
+        link_index[l + 1] += link_index[l];
+    link_flows = malloc(sizeof(int) * (n_pairs ? n_pairs : 1));
+    /* flows that start or stop at each step (an event at step s: first == s or last + 1 == s) */
+    for (int f = 0; f < nf; f++) {
+        int a = ph->flows[f].first_step, z = ph->flows[f].last_step + 1;
+        if (a >= 0 && a <= steps)
+            ev_index[a + 1]++;
+        if (z >= 0 && z <= steps && z != a)
+            ev_index[z + 1]++;
+    }
+    for (int k = 0; k <= steps; k++)
+        ev_index[k + 1] += ev_index[k];
+    events = malloc(sizeof(int) * (size_t)(ev_index[steps + 1] > 0 ? ev_index[steps + 1] : 1));
+    dl = malloc(sizeof(int) * (n_pairs ? n_pairs : 1));
+    df = malloc(sizeof(int) * (size_t)(nf > 0 ? nf : 1));
+    bag.cap = 64;
+    bag.e = malloc(sizeof *bag.e * (size_t)bag.cap);
+    bag.live = malloc(sizeof(int) * (size_t)bag.cap);
+    if (!link_flows || !events || !dl || !df || !bag.e || !bag.live || bag_rehash(&bag, 128))
+        goto done;
+    {
+        int *fill = calloc((size_t)nl + 1, sizeof(int));
+        int *efill = calloc((size_t)steps + 2, sizeof(int));
+        if (!fill || !efill) {
+            free(fill);
+            free(efill);
+            goto done;
+        }
+        for (int f = 0; f < nf; f++) {
+            for (int k = 0; k < rc->count[f]; k++) {
+                int l = rc->links[(size_t)f * GCSIM_ROUTE_MAX_LINKS + k];
+                link_flows[link_index[l] + fill[l]++] = f;
+            }
+            int a = ph->flows[f].first_step, z = ph->flows[f].last_step + 1;
+            if (a >= 0 && a <= steps)
+                events[ev_index[a] + efill[a]++] = f;
+            if (z >= 0 && z <= steps && z != a)
+                events[ev_index[z] + efill[z]++] = f;
+        }
+        free(fill);
+        free(efill);
+    }
+    memset(load, 0, sizeof(double) * (size_t)nl);
+    for (int f = 0; f < nf; f++)
+        cls_of[f] = -1;
+    for (int i = 0; i < ni; i++) {
+        int s0 = bound[i], n_dl = 0, n_df = 0;
+        /* the flows that start or stop here, and their links */
+        /* (the first interval looks at every flow, wherever its window lies) */
+        int e_from = i == 0 ? 0 : ev_index[s0], e_to = i == 0 ? nf : ev_index[s0 + 1];
+        for (int e = e_from; e < e_to; e++) {
+            int f = i == 0 ? e : events[e];
+            bool now = active_in(&ph->flows[f], s0, s0);
+            if (now == (bool)active[f])
+                continue;
+            active[f] = now;
+            if (!dirty_flow[f]) {
+                dirty_flow[f] = 1;
+                df[n_df++] = f;
+            }
+            for (int k = 0; k < rc->count[f]; k++) {
+                int l = rc->links[(size_t)f * GCSIM_ROUTE_MAX_LINKS + k];
+                if (!dirty_link[l]) {
+                    dirty_link[l] = 1;
+                    dl[n_dl++] = l;
+                }
+            }
+        }
+        /* their links' loads, summed in flow order; the flows crossing them */
+        for (int d = 0; d < n_dl; d++) {
+            int l = dl[d];
+            double x = 0;
+            for (int j = link_index[l]; j < link_index[l + 1]; j++) {
+                int f = link_flows[j];
+                if (active[f])
+                    x += ph->flows[f].share;
+                if (active[f] && !dirty_flow[f]) {
+                    dirty_flow[f] = 1;
+                    df[n_df++] = f;
+                }
+            }
+            load[l] = x;
+            dirty_link[l] = 0;
+        }
+        /* their classes */
+        for (int d = 0; d < n_df; d++) {
+            int f = df[d];
+            dirty_flow[f] = 0;
+            if (cls_of[f] >= 0)
+                bag_add(&bag, cls_of[f], -1);
+            cls_of[f] = -1;
+            if (!active[f])
+                continue;
+            flow_class c = flow_class_of(ph, t, rc, load, f);
+            int k = bag_entry(&bag, &c);
+            if (k < 0)
+                goto done;
+            bag_add(&bag, k, +1);
+            cls_of[f] = k;
+        }
+        from[i] = bound[i];
+        to[i] = bound[i + 1] - 1;
+        start[i] = total;
+        if (total + bag.n_live > cap) {
+            cap = 2 * (total + bag.n_live) + 16;
+            flow_class *grown = realloc(all, sizeof *all * (size_t)cap);
+            if (!grown)
+                goto done;
+            all = grown;
+        }
+        for (int k = 0; k < bag.n_live; k++)
+            all[total++] = bag.e[bag.live[k]].c;
+    }
+    start[ni] = total;
+    rc_ = 0;
+done:
+    free(link_index);
+    free(ev_index);
+    free(cls_of);
+    free(active);
+    free(dirty_link);
+    free(dirty_flow);
+    free(link_flows);
+    free(events);
+    free(dl);
+    free(df);
+    free(bag.e);
+    free(bag.slot);
+    free(bag.live);
+    if (rc_ != 0) {
+        free(all);
+        return -1;
+    }
+    *all_out = all;
+    *total_out = total;
+    return 0;
+}
+
 /* A pipelined phase's intervals and their classes, kept in the phase. */
 static int prepare_windowed(gcsim_phase *ph, const gcsim_topology *t, double *load)
 {
@@ -310,41 +673,22 @@ static int prepare_windowed(gcsim_phase *ph, const gcsim_topology *t, double *lo
         free(bound);
         return -1;
     }
-    int ni = nb - 1, total = 0, cap = ph->n_flows;
+    int ni = nb - 1, total = 0;
     int *from = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
     int *to = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
     int *start = malloc(sizeof(int) * (size_t)(ni + 1));
-    flow_class *all = malloc(sizeof *all * (size_t)(cap > 0 ? cap : 1));
-    flow_class *cls = malloc(sizeof *cls * (size_t)(ph->n_flows > 0 ? ph->n_flows : 1));
-    int rc = from && to && start && all && cls ? 0 : -1;
-    for (int i = 0; i < ni && rc == 0; i++) {
-        from[i] = bound[i];
-        to[i] = bound[i + 1] - 1;
-        start[i] = total;
-        int nc = interval_classes(ph, t, &routes, from[i], to[i], load, cls);
-        if (total + nc > cap) {
-            cap = 2 * (total + nc);
-            flow_class *grown = realloc(all, sizeof *all * (size_t)cap);
-            if (!grown) {
-                rc = -1;
-                break;
-            }
-            all = grown;
-        }
-        memcpy(all + total, cls, sizeof *cls * (size_t)nc);
-        total += nc;
-    }
+    flow_class *all = NULL;
+    int rc = from && to && start ? 0 : -1;
+    if (rc == 0)
+        rc = sweep_windowed(ph, t, &routes, bound, nb, load, from, to, start, &all, &total);
     free(bound);
-    free(cls);
     routes_free(&routes);
     if (rc) {
         free(from);
         free(to);
         free(start);
-        free(all);
         return -1;
     }
-    start[ni] = total;
     flow_class *fit = realloc(all, sizeof *all * (size_t)(total > 0 ? total : 1));
     ph->classes = fit ? fit : all;
     ph->n_classes = total;

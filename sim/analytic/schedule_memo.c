@@ -1,0 +1,203 @@
+/*
+ * sim/analytic/schedule_memo.c: prepared schedules kept per (platform, GPUs, collective,
+ * shards, chunks, group) (schedule_memo.h).
+ *
+ * Platforms are interned by content (a copy compared byte for byte), so two loads of the
+ * same file share their schedules and a platform freed and another loaded at the same
+ * address never see each other's. Entries sit in an open-addressing table that doubles
+ * as it fills; the memo starts over when its classes pass the byte bound.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schedule_memo.h"
+
+typedef struct {
+    int platform, gpus, collective, shards, chunks, group;
+} memo_key;
+
+typedef struct {
+    memo_key key;
+    bool used;
+    gcsim_schedule schedule;
+} memo_entry;
+
+enum { PLATFORMS_MAX = 256 };
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static gcsim_platform *platforms[PLATFORMS_MAX];
+static int n_platforms, last_platform = -1;
+static const gcsim_platform *last_address;
+static memo_entry *table;
+static size_t capacity, n_entries;
+static double kept_bytes;
+
+static void clear_locked(void)
+{
+    for (size_t k = 0; k < capacity; k++)
+        if (table[k].used)
+            gcsim_schedule_free(&table[k].schedule);
+    free(table);
+    table = NULL;
+    capacity = n_entries = 0;
+    kept_bytes = 0;
+    for (int k = 0; k < n_platforms; k++)
+        free(platforms[k]);
+    n_platforms = 0;
+    last_platform = -1;
+    last_address = NULL;
+}
+
+void gcsim_schedule_memo_clear(void)
+{
+    pthread_mutex_lock(&lock);
+    clear_locked();
+    pthread_mutex_unlock(&lock);
+}
+
+/* The platform's id by content; -1 when out of memory. The last one asked for is
+ * checked first: a sweep asks for one platform thousands of times in a row. */
+static int platform_id(const gcsim_platform *p)
+{
+    if (last_platform >= 0 && p == last_address &&
+        memcmp(platforms[last_platform], p, sizeof *p) == 0)
+        return last_platform;
+    for (int k = 0; k < n_platforms; k++)
+        if (memcmp(platforms[k], p, sizeof *p) == 0) {
+            last_platform = k;
+            last_address = p;
+            return k;
+        }
+    if (n_platforms == PLATFORMS_MAX)
+        clear_locked();
+    gcsim_platform *copy = malloc(sizeof *copy);
+    if (!copy)
+        return -1;
+    memcpy(copy, p, sizeof *copy);
+    platforms[n_platforms] = copy;
+    last_platform = n_platforms++;
+    last_address = p;
+    return last_platform;
+}
+
+static uint64_t key_hash(const memo_key *k)
+{
+    uint64_t h = 1469598103934665603ull; /* FNV-1a over the six fields */
+    const int v[6] = {k->platform, k->gpus, k->collective, k->shards, k->chunks, k->group};
+    for (int i = 0; i < 6; i++) {
+        h ^= (uint64_t)(uint32_t)v[i];
+        h *= 1099511628211ull;
+    }
+    return h ^ (h >> 29);
+}
+
+static bool same_key(const memo_key *a, const memo_key *b)
+{
+    return a->platform == b->platform && a->gpus == b->gpus &&
+           a->collective == b->collective && a->shards == b->shards &&
+           a->chunks == b->chunks && a->group == b->group;
+}
+
+/* The slot of key k: its entry, or the free slot where it belongs. */
+static memo_entry *slot_of(const memo_key *k)
+{
+    size_t i = (size_t)key_hash(k) & (capacity - 1);
+    while (table[i].used && !same_key(&table[i].key, k))
+        i = (i + 1) & (capacity - 1);
+    return &table[i];
+}
+
+static int grow(void)
+{
+    size_t old_cap = capacity, cap = capacity ? 2 * capacity : 1024;
+    memo_entry *old = table, *fresh = calloc(cap, sizeof *fresh);
+    if (!fresh)
+        return -1;
+    table = fresh;
+    capacity = cap;
+    for (size_t k = 0; k < old_cap; k++)
+        if (old[k].used)
+            *slot_of(&old[k].key) = old[k];
+    free(old);
+    return 0;
+}
+
+static double schedule_bytes(const gcsim_schedule *s)
+{
+    double bytes = sizeof(memo_entry) + sizeof(gcsim_phase) * (double)s->n_phases;
+    for (int p = 0; p < s->n_phases; p++)
+        bytes += sizeof(gcsim_flow_class) * (double)s->phases[p].n_classes +
+                 3.0 * sizeof(int) * (s->phases[p].n_intervals + 1);
+    return bytes;
+}
+
+/* Builds and prepares the schedule of k into *s, keeping only its classes. */
+static int build(const gcsim_platform *p, const memo_key *k, gcsim_schedule *s,
+                 gcsim_error *err)
+{
+    gcsim_topology t;
+    if (gcsim_topology_init(&t, p, k->gpus, err) != 0)
+        return -1;
+    gcsim_collective c = (gcsim_collective)k->collective;
+    int rc = gcsim_schedule_build_for_cost(s, c, &t, k->shards, k->chunks, k->group, err);
+    if (rc == 0 && gcsim_schedule_prepare(s, &t) != 0) {
+        gcsim_schedule_free(s);
+        rc = gcsim_fail(err, "out of memory preparing the %s schedule",
+                        gcsim_collective_name(c));
+    }
+    gcsim_topology_free(&t);
+    if (rc == 0)
+        gcsim_schedule_drop_flows(s);
+    return rc;
+}
+
+static const gcsim_schedule *lookup_locked(const gcsim_platform *p, memo_key *k,
+                                           gcsim_error *err)
+{
+    k->platform = platform_id(p);
+    if (k->platform < 0) {
+        gcsim_fail(err, "out of memory keeping a platform's schedules");
+        return NULL;
+    }
+    if (capacity && table) {
+        memo_entry *e = slot_of(k);
+        if (e->used)
+            return &e->schedule;
+    }
+    gcsim_schedule s;
+    if (build(p, k, &s, err) != 0)
+        return NULL;
+    double bytes = schedule_bytes(&s);
+    if (kept_bytes + bytes > GCSIM_SCHEDULE_MEMO_BYTES) {
+        clear_locked();
+        k->platform = platform_id(p);
+    }
+    if ((k->platform < 0 || (2 * (n_entries + 1) > capacity && grow() != 0))) {
+        gcsim_schedule_free(&s);
+        gcsim_fail(err, "out of memory keeping the %s schedule",
+                   gcsim_collective_name((gcsim_collective)k->collective));
+        return NULL;
+    }
+    memo_entry *e = slot_of(k);
+    e->used = true;
+    e->key = *k;
+    e->schedule = s;
+    n_entries++;
+    kept_bytes += bytes;
+    return &e->schedule;
+}
+
+int gcsim_schedule_memo_time_s(const gcsim_platform *p, int gpus, gcsim_collective c,
+                               int shards, int chunks, int group, const gcsim_bucket_bytes *b,
+                               double *time_s, gcsim_error *err)
+{
+    memo_key k = {0, gpus, (int)c, shards, chunks, group};
+    pthread_mutex_lock(&lock);
+    const gcsim_schedule *s = lookup_locked(p, &k, err);
+    if (s)
+        *time_s = gcsim_schedule_prepared_time_s(s, b);
+    pthread_mutex_unlock(&lock);
+    return s ? 0 : -1;
+}

@@ -1,0 +1,32 @@
+/*
+ * sim/analytic/schedule_memo.h: a collective's prepared schedule built once per process.
+ *
+ * The analytic engine costs a call from its schedule's classes (gcsim_schedule_prepare),
+ * which depend on the platform, the GPU count, the collective, its pipeline chunks, its
+ * group and the parameter-server shards, never on the bytes. A sweep or a plan asks for
+ * the same few schedules case after case (models and compressors change the bytes, not
+ * the schedule), so they are built, prepared and stripped of their flows once and kept
+ * here: the cost of a call is then a loop over a few classes. Bounded: past
+ * GCSIM_SCHEDULE_MEMO_BYTES of kept classes, everything is dropped and built again on
+ * demand. Thread-safe (one lock).
+ */
+#ifndef GCSIM_SCHEDULE_MEMO_H
+#define GCSIM_SCHEDULE_MEMO_H
+
+#include "collectives.h"
+
+/* Kept classes and entries before the memo starts over (256 MiB). */
+#define GCSIM_SCHEDULE_MEMO_BYTES (256.0 * 1024 * 1024)
+
+/* *time_s = the closed form of the schedule of collective c (gcsim_schedule_build, or
+ * gcsim_schedule_build_group when group > 0 or c is a grouped collective) on `gpus` GPUs
+ * of p for bucket b: the same number gcsim_schedule_time_s gives on a freshly built and
+ * prepared schedule. Returns -1 with err when the schedule cannot be built. */
+int gcsim_schedule_memo_time_s(const gcsim_platform *p, int gpus, gcsim_collective c,
+                               int shards, int chunks, int group, const gcsim_bucket_bytes *b,
+                               double *time_s, gcsim_error *err);
+
+/* Drops everything kept (tests, and the end of a process under a leak checker). */
+void gcsim_schedule_memo_clear(void);
+
+#endif

@@ -1,0 +1,100 @@
+/* The analytic engine's memoized schedules (sim/analytic/schedule_memo.h), costed from their
+ * prepared classes alone (pipelined trees prepared interval after interval), against the
+ * flow-by-flow closed form of a freshly built, unprepared schedule (gcsim_schedule_time_s):
+ * catalog platforms, GPU counts from 1 to 256 (partly filled nodes among them), every
+ * all-reduce collective and the grouped ones, payloads of every aggregation class. The
+ * same numbers are expected: relative 1e-9, and in fact bit for bit (counted and checked).
+ *   test_schedule_memo SOURCE_DIR */
+#include <math.h>
+#include <stdio.h>
+
+#include "check.h"
+#include "schedule_memo.h"
+
+static double fresh_time_s(const gcsim_platform *p, int gpus, gcsim_collective c, int chunks,
+                           int group, const gcsim_bucket_bytes *b, int *ok)
+{
+    gcsim_topology t;
+    gcsim_schedule s;
+    gcsim_error err;
+    *ok = 0;
+    if (gcsim_topology_init(&t, p, gpus, &err) != 0)
+        return NAN;
+    int rc = group > 0 || c > COLLECTIVE_COUNT ? gcsim_schedule_build_group(&s, c, &t, group, &err)
+                                               : gcsim_schedule_build(&s, c, &t, 0, chunks, &err);
+    double x = NAN;
+    if (rc == 0) {
+        x = gcsim_schedule_time_s(&s, &t, b); /* unprepared: flow by flow */
+        gcsim_schedule_free(&s);
+        *ok = 1;
+    }
+    gcsim_topology_free(&t);
+    return x;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_schedule_memo SOURCE_DIR\n");
+        return 2;
+    }
+    const char *names[] = {"a100-hdr", "cloud-v100-25gbe", "dgc-fig6-10gbe", "h100-ndr",
+                           "terngrad-fig5b"};
+    const int counts[] = {1, 2, 3, 4, 7, 8, 12, 16, 24, 33, 64, 100, 128, 200, 256};
+    const gcsim_collective colls[] = {COLLECTIVE_RING, COLLECTIVE_HIERARCHICAL,
+                                      COLLECTIVE_HALVING_DOUBLING, COLLECTIVE_TREE,
+                                      COLLECTIVE_DOUBLE_TREE, COLLECTIVE_PARAMETER_SERVER,
+                                      COLLECTIVE_ALLGATHER, COLLECTIVE_REDUCE_SCATTER};
+    /* dense fp32 bucket, TernGrad-like shared scale, sparse (DGC-like), per-worker scale */
+    const gcsim_bucket_bytes buckets[] = {
+        {.dense_bytes = 100e6, .payload_bytes = 100e6, .aggregation = PAYLOAD_DENSE_SUMMABLE},
+        {.dense_bytes = 25e6, .payload_bytes = 25e6 / 16, .aggregation = PAYLOAD_SHARED_SCALE,
+         .compressed = true},
+        {.dense_bytes = 40e6, .payload_bytes = 40e6 * 0.002, .aggregation = PAYLOAD_SPARSE,
+         .compressed = true},
+        {.dense_bytes = 3e6, .payload_bytes = 3e6 / 4, .aggregation = PAYLOAD_PER_WORKER_SCALE,
+         .compressed = true, .encode_s = 1e-4, .decode_s = 5e-5},
+    };
+    int compared = 0, bitwise = 0;
+    for (size_t pi = 0; pi < sizeof names / sizeof *names; pi++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/platforms/%s.json", argv[1], names[pi]);
+        gcsim_platform p;
+        gcsim_error err;
+        if (gcsim_platform_load(path, &p, &err) != 0) {
+            fprintf(stderr, "%s: %s\n", path, err.message);
+            return 1;
+        }
+        for (size_t ni = 0; ni < sizeof counts / sizeof *counts; ni++) {
+            int n = counts[ni];
+            if (n > p.nodes * p.gpus_per_node)
+                continue;
+            for (size_t ci = 0; ci < sizeof colls / sizeof *colls; ci++)
+                for (size_t bi = 0; bi < sizeof buckets / sizeof *buckets; bi++) {
+                    gcsim_collective c = colls[ci];
+                    const gcsim_bucket_bytes *b = &buckets[bi];
+                    int chunks = gcsim_pipeline_chunks(c, b->dense_bytes);
+                    int group = c == COLLECTIVE_REDUCE_SCATTER ? n : 0;
+                    int ok;
+                    double want = fresh_time_s(&p, n, c, chunks, group, b, &ok);
+                    double got;
+                    /* twice: built, then from the memo */
+                    for (int again = 0; again < 2 && ok; again++) {
+                        int rc = gcsim_schedule_memo_time_s(&p, n, c, 0, chunks, group, b,
+                                                            &got, &err);
+                        CHECK(rc == 0);
+                        if (rc != 0)
+                            break;
+                        CHECK_REL(got, want, 1e-9);
+                        compared++;
+                        bitwise += got == want;
+                    }
+                }
+        }
+    }
+    printf("%d memoized costs compared, %d bit for bit\n", compared, bitwise);
+    CHECK(compared > 1000);
+    CHECK(bitwise == compared);
+    gcsim_schedule_memo_clear();
+    CHECK_DONE();
+}
