@@ -224,9 +224,9 @@ static int iteration(const char *model_path, gcsim_platform *plat, bench_row *ro
     if (rc == 0) {
         row->cpu_s = d.cpu_s;
         row->peak_mib = d.peak_rss_kib / 1024.0;
-        printf("%-10s %-13s %6d %12lld %10.2f %10.2f %10.1f %12.6f\n", model.name,
+        printf("%-10s %-13s %6d %12lld %10.2f %10.2f %10.1f %12.6f %10.2f %10.1f\n", model.name,
                gcsim_collective_name(row->collective), row->gpus, d.transfers, d.wall_s, d.cpu_s,
-               row->peak_mib, out.iteration_s);
+               row->peak_mib, out.iteration_s, d.estimated_cpu_s, d.estimated_peak_mib);
         fflush(stdout);
         gcsim_des_details_free(&d);
     }
@@ -366,8 +366,8 @@ int main(int argc, char **argv)
     printf("one iteration on %s (%s), weak scaling, fp32, 25 MiB buckets, overlap%s\n", plat.name,
            env_model && *env_model ? env_model : gcsim_des_default_network_model(&plat),
            getenv("GCSIM_DES_FULL") ? ", GCSIM_DES_FULL set" : "");
-    printf("%-10s %-13s %6s %12s %10s %10s %10s %12s\n", "model", "collective", "GPUs",
-           "messages", "wall_s", "cpu_s", "peak_MiB", "iter_s");
+    printf("%-10s %-13s %6s %12s %10s %10s %10s %12s %10s %10s\n", "model", "collective", "GPUs",
+           "messages", "wall_s", "cpu_s", "peak_MiB", "iter_s", "est_cpu_s", "est_MiB");
     bench_row rows[20];
     int n_rows = 0;
     const gcsim_collective cs[2] = {COLLECTIVE_HIERARCHICAL, COLLECTIVE_RING};
