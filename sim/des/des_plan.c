@@ -321,11 +321,13 @@ int des_plan_check_size(const des_plan *plan, long long max_messages, gcsim_erro
     des_plan_estimate(plan, &est);
     return gcsim_fail(err,
                       "des: this simulation would send %lld SimGrid messages (%d GPUs, %d buckets, "
-                      "%s%s), more than the limit of %lld: an estimated %.0f CPU s and %.0f MiB "
+                      "%s%s), more than the limit of %lld: an estimated %.*f CPU s and %.0f MiB "
                       "(within a factor 2 on the machine the estimate was fitted on). Pass "
                       "--des-max-messages %lld (or -1 for no limit) to run it anyway",
                       messages, plan->gpus, plan->n_buckets,
                       gcsim_collective_name(plan->collective),
                       plan->full_simulation ? ", GCSIM_DES_FULL=1: every step" : "", limit,
+                      /* three significant digits below 100 s, whole seconds above */
+                      est.cpu_s < 1 ? 3 : est.cpu_s < 10 ? 2 : est.cpu_s < 100 ? 1 : 0,
                       est.cpu_s, est.peak_bytes / (1024.0 * 1024), messages);
 }
