@@ -237,9 +237,11 @@ long long des_plan_messages(const des_plan *plan)
 }
 
 /* Cost model of a run: the simulation child's CPU time and peak memory, fork to exit.
- * Fitted by hand to bench/des/bench_des on this project's 2-core AMD EPYC virtual machine,
- * SimGrid 3.32 (docs/des.md, "Size guard", lists the runs): ResNet-50 with the hierarchical
- * all-reduce at 64 to 65,536 GPUs and the parameter server at 128 to 1,024.
+ * Fitted by hand to runs on this project's 2-core AMD EPYC virtual machine, SimGrid 3.32:
+ * docs/des.md's Scale table of issue 14 (bench/des/bench_des, ResNet-50 hierarchical at
+ * 1,024 to 16,384 GPUs; the parameter server at 256, 512 and 1,024 from its step 7), issue
+ * 28's 45 s and 2.5 GiB at 65,536 GPUs and 86 s and 3.8 GiB at 100,000, and
+ * tests/des/test_des_cost.c's runs at 64 to 1,024 GPUs.
  *  - CPU: a fixed part (fork, SimGrid's initialisation), a part per actor (its context and
  *    stack pages, its host and links in the platform) and a part per message that grows
  *    with the F flows in progress with it: SimGrid's max-min solver re-solves every flow in
