@@ -1,19 +1,31 @@
 /*
  * bench/des/bench_des.c: cost of the SimGrid discrete-event engine (issue 14).
  *
- *  1. One ring all-reduce of 64 MiB over 256 GPUs (one per node, 10 Gb/s star): CPU
- *     seconds of the DES, of a minimal SimGrid ring on the same generated platform (N
- *     actors passing 2(N-1) messages of S/N to their neighbour, nothing else), and of
- *     SimGrid's MPI (smpirun, SMPI's ring all-reduce "lr", no-op reduction, the program
- *     tests/des/smpi_allreduce.c compiled with smpicc), when smpicc and smpirun exist.
+ *  1. One ring all-reduce of 64 MiB over 256 GPUs (one per node, 10 Gb/s star), CPU
+ *     seconds (user + system), every contender with the same network model (the DES's
+ *     alpha-beta: SimGrid's CM02 without TCP window bound or cross-traffic, full max-min
+ *     update):
+ *      - the DES through the library, simulation child only, coalesced (512 messages) and
+ *        with every step simulated (GCSIM_DES_FULL=1, 130,560 messages, as SMPI sends);
+ *      - `gcsim collective` as a user runs it, whole process (parent and child, from
+ *        RUSAGE_CHILDREN), coalesced and with every step simulated;
+ *      - a minimal SimGrid ring on the same generated platform (N actors passing 2(N-1)
+ *        messages of S/N to their neighbour, nothing else), its child;
+ *      - SimGrid's MPI (smpirun, SMPI's ring all-reduce "lr", no-op reduction, shared
+ *        buffers, no computation simulated: tests/des/smpi_allreduce.c compiled with
+ *        smpicc), whole process, when smpicc and smpirun exist.
+ *     SMPI's ratio is quoted against the whole gcsim process, coalesced and full apart.
  *  2. CPU seconds and peak memory of one training iteration (weak scaling, batch per GPU
  *     of the model file, fp32, 25 MiB buckets, overlap) on platforms/a100-hdr.json with
  *     its node count raised: ResNet-50 with the hierarchical and the ring all-reduce at
  *     1,024, 4,096 and 16,384 GPUs, BERT-base (hierarchical) at 4,096; the growth
  *     exponent fitted (least squares, log CPU s on log GPUs) from 1,024 to 16,384; and
  *     ResNet-50 with the parameter server at 1,024 GPUs (--no-ps leaves it out).
- * Targets (issue 14): 16,384 GPUs < 60 CPU s and < 1 GiB; 4,096 < 10 CPU s; exponent
- * <= 1.3; >= 50x fewer CPU seconds than SMPI.
+ * Targets (issue 28): 65,536 GPUs < 60 CPU s and < 4 GiB, 100,000 < 120 CPU s and < 6 GiB
+ * (ResNet-50 hierarchical; --gpus 1024,4096,16384,65536,100000), exponent <= 1.2 from
+ * 1,024 to 65,536; with every step simulated, >= 10x fewer CPU seconds than SMPI.
+ * The iteration rows report the simulation child; the parent's share of a `gcsim predict`
+ * is under 1% at 16,384 GPUs (perf).
  *
  * Usage: bench_des [--gpus N[,N...]] [--ring-gpus N] [--no-smpi] [--no-ps] [--repeat K]
  * The all-reduce comparison and the rows of the fitted exponent run K times (default 3):
@@ -87,9 +99,12 @@ static double minimal_ring(const char *platform_xml, int n, int rounds, long byt
     pid_t pid = fork();
     if (pid == 0) {
         close(fds[0]);
-        char *argv[] = {"ring", "--cfg=network/model:LV08", "--log=root.thres:critical",
-                        "--cfg=contexts/stack-size:512", NULL};
-        int argc = 4;
+        /* the DES's alpha-beta model and stack settings (sim/des/des_sim.c) */
+        char *argv[] = {"ring", "--cfg=network/model:CM02", "--cfg=network/TCP-gamma:0",
+                        "--cfg=network/crosstraffic:0", "--cfg=network/optim:Full",
+                        "--log=root.thres:critical", "--cfg=contexts/stack-size:512",
+                        "--cfg=contexts/guard-size:0", NULL};
+        int argc = 8;
         simgrid_init(&argc, argv);
         simgrid_load_platform(platform_xml);
         ring_actor *actors = calloc((size_t)n, sizeof *actors);
@@ -146,6 +161,50 @@ static gcsim_platform uniform_star(int nodes)
     p.nic.per_node = 1;
     p.fabric.topology = FABRIC_STAR;
     return p;
+}
+
+/* CPU seconds of the gcsim command timing the all-reduce as a user runs it (parent and
+ * simulation child), or -1; full: with GCSIM_DES_FULL=1. The platform file describes the
+ * same star as uniform_star. */
+static double gcsim_cpu_s(const char *dir, int ranks, long bytes, bool full)
+{
+#ifdef GCSIM_BINARY
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "%s %s collective --platform %s/star.json --gpus %d --sizes %ldB --collective ring "
+             "--protocol simple --engine des --format csv >/dev/null 2>&1",
+             full ? "GCSIM_DES_FULL=1" : "GCSIM_DES_FULL=0", GCSIM_BINARY, dir, ranks, bytes);
+    struct rusage before, after;
+    getrusage(RUSAGE_CHILDREN, &before);
+    if (system(cmd) != 0)
+        return -1;
+    getrusage(RUSAGE_CHILDREN, &after);
+    return (double)(after.ru_utime.tv_sec - before.ru_utime.tv_sec) +
+           1e-6 * (double)(after.ru_utime.tv_usec - before.ru_utime.tv_usec) +
+           (double)(after.ru_stime.tv_sec - before.ru_stime.tv_sec) +
+           1e-6 * (double)(after.ru_stime.tv_usec - before.ru_stime.tv_usec);
+#else
+    (void)dir, (void)ranks, (void)bytes, (void)full;
+    return -1;
+#endif
+}
+
+/* The platform file of uniform_star for the gcsim command. */
+static int write_star_json(const char *dir, int nodes)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/star.json", dir);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f, "{\"name\": \"uniform-star\", \"description\": \"bench_des: one GPU per node, "
+               "10 Gb/s star\", \"nodes\": %d, \"gpus_per_node\": 1,\n"
+               " \"gpu\": {\"type\": \"bench\", \"speed\": \"1Tflops\", \"memory\": \"16GB\"},\n"
+               " \"intra_node\": {\"kind\": \"pcie-switch\", \"gpu_to_host\": \"100GBps\", "
+               "\"gpu_to_gpu\": \"100GBps\", \"latency\": \"1us\"},\n"
+               " \"nic\": {\"kind\": \"ethernet\", \"bandwidth\": \"10Gbps\", \"latency\": "
+               "\"20us\", \"per_node\": 1},\n \"fabric\": {\"topology\": \"star\"}}\n", nodes);
+    return fclose(f);
 }
 
 /* CPU seconds of smpirun running the compiled all-reduce (its children's rusage), or -1. */
@@ -224,9 +283,9 @@ static int iteration(const char *model_path, gcsim_platform *plat, bench_row *ro
     if (rc == 0) {
         row->cpu_s = d.cpu_s;
         row->peak_mib = d.peak_rss_kib / 1024.0;
-        printf("%-10s %-13s %6d %12lld %10.2f %10.2f %10.1f %12.6f\n", model.name,
+        printf("%-10s %-13s %6d %12lld %10.2f %10.2f %10.1f %12.6f %10.2f %10.1f\n", model.name,
                gcsim_collective_name(row->collective), row->gpus, d.transfers, d.wall_s, d.cpu_s,
-               row->peak_mib, out.iteration_s);
+               row->peak_mib, out.iteration_s, d.estimated_cpu_s, d.estimated_peak_mib);
         fflush(stdout);
         gcsim_des_details_free(&d);
     }
@@ -307,52 +366,81 @@ int main(int argc, char **argv)
         }
         long bytes = 64L << 20;
         int rounds = 2 * (ring_gpus - 1);
-        /* Each measured `repeat` times, in turn: the medians are quoted, the ratios are
-         * taken run by run (a DES run against the SMPI run next to it). */
-        double des_s[MAX_REPEAT], min_s[MAX_REPEAT], smpi_s[MAX_REPEAT], ratio[MAX_REPEAT];
-        double sim_min = 0, t_ours = 0, sim_smpi = 0;
-        long long transfers = 0;
-        int n_smpi = 0;
+        bool have_json = write_star_json(dir, ring_gpus) == 0;
+        /* Each measured `repeat` times, in turn: the medians are quoted, the ratios to SMPI
+         * taken run by run (a gcsim run against the SMPI run next to it). */
+        enum { LIB, LIB_FULL, CMD, CMD_FULL, MINIMAL, SMPI, N_KINDS };
+        static const char *label[N_KINDS] = {
+            "DES, library, coalesced (child)", "DES, library, every step (child)",
+            "gcsim collective, coalesced", "gcsim collective, every step",
+            "minimal SimGrid ring (child)", "SMPI (smpirun, lr)"};
+        double cpu[N_KINDS][MAX_REPEAT], ratio[2][MAX_REPEAT];
+        int got[N_KINDS] = {0}, n_ratio = 0;
+        double sim_min = 0, t_ours = 0, t_full = 0, sim_smpi = 0;
+        long long transfers = 0, transfers_full = 0;
         for (int k = 0; k < repeat; k++) {
-            minimal_ring(xml, ring_gpus, rounds, bytes / ring_gpus, &sim_min, &min_s[k]);
-            gcsim_des_details d = {0};
-            if (gcsim_des_collective_time(&star, ring_gpus, COLLECTIVE_RING, (double)bytes, 0,
-                                          NULL, &t_ours, &d, &err) != 0) {
-                fprintf(stderr, "%s\n", err.message);
-                return 1;
+            double c = -1;
+            if (minimal_ring(xml, ring_gpus, rounds, bytes / ring_gpus, &sim_min, &c) > 0)
+                cpu[MINIMAL][got[MINIMAL]++] = c;
+            for (int full = 0; full < 2; full++) {
+                gcsim_des_details d = {0};
+                if (full)
+                    setenv("GCSIM_DES_FULL", "1", 1);
+                int rc = gcsim_des_collective_time(&star, ring_gpus, COLLECTIVE_RING, (double)bytes,
+                                                   0, NULL, full ? &t_full : &t_ours, &d, &err);
+                unsetenv("GCSIM_DES_FULL");
+                if (rc != 0) {
+                    fprintf(stderr, "%s\n", err.message);
+                    return 1;
+                }
+                cpu[full ? LIB_FULL : LIB][got[full ? LIB_FULL : LIB]++] = d.cpu_s;
+                *(full ? &transfers_full : &transfers) = d.transfers;
+                gcsim_des_details_free(&d);
             }
-            des_s[k] = d.cpu_s;
-            transfers = d.transfers;
-            gcsim_des_details_free(&d);
-            double c = smpi ? smpi_cpu_s(dir, ring_gpus, bytes, &sim_smpi) : -1;
+            double cmd[2] = {-1, -1};
+            for (int full = 0; full < 2 && have_json; full++)
+                if ((cmd[full] = gcsim_cpu_s(dir, ring_gpus, bytes, full)) > 0)
+                    cpu[full ? CMD_FULL : CMD][got[full ? CMD_FULL : CMD]++] = cmd[full];
+            c = smpi ? smpi_cpu_s(dir, ring_gpus, bytes, &sim_smpi) : -1;
             if (c > 0) {
-                smpi_s[n_smpi] = c;
-                ratio[n_smpi++] = c / des_s[k];
+                cpu[SMPI][got[SMPI]++] = c;
+                if (cmd[0] > 0 && cmd[1] > 0) {
+                    ratio[0][n_ratio] = c / cmd[0];
+                    ratio[1][n_ratio++] = c / cmd[1];
+                }
             }
         }
         char path[128];
-        snprintf(path, sizeof path, "%s/hosts", dir);
-        unlink(path);
-        snprintf(path, sizeof path, "%s/smpi_allreduce", dir);
-        unlink(path);
+        const char *tmp[] = {"hosts", "smpi_allreduce", "star.json"};
+        for (size_t t = 0; t < sizeof tmp / sizeof *tmp; t++) {
+            snprintf(path, sizeof path, "%s/%s", dir, tmp[t]);
+            unlink(path);
+        }
         unlink(xml);
         rmdir(dir);
-        double des_med = median(des_s, repeat), min_med = median(min_s, repeat);
-        printf("ring all-reduce of %ld B over %d GPUs (1 per node, 10 Gb/s star), CPU seconds, "
-               "median of %d runs\n", bytes, ring_gpus, repeat);
-        printf("  gcsim DES            : %8.3f CPU s (%.3f-%.3f), %9lld messages, simulated %.6f s\n",
-               des_med, des_s[0], des_s[repeat - 1], transfers, t_ours);
-        printf("  minimal SimGrid ring : %8.3f CPU s, %9lld messages (LV08, simulated %.6f s)  DES is %.1fx faster\n",
-               min_med, (long long)ring_gpus * rounds, sim_min, min_med / des_med);
-        if (n_smpi > 0) {
-            double ratio_med = median(ratio, n_smpi); /* pairs were formed before sorting */
-            printf("  SMPI (smpirun, lr)   : %8.3f CPU s (simulated %.6f s)  DES is %.1fx faster "
-                   "(median of %d paired runs; %.1f-%.1fx)\n",
-                   median(smpi_s, n_smpi), sim_smpi, ratio_med, n_smpi, ratio[0],
-                   ratio[n_smpi - 1]);
-        } else {
-            printf("  SMPI                 : not run (%s)\n",
-                   smpi ? "smpicc or smpirun failed or missing" : "--no-smpi");
+        printf("ring all-reduce of %ld B over %d GPUs (1 per node, 10 Gb/s star), alpha-beta "
+               "network model everywhere, CPU seconds (user + system), median of %d runs\n",
+               bytes, ring_gpus, repeat);
+        long long msgs[N_KINDS] = {transfers, transfers_full, transfers, transfers_full,
+                                   (long long)ring_gpus * rounds, (long long)ring_gpus * rounds};
+        double simulated[N_KINDS] = {t_ours, t_full, t_ours, t_full, sim_min, sim_smpi};
+        for (int k = 0; k < N_KINDS; k++) {
+            if (got[k] == 0) {
+                printf("  %-34s: not run (%s)\n", label[k],
+                       k == SMPI && !smpi ? "--no-smpi" : "missing or failed");
+                continue;
+            }
+            double m = median(cpu[k], got[k]);
+            printf("  %-34s: %8.3f CPU s (%.3f-%.3f), %7lld messages, simulated %.6f s\n",
+                   label[k], m, cpu[k][0], cpu[k][got[k] - 1], msgs[k], simulated[k]);
+        }
+        if (n_ratio > 0) {
+            for (int full = 0; full < 2; full++) {
+                double m = median(ratio[full], n_ratio); /* pairs were formed before sorting */
+                printf("  SMPI / gcsim collective (%s, whole process): %.1fx (median of %d paired "
+                       "runs; %.1f-%.1fx)\n", full ? "every step" : "coalesced", m, n_ratio,
+                       ratio[full][0], ratio[full][n_ratio - 1]);
+            }
         }
     }
 
@@ -366,8 +454,8 @@ int main(int argc, char **argv)
     printf("one iteration on %s (%s), weak scaling, fp32, 25 MiB buckets, overlap%s\n", plat.name,
            env_model && *env_model ? env_model : gcsim_des_default_network_model(&plat),
            getenv("GCSIM_DES_FULL") ? ", GCSIM_DES_FULL set" : "");
-    printf("%-10s %-13s %6s %12s %10s %10s %10s %12s\n", "model", "collective", "GPUs",
-           "messages", "wall_s", "cpu_s", "peak_MiB", "iter_s");
+    printf("%-10s %-13s %6s %12s %10s %10s %10s %12s %10s %10s\n", "model", "collective", "GPUs",
+           "messages", "wall_s", "cpu_s", "peak_MiB", "iter_s", "est_cpu_s", "est_MiB");
     bench_row rows[20];
     int n_rows = 0;
     const gcsim_collective cs[2] = {COLLECTIVE_HIERARCHICAL, COLLECTIVE_RING};

@@ -47,6 +47,10 @@ typedef struct {
     double wall_s;               /* wall-clock time of the simulation (fork to result) */
     double cpu_s;                /* CPU time (user + system) of the simulation child, fork to exit */
     long peak_rss_kib;           /* peak resident memory of the simulation child */
+    /* The size guard's estimate of cpu_s and peak_rss_kib, made before the fork (a model
+     * fitted on one machine: docs/des.md, "Size guard") */
+    double estimated_cpu_s;
+    double estimated_peak_mib;
 } gcsim_des_details;
 
 void gcsim_des_details_free(gcsim_des_details *d);

@@ -272,6 +272,10 @@ static int run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *d
         details->wall_s = cost.wall_s;
         details->cpu_s = cost.cpu_s;
         details->peak_rss_kib = cost.peak_rss_kib;
+        des_estimate est;
+        des_plan_estimate(plan, &est);
+        details->estimated_cpu_s = est.cpu_s;
+        details->estimated_peak_mib = est.peak_bytes / (1024.0 * 1024);
     } else {
         free(buckets);
     }

@@ -76,6 +76,15 @@ bool des_phase_coalesces(const des_plan *plan, int c, const gcsim_schedule *s, i
 /* SimGrid messages the plan's simulation will send (the transfers it reports). */
 long long des_plan_messages(const des_plan *plan);
 
+/* What a plan's simulation is expected to cost (des_plan.c's fitted model): the messages
+ * it sends exactly, the child's CPU seconds and peak resident bytes within a factor 2. */
+typedef struct {
+    long long messages;
+    double cpu_s;
+    double peak_bytes;
+} des_estimate;
+void des_plan_estimate(const des_plan *plan, des_estimate *est);
+
 /* Refuses (an input error, exit 2) a plan whose estimated cost exceeds max_messages
  * messages (0: DES_DEFAULT_MAX_MESSAGES; < 0: no limit), with the estimate. */
 #define DES_DEFAULT_MAX_MESSAGES 20000000LL

@@ -236,16 +236,80 @@ long long des_plan_messages(const des_plan *plan)
     return total;
 }
 
-/* Cost model of a run, from bench/des/bench_des on a 2-core AMD EPYC VM with SimGrid 3.32,
- * 2026-11-22 (docs/des.md, "Scale"): BERT-base and ResNet-50 at 4,096 GPUs differ by
- * 147,456 messages and 2.8 CPU s (1.9e-5 s per message); what remains per GPU is 5e-4 s at
- * 4,096 GPUs and 9e-4 s at 16,384 (platform, actors); peak memory is 49-50 KiB per GPU
- * above about 40 MB. An order of magnitude, not a promise: the solver's cost per message
- * grows with the flows sharing a link. */
-#define DES_CPU_S_PER_MESSAGE 2e-5
-#define DES_CPU_S_PER_ENDPOINT 1e-3
-#define DES_BYTES_PER_ENDPOINT 51200.0
-#define DES_BYTES_BASE 40e6
+/* Cost model of a run: the simulation child's CPU time and peak memory, fork to exit.
+ * Fitted by hand to runs on this project's 2-core AMD EPYC virtual machine, SimGrid 3.32:
+ * docs/des.md's Scale table of issue 14 (bench/des/bench_des, ResNet-50 hierarchical at
+ * 1,024 to 16,384 GPUs; the parameter server at 256, 512 and 1,024 from its step 7), issue
+ * 28's 45 s and 2.5 GiB at 65,536 GPUs and 86 s and 3.8 GiB at 100,000, and
+ * tests/des/test_des_cost.c's runs at 64 to 1,024 GPUs.
+ *  - CPU: a fixed part (fork, SimGrid's initialisation), a part per actor (its context and
+ *    stack pages, its host and links in the platform) and a part per message that grows
+ *    with the F flows in progress with it: SimGrid's max-min solver re-solves every flow in
+ *    progress at each event (the full update, docs/des.md "Network model"). The parameter
+ *    server shows it: each doubling of its GPUs gives 4x the messages and 4x F, and 5.7x,
+ *    6.7x, then 8.7x the CPU time (0.16, 0.9, 6, 52 s at 128 to 1,024 GPUs), which
+ *    m x (8e-6 + 3.1e-10 F) follows.
+ *  - Memory: a base (the parent's pages the child inherits, SimGrid), 14 KiB per actor
+ *    (touched stack pages, context), 8 KiB per endpoint (host, links, routes) and 3 KiB per
+ *    flow of the largest phase (a SimGrid communication and solver variable each, plus our
+ *    records): the hierarchical all-reduce costs 39.3 KiB per GPU from 1,024 to 65,536
+ *    GPUs; the parameter server's 131,072 flows a phase at 1,024 GPUs 378 MiB more.
+ * tests/des/test_des_cost.c checks it within a factor 2 at three sizes. */
+#define DES_CPU_S_BASE 0.02
+#define DES_CPU_S_PER_ACTOR 8e-5
+#define DES_CPU_S_PER_MESSAGE 8e-6
+#define DES_CPU_S_PER_MESSAGE_FLOW 3.1e-10
+#define DES_BYTES_BASE (8.2 * 1024 * 1024)
+#define DES_BYTES_PER_ACTOR (14.0 * 1024)
+#define DES_BYTES_PER_ENDPOINT (8.3 * 1024)
+#define DES_BYTES_PER_FLOW (3.0 * 1024)
+
+/* Actors the simulation starts (des_sim.c): a comm actor per GPU, a compute actor per GPU
+ * when the iteration computes, a step actor per GPU with deferred steps, one per node CPU
+ * endpoint. */
+static int plan_actors(const des_plan *plan)
+{
+    const gcsim_iteration *it = &plan->iteration;
+    bool computes = false;
+    for (int k = 0; k < it->n_blocks; k++)
+        computes = computes || it->blocks[k].seconds > 0 || it->blocks[k].gate >= 0;
+    int per_gpu = 1 + computes + plan->deferred;
+    return per_gpu * plan->gpus + (plan->endpoints - plan->gpus);
+}
+
+void des_plan_estimate(const des_plan *plan, des_estimate *est)
+{
+    memset(est, 0, sizeof *est);
+    double weighted = 0; /* CPU s of the messages */
+    int max_flows = 0;
+    for (int c = 0; c < plan->iteration.n_calls; c++) {
+        const gcsim_schedule *s = &plan->schedules[plan->call_schedule[c]];
+        for (int p = 0; p < s->n_phases; p++) {
+            const gcsim_phase *ph = &s->phases[p];
+            long long m = 0;
+            if (des_phase_coalesces(plan, c, s, p))
+                m = ph->n_flows;
+            else
+                for (int x = 0; x < ph->n_flows; x++)
+                    m += ph->flows[x].last_step - ph->flows[x].first_step + 1;
+            est->messages += m;
+            /* flows in progress together: all of a coalesced phase's, a step's share of
+             * the others' */
+            double f = ph->steps > 0 ? (double)m / (des_phase_coalesces(plan, c, s, p) ? 1 : ph->steps)
+                                     : (double)m;
+            if (f < 1)
+                f = 1;
+            weighted += (double)m * (DES_CPU_S_PER_MESSAGE + DES_CPU_S_PER_MESSAGE_FLOW * f);
+            if (ph->n_flows > max_flows)
+                max_flows = ph->n_flows;
+        }
+    }
+    double actors = plan_actors(plan);
+    est->cpu_s = DES_CPU_S_BASE + DES_CPU_S_PER_ACTOR * actors + weighted;
+    est->peak_bytes = DES_BYTES_BASE + DES_BYTES_PER_ACTOR * actors +
+                      DES_BYTES_PER_ENDPOINT * (double)plan->endpoints +
+                      DES_BYTES_PER_FLOW * (double)max_flows;
+}
 
 int des_plan_check_size(const des_plan *plan, long long max_messages, gcsim_error *err)
 {
@@ -255,15 +319,17 @@ int des_plan_check_size(const des_plan *plan, long long max_messages, gcsim_erro
     long long messages = des_plan_messages(plan);
     if (messages <= limit)
         return 0;
-    double cpu_s = DES_CPU_S_PER_MESSAGE * (double)messages +
-                   DES_CPU_S_PER_ENDPOINT * (double)plan->endpoints;
-    double mem_bytes = DES_BYTES_BASE + DES_BYTES_PER_ENDPOINT * (double)plan->endpoints;
+    des_estimate est;
+    des_plan_estimate(plan, &est);
     return gcsim_fail(err,
                       "des: this simulation would send %lld SimGrid messages (%d GPUs, %d buckets, "
-                      "%s%s), more than the limit of %lld: roughly %.0f CPU minutes and %.1f GiB "
-                      "or more. Pass --des-max-messages %lld (or -1 for no limit) to run it anyway",
+                      "%s%s), more than the limit of %lld: an estimated %.*f CPU s and %.0f MiB "
+                      "(within a factor 2 on the machine the estimate was fitted on). Pass "
+                      "--des-max-messages %lld (or -1 for no limit) to run it anyway",
                       messages, plan->gpus, plan->n_buckets,
                       gcsim_collective_name(plan->collective),
                       plan->full_simulation ? ", GCSIM_DES_FULL=1: every step" : "", limit,
-                      cpu_s / 60, mem_bytes / (1024.0 * 1024 * 1024), messages);
+                      /* three significant digits below 100 s, whole seconds above */
+                      est.cpu_s < 1 ? 3 : est.cpu_s < 10 ? 2 : est.cpu_s < 100 ? 1 : 0,
+                      est.cpu_s, est.peak_bytes / (1024.0 * 1024), messages);
 }

@@ -369,6 +369,13 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
      * one a fresh mapping whose pages are touched only when used, instead of a heap chunk
      * that calloc clears (6x the peak memory at 1,024 GPUs: 307 MiB against 51). */
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    /* glibc serves at most M_MMAP_MAX (65,536) chunks by mmap at once; past it, beyond
+     * 32,768 GPUs of two actors each, stacks came from the heap and calloc cleared them:
+     * 65,536 GPUs took 93-114 CPU s and 10.5 GiB instead of 45 s and 2.5 GiB (issue 28).
+     * The kernel merges adjacent anonymous mappings of the same protection into one
+     * (vm.max_map_count counts those merged areas), so a million stacks stay well under
+     * its 65,530 (a 100,000-GPU run: docs/des.md, "Scale"). */
+    mallopt(M_MMAP_MAX, 1 << 24);
     simgrid_init(&argc, argv);
     des_sim sim;
     memset(&sim, 0, sizeof sim);
