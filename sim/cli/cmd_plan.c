@@ -35,7 +35,7 @@ static void plan_usage(FILE *out)
 "                  (--target-throughput X | --samples S | --epochs E --dataset-size D)\n"
 "                  [--deadline HOURS] [--budget USD] [--compressors SPECS]\n"
 "                  [--stack LIST] [--collectives LIST] [--exchange X|best]\n"
-"                  [--rank-by cost|time] [--gpus LIST] [--whole-nodes]\n"
+"                  [--rank-by cost|time] [--gpus LIST] [--whole-nodes|--partial-nodes]\n"
 "                  [--scaling weak|strong] [--batch K] [--engine analytic|des] [--top N]\n"
 "                  [--format table|json|csv] [--output FILE]\n"
 "\n"
@@ -68,10 +68,13 @@ static void plan_usage(FILE *out)
 "                        than the stack's own (4 evaluations per configuration)\n"
 "  --rank-by cost|time   cost: total cost of the work, or the cost per hour when no work\n"
 "                        is given; time: throughput (default: cost)\n"
-"  --gpus LIST           GPU counts to search (default: every count from 1 to 4096, then\n"
-"                        whole-node counts at most 1%% apart up to the platform's size)\n"
-"  --whole-nodes         beyond one node, search only multiples of gpus_per_node (also\n"
-"                        filters --gpus)\n"
+"  --gpus LIST           GPU counts to search, exactly (default: 1 to one node, then every\n"
+"                        whole node up to 4096 GPUs, then whole nodes at most 1%% apart up\n"
+"                        to the platform's size)\n"
+"  --whole-nodes         beyond one node, only multiples of gpus_per_node: the default\n"
+"                        search's rule, and with --gpus a filter of its list\n"
+"  --partial-nodes       the default search takes every count up to 4096 too (a machine\n"
+"                        partly used: 9 or 15 GPUs on 8-GPU nodes)\n"
 "  --scaling S           weak (default: K samples per GPU, the global batch grows with the\n"
 "                        GPUs) or strong (the global batch K is split)\n"
 "  --batch K             mini-batch (default: the model's)\n"
@@ -98,6 +101,7 @@ typedef struct {
     sweep_list platforms, compressors, collectives, stacks;
     double target_tput, samples, epochs, dataset_size, deadline_h, budget_usd;
     bool rank_by_time, whole_nodes;
+    int nodes_rule; /* 1 --whole-nodes, 0 --partial-nodes, -1 neither given */
     gcsim_scaling scaling;
     gcsim_engine engine;
     long long batch, top;
@@ -140,6 +144,7 @@ static int parse_options(int argc, char **argv, plan_options *o)
         {"collectives", required_argument, 0, 'C'},   {"collective", required_argument, 0, 'C'},
         {"rank-by", required_argument, 0, 'r'},       {"gpus", required_argument, 0, 'g'},
         {"whole-nodes", no_argument, 0, 'w'},         {"scaling", required_argument, 0, 's'},
+        {"partial-nodes", no_argument, 0, 1006},
         {"batch", required_argument, 0, 'b'},         {"engine", required_argument, 0, 'e'},
         {"top", required_argument, 0, 't'},           {"format", required_argument, 0, 'f'},
         {"output", required_argument, 0, 'o'},        {"help", no_argument, 0, 'h'},
@@ -158,7 +163,14 @@ static int parse_options(int argc, char **argv, plan_options *o)
         case 'm': o->model_path = optarg; break;
         case 'g': o->gpus = optarg; break;
         case 'o': o->output = optarg; break;
-        case 'w': o->whole_nodes = true; break;
+        case 'w':
+        case 1006:
+            if (o->nodes_rule == (ch == 'w' ? 0 : 1)) {
+                fprintf(stderr, "gcsim plan: --whole-nodes and --partial-nodes contradict each other\n");
+                return -1;
+            }
+            o->nodes_rule = ch == 'w';
+            break;
         case 'p':
         case 'c':
         case 'K':
@@ -290,6 +302,9 @@ static int parse_options(int argc, char **argv, plan_options *o)
         fprintf(stderr, "gcsim plan: %s\n", problem);
         return -1;
     }
+    /* Clouds rent whole machines: the default search proposes whole nodes (9 GPUs on 8-GPU
+     * nodes pays for 16). A --gpus list is searched as given unless --whole-nodes filters it. */
+    o->whole_nodes = o->nodes_rule == 1 || (o->nodes_rule == -1 && !o->gpus);
     return 0;
 }
 
@@ -526,7 +541,7 @@ static int write_report(const report *r, const plan_options *o)
 int cmd_plan(int argc, char **argv)
 {
     plan_options o = {.top = 10, .scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
-                      .format = REPORT_TABLE};
+                      .format = REPORT_TABLE, .nodes_rule = -1};
     int rc = parse_options(argc, argv, &o);
     if (rc) {
         free_options(&o);

@@ -157,15 +157,15 @@ static void single_combination(double target)
 }
 
 /* All six combinations, ranked by cost per hour: every row is its combination's smallest
- * count, and the first is the smallest overall. With --whole-nodes: the same among counts
- * up to one node and multiples of it. */
+ * count, and the first is the smallest overall (--partial-nodes: every count searched).
+ * With --whole-nodes: the same among counts up to one node and multiples of it. */
 static void all_combinations(double target, int whole_nodes)
 {
     plan_out p;
     char extra[256];
     snprintf(extra, sizeof extra, "--target-throughput %.17g --compressors none,fp16 "
              "--collectives ring,hierarchical,terngrad%s", target,
-             whole_nodes ? " --whole-nodes" : "");
+             whole_nodes ? " --whole-nodes" : " --partial-nodes");
     CHECK(run_plan(extra, &p) == 0);
     CHECK(p.n == 6);
     for (int r = 0; r < p.n; r++) {
@@ -190,7 +190,8 @@ static void cheapest_within_budget(double samples, double deadline_h)
     plan_out p;
     char extra[256];
     snprintf(extra, sizeof extra, "--samples %.17g --deadline %.17g --budget 1e9 "
-             "--compressors none,fp16 --collectives ring,hierarchical,terngrad", samples, deadline_h);
+             "--compressors none,fp16 --collectives ring,hierarchical,terngrad --partial-nodes",
+             samples, deadline_h);
     CHECK(run_plan(extra, &p) == 0);
     double need = samples / (deadline_h * 3600.0);
     const sweep_row *best = NULL;
@@ -231,6 +232,40 @@ static void cheapest_within_budget(double samples, double deadline_h)
     CHECK(p.n >= 1 && column_of(p.header, p.nh, "why_not") >= 0);
     if (p.n >= 1)
         CHECK_STR_CONTAINS(cell(&p, 0, "why_not"), "> budget");
+    free(p.text);
+}
+
+/* The default search proposes whole nodes (issue 29: 9 or 15 GPUs on 8-GPU nodes pay for
+ * 16): without --partial-nodes the cheapest total is the sweep's cheapest among counts up to
+ * one node and multiples of 8. */
+static void whole_nodes_by_default(double samples, double deadline_h)
+{
+    plan_out p;
+    char extra[256];
+    snprintf(extra, sizeof extra, "--samples %.17g --deadline %.17g --budget 1e9 "
+             "--compressors none,fp16 --collectives ring,hierarchical,terngrad", samples, deadline_h);
+    CHECK(run_plan(extra, &p) == 0);
+    double need = samples / (deadline_h * 3600.0);
+    const sweep_row *best = NULL;
+    double best_total = INFINITY;
+    for (int k = 0; k < n_rows; k++) {
+        if (rows[k].gpus > 8 && rows[k].gpus % 8)
+            continue;
+        double total = rows[k].gpus * price_per_gpu_hour * samples / rows[k].tput / 3600.0;
+        bool tie = best && fabs(total - best_total) <= 1e-9 * best_total;
+        if (rows[k].tput >= need && ((!tie && total < best_total) || (tie && rows[k].gpus < best->gpus))) {
+            best = &rows[k];
+            best_total = total;
+        }
+    }
+    CHECK(best && p.n > 0);
+    if (best && p.n > 0) {
+        int g = atoi(cell(&p, 0, "gpus"));
+        printf("%.3g samples in %g h, default search: plan %d GPUs, sweep's whole-node best %d\n",
+               samples, deadline_h, g, best->gpus);
+        CHECK(g <= 8 || g % 8 == 0);
+        CHECK(g == best->gpus);
+    }
     free(p.text);
 }
 
@@ -277,6 +312,7 @@ int main(int argc, char **argv)
     /* ImageNet-1k: 1,281,167 training images (Russakovsky et al. 2015); 90 epochs in 3 h
      * need 90 x 1281167 / 10800 s = 10676 samples/s. */
     cheapest_within_budget(90.0 * 1281167, 3.0);
+    whole_nodes_by_default(90.0 * 1281167, 3.0);
     unreachable();
     CHECK_DONE();
 }
