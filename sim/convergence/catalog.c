@@ -166,7 +166,7 @@ conv_factor conv_catalog_factor(const conv_catalog *c, const char *model, const 
 {
     conv_factor f = {.factor = NAN, .lo = NAN, .hi = NAN, .source = CONV_SOURCE_CATALOG,
                      .omega = -1};
-    char canon[96], family[96], why[256];
+    char canon[256], family[256], why[256];
     if (conv_canonical_spec(spec, canon, sizeof canon, why, sizeof why)) {
         snprintf(f.how, sizeof f.how, "catalog: %.200s", why);
         return f;
@@ -181,7 +181,7 @@ conv_factor conv_catalog_factor(const conv_catalog *c, const char *model, const 
             const conv_outcome *o = &c->rows[i];
             if (skip_holdout && o->holdout)
                 continue;
-            char fam[96];
+            char fam[256];
             conv_spec_family(o->spec, fam, sizeof fam);
             bool settings = strcmp(o->spec, canon) == 0;
             bool match = level < 2 ? settings : strcmp(fam, family) == 0;
@@ -207,6 +207,6 @@ conv_factor conv_catalog_factor(const conv_catalog *c, const char *model, const 
             return f;
         }
     }
-    snprintf(f.how, sizeof f.how, "catalog: no published outcome of %s", family);
+    snprintf(f.how, sizeof f.how, "catalog: no published outcome of %.200s", family);
     return f;
 }

@@ -59,7 +59,7 @@ conv_factor conv_factor_at(const conv_factor *f, int workers);
 
 typedef struct {
     int id;
-    char paper[40], model[40], dataset[48], method[96], spec[96], metric[16];
+    char paper[40], model[40], dataset[48], method[96], spec[256], metric[16];
     int workers;          /* 0: not stated */
     bool ef, higher_better, holdout;
     double fp32, compressed, gap; /* fp32, compressed NAN when only the gap is published */
@@ -104,7 +104,7 @@ conv_factor conv_catalog_factor(const conv_catalog *c, const char *model, const 
 
 typedef struct {
     char task[40];   /* e.g. fmnist-lenet */
-    char spec[96];   /* canonical spec */
+    char spec[256];  /* canonical spec */
     int workers, seeds, reached;
     double factor, lo, hi;
 } conv_train_row;

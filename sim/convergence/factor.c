@@ -111,7 +111,7 @@ conv_factor conv_train_factor(const conv_train_table *t, const char *spec, int w
 {
     conv_factor f = {.factor = NAN, .lo = NAN, .hi = NAN, .source = CONV_SOURCE_TRAIN,
                      .omega = -1};
-    char canon[96], why[256];
+    char canon[256], why[256];
     if (conv_canonical_spec(spec, canon, sizeof canon, why, sizeof why)) {
         snprintf(f.how, sizeof f.how, "train: %.200s", why);
         return f;
@@ -135,11 +135,11 @@ conv_factor conv_train_factor(const conv_train_table *t, const char *spec, int w
         }
     }
     if (!best) {
-        snprintf(f.how, sizeof f.how, "train: no gcsim train run of %s", canon);
+        snprintf(f.how, sizeof f.how, "train: no gcsim train run of %.180s", canon);
         return f;
     }
     if (best->reached < best->seeds || isnan(best->factor)) {
-        snprintf(f.how, sizeof f.how, "train: %s on %s reached fp32's target in %d of %d seeds",
+        snprintf(f.how, sizeof f.how, "train: %.120s on %.39s reached fp32's target in %d of %d seeds",
                  canon, best->task, best->reached, best->seeds);
         return f;
     }
@@ -153,7 +153,7 @@ conv_factor conv_train_factor(const conv_train_table *t, const char *spec, int w
 
 static bool is_reference(const char *spec)
 {
-    char canon[96], fam[96], why[256];
+    char canon[256], fam[256], why[256];
     if (conv_canonical_spec(spec, canon, sizeof canon, why, sizeof why))
         return false;
     conv_spec_family(canon, fam, sizeof fam);
