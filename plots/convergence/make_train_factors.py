@@ -16,6 +16,7 @@ gives the same run every time (tests/train determinism).
 import argparse
 import json
 import math
+import os
 import subprocess
 import sys
 
@@ -111,6 +112,10 @@ def main():
         f.write("task\tspec\tworkers\tseed\titerations_to_target\tfinal_test_accuracy\n")
         for r in runs:
             f.write("\t".join("NA" if x is None else str(x) for x in r) + "\n")
+    try:
+        os.remove(a.runs + ".partial")  # its runs are all in --runs now
+    except FileNotFoundError:
+        pass
 
 
 if __name__ == "__main__":
