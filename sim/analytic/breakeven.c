@@ -35,6 +35,12 @@ static int at(const gcsim_scenario *dense, const gcsim_scenario *comp, double ni
 int gcsim_breakeven_find(const gcsim_scenario *dense, const gcsim_scenario *comp,
                          gcsim_breakeven *out, gcsim_error *err)
 {
+    return gcsim_breakeven_find_factor(dense, comp, 1.0, out, err);
+}
+
+int gcsim_breakeven_find_factor(const gcsim_scenario *dense, const gcsim_scenario *comp,
+                                double f, gcsim_breakeven *out, gcsim_error *err)
+{
     memset(out, 0, sizeof *out);
     out->own_Bps = dense->platform->nic.bandwidth_Bps;
     gcsim_prediction pd, pc;
@@ -54,11 +60,17 @@ int gcsim_breakeven_find(const gcsim_scenario *dense, const gcsim_scenario *comp
     gcsim_prediction dlo, clo, dhi, chi;
     if (at(dense, comp, lo, &dlo, &clo, err) || at(dense, comp, hi, &dhi, &chi, err))
         return -1;
-    bool win_lo = clo.throughput_samples_per_s > dlo.throughput_samples_per_s;
-    bool win_hi = chi.throughput_samples_per_s > dhi.throughput_samples_per_s;
+    bool win_lo = clo.throughput_samples_per_s / f > dlo.throughput_samples_per_s;
+    bool win_hi = chi.throughput_samples_per_s / f > dhi.throughput_samples_per_s;
     if (!win_lo) {
         out->status = BREAKEVEN_NEVER;
-        if (clo.comm_s >= dlo.comm_s)
+        if (f > 1 && clo.comm_s < dlo.comm_s &&
+            clo.throughput_samples_per_s > dlo.throughput_samples_per_s)
+            snprintf(out->reason, sizeof out->reason,
+                     "faster per step at %.3g Gb/s (%.6g vs %.6g samples/s), but its %.3gx "
+                     "iterations to accuracy outweigh it", lo * 8 / 1e9,
+                     clo.throughput_samples_per_s, dlo.throughput_samples_per_s, f);
+        else if (clo.comm_s >= dlo.comm_s)
             snprintf(out->reason, sizeof out->reason,
                      "moves more over the network than fp32 even at %.3g Gb/s (%.3f vs %.3f ms "
                      "of exchange per iteration)",
@@ -83,7 +95,7 @@ int gcsim_breakeven_find(const gcsim_scenario *dense, const gcsim_scenario *comp
         double mid = sqrt(lo * hi);
         if (at(dense, comp, mid, &dlo, &clo, err))
             return -1;
-        if (clo.throughput_samples_per_s > dlo.throughput_samples_per_s)
+        if (clo.throughput_samples_per_s / f > dlo.throughput_samples_per_s)
             lo = mid;
         else
             hi = mid;

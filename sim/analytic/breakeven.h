@@ -34,6 +34,12 @@ typedef struct {
 int gcsim_breakeven_find(const gcsim_scenario *dense, const gcsim_scenario *comp,
                          gcsim_breakeven *out, gcsim_error *err);
 
+/* The same on time to accuracy (issue 26): the compressor wins where its throughput divided
+ * by conv_factor (its iterations to fp32's accuracy over fp32's, docs/convergence.md) beats
+ * fp32's. conv_factor 1 is gcsim_breakeven_find; comp_tput stays the raw throughput. */
+int gcsim_breakeven_find_factor(const gcsim_scenario *dense, const gcsim_scenario *comp,
+                                double conv_factor, gcsim_breakeven *out, gcsim_error *err);
+
 const char *gcsim_breakeven_status_name(gcsim_breakeven_status s);
 
 #endif

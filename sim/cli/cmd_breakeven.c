@@ -3,6 +3,7 @@
  * under the chosen training stack and, beside it, under the ideal fused stack
  * (sim/planning/stack_breakeven.h). */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "breakeven.h"
 #include "cli_args.h"
 #include "cli_training.h"
+#include "cli_convergence.h"
 #include "codec.h"
 #include "commands.h"
 #include "report.h"
@@ -32,7 +34,7 @@ static void usage(FILE *out)
 "                       [--gpus LIST] [--stack NAME] [--exchange X] [--collective C]\n"
 "                       [--batch K] [--format table|json|csv] [--output FILE]\n"
 "                       [--precision P] [--optimizer O] [--sharding S] [--grad-accum K]\n"
-"                       [--act-ckpt]\n"
+"                       [--act-ckpt] [--convergence best|catalog|train|bound|none]\n"
 "\n"
 "For every platform, model, GPU count and compressor: the NIC bandwidth below which the\n"
 "compressor's throughput beats fp32's (analytic engine, codec time and the exchange\n"
@@ -55,7 +57,11 @@ static void usage(FILE *out)
 "  --batch K         mini-batch per GPU (default: the model's)\n"
 "  --format F, --output FILE      as in gcsim predict\n"
 "  --precision P, --optimizer O, --sharding S, --grad-accum K, --act-ckpt\n"
-"                    as in gcsim predict, for both sides (docs/sharding.md)\n");
+"                    as in gcsim predict, for both sides (docs/sharding.md)\n"
+"  --convergence S   also answer on time to accuracy: the compressor wins where its\n"
+"                    throughput / its convergence factor beats fp32's (the accuracy_\n"
+"                    columns; default best: catalog, else gcsim train, else the bound;\n"
+"                    none: per step only); docs/convergence.md\n");
 }
 
 typedef struct {
@@ -70,6 +76,7 @@ typedef struct {
     gcsim_sharding sharding;
     long long grad_accum;
     bool act_ckpt;
+    conv_source convergence;
 } options;
 
 static int parse(int argc, char **argv, options *o)
@@ -83,7 +90,7 @@ static int parse(int argc, char **argv, options *o)
         {"stack", required_argument, 0, 'K'},
         {"precision", required_argument, 0, 1000}, {"optimizer", required_argument, 0, 1001},
         {"sharding", required_argument, 0, 1002},  {"grad-accum", required_argument, 0, 1003},
-        {"act-ckpt", no_argument, 0, 1004},
+        {"act-ckpt", no_argument, 0, 1004},        {"convergence", required_argument, 0, 1005},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -132,6 +139,10 @@ static int parse(int argc, char **argv, options *o)
                 return -1;
             break;
         case 1004: o->act_ckpt = true; break;
+        case 1005:
+            if (cli_convergence_option("breakeven", optarg, &o->convergence))
+                return -1;
+            break;
         case 'h': usage(stdout); return 1;
         case ':': snprintf(msg, sizeof msg, "%s needs a value", argv[optind - 1]); bad = 1; break;
         default:
@@ -201,10 +212,12 @@ int cmd_breakeven(int argc, char **argv)
     options o;
     memset(&o, 0, sizeof o);
     o.precision = o.optimizer = -1;
+    o.convergence = CONV_SOURCE_BEST;
     int rc = parse(argc, argv, &o);
     int status = EXIT_BAD_INPUT;
     sweep_cache *cache = NULL;
     report *r = NULL;
+    conv_factor *conv = NULL;
     gcsim_error err;
     if (rc || report_output_usable(o.output, "breakeven"))
         goto done_opts;
@@ -236,6 +249,18 @@ int cmd_breakeven(int argc, char **argv)
     answer_columns fused;
     fused.ex = report_column(r, "fused_exchange", "fused exchange", 0);
     answer_columns_add(r, &fused, "fused");
+    /* issue 26, last: the same question on time to accuracy under the chosen stack */
+    int c_conv = report_column(r, "convergence_factor", "conv factor", 3);
+    int c_conv_src = report_column(r, "convergence_source", "conv source", 0);
+    int c_acc_be = report_column_scaled(r, "accuracy_breakeven_Bps", "to-accuracy break-even Gb/s",
+                                        3, 8e-9);
+    int c_acc_st = report_column(r, "accuracy_status", "to-accuracy status", 0);
+    int c_acc_why = report_column(r, "accuracy_reason", "to-accuracy reason", 0);
+    conv = calloc((size_t)o.compressors.n, sizeof *conv);
+    if (!conv) {
+        gcsim_fail(&err, "out of memory");
+        goto fail;
+    }
     const gcsim_stack *ideal = sweep_cache_stack(cache, IDEAL_STACK, &err);
     if (!ideal)
         goto fail;
@@ -248,6 +273,13 @@ int cmd_breakeven(int argc, char **argv)
         const gcsim_payload_plan *fp32 = m ? sweep_cache_payload(cache, m, "none", &err) : NULL;
         if (!fp32)
             goto fail;
+        if (cli_convergence_factors("breakeven", o.convergence, m->name,
+                                    (const char *const *)o.compressors.items, o.compressors.n, 0,
+                                    conv))
+            goto done;
+        if (mi == 0)
+            cli_convergence_notes(r, o.convergence, (const char *const *)o.compressors.items,
+                                  o.compressors.n, conv);
         for (int pi = 0; pi < n_pl; pi++) {
             const gcsim_platform *p =
                 sweep_cache_platform(cache, o.platforms.n ? o.platforms.items[pi] : NULL, &err);
@@ -268,12 +300,16 @@ int cmd_breakeven(int argc, char **argv)
                                          .collective = o.collective_given ? &o.collective : NULL,
                                          .sharding = o.sharding, .grad_accum = (int)o.grad_accum,
                                          .act_ckpt = o.act_ckpt};
-                    stack_breakeven be, fe;
+                    conv_factor cf = conv_factor_at(&conv[ci], counts[g]);
+                    stack_breakeven be, fe, ae;
                     if (!pl ||
                         (o.sharding.strategy != GCSIM_SHARD_DDP &&
                          gcsim_sharding_check(&o.sharding, p, pl, counts[g], &err)) ||
                         stack_breakeven_find(&bc, st, &be, &err) ||
                         stack_breakeven_find(&bc, ideal, &fe, &err))
+                        goto fail;
+                    bc.conv_factor = isfinite(cf.factor) ? cf.factor : 1.0;
+                    if (stack_breakeven_find(&bc, st, &ae, &err))
                         goto fail;
                     report_row(r);
                     report_str(r, c_model, m->name);
@@ -285,6 +321,12 @@ int cmd_breakeven(int argc, char **argv)
                     report_str(r, c_stack, st->name);
                     answer_write(r, &own, &be);
                     answer_write(r, &fused, &fe);
+                    report_num(r, c_conv, bc.conv_factor);
+                    report_str(r, c_conv_src, cli_convergence_source_label(&cf));
+                    if (ae.be.status == BREAKEVEN_FOUND)
+                        report_num(r, c_acc_be, ae.be.breakeven_Bps);
+                    report_str(r, c_acc_st, gcsim_breakeven_status_name(ae.be.status));
+                    report_str(r, c_acc_why, ae.be.reason);
                 }
         }
     }
@@ -309,6 +351,7 @@ int cmd_breakeven(int argc, char **argv)
 fail:
     fprintf(stderr, "gcsim breakeven: %s\n", err.message);
 done:
+    free(conv);
     report_free(r);
     sweep_cache_free(cache);
 done_opts:

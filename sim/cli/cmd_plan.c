@@ -12,6 +12,7 @@
 #include "atomic_file.h"
 #include "cli_args.h"
 #include "cli_training.h"
+#include "cli_convergence.h"
 #include "codec.h"
 #include "commands.h"
 #include "exchange_best.h"
@@ -38,6 +39,7 @@ static void plan_usage(FILE *out)
 "                  [--rank-by cost|time] [--gpus LIST] [--whole-nodes|--partial-nodes]\n"
 "                  [--scaling weak|strong] [--batch K] [--engine analytic|des] [--top N]\n"
 "                  [--format table|json|csv] [--output FILE]\n"
+"                  [--convergence best|catalog|train|bound|none]\n"
 "\n"
 "Finds, for every platform, compressor, stack and collective, the GPU count that meets the\n"
 "target at the lowest cost (--rank-by cost, default) or in the shortest time (--rank-by\n"
@@ -86,6 +88,11 @@ static void plan_usage(FILE *out)
 "                        default ddp, and all of them when ddp fits at no GPU count\n"
 "  --precision P, --optimizer O, --grad-accum K, --act-ckpt, --mfu F   as in gcsim predict\n"
 "  --format F, --output FILE   as in gcsim predict\n"
+"  --convergence S       count each compressor's convergence factor (iterations to fp32's\n"
+"                        accuracy / fp32's) in hours, cost and the ranking: catalog\n"
+"                        (published outcomes), train (gcsim train runs), bound (variance\n"
+"                        and bias on a gradient trace), best (default: the first that\n"
+"                        covers it) or none (per-step ranking); docs/convergence.md\n"
 "\n"
 "A configuration is feasible when its throughput reaches the target (and the work over\n"
 "the deadline), and its total cost is within the budget. Cost is GPUs x price per GPU-hour\n"
@@ -113,6 +120,7 @@ typedef struct {
     int precision, optimizer;     /* -1: the model's */
     long long grad_accum;
     double mfu;
+    conv_source convergence;
 } plan_options;
 
 static void free_options(plan_options *o)
@@ -153,6 +161,7 @@ static int parse_options(int argc, char **argv, plan_options *o)
         {"sharding", required_argument, 0, 1000},    {"precision", required_argument, 0, 1001},
         {"optimizer", required_argument, 0, 1002},   {"grad-accum", required_argument, 0, 1003},
         {"act-ckpt", no_argument, 0, 1004},          {"mfu", required_argument, 0, 1005},
+        {"convergence", required_argument, 0, 1006},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -265,6 +274,10 @@ static int parse_options(int argc, char **argv, plan_options *o)
             if (cli_training_mfu("plan", optarg, &o->mfu))
                 return -1;
             break;
+        case 1006:
+            if (cli_convergence_option("plan", optarg, &o->convergence))
+                return -1;
+            break;
         case 'h':
             plan_usage(stdout);
             return 1;
@@ -309,9 +322,10 @@ static int parse_options(int argc, char **argv, plan_options *o)
 }
 
 /* names: the compressors as the user wrote them, one per pb->plans entry (the table's
- * short form; CSV and JSON carry the full spec) */
+ * short form; CSV and JSON carry the full spec); conv: each one's convergence factor */
 static report *build_report(const plan_problem *pb, const sweep_list *names,
-                            const plan_candidate *rows, int n, bool feasible)
+                            const plan_candidate *rows, int n, bool feasible,
+                            const conv_factor *conv)
 {
     report *r = report_new();
     int c_rank = report_column(r, "rank", "#", 0);
@@ -340,6 +354,11 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
     int c_own_tput = report_column(r, "stack_exchange_samples_per_s", "its samples/s", 1);
     int c_gain = report_column(r, "exchange_speedup", "best / stack's", 2);
     int c_shard = report_column(r, "sharding", "sharding", 0);
+    /* issue 26: the convergence factor in hours and cost, its source, the per-step hours */
+    int c_conv = report_column(r, "convergence_factor", "conv factor", 3);
+    int c_conv_src = report_column(r, "convergence_source", "conv source", 0);
+    int c_step_h = report_column_scaled(r, "per_step_train_time_s", "per-step hours", 2,
+                                        1.0 / 3600.0);
     for (int k = 0; k < n; k++) {
         const plan_candidate *c = &rows[k];
         report_row(r);
@@ -378,6 +397,12 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
             report_num(r, c_own_tput, c->own_samples_per_s);
             report_num(r, c_gain, c->tput / c->own_samples_per_s);
         }
+        if (conv) {
+            report_num(r, c_conv, c->conv_factor > 0 ? c->conv_factor : 1.0);
+            report_str(r, c_conv_src, cli_convergence_source_label(&conv[c->compressor]));
+        }
+        if (isfinite(c->hours))
+            report_num(r, c_step_h, c->hours * 3600.0 * c->tput_to_accuracy / c->tput);
     }
     return r;
 }
@@ -541,7 +566,8 @@ static int write_report(const report *r, const plan_options *o)
 int cmd_plan(int argc, char **argv)
 {
     plan_options o = {.top = 10, .scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
-                      .format = REPORT_TABLE, .nodes_rule = -1};
+                      .format = REPORT_TABLE, .nodes_rule = -1,
+                      .convergence = CONV_SOURCE_BEST};
     int rc = parse_options(argc, argv, &o);
     if (rc) {
         free_options(&o);
@@ -566,6 +592,7 @@ int cmd_plan(int argc, char **argv)
     gcsim_sharding *shardings = NULL;
     int *gpus = NULL;
     report *r = NULL;
+    conv_factor *conv = NULL;
     if (!cache) {
         fprintf(stderr, "gcsim plan: out of memory\n");
         goto done;
@@ -630,6 +657,15 @@ int cmd_plan(int argc, char **argv)
     for (int c = 0; c < pb.n_compressors; c++)
         if (!(plans[c] = sweep_cache_payload(cache, model, o.compressors.items[c], &err)))
             goto fail;
+    if (!(conv = calloc((size_t)pb.n_compressors, sizeof *conv))) {
+        fprintf(stderr, "gcsim plan: out of memory\n");
+        goto done;
+    }
+    if (cli_convergence_factors("plan", o.convergence, model->name,
+                                (const char *const *)o.compressors.items, pb.n_compressors, 0,
+                                conv))
+        goto done;
+    pb.conv = conv;
     /* Without --stack each platform runs its own choice, as gcsim predict does. */
     for (int p = 0; p < pb.n_platforms; p++)
         for (int t = 0; t < pb.n_stacks; t++) {
@@ -699,8 +735,10 @@ int cmd_plan(int argc, char **argv)
     int n_rows = res.n_rows;
     if (o.top > 0 && n_rows > o.top)
         n_rows = (int)o.top;
-    r = build_report(&pb, &o.compressors, res.rows, n_rows, res.feasible);
+    r = build_report(&pb, &o.compressors, res.rows, n_rows, res.feasible, conv);
     describe(r, &o, &pb, model, o.batch ? (int)o.batch : model->batch_per_gpu, res.evaluated);
+    cli_convergence_notes(r, o.convergence, (const char *const *)o.compressors.items,
+                          pb.n_compressors, conv);
     if (widened)
         report_note(r, "sharding", pb.act_ckpt && !o.act_ckpt
                                        ? "plain data parallelism (ddp) fits at no GPU count "
@@ -747,6 +785,7 @@ done:
     free(stacks);
     free(collectives);
     free(shardings);
+    free(conv);
     sweep_cache_free(cache);
     free_options(&o);
     return status;

@@ -24,6 +24,7 @@
 #ifdef GCSIM_HAVE_DES
 #include "des.h"
 #include "report_emit.h"
+#include "cli_convergence.h"
 #endif
 
 #define MAX_GPU_COUNTS 256
@@ -40,7 +41,7 @@ static void predict_usage(FILE *out)
 "                     [--steps]\n"
 "                     [--precision fp32|tf32|bf16|fp16] [--optimizer sgd|momentum|adam]\n"
 "                     [--sharding S] [--grad-accum K] [--act-ckpt] [--mfu F | --step-time T]\n"
-"                     [--no-memory-check]\n"
+"                     [--no-memory-check] [--convergence S]\n"
 "                     [--format table|json|csv] [--wide]\n"
 "                     [--output FILE]\n"
 "\n"
@@ -122,6 +123,8 @@ static void predict_usage(FILE *out)
 "  --step-time T     one GPU's forward + backward time for the batch, e.g. 350ms\n"
 "  --no-memory-check predict even when the memory estimate exceeds gpu.memory (a\n"
 "                    configuration known to run; the mem GB column still shows the estimate)\n"
+"  --convergence S   note the compressor's convergence factor (best, catalog, train, bound;\n"
+"                    docs/convergence.md): time to fp32's accuracy = time per step x factor\n"
 "\n"
 "GPUs fill machines first: N GPUs use ceil(N / gpus_per_node) machines; when N is not a\n"
 "multiple of gpus_per_node the last machine is partly filled and the models use\n"
@@ -154,6 +157,8 @@ typedef struct {
     bool act_ckpt;
     double mfu, step_time_s;      /* compute overrides; 0: not given */
     bool no_memory_check;
+    bool convergence_given;       /* --convergence: notes only, the rows are per step */
+    conv_source convergence;
 } predict_options;
 
 static int parse_options(int argc, char **argv, predict_options *o)
@@ -176,6 +181,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"act-ckpt", no_argument, 0, 1002},       {"mfu", required_argument, 0, 1003},
         {"step-time", required_argument, 0, 1004},
         {"no-memory-check", no_argument, 0, 1005}, {"wide", no_argument, 0, 1006},
+        {"convergence", required_argument, 0, 1007},
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
@@ -284,6 +290,11 @@ static int parse_options(int argc, char **argv, predict_options *o)
         case 1002: o->act_ckpt = true; break;
         case 1005: o->no_memory_check = true; break;
         case 1006: break; /* the full table: what any option prints */
+        case 1007:
+            if (cli_convergence_option("predict", optarg, &o->convergence))
+                return -1;
+            o->convergence_given = true;
+            break;
         case 1003:
             if (cli_training_mfu("predict", optarg, &o->mfu))
                 return -1;
@@ -936,6 +947,13 @@ print:
     describe(r, &o, &platform, &model, &plan, batch, T1_s, &ss, max_gpus);
     if (search)
         predict_exchange_report(r, search, n_counts, o.exchange_best);
+    if (o.convergence_given) {
+        conv_factor cf;
+        const char *spec = plan.spec;
+        if (cli_convergence_factors("predict", o.convergence, model.name, &spec, 1, 0, &cf))
+            goto done;
+        cli_convergence_notes(r, o.convergence, &spec, 1, &cf);
+    }
     if (o.output) {
         atomic_file f;
         if (atomic_file_open(&f, o.output, msg, sizeof msg)) {

@@ -12,14 +12,16 @@ void plan_evaluate(const plan_target *t, plan_candidate *c)
                                                  : NAN;
     bool priced = isfinite(c->price_per_gpu_hour_usd);
     c->usd_per_hour = priced ? c->price_per_gpu_hour_usd * c->gpus : NAN;
-    c->hours = t->work_samples > 0 ? t->work_samples / c->tput / 3600.0 : NAN;
+    c->tput_to_accuracy = c->conv_factor > 0 ? c->tput / c->conv_factor : c->tput;
+    c->hours = t->work_samples > 0 ? t->work_samples / c->tput_to_accuracy / 3600.0 : NAN;
     c->total_usd = c->usd_per_hour * c->hours;
     c->shortfall = 0.0;
     c->why[0] = '\0';
     if (t->need_samples_per_s > 0) {
-        c->shortfall = t->need_samples_per_s / c->tput;
-        if (c->tput < t->need_samples_per_s)
-            snprintf(c->why, sizeof c->why, "%.6g samples/s < %.6g needed", c->tput,
+        c->shortfall = t->need_samples_per_s / c->tput_to_accuracy;
+        if (c->tput_to_accuracy < t->need_samples_per_s)
+            snprintf(c->why, sizeof c->why, "%.6g samples/s%s < %.6g needed",
+                     c->tput_to_accuracy, c->tput_to_accuracy != c->tput ? " to accuracy" : "",
                      t->need_samples_per_s);
     }
     if (t->budget_usd > 0) {
@@ -55,8 +57,8 @@ int plan_better(const plan_candidate *a, const plan_candidate *b, bool by_time)
 {
     double ca = plan_cost_key(a), cb = plan_cost_key(b);
     if (by_time) {
-        if (!same(a->tput, b->tput))
-            return a->tput > b->tput ? -1 : 1;
+        if (!same(a->tput_to_accuracy, b->tput_to_accuracy))
+            return a->tput_to_accuracy > b->tput_to_accuracy ? -1 : 1;
         if (!same(ca, cb))
             return ca < cb ? -1 : 1;
     } else {

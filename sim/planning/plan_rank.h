@@ -31,15 +31,21 @@ typedef struct {
     double own_samples_per_s;
     double one_gpu_samples_per_s;   /* same compressor and collective on one GPU; 0: unknown */
     double price_per_gpu_hour_usd;  /* NAN: the platform has no price */
+    /* Convergence factor (sim/convergence, issue 26): iterations the compressor needs to
+     * reach fp32's accuracy relative to fp32's; 0 (unset) counts as 1. */
+    double conv_factor;
     /* Set by plan_evaluate. */
     double tput, efficiency, usd_per_hour, hours, total_usd;
+    double tput_to_accuracy;  /* tput / conv_factor: samples/s of fp32-equivalent progress */
     bool feasible;
     double shortfall;  /* max(needed / reached throughput, total cost / budget); <= 1 feasible */
     char why[160];     /* why it is not feasible; empty when it is */
 } plan_candidate;
 
-/* Fills the derived fields: usd_per_hour = GPUs x price, hours = work / throughput / 3600,
- * total = usd_per_hour x hours (NAN when unknown), feasibility and shortfall. An unpriced
+/* Fills the derived fields: usd_per_hour = GPUs x price, tput_to_accuracy = throughput /
+ * conv_factor, hours = work / tput_to_accuracy / 3600 (the time to fp32's accuracy on that
+ * work), total = usd_per_hour x hours (NAN when unknown), feasibility (the needed throughput
+ * against tput_to_accuracy) and shortfall. An unpriced
  * configuration is infeasible under a budget (infinite shortfall). */
 void plan_evaluate(const plan_target *t, plan_candidate *c);
 
@@ -51,7 +57,7 @@ double plan_cost_key(const plan_candidate *c);
 #define PLAN_SAME_REL 1e-9
 
 /* Negative when a ranks before b. By cost: lower cost, then fewer GPUs, then higher
- * throughput. By time: higher throughput, then lower cost. Then fewer GPUs, then the
+ * throughput. By time: higher throughput to accuracy, then lower cost. Then fewer GPUs, then the
  * input order of platform, compressor, stack and collective, so the order is total. Costs and
  * throughputs within PLAN_SAME_REL of each other count as equal. */
 int plan_better(const plan_candidate *a, const plan_candidate *b, bool by_time);

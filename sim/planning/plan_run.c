@@ -177,6 +177,10 @@ static void run_group(const plan_problem *pb, int p, int c, int t, int k, int sh
         out->evaluated++;
         cand.one_gpu_samples_per_s = tput1;
         cand.price_per_gpu_hour_usd = pf->has_price ? pf->price_per_gpu_hour_usd : NAN;
+        if (pb->conv) {
+            conv_factor f = conv_factor_at(&pb->conv[c], cand.gpus);
+            cand.conv_factor = isfinite(f.factor) ? f.factor : 1.0;
+        }
         plan_evaluate(&pb->target, &cand);
         plan_keep(&pb->target, pb->rank_by_time, &cand, grp, extremes);
     }

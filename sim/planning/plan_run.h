@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "convergence.h"
 #include "engine.h"
 #include "gcsim_error.h"
 #include "plan_rank.h"
@@ -52,6 +53,9 @@ typedef struct {
     int n_shardings;
     int grad_accum;
     bool act_ckpt;
+    /* Convergence factor of each compressor (conv_factor_at gives it at a GPU count), or
+     * NULL: not counted. A factor that no source covers (NAN) ranks as 1; the caller says so. */
+    const conv_factor *conv;
 } plan_problem;
 
 typedef struct {

@@ -53,5 +53,6 @@ int stack_breakeven_find(const breakeven_case *bc, const gcsim_stack *st, stack_
     if (scenario_of(bc, st, bc->payload, bc->exchange, bc->collective, &sc, &comp, err))
         return -1;
     out->exchange = sc.cs.exchange.exchange;
-    return gcsim_breakeven_find(&dense, &comp, &out->be, err);
+    return gcsim_breakeven_find_factor(&dense, &comp, bc->conv_factor > 0 ? bc->conv_factor : 1.0,
+                                       &out->be, err);
 }

@@ -31,7 +31,7 @@ echo "$err" | grep -qF 'would fit: ' ||
 out=$("$gcsim" plan --model "$src/models/gpt2-xl.json" --platform "$src/platforms/h100-ndr.json" \
       --target-throughput 10 --gpus 8 --batch 16 --compressors none --collectives ring \
       --format csv) || { echo "FAIL: plan with sharding exited $?"; status=1; }
-echo "$out" | grep -q ',fsdp$\|,zero2$\|,zero1$\|,hsdp$' ||
+echo "$out" | grep -q ',\(fsdp\|zero2\|zero1\|hsdp\),' ||
     { echo "FAIL: plan should find a sharded configuration:"; echo "$out"; status=1; }
 # plan at batch 4: runs, and says nothing was skipped.
 out=$("$gcsim" plan --model "$src/models/gpt2-xl.json" --platform "$src/platforms/h100-ndr.json" \

@@ -99,5 +99,20 @@ int main(void)
     CHECK(plan_better(&twelve, &thirteen, false) < 0);
     thirteen.total_usd = twelve.total_usd * (1.0 - 1e-6); /* a real saving wins */
     CHECK(plan_better(&thirteen, &twelve, false) < 0);
+    /* Convergence factor (issue 26): a 1200 samples/s configuration whose compressor needs
+     * 1.5x the iterations progresses at 800 samples/s toward fp32's accuracy: hours 3.6e6 /
+     * 800 / 3600 = 1.25, total $8 x 1.25 = $10; it misses 1000 samples/s; ranked by time it
+     * falls behind a 900 samples/s one with factor 1 (0 = unset counts as 1). */
+    plan_candidate slow = make(5, 4, 1200.0, 2.0), plain = make(6, 4, 900.0, 2.0);
+    slow.conv_factor = 1.5;
+    plan_evaluate(&t, &slow);
+    plan_evaluate(&t, &plain);
+    CHECK_REL(slow.tput_to_accuracy, 800.0, 1e-15);
+    CHECK_REL(slow.hours, 1.25, 1e-15);
+    CHECK_REL(slow.total_usd, 10.0, 1e-15);
+    CHECK(!slow.feasible);
+    CHECK_STR_CONTAINS(slow.why, "800 samples/s to accuracy < 1000 needed");
+    CHECK_REL(plain.tput_to_accuracy, 900.0, 1e-15);
+    CHECK(plan_better(&plain, &slow, true) < 0);
     CHECK_DONE();
 }

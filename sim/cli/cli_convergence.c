@@ -1,0 +1,100 @@
+/* --convergence for plan, predict and breakeven (cli_convergence.h). */
+#include "cli_convergence.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "data_dir.h"
+
+/* The bound's gradients: no trace of the planned model ships, so a shipped proxy trace
+ * (a ResNet-20 on Fashion-MNIST, mid-training, traces/data/fmnist_resnet20/provenance.json)
+ * stands in for every model, and the notes say so. */
+#define BOUND_TRACE "traces/data/fmnist_resnet20/resnet20_step000200_rank0.safetensors"
+#define BOUND_LABEL "proxy trace fmnist_resnet20 step 200"
+
+int cli_convergence_option(const char *cmd, const char *arg, conv_source *out)
+{
+    if (conv_source_parse(arg, out)) {
+        fprintf(stderr, "gcsim %s: --convergence: expected none, catalog, train, bound or best, "
+                        "got \"%s\"\n", cmd, arg);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_convergence_factors(const char *cmd, conv_source want, const char *model,
+                            const char *const *specs, int n, int workers, conv_factor *out)
+{
+    char path[4096], err[1024];
+    conv_catalog cat = {0};
+    conv_train_table train = {0};
+    conv_sources s = {0};
+    int rc = -1;
+    if (want != CONV_SOURCE_NONE) {
+        snprintf(path, sizeof path, "%s/models/convergence/outcomes.tsv", gcsim_data_dir());
+        if (conv_catalog_load(path, &cat, err, sizeof err)) {
+            fprintf(stderr, "gcsim %s: --convergence: %s\n", cmd, err);
+            return -1;
+        }
+        s.catalog = &cat;
+        snprintf(path, sizeof path, "%s/models/convergence/train_factors.tsv", gcsim_data_dir());
+        if (access(path, R_OK) == 0) {
+            if (conv_train_load(path, &train, err, sizeof err)) {
+                fprintf(stderr, "gcsim %s: --convergence: %s\n", cmd, err);
+                goto done;
+            }
+            s.train = &train;
+        }
+    }
+    static char trace[4096];
+    snprintf(trace, sizeof trace, "%s/" BOUND_TRACE, gcsim_data_dir());
+    const char *traces[1] = {trace};
+    if (access(trace, R_OK) == 0) {
+        s.trace_files = traces;
+        s.n_traces = 1;
+        s.trace_label = BOUND_LABEL;
+    }
+    for (int k = 0; k < n; k++)
+        if (conv_factor_for(&s, want, model, specs[k], workers > 0 ? workers : 1 << 30, &out[k],
+                            err, sizeof err)) {
+            fprintf(stderr, "gcsim %s: --convergence: %s: %s\n", cmd, specs[k], err);
+            goto done;
+        }
+    rc = 0;
+done:
+    conv_catalog_free(&cat);
+    conv_train_free(&train);
+    return rc;
+}
+
+void cli_convergence_notes(report *r, conv_source want, const char *const *specs, int n,
+                           const conv_factor *f)
+{
+    char line[600], key[160];
+    snprintf(line, sizeof line,
+             "source %s; factor = iterations to fp32's accuracy / fp32's, multiplying hours and "
+             "cost (docs/convergence.md)%s", conv_source_name(want),
+             want == CONV_SOURCE_BEST ? ": catalog, else gcsim train, else the variance bound" : "");
+    report_note(r, "convergence", line);
+    report_meta_str(r, "convergence", conv_source_name(want));
+    for (int k = 0; k < n; k++) {
+        snprintf(key, sizeof key, "convergence.%s", specs[k]);
+        if (isnan(f[k].factor))
+            snprintf(line, sizeof line, "not covered, ranked as 1: %s", f[k].how);
+        else if (f[k].source == CONV_SOURCE_BOUND && f[k].omega >= 0)
+            snprintf(line, sizeof line, "1 + %.4g/N at N GPUs (%s)", f[k].omega, f[k].how);
+        else if (isfinite(f[k].lo) && isfinite(f[k].hi) && f[k].lo != f[k].hi)
+            snprintf(line, sizeof line, "%.3f [%.3f, %.3f] (%s)", f[k].factor, f[k].lo, f[k].hi,
+                     f[k].how);
+        else
+            snprintf(line, sizeof line, "%.3f (%s)", f[k].factor, f[k].how);
+        report_note(r, key, line);
+    }
+}
+
+const char *cli_convergence_source_label(const conv_factor *f)
+{
+    return isnan(f->factor) ? "not covered" : conv_source_name(f->source);
+}

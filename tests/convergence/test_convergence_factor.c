@@ -1,0 +1,222 @@
+/* The convergence factor library (sim/convergence/convergence.h): values computed by hand. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "convergence.h"
+
+static const char *write_tmp(const char *name, const char *text)
+{
+    static char path[4][256];
+    static int k;
+    char *p = path[k++ % 4];
+    snprintf(p, 256, "/tmp/gcsim_conv_%d_%s", (int)getpid(), name);
+    FILE *f = fopen(p, "w");
+    fputs(text, f);
+    fclose(f);
+    return p;
+}
+
+#define HDR "id\tpaper\tquoted_in\tmodel\tdataset\tworkers\tmethod\tspec\tef\tbudget\tmetric\t" \
+            "higher_better\tfp32\tcompressed\tgap\tsource\tholdout\n"
+
+static void test_row_factor(void)
+{
+    /* ORQ Table 5: fp32 75.82% top-1, TernGrad 72.62%: errors 24.18 and 27.38, ratio
+     * 1.13234..., iterations (ratio)^(1/0.5) = 1.28220, ^(1/0.25) = 1.64403, ^(1/1) = 1.13234. */
+    conv_outcome o = {.higher_better = true, .fp32 = 75.82, .compressed = 72.62};
+    strcpy(o.metric, "top1");
+    CHECK_REL(conv_row_factor(&o, 0.5), 1.2821956363939873, 1e-12);
+    CHECK_REL(conv_row_factor(&o, 0.25), 1.6440256499877821, 1e-12);
+    CHECK_REL(conv_row_factor(&o, 1.0), 1.1323407775020677, 1e-12);
+    /* Lower is better (perplexity): 72.24 vs 72.30 is the error itself. */
+    conv_outcome p = {.higher_better = false, .fp32 = 72.30, .compressed = 72.24};
+    strcpy(p.metric, "perplexity");
+    CHECK_REL(conv_row_factor(&p, 1.0), 72.24 / 72.30, 1e-12);
+    /* A gap-only row has no factor. */
+    conv_outcome g = {.higher_better = true, .fp32 = NAN, .compressed = NAN, .gap = -0.3};
+    strcpy(g.metric, "bleu");
+    CHECK(isnan(conv_row_factor(&g, 0.5)));
+}
+
+static void test_catalog_levels(void)
+{
+    /* Two qsgd:s=4 rows on model m (errors 10 -> 20: factor 4; 10 -> 10: factor 1), one
+     * qsgd:s=2 row on model m (factor 4), one held-out qsgd:s=4 row on model x
+     * (10 -> 40: factor 16). */
+    const char *path = write_tmp("cat.tsv", HDR
+        "1\tp\t-\tm\td\t4\tQ\tqsgd:s=4\tno\t1 epochs\ttop1\t1\t90\t80\t-10\tT\t0\n"
+        "2\tp\t-\tm\td\t4\tQ\tqsgd:s=4\tno\t1 epochs\ttop1\t1\t90\t90\t0\tT\t0\n"
+        "3\tp\t-\tm\td\tNA\tQ\tqsgd:s=2\tno\t1 epochs\ttop1\t1\t90\t80\t-10\tT\t0\n"
+        "4\tp\t-\tx\td\t4\tQ\tqsgd:s=8\tno\t1 epochs\ttop1\t1\t90\t60\t-30\tT\t1\n");
+    conv_catalog c;
+    char err[512];
+    CHECK(conv_catalog_load(path, &c, err, sizeof err) == 0);
+    CHECK(c.n == 4);
+    CHECK(c.rows[2].workers == 0);
+    CHECK(c.rows[3].holdout);
+    /* Same settings, same model: geometric mean of 4 and 1 = 2; interval over rows and
+     * exponents 0.25..1: 1 (row 2) .. 2^4 = 16 (row 1 at a = 0.25). */
+    conv_factor f = conv_catalog_factor(&c, "m", "qsgd:s=4", false);
+    CHECK_REL(f.factor, 2.0, 1e-12);
+    CHECK_REL(f.lo, 1.0, 1e-12);
+    CHECK_REL(f.hi, 16.0, 1e-12);
+    CHECK_STR_CONTAINS(f.how, "2 rows, same settings, same model");
+    /* Same settings on another model. */
+    f = conv_catalog_factor(&c, "other", "qsgd:s=2", false);
+    CHECK_REL(f.factor, 4.0, 1e-12);
+    CHECK_STR_CONTAINS(f.how, "same settings, other models");
+    /* Family only, same model: rows 1..3, (4 * 1 * 4)^(1/3). */
+    f = conv_catalog_factor(&c, "m", "qsgd:s=16", false);
+    CHECK_REL(f.factor, cbrt(16.0), 1e-12);
+    CHECK_STR_CONTAINS(f.how, "same family, same model");
+    /* qsgd:s=8 on x is held out: with skip_holdout it falls back to the family anywhere. */
+    f = conv_catalog_factor(&c, "x", "qsgd:s=8", false);
+    CHECK_REL(f.factor, 16.0, 1e-12);
+    f = conv_catalog_factor(&c, "x", "qsgd:s=8", true);
+    CHECK_REL(f.factor, cbrt(16.0), 1e-12);
+    CHECK_STR_CONTAINS(f.how, "same family, other models");
+    /* Nothing of the family: not covered, and said so. */
+    f = conv_catalog_factor(&c, "m", "powersgd:rank=1", false);
+    CHECK(isnan(f.factor));
+    CHECK_STR_CONTAINS(f.how, "no published outcome of powersgd");
+    conv_catalog_free(&c);
+
+    /* Bad input names the line and the field. */
+    path = write_tmp("bad.tsv", HDR
+        "1\tp\t-\tm\td\t4\tQ\tqsgd:s=4\tmaybe\t1 epochs\ttop1\t1\t90\t80\t-10\tT\t0\n");
+    CHECK(conv_catalog_load(path, &c, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "line 2: field ef: expected yes or no");
+    path = write_tmp("bad2.tsv", HDR
+        "1\tp\t-\tm\td\t4\tQ\tnosuch:x=1\tno\t1 epochs\ttop1\t1\t90\t80\t-10\tT\t0\n");
+    CHECK(conv_catalog_load(path, &c, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "line 2: field spec");
+}
+
+static void test_shipped_catalog(void)
+{
+    conv_catalog c;
+    char err[512];
+    CHECK(conv_catalog_load(GCSIM_SOURCE_DIR "/models/convergence/outcomes.tsv", &c, err,
+                            sizeof err) == 0);
+    /* The minimum: 30 outcomes from 6 papers; a third held out by id % 3 == 0. */
+    CHECK(c.n >= 30);
+    int papers = 0, held = 0;
+    for (int i = 0; i < c.n; i++) {
+        bool seen = false;
+        for (int j = 0; j < i; j++)
+            seen = seen || strcmp(c.rows[i].paper, c.rows[j].paper) == 0;
+        papers += !seen;
+        held += c.rows[i].holdout;
+        CHECK(c.rows[i].holdout == (c.rows[i].id % 3 == 0));
+        CHECK(c.rows[i].id == i + 1);
+        /* gap agrees with the two values where both are published (to the 0.01 rounding). */
+        if (!isnan(c.rows[i].fp32)) {
+            double d = c.rows[i].higher_better ? c.rows[i].compressed - c.rows[i].fp32
+                                               : c.rows[i].fp32 - c.rows[i].compressed;
+            CHECK(fabs(d - c.rows[i].gap) <= 1e-3 * fmax(1.0, fabs(d)));
+        }
+    }
+    CHECK(papers >= 6);
+    CHECK(held == c.n / 3);
+    /* ResNet-50 with TernGrad at bucket 512 is ORQ Table 5's row: 1.2822 (above). */
+    conv_factor f = conv_catalog_factor(&c, "resnet-50", "terngrad:bucket=512", false);
+    CHECK_REL(f.factor, 1.2821956363939873, 1e-9);
+    /* DGC 99.9% on ResNet-50 (DGC Table 3): 75.96 -> 76.15, errors 24.04 -> 23.85,
+     * (23.85 / 24.04)^2 = 0.984256... */
+    f = conv_catalog_factor(&c, "resnet-50", "dgc:ratio=0.001", false);
+    CHECK_REL(f.factor, pow(23.85 / 24.04, 2), 1e-9);
+    conv_catalog_free(&c);
+}
+
+static void test_train_table(void)
+{
+    const char *path = write_tmp("train.tsv",
+        "task\tspec\tworkers\tseeds\treached\tfactor\tlo\thi\n"
+        "t\tqsgd:s=4\t4\t5\t5\t1.2\t1.1\t1.3\n"
+        "t\tqsgd:s=4\t8\t5\t5\t1.4\t1.2\t1.6\n"
+        "t\tsignsgd\t4\t5\t3\tNA\tNA\tNA\n");
+    conv_train_table t;
+    char err[512];
+    CHECK(conv_train_load(path, &t, err, sizeof err) == 0);
+    CHECK(t.n == 3);
+    conv_factor f = conv_train_factor(&t, "qsgd:s=4", 4);
+    CHECK_REL(f.factor, 1.2, 1e-12);
+    CHECK_REL(f.hi, 1.3, 1e-12);
+    f = conv_train_factor(&t, "qsgd:s=4", 6); /* the largest count not above 6: 4 */
+    CHECK_REL(f.factor, 1.2, 1e-12);
+    f = conv_train_factor(&t, "qsgd:s=4", 32);
+    CHECK_REL(f.factor, 1.4, 1e-12);
+    f = conv_train_factor(&t, "signsgd", 4);
+    CHECK(isnan(f.factor));
+    CHECK_STR_CONTAINS(f.how, "3 of 5 seeds");
+    f = conv_train_factor(&t, "terngrad", 4);
+    CHECK(isnan(f.factor));
+    conv_train_free(&t);
+}
+
+static void test_bound(void)
+{
+    const char *trace[] = {GCSIM_SOURCE_DIR
+                           "/traces/data/fmnist_lenet/lenet_step000200_rank0.safetensors"};
+    conv_factor coarse, fine, sign, efsign;
+    char err[512];
+    CHECK(conv_bound_factor("qsgd:s=1", trace, 1, 3, &coarse, err, sizeof err) == 0);
+    CHECK(conv_bound_factor("qsgd:s=16", trace, 1, 3, &fine, err, sizeof err) == 0);
+    /* Unbiased: omega > 0, fewer levels more variance; factor at N is 1 + omega / N. */
+    CHECK(coarse.omega > fine.omega);
+    CHECK(fine.omega > 0);
+    conv_factor at4 = conv_factor_at(&coarse, 4);
+    CHECK_REL(at4.factor, 1.0 + coarse.omega / 4, 1e-12);
+    CHECK(!coarse.no_guarantee);
+    /* Biased without error feedback: no factor, flagged; with it: SGD's rate (1). */
+    CHECK(conv_bound_factor("signsgd", trace, 1, 2, &sign, err, sizeof err) == 0);
+    CHECK(isnan(sign.factor) && sign.no_guarantee);
+    CHECK_STR_CONTAINS(sign.how, "no guarantee");
+    CHECK(conv_bound_factor("ef+signsgd", trace, 1, 2, &efsign, err, sizeof err) == 0);
+    CHECK_REL(efsign.factor, 1.0, 0);
+    const char *missing[] = {"/nonexistent/trace.safetensors"};
+    CHECK(conv_bound_factor("qsgd", missing, 1, 2, &sign, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "/nonexistent/trace.safetensors");
+}
+
+static void test_choice(void)
+{
+    const char *path = write_tmp("cat2.tsv", HDR
+        "1\tp\t-\tm\td\t4\tQ\tqsgd:s=4\tno\t1 epochs\ttop1\t1\t90\t80\t-10\tT\t0\n");
+    conv_catalog c;
+    char err[512];
+    CHECK(conv_catalog_load(path, &c, err, sizeof err) == 0);
+    conv_sources s = {.catalog = &c};
+    conv_factor f;
+    /* fp32 and fp16 are the reference; none gives 1 for all. */
+    CHECK(conv_factor_for(&s, CONV_SOURCE_BEST, "m", "none", 4, &f, err, sizeof err) == 0);
+    CHECK(f.factor == 1 && f.source == CONV_SOURCE_REFERENCE);
+    CHECK(conv_factor_for(&s, CONV_SOURCE_NONE, "m", "qsgd:s=4", 4, &f, err, sizeof err) == 0);
+    CHECK(f.factor == 1 && f.source == CONV_SOURCE_NONE);
+    CHECK(conv_factor_for(&s, CONV_SOURCE_BEST, "m", "qsgd:s=4", 4, &f, err, sizeof err) == 0);
+    CHECK_REL(f.factor, 4.0, 1e-12);
+    CHECK(f.source == CONV_SOURCE_CATALOG);
+    /* Nothing covers topk here (no train table, no trace): NAN, and the message says so. */
+    CHECK(conv_factor_for(&s, CONV_SOURCE_BEST, "m", "topk", 4, &f, err, sizeof err) == 0);
+    CHECK(isnan(f.factor));
+    CHECK_STR_CONTAINS(f.how, "no source covers it");
+    conv_source src;
+    CHECK(conv_source_parse("bound", &src) == 0 && src == CONV_SOURCE_BOUND);
+    CHECK(conv_source_parse("reference", &src) == -1);
+    conv_catalog_free(&c);
+}
+
+int main(void)
+{
+    test_row_factor();
+    test_catalog_levels();
+    test_shipped_catalog();
+    test_train_table();
+    test_bound();
+    test_choice();
+    CHECK_DONE();
+}
