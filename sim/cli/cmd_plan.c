@@ -152,7 +152,7 @@ static int parse_options(int argc, char **argv, plan_options *o)
         {"collectives", required_argument, 0, 'C'},   {"collective", required_argument, 0, 'C'},
         {"rank-by", required_argument, 0, 'r'},       {"gpus", required_argument, 0, 'g'},
         {"whole-nodes", no_argument, 0, 'w'},         {"scaling", required_argument, 0, 's'},
-        {"partial-nodes", no_argument, 0, 1006},
+        {"partial-nodes", no_argument, 0, 1007},
         {"batch", required_argument, 0, 'b'},         {"engine", required_argument, 0, 'e'},
         {"top", required_argument, 0, 't'},           {"format", required_argument, 0, 'f'},
         {"output", required_argument, 0, 'o'},        {"help", no_argument, 0, 'h'},
@@ -173,7 +173,7 @@ static int parse_options(int argc, char **argv, plan_options *o)
         case 'g': o->gpus = optarg; break;
         case 'o': o->output = optarg; break;
         case 'w':
-        case 1006:
+        case 1007:
             if (o->nodes_rule == (ch == 'w' ? 0 : 1)) {
                 fprintf(stderr, "gcsim plan: --whole-nodes and --partial-nodes contradict each other\n");
                 return -1;
