@@ -477,6 +477,19 @@ def sharded_section(gcsim, repo):
     return "\n".join(out)
 
 
+def convergence_section(gcsim, repo):
+    """Issue 26: convergence factors (catalog, gcsim train, variance bound) against the
+    held-out published outcomes, written by conv_validate, built beside gcsim."""
+    build = os.path.dirname(os.path.dirname(os.path.dirname(gcsim)))
+    tool = os.path.join(build, "tests", "convergence", "conv_validate")
+    if not os.access(tool, os.X_OK):
+        raise RuntimeError("%s: not built (cmake --build build)" % tool)
+    p = subprocess.run([tool, repo], capture_output=True, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("conv_validate failed (exit %d): %s" % (p.returncode, p.stderr.strip()))
+    return p.stdout.rstrip("\n") + "\n"
+
+
 def main(argv):
     ap = argparse.ArgumentParser(prog="make_validation_doc.py",
                                  description=__doc__.split("\n")[0])
@@ -549,6 +562,9 @@ def main(argv):
             "--check-header sim/config/llm_efficiency_fit.h`: the committed fit is current. "
             "CTest: `validation_sharded`, `validation_sharded_agreement`, "
             "`validation_sharded_fit_current` |",
+            "| `build/tests/convergence/conv_validate .` | convergence factors (catalog, `gcsim "
+            "train`, variance bound) against the held-out third of the published outcomes "
+            "(docs/convergence.md). CTest: `convergence_validate` |",
             "| `ctest --test-dir build -L validation` / `-LE validation` | run / skip all of them |",
             "| `cmake --build build --target validation_doc` | this page |",
             "",
@@ -560,6 +576,7 @@ def main(argv):
         parts.append(nccl_logs_section(gcsim, repo))
         parts.append(single_gpu_section(gcsim, repo))
         parts.append(sharded_section(gcsim, repo))
+        parts.append(convergence_section(gcsim, repo))
     except (catalog.InputError, ValueError, KeyError) as e:
         usage_error("bad input: %s" % (e,))
     except RuntimeError as e:
