@@ -11,7 +11,8 @@
 # plots` calls this with OUTPUT_DIR = <build>/plots/figures.
 #
 # Both engines: the analytic engine always; the discrete-event engine (SimGrid) when
-# `gcsim predict --engine des` runs on the figure's platform. DES curves are drawn dashed;
+# `gcsim predict --engine des` runs on the figure's platform. DES series are drawn as open
+# markers without a line (visible where they sit on the analytic line);
 # a figure whose DES runs fail says so in its subtitle and in OUTPUT_DIR/des_status.txt.
 # DES_MAX_GPUS (default 512, all of them) caps the GPU counts sent to the DES.
 set -eu
@@ -184,6 +185,20 @@ draw ecq_fig6.gp ecq-fig6 ecq-paper- -e "pattern='paper'; \
 draw ecq_fig6.gp ecq-fig6-modern ecq-modern- -e "pattern='modern'; \
     what='current stack: ring all-reduce for fp32, exchange and codec cost per compressor'"
 
+# --- what the figures show, as checksums ---------------------------------------------------
+# OUTPUT_DIR/data.sha256: one line per data table drawn (the x-y pairs of every curve), so
+# that a committed figure can be checked against a fresh regeneration without comparing
+# images (gnuplot's and cairo's versions change the pixels, not the numbers).
+# plots/figures/data.sha256 is its committed copy; tests/plots/data_current.sh compares the
+# analytic tables with it.
+(cd "$DATA" && for f in *.dat; do [ -s "$f" ] && sha256sum "$f"; done) | sort -k2 > "$OUT/data.sha256"
+
+# PLOTS_SKIP_TRAIN=1 stops here: the paper figures only (the test's quick run).
+if [ "${PLOTS_SKIP_TRAIN:-0}" = 1 ]; then
+    echo "plots: $OUT (paper figures; the gcsim train sweep skipped)"
+    exit 0
+fi
+
 # --- gcsim train: accuracy against workers, loss against bits (README, docs/train.md) ----
 # The sweep of docs/train.md's accuracy table (MLP, 5 epochs, seed 1, workers 1 to 16, seven
 # compressors); TRAIN_EPOCHS, TRAIN_WORKERS, TRAIN_COMPRESSORS and TRAIN_EXTRA (more gcsim
@@ -204,8 +219,8 @@ for term in png svg; do
 done
 
 # Only OUTPUT_DIR is written: the copies the README shows (plots/figures/) are refreshed by
-# hand, `cp OUTPUT_DIR/*.png plots/figures/`, when a change of the figures is meant to be
-# committed (docs/reproduction.md, "Figures").
+# hand, `cp OUTPUT_DIR/*.png OUTPUT_DIR/data.sha256 plots/figures/`, when a change of the
+# figures is meant to be committed (docs/reproduction.md, "Figures").
 echo "plots: $OUT/{$(echo $FIGURES | tr ' ' ',')}.{png,svg}"
 [ -s "$OUT/des_status.txt" ] && cat "$OUT/des_status.txt" >&2
 exit 0
