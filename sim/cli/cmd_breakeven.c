@@ -273,6 +273,10 @@ int cmd_breakeven(int argc, char **argv)
         const gcsim_payload_plan *fp32 = m ? sweep_cache_payload(cache, m, "none", &err) : NULL;
         if (!fp32)
             goto fail;
+        /* A bad spec is a --compressor error: name it before the convergence lookup does. */
+        for (int ci = 0; ci < o.compressors.n; ci++)
+            if (!sweep_cache_payload(cache, m, o.compressors.items[ci], &err))
+                goto fail;
         if (cli_convergence_factors("breakeven", o.convergence, m->name,
                                     (const char *const *)o.compressors.items, o.compressors.n, 0,
                                     conv))

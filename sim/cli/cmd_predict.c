@@ -699,7 +699,7 @@ int cmd_predict(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc)
         return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
-    if (report_output_usable(o.output, "predict") || report_output_usable(o.timeline, "predict"))
+    if (report_output_usable(o.output, "predict") || report_file_usable(o.timeline, "predict", "--timeline"))
         return EXIT_BAD_INPUT;
     /* Both are renamed into place at the end: the report, written last, replaced the
      * timeline without a word. */

@@ -39,10 +39,15 @@ int report_emit(const report *r, report_format format, const char *output, const
 
 int report_output_usable(const char *output, const char *who)
 {
+    return report_file_usable(output, who, NULL);
+}
+
+int report_file_usable(const char *path, const char *who, const char *option)
+{
     char msg[1024];
-    if (!output || atomic_file_probe(output, msg, sizeof msg) == 0)
+    if (!path || atomic_file_probe(path, msg, sizeof msg) == 0)
         return 0;
-    fprintf(stderr, "gcsim %s: %s\n", who, msg);
+    fprintf(stderr, "gcsim %s: %s%s%s\n", who, option ? option : "", option ? ": " : "", msg);
     return -1;
 }
 

@@ -22,6 +22,9 @@ int report_emit(const report *r, report_format format, const char *output, const
  * work: a run of minutes must not end in "cannot create a file". On failure prints
  * "gcsim WHO: ..." and returns -1; else 0. */
 int report_output_usable(const char *output, const char *who);
+/* The same for any file a command writes; option (NULL: none) names the flag that gave it:
+ * "gcsim WHO: OPTION: ...". */
+int report_file_usable(const char *path, const char *who, const char *option);
 
 /* The typed "meta" every scenario command writes (docs/schema.md): platform.{name,file},
  * model.{name,file,parameters,dense_bytes}, compressor.{spec,payload_bytes,ratio_fp32},

@@ -2,6 +2,7 @@
 #define _XOPEN_SOURCE 700 /* realpath */
 #include "data_dir.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -162,4 +163,44 @@ int gcsim_data_catalog_path(const char *folder, const char *name, char *out, siz
     if (!name || is_file(name))
         return -1;
     return gcsim_data_catalog_lookup(folder, name, out, size);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void gcsim_data_catalog_names(const char *folder, char *out, size_t size)
+{
+    if (!size)
+        return;
+    out[0] = '\0';
+    char dir_path[PATH_MAX];
+    int n = snprintf(dir_path, sizeof dir_path, "%s/%s", gcsim_data_dir(), folder);
+    DIR *dir = n > 0 && (size_t)n < sizeof dir_path ? opendir(dir_path) : NULL;
+    if (!dir)
+        return;
+    enum { MAX_NAMES = 256 }; /* the catalog holds a few dozen */
+    char *names[MAX_NAMES];
+    int count = 0;
+    for (struct dirent *e; count < MAX_NAMES && (e = readdir(dir));) {
+        size_t len = strlen(e->d_name);
+        if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0 &&
+            (names[count] = strndup(e->d_name, len - 5)))
+            count++;
+    }
+    closedir(dir);
+    qsort(names, (size_t)count, sizeof names[0], compare_names);
+    size_t used = 0;
+    for (int k = 0; k < count; k++) {
+        size_t need = strlen(names[k]) + (k ? 2 : 0);
+        if (used + need + 4 >= size) {
+            snprintf(out + used, size - used, "...");
+            for (; k < count; k++)
+                free(names[k]);
+            break;
+        }
+        used += (size_t)snprintf(out + used, size - used, "%s%s", k ? ", " : "", names[k]);
+        free(names[k]);
+    }
 }

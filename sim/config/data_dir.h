@@ -47,4 +47,9 @@ int gcsim_data_catalog_lookup(const char *folder, const char *name, char *out, s
  * caller then reads or reports the name as given). */
 int gcsim_data_catalog_path(const char *folder, const char *name, char *out, size_t size);
 
+/* The catalog's names in folder ("platforms", "models"), sorted, without ".json", joined
+ * by ", " into out (cut short with "..." when out is too small; "" when the folder cannot
+ * be read): what a refusal of an unknown name lists. */
+void gcsim_data_catalog_names(const char *folder, char *out, size_t size);
+
 #endif

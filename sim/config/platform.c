@@ -7,6 +7,10 @@
 #include <string.h>
 
 #include "json_strict.h"
+#include "data_dir.h"
+#include <errno.h>
+#include <limits.h>
+#include <sys/stat.h>
 
 /* Platform files are small; anything larger is not one. */
 #define PLATFORM_MAX_BYTES (1L << 20)
@@ -224,6 +228,19 @@ static int parse_stack_name(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
     if (snprintf(p->stack, sizeof p->stack, "%.*s%s", dir_len, ctx->origin, value) >=
         (int)sizeof p->stack)
         return gcsim_fail(ctx->err, "%s: $.stack: path too long", ctx->origin);
+    /* Checked here, where the platform file can be named; the stack is read later. */
+    char found[PATH_MAX];
+    struct stat st;
+    if (path && stat(p->stack, &st) != 0)
+        return gcsim_fail(ctx->err, "%s: $.stack: \"%s\": %s", ctx->origin, p->stack,
+                          strerror(errno));
+    if (!path && gcsim_data_catalog_lookup("platforms/stacks", value, found, sizeof found)) {
+        char names[256];
+        gcsim_data_catalog_names("platforms/stacks", names, sizeof names);
+        return gcsim_fail(ctx->err, "%s: $.stack: \"%s\" is no stack of the catalog (%s) and "
+                                    "no path (a path has a '/' or ends in .json)",
+                          ctx->origin, value, names);
+    }
     return 0;
 }
 
