@@ -170,7 +170,23 @@ static void test_bounded_search(void)
     plan_target never = {.need_samples_per_s = 1e12};
     both(&d, 0, &never, false, &e, &b, &calls);
     CHECK(e == -100000 && b == -100000);
-    /* the largest platform: still a few dozen evaluations */
+    /* A list of every count 1..1000 on nodes of 8 (partial counts allowed): the grid runs
+     * on the whole-node counts of the list, then the counts within a node of the best are
+     * evaluated; 2e5 samples/s needs g / (1 + g / 20000) >= 200, g >= 202.02: 203, a
+     * partial count, which the window finds. */
+    static int every[1000];
+    for (int k = 0; k < 1000; k++)
+        every[k] = k + 1;
+    plan_domain l = {.list = every, .n_list = 1000, .capacity = 1000, .gpus_per_node = 8};
+    plan_target small = {.need_samples_per_s = 2e5};
+    both(&l, 0, &small, false, &e, &b, &calls);
+    CHECK(e == 203 && b == 203);
+    CHECK(calls <= 2 * 10 + 2 + 2 * 8 + 15);
+    /* the same domain without a list (--partial-nodes) */
+    plan_domain all = {.capacity = 1000, .gpus_per_node = 8};
+    both(&all, 0, &small, false, &e, &b, &calls);
+    CHECK(e == 203 && b == 203);
+        /* the largest platform: still a few dozen evaluations */
     plan_domain huge = {.capacity = 1LL << 28, .gpus_per_node = 256, .whole_nodes = true};
     plan_group g = {0};
     plan_extremes x = {0};
