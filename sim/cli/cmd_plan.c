@@ -37,6 +37,7 @@ static void plan_usage(FILE *out)
 "                  [--deadline HOURS] [--budget USD] [--compressors SPECS]\n"
 "                  [--stack LIST] [--collectives LIST] [--exchange X|best]\n"
 "                  [--rank-by cost|time] [--gpus LIST] [--whole-nodes|--partial-nodes]\n"
+"                  [--search bounded|exhaustive]\n"
 "                  [--scaling weak|strong] [--batch K] [--engine analytic|des] [--top N]\n"
 "                  [--format table|json|csv] [--output FILE]\n"
 "                  [--convergence best|catalog|train|bound|none]\n"
@@ -70,13 +71,15 @@ static void plan_usage(FILE *out)
 "                        than the stack's own (4 evaluations per configuration)\n"
 "  --rank-by cost|time   cost: total cost of the work, or the cost per hour when no work\n"
 "                        is given; time: throughput (default: cost)\n"
-"  --gpus LIST           GPU counts to search, exactly (default: 1 to one node, then every\n"
-"                        whole node up to 4096 GPUs, then whole nodes at most 1%% apart up\n"
-"                        to the platform's size)\n"
+"  --gpus LIST           the GPU counts a configuration may take, at most 65536 (default: 1\n"
+"                        to one node, then every whole node up to the platform's size)\n"
 "  --whole-nodes         beyond one node, only multiples of gpus_per_node: the default\n"
-"                        search's rule, and with --gpus a filter of its list\n"
-"  --partial-nodes       the default search takes every count up to 4096 too (a machine\n"
-"                        partly used: 9 or 15 GPUs on 8-GPU nodes)\n"
+"                        rule, and with --gpus a filter of its list\n"
+"  --partial-nodes       every count up to the platform's size (a machine partly used: 9\n"
+"                        or 15 GPUs on 8-GPU nodes)\n"
+"  --search S            bounded (default): a geometric grid of those counts refined around\n"
+"                        the best, evaluations growing with the logarithm of their number;\n"
+"                        exhaustive: every count (docs/planning.md: how the two compare)\n"
 "  --scaling S           weak (default: K samples per GPU, the global batch grows with the\n"
 "                        GPUs) or strong (the global batch K is split)\n"
 "  --batch K             mini-batch (default: the model's)\n"
@@ -109,6 +112,7 @@ typedef struct {
     double target_tput, samples, epochs, dataset_size, deadline_h, budget_usd;
     bool rank_by_time, whole_nodes;
     int nodes_rule; /* 1 --whole-nodes, 0 --partial-nodes, -1 neither given */
+    plan_search_mode search; /* --search */
     gcsim_scaling scaling;
     gcsim_engine engine;
     long long batch, top;
@@ -162,6 +166,7 @@ static int parse_options(int argc, char **argv, plan_options *o)
         {"optimizer", required_argument, 0, 1002},   {"grad-accum", required_argument, 0, 1003},
         {"act-ckpt", no_argument, 0, 1004},          {"mfu", required_argument, 0, 1005},
         {"convergence", required_argument, 0, 1006},
+        {"search", required_argument, 0, 1008},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -171,6 +176,15 @@ static int parse_options(int argc, char **argv, plan_options *o)
         switch (ch) {
         case 'm': o->model_path = optarg; break;
         case 'g': o->gpus = optarg; break;
+        case 1008:
+            if (strcmp(optarg, "bounded") && strcmp(optarg, "exhaustive")) {
+                fprintf(stderr, "gcsim plan: --search: expected bounded or exhaustive, got \"%s\"\n",
+                        optarg);
+                return -1;
+            }
+            o->search = strcmp(optarg, "exhaustive") == 0 ? PLAN_SEARCH_EXHAUSTIVE
+                                                           : PLAN_SEARCH_BOUNDED;
+            break;
         case 'o': o->output = optarg; break;
         case 'w':
         case 1007:
@@ -410,7 +424,7 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
 static void describe(report *r, const plan_options *o, const plan_problem *pb,
                      const gcsim_model *m, int batch, long long evaluated)
 {
-    char buf[1024];
+    char buf[1400];
     snprintf(buf, sizeof buf, "%s (%s), %s scaling, %s %d, engine %s", m->name, m->source_path,
              gcsim_scaling_name(o->scaling),
              o->scaling == SCALING_STRONG ? "global mini-batch" : "mini-batch per GPU", batch,
@@ -454,17 +468,14 @@ static void describe(report *r, const plan_options *o, const plan_problem *pb,
     if (o->budget_usd > 0)
         snprintf(buf + len, sizeof buf - len, "%sbudget $%.2f", len ? "; " : "", o->budget_usd);
     report_note(r, "target", buf);
-    long long largest = 0;
-    for (int p = 0; p < pb->n_platforms; p++)
-        if ((long long)pb->platforms[p]->nodes * pb->platforms[p]->gpus_per_node > largest)
-            largest = (long long)pb->platforms[p]->nodes * pb->platforms[p]->gpus_per_node;
-    const char *counts = o->gpus ? o->gpus
-                         : largest > PLAN_EXACT_GPUS
-                             ? (o->whole_nodes ? "1..one node, then whole nodes up to 4096, then "
-                                                 "whole nodes at most 1% apart up to the platform size"
-                                               : "1..4096, then whole nodes at most 1% apart up to "
-                                                 "the platform size")
-                         : o->whole_nodes ? "1..one node, then whole nodes" : "1..platform size";
+    char counts[600];
+    snprintf(counts, sizeof counts, "%.400s, %s",
+             o->gpus ? o->gpus : o->whole_nodes ? "1..one node, then whole nodes"
+                                                : "1..platform size",
+             pb->search == PLAN_SEARCH_EXHAUSTIVE
+                 ? "every count (--search exhaustive)"
+                 : "searched on a grid of 2 counts per doubling refined around the best "
+                   "(--search bounded)");
     char shape[160];
     if (pb->exchange_best)
         snprintf(shape, sizeof shape, "%d stack%s x the best of %d exchanges (the stack's own, "
@@ -583,7 +594,8 @@ int cmd_plan(int argc, char **argv)
     sweep_cache *cache = sweep_cache_new(&inputs_loaders);
     plan_problem pb = {.rank_by_time = o.rank_by_time, .scaling = o.scaling, .engine = o.engine,
                        .batch = (int)o.batch, .exchange = o.exchange,
-                       .exchange_best = o.exchange_best, .whole_nodes = o.whole_nodes};
+                       .exchange_best = o.exchange_best, .whole_nodes = o.whole_nodes,
+                       .search = o.search};
     plan_result res = {0};
     const gcsim_platform **platforms = NULL;
     const gcsim_payload_plan **plans = NULL;
@@ -704,8 +716,9 @@ int cmd_plan(int argc, char **argv)
         /* The DES takes a fraction of a second per case: say what is coming. */
         long long planned = plan_candidate_count(&pb);
         if (planned > 200)
-            fprintf(stderr, "gcsim plan: --engine des: %lld simulations ahead; narrow them with "
-                            "--gpus, --whole-nodes, --compressors or --collectives\n", planned);
+            fprintf(stderr, "gcsim plan: --engine des: %s%lld simulations ahead; narrow them with "
+                            "--gpus, --whole-nodes, --compressors or --collectives\n",
+                    pb.search == PLAN_SEARCH_BOUNDED ? "at least " : "", planned);
     }
 
     if (plan_run(&pb, &res, &err))

@@ -33,23 +33,23 @@ int plan_default_collectives(gcsim_exchange exchange, gcsim_collective *out, int
     return n;
 }
 
-int plan_search_counts(const plan_problem *pb, const gcsim_platform *pf, int *counts,
-                       gcsim_error *err)
+long long plan_search_domain(const plan_problem *pb, const gcsim_platform *pf, int *buf,
+                             plan_domain *d)
 {
-    int n = 0;
-    if (pb->gpus) {
-        for (int k = 0; k < pb->n_gpus && n < PLAN_MAX_GPU_COUNTS; k++)
-            if (!pb->whole_nodes || pb->gpus[k] <= pf->gpus_per_node ||
-                pb->gpus[k] % pf->gpus_per_node == 0)
-                counts[n++] = pb->gpus[k];
-        return n;
-    }
-    long long capacity = (long long)pf->nodes * pf->gpus_per_node;
-    n = plan_default_counts(capacity, pf->gpus_per_node, pb->whole_nodes, counts,
-                            PLAN_MAX_GPU_COUNTS);
-    if (n < 0)
-        gcsim_fail(err, "%.300s: %lld GPUs: more than %d GPU counts to search; give --gpus",
-                   pf->source_path, capacity, PLAN_MAX_GPU_COUNTS);
+    memset(d, 0, sizeof *d);
+    d->capacity = (long long)pf->nodes * pf->gpus_per_node;
+    d->gpus_per_node = pf->gpus_per_node;
+    d->whole_nodes = pb->whole_nodes;
+    if (!pb->gpus)
+        return plan_domain_size(d);
+    /* a --gpus list: ascending and distinct (cli_parse_gpu_list), filtered by whole_nodes */
+    long long n = 0;
+    for (int k = 0; k < pb->n_gpus; k++)
+        if (!pb->whole_nodes || pb->gpus[k] <= pf->gpus_per_node ||
+            pb->gpus[k] % pf->gpus_per_node == 0)
+            buf[n++] = pb->gpus[k];
+    d->list = buf;
+    d->n_list = n;
     return n;
 }
 
@@ -66,26 +66,28 @@ gcsim_collective plan_candidate_collective(const plan_problem *pb, const plan_ca
 
 long long plan_candidate_count(const plan_problem *pb)
 {
-    int *counts = malloc(PLAN_MAX_GPU_COUNTS * sizeof *counts);
-    if (!counts)
+    int *buf = pb->gpus ? malloc(((size_t)pb->n_gpus + 1) * sizeof *buf) : NULL;
+    if (pb->gpus && !buf)
         return 0;
     long long planned = 0;
-    gcsim_error ignored;
     for (int p = 0; p < pb->n_platforms; p++) {
-        int n = plan_search_counts(pb, pb->platforms[p], counts, &ignored);
+        plan_domain d;
+        long long n = plan_search_domain(pb, pb->platforms[p], buf, &d);
+        if (pb->search == PLAN_SEARCH_BOUNDED)
+            n = plan_grid_size(&d);
         if (n <= 0)
             continue;
         if (!pb->exchange_best) {
-            planned += (long long)n * plan_groups_per_platform(pb);
+            planned += n * plan_groups_per_platform(pb);
             continue;
         }
         /* the search tries the papers' patterns too under a codec-model stack */
         for (int t = 0; t < pb->n_stacks; t++)
-            planned += (long long)n * pb->n_compressors *
+            planned += n * pb->n_compressors *
                        (pb->stacks[p * pb->n_stacks + t]->codec_model ? EXCHANGE_BEST_MAX_TRIES
                                                                       : EXCHANGE_BEST_TRIES);
     }
-    free(counts);
+    free(buf);
     return planned;
 }
 
@@ -137,53 +139,68 @@ static int run_candidate(const plan_problem *pb, const sweep_case *cs, plan_cand
     return 0;
 }
 
-/* Runs every count of one (platform, compressor, stack, collective) group, offering each
- * to the group and the extremes. */
-static void run_group(const plan_problem *pb, int p, int c, int t, int k, int sh,
-                      const int *counts, int n_counts, plan_group *grp, plan_extremes *extremes,
-                      plan_result *out)
+/* What evaluating one count of a group needs (plan_eval_fn's context). */
+typedef struct {
+    const plan_problem *pb;
+    sweep_case cs;
+    plan_candidate proto; /* the group's indices, price and one-GPU throughput */
+    int compressor;
+    plan_result *out;
+} group_eval;
+
+static int eval_count(void *ctx, int gpus, plan_candidate *cand)
+{
+    group_eval *ge = ctx;
+    const plan_problem *pb = ge->pb;
+    gcsim_error err;
+    *cand = ge->proto;
+    cand->gpus = ge->cs.gpus = gpus;
+    if (run_candidate(pb, &ge->cs, cand, &err)) {
+        if (!ge->out->first_error[0])
+            snprintf(ge->out->first_error, sizeof ge->out->first_error, "%.500s", err.message);
+        return -1;
+    }
+    if (pb->conv) {
+        conv_factor f = conv_factor_at(&pb->conv[ge->compressor], gpus);
+        cand->conv_factor = isfinite(f.factor) ? f.factor : 1.0;
+    }
+    plan_evaluate(&pb->target, cand);
+    return 0;
+}
+
+/* Searches one (platform, compressor, stack, collective) group's counts (plan_search.h),
+ * offering each that ran to the group and the extremes. */
+static int run_group(const plan_problem *pb, int p, int c, int t, int k, int sh,
+                     const plan_domain *domain, plan_group *grp, plan_extremes *extremes,
+                     plan_result *out)
 {
     const gcsim_platform *pf = pb->platforms[p];
     /* With exchange_best no collective is named: each exchange takes the schedule the
      * platform and the stack give it, as `gcsim predict --exchange X` does. */
-    sweep_case cs = {.platform = pf, .model = pb->model, .payload = pb->plans[c],
-                     .stack = pb->stacks[p * pb->n_stacks + t],
-                     .collective = pb->exchange_best ? COLLECTIVE_RING : pb->collectives[k],
-                     .collective_given = !pb->exchange_best,
-                     .exchange = pb->exchange, .scaling = pb->scaling, .engine = pb->engine,
-                     .batch = pb->batch, .gpus = 1, .overlap = true,
-                     .grad_accum = pb->grad_accum, .act_ckpt = pb->act_ckpt};
+    group_eval ge = {.pb = pb, .compressor = c, .out = out};
+    ge.cs = (sweep_case){.platform = pf, .model = pb->model, .payload = pb->plans[c],
+                         .stack = pb->stacks[p * pb->n_stacks + t],
+                         .collective = pb->exchange_best ? COLLECTIVE_RING : pb->collectives[k],
+                         .collective_given = !pb->exchange_best,
+                         .exchange = pb->exchange, .scaling = pb->scaling, .engine = pb->engine,
+                         .batch = pb->batch, .gpus = 1, .overlap = true,
+                         .grad_accum = pb->grad_accum, .act_ckpt = pb->act_ckpt};
     if (pb->n_shardings > 0)
-        cs.sharding = pb->shardings[sh];
+        ge.cs.sharding = pb->shardings[sh];
     /* One GPU exchanges nothing, so its throughput is the same under every exchange. */
     sweep_result one;
     gcsim_error err;
-    double tput1 = sweep_case_run(&cs, &one, &err) ? 0.0 : one.p.throughput_samples_per_s;
-    for (int g = 0; g < n_counts; g++) {
-        plan_candidate cand;
-        memset(&cand, 0, sizeof cand);
-        cand.platform = p;
-        cand.compressor = c;
-        cand.stack = t;
-        cand.collective = k;
-        cand.sharding = sh;
-        cand.gpus = cs.gpus = counts[g];
-        if (run_candidate(pb, &cs, &cand, &err)) {
-            out->skipped++;
-            if (!out->first_error[0])
-                snprintf(out->first_error, sizeof out->first_error, "%.500s", err.message);
-            continue;
-        }
-        out->evaluated++;
-        cand.one_gpu_samples_per_s = tput1;
-        cand.price_per_gpu_hour_usd = pf->has_price ? pf->price_per_gpu_hour_usd : NAN;
-        if (pb->conv) {
-            conv_factor f = conv_factor_at(&pb->conv[c], cand.gpus);
-            cand.conv_factor = isfinite(f.factor) ? f.factor : 1.0;
-        }
-        plan_evaluate(&pb->target, &cand);
-        plan_keep(&pb->target, pb->rank_by_time, &cand, grp, extremes);
-    }
+    double tput1 = sweep_case_run(&ge.cs, &one, &err) ? 0.0 : one.p.throughput_samples_per_s;
+    memset(&ge.proto, 0, sizeof ge.proto);
+    ge.proto.platform = p;
+    ge.proto.compressor = c;
+    ge.proto.stack = t;
+    ge.proto.collective = k;
+    ge.proto.sharding = sh;
+    ge.proto.one_gpu_samples_per_s = tput1;
+    ge.proto.price_per_gpu_hour_usd = pf->has_price ? pf->price_per_gpu_hour_usd : NAN;
+    return plan_search_group(domain, pb->search, &pb->target, pb->rank_by_time, eval_count, &ge,
+                             grp, extremes, &out->evaluated, &out->skipped);
 }
 
 int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
@@ -192,7 +209,7 @@ int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
     int n_collectives = pb->exchange_best ? 1 : pb->n_collectives;
     int n_shardings = pb->n_shardings > 0 ? pb->n_shardings : 1;
     out->n_groups = pb->n_platforms * plan_groups_per_platform(pb);
-    int *counts = malloc(PLAN_MAX_GPU_COUNTS * sizeof *counts);
+    int *counts = malloc(((size_t)(pb->gpus ? pb->n_gpus : 0) + 1) * sizeof *counts);
     plan_group *groups = calloc((size_t)out->n_groups + 1, sizeof *groups);
     out->rows = calloc((size_t)out->n_groups + 1, sizeof *out->rows);
     plan_extremes extremes;
@@ -202,13 +219,9 @@ int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
         gcsim_fail_internal(err, "out of memory");
         goto done;
     }
-    /* Every candidate is evaluated: throughput is not monotonic in the GPU count (a
-     * partly filled machine pays a full machine's communication), so a bisection could
-     * miss the smallest count that reaches the target. */
     for (int p = 0; p < pb->n_platforms; p++) {
-        int n_counts = plan_search_counts(pb, pb->platforms[p], counts, err);
-        if (n_counts < 0)
-            goto done;
+        plan_domain domain;
+        plan_search_domain(pb, pb->platforms[p], counts, &domain);
         for (int c = 0; c < pb->n_compressors; c++)
             for (int t = 0; t < pb->n_stacks; t++)
                 for (int k = 0; k < n_collectives; k++)
@@ -219,8 +232,11 @@ int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
                             continue;
                         int g = (((p * pb->n_compressors + c) * pb->n_stacks + t) * n_collectives +
                                  k) * n_shardings + sh;
-                        run_group(pb, p, c, t, k, sh, counts, n_counts, &groups[g], &extremes,
-                                  out);
+                        if (run_group(pb, p, c, t, k, sh, &domain, &groups[g], &extremes,
+                                      out)) {
+                            gcsim_fail_internal(err, "out of memory");
+                            goto done;
+                        }
                         if (groups[g].has_best)
                             out->rows[out->n_rows++] = groups[g].best;
                     }

@@ -1,7 +1,7 @@
 /*
  * sim/planning/plan_run.h: the search behind `gcsim plan`. Given loaded inputs (platforms,
- * payload plans of one model, training stacks, collectives) and a target, every GPU count
- * searched on every platform is run for every compressor, stack and collective; the best
+ * payload plans of one model, training stacks, collectives) and a target, the GPU counts of
+ * every platform are searched (plan_search.h) for every compressor, stack and collective; the best
  * feasible count of each (platform, compressor, stack, collective) group is kept and the
  * groups ranked, or, when no group is feasible, the closest count of each group with a
  * sentence saying why none is. With exchange_best, each count runs every exchange the
@@ -18,10 +18,12 @@
 #include "engine.h"
 #include "gcsim_error.h"
 #include "plan_rank.h"
+#include "plan_search.h"
 #include "scenario.h"
 
-/* At most this many GPU counts are searched on one platform (a --gpus list with "..."
- * can expand to many). */
+/* A --gpus list has at most this many counts (a list with "..." can expand to many; issue
+ * 29: every input that grows has a limit). Parsing, filtering and the bounded search are
+ * linear in the list, or less; the exhaustive search evaluates every count. */
 #define PLAN_MAX_GPU_COUNTS 65536
 
 typedef struct {
@@ -43,9 +45,10 @@ typedef struct {
      * (exchange_best_run) and the fastest is the candidate, which also carries the stack's
      * own exchange and throughput. Groups are then (platform, compressor, stack). */
     bool exchange_best;
-    const int *gpus;          /* the counts asked for (ascending or not), or NULL: */
-    int n_gpus;               /*   plan_default_counts on each platform */
+    const int *gpus;          /* the counts asked for, ascending and distinct, or NULL: */
+    int n_gpus;               /*   1 to each platform's size (plan_search_domain) */
     bool whole_nodes;         /* beyond one node, only multiples of gpus_per_node */
+    plan_search_mode search;  /* bounded (default) or exhaustive (plan_search.h) */
     /* Sharding strategies searched (NULL or none: ddp alone); a sharded strategy runs its
      * own exchange, so it forms one group per (platform, compressor, stack), not one per
      * collective. Micro-batches per step and checkpointing apply to every candidate. */
@@ -79,15 +82,16 @@ typedef struct {
  * the measured compute time. Writes at most max and returns how many there are. */
 int plan_default_collectives(gcsim_exchange exchange, gcsim_collective *out, int max);
 
-/* The GPU counts searched on a platform: the problem's list (with whole_nodes, only those
- * up to one node and the multiples of gpus_per_node), or plan_default_counts. Returns how
- * many were written (counts has room for PLAN_MAX_GPU_COUNTS), or -1 with the reason in
- * err when the platform has more counts to search than that. */
-int plan_search_counts(const plan_problem *pb, const gcsim_platform *pf, int *counts,
-                       gcsim_error *err);
+/* The GPU counts a group may take on a platform (plan_search.h): the problem's list (with
+ * whole_nodes, only those up to one node and the multiples of gpus_per_node; buf has room
+ * for n_gpus and holds them), or 1 to the platform's size (whole nodes beyond one node
+ * with whole_nodes). Returns how many. */
+long long plan_search_domain(const plan_problem *pb, const gcsim_platform *pf, int *buf,
+                             plan_domain *d);
 
-/* The number of candidates plan_run will evaluate (platforms whose counts cannot be
- * listed count none); with exchange_best each candidate is EXCHANGE_BEST_TRIES runs. */
+/* The number of candidates plan_run will evaluate: every count of each domain in the
+ * exhaustive search, the grid's counts in the bounded one (refinement adds some: a lower
+ * bound); with exchange_best each candidate is EXCHANGE_BEST_TRIES runs. */
 long long plan_candidate_count(const plan_problem *pb);
 
 /* Runs the search. Candidates that cannot run (more GPUs than fit, a compressor the stack

@@ -48,30 +48,30 @@ static void test_search_counts(void)
     memset(&pf, 0, sizeof pf);
     pf.nodes = 2;
     pf.gpus_per_node = 8;
-    int *counts = malloc(PLAN_MAX_GPU_COUNTS * sizeof *counts);
-    CHECK(counts != NULL);
-    if (!counts)
-        return;
-    gcsim_error err;
+    int counts[16];
+    plan_domain d;
     /* A list: with whole nodes, 12 (one and a half nodes) goes; 3 (within a node) stays. */
     const int listed[] = {1, 2, 3, 8, 12, 16, 24};
     plan_problem pb = {.gpus = listed, .n_gpus = 7, .whole_nodes = true};
     const int whole[] = {1, 2, 3, 8, 16, 24};
-    CHECK(plan_search_counts(&pb, &pf, counts, &err) == 6);
+    CHECK(plan_search_domain(&pb, &pf, counts, &d) == 6 && plan_domain_size(&d) == 6);
     for (int k = 0; k < 6; k++)
-        CHECK(counts[k] == whole[k]);
+        CHECK(plan_domain_count(&d, k) == whole[k]);
     pb.whole_nodes = false;
-    CHECK(plan_search_counts(&pb, &pf, counts, &err) == 7);
+    CHECK(plan_search_domain(&pb, &pf, counts, &d) == 7);
     for (int k = 0; k < 7; k++)
-        CHECK(counts[k] == listed[k]);
+        CHECK(plan_domain_count(&d, k) == listed[k]);
     /* No list: 2 nodes of 8 are 1..16, or 1..8 and 16 in whole nodes. */
     pb.gpus = NULL;
     pb.n_gpus = 0;
-    CHECK(plan_search_counts(&pb, &pf, counts, &err) == 16);
-    CHECK(counts[0] == 1 && counts[15] == 16);
+    CHECK(plan_search_domain(&pb, &pf, counts, &d) == 16);
+    CHECK(plan_domain_count(&d, 0) == 1 && plan_domain_count(&d, 15) == 16);
     pb.whole_nodes = true;
-    CHECK(plan_search_counts(&pb, &pf, counts, &err) == 9);
-    CHECK(counts[7] == 8 && counts[8] == 16);
+    CHECK(plan_search_domain(&pb, &pf, counts, &d) == 9);
+    CHECK(plan_domain_count(&d, 7) == 8 && plan_domain_count(&d, 8) == 16);
+    /* The exhaustive search runs every count; the bounded one at least its grid: 1, 2, 3,
+     * 4, 6, 8, 16 (7 of the 9). */
+    pb.search = PLAN_SEARCH_EXHAUSTIVE;
     /* What plan_run will run: counts x compressors x collectives per platform. */
     const gcsim_platform *two[] = {&pf, &pf};
     pb.platforms = two;
@@ -94,7 +94,9 @@ static void test_search_counts(void)
     stacks[1] = stacks[3] = &fused;
     CHECK(plan_candidate_count(&pb) ==
           2 * 9 * 3 * (EXCHANGE_BEST_TRIES + EXCHANGE_BEST_MAX_TRIES));
-    free(counts);
+    pb.search = PLAN_SEARCH_BOUNDED;
+    CHECK(plan_candidate_count(&pb) ==
+          2 * 7 * 3 * (EXCHANGE_BEST_TRIES + EXCHANGE_BEST_MAX_TRIES));
 }
 
 enum { N_COUNTS = 7, N_COMPRESSORS = 2, N_COLLECTIVES = 2 };
