@@ -1,4 +1,4 @@
-/* gcsim train: data-parallel SGD with gradient compression on Fashion-MNIST. */
+/* gcsim train: data-parallel SGD with gradient compression on Fashion-MNIST or the UCI digits. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -28,7 +28,8 @@ static void train_usage(FILE *out)
 "                   [--dump-trace DIR --dump-steps LIST] [--format table|json|csv]\n"
 "                   [--output FILE]\n"
 "\n"
-"Trains a small network on Fashion-MNIST with N simulated data-parallel workers in one\n"
+"Trains a small network on Fashion-MNIST (or the 8x8 UCI digits, --data datasets/digits)\n"
+"with N simulated data-parallel workers in one\n"
 "process: each worker computes the gradient of its B/N share of the mini-batch and\n"
 "compresses it with its own compressor instance; the decoded gradients are averaged and\n"
 "every worker applies the same momentum-SGD step. Prints training loss, test accuracy and\n"
@@ -50,8 +51,10 @@ static void train_usage(FILE *out)
 "  --target-accuracy A  report the iterations (and bits) to reach test accuracy A in (0,1]\n"
 "  --eval-every K     evaluate on the test set every K iterations as well as at the end of\n"
 "                     each epoch (default: 0, epochs only)\n"
-"  --data DIR         directory of the IDX .gz files\n"
-"                     (default: " FMNIST_DEFAULT_DIR ", package " FMNIST_DEBIAN_PACKAGE ")\n"
+"  --data DIR         directory of Fashion-MNIST's IDX .gz files\n"
+"                     (default: " FMNIST_DEFAULT_DIR ", package " FMNIST_DEBIAN_PACKAGE "),\n"
+"                     or of " DIGITS_FILE " (the 8x8 digits: datasets/digits in the\n"
+"                     source tree; the last quarter of its 1,797 images is the test set)\n"
 "  --limit-train N    use the first N training images only (default: all 60,000)\n"
 "  --limit-test N     use the first N test images only (default: all 10,000)\n"
 "  --dump-trace DIR   write worker 0's gradients (before compression) as safetensors,\n"
@@ -289,8 +292,8 @@ int cmd_train(int argc, char **argv)
 
     char msg[2048];
     fmnist_split train = {0}, test = {0};
-    if (fmnist_load(o.data_dir, "train", (size_t)o.limit_train, &train, msg, sizeof msg) ||
-        fmnist_load(o.data_dir, "t10k", (size_t)o.limit_test, &test, msg, sizeof msg)) {
+    if (train_data_load(o.data_dir, "train", (size_t)o.limit_train, &train, msg, sizeof msg) ||
+        train_data_load(o.data_dir, "t10k", (size_t)o.limit_test, &test, msg, sizeof msg)) {
         fprintf(stderr, "gcsim train: %s\n", msg);
         fmnist_free(&train);
         return EXIT_BAD_INPUT;
@@ -318,7 +321,7 @@ int cmd_train(int argc, char **argv)
     snprintf(buf, sizeof buf, "%s, %zu parameters in %d tensors", train_model_name(o.cfg.model),
              sum.params, sum.tensors);
     report_note(r, "model", buf);
-    snprintf(buf, sizeof buf, "Fashion-MNIST from %s: %zu training, %zu test images", o.data_dir,
+    snprintf(buf, sizeof buf, "%s from %s: %zu training, %zu test images", train.name, o.data_dir,
              train.count, test.count);
     report_note(r, "data", buf);
     snprintf(buf, sizeof buf, "%d workers x %d samples (global batch %d), %ld iterations",
