@@ -153,8 +153,8 @@ static conv_factor pool_rows(const conv_train_table *t, const char *key, bool fa
         if (r->workers != workers || strcmp(family ? fam : r->spec, key) != 0)
             continue;
         if (r->reached < r->seeds || isnan(r->factor)) {
-            snprintf(f.how, sizeof f.how, "train: %.100s on %.39s reached fp32's target in %d of "
-                     "%d seeds", r->spec, r->task, r->reached, r->seeds);
+            snprintf(f.how, sizeof f.how, "train: %d of %d seeds reached fp32's target on %.39s "
+                     "(%.100s)", r->reached, r->seeds, r->task, r->spec);
             return f;
         }
         log_sum += log(r->factor);
