@@ -23,7 +23,8 @@ static void train_usage(FILE *out)
     fprintf(out,
 "usage: gcsim train [--model softmax|mlp|lenet] [--workers N] [--compressor SPEC]\n"
 "                   [--epochs E] [--batch B] [--lr LR] [--seed S] [--momentum M]\n"
-"                   [--weight-decay W] [--target-accuracy A] [--eval-every STEPS]\n"
+"                   [--weight-decay W] [--target-accuracy A [--stop-at-target]]\n"
+"                   [--eval-every STEPS]\n"
 "                   [--data DIR] [--limit-train N] [--limit-test N]\n"
 "                   [--dump-trace DIR --dump-steps LIST] [--format table|json|csv]\n"
 "                   [--output FILE]\n"
@@ -49,6 +50,7 @@ static void train_usage(FILE *out)
 "  --weight-decay W   L2 coefficient (default: 0.0005)\n"
 "  --seed S           seed of every random stream (default: 1)\n"
 "  --target-accuracy A  report the iterations (and bits) to reach test accuracy A in (0,1]\n"
+"  --stop-at-target   end the run at the evaluation that reaches --target-accuracy\n"
 "  --eval-every K     evaluate on the test set every K iterations as well as at the end of\n"
 "                     each epoch (default: 0, epochs only)\n"
 "  --data DIR         directory of Fashion-MNIST's IDX .gz files\n"
@@ -108,6 +110,7 @@ static int parse_options(int argc, char **argv, train_options *o)
         {"limit-train", required_argument, 0, 'L'}, {"limit-test", required_argument, 0, 'T'},
         {"dump-trace", required_argument, 0, 'D'},  {"dump-steps", required_argument, 0, 'S'},
         {"format", required_argument, 0, 'f'},      {"output", required_argument, 0, 'o'},
+        {"stop-at-target", no_argument, 0, 'X'},
         {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     train_config_defaults(&o->cfg);
@@ -185,6 +188,7 @@ static int parse_options(int argc, char **argv, train_options *o)
             }
             o->cfg.eval_every = (long)v;
             break;
+        case 'X': o->cfg.stop_at_target = 1; break;
         case 'd': o->data_dir = optarg; break;
         case 'L':
             if (!cli_parse_int(optarg, 1, 1LL << 40, &o->limit_train)) {
@@ -227,6 +231,10 @@ static int parse_options(int argc, char **argv, train_options *o)
     }
     if (optind < argc) {
         fprintf(stderr, "gcsim train: unexpected argument \"%s\"\n", argv[optind]);
+        return -1;
+    }
+    if (o->cfg.stop_at_target && !(o->cfg.target_accuracy > 0.0)) {
+        fprintf(stderr, "gcsim train: --stop-at-target needs --target-accuracy\n");
         return -1;
     }
     if (!!o->cfg.dump_dir != o->has_dump_steps) {

@@ -42,6 +42,8 @@ typedef struct {
     double weight_decay;    /* L2 coefficient added to the aggregated gradient */
     uint64_t seed;
     double target_accuracy; /* in (0, 1]; 0: no time-to-accuracy */
+    int stop_at_target;     /* 1: end the run at the evaluation that reaches the target (a
+                               time-to-accuracy measurement needs nothing after it) */
     long eval_every;        /* iterations between test evaluations; 0: end of each epoch */
     const char *dump_dir;   /* NULL: no gradient dumps */
     const long *dump_steps; /* iterations (0-based) whose worker-0 gradient is dumped */

@@ -341,8 +341,10 @@ int train_run(const train_config *cfg, const fmnist_split *train, const fmnist_s
             summary->final_accuracy = p.test_accuracy;
             summary->final_train_loss = p.train_loss;
             if (on_point) on_point(&p, ctx);
+            if (cfg->stop_at_target && summary->steps_to_target >= 0) goto done;
         }
     }
+done:
     summary->steps = s->step;
     summary->bits_per_worker = train_session_bits_per_worker(s);
     train_session_free(s);

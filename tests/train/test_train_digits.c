@@ -80,6 +80,21 @@ int main(void)
     CHECK(train_run(&c, &tr, &te, NULL, NULL, &sum, err, sizeof err) == 0);
     CHECK(sum.params == 64 * 128 + 128 + 128 * 10 + 10);
     CHECK(sum.final_accuracy > 0.85);
+    /* --stop-at-target ends the run at the evaluation that reaches the target, and the
+     * iterations to it are those of the full run (the same steps up to there). */
+    const long full_steps = sum.steps;
+    c.target_accuracy = 0.8;
+    c.eval_every = 2;
+    CHECK(train_run(&c, &tr, &te, NULL, NULL, &sum, err, sizeof err) == 0);
+    const long to_target = sum.steps_to_target;
+    CHECK(to_target > 0 && sum.steps == full_steps);
+    c.stop_at_target = 1;
+    CHECK(train_run(&c, &tr, &te, NULL, NULL, &sum, err, sizeof err) == 0);
+    CHECK(sum.steps_to_target == to_target && sum.steps == to_target && sum.steps < full_steps);
+    CHECK(sum.final_accuracy >= 0.8);
+    c.stop_at_target = 0;
+    c.target_accuracy = 0;
+    c.eval_every = 0;
     c.model = TRAIN_MODEL_LENET;
     c.epochs = 1;
     CHECK(train_run(&c, &tr, &te, NULL, NULL, &sum, err, sizeof err) == 0);
