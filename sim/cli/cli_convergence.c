@@ -84,7 +84,8 @@ void cli_convergence_notes(report *r, conv_source want, const char *const *specs
         if (isnan(f[k].factor))
             snprintf(line, sizeof line, "not covered, ranked as 1: %s", f[k].how);
         else if (f[k].source == CONV_SOURCE_BOUND && f[k].omega >= 0)
-            snprintf(line, sizeof line, "1 + %.4g/N at N GPUs (%s)", f[k].omega, f[k].how);
+            snprintf(line, sizeof line, "1 + %.4g x %.4g/N at N GPUs (%s)", CONV_BOUND_SHARE,
+                     f[k].omega, f[k].how);
         else if (isfinite(f[k].lo) && isfinite(f[k].hi) && f[k].lo != f[k].hi)
             snprintf(line, sizeof line, "%.3f [%.3f, %.3f] (%s)", f[k].factor, f[k].lo, f[k].hi,
                      f[k].how);

@@ -1,4 +1,4 @@
-/* gcsim train: data-parallel SGD with gradient compression on Fashion-MNIST. */
+/* gcsim train: data-parallel SGD with gradient compression on Fashion-MNIST or the UCI digits. */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -23,16 +23,18 @@ static void train_usage(FILE *out)
     fprintf(out,
 "usage: gcsim train [--model softmax|mlp|lenet] [--workers N] [--compressor SPEC]\n"
 "                   [--epochs E] [--batch B] [--lr LR] [--seed S] [--momentum M]\n"
-"                   [--weight-decay W] [--target-accuracy A] [--eval-every STEPS]\n"
+"                   [--weight-decay W] [--target-accuracy A [--stop-at-target]]\n"
+"                   [--eval-every STEPS]\n"
 "                   [--data DIR] [--limit-train N] [--limit-test N]\n"
 "                   [--dump-trace DIR --dump-steps LIST] [--format table|json|csv]\n"
 "                   [--output FILE]\n"
 "\n"
-"Trains a small network on Fashion-MNIST with N simulated data-parallel workers in one\n"
-"process: each worker computes the gradient of its B/N share of the mini-batch and\n"
-"compresses it with its own compressor instance; the decoded gradients are averaged and\n"
-"every worker applies the same momentum-SGD step. Prints training loss, test accuracy and\n"
-"bits sent per worker at every evaluation point. Same seed, same output.\n"
+"Trains a small network on Fashion-MNIST (or the 8x8 UCI digits, --data datasets/digits)\n"
+"with N simulated data-parallel workers in one process: each worker computes the gradient\n"
+"of its B/N share of the mini-batch and compresses it with its own compressor instance;\n"
+"the decoded gradients are averaged and every worker applies the same momentum-SGD step.\n"
+"Prints training loss, test accuracy and bits sent per worker at every evaluation point.\n"
+"Same seed, same output.\n"
 "\n"
 "  --model M          softmax (7,850 parameters), mlp (784-128-10, 101,770) or lenet\n"
 "                     (LeNet-5 style, 61,706) (default: mlp)\n"
@@ -48,10 +50,13 @@ static void train_usage(FILE *out)
 "  --weight-decay W   L2 coefficient (default: 0.0005)\n"
 "  --seed S           seed of every random stream (default: 1)\n"
 "  --target-accuracy A  report the iterations (and bits) to reach test accuracy A in (0,1]\n"
+"  --stop-at-target   end the run at the evaluation that reaches --target-accuracy\n"
 "  --eval-every K     evaluate on the test set every K iterations as well as at the end of\n"
 "                     each epoch (default: 0, epochs only)\n"
-"  --data DIR         directory of the IDX .gz files\n"
-"                     (default: " FMNIST_DEFAULT_DIR ", package " FMNIST_DEBIAN_PACKAGE ")\n"
+"  --data DIR         directory of Fashion-MNIST's IDX .gz files\n"
+"                     (default: " FMNIST_DEFAULT_DIR ", package " FMNIST_DEBIAN_PACKAGE "),\n"
+"                     or of " DIGITS_FILE " (the 8x8 digits: datasets/digits in the\n"
+"                     source tree; the last quarter of its 1,797 images is the test set)\n"
 "  --limit-train N    use the first N training images only (default: all 60,000)\n"
 "  --limit-test N     use the first N test images only (default: all 10,000)\n"
 "  --dump-trace DIR   write worker 0's gradients (before compression) as safetensors,\n"
@@ -105,6 +110,7 @@ static int parse_options(int argc, char **argv, train_options *o)
         {"limit-train", required_argument, 0, 'L'}, {"limit-test", required_argument, 0, 'T'},
         {"dump-trace", required_argument, 0, 'D'},  {"dump-steps", required_argument, 0, 'S'},
         {"format", required_argument, 0, 'f'},      {"output", required_argument, 0, 'o'},
+        {"stop-at-target", no_argument, 0, 'X'},
         {"help", no_argument, 0, 'h'},              {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     train_config_defaults(&o->cfg);
@@ -182,6 +188,7 @@ static int parse_options(int argc, char **argv, train_options *o)
             }
             o->cfg.eval_every = (long)v;
             break;
+        case 'X': o->cfg.stop_at_target = 1; break;
         case 'd': o->data_dir = optarg; break;
         case 'L':
             if (!cli_parse_int(optarg, 1, 1LL << 40, &o->limit_train)) {
@@ -224,6 +231,10 @@ static int parse_options(int argc, char **argv, train_options *o)
     }
     if (optind < argc) {
         fprintf(stderr, "gcsim train: unexpected argument \"%s\"\n", argv[optind]);
+        return -1;
+    }
+    if (o->cfg.stop_at_target && !(o->cfg.target_accuracy > 0.0)) {
+        fprintf(stderr, "gcsim train: --stop-at-target needs --target-accuracy\n");
         return -1;
     }
     if (!!o->cfg.dump_dir != o->has_dump_steps) {
@@ -289,8 +300,8 @@ int cmd_train(int argc, char **argv)
 
     char msg[2048];
     fmnist_split train = {0}, test = {0};
-    if (fmnist_load(o.data_dir, "train", (size_t)o.limit_train, &train, msg, sizeof msg) ||
-        fmnist_load(o.data_dir, "t10k", (size_t)o.limit_test, &test, msg, sizeof msg)) {
+    if (train_data_load(o.data_dir, "train", (size_t)o.limit_train, &train, msg, sizeof msg) ||
+        train_data_load(o.data_dir, "t10k", (size_t)o.limit_test, &test, msg, sizeof msg)) {
         fprintf(stderr, "gcsim train: %s\n", msg);
         fmnist_free(&train);
         return EXIT_BAD_INPUT;
@@ -318,7 +329,7 @@ int cmd_train(int argc, char **argv)
     snprintf(buf, sizeof buf, "%s, %zu parameters in %d tensors", train_model_name(o.cfg.model),
              sum.params, sum.tensors);
     report_note(r, "model", buf);
-    snprintf(buf, sizeof buf, "Fashion-MNIST from %s: %zu training, %zu test images", o.data_dir,
+    snprintf(buf, sizeof buf, "%s from %s: %zu training, %zu test images", train.name, o.data_dir,
              train.count, test.count);
     report_note(r, "data", buf);
     snprintf(buf, sizeof buf, "%d workers x %d samples (global batch %d), %ld iterations",

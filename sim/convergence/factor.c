@@ -107,47 +107,97 @@ void conv_train_free(conv_train_table *t)
     t->n = 0;
 }
 
+/* The worker count to use among rows of one spec: the asked count, else the largest count
+ * not above it, else the smallest above. -1 when no row matches. */
+static int pick_workers(const conv_train_table *t, const char *canon, bool family, int workers)
+{
+    int best = -1;
+    for (int i = 0; i < t->n; i++) {
+        const conv_train_row *r = &t->rows[i];
+        char fam[256];
+        conv_spec_family(r->spec, fam, sizeof fam);
+        if (strcmp(family ? fam : r->spec, canon) != 0)
+            continue;
+        if (best < 0 || r->workers == workers) {
+            best = r->workers;
+            continue;
+        }
+        if (best == workers)
+            continue;
+        bool r_below = r->workers <= workers, b_below = best <= workers;
+        if ((r_below && !b_below) || (r_below && b_below && r->workers > best) ||
+            (!r_below && !b_below && r->workers < best))
+            best = r->workers;
+    }
+    return best;
+}
+
+/* Pools the rows of one spec (or family) at one worker count over the proxy tasks: the
+ * geometric mean of the task factors, the interval from the lowest task CI bound to the
+ * highest (the spread between proxies is part of the uncertainty). A row that missed the
+ * target in some seed makes the whole spec not covered: a compressor that fails to reach
+ * fp32's accuracy on one proxy has no finite factor there, and averaging only the others
+ * would flatter it. */
+static conv_factor pool_rows(const conv_train_table *t, const char *key, bool family,
+                             int workers, const char *level)
+{
+    conv_factor f = {.factor = NAN, .lo = NAN, .hi = NAN, .source = CONV_SOURCE_TRAIN,
+                     .omega = -1};
+    double log_sum = 0, lo = INFINITY, hi = -INFINITY;
+    int n = 0, seeds_min = 0, seeds_max = 0;
+    char tasks[160] = "";
+    for (int i = 0; i < t->n; i++) {
+        const conv_train_row *r = &t->rows[i];
+        char fam[256];
+        conv_spec_family(r->spec, fam, sizeof fam);
+        if (r->workers != workers || strcmp(family ? fam : r->spec, key) != 0)
+            continue;
+        if (r->reached < r->seeds || isnan(r->factor)) {
+            snprintf(f.how, sizeof f.how, "train: %d of %d seeds reached fp32's target on %.39s "
+                     "(%.100s)", r->reached, r->seeds, r->task, r->spec);
+            return f;
+        }
+        log_sum += log(r->factor);
+        lo = fmin(lo, r->lo);
+        hi = fmax(hi, r->hi);
+        seeds_min = n ? (r->seeds < seeds_min ? r->seeds : seeds_min) : r->seeds;
+        seeds_max = n ? (r->seeds > seeds_max ? r->seeds : seeds_max) : r->seeds;
+        size_t len = strlen(tasks);
+        snprintf(tasks + len, sizeof tasks - len, "%s%s %.3g", n ? ", " : "", r->task, r->factor);
+        n++;
+    }
+    f.factor = exp(log_sum / n);
+    f.lo = lo;
+    f.hi = hi;
+    char seeds[32];
+    if (seeds_min == seeds_max)
+        snprintf(seeds, sizeof seeds, "%d", seeds_min);
+    else
+        snprintf(seeds, sizeof seeds, "%d-%d", seeds_min, seeds_max);
+    snprintf(f.how, sizeof f.how, "train: %s%d task%s (%.120s), %d workers, %s seeds, 95%% CI",
+             level, n, n == 1 ? "" : "s", tasks, workers, seeds);
+    return f;
+}
+
 conv_factor conv_train_factor(const conv_train_table *t, const char *spec, int workers)
 {
     conv_factor f = {.factor = NAN, .lo = NAN, .hi = NAN, .source = CONV_SOURCE_TRAIN,
                      .omega = -1};
-    char canon[256], why[256];
+    char canon[256], fam[256], why[256];
     if (conv_canonical_spec(spec, canon, sizeof canon, why, sizeof why)) {
         snprintf(f.how, sizeof f.how, "train: %.200s", why);
         return f;
     }
-    const conv_train_row *best = NULL;
-    for (int i = 0; i < t->n; i++) {
-        const conv_train_row *r = &t->rows[i];
-        if (strcmp(r->spec, canon) != 0)
-            continue;
-        /* Prefer the asked worker count, else the largest count not above it, else the
-         * smallest above. */
-        if (!best)
-            best = r;
-        else if (r->workers == workers)
-            best = r;
-        else if (best->workers != workers) {
-            bool r_below = r->workers <= workers, b_below = best->workers <= workers;
-            if ((r_below && !b_below) || (r_below && b_below && r->workers > best->workers) ||
-                (!r_below && !b_below && r->workers < best->workers))
-                best = r;
-        }
-    }
-    if (!best) {
-        snprintf(f.how, sizeof f.how, "train: no gcsim train run of %.180s", canon);
-        return f;
-    }
-    if (best->reached < best->seeds || isnan(best->factor)) {
-        snprintf(f.how, sizeof f.how, "train: %.120s on %.39s reached fp32's target in %d of %d seeds",
-                 canon, best->task, best->reached, best->seeds);
-        return f;
-    }
-    f.factor = best->factor;
-    f.lo = best->lo;
-    f.hi = best->hi;
-    snprintf(f.how, sizeof f.how, "train: %s, %d workers, %d seeds, 95%% CI", best->task,
-             best->workers, best->seeds);
+    int w = pick_workers(t, canon, false, workers);
+    if (w >= 0)
+        return pool_rows(t, canon, false, w, "");
+    /* No run of these settings: the same family with other settings, said so (as the
+     * catalog's family match). */
+    conv_spec_family(canon, fam, sizeof fam);
+    w = pick_workers(t, fam, true, workers);
+    if (w >= 0)
+        return pool_rows(t, fam, true, w, "same family, other settings, ");
+    snprintf(f.how, sizeof f.how, "train: no gcsim train run of %.180s", canon);
     return f;
 }
 

@@ -183,6 +183,8 @@ int fmnist_load(const char *dir, const char *prefix, size_t limit, fmnist_split 
         }
     out->count = count;
     out->pixels = pixels;
+    out->side = SIDE;
+    out->name = "Fashion-MNIST";
     /* Keep only the payloads: shift them to the start of their buffers. */
     memmove(idata, idata + 16, count * out->pixels);
     memmove(ldata, ldata + 8, count);

@@ -16,11 +16,15 @@
 #define FMNIST_DEFAULT_DIR "/usr/share/datasets/fashion-mnist"
 #define FMNIST_DEBIAN_PACKAGE "dataset-fashion-mnist"
 
+/* One split of an image-classification dataset: Fashion-MNIST (this loader) or the UCI
+ * digits (digits.h); the trainer takes either. */
 typedef struct {
     size_t count;          /* images */
-    size_t pixels;         /* per image: 784 */
-    unsigned char *images; /* [count][pixels], 0..255 */
+    size_t pixels;         /* per image: side * side (784 for Fashion-MNIST) */
+    unsigned char *images; /* [count][pixels], 0..255 (the digits: 0..16) */
     unsigned char *labels; /* [count], 0..9 */
+    int side;              /* square images of side x side pixels (28 for Fashion-MNIST) */
+    const char *name;      /* "Fashion-MNIST", ... (static string) */
 } fmnist_split;
 
 /* Reads <dir>/<prefix>-images-idx3-ubyte.gz and <dir>/<prefix>-labels-idx1-ubyte.gz,

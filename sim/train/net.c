@@ -2,7 +2,8 @@
  * sim/train/net.c: sequential networks (dense, ReLU, convolution, 2x2 max-pooling) with a
  * softmax cross-entropy head. Batches are row-major, sample-major: x[b][c][h][w].
  * Convolutions are lowered to one GEMM per layer and batch (im2col over the whole batch),
- * which keeps the BLAS calls large enough to be efficient on 28x28 images.
+ * which keeps the BLAS calls large enough to be efficient on 28x28 images. The input is one
+ * square grey image of any side (28 for Fashion-MNIST, 8 for the UCI digits).
  */
 #include "net.h"
 
@@ -13,7 +14,7 @@
 
 #include "blas.h"
 
-enum { IMAGE_SIDE = 28, CLASSES = 10 };
+enum { FMNIST_SIDE = 28, CLASSES = 10 };
 
 typedef enum { LAYER_DENSE, LAYER_RELU, LAYER_CONV, LAYER_MAXPOOL } layer_kind;
 
@@ -30,6 +31,7 @@ typedef struct {
 struct train_net {
     train_model_kind kind;
     int capacity;
+    int image_side;     /* input images are image_side x image_side, one channel */
     layer layers[12];
     int n_layers;
     train_tensor tensors[12];
@@ -69,8 +71,8 @@ static void next_input(const train_net *net, int *c, int *h, int *w)
 {
     if (net->n_layers == 0) {
         *c = 1;
-        *h = IMAGE_SIDE;
-        *w = IMAGE_SIDE;
+        *h = net->image_side;
+        *w = net->image_side;
     } else {
         const layer *p = &net->layers[net->n_layers - 1];
         *c = p->out_c;
@@ -148,12 +150,26 @@ static void add_simple(train_net *net, layer_kind kind)
 
 train_net *train_net_create(train_model_kind kind, int capacity)
 {
-    if (capacity < 1) return NULL;
+    return train_net_create_sized(kind, capacity, FMNIST_SIDE);
+}
+
+int train_net_side_ok(train_model_kind kind, int image_side)
+{
+    /* LeNet pools twice by 2 after "same" convolutions at least: 4 pixels is the least side
+     * that leaves a 1x1 map; dense models take any side (bounded to keep sizes small). */
+    if (image_side < 1 || image_side > 1024) return 0;
+    return kind != TRAIN_MODEL_LENET || image_side >= 4;
+}
+
+train_net *train_net_create_sized(train_model_kind kind, int capacity, int image_side)
+{
+    if (capacity < 1 || !train_net_side_ok(kind, image_side)) return NULL;
     train_blas_init(); /* one BLAS thread: see blas.h */
     train_net *net = calloc(1, sizeof *net);
     if (!net) return NULL;
     net->kind = kind;
     net->capacity = capacity;
+    net->image_side = image_side;
     switch (kind) {
     case TRAIN_MODEL_SOFTMAX:
         add_dense(net, "fc", CLASSES);
@@ -163,13 +179,18 @@ train_net *train_net_create(train_model_kind kind, int capacity)
         add_simple(net, LAYER_RELU);
         add_dense(net, "fc2", CLASSES);
         break;
-    case TRAIN_MODEL_LENET:
+    case TRAIN_MODEL_LENET: {
         /* LeNet-5 as usually adapted to 28x28 inputs: the first convolution pads by 2 so
-         * the second sees 14x14 and leaves 5x5x16 = 400 features for the dense layers. */
+         * the second sees 14x14 and leaves 5x5x16 = 400 features for the dense layers.
+         * On small images (the 8x8 digits: 4x4 after the first pooling) an unpadded 5x5
+         * convolution would leave nothing, so the second convolution pads by 2 as well
+         * ("same") whenever unpadded it would leave less than 4x4: 8x8 inputs give
+         * 2x2x16 = 64 features. 28x28 inputs keep the unpadded layer (outputs unchanged). */
+        const int half = image_side / 2, conv2_pad = half - 4 >= 4 ? 0 : 2;
         add_conv(net, "conv1", 6, 5, 2);
         add_simple(net, LAYER_RELU);
         add_simple(net, LAYER_MAXPOOL);
-        add_conv(net, "conv2", 16, 5, 0);
+        add_conv(net, "conv2", 16, 5, conv2_pad);
         add_simple(net, LAYER_RELU);
         add_simple(net, LAYER_MAXPOOL);
         add_dense(net, "fc1", 120);
@@ -178,11 +199,12 @@ train_net *train_net_create(train_model_kind kind, int capacity)
         add_simple(net, LAYER_RELU);
         add_dense(net, "fc3", CLASSES);
         break;
+    }
     default:
         free(net);
         return NULL;
     }
-    net->max_act = (size_t)IMAGE_SIDE * IMAGE_SIDE;
+    net->max_act = (size_t)image_side * image_side;
     int ok = 1;
     for (int i = 0; i < net->n_layers; i++) {
         layer *l = &net->layers[i];
@@ -237,9 +259,9 @@ const train_tensor *train_net_tensor(const train_net *net, int index) { return &
 int train_net_capacity(const train_net *net) { return net->capacity; }
 size_t train_net_input_size(const train_net *net)
 {
-    (void)net;
-    return (size_t)IMAGE_SIDE * IMAGE_SIDE;
+    return (size_t)net->image_side * net->image_side;
 }
+int train_net_image_side(const train_net *net) { return net->image_side; }
 
 void train_net_init_params(const train_net *net, float *params, gc_rng *rng)
 {

@@ -31,23 +31,29 @@ typedef struct {
 
 typedef struct train_net train_net;
 
-/* Images are 28x28 single-channel, 10 classes (Fashion-MNIST). capacity >= 1 is the most
- * samples one forward/backward call may take. Returns NULL on allocation failure. */
+/* Images are image_side x image_side, single-channel, 10 classes. capacity >= 1 is the most
+ * samples one forward/backward call may take. Returns NULL on allocation failure or a side
+ * the model cannot take (train_net_side_ok). */
+train_net *train_net_create_sized(train_model_kind kind, int capacity, int image_side);
+/* 28x28 images (Fashion-MNIST). */
 train_net *train_net_create(train_model_kind kind, int capacity);
+/* 1 when the model can take square images of this side (lenet: >= 4; all: <= 1024). */
+int train_net_side_ok(train_model_kind kind, int image_side);
 void train_net_free(train_net *net);
 
 size_t train_net_params(const train_net *net);
 int train_net_tensors(const train_net *net);
 const train_tensor *train_net_tensor(const train_net *net, int index);
 int train_net_capacity(const train_net *net);
-/* Input features per sample (784). */
+/* Input features per sample (side^2: 784 for Fashion-MNIST, 64 for the digits). */
 size_t train_net_input_size(const train_net *net);
+int train_net_image_side(const train_net *net);
 
 /* He-uniform weights for layers followed by ReLU, Glorot-uniform for the output layer,
  * zero biases; draws from rng in a fixed order. */
 void train_net_init_params(const train_net *net, float *params, gc_rng *rng);
 
-/* Forward and backward over n <= capacity samples x[n][784] with labels y: writes the
+/* Forward and backward over n <= capacity samples x[n][side^2] with labels y: writes the
  * gradient of the mean cross-entropy over the n samples into grad (overwritten) and
  * returns that mean loss. */
 double train_net_loss_grad(train_net *net, const float *params, const float *x,

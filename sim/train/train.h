@@ -1,6 +1,7 @@
 /*
  * sim/train/train.h: the gcsim_train library: data-parallel synchronous SGD with gradient
- * compression on Fashion-MNIST, a convergence proxy for the simulator.
+ * compression on Fashion-MNIST or the 8x8 UCI digits (digits.h), a convergence proxy for
+ * the simulator. The network takes the images' side from the training split.
  *
  * N simulated workers live in one process and one thread. Every iteration the global
  * mini-batch of B samples is split into N equal shards; worker k computes the gradient of
@@ -24,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "digits.h"
 #include "fmnist.h"
 #include "net.h"
 
@@ -40,6 +42,8 @@ typedef struct {
     double weight_decay;    /* L2 coefficient added to the aggregated gradient */
     uint64_t seed;
     double target_accuracy; /* in (0, 1]; 0: no time-to-accuracy */
+    int stop_at_target;     /* 1: end the run at the evaluation that reaches the target (a
+                               time-to-accuracy measurement needs nothing after it) */
     long eval_every;        /* iterations between test evaluations; 0: end of each epoch */
     const char *dump_dir;   /* NULL: no gradient dumps */
     const long *dump_steps; /* iterations (0-based) whose worker-0 gradient is dumped */
@@ -97,7 +101,7 @@ long train_session_steps_per_epoch(const train_session *s);
 /* Training-set indices of the current epoch's order (the batch of step i of the epoch is
  * order[i*B .. i*B+B-1]). */
 const size_t *train_session_order(const train_session *s);
-/* Standardised float copy of training sample i into x (784 floats). */
+/* Standardised float copy of training sample i into x (train->pixels floats). */
 void train_session_sample(const train_session *s, size_t i, float *x);
 double train_session_bits_per_worker(const train_session *s);
 /* The aggregated gradient of the last step (mean of decoded worker gradients). */

@@ -18,9 +18,9 @@ struct train_session {
     size_t n_params;
     float *params, *velocity, *mean_grad;
     float **grads;        /* [workers][n_params] */
-    float *x;             /* [batch][784] */
+    float *x;             /* [batch][pixels] */
     unsigned char *y;     /* [batch] */
-    float *test_x;        /* [test count][784], standardised once */
+    float *test_x;        /* [test count][pixels], standardised once */
     size_t *order;        /* current epoch's permutation of the training set */
     gc_rng data_rng;
     float pixel_mean, pixel_inv_std;
@@ -64,6 +64,12 @@ static int check_config(const train_config *c, const fmnist_split *train, char *
         return snprintf(err, err_len, "--target-accuracy: must be in (0, 1], got %g", c->target_accuracy), -1;
     if (c->eval_every < 0)
         return snprintf(err, err_len, "--eval-every: must be >= 0, got %ld", c->eval_every), -1;
+    if (train->side < 1 || train->pixels != (size_t)train->side * train->side)
+        return snprintf(err, err_len, "training images: %zu pixels are not a square of side %d",
+                        train->pixels, train->side), -1;
+    if (!train_net_side_ok(c->model, train->side))
+        return snprintf(err, err_len, "--model %s cannot take %dx%d images",
+                        train_model_name(c->model), train->side, train->side), -1;
     if (train->count < (size_t)c->batch)
         return snprintf(err, err_len, "--batch: %d is larger than the %zu training samples",
                         c->batch, train->count), -1;
@@ -95,6 +101,9 @@ int train_session_create(const train_config *cfg, const fmnist_split *train,
 {
     *out = NULL;
     if (check_config(cfg, train, err, err_len) != 0) return -1;
+    if (test->pixels != train->pixels)
+        return snprintf(err, err_len, "test images have %zu pixels, training images %zu",
+                        test->pixels, train->pixels), -1;
     train_blas_init();
     train_session *s = calloc(1, sizeof *s);
     if (!s) return snprintf(err, err_len, "out of memory"), -1;
@@ -103,7 +112,7 @@ int train_session_create(const train_config *cfg, const fmnist_split *train,
     s->test = test;
     const int shard = cfg->batch / cfg->workers;
     /* Evaluation runs in chunks of the network's capacity; 256 keeps GEMMs efficient. */
-    s->net = train_net_create(cfg->model, shard > 256 ? shard : 256);
+    s->net = train_net_create_sized(cfg->model, shard > 256 ? shard : 256, train->side);
     if (!s->net) goto oom;
     s->n_params = train_net_params(s->net);
     s->params = malloc(s->n_params * sizeof(float));
@@ -201,13 +210,15 @@ static int dump_gradient(const train_session *s, char *err, size_t err_len)
         tensors[t].shape = shapes[t];
         tensors[t].dtype = GC_TRACE_F32;
     }
-    char step[32], workers[32], batch[32], seed[32], path[4096];
+    char step[32], workers[32], batch[32], seed[32], path[4096], source[128];
     snprintf(step, sizeof step, "%ld", s->step);
     snprintf(workers, sizeof workers, "%d", s->cfg.workers);
     snprintf(batch, sizeof batch, "%d", s->cfg.batch / s->cfg.workers);
     snprintf(seed, sizeof seed, "%llu", (unsigned long long)s->cfg.seed);
+    snprintf(source, sizeof source, "gcsim train (%s), worker 0, gradient before compression",
+             s->train->name ? s->train->name : "Fashion-MNIST");
     gc_trace_meta meta[] = {
-        {"source", "gcsim train (Fashion-MNIST), worker 0, gradient before compression"},
+        {"source", source},
         {"model", (char *)train_model_name(s->cfg.model)},
         {"step", step},
         {"workers", workers},
@@ -330,8 +341,10 @@ int train_run(const train_config *cfg, const fmnist_split *train, const fmnist_s
             summary->final_accuracy = p.test_accuracy;
             summary->final_train_loss = p.train_loss;
             if (on_point) on_point(&p, ctx);
+            if (cfg->stop_at_target && summary->steps_to_target >= 0) goto done;
         }
     }
+done:
     summary->steps = s->step;
     summary->bits_per_worker = train_session_bits_per_worker(s);
     train_session_free(s);

@@ -156,6 +156,29 @@ static void test_train_table(void)
     f = conv_train_factor(&t, "terngrad", 4);
     CHECK(isnan(f.factor));
     conv_train_free(&t);
+
+    /* Several proxy tasks: the geometric mean of their factors, the interval from the
+     * lowest CI bound to the highest; one task that missed the target in a seed makes the
+     * spec not covered; a spec without runs falls back to its family, and says so. */
+    path = write_tmp("train2.tsv",
+        "task\tspec\tworkers\tseeds\treached\tfactor\tlo\thi\n"
+        "a\tqsgd:s=2\t4\t5\t5\t1.2\t1.1\t1.3\n"
+        "b\tqsgd:s=2\t4\t10\t10\t1.8\t1.5\t2.2\n"
+        "a\tef+signsgd\t4\t5\t5\t1.5\t1.4\t1.6\n"
+        "b\tef+signsgd\t4\t10\t9\tNA\tNA\tNA\n");
+    CHECK(conv_train_load(path, &t, err, sizeof err) == 0);
+    f = conv_train_factor(&t, "qsgd:s=2", 4);
+    CHECK_REL(f.factor, sqrt(1.2 * 1.8), 1e-12);
+    CHECK_REL(f.lo, 1.1, 1e-12);
+    CHECK_REL(f.hi, 2.2, 1e-12);
+    CHECK_STR_CONTAINS(f.how, "2 tasks (a 1.2, b 1.8), 4 workers, 5-10 seeds");
+    f = conv_train_factor(&t, "ef+signsgd", 4);
+    CHECK(isnan(f.factor));
+    CHECK_STR_CONTAINS(f.how, "9 of 10 seeds reached fp32's target on b");
+    f = conv_train_factor(&t, "qsgd:s=8", 4); /* no run of s=8: the qsgd rows */
+    CHECK_REL(f.factor, sqrt(1.2 * 1.8), 1e-12);
+    CHECK_STR_CONTAINS(f.how, "same family, other settings");
+    conv_train_free(&t);
 }
 
 static void test_bound(void)
@@ -166,11 +189,14 @@ static void test_bound(void)
     char err[512];
     CHECK(conv_bound_factor("qsgd:s=1", trace, 1, 3, &coarse, err, sizeof err) == 0);
     CHECK(conv_bound_factor("qsgd:s=16", trace, 1, 3, &fine, err, sizeof err) == 0);
-    /* Unbiased: omega > 0, fewer levels more variance; factor at N is 1 + omega / N. */
+    /* Unbiased: omega > 0, fewer levels more variance; factor at N is 1 + s omega / N, at
+     * most 1 + omega / N (the interval's upper end). */
     CHECK(coarse.omega > fine.omega);
     CHECK(fine.omega > 0);
     conv_factor at4 = conv_factor_at(&coarse, 4);
-    CHECK_REL(at4.factor, 1.0 + coarse.omega / 4, 1e-12);
+    CHECK_REL(at4.factor, 1.0 + CONV_BOUND_SHARE * coarse.omega / 4, 1e-12);
+    CHECK_REL(at4.hi, 1.0 + coarse.omega_hi / 4, 1e-12);
+    CHECK(CONV_BOUND_SHARE > 0 && CONV_BOUND_SHARE <= 1);
     CHECK(!coarse.no_guarantee);
     /* Biased without error feedback: no factor, flagged; with it: SGD's rate (1). */
     CHECK(conv_bound_factor("signsgd", trace, 1, 2, &sign, err, sizeof err) == 0);

@@ -1,5 +1,5 @@
 /*
- * Backpropagation of the three networks against central finite differences of the loss:
+ * Backpropagation of the three networks (28x28 inputs, and MLP and LeNet on 8x8) against central finite differences of the loss:
  * (L(w + h e_j) - L(w - h e_j)) / 2h for a sample of coordinates in every tensor.
  * Float32 forward passes give the difference quotient an absolute error of roughly
  * 1e-7 * L / h = 1e-7 * 2.3 / 1e-3 ~ 2e-4 plus O(h^2) curvature terms, so the check is
@@ -15,17 +15,17 @@
 #include "../check.h"
 #include "net.h"
 
-static void check_model(train_model_kind kind)
+static void check_model(train_model_kind kind, int side)
 {
     enum { N = 3 };
     gc_rng rng;
     gc_rng_seed(&rng, 42);
-    train_net *net = train_net_create(kind, N);
+    train_net *net = train_net_create_sized(kind, N, side);
     size_t n = train_net_params(net);
     float *w = malloc(n * sizeof(float)), *g = malloc(n * sizeof(float)), *scratch = malloc(n * sizeof(float));
-    float x[N * 784];
+    float x[N * 784]; /* the first N * side^2 are used */
     unsigned char y[N] = {3, 7, 0};
-    for (size_t i = 0; i < sizeof x / sizeof x[0]; i++) x[i] = (float)gc_rng_normal(&rng);
+    for (size_t i = 0; i < (size_t)N * side * side; i++) x[i] = (float)gc_rng_normal(&rng);
     train_net_init_params(net, w, &rng);
     /* Non-zero biases, so their gradients are exercised away from the symmetric start. */
     for (int t = 0; t < train_net_tensors(net); t++) {
@@ -69,9 +69,12 @@ static void check_model(train_model_kind kind)
 
 int main(void)
 {
-    check_model(TRAIN_MODEL_SOFTMAX);
-    check_model(TRAIN_MODEL_MLP);
-    check_model(TRAIN_MODEL_LENET);
+    check_model(TRAIN_MODEL_SOFTMAX, 28);
+    check_model(TRAIN_MODEL_MLP, 28);
+    check_model(TRAIN_MODEL_LENET, 28);
+    /* The 8x8 digits: LeNet's second convolution is padded there (net.c). */
+    check_model(TRAIN_MODEL_MLP, 8);
+    check_model(TRAIN_MODEL_LENET, 8);
     /* Parameter counts, worked out by hand:
      *   softmax: 784*10 + 10 = 7,850
      *   mlp:     784*128 + 128 + 128*10 + 10 = 101,770
