@@ -10,7 +10,7 @@ seed gets NA (reached < seeds), so the library says it is not covered rather tha
 Usage: plots/convergence/make_train_factors.py [--gcsim build/sim/cli/gcsim] [--seeds N]
            [--out models/convergence/train_factors.tsv] [--runs models/convergence/train_runs.tsv]
 Run it under `nice -n 10`: about 25 CPU-minutes with the default tasks (almost all of it the
-Fashion-MNIST LeNet runs); run from the source tree (the digits are in datasets/digits). Runs already in the
+Fashion-MNIST LeNet runs); run from the source tree (the digits are in traces/datasets/digits). Runs already in the
 --runs file (same task, spec, workers and seed) are not run again (--resume), since a seed
 gives the same run every time (tests/train determinism).
 """
@@ -45,15 +45,15 @@ TASKS = [
          specs=["qsgd:s=2", "qsgd:s=4", "terngrad", "terngrad:clip=0", "orq:s=3", "signsgd",
                 "ef+signsgd", "topk:ratio=0.01", "ef+topk:ratio=0.01", "powersgd:rank=1",
                 "fp16", "dgc:ratio=0.001"]),
-    # The second dataset: the 8x8 UCI digits carried in datasets/digits (1,347 training and
+    # The second dataset: the 8x8 UCI digits carried in traces/datasets/digits (1,347 training and
     # 450 test images, 21 iterations an epoch). fp32 passes 0.85 after about 30 (MLP) and 30
     # to 80 (LeNet) iterations; runs are long enough for 5 times that. Cheap (the MLP about
     # a CPU second a run; LeNet, evaluated every 2 iterations, stops at the target), so 10
     # seeds.
-    dict(task="digits-mlp", model="mlp", data="datasets/digits", epochs=10, target=0.85,
+    dict(task="digits-mlp", model="mlp", data="traces/datasets/digits", epochs=10, target=0.85,
          workers=4, eval_every=1, limit_test=None, seeds=10,
          specs=COMMON + ["terngrad:clip=0", "orq:s=3"]),
-    dict(task="digits-lenet", model="lenet", data="datasets/digits", epochs=20, target=0.85,
+    dict(task="digits-lenet", model="lenet", data="traces/datasets/digits", epochs=20, target=0.85,
          workers=4, eval_every=2, limit_test=None, seeds=10, stop=True,
          specs=COMMON + ["terngrad:clip=0", "orq:s=3"]),
     # The convolutional proxy: one epoch (937 iterations); fp32 passes 0.80 after 150 to 225

@@ -2,7 +2,7 @@
  * sim/train/digits.h: the UCI "Optical Recognition of Handwritten Digits" images (Alpaydin
  * and Kaynak 1998) in scikit-learn's copy, digits.csv.gz: 1,797 images of 8x8 pixels with
  * values 0..16, one per line as 64 comma-separated integers followed by the label 0..9.
- * The repository carries the file in datasets/digits/ (README.md there: source, licence).
+ * The repository carries the file in traces/datasets/digits/ (README.md there: source, licence).
  *
  * The file has no train/test split; this loader fixes one: the last quarter of the lines
  * (rounded up: 450 of 1,797, scikit-learn's train_test_split default fraction) is "t10k"

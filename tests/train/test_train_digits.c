@@ -1,5 +1,5 @@
 /*
- * The 8x8 UCI digits (sim/train/digits.h): the file carried in datasets/digits, its fixed
+ * The 8x8 UCI digits (sim/train/digits.h): the file carried in traces/datasets/digits, its fixed
  * train/test split, malformed files, the loader choice by folder, the networks on 8x8
  * inputs (parameter counts by hand, gradients against finite differences live in
  * test_train_gradcheck) and a short training run that must learn.
@@ -50,8 +50,8 @@ int main(void)
     fmnist_split tr, te;
 
     /* The carried file: 1,797 images; the last quarter rounded up (450) is the test set. */
-    CHECK(train_data_load(GCSIM_SOURCE_DIR "/datasets/digits", "train", 0, &tr, err, sizeof err) == 0);
-    CHECK(train_data_load(GCSIM_SOURCE_DIR "/datasets/digits", "t10k", 0, &te, err, sizeof err) == 0);
+    CHECK(train_data_load(GCSIM_SOURCE_DIR "/traces/datasets/digits", "train", 0, &tr, err, sizeof err) == 0);
+    CHECK(train_data_load(GCSIM_SOURCE_DIR "/traces/datasets/digits", "t10k", 0, &te, err, sizeof err) == 0);
     CHECK(tr.count == 1347 && te.count == 450);
     CHECK(tr.pixels == 64 && tr.side == 8 && te.side == 8);
     CHECK_STR_CONTAINS(tr.name, "digits");
