@@ -136,7 +136,7 @@ static void targets(const curve *cv, const char *what)
     for (int k = 0; k < 16; k++) {
         double need = t1 * pow(1.1 * fastest / t1, k / 15.0);
         plan_target t = {.need_samples_per_s = need};
-        snprintf(label, sizeof label, "%s, %.6g samples/s", what, need);
+        snprintf(label, sizeof label, "%.400s, %.6g samples/s", what, need);
         compare(cv, &t, false, label, 0);
         compare(cv, &t, true, label, 0);
         /* The same as a work and a deadline, with a budget at the cost of a count
@@ -153,7 +153,7 @@ static void targets(const curve *cv, const char *what)
                 plan_evaluate(&w, &c);
                 plan_target b = w;
                 b.budget_usd = c.total_usd * 1.000001;
-                snprintf(label, sizeof label, "%s, %.6g samples/s, budget $%.2f", what, need,
+                snprintf(label, sizeof label, "%.400s, %.6g samples/s, budget $%.2f", what, need,
                          b.budget_usd);
                 compare(cv, &b, false, label, 1);
                 compare(cv, &b, true, label, 1);
