@@ -6,26 +6,28 @@
  * sweep_windowed compute it, in the same order: a merged flow's share is the sum of its
  * pair's active flows' shares in flow order; a link's load the sum of the active merged
  * flows crossing it in flow order (at most one per pair in a step, and pairs are in flow
- * order); a flow's bandwidth the minimum over its route of capacity x (share / load). Only
- * the bookkeeping differs: pairs are walked instead of flows (a pair's merged flows never
- * overlap), and an interval keeps the distinct (latency, bandwidth, share, sums) of its
- * active flows without their windows, which in a tree phase (no growth per step: dk = 0)
- * change nothing: a step costs the largest of its classes, and the codec the largest share.
+ * order); a flow's bandwidth the minimum over its route of capacity x (share / load).
+ *
+ * What the template adds is kinds, found once per topology, so that a chunk count costs
+ * each kind once however many GPUs there are:
+ *   - a pair kind: GPU pairs whose flows have the same offsets and sums in the same order
+ *     (they merge into the same stretches for every chunk count);
+ *   - a link kind: links of the same capacity crossed by pairs of the same kinds in the
+ *     same order (the same load, to the bit, in every step);
+ *   - a flow kind: pairs of one kind with the same route latency and links of the same
+ *     kinds along their route (the same class in every step).
+ * The trees repeat over nodes and rails, so the kinds grow with the depth of the trees,
+ * not with the GPU count. In a step, the classes are the distinct (latency, bandwidth,
+ * share, sums) of the active flow kinds, without windows, which in a tree phase (no growth
+ * per step: dk = 0) change nothing: a step costs the largest of its classes, and the codec
+ * the largest share.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <math.h>
 
 #include "tree_cost.h"
-
-typedef struct {
-    int src, dst;
-    int first, count;    /* its flows: flows[first .. first + count), by offset then sums */
-    int n_links;
-    int links[GCSIM_ROUTE_MAX_LINKS];
-    double latency_s;
-} tree_pair;
 
 typedef struct {
     int o;               /* window [o, o + C - 1] */
@@ -33,88 +35,332 @@ typedef struct {
 } tree_flow;
 
 struct gcsim_tree_template {
-    const gcsim_topology *t;
     gcsim_collective collective;
-    int rails, per_rail, omax;
-    int n_pairs, n_flows;
-    tree_pair *pairs;
+    int gpus, rails, per_rail, omax, n_raw;
+    /* pair kinds: flows[kind_first[k] .. + kind_count[k]) */
+    int n_kinds;
+    int *kind_first, *kind_count;
     tree_flow *flows;
-    int *link_index, *link_pairs; /* pairs crossing link l: link_pairs[link_index[l] ..
-                                     link_index[l + 1]), in pair order */
+    int n_kind_flows;
+    /* link kinds: capacity, and the pair kinds crossing it, in order:
+     * link_seq[link_first[l] .. link_first[l + 1]) */
+    int n_links;
+    double *link_cap;
+    int *link_first, *link_seq;
+    /* flow kinds: latency, pair kind, link kinds along the route */
+    int n_sigs;
+    double *sig_lat;
+    int *sig_kind, *sig_nl, *sig_links; /* sig_links[s * GCSIM_ROUTE_MAX_LINKS ...] */
 };
 
 void gcsim_tree_template_free(gcsim_tree_template *tt)
 {
     if (!tt)
         return;
-    free(tt->pairs);
+    free(tt->kind_first);
+    free(tt->kind_count);
     free(tt->flows);
-    free(tt->link_index);
-    free(tt->link_pairs);
+    free(tt->link_cap);
+    free(tt->link_first);
+    free(tt->link_seq);
+    free(tt->sig_lat);
+    free(tt->sig_kind);
+    free(tt->sig_nl);
+    free(tt->sig_links);
     free(tt);
 }
 
 double gcsim_tree_template_bytes(const gcsim_tree_template *tt)
 {
-    return sizeof *tt + sizeof(tree_pair) * (double)tt->n_pairs +
-           sizeof(tree_flow) * (double)tt->n_flows +
-           sizeof(int) * ((double)tt->t->n_links + 1 + tt->link_index[tt->t->n_links]);
+    return sizeof *tt + (2 * sizeof(int)) * (double)tt->n_kinds +
+           sizeof(tree_flow) * (double)tt->n_kind_flows +
+           (sizeof(double) + sizeof(int)) * (double)(tt->n_links + 1) +
+           sizeof(int) * (double)tt->link_first[tt->n_links] +
+           (sizeof(double) + (2 + GCSIM_ROUTE_MAX_LINKS) * sizeof(int)) * (double)tt->n_sigs;
+}
+
+/* ---- interning sequences of ints ---- */
+
+typedef struct {
+    int *data;
+    size_t n_data, cap_data;
+    int *off, *len;
+    int n, cap;
+    int *slot;
+    size_t mask;
+} intern;
+
+static uint64_t seq_hash(const int *v, int n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < n; i++) {
+        h ^= (uint64_t)(uint32_t)v[i];
+        h *= 1099511628211ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static void intern_free(intern *t)
+{
+    free(t->data);
+    free(t->off);
+    free(t->len);
+    free(t->slot);
+}
+
+static int intern_rehash(intern *t, size_t cap)
+{
+    int *slot = malloc(sizeof(int) * cap);
+    if (!slot)
+        return -1;
+    memset(slot, 0xff, sizeof(int) * cap);
+    for (int k = 0; k < t->n; k++) {
+        size_t i = seq_hash(t->data + t->off[k], t->len[k]) & (cap - 1);
+        while (slot[i] >= 0)
+            i = (i + 1) & (cap - 1);
+        slot[i] = k;
+    }
+    free(t->slot);
+    t->slot = slot;
+    t->mask = cap - 1;
+    return 0;
+}
+
+/* The id of sequence v[0 .. n): the first one equal to it, or a new one; -1 when out of
+ * memory. */
+static int intern_id(intern *t, const int *v, int n)
+{
+    if (!t->slot && intern_rehash(t, 256))
+        return -1;
+    size_t i = seq_hash(v, n) & t->mask;
+    for (; t->slot[i] >= 0; i = (i + 1) & t->mask) {
+        int k = t->slot[i];
+        if (t->len[k] == n && memcmp(t->data + t->off[k], v, sizeof(int) * (size_t)n) == 0)
+            return k;
+    }
+    if (t->n == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 64;
+        int *off = realloc(t->off, sizeof(int) * (size_t)cap);
+        if (off)
+            t->off = off;
+        int *len = realloc(t->len, sizeof(int) * (size_t)cap);
+        if (len)
+            t->len = len;
+        if (!off || !len)
+            return -1;
+        t->cap = cap;
+    }
+    if (t->n_data + (size_t)n > t->cap_data) {
+        size_t cap = 2 * (t->n_data + (size_t)n) + 256;
+        int *data = realloc(t->data, sizeof(int) * cap);
+        if (!data)
+            return -1;
+        t->data = data;
+        t->cap_data = cap;
+    }
+    memcpy(t->data + t->n_data, v, sizeof(int) * (size_t)n);
+    int k = t->n++;
+    t->off[k] = (int)t->n_data;
+    t->len[k] = n;
+    t->n_data += (size_t)n;
+    t->slot[i] = k;
+    if (2 * (size_t)t->n > t->mask + 1 && intern_rehash(t, 2 * (t->mask + 1)))
+        return -1;
+    return k;
+}
+
+static void put_double(int *v, double x)
+{
+    uint64_t u;
+    x += 0.0;
+    memcpy(&u, &x, sizeof u);
+    v[0] = (int)(uint32_t)(u >> 32);
+    v[1] = (int)(uint32_t)u;
+}
+
+/* ---- the template ---- */
+
+typedef struct {
+    int src, dst, first, count, kind, n_links;
+    int links[GCSIM_ROUTE_MAX_LINKS];
+    double latency_s;
+} tree_pair;
+
+/* Pairs (with routes and kinds) of the raw flows; the template's flows and kinds filled.
+ * Returns the pairs (*n_pairs), or NULL when out of memory. */
+static tree_pair *pairs_of(gcsim_tree_template *tt, const gcsim_topology *t,
+                           const gcsim_flow *raw, int n_raw, int *n_pairs)
+{
+    tree_pair *pairs = malloc(sizeof *pairs * (size_t)(n_raw > 0 ? n_raw : 1));
+    int *key = malloc(sizeof(int) * (3 * (size_t)n_raw + 1));
+    intern kinds = {0};
+    int np = 0;
+    if (!pairs || !key)
+        goto fail;
+    for (int f = 0; f < n_raw; f++) {
+        if (raw[f].first_step > tt->omax)
+            tt->omax = raw[f].first_step;
+        if (f == 0 || raw[f].src != raw[f - 1].src || raw[f].dst != raw[f - 1].dst) {
+            tree_pair *p = &pairs[np++];
+            p->src = raw[f].src;
+            p->dst = raw[f].dst;
+            p->first = f;
+            p->count = 0;
+            p->n_links = gcsim_topology_route(t, p->src, p->dst, p->links, &p->latency_s);
+        }
+        pairs[np - 1].count++;
+    }
+    for (int p = 0; p < np; p++) {
+        int n = 0;
+        for (int f = pairs[p].first; f < pairs[p].first + pairs[p].count; f++) {
+            key[n++] = raw[f].first_step;
+            put_double(key + n, raw[f].k0);
+            n += 2;
+        }
+        if ((pairs[p].kind = intern_id(&kinds, key, n)) < 0)
+            goto fail;
+    }
+    tt->n_kinds = kinds.n;
+    tt->kind_first = malloc(sizeof(int) * (size_t)(kinds.n + 1));
+    tt->kind_count = malloc(sizeof(int) * (size_t)(kinds.n + 1));
+    tt->flows = malloc(sizeof(tree_flow) * (kinds.n_data / 3 + 1));
+    if (!tt->kind_first || !tt->kind_count || !tt->flows)
+        goto fail;
+    for (int k = 0; k < kinds.n; k++) {
+        tt->kind_first[k] = tt->n_kind_flows;
+        tt->kind_count[k] = kinds.len[k] / 3;
+        for (int x = 0; x < kinds.len[k]; x += 3) {
+            const int *v = kinds.data + kinds.off[k] + x;
+            uint64_t u = (uint64_t)(uint32_t)v[1] << 32 | (uint32_t)v[2];
+            double k0;
+            memcpy(&k0, &u, sizeof k0);
+            tt->flows[tt->n_kind_flows++] = (tree_flow){v[0], k0};
+        }
+    }
+    intern_free(&kinds);
+    free(key);
+    *n_pairs = np;
+    return pairs;
+fail:
+    intern_free(&kinds);
+    free(key);
+    free(pairs);
+    return NULL;
+}
+
+/* Link kinds (of the links some pair crosses) and flow kinds; -1 when out of memory. */
+static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree_pair *pairs,
+                    int np)
+{
+    int nl = t->n_links, rc = -1;
+    int *index = calloc((size_t)nl + 1, sizeof(int)), *fill = NULL, *cross = NULL;
+    int *kind_of_link = malloc(sizeof(int) * ((size_t)nl + 1)), *key = NULL;
+    intern links = {0}, sigs = {0};
+    if (!index || !kind_of_link)
+        goto done;
+    for (int p = 0; p < np; p++)
+        for (int k = 0; k < pairs[p].n_links; k++)
+            index[pairs[p].links[k] + 1]++;
+    int longest = 0;
+    for (int l = 0; l < nl; l++) {
+        if (index[l + 1] > longest)
+            longest = index[l + 1];
+        index[l + 1] += index[l];
+    }
+    fill = malloc(sizeof(int) * ((size_t)nl + 1));
+    cross = malloc(sizeof(int) * ((size_t)index[nl] + 1));
+    key = malloc(sizeof(int) * ((size_t)longest + 2 * GCSIM_ROUTE_MAX_LINKS + 4));
+    if (!fill || !cross || !key)
+        goto done;
+    memcpy(fill, index, sizeof(int) * (size_t)nl);
+    for (int p = 0; p < np; p++)
+        for (int k = 0; k < pairs[p].n_links; k++)
+            cross[fill[pairs[p].links[k]]++] = pairs[p].kind;
+    for (int l = 0; l < nl; l++) {
+        kind_of_link[l] = -1;
+        if (index[l + 1] == index[l])
+            continue;
+        put_double(key, t->capacity_Bps[l]);
+        int n = index[l + 1] - index[l];
+        memcpy(key + 2, cross + index[l], sizeof(int) * (size_t)n);
+        if ((kind_of_link[l] = intern_id(&links, key, n + 2)) < 0)
+            goto done;
+    }
+    for (int p = 0; p < np; p++) {
+        put_double(key, pairs[p].latency_s);
+        key[2] = pairs[p].kind;
+        for (int k = 0; k < pairs[p].n_links; k++)
+            key[3 + k] = kind_of_link[pairs[p].links[k]];
+        if (intern_id(&sigs, key, 3 + pairs[p].n_links) < 0)
+            goto done;
+    }
+    tt->n_links = links.n;
+    tt->link_cap = malloc(sizeof(double) * (size_t)(links.n + 1));
+    tt->link_first = malloc(sizeof(int) * (size_t)(links.n + 1));
+    tt->link_seq = malloc(sizeof(int) * (links.n_data + 1));
+    tt->n_sigs = sigs.n;
+    tt->sig_lat = malloc(sizeof(double) * (size_t)(sigs.n + 1));
+    tt->sig_kind = malloc(sizeof(int) * (size_t)(sigs.n + 1));
+    tt->sig_nl = malloc(sizeof(int) * (size_t)(sigs.n + 1));
+    tt->sig_links = malloc(sizeof(int) * GCSIM_ROUTE_MAX_LINKS * (size_t)(sigs.n + 1));
+    if (!tt->link_cap || !tt->link_first || !tt->link_seq || !tt->sig_lat || !tt->sig_kind ||
+        !tt->sig_nl || !tt->sig_links)
+        goto done;
+    int w = 0;
+    for (int k = 0; k < links.n; k++) {
+        const int *v = links.data + links.off[k];
+        uint64_t u = (uint64_t)(uint32_t)v[0] << 32 | (uint32_t)v[1];
+        memcpy(&tt->link_cap[k], &u, sizeof(double));
+        tt->link_first[k] = w;
+        for (int x = 2; x < links.len[k]; x++)
+            tt->link_seq[w++] = v[x];
+    }
+    tt->link_first[links.n] = w;
+    for (int k = 0; k < sigs.n; k++) {
+        const int *v = sigs.data + sigs.off[k];
+        uint64_t u = (uint64_t)(uint32_t)v[0] << 32 | (uint32_t)v[1];
+        memcpy(&tt->sig_lat[k], &u, sizeof(double));
+        tt->sig_kind[k] = v[2];
+        tt->sig_nl[k] = sigs.len[k] - 3;
+        for (int x = 3; x < sigs.len[k]; x++)
+            tt->sig_links[k * GCSIM_ROUTE_MAX_LINKS + x - 3] = v[x];
+    }
+    rc = 0;
+done:
+    intern_free(&links);
+    intern_free(&sigs);
+    free(index);
+    free(fill);
+    free(cross);
+    free(kind_of_link);
+    free(key);
+    return rc;
 }
 
 gcsim_tree_template *gcsim_tree_template_new(const gcsim_topology *t, gcsim_collective c)
 {
     gcsim_tree_template *tt = calloc(1, sizeof *tt);
     gcsim_flow *raw = NULL;
-    int n_raw = 0;
+    tree_pair *pairs = NULL;
+    int n_raw = 0, np = 0;
     if (!tt)
         return NULL;
-    tt->t = t;
     tt->collective = c;
+    tt->gpus = t->gpus;
     tt->per_rail = c == COLLECTIVE_DOUBLE_TREE ? 2 : 1;
     tt->rails = t->nodes > 1 ? t->nics_per_node : 1;
-    if (gcsim_tree_raw_flows(t, tt->per_rail, &raw, &n_raw))
-        goto fail;
-    tt->n_flows = n_raw;
-    tt->flows = malloc(sizeof *tt->flows * (size_t)(n_raw > 0 ? n_raw : 1));
-    tt->pairs = malloc(sizeof *tt->pairs * (size_t)(n_raw > 0 ? n_raw : 1));
-    tt->link_index = calloc((size_t)t->n_links + 1, sizeof(int));
-    if (!tt->flows || !tt->pairs || !tt->link_index)
-        goto fail;
-    for (int f = 0; f < n_raw; f++) {
-        tt->flows[f] = (tree_flow){raw[f].first_step, raw[f].k0};
-        if (raw[f].first_step > tt->omax)
-            tt->omax = raw[f].first_step;
-        if (f == 0 || raw[f].src != raw[f - 1].src || raw[f].dst != raw[f - 1].dst) {
-            tree_pair *p = &tt->pairs[tt->n_pairs++];
-            p->src = raw[f].src;
-            p->dst = raw[f].dst;
-            p->first = f;
-            p->count = 0;
-            p->n_links = gcsim_topology_route(t, p->src, p->dst, p->links, &p->latency_s);
-            for (int k = 0; k < p->n_links; k++)
-                tt->link_index[p->links[k] + 1]++;
-        }
-        tt->pairs[tt->n_pairs - 1].count++;
+    if (gcsim_tree_raw_flows(t, tt->per_rail, &raw, &n_raw) ||
+        !(pairs = pairs_of(tt, t, raw, n_raw, &np)) || kinds_of(tt, t, pairs, np)) {
+        free(raw);
+        free(pairs);
+        gcsim_tree_template_free(tt);
+        return NULL;
     }
-    for (int l = 0; l < t->n_links; l++)
-        tt->link_index[l + 1] += tt->link_index[l];
-    tt->link_pairs = malloc(sizeof(int) * (size_t)(tt->link_index[t->n_links] + 1));
-    int *fill = malloc(sizeof(int) * (size_t)(t->n_links + 1));
-    if (!tt->link_pairs || !fill) {
-        free(fill);
-        goto fail;
-    }
-    memcpy(fill, tt->link_index, sizeof(int) * (size_t)t->n_links);
-    for (int p = 0; p < tt->n_pairs; p++)
-        for (int k = 0; k < tt->pairs[p].n_links; k++)
-            tt->link_pairs[fill[tt->pairs[p].links[k]]++] = p;
-    free(fill);
+    tt->n_raw = n_raw;
     free(raw);
+    free(pairs);
     return tt;
-fail:
-    free(raw);
-    gcsim_tree_template_free(tt);
-    return NULL;
 }
 
 /* ---- one chunk count ---- */
@@ -127,13 +373,12 @@ typedef struct {
     double share, k0;
 } stretch;
 
-/* merge_pairs (schedule.c) on pair p's flows in windows of `chunks` steps, each flow
+/* merge_pairs (schedule.c) on a pair's m flows f in windows of `chunks` steps, each flow
  * carrying `share`: its stretches appended at out[*n ...]. bound: room for 2 x its flows. */
-static void merge_pair(const gcsim_tree_template *tt, const tree_pair *p, int chunks,
-                       double share, int *bound, stretch *out, int *n)
+static void merge_pair(const tree_flow *f, int m, int chunks, double share, int *bound,
+                       stretch *out, int *n)
 {
-    const tree_flow *f = tt->flows + p->first;
-    int m = p->count, nb = 0, start = *n;
+    int nb = 0, start = *n;
     if (m == 1) { /* one window: 0 + share, fmax(0, k0), as the loop below gives */
         out[(*n)++] = (stretch){f[0].o, f[0].o + chunks - 1, 0.0 + share, fmax(0.0, f[0].k0)};
         return;
@@ -181,36 +426,15 @@ static void merge_pair(const gcsim_tree_template *tt, const tree_pair *p, int ch
     }
 }
 
-/* Distinct classes with the count of active pairs in each (schedule_cost.c's bag, keyed
- * without windows). */
-typedef struct {
-    gcsim_flow_class c;
-    int count, live;
-} bag_entry;
-
-typedef struct {
-    bag_entry *e;
-    int n, cap;
-    int *slot;
-    size_t mask;
-    int *live, n_live;
-} bag;
-
-static uint64_t bits_of(double x)
-{
-    uint64_t u;
-    x += 0.0; /* -0 and +0 are the same class */
-    memcpy(&u, &x, sizeof u);
-    return u;
-}
-
+/* The classes of one interval, without repeats: an open-addressing set over them. */
 static size_t class_hash(const gcsim_flow_class *c)
 {
     uint64_t h = 1469598103934665603ull;
-    const uint64_t v[4] = {bits_of(c->latency_s), bits_of(c->Bps), bits_of(c->share),
-                           bits_of(c->k0)};
+    const double v[4] = {c->latency_s + 0.0, c->Bps + 0.0, c->share + 0.0, c->k0 + 0.0};
     for (int i = 0; i < 4; i++) {
-        h ^= v[i];
+        uint64_t u;
+        memcpy(&u, &v[i], sizeof u);
+        h ^= u;
         h *= 1099511628211ull;
         h ^= h >> 31;
     }
@@ -223,198 +447,56 @@ static bool same(const gcsim_flow_class *x, const gcsim_flow_class *y)
            x->k0 == y->k0;
 }
 
-static int bag_rehash(bag *b, size_t cap)
-{
-    int *slot = malloc(sizeof(int) * cap);
-    if (!slot)
-        return -1;
-    memset(slot, 0xff, sizeof(int) * cap);
-    for (int k = 0; k < b->n; k++) {
-        size_t i = class_hash(&b->e[k].c) & (cap - 1);
-        while (slot[i] >= 0)
-            i = (i + 1) & (cap - 1);
-        slot[i] = k;
-    }
-    free(b->slot);
-    b->slot = slot;
-    b->mask = cap - 1;
-    return 0;
-}
-
-static int bag_entry_of(bag *b, const gcsim_flow_class *c)
-{
-    size_t i = class_hash(c) & b->mask;
-    while (b->slot[i] >= 0) {
-        if (same(&b->e[b->slot[i]].c, c))
-            return b->slot[i];
-        i = (i + 1) & b->mask;
-    }
-    if (b->n == b->cap) {
-        int cap = 2 * b->cap;
-        bag_entry *e = realloc(b->e, sizeof *e * (size_t)cap);
-        int *live = realloc(b->live, sizeof(int) * (size_t)cap);
-        if (e)
-            b->e = e;
-        if (live)
-            b->live = live;
-        if (!e || !live)
-            return -1;
-        b->cap = cap;
-    }
-    int k = b->n++;
-    b->e[k] = (bag_entry){*c, 0, -1};
-    b->slot[i] = k;
-    if (2 * (size_t)b->n > b->mask + 1 && bag_rehash(b, 2 * (b->mask + 1)))
-        return -1;
-    return k;
-}
-
-static void bag_add(bag *b, int k, int delta)
-{
-    bag_entry *e = &b->e[k];
-    if (e->count == 0 && delta > 0) {
-        e->live = b->n_live;
-        b->live[b->n_live++] = k;
-    }
-    e->count += delta;
-    if (e->count == 0) {
-        int last = b->live[--b->n_live];
-        b->live[e->live] = last;
-        b->e[last].live = e->live;
-        e->live = -1;
-    }
-}
-
-/* Scratch of one preparation. */
-typedef struct {
-    stretch *st;
-    int *st_index;       /* pair p's stretches: st[st_index[p] .. st_index[p + 1]) */
-    int *cur;            /* pair p's current stretch, or its end */
-    int *cls_of;         /* pair p's class in the bag, -1 when inactive */
-    char *active, *dirty_pair, *dirty_link;
-    int *dp, *dl;        /* dirty pairs and links */
-    int *ev_index, *events; /* pairs whose state changes at step s */
-    double *load;
-    char *mark;
-    int *bound;
-    bag b;
-} scratch;
-
-static void scratch_free(scratch *x)
-{
-    free(x->st);
-    free(x->st_index);
-    free(x->cur);
-    free(x->cls_of);
-    free(x->active);
-    free(x->dirty_pair);
-    free(x->dirty_link);
-    free(x->dp);
-    free(x->dl);
-    free(x->ev_index);
-    free(x->events);
-    free(x->load);
-    free(x->mark);
-    free(x->bound);
-    free(x->b.e);
-    free(x->b.slot);
-    free(x->b.live);
-}
-
-/* The class of active pair p from the current loads, as flow_class_of computes it. */
-static gcsim_flow_class pair_class(const gcsim_tree_template *tt, const scratch *x, int p)
-{
-    const tree_pair *pr = &tt->pairs[p];
-    const stretch *s = &x->st[x->cur[p]];
-    double bw = INFINITY;
-    for (int k = 0; k < pr->n_links; k++)
-        bw = fmin(bw, tt->t->capacity_Bps[pr->links[k]] * (s->share / x->load[pr->links[k]]));
-    return (gcsim_flow_class){pr->latency_s, bw, s->share, s->k0, 0, 0};
-}
-
 int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule *s)
 {
-    int np = tt->n_pairs, nl = tt->t->n_links;
+    int nk = tt->n_kinds, nlk = tt->n_links, ns = tt->n_sigs;
     if (chunks < 1)
         chunks = 1;
     int steps = tt->omax + chunks;
     double share = 1.0 / ((double)tt->rails * tt->per_rail * chunks);
-    scratch x = {0};
-    size_t nf = (size_t)(tt->n_flows > 0 ? tt->n_flows : 1), npp = (size_t)(np > 0 ? np : 1);
-    x.st = malloc(sizeof *x.st * 2 * nf);
-    x.st_index = malloc(sizeof(int) * (npp + 1));
-    x.cur = malloc(sizeof(int) * npp);
-    x.cls_of = malloc(sizeof(int) * npp);
-    x.active = calloc(npp, 1);
-    x.dirty_pair = calloc(npp, 1);
-    x.dirty_link = calloc((size_t)nl + 1, 1);
-    x.dp = malloc(sizeof(int) * npp);
-    x.dl = malloc(sizeof(int) * ((size_t)nl + 1));
-    x.ev_index = calloc((size_t)steps + 2, sizeof(int));
-    x.load = calloc((size_t)nl + 1, sizeof(double));
-    x.mark = calloc((size_t)steps + 1, 1);
-    x.bound = malloc(sizeof(int) * 2 * nf);
-    x.b.cap = 64;
-    x.b.e = malloc(sizeof *x.b.e * (size_t)x.b.cap);
-    x.b.live = malloc(sizeof(int) * (size_t)x.b.cap);
+    size_t nkf = (size_t)(tt->n_kind_flows > 0 ? tt->n_kind_flows : 1);
+    size_t set_cap = 64;
+    while (set_cap < 2 * (size_t)(ns + 1))
+        set_cap *= 2;
+    stretch *st = malloc(sizeof *st * 2 * nkf);
+    int *st_index = malloc(sizeof(int) * ((size_t)nk + 1));
+    int *cur = malloc(sizeof(int) * ((size_t)nk + 1));
+    double *load = malloc(sizeof(double) * ((size_t)nlk + 1));
+    char *mark = calloc((size_t)steps + 1, 1);
+    int *bound = malloc(sizeof(int) * (2 * nkf + (size_t)steps + 2));
+    int *set = malloc(sizeof(int) * set_cap);
     int rc = -1, ni = 0, total = 0, cap = 0, *from = NULL, *to = NULL, *start = NULL;
     gcsim_flow_class *all = NULL;
-    if (!x.st || !x.st_index || !x.cur || !x.cls_of || !x.active || !x.dirty_pair ||
-        !x.dirty_link || !x.dp || !x.dl || !x.ev_index || !x.load || !x.mark || !x.bound ||
-        !x.b.e || !x.b.live || bag_rehash(&x.b, 128))
+    if (!st || !st_index || !cur || !load || !mark || !bound || !set)
         goto done;
-    /* the merged flows (merge_pairs), and whether the phase is windowed at all */
+    /* every pair kind's merged flows (merge_pairs), and whether the phase is windowed */
     int n_st = 0;
     bool windowed = false;
-    for (int p = 0; p < np; p++) {
-        x.st_index[p] = n_st;
-        merge_pair(tt, &tt->pairs[p], chunks, share, x.bound, x.st, &n_st);
-        x.cur[p] = x.st_index[p];
-        x.cls_of[p] = -1;
+    for (int k = 0; k < nk; k++) {
+        st_index[k] = n_st;
+        merge_pair(tt->flows + tt->kind_first[k], tt->kind_count[k], chunks, share, bound, st,
+                   &n_st);
+        cur[k] = st_index[k];
     }
-    x.st_index[np] = n_st;
+    st_index[nk] = n_st;
     for (int k = 0; k < n_st && !windowed; k++)
-        windowed = x.st[k].from != 0 || x.st[k].to != steps - 1;
+        windowed = st[k].from != 0 || st[k].to != steps - 1;
     if (!windowed || n_st == 0) {
         rc = 1;
         goto done;
     }
-    /* the intervals' bounds (interval_bounds), and the pairs starting or stopping there */
-    x.mark[0] = x.mark[steps] = 1;
-    for (int p = 0; p < np; p++)
-        for (int k = x.st_index[p]; k < x.st_index[p + 1]; k++) {
-            int a = x.st[k].from, z = x.st[k].to + 1;
-            if (a >= 0 && a <= steps) {
-                x.mark[a] = 1;
-                x.ev_index[a + 1]++;
-            }
-            if (z >= 0 && z <= steps && z != a) {
-                x.mark[z] = 1;
-                x.ev_index[z + 1]++;
-            }
-        }
-    for (int k = 0; k <= steps; k++)
-        x.ev_index[k + 1] += x.ev_index[k];
-    x.events = malloc(sizeof(int) * (size_t)(x.ev_index[steps + 1] + 1));
-    int *efill = malloc(sizeof(int) * ((size_t)steps + 1));
-    if (!x.events || !efill) {
-        free(efill);
-        goto done;
+    /* the intervals' bounds (interval_bounds): 0, the end, every merged flow's ends */
+    mark[0] = mark[steps] = 1;
+    for (int k = 0; k < n_st; k++) {
+        if (st[k].from >= 0 && st[k].from <= steps)
+            mark[st[k].from] = 1;
+        if (st[k].to + 1 >= 0 && st[k].to + 1 <= steps)
+            mark[st[k].to + 1] = 1;
     }
-    memcpy(efill, x.ev_index, sizeof(int) * ((size_t)steps + 1));
-    for (int p = 0; p < np; p++)
-        for (int k = x.st_index[p]; k < x.st_index[p + 1]; k++) {
-            int a = x.st[k].from, z = x.st[k].to + 1;
-            if (a >= 0 && a <= steps)
-                x.events[efill[a]++] = p;
-            if (z >= 0 && z <= steps && z != a)
-                x.events[efill[z]++] = p;
-        }
-    free(efill);
     int nb = 0;
     for (int k = 0; k <= steps; k++)
-        if (x.mark[k])
-            x.bound[nb++] = k;
+        if (mark[k])
+            bound[nb++] = k;
     ni = nb - 1;
     from = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
     to = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
@@ -422,86 +504,50 @@ int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim
     if (!from || !to || !start)
         goto done;
     for (int i = 0; i < ni; i++) {
-        int s0 = x.bound[i], n_dp = 0, n_dl = 0;
-        int e_from = i == 0 ? 0 : x.ev_index[s0], e_to = i == 0 ? np : x.ev_index[s0 + 1];
-        for (int e = e_from; e < e_to; e++) {
-            int p = i == 0 ? e : x.events[e];
-            int k = x.cur[p], end = x.st_index[p + 1];
-            while (k < end && x.st[k].to < s0)
-                k++;
-            bool now = k < end && x.st[k].from <= s0;
-            if (k == x.cur[p] && now == (bool)x.active[p])
-                continue;
-            x.cur[p] = k;
-            x.active[p] = now;
-            if (!x.dirty_pair[p]) {
-                x.dirty_pair[p] = 1;
-                x.dp[n_dp++] = p;
-            }
-            const tree_pair *pr = &tt->pairs[p];
-            for (int q = 0; q < pr->n_links; q++)
-                if (!x.dirty_link[pr->links[q]]) {
-                    x.dirty_link[pr->links[q]] = 1;
-                    x.dl[n_dl++] = pr->links[q];
-                }
-        }
-        /* the dirty links' loads, summed in flow order; the pairs crossing them */
-        for (int d = 0; d < n_dl; d++) {
-            int l = x.dl[d];
+        int s0 = bound[i];
+        /* each pair kind's flow in this interval (cur[k] < st_index[k + 1] and starting by
+         * s0), and each link kind's load: its pairs' shares added in flow order */
+        for (int k = 0; k < nk; k++)
+            while (cur[k] < st_index[k + 1] && st[cur[k]].to < s0)
+                cur[k]++;
+        for (int l = 0; l < nlk; l++) {
             double sum = 0;
-            for (int j = tt->link_index[l]; j < tt->link_index[l + 1]; j++) {
-                int p = tt->link_pairs[j];
-                if (x.active[p])
-                    sum += x.st[x.cur[p]].share;
+            for (int j = tt->link_first[l]; j < tt->link_first[l + 1]; j++) {
+                int k = tt->link_seq[j];
+                if (cur[k] < st_index[k + 1] && st[cur[k]].from <= s0)
+                    sum += st[cur[k]].share;
             }
-            x.dirty_link[l] = 0;
-            /* the same load to the bit: the classes of the pairs crossing it stand (a pair
-             * whose own flow changed is dirty already) */
-            if (sum == x.load[l])
-                continue;
-            x.load[l] = sum;
-            for (int j = tt->link_index[l]; j < tt->link_index[l + 1]; j++) {
-                int p = tt->link_pairs[j];
-                if (x.active[p] && !x.dirty_pair[p]) {
-                    x.dirty_pair[p] = 1;
-                    x.dp[n_dp++] = p;
-                }
-            }
+            load[l] = sum;
         }
-        for (int d = 0; d < n_dp; d++) {
-            int p = x.dp[d];
-            x.dirty_pair[p] = 0;
-            gcsim_flow_class c;
-            if (x.active[p]) {
-                c = pair_class(tt, &x, p);
-                if (x.cls_of[p] >= 0 && same(&x.b.e[x.cls_of[p]].c, &c))
-                    continue; /* its class stands */
-            }
-            if (x.cls_of[p] >= 0)
-                bag_add(&x.b, x.cls_of[p], -1);
-            x.cls_of[p] = -1;
-            if (!x.active[p])
-                continue;
-            int k = bag_entry_of(&x.b, &c);
-            if (k < 0)
-                goto done;
-            bag_add(&x.b, k, +1);
-            x.cls_of[p] = k;
-        }
-        from[i] = x.bound[i];
-        to[i] = x.bound[i + 1] - 1;
+        from[i] = bound[i];
+        to[i] = bound[i + 1] - 1;
         start[i] = total;
-        if (total + x.b.n_live > cap) {
-            cap = 2 * (total + x.b.n_live) + 16;
+        if (total + ns > cap) {
+            cap = 2 * (total + ns) + 16;
             gcsim_flow_class *grown = realloc(all, sizeof *all * (size_t)cap);
             if (!grown)
                 goto done;
             all = grown;
         }
-        for (int k = 0; k < x.b.n_live; k++) {
-            gcsim_flow_class c = x.b.e[x.b.live[k]].c;
-            c.first = from[i];
-            c.last = to[i];
+        memset(set, 0xff, sizeof(int) * set_cap);
+        for (int g = 0; g < ns; g++) {
+            int k = tt->sig_kind[g];
+            if (!(cur[k] < st_index[k + 1] && st[cur[k]].from <= s0))
+                continue;
+            const stretch *f = &st[cur[k]];
+            double bw = INFINITY;
+            for (int q = 0; q < tt->sig_nl[g]; q++) {
+                int l = tt->sig_links[g * GCSIM_ROUTE_MAX_LINKS + q];
+                bw = fmin(bw, tt->link_cap[l] * (f->share / load[l]));
+            }
+            gcsim_flow_class c = {tt->sig_lat[g], bw, f->share, f->k0, from[i], to[i]};
+            size_t h = class_hash(&c) & (set_cap - 1);
+            bool known = false;
+            for (; set[h] >= 0 && !known; h = (h + 1) & (set_cap - 1))
+                known = same(&all[set[h]], &c);
+            if (known)
+                continue;
+            set[h] = total;
             all[total++] = c;
         }
     }
@@ -512,7 +558,7 @@ int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim
     memset(s, 0, sizeof *s);
     s->collective = tt->collective;
     s->chunks = chunks;
-    s->endpoints = tt->t->gpus;
+    s->endpoints = tt->gpus;
     s->decodes = 1;
     s->n_phases = 1;
     s->phases = ph;
@@ -536,6 +582,12 @@ done:
     free(from);
     free(to);
     free(start);
-    scratch_free(&x);
+    free(st);
+    free(st_index);
+    free(cur);
+    free(load);
+    free(mark);
+    free(bound);
+    free(set);
     return rc;
 }
