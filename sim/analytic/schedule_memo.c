@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "schedule_memo.h"
+#include "tree_cost.h"
 
 typedef struct {
     int platform, gpus, collective, shards, chunks, group;
@@ -34,6 +35,17 @@ static memo_entry *table;
 static size_t capacity, n_entries;
 static double kept_bytes;
 
+/* Tree templates (tree_cost.h) per (platform, GPUs, collective): a tree's schedule depends
+ * on its chunk count, and a sweep asks for dozens of chunk counts per GPU count. */
+typedef struct {
+    int platform, gpus, collective;
+    gcsim_topology *topo; /* on the heap: the template points to it, entries move */
+    gcsim_tree_template *tt;
+} tree_entry;
+
+static tree_entry *trees;
+static size_t tree_capacity, n_trees;
+
 static void clear_locked(void)
 {
     for (size_t k = 0; k < capacity; k++)
@@ -42,6 +54,15 @@ static void clear_locked(void)
     free(table);
     table = NULL;
     capacity = n_entries = 0;
+    for (size_t k = 0; k < tree_capacity; k++)
+        if (trees[k].tt) {
+            gcsim_tree_template_free(trees[k].tt);
+            gcsim_topology_free(trees[k].topo);
+            free(trees[k].topo);
+        }
+    free(trees);
+    trees = NULL;
+    tree_capacity = n_trees = 0;
     kept_bytes = 0;
     for (int k = 0; k < n_platforms; k++)
         free(platforms[k]);
@@ -133,14 +154,91 @@ static double schedule_bytes(const gcsim_schedule *s)
     return bytes;
 }
 
-/* Builds and prepares the schedule of k into *s, keeping only its classes. */
+static size_t tree_slot(int platform, int gpus, int collective)
+{
+    memo_key k = {platform, gpus, collective, 0, 0, 0};
+    size_t i = (size_t)key_hash(&k) & (tree_capacity - 1);
+    while (trees[i].tt && !(trees[i].platform == platform && trees[i].gpus == gpus &&
+                            trees[i].collective == collective))
+        i = (i + 1) & (tree_capacity - 1);
+    return i;
+}
+
+static int trees_grow(void)
+{
+    size_t old_cap = tree_capacity, cap = tree_capacity ? 2 * tree_capacity : 256;
+    tree_entry *old = trees, *fresh = calloc(cap, sizeof *fresh);
+    if (!fresh)
+        return -1;
+    trees = fresh;
+    tree_capacity = cap;
+    for (size_t k = 0; k < old_cap; k++)
+        if (old[k].tt)
+            trees[tree_slot(old[k].platform, old[k].gpus, old[k].collective)] = old[k];
+    free(old);
+    return 0;
+}
+
+/* The tree template of k's platform, GPUs and collective, built on first use; NULL with
+ * err when it cannot be. */
+static const gcsim_tree_template *tree_template(const memo_key *k, gcsim_error *err)
+{
+    if (tree_capacity) {
+        tree_entry *e = &trees[tree_slot(k->platform, k->gpus, k->collective)];
+        if (e->tt)
+            return e->tt;
+    }
+    if (2 * (n_trees + 1) > tree_capacity && trees_grow() != 0) {
+        gcsim_fail(err, "out of memory keeping a tree template");
+        return NULL;
+    }
+    tree_entry *e = &trees[tree_slot(k->platform, k->gpus, k->collective)];
+    /* the interned copy: it lives as long as the template */
+    gcsim_topology *topo = malloc(sizeof *topo);
+    if (!topo) {
+        gcsim_fail(err, "out of memory building a tree template");
+        return NULL;
+    }
+    if (gcsim_topology_init(topo, platforms[k->platform], k->gpus, err) != 0) {
+        free(topo);
+        return NULL;
+    }
+    e->tt = gcsim_tree_template_new(topo, (gcsim_collective)k->collective);
+    if (!e->tt) {
+        gcsim_topology_free(topo);
+        free(topo);
+        gcsim_fail(err, "out of memory building a tree template");
+        return NULL;
+    }
+    e->topo = topo;
+    e->platform = k->platform;
+    e->gpus = k->gpus;
+    e->collective = k->collective;
+    n_trees++;
+    kept_bytes += gcsim_tree_template_bytes(e->tt) + sizeof(double) * (double)topo->n_links;
+    return e->tt;
+}
+
+/* Builds and prepares the schedule of k into *s, keeping only its classes. Trees over all
+ * GPUs are prepared from their template (the same classes, tree_cost.h). */
 static int build(const gcsim_platform *p, const memo_key *k, gcsim_schedule *s,
                  gcsim_error *err)
 {
+    gcsim_collective c = (gcsim_collective)k->collective;
+    if ((c == COLLECTIVE_TREE || c == COLLECTIVE_DOUBLE_TREE) && k->group == 0 && k->gpus > 1) {
+        const gcsim_tree_template *tt = tree_template(k, err);
+        if (!tt)
+            return -1;
+        int rc = gcsim_tree_template_prepare(tt, k->chunks, s);
+        if (rc < 0)
+            return gcsim_fail(err, "out of memory preparing the %s schedule",
+                              gcsim_collective_name(c));
+        if (rc == 0)
+            return 0;
+    }
     gcsim_topology t;
     if (gcsim_topology_init(&t, p, k->gpus, err) != 0)
         return -1;
-    gcsim_collective c = (gcsim_collective)k->collective;
     int rc = gcsim_schedule_build_for_cost(s, c, &t, k->shards, k->chunks, k->group, err);
     if (rc == 0 && gcsim_schedule_prepare(s, &t) != 0) {
         gcsim_schedule_free(s);

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "collectives.h"
+#include "tree_cost.h"
 
 typedef struct {
     gcsim_flow *v;
@@ -583,8 +584,8 @@ static int tree_shape(const gcsim_topology *t, int rail, int rails, bool mirrore
  * down in step H + c; a parent at depth d forwards it in step H + d + c. With
  * broadcast_only, only the downward half of one tree rooted at GPU 0, from step d + c (the
  * broadcast operation, whose data starts on one GPU). */
-static int build_trees(gcsim_schedule *s, const gcsim_topology *t, int per_rail, int chunks,
-                       bool broadcast_only)
+static int tree_flows(const gcsim_topology *t, int per_rail, int chunks, bool broadcast_only,
+                      flow_list *l, int *steps_out)
 {
     int n = t->gpus, rails = t->nodes > 1 && !broadcast_only ? t->nics_per_node : 1;
     int *mem = malloc(sizeof(int) * (size_t)n * 4);
@@ -592,8 +593,7 @@ static int build_trees(gcsim_schedule *s, const gcsim_topology *t, int per_rail,
         return -1;
     tree tr = {mem, mem + n, mem + 2 * n, mem + 3 * n};
     double share = 1.0 / ((double)rails * per_rail * chunks);
-    flow_list l = {0};
-    int steps = 0, rc = reserve(&l, rails * per_rail * (broadcast_only ? 1 : 2) * n);
+    int steps = 0, rc = reserve(l, rails * per_rail * (broadcast_only ? 1 : 2) * n);
     for (int r = 0; r < rails && !rc; r++)
         for (int k = 0; k < per_rail && !rc; k++) {
             int root = tree_shape(t, r, rails, k == 1, &tr);
@@ -608,23 +608,45 @@ static int build_trees(gcsim_schedule *s, const gcsim_topology *t, int per_rail,
                     continue;
                 if (!broadcast_only) {
                     int h = tr.height[g];
-                    rc = push(&l, g, p, share, tr.size[g], h, h + chunks - 1);
+                    rc = push(l, g, p, share, tr.size[g], h, h + chunks - 1);
                     if (h + chunks > steps)
                         steps = h + chunks;
                 }
                 int d = down_from + tr.depth[p];
                 if (!rc)
-                    rc = push(&l, p, g, share, n, d, d + chunks - 1);
+                    rc = push(l, p, g, share, n, d, d + chunks - 1);
                 if (d + chunks > steps)
                     steps = d + chunks;
             }
         }
     free(mem);
-    if (rc || merge_pairs(&l)) {
+    *steps_out = steps;
+    return rc;
+}
+
+static int build_trees(gcsim_schedule *s, const gcsim_topology *t, int per_rail, int chunks,
+                       bool broadcast_only)
+{
+    flow_list l = {0};
+    int steps = 0;
+    if (tree_flows(t, per_rail, chunks, broadcast_only, &l, &steps) || merge_pairs(&l)) {
         free(l.v);
         return -1;
     }
     return add_phase(s, broadcast_only ? "tree broadcast" : "tree", steps, 0, !broadcast_only, &l);
+}
+
+int gcsim_tree_raw_flows(const gcsim_topology *t, int per_rail, gcsim_flow **flows, int *n)
+{
+    flow_list l = {0};
+    int steps = 0;
+    if (tree_flows(t, per_rail, 1, false, &l, &steps) || sort_flows(&l)) {
+        free(l.v);
+        return -1;
+    }
+    *flows = l.v;
+    *n = l.n;
+    return 0;
 }
 
 /* ---- NVLink SHARP ---- */

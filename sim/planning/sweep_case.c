@@ -232,7 +232,16 @@ int sweep_case_batch(const sweep_case *c)
     return c->batch > 0 ? c->batch : c->model->batch_per_gpu;
 }
 
-int sweep_case_run(const sweep_case *c, sweep_result *out, gcsim_error *err)
+int sweep_case_setup(const sweep_case *c, gcsim_stack_setup *ss, gcsim_error *err)
+{
+    if (!c->stack)
+        return gcsim_fail_internal(err, "sweep_case_setup: the case names no training stack");
+    return gcsim_stack_setup_init(ss, c->platform, c->stack, c->payload->spec, c->exchange,
+                                  c->collective_given ? &c->collective : NULL, err);
+}
+
+int sweep_case_run_with(const sweep_case *c, const gcsim_stack_setup *setup, sweep_result *out,
+                        gcsim_error *err)
 {
     memset(out, 0, sizeof *out);
     out->batch = sweep_case_batch(c);
@@ -261,14 +270,22 @@ int sweep_case_run(const sweep_case *c, sweep_result *out, gcsim_error *err)
         .overlap = c->overlap, .timeline_path = NULL, .sharding = c->sharding,
         .grad_accum = c->grad_accum, .act_ckpt = c->act_ckpt};
     /* The setup must outlive the engine's use of the scenario, which points into it. */
-    gcsim_stack_setup ss;
-    if (gcsim_stack_setup_init(&ss, c->platform, c->stack, c->payload->spec, c->exchange,
-                               c->collective_given ? &c->collective : NULL, err))
-        return -1;
-    gcsim_stack_setup_apply(&ss, &s);
-    out->exchange = ss.cs.exchange.exchange;
-    out->collective = ss.cs.exchange.collective;
+    gcsim_stack_setup own;
+    if (!setup) {
+        if (gcsim_stack_setup_init(&own, c->platform, c->stack, c->payload->spec, c->exchange,
+                                   c->collective_given ? &c->collective : NULL, err))
+            return -1;
+        setup = &own;
+    }
+    gcsim_stack_setup_apply(setup, &s);
+    out->exchange = setup->cs.exchange.exchange;
+    out->collective = setup->cs.exchange.collective;
     return engine_run(c->engine, &s, &out->p, err);
+}
+
+int sweep_case_run(const sweep_case *c, sweep_result *out, gcsim_error *err)
+{
+    return sweep_case_run_with(c, NULL, out, err);
 }
 
 sweep_bottleneck sweep_bottleneck_of(const gcsim_prediction *p)

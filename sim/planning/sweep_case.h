@@ -92,6 +92,14 @@ typedef struct {
  * run the compressor or the exchange asked for (e.g. PowerSGD by all-gather under
  * pytorch-ddp), or the engine fails. */
 int sweep_case_run(const sweep_case *c, sweep_result *out, gcsim_error *err);
+/* The same with the stack's setup for the case made beforehand (sweep_case_setup; NULL:
+ * made here): the setup depends on the platform, stack, compressor, exchange and
+ * collective only, so the cases that differ in GPU count, model, batch or scaling share
+ * it. Every check and error before the setup's comes first as in sweep_case_run. */
+int sweep_case_run_with(const sweep_case *c, const gcsim_stack_setup *setup, sweep_result *out,
+                        gcsim_error *err);
+/* The setup sweep_case_run makes for c (gcsim_stack_setup_init); -1 with err. */
+int sweep_case_setup(const sweep_case *c, gcsim_stack_setup *ss, gcsim_error *err);
 
 /* The batch a case uses. */
 int sweep_case_batch(const sweep_case *c);

@@ -63,21 +63,30 @@ long long sweep_run(const sweep_space *s, const sweep_run_options *o, sweep_case
              * this shard has a case of the group. */
             int one_state = 0; /* 0 not yet, 1 ok, -1 failed */
             double one_tput = 0.0;
+            /* The stack's setup depends on none of the GPU counts: made once for the
+             * group; when it fails, every case runs alone to report its own first error. */
+            int setup_state = 0; /* 0 not yet, 1 made, -1 failed */
+            gcsim_stack_setup setup;
             for (int g = 0; g < s->n_gpus[p]; g++, index++) {
                 if (!sweep_shard_has(index, o->shard_k, o->shard_n))
                     continue;
+                if (setup_state == 0) {
+                    gcsim_error es;
+                    setup_state = sweep_case_setup(&cs, &setup, &es) ? -1 : 1;
+                }
+                const gcsim_stack_setup *ss = setup_state > 0 ? &setup : NULL;
                 if (one_state == 0) {
                     sweep_case one = cs;
                     one.gpus = 1;
                     sweep_result r1;
                     gcsim_error e1;
-                    one_state = sweep_case_run(&one, &r1, &e1) ? -1 : 1;
+                    one_state = sweep_case_run_with(&one, ss, &r1, &e1) ? -1 : 1;
                     one_tput = r1.p.throughput_samples_per_s;
                 }
                 cs.gpus = s->gpus[p][g];
                 sweep_result r;
                 gcsim_error err;
-                int rc = sweep_case_run(&cs, &r, &err);
+                int rc = sweep_case_run_with(&cs, ss, &r, &err);
                 sweep_outcome outcome = {.index = index, .total = total, .c = &cs, .rc = rc,
                                          .r = &r, .err = &err,
                                          .has_one_gpu = one_state > 0 && one_tput > 0,

@@ -1,0 +1,593 @@
+/*
+ * sim/collectives/tree_cost.c: pipelined trees prepared for a chunk count from a template
+ * (tree_cost.h).
+ *
+ * Every number is computed as schedule.c's merge_pairs and schedule_cost.c's
+ * sweep_windowed compute it, in the same order: a merged flow's share is the sum of its
+ * pair's active flows' shares in flow order; a link's load the sum of the active merged
+ * flows crossing it in flow order (at most one per pair in a step, and pairs are in flow
+ * order); a flow's bandwidth the minimum over its route of capacity x (share / load).
+ *
+ * What the template adds is kinds, found once per topology, so that a chunk count costs
+ * each kind once however many GPUs there are:
+ *   - a pair kind: GPU pairs whose flows have the same offsets and sums in the same order
+ *     (they merge into the same stretches for every chunk count);
+ *   - a link kind: links of the same capacity crossed by pairs of the same kinds in the
+ *     same order (the same load, to the bit, in every step);
+ *   - a flow kind: pairs of one kind with the same route latency and links of the same
+ *     kinds along their route (the same class in every step).
+ * The trees repeat over nodes and rails, so the kinds grow with the depth of the trees,
+ * not with the GPU count. In a step, the classes are the distinct (latency, bandwidth,
+ * share, sums) of the active flow kinds, without windows, which in a tree phase (no growth
+ * per step: dk = 0) change nothing: a step costs the largest of its classes, and the codec
+ * the largest share.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree_cost.h"
+
+typedef struct {
+    int o;               /* window [o, o + C - 1] */
+    double k0;
+} tree_flow;
+
+struct gcsim_tree_template {
+    gcsim_collective collective;
+    int gpus, rails, per_rail, omax, n_raw;
+    /* pair kinds: flows[kind_first[k] .. + kind_count[k]) */
+    int n_kinds;
+    int *kind_first, *kind_count;
+    tree_flow *flows;
+    int n_kind_flows;
+    /* link kinds: capacity, and the pair kinds crossing it, in order:
+     * link_seq[link_first[l] .. link_first[l + 1]) */
+    int n_links;
+    double *link_cap;
+    int *link_first, *link_seq;
+    /* flow kinds: latency, pair kind, link kinds along the route */
+    int n_sigs;
+    double *sig_lat;
+    int *sig_kind, *sig_nl, *sig_links; /* sig_links[s * GCSIM_ROUTE_MAX_LINKS ...] */
+};
+
+void gcsim_tree_template_free(gcsim_tree_template *tt)
+{
+    if (!tt)
+        return;
+    free(tt->kind_first);
+    free(tt->kind_count);
+    free(tt->flows);
+    free(tt->link_cap);
+    free(tt->link_first);
+    free(tt->link_seq);
+    free(tt->sig_lat);
+    free(tt->sig_kind);
+    free(tt->sig_nl);
+    free(tt->sig_links);
+    free(tt);
+}
+
+double gcsim_tree_template_bytes(const gcsim_tree_template *tt)
+{
+    return sizeof *tt + (2 * sizeof(int)) * (double)tt->n_kinds +
+           sizeof(tree_flow) * (double)tt->n_kind_flows +
+           (sizeof(double) + sizeof(int)) * (double)(tt->n_links + 1) +
+           sizeof(int) * (double)tt->link_first[tt->n_links] +
+           (sizeof(double) + (2 + GCSIM_ROUTE_MAX_LINKS) * sizeof(int)) * (double)tt->n_sigs;
+}
+
+/* ---- interning sequences of ints ---- */
+
+typedef struct {
+    int *data;
+    size_t n_data, cap_data;
+    int *off, *len;
+    int n, cap;
+    int *slot;
+    size_t mask;
+} intern;
+
+static uint64_t seq_hash(const int *v, int n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < n; i++) {
+        h ^= (uint64_t)(uint32_t)v[i];
+        h *= 1099511628211ull;
+        h ^= h >> 29;
+    }
+    return h;
+}
+
+static void intern_free(intern *t)
+{
+    free(t->data);
+    free(t->off);
+    free(t->len);
+    free(t->slot);
+}
+
+static int intern_rehash(intern *t, size_t cap)
+{
+    int *slot = malloc(sizeof(int) * cap);
+    if (!slot)
+        return -1;
+    memset(slot, 0xff, sizeof(int) * cap);
+    for (int k = 0; k < t->n; k++) {
+        size_t i = seq_hash(t->data + t->off[k], t->len[k]) & (cap - 1);
+        while (slot[i] >= 0)
+            i = (i + 1) & (cap - 1);
+        slot[i] = k;
+    }
+    free(t->slot);
+    t->slot = slot;
+    t->mask = cap - 1;
+    return 0;
+}
+
+/* The id of sequence v[0 .. n): the first one equal to it, or a new one; -1 when out of
+ * memory. */
+static int intern_id(intern *t, const int *v, int n)
+{
+    if (!t->slot && intern_rehash(t, 256))
+        return -1;
+    size_t i = seq_hash(v, n) & t->mask;
+    for (; t->slot[i] >= 0; i = (i + 1) & t->mask) {
+        int k = t->slot[i];
+        if (t->len[k] == n && memcmp(t->data + t->off[k], v, sizeof(int) * (size_t)n) == 0)
+            return k;
+    }
+    if (t->n == t->cap) {
+        int cap = t->cap ? 2 * t->cap : 64;
+        int *off = realloc(t->off, sizeof(int) * (size_t)cap);
+        if (off)
+            t->off = off;
+        int *len = realloc(t->len, sizeof(int) * (size_t)cap);
+        if (len)
+            t->len = len;
+        if (!off || !len)
+            return -1;
+        t->cap = cap;
+    }
+    if (t->n_data + (size_t)n > t->cap_data) {
+        size_t cap = 2 * (t->n_data + (size_t)n) + 256;
+        int *data = realloc(t->data, sizeof(int) * cap);
+        if (!data)
+            return -1;
+        t->data = data;
+        t->cap_data = cap;
+    }
+    memcpy(t->data + t->n_data, v, sizeof(int) * (size_t)n);
+    int k = t->n++;
+    t->off[k] = (int)t->n_data;
+    t->len[k] = n;
+    t->n_data += (size_t)n;
+    t->slot[i] = k;
+    if (2 * (size_t)t->n > t->mask + 1 && intern_rehash(t, 2 * (t->mask + 1)))
+        return -1;
+    return k;
+}
+
+static void put_double(int *v, double x)
+{
+    uint64_t u;
+    x += 0.0;
+    memcpy(&u, &x, sizeof u);
+    v[0] = (int)(uint32_t)(u >> 32);
+    v[1] = (int)(uint32_t)u;
+}
+
+/* ---- the template ---- */
+
+typedef struct {
+    int src, dst, first, count, kind, n_links;
+    int links[GCSIM_ROUTE_MAX_LINKS];
+    double latency_s;
+} tree_pair;
+
+/* Pairs (with routes and kinds) of the raw flows; the template's flows and kinds filled.
+ * Returns the pairs (*n_pairs), or NULL when out of memory. */
+static tree_pair *pairs_of(gcsim_tree_template *tt, const gcsim_topology *t,
+                           const gcsim_flow *raw, int n_raw, int *n_pairs)
+{
+    tree_pair *pairs = malloc(sizeof *pairs * (size_t)(n_raw > 0 ? n_raw : 1));
+    int *key = malloc(sizeof(int) * (3 * (size_t)n_raw + 1));
+    intern kinds = {0};
+    int np = 0;
+    if (!pairs || !key)
+        goto fail;
+    for (int f = 0; f < n_raw; f++) {
+        if (raw[f].first_step > tt->omax)
+            tt->omax = raw[f].first_step;
+        if (f == 0 || raw[f].src != raw[f - 1].src || raw[f].dst != raw[f - 1].dst) {
+            tree_pair *p = &pairs[np++];
+            p->src = raw[f].src;
+            p->dst = raw[f].dst;
+            p->first = f;
+            p->count = 0;
+            p->n_links = gcsim_topology_route(t, p->src, p->dst, p->links, &p->latency_s);
+        }
+        pairs[np - 1].count++;
+    }
+    for (int p = 0; p < np; p++) {
+        int n = 0;
+        for (int f = pairs[p].first; f < pairs[p].first + pairs[p].count; f++) {
+            key[n++] = raw[f].first_step;
+            put_double(key + n, raw[f].k0);
+            n += 2;
+        }
+        if ((pairs[p].kind = intern_id(&kinds, key, n)) < 0)
+            goto fail;
+    }
+    tt->n_kinds = kinds.n;
+    tt->kind_first = malloc(sizeof(int) * (size_t)(kinds.n + 1));
+    tt->kind_count = malloc(sizeof(int) * (size_t)(kinds.n + 1));
+    tt->flows = malloc(sizeof(tree_flow) * (kinds.n_data / 3 + 1));
+    if (!tt->kind_first || !tt->kind_count || !tt->flows)
+        goto fail;
+    for (int k = 0; k < kinds.n; k++) {
+        tt->kind_first[k] = tt->n_kind_flows;
+        tt->kind_count[k] = kinds.len[k] / 3;
+        for (int x = 0; x < kinds.len[k]; x += 3) {
+            const int *v = kinds.data + kinds.off[k] + x;
+            uint64_t u = (uint64_t)(uint32_t)v[1] << 32 | (uint32_t)v[2];
+            double k0;
+            memcpy(&k0, &u, sizeof k0);
+            tt->flows[tt->n_kind_flows++] = (tree_flow){v[0], k0};
+        }
+    }
+    intern_free(&kinds);
+    free(key);
+    *n_pairs = np;
+    return pairs;
+fail:
+    intern_free(&kinds);
+    free(key);
+    free(pairs);
+    return NULL;
+}
+
+/* Link kinds (of the links some pair crosses) and flow kinds; -1 when out of memory. */
+static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree_pair *pairs,
+                    int np)
+{
+    int nl = t->n_links, rc = -1;
+    int *index = calloc((size_t)nl + 1, sizeof(int)), *fill = NULL, *cross = NULL;
+    int *kind_of_link = malloc(sizeof(int) * ((size_t)nl + 1)), *key = NULL;
+    intern links = {0}, sigs = {0};
+    if (!index || !kind_of_link)
+        goto done;
+    for (int p = 0; p < np; p++)
+        for (int k = 0; k < pairs[p].n_links; k++)
+            index[pairs[p].links[k] + 1]++;
+    int longest = 0;
+    for (int l = 0; l < nl; l++) {
+        if (index[l + 1] > longest)
+            longest = index[l + 1];
+        index[l + 1] += index[l];
+    }
+    fill = malloc(sizeof(int) * ((size_t)nl + 1));
+    cross = malloc(sizeof(int) * ((size_t)index[nl] + 1));
+    key = malloc(sizeof(int) * ((size_t)longest + 2 * GCSIM_ROUTE_MAX_LINKS + 4));
+    if (!fill || !cross || !key)
+        goto done;
+    memcpy(fill, index, sizeof(int) * (size_t)nl);
+    for (int p = 0; p < np; p++)
+        for (int k = 0; k < pairs[p].n_links; k++)
+            cross[fill[pairs[p].links[k]]++] = pairs[p].kind;
+    for (int l = 0; l < nl; l++) {
+        kind_of_link[l] = -1;
+        if (index[l + 1] == index[l])
+            continue;
+        put_double(key, t->capacity_Bps[l]);
+        int n = index[l + 1] - index[l];
+        memcpy(key + 2, cross + index[l], sizeof(int) * (size_t)n);
+        if ((kind_of_link[l] = intern_id(&links, key, n + 2)) < 0)
+            goto done;
+    }
+    for (int p = 0; p < np; p++) {
+        put_double(key, pairs[p].latency_s);
+        key[2] = pairs[p].kind;
+        for (int k = 0; k < pairs[p].n_links; k++)
+            key[3 + k] = kind_of_link[pairs[p].links[k]];
+        if (intern_id(&sigs, key, 3 + pairs[p].n_links) < 0)
+            goto done;
+    }
+    tt->n_links = links.n;
+    tt->link_cap = malloc(sizeof(double) * (size_t)(links.n + 1));
+    tt->link_first = malloc(sizeof(int) * (size_t)(links.n + 1));
+    tt->link_seq = malloc(sizeof(int) * (links.n_data + 1));
+    tt->n_sigs = sigs.n;
+    tt->sig_lat = malloc(sizeof(double) * (size_t)(sigs.n + 1));
+    tt->sig_kind = malloc(sizeof(int) * (size_t)(sigs.n + 1));
+    tt->sig_nl = malloc(sizeof(int) * (size_t)(sigs.n + 1));
+    tt->sig_links = malloc(sizeof(int) * GCSIM_ROUTE_MAX_LINKS * (size_t)(sigs.n + 1));
+    if (!tt->link_cap || !tt->link_first || !tt->link_seq || !tt->sig_lat || !tt->sig_kind ||
+        !tt->sig_nl || !tt->sig_links)
+        goto done;
+    int w = 0;
+    for (int k = 0; k < links.n; k++) {
+        const int *v = links.data + links.off[k];
+        uint64_t u = (uint64_t)(uint32_t)v[0] << 32 | (uint32_t)v[1];
+        memcpy(&tt->link_cap[k], &u, sizeof(double));
+        tt->link_first[k] = w;
+        for (int x = 2; x < links.len[k]; x++)
+            tt->link_seq[w++] = v[x];
+    }
+    tt->link_first[links.n] = w;
+    for (int k = 0; k < sigs.n; k++) {
+        const int *v = sigs.data + sigs.off[k];
+        uint64_t u = (uint64_t)(uint32_t)v[0] << 32 | (uint32_t)v[1];
+        memcpy(&tt->sig_lat[k], &u, sizeof(double));
+        tt->sig_kind[k] = v[2];
+        tt->sig_nl[k] = sigs.len[k] - 3;
+        for (int x = 3; x < sigs.len[k]; x++)
+            tt->sig_links[k * GCSIM_ROUTE_MAX_LINKS + x - 3] = v[x];
+    }
+    rc = 0;
+done:
+    intern_free(&links);
+    intern_free(&sigs);
+    free(index);
+    free(fill);
+    free(cross);
+    free(kind_of_link);
+    free(key);
+    return rc;
+}
+
+gcsim_tree_template *gcsim_tree_template_new(const gcsim_topology *t, gcsim_collective c)
+{
+    gcsim_tree_template *tt = calloc(1, sizeof *tt);
+    gcsim_flow *raw = NULL;
+    tree_pair *pairs = NULL;
+    int n_raw = 0, np = 0;
+    if (!tt)
+        return NULL;
+    tt->collective = c;
+    tt->gpus = t->gpus;
+    tt->per_rail = c == COLLECTIVE_DOUBLE_TREE ? 2 : 1;
+    tt->rails = t->nodes > 1 ? t->nics_per_node : 1;
+    if (gcsim_tree_raw_flows(t, tt->per_rail, &raw, &n_raw) ||
+        !(pairs = pairs_of(tt, t, raw, n_raw, &np)) || kinds_of(tt, t, pairs, np)) {
+        free(raw);
+        free(pairs);
+        gcsim_tree_template_free(tt);
+        return NULL;
+    }
+    tt->n_raw = n_raw;
+    free(raw);
+    free(pairs);
+    return tt;
+}
+
+/* ---- one chunk count ---- */
+
+/* Sums of shares kept ready per pair (longer runs add them one by one). */
+enum { GCSIM_TREE_MAX_RUN = 32 };
+
+typedef struct {
+    int from, to;
+    double share, k0;
+} stretch;
+
+/* merge_pairs (schedule.c) on a pair's m flows f in windows of `chunks` steps, each flow
+ * carrying `share`: its stretches appended at out[*n ...]. bound: room for 2 x its flows. */
+static void merge_pair(const tree_flow *f, int m, int chunks, double share, int *bound,
+                       stretch *out, int *n)
+{
+    int nb = 0, start = *n;
+    if (m == 1) { /* one window: 0 + share, fmax(0, k0), as the loop below gives */
+        out[(*n)++] = (stretch){f[0].o, f[0].o + chunks - 1, 0.0 + share, fmax(0.0, f[0].k0)};
+        return;
+    }
+    /* the flows' starts and ends, sorted: both lists are sorted already (flows are by
+     * offset), so a merge gives what sorting all 2m of them gives */
+    for (int a = 0, b = 0; a < m || b < m;) {
+        if (b >= m || (a < m && f[a].o <= f[b].o + chunks))
+            bound[nb++] = f[a++].o;
+        else
+            bound[nb++] = f[b++].o + chunks;
+    }
+    /* The flows active over [from, to] (o <= from, o + chunks - 1 >= to) are those with o
+     * in [to - chunks + 1, from]: a run of the sorted flows, [lo, hi). Their shares are
+     * added one by one from 0 as merge_pairs adds them, so run[c] is the sum of c. */
+    double run[2 * GCSIM_TREE_MAX_RUN + 1];
+    run[0] = 0;
+    int lo = 0, hi = 0, have = 0;
+    for (int k = 0; k + 1 < nb; k++) {
+        int from = bound[k], to = bound[k + 1] - 1;
+        if (from > to)
+            continue;
+        while (hi < m && f[hi].o <= from)
+            hi++;
+        while (lo < hi && f[lo].o + chunks - 1 < to)
+            lo++;
+        double sum, k0 = 0;
+        int cnt = hi - lo;
+        if (cnt <= 2 * GCSIM_TREE_MAX_RUN) {
+            for (; have < cnt; have++)
+                run[have + 1] = run[have] + share;
+            sum = run[cnt];
+        } else {
+            sum = 0;
+            for (int c = 0; c < cnt; c++)
+                sum += share;
+        }
+        for (int x = lo; x < hi; x++)
+            k0 = fmax(k0, f[x].k0);
+        stretch *prev = *n > start ? &out[*n - 1] : NULL;
+        if (prev && prev->to == from - 1 && prev->share == sum && prev->k0 == k0)
+            prev->to = to;
+        else if (sum > 0)
+            out[(*n)++] = (stretch){from, to, sum, k0};
+    }
+}
+
+/* The classes of one interval, without repeats: an open-addressing set over them. */
+static size_t class_hash(const gcsim_flow_class *c)
+{
+    uint64_t h = 1469598103934665603ull;
+    const double v[4] = {c->latency_s + 0.0, c->Bps + 0.0, c->share + 0.0, c->k0 + 0.0};
+    for (int i = 0; i < 4; i++) {
+        uint64_t u;
+        memcpy(&u, &v[i], sizeof u);
+        h ^= u;
+        h *= 1099511628211ull;
+        h ^= h >> 31;
+    }
+    return (size_t)h;
+}
+
+static bool same(const gcsim_flow_class *x, const gcsim_flow_class *y)
+{
+    return x->latency_s == y->latency_s && x->Bps == y->Bps && x->share == y->share &&
+           x->k0 == y->k0;
+}
+
+int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule *s)
+{
+    int nk = tt->n_kinds, nlk = tt->n_links, ns = tt->n_sigs;
+    if (chunks < 1)
+        chunks = 1;
+    int steps = tt->omax + chunks;
+    double share = 1.0 / ((double)tt->rails * tt->per_rail * chunks);
+    size_t nkf = (size_t)(tt->n_kind_flows > 0 ? tt->n_kind_flows : 1);
+    size_t set_cap = 64;
+    while (set_cap < 2 * (size_t)(ns + 1))
+        set_cap *= 2;
+    stretch *st = malloc(sizeof *st * 2 * nkf);
+    int *st_index = malloc(sizeof(int) * ((size_t)nk + 1));
+    int *cur = malloc(sizeof(int) * ((size_t)nk + 1));
+    double *load = malloc(sizeof(double) * ((size_t)nlk + 1));
+    char *mark = calloc((size_t)steps + 1, 1);
+    int *bound = malloc(sizeof(int) * (2 * nkf + (size_t)steps + 2));
+    int *set = malloc(sizeof(int) * set_cap);
+    int rc = -1, ni = 0, total = 0, cap = 0, *from = NULL, *to = NULL, *start = NULL;
+    gcsim_flow_class *all = NULL;
+    if (!st || !st_index || !cur || !load || !mark || !bound || !set)
+        goto done;
+    /* every pair kind's merged flows (merge_pairs), and whether the phase is windowed */
+    int n_st = 0;
+    bool windowed = false;
+    for (int k = 0; k < nk; k++) {
+        st_index[k] = n_st;
+        merge_pair(tt->flows + tt->kind_first[k], tt->kind_count[k], chunks, share, bound, st,
+                   &n_st);
+        cur[k] = st_index[k];
+    }
+    st_index[nk] = n_st;
+    for (int k = 0; k < n_st && !windowed; k++)
+        windowed = st[k].from != 0 || st[k].to != steps - 1;
+    if (!windowed || n_st == 0) {
+        rc = 1;
+        goto done;
+    }
+    /* the intervals' bounds (interval_bounds): 0, the end, every merged flow's ends */
+    mark[0] = mark[steps] = 1;
+    for (int k = 0; k < n_st; k++) {
+        if (st[k].from >= 0 && st[k].from <= steps)
+            mark[st[k].from] = 1;
+        if (st[k].to + 1 >= 0 && st[k].to + 1 <= steps)
+            mark[st[k].to + 1] = 1;
+    }
+    int nb = 0;
+    for (int k = 0; k <= steps; k++)
+        if (mark[k])
+            bound[nb++] = k;
+    ni = nb - 1;
+    from = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
+    to = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
+    start = malloc(sizeof(int) * (size_t)(ni + 1));
+    if (!from || !to || !start)
+        goto done;
+    for (int i = 0; i < ni; i++) {
+        int s0 = bound[i];
+        /* each pair kind's flow in this interval (cur[k] < st_index[k + 1] and starting by
+         * s0), and each link kind's load: its pairs' shares added in flow order */
+        for (int k = 0; k < nk; k++)
+            while (cur[k] < st_index[k + 1] && st[cur[k]].to < s0)
+                cur[k]++;
+        for (int l = 0; l < nlk; l++) {
+            double sum = 0;
+            for (int j = tt->link_first[l]; j < tt->link_first[l + 1]; j++) {
+                int k = tt->link_seq[j];
+                if (cur[k] < st_index[k + 1] && st[cur[k]].from <= s0)
+                    sum += st[cur[k]].share;
+            }
+            load[l] = sum;
+        }
+        from[i] = bound[i];
+        to[i] = bound[i + 1] - 1;
+        start[i] = total;
+        if (total + ns > cap) {
+            cap = 2 * (total + ns) + 16;
+            gcsim_flow_class *grown = realloc(all, sizeof *all * (size_t)cap);
+            if (!grown)
+                goto done;
+            all = grown;
+        }
+        memset(set, 0xff, sizeof(int) * set_cap);
+        for (int g = 0; g < ns; g++) {
+            int k = tt->sig_kind[g];
+            if (!(cur[k] < st_index[k + 1] && st[cur[k]].from <= s0))
+                continue;
+            const stretch *f = &st[cur[k]];
+            double bw = INFINITY;
+            for (int q = 0; q < tt->sig_nl[g]; q++) {
+                int l = tt->sig_links[g * GCSIM_ROUTE_MAX_LINKS + q];
+                bw = fmin(bw, tt->link_cap[l] * (f->share / load[l]));
+            }
+            gcsim_flow_class c = {tt->sig_lat[g], bw, f->share, f->k0, from[i], to[i]};
+            size_t h = class_hash(&c) & (set_cap - 1);
+            bool known = false;
+            for (; set[h] >= 0 && !known; h = (h + 1) & (set_cap - 1))
+                known = same(&all[set[h]], &c);
+            if (known)
+                continue;
+            set[h] = total;
+            all[total++] = c;
+        }
+    }
+    start[ni] = total;
+    gcsim_phase *ph = calloc(1, sizeof *ph);
+    if (!ph)
+        goto done;
+    memset(s, 0, sizeof *s);
+    s->collective = tt->collective;
+    s->chunks = chunks;
+    s->endpoints = tt->gpus;
+    s->decodes = 1;
+    s->n_phases = 1;
+    s->phases = ph;
+    strncpy(ph->name, "tree", sizeof ph->name - 1);
+    ph->steps = steps;
+    ph->dk = 0;
+    ph->reduce = true;
+    ph->n_flows = n_st;
+    gcsim_flow_class *fit = realloc(all, sizeof *all * (size_t)(total > 0 ? total : 1));
+    ph->classes = fit ? fit : all;
+    all = NULL;
+    ph->n_classes = total;
+    ph->n_intervals = ni;
+    ph->interval_from = from;
+    ph->interval_to = to;
+    ph->interval_class = start;
+    from = to = start = NULL;
+    rc = 0;
+done:
+    free(all);
+    free(from);
+    free(to);
+    free(start);
+    free(st);
+    free(st_index);
+    free(cur);
+    free(load);
+    free(mark);
+    free(bound);
+    free(set);
+    return rc;
+}
