@@ -252,6 +252,100 @@ static size_t exact_topk(const float *v, size_t n, const uint32_t *cand, size_t 
     return c;
 }
 
+/* Positions i with |v[i]| >= t (as bit patterns) into cand, the first cap of them, in index
+ * order; returns how many there are (possibly more than cap). *bad is set when v holds NaN
+ * or Inf (their patterns are >= every finite t, so they are counted too). Blocks of 64 are
+ * tested branch-free (vectorized) and only a block with a hit is walked element by
+ * element: at top-k's densities most blocks have none. */
+GC_HOT static size_t filter_ge(const float *restrict v, size_t n, uint32_t t,
+                               uint32_t *restrict cand, size_t cap, uint32_t *bad)
+{
+    size_t total = 0, i = 0;
+    uint32_t nb = 0;
+    for (; i + 64 <= n; i += 64) {
+        uint32_t hit = 0, b = 0;
+        for (size_t j = i; j < i + 64; j++) {
+            uint32_t a = gc_f2u(v[j]) & 0x7fffffffu;
+            hit |= a >= t;
+            b |= a >= 0x7f800000u;
+        }
+        nb |= b;
+        if (hit)
+            for (size_t j = i; j < i + 64; j++)
+                if ((gc_f2u(v[j]) & 0x7fffffffu) >= t) {
+                    if (total < cap)
+                        cand[total] = (uint32_t)j;
+                    total++;
+                }
+    }
+    for (; i < n; i++) {
+        uint32_t a = gc_f2u(v[i]) & 0x7fffffffu;
+        nb |= a >= 0x7f800000u;
+        if (a >= t) {
+            if (total < cap)
+                cand[total] = (uint32_t)i;
+            total++;
+        }
+    }
+    *bad = nb;
+    return total;
+}
+
+/* Marks a filtered selection that could not be completed (the caller selects by the full
+ * histograms instead). */
+#define TOPK_RETRY ((size_t)-1)
+
+/* Exact top-k (exact_topk's result, bit for bit) in one pass over v when k is small: a
+ * threshold t0 low enough that, by a strided sample of 65,536 elements, about twice k
+ * elements reach it; the pass keeps those (filter_ge, which also checks NaN/Inf into *bad);
+ * when at least k reach t0 every element of the top k (|v| >= the k-th largest >= t0,
+ * ties included) is among them, and exact_topk over them alone gives the same selection
+ * as over all of v. The sample only sets the cost: a t0 that leaves fewer than k, or more
+ * than the room kept, or a k too large for the sample to help, returns TOPK_RETRY (*bad
+ * valid in every case: v was read in full).
+ * Replaces three passes (NaN/Inf scan, two radix-select histograms) and the selection
+ * pass of exact_topk by this one (issue 28). */
+static size_t filtered_topk(const float *v, size_t n, size_t k, uint32_t *idx, int *oom,
+                            uint32_t *bad)
+{
+    *bad = 0;
+    size_t stride = (n / 65536) | 1, m = n / stride; /* odd: no power-of-two aliasing */
+    double ks = (double)k * (double)m / (double)n;
+    size_t r0 = (size_t)ceil(2 * ks + 4 * sqrt(ks) + 16);
+    if (r0 >= m / 4) { /* k too large a share of v: no gain over the histograms */
+        gc_maxabs(v, n, bad);
+        return TOPK_RETRY;
+    }
+    float *smp = malloc(m * sizeof *smp);
+    if (!smp) {
+        *oom = 1;
+        return 0;
+    }
+    for (size_t j = 0; j < m; j++)
+        smp[j] = v[j * stride + stride / 2];
+    size_t above;
+    uint32_t t0 = gc_kth_largest_abs_bits(smp, m, r0, &above);
+    free(smp);
+    if (above == SIZE_MAX) {
+        *oom = 1;
+        return 0;
+    }
+    if (t0 == 0) /* the sample is mostly zeros: no useful threshold */
+        t0 = 1;
+    size_t cap = 2 * (size_t)((double)r0 * (double)n / (double)m) + 1024;
+    uint32_t *cand = malloc(cap * sizeof *cand);
+    if (!cand) {
+        *oom = 1;
+        return 0;
+    }
+    size_t total = filter_ge(v, n, t0, cand, cap, bad);
+    size_t r = TOPK_RETRY;
+    if (!*bad && total >= k && total <= cap)
+        r = exact_topk(v, n, cand, total, k, idx, oom);
+    free(cand);
+    return r;
+}
+
 /* DGC's hierarchical selection: threshold from a strided sample, count, adjust. */
 static size_t sampled_topk(const float *v, size_t n, size_t k, double frac, gc_rng *rng,
                            uint32_t *idx, int *oom)
@@ -383,9 +477,27 @@ static int topk_encode(const double *p, gc_tstate *st, const float *g, size_t n,
     uint32_t *idx = malloc(idx_cap(k) * sizeof *idx);
     int oom = !idx;
     size_t cnt = 0;
-    if (!oom && n)
-        cnt = p[K_SAMPLE] > 0 ? sampled_topk(g, n, k, p[K_SAMPLE], rng, idx, &oom)
-                              : exact_topk(g, n, NULL, 0, k, idx, &oom);
+    /* NaN/Inf: topk checks its input itself (checks_finite), in filtered_topk's pass when
+     * that completes, else in a scan of its own */
+    uint32_t bad = 0;
+    if (!oom && n) {
+        if (p[K_SAMPLE] > 0) {
+            gc_maxabs(g, n, &bad);
+            if (!bad)
+                cnt = sampled_topk(g, n, k, p[K_SAMPLE], rng, idx, &oom);
+        } else {
+            cnt = n >= 65536 ? filtered_topk(g, n, k, idx, &oom, &bad) : TOPK_RETRY;
+            if (cnt == TOPK_RETRY && !oom) {
+                if (n < 65536)
+                    gc_maxabs(g, n, &bad);
+                cnt = bad ? 0 : exact_topk(g, n, NULL, 0, k, idx, &oom);
+            }
+        }
+    }
+    if (bad && !oom) {
+        free(idx);
+        return gc_nonfinite_error(g, n, err, err_len);
+    }
     int rc = oom ? (gc_errf(err, err_len, "out of memory"), -1)
                  : finish(p, n, g, idx, cnt, 1.0f, out, q, err, err_len);
     free(idx);
@@ -620,6 +732,7 @@ double gc_sparse_density(const gc_codec *codec, const double *p, long step)
 const gc_codec gc_codec_topk = {
     .name = "topk", .format_id = 7, .keys = topk_keys, .nkeys = 3, .agg = GC_AGG_SPARSE,
     .unbiased = no, .encode = topk_encode, .decode = decode_k1, .fixed_body = topk_fixed,
+    .checks_finite = true,
 };
 const gc_codec gc_codec_dgc = {
     .name = "dgc", .format_id = 6, .keys = dgc_keys, .nkeys = 9, .agg = GC_AGG_SPARSE,
