@@ -346,37 +346,40 @@ static size_t filtered_topk(const float *v, size_t n, size_t k, uint32_t *idx, i
     return r;
 }
 
-/* DGC's hierarchical selection: threshold from a strided sample, count, adjust. */
-static size_t sampled_topk(const float *v, size_t n, size_t k, double frac, gc_rng *rng,
-                           uint32_t *idx, int *oom)
+/* The stride of DGC's sample for a fraction frac of n elements, or 0 when the sample would
+ * be too small to estimate from (selection is then exact). */
+static size_t sample_stride(size_t n, double frac)
 {
     /* A sample smaller than one element (or a fraction so small that 1/frac overflows a
-     * size_t) leaves nothing to estimate from: select exactly. */
+     * size_t) leaves nothing to estimate from. */
     double inv = 1.0 / frac;
     if (!(inv < (double)n))
-        return exact_topk(v, n, NULL, 0, k, idx, oom);
+        return 0;
     size_t stride = (size_t)floor(inv + 0.5);
-    if (stride < 2 || n / stride < 64) /* too few samples to estimate: exact */
-        return exact_topk(v, n, NULL, 0, k, idx, oom);
-    size_t off = (size_t)gc_rng_below(rng, stride), m = (n - off + stride - 1) / stride;
-    float *smp = malloc(m * sizeof *smp);
+    if (stride < 2 || n / stride < 64) /* too few samples to estimate */
+        return 0;
+    return stride;
+}
+
+/* Candidates known before the count: every position with |v| >= t0, in index order
+ * (count of them, possibly more than room for, in n). DGC's fused pass builds it. */
+typedef struct {
+    const uint32_t *idx;
+    size_t n, room;
+    uint32_t t0;
+} prefilter;
+
+/* DGC's hierarchical selection after the sample: threshold t from it, count, adjust
+ * ("a precise threshold is calculated from the already-selected gradients" when too many
+ * pass; halved when too few). The count at a threshold t >= pre->t0 comes from the
+ * prefiltered positions (the same positions, in the same order, as a pass over v gives);
+ * otherwise from a pass over v. */
+static size_t sampled_select(const float *v, size_t n, size_t k, uint32_t t,
+                             const prefilter *pre, uint32_t *idx, int *oom)
+{
     size_t cap = (size_t)(DGC_HI * (double)k) + 1;
     uint32_t *cand = malloc(cap * sizeof *cand);
-    if (!smp || !cand) {
-        free(smp);
-        free(cand);
-        *oom = 1;
-        return 0;
-    }
-    for (size_t j = 0; j < m; j++)
-        smp[j] = v[off + j * stride];
-    size_t ks = (size_t)ceil((double)k * (double)m / (double)n), above;
-    if (ks < 1)
-        ks = 1;
-    uint32_t t = gc_kth_largest_abs_bits(smp, m, ks, &above);
-    free(smp);
-    if (above == SIZE_MAX) {
-        free(cand);
+    if (!cand) {
         *oom = 1;
         return 0;
     }
@@ -384,18 +387,21 @@ static size_t sampled_topk(const float *v, size_t n, size_t k, double frac, gc_r
     for (int attempt = 0; attempt < 4; attempt++) {
         if (t == 0)
             t = 1; /* never select zeros */
-        c = 0;
         size_t total = 0;
-        for (size_t i = 0; i < n; i++) {
-            uint32_t a = gc_f2u(v[i]) & 0x7fffffffu;
-            if (a >= t) {
-                if (total < cap)
-                    cand[total] = (uint32_t)i;
-                total++;
+        if (pre && t >= pre->t0 && pre->n <= pre->room) {
+            for (size_t j = 0; j < pre->n; j++) {
+                uint32_t i = pre->idx[j];
+                if ((gc_f2u(v[i]) & 0x7fffffffu) >= t) {
+                    if (total < cap)
+                        cand[total] = i;
+                    total++;
+                }
             }
+        } else {
+            uint32_t bad;
+            total = filter_ge(v, n, t, cand, cap, &bad);
         }
         if (total > hi) {
-            /* "a precise threshold is calculated from the already-selected gradients" */
             size_t r = total <= cap ? exact_topk(v, n, cand, total, k, idx, oom)
                                     : exact_topk(v, n, NULL, 0, k, idx, oom);
             free(cand);
@@ -414,6 +420,39 @@ static size_t sampled_topk(const float *v, size_t n, size_t k, double frac, gc_r
     memcpy(idx, cand, c * sizeof *idx);
     free(cand);
     return c;
+}
+
+/* The threshold of a sample smp[0..m) for k of n: its ceil(k m / n)-th largest |x|. Sets
+ * *oom (and returns 0) when out of memory. */
+static uint32_t sample_threshold(const float *smp, size_t m, size_t n, size_t k, int *oom)
+{
+    size_t ks = (size_t)ceil((double)k * (double)m / (double)n), above;
+    if (ks < 1)
+        ks = 1;
+    uint32_t t = gc_kth_largest_abs_bits(smp, m, ks, &above);
+    if (above == SIZE_MAX)
+        *oom = 1;
+    return t;
+}
+
+/* DGC's hierarchical selection: threshold from a strided sample, count, adjust. */
+static size_t sampled_topk(const float *v, size_t n, size_t k, double frac, gc_rng *rng,
+                           uint32_t *idx, int *oom)
+{
+    size_t stride = sample_stride(n, frac);
+    if (!stride)
+        return exact_topk(v, n, NULL, 0, k, idx, oom);
+    size_t off = (size_t)gc_rng_below(rng, stride), m = (n - off + stride - 1) / stride;
+    float *smp = malloc(m * sizeof *smp);
+    if (!smp) {
+        *oom = 1;
+        return 0;
+    }
+    for (size_t j = 0; j < m; j++)
+        smp[j] = v[off + j * stride];
+    uint32_t t = sample_threshold(smp, m, n, k, oom);
+    free(smp);
+    return *oom ? 0 : sampled_select(v, n, k, t, NULL, idx, oom);
 }
 
 /* ---- encoders ---- */
