@@ -365,6 +365,7 @@ static size_t sample_stride(size_t n, double frac)
  * (count of them, possibly more than room for, in n). DGC's fused pass builds it. */
 typedef struct {
     const uint32_t *idx;
+    const float *val; /* v at those positions: no random reads of v to count */
     size_t n, room;
     uint32_t t0;
 } prefilter;
@@ -389,14 +390,12 @@ static size_t sampled_select(const float *v, size_t n, size_t k, uint32_t t,
             t = 1; /* never select zeros */
         size_t total = 0;
         if (pre && t >= pre->t0 && pre->n <= pre->room) {
-            for (size_t j = 0; j < pre->n; j++) {
-                uint32_t i = pre->idx[j];
-                if ((gc_f2u(v[i]) & 0x7fffffffu) >= t) {
+            for (size_t j = 0; j < pre->n; j++)
+                if ((gc_f2u(pre->val[j]) & 0x7fffffffu) >= t) {
                     if (total < cap)
-                        cand[total] = i;
+                        cand[total] = pre->idx[j];
                     total++;
                 }
-            }
         } else {
             uint32_t bad;
             total = filter_ge(v, n, t, cand, cap, &bad);
@@ -543,6 +542,19 @@ static int topk_encode(const double *p, gc_tstate *st, const float *g, size_t n,
     return rc;
 }
 
+/* How far ahead (elements) the momentum passes prefetch their three arrays: five streams
+ * (g, u and v read, u and v written) are more than the hardware prefetcher keeps ahead of;
+ * 4 KiB ahead took the pass from 13-15 ms to 10-11 ms per 16 M floats (issue 28). */
+#define MOM_AHEAD 1024
+static inline void prefetch_block(const float *g, const float *u, const float *v, size_t i)
+{
+    for (size_t q = 0; q < 256; q += 16) { /* one 64-byte line per 16 floats */
+        __builtin_prefetch(g + i + q);
+        __builtin_prefetch(u + i + q, 1);
+        __builtin_prefetch(v + i + q, 1);
+    }
+}
+
 GC_HOT static uint32_t momentum_step(const float *restrict g, size_t n, float m, float cs,
                               float *restrict u, float *restrict v)
 {
@@ -550,6 +562,8 @@ GC_HOT static uint32_t momentum_step(const float *restrict g, size_t n, float m,
     size_t i = 0;
     for (; i + 256 <= n; i += 256) {
         uint32_t b = 0;
+        if (i + MOM_AHEAD + 256 <= n)
+            prefetch_block(g, u, v, i + MOM_AHEAD);
         for (size_t j = i; j < i + 256; j++) {
             float ui = m * u[j] + cs * g[j];
             u[j] = ui;
@@ -565,6 +579,131 @@ GC_HOT static uint32_t momentum_step(const float *restrict g, size_t n, float m,
         bad |= gc_nonfinite_bit(gc_f2u(g[i]));
     }
     return bad;
+}
+
+/* momentum_step, and in the same pass: the positions whose new |v| reaches t0 (the first
+ * room of them into cand, *count gets how many) and DGC's sample, v[off + j stride] as
+ * updated, into smp. Blocks of 256 as momentum_step (the same operations on each element);
+ * each block is then re-read from L1 in groups of 16, walked one by one only when one of
+ * them reaches t0. */
+/* momentum_step, and in the same pass: the positions whose new |v| reaches t0 and their
+ * values (the first room of them into cand and cval, *count gets how many) and DGC's sample,
+ * v[off + j stride] as updated, into smp. Blocks of 256 as momentum_step, the same
+ * operations on each element; the test against t0 is a byte per element written by the
+ * same vectorized loop, read back 8 at a time. */
+GC_HOT static uint32_t momentum_filter(const float *restrict g, size_t n, float m, float cs,
+                                       float *restrict u, float *restrict v, uint32_t t0,
+                                       uint32_t *restrict cand, float *restrict cval,
+                                       size_t room, size_t *count, size_t off, size_t stride,
+                                       float *restrict smp)
+{
+    uint32_t bad = 0;
+    size_t total = 0, next = off, js = 0;
+    uint8_t h[256];
+    for (size_t i = 0; i < n; i += 256) {
+        uint32_t b = 0;
+        size_t len = n - i < 256 ? n - i : 256;
+        if (len == 256) {
+            if (i + MOM_AHEAD + 256 <= n)
+                prefetch_block(g, u, v, i + MOM_AHEAD);
+            for (size_t j = 0; j < 256; j++) {
+                float ui = m * u[i + j] + cs * g[i + j];
+                u[i + j] = ui;
+                float vj = v[i + j] + ui;
+                v[i + j] = vj;
+                b |= gc_nonfinite_bit(gc_f2u(g[i + j]));
+                h[j] = (gc_f2u(vj) & 0x7fffffffu) >= t0;
+            }
+        } else {
+            memset(h, 0, sizeof h);
+            for (size_t j = 0; j < len; j++) {
+                float ui = m * u[i + j] + cs * g[i + j];
+                u[i + j] = ui;
+                float vj = v[i + j] + ui;
+                v[i + j] = vj;
+                b |= gc_nonfinite_bit(gc_f2u(g[i + j]));
+                h[j] = (gc_f2u(vj) & 0x7fffffffu) >= t0;
+            }
+        }
+        bad |= b;
+        for (; next < i + len; next += stride)
+            smp[js++] = v[next];
+        for (size_t q = 0; q < 256; q += 8) {
+            uint64_t w;
+            memcpy(&w, h + q, 8);
+            if (w)
+                for (size_t j = q; j < q + 8; j++)
+                    if (h[j]) {
+                        if (total < room) {
+                            cand[total] = (uint32_t)(i + j);
+                            cval[total] = v[i + j];
+                        }
+                        total++;
+                    }
+        }
+    }
+    *count = total;
+    return bad;
+}
+
+/* DGC's momentum correction and sampled selection with one pass over the arrays (issue 28):
+ * the sample's positions are drawn first (the same single draw sampled_topk makes); a
+ * provisional threshold t0 is set from the new v of 256 runs of 64 elements spread over the
+ * tensor (computed there as the pass will: the same operations), low enough that about 4k
+ * elements reach it; the pass then updates u and v, keeps the positions reaching t0 and
+ * takes the sample. The selection that follows (sampled_select) counts from those positions
+ * whenever its threshold is >= t0, which gives the same count and candidates as a pass over
+ * v; otherwise it reads v again. Runs, not single elements: single elements a page apart
+ * cost a TLB and memory miss each, three arrays over. The sample, the runs and the
+ * positions live in the tensor's scratch (st->c), kept across steps: fresh buffers of this
+ * size cost their page faults at every encode. Returns the selected count; *bad as
+ * momentum_step. */
+static size_t dgc_fused(const float *g, size_t n, float m, float cs, float *u, float *v,
+                        size_t k, size_t stride, gc_rng *rng, gc_tstate *st, uint32_t *idx,
+                        int *oom, uint32_t *bad)
+{
+    size_t off = (size_t)gc_rng_below(rng, stride), ms = (n - off + stride - 1) / stride;
+    enum { RUNS = 256, RUN = 64, PRE = RUNS * RUN };
+    double kp = (double)k * PRE / (double)n;
+    size_t r0 = (size_t)ceil(2 * kp + 4 * sqrt(kp) + 16);
+    size_t room = r0 >= PRE / 4 ? 0 : 2 * (size_t)((double)r0 * (double)n / PRE) + 1024;
+    size_t floats = ms + PRE + 2 * room;
+    if (st->c_len < floats) {
+        free(st->c);
+        st->c = malloc(floats * sizeof *st->c);
+        st->c_len = st->c ? floats : 0;
+    }
+    if (!st->c) {
+        *oom = 1;
+        return 0;
+    }
+    float *smp = st->c, *ep = st->c + ms;
+    uint32_t *cand = (uint32_t *)(void *)(st->c + ms + PRE);
+    float *cval = st->c + ms + PRE + room;
+    prefilter pre = {cand, cval, 0, room, 0xffffffffu};
+    if (room) { /* else k is too large a share for a prefilter to pay: none (t0 unreachable) */
+        size_t gap = n / RUNS; /* >= 256: n >= 65,536 */
+        for (size_t r = 0; r < RUNS; r++)
+            for (size_t j = 0; j < RUN; j++) {
+                size_t i = r * gap + j;
+                float ui = m * u[i] + cs * g[i];
+                ep[r * RUN + j] = v[i] + ui;
+            }
+        size_t above;
+        pre.t0 = gc_kth_largest_abs_bits(ep, PRE, r0, &above);
+        if (above == SIZE_MAX) {
+            *oom = 1;
+            return 0;
+        }
+        if (pre.t0 == 0)
+            pre.t0 = 1;
+    }
+    *bad = momentum_filter(g, n, m, cs, u, v, pre.t0, cand, cval, room, &pre.n, off, stride,
+                           smp);
+    if (*bad)
+        return 0;
+    uint32_t t = sample_threshold(smp, ms, n, k, oom);
+    return *oom ? 0 : sampled_select(v, n, k, t, room ? &pre : NULL, idx, oom);
 }
 
 /* A 1-D tensor (bias, normalization scale or shift) with dense_1d=1: the DGC reference
@@ -627,16 +766,32 @@ static int dgc_encode(const double *p, gc_tstate *st, const float *g, size_t n, 
         if (norm > thr)
             cs = (float)(thr / norm);
     }
-    /* momentum correction (Eq. 7): u <- m u + g, v <- v + u; NaN/Inf checked on the way */
-    if (momentum_step(g, n, (float)p[K_MOMENTUM], cs, u, v))
-        return gc_nonfinite_error(g, n, err, err_len);
     size_t k = k_of(dgc_density(p, st->step), n);
     uint32_t *idx = malloc(idx_cap(k) * sizeof *idx);
     int oom = !idx;
     size_t cnt = 0;
-    if (!oom && n)
-        cnt = p[K_SAMPLE] > 0 ? sampled_topk(v, n, k, p[K_SAMPLE], rng, idx, &oom)
-                              : exact_topk(v, n, NULL, 0, k, idx, &oom);
+    size_t stride = p[K_SAMPLE] > 0 ? sample_stride(n, p[K_SAMPLE]) : 0;
+    if (!oom && stride && n >= 65536) { /* momentum correction and the count in one pass */
+        uint32_t bad = 0;
+        gc_rng before = *rng;
+        cnt = dgc_fused(g, n, (float)p[K_MOMENTUM], cs, u, v, k, stride, rng, st, idx, &oom,
+                        &bad);
+        if (bad) { /* the generator as the separate passes leave it: no draw */
+            *rng = before;
+            free(idx);
+            return gc_nonfinite_error(g, n, err, err_len);
+        }
+    } else {
+        /* momentum correction (Eq. 7): u <- m u + g, v <- v + u; NaN/Inf checked on the
+         * way */
+        if (momentum_step(g, n, (float)p[K_MOMENTUM], cs, u, v)) {
+            free(idx);
+            return gc_nonfinite_error(g, n, err, err_len);
+        }
+        if (!oom && n)
+            cnt = p[K_SAMPLE] > 0 ? sampled_topk(v, n, k, p[K_SAMPLE], rng, idx, &oom)
+                                  : exact_topk(v, n, NULL, 0, k, idx, &oom);
+    }
     if (oom) {
         free(idx);
         gc_errf(err, err_len, "out of memory");
