@@ -252,37 +252,135 @@ static size_t exact_topk(const float *v, size_t n, const uint32_t *cand, size_t 
     return c;
 }
 
-/* DGC's hierarchical selection: threshold from a strided sample, count, adjust. */
-static size_t sampled_topk(const float *v, size_t n, size_t k, double frac, gc_rng *rng,
-                           uint32_t *idx, int *oom)
+/* Positions i with |v[i]| >= t (as bit patterns) into cand, the first cap of them, in index
+ * order; returns how many there are (possibly more than cap). *bad is set when v holds NaN
+ * or Inf (their patterns are >= every finite t, so they are counted too). Blocks of 64 are
+ * tested branch-free (vectorized) and only a block with a hit is walked element by
+ * element: at top-k's densities most blocks have none. */
+GC_HOT static size_t filter_ge(const float *restrict v, size_t n, uint32_t t,
+                               uint32_t *restrict cand, size_t cap, uint32_t *bad)
 {
-    /* A sample smaller than one element (or a fraction so small that 1/frac overflows a
-     * size_t) leaves nothing to estimate from: select exactly. */
-    double inv = 1.0 / frac;
-    if (!(inv < (double)n))
-        return exact_topk(v, n, NULL, 0, k, idx, oom);
-    size_t stride = (size_t)floor(inv + 0.5);
-    if (stride < 2 || n / stride < 64) /* too few samples to estimate: exact */
-        return exact_topk(v, n, NULL, 0, k, idx, oom);
-    size_t off = (size_t)gc_rng_below(rng, stride), m = (n - off + stride - 1) / stride;
+    size_t total = 0, i = 0;
+    uint32_t nb = 0;
+    for (; i + 64 <= n; i += 64) {
+        uint32_t hit = 0, b = 0;
+        for (size_t j = i; j < i + 64; j++) {
+            uint32_t a = gc_f2u(v[j]) & 0x7fffffffu;
+            hit |= a >= t;
+            b |= a >= 0x7f800000u;
+        }
+        nb |= b;
+        if (hit)
+            for (size_t j = i; j < i + 64; j++)
+                if ((gc_f2u(v[j]) & 0x7fffffffu) >= t) {
+                    if (total < cap)
+                        cand[total] = (uint32_t)j;
+                    total++;
+                }
+    }
+    for (; i < n; i++) {
+        uint32_t a = gc_f2u(v[i]) & 0x7fffffffu;
+        nb |= a >= 0x7f800000u;
+        if (a >= t) {
+            if (total < cap)
+                cand[total] = (uint32_t)i;
+            total++;
+        }
+    }
+    *bad = nb;
+    return total;
+}
+
+/* Marks a filtered selection that could not be completed (the caller selects by the full
+ * histograms instead). */
+#define TOPK_RETRY ((size_t)-1)
+
+/* Exact top-k (exact_topk's result, bit for bit) in one pass over v when k is small: a
+ * threshold t0 low enough that, by a strided sample of 65,536 elements, about twice k
+ * elements reach it; the pass keeps those (filter_ge, which also checks NaN/Inf into *bad);
+ * when at least k reach t0 every element of the top k (|v| >= the k-th largest >= t0,
+ * ties included) is among them, and exact_topk over them alone gives the same selection
+ * as over all of v. The sample only sets the cost: a t0 that leaves fewer than k, or more
+ * than the room kept, or a k too large for the sample to help, returns TOPK_RETRY (*bad
+ * valid in every case: v was read in full).
+ * Replaces three passes (NaN/Inf scan, two radix-select histograms) and the selection
+ * pass of exact_topk by this one (issue 28). */
+static size_t filtered_topk(const float *v, size_t n, size_t k, uint32_t *idx, int *oom,
+                            uint32_t *bad)
+{
+    *bad = 0;
+    size_t stride = (n / 65536) | 1, m = n / stride; /* odd: no power-of-two aliasing */
+    double ks = (double)k * (double)m / (double)n;
+    size_t r0 = (size_t)ceil(2 * ks + 4 * sqrt(ks) + 16);
+    if (r0 >= m / 4) { /* k too large a share of v: no gain over the histograms */
+        gc_maxabs(v, n, bad);
+        return TOPK_RETRY;
+    }
     float *smp = malloc(m * sizeof *smp);
-    size_t cap = (size_t)(DGC_HI * (double)k) + 1;
-    uint32_t *cand = malloc(cap * sizeof *cand);
-    if (!smp || !cand) {
-        free(smp);
-        free(cand);
+    if (!smp) {
         *oom = 1;
         return 0;
     }
     for (size_t j = 0; j < m; j++)
-        smp[j] = v[off + j * stride];
-    size_t ks = (size_t)ceil((double)k * (double)m / (double)n), above;
-    if (ks < 1)
-        ks = 1;
-    uint32_t t = gc_kth_largest_abs_bits(smp, m, ks, &above);
+        smp[j] = v[j * stride + stride / 2];
+    size_t above;
+    uint32_t t0 = gc_kth_largest_abs_bits(smp, m, r0, &above);
     free(smp);
     if (above == SIZE_MAX) {
-        free(cand);
+        *oom = 1;
+        return 0;
+    }
+    if (t0 == 0) /* the sample is mostly zeros: no useful threshold */
+        t0 = 1;
+    size_t cap = 2 * (size_t)((double)r0 * (double)n / (double)m) + 1024;
+    uint32_t *cand = malloc(cap * sizeof *cand);
+    if (!cand) {
+        *oom = 1;
+        return 0;
+    }
+    size_t total = filter_ge(v, n, t0, cand, cap, bad);
+    size_t r = TOPK_RETRY;
+    if (!*bad && total >= k && total <= cap)
+        r = exact_topk(v, n, cand, total, k, idx, oom);
+    free(cand);
+    return r;
+}
+
+/* The stride of DGC's sample for a fraction frac of n elements, or 0 when the sample would
+ * be too small to estimate from (selection is then exact). */
+static size_t sample_stride(size_t n, double frac)
+{
+    /* A sample smaller than one element (or a fraction so small that 1/frac overflows a
+     * size_t) leaves nothing to estimate from. */
+    double inv = 1.0 / frac;
+    if (!(inv < (double)n))
+        return 0;
+    size_t stride = (size_t)floor(inv + 0.5);
+    if (stride < 2 || n / stride < 64) /* too few samples to estimate */
+        return 0;
+    return stride;
+}
+
+/* Candidates known before the count: every position with |v| >= t0, in index order
+ * (count of them, possibly more than room for, in n). DGC's fused pass builds it. */
+typedef struct {
+    const uint32_t *idx;
+    const float *val; /* v at those positions: no random reads of v to count */
+    size_t n, room;
+    uint32_t t0;
+} prefilter;
+
+/* DGC's hierarchical selection after the sample: threshold t from it, count, adjust
+ * ("a precise threshold is calculated from the already-selected gradients" when too many
+ * pass; halved when too few). The count at a threshold t >= pre->t0 comes from the
+ * prefiltered positions (the same positions, in the same order, as a pass over v gives);
+ * otherwise from a pass over v. */
+static size_t sampled_select(const float *v, size_t n, size_t k, uint32_t t,
+                             const prefilter *pre, uint32_t *idx, int *oom)
+{
+    size_t cap = (size_t)(DGC_HI * (double)k) + 1;
+    uint32_t *cand = malloc(cap * sizeof *cand);
+    if (!cand) {
         *oom = 1;
         return 0;
     }
@@ -290,18 +388,19 @@ static size_t sampled_topk(const float *v, size_t n, size_t k, double frac, gc_r
     for (int attempt = 0; attempt < 4; attempt++) {
         if (t == 0)
             t = 1; /* never select zeros */
-        c = 0;
         size_t total = 0;
-        for (size_t i = 0; i < n; i++) {
-            uint32_t a = gc_f2u(v[i]) & 0x7fffffffu;
-            if (a >= t) {
-                if (total < cap)
-                    cand[total] = (uint32_t)i;
-                total++;
-            }
+        if (pre && t >= pre->t0 && pre->n <= pre->room) {
+            for (size_t j = 0; j < pre->n; j++)
+                if ((gc_f2u(pre->val[j]) & 0x7fffffffu) >= t) {
+                    if (total < cap)
+                        cand[total] = pre->idx[j];
+                    total++;
+                }
+        } else {
+            uint32_t bad;
+            total = filter_ge(v, n, t, cand, cap, &bad);
         }
         if (total > hi) {
-            /* "a precise threshold is calculated from the already-selected gradients" */
             size_t r = total <= cap ? exact_topk(v, n, cand, total, k, idx, oom)
                                     : exact_topk(v, n, NULL, 0, k, idx, oom);
             free(cand);
@@ -320,6 +419,39 @@ static size_t sampled_topk(const float *v, size_t n, size_t k, double frac, gc_r
     memcpy(idx, cand, c * sizeof *idx);
     free(cand);
     return c;
+}
+
+/* The threshold of a sample smp[0..m) for k of n: its ceil(k m / n)-th largest |x|. Sets
+ * *oom (and returns 0) when out of memory. */
+static uint32_t sample_threshold(const float *smp, size_t m, size_t n, size_t k, int *oom)
+{
+    size_t ks = (size_t)ceil((double)k * (double)m / (double)n), above;
+    if (ks < 1)
+        ks = 1;
+    uint32_t t = gc_kth_largest_abs_bits(smp, m, ks, &above);
+    if (above == SIZE_MAX)
+        *oom = 1;
+    return t;
+}
+
+/* DGC's hierarchical selection: threshold from a strided sample, count, adjust. */
+static size_t sampled_topk(const float *v, size_t n, size_t k, double frac, gc_rng *rng,
+                           uint32_t *idx, int *oom)
+{
+    size_t stride = sample_stride(n, frac);
+    if (!stride)
+        return exact_topk(v, n, NULL, 0, k, idx, oom);
+    size_t off = (size_t)gc_rng_below(rng, stride), m = (n - off + stride - 1) / stride;
+    float *smp = malloc(m * sizeof *smp);
+    if (!smp) {
+        *oom = 1;
+        return 0;
+    }
+    for (size_t j = 0; j < m; j++)
+        smp[j] = v[off + j * stride];
+    uint32_t t = sample_threshold(smp, m, n, k, oom);
+    free(smp);
+    return *oom ? 0 : sampled_select(v, n, k, t, NULL, idx, oom);
 }
 
 /* ---- encoders ---- */
@@ -383,13 +515,44 @@ static int topk_encode(const double *p, gc_tstate *st, const float *g, size_t n,
     uint32_t *idx = malloc(idx_cap(k) * sizeof *idx);
     int oom = !idx;
     size_t cnt = 0;
-    if (!oom && n)
-        cnt = p[K_SAMPLE] > 0 ? sampled_topk(g, n, k, p[K_SAMPLE], rng, idx, &oom)
-                              : exact_topk(g, n, NULL, 0, k, idx, &oom);
+    /* NaN/Inf: topk checks its input itself (checks_finite), in filtered_topk's pass when
+     * that completes, else in a scan of its own */
+    uint32_t bad = 0;
+    if (!oom && n) {
+        if (p[K_SAMPLE] > 0) {
+            gc_maxabs(g, n, &bad);
+            if (!bad)
+                cnt = sampled_topk(g, n, k, p[K_SAMPLE], rng, idx, &oom);
+        } else {
+            cnt = n >= 65536 ? filtered_topk(g, n, k, idx, &oom, &bad) : TOPK_RETRY;
+            if (cnt == TOPK_RETRY && !oom) {
+                if (n < 65536)
+                    gc_maxabs(g, n, &bad);
+                cnt = bad ? 0 : exact_topk(g, n, NULL, 0, k, idx, &oom);
+            }
+        }
+    }
+    if (bad && !oom) {
+        free(idx);
+        return gc_nonfinite_error(g, n, err, err_len);
+    }
     int rc = oom ? (gc_errf(err, err_len, "out of memory"), -1)
                  : finish(p, n, g, idx, cnt, 1.0f, out, q, err, err_len);
     free(idx);
     return rc;
+}
+
+/* How far ahead (elements) the momentum passes prefetch their three arrays: five streams
+ * (g, u and v read, u and v written) are more than the hardware prefetcher keeps ahead of;
+ * 4 KiB ahead took the pass from 13-15 ms to 10-11 ms per 16 M floats (issue 28). */
+#define MOM_AHEAD 1024
+static inline void prefetch_block(const float *g, const float *u, const float *v, size_t i)
+{
+    for (size_t q = 0; q < 256; q += 16) { /* one 64-byte line per 16 floats */
+        __builtin_prefetch(g + i + q);
+        __builtin_prefetch(u + i + q, 1);
+        __builtin_prefetch(v + i + q, 1);
+    }
 }
 
 GC_HOT static uint32_t momentum_step(const float *restrict g, size_t n, float m, float cs,
@@ -399,6 +562,8 @@ GC_HOT static uint32_t momentum_step(const float *restrict g, size_t n, float m,
     size_t i = 0;
     for (; i + 256 <= n; i += 256) {
         uint32_t b = 0;
+        if (i + MOM_AHEAD + 256 <= n)
+            prefetch_block(g, u, v, i + MOM_AHEAD);
         for (size_t j = i; j < i + 256; j++) {
             float ui = m * u[j] + cs * g[j];
             u[j] = ui;
@@ -414,6 +579,131 @@ GC_HOT static uint32_t momentum_step(const float *restrict g, size_t n, float m,
         bad |= gc_nonfinite_bit(gc_f2u(g[i]));
     }
     return bad;
+}
+
+/* momentum_step, and in the same pass: the positions whose new |v| reaches t0 (the first
+ * room of them into cand, *count gets how many) and DGC's sample, v[off + j stride] as
+ * updated, into smp. Blocks of 256 as momentum_step (the same operations on each element);
+ * each block is then re-read from L1 in groups of 16, walked one by one only when one of
+ * them reaches t0. */
+/* momentum_step, and in the same pass: the positions whose new |v| reaches t0 and their
+ * values (the first room of them into cand and cval, *count gets how many) and DGC's sample,
+ * v[off + j stride] as updated, into smp. Blocks of 256 as momentum_step, the same
+ * operations on each element; the test against t0 is a byte per element written by the
+ * same vectorized loop, read back 8 at a time. */
+GC_HOT static uint32_t momentum_filter(const float *restrict g, size_t n, float m, float cs,
+                                       float *restrict u, float *restrict v, uint32_t t0,
+                                       uint32_t *restrict cand, float *restrict cval,
+                                       size_t room, size_t *count, size_t off, size_t stride,
+                                       float *restrict smp)
+{
+    uint32_t bad = 0;
+    size_t total = 0, next = off, js = 0;
+    uint8_t h[256];
+    for (size_t i = 0; i < n; i += 256) {
+        uint32_t b = 0;
+        size_t len = n - i < 256 ? n - i : 256;
+        if (len == 256) {
+            if (i + MOM_AHEAD + 256 <= n)
+                prefetch_block(g, u, v, i + MOM_AHEAD);
+            for (size_t j = 0; j < 256; j++) {
+                float ui = m * u[i + j] + cs * g[i + j];
+                u[i + j] = ui;
+                float vj = v[i + j] + ui;
+                v[i + j] = vj;
+                b |= gc_nonfinite_bit(gc_f2u(g[i + j]));
+                h[j] = (gc_f2u(vj) & 0x7fffffffu) >= t0;
+            }
+        } else {
+            memset(h, 0, sizeof h);
+            for (size_t j = 0; j < len; j++) {
+                float ui = m * u[i + j] + cs * g[i + j];
+                u[i + j] = ui;
+                float vj = v[i + j] + ui;
+                v[i + j] = vj;
+                b |= gc_nonfinite_bit(gc_f2u(g[i + j]));
+                h[j] = (gc_f2u(vj) & 0x7fffffffu) >= t0;
+            }
+        }
+        bad |= b;
+        for (; next < i + len; next += stride)
+            smp[js++] = v[next];
+        for (size_t q = 0; q < 256; q += 8) {
+            uint64_t w;
+            memcpy(&w, h + q, 8);
+            if (w)
+                for (size_t j = q; j < q + 8; j++)
+                    if (h[j]) {
+                        if (total < room) {
+                            cand[total] = (uint32_t)(i + j);
+                            cval[total] = v[i + j];
+                        }
+                        total++;
+                    }
+        }
+    }
+    *count = total;
+    return bad;
+}
+
+/* DGC's momentum correction and sampled selection with one pass over the arrays (issue 28):
+ * the sample's positions are drawn first (the same single draw sampled_topk makes); a
+ * provisional threshold t0 is set from the new v of 256 runs of 64 elements spread over the
+ * tensor (computed there as the pass will: the same operations), low enough that about 4k
+ * elements reach it; the pass then updates u and v, keeps the positions reaching t0 and
+ * takes the sample. The selection that follows (sampled_select) counts from those positions
+ * whenever its threshold is >= t0, which gives the same count and candidates as a pass over
+ * v; otherwise it reads v again. Runs, not single elements: single elements a page apart
+ * cost a TLB and memory miss each, three arrays over. The sample, the runs and the
+ * positions live in the tensor's scratch (st->c), kept across steps: fresh buffers of this
+ * size cost their page faults at every encode. Returns the selected count; *bad as
+ * momentum_step. */
+static size_t dgc_fused(const float *g, size_t n, float m, float cs, float *u, float *v,
+                        size_t k, size_t stride, gc_rng *rng, gc_tstate *st, uint32_t *idx,
+                        int *oom, uint32_t *bad)
+{
+    size_t off = (size_t)gc_rng_below(rng, stride), ms = (n - off + stride - 1) / stride;
+    enum { RUNS = 256, RUN = 64, PRE = RUNS * RUN };
+    double kp = (double)k * PRE / (double)n;
+    size_t r0 = (size_t)ceil(2 * kp + 4 * sqrt(kp) + 16);
+    size_t room = r0 >= PRE / 4 ? 0 : 2 * (size_t)((double)r0 * (double)n / PRE) + 1024;
+    size_t floats = ms + PRE + 2 * room;
+    if (st->c_len < floats) {
+        free(st->c);
+        st->c = malloc(floats * sizeof *st->c);
+        st->c_len = st->c ? floats : 0;
+    }
+    if (!st->c) {
+        *oom = 1;
+        return 0;
+    }
+    float *smp = st->c, *ep = st->c + ms;
+    uint32_t *cand = (uint32_t *)(void *)(st->c + ms + PRE);
+    float *cval = st->c + ms + PRE + room;
+    prefilter pre = {cand, cval, 0, room, 0xffffffffu};
+    if (room) { /* else k is too large a share for a prefilter to pay: none (t0 unreachable) */
+        size_t gap = n / RUNS; /* >= 256: n >= 65,536 */
+        for (size_t r = 0; r < RUNS; r++)
+            for (size_t j = 0; j < RUN; j++) {
+                size_t i = r * gap + j;
+                float ui = m * u[i] + cs * g[i];
+                ep[r * RUN + j] = v[i] + ui;
+            }
+        size_t above;
+        pre.t0 = gc_kth_largest_abs_bits(ep, PRE, r0, &above);
+        if (above == SIZE_MAX) {
+            *oom = 1;
+            return 0;
+        }
+        if (pre.t0 == 0)
+            pre.t0 = 1;
+    }
+    *bad = momentum_filter(g, n, m, cs, u, v, pre.t0, cand, cval, room, &pre.n, off, stride,
+                           smp);
+    if (*bad)
+        return 0;
+    uint32_t t = sample_threshold(smp, ms, n, k, oom);
+    return *oom ? 0 : sampled_select(v, n, k, t, room ? &pre : NULL, idx, oom);
 }
 
 /* A 1-D tensor (bias, normalization scale or shift) with dense_1d=1: the DGC reference
@@ -476,16 +766,32 @@ static int dgc_encode(const double *p, gc_tstate *st, const float *g, size_t n, 
         if (norm > thr)
             cs = (float)(thr / norm);
     }
-    /* momentum correction (Eq. 7): u <- m u + g, v <- v + u; NaN/Inf checked on the way */
-    if (momentum_step(g, n, (float)p[K_MOMENTUM], cs, u, v))
-        return gc_nonfinite_error(g, n, err, err_len);
     size_t k = k_of(dgc_density(p, st->step), n);
     uint32_t *idx = malloc(idx_cap(k) * sizeof *idx);
     int oom = !idx;
     size_t cnt = 0;
-    if (!oom && n)
-        cnt = p[K_SAMPLE] > 0 ? sampled_topk(v, n, k, p[K_SAMPLE], rng, idx, &oom)
-                              : exact_topk(v, n, NULL, 0, k, idx, &oom);
+    size_t stride = p[K_SAMPLE] > 0 ? sample_stride(n, p[K_SAMPLE]) : 0;
+    if (!oom && stride && n >= 65536) { /* momentum correction and the count in one pass */
+        uint32_t bad = 0;
+        gc_rng before = *rng;
+        cnt = dgc_fused(g, n, (float)p[K_MOMENTUM], cs, u, v, k, stride, rng, st, idx, &oom,
+                        &bad);
+        if (bad) { /* the generator as the separate passes leave it: no draw */
+            *rng = before;
+            free(idx);
+            return gc_nonfinite_error(g, n, err, err_len);
+        }
+    } else {
+        /* momentum correction (Eq. 7): u <- m u + g, v <- v + u; NaN/Inf checked on the
+         * way */
+        if (momentum_step(g, n, (float)p[K_MOMENTUM], cs, u, v)) {
+            free(idx);
+            return gc_nonfinite_error(g, n, err, err_len);
+        }
+        if (!oom && n)
+            cnt = p[K_SAMPLE] > 0 ? sampled_topk(v, n, k, p[K_SAMPLE], rng, idx, &oom)
+                                  : exact_topk(v, n, NULL, 0, k, idx, &oom);
+    }
     if (oom) {
         free(idx);
         gc_errf(err, err_len, "out of memory");
@@ -620,6 +926,7 @@ double gc_sparse_density(const gc_codec *codec, const double *p, long step)
 const gc_codec gc_codec_topk = {
     .name = "topk", .format_id = 7, .keys = topk_keys, .nkeys = 3, .agg = GC_AGG_SPARSE,
     .unbiased = no, .encode = topk_encode, .decode = decode_k1, .fixed_body = topk_fixed,
+    .checks_finite = true,
 };
 const gc_codec gc_codec_dgc = {
     .name = "dgc", .format_id = 6, .keys = dgc_keys, .nkeys = 9, .agg = GC_AGG_SPARSE,
