@@ -19,6 +19,7 @@
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
+#include <simgrid/semaphore.h>
 #include <xbt/asserts.h>
 
 #include "des_collectives.h"
@@ -249,41 +250,69 @@ static double route_latency_s(const des_plan *pl, int src, int dst)
     return lat;
 }
 
-/* A coalesced phase (see coalesced): one message per flow carrying all `steps` steps'
- * bytes. Run step by step, a flow takes its route latency plus its bytes at its fair
- * share in every step; run coalesced, it takes the latency once and all the bytes at the
- * same share, so the endpoint finishes when the last of its flows, each completed and then
- * charged steps - 1 more latencies, would have. */
-static void des_coalesced(des_actor *a, const gcsim_schedule *s, int p, int c, sg_comm_t *comms)
+/* Where received payloads land: messages carry only their size. */
+static void *sink;
+
+/* Posts the communications of task t that belong to lane `lane` of n_lanes: one per flow of
+ * the endpoint active in the step whose peer p has p % n_lanes == lane. In a coalesced
+ * phase (t->step < 0: see coalesced) a flow's message carries all `steps` steps' bytes and
+ * extra[k] gets the route latencies of the other steps. With comms NULL, only counts them.
+ * Returns how many. */
+static size_t post_lane(des_actor *a, int lane, int n_lanes, const des_lane_task *t,
+                        sg_comm_t *comms, double *extra)
 {
     const des_plan *pl = a->sim->plan;
+    const gcsim_schedule *s = t->schedule;
+    int p = t->phase, step = t->step;
     const gcsim_phase *ph = &s->phases[p];
-    const gcsim_bucket_bytes *bb = &pl->iteration.calls[c].bytes;
+    const gcsim_bucket_bytes *bb = &pl->iteration.calls[t->call].bytes;
     int o0 = s->out_index[p][a->ep], o1 = s->out_index[p][a->ep + 1];
     int i0 = s->in_index[p][a->ep], i1 = s->in_index[p][a->ep + 1];
-    static char sink_unused;
-    void *sink = &sink_unused;
+    bool all = step < 0;
     des_peer_boxes spill;
-    double t0 = simgrid_get_clock(), sent = 0, received = 0;
-    /* On the heap: a shard's CPU receives from every GPU, more than a small stack holds. */
-    double *extra = malloc(sizeof(double) * (size_t)(o1 - o0 + i1 - i0 + 1));
-    if (!extra)
-        xbt_die("des: out of memory");
     size_t n = 0;
     for (int x = o0; x < o1; x++) {
         const gcsim_flow *f = &ph->flows[s->out_flows[p][x]];
-        double bytes = ph->steps * gcsim_flow_bytes(ph, f, 0, bb);
-        sent += bytes;
+        if ((!all && !active(f, step)) || f->dst % n_lanes != lane)
+            continue;
+        if (!comms) {
+            n++;
+            continue;
+        }
+        double bytes = all ? ph->steps * gcsim_flow_bytes(ph, f, 0, bb)
+                           : gcsim_flow_bytes(ph, f, step, bb);
         a->sim->transfers++;
-        extra[n] = (ph->steps - 1) * route_latency_s(pl, f->src, f->dst);
+        if (all)
+            extra[n] = (ph->steps - 1) * route_latency_s(pl, f->src, f->dst);
         comms[n++] = sg_mailbox_put_async(boxes(a, f->dst, &spill)->out, a,
                                           bytes > 0 ? (long)ceil(bytes) : 0);
     }
     for (int x = i0; x < i1; x++) {
         const gcsim_flow *f = &ph->flows[s->in_flows[p][x]];
-        extra[n] = (ph->steps - 1) * route_latency_s(pl, f->src, f->dst);
-        received += ph->steps * gcsim_flow_bytes(ph, f, 0, bb);
+        if ((!all && !active(f, step)) || f->src % n_lanes != lane)
+            continue;
+        if (!comms) {
+            n++;
+            continue;
+        }
+        if (all)
+            extra[n] = (ph->steps - 1) * route_latency_s(pl, f->src, f->dst);
         comms[n++] = sg_mailbox_get_async(boxes(a, f->src, &spill)->in, &sink);
+    }
+    return n;
+}
+
+/* Waits for n posted communications. Step by step: until all are done. Coalesced: run
+ * step by step, a flow takes its route latency plus its bytes at its fair share in every
+ * step; coalesced, it takes the latency once and all the bytes at the same share, so the
+ * lane is done when the last of its flows, each completed and then charged steps - 1 more
+ * latencies (extra), would have been. Returns that time (the clock itself step by step). */
+static double wait_lane(sg_comm_t *comms, double *extra, size_t n, bool coalesced)
+{
+    if (!coalesced) {
+        if (n)
+            sg_comm_wait_all(comms, n);
+        return simgrid_get_clock();
     }
     double end = simgrid_get_clock();
     while (n > 0) {
@@ -298,14 +327,87 @@ static void des_coalesced(des_actor *a, const gcsim_schedule *s, int p, int c, s
         extra[k] = extra[n - 1];
         n--;
     }
-    free(extra);
-    double now = simgrid_get_clock();
-    if (end > now)
-        sg_actor_sleep_for(end - now);
-    record_transfers(a, c, s, p, -1, t0, sent, received);
+    return end;
 }
 
-static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_comm_t *comms)
+/* A lane helper: for each task its owner hands it, its lane's communications, then the
+ * owner's done semaphore. It never returns: once its endpoint is done it waits for a task
+ * that never comes, like a finished actor (des_sim.c's actor_end). */
+void des_lane_main(int argc, char **argv)
+{
+    (void)argc, (void)argv;
+    des_actor *h = sg_actor_self_get_data();
+    des_actor *o = h->owner;
+    for (;;) {
+        sg_sem_acquire(h->go);
+        size_t n = post_lane(h, h->lane, o->n_lanes, &o->task, NULL, NULL);
+        if (n > h->comms_cap) {
+            free(h->comms);
+            free(h->extra);
+            h->comms = malloc(sizeof *h->comms * n);
+            h->extra = malloc(sizeof *h->extra * n);
+            if (!h->comms || !h->extra)
+                xbt_die("des: out of memory");
+            h->comms_cap = n;
+        }
+        n = post_lane(h, h->lane, o->n_lanes, &o->task, h->comms, h->extra);
+        h->end_s = wait_lane(h->comms, h->extra, n, o->task.step < 0);
+        sg_sem_release(o->done);
+    }
+}
+
+/* Runs task t on all of the endpoint's lanes: hands it to the helpers, posts and waits for
+ * lane 0's communications, then waits for the helpers. Every lane posts at the same
+ * simulated time (a semaphore costs none), so the flows start when they did on one actor.
+ * Returns when the last lane is done (see wait_lane). */
+static double run_lanes(des_actor *a, const des_lane_task *t, sg_comm_t *comms, double *extra)
+{
+    int n_lanes = a->n_lanes > 1 ? a->n_lanes : 1;
+    if (n_lanes > 1) {
+        a->task = *t;
+        for (int l = 1; l < n_lanes; l++)
+            sg_sem_release(a->lanes[l - 1].go);
+    }
+    size_t n = post_lane(a, 0, n_lanes, t, comms, extra);
+    double end = wait_lane(comms, extra, n, t->step < 0);
+    for (int l = 1; l < n_lanes; l++) {
+        sg_sem_acquire(a->done);
+        if (a->lanes[l - 1].end_s > end)
+            end = a->lanes[l - 1].end_s;
+    }
+    return end;
+}
+
+/* The bytes endpoint a sends and receives in a step (step -1: all of a coalesced phase's),
+ * and the largest share of the payloads it receives. */
+static void step_bytes(const des_actor *a, int c, const gcsim_schedule *s, int p, int step,
+                       double *sent, double *received, double *in_share)
+{
+    const gcsim_phase *ph = &s->phases[p];
+    const gcsim_bucket_bytes *bb = &a->sim->plan->iteration.calls[c].bytes;
+    int o0 = s->out_index[p][a->ep], o1 = s->out_index[p][a->ep + 1];
+    int i0 = s->in_index[p][a->ep], i1 = s->in_index[p][a->ep + 1];
+    *sent = *received = *in_share = 0;
+    for (int x = o0; x < o1; x++) {
+        const gcsim_flow *f = &ph->flows[s->out_flows[p][x]];
+        if (step < 0)
+            *sent += ph->steps * gcsim_flow_bytes(ph, f, 0, bb);
+        else if (active(f, step))
+            *sent += gcsim_flow_bytes(ph, f, step, bb);
+    }
+    for (int x = i0; x < i1; x++) {
+        const gcsim_flow *f = &ph->flows[s->in_flows[p][x]];
+        if (step < 0) {
+            *received += ph->steps * gcsim_flow_bytes(ph, f, 0, bb);
+        } else if (active(f, step)) {
+            *in_share = fmax(*in_share, f->share);
+            *received += gcsim_flow_bytes(ph, f, step, bb);
+        }
+    }
+}
+
+static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_comm_t *comms,
+                      double *extra)
 {
     const des_plan *pl = a->sim->plan;
     const gcsim_phase *ph = &s->phases[p];
@@ -315,36 +417,25 @@ static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_co
     if (o0 == o1 && i0 == i1)
         return;
     bool reencode = gcsim_hop_codec_s(ph, bb, 1.0) > 0;
+    des_lane_task t = {.call = c, .phase = p, .step = -1, .schedule = s};
+    double sent = 0, received = 0, in_share = 0;
     if (coalesced(a->sim, c, s, p, reencode)) {
-        des_coalesced(a, s, p, c, comms);
+        double t0 = simgrid_get_clock();
+        double end = run_lanes(a, &t, comms, extra);
+        double now = simgrid_get_clock();
+        if (end > now)
+            sg_actor_sleep_for(end - now);
+        if (a->sim->timeline)
+            step_bytes(a, c, s, p, -1, &sent, &received, &in_share);
+        record_transfers(a, c, s, p, -1, t0, sent, received);
         return;
     }
-    static char sink_unused;
-    void *sink = &sink_unused;
-    des_peer_boxes spill;
     for (int step = 0; step < ph->steps; step++) {
-        size_t n = 0;
-        double in_share = 0, t0 = simgrid_get_clock(), sent = 0, received = 0;
-        for (int x = o0; x < o1; x++) {
-            const gcsim_flow *f = &ph->flows[s->out_flows[p][x]];
-            if (!active(f, step))
-                continue;
-            double bytes = gcsim_flow_bytes(ph, f, step, bb);
-            sent += bytes;
-            a->sim->transfers++;
-            comms[n++] = sg_mailbox_put_async(boxes(a, f->dst, &spill)->out, a,
-                                              bytes > 0 ? (long)ceil(bytes) : 0);
-        }
-        for (int x = i0; x < i1; x++) {
-            const gcsim_flow *f = &ph->flows[s->in_flows[p][x]];
-            if (!active(f, step))
-                continue;
-            in_share = fmax(in_share, f->share);
-            received += gcsim_flow_bytes(ph, f, step, bb);
-            comms[n++] = sg_mailbox_get_async(boxes(a, f->src, &spill)->in, &sink);
-        }
-        if (n)
-            sg_comm_wait_all(comms, n);
+        double t0 = simgrid_get_clock();
+        t.step = step;
+        run_lanes(a, &t, comms, extra);
+        if (a->sim->timeline || reencode)
+            step_bytes(a, c, s, p, step, &sent, &received, &in_share);
         record_transfers(a, c, s, p, step, t0, sent, received);
         if (reencode && in_share > 0)
             des_codec(a, gcsim_hop_codec_s(ph, bb, in_share), "decode-sum-encode",
@@ -366,10 +457,14 @@ void des_exchange(des_actor *a, int c)
             most = k;
     }
     sg_comm_t *comms = malloc(sizeof *comms * (size_t)most);
-    for (int p = 0; comms && p < s->n_phases; p++) {
-        run_phase(a, c, s, p, comms);
+    double *extra = malloc(sizeof *extra * (size_t)most);
+    if (!comms || !extra)
+        xbt_die("des: out of memory");
+    for (int p = 0; p < s->n_phases; p++) {
+        run_phase(a, c, s, p, comms, extra);
         if (a->ep == 0)
             des_progress(c, p + 1, s->n_phases, pl->iteration.n_calls);
     }
     free(comms);
+    free(extra);
 }

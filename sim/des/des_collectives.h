@@ -21,12 +21,33 @@ typedef struct {
     sg_mailbox_t out;  /* this endpoint -> peer */
 } des_peer_boxes;
 
+/* One step of a phase handed to a lane (des_collectives.c). */
 typedef struct {
+    int call, phase;
+    int step;                    /* -1: the phase's steps coalesced */
+    const gcsim_schedule *schedule;
+} des_lane_task;
+
+typedef struct des_actor des_actor;
+struct des_actor {
     des_sim *sim;
     int ep;            /* endpoint id: GPU or node CPU */
     double codec_s;    /* nominal codec seconds charged to this endpoint */
     des_peer_boxes boxes[DES_MAILBOX_CACHE];
-} des_actor;
+    /* Lanes. The endpoint's own actor is lane 0 and owns lanes 1..n_lanes-1, helper
+     * actors on the same host that post and wait for the communications with the peers
+     * p of p % n_lanes == lane; a helper reads its owner's task, then releases the
+     * owner's done semaphore with its finish time in end_s. */
+    int lane, n_lanes;
+    des_actor *lanes;        /* owner: its helpers, lanes 1..n_lanes-1 */
+    des_actor *owner;        /* helper: lane 0's actor */
+    sg_sem_t go, done;       /* helper: one release per task; owner: one per helper's end */
+    des_lane_task task;      /* owner: the step its lanes run */
+    double end_s;            /* helper: when its part of the task ends */
+    sg_comm_t *comms;        /* helper: its communications of a step (capacity comms_cap) */
+    double *extra;
+    size_t comms_cap;
+};
 
 struct des_sim {
     const des_plan *plan;
@@ -72,6 +93,9 @@ void des_codec_step(des_actor *a, int b, const gcsim_step *st);
 
 /* This endpoint's part of call c's schedule. */
 void des_exchange(des_actor *a, int c);
+
+/* The main function of a lane helper actor (its data: its des_actor, owner set). */
+void des_lane_main(int argc, char **argv);
 
 void des_mark_start(des_actor *a, int b);
 void des_mark_end(des_actor *a, int b);

@@ -73,6 +73,19 @@ int des_plan_network(des_plan *plan, const gcsim_platform *p, const gcsim_des_op
  * between steps, and not GCSIM_DES_FULL. */
 bool des_phase_coalesces(const des_plan *plan, int c, const gcsim_schedule *s, int p);
 
+/* An endpoint's communications of one step are spread over lanes of at most this many
+ * flows each: SimGrid 3.32 keeps an actor's pending communications in a std::list that it
+ * walks to the end each time one of them is waited for (ActorImpl::activities_.remove in
+ * CommImpl::finish), so an actor with n of them pays n^2/2 list steps. A parameter-server
+ * shard sends to and receives from every GPU in a phase (2,048 communications at 1,024
+ * GPUs: 61% of that run's CPU time was this walk). Lane 0 is the endpoint's own actor,
+ * the others helper actors on its host (des_collectives.c). */
+#define DES_LANE_COMMS 32
+/* The lanes of every endpoint (malloc'd, plan->endpoints entries; NULL: out of memory): 1
+ * for an endpoint that never has more than DES_LANE_COMMS flows in progress together (in
+ * one step, or in a coalesced phase), else that most / DES_LANE_COMMS rounded up. */
+int *des_plan_lanes(const des_plan *plan);
+
 /* SimGrid messages the plan's simulation will send (the transfers it reports). */
 long long des_plan_messages(const des_plan *plan);
 

@@ -218,6 +218,63 @@ bool des_phase_coalesces(const des_plan *plan, int c, const gcsim_schedule *s, i
     return true;
 }
 
+/* The most flows endpoint ep has in progress together in phase p of schedule s: all of
+ * them in a single-step or coalesced phase, else the most active in one step (a pipelined
+ * tree's endpoint has a flow per chunk and peer, two or three at a time). */
+static int phase_concurrent_flows(const gcsim_schedule *s, int p, bool coalesced, int ep)
+{
+    int o0 = s->out_index[p][ep], o1 = s->out_index[p][ep + 1];
+    int i0 = s->in_index[p][ep], i1 = s->in_index[p][ep + 1];
+    int all = o1 - o0 + i1 - i0;
+    const gcsim_phase *ph = &s->phases[p];
+    if (all <= DES_LANE_COMMS || ph->steps <= 1 || coalesced)
+        return all;
+    int *delta = calloc((size_t)ph->steps + 1, sizeof *delta);
+    if (!delta)
+        return all;
+    for (int x = o0; x < o1; x++) {
+        const gcsim_flow *f = &ph->flows[s->out_flows[p][x]];
+        delta[f->first_step]++;
+        delta[f->last_step + 1]--;
+    }
+    for (int x = i0; x < i1; x++) {
+        const gcsim_flow *f = &ph->flows[s->in_flows[p][x]];
+        delta[f->first_step]++;
+        delta[f->last_step + 1]--;
+    }
+    int most = 0, now = 0;
+    for (int k = 0; k < ph->steps; k++)
+        if ((now += delta[k]) > most)
+            most = now;
+    free(delta);
+    return most;
+}
+
+int *des_plan_lanes(const des_plan *plan)
+{
+    int *lanes = malloc(sizeof *lanes * (size_t)(plan->endpoints > 0 ? plan->endpoints : 1));
+    if (!lanes)
+        return NULL;
+    for (int e = 0; e < plan->endpoints; e++)
+        lanes[e] = 0; /* the most flows in progress together, until the end */
+    for (int c = 0; c < plan->iteration.n_calls; c++) {
+        const gcsim_schedule *s = &plan->schedules[plan->call_schedule[c]];
+        if (!s->out_index)
+            continue;
+        for (int p = 0; p < s->n_phases; p++) {
+            bool coalesced = des_phase_coalesces(plan, c, s, p);
+            for (int e = 0; e < s->endpoints && e < plan->endpoints; e++) {
+                int n = phase_concurrent_flows(s, p, coalesced, e);
+                if (n > lanes[e])
+                    lanes[e] = n;
+            }
+        }
+    }
+    for (int e = 0; e < plan->endpoints; e++)
+        lanes[e] = lanes[e] > DES_LANE_COMMS ? (lanes[e] + DES_LANE_COMMS - 1) / DES_LANE_COMMS : 1;
+    return lanes;
+}
+
 long long des_plan_messages(const des_plan *plan)
 {
     long long total = 0;
@@ -274,7 +331,12 @@ static int plan_actors(const des_plan *plan)
     for (int k = 0; k < it->n_blocks; k++)
         computes = computes || it->blocks[k].seconds > 0 || it->blocks[k].gate >= 0;
     int per_gpu = 1 + computes + plan->deferred;
-    return per_gpu * plan->gpus + (plan->endpoints - plan->gpus);
+    int actors = per_gpu * plan->gpus + (plan->endpoints - plan->gpus);
+    int *lanes = des_plan_lanes(plan); /* lane helpers: lanes - 1 per endpoint */
+    for (int e = 0; lanes && e < plan->endpoints; e++)
+        actors += lanes[e] - 1;
+    free(lanes);
+    return actors;
 }
 
 void des_plan_estimate(const des_plan *plan, des_estimate *est)

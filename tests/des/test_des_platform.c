@@ -118,6 +118,38 @@ int main(void)
                                     &err) == 0);
     CHECK_REL(t, 12 * alpha + 4 * 2.0 * 63 / 64 * S / beta, 0.01);
 
+    /* Lanes (des_collectives.c): with one GPU per node the parameter server has a shard per
+     * GPU, and in each phase every GPU has a flow to (then from) every shard and every
+     * shard one from (then to) every GPU: n flows in progress per endpoint, so one lane up
+     * to 32 GPUs and ceil(n / 32) above. The ring never has more than two. */
+    int sizes[] = {32, 33, 64, 65};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        int n = sizes[k];
+        gcsim_platform star = des_test_platform(n, 1);
+        des_plan plan;
+        CHECK(des_plan_collective(&plan, &star, n, GCSIM_OP_ALLREDUCE, COLLECTIVE_PARAMETER_SERVER,
+                                  S, 0, NULL, &err) == 0);
+        CHECK(plan.endpoints == 2 * n);
+        int *lanes = des_plan_lanes(&plan);
+        CHECK(lanes != NULL);
+        int wrong = 0;
+        for (int e = 0; lanes && e < plan.endpoints; e++)
+            wrong += lanes[e] != (n + 31) / 32;
+        CHECK(wrong == 0);
+        free(lanes);
+        des_plan_free(&plan);
+        CHECK(des_plan_collective(&plan, &star, n, GCSIM_OP_ALLREDUCE, COLLECTIVE_RING, S, 0, NULL,
+                                  &err) == 0);
+        lanes = des_plan_lanes(&plan);
+        CHECK(lanes != NULL);
+        wrong = 0;
+        for (int e = 0; lanes && e < plan.endpoints; e++)
+            wrong += lanes[e] != 1;
+        CHECK(wrong == 0);
+        free(lanes);
+        des_plan_free(&plan);
+    }
+
     /* Invalid input. */
     gcsim_platform bad = ft;
     bad.fabric.nodes_per_leaf = 0;
