@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zlib.h>
+
+#include "gz_read.h"
 
 enum { PIXELS = DIGITS_SIDE * DIGITS_SIDE, CLASSES = 10 };
 /* scikit-learn's file inflates to about 290 KB; anything far beyond is not that file. */
@@ -20,44 +21,12 @@ static int read_all(const char *path, char **text, size_t *len, char *err, size_
         return -1;
     }
     fclose(probe);
-    gzFile gz = gzopen(path, "rb");
-    if (!gz) return snprintf(err, err_len, "%s: cannot open as gzip", path), -1;
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    for (;;) {
-        if (!buf) {
-            gzclose(gz);
-            return snprintf(err, err_len, "%s: out of memory", path), -1;
-        }
-        if (n == cap) {
-            if (cap >= DIGITS_MAX_BYTES) {
-                free(buf);
-                gzclose(gz);
-                return snprintf(err, err_len, "%s: more than %zu bytes once inflated: not the "
-                                "digits file", path, DIGITS_MAX_BYTES), -1;
-            }
-            char *nb = realloc(buf, cap * 2 + 1);
-            if (!nb) free(buf);
-            buf = nb;
-            cap *= 2;
-            continue;
-        }
-        int got = gzread(gz, buf + n, (unsigned)(cap - n));
-        if (got < 0) {
-            int code;
-            const char *msg = gzerror(gz, &code);
-            snprintf(err, err_len, "%s: gzip error at decompressed byte offset %zu: %s", path, n,
-                     msg ? msg : "unknown");
-            free(buf);
-            gzclose(gz);
-            return -1;
-        }
-        if (got == 0) break;
-        n += (size_t)got;
-    }
-    gzclose(gz);
-    buf[n] = '\0';
-    *text = buf;
+    unsigned char *buf;
+    size_t n;
+    int stopped_early;
+    if (train_gz_read(path, 0, DIGITS_MAX_BYTES, &buf, &n, &stopped_early, err, err_len))
+        return -1;
+    *text = (char *)buf;
     *len = n;
     return 0;
 }

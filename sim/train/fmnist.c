@@ -6,7 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
+
+#include "gz_read.h"
 
 enum { IDX_UBYTE = 0x08, SIDE = 28, CLASSES = 10 };
 
@@ -42,51 +43,11 @@ static int read_gz(const char *path, size_t want_bytes, unsigned char **data, si
         return -1;
     }
     fclose(probe);
-    gzFile gz = gzopen(path, "rb");
-    if (!gz) {
-        snprintf(err, err_len, "%s: cannot open as gzip", path);
+    unsigned char *buf;
+    size_t n;
+    int stopped_early;
+    if (train_gz_read(path, want_bytes, 0, &buf, &n, &stopped_early, err, err_len))
         return -1;
-    }
-    size_t cap = 1 << 20, n = 0;
-    unsigned char *buf = malloc(cap);
-    if (!buf) {
-        gzclose(gz);
-        snprintf(err, err_len, "%s: out of memory", path);
-        return -1;
-    }
-    int stopped_early = 0;
-    for (;;) {
-        if (want_bytes > 0 && n >= want_bytes) {
-            stopped_early = 1;
-            break;
-        }
-        if (n == cap) {
-            unsigned char *nb = cap > SIZE_MAX / 2 ? NULL : realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                gzclose(gz);
-                snprintf(err, err_len, "%s: out of memory after %zu bytes", path, n);
-                return -1;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t want = cap - n > (1u << 30) ? (1u << 30) : cap - n;
-        if (want_bytes > 0 && want > want_bytes - n) want = want_bytes - n;
-        int got = gzread(gz, buf + n, (unsigned)want);
-        if (got < 0) {
-            int code;
-            const char *msg = gzerror(gz, &code);
-            snprintf(err, err_len, "%s: gzip error at decompressed byte offset %zu: %s", path, n,
-                     msg ? msg : "unknown");
-            free(buf);
-            gzclose(gz);
-            return -1;
-        }
-        if (got == 0) break;
-        n += (size_t)got;
-    }
-    gzclose(gz);
     *total = n;
     if (stopped_early) {
         uint32_t isize;
