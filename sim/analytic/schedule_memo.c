@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "closed_form.h"
 #include "schedule_memo.h"
 #include "tree_cost.h"
 
@@ -215,7 +216,7 @@ static const gcsim_tree_template *tree_template(const memo_key *k, gcsim_error *
     e->gpus = k->gpus;
     e->collective = k->collective;
     n_trees++;
-    kept_bytes += gcsim_tree_template_bytes(e->tt) + sizeof(double) * (double)topo->n_links;
+    kept_bytes += gcsim_tree_template_bytes(e->tt) + sizeof *topo;
     return e->tt;
 }
 
@@ -239,6 +240,12 @@ static int build(const gcsim_platform *p, const memo_key *k, gcsim_schedule *s,
     gcsim_topology t;
     if (gcsim_topology_init(&t, p, k->gpus, err) != 0)
         return -1;
+    /* Symmetric schedules from their classes alone, without a flow (closed_form.h). */
+    if (k->gpus >= GCSIM_CLOSED_FORM_MIN_GPUS) {
+        int cf = gcsim_closed_form_prepare(s, c, &t, k->shards, k->group, err);
+        if (cf <= 0)
+            return cf;
+    }
     int rc = gcsim_schedule_build_for_cost(s, c, &t, k->shards, k->chunks, k->group, err);
     if (rc == 0 && gcsim_schedule_prepare(s, &t) != 0) {
         gcsim_schedule_free(s);

@@ -36,12 +36,13 @@ typedef struct {
     int nodes;           /* j = ceil(N / i): endpoints N..N+j-1 are the nodes' CPUs */
     int nics_per_node;   /* R: NICs (rails) a node uses; GPU l of a node uses NIC l*R/i */
     int leaves;          /* fat tree: leaf switches; 0 on a star */
-    int n_links;
-    double *capacity_Bps; /* per directed link */
+    int n_links;         /* directed links, ids 0 .. n_links-1 */
 } gcsim_topology;
 
 int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gcsim_error *err);
 void gcsim_topology_free(gcsim_topology *t);
+/* The capacity of directed link l (bytes per second). */
+double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l);
 
 int gcsim_topology_endpoints(const gcsim_topology *t);
 int gcsim_topology_node_of(const gcsim_topology *t, int endpoint);

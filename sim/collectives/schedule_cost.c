@@ -191,7 +191,7 @@ static int interval_classes(const gcsim_phase *ph, const gcsim_topology *t,
         int n = route(ph, t, rc, f, buf, &links, &lat);
         double bw = INFINITY;
         for (int k = 0; k < n; k++) {
-            double part = t->capacity_Bps[links[k]] * (fl->share / load[links[k]]);
+            double part = gcsim_topology_capacity_Bps(t, links[k]) * (fl->share / load[links[k]]);
             bw = fmin(bw, part);
         }
         flow_class c = {lat, bw, fl->share, ph->fixed_k ? 1 : fl->k0, fl->first_step,
@@ -524,7 +524,7 @@ static flow_class flow_class_of(const gcsim_phase *ph, const gcsim_topology *t,
     const int *links = rc->links + (size_t)f * GCSIM_ROUTE_MAX_LINKS;
     double bw = INFINITY;
     for (int k = 0; k < rc->count[f]; k++)
-        bw = fmin(bw, t->capacity_Bps[links[k]] * (fl->share / load[links[k]]));
+        bw = fmin(bw, gcsim_topology_capacity_Bps(t, links[k]) * (fl->share / load[links[k]]));
     return (flow_class){rc->latency_s[f], bw, fl->share, ph->fixed_k ? 1 : fl->k0,
                         fl->first_step, fl->last_step};
 }

@@ -9,9 +9,11 @@
  *   NIC per node and rail, nic.bandwidth: GPU l of a node uses NIC l*R/i, as GPUs reach
  *     the NIC on their own PCIe switch on DGX-class nodes; the node's CPU uses NIC 0;
  *   fat tree: one uplink per leaf, nodes_per_leaf x R x nic.bandwidth / oversubscription.
+ * Links of a kind share one capacity (gcsim_topology_capacity_Bps): nothing is kept per link.
  * Latencies are end to end, as measured: intra_node.latency inside a node; between nodes
  * nic.latency plus two switch latencies per switch level (leaf, and core across leaves).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,26 +76,34 @@ int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gc
     t->nics_per_node = p->nic.per_node;
     bool tree = p->fabric.topology == FABRIC_FAT_TREE;
     t->leaves = tree ? (t->nodes + p->fabric.nodes_per_leaf - 1) / p->fabric.nodes_per_leaf : 0;
-    t->n_links = leaf_base(t) + 2 * t->leaves;
-    t->capacity_Bps = malloc(sizeof(double) * (size_t)t->n_links);
-    if (!t->capacity_Bps)
-        return gcsim_fail(err, "out of memory for the links of %d GPUs", gpus);
-    for (int l = 0; l < intra_links(t); l++)
-        t->capacity_Bps[l] = p->intra.gpu_to_gpu_Bps;
-    for (int l = pcie_base(t); l < nic_base(t); l++)
-        t->capacity_Bps[l] = p->intra.gpu_to_host_Bps;
-    for (int l = nic_base(t); l < leaf_base(t); l++)
-        t->capacity_Bps[l] = p->nic.bandwidth_Bps;
-    double oversub = p->fabric.oversubscription >= 1 ? p->fabric.oversubscription : 1;
-    for (int l = leaf_base(t); l < t->n_links; l++)
-        t->capacity_Bps[l] = p->fabric.nodes_per_leaf * t->nics_per_node * p->nic.bandwidth_Bps / oversub;
+    /* Link ids are ints; only all-pairs NVLink in very large nodes could pass that. */
+    long long links = (pairwise(t) ? (long long)t->nodes * i * i : 2LL * t->nodes * i) +
+                      2LL * t->nodes * i + 2LL * t->nodes * t->nics_per_node + 2LL * t->leaves;
+    if (links > INT_MAX)
+        return gcsim_fail(err, "%s: %d GPUs in nodes of %d have %lld links, more than the %d "
+                               "gcsim numbers", p->source_path, gpus, i, links, INT_MAX);
+    t->n_links = (int)links;
     return 0;
+}
+
+/* Every link of a kind has the same capacity, so none is stored per link: a topology of
+ * millions of GPUs costs no memory (the closed forms of symmetric schedules need none). */
+double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l)
+{
+    const gcsim_platform *p = t->platform;
+    if (l < pcie_base(t))
+        return p->intra.gpu_to_gpu_Bps;
+    if (l < nic_base(t))
+        return p->intra.gpu_to_host_Bps;
+    if (l < leaf_base(t))
+        return p->nic.bandwidth_Bps;
+    double oversub = p->fabric.oversubscription >= 1 ? p->fabric.oversubscription : 1;
+    return p->fabric.nodes_per_leaf * t->nics_per_node * p->nic.bandwidth_Bps / oversub;
 }
 
 void gcsim_topology_free(gcsim_topology *t)
 {
-    free(t->capacity_Bps);
-    t->capacity_Bps = NULL;
+    (void)t;
 }
 
 int gcsim_topology_endpoints(const gcsim_topology *t) { return t->gpus + t->nodes; }

@@ -281,7 +281,7 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree
         kind_of_link[l] = -1;
         if (index[l + 1] == index[l])
             continue;
-        put_double(key, t->capacity_Bps[l]);
+        put_double(key, gcsim_topology_capacity_Bps(t, l));
         int n = index[l + 1] - index[l];
         memcpy(key + 2, cross + index[l], sizeof(int) * (size_t)n);
         if ((kind_of_link[l] = intern_id(&links, key, n + 2)) < 0)

@@ -244,19 +244,19 @@ static void node_zone(writer *w, int k, bool exit)
         n = gcsim_topology_route(t, g, cpu, links, &lat);
         for (int d = 0; d < 2 && n == 1; d++) {
             snprintf(id, sizeof id, "L%d", links[0] + d);
-            link_line(w, id, t->capacity_Bps[links[0] + d], link_latency_s(t, links[0] + d));
+            link_line(w, id, gcsim_topology_capacity_Bps(t, links[0] + d), link_latency_s(t, links[0] + d));
         }
         for (int h = first; h < last && p->intra.kind == INTRA_NVLINK; h++) {
             if (h == g)
                 continue;
             gcsim_topology_route(t, g, h, links, &lat);
             snprintf(id, sizeof id, "L%d", links[0]);
-            link_line(w, id, t->capacity_Bps[links[0]], link_latency_s(t, links[0]));
+            link_line(w, id, gcsim_topology_capacity_Bps(t, links[0]), link_latency_s(t, links[0]));
         }
         if (p->intra.kind != INTRA_NVLINK)
             for (int d = 0; d < 2; d++) {
                 snprintf(id, sizeof id, "L%d", 2 * g + d);
-                link_line(w, id, t->capacity_Bps[2 * g + d], link_latency_s(t, 2 * g + d));
+                link_line(w, id, gcsim_topology_capacity_Bps(t, 2 * g + d), link_latency_s(t, 2 * g + d));
             }
     }
     if (w->cpus)
@@ -266,7 +266,7 @@ static void node_zone(writer *w, int k, bool exit)
             for (int d = 0; d < 2 && rail_present(t, k, r); d++) {
                 int l = nic_link(t, k, r, d);
                 snprintf(name, sizeof name, "L%d", l);
-                link_line(w, name, t->capacity_Bps[l], link_latency_s(t, l));
+                link_line(w, name, gcsim_topology_capacity_Bps(t, l), link_latency_s(t, l));
             }
     if (w->cpus)
         helper_line(w, bus, p->intra.latency_s);
@@ -400,7 +400,7 @@ static void group_zone(writer *w, item_kind kind, int lo, int hi, const char *id
             int l = d ? down[c] : up[c];
             char name[32];
             snprintf(name, sizeof name, "L%d", l);
-            link_line(w, name, w->t->capacity_Bps[l], link_latency_s(w->t, l));
+            link_line(w, name, gcsim_topology_capacity_Bps(w->t, l), link_latency_s(w->t, l));
         }
     /* Without leaf links, a route still needs a link (SimGrid forbids empty routes): child
      * c's helper "<id>_h<c>" carries what leaves c, "<id>_hx" what enters from outside.
@@ -451,7 +451,8 @@ int des_platform_describe(const gcsim_topology *t, bool with_cpus, const des_pla
     if (!(p->gpu.speed_flops > 0))
         return gcsim_fail(err, "%s: $.gpu.speed must be positive", p->source_path);
     for (int l = 0; l < t->n_links; l++)
-        if (!(t->capacity_Bps[l] > 0) || !isfinite(t->capacity_Bps[l]))
+        if (!(gcsim_topology_capacity_Bps(t, l) > 0) ||
+            !isfinite(gcsim_topology_capacity_Bps(t, l)))
             return gcsim_fail(err, "%s: a link of the platform has no positive bandwidth",
                               p->source_path);
     if (p->intra.kind == INTRA_NVLINK && t->nics_per_node > 1)

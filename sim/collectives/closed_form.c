@@ -1,0 +1,118 @@
+/*
+ * sim/collectives/closed_form.c: which collectives have flow-free classes, and the pieces
+ * their files share (closed_form.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "closed_form.h"
+
+int gcsim_class_list_add(gcsim_class_list *l, gcsim_flow_class c)
+{
+    for (int k = 0; k < l->n; k++) {
+        const gcsim_flow_class *x = &l->v[k];
+        if (x->latency_s == c.latency_s && x->Bps == c.Bps && x->share == c.share &&
+            x->k0 == c.k0 && x->first == c.first && x->last == c.last)
+            return 0;
+    }
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 8;
+        gcsim_flow_class *v = realloc(l->v, sizeof *v * (size_t)cap);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = c;
+    return 0;
+}
+
+void gcsim_class_list_free(gcsim_class_list *l)
+{
+    free(l->v);
+    *l = (gcsim_class_list){0};
+}
+
+void gcsim_closed_init(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t)
+{
+    memset(s, 0, sizeof *s);
+    s->collective = c;
+    s->chunks = 1;
+    s->endpoints = t->gpus;
+    s->decodes = 1;
+}
+
+int gcsim_closed_add_phase(gcsim_schedule *s, const char *name, int steps, double dk,
+                           bool reduce, gcsim_class_list *l)
+{
+    if (steps < 1 || l->n == 0) {
+        gcsim_class_list_free(l);
+        return 0;
+    }
+    gcsim_phase *ph = realloc(s->phases, sizeof *ph * (size_t)(s->n_phases + 1));
+    if (!ph) {
+        gcsim_class_list_free(l);
+        return -1;
+    }
+    s->phases = ph;
+    ph = &s->phases[s->n_phases++];
+    memset(ph, 0, sizeof *ph);
+    strncpy(ph->name, name, sizeof ph->name - 1);
+    ph->steps = steps;
+    ph->dk = dk;
+    ph->reduce = reduce;
+    ph->fixed_k = s->collective == COLLECTIVE_TERNGRAD;
+    ph->n_classes = l->n;
+    ph->classes = l->v;
+    *l = (gcsim_class_list){0};
+    return 0;
+}
+
+bool gcsim_closed_form_covers(gcsim_collective c, int group)
+{
+    switch (c) {
+    case COLLECTIVE_RING:
+    case COLLECTIVE_HALVING_DOUBLING:
+    case COLLECTIVE_HIERARCHICAL:
+    case COLLECTIVE_PARAMETER_SERVER: return group == 0;
+    case COLLECTIVE_ALLGATHER: return true; /* any group: the group builder delegates at 0 */
+    case COLLECTIVE_HIER_REDUCE_SCATTER: return true;
+    default: return false;
+    }
+}
+
+int gcsim_closed_form_prepare(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t,
+                              int ps_shards, int group, gcsim_error *err)
+{
+    if (!gcsim_closed_form_covers(c, group) ||
+        ((c == COLLECTIVE_ALLGATHER || c == COLLECTIVE_HIER_REDUCE_SCATTER) && group != 0 &&
+         group != t->gpus))
+        return 1;
+    gcsim_closed_init(s, c, t);
+    int rc = 0;
+    if (t->gpus > 1) {
+        switch (c) {
+        case COLLECTIVE_RING: rc = gcsim_closed_ring(s, t, false); break;
+        case COLLECTIVE_ALLGATHER:
+            s->decodes = t->gpus - 1;
+            rc = gcsim_closed_ring(s, t, true);
+            break;
+        case COLLECTIVE_HALVING_DOUBLING: rc = gcsim_closed_halving_doubling(s, t); break;
+        case COLLECTIVE_HIERARCHICAL: rc = gcsim_closed_hierarchical(s, t, false); break;
+        case COLLECTIVE_HIER_REDUCE_SCATTER: rc = gcsim_closed_hierarchical(s, t, true); break;
+        case COLLECTIVE_PARAMETER_SERVER: rc = gcsim_closed_ps(s, t, ps_shards); break;
+        default: rc = 1; break;
+        }
+    }
+    if (c == COLLECTIVE_PARAMETER_SERVER && t->gpus > 1)
+        s->endpoints = t->gpus + t->nodes;
+    if (c == COLLECTIVE_HIER_REDUCE_SCATTER)
+        s->group = group;
+    if (rc != 0) {
+        gcsim_schedule_free(s);
+        if (rc < 0)
+            return gcsim_fail(err, "out of memory preparing the %s schedule for %d GPUs",
+                              gcsim_collective_name(c), t->gpus);
+    }
+    return rc;
+}
