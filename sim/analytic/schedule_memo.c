@@ -200,7 +200,8 @@ static const gcsim_tree_template *tree_template(const memo_key *k, gcsim_error *
         gcsim_fail(err, "out of memory building a tree template");
         return NULL;
     }
-    if (gcsim_topology_init(topo, platforms[k->platform], k->gpus, err) != 0) {
+    if (gcsim_topology_init(topo, platforms[k->platform], k->gpus, err) != 0 ||
+        gcsim_schedule_size_check((gcsim_collective)k->collective, topo, 0, 0, err) != 0) {
         free(topo);
         return NULL;
     }

@@ -153,6 +153,14 @@ int gcsim_schedule_build_broadcast(gcsim_schedule *s, const gcsim_topology *t, i
                                    gcsim_error *err);
 void gcsim_schedule_free(gcsim_schedule *s);
 
+/* Flows the builder of collective c lists on t (an upper estimate; schedule_size.c), and
+ * whether this process can hold them while building: -1 with err naming the estimate and
+ * the limit when not. The builders check it before allocating. */
+double gcsim_schedule_listed_flows(gcsim_collective c, const gcsim_topology *t, int ps_shards,
+                                   int group);
+int gcsim_schedule_size_check(gcsim_collective c, const gcsim_topology *t, int ps_shards,
+                              int group, gcsim_error *err);
+
 /* Bytes a flow carries in step `step` of its phase. */
 double gcsim_flow_bytes(const gcsim_phase *ph, const gcsim_flow *f, int step,
                         const gcsim_bucket_bytes *b);

@@ -876,6 +876,8 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
         return gcsim_fail(err, "%s: collective nvls needs $.intra_node.nvls_bandwidth (an NVSwitch "
                                "that reduces in the switch: H100 generation on)",
                           t->platform->source_path);
+    if (gcsim_schedule_size_check(c, t, ps_shards, 0, err) != 0)
+        return -1;
     int *scratch = malloc(sizeof(int) * (size_t)(n + t->nodes + 1));
     if (!scratch)
         return gcsim_fail(err, "out of memory building the %s schedule for %d GPUs",
@@ -918,6 +920,8 @@ int gcsim_schedule_build_group(gcsim_schedule *s, gcsim_collective c, const gcsi
     int g = group > 0 ? group : n;
     if (c == COLLECTIVE_ALLGATHER && g == n)
         return gcsim_schedule_build(s, c, t, 0, 1, err);
+    if (gcsim_schedule_size_check(c, t, 0, group, err) != 0)
+        return -1;
     schedule_init(s, c, t, 1);
     s->group = group;
     int *scratch = malloc(sizeof(int) * (size_t)(n + t->nodes + 1));
@@ -939,6 +943,8 @@ int gcsim_schedule_build_broadcast(gcsim_schedule *s, const gcsim_topology *t, i
                                    gcsim_error *err)
 {
     schedule_init(s, COLLECTIVE_TREE, t, chunks);
+    if (gcsim_schedule_size_check(COLLECTIVE_TREE, t, 0, 0, err) != 0)
+        return -1;
     int rc = t->gpus > 1 ? build_trees(s, t, 1, s->chunks, true) : 0;
     return finish(s, rc, "broadcast", t->gpus, err);
 }

@@ -46,10 +46,36 @@ int des_plan_network(des_plan *plan, const gcsim_platform *p, const gcsim_des_op
     return 0;
 }
 
+/* Refuses, before any flow is listed, a run that would send more messages than the limit
+ * whatever its schedules: every call of a collective over all N GPUs sends at least N - 1
+ * messages (each GPU's data leaves it at least once; the root of a tree sends down only).
+ * At millions of GPUs the schedules alone take gigabytes, and des_plan_check_size would
+ * refuse the run once they were built. */
+static int plan_check_lower_bound(const des_plan *plan, gcsim_error *err)
+{
+    long long limit = plan->max_messages > 0 ? plan->max_messages : DES_DEFAULT_MAX_MESSAGES;
+    if (plan->max_messages < 0 || plan->gpus < 2)
+        return 0;
+    long long lower = 0;
+    for (int c = 0; c < plan->iteration.n_calls; c++)
+        if (plan->iteration.calls[c].group == 0)
+            lower += plan->gpus - 1;
+    if (lower <= limit)
+        return 0;
+    return gcsim_fail(err,
+                      "des: this simulation would send at least %lld SimGrid messages (%d GPUs, "
+                      "%d collective calls of %s), more than the limit of %lld. Pass "
+                      "--des-max-messages N (or -1 for no limit) to run it anyway",
+                      lower, plan->gpus, plan->iteration.n_calls,
+                      gcsim_collective_name(plan->collective), limit);
+}
+
 /* One schedule per distinct collective and pipeline chunk count among the calls. */
 static int plan_schedules(des_plan *plan, gcsim_error *err)
 {
     int nc = plan->iteration.n_calls;
+    if (plan->op < 0 && plan_check_lower_bound(plan, err) != 0)
+        return -1;
     plan->schedules = calloc((size_t)(nc > 0 ? nc : 1), sizeof *plan->schedules);
     plan->call_schedule = calloc((size_t)(nc > 0 ? nc : 1), sizeof *plan->call_schedule);
     if (!plan->schedules || !plan->call_schedule)
