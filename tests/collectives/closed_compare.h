@@ -6,7 +6,8 @@
  * and 5 nodes per leaf, blocking and not; a partly filled last node and last leaf.
  *
  * Agreement means: the same phases (name, steps, dk, reduce), every class of either side
- * within CLOSED_REL_TOL of a class of the other, and the same prepared time for buckets of
+ * within CLOSED_REL_TOL of a class of the other, for windowed phases the same intervals of
+ * steps each with the same classes, and the same prepared time for buckets of
  * every aggregation kind (dense, shared scale, sparse, per-worker scale with codec time)
  * within CLOSED_REL_TOL. The tolerance allows only the rounding of a link's load summed in
  * another order.
@@ -46,6 +47,27 @@ static int closed_classes_within(const gcsim_phase *a, const gcsim_phase *b)
         for (int j = 0; j < b->n_classes && !found; j++)
             found = closed_class_near(&a->classes[i], &b->classes[j]);
         if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+/* Whether two windowed phases (n_intervals > 0 on either side) have the same intervals of
+ * steps, each with the same set of classes (within CLOSED_REL_TOL, as above); two phases
+ * without intervals pass. */
+static int closed_intervals_match(const gcsim_phase *a, const gcsim_phase *b)
+{
+    if (a->n_intervals != b->n_intervals)
+        return 0;
+    for (int k = 0; k < a->n_intervals; k++) {
+        if (a->interval_from[k] != b->interval_from[k] || a->interval_to[k] != b->interval_to[k])
+            return 0;
+        gcsim_phase x = *a, y = *b; /* interval k's classes as a phase's */
+        x.classes = a->classes + a->interval_class[k];
+        x.n_classes = a->interval_class[k + 1] - a->interval_class[k];
+        y.classes = b->classes + b->interval_class[k];
+        y.n_classes = b->interval_class[k + 1] - b->interval_class[k];
+        if (!closed_classes_within(&x, &y) || !closed_classes_within(&y, &x))
             return 0;
     }
     return 1;
@@ -101,10 +123,13 @@ static int closed_compare(const gcsim_platform *p, int gpus, gcsim_collective c,
     for (int k = 0; k < ref.n_phases && !bad; k++) {
         const gcsim_phase *a = &cf.phases[k], *b = &ref.phases[k];
         if (strcmp(a->name, b->name) != 0 || a->steps != b->steps || a->dk != b->dk ||
-            a->reduce != b->reduce || a->fixed_k != b->fixed_k || a->n_intervals != 0 ||
-            b->n_intervals != 0) {
+            a->reduce != b->reduce || a->fixed_k != b->fixed_k) {
             snprintf(why, why_len, "phase %d: %s/%d steps vs %s/%d steps", k, a->name,
                      a->steps, b->name, b->steps);
+            bad = 1;
+        } else if (!closed_intervals_match(a, b)) {
+            snprintf(why, why_len, "phase %d (%s): intervals differ (%d vs %d flow by flow)",
+                     k, a->name, a->n_intervals, b->n_intervals);
             bad = 1;
         } else if (!closed_classes_within(a, b) || !closed_classes_within(b, a)) {
             int n = snprintf(why, why_len, "phase %d (%s): classes differ; closed form:", k,
