@@ -77,7 +77,8 @@ int cli_parse_gpu_list(const char *text, int *counts, int max_counts, char *err,
         }
         long long v;
         if (!cli_parse_int(tok, 1, 1 << 24, &v)) {
-            snprintf(err, err_len, "--gpus: \"%s\" is not a GPU count (a positive integer)", tok);
+            snprintf(err, err_len, "--gpus: \"%s\" is not a GPU count (a whole number from 1 to "
+                                   "%d)", tok, 1 << 24);
             return -1;
         }
         if (pending_ellipsis) {

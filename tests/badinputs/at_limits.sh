@@ -62,4 +62,27 @@ at_limit compress_64_compressors 64 compress --quiet --trace "$trace" $specs
 past_limit compress_65_compressors "more than 64 compressors" compress --quiet --trace "$trace" \
     $specs --compressor fp16
 
+# One GPU count at the 2^24 limit, on h100-ndr grown to 2^20 nodes of 16 GPUs and 16 NICs:
+# the analytic engine costs ring, halving-doubling, hierarchical and the parameter server
+# from their node shape (sim/collectives/closed_form.h), in O(1) memory, so each answers in
+# the 1 GiB; one more GPU is refused by name. Schedules that list their flows (the trees,
+# the DES's plan) are refused at once, naming their size, instead of running out of memory
+# after seconds of work (sim/collectives/schedule_size.c; only under the address-space
+# limit, which the sanitizer build leaves out).
+sed -e 's/"nodes": 64,/"nodes": 1048576,/' -e 's/"gpus_per_node": 8,/"gpus_per_node": 16,/' \
+    -e 's/"per_node": 8$/"per_node": 16/' "$src/platforms/h100-ndr.json" >"$work/gpu_limit.json"
+grep -q '"per_node": 16' "$work/gpu_limit.json" || fail "gpu_limit.json: h100-ndr.json changed"
+for c in ring halving-doubling hierarchical ps allgather; do
+    at_limit "predict_2p24_gpus_$c" 1 predict --platform "$work/gpu_limit.json" \
+        --model resnet-50 --gpus 16777216 --collective $c
+done
+past_limit predict_2p24_plus_1_gpus "is not a GPU count (a whole number from 1 to 16777216)" \
+    predict --platform "$work/gpu_limit.json" --model resnet-50 --gpus 16777217
+if [ -z "${ASAN_OPTIONS:-}" ]; then
+    past_limit predict_2p24_gpus_double_tree "more than the" predict \
+        --platform "$work/gpu_limit.json" --model resnet-50 --gpus 16777216 --collective double-tree
+    past_limit predict_2p24_gpus_des "SimGrid messages" predict --platform "$work/gpu_limit.json" \
+        --model resnet-50 --gpus 16777216 --engine des
+fi
+
 [ "$bad" -eq 0 ] || { echo "$bad case(s) failed"; exit 1; }
