@@ -179,38 +179,86 @@ static long long gcd(long long a, long long b)
 }
 
 /* The classes of an exchange at distance D without walking every GPU. Let L be a leaf's
- * GPUs (a node's on a star) and [z0, z1) the whole leaves of full nodes past the fold
- * prefix (ranks >= 2r): there every rank is active, its vrank is rank - r and its partner
- * rank +- D; the GPUs outside are walked one by one.
- *   D >= L: every flow leaves its node and leaf (a partner in the prefix too: it is at
- *     least D away), so inside [z0, z1) every NIC carries all its rail's GPUs and every
- *     leaf link all the leaf's: the flows with both ends there are one class, found from
- *     one such pair. A flow with an end outside costs what its reverse does (partners are
- *     mutual, so a NIC or leaf carries as many flows out as in), and the walk finds that.
+ * GPUs (a node's on a star), [0, p1) the whole leaves inside the fold prefix (ranks < 2r:
+ * the odd ones active, vrank (rank - 1) / 2, a partner in the prefix 2D away) and [z0, z1)
+ * the whole leaves of full nodes past it (every rank active, vrank rank - r, a partner in
+ * there D away); the GPUs between and after are walked one by one. Walking any GPU is
+ * safe (its class is one of the phase's); what follows shows the walks miss none.
+ *   D >= L: every flow leaves its node and leaf (a partner across the prefix's edge too:
+ *     it is at least D away), so a NIC carries all its rail's active GPUs and a leaf link
+ *     all the leaf's, whatever D: a rank's counts repeat every 2L ranks in [0, p1) (odd
+ *     ranks active) and are the same everywhere in [z0, z1). A flow costs what its
+ *     reverse does (partners are mutual, so a NIC or a leaf carries as many flows out as
+ *     in), so the flows with an end outside both stretches are found from that end; the
+ *     flows with both ends in [z0, z1) are one class, found from one pair; those inside
+ *     [0, p1), or from [0, p1) to [z0, z1), from the first 2L senders of their stretch.
  *   D < L: a rank's class depends on its leaf, its partner's (a neighbour) and their
- *     partners (the next ones): moving all by T = lcm(2D, L), a whole number of leaves and
- *     of XOR blocks, changes nothing while they stay in [z0, z1). So the ranks at least two
- *     leaves inside it repeat those of their first T. */
+ *     partners' (the next ones): moving all by T, a whole number of leaves and of XOR
+ *     blocks (T = lcm(2D, L) in [z0, z1), lcm(4D, 2L) in [0, p1), even so that odd stays
+ *     odd), changes nothing while they stay inside. So ranks two leaves (four in the
+ *     prefix, whose partners are twice as far) inside a stretch repeat their first T. */
 static int xor_classes(hd_phase *h, double share, double k0, gcsim_class_list *l)
 {
     forget_counts(h);
-    long long n = h->n, D = h->D, two_r = 2LL * h->r;
+    long long n = h->n, D = h->D, r = h->r;
     long long L = (long long)(h->t->leaves ? h->per_leaf : 1) * h->i;
-    long long z0 = (two_r + L - 1) / L * L, z1 = n / L * L;
-    if (z1 - z0 < 5 * L)
-        return range_classes(h, 0, n, share, k0, l);
+    long long p1 = 2 * r / L * L, z0 = (2 * r + L - 1) / L * L, z1 = n / L * L;
+    long long span[16][2];
+    int ns = 0;
+#define WALK(from, to)                                                    \
+    do {                                                                  \
+        span[ns][0] = (from);                                             \
+        span[ns][1] = (to);                                               \
+        ns++;                                                             \
+    } while (0)
+    bool prefix = p1 >= 10 * L, suffix = z1 - z0 >= 5 * L;
+    if (!prefix)
+        p1 = 0; /* walked with what follows it */
+    if (!suffix)
+        WALK(p1, n);
     if (D >= L) {
-        long long off = (z0 - h->r) % (2 * D), x = off < D ? z0 : z0 + 2 * D - off;
-        if (range_classes(h, 0, z0, share, k0, l) || range_classes(h, z1, n, share, k0, l))
-            return -1;
-        return x + D < z1 ? range_classes(h, x, x + 1, share, k0, l) : 0;
+        if (suffix) {
+            WALK(p1, z0);
+            WALK(z1, n);
+            long long off = (z0 - r) % (2 * D), x = off < D ? z0 : z0 + 2 * D - off;
+            if (x + D < z1)
+                WALK(x, x + 1);
+        }
+        if (prefix) {
+            /* inside the prefix: senders whose vrank has bit D clear, partner 2D up */
+            WALK(0, 2 * L + 2);
+            /* to [z0, z1): vranks v in [r - D, r), bit D clear, v + D + r in [z0, z1) */
+            long long lo = r - D, hi = r;
+            if (lo < z0 - D - r)
+                lo = z0 - D - r;
+            if (hi > z1 - D - r)
+                hi = z1 - D - r;
+            if (lo < 0)
+                lo = 0;
+            if (lo % (2 * D) >= D)
+                lo += 2 * D - lo % (2 * D);
+            if (lo < hi)
+                WALK(2 * lo + 1, 2 * lo + 1 + 2 * L + 2);
+        }
+    } else {
+        if (suffix) {
+            long long T = 2 * D / gcd(2 * D, L) * L, s0 = z0 + 2 * L, s1 = z1 - 2 * L;
+            WALK(p1, s0);
+            WALK(s0, s0 + T < s1 ? s0 + T : s1);
+            WALK(s1, n);
+        }
+        if (prefix) {
+            long long T = 4 * D / gcd(4 * D, 2 * L) * 2 * L, s0 = 4 * L, s1 = p1 - 4 * L;
+            WALK(0, s0);
+            WALK(s0, s0 + T < s1 ? s0 + T : s1);
+            WALK(s1, p1);
+        }
     }
-    long long T = 2 * D / gcd(2 * D, L) * L, s0 = z0 + 2 * L, s1 = z1 - 2 * L;
-    return range_classes(h, 0, s0, share, k0, l) ||
-                   range_classes(h, s0, s0 + T < s1 ? s0 + T : s1, share, k0, l) ||
-                   range_classes(h, s1, n, share, k0, l)
-               ? -1
-               : 0;
+#undef WALK
+    for (int k = 0; k < ns; k++)
+        if (range_classes(h, span[k][0], span[k][1], share, k0, l))
+            return -1;
+    return 0;
 }
 
 /* Halving at distance index d (D = 2^L >> d) then, from saved classes, doubling. */

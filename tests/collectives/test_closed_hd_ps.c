@@ -15,12 +15,19 @@
 static const int sample_gpus[] = {45, 47, 48, 63, 64, 65, 71, 96, 97, 100, 127, 128, 129,
                                   143, 150, 160, 175, 191, 192, 193, 200};
 
+/* Halving-doubling walks only some GPUs once the fold prefix or the rest hold ten leaves
+ * (closed_hd.c): counts where both do, with partly filled nodes and leaves. Its flows are
+ * few (N log N), so these cost little flow by flow. */
+static const int hd_more_gpus[] = {401, 511, 767, 1000, 1537, 2047, 3071, 4095, 6143, 12000};
+
 static int grid_agrees(gcsim_collective c, int shards_kind)
 {
     int bad = 0, nsample = (int)(sizeof sample_gpus / sizeof sample_gpus[0]);
+    int nmore = c == COLLECTIVE_HALVING_DOUBLING ? (int)(sizeof hd_more_gpus / sizeof(int)) : 0;
     for (int k = 0; k < CLOSED_GRID_PLATFORMS; k++) {
-        for (int x = 0; x < 39 + nsample; x++) {
-            int gpus = x < 39 ? x + 2 : sample_gpus[x - 39];
+        for (int x = 0; x < 39 + nsample + nmore; x++) {
+            int gpus = x < 39 ? x + 2
+                     : x < 39 + nsample ? sample_gpus[x - 39] : hd_more_gpus[x - 39 - nsample];
             gcsim_platform p = closed_grid_platform(k, gpus);
             int nodes = (gpus + p.gpus_per_node - 1) / p.gpus_per_node;
             /* shards: 0 (one per node), 1, 3, or 2 x nodes + 1 */
