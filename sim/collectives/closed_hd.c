@@ -14,8 +14,11 @@
  * A flow's class is then its route's latency and the counts of its two NICs and two
  * leaves. The counts are found by walking the NIC's or leaf's GPUs; a few recent nodes'
  * and leaves' counts are kept (O(gpus_per_node) memory), as a GPU's partner sits in a node
- * and a leaf that move along with it. Halving and doubling at one distance have the same
- * flows, so each distance is counted once: O(N log N) time in all, no per-GPU memory.
+ * and a leaf that move along with it. Only the GPUs near the irregular places (the fold
+ * prefix's edge, the partly filled last node and leaf) and one period of the regular
+ * stretches are walked (xor_classes): per phase O(leaf GPUs + the period), for the fold and
+ * unfold O(r). Halving and doubling at one distance have the same flows, so each distance
+ * is counted once. No per-GPU memory.
  */
 #include <math.h>
 #include <stdlib.h>
