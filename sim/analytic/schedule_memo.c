@@ -242,7 +242,7 @@ static int build(const gcsim_platform *p, const memo_key *k, gcsim_schedule *s,
     if (gcsim_topology_init(&t, p, k->gpus, err) != 0)
         return -1;
     /* Symmetric schedules from their classes alone, without a flow (closed_form.h). */
-    if (k->gpus >= GCSIM_CLOSED_FORM_MIN_GPUS) {
+    if (gcsim_closed_form_preferred(c, &t, k->shards, k->group)) {
         int cf = gcsim_closed_form_prepare(s, c, &t, k->shards, k->group, err);
         if (cf <= 0)
             return cf;

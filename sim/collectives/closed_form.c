@@ -81,6 +81,16 @@ bool gcsim_closed_form_covers(gcsim_collective c, int group)
     }
 }
 
+bool gcsim_closed_form_preferred(gcsim_collective c, const gcsim_topology *t, int ps_shards,
+                                 int group)
+{
+    if (!gcsim_closed_form_covers(c, group))
+        return false;
+    if (c != COLLECTIVE_PARAMETER_SERVER)
+        return true;
+    return gcsim_schedule_listed_flows(c, t, ps_shards, group) > GCSIM_CLOSED_FORM_PS_FLOWS_MIN;
+}
+
 int gcsim_closed_form_prepare(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t,
                               int ps_shards, int group, gcsim_error *err)
 {

@@ -10,18 +10,27 @@
  * shape (GPUs per node, NICs, the last node's GPUs, leaves of the fat tree) alone. The
  * functions here compute those classes directly: memory independent of N, time at most
  * linear in the nodes. The result is what gcsim_schedule_build_for_cost +
- * gcsim_schedule_prepare + gcsim_schedule_drop_flows give, up to the rounding of a link's
- * load summed in another order (relative 1e-12; tests/collectives/test_closed_*.c compare
- * the two on a grid of topologies).
+ * gcsim_schedule_prepare + gcsim_schedule_drop_flows give: to the bit for ring,
+ * all-gather, halving-doubling and hierarchical, whose loads are summed flow by flow in
+ * the same order; up to the last bit for the parameter server (a count times a share).
+ * tests/collectives/test_closed_*.c compare the two on a grid of topologies within 1e-12.
  */
 #ifndef GCSIM_CLOSED_FORM_H
 #define GCSIM_CLOSED_FORM_H
 
 #include "collectives.h"
 
-/* The analytic engine (sim/analytic/schedule_memo.c) uses the closed form from this many
- * GPUs on; below, it prepares the flows as before. */
-#define GCSIM_CLOSED_FORM_MIN_GPUS 1
+/* The parameter server's closed form computes a link's load as a count times a share,
+ * where the flow-by-flow form adds the shares one by one: the two can differ in the last
+ * bit. The analytic engine keeps the flows up to this many (about 25 MB while built), so
+ * that the outputs of clusters that size are the same to the bit as before, and takes
+ * the closed form past it. The other closed forms sum their loads flow by flow and are
+ * used at every size. */
+#define GCSIM_CLOSED_FORM_PS_FLOWS_MIN (1 << 18)
+
+/* Whether the analytic engine costs c on t from its closed form (the rule above). */
+bool gcsim_closed_form_preferred(gcsim_collective c, const gcsim_topology *t, int ps_shards,
+                                 int group);
 
 /* Collectives over all GPUs whose classes are computed here. */
 bool gcsim_closed_form_covers(gcsim_collective c, int group);
