@@ -174,6 +174,10 @@ double gcsim_flow_bytes(const gcsim_phase *ph, const gcsim_flow *f, int step,
 double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
                              const gcsim_bucket_bytes *b);
 
+/* total + x + x + ... (n times), added one by one in floating point: the same result as
+ * that loop, bit for bit, in O(log) steps (add_repeated.c). */
+double gcsim_add_repeated(double total, double x, long long n);
+
 /* Codec seconds of one reducing step that receives `share` of a bucket: decode, sum and
  * re-encode for per-worker-scale payloads, 0 otherwise. Both engines charge this. */
 double gcsim_hop_codec_s(const gcsim_phase *ph, const gcsim_bucket_bytes *b, double share);

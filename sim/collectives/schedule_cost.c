@@ -258,16 +258,14 @@ static double classes_time_s(const gcsim_phase *ph, const flow_class *cls, int n
          * the bytes do not depend on them (dense or per-worker-scale payloads), and every
          * class is active in every step. The same maximum as the loop below takes in each
          * step (its k at from_step, which is its k at every step here), then the same
-         * additions one by one. */
+         * additions one by one (gcsim_add_repeated: the loop's result in O(log) steps). */
         double step = 0;
         for (int c = 0; c < nc; c++) {
             double k = ph->fixed_k ? 1 : cls[c].k0 + ph->dk * (from_step - cls[c].first);
             double bytes = cls[c].share * gcsim_hop_bytes(b, k);
             step = fmax(step, cls[c].latency_s + bytes / cls[c].Bps);
         }
-        for (int s = from_step; s <= to_step; s++)
-            total += step + reduce_codec_s;
-        return total;
+        return gcsim_add_repeated(total, step + reduce_codec_s, (long long)to_step - from_step + 1);
     }
     for (int s = from_step; s <= to_step; s++) {
         double step = 0;

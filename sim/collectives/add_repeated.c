@@ -1,0 +1,55 @@
+/*
+ * sim/collectives/add_repeated.c: `total += x` done n times, in O(log) steps instead of n,
+ * with the very same result (collectives.h).
+ *
+ * A phase of N - 1 equal steps (a ring) is costed by adding its step time N - 1 times, one
+ * by one, as the DES and the flow-by-flow form did; at millions of GPUs, or a plan over
+ * every count up to 65,536, those additions were most of the work. Multiplying instead
+ * would change the last bit of the outputs. But while the running total stays inside one
+ * binade [2^(e-1), 2^e), every addition rounds x to the same multiple of the binade's ulp
+ * u (round to nearest: x = q u + f u with 0 <= f < 1 adds q u when f < 1/2, (q + 1) u when
+ * f > 1/2; only f = 1/2, a tie, depends on the total's parity), so k such additions add
+ * exactly k times that increment. Each binade is crossed with one real addition.
+ */
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+
+#include "collectives.h"
+
+double gcsim_add_repeated(double total, double x, long long n)
+{
+    while (n > 0) {
+        if (!(total >= DBL_MIN) || !(x > 0) || !isfinite(total) || !isfinite(x)) {
+            total += x; /* zero, subnormal, negative or non-finite: one at a time */
+            n--;
+            continue;
+        }
+        int e;
+        frexp(total, &e);                  /* total in [2^(e-1), 2^e) */
+        double u = ldexp(1.0, e - DBL_MANT_DIG); /* its ulp */
+        double q = floor(x / u), f = x / u - q; /* exact: u is a power of two */
+        if (f == 0.5 || x / u >= 0x1p52) {
+            total += x; /* a tie, or x as large as the total's binade: one at a time */
+            n--;
+            continue;
+        }
+        double inc = f < 0.5 ? q * u : (q + 1) * u;
+        if (inc == 0) /* x below half an ulp: no addition changes the total */
+            return total;
+        /* Additions that stay below 2^e: the total, the top and the increment are whole
+         * numbers of u below 2^53, so this is integer arithmetic. */
+        int64_t room = (int64_t)((ldexp(1.0, e) - total) / u) - 1; /* ulps below 2^e */
+        int64_t step = (int64_t)(inc / u);
+        int64_t k = room / step;
+        if (k > n)
+            k = n;
+        total += (double)k * inc; /* exact: a multiple of u below 2^e */
+        n -= k;
+        if (n > 0) { /* the addition that crosses into the next binade */
+            total += x;
+            n--;
+        }
+    }
+    return total;
+}
