@@ -5,10 +5,7 @@
 # each: CPU seconds (user+sys of the whole process, /usr/bin/time; median of RUNS), peak
 # resident memory (MiB), the configurations evaluated, and whether the answer (the CSV) is
 # the exhaustive search's (--search exhaustive, run once; skipped with EXHAUSTIVE=0 or
-# above 1,200 GPUs, where it takes minutes). COLLECTIVES overrides the collective list
-# (e.g. ring,halving-doubling,hierarchical,allgather at 100,000 GPUs, where a tree,
-# double tree or parameter server evaluation takes 10 s to minutes with the analytic
-# engine of this version, and the parameter server 23 GB).
+# above 1,200 GPUs, where it takes minutes). COLLECTIVES overrides the collective list.
 #
 # usage: bench/planning/bench_plan.sh [GCSIM [SOURCE_DIR]]   (env: RUNS=3, SIZES="64 150 12500",
 #        EXHAUSTIVE=1, COLLECTIVES=LIST)
