@@ -76,6 +76,7 @@ bool gcsim_closed_form_covers(gcsim_collective c, int group)
     case COLLECTIVE_HIERARCHICAL:
     case COLLECTIVE_PARAMETER_SERVER: return group == 0;
     case COLLECTIVE_ALLGATHER: return true; /* any group: the group builder delegates at 0 */
+    case COLLECTIVE_REDUCE_SCATTER:
     case COLLECTIVE_HIER_REDUCE_SCATTER: return true;
     default: return false;
     }
@@ -94,18 +95,21 @@ bool gcsim_closed_form_preferred(gcsim_collective c, const gcsim_topology *t, in
 int gcsim_closed_form_prepare(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t,
                               int ps_shards, int group, gcsim_error *err)
 {
-    if (!gcsim_closed_form_covers(c, group) ||
-        ((c == COLLECTIVE_ALLGATHER || c == COLLECTIVE_HIER_REDUCE_SCATTER) && group != 0 &&
-         group != t->gpus))
-        return 1;
+    bool grouped = c == COLLECTIVE_ALLGATHER || c == COLLECTIVE_REDUCE_SCATTER ||
+                   c == COLLECTIVE_HIER_REDUCE_SCATTER;
+    if (!gcsim_closed_form_covers(c, group) || (grouped && group != 0 && group != t->gpus))
+        return 1; /* groups smaller than all GPUs: built flow by flow */
     gcsim_closed_init(s, c, t);
     int rc = 0;
     if (t->gpus > 1) {
         switch (c) {
-        case COLLECTIVE_RING: rc = gcsim_closed_ring(s, t, false); break;
+        case COLLECTIVE_RING: rc = gcsim_closed_ring(s, t, GCSIM_RING_ALLREDUCE); break;
         case COLLECTIVE_ALLGATHER:
             s->decodes = t->gpus - 1;
-            rc = gcsim_closed_ring(s, t, true);
+            rc = gcsim_closed_ring(s, t, GCSIM_RING_ALLGATHER);
+            break;
+        case COLLECTIVE_REDUCE_SCATTER:
+            rc = gcsim_closed_ring(s, t, GCSIM_RING_REDUCE_SCATTER);
             break;
         case COLLECTIVE_HALVING_DOUBLING: rc = gcsim_closed_halving_doubling(s, t); break;
         case COLLECTIVE_HIERARCHICAL: rc = gcsim_closed_hierarchical(s, t, false); break;
@@ -116,7 +120,7 @@ int gcsim_closed_form_prepare(gcsim_schedule *s, gcsim_collective c, const gcsim
     }
     if (c == COLLECTIVE_PARAMETER_SERVER && t->gpus > 1)
         s->endpoints = t->gpus + t->nodes;
-    if (c == COLLECTIVE_HIER_REDUCE_SCATTER)
+    if (c == COLLECTIVE_HIER_REDUCE_SCATTER || c == COLLECTIVE_REDUCE_SCATTER)
         s->group = group;
     if (rc != 0) {
         gcsim_schedule_free(s);

@@ -64,7 +64,8 @@ int gcsim_closed_add_phase(gcsim_schedule *s, const char *name, int steps, doubl
 
 /* The collectives (closed_ring.c, closed_hd.c, closed_ps.c, closed_hier.c): fill a schedule
  * that gcsim_closed_init started. -1 when out of memory. */
-int gcsim_closed_ring(gcsim_schedule *s, const gcsim_topology *t, bool allgather);
+typedef enum { GCSIM_RING_ALLREDUCE, GCSIM_RING_ALLGATHER, GCSIM_RING_REDUCE_SCATTER } gcsim_ring_kind;
+int gcsim_closed_ring(gcsim_schedule *s, const gcsim_topology *t, gcsim_ring_kind kind);
 int gcsim_closed_halving_doubling(gcsim_schedule *s, const gcsim_topology *t);
 int gcsim_closed_ps(gcsim_schedule *s, const gcsim_topology *t, int shards);
 /* reduce_scatter_only: the hierarchical reduce-scatter (its first two phases). */

@@ -134,19 +134,20 @@ static int ring_classes(const gcsim_topology *t, double share_per_ring, double k
     return 0;
 }
 
-int gcsim_closed_ring(gcsim_schedule *s, const gcsim_topology *t, bool allgather)
+int gcsim_closed_ring(gcsim_schedule *s, const gcsim_topology *t, gcsim_ring_kind kind)
 {
-    int n = t->gpus;
+    int n = t->gpus, rc = 0;
     gcsim_class_list l = {0};
-    int rc = allgather
-                 /* every GPU's whole payload forwarded n - 1 times */
-                 ? ring_classes(t, 1.0, 1, &l) ||
-                       gcsim_closed_add_phase(s, "all-gather", n - 1, 0, false, &l)
-                 /* reduce-scatter of 1/n per step, then all-gather of the sums */
-                 : ring_classes(t, 1.0 / n, 1, &l) ||
-                       gcsim_closed_add_phase(s, "reduce-scatter", n - 1, 1, true, &l) ||
-                       ring_classes(t, 1.0 / n, n, &l) ||
-                       gcsim_closed_add_phase(s, "all-gather", n - 1, 0, false, &l);
+    if (kind == GCSIM_RING_ALLGATHER) /* every GPU's whole payload forwarded n - 1 times */
+        rc = ring_classes(t, 1.0, 1, &l) ||
+             gcsim_closed_add_phase(s, "all-gather", n - 1, 0, false, &l);
+    else /* reduce-scatter of 1/n per step (the grouped reduce-scatter over all GPUs is the
+          * same rings), then for the all-reduce the all-gather of the sums */
+        rc = ring_classes(t, 1.0 / n, 1, &l) ||
+             gcsim_closed_add_phase(s, "reduce-scatter", n - 1, 1, true, &l) ||
+             (kind == GCSIM_RING_ALLREDUCE &&
+              (ring_classes(t, 1.0 / n, n, &l) ||
+               gcsim_closed_add_phase(s, "all-gather", n - 1, 0, false, &l)));
     if (rc) {
         gcsim_class_list_free(&l);
         return -1;

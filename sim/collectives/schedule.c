@@ -419,9 +419,10 @@ static int group_rings(const gcsim_topology *t, int g, double share, double k0, 
                 return -1;
             continue;
         }
-        int rings = t->nics_per_node;
+        /* a group of all GPUs may end in a partly filled node: its GPUs take part too */
+        int rings = t->nics_per_node, group_nodes = (g + i - 1) / i;
         for (int r = 0; r < rings; r++) {
-            int cnt = ring_order_nodes(t, first / i, g / i, r, rings, order);
+            int cnt = ring_order_nodes(t, first / i, group_nodes, r, rings, order);
             for (int p = 0; p < cnt; p++)
                 if (push(l, order[p], order[(p + 1) % cnt], share / rings, k0, 0, steps - 1))
                     return -1;

@@ -1,8 +1,9 @@
 /*
- * The ring all-reduce's and ring all-gather's flow-free classes (sim/collectives/
- * closed_ring.c) against the flow-by-flow ones (closed_compare.h):
+ * The ring all-reduce's, ring all-gather's and all-GPU reduce-scatter's flow-free classes
+ * (sim/collectives/closed_ring.c) against the flow-by-flow ones (closed_compare.h):
  *   - every grid platform at every GPU count 2..40 and a sample up to 4,099 with partly
- *     filled last nodes and leaves, both collectives;
+ *     filled last nodes and leaves, every collective (the reduce-scatter with group 0 and N);
+ *   - the reduce-scatter over a partly filled last node: every GPU takes part;
  *   - two 2-node x 4-GPU PCIe-switch rings with 2 NICs computed by hand (8 GPUs, and 6: a
  *     half-filled last node where two rings share a PCIe link and a NIC);
  *   - 2^22 GPUs on an NVSwitch fat tree: the classes by hand, in a few MB.
@@ -27,10 +28,15 @@ static void test_grid(void)
             int gpus = x <= 40 ? x : sample[x - 41];
             gcsim_platform p = closed_grid_platform(k, 1);
             p = closed_grid_platform(k, (gpus + p.gpus_per_node - 1) / p.gpus_per_node);
-            for (int c = 0; c < 2; c++) {
-                gcsim_collective coll = c == 0 ? COLLECTIVE_RING : COLLECTIVE_ALLGATHER;
+            for (int c = 0; c < 4; c++) {
+                /* the grouped reduce-scatter over all GPUs (group 0 or N: FSDP's) is the
+                 * ring's first phase */
+                gcsim_collective coll = c == 0   ? COLLECTIVE_RING
+                                        : c == 1 ? COLLECTIVE_ALLGATHER
+                                                 : COLLECTIVE_REDUCE_SCATTER;
+                int group = c == 3 ? gpus : 0;
                 char why[2048] = "";
-                int rc = closed_compare(&p, gpus, coll, 0, 0, why, sizeof why);
+                int rc = closed_compare(&p, gpus, coll, 0, group, why, sizeof why);
                 if (rc != 0)
                     fprintf(stderr, "platform %d, %d GPUs, %s: %s\n", k, gpus,
                             gcsim_collective_name(coll), why);
@@ -38,7 +44,33 @@ static void test_grid(void)
                 compared++;
             }
         }
-    CHECK(compared == CLOSED_GRID_PLATFORMS * (39 + n_sample) * 2);
+    CHECK(compared == CLOSED_GRID_PLATFORMS * (39 + n_sample) * 4);
+}
+
+/* The reduce-scatter over all 12 GPUs of 8-GPU nodes (FSDP on a partly filled last node)
+ * left the last node's 4 GPUs out of its rings: 8 intra-node flows, nothing between nodes.
+ * Every GPU sends and receives in every ring. */
+static void test_reduce_scatter_partial_node(void)
+{
+    gcsim_platform p = des_test_platform(2, 8);
+    p.nic.per_node = 2;
+    gcsim_topology t;
+    gcsim_error err;
+    gcsim_schedule s;
+    CHECK(gcsim_topology_init(&t, &p, 12, &err) == 0);
+    CHECK(gcsim_schedule_build_group(&s, COLLECTIVE_REDUCE_SCATTER, &t, 0, &err) == 0);
+    CHECK(s.n_phases == 1 && s.phases[0].steps == 11);
+    int sends[12] = {0}, receives[12] = {0}, between_nodes = 0;
+    for (int f = 0; s.n_phases == 1 && f < s.phases[0].n_flows; f++) {
+        const gcsim_flow *fl = &s.phases[0].flows[f];
+        sends[fl->src]++;
+        receives[fl->dst]++;
+        between_nodes += fl->src / 8 != fl->dst / 8;
+    }
+    for (int g = 0; g < 12; g++)
+        CHECK(sends[g] >= 1 && receives[g] >= 1);
+    CHECK(between_nodes == 4); /* 2 rings, each node to the other */
+    gcsim_schedule_free(&s);
 }
 
 /* Whether the phase has a class (latency, Bps, share) within 1e-12. */
@@ -165,6 +197,7 @@ int main(void)
 {
     test_large(); /* first: the peak memory it checks is the process's so far */
     test_by_hand();
+    test_reduce_scatter_partial_node();
     test_grid();
     CHECK_DONE();
 }
