@@ -29,8 +29,10 @@ double gcsim_add_repeated(double total, double x, long long n)
         frexp(total, &e);                  /* total in [2^(e-1), 2^e) */
         double u = ldexp(1.0, e - DBL_MANT_DIG); /* its ulp */
         double q = floor(x / u), f = x / u - q; /* exact: u is a power of two */
-        if (f == 0.5 || x / u >= 0x1p52) {
-            total += x; /* a tie, or x as large as the total's binade: one at a time */
+        if (f == 0.5 || x / u >= 0x1p52 || e >= DBL_MAX_EXP) {
+            /* a tie, x as large as the total's binade, or the last binade (2^e is not a
+             * double): one at a time */
+            total += x;
             n--;
             continue;
         }
