@@ -14,6 +14,7 @@ with the forked child stopped.
 """
 import json
 import os
+import time
 import subprocess
 import sys
 import tempfile
@@ -145,12 +146,20 @@ def main():
                all(e["why"] == "timed out after 2 s" for e in d["errors"]),
                "timeouts are failures (rc %d, %r)" % (rc, [e["why"] for e in d["errors"]]))
         child = int(open(pid_file).read())
-        try:  # a zombie (killed, not yet reaped by init) counts as stopped
-            with open("/proc/%d/stat" % child) as f:
-                alive = f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
-        except FileNotFoundError:
-            alive = False
-        expect(not alive, "the timed-out gcsim's child %d was stopped" % child)
+
+        def child_alive():
+            try:  # a zombie (killed, not yet reaped by init) counts as stopped
+                with open("/proc/%d/stat" % child) as f:
+                    return f.read().rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+            except FileNotFoundError:
+                return False
+
+        # SIGKILL is sent before the harness returns, but on a loaded machine the kernel
+        # may not have run the child's exit yet: wait up to 10 s for it.
+        deadline = time.time() + 10
+        while child_alive() and time.time() < deadline:
+            time.sleep(0.05)
+        expect(not child_alive(), "the timed-out gcsim's child %d was stopped" % child)
 
         # A bad allow-list line: exit 2, file and line named, nothing on stdout.
         with open(allow, "a") as f:
