@@ -45,27 +45,18 @@ void gcsim_closed_init(gcsim_schedule *s, gcsim_collective c, const gcsim_topolo
 int gcsim_closed_add_phase(gcsim_schedule *s, const char *name, int steps, double dk,
                            bool reduce, gcsim_class_list *l)
 {
-    if (steps < 1 || l->n == 0) {
-        gcsim_class_list_free(l);
-        return 0;
+    gcsim_phase *ph = NULL;
+    if (steps >= 1 && l->n > 0)
+        ph = gcsim_schedule_new_phase(s, name, steps, dk, reduce);
+    if (ph) {
+        ph->n_classes = l->n;
+        ph->classes = l->v;
+    } else {
+        free(l->v);
     }
-    gcsim_phase *ph = realloc(s->phases, sizeof *ph * (size_t)(s->n_phases + 1));
-    if (!ph) {
-        gcsim_class_list_free(l);
-        return -1;
-    }
-    s->phases = ph;
-    ph = &s->phases[s->n_phases++];
-    memset(ph, 0, sizeof *ph);
-    strncpy(ph->name, name, sizeof ph->name - 1);
-    ph->steps = steps;
-    ph->dk = dk;
-    ph->reduce = reduce;
-    ph->fixed_k = s->collective == COLLECTIVE_TERNGRAD;
-    ph->n_classes = l->n;
-    ph->classes = l->v;
+    int rc = ph || steps < 1 || l->n == 0 ? 0 : -1;
     *l = (gcsim_class_list){0};
-    return 0;
+    return rc;
 }
 
 bool gcsim_closed_form_covers(gcsim_collective c, int group)

@@ -56,6 +56,11 @@ void gcsim_class_list_free(gcsim_class_list *l);
  * decode). */
 void gcsim_closed_init(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t);
 
+/* Appends an empty phase (no flow, no class) with these fields to s, as every builder
+ * starts one (schedule.c); NULL when out of memory. */
+gcsim_phase *gcsim_schedule_new_phase(gcsim_schedule *s, const char *name, int steps, double dk,
+                                      bool reduce);
+
 /* Appends a phase of `steps` steps holding l's classes (taken over: l is emptied). Like
  * the builders' add_phase, a phase with no step or no class is not added. -1 when out of
  * memory. */

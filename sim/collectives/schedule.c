@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "closed_form.h"
 #include "collectives.h"
 #include "tree_cost.h"
 
@@ -228,22 +229,12 @@ static int merge_pairs(flow_list *l)
     return 0;
 }
 
-static int add_phase(gcsim_schedule *s, const char *name, int steps, double dk, bool reduce,
-                     flow_list *l)
+gcsim_phase *gcsim_schedule_new_phase(gcsim_schedule *s, const char *name, int steps, double dk,
+                                      bool reduce)
 {
-    if (steps < 1 || l->n == 0) {
-        free(l->v);
-        *l = (flow_list){0};
-        return 0;
-    }
-    if (coalesce(l)) {
-        free(l->v);
-        *l = (flow_list){0};
-        return -1;
-    }
     gcsim_phase *ph = realloc(s->phases, sizeof *ph * (size_t)(s->n_phases + 1));
     if (!ph)
-        return -1;
+        return NULL;
     s->phases = ph;
     ph = &s->phases[s->n_phases++];
     memset(ph, 0, sizeof *ph);
@@ -252,10 +243,24 @@ static int add_phase(gcsim_schedule *s, const char *name, int steps, double dk, 
     ph->dk = dk;
     ph->reduce = reduce;
     ph->fixed_k = s->collective == COLLECTIVE_TERNGRAD;
-    ph->n_flows = l->n;
-    ph->flows = l->v;
+    return ph;
+}
+
+static int add_phase(gcsim_schedule *s, const char *name, int steps, double dk, bool reduce,
+                     flow_list *l)
+{
+    gcsim_phase *ph = NULL;
+    if (steps >= 1 && l->n > 0 && coalesce(l) == 0)
+        ph = gcsim_schedule_new_phase(s, name, steps, dk, reduce);
+    if (ph) {
+        ph->n_flows = l->n;
+        ph->flows = l->v;
+    } else {
+        free(l->v);
+    }
+    int rc = ph || steps < 1 || l->n == 0 ? 0 : -1;
     *l = (flow_list){0};
-    return 0;
+    return rc;
 }
 
 /* ---- rings ---- */
