@@ -11,6 +11,12 @@
  *        RUSAGE_CHILDREN), coalesced and with every step simulated;
  *      - a minimal SimGrid ring on the same generated platform (N actors passing 2(N-1)
  *        messages of S/N to their neighbour, nothing else), its child;
+ *      - the same ring without actors, as an activity graph that maestro runs
+ *        (host-to-host communications started when the ones they wait for are done,
+ *        bench_graph_ring.cpp), its child: the cost of a message without the actors'
+ *        simcalls and context switches (issue 28);
+ *      - CPU per message of the two rings (each less the same program sending nothing) and
+ *        of the DES with every step simulated (less its coalesced run);
  *      - SimGrid's MPI (smpirun, SMPI's ring all-reduce "lr", no-op reduction, shared
  *        buffers, no computation simulated: tests/des/smpi_allreduce.c compiled with
  *        smpicc), whole process, when smpicc and smpirun exist.
@@ -27,7 +33,8 @@
  * The iteration rows report the simulation child; the parent's share of a `gcsim predict`
  * is under 1% at 16,384 GPUs (perf).
  *
- * Usage: bench_des [--gpus N[,N...]] [--ring-gpus N] [--no-smpi] [--no-ps] [--repeat K]
+ * Usage: bench_des [--gpus N[,N...]] [--ring-gpus N] [--no-smpi] [--no-ps] [--ring-only]
+ *                  [--repeat K]
  * The all-reduce comparison and the rows of the fitted exponent run K times (default 3):
  * the medians are printed and fitted, with their spread.
  * Default --gpus 1024,4096,16384 (docs/des.md "Scale" has the figures).
@@ -86,9 +93,14 @@ static void ring_main(int argc, char **argv)
     }
 }
 
+/* The same ring as an activity graph run by maestro, no actors (bench_graph_ring.cpp);
+ * returns the simulated time. */
+double bench_graph_ring(int n, int rounds, long bytes, const char *const *host_names);
+
 /* Runs in a child; returns the wall time fork to result, or -1; *cpu_s: the child's CPU
- * time (user + system), which other load on the machine does not inflate. */
-static double minimal_ring(const char *platform_xml, int n, int rounds, long bytes,
+ * time (user + system), which other load on the machine does not inflate. graph: the
+ * ring as an activity graph (no actors) instead of one actor per member. */
+static double minimal_ring(const char *platform_xml, int n, int rounds, long bytes, bool graph,
                            double *sim_time_s, double *cpu_s)
 {
     int fds[2];
@@ -107,6 +119,21 @@ static double minimal_ring(const char *platform_xml, int n, int rounds, long byt
         int argc = 8;
         simgrid_init(&argc, argv);
         simgrid_load_platform(platform_xml);
+        if (graph) {
+            char **names = calloc((size_t)n, sizeof *names);
+            for (int k = 0; k < n; k++) {
+                names[k] = malloc(16);
+                snprintf(names[k], 16, "g%d", k);
+            }
+            double sim = bench_graph_ring(n, rounds, bytes, (const char *const *)names);
+            struct rusage ru;
+            getrusage(RUSAGE_SELF, &ru);
+            double t[2] = {sim,
+                           (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec +
+                               (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec};
+            ssize_t w = write(fds[1], t, sizeof t);
+            _exit(w == (ssize_t)sizeof t ? 0 : 1);
+        }
         ring_actor *actors = calloc((size_t)n, sizeof *actors);
         char name[32];
         for (int k = 0; k < n; k++) {
@@ -326,7 +353,7 @@ static double exponent(const bench_row *rows, int n, const char *model, gcsim_co
 int main(int argc, char **argv)
 {
     int gpu_counts[8] = {1024, 4096, 16384}, n_counts = 3, ring_gpus = 256;
-    bool smpi = true, with_ps = true;
+    bool smpi = true, with_ps = true, iterations = true;
     int repeat = 3;
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--ring-gpus") && k + 1 < argc)
@@ -335,6 +362,8 @@ int main(int argc, char **argv)
             smpi = false;
         else if (!strcmp(argv[k], "--no-ps"))
             with_ps = false;
+        else if (!strcmp(argv[k], "--ring-only"))
+            iterations = false;
         else if (!strcmp(argv[k], "--repeat") && k + 1 < argc)
             repeat = atoi(argv[++k]);
         else if (!strcmp(argv[k], "--gpus") && k + 1 < argc) {
@@ -369,19 +398,27 @@ int main(int argc, char **argv)
         bool have_json = write_star_json(dir, ring_gpus) == 0;
         /* Each measured `repeat` times, in turn: the medians are quoted, the ratios to SMPI
          * taken run by run (a gcsim run against the SMPI run next to it). */
-        enum { LIB, LIB_FULL, CMD, CMD_FULL, MINIMAL, SMPI, N_KINDS };
+        enum { LIB, LIB_FULL, CMD, CMD_FULL, MINIMAL, GRAPH, SMPI, N_KINDS };
         static const char *label[N_KINDS] = {
             "DES, library, coalesced (child)", "DES, library, every step (child)",
             "gcsim collective, coalesced", "gcsim collective, every step",
-            "minimal SimGrid ring (child)", "SMPI (smpirun, lr)"};
-        double cpu[N_KINDS][MAX_REPEAT], ratio[2][MAX_REPEAT];
-        int got[N_KINDS] = {0}, n_ratio = 0;
-        double sim_min = 0, t_ours = 0, t_full = 0, sim_smpi = 0;
+            "minimal SimGrid ring, actors (child)", "minimal SimGrid ring, graph (child)",
+            "SMPI (smpirun, lr)"};
+        double cpu[N_KINDS][MAX_REPEAT], ratio[2][MAX_REPEAT], base[2][MAX_REPEAT];
+        int got[N_KINDS] = {0}, n_ratio = 0, got_base[2] = {0, 0};
+        double sim_min = 0, sim_graph = 0, t_ours = 0, t_full = 0, sim_smpi = 0;
         long long transfers = 0, transfers_full = 0;
         for (int k = 0; k < repeat; k++) {
             double c = -1;
-            if (minimal_ring(xml, ring_gpus, rounds, bytes / ring_gpus, &sim_min, &c) > 0)
+            if (minimal_ring(xml, ring_gpus, rounds, bytes / ring_gpus, false, &sim_min, &c) > 0)
                 cpu[MINIMAL][got[MINIMAL]++] = c;
+            if (minimal_ring(xml, ring_gpus, rounds, bytes / ring_gpus, true, &sim_graph, &c) > 0)
+                cpu[GRAPH][got[GRAPH]++] = c;
+            /* the same two programs sending nothing: start-up and platform, to take out */
+            double ignored;
+            for (int g = 0; g < 2; g++)
+                if (minimal_ring(xml, ring_gpus, 0, bytes / ring_gpus, g, &ignored, &c) > 0)
+                    base[g][got_base[g]++] = c;
             for (int full = 0; full < 2; full++) {
                 gcsim_des_details d = {0};
                 if (full)
@@ -422,17 +459,35 @@ int main(int argc, char **argv)
                "network model everywhere, CPU seconds (user + system), median of %d runs\n",
                bytes, ring_gpus, repeat);
         long long msgs[N_KINDS] = {transfers, transfers_full, transfers, transfers_full,
-                                   (long long)ring_gpus * rounds, (long long)ring_gpus * rounds};
-        double simulated[N_KINDS] = {t_ours, t_full, t_ours, t_full, sim_min, sim_smpi};
+                                   (long long)ring_gpus * rounds, (long long)ring_gpus * rounds,
+                                   (long long)ring_gpus * rounds};
+        double simulated[N_KINDS] = {t_ours, t_full, t_ours, t_full, sim_min, sim_graph, sim_smpi};
         for (int k = 0; k < N_KINDS; k++) {
             if (got[k] == 0) {
-                printf("  %-34s: not run (%s)\n", label[k],
+                printf("  %-38s: not run (%s)\n", label[k],
                        k == SMPI && !smpi ? "--no-smpi" : "missing or failed");
                 continue;
             }
             double m = median(cpu[k], got[k]);
-            printf("  %-34s: %8.3f CPU s (%.3f-%.3f), %7lld messages, simulated %.6f s\n",
+            printf("  %-38s: %8.3f CPU s (%.3f-%.3f), %7lld messages, simulated %.6f s\n",
                    label[k], m, cpu[k][0], cpu[k][got[k] - 1], msgs[k], simulated[k]);
+        }
+        /* CPU per message: each program's median less that of the same program sending
+         * nothing (the minimal rings), or less its coalesced run (the DES: 512 messages) */
+        if (got[MINIMAL] && got[GRAPH] && got_base[0] && got_base[1] && got[LIB] && got[LIB_FULL] &&
+            transfers_full > transfers) {
+            double n_msgs = (double)ring_gpus * rounds;
+            double us_actor = 1e6 * (median(cpu[MINIMAL], got[MINIMAL]) -
+                                     median(base[0], got_base[0])) / n_msgs;
+            double us_graph = 1e6 * (median(cpu[GRAPH], got[GRAPH]) -
+                                     median(base[1], got_base[1])) / n_msgs;
+            double us_des = 1e6 * (median(cpu[LIB_FULL], got[LIB_FULL]) - median(cpu[LIB], got[LIB])) /
+                            (double)(transfers_full - transfers);
+            printf("  CPU per message: minimal ring, actors %.2f us, graph %.2f us (start-up %.3f "
+                   "and %.3f s taken out); DES every step %.2f us (its coalesced run taken out); "
+                   "actors / graph %.2fx, DES / graph %.2fx\n",
+                   us_actor, us_graph, median(base[0], got_base[0]), median(base[1], got_base[1]),
+                   us_des, us_actor / us_graph, us_des / us_graph);
         }
         if (n_ratio > 0) {
             for (int full = 0; full < 2; full++) {
@@ -445,6 +500,8 @@ int main(int argc, char **argv)
     }
 
     /* 2. training iterations */
+    if (!iterations)
+        return 0;
     gcsim_platform plat;
     if (gcsim_platform_load(GCSIM_SOURCE_DIR "/platforms/a100-hdr.json", &plat, &err) != 0) {
         fprintf(stderr, "%s\n", err.message);
