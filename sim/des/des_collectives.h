@@ -73,6 +73,7 @@ struct des_sim {
     signed char *coalesce;       /* per call and phase: 0 undecided, 1 coalesced, -1 not */
     int coalesce_phases;         /* row length of coalesce */
     int live;                    /* actors started and not finished */
+    des_compute_mode compute;    /* how forward and backward run (des_plan_compute_mode) */
     sg_sem_t parked;             /* never released: where finished actors wait (des_sim.c) */
     des_result_header *hdr;      /* the results, filled by the last actor (or after the run) */
     des_done_fn done;            /* or NULL */

@@ -86,6 +86,16 @@ bool des_phase_coalesces(const des_plan *plan, int c, const gcsim_schedule *s, i
  * one step, or in a coalesced phase), else that most / DES_LANE_COMMS rounded up. */
 int *des_plan_lanes(const des_plan *plan);
 
+/* How forward and backward are simulated (des_sim.c). NONE: no compute (a bare collective,
+ * every bucket ready at time 0). PER_GPU: a compute actor on every GPU's host. SHARED: one
+ * compute actor, on GPU 0's host, releases every GPU's buckets: only where nothing else
+ * executes on a GPU's host (no codec second, no re-encoding hop), no call blocks backward
+ * and no block waits for an exchange (gates) or deferred step, so that every GPU's compute
+ * is the same sequence of executions alone on its host and ends at the same instants.
+ * Half the actors of a data-parallel run without compression (docs/des.md, step 11). */
+typedef enum { DES_COMPUTE_NONE, DES_COMPUTE_PER_GPU, DES_COMPUTE_SHARED } des_compute_mode;
+des_compute_mode des_plan_compute_mode(const des_plan *plan);
+
 /* SimGrid messages the plan's simulation will send (the transfers it reports). */
 long long des_plan_messages(const des_plan *plan);
 

@@ -347,17 +347,42 @@ long long des_plan_messages(const des_plan *plan)
 #define DES_BYTES_PER_ENDPOINT (8.3 * 1024)
 #define DES_BYTES_PER_FLOW (3.0 * 1024)
 
-/* Actors the simulation starts (des_sim.c): a comm actor per GPU, a compute actor per GPU
- * when the iteration computes, a step actor per GPU with deferred steps, one per node CPU
+des_compute_mode des_plan_compute_mode(const des_plan *plan)
+{
+    const gcsim_iteration *it = &plan->iteration;
+    bool computes = false, gated = false;
+    for (int k = 0; k < it->n_blocks; k++) {
+        computes = computes || it->blocks[k].seconds > 0;
+        gated = gated || it->blocks[k].gate >= 0;
+    }
+    if (!computes && !gated)
+        return DES_COMPUTE_NONE;
+    if (gated || plan->deferred)
+        return DES_COMPUTE_PER_GPU;
+    for (int c = 0; c < it->n_calls; c++) {
+        const gcsim_call *call = &it->calls[c];
+        if (call->blocking)
+            return DES_COMPUTE_PER_GPU;
+        const gcsim_schedule *s = &plan->schedules[plan->call_schedule[c]];
+        for (int p = 0; p < s->n_phases; p++)
+            if (gcsim_hop_codec_s(&s->phases[p], &call->bytes, 1.0) > 0)
+                return DES_COMPUTE_PER_GPU;
+    }
+    for (int x = 0; x < it->n_steps; x++)
+        if (it->steps[x].kind == GCSIM_STEP_CODEC && it->steps[x].codec_s > 0)
+            return DES_COMPUTE_PER_GPU;
+    return DES_COMPUTE_SHARED;
+}
+
+/* Actors the simulation starts (des_sim.c): a comm actor per GPU, the compute actors
+ * (des_plan_compute_mode), a step actor per GPU with deferred steps, one per node CPU
  * endpoint. */
 static int plan_actors(const des_plan *plan)
 {
-    const gcsim_iteration *it = &plan->iteration;
-    bool computes = false;
-    for (int k = 0; k < it->n_blocks; k++)
-        computes = computes || it->blocks[k].seconds > 0 || it->blocks[k].gate >= 0;
-    int per_gpu = 1 + computes + plan->deferred;
-    int actors = per_gpu * plan->gpus + (plan->endpoints - plan->gpus);
+    des_compute_mode compute = des_plan_compute_mode(plan);
+    int per_gpu = 1 + (compute == DES_COMPUTE_PER_GPU) + plan->deferred;
+    int actors = per_gpu * plan->gpus + (plan->endpoints - plan->gpus) +
+                 (compute == DES_COMPUTE_SHARED);
     int *lanes = des_plan_lanes(plan); /* lane helpers: lanes - 1 per endpoint */
     for (int e = 0; lanes && e < plan->endpoints; e++)
         actors += lanes[e] - 1;

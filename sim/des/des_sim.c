@@ -4,7 +4,8 @@
  * Endpoints: GPUs 0..N-1 (hosts g<k>) and, when a schedule uses them (parameter server,
  * TernGrad pattern), node CPUs N..N+j-1 (hosts c<n>). Every GPU runs two actors sharing its
  * host: the compute actor replays forward and backward and releases a semaphore when a
- * bucket is full; the comm actor encodes, exchanges (des_exchange: the bucket's schedule)
+ * bucket is full (one compute actor releases every GPU's where all compute alike:
+ * des_plan_compute_mode); the comm actor encodes, exchanges (des_exchange: the bucket's schedule)
  * and decodes buckets in order. A CPU runs one actor that takes its part of every bucket's
  * schedule. Codec work is an execution on the same host, so it shares the GPU with
  * backward compute (fair share): a contention the analytic engine does not see.
@@ -104,8 +105,14 @@ static void compute(des_actor *a, double seconds, const char *name, const des_ev
         return;
     double t0 = simgrid_get_clock();
     sg_actor_execute(seconds * sg_host_get_speed(sg_host_self()));
-    des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMPUTE, name, t0, simgrid_get_clock(),
-                     args);
+    if (!a->sim->timeline)
+        return;
+    double t1 = simgrid_get_clock();
+    if (a->sim->compute == DES_COMPUTE_SHARED) /* the same slice on every GPU */
+        for (int g = 0; g < a->sim->plan->gpus; g++)
+            des_timeline_add(a->sim->timeline, g, DES_TRACK_COMPUTE, name, t0, t1, args);
+    else
+        des_timeline_add(a->sim->timeline, a->ep, DES_TRACK_COMPUTE, name, t0, t1, args);
 }
 
 static void actor_end(des_sim *sim);
@@ -152,7 +159,11 @@ static void gpu_compute_main(int argc, char **argv)
             double now = simgrid_get_clock();
             if (now > sim->buckets[next_bucket].ready_s)
                 sim->buckets[next_bucket].ready_s = now;
-            sg_sem_release(sim->ready[a->ep]);
+            if (sim->compute == DES_COMPUTE_SHARED)
+                for (int g = 0; g < plan->gpus; g++)
+                    sg_sem_release(sim->ready[g]);
+            else
+                sg_sem_release(sim->ready[a->ep]);
         }
     }
     double now = simgrid_get_clock();
@@ -427,14 +438,13 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     }
     /* Without compute (a bare collective) every bucket is ready at time 0: the semaphores
      * start full and no compute actor runs (half the actors, whose stacks dominate the
-     * cost of a small run). */
+     * cost of a small run); where every GPU computes alike, one compute actor releases
+     * them all (des_plan_compute_mode). */
     const gcsim_iteration *it = &plan->iteration;
-    bool computes = false, gated = false;
-    for (int k = 0; k < it->n_blocks; k++) {
-        computes = computes || it->blocks[k].seconds > 0;
+    sim.compute = des_plan_compute_mode(plan);
+    bool computes = sim.compute != DES_COMPUTE_NONE, gated = false;
+    for (int k = 0; k < it->n_blocks; k++)
         gated = gated || it->blocks[k].gate >= 0;
-    }
-    computes = computes || gated;
     /* Buckets ready at the start (a bare collective's, a parameter all-gather's) */
     int ready0 = 0;
     for (int b = 0; b < plan->n_buckets; b++)
@@ -453,7 +463,7 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
         sim.ready[g] = sg_sem_init(ready0);
         if (gated)
             sim.gates[g] = sg_sem_init(0);
-        if (computes) {
+        if (sim.compute == DES_COMPUTE_PER_GPU || (sim.compute == DES_COMPUTE_SHARED && g == 0)) {
             sg_actor_t c = sg_actor_init("compute", sim.hosts[g]);
             sim.computing[g] = c;
             sg_actor_set_data(c, &sim.actors[g]);
