@@ -493,18 +493,19 @@ static void merge_pair(const tree_flow *f, int m, int chunks, double share, int 
     }
 }
 
-/* The classes of one interval, without repeats: an open-addressing set over them. */
+/* A class value's hash (-0 taken as +0, as `same` compares): the four words multiplied by
+ * odd constants independently (no chain of dependent rounds), then mixed so that the low
+ * bits a table uses depend on all of them. */
 static size_t class_hash(const gcsim_flow_class *c)
 {
-    uint64_t h = 1469598103934665603ull;
     const double v[4] = {c->latency_s + 0.0, c->Bps + 0.0, c->share + 0.0, c->k0 + 0.0};
-    for (int i = 0; i < 4; i++) {
-        uint64_t u;
-        memcpy(&u, &v[i], sizeof u);
-        h ^= u;
-        h *= 1099511628211ull;
-        h ^= h >> 31;
-    }
+    uint64_t u[4];
+    memcpy(u, v, sizeof u);
+    uint64_t h = u[0] * 0x9e3779b97f4a7c15ull ^ u[1] * 0xc2b2ae3d27d4eb4full ^
+                 u[2] * 0x165667b19e3779f9ull ^ u[3] * 0xd6e8feb86659fd93ull;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
     return (size_t)h;
 }
 
@@ -691,6 +692,8 @@ int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim
                 if (q >= 0)
                     sum += st[q].share;
             }
+            if (sum == load[l] && i > 0)
+                continue; /* the same load: its flow kinds' classes stay */
             load[l] = sum;
             for (int j = tt->link_sig_first[l]; j < tt->link_sig_first[l + 1]; j++) {
                 int g = tt->link_sig[j];
@@ -713,6 +716,8 @@ int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim
                 bw = fmin_as_libm(bw, tt->link_cap[l] * (f->share / load[l]));
             }
             gcsim_flow_class c = {tt->sig_lat[g], bw, f->share, f->k0, 0, 0};
+            if (sig_val[g] >= 0 && same(&vt.vals[sig_val[g]], &c))
+                continue; /* the value it had: its id stays */
             if ((sig_val[g] = values_id(&vt, &c)) < 0)
                 goto done;
         }
