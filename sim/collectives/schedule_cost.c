@@ -241,14 +241,6 @@ static bool hop_bytes_fixed(const gcsim_bucket_bytes *b)
            b->aggregation == PAYLOAD_DENSE_SUMMABLE || b->aggregation == PAYLOAD_PER_WORKER_SCALE;
 }
 
-static bool all_active(const flow_class *cls, int nc, int from_step, int to_step)
-{
-    for (int c = 0; c < nc; c++)
-        if (cls[c].first > from_step || cls[c].last < to_step)
-            return false;
-    return true;
-}
-
 /* Steps from_step..to_step of a phase, whose active flows fall into these classes. A
  * reducing step's receivers decode, sum and re-encode what they received (per-worker-scale
  * payloads): the largest share a flow of these steps brings, as each DES endpoint charges
@@ -257,12 +249,14 @@ static double classes_time_s(const gcsim_phase *ph, const flow_class *cls, int n
                              int from_step, int to_step, const gcsim_bucket_bytes *b)
 {
     double max_share = 0;
-    for (int c = 0; c < nc; c++)
+    bool every_step = true; /* every class active in every one of these steps */
+    for (int c = 0; c < nc; c++) {
         max_share = fmax_as_libm(max_share, cls[c].share);
+        every_step = every_step && cls[c].first <= from_step && cls[c].last >= to_step;
+    }
     double reduce_codec_s = gcsim_hop_codec_s(ph, b, max_share);
     double total = 0;
-    if ((ph->fixed_k || ph->dk == 0 || hop_bytes_fixed(b)) &&
-        all_active(cls, nc, from_step, to_step)) {
+    if ((ph->fixed_k || ph->dk == 0 || hop_bytes_fixed(b)) && every_step) {
         /* Every step costs the same: a class's sums do not grow (fixed_k, or dk = 0), or
          * the bytes do not depend on them (dense or per-worker-scale payloads), and every
          * class is active in every step. The same maximum as the loop below takes in each
