@@ -19,6 +19,13 @@
 
 double gcsim_add_repeated(double total, double x, long long n)
 {
+    /* a few additions (a pipeline's intervals are mostly one or two steps long) cost less
+     * one by one than the binade arithmetic below */
+    if (n <= 8) {
+        for (; n > 0; n--)
+            total += x;
+        return total;
+    }
     while (n > 0) {
         if (!(total >= DBL_MIN) || !(x > 0) || !isfinite(total) || !isfinite(x)) {
             total += x; /* zero, subnormal, negative or non-finite: one at a time */

@@ -234,8 +234,9 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
         gcsim_iteration_free(it);
         return -1;
     }
+    program_entry_memo entry = {0};
     for (int b = 0; b < it->n_buckets; b++) {
-        if (stack ? program_stack(it, s, b, tuner, err) : program_fused(it, s, b)) {
+        if (stack ? program_stack(it, s, b, tuner, &entry, err) : program_fused(it, s, b)) {
             if (!stack)
                 gcsim_fail(err, "out of memory for the programs of %d buckets", it->n_buckets);
             program_tuner_free(tuner);

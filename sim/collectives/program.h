@@ -8,6 +8,7 @@
 #define GCSIM_COLLECTIVES_PROGRAM_H
 
 #include "collectives.h"
+#include "stack.h"
 
 /* Appends to it->steps / it->calls (growing them). Return 0, or -1 when out of memory. */
 int program_codec(gcsim_iteration *it, const char *name, gcsim_codec_class cls, double s);
@@ -37,7 +38,16 @@ void program_tuner_free(program_tuner *t);
 /* The program of bucket b as the scenario's training stack runs its compressor
  * (program_stack.c); the stack has laws (not the fused codec model). tuner may be NULL.
  * Fails (bad input) when the stack cannot run the compressor or the exchange. */
+/* The stack's entry for the scenario's compressor, looked up by the first bucket and kept
+ * for the others: one iteration's buckets share one stack and one spec, and the look-up
+ * creates the compressor and formats its spec (a sweep's per-case cost when done per
+ * bucket). Zero-initialize one per iteration. */
+typedef struct {
+    bool found;
+    const gcsim_stack_entry *entry;
+} program_entry_memo;
+
 int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_tuner *tuner,
-                  gcsim_error *err);
+                  program_entry_memo *memo, gcsim_error *err);
 
 #endif

@@ -338,14 +338,19 @@ static int program_powersgd(ctx *c, const unit *u, bool blocking)
 }
 
 int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_tuner *tuner,
-                  gcsim_error *err)
+                  program_entry_memo *memo, gcsim_error *err)
 {
     const gcsim_stack *st = s->stack;
     gcsim_bucket *bk = &it->buckets[b];
     bk->first_step = it->n_steps;
     const gcsim_stack_entry *e;
-    if (gcsim_stack_entry_for(st, s->payload->spec, &e, err))
-        return -1;
+    if (memo->found) {
+        e = memo->entry;
+    } else {
+        if (gcsim_stack_entry_for(st, s->payload->spec, &e, err))
+            return -1;
+        *memo = (program_entry_memo){true, e};
+    }
     gcsim_gpu_params gpu_params;
     const gcsim_gpu_params *gpu = &gpu_params;
     bool ef = strncmp(s->payload->spec, "ef+", 3) == 0;

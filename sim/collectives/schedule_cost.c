@@ -226,18 +226,19 @@ static int interval_classes(const gcsim_phase *ph, const gcsim_topology *t,
 
 /* Whether gcsim_hop_bytes gives the same bytes whatever the sums k (hop_bytes.c):
  * uncompressed, dense summable or per-worker-scale payloads, or nothing to compress. */
+/* fmax as x86-64 libm computes it (maxsd: the second operand when equal; the other operand
+ * when one is NaN), inlined: the same bits as the call it replaces. */
+static inline double fmax_as_libm(double x, double y)
+{
+    if (y != y)
+        return x;
+    return x > y ? x : y;
+}
+
 static bool hop_bytes_fixed(const gcsim_bucket_bytes *b)
 {
     return !b->compressed || !(b->payload_bytes - b->fixed_bytes > 0) ||
            b->aggregation == PAYLOAD_DENSE_SUMMABLE || b->aggregation == PAYLOAD_PER_WORKER_SCALE;
-}
-
-static bool all_active(const flow_class *cls, int nc, int from_step, int to_step)
-{
-    for (int c = 0; c < nc; c++)
-        if (cls[c].first > from_step || cls[c].last < to_step)
-            return false;
-    return true;
 }
 
 /* Steps from_step..to_step of a phase, whose active flows fall into these classes. A
@@ -248,22 +249,32 @@ static double classes_time_s(const gcsim_phase *ph, const flow_class *cls, int n
                              int from_step, int to_step, const gcsim_bucket_bytes *b)
 {
     double max_share = 0;
-    for (int c = 0; c < nc; c++)
-        max_share = fmax(max_share, cls[c].share);
+    bool every_step = true; /* every class active in every one of these steps */
+    for (int c = 0; c < nc; c++) {
+        max_share = fmax_as_libm(max_share, cls[c].share);
+        every_step = every_step && cls[c].first <= from_step && cls[c].last >= to_step;
+    }
     double reduce_codec_s = gcsim_hop_codec_s(ph, b, max_share);
     double total = 0;
-    if ((ph->fixed_k || ph->dk == 0 || hop_bytes_fixed(b)) &&
-        all_active(cls, nc, from_step, to_step)) {
+    if ((ph->fixed_k || ph->dk == 0 || hop_bytes_fixed(b)) && every_step) {
         /* Every step costs the same: a class's sums do not grow (fixed_k, or dk = 0), or
          * the bytes do not depend on them (dense or per-worker-scale payloads), and every
          * class is active in every step. The same maximum as the loop below takes in each
          * step (its k at from_step, which is its k at every step here), then the same
          * additions one by one (gcsim_add_repeated: the loop's result in O(log) steps). */
         double step = 0;
+        /* bytes that do not depend on the sums: the rule applied once */
+        bool fixed = ph->fixed_k || hop_bytes_fixed(b);
+        double hop = fixed ? gcsim_hop_bytes(b, 1) : 0, last_k = NAN;
         for (int c = 0; c < nc; c++) {
-            double k = ph->fixed_k ? 1 : cls[c].k0 + ph->dk * (from_step - cls[c].first);
-            double bytes = cls[c].share * gcsim_hop_bytes(b, k);
-            step = fmax(step, cls[c].latency_s + bytes / cls[c].Bps);
+            if (!fixed) {
+                double k = cls[c].k0 + ph->dk * (from_step - cls[c].first);
+                if (!(k == last_k)) /* the classes of a tree share few sums */
+                    hop = gcsim_hop_bytes(b, k);
+                last_k = k;
+            }
+            double bytes = cls[c].share * hop;
+            step = fmax_as_libm(step, cls[c].latency_s + bytes / cls[c].Bps);
         }
         return gcsim_add_repeated(total, step + reduce_codec_s, (long long)to_step - from_step + 1);
     }
@@ -274,7 +285,7 @@ static double classes_time_s(const gcsim_phase *ph, const flow_class *cls, int n
                 continue;
             double k = ph->fixed_k ? 1 : cls[c].k0 + ph->dk * (s - cls[c].first);
             double bytes = cls[c].share * gcsim_hop_bytes(b, k);
-            step = fmax(step, cls[c].latency_s + bytes / cls[c].Bps);
+            step = fmax_as_libm(step, cls[c].latency_s + bytes / cls[c].Bps);
         }
         total += step + reduce_codec_s;
     }

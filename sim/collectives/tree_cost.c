@@ -51,6 +51,10 @@ struct gcsim_tree_template {
     int n_sigs;
     double *sig_lat;
     int *sig_kind, *sig_nl, *sig_links; /* sig_links[s * GCSIM_ROUTE_MAX_LINKS ...] */
+    /* what a change of a pair kind's flow touches (CSR lists, for preparing an interval
+     * from the one before it): the link kinds it crosses, the flow kinds of its pairs, and
+     * per link kind the flow kinds crossing it */
+    int *kind_link_first, *kind_link, *kind_sig_first, *kind_sig, *link_sig_first, *link_sig;
 };
 
 void gcsim_tree_template_free(gcsim_tree_template *tt)
@@ -67,6 +71,12 @@ void gcsim_tree_template_free(gcsim_tree_template *tt)
     free(tt->sig_kind);
     free(tt->sig_nl);
     free(tt->sig_links);
+    free(tt->kind_link_first);
+    free(tt->kind_link);
+    free(tt->kind_sig_first);
+    free(tt->kind_sig);
+    free(tt->link_sig_first);
+    free(tt->link_sig);
     free(tt);
 }
 
@@ -76,7 +86,10 @@ double gcsim_tree_template_bytes(const gcsim_tree_template *tt)
            sizeof(tree_flow) * (double)tt->n_kind_flows +
            (sizeof(double) + sizeof(int)) * (double)(tt->n_links + 1) +
            sizeof(int) * (double)tt->link_first[tt->n_links] +
-           (sizeof(double) + (2 + GCSIM_ROUTE_MAX_LINKS) * sizeof(int)) * (double)tt->n_sigs;
+           (sizeof(double) + (2 + GCSIM_ROUTE_MAX_LINKS) * sizeof(int)) * (double)tt->n_sigs +
+           sizeof(int) * ((double)tt->n_kinds + 1 + tt->kind_link_first[tt->n_kinds] +
+                          tt->n_kinds + 1 + tt->kind_sig_first[tt->n_kinds] + tt->n_links + 1 +
+                          tt->link_sig_first[tt->n_links]);
 }
 
 /* ---- interning sequences of ints ---- */
@@ -338,6 +351,59 @@ done:
     return rc;
 }
 
+/* A CSR list's two arrays: first[0 .. n_owners] zeroed, room for n_items items. */
+static int csr_alloc(int **first, int **items, int n_owners, int n_items)
+{
+    *first = calloc((size_t)n_owners + 1, sizeof(int));
+    *items = malloc(sizeof(int) * ((size_t)n_items + 1));
+    return *first && *items ? 0 : -1;
+}
+
+/* The template's dependents lists (kind_link, kind_sig, link_sig); -1 when out of memory. */
+static int dependents_of(gcsim_tree_template *tt)
+{
+    int nk = tt->n_kinds, nl = tt->n_links, ns = tt->n_sigs, n_seq = tt->link_first[nl];
+    int n_route = 0;
+    for (int g = 0; g < ns; g++)
+        n_route += tt->sig_nl[g];
+    int *fill = malloc(sizeof(int) * ((size_t)(nk > nl ? nk : nl) + 1));
+    if (!fill || csr_alloc(&tt->kind_link_first, &tt->kind_link, nk, n_seq) ||
+        csr_alloc(&tt->kind_sig_first, &tt->kind_sig, nk, ns) ||
+        csr_alloc(&tt->link_sig_first, &tt->link_sig, nl, n_route)) {
+        free(fill);
+        return -1;
+    }
+    for (int l = 0; l < nl; l++)
+        for (int j = tt->link_first[l]; j < tt->link_first[l + 1]; j++)
+            tt->kind_link_first[tt->link_seq[j] + 1]++;
+    for (int g = 0; g < ns; g++) {
+        tt->kind_sig_first[tt->sig_kind[g] + 1]++;
+        for (int q = 0; q < tt->sig_nl[g]; q++)
+            tt->link_sig_first[tt->sig_links[g * GCSIM_ROUTE_MAX_LINKS + q] + 1]++;
+    }
+    for (int k = 0; k < nk; k++) {
+        tt->kind_link_first[k + 1] += tt->kind_link_first[k];
+        tt->kind_sig_first[k + 1] += tt->kind_sig_first[k];
+    }
+    for (int l = 0; l < nl; l++)
+        tt->link_sig_first[l + 1] += tt->link_sig_first[l];
+    memcpy(fill, tt->kind_link_first, sizeof(int) * (size_t)nk);
+    for (int l = 0; l < nl; l++)
+        for (int j = tt->link_first[l]; j < tt->link_first[l + 1]; j++)
+            tt->kind_link[fill[tt->link_seq[j]]++] = l;
+    memcpy(fill, tt->kind_sig_first, sizeof(int) * (size_t)nk);
+    for (int g = 0; g < ns; g++)
+        tt->kind_sig[fill[tt->sig_kind[g]]++] = g;
+    memcpy(fill, tt->link_sig_first, sizeof(int) * (size_t)nl);
+    for (int g = 0; g < ns; g++)
+        for (int q = 0; q < tt->sig_nl[g]; q++) {
+            int l = tt->sig_links[g * GCSIM_ROUTE_MAX_LINKS + q];
+            tt->link_sig[fill[l]++] = g;
+        }
+    free(fill);
+    return 0;
+}
+
 gcsim_tree_template *gcsim_tree_template_new(const gcsim_topology *t, gcsim_collective c)
 {
     gcsim_tree_template *tt = calloc(1, sizeof *tt);
@@ -351,7 +417,8 @@ gcsim_tree_template *gcsim_tree_template_new(const gcsim_topology *t, gcsim_coll
     tt->per_rail = c == COLLECTIVE_DOUBLE_TREE ? 2 : 1;
     tt->rails = t->nodes > 1 ? t->nics_per_node : 1;
     if (gcsim_tree_raw_flows(t, tt->per_rail, &raw, &n_raw) ||
-        !(pairs = pairs_of(tt, t, raw, n_raw, &np)) || kinds_of(tt, t, pairs, np)) {
+        !(pairs = pairs_of(tt, t, raw, n_raw, &np)) || kinds_of(tt, t, pairs, np) ||
+        dependents_of(tt)) {
         free(raw);
         free(pairs);
         gcsim_tree_template_free(tt);
@@ -426,18 +493,19 @@ static void merge_pair(const tree_flow *f, int m, int chunks, double share, int 
     }
 }
 
-/* The classes of one interval, without repeats: an open-addressing set over them. */
+/* A class value's hash (-0 taken as +0, as `same` compares): the four words multiplied by
+ * odd constants independently (no chain of dependent rounds), then mixed so that the low
+ * bits a table uses depend on all of them. */
 static size_t class_hash(const gcsim_flow_class *c)
 {
-    uint64_t h = 1469598103934665603ull;
     const double v[4] = {c->latency_s + 0.0, c->Bps + 0.0, c->share + 0.0, c->k0 + 0.0};
-    for (int i = 0; i < 4; i++) {
-        uint64_t u;
-        memcpy(&u, &v[i], sizeof u);
-        h ^= u;
-        h *= 1099511628211ull;
-        h ^= h >> 31;
-    }
+    uint64_t u[4];
+    memcpy(u, v, sizeof u);
+    uint64_t h = u[0] * 0x9e3779b97f4a7c15ull ^ u[1] * 0xc2b2ae3d27d4eb4full ^
+                 u[2] * 0x165667b19e3779f9ull ^ u[3] * 0xd6e8feb86659fd93ull;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
     return (size_t)h;
 }
 
@@ -445,6 +513,79 @@ static bool same(const gcsim_flow_class *x, const gcsim_flow_class *y)
 {
     return x->latency_s == y->latency_s && x->Bps == y->Bps && x->share == y->share &&
            x->k0 == y->k0;
+}
+
+/* fmin as x86-64 libm computes it (minsd, the second operand when equal; the other
+ * operand when one is NaN), inlined: the same bits as the call it replaces. */
+static inline double fmin_as_libm(double x, double y)
+{
+    if (y != y)
+        return x;
+    return x < y ? x : y;
+}
+
+/* Distinct class values (latency, bandwidth, share, sums) of one chunk count: ids by
+ * value (`same`), and the last interval each was listed in. */
+typedef struct {
+    gcsim_flow_class *vals;
+    int *stamp, *slot;
+    int n, cap;
+    size_t mask;
+} values;
+
+static void values_free(values *v)
+{
+    free(v->vals);
+    free(v->stamp);
+    free(v->slot);
+}
+
+static int values_rehash(values *v, size_t cap)
+{
+    int *slot = malloc(sizeof(int) * cap);
+    if (!slot)
+        return -1;
+    memset(slot, 0xff, sizeof(int) * cap);
+    for (int k = 0; k < v->n; k++) {
+        size_t h = class_hash(&v->vals[k]) & (cap - 1);
+        while (slot[h] >= 0)
+            h = (h + 1) & (cap - 1);
+        slot[h] = k;
+    }
+    free(v->slot);
+    v->slot = slot;
+    v->mask = cap - 1;
+    return 0;
+}
+
+/* The id of value c (the first equal one, or a new one); -1 when out of memory. */
+static int values_id(values *v, const gcsim_flow_class *c)
+{
+    if (!v->slot && values_rehash(v, 256))
+        return -1;
+    size_t h = class_hash(c) & v->mask;
+    for (; v->slot[h] >= 0; h = (h + 1) & v->mask)
+        if (same(&v->vals[v->slot[h]], c))
+            return v->slot[h];
+    if (v->n == v->cap) {
+        int cap = v->cap ? 2 * v->cap : 128;
+        gcsim_flow_class *vals = realloc(v->vals, sizeof *vals * (size_t)cap);
+        if (vals)
+            v->vals = vals;
+        int *stamp = realloc(v->stamp, sizeof(int) * (size_t)cap);
+        if (stamp)
+            v->stamp = stamp;
+        if (!vals || !stamp)
+            return -1;
+        v->cap = cap;
+    }
+    int id = v->n++;
+    v->vals[id] = *c;
+    v->stamp[id] = -1;
+    v->slot[h] = id;
+    if (2 * (size_t)v->n > v->mask + 1 && values_rehash(v, 2 * (v->mask + 1)))
+        return -1;
+    return id;
 }
 
 int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule *s)
@@ -455,19 +596,21 @@ int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim
     int steps = tt->omax + chunks;
     double share = 1.0 / ((double)tt->rails * tt->per_rail * chunks);
     size_t nkf = (size_t)(tt->n_kind_flows > 0 ? tt->n_kind_flows : 1);
-    size_t set_cap = 64;
-    while (set_cap < 2 * (size_t)(ns + 1))
-        set_cap *= 2;
     stretch *st = malloc(sizeof *st * 2 * nkf);
     int *st_index = malloc(sizeof(int) * ((size_t)nk + 1));
     int *cur = malloc(sizeof(int) * ((size_t)nk + 1));
     double *load = malloc(sizeof(double) * ((size_t)nlk + 1));
     char *mark = calloc((size_t)steps + 1, 1);
     int *bound = malloc(sizeof(int) * (2 * nkf + (size_t)steps + 2));
-    int *set = malloc(sizeof(int) * set_cap);
+    int *state = malloc(sizeof(int) * ((size_t)nk + 1));
+    int *lstamp = malloc(sizeof(int) * ((size_t)nlk + 1)), *dl = malloc(sizeof(int) * ((size_t)nlk + 1));
+    int *gstamp = malloc(sizeof(int) * ((size_t)ns + 1)), *dg = malloc(sizeof(int) * ((size_t)ns + 1));
+    int *sig_val = malloc(sizeof(int) * ((size_t)ns + 1));
+    values vt = {0};
     int rc = -1, ni = 0, total = 0, cap = 0, *from = NULL, *to = NULL, *start = NULL;
     gcsim_flow_class *all = NULL;
-    if (!st || !st_index || !cur || !load || !mark || !bound || !set)
+    if (!st || !st_index || !cur || !load || !mark || !bound || !state || !lstamp || !dl ||
+        !gstamp || !dg || !sig_val)
         goto done;
     /* every pair kind's merged flows (merge_pairs), and whether the phase is windowed */
     int n_st = 0;
@@ -503,21 +646,80 @@ int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim
     start = malloc(sizeof(int) * (size_t)(ni + 1));
     if (!from || !to || !start)
         goto done;
+    /* Interval after interval, only what a starting or stopping merged flow changes is
+     * computed again: the loads of the link kinds its pair kind crosses, and the classes of
+     * the flow kinds of that pair kind or crossing those links. Each flow kind's class is
+     * a value kept in one table (values), so an interval's distinct classes are found by
+     * id, in flow-kind order as a scan of the values would find them. */
+    for (int k = 0; k < nk; k++)
+        state[k] = -2;
+    for (int l = 0; l < nlk; l++)
+        lstamp[l] = -1;
+    for (int g = 0; g < ns; g++) {
+        gstamp[g] = -1;
+        sig_val[g] = -1;
+    }
     for (int i = 0; i < ni; i++) {
-        int s0 = bound[i];
-        /* each pair kind's flow in this interval (cur[k] < st_index[k + 1] and starting by
-         * s0), and each link kind's load: its pairs' shares added in flow order */
-        for (int k = 0; k < nk; k++)
+        int s0 = bound[i], n_dl = 0, n_dg = 0;
+        for (int k = 0; k < nk; k++) {
             while (cur[k] < st_index[k + 1] && st[cur[k]].to < s0)
                 cur[k]++;
-        for (int l = 0; l < nlk; l++) {
+            int now = cur[k] < st_index[k + 1] && st[cur[k]].from <= s0 ? cur[k] : -1;
+            if (now == state[k])
+                continue;
+            state[k] = now;
+            for (int j = tt->kind_link_first[k]; j < tt->kind_link_first[k + 1]; j++) {
+                int l = tt->kind_link[j];
+                if (lstamp[l] != i) {
+                    lstamp[l] = i;
+                    dl[n_dl++] = l;
+                }
+            }
+            for (int j = tt->kind_sig_first[k]; j < tt->kind_sig_first[k + 1]; j++) {
+                int g = tt->kind_sig[j];
+                if (gstamp[g] != i) {
+                    gstamp[g] = i;
+                    dg[n_dg++] = g;
+                }
+            }
+        }
+        /* each changed link kind's load: its pairs' shares added in flow order */
+        for (int x = 0; x < n_dl; x++) {
+            int l = dl[x];
             double sum = 0;
             for (int j = tt->link_first[l]; j < tt->link_first[l + 1]; j++) {
-                int k = tt->link_seq[j];
-                if (cur[k] < st_index[k + 1] && st[cur[k]].from <= s0)
-                    sum += st[cur[k]].share;
+                int q = state[tt->link_seq[j]];
+                if (q >= 0)
+                    sum += st[q].share;
             }
+            if (sum == load[l] && i > 0)
+                continue; /* the same load: its flow kinds' classes stay */
             load[l] = sum;
+            for (int j = tt->link_sig_first[l]; j < tt->link_sig_first[l + 1]; j++) {
+                int g = tt->link_sig[j];
+                if (gstamp[g] != i) {
+                    gstamp[g] = i;
+                    dg[n_dg++] = g;
+                }
+            }
+        }
+        for (int x = 0; x < n_dg; x++) {
+            int g = dg[x], q = state[tt->sig_kind[g]];
+            if (q < 0) {
+                sig_val[g] = -1;
+                continue;
+            }
+            const stretch *f = &st[q];
+            double bw = INFINITY;
+            for (int r = 0; r < tt->sig_nl[g]; r++) {
+                int l = tt->sig_links[g * GCSIM_ROUTE_MAX_LINKS + r];
+                bw = fmin_as_libm(bw, tt->link_cap[l] * (f->share / load[l]));
+            }
+            gcsim_flow_class c = {tt->sig_lat[g], bw, f->share, f->k0, 0, 0};
+            if (sig_val[g] >= 0 && same(&vt.vals[sig_val[g]], &c))
+                continue; /* the value it had: its id stays */
+            if ((sig_val[g] = values_id(&vt, &c)) < 0)
+                goto done;
         }
         from[i] = bound[i];
         to[i] = bound[i + 1] - 1;
@@ -529,25 +731,14 @@ int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim
                 goto done;
             all = grown;
         }
-        memset(set, 0xff, sizeof(int) * set_cap);
         for (int g = 0; g < ns; g++) {
-            int k = tt->sig_kind[g];
-            if (!(cur[k] < st_index[k + 1] && st[cur[k]].from <= s0))
+            int v = sig_val[g];
+            if (v < 0 || vt.stamp[v] == i)
                 continue;
-            const stretch *f = &st[cur[k]];
-            double bw = INFINITY;
-            for (int q = 0; q < tt->sig_nl[g]; q++) {
-                int l = tt->sig_links[g * GCSIM_ROUTE_MAX_LINKS + q];
-                bw = fmin(bw, tt->link_cap[l] * (f->share / load[l]));
-            }
-            gcsim_flow_class c = {tt->sig_lat[g], bw, f->share, f->k0, from[i], to[i]};
-            size_t h = class_hash(&c) & (set_cap - 1);
-            bool known = false;
-            for (; set[h] >= 0 && !known; h = (h + 1) & (set_cap - 1))
-                known = same(&all[set[h]], &c);
-            if (known)
-                continue;
-            set[h] = total;
+            vt.stamp[v] = i;
+            gcsim_flow_class c = vt.vals[v];
+            c.first = from[i];
+            c.last = to[i];
             all[total++] = c;
         }
     }
@@ -588,6 +779,12 @@ done:
     free(load);
     free(mark);
     free(bound);
-    free(set);
+    free(state);
+    free(lstamp);
+    free(dl);
+    free(gstamp);
+    free(dg);
+    free(sig_val);
+    values_free(&vt);
     return rc;
 }

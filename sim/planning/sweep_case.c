@@ -303,15 +303,54 @@ const char *sweep_bottleneck_name(sweep_bottleneck b)
                                                                          : "compression";
 }
 
+/* Text appended at t->buf + t->n, cut where snprintf into the whole buffer would cut it. */
+typedef struct {
+    char *buf;
+    size_t n, size;
+} id_text;
+
+static void id_put(id_text *t, const char *s)
+{
+    size_t len = strlen(s), room = t->size - 1 - t->n;
+    if (len > room)
+        len = room;
+    memcpy(t->buf + t->n, s, len);
+    t->n += len;
+    t->buf[t->n] = '\0';
+}
+
+static void id_put_int(id_text *t, int v)
+{
+    char d[16];
+    snprintf(d, sizeof d, "%d", v);
+    id_put(t, d);
+}
+
 void sweep_case_id(const sweep_case *c, char out[17])
 {
     char text[2048];
-    snprintf(text, sizeof text,
-             "platform=%s;model=%s;compressor=%s;stack=%s;collective=%s;scaling=%s;batch=%d;"
-             "engine=%s;gpus=%d",
-             c->platform->name, c->model->name, c->payload->spec, c->stack ? c->stack->name : "",
-             gcsim_collective_name(c->collective), gcsim_scaling_name(c->scaling),
-             sweep_case_batch(c), engine_name(c->engine), c->gpus);
+    /* "platform=%s;model=%s;compressor=%s;stack=%s;collective=%s;scaling=%s;batch=%d;
+     * engine=%s;gpus=%d", put piece by piece (a sweep makes one id per case) */
+    id_text t = {text, 0, sizeof text};
+    text[0] = '\0';
+    id_put(&t, "platform=");
+    id_put(&t, c->platform->name);
+    id_put(&t, ";model=");
+    id_put(&t, c->model->name);
+    id_put(&t, ";compressor=");
+    id_put(&t, c->payload->spec);
+    id_put(&t, ";stack=");
+    id_put(&t, c->stack ? c->stack->name : "");
+    id_put(&t, ";collective=");
+    id_put(&t, gcsim_collective_name(c->collective));
+    id_put(&t, ";scaling=");
+    id_put(&t, gcsim_scaling_name(c->scaling));
+    id_put(&t, ";batch=");
+    id_put_int(&t, sweep_case_batch(c));
+    id_put(&t, ";engine=");
+    id_put(&t, engine_name(c->engine));
+    id_put(&t, ";gpus=");
+    id_put_int(&t, c->gpus);
     /* sharded cases only: a plain data-parallel case keeps the id it had before */
     if (c->sharding.strategy != GCSIM_SHARD_DDP || c->grad_accum > 1 || c->act_ckpt) {
         char sh[48];
@@ -327,5 +366,8 @@ void sweep_case_id(const sweep_case *c, char out[17])
         h ^= *p;
         h *= 1099511628211ull;
     }
-    snprintf(out, 17, "%016llx", (unsigned long long)h);
+    static const char hex[] = "0123456789abcdef";
+    for (int k = 0; k < 16; k++)
+        out[k] = hex[(h >> (60 - 4 * k)) & 15];
+    out[16] = '\0';
 }
