@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "collectives.h"
+#include "slot_table.h"
 
 typedef gcsim_flow_class flow_class;
 
@@ -462,18 +463,16 @@ typedef struct {
     int *live, n_live;
 } class_bag;
 
+static size_t bag_hash(const void *entries, int k)
+{
+    return class_hash(&((const class_bag *)entries)->e[k].c);
+}
+
 static int bag_rehash(class_bag *b, size_t cap)
 {
-    int *slot = malloc(sizeof(int) * cap);
+    int *slot = gcsim_slot_table(cap, b->n, bag_hash, b);
     if (!slot)
         return -1;
-    memset(slot, 0xff, sizeof(int) * cap);
-    for (int k = 0; k < b->n; k++) {
-        size_t i = class_hash(&b->e[k].c) & (cap - 1);
-        while (slot[i] >= 0)
-            i = (i + 1) & (cap - 1);
-        slot[i] = k;
-    }
     free(b->slot);
     b->slot = slot;
     b->mask = cap - 1;

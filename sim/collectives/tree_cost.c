@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "slot_table.h"
 #include "tree_cost.h"
 
 typedef struct {
@@ -122,18 +123,17 @@ static void intern_free(intern *t)
     free(t->slot);
 }
 
+static size_t intern_hash(const void *entries, int k)
+{
+    const intern *t = entries;
+    return seq_hash(t->data + t->off[k], t->len[k]);
+}
+
 static int intern_rehash(intern *t, size_t cap)
 {
-    int *slot = malloc(sizeof(int) * cap);
+    int *slot = gcsim_slot_table(cap, t->n, intern_hash, t);
     if (!slot)
         return -1;
-    memset(slot, 0xff, sizeof(int) * cap);
-    for (int k = 0; k < t->n; k++) {
-        size_t i = seq_hash(t->data + t->off[k], t->len[k]) & (cap - 1);
-        while (slot[i] >= 0)
-            i = (i + 1) & (cap - 1);
-        slot[i] = k;
-    }
     free(t->slot);
     t->slot = slot;
     t->mask = cap - 1;
@@ -540,18 +540,16 @@ static void values_free(values *v)
     free(v->slot);
 }
 
+static size_t values_hash(const void *entries, int k)
+{
+    return class_hash(&((const values *)entries)->vals[k]);
+}
+
 static int values_rehash(values *v, size_t cap)
 {
-    int *slot = malloc(sizeof(int) * cap);
+    int *slot = gcsim_slot_table(cap, v->n, values_hash, v);
     if (!slot)
         return -1;
-    memset(slot, 0xff, sizeof(int) * cap);
-    for (int k = 0; k < v->n; k++) {
-        size_t h = class_hash(&v->vals[k]) & (cap - 1);
-        while (slot[h] >= 0)
-            h = (h + 1) & (cap - 1);
-        slot[h] = k;
-    }
     free(v->slot);
     v->slot = slot;
     v->mask = cap - 1;
