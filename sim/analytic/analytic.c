@@ -97,19 +97,54 @@ static int terngrad_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
     return 0;
 }
 
+/* Whether two calls cost the same schedule for the same bytes: every input of
+ * gcsim_schedule_memo_time_s but the scenario's, which all calls share (numbers compared
+ * bit for bit, so that a reused cost is the one the call would get). */
+static bool same_cost_inputs(const gcsim_call *a, int a_chunks, const gcsim_call *b,
+                             int b_chunks)
+{
+    const gcsim_bucket_bytes *x = &a->bytes, *y = &b->bytes;
+    double vx[5] = {x->dense_bytes, x->payload_bytes, x->fixed_bytes, x->encode_s, x->decode_s};
+    double vy[5] = {y->dense_bytes, y->payload_bytes, y->fixed_bytes, y->encode_s, y->decode_s};
+    return a->collective == b->collective && a_chunks == b_chunks && a->group == b->group &&
+           x->aggregation == y->aggregation && x->compressed == y->compressed &&
+           memcmp(vx, vy, sizeof vx) == 0;
+}
+
 /* Every call's duration in closed form: its overhead, then its schedule, built and
  * prepared once per process for its platform, GPU count, collective, chunks and group
- * (schedule_memo.h): a sweep's cases share them. */
+ * (schedule_memo.h): a sweep's cases share them. Buckets of one size follow each other
+ * (every full bucket of a model), so a call's schedule time is looked for first among
+ * the last few distinct calls before it. */
+enum { RECENT_CALLS = 8 };
+
 static int call_durations(const gcsim_scenario *s, const gcsim_iteration *it,
                           const gcsim_topology *topo, double *call_s, gcsim_error *err)
 {
+    int recent[RECENT_CALLS], recent_chunks[RECENT_CALLS], n_recent = 0, next_recent = 0;
+    double recent_x[RECENT_CALLS];
     for (int k = 0; k < it->n_calls; k++) {
         const gcsim_call *c = &it->calls[k];
         int chunks = gcsim_call_pipeline_chunks(c, topo->gpus);
         double x;
-        if (gcsim_schedule_memo_time_s(s->platform, topo->gpus, c->collective, s->ps_shards,
-                                       chunks, c->group, &c->bytes, &x, err) != 0)
-            return -1;
+        int r = 0;
+        while (r < n_recent &&
+               !same_cost_inputs(c, chunks, &it->calls[recent[r]], recent_chunks[r]))
+            r++;
+        if (r < n_recent) {
+            x = recent_x[r];
+        } else {
+            if (gcsim_schedule_memo_time_s(s->platform, topo->gpus, c->collective,
+                                           s->ps_shards, chunks, c->group, &c->bytes, &x,
+                                           err) != 0)
+                return -1;
+            recent[next_recent] = k;
+            recent_chunks[next_recent] = chunks;
+            recent_x[next_recent] = x;
+            next_recent = (next_recent + 1) % RECENT_CALLS;
+            if (n_recent < RECENT_CALLS)
+                n_recent++;
+        }
         if (!isfinite(x))
             return gcsim_fail(err, "collective %s: no closed-form cost for %d GPUs",
                               gcsim_collective_name(c->collective), s->placement.gpus);

@@ -1,8 +1,9 @@
 /* Streaming CSV / JSON lines rows (sweep_output.h). */
-/* fputs_unlocked, fwrite_unlocked (GNU) and strfromd (ISO/IEC TS 18661-1, glibc 2.25) */
+/* fputs_unlocked, fwrite_unlocked (GNU) */
 #define _GNU_SOURCE
 #include "sweep_output.h"
 
+#include "digits17.h"
 #include "schema_version.h"
 
 #include <math.h>
@@ -63,10 +64,8 @@ void sweep_cell_num(sweep_writer *w, double v)
 {
     cell_start(w);
     if (isfinite(v)) {
-        /* strfromd gives what printf's %.17g gives (C23 7.24.1.3; glibc formats both with
-         * the same routine), without parsing a format per number */
-        char buf[40];
-        int n = strfromd(buf, sizeof buf, "%.17g", v);
+        char buf[DIGITS17_MAX];
+        int n = digits17_format(buf, v); /* exactly %.17g */
         fwrite_unlocked(buf, 1, (size_t)n, w->out);
     } else if (w->format == SWEEP_JSONL) {
         fputs_unlocked("null", w->out);

@@ -1,8 +1,9 @@
 /*
  * The sweep writer's cells (sim/planning/sweep_output.c) against printf, which they
  * replaced for speed: an integer cell is exactly "%lld" and a number cell exactly
- * "%.17g" (empty when not finite), for edge values and for 2,000,000 random bit patterns
- * of doubles (every exponent, subnormals included); strings are written as before (plain,
+ * "%.17g" (empty when not finite), for edge values, for 2,000,000 random bit patterns
+ * of doubles (every exponent, subnormals included), for the exact halfway cases at the
+ * seventeenth digit and for short mantissas at every exponent; strings are written as before (plain,
  * quoted, quotes doubled, line breaks as spaces). Usage: test_sweep_output
  */
 #include <float.h>
@@ -127,6 +128,33 @@ int main(void)
         if (!num_same(v))
             bad++;
     }
+    CHECK(bad == 0);
+    /* Exact halfway cases at the seventeenth digit, which the writer's fast path must
+     * leave to the exact one (sim/planning/digits17.c): v x 10^(16 - X) = n + 1/2 needs
+     * v = m x 2^-(17 - X) with m odd, possible for X = 0..15 only. Both signs. */
+    bad = 0;
+    for (int X = 0; X <= 15; X++) {
+        double lo_m = pow(10.0, X) * ldexp(1.0, 17 - X), span = 9 * lo_m; /* m's range */
+        for (int k = 0; k < 2000 && bad < 10; k++) {
+            double m = lo_m + (double)(next_u64() % (uint64_t)span);
+            if (fmod(m, 2.0) == 0)
+                m += 1;
+            double v = ldexp(m, -(17 - X));
+            if (!num_same(v) || !num_same(-v))
+                bad++;
+        }
+    }
+    CHECK(bad == 0);
+    /* short mantissas (1 to 53 bits) at every binary exponent: exact values and ties */
+    bad = 0;
+    for (int e = -1074; e <= 971 && bad < 10; e++)
+        for (int k = 0; k < 40; k++) {
+            int bits = 1 + (int)(next_u64() % 53);
+            uint64_t m = next_u64() >> (64 - bits);
+            double v = ldexp((double)(m | 1), e);
+            if (isfinite(v) && !num_same(v))
+                bad++;
+        }
     CHECK(bad == 0);
 
     CHECK(str_is("resnet-50", "resnet-50"));
