@@ -586,6 +586,21 @@ static int values_id(values *v, const gcsim_flow_class *c)
     return id;
 }
 
+/* Appends to list[n ...] each of items[first .. end) not listed yet in interval i (its
+ * stamp is i once listed); returns the new length. */
+static inline int list_once(const int *items, int first, int end, int i, int *stamp, int *list,
+                            int n)
+{
+    for (int j = first; j < end; j++) {
+        int x = items[j];
+        if (stamp[x] != i) {
+            stamp[x] = i;
+            list[n++] = x;
+        }
+    }
+    return n;
+}
+
 int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule *s)
 {
     int nk = tt->n_kinds, nlk = tt->n_links, ns = tt->n_sigs;
@@ -666,20 +681,10 @@ int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim
             if (now == state[k])
                 continue;
             state[k] = now;
-            for (int j = tt->kind_link_first[k]; j < tt->kind_link_first[k + 1]; j++) {
-                int l = tt->kind_link[j];
-                if (lstamp[l] != i) {
-                    lstamp[l] = i;
-                    dl[n_dl++] = l;
-                }
-            }
-            for (int j = tt->kind_sig_first[k]; j < tt->kind_sig_first[k + 1]; j++) {
-                int g = tt->kind_sig[j];
-                if (gstamp[g] != i) {
-                    gstamp[g] = i;
-                    dg[n_dg++] = g;
-                }
-            }
+            n_dl = list_once(tt->kind_link, tt->kind_link_first[k], tt->kind_link_first[k + 1],
+                             i, lstamp, dl, n_dl);
+            n_dg = list_once(tt->kind_sig, tt->kind_sig_first[k], tt->kind_sig_first[k + 1],
+                             i, gstamp, dg, n_dg);
         }
         /* each changed link kind's load: its pairs' shares added in flow order */
         for (int x = 0; x < n_dl; x++) {
@@ -693,13 +698,8 @@ int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim
             if (sum == load[l] && i > 0)
                 continue; /* the same load: its flow kinds' classes stay */
             load[l] = sum;
-            for (int j = tt->link_sig_first[l]; j < tt->link_sig_first[l + 1]; j++) {
-                int g = tt->link_sig[j];
-                if (gstamp[g] != i) {
-                    gstamp[g] = i;
-                    dg[n_dg++] = g;
-                }
-            }
+            n_dg = list_once(tt->link_sig, tt->link_sig_first[l], tt->link_sig_first[l + 1], i,
+                             gstamp, dg, n_dg);
         }
         for (int x = 0; x < n_dg; x++) {
             int g = dg[x], q = state[tt->sig_kind[g]];
