@@ -331,7 +331,10 @@ long long des_plan_messages(const des_plan *plan)
  *    progress at each event (the full update, docs/des.md "Network model"). The parameter
  *    server shows it: each doubling of its GPUs gives 4x the messages and 4x F, and 5.7x,
  *    6.7x, then 8.7x the CPU time (0.16, 0.9, 6, 52 s at 128 to 1,024 GPUs), which
- *    m x (8e-6 + 3.1e-10 F) follows.
+ *    m x (8e-6 + 3.1e-10 F) follows. In a coalesced phase F is the number of its senders:
+ *    FSDP's phases (2 flows per GPU, 2N in all) cost per message what the all-reduce's (one
+ *    flow per GPU) cost at the same GPU count (docs/des.md step 12), and counting their
+ *    flows put the estimate at 2.05x the measured 130.5 s at 100,000 GPUs.
  *  - Memory: a base (the parent's pages the child inherits, SimGrid), 14 KiB per actor
  *    (touched stack pages, context), 8 KiB per endpoint (host, links, routes) and 3 KiB per
  *    flow of the largest phase (a SimGrid communication and solver variable each, plus our
@@ -390,26 +393,47 @@ static int plan_actors(const des_plan *plan)
     return actors;
 }
 
+/* Endpoints that send in a phase (stamp: an array of endpoints entries, -1 or earlier
+ * marks; mark: this phase's). */
+static int senders_of(const gcsim_phase *ph, int *stamp, int mark)
+{
+    int n = 0;
+    for (int x = 0; x < ph->n_flows; x++)
+        if (stamp[ph->flows[x].src] != mark) {
+            stamp[ph->flows[x].src] = mark;
+            n++;
+        }
+    return n;
+}
+
 void des_plan_estimate(const des_plan *plan, des_estimate *est)
 {
     memset(est, 0, sizeof *est);
     double weighted = 0; /* CPU s of the messages */
-    int max_flows = 0;
+    int max_flows = 0, mark = 0;
+    int *stamp = malloc(sizeof(int) * (size_t)(plan->endpoints > 0 ? plan->endpoints : 1));
+    for (int e = 0; stamp && e < plan->endpoints; e++)
+        stamp[e] = -1;
     for (int c = 0; c < plan->iteration.n_calls; c++) {
         const gcsim_schedule *s = &plan->schedules[plan->call_schedule[c]];
         for (int p = 0; p < s->n_phases; p++) {
             const gcsim_phase *ph = &s->phases[p];
+            bool coalesced = des_phase_coalesces(plan, c, s, p);
             long long m = 0;
-            if (des_phase_coalesces(plan, c, s, p))
+            if (coalesced)
                 m = ph->n_flows;
             else
                 for (int x = 0; x < ph->n_flows; x++)
                     m += ph->flows[x].last_step - ph->flows[x].first_step + 1;
             est->messages += m;
-            /* flows in progress together: all of a coalesced phase's, a step's share of
-             * the others' */
-            double f = ph->steps > 0 ? (double)m / (des_phase_coalesces(plan, c, s, p) ? 1 : ph->steps)
-                                     : (double)m;
+            /* Flows in progress together: a step's share of a stepped phase's. A coalesced
+             * phase counts its senders, not its flows: FSDP's phases over N GPUs (2N
+             * flows a phase) cost what the all-reduce's phases of N flows cost per message
+             * (ResNet-50 on a100-hdr with 12,500 nodes, 2026-11-25: 39 against 37 us at
+             * 65,536 GPUs, 36 against 43 us at 100,000; docs/des.md step 12). */
+            double f = coalesced && stamp ? senders_of(ph, stamp, mark++)
+                       : ph->steps > 0    ? (double)m / (coalesced ? 1 : ph->steps)
+                                          : (double)m;
             if (f < 1)
                 f = 1;
             weighted += (double)m * (DES_CPU_S_PER_MESSAGE + DES_CPU_S_PER_MESSAGE_FLOW * f);
@@ -417,6 +441,7 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
                 max_flows = ph->n_flows;
         }
     }
+    free(stamp);
     double actors = plan_actors(plan);
     est->cpu_s = DES_CPU_S_BASE + DES_CPU_S_PER_ACTOR * actors + weighted;
     est->peak_bytes = DES_BYTES_BASE + DES_BYTES_PER_ACTOR * actors +
