@@ -14,8 +14,8 @@
  *    touched) the more, so not even the ratios between sizes hold under such load. Below
  *    a fifth of a second the fork, SimGrid's start and the first touch of memory decide,
  *    and they drift with the virtual machine's host: the 64-GPU run took 7 ms on 25 Nov
- *    2026 at 10:00 UTC (estimate 33 ms, fitted on the same machine in an earlier week)
- *    while 1,024 to 4,096 GPUs stayed within 0.8-1.5x. Checked: the hierarchical
+ *    2026 at 09:53 UTC (estimate 33 ms, fitted on the same machine in earlier sessions)
+ *    while 1,024 to 4,096 GPUs stayed within 0.7-1.6x. Checked: the hierarchical
  *    all-reduce at 1,024 and 4,096 GPUs, the parameter server at 256, FSDP at 1,024.
  * Not built with the sanitizers (they multiply both).
  */
