@@ -321,9 +321,27 @@ static void id_put(id_text *t, const char *s)
 
 static void id_put_int(id_text *t, int v)
 {
-    char d[16];
-    snprintf(d, sizeof d, "%d", v);
-    id_put(t, d);
+    char d[16], *p = d + sizeof d; /* the digits of %d, written backwards */
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    *--p = '\0';
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    id_put(t, p);
+}
+
+/* FNV-1a, 64 bits: offset basis 14695981039346656037, prime 1099511628211 (Fowler, Noll,
+ * Vo; IETF draft-eastlake-fnv), continued from h over n bytes of s. */
+static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        h ^= (unsigned char)s[k];
+        h *= 1099511628211ull;
+    }
+    return h;
 }
 
 void sweep_case_id(const sweep_case *c, char out[17])
@@ -350,6 +368,21 @@ void sweep_case_id(const sweep_case *c, char out[17])
     id_put(&t, ";engine=");
     id_put(&t, engine_name(c->engine));
     id_put(&t, ";gpus=");
+    /* The text so far is a sweep group's, the same for all its GPU counts: its hash is
+     * kept (per thread) with a copy of it, and reused while the text is the same. */
+    static _Thread_local char last_prefix[sizeof text];
+    static _Thread_local size_t last_len = (size_t)-1;
+    static _Thread_local uint64_t last_hash;
+    size_t prefix = t.n;
+    uint64_t h;
+    if (prefix == last_len && memcmp(text, last_prefix, prefix) == 0) {
+        h = last_hash;
+    } else {
+        h = fnv1a(14695981039346656037ull, text, prefix);
+        memcpy(last_prefix, text, prefix);
+        last_len = prefix;
+        last_hash = h;
+    }
     id_put_int(&t, c->gpus);
     /* sharded cases only: a plain data-parallel case keeps the id it had before */
     if (c->sharding.strategy != GCSIM_SHARD_DDP || c->grad_accum > 1 || c->act_ckpt) {
@@ -359,13 +392,7 @@ void sweep_case_id(const sweep_case *c, char out[17])
         snprintf(text + n, sizeof text - n, ";sharding=%s;grad_accum=%d;act_ckpt=%d", sh,
                  c->grad_accum > 1 ? c->grad_accum : 1, c->act_ckpt);
     }
-    /* FNV-1a, 64 bits: offset basis 14695981039346656037, prime 1099511628211
-     * (Fowler, Noll, Vo; IETF draft-eastlake-fnv). */
-    uint64_t h = 14695981039346656037ull;
-    for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
-        h ^= *p;
-        h *= 1099511628211ull;
-    }
+    h = fnv1a(h, text + prefix, strlen(text + prefix));
     static const char hex[] = "0123456789abcdef";
     for (int k = 0; k < 16; k++)
         out[k] = hex[(h >> (60 - 4 * k)) & 15];
