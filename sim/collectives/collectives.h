@@ -224,6 +224,22 @@ int gcsim_op_schedule_build(gcsim_schedule *s, gcsim_op op, gcsim_collective c,
                             const gcsim_topology *t, double bytes, double *payload_bytes,
                             gcsim_error *err);
 
+/* ---- a stack's op costs kept for a group of cases (op_memo.c) ---- */
+
+/* Prices of a training stack's op lists per bucket, for a caller that runs many cases with
+ * the same platform, stack, model and compressor (a sweep's GPU counts): the scenario's
+ * op_memo, NULL for none. Only what varies inside such a group is keyed. */
+typedef struct gcsim_op_memo gcsim_op_memo;
+typedef struct {
+    const void *ops; /* the op list */
+    int first, last, rank, op_rank, min_rate;
+    double elements, payloads;
+} gcsim_op_memo_key;
+gcsim_op_memo *gcsim_op_memo_new(void); /* NULL: out of memory (then use none) */
+void gcsim_op_memo_free(gcsim_op_memo *m);
+bool gcsim_op_memo_get(const gcsim_op_memo *m, const gcsim_op_memo_key *key, double *seconds);
+void gcsim_op_memo_put(gcsim_op_memo *m, const gcsim_op_memo_key *key, double seconds);
+
 /* ---- one iteration ---- */
 
 /* One collective call of an iteration: the schedule both engines run, the bytes one worker

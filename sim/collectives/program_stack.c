@@ -87,6 +87,25 @@ static double ops_s(const gcsim_stack *st, const gcsim_stack_ops *ops, const uni
     return total;
 }
 
+/* ops_s, through the scenario's memo when it has one (gcsim_op_memo: the caller keeps the
+ * platform, stack, model and compressor fixed while it lives, so the list, the bucket and
+ * the payload count decide the price). */
+static double priced_ops_s(const gcsim_scenario *s, const gcsim_stack *st,
+                           const gcsim_stack_ops *ops, const unit *u,
+                           const gcsim_gpu_params *gpu, double payloads)
+{
+    if (!s->op_memo)
+        return ops_s(st, ops, u, gpu, payloads);
+    gcsim_op_memo_key key = {ops,        u->first, u->last, u->rank, u->op_rank,
+                             u->min_compression_rate, u->elements, payloads};
+    double seconds;
+    if (!gcsim_op_memo_get(s->op_memo, &key, &seconds)) {
+        seconds = ops_s(st, ops, u, gpu, payloads);
+        gcsim_op_memo_put(s->op_memo, &key, seconds);
+    }
+    return seconds;
+}
+
 /* The measured rank whose ops run a rank-r compressor: the largest one not above r, else
  * the smallest (every rank an op of the entry names). */
 static int measured_rank(const gcsim_stack_entry *e, int r)
@@ -301,15 +320,17 @@ static int program_powersgd(ctx *c, const unit *u, bool blocking)
     const gcsim_stack_entry *e = c->e;
     if (!blocking) {
         /* PyTorch's hook: three all-reduces, each issued when the one before is done. */
-        return codec(c, "encode P", GCSIM_CODEC_ENCODE, ops_s(c->st, &e->encode, u, c->gpu, 1)) ||
+        return codec(c, "encode P", GCSIM_CODEC_ENCODE,
+                     priced_ops_s(c->s, c->st, &e->encode, u, c->gpu, 1)) ||
                call(c, "allreduce uncompressed", AR(plain), dense(plain), false) ||
-               codec(c, "unpack", GCSIM_CODEC_DECODE, ops_s(c->st, &e->unpack, u, c->gpu, 1)) ||
+               codec(c, "unpack", GCSIM_CODEC_DECODE,
+                     priced_ops_s(c->s, c->st, &e->unpack, u, c->gpu, 1)) ||
                call(c, "allreduce P", AR(p), dense(p), false) ||
                codec(c, "orthogonalize, Q", GCSIM_CODEC_ENCODE,
-                     ops_s(c->st, &e->between, u, c->gpu, 1)) ||
+                     priced_ops_s(c->s, c->st, &e->between, u, c->gpu, 1)) ||
                call(c, "allreduce Q", AR(q), dense(q), false) ||
                codec(c, "decompress", GCSIM_CODEC_DECODE,
-                     ops_s(c->st, &e->decode, u, c->gpu, 1) + c->st->sync_s);
+                     priced_ops_s(c->s, c->st, &e->decode, u, c->gpu, 1) + c->st->sync_s);
     }
     /* GRACE: inside the hook, each factored matrix's P and Q all-reduced one after the
      * other while backward waits; the other tensors through the fused all-reduce. */
@@ -324,12 +345,14 @@ static int program_powersgd(ctx *c, const unit *u, bool blocking)
         for (int m = 0; m < t.matrices; m++) {
             /* ops per matrix: share the layer's matrix ops out over its matrices */
             double k = 1.0 / t.matrices;
-            if (codec(c, "encode P", GCSIM_CODEC_ENCODE, k * ops_s(c->st, &e->encode, &one, c->gpu, 1)) ||
+            if (codec(c, "encode P", GCSIM_CODEC_ENCODE,
+                      k * priced_ops_s(c->s, c->st, &e->encode, &one, c->gpu, 1)) ||
                 call(c, "allreduce P", AR(4.0 * t.rows * r), dense(4.0 * t.rows * r), true) ||
                 codec(c, "orthogonalize, Q", GCSIM_CODEC_ENCODE,
-                      k * ops_s(c->st, &e->between, &one, c->gpu, 1)) ||
+                      k * priced_ops_s(c->s, c->st, &e->between, &one, c->gpu, 1)) ||
                 call(c, "allreduce Q", AR(4.0 * t.cols * r), dense(4.0 * t.cols * r), true) ||
-                codec(c, "decompress", GCSIM_CODEC_DECODE, k * ops_s(c->st, &e->decode, &one, c->gpu, 1)))
+                codec(c, "decompress", GCSIM_CODEC_DECODE,
+                      k * priced_ops_s(c->s, c->st, &e->decode, &one, c->gpu, 1)))
                 return -1;
         }
     }
@@ -386,14 +409,14 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
         gcsim_bucket_bytes bytes = bk->bytes;
         int decodes = gcsim_collective_decodes(s->collective, n);
         double payloads = s->collective == COLLECTIVE_ALLGATHER && e->decode_own ? n : decodes;
-        double enc = ops_s(st, &e->encode, &u, gpu, 1);
+        double enc = priced_ops_s(s, st, &e->encode, &u, gpu, 1);
         if (compressed && s->shared_support)
             bytes.aggregation = PAYLOAD_DENSE_SUMMABLE;
         /* codec time for the reducing hops of an all-reduce of per-worker-scale payloads */
         bytes.encode_s = enc;
-        bytes.decode_s = ops_s(st, &e->decode, &u, gpu, 1);
+        bytes.decode_s = priced_ops_s(s, st, &e->decode, &u, gpu, 1);
         if (compressed && ef)
-            enc += ops_s(st, &st->error_feedback, &u, gpu, 1);
+            enc += priced_ops_s(s, st, &st->error_feedback, &u, gpu, 1);
         /* a summable payload's all-reduce by the tuner's algorithm */
         gcsim_collective main = s->collective;
         if (is_allreduce(main) && bytes.aggregation == PAYLOAD_DENSE_SUMMABLE)
@@ -405,7 +428,8 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
             rc = negotiate(&c) || call(&c, gcsim_collective_name(main), main, bytes, false);
         steps_before_decode = it->n_steps;
         if (!rc)
-            rc = codec(&c, "decode", GCSIM_CODEC_DECODE, ops_s(st, &e->decode, &u, gpu, payloads));
+            rc = codec(&c, "decode", GCSIM_CODEC_DECODE,
+                       priced_ops_s(s, st, &e->decode, &u, gpu, payloads));
     }
     if (rc)
         return gcsim_fail(err, "out of memory for bucket programs");

@@ -100,6 +100,9 @@ typedef struct {
     gcsim_sharding sharding;
     int grad_accum;
     bool act_ckpt;
+    /* Prices of the stack's ops kept across cases that share platform, stack, model and
+     * compressor (sim/collectives/collectives.h, gcsim_op_memo); NULL: priced each time. */
+    struct gcsim_op_memo *op_memo;
 } gcsim_scenario;
 
 typedef struct {

@@ -71,6 +71,9 @@ typedef struct {
     gcsim_sharding sharding;
     int grad_accum;
     bool act_ckpt;
+    /* Prices of the stack's ops kept for the cases of one platform, stack, model and
+     * compressor (gcsim_op_memo; sweep_run keeps one per group), or NULL. */
+    struct gcsim_op_memo *op_memo;
 } sweep_case;
 
 typedef enum { BOTTLENECK_COMPUTE, BOTTLENECK_NETWORK, BOTTLENECK_COMPRESSION } sweep_bottleneck;

@@ -1,6 +1,8 @@
 /* sim/planning/sweep_run.c: a sweep's inputs loaded and its cases run (sweep_run.h). */
 #include "sweep_run.h"
 
+#include "collectives.h"
+
 int sweep_space_load(sweep_space *s, const sweep_inputs *in, sweep_cache *cache,
                      gcsim_error *err)
 {
@@ -67,12 +69,16 @@ long long sweep_run(const sweep_space *s, const sweep_run_options *o, sweep_case
              * group; when it fails, every case runs alone to report its own first error. */
             int setup_state = 0; /* 0 not yet, 1 made, -1 failed */
             gcsim_stack_setup setup;
+            /* The group's platform, stack, model and compressor stay: its GPU counts share
+             * the prices of the stack's ops (none kept when this is out of memory). */
+            cs.op_memo = NULL;
             for (int g = 0; g < s->n_gpus[p]; g++, index++) {
                 if (!sweep_shard_has(index, o->shard_k, o->shard_n))
                     continue;
                 if (setup_state == 0) {
                     gcsim_error es;
                     setup_state = sweep_case_setup(&cs, &setup, &es) ? -1 : 1;
+                    cs.op_memo = gcsim_op_memo_new();
                 }
                 const gcsim_stack_setup *ss = setup_state > 0 ? &setup : NULL;
                 if (one_state == 0) {
@@ -93,10 +99,12 @@ long long sweep_run(const sweep_space *s, const sweep_run_options *o, sweep_case
                                          .one_gpu_samples_per_s = one_tput};
                 n_done++;
                 if (done(ctx, &outcome)) {
+                    gcsim_op_memo_free(cs.op_memo);
                     *stopped = true;
                     return n_done;
                 }
             }
+            gcsim_op_memo_free(cs.op_memo);
           }
     return n_done;
 }
