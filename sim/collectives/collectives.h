@@ -224,21 +224,28 @@ int gcsim_op_schedule_build(gcsim_schedule *s, gcsim_op op, gcsim_collective c,
                             const gcsim_topology *t, double bytes, double *payload_bytes,
                             gcsim_error *err);
 
-/* ---- a stack's op costs kept for a group of cases (op_memo.c) ---- */
+/* ---- what a group of cases shares (case_memo.c) ---- */
 
-/* Prices of a training stack's op lists per bucket, for a caller that runs many cases with
- * the same platform, stack, model and compressor (a sweep's GPU counts): the scenario's
- * op_memo, NULL for none. Only what varies inside such a group is keyed. */
-typedef struct gcsim_op_memo gcsim_op_memo;
+/* A caller that runs many cases differing only in their GPU count (a sweep's group: one
+ * platform, model, compressor, stack, collective, scaling, batch and bucket size) keeps in
+ * one of these, across them, what does not depend on the count: the prices of the stack's
+ * op lists per bucket, and under weak scaling an iteration's layers and buckets before
+ * their programs. It goes in the scenario's case_memo (NULL: none); only what varies
+ * inside such a group is keyed, and the buckets are kept with the scenario fields they
+ * come from and reused only when those match. */
+typedef struct gcsim_case_memo gcsim_case_memo;
+gcsim_case_memo *gcsim_case_memo_new(void); /* NULL: out of memory (then use none) */
+void gcsim_case_memo_free(gcsim_case_memo *m);
+
 typedef struct {
     const void *ops; /* the op list */
     int first, last, rank, op_rank, min_rate;
     double elements, payloads;
-} gcsim_op_memo_key;
-gcsim_op_memo *gcsim_op_memo_new(void); /* NULL: out of memory (then use none) */
-void gcsim_op_memo_free(gcsim_op_memo *m);
-bool gcsim_op_memo_get(const gcsim_op_memo *m, const gcsim_op_memo_key *key, double *seconds);
-void gcsim_op_memo_put(gcsim_op_memo *m, const gcsim_op_memo_key *key, double seconds);
+} gcsim_op_price_key;
+bool gcsim_case_memo_price(const gcsim_case_memo *m, const gcsim_op_price_key *key,
+                           double *seconds);
+void gcsim_case_memo_keep_price(gcsim_case_memo *m, const gcsim_op_price_key *key,
+                                double seconds);
 
 /* ---- one iteration ---- */
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "case_memo.h"
 #include "codec.h"
 #include "collectives.h"
 #include "program.h"
@@ -67,9 +68,47 @@ static int plain_blocks(gcsim_iteration *it)
     return 0;
 }
 
+/* Each bucket's program, as the scenario's stack (or the fused stack) runs it. */
+static int iteration_programs(gcsim_iteration *it, const gcsim_scenario *s, gcsim_error *err)
+{
+    const gcsim_stack *stack = s->stack && !s->stack->codec_model &&
+                                       !gcsim_collective_is_paper_pattern(s->collective)
+                                   ? s->stack
+                                   : NULL;
+    program_tuner *tuner = stack ? program_tuner_new(s, err) : NULL;
+    if (stack && !tuner && err->message[0]) {
+        gcsim_iteration_free(it);
+        return -1;
+    }
+    program_entry_memo entry = {0};
+    for (int b = 0; b < it->n_buckets; b++) {
+        if (stack ? program_stack(it, s, b, tuner, &entry, err) : program_fused(it, s, b)) {
+            if (!stack)
+                gcsim_fail(err, "out of memory for the programs of %d buckets", it->n_buckets);
+            program_tuner_free(tuner);
+            gcsim_iteration_free(it);
+            return -1;
+        }
+    }
+    program_tuner_free(tuner);
+    return 0;
+}
+
 int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_error *err)
 {
     memset(it, 0, sizeof *it);
+    /* Plain data parallelism under weak scaling: nothing before the programs depends on
+     * the GPU count, so a case memo's layers and buckets serve every count of a group. */
+    bool plain = s->sharding.strategy == GCSIM_SHARD_DDP && sharding_micro_batches(s) <= 1 &&
+                 !s->act_ckpt;
+    bool memo = plain && s->case_memo && s->scaling != SCALING_STRONG;
+    if (memo && case_memo_buckets(s->case_memo, s, it)) {
+        if (plain_blocks(it)) {
+            gcsim_iteration_free(it);
+            return gcsim_fail(err, "out of memory for %d compute blocks", it->n_buckets + 1);
+        }
+        return iteration_programs(it, s, err);
+    }
     const gcsim_platform *p = s->platform;
     const gcsim_model *m = s->model;
     const gcsim_payload_plan *pay = s->payload;
@@ -213,6 +252,8 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
             cur = NULL;
         }
     }
+    if (memo)
+        case_memo_keep_buckets(s->case_memo, s, it);
     gcsim_shard_strategy strategy = s->sharding.strategy;
     int shaped = strategy == GCSIM_SHARD_ZERO3 || strategy == GCSIM_SHARD_HSDP
                      ? sharding_build_units(it, s, layer_fwd_s, layer_bwd_s_of, err)
@@ -229,21 +270,5 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
     }
     if (strategy != GCSIM_SHARD_DDP)
         return 0; /* the programs are the sharded exchange's (sharding.c) */
-    program_tuner *tuner = stack ? program_tuner_new(s, err) : NULL;
-    if (stack && !tuner && err->message[0]) {
-        gcsim_iteration_free(it);
-        return -1;
-    }
-    program_entry_memo entry = {0};
-    for (int b = 0; b < it->n_buckets; b++) {
-        if (stack ? program_stack(it, s, b, tuner, &entry, err) : program_fused(it, s, b)) {
-            if (!stack)
-                gcsim_fail(err, "out of memory for the programs of %d buckets", it->n_buckets);
-            program_tuner_free(tuner);
-            gcsim_iteration_free(it);
-            return -1;
-        }
-    }
-    program_tuner_free(tuner);
-    return 0;
+    return iteration_programs(it, s, err);
 }

@@ -87,21 +87,21 @@ static double ops_s(const gcsim_stack *st, const gcsim_stack_ops *ops, const uni
     return total;
 }
 
-/* ops_s, through the scenario's memo when it has one (gcsim_op_memo: the caller keeps the
+/* ops_s, through the scenario's memo when it has one (gcsim_case_memo: the caller keeps the
  * platform, stack, model and compressor fixed while it lives, so the list, the bucket and
  * the payload count decide the price). */
 static double priced_ops_s(const gcsim_scenario *s, const gcsim_stack *st,
                            const gcsim_stack_ops *ops, const unit *u,
                            const gcsim_gpu_params *gpu, double payloads)
 {
-    if (!s->op_memo)
+    if (!s->case_memo)
         return ops_s(st, ops, u, gpu, payloads);
-    gcsim_op_memo_key key = {ops,        u->first, u->last, u->rank, u->op_rank,
+    gcsim_op_price_key key = {ops,        u->first, u->last, u->rank, u->op_rank,
                              u->min_compression_rate, u->elements, payloads};
     double seconds;
-    if (!gcsim_op_memo_get(s->op_memo, &key, &seconds)) {
+    if (!gcsim_case_memo_price(s->case_memo, &key, &seconds)) {
         seconds = ops_s(st, ops, u, gpu, payloads);
-        gcsim_op_memo_put(s->op_memo, &key, seconds);
+        gcsim_case_memo_keep_price(s->case_memo, &key, seconds);
     }
     return seconds;
 }

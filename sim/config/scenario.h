@@ -100,9 +100,10 @@ typedef struct {
     gcsim_sharding sharding;
     int grad_accum;
     bool act_ckpt;
-    /* Prices of the stack's ops kept across cases that share platform, stack, model and
-     * compressor (sim/collectives/collectives.h, gcsim_op_memo); NULL: priced each time. */
-    struct gcsim_op_memo *op_memo;
+    /* What cases that differ only in their GPU count share: the prices of the stack's ops,
+     * the iteration's layers and buckets (sim/collectives/collectives.h, gcsim_case_memo);
+     * NULL: everything computed for each case. */
+    struct gcsim_case_memo *case_memo;
 } gcsim_scenario;
 
 typedef struct {

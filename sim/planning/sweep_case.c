@@ -268,7 +268,7 @@ int sweep_case_run_with(const sweep_case *c, const gcsim_stack_setup *setup, swe
         .placement = out->placement, .scaling = c->scaling, .collective = c->collective,
         .batch = out->batch, .ps_shards = c->ps_shards, .bucket_bytes = c->bucket_bytes,
         .overlap = c->overlap, .timeline_path = NULL, .sharding = c->sharding,
-        .grad_accum = c->grad_accum, .act_ckpt = c->act_ckpt, .op_memo = c->op_memo};
+        .grad_accum = c->grad_accum, .act_ckpt = c->act_ckpt, .case_memo = c->case_memo};
     /* The setup must outlive the engine's use of the scenario, which points into it. */
     gcsim_stack_setup own;
     if (!setup) {

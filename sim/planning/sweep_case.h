@@ -71,9 +71,9 @@ typedef struct {
     gcsim_sharding sharding;
     int grad_accum;
     bool act_ckpt;
-    /* Prices of the stack's ops kept for the cases of one platform, stack, model and
-     * compressor (gcsim_op_memo; sweep_run keeps one per group), or NULL. */
-    struct gcsim_op_memo *op_memo;
+    /* What the cases of one group of GPU counts share (gcsim_case_memo: op prices, the
+     * iteration's buckets; sweep_run keeps one per group), or NULL. */
+    struct gcsim_case_memo *case_memo;
 } sweep_case;
 
 typedef enum { BOTTLENECK_COMPUTE, BOTTLENECK_NETWORK, BOTTLENECK_COMPRESSION } sweep_bottleneck;

@@ -69,16 +69,16 @@ long long sweep_run(const sweep_space *s, const sweep_run_options *o, sweep_case
              * group; when it fails, every case runs alone to report its own first error. */
             int setup_state = 0; /* 0 not yet, 1 made, -1 failed */
             gcsim_stack_setup setup;
-            /* The group's platform, stack, model and compressor stay: its GPU counts share
-             * the prices of the stack's ops (none kept when this is out of memory). */
-            cs.op_memo = NULL;
+            /* Everything but the GPU count stays in a group: its counts share the prices of
+             * the stack's ops and the iteration's buckets (none kept when out of memory). */
+            cs.case_memo = NULL;
             for (int g = 0; g < s->n_gpus[p]; g++, index++) {
                 if (!sweep_shard_has(index, o->shard_k, o->shard_n))
                     continue;
                 if (setup_state == 0) {
                     gcsim_error es;
                     setup_state = sweep_case_setup(&cs, &setup, &es) ? -1 : 1;
-                    cs.op_memo = gcsim_op_memo_new();
+                    cs.case_memo = gcsim_case_memo_new();
                 }
                 const gcsim_stack_setup *ss = setup_state > 0 ? &setup : NULL;
                 if (one_state == 0) {
@@ -99,12 +99,12 @@ long long sweep_run(const sweep_space *s, const sweep_run_options *o, sweep_case
                                          .one_gpu_samples_per_s = one_tput};
                 n_done++;
                 if (done(ctx, &outcome)) {
-                    gcsim_op_memo_free(cs.op_memo);
+                    gcsim_case_memo_free(cs.case_memo);
                     *stopped = true;
                     return n_done;
                 }
             }
-            gcsim_op_memo_free(cs.op_memo);
+            gcsim_case_memo_free(cs.case_memo);
           }
     return n_done;
 }
