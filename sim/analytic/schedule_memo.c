@@ -47,8 +47,12 @@ typedef struct {
 static tree_entry *trees;
 static size_t tree_capacity, n_trees;
 
+/* Counts the times everything was dropped: a platform id taken before a drop is stale. */
+static unsigned generation;
+
 static void clear_locked(void)
 {
+    generation++;
     for (size_t k = 0; k < capacity; k++)
         if (table[k].used)
             gcsim_schedule_free(&table[k].schedule);
@@ -259,14 +263,10 @@ static int build(const gcsim_platform *p, const memo_key *k, gcsim_schedule *s,
     return rc;
 }
 
-static const gcsim_schedule *lookup_locked(const gcsim_platform *p, memo_key *k,
-                                           gcsim_error *err)
+/* The schedule of k, whose platform id is p's, built and kept when it is not yet. */
+static const gcsim_schedule *lookup_id_locked(const gcsim_platform *p, memo_key *k,
+                                              gcsim_error *err)
 {
-    k->platform = platform_id(p);
-    if (k->platform < 0) {
-        gcsim_fail(err, "out of memory keeping a platform's schedules");
-        return NULL;
-    }
     if (capacity && table) {
         memo_entry *e = slot_of(k);
         if (e->used)
@@ -293,6 +293,44 @@ static const gcsim_schedule *lookup_locked(const gcsim_platform *p, memo_key *k,
     n_entries++;
     kept_bytes += bytes;
     return &e->schedule;
+}
+
+static const gcsim_schedule *lookup_locked(const gcsim_platform *p, memo_key *k,
+                                           gcsim_error *err)
+{
+    k->platform = platform_id(p);
+    if (k->platform < 0) {
+        gcsim_fail(err, "out of memory keeping a platform's schedules");
+        return NULL;
+    }
+    return lookup_id_locked(p, k, err);
+}
+
+int gcsim_schedule_memo_times(const gcsim_platform *p, int gpus, int shards,
+                              gcsim_schedule_memo_query *q, int n, gcsim_error *err)
+{
+    pthread_mutex_lock(&lock);
+    /* the platform found once (it compares a platform's whole contents), again only after
+     * a drop */
+    int id = -1, done = 0;
+    unsigned seen = 0;
+    for (; done < n; done++) {
+        if (id < 0 || seen != generation) {
+            id = platform_id(p);
+            seen = generation;
+            if (id < 0) {
+                gcsim_fail(err, "out of memory keeping a platform's schedules");
+                break;
+            }
+        }
+        memo_key k = {id, gpus, (int)q[done].collective, shards, q[done].chunks, q[done].group};
+        const gcsim_schedule *s = lookup_id_locked(p, &k, err);
+        if (!s)
+            break;
+        q[done].time_s = gcsim_schedule_prepared_time_s(s, q[done].bytes);
+    }
+    pthread_mutex_unlock(&lock);
+    return done;
 }
 
 int gcsim_schedule_memo_time_s(const gcsim_platform *p, int gpus, gcsim_collective c,

@@ -26,6 +26,18 @@ int gcsim_schedule_memo_time_s(const gcsim_platform *p, int gpus, gcsim_collecti
                                int shards, int chunks, int group, const gcsim_bucket_bytes *b,
                                double *time_s, gcsim_error *err);
 
+/* The same for n calls of one platform, GPU count and shard count at once (one lock, the
+ * platform looked up once): the queries' time_s filled in order, up to the first schedule
+ * that cannot be built. Returns how many were filled (n, or fewer with err). */
+typedef struct {
+    gcsim_collective collective;
+    int chunks, group;
+    const gcsim_bucket_bytes *bytes;
+    double time_s; /* out */
+} gcsim_schedule_memo_query;
+int gcsim_schedule_memo_times(const gcsim_platform *p, int gpus, int shards,
+                              gcsim_schedule_memo_query *q, int n, gcsim_error *err);
+
 /* Drops everything kept (tests, and the end of a process under a leak checker). */
 void gcsim_schedule_memo_clear(void);
 
