@@ -295,17 +295,6 @@ static const gcsim_schedule *lookup_id_locked(const gcsim_platform *p, memo_key 
     return &e->schedule;
 }
 
-static const gcsim_schedule *lookup_locked(const gcsim_platform *p, memo_key *k,
-                                           gcsim_error *err)
-{
-    k->platform = platform_id(p);
-    if (k->platform < 0) {
-        gcsim_fail(err, "out of memory keeping a platform's schedules");
-        return NULL;
-    }
-    return lookup_id_locked(p, k, err);
-}
-
 int gcsim_schedule_memo_times(const gcsim_platform *p, int gpus, int shards,
                               gcsim_schedule_memo_query *q, int n, gcsim_error *err)
 {
@@ -337,11 +326,9 @@ int gcsim_schedule_memo_time_s(const gcsim_platform *p, int gpus, gcsim_collecti
                                int shards, int chunks, int group, const gcsim_bucket_bytes *b,
                                double *time_s, gcsim_error *err)
 {
-    memo_key k = {0, gpus, (int)c, shards, chunks, group};
-    pthread_mutex_lock(&lock);
-    const gcsim_schedule *s = lookup_locked(p, &k, err);
-    if (s)
-        *time_s = gcsim_schedule_prepared_time_s(s, b);
-    pthread_mutex_unlock(&lock);
-    return s ? 0 : -1;
+    gcsim_schedule_memo_query q = {c, chunks, group, b, 0};
+    if (gcsim_schedule_memo_times(p, gpus, shards, &q, 1, err) != 1)
+        return -1;
+    *time_s = q.time_s;
+    return 0;
 }

@@ -257,8 +257,7 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
     gcsim_shard_strategy strategy = s->sharding.strategy;
     int shaped = strategy == GCSIM_SHARD_ZERO3 || strategy == GCSIM_SHARD_HSDP
                      ? sharding_build_units(it, s, layer_fwd_s, layer_bwd_s_of, err)
-                 : strategy != GCSIM_SHARD_DDP || sharding_micro_batches(s) > 1 || s->act_ckpt
-                     ? sharding_build_bucketed(it, s, layer_fwd_s, err)
+                 : !plain ? sharding_build_bucketed(it, s, layer_fwd_s, err)
                  : plain_blocks(it) ? gcsim_fail(err, "out of memory for %d compute blocks",
                                                  it->n_buckets + 1)
                                     : 0;

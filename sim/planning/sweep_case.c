@@ -1,5 +1,6 @@
 /* Shared case evaluation for sweep, plan and check (sweep_case.h). */
 #include "memory.h"
+#include "number_text.h"
 #include "sweep_case.h"
 #include "sharding.h"
 
@@ -321,16 +322,9 @@ static void id_put(id_text *t, const char *s)
 
 static void id_put_int(id_text *t, int v)
 {
-    char d[16], *p = d + sizeof d; /* the digits of %d, written backwards */
-    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
-    *--p = '\0';
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        *--p = '-';
-    id_put(t, p);
+    char d[NUMBER_TEXT_MAX];
+    number_text_lld(d, v);
+    id_put(t, d);
 }
 
 /* FNV-1a, 64 bits: offset basis 14695981039346656037, prime 1099511628211 (Fowler, Noll,

@@ -3,7 +3,7 @@
 #define _GNU_SOURCE
 #include "sweep_output.h"
 
-#include "digits17.h"
+#include "number_text.h"
 #include "schema_version.h"
 
 #include <math.h>
@@ -48,24 +48,17 @@ static void cell_start(sweep_writer *w)
 void sweep_cell_int(sweep_writer *w, long long v)
 {
     cell_start(w);
-    /* the digits of %lld, written backwards */
-    char buf[24], *p = buf + sizeof buf;
-    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    do {
-        *--p = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (v < 0)
-        *--p = '-';
-    fwrite_unlocked(p, 1, (size_t)(buf + sizeof buf - p), w->out);
+    char buf[NUMBER_TEXT_MAX];
+    int n = number_text_lld(buf, v);
+    fwrite_unlocked(buf, 1, (size_t)n, w->out);
 }
 
 void sweep_cell_num(sweep_writer *w, double v)
 {
     cell_start(w);
     if (isfinite(v)) {
-        char buf[DIGITS17_MAX];
-        int n = digits17_format(buf, v); /* exactly %.17g */
+        char buf[NUMBER_TEXT_MAX];
+        int n = number_text_g17(buf, v);
         fwrite_unlocked(buf, 1, (size_t)n, w->out);
     } else if (w->format == SWEEP_JSONL) {
         fputs_unlocked("null", w->out);

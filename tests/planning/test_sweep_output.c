@@ -130,7 +130,7 @@ int main(void)
     }
     CHECK(bad == 0);
     /* Exact halfway cases at the seventeenth digit, which the writer's fast path must
-     * leave to the exact one (sim/planning/digits17.c): v x 10^(16 - X) = n + 1/2 needs
+     * leave to the exact one (sim/planning/number_text.c): v x 10^(16 - X) = n + 1/2 needs
      * v = m x 2^-(17 - X) with m odd, possible for X = 0..15 only. Both signs. */
     bad = 0;
     for (int X = 0; X <= 15; X++) {

@@ -1,5 +1,6 @@
 /*
- * sim/planning/digits17.c: "%.17g" without glibc's multi-precision path (digits17.h).
+ * sim/planning/number_text.c: "%.17g" without glibc's multi-precision path, and "%lld"
+ * (number_text.h).
  *
  * %.17g of a finite v != 0 is D = |v| x 10^(16 - X) rounded to the nearest integer (ties
  * to even), 10^16 <= D < 10^17, written as the digits of D with the point after X + 1 of
@@ -15,7 +16,7 @@
  */
 /* strfromd (ISO/IEC TS 18661-1, glibc 2.25) */
 #define _GNU_SOURCE
-#include "digits17.h"
+#include "number_text.h"
 
 #include <float.h>
 #include <math.h>
@@ -26,9 +27,9 @@
 #include <string.h>
 #include <threads.h>
 
-static int slow(char out[DIGITS17_MAX], double v)
+static int slow(char out[NUMBER_TEXT_MAX], double v)
 {
-    return strfromd(out, DIGITS17_MAX, "%.17g", v);
+    return strfromd(out, NUMBER_TEXT_MAX, "%.17g", v);
 }
 
 #if LDBL_MANT_DIG >= 64
@@ -67,7 +68,7 @@ static int digits_of(long long D, char d[17])
     return n;
 }
 
-int digits17_format(char out[DIGITS17_MAX], double v)
+int number_text_g17(char out[NUMBER_TEXT_MAX], double v)
 {
     if (v == 0 || !isfinite(v))
         return slow(out, v);
@@ -138,9 +139,25 @@ int digits17_format(char out[DIGITS17_MAX], double v)
 
 #else /* no extended precision to decide the digits with: glibc's exact path for all */
 
-int digits17_format(char out[DIGITS17_MAX], double v)
+int number_text_g17(char out[NUMBER_TEXT_MAX], double v)
 {
     return slow(out, v);
 }
 
 #endif
+
+int number_text_lld(char out[NUMBER_TEXT_MAX], long long v)
+{
+    char d[24], *p = d + sizeof d; /* the digits, written backwards */
+    unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
+    do {
+        *--p = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        *--p = '-';
+    int n = (int)(d + sizeof d - p);
+    memcpy(out, p, (size_t)n);
+    out[n] = '\0';
+    return n;
+}
