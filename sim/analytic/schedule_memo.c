@@ -186,7 +186,7 @@ static int trees_grow(void)
 
 /* The tree template of k's platform, GPUs and collective, built on first use; NULL with
  * err when it cannot be. */
-static const gcsim_tree_template *tree_template(const memo_key *k, gcsim_error *err)
+static gcsim_tree_template *tree_template(const memo_key *k, gcsim_error *err)
 {
     if (tree_capacity) {
         tree_entry *e = &trees[tree_slot(k->platform, k->gpus, k->collective)];
@@ -232,10 +232,12 @@ static int build(const gcsim_platform *p, const memo_key *k, gcsim_schedule *s,
 {
     gcsim_collective c = (gcsim_collective)k->collective;
     if ((c == COLLECTIVE_TREE || c == COLLECTIVE_DOUBLE_TREE) && k->group == 0 && k->gpus > 1) {
-        const gcsim_tree_template *tt = tree_template(k, err);
+        gcsim_tree_template *tt = tree_template(k, err);
         if (!tt)
             return -1;
+        double before = gcsim_tree_template_bytes(tt);
         int rc = gcsim_tree_template_prepare(tt, k->chunks, s);
+        kept_bytes += gcsim_tree_template_bytes(tt) - before; /* its steady form, once built */
         if (rc < 0)
             return gcsim_fail(err, "out of memory preparing the %s schedule",
                               gcsim_collective_name(c));

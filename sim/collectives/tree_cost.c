@@ -20,7 +20,10 @@
  * not with the GPU count. In a step, the classes are the distinct (latency, bandwidth,
  * share, sums) of the active flow kinds, without windows, which in a tree phase (no growth
  * per step: dk = 0) change nothing: a step costs the largest of its classes, and the codec
- * the largest share.
+ * the largest share, so an interval lists them in no particular order.
+ *
+ * Chunk counts above the deepest offset share one structure and are prepared from the
+ * template's steady form (tree_steady.c); smaller ones by walking their intervals here.
  */
 #include <math.h>
 #include <stdint.h>
@@ -28,35 +31,7 @@
 #include <string.h>
 
 #include "slot_table.h"
-#include "tree_cost.h"
-
-typedef struct {
-    int o;               /* window [o, o + C - 1] */
-    double k0;
-} tree_flow;
-
-struct gcsim_tree_template {
-    gcsim_collective collective;
-    int gpus, rails, per_rail, omax, n_raw;
-    /* pair kinds: flows[kind_first[k] .. + kind_count[k]) */
-    int n_kinds;
-    int *kind_first, *kind_count;
-    tree_flow *flows;
-    int n_kind_flows;
-    /* link kinds: capacity, and the pair kinds crossing it, in order:
-     * link_seq[link_first[l] .. link_first[l + 1]) */
-    int n_links;
-    double *link_cap;
-    int *link_first, *link_seq;
-    /* flow kinds: latency, pair kind, link kinds along the route */
-    int n_sigs;
-    double *sig_lat;
-    int *sig_kind, *sig_nl, *sig_links; /* sig_links[s * GCSIM_ROUTE_MAX_LINKS ...] */
-    /* what a change of a pair kind's flow touches (CSR lists, for preparing an interval
-     * from the one before it): the link kinds it crosses, the flow kinds of its pairs, and
-     * per link kind the flow kinds crossing it */
-    int *kind_link_first, *kind_link, *kind_sig_first, *kind_sig, *link_sig_first, *link_sig;
-};
+#include "tree_internal.h"
 
 void gcsim_tree_template_free(gcsim_tree_template *tt)
 {
@@ -78,6 +53,7 @@ void gcsim_tree_template_free(gcsim_tree_template *tt)
     free(tt->kind_sig);
     free(tt->link_sig_first);
     free(tt->link_sig);
+    tree_steady_free(tt->steady);
     free(tt);
 }
 
@@ -90,19 +66,11 @@ double gcsim_tree_template_bytes(const gcsim_tree_template *tt)
            (sizeof(double) + (2 + GCSIM_ROUTE_MAX_LINKS) * sizeof(int)) * (double)tt->n_sigs +
            sizeof(int) * ((double)tt->n_kinds + 1 + tt->kind_link_first[tt->n_kinds] +
                           tt->n_kinds + 1 + tt->kind_sig_first[tt->n_kinds] + tt->n_links + 1 +
-                          tt->link_sig_first[tt->n_links]);
+                          tt->link_sig_first[tt->n_links]) +
+           tree_steady_bytes(tt->steady);
 }
 
 /* ---- interning sequences of ints ---- */
-
-typedef struct {
-    int *data;
-    size_t n_data, cap_data;
-    int *off, *len;
-    int n, cap;
-    int *slot;
-    size_t mask;
-} intern;
 
 static uint64_t seq_hash(const int *v, int n)
 {
@@ -115,7 +83,7 @@ static uint64_t seq_hash(const int *v, int n)
     return h;
 }
 
-static void intern_free(intern *t)
+void tree_intern_free(tree_intern *t)
 {
     free(t->data);
     free(t->off);
@@ -125,11 +93,11 @@ static void intern_free(intern *t)
 
 static size_t intern_hash(const void *entries, int k)
 {
-    const intern *t = entries;
+    const tree_intern *t = entries;
     return seq_hash(t->data + t->off[k], t->len[k]);
 }
 
-static int intern_rehash(intern *t, size_t cap)
+static int intern_rehash(tree_intern *t, size_t cap)
 {
     int *slot = gcsim_slot_table(cap, t->n, intern_hash, t);
     if (!slot)
@@ -140,16 +108,15 @@ static int intern_rehash(intern *t, size_t cap)
     return 0;
 }
 
-/* The id of sequence v[0 .. n): the first one equal to it, or a new one; -1 when out of
- * memory. */
-static int intern_id(intern *t, const int *v, int n)
+int tree_intern_id(tree_intern *t, const int *v, int n)
 {
     if (!t->slot && intern_rehash(t, 256))
         return -1;
     size_t i = seq_hash(v, n) & t->mask;
     for (; t->slot[i] >= 0; i = (i + 1) & t->mask) {
         int k = t->slot[i];
-        if (t->len[k] == n && memcmp(t->data + t->off[k], v, sizeof(int) * (size_t)n) == 0)
+        if (t->len[k] == n &&
+            (n == 0 || memcmp(t->data + t->off[k], v, sizeof(int) * (size_t)n) == 0))
             return k;
     }
     if (t->n == t->cap) {
@@ -172,7 +139,8 @@ static int intern_id(intern *t, const int *v, int n)
         t->data = data;
         t->cap_data = cap;
     }
-    memcpy(t->data + t->n_data, v, sizeof(int) * (size_t)n);
+    if (n > 0) /* an empty sequence may come before any data */
+        memcpy(t->data + t->n_data, v, sizeof(int) * (size_t)n);
     int k = t->n++;
     t->off[k] = (int)t->n_data;
     t->len[k] = n;
@@ -183,13 +151,21 @@ static int intern_id(intern *t, const int *v, int n)
     return k;
 }
 
-static void put_double(int *v, double x)
+void tree_put_double(int *v, double x)
 {
     uint64_t u;
     x += 0.0;
     memcpy(&u, &x, sizeof u);
     v[0] = (int)(uint32_t)(u >> 32);
     v[1] = (int)(uint32_t)u;
+}
+
+double tree_get_double(const int *v)
+{
+    uint64_t u = (uint64_t)(uint32_t)v[0] << 32 | (uint32_t)v[1];
+    double x;
+    memcpy(&x, &u, sizeof x);
+    return x;
 }
 
 /* ---- the template ---- */
@@ -207,7 +183,7 @@ static tree_pair *pairs_of(gcsim_tree_template *tt, const gcsim_topology *t,
 {
     tree_pair *pairs = malloc(sizeof *pairs * (size_t)(n_raw > 0 ? n_raw : 1));
     int *key = malloc(sizeof(int) * (3 * (size_t)n_raw + 1));
-    intern kinds = {0};
+    tree_intern kinds = {0};
     int np = 0;
     if (!pairs || !key)
         goto fail;
@@ -228,10 +204,10 @@ static tree_pair *pairs_of(gcsim_tree_template *tt, const gcsim_topology *t,
         int n = 0;
         for (int f = pairs[p].first; f < pairs[p].first + pairs[p].count; f++) {
             key[n++] = raw[f].first_step;
-            put_double(key + n, raw[f].k0);
+            tree_put_double(key + n, raw[f].k0);
             n += 2;
         }
-        if ((pairs[p].kind = intern_id(&kinds, key, n)) < 0)
+        if ((pairs[p].kind = tree_intern_id(&kinds, key, n)) < 0)
             goto fail;
     }
     tt->n_kinds = kinds.n;
@@ -245,18 +221,15 @@ static tree_pair *pairs_of(gcsim_tree_template *tt, const gcsim_topology *t,
         tt->kind_count[k] = kinds.len[k] / 3;
         for (int x = 0; x < kinds.len[k]; x += 3) {
             const int *v = kinds.data + kinds.off[k] + x;
-            uint64_t u = (uint64_t)(uint32_t)v[1] << 32 | (uint32_t)v[2];
-            double k0;
-            memcpy(&k0, &u, sizeof k0);
-            tt->flows[tt->n_kind_flows++] = (tree_flow){v[0], k0};
+            tt->flows[tt->n_kind_flows++] = (tree_flow){v[0], tree_get_double(v + 1)};
         }
     }
-    intern_free(&kinds);
+    tree_intern_free(&kinds);
     free(key);
     *n_pairs = np;
     return pairs;
 fail:
-    intern_free(&kinds);
+    tree_intern_free(&kinds);
     free(key);
     free(pairs);
     return NULL;
@@ -269,7 +242,7 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree
     int nl = t->n_links, rc = -1;
     int *index = calloc((size_t)nl + 1, sizeof(int)), *fill = NULL, *cross = NULL;
     int *kind_of_link = malloc(sizeof(int) * ((size_t)nl + 1)), *key = NULL;
-    intern links = {0}, sigs = {0};
+    tree_intern links = {0}, sigs = {0};
     if (!index || !kind_of_link)
         goto done;
     for (int p = 0; p < np; p++)
@@ -294,18 +267,18 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree
         kind_of_link[l] = -1;
         if (index[l + 1] == index[l])
             continue;
-        put_double(key, gcsim_topology_capacity_Bps(t, l));
+        tree_put_double(key, gcsim_topology_capacity_Bps(t, l));
         int n = index[l + 1] - index[l];
         memcpy(key + 2, cross + index[l], sizeof(int) * (size_t)n);
-        if ((kind_of_link[l] = intern_id(&links, key, n + 2)) < 0)
+        if ((kind_of_link[l] = tree_intern_id(&links, key, n + 2)) < 0)
             goto done;
     }
     for (int p = 0; p < np; p++) {
-        put_double(key, pairs[p].latency_s);
+        tree_put_double(key, pairs[p].latency_s);
         key[2] = pairs[p].kind;
         for (int k = 0; k < pairs[p].n_links; k++)
             key[3 + k] = kind_of_link[pairs[p].links[k]];
-        if (intern_id(&sigs, key, 3 + pairs[p].n_links) < 0)
+        if (tree_intern_id(&sigs, key, 3 + pairs[p].n_links) < 0)
             goto done;
     }
     tt->n_links = links.n;
@@ -323,8 +296,7 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree
     int w = 0;
     for (int k = 0; k < links.n; k++) {
         const int *v = links.data + links.off[k];
-        uint64_t u = (uint64_t)(uint32_t)v[0] << 32 | (uint32_t)v[1];
-        memcpy(&tt->link_cap[k], &u, sizeof(double));
+        tt->link_cap[k] = tree_get_double(v);
         tt->link_first[k] = w;
         for (int x = 2; x < links.len[k]; x++)
             tt->link_seq[w++] = v[x];
@@ -332,8 +304,7 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree
     tt->link_first[links.n] = w;
     for (int k = 0; k < sigs.n; k++) {
         const int *v = sigs.data + sigs.off[k];
-        uint64_t u = (uint64_t)(uint32_t)v[0] << 32 | (uint32_t)v[1];
-        memcpy(&tt->sig_lat[k], &u, sizeof(double));
+        tt->sig_lat[k] = tree_get_double(v);
         tt->sig_kind[k] = v[2];
         tt->sig_nl[k] = sigs.len[k] - 3;
         for (int x = 3; x < sigs.len[k]; x++)
@@ -341,8 +312,8 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree
     }
     rc = 0;
 done:
-    intern_free(&links);
-    intern_free(&sigs);
+    tree_intern_free(&links);
+    tree_intern_free(&sigs);
     free(index);
     free(fill);
     free(cross);
@@ -435,19 +406,13 @@ gcsim_tree_template *gcsim_tree_template_new(const gcsim_topology *t, gcsim_coll
 /* Sums of shares kept ready per pair (longer runs add them one by one). */
 enum { GCSIM_TREE_MAX_RUN = 32 };
 
-typedef struct {
-    int from, to;
-    double share, k0;
-} stretch;
-
-/* merge_pairs (schedule.c) on a pair's m flows f in windows of `chunks` steps, each flow
- * carrying `share`: its stretches appended at out[*n ...]. bound: room for 2 x its flows. */
-static void merge_pair(const tree_flow *f, int m, int chunks, double share, int *bound,
-                       stretch *out, int *n)
+void tree_merge_pair(const tree_flow *f, int m, int chunks, double share, int *bound,
+                     tree_stretch *out, int *n)
 {
     int nb = 0, start = *n;
     if (m == 1) { /* one window: 0 + share, fmax(0, k0), as the loop below gives */
-        out[(*n)++] = (stretch){f[0].o, f[0].o + chunks - 1, 0.0 + share, fmax(0.0, f[0].k0)};
+        out[(*n)++] =
+            (tree_stretch){f[0].o, f[0].o + chunks - 1, 1, 0.0 + share, fmax(0.0, f[0].k0)};
         return;
     }
     /* the flows' starts and ends, sorted: both lists are sorted already (flows are by
@@ -485,11 +450,11 @@ static void merge_pair(const tree_flow *f, int m, int chunks, double share, int 
         }
         for (int x = lo; x < hi; x++)
             k0 = fmax(k0, f[x].k0);
-        stretch *prev = *n > start ? &out[*n - 1] : NULL;
+        tree_stretch *prev = *n > start ? &out[*n - 1] : NULL;
         if (prev && prev->to == from - 1 && prev->share == sum && prev->k0 == k0)
             prev->to = to;
         else if (sum > 0)
-            out[(*n)++] = (stretch){from, to, sum, k0};
+            out[(*n)++] = (tree_stretch){from, to, cnt, sum, k0};
     }
 }
 
@@ -509,31 +474,13 @@ static size_t class_hash(const gcsim_flow_class *c)
     return (size_t)h;
 }
 
-static bool same(const gcsim_flow_class *x, const gcsim_flow_class *y)
+bool tree_same_value(const gcsim_flow_class *x, const gcsim_flow_class *y)
 {
     return x->latency_s == y->latency_s && x->Bps == y->Bps && x->share == y->share &&
            x->k0 == y->k0;
 }
 
-/* fmin as x86-64 libm computes it (minsd, the second operand when equal; the other
- * operand when one is NaN), inlined: the same bits as the call it replaces. */
-static inline double fmin_as_libm(double x, double y)
-{
-    if (y != y)
-        return x;
-    return x < y ? x : y;
-}
-
-/* Distinct class values (latency, bandwidth, share, sums) of one chunk count: ids by
- * value (`same`), and the last interval each was listed in. */
-typedef struct {
-    gcsim_flow_class *vals;
-    int *stamp, *slot;
-    int n, cap;
-    size_t mask;
-} values;
-
-static void values_free(values *v)
+void tree_values_free(tree_values *v)
 {
     free(v->vals);
     free(v->stamp);
@@ -542,10 +489,10 @@ static void values_free(values *v)
 
 static size_t values_hash(const void *entries, int k)
 {
-    return class_hash(&((const values *)entries)->vals[k]);
+    return class_hash(&((const tree_values *)entries)->vals[k]);
 }
 
-static int values_rehash(values *v, size_t cap)
+static int values_rehash(tree_values *v, size_t cap)
 {
     int *slot = gcsim_slot_table(cap, v->n, values_hash, v);
     if (!slot)
@@ -556,14 +503,13 @@ static int values_rehash(values *v, size_t cap)
     return 0;
 }
 
-/* The id of value c (the first equal one, or a new one); -1 when out of memory. */
-static int values_id(values *v, const gcsim_flow_class *c)
+int tree_values_id(tree_values *v, const gcsim_flow_class *c)
 {
     if (!v->slot && values_rehash(v, 256))
         return -1;
     size_t h = class_hash(c) & v->mask;
     for (; v->slot[h] >= 0; h = (h + 1) & v->mask)
-        if (same(&v->vals[v->slot[h]], c))
+        if (tree_same_value(&v->vals[v->slot[h]], c))
             return v->slot[h];
     if (v->n == v->cap) {
         int cap = v->cap ? 2 * v->cap : 128;
@@ -588,8 +534,7 @@ static int values_id(values *v, const gcsim_flow_class *c)
 
 /* Appends to list[n ...] each of items[first .. end) not listed yet in interval i (its
  * stamp is i once listed); returns the new length. */
-static inline int list_once(const int *items, int first, int end, int i, int *stamp, int *list,
-                            int n)
+static int list_once(const int *items, int first, int end, int i, int *stamp, int *list, int n)
 {
     for (int j = first; j < end; j++) {
         int x = items[j];
@@ -601,49 +546,62 @@ static inline int list_once(const int *items, int first, int end, int i, int *st
     return n;
 }
 
-int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule *s)
+void tree_walk_free(tree_walk *w)
 {
-    int nk = tt->n_kinds, nlk = tt->n_links, ns = tt->n_sigs;
-    if (chunks < 1)
-        chunks = 1;
-    int steps = tt->omax + chunks;
-    double share = 1.0 / ((double)tt->rails * tt->per_rail * chunks);
+    free(w->st);
+    free(w->st_index);
+    free(w->cur);
+    free(w->bound);
+    free(w->state);
+    free(w->lstamp);
+    free(w->dl);
+    free(w->gstamp);
+    free(w->dg);
+}
+
+int tree_walk_init(tree_walk *w, const gcsim_tree_template *tt, int chunks)
+{
+    int nk = tt->n_kinds, nlk = tt->n_links, ns = tt->n_sigs, steps = tt->omax + chunks;
     size_t nkf = (size_t)(tt->n_kind_flows > 0 ? tt->n_kind_flows : 1);
-    stretch *st = malloc(sizeof *st * 2 * nkf);
-    int *st_index = malloc(sizeof(int) * ((size_t)nk + 1));
-    int *cur = malloc(sizeof(int) * ((size_t)nk + 1));
-    double *load = malloc(sizeof(double) * ((size_t)nlk + 1));
+    memset(w, 0, sizeof *w);
+    w->tt = tt;
+    w->chunks = chunks;
+    w->steps = steps;
+    w->share = 1.0 / ((double)tt->rails * tt->per_rail * chunks);
+    w->st = malloc(sizeof *w->st * 2 * nkf);
+    w->st_index = malloc(sizeof(int) * ((size_t)nk + 1));
+    w->cur = malloc(sizeof(int) * ((size_t)nk + 1));
+    w->bound = malloc(sizeof(int) * (2 * nkf + (size_t)steps + 2));
+    w->state = malloc(sizeof(int) * ((size_t)nk + 1));
+    w->lstamp = malloc(sizeof(int) * ((size_t)nlk + 1));
+    w->dl = malloc(sizeof(int) * ((size_t)nlk + 1));
+    w->gstamp = malloc(sizeof(int) * ((size_t)ns + 1));
+    w->dg = malloc(sizeof(int) * ((size_t)ns + 1));
     char *mark = calloc((size_t)steps + 1, 1);
-    int *bound = malloc(sizeof(int) * (2 * nkf + (size_t)steps + 2));
-    int *state = malloc(sizeof(int) * ((size_t)nk + 1));
-    int *lstamp = malloc(sizeof(int) * ((size_t)nlk + 1)), *dl = malloc(sizeof(int) * ((size_t)nlk + 1));
-    int *gstamp = malloc(sizeof(int) * ((size_t)ns + 1)), *dg = malloc(sizeof(int) * ((size_t)ns + 1));
-    int *sig_val = malloc(sizeof(int) * ((size_t)ns + 1));
-    values vt = {0};
-    int rc = -1, ni = 0, total = 0, cap = 0, *from = NULL, *to = NULL, *start = NULL;
-    gcsim_flow_class *all = NULL;
-    if (!st || !st_index || !cur || !load || !mark || !bound || !state || !lstamp || !dl ||
-        !gstamp || !dg || !sig_val)
-        goto done;
-    /* every pair kind's merged flows (merge_pairs), and whether the phase is windowed */
-    int n_st = 0;
-    bool windowed = false;
-    for (int k = 0; k < nk; k++) {
-        st_index[k] = n_st;
-        merge_pair(tt->flows + tt->kind_first[k], tt->kind_count[k], chunks, share, bound, st,
-                   &n_st);
-        cur[k] = st_index[k];
+    if (!w->st || !w->st_index || !w->cur || !w->bound || !w->state || !w->lstamp || !w->dl ||
+        !w->gstamp || !w->dg || !mark) {
+        free(mark);
+        return -1;
     }
-    st_index[nk] = n_st;
-    for (int k = 0; k < n_st && !windowed; k++)
-        windowed = st[k].from != 0 || st[k].to != steps - 1;
-    if (!windowed || n_st == 0) {
-        rc = 1;
-        goto done;
+    /* every pair kind's merged flows (merge_pairs), and whether the phase is windowed */
+    const tree_stretch *st = w->st;
+    for (int k = 0; k < nk; k++) {
+        w->st_index[k] = w->n_st;
+        tree_merge_pair(tt->flows + tt->kind_first[k], tt->kind_count[k], chunks, w->share,
+                        w->bound, w->st, &w->n_st);
+        w->cur[k] = w->st_index[k];
+        w->state[k] = -2;
+    }
+    w->st_index[nk] = w->n_st;
+    for (int k = 0; k < w->n_st && !w->windowed; k++)
+        w->windowed = st[k].from != 0 || st[k].to != steps - 1;
+    if (!w->windowed) {
+        free(mark);
+        return 0;
     }
     /* the intervals' bounds (interval_bounds): 0, the end, every merged flow's ends */
     mark[0] = mark[steps] = 1;
-    for (int k = 0; k < n_st; k++) {
+    for (int k = 0; k < w->n_st; k++) {
         if (st[k].from >= 0 && st[k].from <= steps)
             mark[st[k].from] = 1;
         if (st[k].to + 1 >= 0 && st[k].to + 1 <= steps)
@@ -652,75 +610,158 @@ int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim
     int nb = 0;
     for (int k = 0; k <= steps; k++)
         if (mark[k])
-            bound[nb++] = k;
-    ni = nb - 1;
+            w->bound[nb++] = k;
+    free(mark);
+    w->n_intervals = nb - 1;
+    for (int l = 0; l < nlk; l++)
+        w->lstamp[l] = -1;
+    for (int g = 0; g < ns; g++)
+        w->gstamp[g] = -1;
+    return 0;
+}
+
+void tree_walk_interval(tree_walk *w, int i)
+{
+    const gcsim_tree_template *tt = w->tt;
+    int s0 = w->bound[i];
+    w->n_dl = w->n_dg = 0;
+    for (int k = 0; k < tt->n_kinds; k++) {
+        while (w->cur[k] < w->st_index[k + 1] && w->st[w->cur[k]].to < s0)
+            w->cur[k]++;
+        int now = w->cur[k] < w->st_index[k + 1] && w->st[w->cur[k]].from <= s0 ? w->cur[k] : -1;
+        if (now == w->state[k])
+            continue;
+        w->state[k] = now;
+        w->n_dl = list_once(tt->kind_link, tt->kind_link_first[k], tt->kind_link_first[k + 1], i,
+                            w->lstamp, w->dl, w->n_dl);
+        w->n_dg = list_once(tt->kind_sig, tt->kind_sig_first[k], tt->kind_sig_first[k + 1], i,
+                            w->gstamp, w->dg, w->n_dg);
+    }
+}
+
+void tree_walk_load_changed(tree_walk *w, int l, int i)
+{
+    const gcsim_tree_template *tt = w->tt;
+    w->n_dg = list_once(tt->link_sig, tt->link_sig_first[l], tt->link_sig_first[l + 1], i,
+                        w->gstamp, w->dg, w->n_dg);
+}
+
+/* The values the active flow kinds hold: how many hold each, and the list of those held
+ * (an interval's distinct classes, in no particular order: a step costs their maximum). */
+typedef struct {
+    int *count, *at, *live;
+    int n_live, cap;
+} held_values;
+
+static void held_free(held_values *h)
+{
+    free(h->count);
+    free(h->at);
+    free(h->live);
+}
+
+static void held_drop(held_values *h, int v)
+{
+    if (v < 0 || --h->count[v] > 0)
+        return;
+    int last = h->live[--h->n_live];
+    h->live[h->at[v]] = last;
+    h->at[last] = h->at[v];
+}
+
+/* -1 when out of memory */
+static int held_add(held_values *h, int v)
+{
+    if (v >= h->cap) {
+        int cap = 2 * v + 64;
+        int *count = realloc(h->count, sizeof(int) * (size_t)cap);
+        if (count)
+            h->count = count;
+        int *at = realloc(h->at, sizeof(int) * (size_t)cap);
+        if (at)
+            h->at = at;
+        int *live = realloc(h->live, sizeof(int) * (size_t)cap);
+        if (live)
+            h->live = live;
+        if (!count || !at || !live)
+            return -1;
+        memset(h->count + h->cap, 0, sizeof(int) * (size_t)(cap - h->cap));
+        h->cap = cap;
+    }
+    if (h->count[v]++ == 0) {
+        h->at[v] = h->n_live;
+        h->live[h->n_live++] = v;
+    }
+    return 0;
+}
+
+/* The chunk count's intervals walked one after another (any chunk count). Each flow
+ * kind's class is a value kept in one table (tree_values), so an interval's distinct
+ * classes are the values some active flow kind holds (held_values). */
+static int walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule *s)
+{
+    int nlk = tt->n_links, ns = tt->n_sigs;
+    tree_walk w;
+    double *load = malloc(sizeof(double) * ((size_t)nlk + 1));
+    int *sig_val = malloc(sizeof(int) * ((size_t)ns + 1));
+    tree_values vt = {0};
+    held_values held = {0};
+    int rc = -1, ni = 0, total = 0, cap = 0, *from = NULL, *to = NULL, *start = NULL;
+    gcsim_flow_class *all = NULL;
+    if (tree_walk_init(&w, tt, chunks) != 0 || !load || !sig_val)
+        goto done;
+    if (!w.windowed || w.n_st == 0) {
+        rc = 1;
+        goto done;
+    }
+    ni = w.n_intervals;
     from = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
     to = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
     start = malloc(sizeof(int) * (size_t)(ni + 1));
     if (!from || !to || !start)
         goto done;
-    /* Interval after interval, only what a starting or stopping merged flow changes is
-     * computed again: the loads of the link kinds its pair kind crosses, and the classes of
-     * the flow kinds of that pair kind or crossing those links. Each flow kind's class is
-     * a value kept in one table (values), so an interval's distinct classes are found by
-     * id, in flow-kind order as a scan of the values would find them. */
-    for (int k = 0; k < nk; k++)
-        state[k] = -2;
-    for (int l = 0; l < nlk; l++)
-        lstamp[l] = -1;
-    for (int g = 0; g < ns; g++) {
-        gstamp[g] = -1;
+    for (int g = 0; g < ns; g++)
         sig_val[g] = -1;
-    }
     for (int i = 0; i < ni; i++) {
-        int s0 = bound[i], n_dl = 0, n_dg = 0;
-        for (int k = 0; k < nk; k++) {
-            while (cur[k] < st_index[k + 1] && st[cur[k]].to < s0)
-                cur[k]++;
-            int now = cur[k] < st_index[k + 1] && st[cur[k]].from <= s0 ? cur[k] : -1;
-            if (now == state[k])
-                continue;
-            state[k] = now;
-            n_dl = list_once(tt->kind_link, tt->kind_link_first[k], tt->kind_link_first[k + 1],
-                             i, lstamp, dl, n_dl);
-            n_dg = list_once(tt->kind_sig, tt->kind_sig_first[k], tt->kind_sig_first[k + 1],
-                             i, gstamp, dg, n_dg);
-        }
+        tree_walk_interval(&w, i);
         /* each changed link kind's load: its pairs' shares added in flow order */
-        for (int x = 0; x < n_dl; x++) {
-            int l = dl[x];
+        for (int x = 0; x < w.n_dl; x++) {
+            int l = w.dl[x];
             double sum = 0;
             for (int j = tt->link_first[l]; j < tt->link_first[l + 1]; j++) {
-                int q = state[tt->link_seq[j]];
+                int q = w.state[tt->link_seq[j]];
                 if (q >= 0)
-                    sum += st[q].share;
+                    sum += w.st[q].share;
             }
             if (sum == load[l] && i > 0)
                 continue; /* the same load: its flow kinds' classes stay */
             load[l] = sum;
-            n_dg = list_once(tt->link_sig, tt->link_sig_first[l], tt->link_sig_first[l + 1], i,
-                             gstamp, dg, n_dg);
+            tree_walk_load_changed(&w, l, i);
         }
-        for (int x = 0; x < n_dg; x++) {
-            int g = dg[x], q = state[tt->sig_kind[g]];
+        for (int x = 0; x < w.n_dg; x++) {
+            int g = w.dg[x], q = w.state[tt->sig_kind[g]];
             if (q < 0) {
+                held_drop(&held, sig_val[g]);
                 sig_val[g] = -1;
                 continue;
             }
-            const stretch *f = &st[q];
+            const tree_stretch *f = &w.st[q];
             double bw = INFINITY;
             for (int r = 0; r < tt->sig_nl[g]; r++) {
                 int l = tt->sig_links[g * GCSIM_ROUTE_MAX_LINKS + r];
-                bw = fmin_as_libm(bw, tt->link_cap[l] * (f->share / load[l]));
+                bw = tree_fmin_as_libm(bw, tt->link_cap[l] * (f->share / load[l]));
             }
             gcsim_flow_class c = {tt->sig_lat[g], bw, f->share, f->k0, 0, 0};
-            if (sig_val[g] >= 0 && same(&vt.vals[sig_val[g]], &c))
+            if (sig_val[g] >= 0 && tree_same_value(&vt.vals[sig_val[g]], &c))
                 continue; /* the value it had: its id stays */
-            if ((sig_val[g] = values_id(&vt, &c)) < 0)
+            int v = tree_values_id(&vt, &c);
+            if (v < 0 || held_add(&held, v) != 0)
                 goto done;
+            held_drop(&held, sig_val[g]);
+            sig_val[g] = v;
         }
-        from[i] = bound[i];
-        to[i] = bound[i + 1] - 1;
+        from[i] = w.bound[i];
+        to[i] = w.bound[i + 1] - 1;
         start[i] = total;
         if (total + ns > cap) {
             cap = 2 * (total + ns) + 16;
@@ -729,21 +770,37 @@ int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim
                 goto done;
             all = grown;
         }
-        for (int g = 0; g < ns; g++) {
-            int v = sig_val[g];
-            if (v < 0 || vt.stamp[v] == i)
-                continue;
-            vt.stamp[v] = i;
-            gcsim_flow_class c = vt.vals[v];
+        for (int x = 0; x < held.n_live; x++) {
+            gcsim_flow_class c = vt.vals[held.live[x]];
             c.first = from[i];
             c.last = to[i];
             all[total++] = c;
         }
     }
     start[ni] = total;
+    if (tree_schedule_fill(s, tt, chunks, w.n_st, &all, total, ni, &from, &to, &start) != 0)
+        goto done;
+    rc = 0;
+done:
+    free(all);
+    free(from);
+    free(to);
+    free(start);
+    free(load);
+    free(sig_val);
+    tree_walk_free(&w);
+    tree_values_free(&vt);
+    held_free(&held);
+    return rc;
+}
+
+int tree_schedule_fill(gcsim_schedule *s, const gcsim_tree_template *tt, int chunks, int n_st,
+                       gcsim_flow_class **classes, int n_classes, int n_intervals, int **from,
+                       int **to, int **start)
+{
     gcsim_phase *ph = calloc(1, sizeof *ph);
     if (!ph)
-        goto done;
+        return -1;
     memset(s, 0, sizeof *s);
     s->collective = tt->collective;
     s->chunks = chunks;
@@ -752,37 +809,32 @@ int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim
     s->n_phases = 1;
     s->phases = ph;
     strncpy(ph->name, "tree", sizeof ph->name - 1);
-    ph->steps = steps;
+    ph->steps = tt->omax + chunks;
     ph->dk = 0;
     ph->reduce = true;
     ph->n_flows = n_st;
-    gcsim_flow_class *fit = realloc(all, sizeof *all * (size_t)(total > 0 ? total : 1));
-    ph->classes = fit ? fit : all;
-    all = NULL;
-    ph->n_classes = total;
-    ph->n_intervals = ni;
-    ph->interval_from = from;
-    ph->interval_to = to;
-    ph->interval_class = start;
-    from = to = start = NULL;
-    rc = 0;
-done:
-    free(all);
-    free(from);
-    free(to);
-    free(start);
-    free(st);
-    free(st_index);
-    free(cur);
-    free(load);
-    free(mark);
-    free(bound);
-    free(state);
-    free(lstamp);
-    free(dl);
-    free(gstamp);
-    free(dg);
-    free(sig_val);
-    values_free(&vt);
-    return rc;
+    size_t kept = (size_t)(n_classes > 0 ? n_classes : 1);
+    gcsim_flow_class *fit = realloc(*classes, sizeof **classes * kept);
+    ph->classes = fit ? fit : *classes;
+    ph->n_classes = n_classes;
+    ph->n_intervals = n_intervals;
+    ph->interval_from = *from;
+    ph->interval_to = *to;
+    ph->interval_class = *start;
+    *classes = NULL;
+    *from = *to = *start = NULL;
+    return 0;
+}
+
+int gcsim_tree_template_prepare(gcsim_tree_template *tt, int chunks, gcsim_schedule *s)
+{
+    if (chunks < 1)
+        chunks = 1;
+    if (chunks > tt->omax && !tt->steady_failed) {
+        if (!tt->steady && !(tt->steady = tree_steady_build(tt, chunks)))
+            tt->steady_failed = true; /* out of memory: the walk still works */
+        if (tt->steady)
+            return tree_steady_prepare(tt->steady, tt, chunks, s);
+    }
+    return walk_prepare(tt, chunks, s);
 }

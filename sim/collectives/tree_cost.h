@@ -24,14 +24,17 @@ typedef struct gcsim_tree_template gcsim_tree_template;
  * must outlive it. NULL when out of memory. */
 gcsim_tree_template *gcsim_tree_template_new(const gcsim_topology *t, gcsim_collective c);
 void gcsim_tree_template_free(gcsim_tree_template *tt);
-/* Bytes it holds, for a memo's bound. */
+/* Bytes it holds (its steady form too, once built), for a memo's bound. */
 double gcsim_tree_template_bytes(const gcsim_tree_template *tt);
 
 /* *s = the schedule of the template's collective in `chunks` chunks, prepared and without
  * flows (what gcsim_schedule_build_for_cost, gcsim_schedule_prepare and
  * gcsim_schedule_drop_flows give). Returns 1 when the template cannot do it (its one
- * phase is not windowed: build the schedule instead), -1 when out of memory, else 0. */
-int gcsim_tree_template_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule *s);
+ * phase is not windowed: build the schedule instead), -1 when out of memory, else 0.
+ * Chunk counts above the trees' deepest offset are prepared from the template's steady
+ * form, which the first of them builds and keeps in tt: calls on one template must not
+ * overlap (the schedule memo holds its lock). */
+int gcsim_tree_template_prepare(gcsim_tree_template *tt, int chunks, gcsim_schedule *s);
 
 /* The trees' flows before their pairs are merged, with one-step windows ([o, o]) and in
  * flow order (schedule.c). Returns -1 when out of memory. */

@@ -6,7 +6,9 @@
  * same numbers are expected: relative 1e-9, and in fact bit for bit (counted and checked).
  * Pipelined trees, prepared from one template per topology for every chunk count
  * (sim/collectives/tree_cost.h), are checked for every chunk count from 1 to 64 on GPU
- * counts with and without partly filled nodes, one node and many.
+ * counts with and without partly filled nodes, one node and many, in rising and then (the
+ * memo cleared) falling order: chunk counts above the trees' depth come from a steady
+ * form built by the first of them, the smallest in one pass and 64 in the other.
  *   test_schedule_memo SOURCE_DIR */
 #include <math.h>
 #include <stdio.h>
@@ -33,6 +35,52 @@ static double fresh_time_s(const gcsim_platform *p, int gpus, gcsim_collective c
     }
     gcsim_topology_free(&t);
     return x;
+}
+
+/* Every tree chunk count from 1 to 64 (falling: from 64 down) on a few platforms and GPU
+ * counts, from the memo against the flow-by-flow form; counts into *compared, *bitwise.
+ * Returns -1 when a platform does not load. */
+static int check_trees(const char *source_dir, const gcsim_bucket_bytes buckets[4], int falling,
+                       int *compared, int *bitwise)
+{
+    const char *tree_platforms[] = {"a100-hdr", "cloud-v100-25gbe", "h100-ndr", "dgc-fig6-10gbe"};
+    const int tree_counts[] = {2, 3, 5, 8, 9, 15, 17, 31, 48, 67, 100, 129};
+    for (size_t pi = 0; pi < sizeof tree_platforms / sizeof *tree_platforms; pi++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/platforms/%s.json", source_dir, tree_platforms[pi]);
+        gcsim_platform p;
+        gcsim_error err;
+        if (gcsim_platform_load(path, &p, &err) != 0) {
+            fprintf(stderr, "%s: %s\n", path, err.message);
+            return -1;
+        }
+        for (size_t ni = 0; ni < sizeof tree_counts / sizeof *tree_counts; ni++) {
+            int n = tree_counts[ni];
+            if (n > p.nodes * p.gpus_per_node)
+                continue;
+            for (int step = 0; step < GCSIM_PIPELINE_MAX_CHUNKS; step++)
+                for (int dbl = 0; dbl < 2; dbl++)
+                    for (size_t bi = 0; bi < 4; bi++) {
+                        int chunks = falling ? GCSIM_PIPELINE_MAX_CHUNKS - step : step + 1;
+                        /* half of the bucket kinds per chunk count keeps it short */
+                        if ((size_t)(chunks + dbl) % 2 != bi % 2)
+                            continue;
+                        gcsim_collective c = dbl ? COLLECTIVE_DOUBLE_TREE : COLLECTIVE_TREE;
+                        int ok;
+                        double want = fresh_time_s(&p, n, c, chunks, 0, &buckets[bi], &ok), got;
+                        CHECK(ok);
+                        int rc = gcsim_schedule_memo_time_s(&p, n, c, 0, chunks, 0, &buckets[bi],
+                                                            &got, &err);
+                        CHECK(rc == 0);
+                        if (rc != 0 || !ok)
+                            continue;
+                        CHECK_REL(got, want, 1e-9);
+                        (*compared)++;
+                        *bitwise += got == want;
+                    }
+        }
+    }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -96,46 +144,15 @@ int main(int argc, char **argv)
         }
     }
     /* trees: every chunk count, from the template, against the flow-by-flow form */
-    const char *tree_platforms[] = {"a100-hdr", "cloud-v100-25gbe", "h100-ndr", "dgc-fig6-10gbe"};
-    const int tree_counts[] = {2, 3, 5, 8, 9, 15, 17, 31, 48, 67, 100, 129};
     int tree_compared = 0, tree_bitwise = 0;
-    for (size_t pi = 0; pi < sizeof tree_platforms / sizeof *tree_platforms; pi++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/platforms/%s.json", argv[1], tree_platforms[pi]);
-        gcsim_platform p;
-        gcsim_error err;
-        if (gcsim_platform_load(path, &p, &err) != 0) {
-            fprintf(stderr, "%s: %s\n", path, err.message);
+    for (int falling = 0; falling < 2; falling++) {
+        gcsim_schedule_memo_clear();
+        if (check_trees(argv[1], buckets, falling, &tree_compared, &tree_bitwise) != 0)
             return 1;
-        }
-        for (size_t ni = 0; ni < sizeof tree_counts / sizeof *tree_counts; ni++) {
-            int n = tree_counts[ni];
-            if (n > p.nodes * p.gpus_per_node)
-                continue;
-            for (int chunks = 1; chunks <= GCSIM_PIPELINE_MAX_CHUNKS; chunks++)
-                for (int dbl = 0; dbl < 2; dbl++)
-                    for (size_t bi = 0; bi < sizeof buckets / sizeof *buckets; bi++) {
-                        /* half of the bucket kinds per chunk count keeps it short */
-                        if ((size_t)(chunks + dbl) % 2 != bi % 2)
-                            continue;
-                        gcsim_collective c = dbl ? COLLECTIVE_DOUBLE_TREE : COLLECTIVE_TREE;
-                        int ok;
-                        double want = fresh_time_s(&p, n, c, chunks, 0, &buckets[bi], &ok), got;
-                        CHECK(ok);
-                        int rc = gcsim_schedule_memo_time_s(&p, n, c, 0, chunks, 0, &buckets[bi],
-                                                            &got, &err);
-                        CHECK(rc == 0);
-                        if (rc != 0 || !ok)
-                            continue;
-                        CHECK_REL(got, want, 1e-9);
-                        tree_compared++;
-                        tree_bitwise += got == want;
-                    }
-        }
     }
     printf("%d memoized costs compared, %d bit for bit; trees at every chunk count: %d, %d bit "
            "for bit\n", compared, bitwise, tree_compared, tree_bitwise);
-    CHECK(tree_compared > 5000);
+    CHECK(tree_compared > 10000);
     CHECK(tree_bitwise == tree_compared);
     CHECK(compared > 1000);
     CHECK(bitwise == compared);

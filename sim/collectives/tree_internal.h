@@ -1,0 +1,150 @@
+/*
+ * sim/collectives/tree_internal.h: what the pipelined trees' two preparations share, the
+ * interval walk (tree_cost.c) and the steady form (tree_steady.c). Not a public header:
+ * tree_cost.h is what the rest of gcsim uses.
+ */
+#ifndef GCSIM_TREE_INTERNAL_H
+#define GCSIM_TREE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tree_cost.h"
+
+typedef struct {
+    int o;               /* window [o, o + C - 1] */
+    double k0;
+} tree_flow;
+
+typedef struct tree_steady tree_steady;
+
+struct gcsim_tree_template {
+    gcsim_collective collective;
+    int gpus, rails, per_rail, omax, n_raw;
+    /* pair kinds: flows[kind_first[k] .. + kind_count[k]) */
+    int n_kinds;
+    int *kind_first, *kind_count;
+    tree_flow *flows;
+    int n_kind_flows;
+    /* link kinds: capacity, and the pair kinds crossing it, in order:
+     * link_seq[link_first[l] .. link_first[l + 1]) */
+    int n_links;
+    double *link_cap;
+    int *link_first, *link_seq;
+    /* flow kinds: latency, pair kind, link kinds along the route */
+    int n_sigs;
+    double *sig_lat;
+    int *sig_kind, *sig_nl, *sig_links; /* sig_links[s * GCSIM_ROUTE_MAX_LINKS ...] */
+    /* what a change of a pair kind's flow touches (CSR lists, for preparing an interval
+     * from the one before it): the link kinds it crosses, the flow kinds of its pairs, and
+     * per link kind the flow kinds crossing it */
+    int *kind_link_first, *kind_link, *kind_sig_first, *kind_sig, *link_sig_first, *link_sig;
+    /* every chunk count above omax, from one walk (tree_steady.c); built on first use */
+    tree_steady *steady;
+    bool steady_failed;
+};
+
+/* A pair kind's merged flow: steps [from, to], cnt of its flows active together, each
+ * carrying the same share, so `share` is that share added cnt times from 0. */
+typedef struct {
+    int from, to, cnt;
+    double share, k0;
+} tree_stretch;
+
+/* merge_pairs (schedule.c) on a pair kind's m flows f in windows of `chunks` steps, each
+ * flow carrying `share`: its stretches appended at out[*n ...]. bound: room for 2m. */
+void tree_merge_pair(const tree_flow *f, int m, int chunks, double share, int *bound,
+                     tree_stretch *out, int *n);
+
+/* fmin as x86-64 libm computes it (minsd, the second operand when equal; the other
+ * operand when one is NaN), inlined: the same bits as the call it replaces. */
+static inline double tree_fmin_as_libm(double x, double y)
+{
+    if (y != y)
+        return x;
+    return x < y ? x : y;
+}
+
+/* ---- one chunk count's intervals, walked one after another ----
+ * Only what a starting or stopping merged flow changes is computed again: the loads of the
+ * link kinds its pair kind crosses, and the classes of the flow kinds of that pair kind or
+ * crossing those links. */
+typedef struct {
+    const gcsim_tree_template *tt;
+    int chunks, steps, n_st, n_intervals;
+    double share;
+    bool windowed;           /* false: every merged flow spans every step, nothing to walk */
+    tree_stretch *st;        /* pair kind k's merged flows: st[st_index[k] .. st_index[k + 1]) */
+    int *st_index, *cur;
+    int *bound;              /* the intervals' bounds: bound[0 .. n_intervals] */
+    int *state;              /* pair kind k's merged flow in the current interval, -1: none */
+    int *lstamp, *dl, n_dl;  /* the link kinds whose pair kinds changed */
+    int *gstamp, *dg, n_dg;  /* the flow kinds whose class may have changed */
+} tree_walk;
+
+/* The merged flows and intervals of `chunks` (w->windowed false: no intervals); -1 when out
+ * of memory (then free it all the same). */
+int tree_walk_init(tree_walk *w, const gcsim_tree_template *tt, int chunks);
+/* Moves to interval i (0, 1, ...): state, and dl and dg from the pair kinds that changed. */
+void tree_walk_interval(tree_walk *w, int i);
+/* Link kind l's load changed in interval i: the flow kinds crossing it join dg. */
+void tree_walk_load_changed(tree_walk *w, int l, int i);
+void tree_walk_free(tree_walk *w);
+
+/* ---- interned sequences of ints (ids by content) ---- */
+
+typedef struct {
+    int *data;
+    size_t n_data, cap_data;
+    int *off, *len;
+    int n, cap;
+    int *slot;
+    size_t mask;
+} tree_intern;
+
+/* The id of sequence v[0 .. n): the first one equal to it, or a new one; -1 when out of
+ * memory. */
+int tree_intern_id(tree_intern *t, const int *v, int n);
+void tree_intern_free(tree_intern *t);
+/* A double as two ints (-0 as +0), and back. */
+void tree_put_double(int *v, double x);
+double tree_get_double(const int *v);
+
+/* ---- distinct class values (latency, bandwidth, share, sums) ---- */
+
+typedef struct {
+    gcsim_flow_class *vals;
+    int *stamp, *slot;  /* stamp: the last interval a value was listed in */
+    int n, cap;
+    size_t mask;
+} tree_values;
+
+/* The id of value c (the first equal one, or a new one, its stamp -1); -1 when out of
+ * memory. */
+int tree_values_id(tree_values *v, const gcsim_flow_class *c);
+bool tree_same_value(const gcsim_flow_class *x, const gcsim_flow_class *y);
+void tree_values_free(tree_values *v);
+
+/* ---- the steady form (tree_steady.c) ----
+ * Above omax chunks every flow starts before any ends, so the intervals, which flows are
+ * active in each and how many of a pair's flows merge, are the same for every chunk count;
+ * only the share and the steps after the last start move. The steady form is one walk of
+ * the intervals kept as expressions in the share (a stretch's cnt, a link's load as its
+ * stretches' cnts in flow order, a class as latency, cnt, sums and its route's capacities
+ * and loads), evaluated for a chunk count with the same operations in the same order. */
+
+/* The steady form from `chunks` (> tt->omax); NULL when out of memory. */
+tree_steady *tree_steady_build(const gcsim_tree_template *tt, int chunks);
+/* gcsim_tree_template_prepare for chunks > tt->omax, from the steady form. */
+int tree_steady_prepare(const tree_steady *sd, const gcsim_tree_template *tt, int chunks,
+                        gcsim_schedule *s);
+void tree_steady_free(tree_steady *sd);
+double tree_steady_bytes(const tree_steady *sd);
+
+/* The prepared schedule's one phase (both forms): the arrays are handed over to it and their
+ * pointers set to NULL. Returns -1 (nothing handed over) when out of memory. */
+int tree_schedule_fill(gcsim_schedule *s, const gcsim_tree_template *tt, int chunks, int n_st,
+                       gcsim_flow_class **classes, int n_classes, int n_intervals, int **from,
+                       int **to, int **start);
+
+#endif
