@@ -19,7 +19,7 @@ much as any other (a point of a profile with n points weighs 1/n).
 
 Measured points: profiles whose "source" starts with "measured" (all their points), and
 "batch 16 measured" (that point only); a GPU enters when a platform in platforms/ gives its
-peak. Derived profiles never enter.
+peak and LEFT_OUT (below) does not name it. Derived profiles never enter.
 """
 import glob
 import json
@@ -41,11 +41,17 @@ def quantity(text, unit):
     return float(m.group(1)) * UNITS.get(m.group(2), 1.0)
 
 
-# Where platforms of one GPU type differ in memory bandwidth (the A100 40 and 80 GB; the
-# H200, typed h100 for its H100 compute), the fit takes the platform of the variant the
-# measured profiles ran on: NVIDIA's DGX A100 80GB run (docs/catalog.md) and bench/gpu's
-# H100 80GB HBM3. Every other type takes its first platform by file name.
+# Where platforms of one GPU type differ in memory bandwidth (the A100 40 and 80 GB), the fit
+# takes the platform of the variant the measured profiles ran on: NVIDIA's DGX A100 80GB run
+# (docs/catalog.md) and bench/gpu's H100 80GB HBM3. Every other type takes its first
+# platform by file name.
 MEASURED_ON = {"a100": "a100-hdr.json", "h100": "h100-ndr.json"}
+
+# GPU types whose measured profiles stay out of the fit, and why. The H200 is the H100's die
+# with the same peaks, measured here on the H100's three models (bench/gpu/results/
+# h200-models.json): counting it would give those three models twice the weight of any
+# other in a fit meant to span GPUs and models.
+LEFT_OUT = {"h200": "the H100's die and peaks again, on the H100's three models"}
 
 
 def gpu_peaks():
@@ -79,6 +85,8 @@ def points():
         d = json.load(open(f))
         for p in d["profiles"]:
             src = p["source"]
+            if p["gpu"] in LEFT_OUT:
+                continue
             if src.startswith("measured"):
                 pts = p["points"]
             elif src.startswith("batch 16 measured"):

@@ -307,19 +307,21 @@ def total_flops(layers):
 
 
 # --- profiles ----------------------------------------------------------------------------
-H100_RESULTS = os.path.join(REPO, "bench", "gpu", "results", "h100-models.json")
-H100_PRECISIONS = {"fp32_tf32": "tf32", "bf16_autocast": "bf16"}
+GPU_RESULTS = os.path.join(REPO, "bench", "gpu", "results", "%s-models.json")
+BENCH_PRECISIONS = {"fp32_tf32": "tf32", "bf16_autocast": "bf16"}
 
 
-def h100_measured(bench_model):
-    """Profiles measured in this repository on one H100 (docs/gpu-measurements.md): one per
-    precision, every batch measured, time = median training step (forward, loss, backward
-    and the SGD step, whose ~0.4-2.5 ms is included); backward share from the largest batch."""
-    with open(H100_RESULTS) as f:
+def gpu_measured(gpu, bench_model):
+    """Profiles measured in this repository on one GPU of type `gpu` (an H100 on 2026-11-22,
+    an H200 on 2026-11-25; docs/gpu-measurements.md): one per precision, every batch
+    measured, time = median training step (forward, loss, backward and the SGD step, whose
+    ~0.3-2.5 ms is included); backward share from the largest batch."""
+    path = GPU_RESULTS % gpu
+    with open(path) as f:
         d = json.load(f)
     prov = d["provenance"]
     out = []
-    for prec, name in H100_PRECISIONS.items():
+    for prec, name in BENCH_PRECISIONS.items():
         rows = sorted((c for c in d["configs"]
                        if c["model"] == bench_model and c["precision"] == prec),
                       key=lambda c: c["batch"])
@@ -333,13 +335,25 @@ def h100_measured(bench_model):
         bf = big["backward_ms_median"] / (big["forward_ms_median"] + big["backward_ms_median"])
         fw = "PyTorch %s, cuDNN %d, %s; %s" % (prov["torch"], prov["cudnn"],
                                                 prov["gpu_name"], d["settings"][prec])
-        src = ("measured: bench/gpu/results/h100-models.json (%s, %s), median step time "
-               "over %d steps" % (bench_model, prov["date_utc"][:10], big["timed_steps"]))
-        out.append({"gpu": "h100", "precision": name, "framework": fw[:127], "source": src,
+        src = ("measured: bench/gpu/results/%s (%s, %s), median step time over %d steps"
+               % (os.path.basename(path), bench_model, prov["date_utc"][:10], big["timed_steps"]))
+        if len(fw) > 127:  # the field's room: whole clauses only
+            fw = fw[:127][:fw[:127].rfind("; ") + 2]
+        out.append({"gpu": gpu, "precision": name, "framework": fw, "source": src,
                     "points": [{"batch": c["batch"], "time": "%.3fms" % c["step_ms_median"]}
                                for c in rows],
                     "backward_fraction": round(bf, 4)})
     return out
+
+
+def h100_measured(bench_model):
+    return gpu_measured("h100", bench_model)
+
+
+def h200_measured(bench_model):
+    """The H200's own measurements; platforms/h200-ndr.json takes the H100's profiles
+    (gpu.profile_as) for the models that have none of these."""
+    return gpu_measured("h200", bench_model)
 
 
 def with_h100(profiles, measured_h100):
@@ -503,7 +517,7 @@ def main():
         32, rn50, with_h100(gpu_family("resnet-50", measured("gtx1080", "resnet50", [16]),
                                        measured("titan-x-pascal", "resnet50", [16]),
                                        direct.items()), h100_measured("resnet50"))
-        + [cgx_rtx3090("resnet50", 32)]))
+        + h200_measured("resnet50") + [cgx_rtx3090("resnet50", 32)]))
 
     # Sequence models: no public training figure on these GPUs in models/data, so the
     # ResNet-50 profile on the same GPU is scaled by the forward-FLOP ratio per sample.
@@ -543,7 +557,7 @@ def main():
                  for p in rn50_profiles]
         extra = None
         if name == "bert-base":
-            profs = with_h100(profs, h100_measured("bert_base"))
+            profs = with_h100(profs, h100_measured("bert_base")) + h200_measured("bert_base")
             extra = {"optimizer": "adam", "tokens_per_sample": 128,
                      "activation_bytes_per_sample":
                          transformer_activation_bytes(128, 768, 12, 30522, True)}
@@ -558,11 +572,12 @@ def main():
     # from a measured model on the same GPU by the forward-FLOP ratio.
     gpt2s = decoder_layers(50257, 1024, 768, 12, 3072, 1024, True)
     gpt2s_h100 = h100_measured("gpt2_small")
+    gpt2s_h200 = h200_measured("gpt2_small")
     write("gpt2-small.json", model_doc(
         "gpt2-small", "GPT-2 small (124M): 12 layers, d=768, 12 heads, %(params)s parameters, "
         "%(mib)s fp32; one sample = one 1,024-token sequence",
         "computed, docs/catalog.md (Radford et al. 2019); batch 16 sequences per GPU, the "
-        "largest measured on the H100", 16, gpt2s, gpt2s_h100,
+        "largest measured on the H100", 16, gpt2s, gpt2s_h100 + gpt2s_h200,
         {"optimizer": "adam", "tokens_per_sample": 1024,
          "activation_bytes_per_sample": transformer_activation_bytes(1024, 768, 12, 50257, True)}))
     gpt2xl = decoder_layers(50257, 1024, 1600, 48, 6400, 1024, True)
@@ -588,13 +603,17 @@ def main():
         {"precision": "bf16", "optimizer": "adam", "tokens_per_sample": 2048,
          "activation_bytes_per_sample": transformer_activation_bytes(2048, 4096, 32, 32000, False)}))
     vit = vit_layers()
+    # Derived from BERT-base on the H100 only: BERT-base's small batches are host-bound and
+    # noisy (docs/gpu-measurements.md), and on the H200 its two batches extrapolate ViT's
+    # 128 images to a slower step than the H100's; h200-ndr takes these H100 profiles.
     bert_h100 = h100_measured("bert_base")
     r = total_flops(vit) / total_flops(bert_base_layers())
     write("vit-b16.json", model_doc(
         "vit-b16", "ViT-B/16, ImageNet 224x224: 12 layers, d=768, 12 heads, %(params)s "
         "parameters, %(mib)s fp32; one sample = one image (197 tokens)",
         "computed, docs/catalog.md (Dosovitskiy et al. 2021); batch 128 images per GPU "
-        "(choice)", 128, vit, [derived_from(p, r, "BERT-base (128 tokens)") for p in bert_h100]
+        "(choice)", 128, vit,
+        [derived_from(p, r, "BERT-base (128 tokens)") for p in bert_h100]
         + [cgx_rtx3090("vit", 128)],
         {"optimizer": "adam",
          "activation_bytes_per_sample": transformer_activation_bytes(197, 768, 12, 1000, True)}))
@@ -622,7 +641,8 @@ def main():
     # #667, whose policy architecture is not published): a GPT-2-style body, d=2048, 24
     # layers, MLP 8192, over 256-token samples, with learned positions and no vocabulary or
     # output head. Only the parameter count (~1.2B) and the single-A40 step time come from the
-    # PR; the H100 profile is GPT-2 small's measured one scaled by the forward-FLOP ratio.
+    # PR; the H100 and H200 profiles are GPT-2 small's measured ones (GPU-bound at every
+    # batch) scaled by the forward-FLOP ratio.
     t12 = decoder_layers(0, 256, 2048, 24, 8192, 256, True)
     t12[0]["name"] = "positions"
     t12[-1]["name"] = "final_norm"
@@ -635,7 +655,7 @@ def main():
         "parameters, %(mib)s fp32; one sample = 256 tokens (assumption)",
         "computed, models/gen_models.py decoder_layers (GPT-2 layout, no token embedding or "
         "head); batch 16 per GPU as GaTech-RL2/EgoVerse PR #667", 16, t12,
-        [derived_from(p, r, "GPT-2 small") for p in gpt2s_h100]
+        [derived_from(p, r, "GPT-2 small") for p in gpt2s_h100 + gpt2s_h200]
         + [{"gpu": "a40", "precision": "fp32",
             "framework": "PyTorch Lightning DDP trainer (versions not stated)", "source": src,
             "points": [{"batch": b, "time": ms(t)}]}],

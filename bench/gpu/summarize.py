@@ -185,7 +185,7 @@ def main():
     else:
         rep = {"schema": "gcsim-gpu-repeats/1",
                "what": "medians of the same measurements in each run, the primary run "
-                       "(h100-codec.json / h100-models.json) last; derived from the runs' JSON",
+                       "(the --codec / --models file) last; derived from the runs' JSON",
                "codec_runs": [], "model_runs": []}
         for path in [p for p in args.repeat_codec.split(",") if p] + [args.codec]:
             d = load(path)

@@ -378,7 +378,7 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
     report_note(r, "workload", buf);
     gcsim_profile roofline, *no_profile = NULL;
     gcsim_error unused;
-    const gcsim_profile *prof = gcsim_model_profile(m, pf->gpu.type);
+    const gcsim_profile *prof = gcsim_platform_profile(m, pf);
     if (!prof)
         prof = no_profile = (gcsim_profile *)gcsim_compute_profile(m, pf, batch, &roofline, &unused);
     snprintf(buf, sizeof buf, "%s training; %s for %s at %s: %s; %s",

@@ -4,12 +4,12 @@
  *
  * Memory bandwidth and fp32 FLOP/s are vendor peak figures (datasheet or spec sheet, named
  * per row); what a codec kernel reaches is lower (docs/codec.md shows the sensitivity).
- * Launch latency is measured, and only on an H100 host: bench/gpu/results/h100-codec.json,
+ * Launch latency is measured, on an H100 and an H200 host: bench/gpu/results/h100-codec.json,
  * references.launch_latency.per_call_us_enqueue_only = 10.656 us (PyTorch 1-element op,
- * 20,000 calls, host clock; docs/gpu-measurements.md). A sequential codec whose kernels are
- * short waits for each launch, so it pays this per kernel. Kernel launch is a host and
- * driver cost more than a GPU one; the same figure is used for every type, an assumption
- * docs/codec.md states.
+ * 20,000 calls, host clock; docs/gpu-measurements.md), 9.952 us on the H200's host. A
+ * sequential codec whose kernels are short waits for each launch, so it pays this per
+ * kernel. Kernel launch is a host and driver cost more than a GPU one; the H100 host's
+ * figure is used for every other type, an assumption docs/codec.md states.
  */
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +23,11 @@
 static const gcsim_gpu_params catalog[] = {
     {"h100", 3350e9, 67e12, LAUNCH_MEASURED_H100_S,
      "NVIDIA H100 SXM datasheet: 3.35 TB/s HBM3, 67 TFLOP/s fp32; " LAUNCH_SOURCE},
+    /* The H200 host's own launch figure: bench/gpu/results/h200-codec.json,
+     * references.launch_latency.per_call_us_enqueue_only = 9.952 us (same op and count). */
+    {"h200", 4800e9, 67e12, 9.952e-6,
+     "NVIDIA H200 SXM datasheet: 4.8 TB/s HBM3e, 67 TFLOP/s fp32; launch 9.952 us: measured, "
+     "H200 host, PyTorch op enqueue (bench/gpu/results/h200-codec.json)"},
     {"a100", 2039e9, 19.5e12, LAUNCH_MEASURED_H100_S,
      "NVIDIA A100 80GB SXM datasheet: 2,039 GB/s HBM2e, 19.5 TFLOP/s fp32; " LAUNCH_SOURCE},
     {"v100", 900e9, 15.7e12, LAUNCH_MEASURED_H100_S,

@@ -33,13 +33,16 @@ static int latency(const cJSON *o, const char *path, const char *key, bool requi
 
 static int parse_gpu(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
 {
-    static const char *const keys[] = {"type", "speed", "codec_throughput", "codec_profile",
-                                       "memory", "memory_bandwidth", "speed_16bit", NULL};
+    static const char *const keys[] = {"type", "profile_as", "speed", "codec_throughput",
+                                       "codec_profile", "memory", "memory_bandwidth",
+                                       "speed_16bit", NULL};
     const cJSON *gpu = json_member(root, "gpu");
     if (!gpu)
         return gcsim_fail(ctx->err, "%s: $.gpu: missing required key", ctx->origin);
     if (json_expect_object(gpu, "$.gpu", keys, ctx) ||
         json_string(gpu, "$.gpu", "type", true, p->gpu.type, sizeof p->gpu.type, ctx) ||
+        json_string(gpu, "$.gpu", "profile_as", false, p->gpu.profile_as,
+                    sizeof p->gpu.profile_as, ctx) ||
         json_flops(gpu, "$.gpu", "speed", true, &p->gpu.speed_flops, ctx) ||
         json_rate_Bps(gpu, "$.gpu", "codec_throughput", false, &p->gpu.codec_Bps, ctx) ||
         json_size_bytes(gpu, "$.gpu", "memory", false, &p->gpu.memory_bytes, ctx) ||
@@ -66,6 +69,10 @@ static int parse_gpu(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
     }
     if (p->gpu.type[0] == '\0')
         return gcsim_fail(ctx->err, "%s: $.gpu.type: must not be empty", ctx->origin);
+    if (json_member(gpu, "profile_as") &&
+        (p->gpu.profile_as[0] == '\0' || strcmp(p->gpu.profile_as, p->gpu.type) == 0))
+        return gcsim_fail(ctx->err, "%s: $.gpu.profile_as: must name another GPU type than "
+                                    "$.gpu.type (\"%s\")", ctx->origin, p->gpu.type);
     return 0;
 }
 

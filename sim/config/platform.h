@@ -27,6 +27,10 @@ typedef struct {
 
     struct {
         char type[64];            /* matched against model compute profiles */
+        char profile_as[64];      /* "profile_as": a GPU type whose compute profiles and
+                                     transformer-efficiency fit serve this one where a model
+                                     has none for `type` (gcsim_platform_profile); "" if not
+                                     given */
         double speed_flops;       /* peak at fp32/tf32 (the math fp32 training uses): MFU and
                                      the roofline for GPUs without a profile */
         double codec_Bps;         /* deprecated "codec_throughput": when given, one

@@ -80,17 +80,35 @@ static double model_hidden(const gcsim_model *m)
     return 0.0;
 }
 
-double gcsim_transformer_efficiency(const gcsim_model *m, const gcsim_platform *pf)
+/* The fit's efficiency for GPU type `gpu` at hidden size h; 0 when it has none. */
+static double fitted_efficiency(const char *gpu, double h)
 {
-    double h = model_hidden(m);
     for (size_t k = 0; k < sizeof gcsim_transformer_fit / sizeof *gcsim_transformer_fit; k++)
-        if (gcsim_transformer_fit[k].gpu[0] &&
-            strcmp(gcsim_transformer_fit[k].gpu, pf->gpu.type) == 0 && h > 0) {
+        if (gcsim_transformer_fit[k].gpu[0] && strcmp(gcsim_transformer_fit[k].gpu, gpu) == 0) {
             double e = gcsim_transformer_fit[k].efficiency *
                        pow(h / GCSIM_TRANSFORMER_FIT_REFERENCE_HIDDEN, GCSIM_TRANSFORMER_FIT_BETA);
             return e < 1.0 ? e : 1.0;
         }
     return 0.0;
+}
+
+double gcsim_transformer_efficiency(const gcsim_model *m, const gcsim_platform *pf)
+{
+    double h = model_hidden(m);
+    if (!(h > 0))
+        return 0.0;
+    double e = fitted_efficiency(pf->gpu.type, h);
+    if (e == 0.0 && pf->gpu.profile_as[0])
+        e = fitted_efficiency(pf->gpu.profile_as, h);
+    return e;
+}
+
+const gcsim_profile *gcsim_platform_profile(const gcsim_model *m, const gcsim_platform *pf)
+{
+    const gcsim_profile *p = gcsim_model_profile(m, pf->gpu.type);
+    if (!p && pf->gpu.profile_as[0])
+        p = gcsim_model_profile(m, pf->gpu.profile_as);
+    return p;
 }
 
 static double precision_peak(const gcsim_model *m, const gcsim_platform *pf)
@@ -129,7 +147,7 @@ int gcsim_compute_override(gcsim_model *m, const gcsim_platform *pf, int batch, 
 
 const char *gcsim_compute_source(const gcsim_model *m, const gcsim_platform *pf)
 {
-    const gcsim_profile *p = gcsim_model_profile(m, pf->gpu.type);
+    const gcsim_profile *p = gcsim_platform_profile(m, pf);
     if (!p)
         return gcsim_model_is_transformer(m) && gcsim_transformer_efficiency(m, pf) > 0 &&
                        gcsim_precision_grad_elem_bytes(m->precision) == 2 &&
@@ -150,7 +168,7 @@ const gcsim_profile *gcsim_compute_profile(const gcsim_model *m, const gcsim_pla
                                            int batch, gcsim_profile *scratch,
                                            gcsim_error *err)
 {
-    const gcsim_profile *p = gcsim_model_profile(m, pf->gpu.type);
+    const gcsim_profile *p = gcsim_platform_profile(m, pf);
     if (p)
         return p;
     /* fitted on bf16 training only: fp32/tf32 keep the roofline */

@@ -20,8 +20,12 @@
 int gcsim_roofline_time_s(const gcsim_model *m, const gcsim_platform *pf, int batch,
                           double *time_s, gcsim_error *err);
 
-/* The profile the engines use for this platform: the model's own for the GPU type and
- * precision, else a roofline profile written into *scratch (one point, at `batch`). NULL,
+/* The model's profile for the platform's GPU and the model's precision: for gpu.type, else
+ * for gpu.profile_as (a GPU whose measurements stand in for this one); NULL when neither. */
+const gcsim_profile *gcsim_platform_profile(const gcsim_model *m, const gcsim_platform *pf);
+
+/* The profile the engines use for this platform: gcsim_platform_profile, else a roofline
+ * profile written into *scratch (one point, at `batch`). NULL,
  * with the reason, when neither exists. */
 const gcsim_profile *gcsim_compute_profile(const gcsim_model *m, const gcsim_platform *pf,
                                            int batch, gcsim_profile *scratch,
@@ -33,8 +37,9 @@ const gcsim_profile *gcsim_compute_profile(const gcsim_model *m, const gcsim_pla
 bool gcsim_model_is_transformer(const gcsim_model *m);
 
 /* The fraction of the GPU's 16-bit peak that training the transformer reaches on this
- * platform's GPU type by the fit, which grows with the model's hidden size (the width of
- * its GEMMs); 0 when the fit has no value for the type: then the roofline applies. */
+ * platform's GPU type (else its gpu.profile_as) by the fit, which grows with the model's
+ * hidden size (the width of its GEMMs); 0 when the fit has no value for either: then the
+ * roofline applies. */
 double gcsim_transformer_efficiency(const gcsim_model *m, const gcsim_platform *pf);
 
 /* Replaces the model's compute for the platform's GPU by a one-point profile at `batch`:

@@ -38,6 +38,8 @@ class Platform:
             raise InputError("%s: .nodes and .gpus_per_node must be integers" % path)
         self.gpus = self.nodes * self.gpus_per_node
         self.gpu_type = _get(doc, path, ["gpu", "type"])
+        # the GPU type whose profiles serve this one where a model has none (docs/formats.md)
+        self.profile_as = doc["gpu"].get("profile_as")
         # The kinds a validation subset has to cover (docs/formats.md).
         self.intra = _get(doc, path, ["intra_node", "kind"])
         self.nic = _get(doc, path, ["nic", "kind"])
@@ -64,9 +66,15 @@ class Model:
         self.name = os.path.splitext(os.path.basename(path))[0]
         self.batch_per_gpu = _get(doc, path, ["batch_per_gpu"])
         # {gpu type: [(batch, seconds), ...]}: the measured (or derived) points themselves,
-        # so that checks compare against the file rather than against gcsim's interpolation.
+        # so that checks compare against the file rather than against gcsim's interpolation;
+        # only the profiles gcsim uses at the model's own precision (fp32 and tf32 are one
+        # class, bf16 and fp16 the other; a profile without "precision" has the model's).
+        own = doc.get("precision", "fp32")
+        four_bytes = ("fp32", "tf32")
         self.profiles = {}
         for n, prof in enumerate(_get(doc, path, ["profiles"])):
+            if (prof.get("precision", own) in four_bytes) != (own in four_bytes):
+                continue
             gpu = _get(prof, path, ["gpu"])
             pts = []
             for k, pt in enumerate(_get(prof, path, ["points"])):
@@ -74,6 +82,13 @@ class Model:
                 pts.append((int(_get(pt, where, ["batch"])),
                             parse_time_s(_get(pt, where, ["time"]), where + ".time")))
             self.profiles[gpu] = pts
+
+    def profile_for(self, platform):
+        """The points gcsim uses on the platform's GPU: its type's, else its profile_as's."""
+        pts = self.profiles.get(platform.gpu_type)
+        if pts is None and platform.profile_as:
+            pts = self.profiles.get(platform.profile_as)
+        return pts or []
 
 
 def platforms(repo):

@@ -42,7 +42,7 @@ def powers_of_two_upto(n):
 def cases(platforms, models):
     for p in platforms:
         for m in models:
-            for batch, t_s in m.profiles.get(p.gpu_type, []):
+            for batch, t_s in m.profile_for(p):
                 for comp in COMPRESSORS:
                     yield (p, m, batch, t_s, comp, "weak", powers_of_two_upto(p.gpus))
                     yield (p, m, batch, t_s, comp, "strong",
