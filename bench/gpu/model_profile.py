@@ -1,4 +1,5 @@
-"""Single-GPU training-step time of ResNet-50, BERT-base and GPT-2 small, fp32 (TF32) and bf16.
+"""Single-GPU training-step time of ResNet-50, BERT-base and GPT-2 small (and, with --models,
+the catalog's other image models and BERT-large on SQuAD), fp32 (TF32) and bf16.
 
 Forward + backward + SGD-with-momentum step on synthetic data already on the GPU (no data
 loader), timed with CUDA events; also the forward / backward / optimizer split, peak memory
@@ -36,6 +37,22 @@ def build_gpt2():
     return GPT2LMHeadModel(GPT2Config())  # GPT-2 small: 12 layers, 768 hidden, 1024 ctx
 
 
+def torchvision_model(name, **kwargs):
+    """A torchvision ImageNet classifier with random weights (224x224 inputs, 1000 classes)."""
+    def build():
+        import torchvision
+        return getattr(torchvision.models, name)(weights=None, **kwargs)
+    return build
+
+
+def build_bert_large_squad():
+    from transformers import BertConfig, BertForQuestionAnswering
+    # BERT-large (Devlin et al.): 24 layers, 1024 hidden, 16 heads, FFN 4096; the SQuAD span
+    # head, as models/bert-large.json
+    return BertForQuestionAnswering(BertConfig(hidden_size=1024, num_hidden_layers=24,
+                                               num_attention_heads=16, intermediate_size=4096))
+
+
 class Workload:
     def __init__(self, name, build, batches, seq, channels_last_amp):
         self.name, self.build, self.batches, self.seq = name, build, batches, seq
@@ -44,7 +61,7 @@ class Workload:
     def data(self, model, batch, channels_last):
         gen = torch.Generator(device="cuda")
         gen.manual_seed(batch)
-        if self.name == "resnet50":
+        if self.seq is None:  # an image classifier
             x = torch.randn(batch, 3, 224, 224, device="cuda", generator=gen)
             if channels_last:
                 x = x.contiguous(memory_format=torch.channels_last)
@@ -53,6 +70,11 @@ class Workload:
             return lambda: crit(model(x), y)
         vocab = model.config.vocab_size
         ids = torch.randint(vocab, (batch, self.seq), device="cuda", generator=gen)
+        if self.name == "bert_large_squad":
+            # answer spans: a start and an end position per sequence
+            start = torch.randint(self.seq, (batch,), device="cuda", generator=gen)
+            end = torch.randint(self.seq, (batch,), device="cuda", generator=gen)
+            return lambda: model(input_ids=ids, start_positions=start, end_positions=end).loss
         if self.name == "bert_base":
             # masked-LM labels on 15% of positions; the head computes logits for all of them
             labels = torch.where(torch.rand(batch, self.seq, device="cuda", generator=gen) < 0.15,
@@ -62,13 +84,26 @@ class Workload:
         return lambda: model(input_ids=ids, labels=labels).loss
 
     def items_per_sample(self):
-        return 1 if self.name == "resnet50" else self.seq
+        return 1 if self.seq is None else self.seq
 
 
 WORKLOADS = {
     "resnet50": Workload("resnet50", build_resnet50, [32, 64, 128, 256], None, True),
     "bert_base": Workload("bert_base", build_bert, [32, 64], 128, False),
     "gpt2_small": Workload("gpt2_small", build_gpt2, [8, 16], 1024, False),
+    # the catalog's other models (2026-11-25), each around its models/*.json batch
+    "alexnet": Workload("alexnet", torchvision_model("alexnet"), [64, 128, 256], None, True),
+    "vgg11": Workload("vgg11", torchvision_model("vgg11"), [16, 32, 64], None, True),
+    "vgg16": Workload("vgg16", torchvision_model("vgg16"), [16, 32, 64], None, True),
+    "googlenet": Workload("googlenet", torchvision_model("googlenet", aux_logits=False,
+                                                         init_weights=True),
+                          [32, 64, 128], None, True),
+    "resnet101": Workload("resnet101", torchvision_model("resnet101"), [32, 64, 128], None,
+                          True),
+    "vit_b_16": Workload("vit_b_16", torchvision_model("vit_b_16"), [32, 64, 128], None,
+                         False),
+    "bert_large_squad": Workload("bert_large_squad", build_bert_large_squad, [4, 8, 16], 384,
+                                 False),
 }
 
 
@@ -234,7 +269,8 @@ def main():
                   "cudnn_benchmark": torch.backends.cudnn.benchmark,
                   "fp32_tf32": "fp32 weights and activations, TF32 tensor-core matmul/conv",
                   "bf16_autocast": "fp32 weights, torch.autocast(cuda, bfloat16); no grad "
-                                   "scaler (bf16); ResNet-50 in channels_last",
+                                   "scaler (bf16); CNNs (ResNet-50 and the others but ViT) in "
+                                   "channels_last",
                   "timing": "CUDA events at step start, after loss, after backward, after "
                             "optimizer step; medians over timed steps after warm-up",
                   "samples_per_s": "batch / median step time; tokens_per_s = samples * seq_len",
