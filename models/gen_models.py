@@ -13,6 +13,7 @@ JSON files byte for byte the same. (models/alexnet-terngrad-fitted.json is not w
 but by models/fit_terngrad_alexnet.py, which needs a built gcsim.)
 """
 import csv
+import glob
 import json
 import os
 import sys
@@ -307,8 +308,13 @@ def total_flops(layers):
 
 
 # --- profiles ----------------------------------------------------------------------------
-GPU_RESULTS = os.path.join(REPO, "bench", "gpu", "results", "%s-models.json")
+# every model run of a GPU: GPU-models.json (ResNet-50, BERT-base, GPT-2 small) and, for the
+# H100, GPU-models-more.json (the catalog's other models, 2026-11-25)
+GPU_RESULTS = os.path.join(REPO, "bench", "gpu", "results", "%s-models*.json")
 BENCH_PRECISIONS = {"fp32_tf32": "tf32", "bf16_autocast": "bf16"}
+# where the network measured is not exactly the catalog's
+BENCH_NOTES = {"alexnet": "; torchvision's AlexNet: BVLC's layers without the two channel "
+                          "groups (0.71 against 0.72 billion multiply-adds a sample)"}
 
 
 def gpu_measured(gpu, bench_model):
@@ -316,9 +322,16 @@ def gpu_measured(gpu, bench_model):
     an H200 on 2026-11-25; docs/gpu-measurements.md): one per precision, every batch
     measured, time = median training step (forward, loss, backward and the SGD step, whose
     ~0.3-2.5 ms is included); backward share from the largest batch."""
-    path = GPU_RESULTS % gpu
-    with open(path) as f:
-        d = json.load(f)
+    runs = []
+    for path in sorted(glob.glob(GPU_RESULTS % gpu)):
+        with open(path) as f:
+            d = json.load(f)
+        if any(c["model"] == bench_model for c in d["configs"]):
+            runs.append((path, d))
+    if len(runs) != 1:
+        sys.exit("gen_models.py: %s on %s: in %d result files, expected 1"
+                 % (bench_model, gpu, len(runs)))
+    path, d = runs[0]
     prov = d["provenance"]
     out = []
     for prec, name in BENCH_PRECISIONS.items():
@@ -336,7 +349,8 @@ def gpu_measured(gpu, bench_model):
         fw = "PyTorch %s, cuDNN %d, %s; %s" % (prov["torch"], prov["cudnn"],
                                                 prov["gpu_name"], d["settings"][prec])
         src = ("measured: bench/gpu/results/%s (%s, %s), median step time over %d steps"
-               % (os.path.basename(path), bench_model, prov["date_utc"][:10], big["timed_steps"]))
+               % (os.path.basename(path), bench_model, prov["date_utc"][:10], big["timed_steps"])
+               + BENCH_NOTES.get(bench_model, ""))
         if len(fw) > 127:  # the field's room: whole clauses only
             fw = fw[:127][:fw[:127].rfind("; ") + 2]
         out.append({"gpu": gpu, "precision": name, "framework": fw, "source": src,
@@ -483,7 +497,8 @@ def main():
     write("alexnet.json", model_doc(
         "alexnet", "BVLC AlexNet (groups=2), ImageNet, %(params)s parameters, %(mib)s fp32",
         csvsrc % "alexnet_caffe_bvlc" + "; batch 128 per GPU: TernGrad paper Fig. 5",
-        128, alex, gpu_family("alexnet", gtx_from_txp_128("alexnet"), txp)))
+        128, alex, with_h100(gpu_family("alexnet", gtx_from_txp_128("alexnet"), txp),
+                             h100_measured("alexnet"))))
 
     goog = csv_layers("googlenet_caffe_bvlc_noaux")
     txp = measured("titan-x-pascal", "googlenet", [16, 128])
@@ -500,13 +515,15 @@ def main():
     write("vgg-a.json", model_doc(
         "vgg-a", "VGG-A (VGG-11, conv biases), ImageNet, %(params)s parameters, %(mib)s fp32",
         csvsrc % "vgg11_A_torchvision" + "; batch 32 per GPU: TernGrad paper Fig. 5",
-        32, vgga, gpu_family("vgg-a", flop_scaled_from("gtx1080", gtx16, r, "VGG-16"),
-                             flop_scaled_from("titan-x-pascal", txp16, r, "VGG-16"))))
+        32, vgga, with_h100(gpu_family("vgg-a", flop_scaled_from("gtx1080", gtx16, r, "VGG-16"),
+                                       flop_scaled_from("titan-x-pascal", txp16, r, "VGG-16")),
+                            h100_measured("vgg11"))))
     write("vgg-16.json", model_doc(
         "vgg-16", "VGG-16 (configuration D), ImageNet, %(params)s parameters, %(mib)s fp32",
         csvsrc % "vgg16_D" + "; batch 32 per GPU as VGG-A (no paper fixes one)",
-        32, vgg16, gpu_family("vgg-16", gtx16, txp16,
-                              [("rtx2080ti", measured("rtx2080ti", "vgg16", [12]))])))
+        32, vgg16, with_h100(gpu_family("vgg-16", gtx16, txp16,
+                                        [("rtx2080ti", measured("rtx2080ti", "vgg16", [12]))]),
+                             h100_measured("vgg16"))))
 
     rn50 = csv_layers("resnet50_torchvision")
     direct = {g: measured(g, "resnet50", [b]) for (g, m, b) in FIGURES
@@ -532,6 +549,7 @@ def main():
     rn101_profiles = [flop_scaled_from(p["gpu"], p, r101, "ResNet-50") for p in rn50_profiles
                       if p["gpu"] != "rtx2080ti"]
     rn101_profiles.append(measured("rtx2080ti", "resnet101", [12]))
+    rn101_profiles = with_h100(rn101_profiles, h100_measured("resnet101"))
     write("resnet-101.json", model_doc(
         "resnet-101", "ResNet-101 v1.5 (torchvision), ImageNet, %(params)s parameters, %(mib)s "
         "fp32",
@@ -603,9 +621,10 @@ def main():
         {"precision": "bf16", "optimizer": "adam", "tokens_per_sample": 2048,
          "activation_bytes_per_sample": transformer_activation_bytes(2048, 4096, 32, 32000, False)}))
     vit = vit_layers()
-    # Derived from BERT-base on the H100 only: BERT-base's small batches are host-bound and
-    # noisy (docs/gpu-measurements.md), and on the H200 its two batches extrapolate ViT's
-    # 128 images to a slower step than the H100's; h200-ndr takes these H100 profiles.
+    # Measured on the H100 (torchvision vit_b_16, 2026-11-25). Not derived from BERT-base on
+    # the H200: its small batches are host-bound and noisy (docs/gpu-measurements.md), and its
+    # two batches extrapolate ViT's 128 images to a slower step than the H100's; h200-ndr
+    # takes the H100's (gpu.profile_as).
     bert_h100 = h100_measured("bert_base")
     r = total_flops(vit) / total_flops(bert_base_layers())
     write("vit-b16.json", model_doc(
@@ -613,8 +632,8 @@ def main():
         "parameters, %(mib)s fp32; one sample = one image (197 tokens)",
         "computed, docs/catalog.md (Dosovitskiy et al. 2021); batch 128 images per GPU "
         "(choice)", 128, vit,
-        [derived_from(p, r, "BERT-base (128 tokens)") for p in bert_h100]
-        + [cgx_rtx3090("vit", 128)],
+        with_h100([derived_from(p, r, "BERT-base (128 tokens)") for p in bert_h100],
+                  h100_measured("vit_b_16")) + [cgx_rtx3090("vit", 128)],
         {"optimizer": "adam",
          "activation_bytes_per_sample": transformer_activation_bytes(197, 768, 12, 1000, True)}))
 
