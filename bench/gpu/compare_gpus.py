@@ -12,8 +12,13 @@ GPU needed.
     python3 bench/gpu/compare_gpus.py build/sim/cli/gcsim platforms/h200-ndr.json \\
         bench/gpu/results/h200 bench/gpu/results/h100
 
-(the last two are result prefixes: PREFIX-models.json and PREFIX-codec.json). Prints
-markdown tables; exits 1 when gcsim fails on a case.
+(the last two are result prefixes: PREFIX-models.json and PREFIX-codec.json). With
+--steps-only MODELS_JSON in place of the two prefixes, only gcsim against that model run:
+
+    python3 bench/gpu/compare_gpus.py build/sim/cli/gcsim platforms/h100-ndr.json \\
+        --steps-only bench/gpu/results/h100-models-more.json
+
+Prints markdown tables; exits 1 when gcsim fails on a case.
 """
 
 import json
@@ -22,7 +27,10 @@ import subprocess
 import sys
 
 MODEL_FILES = {"resnet50": "models/resnet-50.json", "bert_base": "models/bert-base.json",
-               "gpt2_small": "models/gpt2-small.json"}
+               "gpt2_small": "models/gpt2-small.json", "alexnet": "models/alexnet.json",
+               "vgg11": "models/vgg-a.json", "vgg16": "models/vgg-16.json",
+               "googlenet": "models/googlenet.json", "resnet101": "models/resnet-101.json",
+               "vit_b_16": "models/vit-b16.json", "bert_large_squad": "models/bert-large.json"}
 PRECISIONS = {"fp32_tf32": "tf32", "bf16_autocast": "bf16"}
 BUCKET_ELEMENTS = 6553600  # the 25 MiB DDP bucket of codec_profile.py
 
@@ -45,6 +53,8 @@ def predicted_step_ms(gcsim, platform, model, precision, batch):
 
 
 def step_table(gcsim, platform, measured, reference):
+    if reference is None:
+        return gcsim_table(gcsim, platform, measured)
     ref = {(c["model"], c["precision"], c["batch"]): c["step_ms_median"]
            for c in reference["configs"] if "error" not in c}
     gpu, ref_gpu = measured["provenance"]["gpu_name"], reference["provenance"]["gpu_name"]
@@ -77,6 +87,28 @@ def step_table(gcsim, platform, measured, reference):
     return "\n".join(lines)
 
 
+def gcsim_table(gcsim, platform, measured):
+    gpu = measured["provenance"]["gpu_name"]
+    lines = [f"| model | precision | batch | measured {gpu}, ms | gcsim `{platform}`, ms | gap |",
+             "|---|---|---:|---:|---:|---:|"]
+    gaps = []
+    for c in measured["configs"]:
+        if "error" in c or c["model"] not in MODEL_FILES:
+            continue
+        here = c["step_ms_median"]
+        ms, source = predicted_step_ms(gcsim, platform, MODEL_FILES[c["model"]],
+                                       PRECISIONS[c["precision"]], c["batch"])
+        gaps.append(100.0 * (ms - here) / here)
+        lines.append(f"| {c['model']} | {c['precision']} | {c['batch']} | {here:.2f} "
+                     f"| {ms:.2f} ({source}) | {gaps[-1]:+.1f}% |")
+    lines.append("")
+    lines.append(f"gcsim over {len(gaps)} configurations: median {statistics.median(gaps):+.1f}%, "
+                 f"median |gap| {statistics.median(abs(g) for g in gaps):.1f}%, range "
+                 f"{min(gaps):+.1f}% to {max(gaps):+.1f}% (positive: gcsim predicts a slower "
+                 f"step).")
+    return "\n".join(lines)
+
+
 def codec_table(measured, reference):
     def at_bucket(d):
         return {o["op"]: o["median_us"] for o in d["ops"]
@@ -100,8 +132,13 @@ def codec_table(measured, reference):
 
 
 def main():
+    if len(sys.argv) == 5 and sys.argv[3] == "--steps-only":
+        gcsim, platform, _, models = sys.argv[1:]
+        print(gcsim_table(gcsim, platform, load(models)))
+        return
     if len(sys.argv) != 5:
-        sys.exit("usage: compare_gpus.py GCSIM PLATFORM MEASURED_PREFIX REFERENCE_PREFIX")
+        sys.exit("usage: compare_gpus.py GCSIM PLATFORM MEASURED_PREFIX REFERENCE_PREFIX\n"
+                 "       compare_gpus.py GCSIM PLATFORM --steps-only MODELS_JSON")
     gcsim, platform, prefix, ref_prefix = sys.argv[1:]
     print("#### Training step: the reference GPU's time, and gcsim's, against the measurement\n")
     print(step_table(gcsim, platform, load(prefix + "-models.json"),

@@ -1,6 +1,6 @@
 /* sim/config/roofline_fit.h: written by models/fit_roofline.py, do not edit.
  * Fitted: efficiencies of the roofline compute model (roofline.h), least squares
- * on log time over 49 measured points of the catalog's profiles:
+ * on log time over 52 measured points of the catalog's profiles:
  *   alexnet gtx1080 fp32 b16
  *   alexnet h100 tf32 b64
  *   alexnet h100 tf32 b128
@@ -11,6 +11,9 @@
  *   bert-base h100 tf32 b64
  *   bert-base h100 bf16 b32
  *   bert-base h100 bf16 b64
+ *   bert-large h100 tf32 b4
+ *   bert-large h100 tf32 b8
+ *   bert-large h100 tf32 b16
  *   googlenet gtx1080 fp32 b16
  *   gpt2-small h100 tf32 b8
  *   gpt2-small h100 tf32 b16
@@ -56,6 +59,6 @@
 
 #define GCSIM_ROOFLINE_EFF_CONV 0.2089
 #define GCSIM_ROOFLINE_EFF_MATMUL 0.1445
-#define GCSIM_ROOFLINE_FIT_POINTS 49
+#define GCSIM_ROOFLINE_FIT_POINTS 52
 
 #endif
