@@ -308,8 +308,8 @@ def total_flops(layers):
 
 
 # --- profiles ----------------------------------------------------------------------------
-# every model run of a GPU: GPU-models.json (ResNet-50, BERT-base, GPT-2 small) and, for the
-# H100, GPU-models-more.json (the catalog's other models, 2026-11-25)
+# every model run of a GPU: GPU-models.json (ResNet-50, BERT-base, GPT-2 small) and
+# GPU-models-more.json (the catalog's other models, 2026-11-25)
 GPU_RESULTS = os.path.join(REPO, "bench", "gpu", "results", "%s-models*.json")
 BENCH_PRECISIONS = {"fp32_tf32": "tf32", "bf16_autocast": "bf16"}
 # where the network measured is not exactly the catalog's
@@ -498,7 +498,7 @@ def main():
         "alexnet", "BVLC AlexNet (groups=2), ImageNet, %(params)s parameters, %(mib)s fp32",
         csvsrc % "alexnet_caffe_bvlc" + "; batch 128 per GPU: TernGrad paper Fig. 5",
         128, alex, with_h100(gpu_family("alexnet", gtx_from_txp_128("alexnet"), txp),
-                             h100_measured("alexnet"))))
+                             h100_measured("alexnet")) + h200_measured("alexnet")))
 
     goog = csv_layers("googlenet_caffe_bvlc_noaux")
     txp = measured("titan-x-pascal", "googlenet", [16, 128])
@@ -517,13 +517,13 @@ def main():
         csvsrc % "vgg11_A_torchvision" + "; batch 32 per GPU: TernGrad paper Fig. 5",
         32, vgga, with_h100(gpu_family("vgg-a", flop_scaled_from("gtx1080", gtx16, r, "VGG-16"),
                                        flop_scaled_from("titan-x-pascal", txp16, r, "VGG-16")),
-                            h100_measured("vgg11"))))
+                            h100_measured("vgg11")) + h200_measured("vgg11")))
     write("vgg-16.json", model_doc(
         "vgg-16", "VGG-16 (configuration D), ImageNet, %(params)s parameters, %(mib)s fp32",
         csvsrc % "vgg16_D" + "; batch 32 per GPU as VGG-A (no paper fixes one)",
         32, vgg16, with_h100(gpu_family("vgg-16", gtx16, txp16,
                                         [("rtx2080ti", measured("rtx2080ti", "vgg16", [12]))]),
-                             h100_measured("vgg16"))))
+                             h100_measured("vgg16")) + h200_measured("vgg16")))
 
     rn50 = csv_layers("resnet50_torchvision")
     direct = {g: measured(g, "resnet50", [b]) for (g, m, b) in FIGURES
@@ -549,7 +549,8 @@ def main():
     rn101_profiles = [flop_scaled_from(p["gpu"], p, r101, "ResNet-50") for p in rn50_profiles
                       if p["gpu"] != "rtx2080ti"]
     rn101_profiles.append(measured("rtx2080ti", "resnet101", [12]))
-    rn101_profiles = with_h100(rn101_profiles, h100_measured("resnet101"))
+    rn101_profiles = (with_h100(rn101_profiles, h100_measured("resnet101"))
+                      + h200_measured("resnet101"))
     write("resnet-101.json", model_doc(
         "resnet-101", "ResNet-101 v1.5 (torchvision), ImageNet, %(params)s parameters, %(mib)s "
         "fp32",
@@ -621,10 +622,10 @@ def main():
         {"precision": "bf16", "optimizer": "adam", "tokens_per_sample": 2048,
          "activation_bytes_per_sample": transformer_activation_bytes(2048, 4096, 32, 32000, False)}))
     vit = vit_layers()
-    # Measured on the H100 (torchvision vit_b_16, 2026-11-25). Not derived from BERT-base on
-    # the H200: its small batches are host-bound and noisy (docs/gpu-measurements.md), and its
-    # two batches extrapolate ViT's 128 images to a slower step than the H100's; h200-ndr
-    # takes the H100's (gpu.profile_as).
+    # Measured on the H100 and the H200 (torchvision vit_b_16, 2026-11-25). Never derived
+    # from BERT-base on the H200: its small batches are host-bound and noisy
+    # (docs/gpu-measurements.md), and its two batches would extrapolate ViT's 128 images to a
+    # slower step than the H100's.
     bert_h100 = h100_measured("bert_base")
     r = total_flops(vit) / total_flops(bert_base_layers())
     write("vit-b16.json", model_doc(
@@ -633,7 +634,8 @@ def main():
         "computed, docs/catalog.md (Dosovitskiy et al. 2021); batch 128 images per GPU "
         "(choice)", 128, vit,
         with_h100([derived_from(p, r, "BERT-base (128 tokens)") for p in bert_h100],
-                  h100_measured("vit_b_16")) + [cgx_rtx3090("vit", 128)],
+                  h100_measured("vit_b_16")) + h200_measured("vit_b_16")
+        + [cgx_rtx3090("vit", 128)],
         {"optimizer": "adam",
          "activation_bytes_per_sample": transformer_activation_bytes(197, 768, 12, 1000, True)}))
 
@@ -651,9 +653,11 @@ def main():
         "computed, models/gen_models.py bert_base_layers(head=\"squad\") (Devlin et al. 2019: "
         "BERT-large L=24, H=1024, A=16; SQuAD max sequence 384); batch 4 sequences per GPU "
         "(choice: the paper's SQuAD batch of 32 over 8 GPUs)", 4, bert_large,
-        # tf32 measured on the H100 (2026-11-25); bf16 stays derived: its measured batches
-        # are host-bound (4 and 8 took longer than 16), which would leave one point to scale
-        [p for p in h100_measured("bert_large_squad") if p["precision"] == "tf32"]
+        # tf32 measured on the H100 and the H200 (2026-11-25); bf16 stays derived: its
+        # measured batches are host-bound (on the H100 4 and 8 took longer than 16), which
+        # would leave one point to scale
+        [p for p in h100_measured("bert_large_squad") + h200_measured("bert_large_squad")
+         if p["precision"] == "tf32"]
         + [derived_from(p, r, "BERT-base (128 tokens)") for p in bert_h100
            if p["precision"] != "tf32"]
         + [cgx_rtx3090("bert", 4, 384)],

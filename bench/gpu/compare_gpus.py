@@ -13,7 +13,8 @@ GPU needed.
         bench/gpu/results/h200 bench/gpu/results/h100
 
 (the last two are result prefixes: PREFIX-models.json and PREFIX-codec.json). With
---steps-only MODELS_JSON in place of the two prefixes, only gcsim against that model run:
+--steps-only MODELS_JSON [REFERENCE_JSON] in place of the two prefixes, only the training
+steps of that model run (against gcsim, and the reference run's when one is given):
 
     python3 bench/gpu/compare_gpus.py build/sim/cli/gcsim platforms/h100-ndr.json \\
         --steps-only bench/gpu/results/h100-models-more.json
@@ -132,13 +133,14 @@ def codec_table(measured, reference):
 
 
 def main():
-    if len(sys.argv) == 5 and sys.argv[3] == "--steps-only":
-        gcsim, platform, _, models = sys.argv[1:]
-        print(gcsim_table(gcsim, platform, load(models)))
+    if len(sys.argv) in (5, 6) and sys.argv[3] == "--steps-only":
+        gcsim, platform, models = sys.argv[1], sys.argv[2], sys.argv[4]
+        reference = load(sys.argv[5]) if len(sys.argv) == 6 else None
+        print(step_table(gcsim, platform, load(models), reference))
         return
     if len(sys.argv) != 5:
         sys.exit("usage: compare_gpus.py GCSIM PLATFORM MEASURED_PREFIX REFERENCE_PREFIX\n"
-                 "       compare_gpus.py GCSIM PLATFORM --steps-only MODELS_JSON")
+                 "       compare_gpus.py GCSIM PLATFORM --steps-only MODELS_JSON [REFERENCE_JSON]")
     gcsim, platform, prefix, ref_prefix = sys.argv[1:]
     print("#### Training step: the reference GPU's time, and gcsim's, against the measurement\n")
     print(step_table(gcsim, platform, load(prefix + "-models.json"),
