@@ -53,6 +53,18 @@ def predicted_step_ms(gcsim, platform, model, precision, batch):
     return 1e3 * float(cells["iteration_s"]), cells.get("compute_source", "")
 
 
+def predicted_rows(gcsim, platform, measured):
+    """(config, measured ms, gcsim ms, gcsim's compute source, gap %) for each configuration
+    of a model run whose model the catalog has."""
+    for c in measured["configs"]:
+        if "error" in c or c["model"] not in MODEL_FILES:
+            continue
+        here = c["step_ms_median"]
+        ms, source = predicted_step_ms(gcsim, platform, MODEL_FILES[c["model"]],
+                                       PRECISIONS[c["precision"]], c["batch"])
+        yield c, here, ms, source, 100.0 * (ms - here) / here
+
+
 def step_table(gcsim, platform, measured, reference):
     if reference is None:
         return gcsim_table(gcsim, platform, measured)
@@ -63,13 +75,7 @@ def step_table(gcsim, platform, measured, reference):
              f"| {ref_gpu}'s time as this GPU's: error | gcsim `{platform}` now, ms | gap |",
              "|---|---|---:|---:|---:|---:|---:|---:|"]
     borrowed, gaps = [], []
-    for c in measured["configs"]:
-        if "error" in c or c["model"] not in MODEL_FILES:
-            continue
-        here = c["step_ms_median"]
-        ms, source = predicted_step_ms(gcsim, platform, MODEL_FILES[c["model"]],
-                                       PRECISIONS[c["precision"]], c["batch"])
-        gap = 100.0 * (ms - here) / here
+    for c, here, ms, source, gap in predicted_rows(gcsim, platform, measured):
         gaps.append(gap)
         r = ref.get((c["model"], c["precision"], c["batch"]))
         if r is None:
@@ -93,15 +99,10 @@ def gcsim_table(gcsim, platform, measured):
     lines = [f"| model | precision | batch | measured {gpu}, ms | gcsim `{platform}`, ms | gap |",
              "|---|---|---:|---:|---:|---:|"]
     gaps = []
-    for c in measured["configs"]:
-        if "error" in c or c["model"] not in MODEL_FILES:
-            continue
-        here = c["step_ms_median"]
-        ms, source = predicted_step_ms(gcsim, platform, MODEL_FILES[c["model"]],
-                                       PRECISIONS[c["precision"]], c["batch"])
-        gaps.append(100.0 * (ms - here) / here)
+    for c, here, ms, source, gap in predicted_rows(gcsim, platform, measured):
+        gaps.append(gap)
         lines.append(f"| {c['model']} | {c['precision']} | {c['batch']} | {here:.2f} "
-                     f"| {ms:.2f} ({source}) | {gaps[-1]:+.1f}% |")
+                     f"| {ms:.2f} ({source}) | {gap:+.1f}% |")
     lines.append("")
     lines.append(f"gcsim over {len(gaps)} configurations: median {statistics.median(gaps):+.1f}%, "
                  f"median |gap| {statistics.median(abs(g) for g in gaps):.1f}%, range "
