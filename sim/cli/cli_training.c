@@ -42,6 +42,16 @@ int cli_training_sharding(const char *cmd, const char *arg, gcsim_sharding *out)
     return 0;
 }
 
+int cli_training_act_ckpt(const char *cmd, const char *arg, gcsim_act_ckpt *out)
+{
+    char why[160];
+    if (gcsim_act_ckpt_parse(arg ? arg : "full", out, why, sizeof why)) {
+        fprintf(stderr, "gcsim %s: --act-ckpt: %s\n", cmd, why);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_training_grad_accum(const char *cmd, const char *arg, long long *out)
 {
     if (!cli_parse_int(arg, 1, GCSIM_MAX_GRAD_ACCUM, out)) {

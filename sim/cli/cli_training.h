@@ -1,12 +1,13 @@
 /*
  * sim/cli/cli_training.h: the training settings every command that predicts takes, parsed
- * once: --precision, --optimizer, --sharding, --grad-accum, --mfu, --step-time
+ * once: --precision, --optimizer, --sharding, --grad-accum, --act-ckpt, --mfu, --step-time
  * (docs/sharding.md). Each parser returns 0, or -1 after printing
  * "gcsim CMD: --OPTION: reason" on stderr.
  */
 #ifndef GCSIM_CLI_TRAINING_H
 #define GCSIM_CLI_TRAINING_H
 
+#include "act_ckpt.h"
 #include "sharding.h"
 
 /* fp32, tf32, bf16 or fp16, as a gcsim_precision. */
@@ -16,6 +17,8 @@ int cli_training_optimizer(const char *cmd, const char *arg, int *out);
 int cli_training_sharding(const char *cmd, const char *arg, gcsim_sharding *out);
 /* 1 to GCSIM_MAX_GRAD_ACCUM micro-batches per optimizer step. */
 int cli_training_grad_accum(const char *cmd, const char *arg, long long *out);
+/* --act-ckpt[=POLICY]: arg NULL (the flag alone) is the full policy. */
+int cli_training_act_ckpt(const char *cmd, const char *arg, gcsim_act_ckpt *out);
 /* A fraction of the peak in (0, 1]. */
 int cli_training_mfu(const char *cmd, const char *arg, double *out);
 /* A duration such as 350ms, up to 10^6 s. */

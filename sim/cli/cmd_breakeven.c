@@ -34,7 +34,7 @@ static void usage(FILE *out)
 "                       [--gpus LIST] [--stack NAME] [--exchange X] [--collective C]\n"
 "                       [--batch K] [--format table|json|csv] [--output FILE]\n"
 "                       [--precision P] [--optimizer O] [--sharding S] [--grad-accum K]\n"
-"                       [--act-ckpt] [--convergence best|catalog|train|bound|none]\n"
+"                       [--act-ckpt[=P]] [--convergence best|catalog|train|bound|none]\n"
 "\n"
 "For every platform, model, GPU count and compressor: the NIC bandwidth below which the\n"
 "compressor's throughput beats fp32's (analytic engine, codec time and the exchange\n"
@@ -56,7 +56,7 @@ static void usage(FILE *out)
 "  --exchange X, --collective C   as in gcsim predict (fp32 uses its own default)\n"
 "  --batch K         mini-batch per GPU (default: the model's)\n"
 "  --format F, --output FILE      as in gcsim predict\n"
-"  --precision P, --optimizer O, --sharding S, --grad-accum K, --act-ckpt\n"
+"  --precision P, --optimizer O, --sharding S, --grad-accum K, --act-ckpt[=P]\n"
 "                    as in gcsim predict, for both sides (docs/sharding.md)\n"
 "  --convergence S   also answer on time to accuracy: the compressor wins where its\n"
 "                    throughput / its convergence factor beats fp32's (the accuracy_\n"
@@ -76,6 +76,7 @@ typedef struct {
     gcsim_sharding sharding;
     long long grad_accum;
     bool act_ckpt;
+    gcsim_act_ckpt act_ckpt_policy;
     conv_source convergence;
 } options;
 
@@ -90,7 +91,7 @@ static int parse(int argc, char **argv, options *o)
         {"stack", required_argument, 0, 'K'},
         {"precision", required_argument, 0, 1000}, {"optimizer", required_argument, 0, 1001},
         {"sharding", required_argument, 0, 1002},  {"grad-accum", required_argument, 0, 1003},
-        {"act-ckpt", no_argument, 0, 1004},        {"convergence", required_argument, 0, 1005},
+        {"act-ckpt", optional_argument, 0, 1004},        {"convergence", required_argument, 0, 1005},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -138,7 +139,11 @@ static int parse(int argc, char **argv, options *o)
             if (cli_training_grad_accum("breakeven", optarg, &o->grad_accum))
                 return -1;
             break;
-        case 1004: o->act_ckpt = true; break;
+        case 1004:
+            if (cli_training_act_ckpt("breakeven", optarg, &o->act_ckpt_policy))
+                return -1;
+            o->act_ckpt = true;
+            break;
         case 1005:
             if (cli_convergence_option("breakeven", optarg, &o->convergence))
                 return -1;
@@ -303,7 +308,8 @@ int cmd_breakeven(int argc, char **argv)
                                          .exchange = o.exchange,
                                          .collective = o.collective_given ? &o.collective : NULL,
                                          .sharding = o.sharding, .grad_accum = (int)o.grad_accum,
-                                         .act_ckpt = o.act_ckpt};
+                                         .act_ckpt = o.act_ckpt,
+                                         .act_ckpt_policy = o.act_ckpt_policy};
                     conv_factor cf = conv_factor_at(&conv[ci], counts[g]);
                     stack_breakeven be, fe, ae;
                     if (!pl ||

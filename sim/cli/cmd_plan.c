@@ -89,7 +89,7 @@ static void plan_usage(FILE *out)
 "  --sharding LIST       strategies to search: ddp, zero1, zero2, zero3, fsdp, hsdp[:G],\n"
 "                        zero3+qwz+hpz+qgz, ..., or all (ddp, zero1, zero2, fsdp, hsdp);\n"
 "                        default ddp, and all of them when ddp fits at no GPU count\n"
-"  --precision P, --optimizer O, --grad-accum K, --act-ckpt, --mfu F   as in gcsim predict\n"
+"  --precision P, --optimizer O, --grad-accum K, --act-ckpt[=P], --mfu F   as in gcsim predict\n"
 "  --format F, --output FILE   as in gcsim predict\n"
 "  --convergence S       count each compressor's convergence factor (iterations to fp32's\n"
 "                        accuracy / fp32's) in hours, cost and the ranking: catalog\n"
@@ -121,6 +121,7 @@ typedef struct {
     bool exchange_best;   /* --exchange best */
     sweep_list shardings;
     bool act_ckpt;
+    gcsim_act_ckpt act_ckpt_policy;
     int precision, optimizer;     /* -1: the model's */
     long long grad_accum;
     double mfu;
@@ -164,7 +165,7 @@ static int parse_options(int argc, char **argv, plan_options *o)
         {"stacks", required_argument, 0, 'K'},
         {"sharding", required_argument, 0, 1000},    {"precision", required_argument, 0, 1001},
         {"optimizer", required_argument, 0, 1002},   {"grad-accum", required_argument, 0, 1003},
-        {"act-ckpt", no_argument, 0, 1004},          {"mfu", required_argument, 0, 1005},
+        {"act-ckpt", optional_argument, 0, 1004},          {"mfu", required_argument, 0, 1005},
         {"convergence", required_argument, 0, 1006},
         {"search", required_argument, 0, 1008},
         {0, 0, 0, 0}};
@@ -283,7 +284,11 @@ static int parse_options(int argc, char **argv, plan_options *o)
             if (cli_training_grad_accum("plan", optarg, &o->grad_accum))
                 return -1;
             break;
-        case 1004: o->act_ckpt = true; break;
+        case 1004:
+            if (cli_training_act_ckpt("plan", optarg, &o->act_ckpt_policy))
+                return -1;
+            o->act_ckpt = true;
+            break;
         case 1005:
             if (cli_training_mfu("plan", optarg, &o->mfu))
                 return -1;
@@ -578,7 +583,7 @@ int cmd_plan(int argc, char **argv)
 {
     plan_options o = {.top = 10, .scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                       .format = REPORT_TABLE, .nodes_rule = -1,
-                      .convergence = CONV_SOURCE_BEST};
+                      .convergence = CONV_SOURCE_BEST, .precision = -1, .optimizer = -1};
     int rc = parse_options(argc, argv, &o);
     if (rc) {
         free_options(&o);
@@ -666,6 +671,7 @@ int cmd_plan(int argc, char **argv)
     pb.n_shardings = n_sh;
     pb.grad_accum = (int)o.grad_accum;
     pb.act_ckpt = o.act_ckpt;
+    pb.act_ckpt_policy = o.act_ckpt_policy;
     for (int c = 0; c < pb.n_compressors; c++)
         if (!(plans[c] = sweep_cache_payload(cache, model, o.compressors.items[c], &err)))
             goto fail;

@@ -40,7 +40,7 @@ static void predict_usage(FILE *out)
 "                     [--no-overlap] [--timeline FILE] [--buckets] [--tensors]\n"
 "                     [--steps]\n"
 "                     [--precision fp32|tf32|bf16|fp16] [--optimizer sgd|momentum|adam]\n"
-"                     [--sharding S] [--grad-accum K] [--act-ckpt] [--mfu F | --step-time T]\n"
+"                     [--sharding S] [--grad-accum K] [--act-ckpt[=P]] [--mfu F | --step-time T]\n"
 "                     [--no-memory-check] [--convergence S]\n"
 "                     [--format table|json|csv] [--wide]\n"
 "                     [--output FILE]\n"
@@ -116,8 +116,11 @@ static void predict_usage(FILE *out)
 "                    all-gathers inside the node), +qgz (int4 hierarchical reduce-scatter);\n"
 "                    docs/sharding.md\n"
 "  --grad-accum K    micro-batches per optimizer step (the batch is one micro-batch)\n"
-"  --act-ckpt        activation checkpointing: each unit's forward recomputed before its\n"
-"                    backward; activations kept only at unit boundaries\n"
+"  --act-ckpt[=P]    activation checkpointing, forward work recomputed before backward:\n"
+"                    full (the flag alone: each unit's whole forward, activations kept\n"
+"                    at unit boundaries), op (torchtitan's op policy: every other matmul\n"
+"                    of each transformer block), every:N (torchtitan: every N-th block\n"
+"                    whole), fraction:P (fms-fsdp: a share P of the blocks whole)\n"
 "  --mfu F           compute at this fraction of the GPU's peak (0 < F <= 1) instead of the\n"
 "                    model's profile or the compute model\n"
 "  --step-time T     one GPU's forward + backward time for the batch, e.g. 350ms\n"
@@ -155,6 +158,7 @@ typedef struct {
     gcsim_sharding sharding;
     long long grad_accum;
     bool act_ckpt;
+    gcsim_act_ckpt act_ckpt_policy;
     double mfu, step_time_s;      /* compute overrides; 0: not given */
     bool no_memory_check;
     bool convergence_given;       /* --convergence: notes only, the rows are per step */
@@ -178,7 +182,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"tensors", no_argument, 0, 'T'},      {"stack", required_argument, 0, 'K'},
         {"steps", no_argument, 0, 'Y'},
         {"sharding", required_argument, 0, 1000}, {"grad-accum", required_argument, 0, 1001},
-        {"act-ckpt", no_argument, 0, 1002},       {"mfu", required_argument, 0, 1003},
+        {"act-ckpt", optional_argument, 0, 1002},       {"mfu", required_argument, 0, 1003},
         {"step-time", required_argument, 0, 1004},
         {"no-memory-check", no_argument, 0, 1005}, {"wide", no_argument, 0, 1006},
         {"convergence", required_argument, 0, 1007},
@@ -287,7 +291,11 @@ static int parse_options(int argc, char **argv, predict_options *o)
             if (cli_training_grad_accum("predict", optarg, &o->grad_accum))
                 return -1;
             break;
-        case 1002: o->act_ckpt = true; break;
+        case 1002:
+            if (cli_training_act_ckpt("predict", optarg, &o->act_ckpt_policy))
+                return -1;
+            o->act_ckpt = true;
+            break;
         case 1005: o->no_memory_check = true; break;
         case 1006: break; /* the full table: what any option prints */
         case 1007:
@@ -395,7 +403,8 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
     gcsim_memory mem;
     gcsim_memory_estimate_sharded(m, pf, &o->sharding, max_gpus,
                                   gcsim_samples_per_gpu(o->scaling, batch, max_gpus),
-                                  o->act_ckpt, o->bucket_bytes, &mem);
+                                  o->act_ckpt ? &o->act_ckpt_policy : NULL, o->bucket_bytes,
+                                  &mem);
     gcsim_memory_describe(m, &mem, buf, sizeof buf);
     char at[64];
     snprintf(at, sizeof at, " (at %d GPUs; column mem GB per count)", max_gpus);
@@ -404,10 +413,16 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
     char strategy[48];
     gcsim_sharding_format(&o->sharding, strategy, sizeof strategy);
     if (o->sharding.strategy != GCSIM_SHARD_DDP || o->grad_accum > 1 || o->act_ckpt) {
+        char ckpt_note[200] = "";
+        if (o->act_ckpt) {
+            char what[160];
+            gcsim_act_ckpt_describe(&o->act_ckpt_policy, what, sizeof what);
+            snprintf(ckpt_note, sizeof ckpt_note, "; activations checkpointed (%s)", what);
+        }
         snprintf(buf, sizeof buf,
                  "%s; %lld micro-batch%s of %d per optimizer step%s%s", strategy,
                  o->grad_accum > 1 ? o->grad_accum : 1LL, o->grad_accum > 1 ? "es" : "", batch,
-                 o->act_ckpt ? "; activations checkpointed (forward recomputed per unit)" : "",
+                 ckpt_note,
                  o->sharding.strategy == GCSIM_SHARD_ZERO3 || o->sharding.strategy == GCSIM_SHARD_HSDP
                      ? "; per unit: parameter all-gather before forward and before backward "
                        "(prefetched one unit ahead), gradient reduce-scatter after backward "
@@ -421,6 +436,9 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
     report_meta_str(r, "sharding", strategy);
     report_meta_int(r, "grad_accum", o->grad_accum > 1 ? (int)o->grad_accum : 1);
     report_meta_bool(r, "act_ckpt", o->act_ckpt);
+    char policy[48];
+    gcsim_act_ckpt_format(&o->act_ckpt_policy, policy, sizeof policy);
+    report_meta_str(r, "act_ckpt_policy", o->act_ckpt ? policy : "none");
     report_meta_str(r, "compute_source", gcsim_compute_source(m, pf));
     snprintf(buf, sizeof buf, "MFU = %.4g training FLOPs per sample (3 x forward) x samples/s / "
                               "(GPUs x %s %.4g TFLOP/s)",
@@ -550,7 +568,8 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
         gcsim_memory mem;
         gcsim_memory_estimate_sharded(m, pf, &o->sharding, row->gpus,
                                       gcsim_samples_per_gpu(o->scaling, batch, row->gpus),
-                                      o->act_ckpt, o->bucket_bytes, &mem);
+                                      o->act_ckpt ? &o->act_ckpt_policy : NULL,
+                                      o->bucket_bytes, &mem);
         report_num(r, c_mem, mem.total_bytes);
         report_str(r, c_csrc, csrc);
     }
@@ -811,10 +830,13 @@ int cmd_predict(int argc, char **argv)
                        batch, counts[k]);
             goto fail;
         }
+        if (k == 0 && o.act_ckpt && gcsim_act_ckpt_check(&model, &o.act_ckpt_policy, &err))
+            goto fail;
         if (!o.no_memory_check &&
             gcsim_memory_check_sharded(&model, &platform, &o.sharding, counts[k],
                                        gcsim_samples_per_gpu(o.scaling, batch, counts[k]),
-                                       o.act_ckpt, o.bucket_bytes, &err))
+                                       o.act_ckpt ? &o.act_ckpt_policy : NULL,
+                                       o.bucket_bytes, &err))
             goto fail;
         if (o.sharding.strategy != GCSIM_SHARD_DDP &&
             gcsim_sharding_check(&o.sharding, &platform, &plan, counts[k], &err))
@@ -826,7 +848,8 @@ int cmd_predict(int argc, char **argv)
         .collective = o.collective, .batch = batch, .ps_shards = (int)o.ps_shards,
         .bucket_bytes = o.bucket_bytes, .overlap = o.overlap, .timeline_path = NULL,
         .des_max_messages = o.des_max_messages, .sharding = o.sharding,
-        .grad_accum = (int)o.grad_accum, .act_ckpt = o.act_ckpt};
+        .grad_accum = (int)o.grad_accum, .act_ckpt = o.act_ckpt,
+        .act_ckpt_policy = o.act_ckpt_policy};
     gcsim_stack_setup_apply(&ss, &s);
     /* The other exchanges, tried with the analytic engine (predict_exchange.h): --exchange
      * best runs the fastest; otherwise a warning when it is much faster than this one,

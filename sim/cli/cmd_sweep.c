@@ -37,7 +37,7 @@ static void sweep_usage(FILE *out)
 "                   [--bucket SIZE] [--no-overlap] [--format csv|jsonl] [--output FILE]\n"
 "                   [--shard K/N] [--progress|--no-progress] [--count]\n"
 "                   [--precision P] [--optimizer O] [--sharding S] [--grad-accum K]\n"
-"                   [--act-ckpt]\n"
+"                   [--act-ckpt[=P]]\n"
 "\n"
 "Runs every combination of the listed values and writes one row per case. Each list\n"
 "option may be repeated and takes comma lists (a compressor's own options continue its\n"
@@ -68,7 +68,7 @@ static void sweep_usage(FILE *out)
 "  --no-progress     never draw it (default: drawn when stderr is a terminal)\n"
 "  --count           print the number of cases (in the shard, and in all) and exit\n");
     fprintf(out,
-"  --precision P, --optimizer O, --sharding S, --grad-accum K, --act-ckpt\n"
+"  --precision P, --optimizer O, --sharding S, --grad-accum K, --act-ckpt[=P]\n"
 "                    as in gcsim predict, for every case (a sharded case's id includes\n"
 "                    them; docs/sharding.md)\n"
 "\n"
@@ -96,6 +96,7 @@ typedef struct {
     gcsim_sharding sharding;
     long long grad_accum;
     bool act_ckpt;
+    gcsim_act_ckpt act_ckpt_policy;
 } sweep_options;
 
 static void free_options(sweep_options *o)
@@ -142,7 +143,7 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         {"exchange", required_argument, 0, 'X'}, {"stack", required_argument, 0, 'K'},
         {"precision", required_argument, 0, 1000}, {"optimizer", required_argument, 0, 1001},
         {"sharding", required_argument, 0, 1002},  {"grad-accum", required_argument, 0, 1003},
-        {"act-ckpt", no_argument, 0, 1004},
+        {"act-ckpt", optional_argument, 0, 1004},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -181,7 +182,11 @@ static int parse_options(int argc, char **argv, sweep_options *o)
             if (cli_training_grad_accum("sweep", optarg, &o->grad_accum))
                 return -1;
             break;
-        case 1004: o->act_ckpt = true; break;
+        case 1004:
+            if (cli_training_act_ckpt("sweep", optarg, &o->act_ckpt_policy))
+                return -1;
+            o->act_ckpt = true;
+            break;
         case 'X':
             if (gcsim_exchange_parse(optarg, &o->exchange)) {
                 snprintf(msg, sizeof msg, "--exchange: expected auto, allreduce, allgather or ps, "
@@ -463,7 +468,8 @@ static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
                             .ps_shards = (int)o->ps_shards, .bucket_bytes = o->bucket_bytes,
                             .overlap = o->overlap, .shard_k = o->shard_k, .shard_n = o->shard_n,
                             .sharding = o->sharding, .grad_accum = (int)o->grad_accum,
-                            .act_ckpt = o->act_ckpt};
+                            .act_ckpt = o->act_ckpt,
+                            .act_ckpt_policy = o->act_ckpt_policy};
     sweep_sink sink = {.w = &w, .out = out, .bar = &bar};
     bool stopped;
     sweep_run(s, &ro, write_outcome, &sink, &stopped);

@@ -216,6 +216,41 @@ static double forward_of(const double *layer_fwd_s, int first, int last)
     return t;
 }
 
+/* What activation checkpointing recomputes of each layer's forward (act_ckpt.h): NULL when
+ * nothing is recomputed; under the full policy, every share 1. */
+static double *recompute_shares(const gcsim_scenario *s, gcsim_error *err, int *rc)
+{
+    *rc = 0;
+    if (!s->act_ckpt)
+        return NULL;
+    const gcsim_model *m = s->model;
+    double *share = malloc(sizeof(double) * (size_t)(m->n_layers > 0 ? m->n_layers : 1));
+    if (!share) {
+        *rc = gcsim_fail(err, "out of memory");
+        return NULL;
+    }
+    if (gcsim_act_ckpt_layer_share(m, &s->act_ckpt_policy, share, err) != 0) {
+        free(share);
+        *rc = -1;
+        return NULL;
+    }
+    return share;
+}
+
+/* Seconds recomputed of layers first..last: their whole forward under the full policy
+ * (summed as forward_of sums it, so full checkpointing is what it was), else each layer's
+ * share of its forward. */
+static double recompute_of(const gcsim_scenario *s, const double *share,
+                           const double *layer_fwd_s, int first, int last)
+{
+    if (s->act_ckpt_policy.mode == GCSIM_CKPT_FULL)
+        return forward_of(layer_fwd_s, first, last);
+    double t = 0;
+    for (int l = first; l <= last; l++)
+        t += layer_fwd_s[l] * share[l];
+    return t;
+}
+
 int sharding_build_bucketed(gcsim_iteration *it, const gcsim_scenario *s,
                             const double *layer_fwd_s, gcsim_error *err)
 {
@@ -233,6 +268,11 @@ int sharding_build_bucketed(gcsim_iteration *it, const gcsim_scenario *s,
     it->blocks = NULL;
     it->n_blocks = 0;
     int block_cap = 0, bucket_cap = 0, rc = 0;
+    double *share = recompute_shares(s, err, &rc);
+    if (rc) {
+        free(orig);
+        return -1;
+    }
     double fwd_total = forward_of(layer_fwd_s, 0, it->n_layers - 1);
     it->compute_s = it->forward_s = 0;
     for (int m = 0; m < K && rc == 0; m++) {
@@ -245,8 +285,10 @@ int sharding_build_bucketed(gcsim_iteration *it, const gcsim_scenario *s,
         it->forward_s += fwd_total;
         for (int b = 0; b < nb && rc == 0; b++) {
             const gcsim_bucket *ob = &orig[b];
-            if (s->act_ckpt) {
-                double r = forward_of(layer_fwd_s, ob->first_layer, ob->last_layer);
+            double r = share ? recompute_of(s, share, layer_fwd_s, ob->first_layer,
+                                            ob->last_layer)
+                             : 0;
+            if (share && (s->act_ckpt_policy.mode == GCSIM_CKPT_FULL || r > 0)) {
                 rc = add_block(it, &block_cap,
                                (gcsim_block){.kind = GCSIM_BLOCK_RECOMPUTE, .seconds = r,
                                              .first_layer = ob->first_layer,
@@ -277,6 +319,7 @@ int sharding_build_bucketed(gcsim_iteration *it, const gcsim_scenario *s,
     for (int k = 0; k < it->n_blocks; k++)
         it->compute_s += it->blocks[k].kind == GCSIM_BLOCK_RECOMPUTE ? 0 : it->blocks[k].seconds;
     free(orig);
+    free(share);
     if (rc)
         return gcsim_fail(err, "out of memory for %d micro-batches of %d buckets", K, nb);
     if (st == GCSIM_SHARD_DDP)
@@ -305,7 +348,7 @@ int sharding_build_bucketed(gcsim_iteration *it, const gcsim_scenario *s,
 
 typedef struct {
     int first_layer, last_layer;
-    double fwd_s, bwd_s;
+    double fwd_s, bwd_s, recompute_s;
 } unit_span;
 
 /* A program to place: its bucket fields, when it may start, and whether it is a
@@ -338,6 +381,12 @@ int sharding_build_units(gcsim_iteration *it, const gcsim_scenario *s,
     unit_span *units = calloc((size_t)L, sizeof *units);
     pending *todo = NULL;
     int rc = 0;
+    double *share = recompute_shares(s, err, &rc);
+    if (rc) {
+        free(unit_of);
+        free(units);
+        return -1;
+    }
     if (!unit_of || !units) {
         rc = -1;
         goto out;
@@ -351,6 +400,11 @@ int sharding_build_units(gcsim_iteration *it, const gcsim_scenario *s,
         u->fwd_s += layer_fwd_s[l];
         u->bwd_s += layer_bwd_s[l];
     }
+    for (int u = 0; share && u < U; u++)
+        units[u].recompute_s = s->act_ckpt_policy.mode == GCSIM_CKPT_FULL
+                                   ? units[u].fwd_s
+                                   : recompute_of(s, share, layer_fwd_s, units[u].first_layer,
+                                                  units[u].last_layer);
     free(it->buckets);
     free(it->blocks);
     it->buckets = NULL;
@@ -394,14 +448,15 @@ int sharding_build_units(gcsim_iteration *it, const gcsim_scenario *s,
             int prefetch = q - 2 > fwd_end ? q - 2 : fwd_end;
             todo[n_todo++] = (pending){.unit = u, .ready_block = prefetch, .gated_block = q,
                                        .kind = 1};
-            if (s->act_ckpt) {
+            if (share && (s->act_ckpt_policy.mode == GCSIM_CKPT_FULL ||
+                          units[u].recompute_s > 0)) {
                 rc = add_block(it, &block_cap,
                                (gcsim_block){.kind = GCSIM_BLOCK_RECOMPUTE,
-                                             .seconds = units[u].fwd_s,
+                                             .seconds = units[u].recompute_s,
                                              .first_layer = units[u].first_layer,
                                              .last_layer = units[u].last_layer,
                                              .gate = -1, .micro_batch = mb});
-                it->compute_s += units[u].fwd_s;
+                it->compute_s += units[u].recompute_s;
             }
             rc = rc || add_block(it, &block_cap,
                                  (gcsim_block){.kind = GCSIM_BLOCK_BACKWARD,
@@ -448,6 +503,7 @@ out:
     free(unit_of);
     free(units);
     free(todo);
+    free(share);
     if (rc)
         return gcsim_fail(err, "out of memory building the sharded iteration of %d layers", L);
     return 0;

@@ -78,11 +78,14 @@ static int shard_span(const gcsim_sharding *sh, const gcsim_platform *pf, int gp
 
 void gcsim_memory_estimate_sharded(const gcsim_model *m, const gcsim_platform *pf,
                                    const gcsim_sharding *sh, int gpus, int samples_per_gpu,
-                                   bool act_ckpt, double bucket_bytes, gcsim_memory *out)
+                                   const gcsim_act_ckpt *ckpt, double bucket_bytes,
+                                   gcsim_memory *out)
 {
     gcsim_memory_estimate(m, pf, samples_per_gpu, out);
     out->sharding = *sh;
-    out->act_ckpt = act_ckpt;
+    out->act_ckpt = ckpt != NULL;
+    if (ckpt)
+        out->act_ckpt_policy = *ckpt;
     int span = shard_span(sh, pf, gpus);
     out->shard_gpus = span;
     double n = (double)out->params, S = (double)span;
@@ -114,11 +117,19 @@ void gcsim_memory_estimate_sharded(const gcsim_model *m, const gcsim_platform *p
         out->buffer_bytes = largest_unit_params(m) * (2.0 * working + grad);
     if (sh->hpz && pf->gpus_per_node > 1)
         out->buffer_bytes += n * working / pf->gpus_per_node;
-    if (act_ckpt && out->activation_bytes > 0) {
+    if (ckpt && ckpt->mode != GCSIM_CKPT_OP && out->activation_bytes > 0) {
         int *unit_of = malloc(sizeof(int) * (size_t)(m->n_layers > 0 ? m->n_layers : 1));
         int units = unit_of ? gcsim_model_units(m, unit_of) : 1;
         free(unit_of);
-        out->activation_bytes *= 2.0 / 34.0 + 1.0 / (units > 0 ? units : 1);
+        double U = units > 0 ? units : 1;
+        if (ckpt->mode == GCSIM_CKPT_FULL) {
+            out->activation_bytes *= 2.0 / 34.0 + 1.0 / U;
+        } else {
+            int blocks, whole;
+            gcsim_act_ckpt_blocks(m, ckpt, &blocks, &whole);
+            out->activation_bytes *= (U - whole) / U + whole / U * (2.0 / 34.0) +
+                                     (whole > 0 ? 1.0 / U : 0.0);
+        }
     }
     out->total_bytes = out->weights_bytes + out->gradients_bytes + out->optimizer_bytes +
                        out->activation_bytes + out->buffer_bytes;
@@ -151,8 +162,16 @@ void gcsim_memory_describe(const gcsim_model *m, const gcsim_memory *mem, char *
                  mem->optimizer_bytes / 1e9, act, mem->total_bytes / 1e9, cap);
         return;
     }
-    char strategy[48];
+    char strategy[48], policy[48], ckpt_text[160] = "";
     gcsim_sharding_format(&mem->sharding, strategy, sizeof strategy);
+    gcsim_act_ckpt_format(&mem->act_ckpt_policy, policy, sizeof policy);
+    if (mem->act_ckpt && mem->act_ckpt_policy.mode == GCSIM_CKPT_FULL)
+        snprintf(ckpt_text, sizeof ckpt_text, " checkpointed");
+    else if (mem->act_ckpt && mem->act_ckpt_policy.mode == GCSIM_CKPT_OP)
+        snprintf(ckpt_text, sizeof ckpt_text, " (checkpointed, %s policy: counted whole, an "
+                                              "upper bound)", policy);
+    else if (mem->act_ckpt)
+        snprintf(ckpt_text, sizeof ckpt_text, " checkpointed (%s)", policy);
     snprintf(buf, size,
              "%s%s%d GPUs: %lld parameters (%s, %s: weights %.2f + gradients %.2f + "
              "optimizer %.2f GB) + buffers %.2f GB + %s%s = %.2f GB per GPU, %s",
@@ -160,7 +179,7 @@ void gcsim_memory_describe(const gcsim_model *m, const gcsim_memory *mem, char *
              mem->shard_gpus > 1 ? mem->shard_gpus : 1, mem->params, gcsim_precision_name(m->precision),
              gcsim_optimizer_name(m->optimizer), mem->weights_bytes / 1e9,
              mem->gradients_bytes / 1e9, mem->optimizer_bytes / 1e9, mem->buffer_bytes / 1e9,
-             act, mem->act_ckpt ? " checkpointed" : "", mem->total_bytes / 1e9, cap);
+             act, ckpt_text, mem->total_bytes / 1e9, cap);
 }
 
 int gcsim_memory_check(const gcsim_model *m, const gcsim_platform *pf, int samples_per_gpu,
@@ -179,23 +198,26 @@ int gcsim_memory_check(const gcsim_model *m, const gcsim_platform *pf, int sampl
 /* What would fit instead: per strategy, the smallest power-of-two GPU count (up to the
  * platform's) at which it fits, without checkpointing, else with it. */
 static void fit_suggestions(const gcsim_model *m, const gcsim_platform *pf, int gpus,
-                            int samples, bool act_ckpt, double bucket_bytes, char *buf,
-                            size_t size)
+                            int samples, const gcsim_act_ckpt *ckpt, double bucket_bytes,
+                            char *buf, size_t size)
 {
     static const gcsim_shard_strategy order[] = {GCSIM_SHARD_DDP, GCSIM_SHARD_ZERO1,
                                                  GCSIM_SHARD_ZERO2, GCSIM_SHARD_HSDP,
                                                  GCSIM_SHARD_ZERO3};
     static const char *names[] = {"ddp", "zero1", "zero2", "hsdp", "fsdp"};
+    static const gcsim_act_ckpt full = {.mode = GCSIM_CKPT_FULL};
     long long capacity = (long long)pf->nodes * pf->gpus_per_node;
     size_t n = 0;
     buf[0] = '\0';
     for (size_t k = 0; k < sizeof order / sizeof *order && n < size; k++) {
         gcsim_sharding alt = {.strategy = order[k]};
-        for (int ck = act_ckpt ? 1 : 0; ck < 2; ck++) {
+        for (int ck = ckpt ? 1 : 0; ck < 2; ck++) {
+            /* without checkpointing, then with the asked policy (full when none was) */
+            const gcsim_act_ckpt *with = !ck ? NULL : ckpt ? ckpt : &full;
             long long found = 0;
             gcsim_memory mem;
             for (long long g = 1; g <= capacity && !found; g *= 2) {
-                gcsim_memory_estimate_sharded(m, pf, &alt, (int)g, samples, ck, bucket_bytes,
+                gcsim_memory_estimate_sharded(m, pf, &alt, (int)g, samples, with, bucket_bytes,
                                               &mem);
                 if (mem.total_bytes <= mem.capacity_bytes)
                     found = g;
@@ -203,10 +225,10 @@ static void fit_suggestions(const gcsim_model *m, const gcsim_platform *pf, int 
             if (!found)
                 continue;
             if (found <= gpus) /* fits at the asked count: its figure there */
-                gcsim_memory_estimate_sharded(m, pf, &alt, gpus, samples, ck, bucket_bytes,
+                gcsim_memory_estimate_sharded(m, pf, &alt, gpus, samples, with, bucket_bytes,
                                               &mem);
             n += (size_t)snprintf(buf + n, size - n, "%s%s%s on %s%lld GPUs (%.1f GB)",
-                                  n ? ", " : "", names[k], ck && !act_ckpt ? " --act-ckpt" : "",
+                                  n ? ", " : "", names[k], ck && !ckpt ? " --act-ckpt" : "",
                                   found > gpus ? ">= " : "", found > gpus ? found : gpus,
                                   mem.total_bytes / 1e9);
             break;
@@ -219,16 +241,16 @@ static void fit_suggestions(const gcsim_model *m, const gcsim_platform *pf, int 
 
 int gcsim_memory_check_sharded(const gcsim_model *m, const gcsim_platform *pf,
                                const gcsim_sharding *sh, int gpus, int samples_per_gpu,
-                               bool act_ckpt, double bucket_bytes, gcsim_error *err)
+                               const gcsim_act_ckpt *ckpt, double bucket_bytes,
+                               gcsim_error *err)
 {
     gcsim_memory mem;
-    gcsim_memory_estimate_sharded(m, pf, sh, gpus, samples_per_gpu, act_ckpt, bucket_bytes,
-                                  &mem);
+    gcsim_memory_estimate_sharded(m, pf, sh, gpus, samples_per_gpu, ckpt, bucket_bytes, &mem);
     if (mem.capacity_bytes <= 0.0 || mem.total_bytes <= mem.capacity_bytes)
         return 0;
     char line[900], fits[600];
     gcsim_memory_describe(m, &mem, line, sizeof line);
-    fit_suggestions(m, pf, gpus, samples_per_gpu, act_ckpt, bucket_bytes, fits, sizeof fits);
+    fit_suggestions(m, pf, gpus, samples_per_gpu, ckpt, bucket_bytes, fits, sizeof fits);
     return gcsim_fail(err, "does not fit in GPU memory on %d GPUs: %s %s on %s (%s): %s; would "
                            "fit: %s",
                       gpus, m->name, m->source_path, pf->gpu.type, pf->source_path, line, fits);

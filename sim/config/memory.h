@@ -28,6 +28,7 @@ typedef struct {
     gcsim_sharding sharding;  /* how the state below is shared (ddp: not at all) */
     int shard_gpus;           /* GPUs the sharded state is spread over (1: none) */
     bool act_ckpt;
+    gcsim_act_ckpt act_ckpt_policy;
     double weights_bytes;     /* working copy plus fp32 master weights under bf16/fp16 */
     double gradients_bytes;
     double optimizer_bytes;
@@ -57,17 +58,22 @@ int gcsim_memory_check(const gcsim_model *m, const gcsim_platform *pf, int sampl
  *   ddp   P (W + M + G + O)           zero1  P (W + G) + P (M + O) / S
  *   zero2 P W + P (M + G + O) / S     zero3, hsdp  P (W + M + G + O) / S
  * plus buffers (zero1/2: two reduce buckets; zero3/hsdp: two units' parameters and one
- * unit's gradient unsharded; hpz: P W / gpus_per_node) and activations (checkpointed:
- * each unit's input, 2/34 of a layer's activations in Korthikanti et al.'s count, plus
- * one unit's in full). bucket_bytes: fp32 bytes of a gradient bucket (0: 25 MiB). */
+ * unit's gradient unsharded; hpz: P W / gpus_per_node) and activations (checkpointed
+ * with the full policy: each unit's input, 2/34 of a layer's activations in Korthikanti et
+ * al.'s count, plus one unit's in full; every:N and fraction:P: that for the c of the U
+ * units that recompute whole, the others' in full; op: all of them, an upper bound, its
+ * saved tensors not being modelled). ckpt: NULL when activations are not checkpointed.
+ * bucket_bytes: fp32 bytes of a gradient bucket (0: 25 MiB). */
 void gcsim_memory_estimate_sharded(const gcsim_model *m, const gcsim_platform *pf,
                                    const gcsim_sharding *sh, int gpus, int samples_per_gpu,
-                                   bool act_ckpt, double bucket_bytes, gcsim_memory *out);
+                                   const gcsim_act_ckpt *ckpt, double bucket_bytes,
+                                   gcsim_memory *out);
 /* As gcsim_memory_check; the refusal says which strategies, GPU counts (up to the
  * platform's) or activation checkpointing would fit. */
 int gcsim_memory_check_sharded(const gcsim_model *m, const gcsim_platform *pf,
                                const gcsim_sharding *sh, int gpus, int samples_per_gpu,
-                               bool act_ckpt, double bucket_bytes, gcsim_error *err);
+                               const gcsim_act_ckpt *ckpt, double bucket_bytes,
+                               gcsim_error *err);
 
 /* One line describing the estimate, for reports. */
 void gcsim_memory_describe(const gcsim_model *m, const gcsim_memory *mem, char *buf,

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 
+#include "act_ckpt.h"
 #include "model.h"
 #include "payload.h"
 #include "platform.h"
@@ -96,10 +97,12 @@ typedef struct {
     bool tune_allreduce;
     /* How workers share the training state (sharding.h; zeroed: ddp), micro-batches per
      * optimizer step (gradient accumulation; 0 or 1: one), and whether activations are
-     * checkpointed (each unit's forward recomputed before its backward). */
+     * checkpointed (forward work recomputed before backward), with which policy (zeroed:
+     * full, each unit's whole forward). */
     gcsim_sharding sharding;
     int grad_accum;
     bool act_ckpt;
+    gcsim_act_ckpt act_ckpt_policy;
     /* What cases that differ only in their GPU count share: the prices of the stack's ops,
      * the iteration's layers and buckets (sim/collectives/collectives.h, gcsim_case_memo);
      * NULL: everything computed for each case. */

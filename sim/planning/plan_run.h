@@ -56,6 +56,7 @@ typedef struct {
     int n_shardings;
     int grad_accum;
     bool act_ckpt;
+    gcsim_act_ckpt act_ckpt_policy; /* zeroed: full */
     /* Convergence factor of each compressor (conv_factor_at gives it at a GPU count), or
      * NULL: not counted. A factor that no source covers (NAN) ranks as 1; the caller says so. */
     const conv_factor *conv;

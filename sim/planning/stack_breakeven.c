@@ -21,7 +21,8 @@ static int scenario_of(const breakeven_case *bc, const gcsim_stack *st,
                           .batch = bc->batch > 0 ? bc->batch : bc->model->batch_per_gpu,
                           .bucket_bytes = 0.0 /* the stack's */, .overlap = true,
                           .sharding = bc->sharding, .grad_accum = bc->grad_accum,
-                          .act_ckpt = bc->act_ckpt};
+                          .act_ckpt = bc->act_ckpt,
+                          .act_ckpt_policy = bc->act_ckpt_policy};
     gcsim_stack_setup_apply(ss, s);
     return gcsim_platform_place(bc->platform, bc->gpus, &s->placement, err);
 }

@@ -29,6 +29,7 @@ typedef struct {
     gcsim_sharding sharding;            /* both sides' (zeroed: ddp), docs/sharding.md */
     int grad_accum;
     bool act_ckpt;
+    gcsim_act_ckpt act_ckpt_policy;     /* zeroed: full */
     double conv_factor;                 /* issue 26: on time to accuracy; 0 counts as 1 */
 } breakeven_case;
 

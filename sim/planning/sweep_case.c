@@ -256,10 +256,13 @@ int sweep_case_run_with(const sweep_case *c, const gcsim_stack_setup *setup, swe
     if (c->scaling == SCALING_STRONG && out->batch < c->gpus)
         return gcsim_fail(err, "strong scaling: the mini-batch K = %d is smaller than %d GPUs",
                           out->batch, c->gpus);
+    if (c->act_ckpt && gcsim_act_ckpt_check(c->model, &c->act_ckpt_policy, err))
+        return -1;
     /* A worker that cannot hold its training state is skipped with the arithmetic. */
     if (gcsim_memory_check_sharded(c->model, c->platform, &c->sharding, c->gpus,
                                    gcsim_samples_per_gpu(c->scaling, out->batch, c->gpus),
-                                   c->act_ckpt, c->bucket_bytes, err))
+                                   c->act_ckpt ? &c->act_ckpt_policy : NULL,
+                                   c->bucket_bytes, err))
         return -1;
     if (c->sharding.strategy != GCSIM_SHARD_DDP &&
         gcsim_sharding_check(&c->sharding, c->platform, c->payload, c->gpus, err))
@@ -269,7 +272,8 @@ int sweep_case_run_with(const sweep_case *c, const gcsim_stack_setup *setup, swe
         .placement = out->placement, .scaling = c->scaling, .collective = c->collective,
         .batch = out->batch, .ps_shards = c->ps_shards, .bucket_bytes = c->bucket_bytes,
         .overlap = c->overlap, .timeline_path = NULL, .sharding = c->sharding,
-        .grad_accum = c->grad_accum, .act_ckpt = c->act_ckpt, .case_memo = c->case_memo};
+        .grad_accum = c->grad_accum, .act_ckpt = c->act_ckpt,
+        .act_ckpt_policy = c->act_ckpt_policy, .case_memo = c->case_memo};
     /* The setup must outlive the engine's use of the scenario, which points into it. */
     gcsim_stack_setup own;
     if (!setup) {
@@ -385,6 +389,13 @@ void sweep_case_id(const sweep_case *c, char out[17])
         size_t n = strlen(text);
         snprintf(text + n, sizeof text - n, ";sharding=%s;grad_accum=%d;act_ckpt=%d", sh,
                  c->grad_accum > 1 ? c->grad_accum : 1, c->act_ckpt);
+        /* a selective policy only: full checkpointing keeps the id it had before */
+        if (c->act_ckpt && c->act_ckpt_policy.mode != GCSIM_CKPT_FULL) {
+            char policy[48];
+            gcsim_act_ckpt_format(&c->act_ckpt_policy, policy, sizeof policy);
+            n = strlen(text);
+            snprintf(text + n, sizeof text - n, ";act_ckpt_policy=%s", policy);
+        }
     }
     h = fnv1a(h, text + prefix, strlen(text + prefix));
     static const char hex[] = "0123456789abcdef";

@@ -71,6 +71,7 @@ typedef struct {
     gcsim_sharding sharding;
     int grad_accum;
     bool act_ckpt;
+    gcsim_act_ckpt act_ckpt_policy; /* zeroed: full */
     /* What the cases of one group of GPU counts share (gcsim_case_memo: op prices, the
      * iteration's buckets; sweep_run keeps one per group), or NULL. */
     struct gcsim_case_memo *case_memo;

@@ -50,6 +50,7 @@ typedef struct {
     gcsim_sharding sharding;  /* every case's (zeroed: ddp) */
     int grad_accum;
     bool act_ckpt;
+    gcsim_act_ckpt act_ckpt_policy; /* zeroed: full */
 } sweep_run_options;
 
 /* One finished case, as the callback sees it (pointers valid during the call). */

@@ -255,12 +255,13 @@ static void test_memory(void)
     for (int k = 0; k < 5; k++) {
         gcsim_sharding sh;
         CHECK(gcsim_sharding_parse(specs[k], &sh, (char[64]){0}, 64) == 0);
-        gcsim_memory_estimate_sharded(&w.model, &w.platform, &sh, 16, 1, false, 0, &m);
+        gcsim_memory_estimate_sharded(&w.model, &w.platform, &sh, 16, 1, NULL, 0, &m);
         CHECK_REL(m.total_bytes, want[k], 1e-12);
     }
     /* checkpointing keeps 2/34 of the activations plus one of the 4 units' */
     gcsim_sharding sh = {.strategy = GCSIM_SHARD_ZERO3};
-    gcsim_memory_estimate_sharded(&w.model, &w.platform, &sh, 16, 1, true, 0, &m);
+    const gcsim_act_ckpt full = {.mode = GCSIM_CKPT_FULL};
+    gcsim_memory_estimate_sharded(&w.model, &w.platform, &sh, 16, 1, &full, 0, &m);
     CHECK_REL(m.activation_bytes, act * (2.0 / 34 + 1.0 / 4), 1e-12);
     world_free(&w);
 }

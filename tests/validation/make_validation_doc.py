@@ -453,16 +453,22 @@ def sharded_section(gcsim, repo):
            "\"Compute\"). Rows not predicted say why (fp8, missing architecture or "
            "sequence length).", "", table,
            "Where it is off, and why (mechanisms, not fits):", "",
-           "- **MPT-70B on 64 A100 40GB at micro-batch 2** (c14a, +52%): the same model on 128 "
-           "of them at micro-batch 4 (c15a) is +12%; the measured throughput per GPU differs by "
+           "- **MPT-70B on 64 A100 40GB at micro-batch 2** (c14a, +50%): the same model on 128 "
+           "of them at micro-batch 4 (c15a) is +11%; the measured throughput per GPU differs by "
            "36% between the two, which gcsim's compute (per token, independent of the "
            "micro-batch) does not see: allocator pressure on 40 GB or a different "
            "recomputation setting are possible, neither modelled.",
-           "- **Selective checkpointing** (torchtitan, IBM 13B: +22% to +32%) is run as none: "
-           "the recomputation torchtitan's op policy does is not modelled, and its memory is "
-           "over the estimate (the rows run with `--no-memory-check`).",
-           "- **torch.compile rows** (c17, c20) sit within 5%: the fit is on eager rows, and "
-           "the compiled ones are faster by about what the selective recomputation costs.",
+           "- **Selective checkpointing** runs the policy of the row's stack "
+           "(`sharded.py`'s SELECTIVE_POLICY, docs/sharding.md): torchtitan's `op` policy for "
+           "its rows, fms-fsdp's `fraction:0.5` for IBM's Llama 2 13B (the fraction read from "
+           "the source's printed HFU and MFU). Run as no checkpointing, as before it was "
+           "modelled, these rows were +22% to +32% and the fit was made that way; IBM's 13B "
+           "rows are now +5% (A100) and +17% (H100). The `op` policy's memory is counted "
+           "whole, over what these runs held (the rows run with `--no-memory-check`).",
+           "- **torchtitan's eager rows** (c16, c19) are 17-20% high and its torch.compile rows "
+           "(c17, c20) within 3%: the fit has one efficiency per GPU type, and torchtitan's "
+           "eager Llama 3.1 8B runs below MosaicML's eager MPT-7B on the same GPU type (the "
+           "calibration rows' efficiencies at hidden 4,096: c16 0.37 against c06a 0.47).",
            "- **Networks not published** (MosaicML H100, torchtitan A100): the catalog "
            "platform's network stands in; at these sizes the exchange is mostly hidden, so "
            "the error is dominated by compute.", "",

@@ -14,8 +14,8 @@ h200-ndr) with the row's GPU memory and, when the source gives it, its network b
 node (8 NICs of a share each; otherwise the catalog's, an assumption said per row). gcsim
 predict runs the row's strategy (FSDP / FSDP2 / ZeRO-3 full shard: fsdp; hybrid: hsdp;
 SHARD_GRAD_OP: zero2), micro-batch, gradient accumulation and activation checkpointing
-(selective checkpointing counts as none), bf16 and Adam, and the error is predicted /
-measured - 1 on tokens/s per GPU.
+(selective checkpointing with the policy its stack runs: SELECTIVE_POLICY), bf16 and Adam,
+and the error is predicted / measured - 1 on tokens/s per GPU.
 
 Calibration: the rows named in CALIBRATION (at most a third of the predicted ones) are those
 the transformer efficiency model (sim/config/llm_efficiency_fit.h) is fitted to: --fit
@@ -55,6 +55,19 @@ TSV = os.path.join(HERE, "sharded", "measurements.tsv")
 CALIBRATION = ["c06a", "c16", "c02a", "c11a", "c24a", "c25a"]
 # The efficiency model: e_gpu x (hidden / REFERENCE_HIDDEN)^beta, beta shared by the types.
 REFERENCE_HIDDEN = 4096
+
+# What "selective" activation checkpointing means in each source's stack (gcsim predict
+# --act-ckpt=POLICY, sim/config/act_ckpt.h):
+#   - torchtitan: its default selective_ac_option "op" at the cited commits (SOURCES.md:
+#     the llama3_8b.toml presets; torchtitan's performance.md names the rows "selective op");
+#   - IBM's fms-fsdp: selective_checkpointing = p, a fraction p of the blocks; p is not
+#     printed. 1/2 is derived from the source's own HFU and MFU (HFU counts the recomputed
+#     FLOPs: HFU / MFU = 1 + p / 3 with backward twice forward): 0.59 / 0.51 gives p = 0.47,
+#     0.40 / 0.35 gives 0.43, and the two printed digits allow 0.41 to 0.53; fms-fsdp's own
+#     example of an evenly spaced fraction is 1/2. A configuration read from the source,
+#     not a fit to its throughput.
+SELECTIVE_POLICY = {"torchtitan-h100-202412": "op", "torchtitan-a100-2024": "op",
+                    "trainy-h200-202506": "op", "ibm-pytorch-fsdp-2024": "fraction:0.5"}
 
 BASE_PLATFORM = {"a100": "a100-hdr", "h100": "h100-ndr", "h200": "h200-ndr"}
 STRATEGY = {"fsdp-full": "fsdp", "fsdp2-full": "fsdp", "zero3": "fsdp",
@@ -157,6 +170,8 @@ def predict_argv(gcsim, r, model, platform, mfu=None, engine="analytic"):
         argv += ["--grad-accum", str(int(ga))]
     if r["act_ckpt"] == "yes":
         argv.append("--act-ckpt")
+    elif r["act_ckpt"] == "selective" and r["source_id"] in SELECTIVE_POLICY:
+        argv.append("--act-ckpt=" + SELECTIVE_POLICY[r["source_id"]])
     if mfu:
         argv += ["--mfu", "%.6f" % mfu]
     return argv
@@ -188,6 +203,8 @@ def fit_row(gcsim, r, model, platform):
 AGREEMENT_PLATFORMS = ["h100-ndr", "h100-400g", "a100-40g-400g"]
 AGREEMENT_CASES = [("llama-2-7b", "zero1", []), ("llama-2-7b", "zero2", ["--grad-accum", "2"]),
                    ("llama-2-7b", "fsdp", []), ("llama-2-7b", "fsdp", ["--act-ckpt"]),
+                   ("llama-2-7b", "fsdp", ["--act-ckpt=op"]),
+                   ("llama-2-7b", "zero2", ["--act-ckpt=every:2"]),
                    ("llama-2-7b", "hsdp", []), ("llama-2-7b", "zero3+qwz+hpz+qgz", []),
                    ("gpt2-xl", "fsdp", ["--precision", "bf16", "--grad-accum", "2"]),
                    ("gpt2-xl", "zero2", ["--precision", "bf16"])]
@@ -287,8 +304,11 @@ def main():
             model, params = model_file(r, tmp)
             platform, notes = platform_file(r, tmp)
             item["notes"] += notes
-            if r["act_ckpt"] == "selective":
-                item["notes"].append("selective checkpointing run as none")
+            if r["act_ckpt"] == "selective" and r["source_id"] in SELECTIVE_POLICY:
+                item["notes"].append("selective checkpointing as --act-ckpt=%s"
+                                     % SELECTIVE_POLICY[r["source_id"]])
+            elif r["act_ckpt"] == "selective":
+                item["notes"].append("selective checkpointing run as none (policy not known)")
             if r["compile"] == "yes":
                 item["notes"].append("torch.compile (the fit is on eager rows)")
             item["params"] = params
