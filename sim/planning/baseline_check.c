@@ -37,7 +37,8 @@ int baseline_case_predict(const baseline_case *bc, sweep_cache *cache,
                     .scaling = bc->scaling,
                     .engine = bc->engine, .batch = bc->batch, .gpus = bc->gpus,
                     .overlap = true, .sharding = bc->sharding, .grad_accum = bc->grad_accum,
-                    .act_ckpt = bc->act_ckpt};
+                    .act_ckpt = bc->act_ckpt,
+                    .act_ckpt_policy = bc->act_ckpt_policy};
     sweep_result res;
     if (sweep_case_run(&c, &res, err))
         return -1;

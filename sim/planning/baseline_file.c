@@ -102,7 +102,7 @@ static const char *const case_keys[] = {
     "optimizer", "sharding", "grad_accum", "act_ckpt", NULL};
 
 /* The optional training settings of a case (issue 25): precision, optimizer, sharding,
- * grad_accum, act_ckpt, as on gcsim predict's command line. */
+ * grad_accum, act_ckpt (true, false or a policy), as on gcsim predict's command line. */
 static int read_training(const cJSON *item, const char *path, baseline_case *c, json_ctx *ctx)
 {
     char text[64];
@@ -138,9 +138,18 @@ static int read_training(const cJSON *item, const char *path, baseline_case *c, 
         return -1;
     c->grad_accum = (int)v;
     c->act_ckpt = false;
+    memset(&c->act_ckpt_policy, 0, sizeof c->act_ckpt_policy);
     const cJSON *ck = json_member(item, "act_ckpt");
+    if (ck && cJSON_IsString(ck)) { /* a policy, as --act-ckpt=POLICY */
+        char why[160];
+        if (gcsim_act_ckpt_parse(ck->valuestring, &c->act_ckpt_policy, why, sizeof why))
+            return gcsim_fail(ctx->err, "%s: %s.act_ckpt: %s", ctx->origin, path, why);
+        c->act_ckpt = true;
+        return 0;
+    }
     if (ck && !cJSON_IsBool(ck))
-        return gcsim_fail(ctx->err, "%s: %s.act_ckpt: expected true or false", ctx->origin, path);
+        return gcsim_fail(ctx->err, "%s: %s.act_ckpt: expected true, false or a policy (full, "
+                                    "op, every:N, fraction:P)", ctx->origin, path);
     c->act_ckpt = ck && cJSON_IsTrue(ck);
     return 0;
 }

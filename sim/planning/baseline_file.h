@@ -58,6 +58,7 @@ typedef struct {
     gcsim_sharding sharding;
     int grad_accum;
     bool act_ckpt;
+    gcsim_act_ckpt act_ckpt_policy; /* "act_ckpt": true is full */
 } baseline_case;
 
 typedef struct {

@@ -53,6 +53,7 @@ static void bad_precision(cJSON *r) { cJSON_AddStringToObject(case_at(r, 0), "pr
 static void bad_optimizer(cJSON *r) { cJSON_AddStringToObject(case_at(r, 1), "optimizer", "lamb"); }
 static void accum_zero(cJSON *r) { cJSON_AddNumberToObject(case_at(r, 0), "grad_accum", 0); }
 static void ckpt_string(cJSON *r) { cJSON_AddStringToObject(case_at(r, 0), "act_ckpt", "yes"); }
+static void ckpt_number(cJSON *r) { cJSON_AddNumberToObject(case_at(r, 0), "act_ckpt", 1); }
 
 static void expect_refused(const char *label, breaker b, const char *message)
 {
@@ -125,7 +126,9 @@ int main(int argc, char **argv)
     expect_refused("bad_precision", bad_precision, "$.cases[0].precision: expected fp32, tf32");
     expect_refused("bad_optimizer", bad_optimizer, "$.cases[1].optimizer: expected sgd");
     expect_refused("accum_zero", accum_zero, "$.cases[0].grad_accum");
-    expect_refused("ckpt_string", ckpt_string, "$.cases[0].act_ckpt: expected true or false");
+    expect_refused("ckpt_string", ckpt_string, "$.cases[0].act_ckpt: unknown policy \"yes\"");
+    expect_refused("ckpt_number", ckpt_number,
+                   "$.cases[0].act_ckpt: expected true, false or a policy");
 
     /* Not JSON at all: the line and column. */
     snprintf(path, sizeof path, "%s/malformed.json", work);
