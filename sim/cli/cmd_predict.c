@@ -851,6 +851,8 @@ int cmd_predict(int argc, char **argv)
         .grad_accum = (int)o.grad_accum, .act_ckpt = o.act_ckpt,
         .act_ckpt_policy = o.act_ckpt_policy};
     gcsim_stack_setup_apply(&ss, &s);
+    if (gcsim_scenario_training_check(&s, &err))
+        goto fail;
     /* The other exchanges, tried with the analytic engine (predict_exchange.h): --exchange
      * best runs the fastest; otherwise a warning when it is much faster than this one,
      * for a compressed payload whose schedule nobody named (a collective given on the

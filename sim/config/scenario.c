@@ -47,6 +47,23 @@ bool gcsim_collective_is_paper_pattern(gcsim_collective c)
     return c == COLLECTIVE_TERNGRAD || c == COLLECTIVE_DGC_PAPER;
 }
 
+int gcsim_scenario_training_check(const gcsim_scenario *s, gcsim_error *err)
+{
+    if (!gcsim_collective_is_paper_pattern(s->collective))
+        return 0;
+    const char *what = s->sharding.strategy != GCSIM_SHARD_DDP ? "--sharding"
+                       : s->grad_accum > 1                      ? "--grad-accum"
+                       : s->act_ckpt                            ? "--act-ckpt"
+                                                                : NULL;
+    if (!what)
+        return 0;
+    return gcsim_fail(err, "%s does not apply to the %s collective: it is the paper's own model "
+                           "of one plain data-parallel step (TernGrad's Appendix B), which "
+                           "neither shards, accumulates micro-batches nor recomputes; name "
+                           "another collective (--collective ring, hierarchical, ...)",
+                      what, gcsim_collective_name(s->collective));
+}
+
 const char *gcsim_scaling_name(gcsim_scaling s) { return s == SCALING_STRONG ? "strong" : "weak"; }
 
 gcsim_collective gcsim_platform_default_collective(const gcsim_platform *p)

@@ -128,4 +128,9 @@ typedef struct {
  * host for the update. Both engines decide by this one rule. */
 bool gcsim_scenario_compresses(const gcsim_scenario *s);
 
+/* Fails where the scenario's training settings cannot apply to its collective: the
+ * papers' patterns (terngrad, dgc-paper) are the papers' own model of one plain
+ * data-parallel step, which neither shards, accumulates micro-batches nor recomputes. */
+int gcsim_scenario_training_check(const gcsim_scenario *s, gcsim_error *err);
+
 #endif

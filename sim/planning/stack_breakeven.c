@@ -24,6 +24,8 @@ static int scenario_of(const breakeven_case *bc, const gcsim_stack *st,
                           .act_ckpt = bc->act_ckpt,
                           .act_ckpt_policy = bc->act_ckpt_policy};
     gcsim_stack_setup_apply(ss, s);
+    if (gcsim_scenario_training_check(s, err))
+        return -1;
     return gcsim_platform_place(bc->platform, bc->gpus, &s->placement, err);
 }
 

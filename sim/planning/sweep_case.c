@@ -283,6 +283,8 @@ int sweep_case_run_with(const sweep_case *c, const gcsim_stack_setup *setup, swe
         setup = &own;
     }
     gcsim_stack_setup_apply(setup, &s);
+    if (gcsim_scenario_training_check(&s, err))
+        return -1;
     out->exchange = setup->cs.exchange.exchange;
     out->collective = setup->cs.exchange.collective;
     return engine_run(c->engine, &s, &out->p, err);
