@@ -212,8 +212,10 @@ static void fit_suggestions(const gcsim_model *m, const gcsim_platform *pf, int 
     for (size_t k = 0; k < sizeof order / sizeof *order && n < size; k++) {
         gcsim_sharding alt = {.strategy = order[k]};
         for (int ck = ckpt ? 1 : 0; ck < 2; ck++) {
-            /* without checkpointing, then with the asked policy (full when none was) */
-            const gcsim_act_ckpt *with = !ck ? NULL : ckpt ? ckpt : &full;
+            /* without checkpointing, then with the asked policy (full when none was, or
+             * when it was op, whose activations are counted whole) */
+            bool op = ckpt && ckpt->mode == GCSIM_CKPT_OP;
+            const gcsim_act_ckpt *with = !ck ? NULL : ckpt && !op ? ckpt : &full;
             long long found = 0;
             gcsim_memory mem;
             for (long long g = 1; g <= capacity && !found; g *= 2) {
@@ -228,7 +230,7 @@ static void fit_suggestions(const gcsim_model *m, const gcsim_platform *pf, int 
                 gcsim_memory_estimate_sharded(m, pf, &alt, gpus, samples, with, bucket_bytes,
                                               &mem);
             n += (size_t)snprintf(buf + n, size - n, "%s%s%s on %s%lld GPUs (%.1f GB)",
-                                  n ? ", " : "", names[k], ck && !ckpt ? " --act-ckpt" : "",
+                                  n ? ", " : "", names[k], ck && (!ckpt || op) ? " --act-ckpt" : "",
                                   found > gpus ? ">= " : "", found > gpus ? found : gpus,
                                   mem.total_bytes / 1e9);
             break;
@@ -252,6 +254,10 @@ int gcsim_memory_check_sharded(const gcsim_model *m, const gcsim_platform *pf,
     gcsim_memory_describe(m, &mem, line, sizeof line);
     fit_suggestions(m, pf, gpus, samples_per_gpu, ckpt, bucket_bytes, fits, sizeof fits);
     return gcsim_fail(err, "does not fit in GPU memory on %d GPUs: %s %s on %s (%s): %s; would "
-                           "fit: %s",
-                      gpus, m->name, m->source_path, pf->gpu.type, pf->source_path, line, fits);
+                           "fit: %s%s",
+                      gpus, m->name, m->source_path, pf->gpu.type, pf->source_path, line, fits,
+                      ckpt && ckpt->mode == GCSIM_CKPT_OP
+                          ? " (under --act-ckpt=op the activations are counted whole, an upper "
+                            "bound: --no-memory-check predicts a configuration known to run)"
+                          : "");
 }
