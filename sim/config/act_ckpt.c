@@ -161,7 +161,8 @@ static int op_layer_share(const gcsim_model *m, int l, int *k, double *share, gc
      * which the op policy saves: only the recomputed projections count. */
     if (m->tokens_per_sample <= 0)
         return gcsim_fail(err, "%s: --act-ckpt=op needs the model's tokens_per_sample (the "
-                               "attention layers' projection FLOPs are 2 x tokens x weights)",
+                               "attention layers' projection FLOPs are 2 x tokens x weights); "
+                               "every:N and fraction:P do not",
                           m->source_path);
     double proj = 2.0 * m->tokens_per_sample * (double)y->weights;
     if (proj > y->fwd_flops * (1.0 + 1e-9))
