@@ -52,6 +52,16 @@ int cli_training_act_ckpt(const char *cmd, const char *arg, gcsim_act_ckpt *out)
     return 0;
 }
 
+void cli_training_unexpected(const char *cmd, const char *arg)
+{
+    gcsim_act_ckpt c;
+    char why[160];
+    bool policy = gcsim_act_ckpt_parse(arg, &c, why, sizeof why) == 0;
+    fprintf(stderr, "gcsim %s: unexpected argument \"%s\"%s%s%s\n", cmd, arg,
+            policy ? " (a checkpointing policy goes after '=': --act-ckpt=" : "",
+            policy ? arg : "", policy ? ")" : "");
+}
+
 int cli_training_grad_accum(const char *cmd, const char *arg, long long *out)
 {
     if (!cli_parse_int(arg, 1, GCSIM_MAX_GRAD_ACCUM, out)) {

@@ -19,6 +19,9 @@ int cli_training_sharding(const char *cmd, const char *arg, gcsim_sharding *out)
 int cli_training_grad_accum(const char *cmd, const char *arg, long long *out);
 /* --act-ckpt[=POLICY]: arg NULL (the flag alone) is the full policy. */
 int cli_training_act_ckpt(const char *cmd, const char *arg, gcsim_act_ckpt *out);
+/* "gcsim CMD: unexpected argument ARG" on stderr, with a hint when ARG is a checkpointing
+ * policy given after a space (--act-ckpt takes its value after '='). */
+void cli_training_unexpected(const char *cmd, const char *arg);
 /* A fraction of the peak in (0, 1]. */
 int cli_training_mfu(const char *cmd, const char *arg, double *out);
 /* A duration such as 350ms, up to 10^6 s. */

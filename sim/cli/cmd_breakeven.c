@@ -161,7 +161,7 @@ static int parse(int argc, char **argv, options *o)
         }
     }
     if (optind < argc) {
-        fprintf(stderr, "gcsim breakeven: unexpected argument \"%s\"\n", argv[optind]);
+        cli_training_unexpected("breakeven", argv[optind]);
         return -1;
     }
     if (!o->compressors.n) {

@@ -310,7 +310,7 @@ static int parse_options(int argc, char **argv, plan_options *o)
         }
     }
     if (optind < argc) {
-        fprintf(stderr, "gcsim plan: unexpected argument \"%s\"\n", argv[optind]);
+        cli_training_unexpected("plan", argv[optind]);
         return -1;
     }
     const char *problem = NULL;

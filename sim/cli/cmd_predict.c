@@ -324,7 +324,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         }
     }
     if (optind < argc) {
-        fprintf(stderr, "gcsim predict: unexpected argument \"%s\"\n", argv[optind]);
+        cli_training_unexpected("predict", argv[optind]);
         return -1;
     }
     return 0;

@@ -240,7 +240,7 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         }
     }
     if (optind < argc) {
-        fprintf(stderr, "gcsim sweep: unexpected argument \"%s\"\n", argv[optind]);
+        cli_training_unexpected("sweep", argv[optind]);
         return -1;
     }
     return 0;
