@@ -821,6 +821,8 @@ int cmd_predict(int argc, char **argv)
     }
 
     /* Every count is checked before any engine runs. */
+    if (o.act_ckpt && gcsim_act_ckpt_check(&model, &o.act_ckpt_policy, &err))
+        goto fail;
     for (int k = 0; k < n_counts; k++) {
         gcsim_placement placement;
         if (gcsim_platform_place(&platform, counts[k], &placement, &err))
@@ -830,8 +832,6 @@ int cmd_predict(int argc, char **argv)
                        batch, counts[k]);
             goto fail;
         }
-        if (k == 0 && o.act_ckpt && gcsim_act_ckpt_check(&model, &o.act_ckpt_policy, &err))
-            goto fail;
         if (!o.no_memory_check &&
             gcsim_memory_check_sharded(&model, &platform, &o.sharding, counts[k],
                                        gcsim_samples_per_gpu(o.scaling, batch, counts[k]),

@@ -237,14 +237,11 @@ static double *recompute_shares(const gcsim_scenario *s, gcsim_error *err, int *
     return share;
 }
 
-/* Seconds recomputed of layers first..last: their whole forward under the full policy
- * (summed as forward_of sums it, so full checkpointing is what it was), else each layer's
- * share of its forward. */
-static double recompute_of(const gcsim_scenario *s, const double *share,
-                           const double *layer_fwd_s, int first, int last)
+/* Seconds recomputed of layers first..last: each layer's share of its forward. Under the
+ * full policy every share is 1 and x * 1 is x, so this is forward_of's sum to the bit. */
+static double recompute_of(const double *share, const double *layer_fwd_s, int first,
+                           int last)
 {
-    if (s->act_ckpt_policy.mode == GCSIM_CKPT_FULL)
-        return forward_of(layer_fwd_s, first, last);
     double t = 0;
     for (int l = first; l <= last; l++)
         t += layer_fwd_s[l] * share[l];
@@ -285,10 +282,9 @@ int sharding_build_bucketed(gcsim_iteration *it, const gcsim_scenario *s,
         it->forward_s += fwd_total;
         for (int b = 0; b < nb && rc == 0; b++) {
             const gcsim_bucket *ob = &orig[b];
-            double r = share ? recompute_of(s, share, layer_fwd_s, ob->first_layer,
-                                            ob->last_layer)
+            double r = share ? recompute_of(share, layer_fwd_s, ob->first_layer, ob->last_layer)
                              : 0;
-            if (share && (s->act_ckpt_policy.mode == GCSIM_CKPT_FULL || r > 0)) {
+            if (r > 0) {
                 rc = add_block(it, &block_cap,
                                (gcsim_block){.kind = GCSIM_BLOCK_RECOMPUTE, .seconds = r,
                                              .first_layer = ob->first_layer,
@@ -401,10 +397,8 @@ int sharding_build_units(gcsim_iteration *it, const gcsim_scenario *s,
         u->bwd_s += layer_bwd_s[l];
     }
     for (int u = 0; share && u < U; u++)
-        units[u].recompute_s = s->act_ckpt_policy.mode == GCSIM_CKPT_FULL
-                                   ? units[u].fwd_s
-                                   : recompute_of(s, share, layer_fwd_s, units[u].first_layer,
-                                                  units[u].last_layer);
+        units[u].recompute_s = recompute_of(share, layer_fwd_s, units[u].first_layer,
+                                            units[u].last_layer);
     free(it->buckets);
     free(it->blocks);
     it->buckets = NULL;
@@ -448,8 +442,7 @@ int sharding_build_units(gcsim_iteration *it, const gcsim_scenario *s,
             int prefetch = q - 2 > fwd_end ? q - 2 : fwd_end;
             todo[n_todo++] = (pending){.unit = u, .ready_block = prefetch, .gated_block = q,
                                        .kind = 1};
-            if (share && (s->act_ckpt_policy.mode == GCSIM_CKPT_FULL ||
-                          units[u].recompute_s > 0)) {
+            if (units[u].recompute_s > 0) {
                 rc = add_block(it, &block_cap,
                                (gcsim_block){.kind = GCSIM_BLOCK_RECOMPUTE,
                                              .seconds = units[u].recompute_s,

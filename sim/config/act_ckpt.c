@@ -88,20 +88,30 @@ void gcsim_act_ckpt_describe(const gcsim_act_ckpt *c, char *buf, int len)
     }
 }
 
-/* block_of[u]: the unit's block number from 1, 0 when the unit is not a transformer block
- * (no attention layer). Returns the block count. */
-static int number_blocks(const gcsim_model *m, const int *unit_of, int units, int *block_of)
+/* Each layer's block number from 1 (the block its unit is: a unit with an attention layer),
+ * 0 outside the blocks; *units and *blocks the counts. NULL when out of memory. */
+static int *layer_blocks(const gcsim_model *m, int *units, int *blocks)
 {
-    for (int u = 0; u < units; u++)
-        block_of[u] = 0;
-    for (int l = 0; l < m->n_layers; l++)
+    int L = m->n_layers;
+    int *unit_of = malloc(sizeof(int) * (size_t)(L > 0 ? L : 1));
+    int *block_of = calloc((size_t)(L > 0 ? L : 1), sizeof(int)); /* per unit, then per layer */
+    if (!unit_of || !block_of) {
+        free(unit_of);
+        free(block_of);
+        return NULL;
+    }
+    *units = gcsim_model_units(m, unit_of);
+    for (int l = 0; l < L; l++)
         if (strcmp(m->layers[l].kind, "attention") == 0)
             block_of[unit_of[l]] = 1;
-    int blocks = 0;
-    for (int u = 0; u < units; u++)
+    *blocks = 0;
+    for (int u = 0; u < *units; u++)
         if (block_of[u])
-            block_of[u] = ++blocks;
-    return blocks;
+            block_of[u] = ++*blocks;
+    for (int l = 0; l < L; l++) /* the unit's number becomes its block's */
+        unit_of[l] = block_of[unit_of[l]];
+    free(block_of);
+    return unit_of;
 }
 
 /* Whether block i (from 1) recomputes its whole forward; *cut_off carries fms-fsdp's
@@ -182,16 +192,11 @@ int gcsim_act_ckpt_layer_share(const gcsim_model *m, const gcsim_act_ckpt *c, do
             share[l] = 1.0;
         return 0;
     }
-    int *unit_of = malloc(sizeof(int) * (size_t)(L > 0 ? L : 1));
-    int *block_of = malloc(sizeof(int) * (size_t)(L > 0 ? L : 1));
-    if (!unit_of || !block_of) {
-        free(unit_of);
-        free(block_of);
+    int units, blocks;
+    int *block_of = layer_blocks(m, &units, &blocks);
+    if (!block_of)
         return gcsim_fail(err, "out of memory");
-    }
-    int units = gcsim_model_units(m, unit_of);
-    if (number_blocks(m, unit_of, units, block_of) == 0) {
-        free(unit_of);
+    if (blocks == 0) {
         free(block_of);
         char policy[48];
         gcsim_act_ckpt_format(c, policy, sizeof policy);
@@ -203,11 +208,10 @@ int gcsim_act_ckpt_layer_share(const gcsim_model *m, const gcsim_act_ckpt *c, do
     double cut_off = 0.5;
     bool whole = false;
     for (int l = 0; l < L && rc == 0; l++) {
-        int b = block_of[unit_of[l]];
-        bool first = l == 0 || unit_of[l] != unit_of[l - 1];
-        if (first) {
+        int b = block_of[l];
+        if (b > 0 && (l == 0 || block_of[l - 1] != b)) { /* a block's first layer */
             k = 1; /* torchtitan's counter is per block forward */
-            whole = b > 0 && whole_block(c, b, &cut_off);
+            whole = whole_block(c, b, &cut_off);
         }
         if (b == 0)
             share[l] = 0.0; /* only the blocks are wrapped */
@@ -216,7 +220,6 @@ int gcsim_act_ckpt_layer_share(const gcsim_model *m, const gcsim_act_ckpt *c, do
         else
             share[l] = whole ? 1.0 : 0.0;
     }
-    free(unit_of);
     free(block_of);
     return rc;
 }
@@ -236,20 +239,13 @@ int gcsim_act_ckpt_check(const gcsim_model *m, const gcsim_act_ckpt *c, gcsim_er
 void gcsim_act_ckpt_blocks(const gcsim_model *m, const gcsim_act_ckpt *c, int *blocks,
                            int *checkpointed)
 {
-    int L = m->n_layers;
+    int units = 0;
     *blocks = *checkpointed = 0;
-    int *unit_of = malloc(sizeof(int) * (size_t)(L > 0 ? L : 1));
-    int *block_of = malloc(sizeof(int) * (size_t)(L > 0 ? L : 1));
-    if (unit_of && block_of) {
-        int units = gcsim_model_units(m, unit_of);
-        *blocks = number_blocks(m, unit_of, units, block_of);
-        double cut_off = 0.5;
-        if (c->mode == GCSIM_CKPT_FULL)
-            *checkpointed = units;
-        else if (c->mode != GCSIM_CKPT_OP)
-            for (int i = 1; i <= *blocks; i++)
-                *checkpointed += whole_block(c, i, &cut_off);
-    }
-    free(unit_of);
-    free(block_of);
+    free(layer_blocks(m, &units, blocks));
+    double cut_off = 0.5;
+    if (c->mode == GCSIM_CKPT_FULL)
+        *checkpointed = units;
+    else if (c->mode != GCSIM_CKPT_OP)
+        for (int i = 1; i <= *blocks; i++)
+            *checkpointed += whole_block(c, i, &cut_off);
 }
