@@ -117,6 +117,16 @@ static const char *temp_root(void)
     return t && t[0] == '/' && strlen(t) < 400 ? t : "/tmp";
 }
 
+/* Where temp_root() came from, for messages: a user who set TMPDIR must see that it was
+ * read (a bad value names the variable, not only the folder). */
+static const char *temp_root_origin(void)
+{
+    const char *t = getenv("TMPDIR");
+    return t && temp_root() == t ? "$TMPDIR"
+                                 : "the default: $TMPDIR unset, or not an absolute path under "
+                                   "400 bytes";
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -159,8 +169,8 @@ int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucke
 {
     int efd = child_stderr_file();
     if (efd < 0)
-        return gcsim_fail(err, "des: cannot create a temporary file in %s: %s", temp_root(),
-                          strerror(errno));
+        return gcsim_fail(err, "des: cannot create a temporary file in %s (%s): %s", temp_root(),
+                          temp_root_origin(), strerror(errno));
     int fds[2];
     if (pipe(fds) != 0) {
         close(efd);
