@@ -20,7 +20,8 @@ void cli_files_init(cli_files *f, const char *command)
 static void add(cli_files *f, const char *option, const char *given, const char *path,
                 bool output, bool probe)
 {
-    if (!path || !*path)
+    /* An empty input is the loader's to refuse; an empty output, the writability check's. */
+    if (!path || (!*path && !output))
         return;
     if (f->n == f->cap) {
         int cap = f->cap ? 2 * f->cap : 16;
@@ -138,7 +139,8 @@ static int check(const cli_files *f)
         if (!f->files[o].output)
             continue;
         for (int k = 0; k < o; k++)
-            if (f->files[k].output && cli_same_output(f->files[k].path, f->files[o].path))
+            if (f->files[k].output && *f->files[o].path &&
+                cli_same_output(f->files[k].path, f->files[o].path))
                 return refuse(f, &f->files[k], &f->files[o]);
     }
     /* Every output against every input that exists. */
