@@ -223,6 +223,7 @@ static int check_files(const options *o)
     for (int k = 0; k < o->models.n; k++)
         cli_files_model(&files, "--model", o->models.items[k]);
     cli_files_stack(&files, "--stack", o->stack);
+    cli_convergence_files(&files, o->convergence);
     cli_files_output(&files, "--output", o->output);
     return cli_files_check(&files);
 }

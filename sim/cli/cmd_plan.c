@@ -597,6 +597,7 @@ int cmd_plan(int argc, char **argv)
     cli_files_model(&files, "--model", o.model_path);
     for (int k = 0; k < o.stacks.n; k++)
         cli_files_stack(&files, "--stack", o.stacks.items[k]);
+    cli_convergence_files(&files, o.convergence);
     cli_files_output(&files, "--output", o.output);
     if (cli_files_check(&files)) {
         free_options(&o);

@@ -726,6 +726,8 @@ int cmd_predict(int argc, char **argv)
     cli_files_platform(&files, "--platform", o.platform_path);
     cli_files_model(&files, "--model", o.model_path);
     cli_files_stack(&files, "--stack", o.stack);
+    if (o.convergence_given)
+        cli_convergence_files(&files, o.convergence);
     cli_files_output(&files, "--timeline", o.timeline);
     cli_files_output(&files, "--output", o.output);
     if (cli_files_check(&files))
