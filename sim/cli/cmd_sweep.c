@@ -69,7 +69,7 @@ static void sweep_usage(FILE *out)
 "  --no-progress     never draw it (default: drawn when stderr is a terminal)\n"
 "  --count           print the number of cases (in the shard, and in all) and exit\n"
 "  --max-cases N     run up to N cases (in the shard); a sweep of more is refused before\n"
-"                    anything is written (default: 10000000, 3-4 GB of CSV)\n");
+"                    anything is written (default: 10000000, about 4 GB of CSV)\n");
     fprintf(out,
 "  --precision P, --optimizer O, --sharding S, --grad-accum K, --act-ckpt[=P]\n"
 "                    as in gcsim predict, for every case (a sharded case's id includes\n"

@@ -47,9 +47,9 @@ long long sweep_space_count(const sweep_space *s);
 /* The most cases one sweep run (one shard) writes unless --max-cases says otherwise: a
  * sweep's cases are a product, and a list one item too long (--gpus 1,2,3,...,100000)
  * multiplies them into a run that writes until the disk is full (issue 45: 177 million
- * cases). Ten million rows are 3-4 GB of CSV and about ten minutes of one core at the
- * rates of docs/planning.md; the 307,200-case benchmark sweep (bench/planning) is 33
- * times below it. Larger sweeps are split with --shard, or asked for with --max-cases. */
+ * cases). Ten million rows are about 4 GB of CSV (380 bytes a row; 7 GB of JSON lines)
+ * and 5 minutes of one core at the 35,000 cases per CPU-second of docs/planning.md; the
+ * 307,200-case benchmark sweep (bench/planning) is 33 times below it. Larger sweeps are split with --shard, or asked for with --max-cases. */
 #define SWEEP_DEFAULT_MAX_CASES 10000000LL
 
 /* Whether the cases shard k of n of s holds (n = 0: all of them) are at most max_cases.
