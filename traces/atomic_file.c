@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The longest file name most Linux file systems take (NAME_MAX). */
@@ -68,10 +69,71 @@ static void remove_stale_temporaries(const char *dir, const char *prefix)
     closedir(d);
 }
 
+/* Opening a FIFO for writing waits until a process opens it for reading: a FIFO nobody
+ * reads held gcsim forever (issue 45). The writer is opened without waiting (O_NONBLOCK:
+ * ENXIO while no reader has it open), tried again for a few seconds so that a reader
+ * started beside gcsim (`gcsim ... --output p & reader < p`) has time to open it, then
+ * refused; once open, writes block again as on any pipe. */
+#define FIFO_READER_WAIT_MS 5000
+#define FIFO_RETRY_MS 20
+
+static int open_fifo_writer(const char *path, char *err, size_t err_len)
+{
+    for (int waited_ms = 0;; waited_ms += FIFO_RETRY_MS) {
+        int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY);
+        if (fd >= 0) {
+            int flags = fcntl(fd, F_GETFL);
+            if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) < 0) {
+                snprintf(err, err_len, "%s: %s", path, strerror(errno));
+                close(fd);
+                return -1;
+            }
+            return fd;
+        }
+        if (errno != ENXIO) {
+            snprintf(err, err_len, "%s: cannot open for writing: %s", path, strerror(errno));
+            return -1;
+        }
+        if (waited_ms >= FIFO_READER_WAIT_MS) {
+            snprintf(err, err_len, "%s: a FIFO that no process reads (none opened it in %d s): "
+                     "start its reader first", path, FIFO_READER_WAIT_MS / 1000);
+            return -1;
+        }
+        struct timespec pause = {0, FIFO_RETRY_MS * 1000000L};
+        nanosleep(&pause, NULL);
+    }
+}
+
+/* The FIFO writers atomic_file_probe opened, kept open for atomic_file_open: closing one
+ * would give a reader that had opened the FIFO its end of file before any output. */
+#define MAX_HELD_FIFOS 16
+typedef struct {
+    dev_t dev;
+    ino_t ino;
+    int fd;
+} held_fifo;
+static held_fifo held_fifos[MAX_HELD_FIFOS];
+static int n_held_fifos;
+
+static int take_held_fifo(const struct stat *st)
+{
+    for (int k = 0; k < n_held_fifos; k++)
+        if (held_fifos[k].dev == st->st_dev && held_fifos[k].ino == st->st_ino) {
+            int fd = held_fifos[k].fd;
+            held_fifos[k] = held_fifos[--n_held_fifos];
+            return fd;
+        }
+    return -1;
+}
+
 static int open_direct(atomic_file *f, const char *path, char *err, size_t err_len)
 {
-    int fd = open(path, O_WRONLY | O_NOCTTY);
-    if (fd < 0) {
+    struct stat st;
+    bool fifo = stat(path, &st) == 0 && S_ISFIFO(st.st_mode);
+    int fd = fifo ? take_held_fifo(&st) : -1;
+    if (fd < 0 && fifo && (fd = open_fifo_writer(path, err, err_len)) < 0)
+        return -1;
+    if (fd < 0 && (fd = open(path, O_WRONLY | O_NOCTTY)) < 0) {
         snprintf(err, err_len, "%s: cannot open for writing: %s", path, strerror(errno));
         return -1;
     }
@@ -181,6 +243,16 @@ int atomic_file_open(atomic_file *f, const char *path, char *err, size_t err_len
 int atomic_file_probe(const char *path, char *err, size_t err_len)
 {
     struct stat st;
+    if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode)) {
+        int fd = open_fifo_writer(path, err, err_len);
+        if (fd < 0)
+            return -1;
+        if (n_held_fifos < MAX_HELD_FIFOS)
+            held_fifos[n_held_fifos++] = (held_fifo){st.st_dev, st.st_ino, fd};
+        else
+            close(fd); /* atomic_file_open opens it again */
+        return 0;
+    }
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
         if (access(path, W_OK) == 0)
             return 0;

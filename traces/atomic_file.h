@@ -11,6 +11,8 @@
  * Targets that are not regular files are not replaced:
  * - a device, FIFO or socket (/dev/null, a named pipe) is written through, without a
  *   temporary file, since renaming over it would replace the device with a regular file;
+ *   a FIFO that no process opens for reading within a few seconds is refused, where
+ *   opening it used to wait for a reader forever;
  * - a symbolic link to a regular file keeps being a link: the file it points to is
  *   replaced, atomically as above; a link to a device is written through;
  * - a link to nothing (dangling) and a directory are refused.
@@ -38,9 +40,11 @@ typedef struct {
  * Returns 0, or -1 with a message naming path and the reason in err. */
 int atomic_file_open(atomic_file *f, const char *path, char *err, size_t err_len);
 /* Checks, before any work, that path could be opened as atomic_file_open would: a
- * temporary file is created beside it and removed at once (a device or FIFO is only
- * checked for write permission, since opening a FIFO waits for a reader). Returns 0, or
- * -1 with the message atomic_file_open would give in err. */
+ * temporary file is created beside it and removed at once (a device is only checked for
+ * write permission). A FIFO is opened for writing, which needs a reader (refused when none
+ * comes), and kept open for the atomic_file_open of the same FIFO later in the run, since
+ * closing it would end the reader's input before the output. Returns 0, or -1 with the
+ * message atomic_file_open would give in err. */
 int atomic_file_probe(const char *path, char *err, size_t err_len);
 /* Flushes, syncs and renames over the target. On failure the temporary file is removed
  * and err says why (the system's reason, e.g. "No space left on device"). */

@@ -24,6 +24,19 @@ int cli_convergence_option(const char *cmd, const char *arg, conv_source *out)
     return 0;
 }
 
+void cli_convergence_files(cli_files *f, conv_source want)
+{
+    if (want == CONV_SOURCE_NONE)
+        return;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/models/convergence/outcomes.tsv", gcsim_data_dir());
+    cli_files_input(f, "the --convergence catalog", path);
+    snprintf(path, sizeof path, "%s/models/convergence/train_factors.tsv", gcsim_data_dir());
+    cli_files_input(f, "the --convergence train factors", path);
+    snprintf(path, sizeof path, "%s/" BOUND_TRACE, gcsim_data_dir());
+    cli_files_input(f, "the --convergence bound's trace", path);
+}
+
 int cli_convergence_factors(const char *cmd, conv_source want, const char *model,
                             const char *const *specs, int n, int workers, conv_factor *out)
 {

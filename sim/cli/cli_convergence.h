@@ -8,12 +8,17 @@
 #ifndef GCSIM_CLI_CONVERGENCE_H
 #define GCSIM_CLI_CONVERGENCE_H
 
+#include "cli_files.h"
 #include "convergence.h"
 #include "report.h"
 
 /* none, catalog, train, bound or best; 0, or -1 after printing "gcsim CMD: --convergence:
  * ..." on stderr. */
 int cli_convergence_option(const char *cmd, const char *arg, conv_source *out);
+
+/* The data files cli_convergence_factors reads for want (none for CONV_SOURCE_NONE),
+ * listed as inputs of the run: an output must not replace them either. */
+void cli_convergence_files(cli_files *f, conv_source want);
 
 /* The factor of each spec on model (workers: the count asked for, or 0 when a search will
  * decide; the bound's factor is then given at each count by conv_factor_at). Returns 0, or

@@ -11,6 +11,7 @@
 #include "analytic.h"
 #include "breakeven.h"
 #include "cli_args.h"
+#include "cli_files.h"
 #include "cli_training.h"
 #include "cli_convergence.h"
 #include "codec.h"
@@ -212,6 +213,21 @@ static void answer_write(report *r, const answer_columns *c, const stack_breakev
     report_str(r, c->why, a->be.reason);
 }
 
+/* The run's inputs and output, checked before any work (cli_files.h). */
+static int check_files(const options *o)
+{
+    cli_files files;
+    cli_files_init(&files, "breakeven");
+    for (int k = 0; k < o->platforms.n; k++)
+        cli_files_platform(&files, "--platform", o->platforms.items[k]);
+    for (int k = 0; k < o->models.n; k++)
+        cli_files_model(&files, "--model", o->models.items[k]);
+    cli_files_stack(&files, "--stack", o->stack);
+    cli_convergence_files(&files, o->convergence);
+    cli_files_output(&files, "--output", o->output);
+    return cli_files_check(&files);
+}
+
 int cmd_breakeven(int argc, char **argv)
 {
     options o;
@@ -224,7 +240,7 @@ int cmd_breakeven(int argc, char **argv)
     report *r = NULL;
     conv_factor *conv = NULL;
     gcsim_error err;
-    if (rc || report_output_usable(o.output, "breakeven"))
+    if (rc || check_files(&o))
         goto done_opts;
     int counts[MAX_GPU_COUNTS] = {64}, n_counts = 1;
     char msg[256];

@@ -10,6 +10,7 @@
 #include "atomic_file.h"
 #include "calibrate.h"
 #include "cli_args.h"
+#include "cli_files.h"
 #include "commands.h"
 #include "data_dir.h"
 #include "report_emit.h"
@@ -304,6 +305,15 @@ int cmd_calibrate(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0)
         return rc;
+    /* --output may not be the base platform or a log it was fitted to (cli_files.h). */
+    cli_files files;
+    cli_files_init(&files, "calibrate");
+    for (int k = 0; k < o.calib.n_logs; k++)
+        cli_files_input(&files, "--log", o.calib.log_paths[k]);
+    cli_files_platform(&files, "--platform", o.calib.platform_path);
+    cli_files_output(&files, "--output", o.calib.output_path);
+    if (cli_files_check(&files))
+        return EXIT_BAD_INPUT;
     calib_result r;
     gcsim_error err;
     if (calib_run(&o.calib, &r, &err)) {

@@ -9,6 +9,7 @@
 
 #include "atomic_file.h"
 #include "baseline_check.h"
+#include "cli_files.h"
 #include "baseline_file.h"
 #include "cli_args.h"
 #include "commands.h"
@@ -172,18 +173,40 @@ static void describe(report *r, const check_options *o, const baseline *b,
     report_meta_bool(r, "baseline_rewritten", rewritten);
 }
 
+/* The baseline and the files its cases name against the output, before any case is
+ * evaluated (cli_files.h). --update rewrites the baseline itself: that one is meant. */
+static int check_files(const check_options *o, const baseline *b)
+{
+    cli_files files;
+    cli_files_init(&files, "check");
+    cli_files_input(&files, "--baseline", o->baseline);
+    char what[256];
+    for (int k = 0; k < b->n_cases; k++) {
+        snprintf(what, sizeof what, "the platform of --baseline's case %s", b->cases[k].name);
+        cli_files_platform(&files, what, b->cases[k].platform);
+        snprintf(what, sizeof what, "the model of --baseline's case %s", b->cases[k].name);
+        cli_files_model(&files, what, b->cases[k].model);
+        snprintf(what, sizeof what, "the stack of --baseline's case %s", b->cases[k].name);
+        cli_files_stack(&files, what, b->cases[k].stack);
+    }
+    cli_files_output(&files, "--output", o->output);
+    return cli_files_check(&files);
+}
+
 int cmd_check(int argc, char **argv)
 {
     check_options o = {.tolerance_pct = -1.0, .engine = -1, .format = REPORT_TABLE};
     int rc = parse_options(argc, argv, &o);
     if (rc)
         return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
-    if (report_output_usable(o.output, "check"))
-        return EXIT_BAD_INPUT;
     gcsim_error err;
     baseline b;
     if (baseline_load(o.baseline, &b, &err)) {
         fprintf(stderr, "gcsim check: %s\n", err.message);
+        return EXIT_BAD_INPUT;
+    }
+    if (check_files(&o, &b)) {
+        baseline_free(&b);
         return EXIT_BAD_INPUT;
     }
     int status = EXIT_BAD_INPUT;

@@ -8,6 +8,7 @@
 
 #include "analytic.h"
 #include "cli_args.h"
+#include "cli_files.h"
 #include "collectives.h"
 #include "commands.h"
 #include "des.h"
@@ -226,7 +227,11 @@ int cmd_collective(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0)
         return rc;
-    if (report_output_usable(o.output, "collective"))
+    cli_files files;
+    cli_files_init(&files, "collective");
+    cli_files_platform(&files, "--platform", o.platform);
+    cli_files_output(&files, "--output", o.output);
+    if (cli_files_check(&files))
         return EXIT_BAD_INPUT;
     double sizes[MAX_SIZES];
     char msg[1024];

@@ -14,6 +14,7 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "cli_files.h"
 #include "commands.h"
 #include "compressor.h"
 #include "metrics.h"
@@ -373,7 +374,12 @@ int cmd_compress(int argc, char **argv)
     int prc = parse_options(argc, argv, &o);
     if (prc != 0)
         return prc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
-    if (report_output_usable(o.output, "compress"))
+    cli_files files;
+    cli_files_init(&files, "compress");
+    for (int i = 0; i < o.n_files; i++)
+        cli_files_input(&files, "--trace", o.files[i]);
+    cli_files_output(&files, "--output", o.output);
+    if (cli_files_check(&files))
         return EXIT_BAD_INPUT;
     char err[1024];
     /* Every spec is checked before any work, so a typo fails fast. */

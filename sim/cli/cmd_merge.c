@@ -7,6 +7,7 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "cli_files.h"
 #include "commands.h"
 #include "merge.h"
 
@@ -50,6 +51,14 @@ int cmd_merge(int argc, char **argv)
         fprintf(stderr, "gcsim merge: no shard files (see gcsim merge --help)\n");
         return EXIT_BAD_INPUT;
     }
+    /* --output naming a shard replaced it with the merge (cli_files.h). */
+    cli_files files;
+    cli_files_init(&files, "merge");
+    for (int k = optind; k < argc; k++)
+        cli_files_input(&files, "a shard file", argv[k]);
+    cli_files_output(&files, "--output", output);
+    if (cli_files_check(&files))
+        return EXIT_BAD_INPUT;
     merge_rows *st = merge_new();
     int status = EXIT_BAD_INPUT;
     /* Messages name files and lines, so the buffer holds a few paths. */

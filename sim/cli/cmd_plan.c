@@ -11,6 +11,7 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "cli_files.h"
 #include "cli_training.h"
 #include "cli_convergence.h"
 #include "codec.h"
@@ -589,7 +590,16 @@ int cmd_plan(int argc, char **argv)
         free_options(&o);
         return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
     }
-    if (report_output_usable(o.output, "plan")) {
+    cli_files files;
+    cli_files_init(&files, "plan");
+    for (int k = 0; k < o.platforms.n; k++)
+        cli_files_platform(&files, "--platform", o.platforms.items[k]);
+    cli_files_model(&files, "--model", o.model_path);
+    for (int k = 0; k < o.stacks.n; k++)
+        cli_files_stack(&files, "--stack", o.stacks.items[k]);
+    cli_convergence_files(&files, o.convergence);
+    cli_files_output(&files, "--output", o.output);
+    if (cli_files_check(&files)) {
         free_options(&o);
         return EXIT_BAD_INPUT;
     }

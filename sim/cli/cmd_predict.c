@@ -7,6 +7,7 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "cli_files.h"
 #include "cli_training.h"
 #include "codec.h"
 #include "collectives.h"
@@ -718,15 +719,19 @@ int cmd_predict(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc)
         return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
-    if (report_output_usable(o.output, "predict") || report_file_usable(o.timeline, "predict", "--timeline"))
+    /* Both outputs are renamed into place at the end: the report, written last, replaced
+     * the timeline, or an input, without a word. */
+    cli_files files;
+    cli_files_init(&files, "predict");
+    cli_files_platform(&files, "--platform", o.platform_path);
+    cli_files_model(&files, "--model", o.model_path);
+    cli_files_stack(&files, "--stack", o.stack);
+    if (o.convergence_given)
+        cli_convergence_files(&files, o.convergence);
+    cli_files_output(&files, "--timeline", o.timeline);
+    cli_files_output(&files, "--output", o.output);
+    if (cli_files_check(&files))
         return EXIT_BAD_INPUT;
-    /* Both are renamed into place at the end: the report, written last, replaced the
-     * timeline without a word. */
-    if (cli_same_output(o.timeline, o.output)) {
-        fprintf(stderr, "gcsim predict: --timeline and --output name the same file, %s: the "
-                        "report would replace the timeline\n", o.output);
-        return EXIT_BAD_INPUT;
-    }
     if (o.engine != ENGINE_ANALYTIC && !engine_des_available()) {
         fprintf(stderr, "gcsim predict: --engine %s: this build has no SimGrid engine\n",
                 engine_name(o.engine));

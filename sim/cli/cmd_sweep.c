@@ -11,6 +11,7 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "cli_files.h"
 #include "cli_training.h"
 #include "codec.h"
 #include "commands.h"
@@ -35,7 +36,7 @@ static void sweep_usage(FILE *out)
 "                   [--scaling strong,weak] [--batch LIST] [--engine analytic,des|both]\n"
 "                   [--ps-shards S]\n"
 "                   [--bucket SIZE] [--no-overlap] [--format csv|jsonl] [--output FILE]\n"
-"                   [--shard K/N] [--progress|--no-progress] [--count]\n"
+"                   [--shard K/N] [--progress|--no-progress] [--count] [--max-cases N]\n"
 "                   [--precision P] [--optimizer O] [--sharding S] [--grad-accum K]\n"
 "                   [--act-ckpt[=P]]\n"
 "\n"
@@ -66,7 +67,9 @@ static void sweep_usage(FILE *out)
 "                    i mod N = K-1; `gcsim merge` joins the N outputs\n"
 "  --progress        draw the progress bar on stderr even when it is not a terminal\n"
 "  --no-progress     never draw it (default: drawn when stderr is a terminal)\n"
-"  --count           print the number of cases (in the shard, and in all) and exit\n");
+"  --count           print the number of cases (in the shard, and in all) and exit\n"
+"  --max-cases N     run up to N cases (in the shard); a sweep of more is refused before\n"
+"                    anything is written (default: 10000000, about 4 GB of CSV)\n");
     fprintf(out,
 "  --precision P, --optimizer O, --sharding S, --grad-accum K, --act-ckpt[=P]\n"
 "                    as in gcsim predict, for every case (a sharded case's id includes\n"
@@ -97,6 +100,7 @@ typedef struct {
     long long grad_accum;
     bool act_ckpt;
     gcsim_act_ckpt act_ckpt_policy;
+    long long max_cases;          /* the most cases this run writes (--max-cases) */
 } sweep_options;
 
 static void free_options(sweep_options *o)
@@ -144,6 +148,7 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         {"precision", required_argument, 0, 1000}, {"optimizer", required_argument, 0, 1001},
         {"sharding", required_argument, 0, 1002},  {"grad-accum", required_argument, 0, 1003},
         {"act-ckpt", optional_argument, 0, 1004},
+        {"max-cases", required_argument, 0, 1005},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -186,6 +191,13 @@ static int parse_options(int argc, char **argv, sweep_options *o)
             if (cli_training_act_ckpt("sweep", optarg, &o->act_ckpt_policy))
                 return -1;
             o->act_ckpt = true;
+            break;
+        case 1005:
+            if (!cli_parse_int(optarg, 1, 1LL << 62, &o->max_cases)) {
+                snprintf(msg, sizeof msg, "--max-cases: expected a positive number of cases, "
+                                          "got \"%s\"", optarg);
+                bad = 1;
+            }
             break;
         case 'X':
             if (gcsim_exchange_parse(optarg, &o->exchange)) {
@@ -489,13 +501,23 @@ int cmd_sweep(int argc, char **argv)
 {
     /* bucket 0: each case's stack's (25 MiB in DDP, with its 1 MiB first bucket) */
     sweep_options o = {.format = SWEEP_CSV, .bucket_bytes = 0.0, .overlap = true,
-                       .precision = -1, .optimizer = -1};
+                       .precision = -1, .optimizer = -1,
+                       .max_cases = SWEEP_DEFAULT_MAX_CASES};
     int rc = parse_options(argc, argv, &o);
     if (rc) {
         free_options(&o);
         return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
     }
-    if (report_output_usable(o.output, "sweep")) {
+    cli_files files;
+    cli_files_init(&files, "sweep");
+    for (int k = 0; k < o.platforms.n; k++)
+        cli_files_platform(&files, "--platform", o.platforms.items[k]);
+    for (int k = 0; k < o.models.n; k++)
+        cli_files_model(&files, "--model", o.models.items[k]);
+    for (int k = 0; k < o.stacks.n; k++)
+        cli_files_stack(&files, "--stack", o.stacks.items[k]);
+    cli_files_output(&files, "--output", o.output);
+    if (cli_files_check(&files)) {
         free_options(&o);
         return EXIT_BAD_INPUT;
     }
@@ -519,6 +541,12 @@ int cmd_sweep(int argc, char **argv)
         goto done;
     }
     char msg[512];
+    /* Before the output is opened: a product too large is said, not written until the
+     * disk is full. */
+    if (sweep_space_check_limit(&space, o.shard_k, o.shard_n, o.max_cases, msg, sizeof msg)) {
+        fprintf(stderr, "gcsim sweep: %s\n", msg);
+        goto done;
+    }
     if (o.output) {
         atomic_file f;
         if (atomic_file_open(&f, o.output, msg, sizeof msg)) {

@@ -8,6 +8,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli_args.h"
+#include "cli_files.h"
 #include "commands.h"
 #include "report_emit.h"
 #include "traces.h"
@@ -146,6 +147,13 @@ int cmd_trace(int argc, char **argv)
         fprintf(stderr, "gcsim trace info: no trace file given\n");
         return EXIT_BAD_INPUT;
     }
+    cli_files files;
+    cli_files_init(&files, "trace info");
+    for (int i = optind; i < argc; i++)
+        cli_files_input(&files, "a trace file", argv[i]);
+    cli_files_output(&files, "--output", output);
+    if (cli_files_check(&files))
+        return EXIT_BAD_INPUT;
     report *r = report_new();
     int col[14];
     col[0] = report_column(r, "file", "file", -1);

@@ -10,6 +10,7 @@
 #include "atomic_file.h"
 #include "blas.h"
 #include "cli_args.h"
+#include "cli_files.h"
 #include "commands.h"
 #include "compressor.h"
 #include "report.h"
@@ -291,12 +292,38 @@ static int ensure_dir(const char *path)
     return 0;
 }
 
+/* The data set's files and the trace dumps against --output (cli_files.h). */
+static int check_files(const train_options *o)
+{
+    static const char *const data_files[] = {
+        "train-images-idx3-ubyte.gz", "train-labels-idx1-ubyte.gz",
+        "t10k-images-idx3-ubyte.gz", "t10k-labels-idx1-ubyte.gz", DIGITS_FILE};
+    cli_files files;
+    cli_files_init(&files, "train");
+    char path[4096];
+    for (size_t k = 0; k < sizeof data_files / sizeof data_files[0]; k++) {
+        snprintf(path, sizeof path, "%s/%s", o->data_dir, data_files[k]);
+        cli_files_input(&files, "a file of --data", path);
+    }
+    for (size_t k = 0; o->cfg.dump_dir && k < o->cfg.n_dump_steps; k++) {
+        bool again = false; /* a step listed twice is one file written twice */
+        for (size_t j = 0; j < k; j++)
+            again |= o->dump_steps[j] == o->dump_steps[k];
+        snprintf(path, sizeof path, "%s/%s-step%06ld.safetensors", o->cfg.dump_dir,
+                 train_model_name(o->cfg.model), o->dump_steps[k]);
+        if (!again)
+            cli_files_later_output(&files, "--dump-trace", path);
+    }
+    cli_files_output(&files, "--output", o->output);
+    return cli_files_check(&files);
+}
+
 int cmd_train(int argc, char **argv)
 {
     train_options o;
     int rc = parse_options(argc, argv, &o);
     if (rc) return rc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
-    if (report_output_usable(o.output, "train")) return EXIT_BAD_INPUT;
+    if (check_files(&o)) return EXIT_BAD_INPUT;
     if (o.cfg.dump_dir && ensure_dir(o.cfg.dump_dir)) return EXIT_BAD_INPUT;
 
     char msg[2048];

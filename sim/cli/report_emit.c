@@ -37,11 +37,6 @@ int report_emit(const report *r, report_format format, const char *output, const
     return EXIT_OK;
 }
 
-int report_output_usable(const char *output, const char *who)
-{
-    return report_file_usable(output, who, NULL);
-}
-
 int report_file_usable(const char *path, const char *who, const char *option)
 {
     char msg[1024];

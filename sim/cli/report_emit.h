@@ -18,12 +18,10 @@
  * EXIT_OK. */
 int report_emit(const report *r, report_format format, const char *output, const char *who);
 
-/* Checks that output (NULL: nothing to check) can be written, before the command does its
+/* Checks that path (NULL: nothing to check) can be written, before the command does its
  * work: a run of minutes must not end in "cannot create a file". On failure prints
- * "gcsim WHO: ..." and returns -1; else 0. */
-int report_output_usable(const char *output, const char *who);
-/* The same for any file a command writes; option (NULL: none) names the flag that gave it:
- * "gcsim WHO: OPTION: ...". */
+ * "gcsim WHO: OPTION: ..." (option NULL: "gcsim WHO: ...") and returns -1; else 0.
+ * Commands call it through cli_files_check (cli_files.h), with their inputs. */
 int report_file_usable(const char *path, const char *who, const char *option);
 
 /* The typed "meta" every scenario command writes (docs/schema.md): platform.{name,file},

@@ -12,6 +12,7 @@
 #define GCSIM_PLANNING_SWEEP_SPACE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "engine.h"
 #include "scenario.h"
@@ -42,6 +43,21 @@ void sweep_space_free(sweep_space *s);
 
 /* The number of cases (all shards together). */
 long long sweep_space_count(const sweep_space *s);
+
+/* The most cases one sweep run (one shard) writes unless --max-cases says otherwise: a
+ * sweep's cases are a product, and a list one item too long (--gpus 1,2,3,...,100000)
+ * multiplies them into a run that writes until the disk is full (issue 45: 177 million
+ * cases). Ten million rows are about 4 GB of CSV (380 bytes a row; 7 GB of JSON lines)
+ * and 5 minutes of one core at the 35,000 cases per CPU-second of docs/planning.md; the
+ * 307,200-case benchmark sweep (bench/planning) is 33 times below it. Larger sweeps are split with --shard, or asked for with --max-cases. */
+#define SWEEP_DEFAULT_MAX_CASES 10000000LL
+
+/* Whether the cases shard k of n of s holds (n = 0: all of them) are at most max_cases.
+ * Returns 0, or -1 with a message in err naming the count, the product it comes from and
+ * the options that allow it. Counted in floating point, so a product past the range of
+ * long long is refused too, not wrapped. */
+int sweep_space_check_limit(const sweep_space *s, int k, int n, long long max_cases, char *err,
+                            size_t err_len);
 
 /* Whether case index belongs to shard k of n (1 <= k <= n); n = 0: no sharding, every case. */
 bool sweep_shard_has(long long index, int k, int n);

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""tests/export: what traces/capture/gcsim_export.py refuses (issue 29).
+"""tests/export: what traces/capture/gcsim_export.py refuses (issues 29 and 45).
 
     test_export_refusals.py SOURCE_DIR WORK_DIR
 
 A model with no trainable parameters (frozen, or none at all) was exported with exit 0 to
 a file gcsim then refused; --input-shape 0,4 ended in a Python traceback. Each must exit 2
 with the reason on stderr, no traceback and no file written. Fails (never skips) without
-PyTorch.
+PyTorch. --out naming the --model's own .py file replaced the model's code (issue 45):
+refused, the code kept.
 """
 import os
 import subprocess
@@ -53,5 +54,24 @@ refused("negative_dimension", ["--model", models + ":cnn", "--input-shape", "4,-
         "--input-shape: every dimension must be at least 1")
 refused("wrong_rank", ["--model", models + ":cnn", "--input-shape", "4,5"],
         "small_models.py:cnn: the forward pass fails on an input of shape 4x5:")
+
+# --out naming the model's own source file replaced the code with the export (issue 45).
+code = os.path.join(work, "out_is_model.py")
+with open(models) as f, open(code, "w") as g:
+    g.write(f.read())
+with open(code) as f:
+    before = f.read()
+r = subprocess.run([sys.executable, export, "--out", code, "--model", code + ":cnn",
+                    "--input-shape", "4,3,16,16"], capture_output=True, text=True,
+                   env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+with open(code) as f:
+    after = f.read()
+if r.returncode != 2 or "--out and --model name the same file" not in r.stderr or after != before \
+        or os.path.exists(code + ".buckets.json"):
+    failures.append("out_is_model")
+    print("FAIL: out_is_model: exit %d, model code %s\n--- stderr:\n%s"
+          % (r.returncode, "kept" if after == before else "REPLACED", r.stderr[-2000:]))
+else:
+    print("PASS: out_is_model: %s" % r.stderr.strip().splitlines()[-1])
 if failures:
     sys.exit("%d refusal(s) wrong: %s" % (len(failures), ", ".join(failures)))

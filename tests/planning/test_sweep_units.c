@@ -1,6 +1,7 @@
 /* The pieces of gcsim sweep and merge on their own: list options (compressor specs keep
  * their own commas), and rows written as CSV or JSON lines read back to the same values
- * (strings with commas, quotes and line breaks; doubles exactly; NaN as empty / null). */
+ * (strings with commas, quotes and line breaks; doubles exactly; NaN as empty / null), and
+ * the case limit (issue 45). */
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "check.h"
 #include "sweep_lists.h"
 #include "sweep_output.h"
+#include "sweep_space.h"
 
 static void lists(void)
 {
@@ -117,8 +119,74 @@ static void jsonl_round_trip(void)
     free(text);
 }
 
+/* A space of the given list lengths, GPU counts per platform from gpus[]. */
+static void space_of(sweep_space *s, int platforms, int models, int compressors, int stacks,
+                     int collectives, int scalings, int batches, int engines, const int *gpus)
+{
+    CHECK(sweep_space_alloc(s, platforms, models, compressors, stacks, collectives, scalings,
+                            batches, engines, 1) == 0);
+    s->n_engines = engines;
+    for (int p = 0; p < platforms; p++)
+        s->n_gpus[p] = gpus[p];
+}
+
+static void case_limit(void)
+{
+    char err[1024];
+    sweep_space s = {0};
+    /* bench/planning/sweep_307k.sh: 10 platforms x 5 models x 6 compressors x
+     * 4 collectives x 256 GPU counts = 307,200 cases, run with no option. */
+    int g256[10] = {256, 256, 256, 256, 256, 256, 256, 256, 256, 256};
+    space_of(&s, 10, 5, 6, 1, 4, 1, 1, 1, g256);
+    CHECK(sweep_space_count(&s) == 307200);
+    CHECK(sweep_space_check_limit(&s, 0, 0, SWEEP_DEFAULT_MAX_CASES, err, sizeof err) == 0);
+    sweep_space_free(&s);
+    /* 11,809,800 cases: refused with the product and the ways past it */
+    int g2187[2] = {2187, 2187};
+    space_of(&s, 2, 5, 6, 3, 5, 2, 3, 1, g2187);
+    CHECK(sweep_space_count(&s) == 2LL * 5 * 6 * 3 * 5 * 2 * 3 * 2187);
+    CHECK(sweep_space_check_limit(&s, 0, 0, SWEEP_DEFAULT_MAX_CASES, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "11809800 cases (2 platforms x 5 models x 6 compressors x 3 stacks "
+                            "x 5 collectives x 2 scalings x 3 batches x 1 engine x 2187 GPU "
+                            "counts): more than the 10000000");
+    CHECK_STR_CONTAINS(err, "--max-cases N");
+    CHECK_STR_CONTAINS(err, "--shard K/N");
+    /* asked for: allowed up to the number given, inclusive */
+    CHECK(sweep_space_check_limit(&s, 0, 0, 11809800, err, sizeof err) == 0);
+    CHECK(sweep_space_check_limit(&s, 0, 0, 11809799, err, sizeof err) == -1);
+    /* a shard counts its own cases: two of 5,904,900 pass, one of all of them does not */
+    CHECK(sweep_space_check_limit(&s, 2, 2, SWEEP_DEFAULT_MAX_CASES, err, sizeof err) == 0);
+    CHECK(sweep_space_check_limit(&s, 1, 1, SWEEP_DEFAULT_MAX_CASES, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "shard 1/1 holds 11809800 of 11809800 cases");
+    sweep_space_free(&s);
+    /* 65 cases in two shards: 33 and 32, exactly */
+    int g65[1] = {65};
+    space_of(&s, 1, 1, 1, 1, 1, 1, 1, 1, g65);
+    CHECK(sweep_space_check_limit(&s, 2, 2, 32, err, sizeof err) == 0);
+    CHECK(sweep_space_check_limit(&s, 1, 2, 32, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "shard 1/2 holds 33 of 65 cases");
+    sweep_space_free(&s);
+    /* platforms with different GPU lists: the counts summed over them */
+    int g_mixed[3] = {10, 4, 7};
+    space_of(&s, 3, 2, 1, 1, 1, 1, 1, 1, g_mixed);
+    CHECK(sweep_space_check_limit(&s, 0, 0, 41, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "42 cases (2 models x 1 compressor x 1 stack x 1 collective x "
+                            "1 scaling x 1 batch x 1 engine x 21 GPU counts over the 3 "
+                            "platforms)");
+    sweep_space_free(&s);
+    /* a product past long long (2^31 x 2^31 x 2^4 ...) is refused, not wrapped to a small
+     * or negative count */
+    int g4096[1] = {4096};
+    space_of(&s, 1, 1, 1, 1, 1, 1, 1, 1, g4096);
+    s.n_models = s.n_compressors = s.n_collectives = 1 << 30;
+    CHECK(sweep_space_check_limit(&s, 0, 0, 1LL << 62, err, sizeof err) == -1);
+    s.n_models = s.n_compressors = s.n_collectives = 1;
+    sweep_space_free(&s);
+}
+
 int main(void)
 {
+    case_limit();
     lists();
     csv_round_trip();
     jsonl_round_trip();

@@ -466,6 +466,22 @@ def refuse_untrainable(model, spec):
                "data-parallel training would exchange no gradient" % spec)
 
 
+def refuse_output_is_input(spec, out):
+    """--out naming the --model source file (or OUT.buckets.json naming it) truncated the
+    model's code with the export (issue 45): refused before the model is even loaded."""
+    source = spec.partition(":")[0]
+    if not (os.path.sep in source or source.endswith(".py")):
+        return
+    for path, option in ((out, "--out"), (out + ".buckets.json", "--out's .buckets.json")):
+        try:
+            same = os.path.samefile(source, path)
+        except OSError:  # one of them does not exist: not one file
+            same = False
+        if same:
+            refuse("%s and --model name the same file, %s: the export would replace the "
+                   "model's code" % (option, path))
+
+
 def check_forward(model, example, spec):
     """One forward pass before any export work: an input the model cannot take (a wrong
     rank or size) is named with PyTorch's reason instead of a traceback."""
@@ -505,6 +521,7 @@ def main():
     if any(d < 1 for d in shape):
         ap.error("--input-shape: every dimension must be at least 1 (batch first), got %r"
                  % a.input_shape)
+    refuse_output_is_input(a.model, a.out)
     torch.manual_seed(0)
     model = load_factory(a.model)().to(a.device)
     refuse_untrainable(model, a.model)
