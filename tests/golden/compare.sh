@@ -10,8 +10,8 @@
 #   --every K    only the 1st, (K+1)-th, (2K+1)-th ... command of the list (a quick sample)
 #   --src DIR    the source tree whose catalog, traces and test fixtures both binaries read
 #                (default: the tree this script is in)
-#   --keep DIR   keep both sides' outputs in DIR (default: a temporary folder, removed when
-#                everything is identical, kept and named when something differs)
+#   --keep DIR   keep both sides' outputs in DIR, emptied first (default: a temporary folder,
+#                removed when everything is identical, kept and named when something differs)
 #   --quiet      print the summary and the differences only
 #
 # Exit: 0 every command identical and every exit code as the list expects; 1 a difference
@@ -78,11 +78,17 @@ list=$(cd "$(dirname "$list")" && pwd)/$(basename "$list")
 src=$(cd "$src" && pwd)
 
 if [ -n "$keep" ]; then
+    # Emptied first: only a folder that is empty or that compare.sh made before.
+    if [ -d "$keep" ] && [ -n "$(ls -A "$keep")" ] && [ ! -f "$keep/.gcsim-golden" ]; then
+        echo "compare.sh: --keep $keep: a folder with other contents (not removing it)" >&2
+        exit 2
+    fi
     rm -rf "$keep" && mkdir -p "$keep" || exit 2
     top=$(cd "$keep" && pwd)
 else
     top=$(mktemp -d "${TMPDIR:-/tmp}/gcsim-golden.XXXXXX") || exit 2
 fi
+touch "$top/.gcsim-golden"
 say() { [ $quiet -eq 1 ] || echo "$@"; }
 
 # The commands: cmd[i], expected exit code want[i], line number line_no[i].
