@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "case_build.h"
 #include "codec.h"
 
 /* The stack's own first: ties keep it, so "best" never moves a configuration for nothing. */
@@ -37,7 +38,8 @@ int exchange_best_run(const sweep_case *c, exchange_best_result *out, gcsim_erro
     memset(out, 0, sizeof *out);
     out->best = -1;
     gcsim_error own_err = {.internal = 0};
-    bool with_patterns = c->stack && c->stack->codec_model && !c->collective_given;
+    bool with_patterns = c->stack && c->stack->codec_model && !c->collective_given &&
+                         case_build_allows_patterns(c);
     int n = with_patterns ? EXCHANGE_BEST_MAX_TRIES : EXCHANGE_BEST_TRIES;
     for (int k = 0; k < n; k++) {
         exchange_try *t = &out->tried[k];
@@ -49,6 +51,7 @@ int exchange_best_run(const sweep_case *c, exchange_best_result *out, gcsim_erro
             one.collective = t->collective = patterns[k - EXCHANGE_BEST_TRIES];
             one.collective_given = t->pattern = true;
         }
+        t->c = one;
         if (run_try(&one, t, &own_err, k == 0, err))
             return -1;
         out->n_tried++;

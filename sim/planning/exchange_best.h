@@ -13,9 +13,16 @@
  * Under a codec-model stack (fused) the papers' patterns (TernGrad's and DGC's parameter-
  * server schedules, exchanged after backward) are tried as well: they price the codec as
  * the fused stack does, so they compete on equal terms there; under a stack with op laws
- * they are not something that stack runs, and are left out.
+ * they are not something that stack runs, and are left out. They are the papers' model of
+ * one plain data-parallel step, so a case with sharding, gradient accumulation or
+ * activation checkpointing does not try them either (case_build_allows_patterns; issue 45:
+ * a search that dropped those options picked them and printed 398% efficiency).
  *
- * For `gcsim predict --exchange best` (sim/cli/predict_exchange.c) and `gcsim plan
+ * Every try is a copy of the case with only .exchange (and .collective for a pattern)
+ * changed, run through the one case builder (case_build.h), so every training option of
+ * the case reaches every try.
+ *
+ * For `gcsim predict --exchange best` (exchange_search.h) and `gcsim plan
  * --exchange best` (plan_run.h). The caller builds the sweep_case as predict builds its scenario
  * (platform, model, payload, stack from gcsim_stack_choice, GPUs, ...) and leaves
  * collective_given false: with a collective given, the exchanges it does not fit (an
@@ -34,8 +41,9 @@
  * stack does with the compressor, the platform's collective included), then
  * GCSIM_EXCHANGE_ALLREDUCE, GCSIM_EXCHANGE_ALLGATHER and GCSIM_EXCHANGE_PS. */
 #define EXCHANGE_BEST_TRIES 4
-/* Then, under a codec-model stack and with no collective given, the papers' patterns:
- * COLLECTIVE_TERNGRAD and COLLECTIVE_DGC_PAPER. */
+/* Then, under a codec-model stack, with no collective given and a plain data-parallel
+ * case (case_build_allows_patterns), the papers' patterns: COLLECTIVE_TERNGRAD and
+ * COLLECTIVE_DGC_PAPER. */
 #define EXCHANGE_BEST_PATTERNS 2
 #define EXCHANGE_BEST_MAX_TRIES (EXCHANGE_BEST_TRIES + EXCHANGE_BEST_PATTERNS)
 
@@ -50,6 +58,8 @@ typedef struct {
     int rc;                 /* 0: it ran; -1: it could not (why_not says why) */
     sweep_result r;         /* when it ran: r.exchange and r.collective say what ran */
     char why_not[512];      /* e.g. the stack refuses PowerSGD by all-gather */
+    sweep_case c;           /* the case it ran: the searched case with .exchange (and for a
+                               pattern .collective) changed, nothing else */
 } exchange_try;
 
 typedef struct {
