@@ -75,11 +75,10 @@ static void predict_usage(FILE *out)
 "                    exchange C is, and so does a platform's terngrad, allgather or ps;\n"
 "                    allreduce: the collective with the payload's hop rule;\n"
 "                    allgather; ps (parameter server); best: per GPU count the fastest of\n"
-"                    these (and, under fused, the papers' patterns, for plain data\n"
-"                    parallelism only), chosen with the analytic engine. For a\n"
-"                    compressed gradient whose collective is not named, predict warns\n"
-"                    when another exchange would be over 1.5x faster. docs/codec.md,\n"
-"                    docs/stacks.md\n"
+"                    these, chosen with the analytic engine (the papers' patterns only\n"
+"                    when named: --collective). For a compressed gradient whose\n"
+"                    collective is not named, predict warns when another exchange would\n"
+"                    be over 1.5x faster. docs/codec.md, docs/stacks.md\n"
 "  --ps-shards S     parameter-server shards (default: one per machine)\n"
 "  --bucket SIZE     gradient bucket, e.g. 25MiB (default: the stack's)\n"
 "  --no-overlap      exchange gradients only after backward has finished (both engines;\n"
@@ -676,8 +675,8 @@ static report *tensor_report(const gcsim_scenario *s, gcsim_error *err)
     return r;
 }
 
-/* Sets ss and s up for the case that won the search at one count (its own exchange, or a
- * paper's pattern as the collective): that case's setup, applied to s. */
+/* Sets ss and s up for the case that won the search at one count: that case's setup,
+ * applied to s. */
 static int exchange_use(const exchange_search_count *pc, gcsim_stack_setup *ss, gcsim_scenario *s,
                         gcsim_error *err)
 {
@@ -916,9 +915,9 @@ int cmd_predict(int argc, char **argv)
                 gcsim_stack_setup_apply(&ss, &s);
             }
             /* A winner is over one GPU of its own case, as predict --exchange <winner>
-             * computes it: a paper's pattern charges one GPU's gradient copy to the host
-             * as traffic, not compute, so over the stack's own one-GPU run it printed
-             * efficiencies above 100% (issue 45). Other exchanges move nothing on one GPU. */
+             * computes it: where the stack's own exchange is a paper's pattern (a platform
+             * that names terngrad), its one-GPU run charges a gradient copy to the host
+             * that the other exchanges do not (issue 45: efficiencies above 100%). */
             double one_tput = one.throughput_samples_per_s;
             if (won) {
                 sweep_case c1 = ck;

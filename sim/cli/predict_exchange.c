@@ -8,7 +8,7 @@
  * resolved to, the others by what was asked. */
 static const char *try_label(const exchange_try *t)
 {
-    return t->asked == GCSIM_EXCHANGE_AUTO && !t->pattern && t->rc == 0
+    return t->asked == GCSIM_EXCHANGE_AUTO && t->rc == 0
                ? gcsim_exchange_name(t->r.exchange)
                : exchange_try_name(t);
 }
@@ -18,7 +18,7 @@ static int describe_try(char *buf, size_t size, const exchange_try *t)
 {
     if (t->rc)
         return snprintf(buf, size, "%s cannot run", exchange_try_name(t));
-    if (t->asked == GCSIM_EXCHANGE_AUTO && !t->pattern)
+    if (t->asked == GCSIM_EXCHANGE_AUTO)
         return snprintf(buf, size, "the stack's own (%s) %.6g", gcsim_exchange_name(t->r.exchange),
                         t->r.p.throughput_samples_per_s);
     return snprintf(buf, size, "%s %.6g", exchange_try_name(t), t->r.p.throughput_samples_per_s);

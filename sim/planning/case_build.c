@@ -74,17 +74,3 @@ int case_build(const sweep_case *c, const gcsim_stack_setup *setup, gcsim_scenar
         return -1;
     return case_build_scenario(c, setup, s, err);
 }
-
-bool case_build_allows_patterns(const sweep_case *c)
-{
-    /* the rule itself, gcsim_scenario_training_check's, asked of a pattern */
-    static const gcsim_collective patterns[] = {COLLECTIVE_TERNGRAD, COLLECTIVE_DGC_PAPER};
-    gcsim_scenario s = scenario_of(c);
-    for (size_t k = 0; k < sizeof patterns / sizeof patterns[0]; k++) {
-        gcsim_error ignored;
-        s.collective = patterns[k];
-        if (gcsim_scenario_training_check(&s, &ignored))
-            return false;
-    }
-    return true;
-}

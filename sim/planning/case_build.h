@@ -46,8 +46,4 @@ int case_build_scenario(const sweep_case *c, const gcsim_stack_setup *setup, gcs
 int case_build(const sweep_case *c, const gcsim_stack_setup *setup, gcsim_scenario *s,
                gcsim_error *err);
 
-/* Whether the papers' patterns (terngrad, dgc-paper: one plain data-parallel step, as
- * published) can run the case's training options; a search does not try them otherwise. */
-bool case_build_allows_patterns(const sweep_case *c);
-
 #endif

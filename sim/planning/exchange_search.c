@@ -11,7 +11,7 @@ static int used_try(const exchange_best_result *res, gcsim_exchange asked, bool 
     if (best)
         return res->best;
     for (int k = 0; k < res->n_tried; k++)
-        if (!res->tried[k].pattern && res->tried[k].asked == asked)
+        if (res->tried[k].asked == asked)
             return res->tried[k].rc == 0 ? k : -1;
     return -1;
 }
@@ -64,7 +64,7 @@ int exchange_search_uniform_winner(const exchange_search_count *search, int n)
         if (last >= 0) {
             const exchange_try *a = &search[last].res.tried[search[last].res.best];
             const exchange_try *b = &search[k].res.tried[search[k].res.best];
-            if (a->pattern != b->pattern || a->asked != b->asked || a->collective != b->collective)
+            if (a->asked != b->asked)
                 return -1;
         }
         last = k;

@@ -32,7 +32,7 @@ typedef struct {
 int exchange_search_run(const sweep_case *c, const int *counts, int n, gcsim_exchange asked,
                         bool best, exchange_search_count *out, gcsim_error *err);
 
-/* The case the count's search found fastest (exchange_try.c: the record that try ran, at
+/* The case the count's search found fastest (exchange_best.h: the record that try ran, at
  * the count's GPUs), for predict to run with its own engine. NULL when the count was
  * not searched. */
 const sweep_case *exchange_search_winner(const exchange_search_count *pc);

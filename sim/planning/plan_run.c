@@ -81,11 +81,7 @@ long long plan_candidate_count(const plan_problem *pb)
             planned += n * plan_groups_per_platform(pb);
             continue;
         }
-        /* the search tries the papers' patterns too under a codec-model stack */
-        for (int t = 0; t < pb->n_stacks; t++)
-            planned += n * pb->n_compressors *
-                       (pb->stacks[p * pb->n_stacks + t]->codec_model ? EXCHANGE_BEST_MAX_TRIES
-                                                                      : EXCHANGE_BEST_TRIES);
+        planned += n * pb->n_compressors * pb->n_stacks * EXCHANGE_BEST_TRIES;
     }
     free(buf);
     return planned;
@@ -132,21 +128,8 @@ static int run_candidate(const plan_problem *pb, const sweep_case *cs, plan_cand
     exchange_best_result best;
     if (exchange_best_run(cs, &best, err))
         return -1;
-    const exchange_try *won = &best.tried[best.best];
-    cand->r = won->r;
+    cand->r = best.tried[best.best].r;
     cand->exchange_searched = true;
-    if (won->pattern) {
-        /* A paper's pattern charges one GPU's gradient copy to the host as traffic, not
-         * compute: its efficiency is over one GPU of its own case, as predict --collective
-         * prints it, not over the group's (issue 45: 102% efficiencies). Other exchanges
-         * move nothing on one GPU. */
-        sweep_case one = won->c;
-        one.gpus = 1;
-        sweep_result r1;
-        gcsim_error e1;
-        if (sweep_case_run(&one, &r1, &e1) == 0)
-            cand->one_gpu_samples_per_s = r1.p.throughput_samples_per_s;
-    }
     cand->own_exchange = best.has_own ? best.tried[0].r.exchange : GCSIM_EXCHANGE_AUTO;
     cand->own_samples_per_s = best.own_samples_per_s;
     return 0;
