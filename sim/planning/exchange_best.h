@@ -20,8 +20,8 @@
  * when named: --collective, or a platform whose collective is one (the stack's own
  * exchange is then the pattern).
  *
- * Every try is a copy of the case with only .exchange changed, run through the one case builder (case_build.h), so every training option of
- * the case reaches every try.
+ * Every try is a copy of the case with only .exchange changed, run through the one case
+ * builder (case_build.h), so every training option of the case reaches every try.
  *
  * For `gcsim predict --exchange best` (exchange_search.h) and `gcsim plan
  * --exchange best` (plan_run.h). The caller builds the sweep_case as predict builds its scenario
