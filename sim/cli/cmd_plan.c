@@ -173,7 +173,12 @@ static int parse_options(int argc, char **argv, plan_options *o)
     opterr = 0;
     int ch;
     char msg[512];
+    /* the training options take one value each: a second one replaced the first */
+    static const int once[] = {1003, 1004, 1005, 0};
+    unsigned seen = 0;
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "plan")) != -1) {
+        if (cli_option_once("plan", ch, once, &seen, argv))
+            return -1;
         switch (ch) {
         case 'm': o->model_path = optarg; break;
         case 'g': o->gpus = optarg; break;

@@ -1,6 +1,7 @@
 /* gcsim predict: training throughput of a model on a platform, per GPU count. */
 #include <getopt.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,7 +194,12 @@ static int parse_options(int argc, char **argv, predict_options *o)
     optind = 1;
     opterr = 0;
     int ch;
+    /* the training options take one value each: a second one replaced the first */
+    static const int once[] = {'K', 1000, 1001, 1002, 1003, 1004, 0};
+    unsigned seen = 0;
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "predict")) != -1) {
+        if (cli_option_once("predict", ch, once, &seen, argv))
+            return -1;
         switch (ch) {
         case 'p': o->platform_path = optarg; break;
         case 'm': o->model_path = optarg; break;
@@ -204,7 +210,14 @@ static int parse_options(int argc, char **argv, predict_options *o)
         case 'n': o->overlap = false; break;
         case 'k': o->buckets = true; break;
         case 'T': o->tensors = true; break;
-        case 'K': o->stack = optarg; break;
+        case 'K':
+            if (!*optarg) { /* "" fell back to the platform's stack without a word */
+                fprintf(stderr, "gcsim predict: --stack: an empty name (leave --stack out for the "
+                                "platform's stack)\n");
+                return -1;
+            }
+            o->stack = optarg;
+            break;
         case 'Y': o->steps = true; break;
         case 'P':
             if (cli_training_precision("predict", optarg, &o->precision))
@@ -241,10 +254,8 @@ static int parse_options(int argc, char **argv, predict_options *o)
             }
             break;
         case 'M': {
-            char *end = NULL;
-            errno = 0;
-            long long v = strtoll(optarg, &end, 10);
-            if (errno || end == optarg || *end || v == 0 || v < -1) {
+            long long v = 0;
+            if (!cli_parse_int(optarg, -1, LLONG_MAX, &v) || v == 0) {
                 fprintf(stderr, "gcsim predict: --des-max-messages: expected a positive count or "
                                 "-1 (no limit), got \"%s\"\n", optarg);
                 return -1;
@@ -278,8 +289,9 @@ static int parse_options(int argc, char **argv, predict_options *o)
             }
             break;
         case 'B':
-            if (!gcsim_parse_size_bytes(optarg, &o->bucket_bytes)) {
-                fprintf(stderr, "gcsim predict: --bucket: expected a size such as 25MiB, got \"%s\"\n", optarg);
+            if (!gcsim_parse_whole_bytes(optarg, &o->bucket_bytes)) {
+                fprintf(stderr, "gcsim predict: --bucket: expected a size such as 25MiB, got \"%s\" "
+                                "(whole bytes, at most 2^50)\n", optarg);
                 return -1;
             }
             break;
@@ -323,6 +335,8 @@ static int parse_options(int argc, char **argv, predict_options *o)
             return -1;
         }
     }
+    if (cli_training_compute_conflict("predict", o->mfu, o->step_time_s))
+        return -1;
     if (optind < argc) {
         cli_training_unexpected("predict", argv[optind]);
         return -1;

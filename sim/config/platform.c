@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json_strict.h"
+#include "codec_profile_file.h"
 #include "data_dir.h"
 #include <errno.h>
 #include <limits.h>
@@ -315,6 +316,12 @@ int gcsim_platform_load(const char *path, gcsim_platform *out, gcsim_error *err)
         return -1;
     int rc = gcsim_platform_parse(text, path, out, err);
     free(text);
+    /* The codec profile is read whole now: a broken one used to pass until a compressor
+     * needed it, so some runs of a platform worked and others did not (issue 45). */
+    gcsim_error why;
+    if (rc == 0 && out->gpu.codec_profile[0] &&
+        gcsim_codec_profile_read(out->gpu.codec_profile, out->gpu.type, NULL, NULL, &why))
+        return gcsim_fail(err, "%s: $.gpu.codec_profile: %s", path, why.message);
     return rc;
 }
 

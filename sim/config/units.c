@@ -109,3 +109,12 @@ bool gcsim_parse_size_bytes(const char *text, double *bytes)
         return finish(v * mult, bytes);
     return false;
 }
+
+bool gcsim_parse_whole_bytes(const char *text, double *bytes)
+{
+    double v;
+    if (!gcsim_parse_size_bytes(text, &v) || v != floor(v) || v > GCSIM_MAX_SIZE_BYTES)
+        return false;
+    *bytes = v;
+    return true;
+}

@@ -31,6 +31,8 @@
 #include "gcsim_error.h"
 
 #define GCSIM_STACK_LAW_POINTS 16
+/* A law point's tensor at most: 2^40 elements, the cap on a layer's weights. */
+#define GCSIM_STACK_MAX_ELEMENTS 1099511627776.0
 #define GCSIM_STACK_MAX_LAWS 64
 #define GCSIM_STACK_MAX_ENTRIES 24
 #define GCSIM_STACK_MAX_OPS 16
