@@ -307,6 +307,8 @@ int cmd_breakeven(int argc, char **argv)
             /* as gcsim predict: --stack, else the platform's "stack", else the default */
             const gcsim_stack *st =
                 p ? sweep_cache_stack(cache, gcsim_stack_choice(o.stack, p), &err) : NULL;
+            if (p && !st)
+                gcsim_stack_blame_platform(o.stack, p, &err);
             if (!st)
                 goto fail;
             one_stack = one_stack && (!shared || shared == st);

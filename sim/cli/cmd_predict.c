@@ -772,7 +772,8 @@ int cmd_predict(int argc, char **argv)
     }
     if (inputs_load_platform(o.platform_path, &platform, &err) ||
         inputs_load_model(o.model_path, &model, &err) ||
-        gcsim_stack_load(gcsim_stack_choice(o.stack, &platform), stack, &err))
+        (gcsim_stack_load(gcsim_stack_choice(o.stack, &platform), stack, &err) &&
+         (gcsim_stack_blame_platform(o.stack, &platform, &err), 1)))
         goto fail;
     if (o.precision >= 0)
         gcsim_model_set_precision(&model, (gcsim_precision)o.precision);
