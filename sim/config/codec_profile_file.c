@@ -46,7 +46,7 @@ static int parse_points(const cJSON *pts, const char *path, gcsim_codec_profile_
                                         ">= 0, decode_us >= 0], got %s",
                               ctx->origin, path, k, json_describe(t, got, sizeof got));
         if (v[0] > GCSIM_CODEC_PROFILE_MAX_ELEMENTS)
-            return gcsim_fail(ctx->err, "%s: %s.points[%d][0]: %g is more elements than the "
+            return gcsim_fail(ctx->err, "%s: %s.points[%d][0]: %.16g is more elements than the "
                                         "2^40 gcsim accepts",
                               ctx->origin, path, k, v[0]);
         if (v[0] != floor(v[0]))
@@ -55,7 +55,7 @@ static int parse_points(const cJSON *pts, const char *path, gcsim_codec_profile_
                               ctx->origin, path, k, v[0]);
         for (int i = 1; i < 3; i++)
             if (v[i] > GCSIM_CODEC_PROFILE_MAX_US)
-                return gcsim_fail(ctx->err, "%s: %s.points[%d][%d]: %g us (%s) is more than the "
+                return gcsim_fail(ctx->err, "%s: %s.points[%d][%d]: %.16g us (%s) is more than the "
                                             "%g us (an hour) gcsim accepts",
                                   ctx->origin, path, k, i, v[i],
                                   i == 1 ? "encode_us" : "decode_us", GCSIM_CODEC_PROFILE_MAX_US);

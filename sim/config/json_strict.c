@@ -358,7 +358,7 @@ int json_size_bytes(const cJSON *o, const char *path, const char *key, bool requ
         return 0;
     const char *text = json_member(o, key)->valuestring;
     if (v > GCSIM_MAX_SIZE_BYTES)
-        return gcsim_fail(ctx->err, "%s: %s.%s: \"%.40s\" is %g bytes, more than the %.0f (2^50, "
+        return gcsim_fail(ctx->err, "%s: %s.%s: \"%.40s\" is %.16g bytes, more than the %.0f (2^50, "
                                     "1PiB) gcsim accepts for a size",
                           ctx->origin, path, key, text, v, GCSIM_MAX_SIZE_BYTES);
     if (v != floor(v))
@@ -378,7 +378,7 @@ int json_time_at_most(const cJSON *o, const char *path, const char *key, bool re
     if (!json_member(o, key))
         return 0;
     if (v > max_s)
-        return gcsim_fail(ctx->err, "%s: %s.%s: %g s is more than the %g s gcsim accepts for %s",
+        return gcsim_fail(ctx->err, "%s: %s.%s: %.16g s is more than the %g s gcsim accepts for %s",
                           ctx->origin, path, key, v, max_s, what);
     *out = v;
     return 0;

@@ -46,7 +46,7 @@ static int number_array(const cJSON *obj, const char *path, const char *key, dou
             return gcsim_fail(ctx->err, "%s: %s.%s[%d]: expected a number >= 0, got %s",
                               ctx->origin, path, key, k, json_describe(x, got, sizeof got));
         if (x->valuedouble > max)
-            return gcsim_fail(ctx->err, "%s: %s.%s[%d]: %g is %s", ctx->origin, path, key, k,
+            return gcsim_fail(ctx->err, "%s: %s.%s[%d]: %.16g is %s", ctx->origin, path, key, k,
                               x->valuedouble,
                               increasing ? "more elements than the 2^40 gcsim accepts"
                                          : "more than the 3.6e9 us (an hour) gcsim accepts for "
