@@ -361,7 +361,7 @@ int json_size_bytes(const cJSON *o, const char *path, const char *key, bool requ
         return gcsim_fail(ctx->err, "%s: %s.%s: \"%.40s\" is %.16g bytes, more than the %.0f (2^50, "
                                     "1PiB) gcsim accepts for a size",
                           ctx->origin, path, key, text, v, GCSIM_MAX_SIZE_BYTES);
-    if (v != floor(v))
+    if (!gcsim_whole_bytes(&v))
         return gcsim_fail(ctx->err, "%s: %s.%s: \"%.40s\" is %.17g bytes, not a whole number of "
                                     "bytes",
                           ctx->origin, path, key, text, v);

@@ -28,5 +28,8 @@ bool gcsim_parse_size_bytes(const char *text, double *bytes);
 /* A size (as gcsim_parse_size_bytes) that is a whole number of bytes ("1.5B" is none), at
  * most GCSIM_MAX_SIZE_BYTES. */
 bool gcsim_parse_whole_bytes(const char *text, double *bytes);
+/* Whether a parsed size is a whole number of bytes, allowing the rounding of its decimal
+ * times its prefix ("1.001kB"); rounds *bytes to it when so. */
+bool gcsim_whole_bytes(double *bytes);
 
 #endif
