@@ -111,6 +111,9 @@ accepted step_time_1us predict $llama --step-time 1us
 refused step_time_below "--step-time: expected a duration such as 350ms, from 1us to 3600s, got \"999ns\"" predict $llama --step-time 999ns
 accepted bucket_2p50 predict --engine analytic --bucket 1024TiB
 refused bucket_past "--bucket: expected a size such as 25MiB, got \"1125899906842625B\"" predict --bucket 1125899906842625B
+# whole bytes: 1.001 x 1000 is 1000.9999999999999 in doubles, yet 1001 B; 0.7GiB is 751619276.8 B
+accepted bucket_decimal_prefix predict --gpus 4 --bucket 1.001kB
+refused bucket_fraction_of_prefix "--bucket: expected a size such as 25MiB, got \"0.7GiB\"" predict --bucket 0.7GiB
 accepted hsdp_half predict $llama --sharding hsdp:8
 refused hsdp_all "--sharding hsdp:16 on 16 GPUs: a shard group of 16 GPUs holds every GPU" predict $llama --sharding hsdp:16
 accepted mfu_one predict $llama --mfu 1
