@@ -436,8 +436,13 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
             gcsim_act_ckpt_describe(&o->act_ckpt_policy, what, sizeof what);
             snprintf(ckpt_note, sizeof ckpt_note, "; activations checkpointed (%s)", what);
         }
+        char group_note[96] = "";
+        if (o->sharding.strategy == GCSIM_SHARD_HSDP && o->sharding.group > 0)
+            snprintf(group_note, sizeof group_note,
+                     "; on %d GPUs or fewer one group of all of them, which is zero3",
+                     o->sharding.group);
         snprintf(buf, sizeof buf,
-                 "%s; %lld micro-batch%s of %d per optimizer step%s%s", strategy,
+                 "%s%s; %lld micro-batch%s of %d per optimizer step%s%s", strategy, group_note,
                  o->grad_accum > 1 ? o->grad_accum : 1LL, o->grad_accum > 1 ? "es" : "", batch,
                  ckpt_note,
                  o->sharding.strategy == GCSIM_SHARD_ZERO3 || o->sharding.strategy == GCSIM_SHARD_HSDP

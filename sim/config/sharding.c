@@ -111,18 +111,10 @@ int gcsim_sharding_check(const gcsim_sharding *s, const gcsim_platform *pf,
     char name[48];
     gcsim_sharding_format(s, name, sizeof name);
     int i = pf->gpus_per_node;
-    /* An explicit group of all the GPUs (or more) is one group without replicas: zero3 under
-     * another name. It used to run as zero3 silently while a group that does not divide the
-     * count was refused; both are now refused, saying what to write. (hsdp without :GROUP
-     * means one node, and on one node or less it is zero3 by definition, docs/sharding.md.) */
-    if (s->strategy == GCSIM_SHARD_HSDP && s->group >= gpus)
-        return gcsim_fail(err, "--sharding %s on %d GPU%s: a shard group of %d GPUs %s; one "
-                               "group of all the GPUs has no replicas, which is zero3: give "
-                               "--sharding fsdp (or zero3), or a group that divides %d into two "
-                               "or more groups",
-                          name, gpus, gpus == 1 ? "" : "s", s->group,
-                          s->group == gpus ? "holds every GPU" : "would span more GPUs than that",
-                          gpus);
+    /* A group of G >= N GPUs is one group of all N: zero3, exactly as plain hsdp (one node)
+     * is on one node or less (docs/sharding.md). It is accepted so that a GPU list from 1
+     * runs (the one-GPU reference of every speedup included) and predict's sharding note
+     * says it; what is refused is a count above G that G does not divide into groups. */
     if (s->strategy == GCSIM_SHARD_HSDP) {
         int g = s->group > 0 ? s->group : i;
         if (g < gpus && (gpus % g != 0 || !(i % g == 0 || g % i == 0)))

@@ -115,7 +115,11 @@ refused bucket_past "--bucket: expected a size such as 25MiB, got \"112589990684
 accepted bucket_decimal_prefix predict --gpus 4 --bucket 1.001kB
 refused bucket_fraction_of_prefix "--bucket: expected a size such as 25MiB, got \"0.7GiB\"" predict --bucket 0.7GiB
 accepted hsdp_half predict $llama --sharding hsdp:8
-refused hsdp_all "--sharding hsdp:16 on 16 GPUs: a shard group of 16 GPUs holds every GPU" predict $llama --sharding hsdp:16
+# a group of all the GPUs (or more) is one group, zero3 (as plain hsdp on one node); above
+# the group, the group must divide the count
+accepted hsdp_all predict $llama --sharding hsdp:16
+accepted hsdp_beyond predict $llama --sharding hsdp:32
+refused hsdp_not_dividing "a shard group of 6 GPUs must divide the GPU count" predict $llama --sharding hsdp:6
 accepted mfu_one predict $llama --mfu 1
 refused mfu_tiny "more than the 3600 s gcsim accepts for one iteration" predict $llama --mfu 1e-9
 accepted every_max predict $llama --act-ckpt=every:1048576
