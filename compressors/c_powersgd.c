@@ -57,14 +57,13 @@ static void transpose_q(const float *Q, size_t cols, size_t r, float *Qt)
 
 /* One row of the approximation P Q^T, sum_k P[i][k] Q[j][k] summed in float from 0 in
  * the order k = 0..r-1 (the one float arithmetic of the encoder's reconstruction, its
- * residual and the decoder), for j < jend; out[j] = m[j] - that when m is not NULL (the
- * residual e = M - P Q^T), else the approximation itself. A block of BLK sums is kept and
- * the ranks are swept over it: the k loop is outside the vectorized j loop, whatever r is
- * (issue 47: written per element, GCC -O3 vectorized the k loop of length r, 1 to 4 in
- * practice, with alias checks and a remainder per element: slower than scalar). */
+ * residual and the decoder), for j < jend: x[j] = that, or with residual set x[j] = x[j]
+ * minus it (x holds M: the residual e = M - P Q^T in place). A block of BLK sums is kept
+ * and the ranks are swept over it, so the k loop is outside the vectorized j loop whatever
+ * r is (issue 47: written per element, GCC -O3 vectorized the k loop of length r, 1 to 4
+ * in practice, with alias checks and a remainder per element: slower than scalar). */
 GC_HOT static void approx_row(const float *restrict p, const float *restrict Qt, size_t cols,
-                              size_t r, size_t jend, const float *restrict m,
-                              float *restrict out)
+                              size_t r, size_t jend, bool residual, float *restrict x)
 {
     size_t j = 0;
     for (; j + BLK <= jend; j += BLK) {
@@ -76,42 +75,42 @@ GC_HOT static void approx_row(const float *restrict p, const float *restrict Qt,
             for (int l = 0; l < BLK; l++)
                 s[l] += pk * q[l];
         }
-        if (m)
+        if (residual)
             for (int l = 0; l < BLK; l++)
-                out[j + (size_t)l] = m[j + (size_t)l] - s[l];
+                x[j + (size_t)l] -= s[l];
         else
             for (int l = 0; l < BLK; l++)
-                out[j + (size_t)l] = s[l];
+                x[j + (size_t)l] = s[l];
     }
     for (; j < jend; j++) {
         float s = 0;
         for (size_t k = 0; k < r; k++)
             s += p[k] * Qt[k * cols + j];
-        out[j] = m ? m[j] - s : s;
+        x[j] = residual ? x[j] - s : s;
     }
 }
 
-/* out[i*cols + j] = sum_k P[i][k] Q[j][k] (m NULL), or m[i*cols + j] minus it, for the
- * first n entries */
+/* x[i*cols + j] = sum_k P[i][k] Q[j][k], or x minus it with residual, for the first n
+ * entries */
 static void approx_rows(const float *P, const float *Qt, size_t cols, size_t r, size_t n,
-                        const float *m, float *out)
+                        bool residual, float *x)
 {
     for (size_t i = 0; i * cols < n; i++) {
         size_t jend = n - i * cols < cols ? n - i * cols : cols;
-        approx_row(P + i * r, Qt, cols, r, jend, m ? m + i * cols : NULL, out + i * cols);
+        approx_row(P + i * r, Qt, cols, r, jend, residual, x + i * cols);
     }
 }
 
-/* m = g + e over one row, in blocks that vectorize at -O2 */
-GC_HOT static void add_row(const float *restrict g, const float *restrict e, size_t len,
-                           float *restrict m)
+/* m += g over one row (m holds e: M = g + e in place, the same sums), in blocks that
+ * vectorize at -O2 */
+GC_HOT static void add_row(const float *restrict g, size_t len, float *restrict m)
 {
     size_t j = 0;
     for (; j + BLK <= len; j += BLK)
         for (int l = 0; l < BLK; l++)
-            m[j + (size_t)l] = g[j + (size_t)l] + e[j + (size_t)l];
+            m[j + (size_t)l] += g[j + (size_t)l];
     for (; j < len; j++)
-        m[j] = g[j] + e[j];
+        m[j] += g[j];
 }
 
 /* sum a[i] b[i] with 8 float lanes per block of 64, blocks summed in double */
@@ -133,10 +132,40 @@ GC_HOT static double dot(const float *restrict a, const float *restrict b, size_
     return s;
 }
 
-/* accT[k cols + j] += M[i][j] P[i][k] in double for one row i: Q = M^T P summed row by
- * row, each entry in row order as before, kept rank-major (k, then j) so that the j loop
- * is contiguous and vectorizes for any rank; the product of two floats is exact in
- * double. */
+/* accT[k cols + j] += M[i][j] P[i][k] in double for ROWS consecutive full rows i (cols
+ * entries each): Q = M^T P summed row by row, each entry's additions in row order as one
+ * row at a time would make them (the product of two floats is exact in double). Kept
+ * rank-major (k, then j) so that the j loop is contiguous for any rank; ROWS rows per pass
+ * load and store each partial sum once instead of ROWS times. */
+enum { ROWS = 4 };
+GC_HOT static void mtp_rows(const float *restrict m, size_t cols, const float *restrict p,
+                            size_t r, double *restrict accT)
+{
+    const float *m0 = m, *m1 = m + cols, *m2 = m + 2 * cols, *m3 = m + 3 * cols;
+    size_t j = 0;
+    for (; j + BLK <= cols; j += BLK)
+        for (size_t k = 0; k < r; k++) {
+            const double p0 = p[k], p1 = p[r + k], p2 = p[2 * r + k], p3 = p[3 * r + k];
+            double *a = accT + k * cols + j;
+            for (int l = 0; l < BLK; l++) {
+                double v = a[l];
+                v += (double)m0[j + (size_t)l] * p0;
+                v += (double)m1[j + (size_t)l] * p1;
+                v += (double)m2[j + (size_t)l] * p2;
+                v += (double)m3[j + (size_t)l] * p3;
+                a[l] = v;
+            }
+        }
+    for (; j < cols; j++)
+        for (size_t k = 0; k < r; k++) {
+            double v = accT[k * cols + j];
+            for (size_t i = 0; i < ROWS; i++)
+                v += (double)m[i * cols + j] * p[i * r + k];
+            accT[k * cols + j] = v;
+        }
+}
+
+/* The same for one row of jend entries */
 GC_HOT static void mtp_row(const float *restrict mrow, size_t jend, const float *restrict prow,
                            size_t r, size_t cols, double *restrict accT)
 {
@@ -186,25 +215,28 @@ static int encode(const double *p, gc_tstate *st, const float *g, size_t n, gc_r
             for (size_t i = 0; i < cols * r; i++)
                 st->b[i] = (float)gc_rng_normal(rng);
     }
-    if (st->c_len < n) { /* M = g + e, kept across steps */
-        free(st->c);
-        st->c = malloc(n * sizeof *st->c);
-        st->c_len = st->c ? n : 0;
-    }
-    float *M = st->c, *P = malloc(rows * r * sizeof *P), *Qt = malloc(cols * r * sizeof *Qt);
+    /* The payload is reserved before e is overwritten with M below */
+    uint8_t *d = NULL;
+    if (gc_put_u8(out, 0) || gc_put_uleb(out, rows) || gc_put_uleb(out, cols) ||
+        gc_put_u8(out, (uint8_t)r) || !(d = gc_bytes_extend(out, 4 * r * (rows + cols))))
+        goto oom;
+    /* M = g + e is formed in e's own array and the residual M - P Q^T replaces it there:
+     * each pass writes lines it has just read (no separate M to allocate, fill and read
+     * back). */
+    float *M = st->a, *P = malloc(rows * r * sizeof *P), *Qt = malloc(cols * r * sizeof *Qt);
     double *acc = calloc((rows > cols ? rows : cols) * r, sizeof *acc);
     gsl_matrix *A = gsl_matrix_alloc(rows, r);
     gsl_vector *tau = gsl_vector_alloc(r), *col = gsl_vector_alloc(rows);
-    float *Qf = st->b, *e = st->a;
+    float *Qf = st->b;
     int rc = -1;
-    if (!M || !P || !Qt || !acc || !A || !tau || !col || !e || !Qf)
+    if (!M || !P || !Qt || !acc || !A || !tau || !col || !Qf)
         goto done;
     /* M = g + e and P = M Q in one sweep of the rows (padding entries of M are zero): each
      * row of M is still in cache for its r dot products with the columns of Q */
     transpose_q(Qf, cols, r, Qt);
     for (size_t i = 0; i < rows; i++) {
         size_t jend = i + 1 < rows ? cols : n - i * cols;
-        add_row(g + i * cols, e + i * cols, jend, M + i * cols);
+        add_row(g + i * cols, jend, M + i * cols);
         for (size_t k = 0; k < r; k++)
             acc[i * r + k] = dot(M + i * cols, Qt + k * cols, jend);
     }
@@ -221,35 +253,34 @@ static int encode(const double *p, gc_tstate *st, const float *g, size_t n, gc_r
             P[i * r + k] = (float)gsl_vector_get(col, i);
     }
     gsl_set_error_handler(old);
-    if (qr != 0) {
+    if (qr != 0) { /* GSL fails only on mismatched sizes, which are never passed here;
+                    * were it to fail, the tensor's residual would now hold M */
         gc_errf(err, err_len, "powersgd: QR factorization failed (%s)", gsl_strerror(qr));
         rc = -2;
         goto done;
     }
-    /* Q = M^T P, rank-major in acc, then Q (cols x r) and its transpose Qt as floats */
+    /* Q = M^T P, rank-major in acc, then Q (cols x r) and its transpose Qt as floats; the
+     * last row may be short */
     memset(acc, 0, cols * r * sizeof *acc);
-    for (size_t i = 0; i < rows; i++)
+    size_t i = 0;
+    for (; i + ROWS < rows || (i + ROWS == rows && rows * cols == n); i += ROWS)
+        mtp_rows(M + i * cols, cols, P + i * r, r, acc);
+    for (; i < rows; i++)
         mtp_row(M + i * cols, i + 1 < rows ? cols : n - i * cols, P + i * r, r, cols, acc);
     for (size_t k = 0; k < r; k++)
         for (size_t j = 0; j < cols; j++)
             Qf[j * r + k] = Qt[k * cols + j] = (float)acc[k * cols + j];
-    if (gc_put_u8(out, 0) || gc_put_uleb(out, rows) || gc_put_uleb(out, cols) ||
-        gc_put_u8(out, (uint8_t)r))
-        goto done;
-    uint8_t *d = gc_bytes_extend(out, 4 * r * (rows + cols));
-    if (!d)
-        goto done;
     for (size_t i = 0; i < rows * r; i++)
         gc_store_f32(d + 4 * i, P[i]);
     for (size_t j = 0; j < cols * r; j++)
         gc_store_f32(d + 4 * (rows * r + j), Qf[j]);
-    /* approximation and new error */
+    /* approximation and new error, e = M - P Q^T in M's (e's) array */
     if (!q) { /* no one asked for the approximation: the residual in one pass */
-        approx_rows(P, Qt, cols, r, n, M, e);
+        approx_rows(P, Qt, cols, r, n, true, M);
     } else {
-        approx_rows(P, Qt, cols, r, n, NULL, q);
+        approx_rows(P, Qt, cols, r, n, false, q);
         for (size_t i = 0; i < n; i++)
-            e[i] = M[i] - q[i];
+            M[i] -= q[i];
     }
     rc = 0;
 done:
@@ -324,7 +355,7 @@ static int decode(const double *p, gc_reader *r, float *out, size_t n, char *err
         }
     }
     transpose_q(f + (size_t)rows * rank, (size_t)cols, rank, Qt);
-    approx_rows(f, Qt, (size_t)cols, rank, n, NULL, out);
+    approx_rows(f, Qt, (size_t)cols, rank, n, false, out);
     free(f), free(Qt);
     return 0;
 }
