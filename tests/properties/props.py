@@ -3,7 +3,8 @@
 must hold whatever the numbers are.
 
     props.py GCSIM SOURCE_DIR [--work DIR] [--seed S] [--cases N] [--sweeps N]
-             [--only P,...] [--max-gpus N] [--des-share F] [--verbose]
+             [--only P,...] [--max-gpus N] [--des-share F] [--knobs K]
+             [--no-pinned] [--verbose]
 
 Properties (properties.py has each one's precise statement):
   determinism    two runs of predict (and of a sweep) give the same bytes, DES included
@@ -47,6 +48,7 @@ class Ctx:
         self.violations = []  # (prop, case text, message, commands)
         self.expected = []    # (prop, case text, message, commands, reason)
         self.calls = 0
+        self.seconds = {}  # per property, wall-clock
 
     def run(self, args):
         self.calls += 1
@@ -82,6 +84,8 @@ def main():
     ap.add_argument("--des-share", type=float, default=0.15)
     ap.add_argument("--pinned", action=argparse.BooleanOptionalAction, default=True,
                     help="also run known.PINNED (the cases that found known issues)")
+    ap.add_argument("--knobs", type=int, default=3,
+                    help="platform quantities scaled per case for monotonicity (of 6)")
     ap.add_argument("--verbose", action="store_true")
     a = ap.parse_args()
     only = a.only.split(",")
@@ -95,6 +99,7 @@ def main():
         tmp = a.work or tmpdir
         os.makedirs(tmp, exist_ok=True)
         ctx = Ctx(gcsim, src, tmp, a.verbose)
+        ctx.knobs_per_case = max(1, min(a.knobs, 6))
         log = print if a.verbose else (lambda s: None)
         sample, refused = cases_mod.sample(ctx.run, a.seed, a.cases, a.max_gpus, a.des_share,
                                            log)
@@ -104,18 +109,24 @@ def main():
             for prop in CASE_PROPERTIES:
                 ctx.rng = random.Random("%d/%d/%s" % (a.seed, i, prop))
                 if prop in only:
+                    t = time.time()
                     getattr(properties, prop)(ctx, case)
+                    ctx.seconds[prop] = ctx.seconds.get(prop, 0) + time.time() - t
         if a.pinned:
             for prop, case, kw in known.PINNED:
                 if prop in only:
                     ctx.rng = random.Random(0)
+                    t = time.time()
                     getattr(properties, prop)(ctx, case, **kw)
+                    ctx.seconds[prop] = ctx.seconds.get(prop, 0) + time.time() - t
         if "shards" in only:
             for i in range(a.sweeps):
                 ctx.rng = random.Random("%d/sweep/%d" % (a.seed, i))
-                des = i % 2 == 1
+                des = i % 2 == 1 and a.des_share > 0  # no DES in a build without SimGrid
+                t = time.time()
                 properties.shards(ctx, i, properties.sweep_spec(ctx.rng, des),
                                   "jsonl" if des else "csv")
+                ctx.seconds["shards"] = ctx.seconds.get("shards", 0) + time.time() - t
     for prop, case, msg, cmds, reason in ctx.expected:
         print("EXPECTED  [%s] %s: %s\n    known: %s\n    %s" % (
             prop, case, msg, reason, "\n    ".join(cmds)))
@@ -128,8 +139,8 @@ def main():
         if prop in only:
             nv = sum(1 for v in ctx.violations if v[0] == prop)
             ne = sum(1 for v in ctx.expected if v[0] == prop)
-            print("  %-14s %5d checks, %d violations, %d expected (known.py)" % (
-                prop, ctx.checks.get(prop, 0), nv, ne))
+            print("  %-14s %5d checks, %d violations, %d expected (known.py), %.1f s" % (
+                prop, ctx.checks.get(prop, 0), nv, ne, ctx.seconds.get(prop, 0)))
     return 1 if ctx.violations else 0
 
 
