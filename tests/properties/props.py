@@ -9,6 +9,8 @@ must hold whatever the numbers are.
 Properties (properties.py has each one's precise statement):
   determinism    two runs of predict (and of a sweep) give the same bytes, DES included
   formats        table = JSON = CSV (the table to its printed precision)
+  rows           each predict row's own arithmetic (samples/s x step = samples, efficiency
+                 = speedup / GPUs, step >= compute, efficiency <= 100%), with formats
   agreement      predict = sweep = plan for the same case
   monotonic      more bandwidth never slower, more latency never faster
   accumulation   --grad-accum K never lowers samples/s per GPU (ddp, zero1: exactly the
@@ -37,7 +39,7 @@ from gcsim_io import run as gcsim_run  # noqa: E402
 
 CASE_PROPERTIES = ["determinism", "formats", "agreement", "monotonic", "accumulation",
                    "checkpointing", "best"]
-ALL = CASE_PROPERTIES + ["shards"]
+ALL = CASE_PROPERTIES + ["rows", "shards"]  # rows: checked with formats' outputs
 
 
 class Ctx:
@@ -136,7 +138,7 @@ def main():
         a.seed, len(sample), refused, a.sweeps if "shards" in only else 0, ctx.calls,
         time.time() - t0))
     for prop in ALL:
-        if prop in only:
+        if prop in only or ctx.checks.get(prop):
             nv = sum(1 for v in ctx.violations if v[0] == prop)
             ne = sum(1 for v in ctx.expected if v[0] == prop)
             print("  %-14s %5d checks, %d violations, %d expected (known.py), %.1f s" % (
