@@ -224,10 +224,23 @@ def monotonic(ctx, case, knobs=None, factors=None):
                           "iteration_s": (_f(b["iteration_s"]), _f(m["iteration_s"]))}
                 if not ok:
                     detail["blocking_s"] = _blocking_s(ctx, case, path)
+                    detail["tuner_flip"] = _algorithms(ctx, case, base_path) != \
+                        _algorithms(ctx, case, path)
                 ctx.check("monotonic", case, ok,
                           "%s x %g: %s engine %.17g -> %.17g samples/s (%+.4f%%)" % (
                               knob, factor, m["engine"], t0, t1, 100 * (t1 - t0) / t0),
                           [br, r], detail=detail)
+
+
+def _algorithms(ctx, case, platform):
+    """The collective algorithm of every call of the case's programs (predict --steps'
+    last column), or None when --steps does not apply."""
+    args = case.replace(engine="analytic").predict_args(platform=platform) + ["--steps"]
+    r = ctx.run(args)
+    if r.rc != 0 or "\nbucket " not in r.out:
+        return None
+    rows = r.out.split("\nbucket ", 1)[1].splitlines()[1:]
+    return [line.split()[-1] for line in rows if " call" in line]
 
 
 def _blocking_s(ctx, case, platform):
