@@ -23,6 +23,7 @@ COLLECTIVES = [None, None, None, "ring", "tree", "double-tree", "halving-doublin
                "hierarchical", "ps", "allgather"]
 SHARDINGS = [None, None, None, "zero1", "zero2", "zero3", "hsdp"]
 ACT_CKPT = [None, None, None, "full", "op", "every:2", "fraction:0.5"]
+PRECISIONS = [None, None, None, "fp32", "bf16", "fp16", "tf32"]
 GPU_COUNTS = [1, 2, 4, 8, 12, 16, 24, 32, 64, 128, 256]
 DES_GPU_COUNTS = [2, 4, 8, 16]
 PLATFORM_GPUS = {"dgc-fig6-10gbe": 256, "dgc-fig6-1gbe": 256, "terngrad-fig5a": 512,
@@ -42,6 +43,8 @@ class Case:
         self.grad_accum = kw.get("grad_accum", 1)
         self.act_ckpt = kw.get("act_ckpt")
         self.engine = kw.get("engine", "analytic")
+        self.precision = kw.get("precision")      # None: the model's
+        self.no_overlap = kw.get("no_overlap", False)
 
     def replace(self, **kw):
         d = dict(self.__dict__)
@@ -55,17 +58,19 @@ class Case:
     def describe(self):
         parts = ["%s %s %s" % (self.platform, self.model, self.compressor),
                  "%d GPUs" % self.gpus, self.engine]
-        for k in ("stack", "collective", "sharding", "act_ckpt"):
+        for k in ("stack", "collective", "sharding", "act_ckpt", "precision"):
             if getattr(self, k):
                 parts.append("%s=%s" % (k, getattr(self, k)))
         if self.grad_accum > 1:
             parts.append("grad_accum=%d" % self.grad_accum)
         if self.scaling != "weak":
             parts.append(self.scaling)
+        if self.no_overlap:
+            parts.append("no-overlap")
         return ", ".join(parts)
 
     def _training_args(self):
-        a = []
+        a = ["--precision", self.precision] if self.precision else []
         if self.sharding:
             a += ["--sharding", self.sharding]
         if self.grad_accum > 1:
@@ -87,6 +92,8 @@ class Case:
             a += ["--scaling", self.scaling]
         if self.engine != "analytic":
             a += ["--engine", self.engine]
+        if self.no_overlap:
+            a += ["--no-overlap"]
         return a + self._training_args()
 
     def sweep_args(self, gpus=None):
@@ -97,11 +104,14 @@ class Case:
             a += ["--stack", self.stack]
         if self.collective:
             a += ["--collective", self.collective]
+        if self.no_overlap:
+            a += ["--no-overlap"]
         return a + self._training_args()
 
     def plan_args(self):
         """gcsim plan restricted to this case: one platform, compressor, collective and
-        GPU count, any target met (throughput 1 sample/s), per-step ranking."""
+        GPU count, any target met (throughput 1 sample/s), per-step ranking (plan has no
+        --no-overlap: not for such a case)."""
         a = ["plan", "--platform", self.platform, "--model", self.model,
              "--gpus", str(self.gpus), "--compressors", self.compressor,
              "--collectives", self.collective, "--target-throughput", "1",
@@ -125,7 +135,8 @@ def draw(rng, max_gpus, des_share):
                 collective=rng.choice(COLLECTIVES), gpus=rng.choice(counts),
                 scaling="strong" if rng.random() < 0.1 else "weak",
                 sharding=rng.choice(SHARDINGS), grad_accum=accum,
-                act_ckpt=rng.choice(ACT_CKPT), engine=engine)
+                act_ckpt=rng.choice(ACT_CKPT), engine=engine,
+                precision=rng.choice(PRECISIONS), no_overlap=rng.random() < 0.1)
 
 
 def sample(gcsim_run, seed, n, max_gpus, des_share, log):
