@@ -368,7 +368,8 @@ def best(ctx, case):
         seen.append(t)
         ctx.check("best", case, _le(t, tb),
                   "%s gives %.17g samples/s, --exchange best %.17g (%s)" % (
-                      " ".join(extra), t, tb, brows[0]["exchange"]), [br, r])
+                      " ".join(extra), t, tb, brows[0]["exchange"]), [br, r],
+                  detail={"candidate": " ".join(extra)})
     if seen:
         ctx.check("best", case, any(t == tb for t in seen),
                   "--exchange best's %.17g samples/s is none of the candidates' %s" % (
