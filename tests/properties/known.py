@@ -9,27 +9,6 @@ PATTERN_EXCHANGES = ("terngrad-pattern", "dgc-paper-pattern")
 
 def expected(prop, case, detail):
     """The reason a violation of prop on case is known, or None (a new violation)."""
-    if prop == "best" and case.training_options():
-        # issue 45 item 2 (another helper's): the exchange search builds its cases without
-        # --sharding, --grad-accum and --act-ckpt, so its number is another case's and
-        # matches none of the candidates (predict --exchange X keeps the options).
-        return ("issue 45 item 2: --exchange best drops --sharding/--grad-accum/--act-ckpt "
-                "from its search cases")
-    if prop == "best" and case.gpus == 1 and \
-            detail.get("candidate", "").startswith("--collective"):
-        # found by this suite: predict_exchange_search (sim/cli/predict_exchange.c) skips
-        # one GPU ("one GPU exchanges nothing") and runs the stack's own exchange, but the
-        # papers' patterns change compute too: T(1,1,K) less the fp32 copy to the host
-        # (AlexNet, signsgd, dgc-fig6-1gbe: 5,713 samples/s against 3,059)
-        return ("--exchange best does not search at one GPU, where the papers' patterns "
-                "charge less compute (predict_exchange.c)")
-    if prop == "agreement" and case.sharding and detail.get("sweep") and \
-            all(d.startswith("exchange:") for d in detail["sweep"]) and not detail.get("plan"):
-        # found by this suite: sim/cli/cmd_sweep.c write_case prints the stack's plain
-        # exchange (allreduce, allgather, ps) for a sharded case; predict and plan print
-        # "sharded" (their own reduce-scatters and all-gathers). Every number agrees.
-        return ("sweep's exchange column names the plain exchange for a sharded case "
-                "(predict and plan: sharded); cmd_sweep.c write_case")
     if prop == "monotonic" and detail.get("knob") == "host_bandwidth" and \
             detail.get("exchange") in PATTERN_EXCHANGES:
         # The papers' model (sim/collectives/iteration.c): the profiled T(1,1,K) is taken
@@ -85,14 +64,15 @@ PINNED = [
                           compressor="signsgd", stack="fused", collective="ring", gpus=16,
                           scaling="strong", sharding="zero3", act_ckpt="full",
                           grad_accum=2), {}),
-    # --exchange best at one GPU under fused: the papers' patterns are not tried
+    # --exchange best at one GPU under fused (the papers' patterns are not searched unless
+    # named, issue 45 item 2; they were the candidates that beat it here)
     ("best", Case(platform="dgc-fig6-1gbe", model="alexnet", compressor="signsgd", gpus=1),
      {}),
-    # a sharded sweep row names its exchange allreduce
+    # a sharded sweep row named its exchange allreduce (now "sharded", as predict and plan)
     ("agreement", Case(platform="h100-ndr", model="googlenet", compressor="fp16", gpus=2,
                        sharding="zero3"), {}),
-    # --exchange best with accumulation, fused random-k on 128 V100s: 204,880 samples/s,
-    # the candidates at most 45,738
+    # --exchange best with accumulation, fused random-k on 128 V100s: it printed 204,880
+    # samples/s, the candidates at most 45,738 (fixed: one case builder, issue 45 item 2)
     ("best", Case(platform="cloud-v100-100gbe", model="resnet-50",
                   compressor="randomk:ratio=0.01", stack="fused", gpus=128, grad_accum=4), {}),
 ]

@@ -10,7 +10,7 @@ import os
 import re
 
 from gcsim_io import csv_rows, json_rows, table_rows
-from platform_edit import FASTER_WHEN_RAISED, KNOBS, platform_stack, write_copy
+from platform_edit import FASTER_WHEN_RAISED, KNOBS, write_copy
 
 REL = 1e-12
 
@@ -341,9 +341,9 @@ def checkpointing(ctx, case):
 # --- best >= every candidate -------------------------------------------------------------
 
 def best(ctx, case):
-    """predict --exchange best's throughput is >= that of every exchange it names as a
-    candidate (auto, allreduce, allgather, ps; under fused also the papers' patterns
-    terngrad and dgc-paper, named with --collective), and equal to one of them. Analytic
+    """predict --exchange best's throughput is >= that of every exchange it searches
+    (auto, allreduce, allgather, ps; the papers' patterns only when named, so not here:
+    issue 45 item 2, docs/stacks.md), and equal to one of them. Analytic
     only: best is chosen with the analytic engine, so under the DES it may lose to a
     candidate by the engines' difference (docs/stacks.md)."""
     if case.engine != "analytic":
@@ -356,9 +356,6 @@ def best(ctx, case):
         return
     tb = _f(brows[0]["throughput_samples_per_s"])
     cands = [["--exchange", x] for x in ("auto", "allreduce", "allgather", "ps")]
-    stack = case.stack or platform_stack(ctx.src, case.platform)
-    if stack == "fused":
-        cands += [["--collective", "terngrad"], ["--collective", "dgc-paper"]]
     seen = []
     for extra in cands:
         r, rows = _predict_csv(ctx, case, case.predict_args(collective=False) + extra, "best")
