@@ -86,7 +86,7 @@ int gcsim_schedule_size_check(gcsim_collective c, const gcsim_topology *t, int p
     double budget = allocatable_bytes(&what);
     if (need <= budget)
         return 0;
-    return gcsim_fail(err, "%s: the %s schedule of %d GPUs lists about %.3g flows, about %.1f GiB "
+    return gcsim_fail_limit(err, "%s: the %s schedule of %d GPUs lists about %.3g flows, about %.1f GiB "
                            "while it is built, more than the %.1f GiB this process may allocate "
                            "(%s); the analytic engine costs ring, all-gather, halving-doubling, "
                            "hierarchical and ps without listing flows",

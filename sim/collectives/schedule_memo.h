@@ -1,5 +1,5 @@
 /*
- * sim/analytic/schedule_memo.h: a collective's prepared schedule built once per process.
+ * sim/collectives/schedule_memo.h: a collective's prepared schedule built once per process.
  *
  * The analytic engine costs a call from its schedule's classes (gcsim_schedule_prepare),
  * which depend on the platform, the GPU count, the collective, its pipeline chunks, its

@@ -1,5 +1,5 @@
 /*
- * sim/analytic/schedule_memo.c: prepared schedules kept per (platform, GPUs, collective,
+ * sim/collectives/schedule_memo.c: prepared schedules kept per (platform, GPUs, collective,
  * shards, chunks, group) (schedule_memo.h).
  *
  * Platforms are interned by content (a copy compared byte for byte), so two loads of the
