@@ -31,7 +31,7 @@ int predict_exchange_search(const sweep_case *c, const int *counts, int n, gcsim
         one.engine = ENGINE_ANALYTIC;
         gcsim_error e = {.internal = 0};
         if (exchange_best_run(&one, &pc->res, &e)) {
-            if (e.internal) {
+            if (!gcsim_error_skippable(&e)) {
                 *err = e;
                 return -1;
             }

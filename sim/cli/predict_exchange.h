@@ -27,7 +27,8 @@ typedef struct {
 
 /* Searches each of the n counts with case c (its gpus and engine are set here). `asked` is
  * predict's --exchange (GCSIM_EXCHANGE_AUTO for the stack's own), `best` whether it was
- * "best". Fails only when gcsim itself fails (err->internal). */
+ * "best". Fails only when gcsim itself fails or hits a limit of the machine (not
+ * gcsim_error_skippable). */
 int predict_exchange_search(const sweep_case *c, const int *counts, int n, gcsim_exchange asked,
                             bool best, predict_exchange_count *out, gcsim_error *err);
 

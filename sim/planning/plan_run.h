@@ -96,8 +96,9 @@ long long plan_search_domain(const plan_problem *pb, const gcsim_platform *pf, i
 long long plan_candidate_count(const plan_problem *pb);
 
 /* Runs the search. Candidates that cannot run (more GPUs than fit, a compressor the stack
- * refuses, ...) are skipped and counted. Returns 0, or -1 with the reason in err (a
- * platform with too many counts to search; out of memory, internal). plan_result_free
+ * refuses, ...) are skipped and counted; one that gcsim cannot cost (a limit of the
+ * machine, gcsim_error_skippable) stops the search. Returns 0, or -1 with the reason in err
+ * (a platform with too many counts to search; a limit; out of memory, internal). plan_result_free
  * releases out either way. */
 int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err);
 void plan_result_free(plan_result *r);
