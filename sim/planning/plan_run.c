@@ -216,6 +216,36 @@ static int run_group(const plan_problem *pb, int p, int c, int t, int k, int sh,
                              grp, extremes, &out->evaluated, &out->skipped);
 }
 
+/* Refuses, before any work, a search that would cost a tree or double-tree schedule on
+ * more than PLAN_TREE_GPUS_MAX GPUs (plan_run.h). */
+static int tree_limit_check(const plan_problem *pb, int *counts, gcsim_error *err)
+{
+    const char *which = NULL;
+    if (pb->exchange_best)
+        which = "--exchange best lets each stack's tuner try the double tree, whose";
+    for (int k = 0; !which && k < pb->n_collectives; k++)
+        if (pb->collectives[k] == COLLECTIVE_TREE || pb->collectives[k] == COLLECTIVE_DOUBLE_TREE)
+            which = "the tree and double-tree collectives, whose";
+    if (!which)
+        return 0;
+    for (int p = 0; p < pb->n_platforms; p++) {
+        plan_domain d;
+        long long n = plan_search_domain(pb, pb->platforms[p], counts, &d);
+        int largest = n > 0 ? plan_domain_count(&d, n - 1) : 0;
+        if (largest > PLAN_TREE_GPUS_MAX)
+            return gcsim_fail(err, "%s: plan would cost %s schedules are costed from every GPU "
+                                   "pair's flows (O(N) time and memory per count: about 3 CPU-s "
+                                   "and 2 GiB at 2^20 GPUs), on up to %d GPUs; plan costs them "
+                                   "on up to %d GPUs (the search costs dozens of counts per "
+                                   "configuration): give --gpus up to %d, or --collectives "
+                                   "without tree and double-tree (the others are costed at any "
+                                   "size); predict costs chosen counts at any size",
+                              pb->platforms[p]->source_path, which, largest, PLAN_TREE_GPUS_MAX,
+                              PLAN_TREE_GPUS_MAX);
+    }
+    return 0;
+}
+
 int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -232,6 +262,8 @@ int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
         gcsim_fail_internal(err, "out of memory");
         goto done;
     }
+    if (tree_limit_check(pb, counts, err))
+        goto done;
     for (int p = 0; p < pb->n_platforms; p++) {
         plan_domain domain;
         plan_search_domain(pb, pb->platforms[p], counts, &domain);
