@@ -15,7 +15,10 @@ measure() { # NAME ARGS...
     shift
     /usr/bin/time -f "%U %S %M %x" -o "$work/time" \
         sh -c 'ulimit -v 4194304; exec "$@"' sh "$gcsim" "$@" >/dev/null 2>&1
-    read -r user sys kib rc <"$work/time"
+    # the last line: time writes "Command exited with non-zero status N" before it
+    # shellcheck disable=SC2046 # four numbers
+    set -- $(tail -n 1 "$work/time")
+    user=$1 sys=$2 kib=$3 rc=$4
     awk -v n="$name" -v u="$user" -v s="$sys" -v k="$kib" -v rc="$rc" \
         'BEGIN { printf "%-40s exit %s  %6.1f CPU-s  %6.0f MiB max RSS\n", n, rc, u + s, k / 1024 }'
 }
