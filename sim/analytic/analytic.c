@@ -259,6 +259,17 @@ int gcsim_analytic_op_time(const gcsim_platform *p, int gpus, gcsim_op op, gcsim
 {
     if (!(bytes >= 0) || (unsigned)c >= COLLECTIVE_COUNT || (unsigned)op >= GCSIM_OP_COUNT)
         return gcsim_fail(err, "invalid collective, operation or size");
+    if (op == GCSIM_OP_ALLREDUCE) {
+        /* the memo's schedule: the same number, and the one tree template the tuner made
+         * for this pick (gcsim_tuner_choose) rather than a listed schedule beside it */
+        gcsim_bucket_bytes b = {.dense_bytes = bytes, .payload_bytes = bytes,
+                                .aggregation = PAYLOAD_DENSE_SUMMABLE};
+        if (gcsim_schedule_memo_time_s(p, gpus, c, 0, gcsim_pipeline_chunks(c, bytes), 0, &b,
+                                       time_s, err))
+            return -1;
+        return isfinite(*time_s) ? 0 : gcsim_fail(err, "out of memory costing the %s schedule",
+                                                  gcsim_collective_name(c));
+    }
     gcsim_topology topo;
     if (gcsim_topology_init(&topo, p, gpus, err) != 0)
         return -1;

@@ -165,7 +165,7 @@ static void held_out_check(const calib_options *opt, calib_log_fit *lf, const do
     }
     int k = (m + 1) / 2;
     ring_fit half;
-    gcsim_error e = {{0}, 0};
+    gcsim_error e = {{0}, 0, 0};
     if (ring_fit_allreduce(lf->path, lf->gpus, size + first, time + first, k, 0.0, base_alpha_s,
                            &half, &e)) {
         snprintf(h->why_not, sizeof h->why_not, "no fit to the smaller half: %.200s", e.message);

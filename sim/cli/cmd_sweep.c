@@ -460,11 +460,21 @@ typedef struct {
     FILE *out;
     sweep_progress *bar;
     long long done;
+    gcsim_error limit; /* a case a limit of this machine kept from being costed */
+    bool limited;
 } sweep_sink;
 
 static int write_outcome(void *ctx, const sweep_outcome *oc)
 {
     sweep_sink *k = ctx;
+    /* A case the machine could not cost (the size guard, out of memory) is no row that
+     * says why, as a case the input rules out is: another machine would print its numbers
+     * there (issue 45). The sweep stops and says so. */
+    if (oc->rc && !gcsim_error_skippable(oc->err)) {
+        k->limit = *oc->err;
+        k->limited = true;
+        return -1;
+    }
     write_case(k->w, oc->index, oc->total, oc->c, oc->rc, oc->r, oc->err, oc->has_one_gpu,
                oc->one_gpu_samples_per_s);
     sweep_progress_update(k->bar, ++k->done);
@@ -473,6 +483,8 @@ static int write_outcome(void *ctx, const sweep_outcome *oc)
     return ferror(k->out) ? -1 : 0;
 }
 
+/* 0 written; -1 the output cannot be written (errno); -2 a case hit a limit of the machine,
+ * said on stderr. */
 static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
 {
     long long total = sweep_space_count(s);
@@ -491,6 +503,12 @@ static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
     sweep_sink sink = {.w = &w, .out = out, .bar = &bar};
     bool stopped;
     sweep_run(s, &ro, write_outcome, &sink, &stopped);
+    if (stopped && sink.limited) {
+        sweep_progress_finish(&bar, sink.done);
+        fprintf(stderr, "gcsim sweep: stopped after %lld of %lld cases: %s\n", sink.done, mine,
+                sink.limit.message);
+        return -2;
+    }
     if (stopped) {
         int saved = errno;
         sweep_progress_finish(&bar, sink.done);
@@ -560,10 +578,13 @@ int cmd_sweep(int argc, char **argv)
             goto done;
         }
         watch_signals(f.temp_path);
-        if ((errno = 0), run_sweep(&o, &space, f.stream)) {
+        int ran = ((errno = 0), run_sweep(&o, &space, f.stream));
+        if (ran) {
             int write_errno = errno;
             atomic_file_abort(&f);
             unwatch_signals();
+            if (ran == -2) /* said why */
+                goto done;
             fprintf(stderr, "gcsim sweep: %s: write failed: %s\n", o.output, atomic_file_reason(write_errno));
             goto done;
         }
@@ -573,7 +594,9 @@ int cmd_sweep(int argc, char **argv)
             goto done;
         }
         unwatch_signals();
-    } else if ((errno = 0), run_sweep(&o, &space, stdout) || fflush(stdout)) {
+    } else if ((rc = ((errno = 0), run_sweep(&o, &space, stdout))) || fflush(stdout)) {
+        if (rc == -2) /* said why */
+            goto done;
         fprintf(stderr, "gcsim sweep: cannot write to standard output: %s\n", atomic_file_reason(errno));
         goto done;
     }

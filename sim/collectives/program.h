@@ -28,8 +28,9 @@ int program_fused(gcsim_iteration *it, const gcsim_scenario *s, int b);
 
 /* The all-reduce algorithm a stack's collective library picks per call when the scenario
  * leaves it to it (gcsim_scenario.tune_allreduce), as NCCL's tuner does: of ring and
- * double binary tree, the one whose closed form is faster for the call's bytes; schedules
- * built once per chunk count. */
+ * double binary tree, the one whose closed form is faster for the call's bytes, costed
+ * through the process's schedule memo; a candidate it cannot cost fails the program (it is
+ * never left out of the choice: program_stack.c). */
 typedef struct program_tuner program_tuner;
 /* NULL with err empty when the scenario does not tune; NULL with a message on failure. */
 program_tuner *program_tuner_new(const gcsim_scenario *s, gcsim_error *err);

@@ -22,6 +22,7 @@
 #include "codec.h"
 #include "program.h"
 #include "protocol.h"
+#include "schedule_memo.h"
 #include "stack.h"
 
 /* What a bucket holds, as the op laws need it. */
@@ -161,16 +162,15 @@ static bool is_allreduce(gcsim_collective c)
 
 /* ---- the tuner ---- */
 
-#define TUNER_SLOTS 16
-
+/* The tuner costs its candidates through the process's schedule memo (schedule_memo.h):
+ * the same numbers as a schedule built and prepared for the call (bit for bit,
+ * analytic.schedule_memo), but ring from its closed form without a listed flow, and the
+ * trees from one template per GPU count that the analytic engine then costs the pick
+ * with, where each call's chunk count once built a full schedule of its own (up to 16
+ * held at once: 14.6 GB at 2^20 GPUs, issue 45). */
 struct program_tuner {
-    gcsim_topology topo;
-    int n;
-    struct {
-        gcsim_collective c;
-        int chunks;
-        gcsim_schedule s;
-    } slot[TUNER_SLOTS];
+    const gcsim_platform *platform;
+    int gpus;
 };
 
 program_tuner *program_tuner_new(const gcsim_scenario *s, gcsim_error *err)
@@ -183,58 +183,43 @@ program_tuner *program_tuner_new(const gcsim_scenario *s, gcsim_error *err)
         gcsim_fail(err, "out of memory");
         return NULL;
     }
-    if (gcsim_topology_init(&t->topo, s->platform, s->placement.gpus, err)) {
-        free(t);
-        return NULL;
-    }
+    t->platform = s->platform;
+    t->gpus = s->placement.gpus;
     return t;
 }
 
 void program_tuner_free(program_tuner *t)
 {
-    if (!t)
-        return;
-    for (int k = 0; k < t->n; k++)
-        gcsim_schedule_free(&t->slot[k].s);
-    gcsim_topology_free(&t->topo);
     free(t);
 }
 
-/* The closed-form time of a dense all-reduce of `bytes` by collective c (INFINITY when the
- * schedule cannot be built: that algorithm is then not picked). */
-static double tuner_time_s(program_tuner *t, gcsim_collective c, double bytes)
+/* *time_s = the closed-form time of a dense all-reduce of `bytes` by collective c.
+ *
+ * A candidate that cannot be costed fails the call, and with it the run (exit 2, with the
+ * size guard's message that names the limit): it is never left out of the choice. Left
+ * out, it made the answer depend on the machine: where the double tree's schedule did not
+ * fit the memory budget the ring was timed instead, up to 2,000x slower at 2^17 GPUs,
+ * while the report said "tuned per call" (issue 45). Refused rather than costed another
+ * way because the trees have no exact form without their pairs' flows (tree_cost.h: the
+ * template is the least an exact cost lists); the memo's template is that least. */
+static int tuner_time_s(program_tuner *t, gcsim_collective c, double bytes, double *time_s,
+                        gcsim_error *err)
 {
-    int chunks = gcsim_pipeline_chunks(c, bytes), k = 0;
-    while (k < t->n && !(t->slot[k].c == c && t->slot[k].chunks == chunks))
-        k++;
-    if (k == t->n) {
-        if (t->n == TUNER_SLOTS) {
-            gcsim_schedule_free(&t->slot[--t->n].s);
-            k = t->n;
-        }
-        gcsim_error unused;
-        if (gcsim_schedule_build(&t->slot[k].s, c, &t->topo, 0, chunks, &unused))
-            return INFINITY;
-        if (gcsim_schedule_prepare(&t->slot[k].s, &t->topo)) {
-            gcsim_schedule_free(&t->slot[k].s);
-            return INFINITY;
-        }
-        t->slot[k].c = c;
-        t->slot[k].chunks = chunks;
-        t->n++;
-    }
     gcsim_bucket_bytes b = {.dense_bytes = bytes, .payload_bytes = bytes,
                             .aggregation = PAYLOAD_DENSE_SUMMABLE};
-    return gcsim_schedule_time_s(&t->slot[k].s, &t->topo, &b);
+    return gcsim_schedule_memo_time_s(t->platform, t->gpus, c, 0, gcsim_pipeline_chunks(c, bytes),
+                                      0, &b, time_s, err);
 }
 
-/* The all-reduce algorithm for a stack's dense all-reduce of `bytes`: the tuner's pick,
- * else the scenario's when it is one, else the platform's, else ring. */
-static gcsim_collective allreduce_of(const gcsim_scenario *s, program_tuner *t, double bytes)
+/* *out = the all-reduce algorithm for a stack's dense all-reduce of `bytes`: the tuner's
+ * pick, else the scenario's when it is one, else the platform's, else ring. -1 with err
+ * when the tuner cannot cost a candidate (tuner_time_s). */
+static int allreduce_of(const gcsim_scenario *s, program_tuner *t, double bytes,
+                        gcsim_collective *out, gcsim_error *err)
 {
     if (t) {
-        /* ring, double tree, and NVLS where the platform has it on one node (an algorithm
-         * whose schedule cannot be built costs INFINITY); ties go to the earlier */
+        /* ring, double tree, and NVLS where the platform has it on one node; ties go to
+         * the earlier */
         static const gcsim_collective candidates[] = {COLLECTIVE_RING, COLLECTIVE_DOUBLE_TREE,
                                                       COLLECTIVE_NVLS};
         gcsim_collective best = COLLECTIVE_RING;
@@ -244,23 +229,33 @@ static gcsim_collective allreduce_of(const gcsim_scenario *s, program_tuner *t, 
             if (candidates[k] == COLLECTIVE_NVLS &&
                 !(s->platform->intra.nvls_Bps > 0 && s->placement.machines == 1))
                 continue;
-            double time_s = tuner_time_s(t, candidates[k], bytes);
-            if (candidates[k] == COLLECTIVE_DOUBLE_TREE && isfinite(time_s))
+            double time_s;
+            if (tuner_time_s(t, candidates[k], bytes, &time_s, err))
+                return -1;
+            if (candidates[k] == COLLECTIVE_DOUBLE_TREE) {
+                double lat_s, ring_s, ring_lat_s;
+                if (tuner_time_s(t, candidates[k], 8, &lat_s, err) ||
+                    tuner_time_s(t, COLLECTIVE_RING, bytes, &ring_s, err) ||
+                    tuner_time_s(t, COLLECTIVE_RING, 8, &ring_lat_s, err))
+                    return -1;
                 time_s = gcsim_tuner_rank_s(candidates[k], s->placement.gpus, nvls_tree, time_s,
-                                            tuner_time_s(t, candidates[k], 8),
-                                            tuner_time_s(t, COLLECTIVE_RING, bytes),
-                                            tuner_time_s(t, COLLECTIVE_RING, 8));
+                                            lat_s, ring_s, ring_lat_s);
+            }
             if (time_s < best_s) {
                 best = candidates[k];
                 best_s = time_s;
             }
         }
-        return best;
+        *out = best;
+        return 0;
     }
-    if (is_allreduce(s->collective))
-        return s->collective;
+    if (is_allreduce(s->collective)) {
+        *out = s->collective;
+        return 0;
+    }
     gcsim_collective p = gcsim_platform_default_collective(s->platform);
-    return is_allreduce(p) ? p : COLLECTIVE_RING;
+    *out = is_allreduce(p) ? p : COLLECTIVE_RING;
+    return 0;
 }
 
 static gcsim_bucket_bytes dense(double bytes)
@@ -281,7 +276,20 @@ typedef struct {
                                  average for the thread that issues it */
     bool waited;              /* the group's requests have been picked up */
     program_tuner *tuner;
+    gcsim_error *err;
+    bool tuner_failed;        /* err says why the tuner could not choose (allreduce_of) */
 } ctx;
+
+/* The all-reduce for `bytes` (allreduce_of); when it cannot be chosen, ring, with
+ * c->tuner_failed set, which the call it is for refuses. */
+static gcsim_collective ar(ctx *c, double bytes)
+{
+    gcsim_collective coll;
+    if (!c->tuner_failed && allreduce_of(c->s, c->tuner, bytes, &coll, c->err) == 0)
+        return coll;
+    c->tuner_failed = true;
+    return COLLECTIVE_RING;
+}
 
 static int codec(ctx *c, const char *name, gcsim_codec_class cls, double s)
 {
@@ -293,6 +301,8 @@ static int call(ctx *c, const char *name, gcsim_collective coll, gcsim_bucket_by
 {
     /* A blocking call is a request of its own and waits for the next cycle; a fused
      * group's calls are issued together in one cycle, so only its first one waits. */
+    if (c->tuner_failed)
+        return -1;
     double overhead_s = c->call_s + (blocking || !c->waited ? c->wait_s : 0.0);
     if (!blocking)
         c->waited = true;
@@ -308,7 +318,7 @@ static int negotiate(ctx *c)
 {
     if (!(c->st->negotiation_bytes > 0))
         return 0;
-    return call(c, "negotiate", allreduce_of(c->s, c->tuner, c->st->negotiation_bytes),
+    return call(c, "negotiate", ar(c, c->st->negotiation_bytes),
                 dense(c->st->negotiation_bytes), false);
 }
 
@@ -316,7 +326,7 @@ static int program_powersgd(ctx *c, const unit *u, bool blocking)
 {
     double plain, p, q;
     powersgd_bytes(u, &plain, &p, &q);
-#define AR(bytes) allreduce_of(c->s, c->tuner, (bytes))
+#define AR(bytes) ar(c, (bytes))
     const gcsim_stack_entry *e = c->e;
     if (!blocking) {
         /* PyTorch's hook: three all-reduces, each issued when the one before is done. */
@@ -386,7 +396,7 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
     if (n == 1) /* nothing is exchanged: no hook runs, no call is issued */
         return program_fused(it, s, b) ? gcsim_fail(err, "out of memory for bucket programs") : 0;
     ctx c = {.it = it, .s = s, .st = st, .e = e, .gpu = gpu, .b = b, .call_s = st->call_s,
-             .wait_s = 0.5 * st->cycle_s, .tuner = tuner};
+             .wait_s = 0.5 * st->cycle_s, .tuner = tuner, .err = err};
     unit u = {.model = s->model, .first = bk->first_layer, .last = bk->last_layer,
               .elements = bk->bytes.dense_bytes / 4.0};
     bool compressed = bk->bytes.compressed;
@@ -420,7 +430,7 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
         /* a summable payload's all-reduce by the tuner's algorithm */
         gcsim_collective main = s->collective;
         if (is_allreduce(main) && bytes.aggregation == PAYLOAD_DENSE_SUMMABLE)
-            main = allreduce_of(s, tuner, bytes.payload_bytes);
+            main = ar(&c, bytes.payload_bytes);
         rc = codec(&c, "encode", GCSIM_CODEC_ENCODE, enc);
         if (!rc && compressed && e->size_exchange && s->collective == COLLECTIVE_ALLGATHER)
             rc = call(&c, "allgather sizes", COLLECTIVE_ALLGATHER, dense(8.0), true);
@@ -432,7 +442,7 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
                        priced_ops_s(s, st, &e->decode, &u, gpu, payloads));
     }
     if (rc)
-        return gcsim_fail(err, "out of memory for bucket programs");
+        return c.tuner_failed ? -1 : gcsim_fail(err, "out of memory for bucket programs");
     bk->n_steps = it->n_steps - bk->first_step;
     bk->n_deferred = st->deferred_decode && steps_before_decode >= 0
                          ? it->n_steps - steps_before_decode

@@ -52,22 +52,28 @@ double gcsim_schedule_listed_flows(gcsim_collective c, const gcsim_topology *t, 
     return n;
 }
 
-/* What the process may still allocate: physical memory, or less under an address-space
- * limit (ulimit -v) once what it maps already is taken off. */
+/* What the process may still allocate: physical memory less what it holds (resident), or
+ * less under an address-space limit (ulimit -v) once what it maps already is taken off.
+ * What it holds counts: the schedule memo keeps a tree template (2 GiB at 2^20 GPUs) while
+ * another is built (issue 45). */
 static double allocatable_bytes(const char **what)
 {
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    double budget = pages > 0 && page > 0 ? (double)pages * (double)page : INFINITY;
-    *what = "the machine's memory";
+    double mapped = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    unsigned long vm_pages, rss_pages;
+    if (f && fscanf(f, "%lu %lu", &vm_pages, &rss_pages) == 2 && page > 0) {
+        mapped = (double)vm_pages * (double)page;
+        resident = (double)rss_pages * (double)page;
+    }
+    if (f)
+        fclose(f);
+    double budget = pages > 0 && page > 0 ? (double)pages * (double)page - resident : INFINITY;
+    if (budget < 0)
+        budget = 0;
+    *what = "the machine's memory less what gcsim holds already";
     struct rlimit rl;
     if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
-        double mapped = 0;
-        FILE *f = fopen("/proc/self/statm", "r");
-        unsigned long vm_pages;
-        if (f && fscanf(f, "%lu", &vm_pages) == 1 && page > 0)
-            mapped = (double)vm_pages * (double)page;
-        if (f)
-            fclose(f);
         double left = (double)rl.rlim_cur - mapped;
         if (left < budget) {
             budget = left > 0 ? left : 0;
@@ -86,7 +92,7 @@ int gcsim_schedule_size_check(gcsim_collective c, const gcsim_topology *t, int p
     double budget = allocatable_bytes(&what);
     if (need <= budget)
         return 0;
-    return gcsim_fail(err, "%s: the %s schedule of %d GPUs lists about %.3g flows, about %.1f GiB "
+    return gcsim_fail_limit(err, "%s: the %s schedule of %d GPUs lists about %.3g flows, about %.1f GiB "
                            "while it is built, more than the %.1f GiB this process may allocate "
                            "(%s); the analytic engine costs ring, all-gather, halving-doubling, "
                            "hierarchical and ps without listing flows",

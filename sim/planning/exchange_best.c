@@ -19,8 +19,10 @@ static int run_try(const sweep_case *one, exchange_try *t, gcsim_error *own_err,
     t->rc = sweep_case_run(one, &t->r, &e);
     if (t->rc == 0)
         return 0;
-    /* gcsim itself failed: not a property of this exchange, so not skipped */
-    if (e.internal) {
+    /* gcsim itself failed, or a limit of this machine kept it from costing the try: not a
+     * property of this exchange, so not skipped (skipped, the best would depend on the
+     * machine, issue 45) */
+    if (!gcsim_error_skippable(&e)) {
         *err = e;
         return -1;
     }

@@ -71,7 +71,8 @@ typedef struct {
  * strictly faster. Exchanges that cannot run are skipped and kept in tried[] with the
  * reason. Returns 0 when at least one ran; -1 with err when none could (err: the stack's
  * own exchange's reason, e.g. more GPUs than the platform holds), or at once when a run
- * fails inside gcsim (err->internal, e.g. a DES simulation that died). */
+ * fails inside gcsim (err->internal, e.g. a DES simulation that died) or hits a limit of
+ * the machine (err->limit: gcsim_error_skippable). */
 int exchange_best_run(const sweep_case *c, exchange_best_result *out, gcsim_error *err);
 
 /* What a try is called in output: "auto" for the stack's own, else the exchange asked

@@ -31,7 +31,8 @@ int exchange_search_run(const sweep_case *c, const int *counts, int n, gcsim_exc
         one.engine = ENGINE_ANALYTIC;
         gcsim_error e = {.internal = 0};
         if (exchange_best_run(&one, &pc->res, &e)) {
-            if (e.internal) {
+            /* a limit of the machine is not a property of the case (issue 45) */
+            if (!gcsim_error_skippable(&e)) {
                 *err = e;
                 return -1;
             }

@@ -142,6 +142,11 @@ typedef struct {
     plan_candidate proto; /* the group's indices, price and one-GPU throughput */
     int compressor;
     plan_result *out;
+    /* A count gcsim could not cost (a limit of the machine, or gcsim itself failed): the
+     * plan stops with it rather than skipping that count as it skips one the input rules
+     * out, which would make its answer depend on the machine (issue 45). */
+    gcsim_error *fatal;
+    bool *failed;
 } group_eval;
 
 static int eval_count(void *ctx, int gpus, plan_candidate *cand)
@@ -151,7 +156,14 @@ static int eval_count(void *ctx, int gpus, plan_candidate *cand)
     gcsim_error err;
     *cand = ge->proto;
     cand->gpus = ge->cs.gpus = gpus;
+    if (*ge->failed)
+        return -1; /* the plan stops: nothing more to cost */
     if (run_candidate(pb, &ge->cs, cand, &err)) {
+        if (!gcsim_error_skippable(&err)) {
+            *ge->fatal = err;
+            *ge->failed = true;
+            return -1;
+        }
         if (!ge->out->first_error[0])
             snprintf(ge->out->first_error, sizeof ge->out->first_error, "%.500s", err.message);
         return -1;
@@ -168,12 +180,12 @@ static int eval_count(void *ctx, int gpus, plan_candidate *cand)
  * offering each that ran to the group and the extremes. */
 static int run_group(const plan_problem *pb, int p, int c, int t, int k, int sh,
                      const plan_domain *domain, plan_group *grp, plan_extremes *extremes,
-                     plan_result *out)
+                     plan_result *out, gcsim_error *fatal, bool *failed)
 {
     const gcsim_platform *pf = pb->platforms[p];
     /* With exchange_best no collective is named: each exchange takes the schedule the
      * platform and the stack give it, as `gcsim predict --exchange X` does. */
-    group_eval ge = {.pb = pb, .compressor = c, .out = out};
+    group_eval ge = {.pb = pb, .compressor = c, .out = out, .fatal = fatal, .failed = failed};
     ge.cs = (sweep_case){.platform = pf, .model = pb->model, .payload = pb->plans[c],
                          .stack = pb->stacks[p * pb->n_stacks + t],
                          .collective = pb->exchange_best ? COLLECTIVE_RING : pb->collectives[k],
@@ -200,6 +212,36 @@ static int run_group(const plan_problem *pb, int p, int c, int t, int k, int sh,
                              grp, extremes, &out->evaluated, &out->skipped);
 }
 
+/* Refuses, before any work, a search that would cost a tree or double-tree schedule on
+ * more than PLAN_TREE_GPUS_MAX GPUs (plan_run.h). */
+static int tree_limit_check(const plan_problem *pb, int *counts, gcsim_error *err)
+{
+    const char *which = NULL;
+    if (pb->exchange_best)
+        which = "--exchange best lets each stack's tuner try the double tree, whose";
+    for (int k = 0; !which && k < pb->n_collectives; k++)
+        if (pb->collectives[k] == COLLECTIVE_TREE || pb->collectives[k] == COLLECTIVE_DOUBLE_TREE)
+            which = "the tree and double-tree collectives, whose";
+    if (!which)
+        return 0;
+    for (int p = 0; p < pb->n_platforms; p++) {
+        plan_domain d;
+        long long n = plan_search_domain(pb, pb->platforms[p], counts, &d);
+        int largest = n > 0 ? plan_domain_count(&d, n - 1) : 0;
+        if (largest > PLAN_TREE_GPUS_MAX)
+            return gcsim_fail(err, "%s: plan would cost %s schedules are costed from every GPU "
+                                   "pair's flows (O(N) time and memory per count: about 3 CPU-s "
+                                   "and 2 GiB at 2^20 GPUs), on up to %d GPUs; plan costs them "
+                                   "on up to %d GPUs (the search costs dozens of counts per "
+                                   "configuration): give --gpus up to %d, or --collectives "
+                                   "without tree and double-tree (the others are costed at any "
+                                   "size); predict costs chosen counts at any size",
+                              pb->platforms[p]->source_path, which, largest, PLAN_TREE_GPUS_MAX,
+                              PLAN_TREE_GPUS_MAX);
+    }
+    return 0;
+}
+
 int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
 {
     memset(out, 0, sizeof *out);
@@ -216,6 +258,8 @@ int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
         gcsim_fail_internal(err, "out of memory");
         goto done;
     }
+    if (tree_limit_check(pb, counts, err))
+        goto done;
     for (int p = 0; p < pb->n_platforms; p++) {
         plan_domain domain;
         plan_search_domain(pb, pb->platforms[p], counts, &domain);
@@ -229,11 +273,14 @@ int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
                             continue;
                         int g = (((p * pb->n_compressors + c) * pb->n_stacks + t) * n_collectives +
                                  k) * n_shardings + sh;
+                        bool failed = false;
                         if (run_group(pb, p, c, t, k, sh, &domain, &groups[g], &extremes,
-                                      out)) {
+                                      out, err, &failed)) {
                             gcsim_fail_internal(err, "out of memory");
                             goto done;
                         }
+                        if (failed)
+                            goto done; /* err says why */
                         if (groups[g].has_best)
                             out->rows[out->n_rows++] = groups[g].best;
                     }

@@ -95,9 +95,19 @@ long long plan_search_domain(const plan_problem *pb, const gcsim_platform *pf, i
  * bound); with exchange_best each candidate is EXCHANGE_BEST_TRIES runs. */
 long long plan_candidate_count(const plan_problem *pb);
 
+/* The most GPUs a plan costs the tree and double-tree schedules on (--collectives, or the
+ * stacks' tuner under --exchange best). Their schedules are costed from every GPU pair's
+ * flows (a template, tree_cost.h: about 3 CPU-s and 2 GiB at 2^20 GPUs), and the bounded
+ * search costs dozens of counts per configuration, most of them near the answer: a default
+ * plan at 2^20 GPUs ran past 180 CPU-s (issue 45), at 2^18 it takes 18 CPU-s and 0.7 GiB.
+ * Past it plan_run refuses before any work (predict costs chosen counts at any size). */
+#define PLAN_TREE_GPUS_MAX 262144
+
 /* Runs the search. Candidates that cannot run (more GPUs than fit, a compressor the stack
- * refuses, ...) are skipped and counted. Returns 0, or -1 with the reason in err (a
- * platform with too many counts to search; out of memory, internal). plan_result_free
+ * refuses, ...) are skipped and counted; one that gcsim cannot cost (a limit of the
+ * machine, gcsim_error_skippable) stops the search. Returns 0, or -1 with the reason in err
+ * (a platform with too many counts to search; trees past PLAN_TREE_GPUS_MAX; a limit; out
+ * of memory, internal). plan_result_free
  * releases out either way. */
 int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err);
 void plan_result_free(plan_result *r);

@@ -43,7 +43,7 @@ static bool has_warning(const calib_result *r, const char *text)
 /* Runs calibrate; the new platform is parsed into *out and its JSON into *json. */
 static int run(calib_options *opt, calib_result *r, gcsim_platform *out, cJSON **json)
 {
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     opt->output_path = "new.json";
     if (opt->min_size_bytes == 0)
         opt->min_size_bytes = CALIB_DEFAULT_MIN_SIZE_BYTES;
@@ -357,7 +357,7 @@ static void test_line_rates(void)
     calib_options opt = {.platform_path = plat, .output_path = "o", .log_paths = {log},
                          .n_logs = 1, .min_size_bytes = 1 << 20};
     calib_result r;
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     CHECK(calib_run(&opt, &r, &err) != 0);
     CHECK(!err.internal);
     CHECK_STR_CONTAINS(err.message, "line_rate_2x8.log: nic.bandwidth = 30 GB/s fitted, above "
@@ -501,7 +501,7 @@ static void test_refusals(void)
     path_in(two, sizeof two, src, "platforms/calibration/a100-ib-2x8-4x200g.log");
     path_in(plat, sizeof plat, src, "platforms/a100-hdr.json");
     calib_result r;
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     calib_options both_single = {.platform_path = plat, .output_path = "o", .log_paths = {a100, h200},
                                  .n_logs = 2, .min_size_bytes = 1 << 20};
     CHECK(calib_run(&both_single, &r, &err) != 0);

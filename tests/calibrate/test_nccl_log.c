@@ -53,7 +53,7 @@ static const char older[] =
 static void test_current(void)
 {
     nccl_log log;
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     int rc = nccl_log_parse(current, strlen(current), "current.log", &log, &err);
     CHECK(rc == 0);
     if (rc) {
@@ -94,7 +94,7 @@ static void test_current(void)
 static void test_older(void)
 {
     nccl_log log;
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     int rc = nccl_log_parse(older, strlen(older), "older.log", &log, &err);
     CHECK(rc == 0);
     if (rc) {
@@ -123,7 +123,7 @@ static void test_older(void)
 static bool load_fixture(const char *src, const char *folder, const char *file, nccl_log *log)
 {
     char path[1024];
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     snprintf(path, sizeof path, "%s/%s/%s", src, folder, file);
     int rc = nccl_log_load(path, log, &err);
     CHECK(rc == 0);
@@ -148,7 +148,7 @@ static void test_shipped(const char *src)
     };
     for (size_t k = 0; k < sizeof logs / sizeof logs[0]; k++) {
         nccl_log log;
-        gcsim_error err = {{0}, 0};
+        gcsim_error err = {{0}, 0, 0};
         if (!load_fixture(src, "platforms/calibration", logs[k].file, &log))
             continue;
         CHECK(log.columns == logs[k].columns);
@@ -169,7 +169,7 @@ static void test_shipped(const char *src)
 static void test_pasted_mpirun(const char *src)
 {
     nccl_log log;
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     if (!load_fixture(src, "tests/calibrate/logs", "h100_1x8_mpirun_pasted.log", &log))
         return;
     CHECK(strcmp(log.op, "all_reduce_perf") == 0 && log.columns == 13);
@@ -216,7 +216,7 @@ static void test_prefixes(void)
         "12:03:04 1048576 is a time stamp, not a label\n"
         "[1,0]<stdout> no colon: not a prefix\n";
     nccl_log log;
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     int rc = nccl_log_parse(text, strlen(text), "p.log", &log, &err);
     CHECK(rc == 0);
     if (rc) {
@@ -236,7 +236,7 @@ static void test_tables(const char *src)
     char path[1024];
     snprintf(path, sizeof path, "%s/tests/calibrate/logs/two_runs.log", src);
     nccl_log log;
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     CHECK(nccl_log_load(path, &log, &err) == 0);
     CHECK(log.n_tables == 2 && log.table == 1);
     CHECK(log.ranks == 8 && log.hosts == 1 && log.n_rows == 5);
@@ -297,7 +297,7 @@ static void test_truncated(const char *src)
         "1048576 262144 float sum -1 100.0 10.49 10.49 0 100.0 10.49\n"
         "2097152 524288 float sum -1 100.0 20.97 20.97 0 100.0 20.97 20.97 0\n";
     nccl_log log;
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     CHECK(nccl_log_parse(mid, strlen(mid), "m.log", &log, &err) != 0);
     CHECK_STR_CONTAINS(err.message, "m.log: line 1: 11 columns where a row has 12: a truncated "
                                     "row, and another row follows");
@@ -347,7 +347,7 @@ static void test_refusals(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         nccl_log log;
-        gcsim_error err = {{0}, 0};
+        gcsim_error err = {{0}, 0, 0};
         CHECK(nccl_log_parse(cases[i].text, strlen(cases[i].text), "x.log", &log, &err) != 0);
         CHECK_STR_CONTAINS(err.message, cases[i].message);
         CHECK(log.rows == NULL);
@@ -368,7 +368,7 @@ static void test_zero_size_rows(void)
                       "10.49      0    100.0   10.49   10.49      0\n";
     snprintf(text, sizeof text, "%s%s%s%s", head, zero, zero, row);
     nccl_log log;
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     CHECK(nccl_log_parse(text, strlen(text), "zero.log", &log, &err) == 0);
     CHECK(log.n_rows == 1 && log.zero_size_rows == 2);
     CHECK(log.n_rows == 1 && log.rows[0].size_bytes == 1048576.0);

@@ -27,7 +27,7 @@ static int fit_synthetic(const synth_spec *s, double min_size, ring_fit *fit)
     synth_log_write(f, s);
     fclose(f);
     nccl_log log;
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     int rc = nccl_log_parse(text, len, "synthetic.log", &log, &err);
     free(text);
     if (rc) {
@@ -82,7 +82,7 @@ static void test_min_size_excludes(void)
         time[i] = ring_allreduce_time_s(8, size[i], 5e-6, 200e9) * (size[i] < (1 << 20) ? 3 : 1);
     }
     ring_fit fit;
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     CHECK(ring_fit_allreduce("x", 8, size, time, 16, 1 << 20, 0, &fit, &err) == 0);
     CHECK(fit.rows_used == 6);
     CHECK_REL(fit.alpha_s, 5e-6, 1e-9);
@@ -102,7 +102,7 @@ static void test_clamp(void)
     for (int i = 0; i < 3; i++)
         time[i] = ring_allreduce_time_s(n, size[i], -1e-6, 10e9);
     ring_fit fit;
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     CHECK(ring_fit_allreduce("x", n, size, time, 3, 0, 0, &fit, &err) == 0);
     CHECK(fit.alpha_clamped && fit.alpha_s == 0.0);
     CHECK_REL(fit.alpha_unclamped_s, -1e-6, 1e-9);
@@ -125,7 +125,7 @@ static void test_one_size(void)
     double size[1] = {8.0 * (1 << 30)};
     double time[1] = {ring_allreduce_time_s(16, size[0], 2e-6, 21.5e9)};
     ring_fit fit;
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     CHECK(ring_fit_allreduce("x", 16, size, time, 1, 1 << 20, 2e-6, &fit, &err) == 0);
     CHECK(!fit.alpha_fitted);
     CHECK(fit.alpha_s == 2e-6);

@@ -271,7 +271,7 @@ int main(void)
         CHECK(len > 0 && len < (int)sizeof path);
         gcsim_model m;
         memset(&m, 0, sizeof m);
-        gcsim_error err = {{0}, 0};
+        gcsim_error err = {{0}, 0, 0};
         if (gcsim_model_load(path, &m, &err) != 0) {
             fprintf(stderr, "FAIL: %s\n", err.message);
             CHECK(0);
@@ -313,7 +313,7 @@ int main(void)
     snprintf(lstm_path, sizeof lstm_path, "%s/lstm-ptb.json", models_dir);
     gcsim_model m;
     memset(&m, 0, sizeof m);
-    gcsim_error err = {{0}, 0};
+    gcsim_error err = {{0}, 0, 0};
     CHECK(gcsim_model_load(lstm_path, &m, &err) == 0);
     if (m.layers) {
         CHECK_REL(gcsim_model_gradient_bytes(&m) / (1024.0 * 1024.0), 194.68, 0.00005);

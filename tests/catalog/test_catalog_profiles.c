@@ -72,7 +72,7 @@ int main(void)
         char path[4096];
         int len = snprintf(path, sizeof path, "%s/%s", GCSIM_PLATFORMS_DIR, platform_files[i].s);
         CHECK(len > 0 && len < (int)sizeof path);
-        gcsim_error err = {{0}, 0};
+        gcsim_error err = {{0}, 0, 0};
         int rc = gcsim_platform_load(path, &platforms[i], &err);
         if (rc != 0)
             fprintf(stderr, "FAIL: %s\n", err.message);
@@ -85,7 +85,7 @@ int main(void)
         char path[4096];
         int len = snprintf(path, sizeof path, "%s/%s", GCSIM_MODELS_DIR, model_files[i].s);
         CHECK(len > 0 && len < (int)sizeof path);
-        gcsim_error err = {{0}, 0};
+        gcsim_error err = {{0}, 0, 0};
         gcsim_model *m = &models[i];
         memset(m, 0, sizeof *m);
         int rc = gcsim_model_load(path, m, &err);

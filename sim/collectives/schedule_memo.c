@@ -1,5 +1,5 @@
 /*
- * sim/analytic/schedule_memo.c: prepared schedules kept per (platform, GPUs, collective,
+ * sim/collectives/schedule_memo.c: prepared schedules kept per (platform, GPUs, collective,
  * shards, chunks, group) (schedule_memo.h).
  *
  * Platforms are interned by content (a copy compared byte for byte), so two loads of the
@@ -46,6 +46,27 @@ typedef struct {
 
 static tree_entry *trees;
 static size_t tree_capacity, n_trees;
+/* Bytes the templates hold (their steady forms too). Kept apart from the classes' bound:
+ * a template of 2^20 GPUs alone is 2 GB, past any bound, and dropped with the classes it
+ * was rebuilt for every chunk count of one GPU count (a call per bucket size). The
+ * templates are dropped, all of them, before a new one is built once they pass
+ * GCSIM_SCHEDULE_MEMO_BYTES: the memo holds at most that much plus the template in use,
+ * which the size guard counts (what the process maps). */
+static double tree_bytes;
+
+static void drop_trees_locked(void)
+{
+    for (size_t k = 0; k < tree_capacity; k++)
+        if (trees[k].tt) {
+            gcsim_tree_template_free(trees[k].tt);
+            gcsim_topology_free(trees[k].topo);
+            free(trees[k].topo);
+        }
+    free(trees);
+    trees = NULL;
+    tree_capacity = n_trees = 0;
+    tree_bytes = 0;
+}
 
 /* Counts the times everything was dropped: a platform id taken before a drop is stale. */
 static unsigned generation;
@@ -59,15 +80,7 @@ static void clear_locked(void)
     free(table);
     table = NULL;
     capacity = n_entries = 0;
-    for (size_t k = 0; k < tree_capacity; k++)
-        if (trees[k].tt) {
-            gcsim_tree_template_free(trees[k].tt);
-            gcsim_topology_free(trees[k].topo);
-            free(trees[k].topo);
-        }
-    free(trees);
-    trees = NULL;
-    tree_capacity = n_trees = 0;
+    drop_trees_locked(); /* their topologies point to the platforms freed below */
     kept_bytes = 0;
     for (int k = 0; k < n_platforms; k++)
         free(platforms[k]);
@@ -193,6 +206,8 @@ static gcsim_tree_template *tree_template(const memo_key *k, gcsim_error *err)
         if (e->tt)
             return e->tt;
     }
+    if (tree_bytes > GCSIM_SCHEDULE_MEMO_BYTES)
+        drop_trees_locked();
     if (2 * (n_trees + 1) > tree_capacity && trees_grow() != 0) {
         gcsim_fail(err, "out of memory keeping a tree template");
         return NULL;
@@ -221,7 +236,7 @@ static gcsim_tree_template *tree_template(const memo_key *k, gcsim_error *err)
     e->gpus = k->gpus;
     e->collective = k->collective;
     n_trees++;
-    kept_bytes += gcsim_tree_template_bytes(e->tt) + sizeof *topo;
+    tree_bytes += gcsim_tree_template_bytes(e->tt) + sizeof *topo;
     return e->tt;
 }
 
@@ -237,7 +252,7 @@ static int build(const gcsim_platform *p, const memo_key *k, gcsim_schedule *s,
             return -1;
         double before = gcsim_tree_template_bytes(tt);
         int rc = gcsim_tree_template_prepare(tt, k->chunks, s);
-        kept_bytes += gcsim_tree_template_bytes(tt) - before; /* its steady form, once built */
+        tree_bytes += gcsim_tree_template_bytes(tt) - before; /* its steady form, once built */
         if (rc < 0)
             return gcsim_fail(err, "out of memory preparing the %s schedule",
                               gcsim_collective_name(c));

@@ -1,5 +1,5 @@
 /*
- * sim/analytic/schedule_memo.h: a collective's prepared schedule built once per process.
+ * sim/collectives/schedule_memo.h: a collective's prepared schedule built once per process.
  *
  * The analytic engine costs a call from its schedule's classes (gcsim_schedule_prepare),
  * which depend on the platform, the GPU count, the collective, its pipeline chunks, its
@@ -15,7 +15,8 @@
 
 #include "collectives.h"
 
-/* Kept classes and entries before the memo starts over (256 MiB). */
+/* Kept classes and entries before the memo starts over (256 MiB); the same for the trees'
+ * templates, apart, which are dropped before a new one is built once they pass it. */
 #define GCSIM_SCHEDULE_MEMO_BYTES (256.0 * 1024 * 1024)
 
 /* *time_s = the closed form of the schedule of collective c (gcsim_schedule_build, or
