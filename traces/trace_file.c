@@ -11,6 +11,32 @@
 
 static const uint8_t npy_magic[6] = {0x93, 'N', 'U', 'M', 'P', 'Y'};
 
+/* The qsort comparator needs the file's tensors: one open at a time per thread builds its
+ * index, so a thread-local pointer is enough. */
+static _Thread_local const gc_trace_file *index_of;
+
+static int by_tensor_name(const void *a, const void *b)
+{
+    return strcmp(index_of->tensors[*(const size_t *)a].name,
+                  index_of->tensors[*(const size_t *)b].name);
+}
+
+/* f->by_name, or NULL when there is no memory for it (gc_trace_find then scans). Names
+ * are unique (the parsers refuse duplicates), so the order is total. */
+static void build_name_index(gc_trace_file *f)
+{
+    if (f->n_tensors < 2)
+        return;
+    f->by_name = malloc(f->n_tensors * sizeof *f->by_name);
+    if (!f->by_name)
+        return;
+    for (size_t i = 0; i < f->n_tensors; i++)
+        f->by_name[i] = i;
+    index_of = f;
+    qsort(f->by_name, f->n_tensors, sizeof *f->by_name, by_tensor_name);
+    index_of = NULL;
+}
+
 int gc_trace_open(const char *path, gc_trace_file *out, char *err, size_t err_len)
 {
     memset(out, 0, sizeof *out);
@@ -41,6 +67,8 @@ int gc_trace_open(const char *path, gc_trace_file *out, char *err, size_t err_le
     }
     if (rc != 0)
         gc_trace_close(out);
+    else
+        build_name_index(out);
     return rc;
 }
 
@@ -56,6 +84,7 @@ void gc_trace_close(gc_trace_file *f)
         free(f->meta[i].value);
     }
     free(f->meta);
+    free(f->by_name);
     gc_trace_free_file(f->data);
     free(f->path);
     memset(f, 0, sizeof *f);
@@ -63,6 +92,20 @@ void gc_trace_close(gc_trace_file *f)
 
 long gc_trace_find(const gc_trace_file *f, const char *name)
 {
+    if (f->by_name) {
+        size_t lo = 0, hi = f->n_tensors; /* the name, if there, is in by_name[lo, hi) */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            int c = strcmp(f->tensors[f->by_name[mid]].name, name);
+            if (c == 0)
+                return (long)f->by_name[mid];
+            if (c < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return -1;
+    }
     for (size_t i = 0; i < f->n_tensors; i++)
         if (strcmp(f->tensors[i].name, name) == 0)
             return (long)i;

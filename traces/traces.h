@@ -64,6 +64,10 @@ typedef struct {
     gc_trace_tensor *tensors; /* in the order of their data in the file */
     size_t n_meta;
     gc_trace_meta *meta;      /* safetensors __metadata__, in header order */
+    /* tensors' indices sorted by name (gc_trace_open builds it), so that gc_trace_find is
+     * a binary search: a series of 200,000 tensors looked up one by one was quadratic
+     * (issue 45). NULL (a file filled by hand, or no memory for it): a linear scan. */
+    size_t *by_name;
 } gc_trace_file;
 
 /* Opens and validates a trace. The format is chosen by content: the .npy magic
@@ -71,7 +75,7 @@ typedef struct {
 int gc_trace_open(const char *path, gc_trace_file *out, char *err, size_t err_len);
 void gc_trace_close(gc_trace_file *f);
 
-/* Index of the tensor with that name, or -1. */
+/* Index of the tensor with that name, or -1 (O(log n) in a file from gc_trace_open). */
 long gc_trace_find(const gc_trace_file *f, const char *name);
 /* Metadata value for key, or NULL. */
 const char *gc_trace_meta_get(const gc_trace_file *f, const char *key);

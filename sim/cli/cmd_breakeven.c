@@ -319,13 +319,15 @@ int cmd_breakeven(int argc, char **argv)
                 for (int ci = 0; ci < o.compressors.n; ci++) {
                     const gcsim_payload_plan *pl =
                         sweep_cache_payload(cache, m, o.compressors.items[ci], &err);
-                    breakeven_case bc = {.platform = p, .model = m, .fp32 = fp32, .payload = pl,
-                                         .gpus = counts[g], .batch = (int)o.batch,
-                                         .exchange = o.exchange,
-                                         .collective = o.collective_given ? &o.collective : NULL,
-                                         .sharding = o.sharding, .grad_accum = (int)o.grad_accum,
-                                         .act_ckpt = o.act_ckpt,
-                                         .act_ckpt_policy = o.act_ckpt_policy};
+                    breakeven_case bc = {
+                        .c = {.platform = p, .model = m, .payload = pl, .stack = st,
+                              .gpus = counts[g], .batch = (int)o.batch,
+                              .exchange = o.exchange, .collective = o.collective,
+                              .collective_given = o.collective_given,
+                              .scaling = SCALING_WEAK, .overlap = true,
+                              .sharding = o.sharding, .grad_accum = (int)o.grad_accum,
+                              .act_ckpt = o.act_ckpt, .act_ckpt_policy = o.act_ckpt_policy},
+                        .fp32 = fp32};
                     conv_factor cf = conv_factor_at(&conv[ci], counts[g]);
                     stack_breakeven be, fe, ae;
                     if (!pl ||

@@ -485,7 +485,7 @@ static void describe(report *r, const plan_options *o, const plan_problem *pb,
     char shape[160];
     if (pb->exchange_best)
         snprintf(shape, sizeof shape, "%d stack%s x the best of %d exchanges (the stack's own, "
-                 "allreduce, allgather, ps; under fused also the papers' patterns)",
+                 "allreduce, allgather, ps)",
                  pb->n_stacks, pb->n_stacks == 1 ? "" : "s", EXCHANGE_BEST_TRIES);
     else
         snprintf(shape, sizeof shape, "%d stack%s x %d collectives", pb->n_stacks,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "atomic_file.h"
+#include "case_build.h"
 #include "cli_args.h"
 #include "cli_files.h"
 #include "cli_training.h"
@@ -78,10 +79,10 @@ static void predict_usage(FILE *out)
 "                    exchange C is, and so does a platform's terngrad, allgather or ps;\n"
 "                    allreduce: the collective with the payload's hop rule;\n"
 "                    allgather; ps (parameter server); best: per GPU count the fastest of\n"
-"                    these (and, under fused, the papers' patterns), chosen with the\n"
-"                    analytic engine. For a compressed gradient whose collective is not\n"
-"                    named, predict warns when another exchange would be over 1.5x\n"
-"                    faster. docs/codec.md, docs/stacks.md\n"
+"                    these, chosen with the analytic engine (the papers' patterns only\n"
+"                    when named: --collective). For a compressed gradient whose\n"
+"                    collective is not named, predict warns when another exchange would\n"
+"                    be over 1.5x faster. docs/codec.md, docs/stacks.md\n"
 "  --ps-shards S     parameter-server shards (default: one per machine)\n"
 "  --bucket SIZE     gradient bucket, e.g. 25MiB (default: the stack's)\n"
 "  --no-overlap      exchange gradients only after backward has finished (both engines;\n"
@@ -678,39 +679,32 @@ static report *tensor_report(const gcsim_scenario *s, gcsim_error *err)
     return r;
 }
 
-/* Sets ss and s up for the exchange that won the search at one count (its own exchange,
- * or a paper's pattern as the collective). */
-static int exchange_use(const predict_exchange_count *pc, const gcsim_platform *pf,
-                        const gcsim_stack *st, const gcsim_payload_plan *pl,
-                        const predict_options *o, gcsim_stack_setup *ss, gcsim_scenario *s,
+/* Sets ss and s up for the case that won the search at one count: that case's setup,
+ * applied to s. */
+static int exchange_use(const exchange_search_count *pc, gcsim_stack_setup *ss, gcsim_scenario *s,
                         gcsim_error *err)
 {
-    const exchange_try *t = &pc->res.tried[pc->res.best];
-    gcsim_collective collective = t->pattern ? t->collective : o->collective;
-    bool given = t->pattern || o->collective_given;
-    if (gcsim_stack_setup_init(ss, pf, st, pl->spec, t->asked, given ? &collective : NULL, err))
+    if (case_build_setup(exchange_search_winner(pc), ss, err))
         return -1;
     gcsim_stack_setup_apply(ss, s);
     return 0;
 }
 
-/* With --exchange best: the count whose winner stands for all of them in the notes (the
- * last count searched when every searched count has the same winner), or -1. */
-static int uniform_winner(const predict_exchange_count *search, int n)
+/* predict's case record (sim/planning/case_build.h): every row, the one-GPU reference and
+ * the exchange search's tries are built from it, so no option is left out of any of them. */
+static sweep_case predict_case(const predict_options *o, const gcsim_platform *pf,
+                               const gcsim_model *m, const gcsim_payload_plan *pl,
+                               const gcsim_stack *st, int batch)
 {
-    int last = -1;
-    for (int k = 0; k < n; k++) {
-        if (!search[k].searched)
-            continue;
-        if (last >= 0) {
-            const exchange_try *a = &search[last].res.tried[search[last].res.best];
-            const exchange_try *b = &search[k].res.tried[search[k].res.best];
-            if (a->pattern != b->pattern || a->asked != b->asked || a->collective != b->collective)
-                return -1;
-        }
-        last = k;
-    }
-    return last;
+    return (sweep_case){.platform = pf, .model = m, .payload = pl, .stack = st,
+                        .collective = o->collective, .collective_given = o->collective_given,
+                        .exchange = o->exchange, .scaling = o->scaling, .engine = o->engine,
+                        .batch = batch, .gpus = 1, .ps_shards = (int)o->ps_shards,
+                        .bucket_bytes = o->bucket_bytes, .overlap = o->overlap,
+                        .sharding = o->sharding, .grad_accum = (int)o->grad_accum,
+                        .act_ckpt = o->act_ckpt, .act_ckpt_policy = o->act_ckpt_policy,
+                        .no_memory_check = o->no_memory_check,
+                        .des_max_messages = o->des_max_messages};
 }
 
 int cmd_predict(int argc, char **argv)
@@ -757,7 +751,7 @@ int cmd_predict(int argc, char **argv)
     gcsim_payload_plan plan = {0};
     gcsim_stack *stack = malloc(sizeof *stack);
     predict_row *rows = NULL;
-    predict_exchange_count *search = NULL;
+    exchange_search_count *search = NULL;
     report *r = NULL;
     int status = EXIT_BAD_INPUT;
     if (!stack) {
@@ -791,11 +785,11 @@ int cmd_predict(int argc, char **argv)
         goto fail;
     if (gcsim_payload_plan_build(o.compressor, &model, &plan, &err))
         goto fail;
+    sweep_case base = predict_case(&o, &platform, &model, &plan, stack, batch);
     gcsim_stack_setup ss;
-    if (gcsim_stack_setup_init(&ss, &platform, stack, plan.spec, o.exchange,
-                               o.collective_given ? &o.collective : NULL, &err))
+    if (case_build_setup(&base, &ss, &err))
         goto fail;
-    o.collective = ss.cs.exchange.collective;
+    base.collective = o.collective = ss.cs.exchange.collective;
 
     int counts[MAX_GPU_COUNTS], n_counts;
     char msg[1024]; /* output messages quote the path: 256 bytes cut the reason off */
@@ -832,34 +826,13 @@ int cmd_predict(int argc, char **argv)
     if (o.act_ckpt && gcsim_act_ckpt_check(&model, &o.act_ckpt_policy, &err))
         goto fail;
     for (int k = 0; k < n_counts; k++) {
-        gcsim_placement placement;
-        if (gcsim_platform_place(&platform, counts[k], &placement, &err))
-            goto fail;
-        if (o.scaling == SCALING_STRONG && batch < counts[k]) {
-            gcsim_fail(&err, "strong scaling: the mini-batch K = %d is smaller than %d GPUs",
-                       batch, counts[k]);
-            goto fail;
-        }
-        if (!o.no_memory_check &&
-            gcsim_memory_check_sharded(&model, &platform, &o.sharding, counts[k],
-                                       gcsim_samples_per_gpu(o.scaling, batch, counts[k]),
-                                       o.act_ckpt ? &o.act_ckpt_policy : NULL,
-                                       o.bucket_bytes, &err))
-            goto fail;
-        if (o.sharding.strategy != GCSIM_SHARD_DDP &&
-            gcsim_sharding_check(&o.sharding, &platform, &plan, counts[k], &err))
+        base.gpus = counts[k];
+        if (case_build_check(&base, NULL, &err))
             goto fail;
     }
-
-    gcsim_scenario s = {
-        .platform = &platform, .model = &model, .payload = &plan, .scaling = o.scaling,
-        .collective = o.collective, .batch = batch, .ps_shards = (int)o.ps_shards,
-        .bucket_bytes = o.bucket_bytes, .overlap = o.overlap, .timeline_path = NULL,
-        .des_max_messages = o.des_max_messages, .sharding = o.sharding,
-        .grad_accum = (int)o.grad_accum, .act_ckpt = o.act_ckpt,
-        .act_ckpt_policy = o.act_ckpt_policy};
-    gcsim_stack_setup_apply(&ss, &s);
-    if (gcsim_scenario_training_check(&s, &err))
+    base.gpus = 1;
+    gcsim_scenario s;
+    if (case_build_scenario(&base, &ss, &s, &err))
         goto fail;
     /* The other exchanges, tried with the analytic engine (predict_exchange.h): --exchange
      * best runs the fastest; otherwise a warning when it is much faster than this one,
@@ -869,23 +842,18 @@ int cmd_predict(int argc, char **argv)
                           o.sharding.strategy == GCSIM_SHARD_DDP &&
                           !platform.collective[0] && strcmp(plan.spec, "none") != 0;
     if (check_exchange || o.exchange_best) {
-        sweep_case sc = {.platform = &platform, .model = &model, .payload = &plan,
-                         .stack = stack, .collective = o.collective,
-                         .collective_given = o.collective_given, .scaling = o.scaling,
-                         .engine = ENGINE_ANALYTIC, .batch = batch, .ps_shards = (int)o.ps_shards,
-                         .bucket_bytes = o.bucket_bytes, .overlap = o.overlap};
         search = calloc((size_t)n_counts, sizeof *search);
         if (!search) {
             gcsim_fail(&err, "out of memory");
             goto fail;
         }
-        if (predict_exchange_search(&sc, counts, n_counts, o.exchange, o.exchange_best, search,
-                                    &err))
+        if (exchange_search_run(&base, counts, n_counts, o.exchange, o.exchange_best, search,
+                                &err))
             goto fail;
     }
     if ((o.tensors || o.steps) && o.exchange_best && search[0].searched) {
         /* one count: its winner's program */
-        if (exchange_use(&search[0], &platform, stack, &plan, &o, &ss, &s, &err))
+        if (exchange_use(&search[0], &ss, &s, &err))
             goto fail;
         o.collective = ss.cs.exchange.collective;
     }
@@ -922,20 +890,24 @@ int cmd_predict(int argc, char **argv)
         gcsim_engine engine = both ? (e == 0 ? ENGINE_ANALYTIC : ENGINE_DES) : o.engine;
         /* Speedup is over one GPU with the same engine, batch and compressor. */
         gcsim_prediction one;
-        if (gcsim_platform_place(&platform, 1, &s.placement, &err) ||
-            engine_run(engine, &s, &one, &err))
+        gcsim_scenario s1;
+        if (case_build_scenario(&base, &ss, &s1, &err) || engine_run(engine, &s1, &one, &err))
             goto fail;
         for (int k = 0; k < n_counts; k++) {
-            /* with --exchange best, this count's winner (its own setup and scenario) */
+            /* with --exchange best, this count's winner: the case its search ran, with its
+             * own setup, so the row is what predict --exchange <winner> prints */
+            const sweep_case *won = o.exchange_best ? exchange_search_winner(&search[k]) : NULL;
+            sweep_case ck = won ? *won : base;
+            ck.gpus = counts[k];
             gcsim_stack_setup ss_k;
-            gcsim_scenario s_k = s;
             const gcsim_stack_setup *used = &ss;
-            if (o.exchange_best && search[k].searched) {
-                if (exchange_use(&search[k], &platform, stack, &plan, &o, &ss_k, &s_k, &err))
+            if (won) {
+                if (case_build_setup(&ck, &ss_k, &err))
                     goto fail;
                 used = &ss_k;
             }
-            if (gcsim_platform_place(&platform, counts[k], &s_k.placement, &err))
+            gcsim_scenario s_k;
+            if (case_build_scenario(&ck, used, &s_k, &err))
                 goto fail;
             s_k.timeline_path = engine == ENGINE_DES ? o.timeline : NULL;
             predict_row *row = &rows[both ? 2 * k + e : k];
@@ -950,7 +922,22 @@ int cmd_predict(int argc, char **argv)
                 ss = ss_k;
                 gcsim_stack_setup_apply(&ss, &s);
             }
-            row->speedup = row->p.throughput_samples_per_s / one.throughput_samples_per_s;
+            /* A winner is over one GPU of its own case, as predict --exchange <winner>
+             * computes it: where the stack's own exchange is a paper's pattern (a platform
+             * that names terngrad), its one-GPU run charges a gradient copy to the host
+             * that the other exchanges do not (issue 45: efficiencies above 100%). */
+            double one_tput = one.throughput_samples_per_s;
+            if (won) {
+                sweep_case c1 = ck;
+                c1.gpus = 1;
+                gcsim_scenario s1_k;
+                gcsim_prediction one_k;
+                if (case_build_scenario(&c1, used, &s1_k, &err) ||
+                    engine_run(engine, &s1_k, &one_k, &err))
+                    goto fail;
+                one_tput = one_k.throughput_samples_per_s;
+            }
+            row->speedup = row->p.throughput_samples_per_s / one_tput;
             n_rows++;
         }
     }
@@ -965,9 +952,9 @@ int cmd_predict(int argc, char **argv)
     }
 print:
     if (o.exchange_best) {
-        int w = uniform_winner(search, n_counts);
+        int w = exchange_search_uniform_winner(search, n_counts);
         if (w >= 0) {
-            if (exchange_use(&search[w], &platform, stack, &plan, &o, &ss, &s, &err))
+            if (exchange_use(&search[w], &ss, &s, &err))
                 goto fail;
             o.collective = ss.cs.exchange.collective;
         } else {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "case_build.h"
 #include "commands.h"
 #include "inputs.h"
 #include "roofline.h"
@@ -35,22 +36,21 @@ static int run_config(const char *spec, const gcsim_platform *pf, const gcsim_mo
 {
     gcsim_payload_plan plan = {0};
     gcsim_stack_setup ss;
+    gcsim_scenario s;
     int rc = -1;
-    if (gcsim_payload_plan_build(spec, m, &plan, err) ||
-        gcsim_stack_setup_init(&ss, pf, st, plan.spec, GCSIM_EXCHANGE_AUTO, NULL, err))
+    /* built as predict builds its case (sim/planning/case_build.h) */
+    sweep_case c = {.platform = pf, .model = m, .payload = &plan, .stack = st,
+                    .scaling = SCALING_WEAK, .batch = batch, .gpus = 1, .overlap = true};
+    if (gcsim_payload_plan_build(spec, m, &plan, err) || case_build_setup(&c, &ss, err))
         goto out;
-    gcsim_scenario s = {.platform = pf, .model = m, .payload = &plan,
-                        .scaling = SCALING_WEAK, .collective = ss.cs.exchange.collective,
-                        .batch = batch, .overlap = true};
-    gcsim_stack_setup_apply(&ss, &s);
     gcsim_prediction one, p;
-    if (gcsim_platform_place(pf, 1, &s.placement, err) || engine_run(ENGINE_ANALYTIC, &s, &one, err))
+    if (case_build_scenario(&c, &ss, &s, err) || engine_run(ENGINE_ANALYTIC, &s, &one, err))
         goto out;
     double flops = gcsim_model_train_flops_per_sample(m);
     cfg->payload_bytes = plan.total_bytes;
     for (int k = 0; k < n; k++) {
-        if (gcsim_platform_place(pf, counts[k], &s.placement, err) ||
-            engine_run(ENGINE_ANALYTIC, &s, &p, err))
+        c.gpus = counts[k];
+        if (case_build_scenario(&c, &ss, &s, err) || engine_run(ENGINE_ANALYTIC, &s, &p, err))
             goto out;
         first_row *r = &cfg->rows[k];
         r->gpus = counts[k];

@@ -32,23 +32,14 @@ static int run_try(const sweep_case *one, exchange_try *t, gcsim_error *own_err,
 
 int exchange_best_run(const sweep_case *c, exchange_best_result *out, gcsim_error *err)
 {
-    static const gcsim_collective patterns[EXCHANGE_BEST_PATTERNS] = {COLLECTIVE_TERNGRAD,
-                                                                      COLLECTIVE_DGC_PAPER};
     memset(out, 0, sizeof *out);
     out->best = -1;
     gcsim_error own_err = {.internal = 0};
-    bool with_patterns = c->stack && c->stack->codec_model && !c->collective_given;
-    int n = with_patterns ? EXCHANGE_BEST_MAX_TRIES : EXCHANGE_BEST_TRIES;
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < EXCHANGE_BEST_TRIES; k++) {
         exchange_try *t = &out->tried[k];
         sweep_case one = *c;
-        if (k < EXCHANGE_BEST_TRIES) {
-            one.exchange = t->asked = tried_order[k];
-        } else {
-            one.exchange = t->asked = GCSIM_EXCHANGE_AUTO;
-            one.collective = t->collective = patterns[k - EXCHANGE_BEST_TRIES];
-            one.collective_given = t->pattern = true;
-        }
+        one.exchange = t->asked = tried_order[k];
+        t->c = one;
         if (run_try(&one, t, &own_err, k == 0, err))
             return -1;
         out->n_tried++;
@@ -73,7 +64,7 @@ int exchange_best_run(const sweep_case *c, exchange_best_result *out, gcsim_erro
 
 const char *exchange_try_name(const exchange_try *t)
 {
-    return t->pattern ? gcsim_collective_name(t->collective) : gcsim_exchange_name(t->asked);
+    return gcsim_exchange_name(t->asked);
 }
 
 double exchange_best_gain(const exchange_best_result *r)

@@ -81,11 +81,7 @@ long long plan_candidate_count(const plan_problem *pb)
             planned += n * plan_groups_per_platform(pb);
             continue;
         }
-        /* the search tries the papers' patterns too under a codec-model stack */
-        for (int t = 0; t < pb->n_stacks; t++)
-            planned += n * pb->n_compressors *
-                       (pb->stacks[p * pb->n_stacks + t]->codec_model ? EXCHANGE_BEST_MAX_TRIES
-                                                                      : EXCHANGE_BEST_TRIES);
+        planned += n * pb->n_compressors * pb->n_stacks * EXCHANGE_BEST_TRIES;
     }
     free(buf);
     return planned;

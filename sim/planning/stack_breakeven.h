@@ -16,20 +16,16 @@
 #include "gcsim_error.h"
 #include "scenario.h"
 #include "stack.h"
+#include "sweep_case.h"
 
 typedef struct {
-    const gcsim_platform *platform;
-    const gcsim_model *model;
-    const gcsim_payload_plan *fp32;     /* compressor "none" of model */
-    const gcsim_payload_plan *payload;  /* the compressor's */
-    int gpus;
-    int batch;                          /* per GPU (weak scaling); 0: the model's */
-    gcsim_exchange exchange;            /* the compressor's (fp32: the stack's own) */
-    const gcsim_collective *collective; /* the compressor's, or NULL: the platform's */
-    gcsim_sharding sharding;            /* both sides' (zeroed: ddp), docs/sharding.md */
-    int grad_accum;
-    bool act_ckpt;
-    gcsim_act_ckpt act_ckpt_policy;     /* zeroed: full */
+    /* The compressor's case, as `gcsim predict` would run it (case_build.h): platform,
+     * model, payload, GPUs, batch, exchange and collective (collective_given false: the
+     * platform's), sharding, micro-batches, checkpointing. Its stack is ignored (each call
+     * names one); fp32's side is the same case with the payload fp32 and the stack's own
+     * exchange. Breakeven runs weak scaling, the stack's buckets, overlap on. */
+    sweep_case c;
+    const gcsim_payload_plan *fp32;     /* compressor "none" of c.model */
     double conv_factor;                 /* issue 26: on time to accuracy; 0 counts as 1 */
 } breakeven_case;
 

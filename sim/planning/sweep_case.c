@@ -1,5 +1,5 @@
 /* Shared case evaluation for sweep, plan and check (sweep_case.h). */
-#include "memory.h"
+#include "case_build.h"
 #include "number_text.h"
 #include "sweep_case.h"
 #include "sharding.h"
@@ -235,10 +235,7 @@ int sweep_case_batch(const sweep_case *c)
 
 int sweep_case_setup(const sweep_case *c, gcsim_stack_setup *ss, gcsim_error *err)
 {
-    if (!c->stack)
-        return gcsim_fail_internal(err, "sweep_case_setup: the case names no training stack");
-    return gcsim_stack_setup_init(ss, c->platform, c->stack, c->payload->spec, c->exchange,
-                                  c->collective_given ? &c->collective : NULL, err);
+    return case_build_setup(c, ss, err);
 }
 
 int sweep_case_run_with(const sweep_case *c, const gcsim_stack_setup *setup, sweep_result *out,
@@ -247,43 +244,17 @@ int sweep_case_run_with(const sweep_case *c, const gcsim_stack_setup *setup, swe
     memset(out, 0, sizeof *out);
     out->batch = sweep_case_batch(c);
     out->stack = c->stack;
-    /* No silent default: the stack decides the exchange, codec costs and buckets, and a
-     * case run under another stack than predict's gives another number (issue 24). */
-    if (!c->stack)
-        return gcsim_fail_internal(err, "sweep_case_run: the case names no training stack");
-    if (gcsim_platform_place(c->platform, c->gpus, &out->placement, err))
+    if (case_build_check(c, &out->placement, err))
         return -1;
-    if (c->scaling == SCALING_STRONG && out->batch < c->gpus)
-        return gcsim_fail(err, "strong scaling: the mini-batch K = %d is smaller than %d GPUs",
-                          out->batch, c->gpus);
-    if (c->act_ckpt && gcsim_act_ckpt_check(c->model, &c->act_ckpt_policy, err))
-        return -1;
-    /* A worker that cannot hold its training state is skipped with the arithmetic. */
-    if (gcsim_memory_check_sharded(c->model, c->platform, &c->sharding, c->gpus,
-                                   gcsim_samples_per_gpu(c->scaling, out->batch, c->gpus),
-                                   c->act_ckpt ? &c->act_ckpt_policy : NULL,
-                                   c->bucket_bytes, err))
-        return -1;
-    if (c->sharding.strategy != GCSIM_SHARD_DDP &&
-        gcsim_sharding_check(&c->sharding, c->platform, c->payload, c->gpus, err))
-        return -1;
-    gcsim_scenario s = {
-        .platform = c->platform, .model = c->model, .payload = c->payload,
-        .placement = out->placement, .scaling = c->scaling, .collective = c->collective,
-        .batch = out->batch, .ps_shards = c->ps_shards, .bucket_bytes = c->bucket_bytes,
-        .overlap = c->overlap, .timeline_path = NULL, .sharding = c->sharding,
-        .grad_accum = c->grad_accum, .act_ckpt = c->act_ckpt,
-        .act_ckpt_policy = c->act_ckpt_policy, .case_memo = c->case_memo};
     /* The setup must outlive the engine's use of the scenario, which points into it. */
     gcsim_stack_setup own;
     if (!setup) {
-        if (gcsim_stack_setup_init(&own, c->platform, c->stack, c->payload->spec, c->exchange,
-                                   c->collective_given ? &c->collective : NULL, err))
+        if (case_build_setup(c, &own, err))
             return -1;
         setup = &own;
     }
-    gcsim_stack_setup_apply(setup, &s);
-    if (gcsim_scenario_training_check(&s, err))
+    gcsim_scenario s;
+    if (case_build_scenario(c, setup, &s, err))
         return -1;
     out->exchange = setup->cs.exchange.exchange;
     out->collective = setup->cs.exchange.collective;

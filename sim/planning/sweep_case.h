@@ -72,6 +72,11 @@ typedef struct {
     int grad_accum;
     bool act_ckpt;
     gcsim_act_ckpt act_ckpt_policy; /* zeroed: full */
+    /* gcsim predict --no-memory-check: run even when the memory estimate exceeds
+     * gpu.memory (false: such a case is refused with the arithmetic). */
+    bool no_memory_check;
+    /* DES: the message limit (0: the engine's default; < 0: none), as --des-max-messages. */
+    long long des_max_messages;
     /* What the cases of one group of GPU counts share (gcsim_case_memo: op prices, the
      * iteration's buckets; sweep_run keeps one per group), or NULL. */
     struct gcsim_case_memo *case_memo;
@@ -90,7 +95,8 @@ typedef struct {
 
 /* Runs one case under its training stack: the exchange the stack runs the compressor with
  * (or the one the case asks for), its codec and per-call costs and its bucket sizes, as
- * `gcsim predict --stack` does. Fails (with the reason in err) when the case names no
+ * `gcsim predict --stack` does: the scenario comes from case_build (case_build.h), the
+ * builder predict's own rows use. Fails (with the reason in err) when the case names no
  * stack (internal), the GPUs do not fit the platform, a strong-scaling batch is smaller
  * than the GPU count, the model has no profile for the platform's GPU, the stack cannot
  * run the compressor or the exchange asked for (e.g. PowerSGD by all-gather under

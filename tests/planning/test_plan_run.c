@@ -81,8 +81,8 @@ static void test_search_counts(void)
     pb.n_collectives = 2;
     CHECK(plan_candidate_count(&pb) == 2 * 9 * 3 * 2);
     /* Two stacks double the groups; --exchange best replaces the collectives by one
-     * search of EXCHANGE_BEST_TRIES runs per candidate, and of EXCHANGE_BEST_MAX_TRIES
-     * under a codec-model stack (the papers' patterns as well). */
+     * search of EXCHANGE_BEST_TRIES runs per candidate, under a codec-model stack too (the
+     * papers' patterns are not searched, issue 45). */
     static gcsim_stack laws = {.codec_model = false}, fused = {.codec_model = true};
     const gcsim_stack *stacks[4] = {&laws, &laws, &laws, &laws};
     pb.stacks = stacks;
@@ -92,11 +92,9 @@ static void test_search_counts(void)
     CHECK(plan_groups_per_platform(&pb) == 3 * 2);
     CHECK(plan_candidate_count(&pb) == 2 * 9 * 3 * 2 * EXCHANGE_BEST_TRIES);
     stacks[1] = stacks[3] = &fused;
-    CHECK(plan_candidate_count(&pb) ==
-          2 * 9 * 3 * (EXCHANGE_BEST_TRIES + EXCHANGE_BEST_MAX_TRIES));
+    CHECK(plan_candidate_count(&pb) == 2 * 9 * 3 * 2 * EXCHANGE_BEST_TRIES);
     pb.search = PLAN_SEARCH_BOUNDED;
-    CHECK(plan_candidate_count(&pb) ==
-          2 * 7 * 3 * (EXCHANGE_BEST_TRIES + EXCHANGE_BEST_MAX_TRIES));
+    CHECK(plan_candidate_count(&pb) == 2 * 7 * 3 * 2 * EXCHANGE_BEST_TRIES);
 }
 
 enum { N_COUNTS = 7, N_COMPRESSORS = 2, N_COLLECTIVES = 2 };

@@ -12,9 +12,9 @@ QSGD on ResNet-50, cloud-v100-25gbe (V100s over 25 GbE), analytic engine:
   exchange and the ratio of the two throughputs (to the 2 decimals it prints), keep
   standard output a valid report, exit 0, and put the search in the "exchange search"
   note; fp16 at 8 GPUs (all-reduced by the stack, as fast as the best) must not warn;
-- under the fused stack the papers' patterns are searched too: ECQ-SGD at 512 GPUs with
-  `--exchange best` must give the largest of the four exchanges and of `--collective
-  terngrad` and `--collective dgc-paper`;
+- under the fused stack too: ECQ-SGD at 512 GPUs with `--exchange best` must give the
+  largest of the four exchanges; the papers' patterns are not searched (issue 45: they
+  charge no codec time and move a host copy out of the compute, and won by accounting);
 - no warning and no search note where nothing was left to chance: uncompressed fp32 (the
   embedded default run), or a platform that names its collective (terngrad-fig5a, the
   TernGrad paper's pattern, with TernGrad at 64 GPUs);
@@ -103,12 +103,11 @@ def main(argv):
     check(doc["meta"]["stack"]["name"] == "fused", "fused named in meta")
     tries = [tput(report(gcsim, repo, ecq + ["--exchange", x])[0], 512)
              for x in ("auto", "allreduce", "allgather", "ps")]
-    tries += [tput(report(gcsim, repo, ecq + ["--collective", c])[0], 512)
-              for c in ("terngrad", "dgc-paper")]
     check(tput(doc, 512) == max(tries), "fused ECQ at 512: best %.6g, largest try %.6g (%s)"
           % (tput(doc, 512), max(tries), tries))
     note = doc["notes"].get("exchange search", "")
-    check("terngrad" in note and "dgc-paper" in note, "fused: the patterns searched (%r)" % note)
+    check("allreduce" in note and "terngrad" not in note and "dgc-paper" not in note,
+          "fused: the four exchanges searched, not the patterns (%r)" % note)
 
     for args in ([gcsim, "predict", "--format", "json"],
                  [gcsim, "predict", "--format", "json", "--platform",
