@@ -41,36 +41,76 @@ static int dense(size_t rows, size_t cols, size_t r, size_t n)
     return r >= rows || r >= cols || r * (rows + cols) >= n;
 }
 
-/* sum_k P[i][k] Q[j][k]: the one float arithmetic of the encoder's reconstruction, its
- * residual and the decoder */
-static inline float approx_at(const float *Pi, const float *Qj, size_t r)
+/* Block length of the row loops below: a fixed count, so that GCC vectorizes them at -O2
+ * (its very cheap cost model takes only loops without a scalar remainder) and -O3 alike.
+ * Every element's arithmetic is the same whatever the block or vector length. */
+enum { BLK = 64 };
+
+/* Transposes the cols x r row-major Q into Qt (r x cols), so that each of Q's columns is
+ * contiguous: the row loops below then read it with unit stride for any rank. */
+static void transpose_q(const float *Q, size_t cols, size_t r, float *Qt)
 {
-    float s = 0;
-    for (size_t k = 0; k < r; k++)
-        s += Pi[k] * Qj[k];
-    return s;
+    for (size_t j = 0; j < cols; j++)
+        for (size_t k = 0; k < r; k++)
+            Qt[k * cols + j] = Q[j * r + k];
 }
 
-/* out[i*cols + j] = sum_k P[i][k] Q[j][k] for the first n entries */
-static void reconstruct(const float *P, const float *Q, size_t cols, size_t r, size_t n,
-                        float *out)
+/* One row of the approximation P Q^T, sum_k P[i][k] Q[j][k] summed in float from 0 in
+ * the order k = 0..r-1 (the one float arithmetic of the encoder's reconstruction, its
+ * residual and the decoder), for j < jend: x[j] = that, or with residual set x[j] = x[j]
+ * minus it (x holds M: the residual e = M - P Q^T in place). A block of BLK sums is kept
+ * and the ranks are swept over it, so the k loop is outside the vectorized j loop whatever
+ * r is (issue 47: written per element, GCC -O3 vectorized the k loop of length r, 1 to 4
+ * in practice, with alias checks and a remainder per element: slower than scalar). */
+GC_HOT static void approx_row(const float *restrict p, const float *restrict Qt, size_t cols,
+                              size_t r, size_t jend, bool residual, float *restrict x)
 {
-    for (size_t i = 0; i * cols < n; i++) {
-        size_t jend = n - i * cols < cols ? n - i * cols : cols;
-        for (size_t j = 0; j < jend; j++)
-            out[i * cols + j] = approx_at(P + i * r, Q + j * r, r);
+    size_t j = 0;
+    for (; j + BLK <= jend; j += BLK) {
+        float s[BLK];
+        for (int l = 0; l < BLK; l++)
+            s[l] = 0;
+        for (size_t k = 0; k < r; k++) {
+            const float pk = p[k], *q = Qt + k * cols + j;
+            for (int l = 0; l < BLK; l++)
+                s[l] += pk * q[l];
+        }
+        if (residual)
+            for (int l = 0; l < BLK; l++)
+                x[j + (size_t)l] -= s[l];
+        else
+            for (int l = 0; l < BLK; l++)
+                x[j + (size_t)l] = s[l];
+    }
+    for (; j < jend; j++) {
+        float s = 0;
+        for (size_t k = 0; k < r; k++)
+            s += p[k] * Qt[k * cols + j];
+        x[j] = residual ? x[j] - s : s;
     }
 }
 
-/* e = M - P Q^T in one pass (the same floats as reconstructing, then subtracting) */
-static void residual(const float *P, const float *Q, size_t cols, size_t r, size_t n,
-                     const float *M, float *e)
+/* x[i*cols + j] = sum_k P[i][k] Q[j][k], or x minus it with residual, for the first n
+ * entries */
+static void approx_rows(const float *P, const float *Qt, size_t cols, size_t r, size_t n,
+                        bool residual, float *x)
 {
     for (size_t i = 0; i * cols < n; i++) {
         size_t jend = n - i * cols < cols ? n - i * cols : cols;
-        for (size_t j = 0; j < jend; j++)
-            e[i * cols + j] = M[i * cols + j] - approx_at(P + i * r, Q + j * r, r);
+        approx_row(P + i * r, Qt, cols, r, jend, residual, x + i * cols);
     }
+}
+
+/* m += g over one row (m holds e: M = g + e in place, the same sums), in blocks that
+ * vectorize at -O2 */
+GC_HOT static void add_row(const float *restrict g, size_t len, float *restrict m)
+{
+    size_t j = 0;
+    for (; j + BLK <= len; j += BLK)
+        for (int l = 0; l < BLK; l++)
+            m[j + (size_t)l] += g[j + (size_t)l];
+    for (; j < len; j++)
+        m[j] += g[j];
 }
 
 /* sum a[i] b[i] with 8 float lanes per block of 64, blocks summed in double */
@@ -92,13 +132,53 @@ GC_HOT static double dot(const float *restrict a, const float *restrict b, size_
     return s;
 }
 
-/* acc[j r + k] += sum_i M[i][j] P[i][k]: row by row, contiguous in j */
-GC_HOT static void mtp(const float *restrict mrow, size_t jend, const float *restrict prow,
-                       size_t r, double *restrict acc)
+/* accT[k cols + j] += M[i][j] P[i][k] in double for ROWS consecutive full rows i (cols
+ * entries each): Q = M^T P summed row by row, each entry's additions in row order as one
+ * row at a time would make them (the product of two floats is exact in double). Kept
+ * rank-major (k, then j) so that the j loop is contiguous for any rank; ROWS rows per pass
+ * load and store each partial sum once instead of ROWS times. */
+enum { ROWS = 4 };
+GC_HOT static void mtp_rows(const float *restrict m, size_t cols, const float *restrict p,
+                            size_t r, double *restrict accT)
 {
-    for (size_t j = 0; j < jend; j++)
-        for (size_t k = 0; k < r; k++)
-            acc[j * r + k] += (double)mrow[j] * prow[k];
+    const float *m0 = m, *m1 = m + cols, *m2 = m + 2 * cols, *m3 = m + 3 * cols;
+    size_t j = 0;
+    for (; j + BLK <= cols; j += BLK)
+        for (size_t k = 0; k < r; k++) {
+            const double p0 = p[k], p1 = p[r + k], p2 = p[2 * r + k], p3 = p[3 * r + k];
+            double *a = accT + k * cols + j;
+            for (int l = 0; l < BLK; l++) {
+                double v = a[l];
+                v += (double)m0[j + (size_t)l] * p0;
+                v += (double)m1[j + (size_t)l] * p1;
+                v += (double)m2[j + (size_t)l] * p2;
+                v += (double)m3[j + (size_t)l] * p3;
+                a[l] = v;
+            }
+        }
+    for (; j < cols; j++)
+        for (size_t k = 0; k < r; k++) {
+            double v = accT[k * cols + j];
+            for (size_t i = 0; i < ROWS; i++)
+                v += (double)m[i * cols + j] * p[i * r + k];
+            accT[k * cols + j] = v;
+        }
+}
+
+/* The same for one row of jend entries */
+GC_HOT static void mtp_row(const float *restrict mrow, size_t jend, const float *restrict prow,
+                           size_t r, size_t cols, double *restrict accT)
+{
+    for (size_t k = 0; k < r; k++) {
+        const double pk = prow[k];
+        double *a = accT + k * cols;
+        size_t j = 0;
+        for (; j + BLK <= jend; j += BLK)
+            for (int l = 0; l < BLK; l++)
+                a[j + (size_t)l] += (double)mrow[j + (size_t)l] * pk;
+        for (; j < jend; j++)
+            a[j] += (double)mrow[j] * pk;
+    }
 }
 
 static int encode(const double *p, gc_tstate *st, const float *g, size_t n, gc_rng *rng,
@@ -135,35 +215,31 @@ static int encode(const double *p, gc_tstate *st, const float *g, size_t n, gc_r
             for (size_t i = 0; i < cols * r; i++)
                 st->b[i] = (float)gc_rng_normal(rng);
     }
-    if (st->c_len < n) { /* M = g + e, kept across steps */
-        free(st->c);
-        st->c = malloc(n * sizeof *st->c);
-        st->c_len = st->c ? n : 0;
-    }
-    float *M = st->c, *P = malloc(rows * r * sizeof *P);
+    /* The payload is reserved before e is overwritten with M below */
+    uint8_t *d = NULL;
+    if (gc_put_u8(out, 0) || gc_put_uleb(out, rows) || gc_put_uleb(out, cols) ||
+        gc_put_u8(out, (uint8_t)r) || !(d = gc_bytes_extend(out, 4 * r * (rows + cols))))
+        goto oom;
+    /* M = g + e is formed in e's own array and the residual M - P Q^T replaces it there:
+     * each pass writes lines it has just read (no separate M to allocate, fill and read
+     * back). */
+    float *M = st->a, *P = malloc(rows * r * sizeof *P), *Qt = malloc(cols * r * sizeof *Qt);
     double *acc = calloc((rows > cols ? rows : cols) * r, sizeof *acc);
     gsl_matrix *A = gsl_matrix_alloc(rows, r);
     gsl_vector *tau = gsl_vector_alloc(r), *col = gsl_vector_alloc(rows);
-    float *Qf = st->b, *e = st->a;
+    float *Qf = st->b;
     int rc = -1;
-    if (!M || !P || !acc || !A || !tau || !col || !e || !Qf)
+    if (!M || !P || !Qt || !acc || !A || !tau || !col || !Qf)
         goto done;
-    for (size_t i = 0; i < n; i++)
-        M[i] = g[i] + e[i];
-    /* P = M Q (padding entries of M are zero); Q is transposed first so that each entry
-     * of P is a contiguous dot product */
-    float *Qt = malloc(cols * r * sizeof *Qt);
-    if (!Qt)
-        goto done;
-    for (size_t j = 0; j < cols; j++)
-        for (size_t k = 0; k < r; k++)
-            Qt[k * cols + j] = Qf[j * r + k];
+    /* M = g + e and P = M Q in one sweep of the rows (padding entries of M are zero): each
+     * row of M is still in cache for its r dot products with the columns of Q */
+    transpose_q(Qf, cols, r, Qt);
     for (size_t i = 0; i < rows; i++) {
         size_t jend = i + 1 < rows ? cols : n - i * cols;
+        add_row(g + i * cols, jend, M + i * cols);
         for (size_t k = 0; k < r; k++)
             acc[i * r + k] = dot(M + i * cols, Qt + k * cols, jend);
     }
-    free(Qt);
     for (size_t i = 0; i < rows; i++)
         for (size_t k = 0; k < r; k++)
             gsl_matrix_set(A, i, k, acc[i * r + k]);
@@ -177,40 +253,40 @@ static int encode(const double *p, gc_tstate *st, const float *g, size_t n, gc_r
             P[i * r + k] = (float)gsl_vector_get(col, i);
     }
     gsl_set_error_handler(old);
-    if (qr != 0) {
+    if (qr != 0) { /* GSL fails only on mismatched sizes, which are never passed here;
+                    * were it to fail, the tensor's residual would now hold M */
         gc_errf(err, err_len, "powersgd: QR factorization failed (%s)", gsl_strerror(qr));
         rc = -2;
         goto done;
     }
-    /* Q = M^T P */
+    /* Q = M^T P, rank-major in acc, then Q (cols x r) and its transpose Qt as floats; the
+     * last row may be short */
     memset(acc, 0, cols * r * sizeof *acc);
-    for (size_t i = 0; i < rows; i++)
-        mtp(M + i * cols, i + 1 < rows ? cols : n - i * cols, P + i * r, r, acc);
-    for (size_t j = 0; j < cols * r; j++)
-        Qf[j] = (float)acc[j];
-    if (gc_put_u8(out, 0) || gc_put_uleb(out, rows) || gc_put_uleb(out, cols) ||
-        gc_put_u8(out, (uint8_t)r))
-        goto done;
-    uint8_t *d = gc_bytes_extend(out, 4 * r * (rows + cols));
-    if (!d)
-        goto done;
+    size_t i = 0;
+    for (; i + ROWS < rows || (i + ROWS == rows && rows * cols == n); i += ROWS)
+        mtp_rows(M + i * cols, cols, P + i * r, r, acc);
+    for (; i < rows; i++)
+        mtp_row(M + i * cols, i + 1 < rows ? cols : n - i * cols, P + i * r, r, cols, acc);
+    for (size_t k = 0; k < r; k++)
+        for (size_t j = 0; j < cols; j++)
+            Qf[j * r + k] = Qt[k * cols + j] = (float)acc[k * cols + j];
     for (size_t i = 0; i < rows * r; i++)
         gc_store_f32(d + 4 * i, P[i]);
     for (size_t j = 0; j < cols * r; j++)
         gc_store_f32(d + 4 * (rows * r + j), Qf[j]);
-    /* approximation and new error; M is reused for the approximation */
+    /* approximation and new error, e = M - P Q^T in M's (e's) array */
     if (!q) { /* no one asked for the approximation: the residual in one pass */
-        residual(P, Qf, cols, r, n, M, e);
+        approx_rows(P, Qt, cols, r, n, true, M);
     } else {
-        reconstruct(P, Qf, cols, r, n, q);
+        approx_rows(P, Qt, cols, r, n, false, q);
         for (size_t i = 0; i < n; i++)
-            e[i] = M[i] - q[i];
+            M[i] -= q[i];
     }
     rc = 0;
 done:
     if (rc == -1)
         gc_errf(err, err_len, "out of memory");
-    free(P), free(acc);
+    free(P), free(Qt), free(acc);
     if (A)
         gsl_matrix_free(A);
     if (tau)
@@ -265,20 +341,22 @@ static int decode(const double *p, gc_reader *r, float *out, size_t n, char *err
     const uint8_t *s = gc_get_bytes(r, 4 * fl, "P and Q factors", err, err_len);
     if (!s)
         return -1;
-    float *f = malloc(fl * sizeof *f);
-    if (!f) {
+    float *f = malloc(fl * sizeof *f), *Qt = malloc((size_t)cols * rank * sizeof *Qt);
+    if (!f || !Qt) {
+        free(f), free(Qt);
         gc_errf(err, err_len, "out of memory");
         return -1;
     }
     for (size_t i = 0; i < fl; i++) {
         f[i] = gc_load_f32(s + 4 * i);
         if (gc_check_finite_at(f[i], f_at + 4 * i, "factor entry", err, err_len)) {
-            free(f);
+            free(f), free(Qt);
             return -1;
         }
     }
-    reconstruct(f, f + (size_t)rows * rank, (size_t)cols, rank, n, out);
-    free(f);
+    transpose_q(f + (size_t)rows * rank, (size_t)cols, rank, Qt);
+    approx_rows(f, Qt, (size_t)cols, rank, n, false, out);
+    free(f), free(Qt);
     return 0;
 }
 

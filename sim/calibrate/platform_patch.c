@@ -1,7 +1,9 @@
+#define _XOPEN_SOURCE 700 /* realpath */
 /* Patching a platform JSON tree; see platform_patch.h. */
 #include "platform_patch.h"
 
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +46,41 @@ static cJSON *parent_of(cJSON *root, const char *path, char *leaf, size_t leaf_s
     return node;
 }
 
+/* The folder of a path, resolved ("." for a bare name); false when it cannot be. */
+static bool real_folder(const char *path, char *out)
+{
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    size_t n = slash ? (size_t)(slash - path) + (slash == path) : 1;
+    if (n >= sizeof dir)
+        return false;
+    memcpy(dir, slash ? path : ".", n);
+    dir[n] = '\0';
+    return realpath(dir, out) != NULL;
+}
+
+/* A file the platform names relative to its own folder (gpu.codec_profile, a stack file)
+ * would not resolve from another folder: a platform written elsewhere names it by its
+ * absolute path. (A profile is read when the platform loads, so a written platform whose
+ * profile did not resolve would not load.) */
+static int keep_relative_file(cJSON *object, const char *key, const char *base_origin,
+                              const char *out_origin)
+{
+    cJSON *v = cJSON_GetObjectItemCaseSensitive(object, key);
+    if (!cJSON_IsString(v) || v->valuestring[0] == '/' || !out_origin ||
+        (strcmp(key, "stack") == 0 && !strchr(v->valuestring, '/') &&
+         !strstr(v->valuestring, ".json")))
+        return 0;
+    char base_dir[PATH_MAX], out_dir[PATH_MAX], file[2 * PATH_MAX], real[PATH_MAX];
+    if (!real_folder(base_origin, base_dir) || !real_folder(out_origin, out_dir) ||
+        strcmp(base_dir, out_dir) == 0)
+        return 0;
+    snprintf(file, sizeof file, "%s/%s", base_dir, v->valuestring);
+    if (!realpath(file, real))
+        return 0; /* missing: the written platform is refused as the base would be */
+    return set_string(object, key, real);
+}
+
 int platform_patch_apply(const char *base_text, const char *base_origin,
                          const platform_patch *patches, int n_patches, const char *out_origin,
                          char **out, gcsim_error *err)
@@ -63,6 +100,12 @@ int platform_patch_apply(const char *base_text, const char *base_origin,
         }
     } else if (!cJSON_IsObject(sources)) {
         gcsim_fail(err, "%s: $.sources: expected an object", base_origin);
+        goto done;
+    }
+    if (keep_relative_file(cJSON_GetObjectItemCaseSensitive(root, "gpu"), "codec_profile",
+                           base_origin, out_origin) ||
+        keep_relative_file(root, "stack", base_origin, out_origin)) {
+        gcsim_fail(err, "%s: out of memory", out_origin);
         goto done;
     }
     for (int i = 0; i < n_patches; i++) {

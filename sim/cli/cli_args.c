@@ -10,42 +10,17 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* strtoll and strtod accept leading spaces, a '+' and (strtod) hexadecimal and "inf";
- * a command-line number is plain decimal: a digit first, or '-' then a digit, or a point. */
-static bool plain_decimal(const char *text, bool real)
-{
-    const char *p = text[0] == '-' ? text + 1 : text;
-    if (!((*p >= '0' && *p <= '9') || (real && *p == '.')))
-        return false;
-    for (; *p; p++)
-        if (!strchr(real ? "0123456789.eE+-" : "0123456789", *p))
-            return false;
-    return true;
-}
+#include "plain_number.h"
 
+/* One parser of plain decimal numbers for options and configuration (plain_number.h). */
 bool cli_parse_int(const char *text, long long min, long long max, long long *out)
 {
-    if (!text || !*text || !plain_decimal(text, false))
-        return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno || *end || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
+    return gcsim_plain_int(text, min, max, out);
 }
 
 bool cli_parse_double(const char *text, double min, double max, double *out)
 {
-    if (!text || !*text || !plain_decimal(text, true))
-        return false;
-    char *end;
-    double v = strtod(text, &end);
-    if (*end || !isfinite(v) || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
+    return gcsim_plain_double(text, min, max, out);
 }
 
 int cli_parse_gpu_list(const char *text, int *counts, int max_counts, char *err,
@@ -144,6 +119,24 @@ int cli_getopt_long(int argc, char **argv, const char *shortopts,
                     "abbreviated: --%s?)\n", command, (int)(len + 2), word, name);
     optind = w + 1;
     return '?';
+}
+
+int cli_option_once(const char *command, int ch, const int *once, unsigned *seen, char **argv)
+{
+    for (int k = 0; once[k]; k++) {
+        if (once[k] != ch)
+            continue;
+        if (!(*seen & (1u << k))) {
+            *seen |= 1u << k;
+            return 0;
+        }
+        const char *word = argv[option_word(argv)];
+        fprintf(stderr, "gcsim %s: %.*s given twice (it takes one value; a second one replaced "
+                        "the first silently)\n",
+                command, (int)strcspn(word, "="), word);
+        return -1;
+    }
+    return 0;
 }
 
 /* The folder of path, resolved (links, "." and ".."), then "/" and its last component;

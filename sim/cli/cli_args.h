@@ -27,6 +27,13 @@ int cli_parse_gpu_list(const char *text, int *counts, int max_counts, char *err,
 int cli_getopt_long(int argc, char **argv, const char *shortopts,
                     const struct option *longopts, const char *command);
 
+/* Refuses an option given a second time, with "gcsim COMMAND: --OPTION given twice" on
+ * stderr: a second --mfu, --act-ckpt or --sharding replaced the first without a word. `once`
+ * lists the getopt values of the options that take one value (0-terminated, at most 32);
+ * `seen` is their bit mask, zero before the first option. Call after cli_getopt_long returned
+ * ch. Returns 0, or -1 after the message. */
+int cli_option_once(const char *command, int ch, const int *once, unsigned *seen, char **argv);
+
 /* Whether two output paths name one file: the same text, the same existing file (links,
  * "./x" and "x"), or the same name in the same folder for a file not yet written. Devices
  * and FIFOs are written through, never replaced, so they never count as the same file. */

@@ -74,11 +74,10 @@ int cli_training_grad_accum(const char *cmd, const char *arg, long long *out)
 
 int cli_training_mfu(const char *cmd, const char *arg, double *out)
 {
-    char *end = NULL;
-    double v = strtod(arg, &end);
-    if (end == arg || *end || !(v > 0 && v <= 1)) {
-        fprintf(stderr, "gcsim %s: --mfu: expected a fraction of the peak in (0, 1], got \"%s\"\n",
-                cmd, arg);
+    double v;
+    if (!cli_parse_double(arg, 0.0, 1.0, &v) || !(v > 0)) {
+        fprintf(stderr, "gcsim %s: --mfu: expected a fraction of the peak in (0, 1] in plain "
+                        "decimal, got \"%s\"\n", cmd, arg);
         return -1;
     }
     *out = v;
@@ -87,9 +86,20 @@ int cli_training_mfu(const char *cmd, const char *arg, double *out)
 
 int cli_training_step_time(const char *cmd, const char *arg, double *out_s)
 {
-    if (!gcsim_parse_time_s(arg, out_s) || !(*out_s > 0) || *out_s > 1e6) {
-        fprintf(stderr, "gcsim %s: --step-time: expected a duration such as 350ms (up to 1e6 s), "
-                        "got \"%s\"\n", cmd, arg);
+    if (!gcsim_parse_time_s(arg, out_s) || *out_s < GCSIM_MIN_STEP_TIME_S ||
+        *out_s > GCSIM_MAX_COMPUTE_S) {
+        fprintf(stderr, "gcsim %s: --step-time: expected a duration such as 350ms, from 1us to "
+                        "%gs, got \"%s\"\n", cmd, GCSIM_MAX_COMPUTE_S, arg);
+        return -1;
+    }
+    return 0;
+}
+
+int cli_training_compute_conflict(const char *cmd, double mfu, double step_time_s)
+{
+    if (mfu > 0 && step_time_s > 0) {
+        fprintf(stderr, "gcsim %s: --mfu and --step-time both set the compute time (the step "
+                        "time won silently); give one\n", cmd);
         return -1;
     }
     return 0;

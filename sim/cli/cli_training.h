@@ -22,9 +22,17 @@ int cli_training_act_ckpt(const char *cmd, const char *arg, gcsim_act_ckpt *out)
 /* "gcsim CMD: unexpected argument ARG" on stderr, with a hint when ARG is a checkpointing
  * policy given after a space (--act-ckpt takes its value after '='). */
 void cli_training_unexpected(const char *cmd, const char *arg);
-/* A fraction of the peak in (0, 1]. */
+/* A fraction of the peak in (0, 1], plain decimal (the iteration time it gives is held to
+ * GCSIM_MAX_COMPUTE_S by gcsim_compute_override). */
 int cli_training_mfu(const char *cmd, const char *arg, double *out);
-/* A duration such as 350ms, up to 10^6 s. */
+/* A duration such as 350ms, from GCSIM_MIN_STEP_TIME_S to GCSIM_MAX_COMPUTE_S (an hour, the
+ * cap on a model's profile points). */
 int cli_training_step_time(const char *cmd, const char *arg, double *out_s);
+/* --mfu and --step-time both given (0: not given): refused, each sets the compute time. */
+int cli_training_compute_conflict(const char *cmd, double mfu, double step_time_s);
+
+/* The shortest --step-time: one GPU's forward and backward launch kernels of several us
+ * each; 1e-300 s printed a speedup of 0.00. */
+#define GCSIM_MIN_STEP_TIME_S 1e-6
 
 #endif

@@ -98,7 +98,12 @@ static int parse(int argc, char **argv, options *o)
     opterr = 0;
     int ch;
     char msg[512];
+    /* the training options take one value each: a second one replaced the first */
+    static const int once[] = {'K', 1002, 1003, 1004, 0};
+    unsigned seen = 0;
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "breakeven")) != -1) {
+        if (cli_option_once("breakeven", ch, once, &seen, argv))
+            return -1;
         int bad = 0;
         switch (ch) {
         case 'p': bad = sweep_list_add(&o->platforms, optarg, "--platform", msg, sizeof msg); break;
@@ -106,7 +111,14 @@ static int parse(int argc, char **argv, options *o)
         case 'c': bad = sweep_list_add_compressors(&o->compressors, optarg, msg, sizeof msg); break;
         case 'g': o->gpus = optarg; break;
         case 'o': o->output = optarg; break;
-        case 'K': o->stack = optarg; break;
+        case 'K':
+            if (!*optarg) { /* "" fell back to the platform's stack without a word */
+                fprintf(stderr, "gcsim breakeven: --stack: an empty name (leave --stack out for the "
+                                "platform's stack)\n");
+                return -1;
+            }
+            o->stack = optarg;
+            break;
         case 'X':
             bad = gcsim_exchange_parse(optarg, &o->exchange) != 0;
             snprintf(msg, sizeof msg, "--exchange: expected auto, allreduce, allgather or ps, got \"%s\"", optarg);
@@ -311,6 +323,8 @@ int cmd_breakeven(int argc, char **argv)
             /* as gcsim predict: --stack, else the platform's "stack", else the default */
             const gcsim_stack *st =
                 p ? sweep_cache_stack(cache, gcsim_stack_choice(o.stack, p), &err) : NULL;
+            if (p && !st)
+                gcsim_stack_blame_platform(o.stack, p, &err);
             if (!st)
                 goto fail;
             one_stack = one_stack && (!shared || shared == st);

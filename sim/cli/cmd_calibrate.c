@@ -112,6 +112,12 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
                         ch == 'g' ? "of at least 2 GPUs" : "of at least 1 node");
                 return EXIT_BAD_INPUT;
             }
+            if ((ch == 'g' ? c->gpus : c->nodes)[c->n_logs - 1]) {
+                fprintf(stderr, "gcsim calibrate: --%s given twice for --log %s (it takes one "
+                                "value per log)\n", ch == 'g' ? "gpus" : "nodes",
+                        c->log_paths[c->n_logs - 1]);
+                return EXIT_BAD_INPUT;
+            }
             (ch == 'g' ? c->gpus : c->nodes)[c->n_logs - 1] = (int)v;
             break;
         case 't':
@@ -123,6 +129,11 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
             if (!cli_parse_int(optarg, 1, NCCL_LOG_MAX_TABLES, &v)) {
                 fprintf(stderr, "gcsim calibrate: --table: \"%s\" is not a table number from 1 "
                                 "to %d\n", optarg, NCCL_LOG_MAX_TABLES);
+                return EXIT_BAD_INPUT;
+            }
+            if (c->table[c->n_logs - 1]) {
+                fprintf(stderr, "gcsim calibrate: --table given twice for --log %s (it takes one "
+                                "value per log)\n", c->log_paths[c->n_logs - 1]);
                 return EXIT_BAD_INPUT;
             }
             c->table[c->n_logs - 1] = (int)v;

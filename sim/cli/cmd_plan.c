@@ -174,7 +174,12 @@ static int parse_options(int argc, char **argv, plan_options *o)
     opterr = 0;
     int ch;
     char msg[512];
+    /* the training options take one value each: a second one replaced the first */
+    static const int once[] = {1003, 1004, 1005, 0};
+    unsigned seen = 0;
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "plan")) != -1) {
+        if (cli_option_once("plan", ch, once, &seen, argv))
+            return -1;
         switch (ch) {
         case 'm': o->model_path = optarg; break;
         case 'g': o->gpus = optarg; break;
@@ -659,6 +664,9 @@ int cmd_plan(int argc, char **argv)
         gcsim_model_set_precision(own, (gcsim_precision)o.precision);
     if (o.optimizer >= 0)
         own->optimizer = (gcsim_optimizer)o.optimizer;
+    /* a policy the model cannot take is bad input (exit 2), not "no feasible configuration" */
+    if (o.act_ckpt && gcsim_act_ckpt_check(model, &o.act_ckpt_policy, &err))
+        goto fail;
     for (int p = 0; p < pb.n_platforms; p++)
         if (!(platforms[p] = sweep_cache_platform(cache, o.platforms.n ? o.platforms.items[p] : NULL, &err)))
             goto fail;
@@ -698,7 +706,8 @@ int cmd_plan(int argc, char **argv)
     for (int p = 0; p < pb.n_platforms; p++)
         for (int t = 0; t < pb.n_stacks; t++) {
             const char *name = o.stacks.n ? o.stacks.items[t] : gcsim_stack_choice(NULL, platforms[p]);
-            if (!(stacks[p * pb.n_stacks + t] = sweep_cache_stack(cache, name, &err)))
+            if (!(stacks[p * pb.n_stacks + t] = sweep_cache_stack(cache, name, &err)) &&
+                (gcsim_stack_blame_platform(o.stacks.n ? name : NULL, platforms[p], &err), 1))
                 goto fail;
         }
     for (int k = 0; k < pb.n_collectives; k++) {

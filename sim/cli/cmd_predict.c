@@ -1,6 +1,7 @@
 /* gcsim predict: training throughput of a model on a platform, per GPU count. */
 #include <getopt.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,8 +128,9 @@ static void predict_usage(FILE *out)
 "                    of each transformer block), every:N (torchtitan: every N-th block\n"
 "                    whole), fraction:P (fms-fsdp: a share P of the blocks whole)\n"
 "  --mfu F           compute at this fraction of the GPU's peak (0 < F <= 1) instead of the\n"
-"                    model's profile or the compute model\n"
-"  --step-time T     one GPU's forward + backward time for the batch, e.g. 350ms\n"
+"                    model's profile or the compute model (the time it gives: at most 1 h)\n"
+"  --step-time T     one GPU's forward + backward time for the batch, e.g. 350ms (1us to\n"
+"                    3600s; one of --mfu and --step-time)\n"
 "  --no-memory-check predict even when the memory estimate exceeds gpu.memory (a\n"
 "                    configuration known to run; the mem GB column still shows the estimate)\n"
 "  --convergence S   note the compressor's convergence factor (best, catalog, train, bound;\n"
@@ -198,7 +200,12 @@ static int parse_options(int argc, char **argv, predict_options *o)
     optind = 1;
     opterr = 0;
     int ch;
+    /* the training options take one value each: a second one replaced the first */
+    static const int once[] = {'K', 1000, 1001, 1002, 1003, 1004, 0};
+    unsigned seen = 0;
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "predict")) != -1) {
+        if (cli_option_once("predict", ch, once, &seen, argv))
+            return -1;
         switch (ch) {
         case 'p': o->platform_path = optarg; break;
         case 'm': o->model_path = optarg; break;
@@ -209,7 +216,14 @@ static int parse_options(int argc, char **argv, predict_options *o)
         case 'n': o->overlap = false; break;
         case 'k': o->buckets = true; break;
         case 'T': o->tensors = true; break;
-        case 'K': o->stack = optarg; break;
+        case 'K':
+            if (!*optarg) { /* "" fell back to the platform's stack without a word */
+                fprintf(stderr, "gcsim predict: --stack: an empty name (leave --stack out for the "
+                                "platform's stack)\n");
+                return -1;
+            }
+            o->stack = optarg;
+            break;
         case 'Y': o->steps = true; break;
         case 'P':
             if (cli_training_precision("predict", optarg, &o->precision))
@@ -246,10 +260,8 @@ static int parse_options(int argc, char **argv, predict_options *o)
             }
             break;
         case 'M': {
-            char *end = NULL;
-            errno = 0;
-            long long v = strtoll(optarg, &end, 10);
-            if (errno || end == optarg || *end || v == 0 || v < -1) {
+            long long v = 0;
+            if (!cli_parse_int(optarg, -1, LLONG_MAX, &v) || v == 0) {
                 fprintf(stderr, "gcsim predict: --des-max-messages: expected a positive count or "
                                 "-1 (no limit), got \"%s\"\n", optarg);
                 return -1;
@@ -283,8 +295,9 @@ static int parse_options(int argc, char **argv, predict_options *o)
             }
             break;
         case 'B':
-            if (!gcsim_parse_size_bytes(optarg, &o->bucket_bytes)) {
-                fprintf(stderr, "gcsim predict: --bucket: expected a size such as 25MiB, got \"%s\"\n", optarg);
+            if (!gcsim_parse_whole_bytes(optarg, &o->bucket_bytes)) {
+                fprintf(stderr, "gcsim predict: --bucket: expected a size such as 25MiB, got \"%s\" "
+                                "(whole bytes, at most 2^50)\n", optarg);
                 return -1;
             }
             break;
@@ -328,6 +341,8 @@ static int parse_options(int argc, char **argv, predict_options *o)
             return -1;
         }
     }
+    if (cli_training_compute_conflict("predict", o->mfu, o->step_time_s))
+        return -1;
     if (optind < argc) {
         cli_training_unexpected("predict", argv[optind]);
         return -1;
@@ -424,8 +439,13 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
             gcsim_act_ckpt_describe(&o->act_ckpt_policy, what, sizeof what);
             snprintf(ckpt_note, sizeof ckpt_note, "; activations checkpointed (%s)", what);
         }
+        char group_note[96] = "";
+        if (o->sharding.strategy == GCSIM_SHARD_HSDP && o->sharding.group > 0)
+            snprintf(group_note, sizeof group_note,
+                     "; on %d GPUs or fewer one group of all of them, which is zero3",
+                     o->sharding.group);
         snprintf(buf, sizeof buf,
-                 "%s; %lld micro-batch%s of %d per optimizer step%s%s", strategy,
+                 "%s%s; %lld micro-batch%s of %d per optimizer step%s%s", strategy, group_note,
                  o->grad_accum > 1 ? o->grad_accum : 1LL, o->grad_accum > 1 ? "es" : "", batch,
                  ckpt_note,
                  o->sharding.strategy == GCSIM_SHARD_ZERO3 || o->sharding.strategy == GCSIM_SHARD_HSDP
@@ -760,7 +780,8 @@ int cmd_predict(int argc, char **argv)
     }
     if (inputs_load_platform(o.platform_path, &platform, &err) ||
         inputs_load_model(o.model_path, &model, &err) ||
-        gcsim_stack_load(gcsim_stack_choice(o.stack, &platform), stack, &err))
+        (gcsim_stack_load(gcsim_stack_choice(o.stack, &platform), stack, &err) &&
+         (gcsim_stack_blame_platform(o.stack, &platform, &err), 1)))
         goto fail;
     if (o.precision >= 0)
         gcsim_model_set_precision(&model, (gcsim_precision)o.precision);

@@ -156,7 +156,12 @@ static int parse_options(int argc, char **argv, sweep_options *o)
     opterr = 0;
     int ch;
     char msg[512];
+    /* the training options take one value each: a second one replaced the first */
+    static const int once[] = {1002, 1003, 1004, 0};
+    unsigned seen = 0;
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "sweep")) != -1) {
+        if (cli_option_once("sweep", ch, once, &seen, argv))
+            return -1;
         int bad = 0;
         switch (ch) {
         case 'p': bad = sweep_list_add(&o->platforms, optarg, "--platform", msg, sizeof msg); break;
@@ -215,8 +220,9 @@ static int parse_options(int argc, char **argv, sweep_options *o)
             }
             break;
         case 'B':
-            if (!gcsim_parse_size_bytes(optarg, &o->bucket_bytes)) {
-                snprintf(msg, sizeof msg, "--bucket: expected a size such as 25MiB, got \"%s\"", optarg);
+            if (!gcsim_parse_whole_bytes(optarg, &o->bucket_bytes)) {
+                snprintf(msg, sizeof msg, "--bucket: expected a size such as 25MiB, got \"%s\" "
+                                          "(whole bytes, at most 2^50)", optarg);
                 bad = 1;
             }
             break;

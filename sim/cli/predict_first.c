@@ -215,7 +215,8 @@ int predict_first_screen(FILE *out)
         goto fail;
     }
     if (inputs_load_platform(NULL, &pf, &err) || inputs_load_model(NULL, &m, &err) ||
-        gcsim_stack_load(gcsim_stack_choice(NULL, &pf), st, &err))
+        (gcsim_stack_load(gcsim_stack_choice(NULL, &pf), st, &err) &&
+         (gcsim_stack_blame_platform(NULL, &pf, &err), 1)))
         goto fail;
     int batch = m.batch_per_gpu;
     gcsim_profile roofline;

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 
 #include "gcsim_error.h"
+#include "codec_profile_file.h"
 #include "platform.h"
 #include "scenario.h"
 
@@ -103,8 +104,6 @@ typedef enum {
     CODEC_COST_PROFILE,     /* measured profile, interpolated in size */
     CODEC_COST_THROUGHPUT   /* deprecated platform gpu.codec_throughput */
 } gcsim_codec_cost_source;
-
-#define GCSIM_CODEC_PROFILE_MAX_POINTS 32
 
 typedef struct gcsim_codec {
     char spec[256];                 /* normalized compressor spec */

@@ -146,6 +146,16 @@ int gcsim_tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double by
         algos[0] = collective;
         n_algos = 1;
     }
+    /* NCCL turns LL128 on only where the GPUs of a node talk over NVLink (tuning.cc, commit
+     * 5067397: pEnable &= typeIntra <= PATH_NVB, "other cases are not tested and may cause
+     * silent data corruption"); its tuner here never picks it on PCIe either. Forcing it
+     * there (NCCL_PROTO=LL128) runs an untested protocol: refused rather than timed. */
+    if (protocol != GCSIM_PROTO_COUNT && !gcsim_protocol_available(p, protocol))
+        return gcsim_fail(err, "--protocol %s: %s: $.intra_node.kind is pcie-switch, and NCCL "
+                               "enables LL128 only where a node's GPUs talk over NVLink (on "
+                               "PCIe it is untested and may corrupt data, NCCL's tuning.cc); "
+                               "give simple or ll",
+                          gcsim_protocol_name(protocol), p->source_path);
     if (collective == COLLECTIVE_NVLS && protocol != GCSIM_PROTO_COUNT &&
         protocol != GCSIM_PROTO_SIMPLE)
         return gcsim_fail(err, "collective nvls runs the Simple protocol only (as NCCL's)");

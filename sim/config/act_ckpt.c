@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "act_ckpt.h"
+#include "plain_number.h"
 
 int gcsim_act_ckpt_parse(const char *text, gcsim_act_ckpt *out, char *why, int why_len)
 {
@@ -29,12 +30,11 @@ int gcsim_act_ckpt_parse(const char *text, gcsim_act_ckpt *out, char *why, int w
         out->mode = GCSIM_CKPT_OP;
         return 0;
     }
-    char *end = NULL;
     if (strncmp(text, "every:", 6) == 0) {
-        long n = strtol(text + 6, &end, 10);
-        if (end == text + 6 || *end || n < 1 || n > 1 << 20) {
-            snprintf(why, (size_t)why_len, "every:N: expected a block count of at least 1, got "
-                                           "\"%s\"", text + 6);
+        long long n;
+        if (!gcsim_plain_int(text + 6, 1, GCSIM_ACT_CKPT_MAX_EVERY, &n)) {
+            snprintf(why, (size_t)why_len, "every:N: expected a block count of at least 1 (plain "
+                                           "digits, at most %d), got \"%s\"", GCSIM_ACT_CKPT_MAX_EVERY, text + 6);
             return -1;
         }
         out->mode = GCSIM_CKPT_EVERY;
@@ -42,10 +42,10 @@ int gcsim_act_ckpt_parse(const char *text, gcsim_act_ckpt *out, char *why, int w
         return 0;
     }
     if (strncmp(text, "fraction:", 9) == 0) {
-        double p = strtod(text + 9, &end);
-        if (end == text + 9 || *end || !(p > 0.0 && p <= 1.0)) {
-            snprintf(why, (size_t)why_len, "fraction:P: expected a share of the blocks in (0, 1], "
-                                           "got \"%s\"", text + 9);
+        double p;
+        if (!gcsim_plain_double(text + 9, 0.0, 1.0, &p) || !(p > 0.0)) {
+            snprintf(why, (size_t)why_len, "fraction:P: expected a share of the blocks in (0, 1] "
+                                           "(plain decimal), got \"%s\"", text + 9);
             return -1;
         }
         out->mode = GCSIM_CKPT_FRACTION;

@@ -42,8 +42,11 @@ typedef struct {
     double fraction;  /* fraction:P, in (0, 1] */
 } gcsim_act_ckpt;
 
+/* every:N at most: past any model's blocks (a model holds at most 100,000 layers). */
+#define GCSIM_ACT_CKPT_MAX_EVERY (1 << 20)
+
 /* Parses full | op | every:N (N >= 1) | fraction:P (0 < P <= 1). Returns 0, or -1 with the
- * reason in why. */
+ * reason in why. N and P are plain decimal (plain_number.h): no sign, space or hexadecimal. */
 int gcsim_act_ckpt_parse(const char *text, gcsim_act_ckpt *out, char *why, int why_len);
 /* The spelling parse accepts ("full", "op", "every:2", "fraction:0.5"). */
 void gcsim_act_ckpt_format(const gcsim_act_ckpt *c, char *buf, int len);

@@ -193,6 +193,11 @@ int json_expect_object(const cJSON *value, const char *path, const char *const *
         return gcsim_fail(ctx->err, "%s: %s: expected an object, got %s", ctx->origin, path,
                           json_describe(value, got, sizeof got));
     for (const cJSON *m = value->child; m; m = m->next) {
+        int at = json_control_char(m->string);
+        if (at >= 0)
+            return gcsim_fail(ctx->err, "%s: %s: a key with control character U+%04X at "
+                                        "character %d",
+                              ctx->origin, path, (unsigned char)m->string[at], at + 1);
         bool known = false;
         for (const char *const *a = allowed; *a; a++)
             if (strcmp(m->string, *a) == 0)
@@ -236,6 +241,14 @@ static int fetch(const cJSON *object, const char *path, const char *key, bool re
     return 1;
 }
 
+int json_control_char(const char *text)
+{
+    for (int i = 0; text[i]; i++)
+        if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
+            return i;
+    return -1;
+}
+
 int json_string(const cJSON *object, const char *path, const char *key, bool required,
                 char *out, size_t out_size, json_ctx *ctx)
 {
@@ -247,6 +260,12 @@ int json_string(const cJSON *object, const char *path, const char *key, bool req
     if (!cJSON_IsString(v))
         return gcsim_fail(ctx->err, "%s: %s.%s: expected a string, got %s", ctx->origin, path,
                           key, json_describe(v, got, sizeof got));
+    int at = json_control_char(v->valuestring);
+    if (at >= 0)
+        return gcsim_fail(ctx->err, "%s: %s.%s: control character U+%04X at character %d (names "
+                                    "and descriptions are printed as written; a control "
+                                    "character would reach the terminal)",
+                          ctx->origin, path, key, (unsigned char)v->valuestring[at], at + 1);
     if (strlen(v->valuestring) >= out_size)
         return gcsim_fail(ctx->err, "%s: %s.%s: string longer than %zu characters", ctx->origin,
                           path, key, out_size - 1);
@@ -331,8 +350,38 @@ int json_flops(const cJSON *o, const char *path, const char *key, bool required,
 int json_size_bytes(const cJSON *o, const char *path, const char *key, bool required,
                     double *out, json_ctx *ctx)
 {
-    return quantity(o, path, key, required, out, gcsim_parse_size_bytes,
-                    "a positive size such as \"80GB\"", ctx);
+    double v = 0;
+    if (quantity(o, path, key, required, &v, gcsim_parse_size_bytes,
+                 "a positive size such as \"80GB\"", ctx))
+        return -1;
+    if (!json_member(o, key))
+        return 0;
+    const char *text = json_member(o, key)->valuestring;
+    if (v > GCSIM_MAX_SIZE_BYTES)
+        return gcsim_fail(ctx->err, "%s: %s.%s: \"%.40s\" is %.16g bytes, more than the %.0f (2^50, "
+                                    "1PiB) gcsim accepts for a size",
+                          ctx->origin, path, key, text, v, GCSIM_MAX_SIZE_BYTES);
+    if (!gcsim_whole_bytes(&v))
+        return gcsim_fail(ctx->err, "%s: %s.%s: \"%.40s\" is %.17g bytes, not a whole number of "
+                                    "bytes",
+                          ctx->origin, path, key, text, v);
+    *out = v;
+    return 0;
+}
+
+int json_time_at_most(const cJSON *o, const char *path, const char *key, bool required,
+                      double max_s, const char *what, double *out, json_ctx *ctx)
+{
+    double v = 0;
+    if (json_time_s(o, path, key, required, &v, ctx))
+        return -1;
+    if (!json_member(o, key))
+        return 0;
+    if (v > max_s)
+        return gcsim_fail(ctx->err, "%s: %s.%s: %.16g s is more than the %g s gcsim accepts for %s",
+                          ctx->origin, path, key, v, max_s, what);
+    *out = v;
+    return 0;
 }
 
 int json_choice(const cJSON *object, const char *path, const char *key, bool required,

@@ -31,6 +31,11 @@ int json_expect_object(const cJSON *value, const char *path, const char *const *
 /* Child `key` of object at `path`; NULL when absent. */
 const cJSON *json_member(const cJSON *object, const char *key);
 
+/* The index of the first control character (U+0000 to U+001F, U+007F) of text, or -1.
+ * json_string and json_expect_object refuse strings and keys that hold one: names and
+ * descriptions are printed as written, and an escape sequence would reach the terminal. */
+int json_control_char(const char *text);
+
 /* Accessors: when the member is absent they fail if required, else leave *out untouched
  * and return 0. */
 int json_string(const cJSON *object, const char *path, const char *key, bool required,
@@ -45,8 +50,13 @@ int json_time_s(const cJSON *object, const char *path, const char *key, bool req
                 double *out, json_ctx *ctx);
 int json_flops(const cJSON *object, const char *path, const char *key, bool required,
                double *out, json_ctx *ctx);
+/* A size in whole bytes, at most GCSIM_MAX_SIZE_BYTES (units.h). */
 int json_size_bytes(const cJSON *object, const char *path, const char *key, bool required,
                     double *out, json_ctx *ctx);
+/* A time of at most max_s: past it "FILE: PATH.KEY: T s is more than the MAX s gcsim accepts
+ * for WHAT". */
+int json_time_at_most(const cJSON *object, const char *path, const char *key, bool required,
+                      double max_s, const char *what, double *out, json_ctx *ctx);
 /* One of the NULL-terminated `choices`; *out is its index. */
 int json_choice(const cJSON *object, const char *path, const char *key, bool required,
                 const char *const *choices, int *out, json_ctx *ctx);

@@ -101,7 +101,7 @@ static int parse_layer(const cJSON *v, int index, gcsim_layer *l, json_ctx *ctx)
  * infinity and every bucket got no backward time at all, and a profile point of 1e308 s
  * printed inf and -nan (issue 29). An hour is beyond any iteration gcsim models, and
  * 100,000 layers of an hour each still sum finite. */
-#define MODEL_MAX_TIME_S 3600.0
+#define MODEL_MAX_TIME_S GCSIM_MAX_COMPUTE_S
 
 static int bounded_time(const cJSON *e, const char *path, const char *key, const char *what,
                         double *out, json_ctx *ctx)

@@ -9,6 +9,11 @@
 
 #include "gcsim_error.h"
 
+/* The longest compute time gcsim accepts for one layer or one iteration (a model's
+ * layer_times and profile points, --step-time, the time --mfu gives): an hour is beyond any
+ * iteration gcsim models, and 100,000 layers of an hour each still sum finite. */
+#define GCSIM_MAX_COMPUTE_S 3600.0
+
 typedef struct {
     char name[96];
     char kind[16];          /* conv, fc, bn, lstm, embedding, attention, norm, other */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json_strict.h"
+#include "codec_profile_file.h"
 #include "data_dir.h"
 #include <errno.h>
 #include <limits.h>
@@ -63,8 +64,11 @@ static int parse_gpu(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
         int dir_len = slash ? (int)(slash - ctx->origin) + 1 : 0;
         if (rel[0] == '/')
             dir_len = 0;
+        const char *file = rel;
+        while (dir_len && file[0] == '.' && file[1] == '/')
+            file += 2;
         if (snprintf(p->gpu.codec_profile, sizeof p->gpu.codec_profile, "%.*s%s", dir_len,
-                     ctx->origin, rel) >= (int)sizeof p->gpu.codec_profile)
+                     ctx->origin, file) >= (int)sizeof p->gpu.codec_profile)
             return gcsim_fail(ctx->err, "%s: $.gpu.codec_profile: path too long", ctx->origin);
     }
     if (p->gpu.type[0] == '\0')
@@ -232,7 +236,10 @@ static int parse_stack_name(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
                                     "stack only", ctx->origin);
     const char *slash = strrchr(ctx->origin, '/');
     int dir_len = path && value[0] != '/' && slash ? (int)(slash - ctx->origin) + 1 : 0;
-    if (snprintf(p->stack, sizeof p->stack, "%.*s%s", dir_len, ctx->origin, value) >=
+    const char *rel = value;
+    while (dir_len && rel[0] == '.' && rel[1] == '/') /* "./a.json" beside "./p.json": no "././" */
+        rel += 2;
+    if (snprintf(p->stack, sizeof p->stack, "%.*s%s", dir_len, ctx->origin, rel) >=
         (int)sizeof p->stack)
         return gcsim_fail(ctx->err, "%s: $.stack: path too long", ctx->origin);
     /* Checked here, where the platform file can be named; the stack is read later. */
@@ -315,6 +322,12 @@ int gcsim_platform_load(const char *path, gcsim_platform *out, gcsim_error *err)
         return -1;
     int rc = gcsim_platform_parse(text, path, out, err);
     free(text);
+    /* The codec profile is read whole now: a broken one used to pass until a compressor
+     * needed it, so some runs of a platform worked and others did not (issue 45). */
+    gcsim_error why;
+    if (rc == 0 && out->gpu.codec_profile[0] &&
+        gcsim_codec_profile_read(out->gpu.codec_profile, out->gpu.type, NULL, NULL, &why))
+        return gcsim_fail(err, "%s: $.gpu.codec_profile: %s", path, why.message);
     return rc;
 }
 

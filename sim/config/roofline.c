@@ -127,6 +127,15 @@ int gcsim_compute_override(gcsim_model *m, const gcsim_platform *pf, int batch, 
             return gcsim_fail(err, "--mfu: %s gives no peak for %s (gpu.speed_16bit)",
                               pf->source_path, gcsim_precision_name(m->precision));
         t = gcsim_model_train_flops_per_sample(m) * batch / (peak * mfu);
+        /* --mfu 1e-300 gave a 300-digit iteration time: the time it implies is held to the
+         * cap on any compute time, as a profile point's is */
+        if (!(t <= GCSIM_MAX_COMPUTE_S))
+            return gcsim_fail(err, "--mfu %g: %g training FLOPs for batch %d at %g of %s's "
+                                   "%g TFLOP/s %s peak take %g s, more than the %g s gcsim "
+                                   "accepts for one iteration",
+                              mfu, gcsim_model_train_flops_per_sample(m) * batch, batch, mfu,
+                              pf->source_path, peak / 1e12,
+                              gcsim_precision_name(m->precision), t, GCSIM_MAX_COMPUTE_S);
     }
     /* replace the profile for this GPU and precision class, or take the spare slot the
      * loader leaves (model.c allocates n_profiles + 1) */

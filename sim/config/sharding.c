@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gcsim_error.h"
+#include "plain_number.h"
 
 static const struct {
     const char *name;
@@ -49,15 +50,14 @@ int gcsim_sharding_parse(const char *text, gcsim_sharding *out, char *why, int w
     out->strategy = strategies[k].strategy;
     out->fsdp = strategies[k].fsdp;
     if (colon) {
-        char *end = NULL;
-        long g = strtol(colon + 1, &end, 10);
+        long long g;
         if (out->strategy != GCSIM_SHARD_HSDP) {
             snprintf(why, (size_t)why_len, "only hsdp takes a group size (hsdp:GROUP)");
             return -1;
         }
-        if (end == colon + 1 || *end || g < 2 || g > 1 << 20) {
-            snprintf(why, (size_t)why_len, "hsdp:GROUP: expected a GPU count of at least 2, got "
-                                           "\"%s\"", colon + 1);
+        if (!gcsim_plain_int(colon + 1, 2, 1 << 20, &g)) {
+            snprintf(why, (size_t)why_len, "hsdp:GROUP: expected a GPU count of at least 2 "
+                                           "(plain digits, at most %d), got \"%s\"", 1 << 20, text + (colon + 1 - buf));
             return -1;
         }
         out->group = (int)g;
@@ -71,12 +71,16 @@ int gcsim_sharding_parse(const char *text, gcsim_sharding *out, char *why, int w
                      opts);
             return -1;
         }
-        if (strcmp(opts, "qwz") == 0)
-            out->qwz = true;
-        else if (strcmp(opts, "hpz") == 0)
-            out->hpz = true;
-        else if (strcmp(opts, "qgz") == 0)
-            out->qgz = true;
+        bool *flag = strcmp(opts, "qwz") == 0   ? &out->qwz
+                     : strcmp(opts, "hpz") == 0 ? &out->hpz
+                     : strcmp(opts, "qgz") == 0 ? &out->qgz
+                                                : NULL;
+        if (flag && *flag) {
+            snprintf(why, (size_t)why_len, "+%s given twice", opts);
+            return -1;
+        }
+        if (flag)
+            *flag = true;
         else {
             snprintf(why, (size_t)why_len, "unknown option \"+%s\" (qwz, hpz, qgz)", opts);
             return -1;
@@ -107,6 +111,10 @@ int gcsim_sharding_check(const gcsim_sharding *s, const gcsim_platform *pf,
     char name[48];
     gcsim_sharding_format(s, name, sizeof name);
     int i = pf->gpus_per_node;
+    /* A group of G >= N GPUs is one group of all N: zero3, exactly as plain hsdp (one node)
+     * is on one node or less (docs/sharding.md). It is accepted so that a GPU list from 1
+     * runs (the one-GPU reference of every speedup included) and predict's sharding note
+     * says it; what is refused is a count above G that G does not divide into groups. */
     if (s->strategy == GCSIM_SHARD_HSDP) {
         int g = s->group > 0 ? s->group : i;
         if (g < gpus && (gpus % g != 0 || !(i % g == 0 || g % i == 0)))

@@ -21,7 +21,7 @@ static bool parse_one_size(const char *text, double *bytes, char *msg, size_t le
         snprintf(msg, len, "--sizes: \"%s\" is not a size of at least 1 byte (e.g. 16MiB)", text);
         return false;
     }
-    if (*bytes != floor(*bytes)) {
+    if (!gcsim_whole_bytes(bytes)) {
         snprintf(msg, len, "--sizes: \"%s\" is %g bytes, not a whole number of bytes", text,
                  *bytes);
         return false;

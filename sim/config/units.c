@@ -1,6 +1,7 @@
 /* Parsing of quantities with units; see units.h for the accepted forms. */
 #include "units.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,4 +109,24 @@ bool gcsim_parse_size_bytes(const char *text, double *bytes)
     if (strcmp(s, "B") == 0)
         return finish(v * mult, bytes);
     return false;
+}
+
+bool gcsim_whole_bytes(double *bytes)
+{
+    /* "1.001kB" is 1.001 x 1000 = 1000.9999999999999 in doubles: a few ulps from a whole
+     * number is that number; "1.5B" (0.5 away) and "0.7GiB" (0.2 away) are fractions. */
+    double whole = nearbyint(*bytes);
+    if (fabs(*bytes - whole) > 4 * DBL_EPSILON * fmax(1.0, fabs(*bytes)))
+        return false;
+    *bytes = whole;
+    return true;
+}
+
+bool gcsim_parse_whole_bytes(const char *text, double *bytes)
+{
+    double v;
+    if (!gcsim_parse_size_bytes(text, &v) || !gcsim_whole_bytes(&v) || v > GCSIM_MAX_SIZE_BYTES)
+        return false;
+    *bytes = v;
+    return true;
 }

@@ -21,4 +21,15 @@ bool gcsim_parse_time_s(const char *text, double *seconds);
 bool gcsim_parse_flops(const char *text, double *flop_per_s);
 bool gcsim_parse_size_bytes(const char *text, double *bytes);
 
+/* The largest byte count gcsim accepts for a size in a file or an option (buffers, buckets,
+ * fusion sizes): 2^50 B (1 PiB), the bound of collective --sizes; 1e300B printed
+ * 300-digit times. */
+#define GCSIM_MAX_SIZE_BYTES 1125899906842624.0
+/* A size (as gcsim_parse_size_bytes) that is a whole number of bytes ("1.5B" is none), at
+ * most GCSIM_MAX_SIZE_BYTES. */
+bool gcsim_parse_whole_bytes(const char *text, double *bytes);
+/* Whether a parsed size is a whole number of bytes, allowing the rounding of its decimal
+ * times its prefix ("1.001kB"); rounds *bytes to it when so. */
+bool gcsim_whole_bytes(double *bytes);
+
 #endif

@@ -2,6 +2,7 @@
 #include "baseline_check.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 const char *baseline_case_stack(const baseline_case *bc, const gcsim_platform *pf)
@@ -18,6 +19,36 @@ const char *baseline_stack_to_pin(const baseline_case *bc, const gcsim_platform 
     return strchr(choice, '/') || strstr(choice, ".json") ? NULL : choice;
 }
 
+/* A case's settings are fields of the baseline, not options: the library's messages name
+ * the command-line spelling ("--sharding hsdp:16 on 16 GPUs", "--act-ckpt=op applies to
+ * ..."), which a baseline user never typed. The message is rewritten with the case's field
+ * names (cmd_check prefixes "$.cases[k] (name): "). */
+static void as_case_fields(char *msg, size_t size)
+{
+    static const char *const words[][2] = {
+        {"--act-ckpt=", "act_ckpt "}, {"--act-ckpt", "act_ckpt"},   {"--sharding", "sharding"},
+        {"--grad-accum", "grad_accum"}, {"--compressor", "compressor"},
+        {"--collective", "collective"}, {"--batch", "batch"},       {"--gpus", "gpus"},
+        {"--stack", "stack"}};
+    char out[sizeof ((gcsim_error *)0)->message];
+    size_t o = 0;
+    for (const char *p = msg; *p && o + 1 < sizeof out;) {
+        size_t k = 0, n = sizeof words / sizeof *words;
+        while (k < n && strncmp(p, words[k][0], strlen(words[k][0])) != 0)
+            k++;
+        if (k == n) {
+            out[o++] = *p++;
+            continue;
+        }
+        o += (size_t)snprintf(out + o, sizeof out - o, "%s", words[k][1]);
+        if (o >= sizeof out)
+            o = sizeof out - 1;
+        p += strlen(words[k][0]);
+    }
+    out[o] = '\0';
+    snprintf(msg, size, "%s", out);
+}
+
 int baseline_case_predict(const baseline_case *bc, sweep_cache *cache,
                           double *predicted_samples_per_s, const gcsim_stack **stack,
                           gcsim_error *err)
@@ -27,6 +58,8 @@ int baseline_case_predict(const baseline_case *bc, sweep_cache *cache,
         pf ? sweep_cache_model_as(cache, bc->model, bc->precision, bc->optimizer, err) : NULL;
     const gcsim_payload_plan *pl = m ? sweep_cache_payload(cache, m, bc->compressor, err) : NULL;
     const gcsim_stack *st = pl ? sweep_cache_stack(cache, baseline_case_stack(bc, pf), err) : NULL;
+    if (pl && !st)
+        gcsim_stack_blame_platform(bc->stack, pf, err);
     if (!st)
         return -1;
     if (stack)
@@ -40,8 +73,10 @@ int baseline_case_predict(const baseline_case *bc, sweep_cache *cache,
                     .act_ckpt = bc->act_ckpt,
                     .act_ckpt_policy = bc->act_ckpt_policy};
     sweep_result res;
-    if (sweep_case_run(&c, &res, err))
+    if (sweep_case_run(&c, &res, err)) {
+        as_case_fields(err->message, sizeof err->message);
         return -1;
+    }
     *predicted_samples_per_s = res.p.throughput_samples_per_s;
     return 0;
 }

@@ -30,7 +30,8 @@ int sweep_space_load(sweep_space *s, const sweep_inputs *in, sweep_cache *cache,
     for (int p = 0; p < n_platforms; p++)
         for (int t = 0; t < n_stacks; t++) {
             const char *name = in->n_stacks ? in->stacks[t] : gcsim_stack_choice(NULL, s->platforms[p]);
-            if (!(s->stacks[p * n_stacks + t] = sweep_cache_stack(cache, name, err)))
+            if (!(s->stacks[p * n_stacks + t] = sweep_cache_stack(cache, name, err)) &&
+                (gcsim_stack_blame_platform(in->n_stacks ? name : NULL, s->platforms[p], err), 1))
                 return -1;
         }
     s->collectives[0] = COLLECTIVE_RING;

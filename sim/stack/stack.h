@@ -31,6 +31,8 @@
 #include "gcsim_error.h"
 
 #define GCSIM_STACK_LAW_POINTS 16
+/* A law point's tensor at most: 2^40 elements, the cap on a layer's weights. */
+#define GCSIM_STACK_MAX_ELEMENTS 1099511627776.0
 #define GCSIM_STACK_MAX_LAWS 64
 #define GCSIM_STACK_MAX_ENTRIES 24
 #define GCSIM_STACK_MAX_OPS 16
@@ -154,6 +156,10 @@ double gcsim_stack_law_s(const gcsim_stack *s, const gcsim_stack_law *law, doubl
 /* The stack a command uses: the name given (--stack), else the platform's "stack", else
  * GCSIM_DEFAULT_STACK. */
 const char *gcsim_stack_choice(const char *given, const gcsim_platform *p);
+/* After a failed load of gcsim_stack_choice(given, p): when the name came from the platform's
+ * "stack" (given NULL or empty), prefixes err with "PLATFORM: $.stack: ", so a broken stack
+ * file is traced to the platform that names it. */
+void gcsim_stack_blame_platform(const char *given, const gcsim_platform *p, gcsim_error *err);
 
 typedef struct {
     gcsim_codec_setup cs;           /* the exchange, and the codec model's cost (what the

@@ -11,6 +11,7 @@
 #include "compressor.h"
 #include "data_dir.h"
 #include "json_strict.h"
+#include "model.h"
 #include "stack.h"
 
 #define STACK_MAX_BYTES (4L << 20)
@@ -19,9 +20,19 @@ static const char *const catalog[] = {"fused", "pytorch-ddp", "horovod", NULL};
 
 const char *const *gcsim_stack_catalog(void) { return catalog; }
 
-/* A non-decreasing array of `n` numbers >= min (elements must increase strictly). */
+/* Caps on what a stack file measures (issue 45: 1e300 in any of them printed 300-digit
+ * times): a law's tensor is at most GCSIM_STACK_MAX_ELEMENTS elements (a layer's weights are
+ * at most 2^40), one op's call at most GCSIM_MAX_COMPUTE_S (an hour, the cap on a model's
+ * times); a collective call's host cost, a synchronisation and a background cycle at most
+ * STACK_MAX_OVERHEAD_S (a second, the cap on a platform's latencies: these are software
+ * overheads of microseconds); a readiness all-reduce at most STACK_MAX_NEGOTIATION_BYTES. */
+#define STACK_MAX_OVERHEAD_S 1.0
+#define STACK_MAX_NEGOTIATION_BYTES 1000000
+
+/* An array of `want` numbers >= 0 and <= max (in the file's unit); element counts (increasing)
+ * must be whole numbers >= 1 that increase strictly. */
 static int number_array(const cJSON *obj, const char *path, const char *key, double *out,
-                        int want, bool increasing, double scale, json_ctx *ctx)
+                        int want, bool increasing, double scale, double max, json_ctx *ctx)
 {
     const cJSON *a = json_member(obj, key);
     char got[96];
@@ -34,6 +45,15 @@ static int number_array(const cJSON *obj, const char *path, const char *key, dou
         if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble) || x->valuedouble < 0)
             return gcsim_fail(ctx->err, "%s: %s.%s[%d]: expected a number >= 0, got %s",
                               ctx->origin, path, key, k, json_describe(x, got, sizeof got));
+        if (x->valuedouble > max)
+            return gcsim_fail(ctx->err, "%s: %s.%s[%d]: %.16g is %s", ctx->origin, path, key, k,
+                              x->valuedouble,
+                              increasing ? "more elements than the 2^40 gcsim accepts"
+                                         : "more than the 3.6e9 us (an hour) gcsim accepts for "
+                                           "one op");
+        if (increasing && x->valuedouble != floor(x->valuedouble))
+            return gcsim_fail(ctx->err, "%s: %s.%s[%d]: %.17g is not a whole number of elements",
+                              ctx->origin, path, key, k, x->valuedouble);
         out[k] = x->valuedouble * scale;
         if (increasing && (out[k] < 1 || (k > 0 && !(out[k] > out[k - 1]))))
             return gcsim_fail(ctx->err, "%s: %s.%s[%d]: element counts must be >= 1 and "
@@ -48,6 +68,9 @@ static int parse_law(const cJSON *v, const char *key, gcsim_stack_law *law, json
     static const char *const keys[] = {"gpu", "elements", "host_us", "gpu_us", "source", NULL};
     char path[128], source[1024];
     snprintf(path, sizeof path, "$.laws.%s", key);
+    if (json_control_char(key) >= 0)
+        return gcsim_fail(ctx->err, "%s: $.laws: a law name with control character U+%04X",
+                          ctx->origin, (unsigned char)key[json_control_char(key)]);
     if (strlen(key) >= sizeof law->name)
         return gcsim_fail(ctx->err, "%s: %s: name longer than %zu characters", ctx->origin, path,
                           sizeof law->name - 1);
@@ -63,9 +86,12 @@ static int parse_law(const cJSON *v, const char *key, gcsim_stack_law *law, json
                                     "counts",
                           ctx->origin, path, GCSIM_STACK_LAW_POINTS);
     law->n_points = n;
-    if (number_array(v, path, "elements", law->elements, n, true, 1.0, ctx) ||
-        number_array(v, path, "host_us", law->host_s, n, false, 1e-6, ctx) ||
-        number_array(v, path, "gpu_us", law->gpu_s, n, false, 1e-6, ctx))
+    if (number_array(v, path, "elements", law->elements, n, true, 1.0, GCSIM_STACK_MAX_ELEMENTS,
+                     ctx) ||
+        number_array(v, path, "host_us", law->host_s, n, false, 1e-6, GCSIM_MAX_COMPUTE_S * 1e6,
+                     ctx) ||
+        number_array(v, path, "gpu_us", law->gpu_s, n, false, 1e-6, GCSIM_MAX_COMPUTE_S * 1e6,
+                     ctx))
         return -1;
     const gcsim_gpu_params *g;
     gcsim_error why;
@@ -217,7 +243,8 @@ static int parse_granularity(const cJSON *g, gcsim_stack *s, json_ctx *ctx)
         return gcsim_fail(ctx->err, "%s: %s: bucket sizes are for \"unit\": \"bucket\"",
                           ctx->origin, path);
     return json_size_bytes(g, path, "fusion_bytes", true, &s->fusion_bytes, ctx) ||
-           json_time_s(g, path, "cycle", true, &s->cycle_s, ctx);
+           json_time_at_most(g, path, "cycle", true, STACK_MAX_OVERHEAD_S,
+                             "a background thread's cycle", &s->cycle_s, ctx);
 }
 
 static int parse_costs(const cJSON *c, gcsim_stack *s, json_ctx *ctx)
@@ -226,14 +253,19 @@ static int parse_costs(const cJSON *c, gcsim_stack *s, json_ctx *ctx)
                                        "source", NULL};
     const char *path = "$.costs";
     char source[1024];
+    long long negotiation = 0;
     if (!c)
         return gcsim_fail(ctx->err, "%s: %s: missing", ctx->origin, path);
     if (json_expect_object(c, path, keys, ctx) ||
         json_string(c, path, "source", true, source, sizeof source, ctx) ||
-        json_time_s(c, path, "collective_call", true, &s->call_s, ctx) ||
-        json_time_s(c, path, "sync", true, &s->sync_s, ctx) ||
-        json_number(c, path, "negotiation_bytes", false, 0, 1e6, &s->negotiation_bytes, ctx))
+        json_time_at_most(c, path, "collective_call", true, STACK_MAX_OVERHEAD_S,
+                          "issuing one collective call", &s->call_s, ctx) ||
+        json_time_at_most(c, path, "sync", true, STACK_MAX_OVERHEAD_S,
+                          "one host-device synchronisation", &s->sync_s, ctx) ||
+        json_integer(c, path, "negotiation_bytes", false, 0, STACK_MAX_NEGOTIATION_BYTES,
+                     &negotiation, ctx))
         return -1;
+    s->negotiation_bytes = (double)negotiation;
     return 0;
 }
 
@@ -255,6 +287,8 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
     if (strcmp(schema, "gcsim-stack/1") != 0)
         return gcsim_fail(ctx->err, "%s: $.schema: expected \"gcsim-stack/1\", got \"%s\"",
                           ctx->origin, schema);
+    if (!s->name[0]) /* the name every table and row prints */
+        return gcsim_fail(ctx->err, "%s: $.name: must not be empty", ctx->origin);
     s->codec_model = codec == 0;
     const cJSON *deferred = json_member(root, "deferred_decode");
     if (deferred && !cJSON_IsBool(deferred))
@@ -309,6 +343,10 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
                           ctx->origin);
     const char *const *names = gc_compressor_names();
     for (const cJSON *c = cs->child; c; c = c->next) {
+        if (json_control_char(c->string) >= 0)
+            return gcsim_fail(ctx->err, "%s: $.compressors: a compressor name with control "
+                                        "character U+%04X",
+                              ctx->origin, (unsigned char)c->string[json_control_char(c->string)]);
         bool known = strcmp(c->string, "none") == 0;
         for (const char *const *n = names; *n && !known; n++)
             known = strcmp(*n, c->string) == 0;

@@ -16,6 +16,15 @@ const char *gcsim_stack_choice(const char *given, const gcsim_platform *p)
     return GCSIM_DEFAULT_STACK;
 }
 
+void gcsim_stack_blame_platform(const char *given, const gcsim_platform *p, gcsim_error *err)
+{
+    if ((given && *given) || !p || !p->stack[0])
+        return;
+    char why[sizeof err->message];
+    snprintf(why, sizeof why, "%s", err->message);
+    gcsim_fail(err, "%s: $.stack: %.900s", p->source_path, why);
+}
+
 static const char *exchange_word(gcsim_stack_exchange e)
 {
     switch (e) {

@@ -70,7 +70,9 @@ past_limit compress_65_compressors "more than 64 compressors" compress --quiet -
 # after seconds of work (sim/collectives/schedule_size.c; only under the address-space
 # limit, which the sanitizer build leaves out).
 sed -e 's/"nodes": 64,/"nodes": 1048576,/' -e 's/"gpus_per_node": 8,/"gpus_per_node": 16,/' \
-    -e 's/"per_node": 8$/"per_node": 16/' "$src/platforms/h100-ndr.json" >"$work/gpu_limit.json"
+    -e 's/"per_node": 8$/"per_node": 16/' \
+    -e "s|\"codec_profile\": \"codec/|\"codec_profile\": \"$src/platforms/codec/|" \
+    "$src/platforms/h100-ndr.json" >"$work/gpu_limit.json"
 grep -q '"per_node": 16' "$work/gpu_limit.json" || fail "gpu_limit.json: h100-ndr.json changed"
 for c in ring halving-doubling hierarchical ps allgather; do
     at_limit "predict_2p24_gpus_$c" 1 predict --platform "$work/gpu_limit.json" \

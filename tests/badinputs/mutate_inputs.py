@@ -103,6 +103,11 @@ def json_cases(src):
         for name, extra in names.items():
             with open(os.path.join(src, folder, name)) as f:
                 doc = json.load(f)
+            # the copy lives in a scratch folder: its codec profile (read when the platform
+            # loads) is named by its absolute path, as the original resolves it
+            if "codec_profile" in doc.get("gpu", {}):
+                doc["gpu"]["codec_profile"] = os.path.abspath(
+                    os.path.join(src, folder, doc["gpu"]["codec_profile"]))
             for path in leaves(doc, []):
                 key = key_of(path)
                 in_sources = "sources" in path or key == "source"

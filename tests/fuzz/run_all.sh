@@ -18,7 +18,7 @@ secs=${1:?usage: run_all.sh SECONDS_PER_TARGET [BUILD_DIR] [JOBS] [TARGET...]}
 build=${2:-$src/build-fuzz}
 jobs=${3:-1}
 [ $# -gt 3 ] && shift 3 || set --
-targets=${*:-"platform model spec decode safetensors npy baseline nccl_log size_list"}
+targets=${*:-"platform model spec decode safetensors npy baseline nccl_log size_list options"}
 
 for t in $targets; do
     cmake --build "$build" -j2 --target "fuzz_$t" >"$build/fuzz-build-$t.log" 2>&1 ||

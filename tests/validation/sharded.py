@@ -154,6 +154,8 @@ def platform_file(r, folder):
     gpus = int(num(r["gpus"]))
     gpn = p["gpus_per_node"]
     p["nodes"] = max(p["nodes"], (gpus + gpn - 1) // gpn)
+    if "codec_profile" in p["gpu"]:  # read when the platform loads: named from the copy
+        p["gpu"]["codec_profile"] = os.path.join(REPO, "platforms", p["gpu"]["codec_profile"])
     path = os.path.join(folder, "platform-%s.json" % r["id"])
     with open(path, "w") as f:
         json.dump(p, f)
