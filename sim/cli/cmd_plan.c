@@ -415,7 +415,10 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
         report_num(r, c_cod, c->r.p.compress_s);
         if (!feasible)
             report_str(r, c_why, c->why);
-        report_str(r, c_exch, sharded ? "sharded" : gcsim_exchange_name(c->r.exchange));
+        report_str(r, c_exch, sweep_exchange_label(pb->n_shardings > 0
+                                                       ? &pb->shardings[c->sharding]
+                                                       : &(gcsim_sharding){0},
+                                                   c->r.exchange));
         report_str(r, c_stack, sharded ? "none (sharded)" : c->r.stack->name);
         if (c->exchange_searched && c->own_samples_per_s > 0) {
             report_str(r, c_own, gcsim_exchange_name(c->own_exchange));

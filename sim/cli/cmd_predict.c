@@ -576,9 +576,7 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
         report_num(r, c_codec, row->p.compress_s);
         report_num(r, c_enc, row->p.encode_s);
         report_num(r, c_dec, row->p.decode_s);
-        report_str(r, c_exch, o->sharding.strategy != GCSIM_SHARD_DDP
-                                  ? "sharded" /* its own reduce-scatters and all-gathers */
-                                  : gcsim_exchange_name(row->exchange));
+        report_str(r, c_exch, sweep_exchange_label(&o->sharding, row->exchange));
         report_num(r, c_tput, row->p.throughput_samples_per_s);
         report_num(r, c_speed, row->speedup);
         report_num(r, c_eff, 100.0 * row->speedup / row->gpus);

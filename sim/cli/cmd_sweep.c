@@ -409,7 +409,7 @@ static void write_case(sweep_writer *w, long long index, long long total, const 
             sweep_cell_num(w, c->platform->price_per_gpu_hour_usd * c->gpus);
         else
             sweep_cell_empty(w);
-        sweep_cell_str(w, gcsim_exchange_name(r->exchange));
+        sweep_cell_str(w, sweep_exchange_label(&c->sharding, r->exchange));
         sweep_cell_num(w, p->encode_s);
         sweep_cell_num(w, p->decode_s);
     }

@@ -281,6 +281,11 @@ const char *sweep_bottleneck_name(sweep_bottleneck b)
                                                                          : "compression";
 }
 
+const char *sweep_exchange_label(const gcsim_sharding *s, gcsim_exchange ran)
+{
+    return s->strategy != GCSIM_SHARD_DDP ? "sharded" : gcsim_exchange_name(ran);
+}
+
 /* Text appended at t->buf + t->n, cut where snprintf into the whole buffer would cut it. */
 typedef struct {
     char *buf;

@@ -119,6 +119,11 @@ int sweep_case_batch(const sweep_case *c);
 sweep_bottleneck sweep_bottleneck_of(const gcsim_prediction *p);
 const char *sweep_bottleneck_name(sweep_bottleneck b);
 
+/* The exchange column of predict, sweep and plan: "sharded" under a sharding strategy
+ * (its own reduce-scatters and all-gathers, whatever the stack would exchange), else the
+ * exchange that ran. */
+const char *sweep_exchange_label(const gcsim_sharding *s, gcsim_exchange ran);
+
 /* A 16-hex-digit id (FNV-1a 64 of the case's canonical text: platform and model names,
  * normalized compressor spec, the stack's name, collective, scaling, batch, engine, GPU
  * count). It does not depend on the case's position, the other cases or where the files

@@ -25,6 +25,8 @@ Prints one line per case that is not clean and a table of counts; exit 0 always 
 crash,hang,silently-wrong on a stride).
 
 usage: hostile_round.py GCSIM SOURCE_DIR SCRATCH_DIR [--stride K] [--strict CLASSES] [--list]
+                        [--only FAMILIES]
+  --only stack,codec,baseline,options,conflicts,output-is-input,environment,ulimit
 """
 import concurrent.futures
 import csv
@@ -210,6 +212,10 @@ def main():
     stride = int(args[args.index("--stride") + 1]) if "--stride" in args else 1
     strict = set(args[args.index("--strict") + 1].split(",")) if "--strict" in args else set()
     listing = "--list" in args
+    only = set(args[args.index("--only") + 1].split(",")) if "--only" in args else None
+
+    def wanted(family):
+        return only is None or family in only
     shutil.rmtree(scratch, ignore_errors=True)
     os.makedirs(scratch)
 
@@ -399,16 +405,20 @@ def main():
             ("GCSIM_DES_PROGRESS=x", "GCSIM_DES_PROGRESS", "x\x1b", des),
             ("GCSIM_DES_FULL=2", "GCSIM_DES_FULL", "2", des)]
 
-    jsons = (list(stack_cases(src)) + list(codec_cases(src)) + list(baseline_cases(src)))[::stride]
+    jsons = [c for c in list(stack_cases(src)) + list(codec_cases(src)) + list(baseline_cases(src))
+             if wanted(c[0])][::stride]
     takes = {c: set(subprocess.run([gcsim, c, "--help"], capture_output=True, text=True)
                     .stdout.replace("=", " ").replace("[", " ").replace("]", " ").split())
              for c in BASE}
     options = [(c, o, v) for c in BASE for o, vs in TRAINING_OPTION_VALUES.items()
                if o.rstrip("=") in takes[c] and not (c == "breakeven" and o == "--sharding")
-               for v in vs][::stride]
+               for v in vs if wanted("options")][::stride]
     conflicts = [(c, p) for c in ("predict", "sweep", "plan") for p in CONFLICTS
                  if p[0].split("=")[0] in takes[c] and p[-2 if len(p) == 4 else -1]
-                 .split("=")[0] in takes[c]]
+                 .split("=")[0] in takes[c] and wanted("conflicts")]
+    identity = identity if wanted("output-is-input") else []
+    envs = envs if wanted("environment") else []
+    ulimits = ulimits if wanted("ulimit") else []
     results = []
     with concurrent.futures.ThreadPoolExecutor(WORKERS) as pool:
         results += pool.map(json_case, range(len(jsons)), jsons)
