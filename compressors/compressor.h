@@ -94,6 +94,9 @@ void gc_compressor_set_shared_scale(gc_compressor *c, int tensor_id, float scale
 
 /* Names of all registered compressors, NULL-terminated, for --help and tests. */
 const char *const *gc_compressor_names(void);
+/* One line saying what the named compressor does (compressors/summary.c), or NULL for a
+ * name that is not registered. */
+const char *gc_compressor_summary(const char *name);
 
 /* ---- Additions by the compressors library (beyond the lead's original interface) ---- */
 

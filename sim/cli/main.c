@@ -29,6 +29,7 @@ static const command commands[] = {
     {"plan", cmd_plan, "capacity planning: GPUs, compressor, collective for a target, ranked by cost"},
     {"breakeven", cmd_breakeven, "per compressor, the network bandwidth below which it beats fp32 (or why never)"},
     {"calibrate", cmd_calibrate, "fit a platform's latencies and bandwidths to nccl-tests all-reduce logs"},
+    {"catalog", cmd_catalog, "what ships, one line each: platforms, models, stacks, compressors"},
 };
 
 /* `gcsim --version`: what a bug report needs to say which gcsim produced a number. */

@@ -31,6 +31,13 @@ grep -qx "data: $data (installed)" version.txt || fail "data folder: $(grep '^da
 grep -q "img/s.*terngrad/fp32" default.txt || fail "gcsim predict printed no first screen"
 "$gcsim" predict --wide > wide.txt || fail "gcsim predict --wide: exit $?"
 grep -q "samples/s" wide.txt || fail "gcsim predict --wide printed no table"
+# gcsim catalog lists the installed catalog, not the source tree's
+"$gcsim" catalog > catalog.txt || fail "gcsim catalog: exit $?"
+for kind in platforms models platforms/stacks; do
+    grep -q "^${kind#platforms/}: [0-9]* in $data/$kind\$" catalog.txt ||
+        fail "gcsim catalog does not list $data/$kind: $(grep "^${kind#platforms/}:" catalog.txt)"
+done
+grep -q "^a100-hdr " catalog.txt || fail "gcsim catalog does not list a100-hdr"
 
 # Catalog names resolve to the installed catalog; the platform's codec profile (a path
 # relative to the platform file, charged by the fused stack) is read from there too, and so
