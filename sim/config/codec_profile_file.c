@@ -78,14 +78,18 @@ static int parse_profile(const cJSON *root, const char *spec, const char *gpu_ty
                                        "notes", "entries", NULL};
     static const char *const entry_keys[] = {"compressor", "measured_as", "points", NULL};
     static const char *const kinds[] = {"measured", "derived", NULL};
-    char schema[64], gpu[64], source[512], date[64] = "";
+    /* notes and command are free text, printed nowhere, but typed like the rest: a number
+     * or null where text belongs is a broken file (issue 45's hostile round) */
+    char schema[64], gpu[64], source[512], date[64] = "", notes[4096], command[4096];
     int kind = 0;
     if (json_expect_object(root, "$", keys, ctx) ||
         json_string(root, "$", "schema", true, schema, sizeof schema, ctx) ||
         json_string(root, "$", "gpu", true, gpu, sizeof gpu, ctx) ||
         json_choice(root, "$", "kind", true, kinds, &kind, ctx) ||
         json_string(root, "$", "source", true, source, sizeof source, ctx) ||
-        json_string(root, "$", "date", false, date, sizeof date, ctx))
+        json_string(root, "$", "date", false, date, sizeof date, ctx) ||
+        json_string(root, "$", "notes", false, notes, sizeof notes, ctx) ||
+        json_string(root, "$", "command", false, command, sizeof command, ctx))
         return -1;
     if (strcmp(schema, "gcsim-codec-profile/1") != 0)
         return gcsim_fail(ctx->err, "%s: $.schema: expected \"gcsim-codec-profile/1\", got "
