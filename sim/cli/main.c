@@ -3,6 +3,7 @@
  * gradient compression. This file only dispatches to the subcommands.
  */
 #include <malloc.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -58,6 +59,30 @@ static void usage(FILE *out)
                  "internal error\n");
 }
 
+/* The first argument holding a control character (a byte below 0x20, or 0x7f), or 0. No
+ * option, name, number or path gcsim takes has one, and messages echo arguments: an ESC or a
+ * BEL typed (or pasted) into one would reach the terminal with the message (issue 45). */
+static int argument_with_control(int argc, char **argv, int *at)
+{
+    for (int k = 1; k < argc; k++)
+        for (const unsigned char *c = (const unsigned char *)argv[k]; *c; c++)
+            if (*c < 0x20 || *c == 0x7f) {
+                *at = (int)((const char *)c - argv[k]);
+                return k;
+            }
+    return 0;
+}
+
+/* Writes text to stderr with control bytes as \xNN. */
+static void put_escaped(const char *text)
+{
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        if (*c < 0x20 || *c == 0x7f)
+            fprintf(stderr, "\\x%02x", *c);
+        else
+            fputc(*c, stderr);
+}
+
 int main(int argc, char **argv)
 {
     /* Planners build and free the same large schedules case after case: with glibc's
@@ -69,6 +94,19 @@ int main(int argc, char **argv)
     gcsim_data_dir_init();
     if (argc < 2) {
         usage(stderr);
+        return EXIT_BAD_INPUT;
+    }
+    int at, bad = argument_with_control(argc, argv, &at);
+    if (bad) {
+        const char *prev = bad > 2 ? argv[bad - 1] : "";
+        /* prev, before the first argument with a control byte, has none */
+        bool value_of = strncmp(prev, "--", 2) == 0 && !strchr(prev, '=');
+        fprintf(stderr, "gcsim: argument %d (%s%s%s\"", bad, value_of ? "the value of " : "",
+                value_of ? prev : "", value_of ? ", " : "");
+        put_escaped(argv[bad]);
+        fprintf(stderr, "\") holds the control character \\x%02x at byte %d: no option, name, "
+                        "number or path gcsim takes has one\n",
+                (unsigned char)argv[bad][at], at + 1);
         return EXIT_BAD_INPUT;
     }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
