@@ -3,15 +3,22 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The one place a message is written: its kind decides whether a search may skip it. */
+static void set_message(gcsim_error *err, int internal, int limit, const char *fmt, va_list ap)
+{
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    err->internal = internal;
+    err->limit = limit;
+}
+
 int gcsim_fail(gcsim_error *err, const char *fmt, ...)
 {
     if (err) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        /* running out of memory is the machine's limit, not the input's (issue 45) */
+        set_message(err, 0, strstr(fmt, "out of memory") != NULL, fmt, ap);
         va_end(ap);
-        err->internal = 0;
-        err->limit = strstr(fmt, "out of memory") != NULL;
     }
     return -1;
 }
@@ -21,10 +28,8 @@ int gcsim_fail_limit(gcsim_error *err, const char *fmt, ...)
     if (err) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        set_message(err, 0, 1, fmt, ap);
         va_end(ap);
-        err->internal = 0;
-        err->limit = 1;
     }
     return -1;
 }
@@ -39,10 +44,8 @@ int gcsim_fail_internal(gcsim_error *err, const char *fmt, ...)
     if (err) {
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        set_message(err, 1, 0, fmt, ap);
         va_end(ap);
-        err->internal = 1;
-        err->limit = 0;
     }
     return -1;
 }
