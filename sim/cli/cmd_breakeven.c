@@ -10,6 +10,7 @@
 
 #include "analytic.h"
 #include "breakeven.h"
+#include "case_build.h"
 #include "cli_args.h"
 #include "cli_files.h"
 #include "cli_training.h"
@@ -386,9 +387,15 @@ int cmd_breakeven(int argc, char **argv)
                     stack_breakeven be, fe, ae;
                     if (!pl)
                         goto fail;
-                    bool failed = (o.sharding.strategy != GCSIM_SHARD_DDP &&
-                                   gcsim_sharding_check(&o.sharding, p, pl, counts[g], &err)) ||
-                                  stack_breakeven_find(&bc, st, &be, &err) ||
+                    /* bad inputs (a count above the platform...) fail the run; the
+                     * sharding's refusal of this payload or count is this row's answer.
+                     * Memory is not checked here, as before: breakeven compares rates. */
+                    sweep_case checked = bc.c;
+                    checked.no_memory_check = true;
+                    int feasible = case_build_feasible(&checked, &err);
+                    if (feasible < 0)
+                        goto fail;
+                    bool failed = feasible > 0 || stack_breakeven_find(&bc, st, &be, &err) ||
                                   stack_breakeven_find(&bc, ideal, &fe, &err);
                     if (!failed) {
                         bc.conv_factor = isfinite(cf.factor) ? cf.factor : 1.0;
