@@ -42,6 +42,8 @@ static void usage(FILE *out)
 "compressor's throughput beats fp32's (analytic engine, codec time and the exchange\n"
 "included; bisection over the platform's NIC bandwidth / and x 10^4, to 0.1%%), or the\n"
 "reason it never does. Weak scaling. docs/codec.md.\n"
+"A compressor or count the inputs cannot run (dgc under --sharding zero2) is a row with\n"
+"status infeasible and the reason; the others are answered. Exit 2 when none can run.\n"
 "\n"
 "Each row answers twice: under the training stack (fp32 and the compressor both as it\n"
 "runs them, as gcsim predict --stack does) and, in the fused_ columns, under the fused\n"
