@@ -10,6 +10,7 @@
 
 #include "analytic.h"
 #include "breakeven.h"
+#include "case_build.h"
 #include "cli_args.h"
 #include "cli_files.h"
 #include "cli_training.h"
@@ -41,6 +42,8 @@ static void usage(FILE *out)
 "compressor's throughput beats fp32's (analytic engine, codec time and the exchange\n"
 "included; bisection over the platform's NIC bandwidth / and x 10^4, to 0.1%%), or the\n"
 "reason it never does. Weak scaling. docs/codec.md.\n"
+"A compressor or count the inputs cannot run (dgc under --sharding zero2) is a row with\n"
+"status infeasible and the reason; the others are answered. Exit 2 when none can run.\n"
 "\n"
 "Each row answers twice: under the training stack (fp32 and the compressor both as it\n"
 "runs them, as gcsim predict --stack does) and, in the fused_ columns, under the fused\n"
@@ -225,6 +228,44 @@ static void answer_write(report *r, const answer_columns *c, const stack_breakev
     report_str(r, c->why, a->be.reason);
 }
 
+/* A row that cannot run: every status says so and every reason why (the table shows the
+ * reason once, in the first reason column). */
+static void infeasible_write(report *r, const answer_columns *own, const answer_columns *fused,
+                             int c_acc_st, int c_acc_why, const char *why)
+{
+    report_str(r, own->st, "infeasible");
+    report_str(r, own->why, why);
+    report_str(r, fused->st, "infeasible");
+    report_str_table(r, fused->why, why, "as reason");
+    report_str(r, c_acc_st, "infeasible");
+    report_str_table(r, c_acc_why, why, "as reason");
+}
+
+/* The reasons of the rows that could not run, for standard error when none could. */
+typedef struct {
+    char *text;
+    size_t len;
+    int n;
+} infeasible_rows;
+
+static int infeasible_log(infeasible_rows *log, const char *spec, int gpus, const char *model,
+                          const char *platform, const char *why, gcsim_error *err)
+{
+    char line[1400];
+    int w = snprintf(line, sizeof line, "gcsim breakeven: %s, %d GPUs, %s on %s: %s\n", spec,
+                     gpus, model, platform, why);
+    size_t add = w < 0 ? 0 : (size_t)w < sizeof line ? (size_t)w : sizeof line - 1;
+    char *t = realloc(log->text, log->len + add + 1);
+    if (!t)
+        return gcsim_fail(err, "out of memory");
+    memcpy(t + log->len, line, add);
+    log->text = t;
+    log->len += add;
+    t[log->len] = 0;
+    log->n++;
+    return 0;
+}
+
 /* The run's inputs and output, checked before any work (cli_files.h). */
 static int check_files(const options *o)
 {
@@ -252,6 +293,8 @@ int cmd_breakeven(int argc, char **argv)
     report *r = NULL;
     conv_factor *conv = NULL;
     gcsim_error err;
+    infeasible_rows log = {0};
+    int n_answered = 0;
     if (rc || check_files(&o))
         goto done_opts;
     int counts[MAX_GPU_COUNTS] = {64}, n_counts = 1;
@@ -344,14 +387,27 @@ int cmd_breakeven(int argc, char **argv)
                         .fp32 = fp32};
                     conv_factor cf = conv_factor_at(&conv[ci], counts[g]);
                     stack_breakeven be, fe, ae;
-                    if (!pl ||
-                        (o.sharding.strategy != GCSIM_SHARD_DDP &&
-                         gcsim_sharding_check(&o.sharding, p, pl, counts[g], &err)) ||
-                        stack_breakeven_find(&bc, st, &be, &err) ||
-                        stack_breakeven_find(&bc, ideal, &fe, &err))
+                    if (!pl)
                         goto fail;
-                    bc.conv_factor = isfinite(cf.factor) ? cf.factor : 1.0;
-                    if (stack_breakeven_find(&bc, st, &ae, &err))
+                    /* bad inputs (a count above the platform...) fail the run; the
+                     * sharding's refusal of this payload or count is this row's answer.
+                     * Memory is not checked here, as before: breakeven compares rates. */
+                    sweep_case checked = bc.c;
+                    checked.no_memory_check = true;
+                    int feasible = case_build_feasible(&checked, &err);
+                    if (feasible < 0)
+                        goto fail;
+                    bool failed = feasible > 0 || stack_breakeven_find(&bc, st, &be, &err) ||
+                                  stack_breakeven_find(&bc, ideal, &fe, &err);
+                    if (!failed) {
+                        bc.conv_factor = isfinite(cf.factor) ? cf.factor : 1.0;
+                        failed = stack_breakeven_find(&bc, st, &ae, &err) != 0;
+                    }
+                    /* Issue 46: a compressor (or count) that cannot run these inputs, such as
+                     * a sparse payload under a ZeRO sharding, is a row that says why; the
+                     * others are answered. gcsim's own failures and machine limits still
+                     * stop the run. */
+                    if (failed && !gcsim_error_skippable(&err))
                         goto fail;
                     report_row(r);
                     report_str(r, c_model, m->name);
@@ -359,8 +415,17 @@ int cmd_breakeven(int argc, char **argv)
                     report_int(r, c_gpus, counts[g]);
                     /* as written in the table, the full spec in CSV and JSON */
                     report_str_table(r, c_comp, pl->spec, o.compressors.items[ci]);
-                    report_num(r, c_own, be.be.own_Bps);
                     report_str(r, c_stack, st->name);
+                    if (failed) {
+                        infeasible_write(r, &own, &fused, c_acc_st, c_acc_why, err.message);
+                        report_num(r, c_own, p->nic.bandwidth_Bps);
+                        if (infeasible_log(&log, pl->spec, counts[g], m->name, p->name,
+                                           err.message, &err))
+                            goto fail;
+                        continue;
+                    }
+                    n_answered++;
+                    report_num(r, c_own, be.be.own_Bps);
                     answer_write(r, &own, &be);
                     answer_write(r, &fused, &fe);
                     report_num(r, c_conv, bc.conv_factor);
@@ -372,6 +437,17 @@ int cmd_breakeven(int argc, char **argv)
                 }
         }
     }
+    if (!n_answered) {
+        /* nothing could run: no table, every row's reason */
+        if (log.n == 1) /* the one row: its reason as before issue 46 */
+            goto fail;
+        fputs(log.text, stderr);
+        fprintf(stderr, "gcsim breakeven: none of the %d rows can run\n", log.n);
+        goto done;
+    }
+    if (log.n)
+        report_note(r, "infeasible", "a row with status infeasible cannot run these inputs "
+                                     "(reason says why); the other rows are answered");
     report_meta_str(r, "engine", "analytic");
     report_meta_str(r, "scaling", "weak");
     /* null when the platforms chose different stacks: each row names its own */
@@ -393,6 +469,7 @@ int cmd_breakeven(int argc, char **argv)
 fail:
     fprintf(stderr, "gcsim breakeven: %s\n", err.message);
 done:
+    free(log.text);
     free(conv);
     report_free(r);
     sweep_cache_free(cache);

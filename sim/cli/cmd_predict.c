@@ -61,7 +61,9 @@ static void predict_usage(FILE *out)
 "                    horovod (GRACE, tensor by tensor), fused (ideal kernels per tensor,\n"
 "                    no framework cost), or a stack file (default: the platform's \"stack\", else\n"
 "                    " GCSIM_DEFAULT_STACK "; docs/stacks.md)\n"
-"  --gpus LIST       GPU counts, e.g. 1,2,4,...,512 (default: 1,2,4,... up to the platform)\n"
+"  --gpus LIST       GPU counts, e.g. 1,2,4,...,512 (default: 1,2,4,... up to the platform);\n"
+"                    a count that cannot run (memory, the sharding) is a row with status\n"
+"                    infeasible and why; exit 2 only when no count can run\n"
 "  --scaling S       strong: the mini-batch K is split over the GPUs;\n"
 "                    weak: every GPU trains K samples (default: weak)\n"
 "  --batch K         mini-batch (strong: global, weak: per GPU; default: the model's)\n"
@@ -371,6 +373,12 @@ typedef struct {
     gcsim_exchange exchange;      /* what ran (per count with --exchange best) */
 } predict_row;
 
+/* A listed GPU count that cannot run the inputs (case_build_feasible): its row says why. */
+typedef struct {
+    int gpus;
+    char why[1024];
+} predict_skip;
+
 /* MFU's denominator: the peak for the training precision (the 16-bit one when the
  * platform gives it, else gpu.speed). */
 static double mfu_peak_flops(const gcsim_model *m, const gcsim_platform *pf)
@@ -528,9 +536,30 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
     report_meta_num(r, "mfu_peak_flops", mfu_peak_flops(m, pf));
 }
 
+/* The row of a count that cannot run: its count and placement, status and reason; the
+ * table shows a marker and the reason as a note. */
+static void skip_row(report *r, const gcsim_platform *pf, const predict_skip *sk, int c_gpus,
+                     int c_j, int c_i, int c_status, int c_why)
+{
+    report_row(r);
+    report_int(r, c_gpus, sk->gpus);
+    gcsim_placement pl;
+    gcsim_error ignored;
+    if (!gcsim_platform_place(pf, sk->gpus, &pl, &ignored)) {
+        report_int(r, c_j, pl.machines);
+        report_int(r, c_i, pl.gpus_per_machine);
+    }
+    report_str(r, c_status, "infeasible");
+    char key[64];
+    snprintf(key, sizeof key, "infeasible at %d GPUs", sk->gpus);
+    report_str_table(r, c_why, sk->why, "see notes");
+    report_note(r, key, sk->why);
+}
+
 static report *build_report(const predict_row *rows, int n_rows, bool both,
                             const gcsim_model *m, const gcsim_platform *pf,
-                            const predict_options *o, int batch)
+                            const predict_options *o, int batch, const int *listed,
+                            int n_listed, const predict_skip *skips, int n_skips)
 {
     report *r = report_new();
     report_meta_str(r, "table", "gpu_counts");
@@ -561,40 +590,61 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
     int c_mem = report_column_scaled(r, "memory_bytes_per_gpu", "mem GB", 1, 1e-9);
     int c_csrc = report_column(r, "compute_source", "compute", 0);
     const char *csrc = gcsim_compute_source(m, pf);
-    for (int k = 0; k < n_rows; k++) {
-        const predict_row *row = &rows[k];
-        report_row(r);
-        report_int(r, c_gpus, row->gpus);
-        report_int(r, c_j, row->placement.machines);
-        report_int(r, c_i, row->placement.gpus_per_machine);
-        report_str(r, c_engine, engine_name(row->engine));
-        report_num(r, c_samples, row->p.samples_per_iteration);
-        report_num(r, c_iter, row->p.iteration_s);
-        report_num(r, c_comp, row->p.compute_s);
-        report_num(r, c_comm, row->p.comm_s);
-        report_num(r, c_exposed, row->p.exposed_comm_s);
-        report_num(r, c_codec, row->p.compress_s);
-        report_num(r, c_enc, row->p.encode_s);
-        report_num(r, c_dec, row->p.decode_s);
-        report_str(r, c_exch, sweep_exchange_label(&o->sharding, row->exchange));
-        report_num(r, c_tput, row->p.throughput_samples_per_s);
-        report_num(r, c_speed, row->speedup);
-        report_num(r, c_eff, 100.0 * row->speedup / row->gpus);
-        if (both && row->engine == ENGINE_DES && k > 0)
-            report_num(r, c_diff, 100.0 * (row->p.throughput_samples_per_s /
-                                               rows[k - 1].p.throughput_samples_per_s -
-                                           1.0));
-        if (m->tokens_per_sample > 0)
-            report_num(r, c_tokens, row->p.throughput_samples_per_s * m->tokens_per_sample);
-        report_num(r, c_mfu, 100.0 * train_flops * row->p.throughput_samples_per_s /
-                                 ((double)row->gpus * mfu_peak_flops(m, pf)));
-        gcsim_memory mem;
-        gcsim_memory_estimate_sharded(m, pf, &o->sharding, row->gpus,
-                                      gcsim_samples_per_gpu(o->scaling, batch, row->gpus),
-                                      o->act_ckpt ? &o->act_ckpt_policy : NULL,
-                                      o->bucket_bytes, &mem);
-        report_num(r, c_mem, mem.total_bytes);
-        report_str(r, c_csrc, csrc);
+    /* only where a count could not run, so the columns of a run that answers every count
+     * stay as they were */
+    int c_status = -1, c_why = -1;
+    if (n_skips) {
+        c_status = report_column(r, "status", "status", 0);
+        c_why = report_column(r, "why", "why", 0);
+        report_note(r, "infeasible", "a count marked infeasible cannot run this configuration "
+                                     "(the reason follows); the others are answered. Speedup "
+                                     "and efficiency stay over one GPU, predicted without the "
+                                     "memory check even where one GPU cannot hold the state");
+    }
+    /* the listed counts in their order: a skipped one's row, or its engines' rows */
+    int next_skip = 0, k = 0;
+    for (int li = 0; li < n_listed; li++) {
+        if (next_skip < n_skips && skips[next_skip].gpus == listed[li]) {
+            skip_row(r, pf, &skips[next_skip++], c_gpus, c_j, c_i, c_status, c_why);
+            continue;
+        }
+        for (int e = 0; e < (both ? 2 : 1) && k < n_rows; e++, k++) {
+            const predict_row *row = &rows[k];
+            report_row(r);
+            if (n_skips)
+                report_str(r, c_status, "ok");
+            report_int(r, c_gpus, row->gpus);
+            report_int(r, c_j, row->placement.machines);
+            report_int(r, c_i, row->placement.gpus_per_machine);
+            report_str(r, c_engine, engine_name(row->engine));
+            report_num(r, c_samples, row->p.samples_per_iteration);
+            report_num(r, c_iter, row->p.iteration_s);
+            report_num(r, c_comp, row->p.compute_s);
+            report_num(r, c_comm, row->p.comm_s);
+            report_num(r, c_exposed, row->p.exposed_comm_s);
+            report_num(r, c_codec, row->p.compress_s);
+            report_num(r, c_enc, row->p.encode_s);
+            report_num(r, c_dec, row->p.decode_s);
+            report_str(r, c_exch, sweep_exchange_label(&o->sharding, row->exchange));
+            report_num(r, c_tput, row->p.throughput_samples_per_s);
+            report_num(r, c_speed, row->speedup);
+            report_num(r, c_eff, 100.0 * row->speedup / row->gpus);
+            if (both && row->engine == ENGINE_DES && k > 0)
+                report_num(r, c_diff, 100.0 * (row->p.throughput_samples_per_s /
+                                                   rows[k - 1].p.throughput_samples_per_s -
+                                               1.0));
+            if (m->tokens_per_sample > 0)
+                report_num(r, c_tokens, row->p.throughput_samples_per_s * m->tokens_per_sample);
+            report_num(r, c_mfu, 100.0 * train_flops * row->p.throughput_samples_per_s /
+                                     ((double)row->gpus * mfu_peak_flops(m, pf)));
+            gcsim_memory mem;
+            gcsim_memory_estimate_sharded(m, pf, &o->sharding, row->gpus,
+                                          gcsim_samples_per_gpu(o->scaling, batch, row->gpus),
+                                          o->act_ckpt ? &o->act_ckpt_policy : NULL,
+                                          o->bucket_bytes, &mem);
+            report_num(r, c_mem, mem.total_bytes);
+            report_str(r, c_csrc, csrc);
+        }
     }
     return r;
 }
@@ -769,6 +819,7 @@ int cmd_predict(int argc, char **argv)
     gcsim_payload_plan plan = {0};
     gcsim_stack *stack = malloc(sizeof *stack);
     predict_row *rows = NULL;
+    predict_skip *skips = NULL;
     exchange_search_count *search = NULL;
     report *r = NULL;
     int status = EXIT_BAD_INPUT;
@@ -810,7 +861,7 @@ int cmd_predict(int argc, char **argv)
         goto fail;
     base.collective = o.collective = ss.cs.exchange.collective;
 
-    int counts[MAX_GPU_COUNTS], n_counts;
+    int counts[MAX_GPU_COUNTS], n_counts, listed[MAX_GPU_COUNTS];
     char msg[1024]; /* output messages quote the path: 256 bytes cut the reason off */
     if (o.gpus) {
         n_counts = cli_parse_gpu_list(o.gpus, counts, MAX_GPU_COUNTS, msg, sizeof msg);
@@ -841,13 +892,39 @@ int cmd_predict(int argc, char **argv)
         goto done;
     }
 
-    /* Every count is checked before any engine runs. */
+    /* Every count is checked before any engine runs. Bad inputs fail the run; a count
+     * that alone cannot run them (memory, a sharding's refusal) is a row with its reason
+     * and the others are answered (issue 46); none running is a failure with every reason. */
     if (o.act_ckpt && gcsim_act_ckpt_check(&model, &o.act_ckpt_policy, &err))
         goto fail;
-    for (int k = 0; k < n_counts; k++) {
-        base.gpus = counts[k];
-        if (case_build_check(&base, NULL, &err))
+    int n_listed = n_counts, n_skips = 0;
+    memcpy(listed, counts, sizeof counts);
+    skips = calloc((size_t)n_listed, sizeof *skips);
+    if (!skips) {
+        gcsim_fail(&err, "out of memory");
+        goto fail;
+    }
+    n_counts = 0;
+    for (int k = 0; k < n_listed; k++) {
+        base.gpus = listed[k];
+        int feasible = case_build_feasible(&base, &err);
+        if (feasible < 0)
             goto fail;
+        if (feasible > 0) {
+            skips[n_skips].gpus = listed[k];
+            snprintf(skips[n_skips].why, sizeof skips[n_skips].why, "%s", err.message);
+            n_skips++;
+        } else {
+            counts[n_counts++] = listed[k];
+        }
+    }
+    if (!n_counts) {
+        for (int k = 0; k < n_skips; k++)
+            fprintf(stderr, "gcsim predict: %s\n", skips[k].why);
+        if (n_listed > 1)
+            fprintf(stderr, "gcsim predict: none of the %d GPU counts in the list can run\n",
+                    n_listed);
+        goto done;
     }
     base.gpus = 1;
     gcsim_scenario s;
@@ -967,7 +1044,8 @@ int cmd_predict(int argc, char **argv)
         if (!(r = bucket_report(&s, &err)))
             goto fail;
     } else {
-        r = build_report(rows, n_rows, both, &model, &platform, &o, batch);
+        r = build_report(rows, n_rows, both, &model, &platform, &o, batch, listed, n_listed,
+                         skips, n_skips);
     }
 print:
     if (o.exchange_best) {
@@ -1021,6 +1099,7 @@ fail:
 done:
     report_free(r);
     free(rows);
+    free(skips);
     free(search);
     free(stack);
     gcsim_payload_plan_free(&plan);

@@ -35,6 +35,19 @@ int case_build_check(const sweep_case *c, gcsim_placement *placement, gcsim_erro
     return 0;
 }
 
+int case_build_feasible(const sweep_case *c, gcsim_error *err)
+{
+    /* the refusals that blame the inputs: the same checks without memory and sharding */
+    sweep_case inputs = *c;
+    inputs.no_memory_check = true;
+    inputs.sharding.strategy = GCSIM_SHARD_DDP;
+    if (case_build_check(&inputs, NULL, err))
+        return -1;
+    if (!case_build_check(c, NULL, err))
+        return 0;
+    return gcsim_error_skippable(err) ? 1 : -1;
+}
+
 int case_build_setup(const sweep_case *c, gcsim_stack_setup *ss, gcsim_error *err)
 {
     if (!c->stack)

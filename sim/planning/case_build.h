@@ -29,6 +29,14 @@
  * allow. Sets *placement (may be NULL). The case must name its stack (internal error). */
 int case_build_check(const sweep_case *c, gcsim_placement *placement, gcsim_error *err);
 
+/* case_build_check split by whom the refusal blames (issue 46): -1 when the inputs
+ * themselves are bad at any count (the GPUs exceed the platform, a strong-scaling batch
+ * smaller than the count, a checkpointing policy the model cannot take, or a failure of
+ * gcsim itself); 1 when this count alone cannot run them (the worker cannot hold its
+ * training state, or the sharding refuses the count or payload): one infeasible item of a
+ * list, which a command shows as a row with err's reason and goes on; 0 when it runs. */
+int case_build_feasible(const sweep_case *c, gcsim_error *err);
+
 /* The stack's setup for the case (gcsim_stack_setup_init: the exchange the stack runs the
  * compressor with, or the one asked for, its codec and per-call costs). It depends on the
  * platform, stack, compressor, exchange and collective only, so cases that differ in GPU
