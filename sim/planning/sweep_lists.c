@@ -34,8 +34,25 @@ int sweep_list_push(sweep_list *l, const char *item)
     return push_n(l, item, strlen(item));
 }
 
+/* Whether the list holds this item already: a repeated item would repeat its cases (or its
+ * plan candidates) without a word, so it is refused (issue 45's hostile round). Items are
+ * compared as written: "qsgd" and "qsgd:s=4" are two specs even where they mean one. */
+static int holds(const sweep_list *l, const char *item, size_t len)
+{
+    for (int k = 0; k < l->n; k++)
+        if (strlen(l->items[k]) == len && memcmp(l->items[k], item, len) == 0)
+            return 1;
+    return 0;
+}
+
 int sweep_list_add(sweep_list *l, const char *text, const char *option, char *err,
                    size_t err_len)
+{
+    return sweep_list_add_pieces(l, text, option, 0, err, err_len);
+}
+
+int sweep_list_add_pieces(sweep_list *l, const char *text, const char *option,
+                          int allow_repeats, char *err, size_t err_len)
 {
     const char *p = text;
     for (;;) {
@@ -43,6 +60,11 @@ int sweep_list_add(sweep_list *l, const char *text, const char *option, char *er
         size_t len = comma ? (size_t)(comma - p) : strlen(p);
         if (len == 0) {
             snprintf(err, err_len, "%s: empty item in \"%s\"", option, text);
+            return -1;
+        }
+        if (!allow_repeats && holds(l, p, len)) {
+            snprintf(err, err_len, "%s: \"%.*s\" given twice (each item once: a repeated item "
+                                   "would repeat its cases)", option, (int)len, p);
             return -1;
         }
         if (push_n(l, p, len)) {
@@ -58,7 +80,8 @@ int sweep_list_add(sweep_list *l, const char *text, const char *option, char *er
 int sweep_list_add_compressors(sweep_list *l, const char *text, char *err, size_t err_len)
 {
     sweep_list pieces = {0};
-    if (sweep_list_add(&pieces, text, "--compressor", err, err_len)) {
+    /* pieces may repeat ("qsgd:s=4,bucket=512,dgc:ratio=0.1,bucket=512"): whole specs may not */
+    if (sweep_list_add_pieces(&pieces, text, "--compressor", 1, err, err_len)) {
         sweep_list_free(&pieces);
         return -1;
     }
@@ -91,5 +114,12 @@ int sweep_list_add_compressors(sweep_list *l, const char *text, char *err, size_
         }
     }
     sweep_list_free(&pieces);
+    for (int k = first; k < l->n; k++)
+        for (int j = 0; j < k; j++)
+            if (strcmp(l->items[j], l->items[k]) == 0) {
+                snprintf(err, err_len, "--compressor: \"%s\" given twice (each compressor once: "
+                                       "a repeated one would repeat its cases)", l->items[k]);
+                return -1;
+            }
     return 0;
 }

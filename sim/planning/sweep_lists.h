@@ -19,10 +19,14 @@ typedef struct {
 
 void sweep_list_free(sweep_list *l);
 
-/* Appends the comma-separated pieces of text (empty pieces are an error). Returns 0, or -1
- * with a message in err. */
+/* Appends the comma-separated pieces of text (empty pieces and an item the list holds
+ * already are errors: a repeated item would repeat its cases). Returns 0, or -1 with a
+ * message in err. */
 int sweep_list_add(sweep_list *l, const char *text, const char *option, char *err,
                    size_t err_len);
+/* As sweep_list_add; allow_repeats keeps repeated pieces (the pieces of compressor specs). */
+int sweep_list_add_pieces(sweep_list *l, const char *text, const char *option,
+                          int allow_repeats, char *err, size_t err_len);
 /* As sweep_list_add, joining "key=value" pieces to the compressor spec before them. */
 int sweep_list_add_compressors(sweep_list *l, const char *text, char *err, size_t err_len);
 /* Appends one item as is. */
