@@ -175,3 +175,15 @@ bool cli_same_output(const char *a, const char *b)
     return resolved_name(a, ra, sizeof ra) && resolved_name(b, rb, sizeof rb) &&
            strcmp(ra, rb) == 0;
 }
+
+int cli_stack_option(const char *command, const char *arg, const char **stack)
+{
+    if (!*arg) {
+        fprintf(stderr, "gcsim %s: --stack: an empty name (leave --stack out for the platform's "
+                        "stack)\n",
+                command);
+        return -1;
+    }
+    *stack = arg;
+    return 0;
+}

@@ -34,6 +34,10 @@ int cli_getopt_long(int argc, char **argv, const char *shortopts,
  * ch. Returns 0, or -1 after the message. */
 int cli_option_once(const char *command, int ch, const int *once, unsigned *seen, char **argv);
 
+/* --stack NAME: an empty name is refused ("" fell back to the platform's stack without a
+ * word), with "gcsim COMMAND: --stack: ..." on stderr. Returns 0 with *stack set, or -1. */
+int cli_stack_option(const char *command, const char *arg, const char **stack);
+
 /* Whether two output paths name one file: the same text, the same existing file (links,
  * "./x" and "x"), or the same name in the same folder for a file not yet written. Devices
  * and FIFOs are written through, never replaced, so they never count as the same file. */

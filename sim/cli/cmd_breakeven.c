@@ -115,12 +115,8 @@ static int parse(int argc, char **argv, options *o)
         case 'g': o->gpus = optarg; break;
         case 'o': o->output = optarg; break;
         case 'K':
-            if (!*optarg) { /* "" fell back to the platform's stack without a word */
-                fprintf(stderr, "gcsim breakeven: --stack: an empty name (leave --stack out for the "
-                                "platform's stack)\n");
+            if (cli_stack_option("breakeven", optarg, &o->stack))
                 return -1;
-            }
-            o->stack = optarg;
             break;
         case 'X':
             bad = gcsim_exchange_parse(optarg, &o->exchange) != 0;

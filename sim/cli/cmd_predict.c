@@ -219,12 +219,8 @@ static int parse_options(int argc, char **argv, predict_options *o)
         case 'k': o->buckets = true; break;
         case 'T': o->tensors = true; break;
         case 'K':
-            if (!*optarg) { /* "" fell back to the platform's stack without a word */
-                fprintf(stderr, "gcsim predict: --stack: an empty name (leave --stack out for the "
-                                "platform's stack)\n");
+            if (cli_stack_option("predict", optarg, &o->stack))
                 return -1;
-            }
-            o->stack = optarg;
             break;
         case 'Y': o->steps = true; break;
         case 'P':
