@@ -34,11 +34,7 @@ void gp_string(FILE *out, const char *text)
 void gp_number(FILE *out, double v)
 {
     char buf[64];
-    for (int digits = 1; digits <= 17; digits++) {
-        snprintf(buf, sizeof buf, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v)
-            break;
-    }
+    plot_number_text(v, buf, sizeof buf);
     fputs(buf, out);
 }
 

@@ -22,6 +22,19 @@ const char *plot_format_name(plot_format format)
     return format == PLOT_CSV ? "CSV" : format == PLOT_JSONL ? "JSON lines" : "JSON";
 }
 
+void plot_number_text(double v, char *buf, size_t size)
+{
+    /* From as many digits as the integer part has (100, not 1e+02), up to 17. */
+    int digits = 1;
+    if (fabs(v) >= 1 && fabs(v) < 1e15)
+        digits = (int)floor(log10(fabs(v))) + 1;
+    for (; digits <= 17; digits++) {
+        snprintf(buf, size, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+}
+
 static int out_of_memory(gcsim_error *err)
 {
     gcsim_fail_internal(err, "out of memory");
@@ -228,11 +241,7 @@ static int json_cell(const cJSON *v, char **out, gcsim_error *err)
     if (cJSON_IsString(v)) {
         text = v->valuestring;
     } else if (cJSON_IsNumber(v)) {
-        for (int digits = 1; digits <= 17; digits++) {
-            snprintf(buf, sizeof buf, "%.*g", digits, v->valuedouble);
-            if (strtod(buf, NULL) == v->valuedouble)
-                break;
-        }
+        plot_number_text(v->valuedouble, buf, sizeof buf);
     } else if (cJSON_IsBool(v)) {
         text = cJSON_IsTrue(v) ? "true" : "false";
     } else {

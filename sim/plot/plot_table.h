@@ -64,6 +64,10 @@ int plot_table_number(const plot_table *t, int row, int col, double *out, gcsim_
 /* Fails naming the file when a column the picture needs is not in it. */
 int plot_table_require(const plot_table *t, const char *col, gcsim_error *err);
 
+/* v with the fewest digits that read back as the same double, without an exponent where
+ * the integer part's digits suffice (100, not 1e+02). */
+void plot_number_text(double v, char *buf, size_t size);
+
 /* "gcsim sweep", "gcsim plan", "gcsim predict". */
 const char *plot_kind_command(plot_kind kind);
 /* "CSV", "JSON lines", "JSON". */
