@@ -116,7 +116,10 @@ int plot_sweep_write(const plot_table *t, const plot_options *o, FILE *out, gcsi
     if (skipped)
         snprintf(sub + strlen(sub), sizeof sub - strlen(sub), "%s%d row%s not ok left out "
                  "(status)", *sub ? "; " : "", skipped, skipped == 1 ? "" : "s");
-    gp_header(out, t, o, tokens ? "tokens/s against GPUs" : "samples/s against GPUs", 1000, 620);
+    /* Taller for a long key (outside, at the right): about 17 pixels an entry. */
+    int height = 140 + 17 * n_series > 620 ? 140 + 17 * n_series : 620;
+    gp_header(out, t, o, tokens ? "tokens/s against GPUs" : "samples/s against GPUs", 1000,
+              height);
     gp_line_styles(out);
     gp_title(out, o, title, sub);
     double lo = INFINITY, hi = 0, ylo = INFINITY, yhi = 0;
@@ -158,8 +161,10 @@ int plot_sweep_write(const plot_table *t, const plot_options *o, FILE *out, gcsi
     for (int i = 0; i < n_series; i++) {
         char label[512];
         plot_keys_label(t, &vary, s[i].rows[0], label, sizeof label);
-        fprintf(out, "%s$series%d using 1:2 with linespoints ls %d title ", i ? ", \\\n     " : "",
-                i + 1, i % 10 + 1);
+        /* Past ten lines the colours repeat: another dash and marker tell them apart. */
+        static const int point[10] = {7, 9, 5, 11, 13, 15, 4, 6, 8, 10};
+        fprintf(out, "%s$series%d using 1:2 with linespoints ls %d dt %d pt %d title ",
+                i ? ", \\\n     " : "", i + 1, i % 10 + 1, i / 10 + 1, point[(i + i / 10) % 10]);
         gp_string(out, *label ? label : (t->model ? t->model : "all rows"));
     }
     fputc('\n', out);
