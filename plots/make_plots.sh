@@ -165,7 +165,7 @@ draw() {
     shift 3
     note=""
     if grep -q "^$prefix" "$OUT/des_status.txt"; then
-        note="DES curves missing, see des_status.txt"
+        note="DES curves missing, see des\\_status.txt" # \\_: a plain _ in enhanced text
     fi
     for term in png svg; do
         (cd "$PLOTS" && gnuplot -e "data='$DATA'; out='$OUT/$base.$term'; term='$term'; desnote='$note'" \

@@ -28,5 +28,6 @@ int cmd_collective(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_breakeven(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 #endif

@@ -31,6 +31,7 @@ static const command commands[] = {
     {"breakeven", cmd_breakeven, "per compressor, the network bandwidth below which it beats fp32 (or why never)"},
     {"calibrate", cmd_calibrate, "fit a platform's latencies and bandwidths to nccl-tests all-reduce logs"},
     {"catalog", cmd_catalog, "what ships, one line each: platforms, models, stacks, compressors"},
+    {"plot", cmd_plot, "a picture (gnuplot, PNG or SVG) of a sweep, a plan or a predict breakdown"},
 };
 
 /* `gcsim --version`: what a bug report needs to say which gcsim produced a number. */

@@ -57,6 +57,8 @@ printf '{"format": "gcsim-baseline/1", "cases": [{"name": "c1", "platform": "p.j
 "$gcsim" sweep --platform p.json --gpus 1,2,4,8 --shard 1/2 --no-progress --output shard1.csv 2>err &&
     "$gcsim" sweep --platform p.json --gpus 1,2,4,8 --shard 2/2 --no-progress --output shard2.csv 2>>err ||
     say "the shards: $(cat err)"
+cp shard1.csv shard.png
+ln -s shard1.csv link.csv
 # The inputs are usable: the same run with another output file works.
 "$gcsim" predict --platform p.json --model m.json --stack s.json --gpus 8 --output ../ok.txt 2>err ||
     say "predict with these inputs: $(cat err)"
@@ -118,6 +120,11 @@ refused digits/digits.csv.gz "--output and a file of --data $same" \
     --output digits/digits.csv.gz
 # collective
 refused p.json "--output and --platform $same" collective --platform p.json --gpus 8 --output p.json
+
+# plot: the picture (an input named .png, so the extension is accepted) and the script
+refused shard.png "--output and the input file $same" plot shard.png --output ./shard.png
+refused shard1.csv "--script and the input file $same" plot shard1.csv --output pic.png --script shard1.csv
+refused shard1.csv "--script and the input file $same" plot shard1.csv --output pic.png --script link.csv
 
 # Two outputs of one run: train's trace dump and its report.
 cases=$((cases + 1))
