@@ -227,9 +227,10 @@ conv_factor conv_catalog_scoped(const conv_catalog *c, const char *model, const 
                                        {false, 2, "same family, same model class"}};
     static const match_level OTHER[] = {{true, 3, "same settings, other model classes"},
                                         {false, 3, "same family, other model classes"}};
-    const match_level *levels = scope == CONV_SCOPE_SAME_CLASS ? SAME
+    const match_level *levels = scope == CONV_SCOPE_SAME_CLASS || scope == CONV_SCOPE_SAME_SETTINGS
+                                    ? SAME
                                 : scope == CONV_SCOPE_OTHER_CLASS ? OTHER : ALL;
-    int n_levels = scope == CONV_SCOPE_OTHER_CLASS ? 2 : 4;
+    int n_levels = scope == CONV_SCOPE_OTHER_CLASS || scope == CONV_SCOPE_SAME_SETTINGS ? 2 : 4;
     for (int level = 0; level < n_levels; level++) {
         const match_level *L = &levels[level];
         double log_sum = 0, lo = INFINITY, hi = -INFINITY;
@@ -276,7 +277,10 @@ conv_factor conv_catalog_scoped(const conv_catalog *c, const char *model, const 
         }
     }
     const char *cls = conv_model_class(model);
-    if (scope == CONV_SCOPE_SAME_CLASS)
+    if (scope == CONV_SCOPE_SAME_SETTINGS)
+        snprintf(f.how, sizeof f.how, "catalog: no published outcome of %.150s with these "
+                 "settings on %s%s", family, cls ? "the class " : "", cls ? cls : "this model");
+    else if (scope == CONV_SCOPE_SAME_CLASS)
         snprintf(f.how, sizeof f.how, "catalog: no published outcome of %.150s on %s%s",
                  family, cls ? "the class " : "", cls ? cls : "this model");
     else if (scope == CONV_SCOPE_OTHER_CLASS)

@@ -54,7 +54,9 @@ typedef enum {
 } conv_evidence;
 
 /* "reference", "catalog (same class)", "bound", "catalog (other class)", "proxy",
- * "unknown". */
+ * "unknown". `best` tries them in this order, except that same-class rows with other
+ * settings of the compressor's family come after the bound (the bound is measured at the
+ * asked settings; a family row ignores them). */
 const char *conv_evidence_name(conv_evidence e);
 
 /* The class of a model, from its name: "cnn", "rnn", "transformer", "linear", "mlp"; NULL
@@ -140,11 +142,13 @@ conv_factor conv_catalog_factor(const conv_catalog *c, const char *model, const 
 /* Which rows conv_catalog_scoped may use: all (conv_catalog_factor's order), only rows of
  * the model's class (conv_model_class; the same model when the class is unknown), or only
  * rows of other classes. */
-typedef enum { CONV_SCOPE_ALL, CONV_SCOPE_SAME_CLASS, CONV_SCOPE_OTHER_CLASS } conv_scope;
+typedef enum { CONV_SCOPE_ALL, CONV_SCOPE_SAME_CLASS, CONV_SCOPE_OTHER_CLASS,
+               CONV_SCOPE_SAME_SETTINGS } conv_scope;
 
 /* conv_catalog_factor restricted to a scope. Same class: same settings on the same model,
- * same settings on the class, same family on the same model, same family on the class. Other
- * class: same settings, then same family, on rows of other classes. */
+ * same settings on the class, same family on the same model, same family on the class; same
+ * settings: only the first two. Other class: same settings, then same family, on rows of
+ * other classes. */
 conv_factor conv_catalog_scoped(const conv_catalog *c, const char *model, const char *spec,
                                 bool skip_holdout, conv_scope scope);
 

@@ -322,16 +322,22 @@ static conv_factor not_loaded(conv_source src, const char *what)
 static int best_of(const conv_sources *s, const char *model, const char *spec, int workers,
                    conv_factor *out, char *err, size_t err_len)
 {
-    char tried[4][240];
+    /* Steps: catalog rows of the class with these settings, the bound (measured at these
+     * settings), catalog rows of the class with other settings of the family, rows of other
+     * classes, the proxies. A family row ignores what the settings change (bucket size,
+     * levels, density), which the bound measures. */
+    static const conv_scope SCOPE[] = {CONV_SCOPE_SAME_SETTINGS, 0, CONV_SCOPE_SAME_CLASS,
+                                       CONV_SCOPE_OTHER_CLASS, 0};
+    static const conv_evidence EV[] = {CONV_EVIDENCE_SAME_CLASS, CONV_EVIDENCE_BOUND,
+                                       CONV_EVIDENCE_SAME_CLASS, CONV_EVIDENCE_OTHER_CLASS,
+                                       CONV_EVIDENCE_PROXY};
+    char tried[5][240];
     conv_factor f;
     bool no_guarantee = false;
-    for (int step = 0; step < 4; step++) {
-        conv_evidence ev = (conv_evidence)(CONV_EVIDENCE_SAME_CLASS + step);
+    for (int step = 0; step < 5; step++) {
+        conv_evidence ev = EV[step];
         if (ev == CONV_EVIDENCE_SAME_CLASS || ev == CONV_EVIDENCE_OTHER_CLASS)
-            f = s->catalog ? conv_catalog_scoped(s->catalog, model, spec, false,
-                                                 ev == CONV_EVIDENCE_SAME_CLASS
-                                                     ? CONV_SCOPE_SAME_CLASS
-                                                     : CONV_SCOPE_OTHER_CLASS)
+            f = s->catalog ? conv_catalog_scoped(s->catalog, model, spec, false, SCOPE[step])
                            : not_loaded(CONV_SOURCE_CATALOG, "catalog: not loaded");
         else if (ev == CONV_EVIDENCE_BOUND) {
             if (bound_of(s, spec, &f, err, err_len))
@@ -351,8 +357,12 @@ static int best_of(const conv_sources *s, const char *model, const char *spec, i
     *out = (conv_factor){.factor = NAN, .lo = NAN, .hi = NAN, .source = CONV_SOURCE_BEST,
                          .omega = -1, .no_guarantee = no_guarantee,
                          .evidence = CONV_EVIDENCE_UNKNOWN};
-    snprintf(out->how, sizeof out->how, "unknown: %.50s; %.70s; %.40s; %.60s", tried[0],
-             tried[2], tried[1], tried[3]);
+    /* the how of each step, cut to what fits: same-class rows, bound, other classes, proxy */
+    int len = snprintf(out->how, sizeof out->how, "unknown: %.55s; %.65s", tried[2], tried[1]);
+    if (len > 0 && (size_t)len < sizeof out->how)
+        len += snprintf(out->how + len, sizeof out->how - (size_t)len, "; %.40s", tried[3]);
+    if (len > 0 && (size_t)len < sizeof out->how)
+        snprintf(out->how + len, sizeof out->how - (size_t)len, "; %.55s", tried[4]);
     return 0;
 }
 

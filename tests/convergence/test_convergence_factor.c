@@ -303,6 +303,18 @@ static void test_evidence_order(void)
     CHECK_REL(f.factor, 1.44, 1e-12);
     CHECK(f.evidence == CONV_EVIDENCE_SAME_CLASS && !f.missed && conv_rank_tier(&f) == 0);
     CHECK_STR_CONTAINS(f.how, "same model class (resnet-56)");
+    /* qsgd:s=2 has only a same-class row with other settings (s=4): the bound, measured at
+     * s=2, comes before it */
+    CHECK(conv_factor_for(&s, CONV_SOURCE_BEST, "resnet-50", "qsgd:s=2", 8, &f, err,
+                          sizeof err) == 0);
+    CHECK(f.evidence == CONV_EVIDENCE_BOUND && f.omega > 0);
+    /* without a trace, the family row of the class is next */
+    conv_sources s0 = {.catalog = &c};
+    CHECK(conv_factor_for(&s0, CONV_SOURCE_BEST, "resnet-50", "qsgd:s=2", 8, &f, err,
+                          sizeof err) == 0);
+    CHECK_REL(f.factor, 1.44, 1e-12);
+    CHECK(f.evidence == CONV_EVIDENCE_SAME_CLASS);
+    CHECK_STR_CONTAINS(f.how, "same family, same model class");
     /* the bound before another class's rows: onebit (error feedback) gets SGD's rate from
      * the bound, not 1.21 from logistic regression nor 1.9 from the proxy */
     CHECK(conv_factor_for(&s, CONV_SOURCE_BEST, "resnet-50", "onebit", 8, &f, err,
