@@ -441,7 +441,8 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
             report_num(r, c_step_h, c->hours * 3600.0 * c->tput_to_accuracy / c->tput);
         if (conv) {
             report_num(r, c_conv_lo, isfinite(cf.factor) ? cf.lo : 1.0);
-            report_num(r, c_conv_hi, cf.hi);
+            if (isfinite(cf.hi)) /* empty: no upper limit (error feedback, unknown) */
+                report_num(r, c_conv_hi, cf.hi);
             if (cf.missed)
                 report_num(r, c_conv_gap, 100.0 * (cf.missed_target - cf.missed_reached));
         }
