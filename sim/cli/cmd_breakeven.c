@@ -64,7 +64,7 @@ static void usage(FILE *out)
 "                    as in gcsim predict, for both sides (docs/sharding.md)\n"
 "  --convergence S   also answer on time to accuracy: the compressor wins where its\n"
 "                    throughput / its convergence factor beats fp32's (the accuracy_\n"
-"                    columns; default best: catalog, else gcsim train, else the bound;\n"
+"                    columns; default best: the best evidence, docs/convergence.md;\n"
 "                    none: per step only); docs/convergence.md\n");
 }
 
