@@ -101,9 +101,10 @@ void cli_convergence_notes(report *r, conv_source want, const char *const *specs
     snprintf(line, sizeof line,
              "source %s; factor = iterations to fp32's accuracy / fp32's, multiplying hours and "
              "cost (docs/convergence.md)%s", conv_source_name(want),
-             want == CONV_SOURCE_BEST ? ": by evidence, catalog rows of the model's class, else "
-             "the variance bound, else catalog rows of other classes, else gcsim train's "
-             "proxies; unknown ranks after every known factor" : "");
+             want == CONV_SOURCE_BEST ? ": by evidence, catalog rows of the model's class with "
+             "these settings, else the variance bound, else the class's rows of other settings, "
+             "else other classes' rows, else gcsim train's proxies; unknown ranks after every "
+             "known factor" : "");
     report_note(r, "convergence", line);
     report_meta_str(r, "convergence", conv_source_name(want));
     for (int k = 0; k < n; k++) {

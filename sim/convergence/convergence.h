@@ -73,7 +73,7 @@ typedef struct {
      * (conv_factor_at). */
     double omega, omega_lo, omega_hi;
     bool no_guarantee;  /* biased without error feedback (bound source) */
-    char how[240];      /* how it was matched, or why nothing covers it */
+    char how[400];      /* how it was matched, or why nothing covers it */
     conv_evidence evidence; /* set by conv_factor_for */
     /* gcsim's own proxy runs (train table, conv_train_miss): missed is true when on some
      * task most seeds ended below the target accuracy; reached / target are that task's mean

@@ -331,7 +331,7 @@ static int best_of(const conv_sources *s, const char *model, const char *spec, i
     static const conv_evidence EV[] = {CONV_EVIDENCE_SAME_CLASS, CONV_EVIDENCE_BOUND,
                                        CONV_EVIDENCE_SAME_CLASS, CONV_EVIDENCE_OTHER_CLASS,
                                        CONV_EVIDENCE_PROXY};
-    char tried[5][240];
+    char tried[5][400];
     conv_factor f;
     bool no_guarantee = false;
     for (int step = 0; step < 5; step++) {
@@ -358,11 +358,11 @@ static int best_of(const conv_sources *s, const char *model, const char *spec, i
                          .omega = -1, .no_guarantee = no_guarantee,
                          .evidence = CONV_EVIDENCE_UNKNOWN};
     /* the how of each step, cut to what fits: same-class rows, bound, other classes, proxy */
-    int len = snprintf(out->how, sizeof out->how, "unknown: %.55s; %.65s", tried[2], tried[1]);
+    int len = snprintf(out->how, sizeof out->how, "unknown: %.90s; %.130s", tried[2], tried[1]);
     if (len > 0 && (size_t)len < sizeof out->how)
-        len += snprintf(out->how + len, sizeof out->how - (size_t)len, "; %.40s", tried[3]);
+        len += snprintf(out->how + len, sizeof out->how - (size_t)len, "; %.80s", tried[3]);
     if (len > 0 && (size_t)len < sizeof out->how)
-        snprintf(out->how + len, sizeof out->how - (size_t)len, "; %.55s", tried[4]);
+        snprintf(out->how + len, sizeof out->how - (size_t)len, "; %.80s", tried[4]);
     return 0;
 }
 
