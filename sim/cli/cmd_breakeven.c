@@ -64,7 +64,7 @@ static void usage(FILE *out)
 "                    as in gcsim predict, for both sides (docs/sharding.md)\n"
 "  --convergence S   also answer on time to accuracy: the compressor wins where its\n"
 "                    throughput / its convergence factor beats fp32's (the accuracy_\n"
-"                    columns; default best: catalog, else gcsim train, else the bound;\n"
+"                    columns; default best: the best evidence, docs/convergence.md;\n"
 "                    none: per step only); docs/convergence.md\n");
 }
 
@@ -424,7 +424,8 @@ int cmd_breakeven(int argc, char **argv)
                     report_num(r, c_own, be.be.own_Bps);
                     answer_write(r, &own, &be);
                     answer_write(r, &fused, &fe);
-                    report_num(r, c_conv, bc.conv_factor);
+                    if (isfinite(cf.factor)) /* unknown (issue 43): no number, not 1 */
+                        report_num(r, c_conv, bc.conv_factor);
                     report_str(r, c_conv_src, cli_convergence_source_label(&cf));
                     if (ae.be.status == BREAKEVEN_FOUND)
                         report_num(r, c_acc_be, ae.be.breakeven_Bps);

@@ -95,8 +95,8 @@ static void plan_usage(FILE *out)
 "  --convergence S       count each compressor's convergence factor (iterations to fp32's\n"
 "                        accuracy / fp32's) in hours, cost and the ranking: catalog\n"
 "                        (published outcomes), train (gcsim train runs), bound (variance\n"
-"                        and bias on a gradient trace), best (default: the first that\n"
-"                        covers it) or none (per-step ranking); docs/convergence.md\n"
+"                        and bias on a gradient trace), best (default: the best evidence\n"
+"                        that covers it) or none (per-step ranking); docs/convergence.md\n"
 "\n"
 "A configuration is feasible when its throughput reaches the target (and the work over\n"
 "the deadline), and its total cost is within the budget. Cost is GPUs x price per GPU-hour\n"
@@ -384,6 +384,11 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
     int c_conv_src = report_column(r, "convergence_source", "conv source", 0);
     int c_step_h = report_column_scaled(r, "per_step_train_time_s", "per-step hours", 2,
                                         1.0 / 3600.0);
+    /* issue 43: the factor's interval at the row's GPU count (hi null: no upper limit) and
+     * how far below the target gcsim's own runs ended (null when they reached it) */
+    int c_conv_lo = report_column(r, "convergence_lo", "conv lo", 3);
+    int c_conv_hi = report_column(r, "convergence_hi", "conv hi", 3);
+    int c_conv_gap = report_column(r, "convergence_missed_gap_pts", "missed by pts", 1);
     for (int k = 0; k < n; k++) {
         const plan_candidate *c = &rows[k];
         report_row(r);
@@ -425,12 +430,22 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
             report_num(r, c_own_tput, c->own_samples_per_s);
             report_num(r, c_gain, c->tput / c->own_samples_per_s);
         }
+        conv_factor cf = {.factor = NAN};
         if (conv) {
-            report_num(r, c_conv, c->conv_factor > 0 ? c->conv_factor : 1.0);
+            cf = conv_factor_at(&conv[c->compressor], c->gpus);
+            if (isfinite(cf.factor)) /* unknown: no number (the hours are per step) */
+                report_num(r, c_conv, cf.factor);
             report_str(r, c_conv_src, cli_convergence_source_label(&conv[c->compressor]));
         }
         if (isfinite(c->hours))
             report_num(r, c_step_h, c->hours * 3600.0 * c->tput_to_accuracy / c->tput);
+        if (conv) {
+            report_num(r, c_conv_lo, isfinite(cf.factor) ? cf.lo : 1.0);
+            if (isfinite(cf.hi)) /* empty: no upper limit (error feedback, unknown) */
+                report_num(r, c_conv_hi, cf.hi);
+            if (cf.missed)
+                report_num(r, c_conv_gap, 100.0 * (cf.missed_target - cf.missed_reached));
+        }
     }
     return r;
 }

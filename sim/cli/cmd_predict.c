@@ -1066,6 +1066,7 @@ print:
         if (cli_convergence_factors("predict", o.convergence, model.name, &spec, 1, 0, &cf))
             goto done;
         cli_convergence_notes(r, o.convergence, &spec, 1, &cf);
+        cli_convergence_meta(r, &cf, max_gpus);
     }
     if (o.output) {
         atomic_file f;

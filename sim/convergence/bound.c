@@ -76,12 +76,13 @@ int conv_bound_factor(const char *spec, const char *const *trace_files, int n_fi
         f.omega_lo = om_lo;
         f.omega_hi = om_hi;
         /* at one worker; conv_factor_at divides by N */
-        f.factor = 1.0 + CONV_BOUND_SHARE * omega;
-        f.lo = 1.0 + CONV_BOUND_SHARE * om_lo;
+        f.factor = conv_bound_at(omega, 1);
+        f.lo = conv_bound_at(om_lo, 1);
         f.hi = 1.0 + om_hi; /* share 1: the noise-dominated bound */
         snprintf(f.how, sizeof f.how, "bound: unbiased, omega %.3g (%.3g..%.3g over %d trace "
-                 "file%s), factor 1 + %.3g omega/N (fitted share; at most 1 + omega/N)", omega,
-                 om_lo, om_hi, n_files, n_files == 1 ? "" : "s", CONV_BOUND_SHARE);
+                 "file%s), factor 1 + %.3g omega/N for omega up to %.3g, in full beyond "
+                 "(fitted share; at most 1 + omega/N)", omega, om_lo, om_hi, n_files,
+                 n_files == 1 ? "" : "s", CONV_BOUND_SHARE, CONV_BOUND_FIT_MAX);
     } else if (feedback) {
         f.factor = f.lo = 1.0;
         f.hi = NAN; /* the rate's constant is not bounded by this measurement */
@@ -96,12 +97,19 @@ int conv_bound_factor(const char *spec, const char *const *trace_files, int n_fi
     return 0;
 }
 
+double conv_bound_at(double omega, int workers)
+{
+    double n = workers > 0 ? workers : 1;
+    return 1.0 + (CONV_BOUND_SHARE * fmin(omega, CONV_BOUND_FIT_MAX) +
+                  fmax(0.0, omega - CONV_BOUND_FIT_MAX)) / n;
+}
+
 conv_factor conv_factor_at(const conv_factor *f, int workers)
 {
     conv_factor g = *f;
     if (f->source == CONV_SOURCE_BOUND && f->omega >= 0 && workers > 0) {
-        g.factor = 1.0 + CONV_BOUND_SHARE * f->omega / workers;
-        g.lo = 1.0 + CONV_BOUND_SHARE * f->omega_lo / workers;
+        g.factor = conv_bound_at(f->omega, workers);
+        g.lo = conv_bound_at(f->omega_lo, workers);
         g.hi = 1.0 + f->omega_hi / workers;
     }
     return g;

@@ -161,8 +161,53 @@ static bool same_model(const char *a, const char *b)
     return strcasecmp(a, b) == 0;
 }
 
+const char *conv_model_class(const char *model)
+{
+    /* Name prefixes of the models in models/ and in the catalog (outcomes.tsv). */
+    static const struct { const char *prefix, *cls; } CLASSES[] = {
+        {"resnet", "cnn"},       {"alexnet", "cnn"},     {"googlenet", "cnn"},
+        {"inception", "cnn"},    {"vgg", "cnn"},         {"cifarnet", "cnn"},
+        {"lenet", "cnn"},        {"mobilenet", "cnn"},   {"densenet", "cnn"},
+        {"efficientnet", "cnn"}, {"wrn", "cnn"},         {"wide-resnet", "cnn"},
+        {"lstm", "rnn"},         {"gru", "rnn"},         {"deepspeech", "rnn"},
+        {"rnn", "rnn"},          {"bert", "transformer"}, {"gpt", "transformer"},
+        {"llama", "transformer"}, {"transformer", "transformer"}, {"vit", "transformer"},
+        {"t5", "transformer"},   {"roberta", "transformer"}, {"opt-", "transformer"},
+        {"linear-regression", "linear"}, {"logistic-regression", "linear"},
+        {"mlp", "mlp"},
+    };
+    if (!model)
+        return NULL;
+    for (size_t k = 0; k < sizeof CLASSES / sizeof *CLASSES; k++)
+        if (strncasecmp(model, CLASSES[k].prefix, strlen(CLASSES[k].prefix)) == 0)
+            return CLASSES[k].cls;
+    return NULL;
+}
+
+/* Same class as the predicted model: the same name, or both names in one known class. */
+static bool same_class(const char *row_model, const char *model)
+{
+    if (same_model(row_model, model))
+        return true;
+    const char *a = conv_model_class(row_model), *b = conv_model_class(model);
+    return a && b && strcmp(a, b) == 0;
+}
+
 conv_factor conv_catalog_factor(const conv_catalog *c, const char *model, const char *spec,
                                 bool skip_holdout)
+{
+    return conv_catalog_scoped(c, model, spec, skip_holdout, CONV_SCOPE_ALL);
+}
+
+/* One matching level: which rows count. */
+typedef struct {
+    bool settings;  /* same canonical spec (else same family) */
+    int where;      /* 0: any model, 1: same model, 2: same class, 3: other class */
+    const char *label;
+} match_level;
+
+conv_factor conv_catalog_scoped(const conv_catalog *c, const char *model, const char *spec,
+                                bool skip_holdout, conv_scope scope)
 {
     conv_factor f = {.factor = NAN, .lo = NAN, .hi = NAN, .source = CONV_SOURCE_CATALOG,
                      .omega = -1};
@@ -172,20 +217,35 @@ conv_factor conv_catalog_factor(const conv_catalog *c, const char *model, const 
         return f;
     }
     conv_spec_family(canon, family, sizeof family);
-    static const char *const LEVEL[] = {"same settings, same model", "same settings, other models",
-                                        "same family, same model", "same family, other models"};
-    for (int level = 0; level < 4; level++) {
+    static const match_level ALL[] = {{true, 1, "same settings, same model"},
+                                      {true, 0, "same settings, other models"},
+                                      {false, 1, "same family, same model"},
+                                      {false, 0, "same family, other models"}};
+    static const match_level SAME[] = {{true, 1, "same settings, same model"},
+                                       {true, 2, "same settings, same model class"},
+                                       {false, 1, "same family, same model"},
+                                       {false, 2, "same family, same model class"}};
+    static const match_level OTHER[] = {{true, 3, "same settings, other model classes"},
+                                        {false, 3, "same family, other model classes"}};
+    const match_level *levels = scope == CONV_SCOPE_SAME_CLASS || scope == CONV_SCOPE_SAME_SETTINGS
+                                    ? SAME
+                                : scope == CONV_SCOPE_OTHER_CLASS ? OTHER : ALL;
+    int n_levels = scope == CONV_SCOPE_OTHER_CLASS || scope == CONV_SCOPE_SAME_SETTINGS ? 2 : 4;
+    for (int level = 0; level < n_levels; level++) {
+        const match_level *L = &levels[level];
         double log_sum = 0, lo = INFINITY, hi = -INFINITY;
         int n = 0, gap_only = 0;
+        char models[96] = "";
         for (int i = 0; i < c->n; i++) {
             const conv_outcome *o = &c->rows[i];
             if (skip_holdout && o->holdout)
                 continue;
             char fam[256];
             conv_spec_family(o->spec, fam, sizeof fam);
-            bool settings = strcmp(o->spec, canon) == 0;
-            bool match = level < 2 ? settings : strcmp(fam, family) == 0;
-            if (!match || ((level == 0 || level == 2) && !same_model(o->model, model)))
+            bool match = L->settings ? strcmp(o->spec, canon) == 0 : strcmp(fam, family) == 0;
+            if (!match || (L->where == 1 && !same_model(o->model, model)) ||
+                (L->where == 2 && !same_class(o->model, model)) ||
+                (L->where == 3 && same_class(o->model, model)))
                 continue;
             double r = conv_row_factor(o, CONV_EXPONENT);
             if (isnan(r)) {
@@ -197,16 +257,36 @@ conv_factor conv_catalog_factor(const conv_catalog *c, const char *model, const 
             double a = conv_row_factor(o, CONV_EXPONENT_LO), b = conv_row_factor(o, CONV_EXPONENT_HI);
             lo = fmin(lo, fmin(a, b));
             hi = fmax(hi, fmax(a, b));
+            if (!strstr(models, o->model)) {
+                size_t len = strlen(models);
+                snprintf(models + len, sizeof models - len, "%s%s", len ? ", " : "", o->model);
+            }
         }
         if (n > 0) {
             f.factor = exp(log_sum / n);
             f.lo = lo;
             f.hi = hi;
-            snprintf(f.how, sizeof f.how, "catalog: %d row%s, %s%s", n, n == 1 ? "" : "s",
-                     LEVEL[level], gap_only ? " (gap-only rows not counted)" : "");
+            if (scope == CONV_SCOPE_ALL)
+                snprintf(f.how, sizeof f.how, "catalog: %d row%s, %s%s", n, n == 1 ? "" : "s",
+                         L->label, gap_only ? " (gap-only rows not counted)" : "");
+            else
+                snprintf(f.how, sizeof f.how, "catalog: %d row%s, %s (%.80s)%s", n,
+                         n == 1 ? "" : "s", L->label, models,
+                         gap_only ? " (gap-only rows not counted)" : "");
             return f;
         }
     }
-    snprintf(f.how, sizeof f.how, "catalog: no published outcome of %.200s", family);
+    const char *cls = conv_model_class(model);
+    if (scope == CONV_SCOPE_SAME_SETTINGS)
+        snprintf(f.how, sizeof f.how, "catalog: no published outcome of %.150s with these "
+                 "settings on %s%s", family, cls ? "the class " : "", cls ? cls : "this model");
+    else if (scope == CONV_SCOPE_SAME_CLASS)
+        snprintf(f.how, sizeof f.how, "catalog: no published outcome of %.150s on %s%s",
+                 family, cls ? "the class " : "", cls ? cls : "this model");
+    else if (scope == CONV_SCOPE_OTHER_CLASS)
+        snprintf(f.how, sizeof f.how, "catalog: no published outcome of %.150s on another "
+                 "model class", family);
+    else
+        snprintf(f.how, sizeof f.how, "catalog: no published outcome of %.200s", family);
     return f;
 }

@@ -42,6 +42,27 @@ const char *conv_source_name(conv_source s);
 /* Parses "none", "catalog", "train", "bound" or "best"; 0 on success, -1 otherwise. */
 int conv_source_parse(const char *text, conv_source *out);
 
+/* How good the evidence behind a factor is, best first (issue 43): `best` takes the first
+ * that covers a compressor, and `plan` ranks a factor of UNKNOWN after every known one. */
+typedef enum {
+    CONV_EVIDENCE_REFERENCE,   /* fp32, fp16, bf16: 1 by definition */
+    CONV_EVIDENCE_SAME_CLASS,  /* catalog rows measured on the predicted model's class */
+    CONV_EVIDENCE_BOUND,       /* variance/bias bound on a gradient trace */
+    CONV_EVIDENCE_OTHER_CLASS, /* catalog rows of other model classes */
+    CONV_EVIDENCE_PROXY,       /* gcsim train on the small proxy tasks */
+    CONV_EVIDENCE_UNKNOWN      /* nothing covers it: no factor, never counted as 1 */
+} conv_evidence;
+
+/* "reference", "catalog (same class)", "bound", "catalog (other class)", "proxy",
+ * "unknown". `best` tries them in this order, except that same-class rows with other
+ * settings of the compressor's family come after the bound (the bound is measured at the
+ * asked settings; a family row ignores them). */
+const char *conv_evidence_name(conv_evidence e);
+
+/* The class of a model, from its name: "cnn", "rnn", "transformer", "linear", "mlp"; NULL
+ * when the name is not recognised (then only rows of the same model count as its class). */
+const char *conv_model_class(const char *model);
+
 typedef struct {
     double factor;   /* iterations to fp32's accuracy / fp32's; NAN: not covered */
     double lo, hi;   /* interval (catalog: over rows and the exponent range; train: 95% CI
@@ -52,8 +73,22 @@ typedef struct {
      * (conv_factor_at). */
     double omega, omega_lo, omega_hi;
     bool no_guarantee;  /* biased without error feedback (bound source) */
-    char how[240];      /* how it was matched, or why nothing covers it */
+    char how[400];      /* how it was matched, or why nothing covers it */
+    conv_evidence evidence; /* set by conv_factor_for */
+    /* gcsim's own proxy runs (train table, conv_train_miss): missed is true when on some
+     * task most seeds ended below the target accuracy; reached / target are that task's mean
+     * final test accuracy and target (fractions), seeds_reached of seeds. Whatever the
+     * factor's source, such a compressor is never ranked as if it reached fp32's accuracy. */
+    bool missed;
+    double missed_reached, missed_target;
+    int missed_seeds_reached, missed_seeds;
+    char missed_task[40];
 } conv_factor;
+
+/* How `plan` orders factors before time or cost (issue 43): 0 a known factor, 1 unknown
+ * (never counted as 1), 2 missed the target in gcsim's own runs (never ranked as if it
+ * reached fp32's accuracy, whatever its factor). */
+int conv_rank_tier(const conv_factor *f);
 
 /* The factor at N workers: for a bound factor 1 + CONV_BOUND_SHARE omega / N, interval
  * [1 + CONV_BOUND_SHARE omega_lo / N, 1 + omega_hi / N]; otherwise f unchanged. */
@@ -104,6 +139,19 @@ double conv_row_factor(const conv_outcome *o, double a);
 conv_factor conv_catalog_factor(const conv_catalog *c, const char *model, const char *spec,
                                 bool skip_holdout);
 
+/* Which rows conv_catalog_scoped may use: all (conv_catalog_factor's order), only rows of
+ * the model's class (conv_model_class; the same model when the class is unknown), or only
+ * rows of other classes. */
+typedef enum { CONV_SCOPE_ALL, CONV_SCOPE_SAME_CLASS, CONV_SCOPE_OTHER_CLASS,
+               CONV_SCOPE_SAME_SETTINGS } conv_scope;
+
+/* conv_catalog_factor restricted to a scope. Same class: same settings on the same model,
+ * same settings on the class, same family on the same model, same family on the class; same
+ * settings: only the first two. Other class: same settings, then same family, on rows of
+ * other classes. */
+conv_factor conv_catalog_scoped(const conv_catalog *c, const char *model, const char *spec,
+                                bool skip_holdout, conv_scope scope);
+
 /* ---- train (b) ---- */
 
 typedef struct {
@@ -111,6 +159,9 @@ typedef struct {
     char spec[256];  /* canonical spec */
     int workers, seeds, reached;
     double factor, lo, hi;
+    /* optional columns target and reached_accuracy: the task's target test accuracy and the
+     * compressor's mean final test accuracy over the seeds (fractions); NAN when absent */
+    double target, final_accuracy;
 } conv_train_row;
 
 typedef struct {
@@ -126,6 +177,12 @@ void conv_train_free(conv_train_table *t);
  * workers below it. NAN with the reason when none; a spec that reached the target in
  * fewer runs than it had seeds gets the reason too. */
 conv_factor conv_train_factor(const conv_train_table *t, const char *spec, int workers);
+
+/* Fills f->missed and the missed_* fields from the train table: the rows of spec (else of its
+ * family, said in `how` by the caller) where fewer than half the seeds reached the target;
+ * the one with the largest shortfall (target - mean final accuracy) is reported. Leaves f
+ * unchanged when no row of spec missed. Returns true when the family's rows were used. */
+bool conv_train_miss(const conv_train_table *t, const char *spec, conv_factor *f);
 
 /* ---- bound (c) ---- */
 
@@ -143,6 +200,19 @@ conv_factor conv_train_factor(const conv_train_table *t, const char *spec, int w
  * on the proxy trace fmnist_resnet20 step 200 with 3 repeats. The test
  * convergence.bound_share checks that the constant is the fit's value. */
 #define CONV_BOUND_SHARE 0.055
+
+/* The largest omega among the compressors the share was fitted on (`conv_validate
+ * SOURCE_DIR --fit-bound` prints it; convergence.bound_share checks it). The fitted share is
+ * not extrapolated past it: a compressor's variance beyond it counts in full (share 1), as
+ * the bound itself says, so a compressor far noisier than any fitted one (random-k at 1%
+ * without error feedback, omega about 80 on the proxy trace) is not made nearly free at 8
+ * workers by a share fitted on quantizers with omega up to this value. */
+#define CONV_BOUND_FIT_MAX 11.5
+
+/* The bound's factor of a compressor of relative variance omega at N workers:
+ * 1 + (s min(omega, W) + max(0, omega - W)) / N with s = CONV_BOUND_SHARE and
+ * W = CONV_BOUND_FIT_MAX. */
+double conv_bound_at(double omega, int workers);
 
 /* Measures omega = E||Q(g) - g||^2 / ||g||^2 (over `repeats` seeds, all tensors of each trace
  * file together) and the bias of spec on the given trace files; the factor is 1 + omega/N

@@ -25,6 +25,13 @@ int conv_source_parse(const char *text, conv_source *out)
     return -1;
 }
 
+const char *conv_evidence_name(conv_evidence e)
+{
+    static const char *const EV[] = {"reference", "catalog (same class)", "bound",
+                                     "catalog (other class)", "proxy", "unknown"};
+    return (unsigned)e < sizeof EV / sizeof *EV ? EV[e] : "?";
+}
+
 int conv_train_load(const char *path, conv_train_table *out, char *err, size_t err_len)
 {
     static const char *const COLS[] = {"task", "spec", "workers", "seeds", "reached",
@@ -41,6 +48,9 @@ int conv_train_load(const char *path, conv_train_table *out, char *err, size_t e
             free(text);
             return -1;
         }
+    /* optional (issue 43): the task's target and the compressor's mean final accuracy */
+    static const char *const OPT[] = {"target", "reached_accuracy"};
+    int opt[2] = {conv_tsv_column(header, nh, OPT[0]), conv_tsv_column(header, nh, OPT[1])};
     int line_no = 1, cap = 0;
     while (*next) {
         line_no++;
@@ -87,6 +97,20 @@ int conv_train_load(const char *path, conv_train_table *out, char *err, size_t e
             if (strcmp(t, "NA") != 0 && (*end || end == t || !(*dst[k] > 0))) {
                 snprintf(err, err_len, "%s: line %d: field %s: expected a positive number or NA, "
                          "got \"%s\"", path, line_no, COLS[5 + k], t);
+                goto fail;
+            }
+        }
+        double *acc[2] = {&r->target, &r->final_accuracy};
+        for (int k = 0; k < 2; k++) {
+            *acc[k] = NAN;
+            if (opt[k] < 0)
+                continue;
+            const char *v = fields[opt[k]];
+            char *end;
+            *acc[k] = strcmp(v, "NA") == 0 ? NAN : strtod(v, &end);
+            if (strcmp(v, "NA") != 0 && (*end || end == v || !(*acc[k] >= 0 && *acc[k] <= 1))) {
+                snprintf(err, err_len, "%s: line %d: field %s: expected an accuracy in [0, 1] "
+                         "or NA, got \"%s\"", path, line_no, OPT[k], v);
                 goto fail;
             }
         }
@@ -201,6 +225,62 @@ conv_factor conv_train_factor(const conv_train_table *t, const char *spec, int w
     return f;
 }
 
+/* The missed row of key (spec or family) with the largest shortfall; -1 when none. A row
+ * misses when fewer than half its seeds reached the target. */
+static int worst_miss(const conv_train_table *t, const char *key, bool family)
+{
+    int worst = -1;
+    double worst_gap = -INFINITY;
+    for (int i = 0; i < t->n; i++) {
+        const conv_train_row *r = &t->rows[i];
+        char fam[256];
+        conv_spec_family(r->spec, fam, sizeof fam);
+        if (strcmp(family ? fam : r->spec, key) != 0 || 2 * r->reached >= r->seeds)
+            continue;
+        double gap = r->target - r->final_accuracy;
+        if (worst < 0 || (isfinite(gap) && !(gap <= worst_gap))) {
+            worst = i;
+            worst_gap = isfinite(gap) ? gap : worst_gap;
+        }
+    }
+    return worst;
+}
+
+bool conv_train_miss(const conv_train_table *t, const char *spec, conv_factor *f)
+{
+    char canon[256], fam[256], why[256];
+    if (!t || conv_canonical_spec(spec, canon, sizeof canon, why, sizeof why))
+        return false;
+    bool family = false;
+    int w = worst_miss(t, canon, false);
+    if (w < 0) {
+        /* only when no run of these exact settings exists: a run that reached settles it */
+        bool any = false;
+        for (int i = 0; i < t->n && !any; i++)
+            any = strcmp(t->rows[i].spec, canon) == 0;
+        conv_spec_family(canon, fam, sizeof fam);
+        if (!any && (w = worst_miss(t, fam, true)) >= 0)
+            family = true;
+    }
+    if (w < 0)
+        return false;
+    const conv_train_row *r = &t->rows[w];
+    f->missed = true;
+    f->missed_reached = r->final_accuracy;
+    f->missed_target = r->target;
+    f->missed_seeds_reached = r->reached;
+    f->missed_seeds = r->seeds;
+    snprintf(f->missed_task, sizeof f->missed_task, "%s", r->task);
+    return family;
+}
+
+int conv_rank_tier(const conv_factor *f)
+{
+    if (f->missed)
+        return 2;
+    return isnan(f->factor) ? 1 : 0;
+}
+
 static bool is_reference(const char *spec)
 {
     char canon[256], fam[256], why[256];
@@ -210,10 +290,87 @@ static bool is_reference(const char *spec)
     return strcmp(fam, "none") == 0 || strcmp(fam, "fp16") == 0 || strcmp(fam, "bf16") == 0;
 }
 
+/* One source's factor, or -1 on a bound measurement failure. */
+static int bound_of(const conv_sources *s, const char *spec, conv_factor *f, char *err,
+                    size_t err_len)
+{
+    if (s->n_traces <= 0) {
+        *f = (conv_factor){.factor = NAN, .lo = NAN, .hi = NAN, .source = CONV_SOURCE_BOUND,
+                           .omega = -1};
+        snprintf(f->how, sizeof f->how, "bound: no trace");
+        return 0;
+    }
+    if (conv_bound_factor(spec, s->trace_files, s->n_traces, 4, f, err, err_len))
+        return -1;
+    if (s->trace_label) {
+        size_t len = strlen(f->how);
+        snprintf(f->how + len, sizeof f->how - len, " [%s]", s->trace_label);
+    }
+    return 0;
+}
+
+static conv_factor not_loaded(conv_source src, const char *what)
+{
+    conv_factor f = {.factor = NAN, .lo = NAN, .hi = NAN, .source = src, .omega = -1};
+    snprintf(f.how, sizeof f.how, "%s", what);
+    return f;
+}
+
+/* The factor from the sources in evidence order (issue 43): catalog rows of the model's
+ * class, the bound, catalog rows of other classes, the proxies; the first that gives a
+ * number. */
+static int best_of(const conv_sources *s, const char *model, const char *spec, int workers,
+                   conv_factor *out, char *err, size_t err_len)
+{
+    /* Steps: catalog rows of the class with these settings, the bound (measured at these
+     * settings), catalog rows of the class with other settings of the family, rows of other
+     * classes, the proxies. A family row ignores what the settings change (bucket size,
+     * levels, density), which the bound measures. */
+    static const conv_scope SCOPE[] = {CONV_SCOPE_SAME_SETTINGS, 0, CONV_SCOPE_SAME_CLASS,
+                                       CONV_SCOPE_OTHER_CLASS, 0};
+    static const conv_evidence EV[] = {CONV_EVIDENCE_SAME_CLASS, CONV_EVIDENCE_BOUND,
+                                       CONV_EVIDENCE_SAME_CLASS, CONV_EVIDENCE_OTHER_CLASS,
+                                       CONV_EVIDENCE_PROXY};
+    char tried[5][400];
+    conv_factor f;
+    bool no_guarantee = false;
+    for (int step = 0; step < 5; step++) {
+        conv_evidence ev = EV[step];
+        if (ev == CONV_EVIDENCE_SAME_CLASS || ev == CONV_EVIDENCE_OTHER_CLASS)
+            f = s->catalog ? conv_catalog_scoped(s->catalog, model, spec, false, SCOPE[step])
+                           : not_loaded(CONV_SOURCE_CATALOG, "catalog: not loaded");
+        else if (ev == CONV_EVIDENCE_BOUND) {
+            if (bound_of(s, spec, &f, err, err_len))
+                return -1;
+        } else
+            f = s->train ? conv_train_factor(s->train, spec, workers)
+                         : not_loaded(CONV_SOURCE_TRAIN, "train: no results file");
+        if (!isnan(f.factor)) {
+            f.evidence = ev;
+            *out = f;
+            return 0;
+        }
+        snprintf(tried[step], sizeof tried[step], "%s", f.how);
+        if (ev == CONV_EVIDENCE_BOUND)
+            no_guarantee = f.no_guarantee;
+    }
+    *out = (conv_factor){.factor = NAN, .lo = NAN, .hi = NAN, .source = CONV_SOURCE_BEST,
+                         .omega = -1, .no_guarantee = no_guarantee,
+                         .evidence = CONV_EVIDENCE_UNKNOWN};
+    /* the how of each step, cut to what fits: same-class rows, bound, other classes, proxy */
+    int len = snprintf(out->how, sizeof out->how, "unknown: %.90s; %.130s", tried[2], tried[1]);
+    if (len > 0 && (size_t)len < sizeof out->how)
+        len += snprintf(out->how + len, sizeof out->how - (size_t)len, "; %.80s", tried[3]);
+    if (len > 0 && (size_t)len < sizeof out->how)
+        snprintf(out->how + len, sizeof out->how - (size_t)len, "; %.80s", tried[4]);
+    return 0;
+}
+
 int conv_factor_for(const conv_sources *s, conv_source want, const char *model,
                     const char *spec, int workers, conv_factor *out, char *err, size_t err_len)
 {
-    conv_factor none = {.factor = 1, .lo = 1, .hi = 1, .source = CONV_SOURCE_NONE, .omega = -1};
+    conv_factor none = {.factor = 1, .lo = 1, .hi = 1, .source = CONV_SOURCE_NONE, .omega = -1,
+                        .evidence = CONV_EVIDENCE_REFERENCE};
     if (want == CONV_SOURCE_NONE) {
         snprintf(none.how, sizeof none.how, "none: convergence not counted (--convergence none)");
         *out = none;
@@ -226,53 +383,30 @@ int conv_factor_for(const conv_sources *s, conv_source want, const char *model,
         *out = none;
         return 0;
     }
-    char tried[3][240] = {"", "", ""};
-    conv_factor f;
-    if ((want == CONV_SOURCE_CATALOG || want == CONV_SOURCE_BEST)) {
-        if (s->catalog) {
-            f = conv_catalog_factor(s->catalog, model, spec, false);
-            if (!isnan(f.factor) || want == CONV_SOURCE_CATALOG) {
-                *out = f;
-                return 0;
-            }
-            snprintf(tried[0], sizeof tried[0], "%s", f.how);
-        } else {
-            snprintf(tried[0], sizeof tried[0], "catalog: not loaded");
-        }
+    conv_factor f = {0};
+    if (want == CONV_SOURCE_BEST) {
+        if (best_of(s, model, spec, workers, &f, err, err_len))
+            return -1;
+    } else if (want == CONV_SOURCE_CATALOG) {
+        f = s->catalog ? conv_catalog_factor(s->catalog, model, spec, false)
+                       : not_loaded(CONV_SOURCE_CATALOG, "catalog: not loaded");
+        if (!isnan(f.factor))
+            f.evidence = conv_catalog_scoped(s->catalog, model, spec, false,
+                                             CONV_SCOPE_SAME_CLASS).factor == f.factor
+                             ? CONV_EVIDENCE_SAME_CLASS : CONV_EVIDENCE_OTHER_CLASS;
+    } else if (want == CONV_SOURCE_TRAIN) {
+        f = s->train ? conv_train_factor(s->train, spec, workers)
+                     : not_loaded(CONV_SOURCE_TRAIN, "train: no results file");
+        f.evidence = CONV_EVIDENCE_PROXY;
+    } else {
+        if (bound_of(s, spec, &f, err, err_len))
+            return -1;
+        f.evidence = CONV_EVIDENCE_BOUND;
     }
-    if ((want == CONV_SOURCE_TRAIN || want == CONV_SOURCE_BEST)) {
-        if (s->train) {
-            f = conv_train_factor(s->train, spec, workers);
-            if (!isnan(f.factor) || want == CONV_SOURCE_TRAIN) {
-                *out = f;
-                return 0;
-            }
-            snprintf(tried[1], sizeof tried[1], "%s", f.how);
-        } else {
-            snprintf(tried[1], sizeof tried[1], "train: no results file");
-        }
-    }
-    if ((want == CONV_SOURCE_BOUND || want == CONV_SOURCE_BEST)) {
-        if (s->n_traces > 0) {
-            if (conv_bound_factor(spec, s->trace_files, s->n_traces, 4, &f, err, err_len))
-                return -1;
-            if (s->trace_label) {
-                size_t len = strlen(f.how);
-                snprintf(f.how + len, sizeof f.how - len, " [%s]", s->trace_label);
-            }
-            if (!isnan(f.factor) || want == CONV_SOURCE_BOUND) {
-                *out = f;
-                return 0;
-            }
-            snprintf(tried[2], sizeof tried[2], "%s", f.how);
-        } else {
-            snprintf(tried[2], sizeof tried[2], "bound: no trace");
-        }
-    }
-    conv_factor miss = {.factor = NAN, .lo = NAN, .hi = NAN, .source = CONV_SOURCE_BEST,
-                        .omega = -1, .no_guarantee = f.no_guarantee};
-    snprintf(miss.how, sizeof miss.how, "no source covers it: %.60s; %.60s; %.70s", tried[0],
-             tried[1], tried[2]);
-    *out = miss;
+    if (isnan(f.factor))
+        f.evidence = CONV_EVIDENCE_UNKNOWN;
+    if (s->train)
+        conv_train_miss(s->train, spec, &f);
+    *out = f;
     return 0;
 }

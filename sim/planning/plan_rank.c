@@ -56,6 +56,8 @@ static bool same(double a, double b)
 int plan_better(const plan_candidate *a, const plan_candidate *b, bool by_time)
 {
     double ca = plan_cost_key(a), cb = plan_cost_key(b);
+    if (a->conv_tier != b->conv_tier) /* issue 43: unknown or missed after known factors */
+        return a->conv_tier < b->conv_tier ? -1 : 1;
     if (by_time) {
         if (!same(a->tput_to_accuracy, b->tput_to_accuracy))
             return a->tput_to_accuracy > b->tput_to_accuracy ? -1 : 1;
@@ -66,8 +68,11 @@ int plan_better(const plan_candidate *a, const plan_candidate *b, bool by_time)
             return ca < cb ? -1 : 1;
         if (a->gpus != b->gpus)
             return a->gpus < b->gpus ? -1 : 1;
-        if (!same(a->tput, b->tput))
-            return a->tput > b->tput ? -1 : 1;
+        /* to accuracy (issue 43): without a price the costs tie, and the per-step throughput
+         * would rank a compressor that needs 10x the iterations first; equal to tput when
+         * convergence is not counted */
+        if (!same(a->tput_to_accuracy, b->tput_to_accuracy))
+            return a->tput_to_accuracy > b->tput_to_accuracy ? -1 : 1;
     }
     if (a->gpus != b->gpus)
         return a->gpus < b->gpus ? -1 : 1;
@@ -89,7 +94,8 @@ void plan_sort(plan_candidate *rows, int n, bool by_time, bool by_shortfall)
         int j = i - 1;
         for (; j >= 0; j--) {
             int cmp;
-            if (by_shortfall && rows[j].shortfall != key.shortfall)
+            if (by_shortfall && rows[j].conv_tier == key.conv_tier &&
+                rows[j].shortfall != key.shortfall)
                 cmp = rows[j].shortfall < key.shortfall ? -1 : 1;
             else
                 cmp = plan_better(&rows[j], &key, by_time);

@@ -34,6 +34,9 @@ typedef struct {
     /* Convergence factor (sim/convergence, issue 26): iterations the compressor needs to
      * reach fp32's accuracy relative to fp32's; 0 (unset) counts as 1. */
     double conv_factor;
+    /* conv_rank_tier (issue 43): 0 known, 1 unknown, 2 missed the target in gcsim's own
+     * runs; a higher tier ranks after a lower one whatever the time or cost. 0 when unset. */
+    int conv_tier;
     /* Set by plan_evaluate. */
     double tput, efficiency, usd_per_hour, hours, total_usd;
     double tput_to_accuracy;  /* tput / conv_factor: samples/s of fp32-equivalent progress */
@@ -56,10 +59,11 @@ double plan_cost_key(const plan_candidate *c);
 /* Costs and throughputs closer than this (relative) rank as equal. */
 #define PLAN_SAME_REL 1e-9
 
-/* Negative when a ranks before b. By cost: lower cost, then fewer GPUs, then higher
- * throughput. By time: higher throughput to accuracy, then lower cost. Then fewer GPUs, then the
- * input order of platform, compressor, stack and collective, so the order is total. Costs and
- * throughputs within PLAN_SAME_REL of each other count as equal. */
+/* Negative when a ranks before b. First the lower conv_tier. By cost: lower cost, then fewer
+ * GPUs, then higher throughput to accuracy. By time: higher throughput to accuracy, then
+ * lower cost. Then fewer GPUs, then the input order of platform, compressor, stack and
+ * collective, so the order is total. Costs and throughputs within PLAN_SAME_REL of each
+ * other count as equal. */
 int plan_better(const plan_candidate *a, const plan_candidate *b, bool by_time);
 
 /* Stable sort by plan_better, or by shortfall first (closest first) when by_shortfall. */

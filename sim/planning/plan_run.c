@@ -171,6 +171,7 @@ static int eval_count(void *ctx, int gpus, plan_candidate *cand)
     if (pb->conv) {
         conv_factor f = conv_factor_at(&pb->conv[ge->compressor], gpus);
         cand->conv_factor = isfinite(f.factor) ? f.factor : 1.0;
+        cand->conv_tier = conv_rank_tier(&f);
     }
     plan_evaluate(&pb->target, cand);
     return 0;

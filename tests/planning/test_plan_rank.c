@@ -114,5 +114,26 @@ int main(void)
     CHECK_STR_CONTAINS(slow.why, "800 samples/s to accuracy < 1000 needed");
     CHECK_REL(plain.tput_to_accuracy, 900.0, 1e-15);
     CHECK(plan_better(&plain, &slow, true) < 0);
+    /* Issue 43: without a price, costs tie (INFINITY), and ranking by cost then goes by the
+     * throughput to accuracy, not per step: slow (1200/s per step, 800 to accuracy) ranks
+     * after plain (900). */
+    plan_candidate slow_np = make(5, 4, 1200.0, NAN), plain_np = make(6, 4, 900.0, NAN);
+    slow_np.conv_factor = 1.5;
+    plan_evaluate(&work, &slow_np);
+    plan_evaluate(&work, &plain_np);
+    CHECK(plan_better(&plain_np, &slow_np, false) < 0);
+    /* An unknown factor (tier 1) ranks after every known one, and a compressor that missed
+     * the target in gcsim's own runs (tier 2) after both, whatever their throughput and
+     * cost: a 3000 samples/s unknown falls behind a 900 samples/s known factor. */
+    plan_candidate unknown = make(7, 4, 3000.0, 2.0), missed = make(8, 4, 5000.0, 2.0);
+    unknown.conv_tier = 1;
+    missed.conv_tier = 2;
+    plan_evaluate(&work, &unknown);
+    plan_evaluate(&work, &missed);
+    CHECK(plan_better(&plain, &unknown, true) < 0 && plan_better(&plain, &unknown, false) < 0);
+    CHECK(plan_better(&unknown, &missed, true) < 0 && plan_better(&unknown, &missed, false) < 0);
+    plan_candidate tiers[3] = {missed, unknown, plain};
+    plan_sort(tiers, 3, false, true); /* by shortfall too: the tier first */
+    CHECK(tiers[0].platform == 6 && tiers[1].platform == 7 && tiers[2].platform == 8);
     CHECK_DONE();
 }
