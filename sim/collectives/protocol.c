@@ -19,7 +19,9 @@
  *     all hops of a step together and a step costs its slowest hop, so each step pays
  *     its part once and the call pays NCCL's whole, however many chunk steps a pipelined
  *     tree has. Network latencies (nic.latency, the switches') are the wire's and stay
- *     beside it.
+ *     beside it;
+ *   - a tree all-reduce's bandwidths also carry NCCL's tree correction for the size (0.4 to
+ *     1: NCCL's own estimate of how far a tree falls short of its bandwidth at medium sizes).
  * Both engines run the collective on the changed platform (gcsim collective), so both
  * charge the same overheads (engine agreement). The gcsim patterns that are no NCCL
  * algorithm (halving-doubling, parameter server, ...) keep the protocol's ratios only.
@@ -174,7 +176,8 @@ static double closed_form_s(const gcsim_platform *p, int gpus, gcsim_op op, gcsi
 }
 
 /* *q = the platform protocol pr runs NCCL algorithm algo on (gcsim schedule coll) for an
- * operation of `bytes`, with NCCL's overheads spread over the schedule's steps, and *t its
+ * operation of `bytes`, with NCCL's overheads spread over the schedule's steps (and, for a
+ * tree all-reduce, NCCL's tree correction at `bytes` on its bandwidths), and *t its
  * closed-form time. The steps are counted by the schedule itself: a probe that adds 1 ms
  * to every flow's latency adds 1 ms per step (a step lasts as long as its slowest flow),
  * so a pipelined tree's chunk steps share the overheads rather than each paying them. */
@@ -183,6 +186,16 @@ static int overhead_platform(const gcsim_platform *p, int gpus, gcsim_op op, int
                              gcsim_platform *q, double *t, gcsim_error *err)
 {
     gcsim_protocol_platform(p, op, algo, gpus, pr, 0, q);
+    /* NCCL's tree correction at this size (tuner_model.c: "trees are not perfectly sticking
+     * to the model for medium sizes"), on the tree's bandwidth as NCCL's time estimate
+     * applies it, so the engines charge what the ranking assumed */
+    if (op == GCSIM_OP_ALLREDUCE && algo == GCSIM_NCCL_TREE) {
+        double c = gcsim_nccl_tree_correction(pr, bytes);
+        q->intra.gpu_to_gpu_Bps *= c;
+        q->intra.gpu_to_host_Bps *= c;
+        q->intra.nvlink_link_Bps *= c;
+        q->nic.bandwidth_Bps *= c;
+    }
     *t = closed_form_s(q, gpus, op, coll, bytes, err);
     if (isnan(*t))
         return -1;
@@ -198,7 +211,12 @@ static int overhead_platform(const gcsim_platform *p, int gpus, gcsim_op op, int
     long steps = lround((tp - *t) / probe_s);
     if (steps < 1)
         return 0;
+    gcsim_platform base = *q;
     gcsim_protocol_platform(p, op, algo, gpus, pr, (int)steps, q);
+    q->intra.gpu_to_gpu_Bps = base.intra.gpu_to_gpu_Bps;
+    q->intra.gpu_to_host_Bps = base.intra.gpu_to_host_Bps;
+    q->intra.nvlink_link_Bps = base.intra.nvlink_link_Bps;
+    q->nic.bandwidth_Bps = base.nic.bandwidth_Bps;
     *t = closed_form_s(q, gpus, op, coll, bytes, err);
     return isnan(*t) ? -1 : 0;
 }
