@@ -22,6 +22,7 @@
 #include "codec.h"
 #include "program.h"
 #include "protocol.h"
+#include "tuner_model.h"
 #include "schedule_memo.h"
 #include "stack.h"
 
@@ -218,31 +219,43 @@ static int allreduce_of(const gcsim_scenario *s, program_tuner *t, double bytes,
                         gcsim_collective *out, gcsim_error *err)
 {
     if (t) {
-        /* ring, double tree, and NVLS where the platform has it on one node; ties go to
-         * the earlier */
-        static const gcsim_collective candidates[] = {COLLECTIVE_RING, COLLECTIVE_DOUBLE_TREE,
-                                                      COLLECTIVE_NVLS};
+        /* NCCL's ring, tree (the double tree), NVLS on one node and NVLS-tree (the double
+         * tree) across nodes where the platform has NVLS, ranked as NCCL's model ranks them
+         * (gcsim_tuner_rank_s) on the platform as written (the stacks run Simple); ties go
+         * to the earlier */
+        static const struct {
+            int algo;
+            gcsim_collective coll;
+        } candidates[] = {{GCSIM_NCCL_RING, COLLECTIVE_RING},
+                          {GCSIM_NCCL_TREE, COLLECTIVE_DOUBLE_TREE},
+                          {GCSIM_NCCL_NVLS, COLLECTIVE_NVLS},
+                          {GCSIM_NCCL_NVLS_TREE, COLLECTIVE_DOUBLE_TREE}};
         gcsim_collective best = COLLECTIVE_RING;
-        double best_s = INFINITY;
-        bool nvls_tree = s->platform->intra.nvls_Bps > 0 && s->placement.machines > 1;
+        double best_s = INFINITY, ring_bw_s = 0;
+        int nodes = s->placement.machines;
+        bool nvls = s->platform->intra.nvls_Bps > 0;
         for (size_t k = 0; k < sizeof candidates / sizeof candidates[0]; k++) {
-            if (candidates[k] == COLLECTIVE_NVLS &&
-                !(s->platform->intra.nvls_Bps > 0 && s->placement.machines == 1))
+            int a = candidates[k].algo;
+            if ((a == GCSIM_NCCL_NVLS && !(nvls && nodes == 1)) ||
+                (a == GCSIM_NCCL_NVLS_TREE && !(nvls && nodes > 1)))
                 continue;
             double time_s;
-            if (tuner_time_s(t, candidates[k], bytes, &time_s, err))
+            if (tuner_time_s(t, candidates[k].coll, bytes, &time_s, err))
                 return -1;
-            if (candidates[k] == COLLECTIVE_DOUBLE_TREE) {
-                double lat_s, ring_s, ring_lat_s;
-                if (tuner_time_s(t, candidates[k], 8, &lat_s, err) ||
-                    tuner_time_s(t, COLLECTIVE_RING, bytes, &ring_s, err) ||
-                    tuner_time_s(t, COLLECTIVE_RING, 8, &ring_lat_s, err))
+            if (a == GCSIM_NCCL_RING) {
+                double ring_lat_s;
+                if (tuner_time_s(t, COLLECTIVE_RING, 8, &ring_lat_s, err))
                     return -1;
-                time_s = gcsim_tuner_rank_s(candidates[k], s->placement.gpus, nvls_tree, time_s,
-                                            lat_s, ring_s, ring_lat_s);
+                ring_bw_s = time_s - ring_lat_s;
+            } else if (a == GCSIM_NCCL_TREE || a == GCSIM_NCCL_NVLS_TREE) {
+                double lat_s;
+                if (tuner_time_s(t, candidates[k].coll, 8, &lat_s, err))
+                    return -1;
+                time_s = gcsim_tuner_rank_s(a, GCSIM_PROTO_SIMPLE, s->placement.gpus, nodes,
+                                            bytes, time_s, lat_s, ring_bw_s);
             }
             if (time_s < best_s) {
-                best = candidates[k];
+                best = candidates[k].coll;
                 best_s = time_s;
             }
         }

@@ -2,22 +2,29 @@
  * sim/collectives/protocol.c: NCCL's protocols as changes of a platform's link figures, and
  * the tuner that picks an algorithm and protocol per operation and size (protocol.h).
  *
- * Figures (facts) from NCCL's tuning model, src/graph/tuning.cc of NVIDIA/nccl (master of
- * 11 Jun 2026, commit 5067397): per-hop latencies in us, {LL, LL128, Simple}:
- *   NVLink: tree {0.6, 1.25, 4.0}, ring {0.6, 1.9, 3.4}
- *   PCIe:   tree {1.0, 1.9, 4.0},  ring {1.0, 2.5, 5.7}
- *   network: tree {5.0, 8.5, 14},  ring {2.7, 4.0, 14.0}
- * with LL's intra-node hop x1.8 when the collective spans nodes; bandwidth relative to
- * Simple: ring LL x0.5, ring LL128 x0.92 (120/128 data bytes per line), tree LL x1/3.8,
- * tree LL128 x7/9 on one node and x120/128 across nodes. gcsim keeps the ratios, not the
- * absolute latencies, and applies them only inside the node: a platform's intra-node
- * latency is what one hop of NCCL's Simple protocol costs there (a100-hdr's is fitted to an
- * nccl-tests log; the others are of the order of a copy's launch), so LL's hop is NCCL's
- * LL/Simple ratio of it; its network and switch latencies are the wire's (an InfiniBand
- * NIC's 1 us), which no protocol shortens, so they stay. The network hops' protocol
- * overheads in NCCL's table (2.7 to 14 us) are software gcsim's Simple does not charge
- * either. NCCL's per-call base latencies and its per-channel bandwidth caps are left out
- * (docs/collectives.md).
+ * NCCL's figures and rules come from tuner_model.c (NVIDIA/nccl src/graph/tuning.cc at
+ * commit 5067397, with file lines there). What this file does with them:
+ *   - bandwidth: every link scaled by NCCL's efficiency of the protocol for the algorithm
+ *     (ring LL x0.5, LL128 x0.92; tree LL x1/3.8, LL128 x7/9 on one node, x120/128 across
+ *     nodes; Simple x1), so a platform's figures stay what a user measured with Simple;
+ *   - latency: the platform's intra-node latency is one Simple hop there (a100-hdr's is
+ *     fitted to an nccl-tests log; the others are of the order of a copy's launch), scaled
+ *     by NCCL's ratio of the protocol's hop to Simple's for the link class (NVLink, PCIe)
+ *     and algorithm; a ring across nodes keeps every hop at least NCCL's net overhead (1
+ *     us, x3 for Simple). Then NCCL's per-call base latency and its per-hop network
+ *     overheads (ring Simple 14 us, tree LL 5 us, ...; hops: the ring's 2(nodes-1) of its
+ *     2(N-1), the tree's 2 log2(nodes)) are added once per call: spread over the steps
+ *     of the schedule gcsim runs (counted by a probe, overhead_platform) and added to
+ *     every hop's latency, inside the node and on the NIC alike. gcsim's schedules move
+ *     all hops of a step together and a step costs its slowest hop, so each step pays
+ *     its part once and the call pays NCCL's whole, however many chunk steps a pipelined
+ *     tree has. Network latencies (nic.latency, the switches') are the wire's and stay
+ *     beside it;
+ *   - a tree all-reduce's bandwidths also carry NCCL's tree correction for the size (0.4 to
+ *     1: NCCL's own estimate of how far a tree falls short of its bandwidth at medium sizes).
+ * Both engines run the collective on the changed platform (gcsim collective), so both
+ * charge the same overheads (engine agreement). The gcsim patterns that are no NCCL
+ * algorithm (halving-doubling, parameter server, ...) keep the protocol's ratios only.
  */
 #include <ctype.h>
 #include <math.h>
@@ -25,6 +32,7 @@
 
 #include "protocol.h"
 #include "schedule_memo.h"
+#include "tuner_model.h"
 
 static const char *const names[GCSIM_PROTO_COUNT] = {"simple", "ll128", "ll"};
 
@@ -57,51 +65,77 @@ bool gcsim_protocol_available(const gcsim_platform *p, gcsim_protocol pr)
     return pr == GCSIM_PROTO_LL128 ? nvlink_node(p) : (unsigned)pr < GCSIM_PROTO_COUNT;
 }
 
-enum { HW_NVLINK, HW_PCI, HW_NET };
-
-/* NCCL's per-hop latencies (us), [link class][tree 0 / ring 1][LL, LL128, Simple]. */
-static const double hop_latency_us[3][2][GCSIM_PROTO_COUNT] = {
-    /* gcsim's order: Simple, LL128, LL */
-    [HW_NVLINK] = {{4.0, 1.25, 0.6}, {3.4, 1.9, 0.6}},
-    [HW_PCI] = {{4.0, 1.9, 1.0}, {5.7, 2.5, 1.0}},
-    [HW_NET] = {{14.0, 8.5, 5.0}, {14.0, 4.0, 2.7}},
-};
-
-static bool is_tree(gcsim_collective c)
+int gcsim_nccl_algo_of(gcsim_collective c)
 {
-    return c == COLLECTIVE_TREE || c == COLLECTIVE_DOUBLE_TREE;
-}
-
-static double latency_ratio(int hw, gcsim_collective c, gcsim_protocol pr)
-{
-    const double *l = hop_latency_us[hw][is_tree(c) ? 0 : 1];
-    return l[pr] / l[GCSIM_PROTO_SIMPLE];
-}
-
-static double bandwidth_factor(gcsim_collective c, int nodes, gcsim_protocol pr)
-{
-    switch (pr) {
-    case GCSIM_PROTO_LL: return is_tree(c) ? 1.0 / 3.8 : 0.5;
-    case GCSIM_PROTO_LL128: return is_tree(c) ? (nodes > 1 ? 120.0 / 128 : 7.0 / 9) : 0.92;
-    default: return 1.0;
+    switch (c) {
+    case COLLECTIVE_RING: return GCSIM_NCCL_RING;
+    case COLLECTIVE_TREE:
+    case COLLECTIVE_DOUBLE_TREE: return GCSIM_NCCL_TREE;
+    case COLLECTIVE_NVLS: return GCSIM_NCCL_NVLS;
+    default: return -1;
     }
 }
 
-void gcsim_protocol_platform(const gcsim_platform *in, gcsim_collective c, int nodes,
-                             gcsim_protocol pr, gcsim_platform *out)
+static bool tree_like(int a)
+{
+    return a == GCSIM_NCCL_TREE || a == GCSIM_NCCL_NVLS_TREE;
+}
+
+/* The overheads of NCCL's model that gcsim's links do not carry: the per-call base and the
+ * network hops' per-hop overheads (tuner_model.c); 0 for what NCCL does not run (a gcsim
+ * pattern; NVLS on one node, whose latency a platform's NVLS figures already hold) and for
+ * broadcast (gcsim's pipelined chain and tree, not NCCL's ring broadcast). */
+double gcsim_protocol_overhead_s(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
+                                 gcsim_protocol pr)
+{
+    if (algo < 0 || algo >= GCSIM_NCCL_ALGO_COUNT || algo == GCSIM_NCCL_NVLS ||
+        op == GCSIM_OP_BROADCAST || (unsigned)pr >= GCSIM_PROTO_COUNT)
+        return 0;
+    int per_node = in->gpus_per_node > 0 ? in->gpus_per_node : 1;
+    int nodes = (gpus + per_node - 1) / per_node;
+    gcsim_nccl_latency l;
+    gcsim_nccl_latency_of((gcsim_nccl_algo)algo, pr, op, nvlink_node(in), gpus, nodes, &l);
+    return l.base_s + l.inter_hops * l.inter_hop_s;
+}
+
+void gcsim_protocol_platform(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
+                             gcsim_protocol pr, int steps, gcsim_platform *out)
 {
     *out = *in;
-    if (pr == GCSIM_PROTO_SIMPLE || (unsigned)pr >= GCSIM_PROTO_COUNT)
+    if ((unsigned)pr >= GCSIM_PROTO_COUNT)
         return;
-    double intra = latency_ratio(nvlink_node(in) ? HW_NVLINK : HW_PCI, c, pr);
-    if (pr == GCSIM_PROTO_LL && nodes > 1)
-        intra *= 1.8;
-    double bw = bandwidth_factor(c, nodes, pr);
-    out->intra.latency_s *= intra;
-    out->intra.gpu_to_gpu_Bps *= bw;
-    out->intra.gpu_to_host_Bps *= bw;
-    out->intra.nvlink_link_Bps *= bw;
-    out->nic.bandwidth_Bps *= bw;
+    int per_node = in->gpus_per_node > 0 ? in->gpus_per_node : 1;
+    int nodes = (gpus + per_node - 1) / per_node;
+    bool nvlink = nvlink_node(in);
+    /* the hop ratio and bandwidth of the algorithm NCCL runs (a gcsim pattern: the ring's
+     * ratios, as before; NVLS-tree is Simple only) */
+    gcsim_nccl_algo ratio_algo = tree_like(algo) ? GCSIM_NCCL_TREE : GCSIM_NCCL_RING;
+    if (pr != GCSIM_PROTO_SIMPLE) {
+        gcsim_nccl_latency simple, this;
+        gcsim_nccl_latency_of(ratio_algo, GCSIM_PROTO_SIMPLE, op, nvlink, gpus, nodes, &simple);
+        gcsim_nccl_latency_of(ratio_algo, pr, op, nvlink, gpus, nodes, &this);
+        out->intra.latency_s *= this.intra_hop_s / simple.intra_hop_s;
+        double bw = tree_like(algo) ? gcsim_nccl_tree_bw_factor(pr, nodes) / 0.92
+                                    : gcsim_nccl_ring_bw_factor(pr);
+        out->intra.gpu_to_gpu_Bps *= bw;
+        out->intra.gpu_to_host_Bps *= bw;
+        out->intra.nvlink_link_Bps *= bw;
+        out->nic.bandwidth_Bps *= bw;
+    }
+    /* A ring across nodes launches every hop's network operation: each hop at least
+     * NCCL's net overhead (tuner_model.c). */
+    if (algo == GCSIM_NCCL_RING && op != GCSIM_OP_BROADCAST) {
+        gcsim_nccl_latency l;
+        gcsim_nccl_latency_of(GCSIM_NCCL_RING, pr, op, nvlink, gpus, nodes, &l);
+        out->intra.latency_s = fmax(out->intra.latency_s, l.intra_floor_s);
+    }
+    /* The rest of NCCL's latency, spread over the schedule's steps: every flow of a step
+     * waits it, so each step costs it once and the call the whole. */
+    if (steps > 0) {
+        double per_step_s = gcsim_protocol_overhead_s(in, op, algo, gpus, pr) / steps;
+        out->intra.latency_s += per_step_s;
+        out->nic.latency_s += per_step_s;
+    }
 }
 
 static double closed_form_s(const gcsim_platform *p, int gpus, gcsim_op op, gcsim_collective c,
@@ -141,26 +175,110 @@ static double closed_form_s(const gcsim_platform *p, int gpus, gcsim_op op, gcsi
     return time_s;
 }
 
-double gcsim_tuner_rank_s(gcsim_collective c, int gpus, bool nvls_tree, double time_s,
-                          double latency_s, double ring_time_s, double ring_latency_s)
+/* *q = the platform protocol pr runs NCCL algorithm algo on (gcsim schedule coll) for an
+ * operation of `bytes`, with NCCL's overheads spread over the schedule's steps (and, for a
+ * tree all-reduce, NCCL's tree correction at `bytes` on its bandwidths), and *t its
+ * closed-form time. The steps are counted by the schedule itself: a probe that adds 1 ms
+ * to every flow's latency adds 1 ms per step (a step lasts as long as its slowest flow),
+ * so a pipelined tree's chunk steps share the overheads rather than each paying them. */
+static int overhead_platform(const gcsim_platform *p, int gpus, gcsim_op op, int algo,
+                             gcsim_collective coll, gcsim_protocol pr, double bytes,
+                             gcsim_platform *q, double *t, gcsim_error *err)
 {
-    if (!is_tree(c) || nvls_tree || gpus < 2)
-        return time_s;
-    double ring_bandwidth_s = fmax(0, ring_time_s - ring_latency_s);
-    double tree_over_ring = ((double)gpus / (2.0 * (gpus - 1))) / (0.92 * 0.5);
-    return fmax(time_s, latency_s + ring_bandwidth_s * tree_over_ring);
+    gcsim_protocol_platform(p, op, algo, gpus, pr, 0, q);
+    /* NCCL's tree correction at this size (tuner_model.c: "trees are not perfectly sticking
+     * to the model for medium sizes"), on the tree's bandwidth as NCCL's time estimate
+     * applies it, so the engines charge what the ranking assumed */
+    if (op == GCSIM_OP_ALLREDUCE && algo == GCSIM_NCCL_TREE) {
+        double c = gcsim_nccl_tree_correction(pr, bytes);
+        q->intra.gpu_to_gpu_Bps *= c;
+        q->intra.gpu_to_host_Bps *= c;
+        q->intra.nvlink_link_Bps *= c;
+        q->nic.bandwidth_Bps *= c;
+    }
+    *t = closed_form_s(q, gpus, op, coll, bytes, err);
+    if (isnan(*t))
+        return -1;
+    if (gcsim_protocol_overhead_s(p, op, algo, gpus, pr) <= 0)
+        return 0;
+    const double probe_s = 1e-3;
+    gcsim_platform probe = *q;
+    probe.intra.latency_s += probe_s;
+    probe.nic.latency_s += probe_s;
+    double tp = closed_form_s(&probe, gpus, op, coll, bytes, err);
+    if (isnan(tp))
+        return -1;
+    long steps = lround((tp - *t) / probe_s);
+    if (steps < 1)
+        return 0;
+    gcsim_platform base = *q;
+    gcsim_protocol_platform(p, op, algo, gpus, pr, (int)steps, q);
+    q->intra.gpu_to_gpu_Bps = base.intra.gpu_to_gpu_Bps;
+    q->intra.gpu_to_host_Bps = base.intra.gpu_to_host_Bps;
+    q->intra.nvlink_link_Bps = base.intra.nvlink_link_Bps;
+    q->nic.bandwidth_Bps = base.nic.bandwidth_Bps;
+    *t = closed_form_s(q, gpus, op, coll, bytes, err);
+    return isnan(*t) ? -1 : 0;
 }
+
+double gcsim_tuner_rank_s(int algo, gcsim_protocol pr, int gpus, int nodes, double bytes,
+                          double time_s, double latency_s, double ring_bandwidth_s)
+{
+    if (gpus < 2)
+        return time_s;
+    double ring_bw_s = fmax(0, ring_bandwidth_s);
+    if (algo == GCSIM_NCCL_TREE) {
+        /* NCCL's tree: 0.92 of the ring's per-channel bandwidth (x the protocol's tree
+         * efficiency), counted at half of it as algorithm bandwidth, where the ring's is
+         * N/(2(N-1)) of it; corrected per size (tuner_model.c) */
+        double tree_algbw = gcsim_nccl_tree_bw_factor(pr, nodes) * 0.5 *
+                            gcsim_nccl_tree_correction(pr, bytes);
+        return latency_s + ring_bw_s * ((double)gpus / (2.0 * (gpus - 1))) / tree_algbw;
+    }
+    if (algo == GCSIM_NCCL_NVLS_TREE)
+        /* NCCL's NVLS-tree: the ring's per-channel network bandwidth, twice it on two nodes
+         * (tuning.cc line 316), converted as the ring's (line 379) */
+        return latency_s + ring_bw_s / (nodes <= 2 ? 2.0 : 1.0);
+    return time_s;
+}
+
+typedef struct {
+    int algo;               /* gcsim_nccl_algo, or -1: a gcsim pattern */
+    gcsim_collective coll;  /* the schedule gcsim runs for it */
+} candidate;
 
 int gcsim_tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double bytes,
                        gcsim_collective collective, gcsim_protocol protocol,
                        gcsim_tuned *out, gcsim_error *err)
 {
     int nodes = (gpus + p->gpus_per_node - 1) / p->gpus_per_node;
-    gcsim_collective algos[3] = {COLLECTIVE_RING, COLLECTIVE_DOUBLE_TREE, COLLECTIVE_NVLS};
-    int n_algos = op != GCSIM_OP_ALLREDUCE ? 1 : nodes == 1 && p->intra.nvls_Bps > 0 ? 3 : 2;
-    if (collective != COLLECTIVE_COUNT) {
-        algos[0] = collective;
-        n_algos = 1;
+    bool nvls = p->intra.nvls_Bps > 0;
+    /* NCCL's algorithms for the operation, each with the gcsim schedule that stands for
+     * it: ring; tree (the railed double tree); NVLS on one node with NVLink SHARP;
+     * NVLS-tree across nodes with it (the railed double tree again, ranked as NCCL ranks
+     * NVLS-tree). The other operations run one schedule each, NCCL's ring. */
+    candidate all[4] = {{GCSIM_NCCL_RING, COLLECTIVE_RING}, {GCSIM_NCCL_TREE, COLLECTIVE_DOUBLE_TREE}};
+    int n_all = 2;
+    if (nvls && nodes == 1)
+        all[n_all++] = (candidate){GCSIM_NCCL_NVLS, COLLECTIVE_NVLS};
+    if (nvls && nodes > 1)
+        all[n_all++] = (candidate){GCSIM_NCCL_NVLS_TREE, COLLECTIVE_DOUBLE_TREE};
+    if (op != GCSIM_OP_ALLREDUCE)
+        n_all = 1;
+    candidate cand[4];
+    int n_cand = 0;
+    if (collective == COLLECTIVE_COUNT) {
+        for (int k = 0; k < n_all; k++)
+            cand[n_cand++] = all[k];
+    } else {
+        for (int k = 0; k < n_all; k++)
+            if (all[k].coll == collective ||
+                (collective == COLLECTIVE_TREE && all[k].algo == GCSIM_NCCL_TREE))
+                cand[n_cand++] = (candidate){all[k].algo, collective};
+        if (n_cand == 0) /* a gcsim pattern, or an algorithm this platform lacks */
+            cand[n_cand++] = (candidate){op == GCSIM_OP_ALLREDUCE ? gcsim_nccl_algo_of(collective)
+                                                                  : GCSIM_NCCL_RING,
+                                         collective};
     }
     /* NCCL turns LL128 on only where the GPUs of a node talk over NVLink (tuning.cc, commit
      * 5067397: pEnable &= typeIntra <= PATH_NVB, "other cases are not tested and may cause
@@ -175,31 +293,47 @@ int gcsim_tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double by
     if (collective == COLLECTIVE_NVLS && protocol != GCSIM_PROTO_COUNT &&
         protocol != GCSIM_PROTO_SIMPLE)
         return gcsim_fail(err, "collective nvls runs the Simple protocol only (as NCCL's)");
-    bool found = false, nvls_tree = nodes > 1 && p->intra.nvls_Bps > 0;
-    for (int a = 0; a < n_algos; a++)
+    /* The ring's Simple bandwidth time (its time less its time at 8 bytes): NCCL's model
+     * gives every algorithm's bandwidth from the same per-channel figure. */
+    double ring_bw_s = 0;
+    if (op == GCSIM_OP_ALLREDUCE) {
+        gcsim_platform r;
+        gcsim_protocol_platform(p, op, GCSIM_NCCL_RING, gpus, GCSIM_PROTO_SIMPLE, 0, &r);
+        double full = closed_form_s(&r, gpus, op, COLLECTIVE_RING, bytes, err);
+        double lat = closed_form_s(&r, gpus, op, COLLECTIVE_RING, 8, err);
+        if (isnan(full) || isnan(lat))
+            return -1;
+        ring_bw_s = full - lat;
+    }
+    bool found = false;
+    for (int a = 0; a < n_cand; a++)
         for (int pr = 0; pr < GCSIM_PROTO_COUNT; pr++) {
             if (protocol != GCSIM_PROTO_COUNT ? pr != (int)protocol
                                               : !gcsim_protocol_available(p, (gcsim_protocol)pr))
                 continue;
-            if (algos[a] == COLLECTIVE_NVLS && pr != GCSIM_PROTO_SIMPLE)
+            bool simple_only = cand[a].coll == COLLECTIVE_NVLS ||
+                               cand[a].algo == GCSIM_NCCL_NVLS || cand[a].algo == GCSIM_NCCL_NVLS_TREE;
+            if (simple_only && pr != GCSIM_PROTO_SIMPLE)
                 continue;
             gcsim_platform q;
-            gcsim_protocol_platform(p, algos[a], nodes, (gcsim_protocol)pr, &q);
-            double t = closed_form_s(&q, gpus, op, algos[a], bytes, err), rank = t;
-            if (isnan(t))
+            double t, rank;
+            if (overhead_platform(p, gpus, op, cand[a].algo, cand[a].coll, (gcsim_protocol)pr,
+                                  bytes, &q, &t, err))
                 return -1;
-            if (is_tree(algos[a]) && !nvls_tree && op == GCSIM_OP_ALLREDUCE) {
-                gcsim_platform r;
-                gcsim_protocol_platform(p, COLLECTIVE_RING, nodes, (gcsim_protocol)pr, &r);
-                double lat = closed_form_s(&q, gpus, op, algos[a], 8, err);
-                double ring = closed_form_s(&r, gpus, op, COLLECTIVE_RING, bytes, err);
-                double ring_lat = closed_form_s(&r, gpus, op, COLLECTIVE_RING, 8, err);
-                if (isnan(lat) || isnan(ring) || isnan(ring_lat))
+            rank = t;
+            if (op == GCSIM_OP_ALLREDUCE && tree_like(cand[a].algo)) {
+                /* its latency: its time at 8 bytes with NCCL's overheads at its depth */
+                gcsim_platform q8;
+                double lat;
+                if (overhead_platform(p, gpus, op, cand[a].algo, cand[a].coll,
+                                      (gcsim_protocol)pr, 8, &q8, &lat, err))
                     return -1;
-                rank = gcsim_tuner_rank_s(algos[a], gpus, nvls_tree, t, lat, ring, ring_lat);
+                rank = gcsim_tuner_rank_s(cand[a].algo, (gcsim_protocol)pr, gpus, nodes, bytes,
+                                          t, lat, ring_bw_s);
             }
             if (!found || rank < out->rank_s) {
-                out->collective = algos[a];
+                out->collective = cand[a].coll;
+                out->algo = cand[a].algo;
                 out->protocol = (gcsim_protocol)pr;
                 out->time_s = t;
                 out->rank_s = rank;

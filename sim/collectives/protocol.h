@@ -8,14 +8,14 @@
  *     LL sends 8-byte words of 4 data bytes and a 4-byte flag (half the bandwidth or less,
  *     the lowest latency). A protocol is a change of the platform's link figures: the
  *     intra-node latency scaled by NCCL's own ratio of that protocol's hop latency to
- *     Simple's for the link class (NVLink, PCIe) and algorithm (network latencies are the
- *     wire's and stay), and every bandwidth by NCCL's
- *     efficiency of the protocol for the algorithm. Simple leaves the platform as it is,
- *     so a platform's figures stay what a user measured with large messages. Both engines
- *     run a protocol the same way: on the changed platform (gcsim_protocol_platform).
+ *     Simple's for the link class (NVLink, PCIe) and algorithm, every bandwidth by NCCL's
+ *     efficiency of the protocol for the algorithm, and, for every protocol Simple
+ *     included, NCCL's per-call base latency and per-hop network overheads spread over its
+ *     hops (protocol.c, tuner_model.c). Both engines run a protocol the same way: on the
+ *     changed platform (gcsim_protocol_platform).
  *   - gcsim_tuner_choose: what NCCL's tuner does for one operation and size: the
- *     algorithm (ring or double binary tree for an all-reduce) and protocol with the lowest
- *     closed-form time, among those the caller allows.
+ *     algorithm (ring, tree, NVLS, NVLS-tree) and protocol of lowest cost in NCCL's model
+ *     at the platform's depth, among those the caller allows.
  * docs/collectives.md ("Protocols and the tuner") gives the figures and their sources.
  */
 #ifndef GCSIM_PROTOCOL_H
@@ -35,36 +35,52 @@ int gcsim_protocol_parse(const char *text, gcsim_protocol *out);
  * of a node are joined by NVLink (NVLink mesh or NVSwitch); Simple and LL everywhere. */
 bool gcsim_protocol_available(const gcsim_platform *p, gcsim_protocol pr);
 
-/* The platform as protocol pr sees it when collective c runs over `nodes` nodes. */
-void gcsim_protocol_platform(const gcsim_platform *in, gcsim_collective c, int nodes,
-                             gcsim_protocol pr, gcsim_platform *out);
+/* The NCCL algorithm (gcsim_nccl_algo, tuner_model.h) a gcsim collective stands for when the
+ * tuner does not choose: ring, tree (single or double), nvls; -1 for gcsim's patterns. */
+int gcsim_nccl_algo_of(gcsim_collective c);
+
+/* NCCL's latency that gcsim's links do not carry, for NCCL algorithm algo running op on
+ * `gpus` GPUs with protocol pr: its per-call base plus its network hops' per-hop
+ * overheads (tuner_model.h); 0 for a gcsim pattern (algo -1), NVLS and broadcast. */
+double gcsim_protocol_overhead_s(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
+                                 gcsim_protocol pr);
+
+/* The platform as protocol pr sees it when NCCL algorithm algo (gcsim_nccl_algo, or -1
+ * for a gcsim pattern: the protocol's ratios only) runs operation op on `gpus` GPUs, with
+ * gcsim_protocol_overhead_s spread over `steps` steps (added to every hop's latency;
+ * steps <= 0: not added). The tuner passes the step count of the schedule it runs. */
+void gcsim_protocol_platform(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
+                             gcsim_protocol pr, int steps, gcsim_platform *out);
 
 typedef struct {
     gcsim_collective collective;
+    int algo;                  /* the NCCL algorithm ranked (gcsim_nccl_algo), or -1 */
     gcsim_protocol protocol;
     double time_s;             /* the closed form's, on the protocol's platform */
     double rank_s;             /* what the tuner ranked it by (gcsim_tuner_rank_s) */
     gcsim_platform platform;   /* the protocol's platform: both engines run on it */
 } gcsim_tuned;
 
-/* How NCCL's tuner ranks an all-reduce algorithm, from gcsim's times for it and for the
- * ring (same protocol): NCCL's own model gives a tree 0.92 of the ring's bus bandwidth and
- * converts it to algorithm bandwidth at 0.5 against the ring's N/(2(N-1)), so without
- * NVLS it never ranks a tree above the ring on bandwidth, whatever gcsim's tree achieves;
- * with NVLS across nodes (NVLS-tree, which the railed double tree stands for) it counts
- * the network twice over and ranks by time. A tree ranks at the larger of its own time and
- * its latency (its time at 8 bytes) plus the ring's bandwidth time x N/(2(N-1)) / 0.46;
- * every other algorithm at its time. Both tuners (gcsim_tuner_choose, the stacks' per-call
- * choice) rank with it and then cost the pick with gcsim's own schedule. */
-double gcsim_tuner_rank_s(gcsim_collective c, int gpus, bool nvls_tree, double time_s,
-                          double latency_s, double ring_time_s, double ring_latency_s);
+/* How NCCL's tuner ranks an all-reduce candidate (tuner_model.c): the ring, NVLS and
+ * gcsim's patterns at their time (gcsim's schedule on the protocol's platform, which
+ * carries NCCL's latencies); a tree (algo GCSIM_NCCL_TREE) at its latency (its time at 8
+ * bytes: NCCL's hops at depth log2(nodes)) plus the ring's Simple bandwidth time
+ * (ring_bandwidth_s: its time less its time at 8 bytes) x N/(2(N-1)) / (0.46 x the
+ * protocol's tree efficiency x NCCL's tree correction at `bytes`), whatever gcsim's tree
+ * achieves; NVLS-tree at its latency plus the ring's bandwidth time, halved on 2 nodes.
+ * Both tuners (gcsim_tuner_choose, the stacks' per-call choice) rank with it and then
+ * cost the pick with gcsim's own schedule. */
+double gcsim_tuner_rank_s(int algo, gcsim_protocol pr, int gpus, int nodes, double bytes,
+                          double time_s, double latency_s, double ring_bandwidth_s);
 
 /* The tuner's choice for operation op of `bytes` on `gpus` GPUs: the candidate of lowest
  * rank (gcsim_tuner_rank_s). collective: the one to use, or COLLECTIVE_COUNT to let the
- * tuner choose (all-reduce: ring or double-tree, and nvls on one node of a platform with
- * NVLS, Simple only as NCCL's; the other operations have one schedule each); protocol: the
- * one to use, or GCSIM_PROTO_COUNT to choose among those available. Ties go to the
- * earlier candidate (ring before double-tree, Simple before LL128 before LL). */
+ * tuner choose (all-reduce: ring, tree (the double tree), and NVLS on one node or
+ * NVLS-tree (the double tree, Simple) across nodes of a platform with NVLS; the other
+ * operations NCCL's ring); a forced double tree on an NVLS platform across nodes is
+ * ranked as tree and as NVLS-tree. protocol: the one to use, or GCSIM_PROTO_COUNT to
+ * choose among those available. Ties go to the earlier candidate (ring, tree, NVLS or
+ * NVLS-tree; Simple before LL128 before LL). */
 int gcsim_tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double bytes,
                        gcsim_collective collective, gcsim_protocol protocol,
                        gcsim_tuned *out, gcsim_error *err);

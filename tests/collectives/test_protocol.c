@@ -9,6 +9,7 @@
 
 #include "../check.h"
 #include "protocol.h"
+#include "tuner_model.h"
 #include "test_platforms.h"
 
 int main(void)
@@ -24,46 +25,77 @@ int main(void)
     CHECK(gcsim_protocol_available(&r, GCSIM_PROTO_LL128));
     CHECK(gcsim_protocol_available(&u, GCSIM_PROTO_LL));
 
-    /* Simple is the platform as written. */
-    gcsim_protocol_platform(&r, COLLECTIVE_RING, 2, GCSIM_PROTO_SIMPLE, &q);
-    CHECK(memcmp(&q, &r, sizeof q) == 0);
-    /* Ring LL across nodes: NVLink hop 0.6/3.4 of Simple's, x1.8 as NCCL counts LL's
-     * intra-node hop in a multi-node collective; the wire's latencies stay; half the
-     * bandwidth. */
-    gcsim_protocol_platform(&r, COLLECTIVE_RING, 2, GCSIM_PROTO_LL, &q);
-    CHECK_REL(q.intra.latency_s, 5e-6 * 0.6 / 3.4 * 1.8, 1e-12);
-    CHECK(q.nic.latency_s == 1e-6 && q.fabric.switch_latency_s == 0.13e-6);
+    /* Ring Simple on one node of R (8 GPUs, 14 hops): the link figures as written, and
+     * NCCL's base latency 8.4 us spread over the ring's 14 steps on every hop's latency. */
+    gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_RING, 8, GCSIM_PROTO_SIMPLE, 14, &q);
+    CHECK_REL(q.intra.latency_s, 5e-6 + 8.4e-6 / 14, 1e-12);
+    CHECK_REL(q.nic.latency_s, 1e-6 + 8.4e-6 / 14, 1e-12);
+    CHECK(q.intra.gpu_to_gpu_Bps == r.intra.gpu_to_gpu_Bps && q.nic.bandwidth_Bps == 25e9);
+    /* Ring Simple across R's 2 nodes (16 GPUs, 30 hops, 2 of them network hops at 14 us):
+     * (8.4 + 2 x 14) / 30 us on every hop; the wire's latencies stay beside it. */
+    gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_RING, 16, GCSIM_PROTO_SIMPLE, 30, &q);
+    CHECK_REL(q.intra.latency_s, 5e-6 + (8.4e-6 + 2 * 14e-6) / 30, 1e-12);
+    CHECK_REL(q.nic.latency_s, 1e-6 + (8.4e-6 + 2 * 14e-6) / 30, 1e-12);
+    CHECK(q.fabric.switch_latency_s == 0.13e-6);
+    /* Ring LL across nodes: NVLink hop 0.6/3.4 of Simple's, at least NCCL's 1 us net
+     * overhead, plus (6.6 + 2 x 2.7) / 30 us; half the bandwidth. */
+    gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_RING, 16, GCSIM_PROTO_LL, 30, &q);
+    CHECK_REL(q.intra.latency_s, fmax(5e-6 * 0.6 / 3.4, 1e-6) + (6.6e-6 + 2 * 2.7e-6) / 30, 1e-12);
     CHECK_REL(q.intra.gpu_to_gpu_Bps, 150e9, 1e-12);
     CHECK_REL(q.nic.bandwidth_Bps, 12.5e9, 1e-12);
-    /* Tree LL128 across nodes: NVLink 1.25/4, 120/128 of the bandwidth; on one node 7/9. */
-    gcsim_protocol_platform(&r, COLLECTIVE_DOUBLE_TREE, 2, GCSIM_PROTO_LL128, &q);
-    CHECK_REL(q.intra.latency_s, 5e-6 * 1.25 / 4, 1e-12);
+    /* Tree LL128 across nodes: NVLink 1.25/4, 120/128 of the bandwidth; hops 2 (7 + 1),
+     * 2 of them network hops at 8.5 us, base 14 us; on one node 7/9 of the bandwidth. */
+    gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_TREE, 16, GCSIM_PROTO_LL128, 16, &q);
+    CHECK_REL(q.intra.latency_s, 5e-6 * 1.25 / 4 + (14e-6 + 2 * 8.5e-6) / 16, 1e-12);
     CHECK_REL(q.nic.bandwidth_Bps, 25e9 * 120 / 128, 1e-12);
-    gcsim_protocol_platform(&r, COLLECTIVE_DOUBLE_TREE, 1, GCSIM_PROTO_LL128, &q);
+    gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_TREE, 8, GCSIM_PROTO_LL128, 0, &q);
     CHECK_REL(q.intra.gpu_to_gpu_Bps, 300e9 * 7 / 9, 1e-12);
-    /* PCIe hops use NCCL's PCIe ratios: ring LL 1.0/5.7. */
-    gcsim_protocol_platform(&u, COLLECTIVE_RING, 1, GCSIM_PROTO_LL, &q);
-    CHECK_REL(q.intra.latency_s, 5e-6 / 5.7, 1e-12);
+    /* PCIe hops use NCCL's PCIe ratios: ring LL 1.0/5.7 (4 GPUs, 6 hops, base 6.6 us). */
+    gcsim_protocol_platform(&u, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_RING, 4, GCSIM_PROTO_LL, 6, &q);
+    CHECK_REL(q.intra.latency_s, 5e-6 / 5.7 + 6.6e-6 / 6, 1e-12);
+    /* A gcsim pattern keeps the protocol's ratios only; Simple leaves it as written. */
+    gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, -1, 16, GCSIM_PROTO_SIMPLE, 30, &q);
+    CHECK(memcmp(&q, &r, sizeof q) == 0);
+
+    /* NCCL's latency model at depth (tuner_model.c): a ring all-reduce of 1024 GPUs on 128
+     * nodes of 8 (Simple, NVLink): 8.4 + 1792 x max(3.4, 3) + 254 x 14 us; the tree:
+     * 8.4 + 2 (7 x 4.0 + 7 x 14) us; one GPU per node charges the tree's network hop to
+     * the ring (LL: 5.0, not 2.7). */
+    gcsim_nccl_latency l;
+    gcsim_nccl_latency_of(GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE, GCSIM_OP_ALLREDUCE, true, 1024, 128, &l);
+    CHECK(l.hops == 2046 && l.inter_hops == 254);
+    CHECK_REL(l.latency_s, (8.4 + 1792 * 3.4 + 254 * 14) * 1e-6, 1e-12);
+    gcsim_nccl_latency_of(GCSIM_NCCL_TREE, GCSIM_PROTO_SIMPLE, GCSIM_OP_ALLREDUCE, true, 1024, 128, &l);
+    CHECK(l.hops == 28 && l.inter_hops == 14);
+    CHECK_REL(l.latency_s, (8.4 + 2 * (7 * 4.0 + 7 * 14)) * 1e-6, 1e-12);
+    gcsim_nccl_latency_of(GCSIM_NCCL_RING, GCSIM_PROTO_LL, GCSIM_OP_ALLREDUCE, false, 4, 4, &l);
+    CHECK(l.hops == 6 && l.inter_hops == 6);
+    CHECK_REL(l.latency_s, (6.6 + 6 * 5.0) * 1e-6, 1e-12);
+    gcsim_nccl_latency_of(GCSIM_NCCL_NVLS_TREE, GCSIM_PROTO_SIMPLE, GCSIM_OP_ALLREDUCE, true, 64, 8, &l);
+    CHECK_REL(l.latency_s, (25 + 6 * 20.9) * 1e-6, 1e-12);
+    /* NCCL's tree correction: Simple at 1 MiB (log2(2^20 / 64) = 14) 0.5, none from 512 MiB. */
+    CHECK(gcsim_nccl_tree_correction(GCSIM_PROTO_SIMPLE, 1 << 20) == 0.5);
+    CHECK(gcsim_nccl_tree_correction(GCSIM_PROTO_SIMPLE, 512.0 * (1 << 20)) == 1.0);
 
     /* The tuner on one node of U (4 GPUs, ring or double tree). A ring all-reduce of S
-     * takes 6 (a + S/4 / B). At 8 B LL wins on latency: 6 x 5e-6/5.7 (+ 2 B / 5 GB/s)
-     * against Simple's 6 x 5e-6; the double tree on one node has 2 x (3 + C - 1) + ...
-     * steps, more than the ring's 6, so the ring's LL is the pick. */
+     * takes 6 (a + S/4 / B), a the hop latency with NCCL's base spread over 6 hops:
+     * Simple 5 + 8.4/6 us, LL 5/5.7 + 6.6/6 us. At 8 B LL wins on latency; the double
+     * tree on one node has more steps than the ring's 6, so the ring's LL is the pick. */
+    double a_simple = 5e-6 + 8.4e-6 / 6, a_ll = 5e-6 / 5.7 + 6.6e-6 / 6;
     gcsim_error err;
     gcsim_tuned t;
     CHECK(gcsim_tuner_choose(&u, 4, GCSIM_OP_ALLREDUCE, 8, COLLECTIVE_COUNT, GCSIM_PROTO_COUNT,
                              &t, &err) == 0);
     CHECK(t.collective == COLLECTIVE_RING && t.protocol == GCSIM_PROTO_LL);
-    CHECK_REL(t.time_s, 6 * (5e-6 / 5.7 + 2.0 / 5e9), 1e-9);
+    CHECK_REL(t.time_s, 6 * (a_ll + 2.0 / 5e9), 1e-9);
     /* At 400 MB Simple wins on bandwidth: LL's 6 x 1e8 / 5e9 = 0.12 s against 0.06. */
     CHECK(gcsim_tuner_choose(&u, 4, GCSIM_OP_ALLREDUCE, 400e6, COLLECTIVE_RING, GCSIM_PROTO_COUNT,
                              &t, &err) == 0);
     CHECK(t.protocol == GCSIM_PROTO_SIMPLE);
-    CHECK_REL(t.time_s, 6 * (5e-6 + 1e8 / 10e9), 1e-9);
-    /* The crossover where both take the same time: 6 (5e-6 + x/10e9) = 6 (5e-6/5.7 +
-     * x/5e9), x = S/4 = 5e-6 (1 - 1/5.7) x 1e10 = 41,228 B: a little below, LL; above,
-     * Simple. */
-    double cross = 4 * 5e-6 * (1 - 1 / 5.7) * 1e10;
+    CHECK_REL(t.time_s, 6 * (a_simple + 1e8 / 10e9), 1e-9);
+    /* The crossover where both take the same time: 6 (a_simple + x/10e9) = 6 (a_ll +
+     * x/5e9), x = S/4 = (a_simple - a_ll) x 1e10: a little below, LL; above, Simple. */
+    double cross = 4 * (a_simple - a_ll) * 1e10;
     CHECK(gcsim_tuner_choose(&u, 4, GCSIM_OP_ALLREDUCE, 0.98 * cross, COLLECTIVE_RING,
                              GCSIM_PROTO_COUNT, &t, &err) == 0 && t.protocol == GCSIM_PROTO_LL);
     CHECK(gcsim_tuner_choose(&u, 4, GCSIM_OP_ALLREDUCE, 1.02 * cross, COLLECTIVE_RING,
@@ -76,14 +108,19 @@ int main(void)
     }
     CHECK(gcsim_tuner_choose(&u, 16, GCSIM_OP_ALLREDUCE, 8, COLLECTIVE_RING, GCSIM_PROTO_SIMPLE,
                              &t, &err) == 0 && t.protocol == GCSIM_PROTO_SIMPLE);
-    /* The rank: a tree without NVLS ranks at the larger of its time and its latency plus
-     * the ring's bandwidth time x N/(2(N-1)) / 0.46 (NCCL's model: 16 GPUs, 1.1594); any
-     * other algorithm, or a tree with NVLS across nodes, at its time. */
-    CHECK_REL(gcsim_tuner_rank_s(COLLECTIVE_DOUBLE_TREE, 16, false, 1.0, 0.1, 2.0, 0.2),
+    /* The rank: a tree at its latency plus the ring's Simple bandwidth time x N/(2(N-1))
+     * / (0.92 x 0.5 x protocol efficiency x NCCL's correction at the size): 16 GPUs on 2
+     * nodes, 1 GiB (correction 1), Simple; NVLS-tree at its latency plus the ring's
+     * bandwidth time, halved on 2 nodes; the ring at its time. */
+    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_TREE, GCSIM_PROTO_SIMPLE, 16, 2, 1 << 30, 1.0, 0.1, 1.8),
               0.1 + 1.8 * (16.0 / 30) / 0.46, 1e-12);
-    CHECK(gcsim_tuner_rank_s(COLLECTIVE_DOUBLE_TREE, 16, false, 5.0, 0.1, 2.0, 0.2) == 5.0);
-    CHECK(gcsim_tuner_rank_s(COLLECTIVE_DOUBLE_TREE, 16, true, 1.0, 0.1, 2.0, 0.2) == 1.0);
-    CHECK(gcsim_tuner_rank_s(COLLECTIVE_RING, 16, false, 2.0, 0.2, 2.0, 0.2) == 2.0);
+    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_TREE, GCSIM_PROTO_SIMPLE, 16, 2, 1 << 20, 1.0, 0.1, 1.8),
+              0.1 + 1.8 * (16.0 / 30) / (0.46 * 0.5), 1e-12);
+    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_NVLS_TREE, GCSIM_PROTO_SIMPLE, 16, 2, 1 << 30, 1.0, 0.1, 1.8),
+              0.1 + 0.9, 1e-12);
+    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_NVLS_TREE, GCSIM_PROTO_SIMPLE, 64, 8, 1 << 30, 1.0, 0.1, 1.8),
+              0.1 + 1.8, 1e-12);
+    CHECK(gcsim_tuner_rank_s(GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE, 16, 2, 1 << 30, 2.0, 0.2, 1.8) == 2.0);
     /* On R the tuner's pick ranks no worse than any single candidate, at every size, and
      * its time is the closed form of what it picked. */
     for (double s = 8; s <= 8e9; s *= 4) {
@@ -121,5 +158,24 @@ int main(void)
     CHECK(gcsim_tuner_choose(&r, 8, GCSIM_OP_ALLREDUCE, 8e9, COLLECTIVE_COUNT,
                              GCSIM_PROTO_COUNT, &t, &err) == 0);
     CHECK(t.collective == COLLECTIVE_NVLS);
+    /* The inter-node choice does not depend on a node property it has no use for: with
+     * and without NVLS in R's nodes, on 2 and on 64 nodes, every size picks the same ring
+     * or tree and protocol, except where NVLS-tree itself (a candidate only with NVLS) is
+     * the pick. */
+    for (int nodes = 2; nodes <= 64; nodes *= 32) {
+        gcsim_platform with = platform_r(), without = platform_r();
+        with.nodes = without.nodes = nodes;
+        with.intra.nvls_Bps = 274e9;
+        for (double s = 8; s <= 8e9; s *= 4) {
+            gcsim_tuned a, b;
+            CHECK(gcsim_tuner_choose(&with, 8 * nodes, GCSIM_OP_ALLREDUCE, s, COLLECTIVE_COUNT,
+                                     GCSIM_PROTO_COUNT, &a, &err) == 0);
+            CHECK(gcsim_tuner_choose(&without, 8 * nodes, GCSIM_OP_ALLREDUCE, s, COLLECTIVE_COUNT,
+                                     GCSIM_PROTO_COUNT, &b, &err) == 0);
+            CHECK(b.algo == GCSIM_NCCL_RING || b.algo == GCSIM_NCCL_TREE);
+            if (a.algo != GCSIM_NCCL_NVLS_TREE)
+                CHECK(a.algo == b.algo && a.protocol == b.protocol && a.time_s == b.time_s);
+        }
+    }
     CHECK_DONE();
 }

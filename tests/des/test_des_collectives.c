@@ -25,6 +25,7 @@
 #include "des.h"
 #include "des_test_platform.h"
 #include "protocol.h"
+#include "tuner_model.h"
 
 static void agree(const gcsim_platform *p, int gpus, double bytes, const long long *expected)
 {
@@ -91,8 +92,13 @@ int main(void)
     /* A protocol is the platform with other link figures (sim/collectives/protocol.h):
      * the DES runs it as the closed form costs it, LL on small messages included. */
     gcsim_platform ll;
-    gcsim_protocol_platform(&r, COLLECTIVE_RING, 2, GCSIM_PROTO_LL, &ll);
+    gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_RING, 16, GCSIM_PROTO_LL, 30, &ll);
     agree(&ll, 16, 4194304.0, NULL);
+    /* NCCL's per-hop network overheads are latencies of the protocol's platform: the DES
+     * charges them as the closed form does, a tree's at its depth included. */
+    gcsim_platform tree;
+    gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_TREE, 16, GCSIM_PROTO_SIMPLE, 16, &tree);
+    agree(&tree, 16, 4194304.0, NULL);
     /* NVLS on one node of R, given a switch that reduces at 274 GB/s per port. */
     r.intra.nvls_Bps = 274e9;
     agree(&r, 8, 64e6, NULL);

@@ -17,6 +17,10 @@ KiB) have no error. Then the median |error| per log, and pooled over the rows of
 the logs the source reports as normal and of those it reports as a problem, for sizes >= 64
 MiB and for 1 MiB <= size < 64 MiB.
 
+Forced algorithms: a log run with NCCL_ALGO / NCCL_PROTO set is predicted with the same
+(`gcsim collective --collective ALGO --protocol PROTO`) from SOURCES.tsv's optional `algo` and
+`proto` columns ("-": the tuner picks, as NCCL did for the log).
+
 Normal or problem: from the SOURCES.tsv `note` column. A log is a problem when the note says
 the source thread reports a degradation, a bug, a problem or a regression, or that the
 algorithm was forced (NCCL_ALGO) on a possibly slow system; every other log (a sample output
@@ -203,6 +207,11 @@ def predict(gcsim, row, sizes, engine):
     None there."""
     argv = [gcsim, "collective", "--platform", row["platform_path"], "--gpus", row["gpus"],
             "--sizes", ",".join("%dB" % s for s in sizes), "--engine", engine]
+    # A log run with NCCL_ALGO / NCCL_PROTO forced is predicted with the same algorithm and
+    # protocol (SOURCES.tsv's optional algo / proto columns; "-" or absent: the tuner's).
+    for key, flag in (("algo", "--collective"), ("proto", "--protocol")):
+        if row.get(key, "-").strip() not in ("", "-"):
+            argv += [flag, row[key].strip()]
     doc = gcsim_cli.run_json(argv, cwd=REPO, timeout_s=600)
     rows = doc.get("rows") if isinstance(doc, dict) else None
     if not isinstance(rows, list):

@@ -1,0 +1,163 @@
+/*
+ * sim/collectives/tuner_model.c: NCCL's tuning model, restated (tuner_model.h).
+ *
+ * Source of every figure and rule: NVIDIA/nccl src/graph/tuning.cc at commit
+ * 5067397c2676d5aed50042fc39e5c8ee96eb0027 (master, 11 Jun 2026); "line N" below is a
+ * line of that file. The tables are NCCL's values (facts, not fitted here), in gcsim's
+ * protocol order (Simple, LL128, LL; NCCL's own order is LL, LL128, Simple). Left out:
+ * CollNet (no gcsim platform describes a SHARP fabric), PAT (all-gather and reduce-scatter
+ * with one GPU per node only), the per-channel bandwidth caps and LL's cap (gcsim has no
+ * channel count: its bandwidths are the links'), the CPU vendor (the net overhead is
+ * NCCL's Intel/default 1 us; AMD's is 2 us) and the graph's extra network latency
+ * (latencyInter, 0 unless a net plugin reports one).
+ */
+#include <math.h>
+
+#include "tuner_model.h"
+
+static const char *const algo_names[GCSIM_NCCL_ALGO_COUNT] = {"ring", "tree", "nvls", "nvls-tree"};
+
+const char *gcsim_nccl_algo_name(gcsim_nccl_algo a)
+{
+    return (unsigned)a < GCSIM_NCCL_ALGO_COUNT ? algo_names[a] : "?";
+}
+
+/* Per-call base latency, us (baseLatencies, lines 151-153): tree {LL 6.8, LL128 14.0,
+ * Simple 8.4}, ring {6.6, 14.0, 8.4}, NVLS and NVLS-tree 0. */
+static const double base_us[GCSIM_NCCL_ALGO_COUNT][GCSIM_PROTO_COUNT] = {
+    [GCSIM_NCCL_RING] = {8.4, 14.0, 6.6},
+    [GCSIM_NCCL_TREE] = {8.4, 14.0, 6.8},
+    [GCSIM_NCCL_NVLS] = {0, 0, 0},
+    [GCSIM_NCCL_NVLS_TREE] = {0, 0, 0},
+};
+
+enum { HW_NVLINK, HW_PCI, HW_NET, HW_COUNT };
+
+/* Per-hop latency, us (hwLatencies): NVLink lines 159-161, PCIe 165-167, network 171-173.
+ * NVLS and NVLS-tree run Simple only (line 301); their PCIe entries are 0 (no NVLS there). */
+static const double hop_us[HW_COUNT][GCSIM_NCCL_ALGO_COUNT][GCSIM_PROTO_COUNT] = {
+    [HW_NVLINK] = {[GCSIM_NCCL_RING] = {3.4, 1.9, 0.6},
+                   [GCSIM_NCCL_TREE] = {4.0, 1.25, 0.6},
+                   [GCSIM_NCCL_NVLS] = {25, 0, 0},
+                   [GCSIM_NCCL_NVLS_TREE] = {25, 0, 0}},
+    [HW_PCI] = {[GCSIM_NCCL_RING] = {5.7, 2.5, 1.0},
+                [GCSIM_NCCL_TREE] = {4.0, 1.9, 1.0},
+                [GCSIM_NCCL_NVLS] = {0, 0, 0},
+                [GCSIM_NCCL_NVLS_TREE] = {0, 0, 0}},
+    [HW_NET] = {[GCSIM_NCCL_RING] = {14.0, 4.0, 2.7},
+                [GCSIM_NCCL_TREE] = {14.0, 8.5, 5.0},
+                [GCSIM_NCCL_NVLS] = {18, 0, 0},
+                [GCSIM_NCCL_NVLS_TREE] = {20.9, 0, 0}},
+};
+
+/* getNetOverhead (lines 228-233): 1 us per posted network operation on Intel x86 and
+ * other CPUs (2 us on AMD x86; gcsim's platforms do not name the CPU), x3 for Simple
+ * (line 408). A ring across nodes charges every one of its nsteps hops at least this
+ * (lines 404-410: "inter-node rings still have to launch nsteps * net overhead"). */
+#define NET_OVERHEAD_US 1.0
+#define NET_OVERHEAD_SIMPLE_FACTOR 3.0
+
+/* floor(log2(n)) for n >= 1, as NCCL's log2i. */
+static int log2_floor(int n)
+{
+    int l = 0;
+    while (n >= 2) {
+        n >>= 1;
+        l++;
+    }
+    return l;
+}
+
+void gcsim_nccl_latency_of(gcsim_nccl_algo a, gcsim_protocol pr, gcsim_op op, bool nvlink_node,
+                           int gpus, int nodes, gcsim_nccl_latency *out)
+{
+    if (nodes < 1)
+        nodes = 1;
+    if (gpus < nodes)
+        gpus = nodes;
+    int ppn = gpus / nodes; /* NCCL's nRanks / nNodes (integer where it divides) */
+    int intra_hw = nvlink_node ? HW_NVLINK : HW_PCI;
+    *out = (gcsim_nccl_latency){0};
+    out->base_s = base_us[a][pr] * 1e-6;
+    out->intra_hop_s = hop_us[intra_hw][a][pr] * 1e-6;
+    /* One GPU per node exposes the network's latency whole: NCCL charges the tree's
+     * network figure to every algorithm then (lines 386-388). */
+    gcsim_nccl_algo net_algo = ppn == 1 ? GCSIM_NCCL_TREE : a;
+    out->inter_hop_s = nodes > 1 ? hop_us[HW_NET][net_algo][pr] * 1e-6 : 0;
+    if (nodes > 1 && (a == GCSIM_NCCL_NVLS || a == GCSIM_NCCL_NVLS_TREE))
+        out->inter_hop_s = hop_us[HW_NET][a][pr] * 1e-6; /* Simple only: no LL entry */
+    switch (a) {
+    case GCSIM_NCCL_RING: {
+        /* lines 288-291: nsteps 2(N-1) for all-reduce, N-1 for all-gather and
+         * reduce-scatter, N for broadcast; line 411: 2(nodes-1) network hops for an
+         * all-reduce, nodes-1 otherwise */
+        int n = gpus;
+        out->hops = op == GCSIM_OP_ALLREDUCE ? 2 * (n - 1) : op == GCSIM_OP_BROADCAST ? n : n - 1;
+        out->inter_hops = nodes == 1 ? 0 : op == GCSIM_OP_ALLREDUCE ? 2 * (nodes - 1) : nodes - 1;
+        if (nodes > 1)
+            out->intra_floor_s = NET_OVERHEAD_US * 1e-6 *
+                                 (pr == GCSIM_PROTO_SIMPLE ? NET_OVERHEAD_SIMPLE_FACTOR : 1.0);
+        break;
+    }
+    case GCSIM_NCCL_TREE:
+        /* line 416: up and down the tree, ppn - 1 hops in the node's chain and log2(nodes)
+         * across nodes each way */
+        out->hops = 2 * ((ppn - 1) + log2_floor(nodes));
+        out->inter_hops = 2 * log2_floor(nodes);
+        break;
+    case GCSIM_NCCL_NVLS:
+        /* lines 424-426: one in-switch operation, plus one network hop across nodes */
+        out->hops = 1 + (nodes > 1);
+        out->inter_hops = nodes > 1;
+        break;
+    case GCSIM_NCCL_NVLS_TREE:
+        /* lines 427-428: one in-switch operation, the tree's 2 log2(nodes) network hops */
+        out->hops = 1 + 2 * log2_floor(nodes);
+        out->inter_hops = 2 * log2_floor(nodes);
+        break;
+    default: break;
+    }
+    if (out->hops < 1)
+        out->hops = 1;
+    double intra = fmax(out->intra_hop_s, out->intra_floor_s);
+    out->latency_s = out->base_s + (out->hops - out->inter_hops) * intra +
+                     out->inter_hops * out->inter_hop_s;
+}
+
+/* treeCorrectionFactor (lines 623-627), NCCL's rows LL, LL128, Simple, indexed by
+ * floor(log2(bytes / 64)) from 0 to 23; applied to tree all-reduces below index 23
+ * (line 640). "Trees are not perfectly sticking to the model for medium sizes." */
+static const double tree_correction[GCSIM_PROTO_COUNT][24] = {
+    [GCSIM_PROTO_SIMPLE] = {.9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5,
+                            .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9, .9},
+    [GCSIM_PROTO_LL128] = {1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6,
+                           .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0, 1.0, 1.0},
+    [GCSIM_PROTO_LL] = {1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5,
+                        .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0, 1.0, 1.0},
+};
+
+double gcsim_nccl_tree_correction(gcsim_protocol pr, double bytes)
+{
+    if ((unsigned)pr >= GCSIM_PROTO_COUNT || !(bytes >= 64))
+        return 1.0;
+    int l = log2_floor((int)fmin(bytes / 64, 1 << 30));
+    return l < 23 ? tree_correction[pr][l] : 1.0;
+}
+
+double gcsim_nccl_tree_bw_factor(gcsim_protocol pr, int nodes)
+{
+    /* line 331: a tree all-reduce at 0.92 of the per-channel bandwidth; lines 332-335:
+     * LL x 1/3.8, LL128 x 7/9 on one node and 120/128 across nodes */
+    double f = 0.92;
+    if (pr == GCSIM_PROTO_LL)
+        f *= 1.0 / 3.8;
+    else if (pr == GCSIM_PROTO_LL128)
+        f *= nodes == 1 ? 7.0 / 9.0 : 120.0 / 128.0;
+    return f;
+}
+
+double gcsim_nccl_ring_bw_factor(gcsim_protocol pr)
+{
+    /* lines 327-329: ring LL x 0.5, LL128 x 0.92 */
+    return pr == GCSIM_PROTO_LL ? 0.5 : pr == GCSIM_PROTO_LL128 ? 0.92 : 1.0;
+}

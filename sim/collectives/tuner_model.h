@@ -1,0 +1,63 @@
+/*
+ * sim/collectives/tuner_model.h: NCCL's tuning model as gcsim restates it: the latency
+ * NCCL's tuner charges an algorithm x protocol (a per-call base, a per-hop cost inside a
+ * node and a per-hop cost across nodes, with the hop counts of a ring of N ranks, a tree
+ * of depth log2(nodes), NVLS and NVLS-tree), and the bandwidth relations it assumes
+ * between its algorithms (a tree at 0.92 of the ring's per-channel bandwidth, counted at
+ * half of it as algorithm bandwidth; NVLS-tree at twice the ring's on two nodes; its
+ * tree correction per size).
+ *
+ * Offers:
+ *   - gcsim_nccl_algo: the NCCL algorithm a gcsim candidate stands for. gcsim runs each
+ *     with its own schedule: ring the ring, tree and NVLS-tree the railed double tree,
+ *     NVLS the one-node in-switch reduction.
+ *   - gcsim_nccl_latency_of: NCCL's latency terms for one algorithm, protocol, operation
+ *     and shape (gpus, nodes).
+ *   - gcsim_nccl_tree_correction: NCCL's per-size factor on a tree's bandwidth.
+ * Every figure's source (file, commit, line of NVIDIA/nccl) is in tuner_model.c. gcsim's
+ * code, not NCCL's: the rules are restated, the table values are facts.
+ */
+#ifndef GCSIM_TUNER_MODEL_H
+#define GCSIM_TUNER_MODEL_H
+
+#include <stdbool.h>
+
+#include "collectives.h"
+#include "protocol.h"
+
+typedef enum {
+    GCSIM_NCCL_RING,
+    GCSIM_NCCL_TREE,
+    GCSIM_NCCL_NVLS,
+    GCSIM_NCCL_NVLS_TREE,
+    GCSIM_NCCL_ALGO_COUNT
+} gcsim_nccl_algo;
+
+const char *gcsim_nccl_algo_name(gcsim_nccl_algo a);
+
+typedef struct {
+    double base_s;        /* per call */
+    double intra_hop_s;   /* one hop inside a node (NVLink or PCIe figure) */
+    double inter_hop_s;   /* one hop across nodes: NCCL's network per-hop overhead */
+    double intra_floor_s; /* a ring across nodes: every hop at least the net overhead */
+    int hops;             /* hops one byte makes in sequence (>= 1) */
+    int inter_hops;       /* of which across nodes */
+    double latency_s;     /* base + (hops - inter) x max(intra, floor) + inter x inter_hop */
+} gcsim_nccl_latency;
+
+/* NCCL's latency terms for algorithm a, protocol pr, operation op on `gpus` GPUs over
+ * `nodes` nodes (gpus / nodes per node, as NCCL's ppn); nvlink_node: the node's GPUs talk
+ * over NVLink (else PCIe). Broadcast is counted as NCCL's ring broadcast (N hops). */
+void gcsim_nccl_latency_of(gcsim_nccl_algo a, gcsim_protocol pr, gcsim_op op, bool nvlink_node,
+                           int gpus, int nodes, gcsim_nccl_latency *out);
+
+/* NCCL's correction of a tree's all-reduce bandwidth at `bytes` (1 outside its table). */
+double gcsim_nccl_tree_correction(gcsim_protocol pr, double bytes);
+
+/* NCCL's tree bus bandwidth over its ring's (same per-channel figure): 0.92, and the
+ * protocol's efficiency on a tree (LL 1/3.8, LL128 7/9 on one node, 120/128 across). */
+double gcsim_nccl_tree_bw_factor(gcsim_protocol pr, int nodes);
+/* The ring's: Simple 1, LL128 0.92, LL 0.5. */
+double gcsim_nccl_ring_bw_factor(gcsim_protocol pr);
+
+#endif
