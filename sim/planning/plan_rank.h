@@ -34,6 +34,9 @@ typedef struct {
     /* Convergence factor (sim/convergence, issue 26): iterations the compressor needs to
      * reach fp32's accuracy relative to fp32's; 0 (unset) counts as 1. */
     double conv_factor;
+    /* Goodput (goodput.h, issue 41): the fraction of wall time that is useful work with
+     * failures, checkpoints and restarts at this GPU count; 0 (unset) counts as 1. */
+    double useful_fraction;
     /* Set by plan_evaluate. */
     double tput, efficiency, usd_per_hour, hours, total_usd;
     double tput_to_accuracy;  /* tput / conv_factor: samples/s of fp32-equivalent progress */
@@ -43,7 +46,7 @@ typedef struct {
 } plan_candidate;
 
 /* Fills the derived fields: usd_per_hour = GPUs x price, tput_to_accuracy = throughput /
- * conv_factor, hours = work / tput_to_accuracy / 3600 (the time to fp32's accuracy on that
+ * conv_factor (x useful_fraction when set: progress per wall-clock second), hours = work / tput_to_accuracy / 3600 (the time to fp32's accuracy on that
  * work), total = usd_per_hour x hours (NAN when unknown), feasibility (the needed throughput
  * against tput_to_accuracy) and shortfall. An unpriced
  * configuration is infeasible under a budget (infinite shortfall). */
