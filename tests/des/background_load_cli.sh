@@ -1,0 +1,48 @@
+#!/bin/sh
+# gcsim collective --background-load (issue 41): the DES rows slow by the bound's 1/(1-f)
+# where the loaded links set the time (the NICs of a 2-node h100-ndr ring); the analytic
+# rows stay the unloaded fabric's, byte for byte, and a note says the analytic engine does
+# not include the load; without the option no note or meta member appears; bad values are
+# refused with exit 2, the option named, nothing on stdout.
+# usage: background_load_cli.sh GCSIM SOURCE_DIR WORK_DIR
+set -eu
+gcsim=$1 src=$2 work=$3
+fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$work" && mkdir -p "$work"
+run="collective --platform $src/platforms/h100-ndr.json --gpus 16 --sizes 1GiB --collective ring --protocol simple --engine both --format json"
+"$gcsim" $run >"$work/plain.json"
+"$gcsim" $run --background-load 0.5 --background-links nic >"$work/nic.json"
+"$gcsim" $run --background-load 0.5 >"$work/leaf.json"
+python3 - "$work" <<'PY' || fail "background load figures"
+import json, sys
+w = sys.argv[1]
+plain, nic, leaf = (json.load(open("%s/%s.json" % (w, k))) for k in ("plain", "nic", "leaf"))
+t = lambda d, e: [r["time_s"] for r in d["rows"] if r["engine"] == e][0]
+assert "background load" not in plain["notes"] and "background_load" not in plain["meta"]
+assert t(nic, "analytic") == t(plain, "analytic"), "the analytic row moved"
+ratio = t(nic, "des") / t(plain, "des")
+assert abs(ratio / 2.0 - 1) < 0.01, "NICs at half capacity: DES x%.4f, bound 2" % ratio
+assert "analytic engine does not include it" in nic["notes"]["background load"]
+assert nic["meta"]["background_load"] == 0.5
+# h100-ndr's leaf uplinks (32 nodes per leaf, 1:1) are not the 2-node ring's bottleneck
+ratio_leaf = t(leaf, "des") / t(plain, "des")
+assert abs(ratio_leaf - 1) < 0.01, "leaf links not the bottleneck: DES x%.4f" % ratio_leaf
+print("ok: NICs at 0.5 load: DES x%.4f (bound 2); leaf links: x%.4f" % (ratio, ratio_leaf))
+PY
+refuse() {
+    want=$1; shift
+    set +e
+    "$gcsim" "$@" >"$work/out" 2>"$work/err"
+    rc=$?
+    set -e
+    [ "$rc" = 2 ] || fail "$* exited $rc, not 2"
+    [ ! -s "$work/out" ] || fail "$* printed on stdout"
+    grep -q -- "$want" "$work/err" || fail "$*: stderr lacks \"$want\": $(cat "$work/err")"
+}
+refuse "--background-load: expected a fraction" collective --gpus 4 --background-load 1
+refuse "--background-load: expected a fraction" collective --gpus 4 --background-load -0.1
+refuse "--background-load: expected a fraction" collective --gpus 4 --background-load half
+refuse "--background-links: expected leaf or nic" collective --gpus 4 --background-load 0.2 --background-links spine
+refuse "--background-links needs --background-load" collective --gpus 4 --background-links nic
+refuse "has no leaf switches" collective --platform "$src/platforms/cloud-v100-25gbe.json" --gpus 4 --background-load 0.2 --background-links leaf
+echo "ok: refusals"
