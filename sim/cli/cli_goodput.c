@@ -27,9 +27,9 @@ int cli_goodput_option(const char *cmd, int ch, const char *arg, goodput_options
     case 4100:
         return 0;
     case 4101:
-        return positive(cmd, "--gpu-mtbf-hours", arg, 0, &o->gpu_mtbf_h);
+        return positive(cmd, "--mtbf-gpu-hours", arg, 0, &o->gpu_mtbf_h);
     case 4102:
-        return positive(cmd, "--node-mtbf-hours", arg, 0, &o->node_mtbf_h);
+        return positive(cmd, "--mtbf-node-hours", arg, 0, &o->node_mtbf_h);
     case 4103:
         if (positive(cmd, "--storage-gb-per-s", arg, 0, &v))
             return -1;
@@ -66,7 +66,7 @@ int cli_goodput_option(const char *cmd, int ch, const char *arg, goodput_options
 int cli_goodput_check(const char *cmd, const goodput_options *o)
 {
     if (o->gpu_mtbf_h > 0 && o->node_mtbf_h > 0) {
-        fprintf(stderr, "gcsim %s: --gpu-mtbf-hours and --node-mtbf-hours both give the failure "
+        fprintf(stderr, "gcsim %s: --mtbf-gpu-hours and --mtbf-node-hours both give the failure "
                         "rate: use one\n", cmd);
         return -1;
     }

@@ -2,8 +2,8 @@
  * sim/cli/cli_goodput.h: the goodput options of `gcsim predict` and `gcsim plan` (issue 41),
  * parsed once. Any of them turns goodput on; without them the outputs are as before.
  *   --goodput                     on, with every default (sim/planning/goodput.h)
- *   --gpu-mtbf-hours H            a GPU's mean time between job-interrupting failures
- *   --node-mtbf-hours H           a node's instead (not with --gpu-mtbf-hours)
+ *   --mtbf-gpu-hours H            a GPU's mean time between job-interrupting failures
+ *   --mtbf-node-hours H           a node's instead (not with --mtbf-gpu-hours)
  *   --storage-gb-per-s X          the job's checkpoint write (and read) rate, GB/s (1e9 B/s)
  *   --restart-s S                 seconds a restart takes before reading the checkpoint
  *   --checkpoint-interval R       daly (default), young, or seconds of work per checkpoint
@@ -21,8 +21,8 @@
 
 /* The long options, to splice into a command's table. */
 #define CLI_GOODPUT_LONGOPTS                                                     \
-    {"goodput", no_argument, 0, 4100}, {"gpu-mtbf-hours", required_argument, 0, 4101}, \
-        {"node-mtbf-hours", required_argument, 0, 4102},                         \
+    {"goodput", no_argument, 0, 4100}, {"mtbf-gpu-hours", required_argument, 0, 4101}, \
+        {"mtbf-node-hours", required_argument, 0, 4102},                         \
         {"storage-gb-per-s", required_argument, 0, 4103},                        \
         {"restart-s", required_argument, 0, 4104},                               \
         {"checkpoint-interval", required_argument, 0, 4105}
@@ -38,9 +38,9 @@ int cli_goodput_check(const char *cmd, const goodput_options *o);
     "  --goodput         also report goodput: useful samples/s with failures, checkpoints\n"    \
     "                    and restarts, and the checkpoint interval (docs/planning.md,\n"        \
     "                    \"Goodput\"); each option below implies it:\n"                         \
-    "  --gpu-mtbf-hours H   a GPU's mean time between job failures (default 50677 h: Llama\n"   \
+    "  --mtbf-gpu-hours H   a GPU's mean time between job failures (default 50677 h: Llama\n"   \
     "                    3's 419 unexpected interruptions on 16,384 H100 in 54 days)\n"         \
-    "  --node-mtbf-hours H  a node's instead\n"                                                 \
+    "  --mtbf-node-hours H  a node's instead\n"                                                 \
     "  --storage-gb-per-s X checkpoint write and read rate of the job, GB/s (default 0.122\n"   \
     "                    GB/s per GPU: Llama 3's 2 TB/s over 16,384 GPUs)\n"                    \
     "  --restart-s S     restart time before the checkpoint is read (default 150 s)\n"          \

@@ -8,6 +8,7 @@
 
 #include "analytic.h"
 #include "cli_args.h"
+#include "cli_fabric.h"
 #include "cli_files.h"
 #include "collectives.h"
 #include "commands.h"
@@ -55,11 +56,7 @@ static void collective_usage(FILE *out)
 "                    not depend on it: NCCL moves bytes and reduces in the type\n"
 "  --format F        table (default), json or csv: the same numbers\n"
 "  --output FILE     write there (atomically) instead of standard output\n"
-"  --background-load F  other traffic holding a fraction F (0 to 0.99) of the capacity of\n"
-"                    the loaded links, each direction (DES only: the analytic rows are\n"
-"                    the unloaded fabric; docs/des.md, \"Shared fabric\")\n"
-"  --background-links L leaf (a fat tree's leaf uplinks and downlinks, the default there)\n"
-"                    or nic (every NIC, the default on a star)\n",
+CLI_FABRIC_USAGE,
             MAX_GPU_COUNTS);
 }
 
@@ -75,8 +72,7 @@ typedef struct {
     report_format format;
     int elem_bytes; /* --dtype: 4 or 2 */
     const char *dtype; /* its name as reported: fp32, bf16 or fp16 */
-    double background;     /* --background-load: share of the loaded links' capacity; 0 none */
-    int background_links;  /* --background-links: GCSIM_BACKGROUND_*, -1: the default */
+    cli_fabric_options fabric; /* --background-load, --background-links (cli_fabric.h) */
 } collective_options;
 
 static int parse_options(int argc, char **argv, collective_options *o)
@@ -92,7 +88,7 @@ static int parse_options(int argc, char **argv, collective_options *o)
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     *o = (collective_options){.sizes = "8B:8GiB", .op = GCSIM_OP_ALLREDUCE, .engines = 3,
                               .format = REPORT_TABLE, .protocol = GCSIM_PROTO_COUNT,
-                              .elem_bytes = 4, .dtype = "fp32", .background_links = -1};
+                              .elem_bytes = 4, .dtype = "fp32", .fabric = CLI_FABRIC_INIT};
     optind = 1;
     opterr = 0;
     int c;
@@ -161,23 +157,12 @@ static int parse_options(int argc, char **argv, collective_options *o)
             }
             break;
         case 'L':
-            /* at most 0.99: a link loaded to its full capacity carries nothing else */
-            if (!cli_parse_double(optarg, 0, 0.99, &o->background)) {
-                fprintf(stderr, "gcsim collective: --background-load: expected a fraction of "
-                                "capacity from 0 to 0.99, got \"%s\"\n", optarg);
+            if (cli_fabric_load("collective", optarg, &o->fabric))
                 return EXIT_BAD_INPUT;
-            }
             break;
         case 'l':
-            if (strcmp(optarg, "leaf") == 0)
-                o->background_links = GCSIM_BACKGROUND_LEAF_UPLINKS;
-            else if (strcmp(optarg, "nic") == 0)
-                o->background_links = GCSIM_BACKGROUND_NICS;
-            else {
-                fprintf(stderr, "gcsim collective: --background-links: expected leaf or nic, "
-                                "got \"%s\"\n", optarg);
+            if (cli_fabric_links("collective", optarg, &o->fabric))
                 return EXIT_BAD_INPUT;
-            }
             break;
         case 'h': collective_usage(stdout); return EXIT_OK;
         default:
@@ -190,10 +175,8 @@ static int parse_options(int argc, char **argv, collective_options *o)
         fprintf(stderr, "gcsim collective: unexpected argument \"%s\"\n", argv[optind]);
         return EXIT_BAD_INPUT;
     }
-    if (o->background_links >= 0 && !(o->background > 0)) {
-        fprintf(stderr, "gcsim collective: --background-links needs --background-load\n");
+    if (cli_fabric_check("collective", &o->fabric))
         return EXIT_BAD_INPUT;
-    }
     if (!o->gpu_counts) {
         fprintf(stderr, "gcsim collective: --gpus is required\n");
         return EXIT_BAD_INPUT;
@@ -280,19 +263,8 @@ int cmd_collective(int argc, char **argv)
         fprintf(stderr, "gcsim collective: %s\n", err.message);
         return EXIT_BAD_INPUT;
     }
-    if (o.background > 0) {
-        bool tree = platform.fabric.topology == FABRIC_FAT_TREE;
-        int links = o.background_links >= 0 ? o.background_links
-                    : tree                  ? GCSIM_BACKGROUND_LEAF_UPLINKS
-                                            : GCSIM_BACKGROUND_NICS;
-        if (links == GCSIM_BACKGROUND_LEAF_UPLINKS && !tree) {
-            fprintf(stderr, "gcsim collective: --background-links leaf: %s has no leaf "
-                            "switches (fabric topology star): use nic\n", platform.source_path);
-            return EXIT_BAD_INPUT;
-        }
-        platform.background.fraction = o.background;
-        platform.background.links = links;
-    }
+    if (cli_fabric_apply("collective", &o.fabric, &platform))
+        return EXIT_BAD_INPUT;
     int max_gpus = o.gpus[o.gpu_counts - 1];
     if (max_gpus > (long long)platform.nodes * platform.gpus_per_node) {
         fprintf(stderr, "gcsim collective: %s: --gpus %d does not fit %d nodes x %d GPUs\n",
@@ -343,16 +315,10 @@ int cmd_collective(int argc, char **argv)
                                           : "ring, double-tree or nvls, as the tuner picks per size",
              o.op == GCSIM_OP_ALLREDUCE ? "" : o.op == GCSIM_OP_BROADCAST ? "pipelined chain and tree" : "ring");
     report_note(r, "operation", msg);
-    if (o.background > 0) {
-        snprintf(msg, sizeof msg, "%.4g of the capacity of every %s taken by other traffic at a "
-                 "constant rate, each direction: simulated by the DES only; the analytic engine "
-                 "does not include it (its rows are the unloaded fabric, so DES vs analytic is the "
-                 "slowdown, at most 1 / (1 - %.4g) = %.4gx where those links set the time)",
-                 o.background, platform.background.links == GCSIM_BACKGROUND_NICS
-                                   ? "NIC" : "leaf uplink and downlink",
-                 o.background, 1.0 / (1.0 - o.background));
+    if (platform.background.fraction > 0) {
+        cli_fabric_note(&platform, msg, sizeof msg);
         report_note(r, "background load", msg);
-        report_meta_num(r, "background_load", o.background);
+        report_meta_num(r, "background_load", platform.background.fraction);
     }
     report_note(r, "bandwidth", "algbw = size / time; busbw = algbw x nccl-tests' factor; GB/s = 1e9 B/s");
     report_note(r, "protocol", o.protocol == GCSIM_PROTO_COUNT

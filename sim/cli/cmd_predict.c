@@ -28,6 +28,7 @@
 #include "des.h"
 #include "report_emit.h"
 #include "cli_convergence.h"
+#include "cli_fabric.h"
 #include "cli_goodput.h"
 #endif
 
@@ -139,6 +140,7 @@ static void predict_usage(FILE *out)
 "  --convergence S   note the compressor's convergence factor (best, catalog, train, bound;\n"
 "                    docs/convergence.md): time to fp32's accuracy = time per step x factor\n");
     fprintf(out, CLI_GOODPUT_USAGE);
+    fprintf(out, CLI_FABRIC_USAGE);
     fprintf(out,
 "\n"
 "GPUs fill machines first: N GPUs use ceil(N / gpus_per_node) machines; when N is not a\n"
@@ -176,6 +178,7 @@ typedef struct {
     bool convergence_given;       /* --convergence: notes only, the rows are per step */
     conv_source convergence;
     goodput_options goodput;      /* --goodput and its inputs (cli_goodput.h); off: as before */
+    cli_fabric_options fabric;    /* --background-load, --background-links (cli_fabric.h) */
 } predict_options;
 
 static int parse_options(int argc, char **argv, predict_options *o)
@@ -200,6 +203,8 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"no-memory-check", no_argument, 0, 1005}, {"wide", no_argument, 0, 1006},
         {"convergence", required_argument, 0, 1007},
         CLI_GOODPUT_LONGOPTS,
+        {"background-load", required_argument, 0, 4110},
+        {"background-links", required_argument, 0, 4111},
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
@@ -211,11 +216,18 @@ static int parse_options(int argc, char **argv, predict_options *o)
     static const int once[] = {'K', 1000, 1001, 1002, 1003, 1004, 0};
     unsigned seen = 0;
     goodput_options_init(&o->goodput);
+    o->fabric = (cli_fabric_options)CLI_FABRIC_INIT;
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "predict")) != -1) {
         if (cli_option_once("predict", ch, once, &seen, argv))
             return -1;
         if (ch >= CLI_GOODPUT_OPT_FIRST && ch <= CLI_GOODPUT_OPT_LAST) {
             if (cli_goodput_option("predict", ch, optarg, &o->goodput))
+                return -1;
+            continue;
+        }
+        if (ch == 4110 || ch == 4111) {
+            if (ch == 4110 ? cli_fabric_load("predict", optarg, &o->fabric)
+                           : cli_fabric_links("predict", optarg, &o->fabric))
                 return -1;
             continue;
         }
@@ -352,8 +364,13 @@ static int parse_options(int argc, char **argv, predict_options *o)
     }
     if (cli_training_compute_conflict("predict", o->mfu, o->step_time_s))
         return -1;
-    if (cli_goodput_check("predict", &o->goodput))
+    if (cli_goodput_check("predict", &o->goodput) || cli_fabric_check("predict", &o->fabric))
         return -1;
+    if (o->fabric.fraction > 0 && o->engine == ENGINE_ANALYTIC) {
+        fprintf(stderr, "gcsim predict: --background-load is simulated by the DES only: use "
+                        "--engine des or both\n");
+        return -1;
+    }
     if (o->goodput.on && (o->buckets || o->tensors || o->steps)) {
         fprintf(stderr, "gcsim predict: goodput is reported beside the GPU counts' throughput: "
                         "not with --buckets, --tensors or --steps\n");
@@ -904,6 +921,8 @@ int cmd_predict(int argc, char **argv)
         (gcsim_stack_load(gcsim_stack_choice(o.stack, &platform), stack, &err) &&
          (gcsim_stack_blame_platform(o.stack, &platform, &err), 1)))
         goto fail;
+    if (cli_fabric_apply("predict", &o.fabric, &platform))
+        goto done; /* the reason is printed; status is still EXIT_BAD_INPUT */
     if (o.precision >= 0)
         gcsim_model_set_precision(&model, (gcsim_precision)o.precision);
     if (o.optimizer >= 0)
@@ -1134,6 +1153,11 @@ print:
     for (int k = 0; k < n_counts; k++)
         max_gpus = counts[k] > max_gpus ? counts[k] : max_gpus;
     describe(r, &o, &platform, &model, &plan, batch, T1_s, &ss, max_gpus);
+    if (platform.background.fraction > 0) {
+        cli_fabric_note(&platform, msg, sizeof msg);
+        report_note(r, "background load", msg);
+        report_meta_num(r, "background_load", platform.background.fraction);
+    }
     if (search)
         predict_exchange_report(r, search, n_counts, o.exchange_best);
     if (o.convergence_given) {

@@ -101,9 +101,9 @@ void goodput_describe(const goodput_options *o, const goodput_result *g, char *b
 {
     char mtbf[200], bw[200], rs[160];
     if (o->node_mtbf_h > 0)
-        snprintf(mtbf, sizeof mtbf, "node MTBF %.6g h (--node-mtbf-hours)", o->node_mtbf_h);
+        snprintf(mtbf, sizeof mtbf, "node MTBF %.6g h (--mtbf-node-hours)", o->node_mtbf_h);
     else if (o->gpu_mtbf_h > 0)
-        snprintf(mtbf, sizeof mtbf, "GPU MTBF %.6g h (--gpu-mtbf-hours)", o->gpu_mtbf_h);
+        snprintf(mtbf, sizeof mtbf, "GPU MTBF %.6g h (--mtbf-gpu-hours)", o->gpu_mtbf_h);
     else
         snprintf(mtbf, sizeof mtbf, "GPU MTBF %.6g h (default, derived: Llama 3's 419 unexpected "
                  "interruptions on 16,384 H100 in 54 days, arXiv:2407.21783 Sec. 3.3.4)",

@@ -55,9 +55,10 @@
  * N x 122.07 MB/s (storage sized with the cluster) unless --storage-gb-per-s says. Reads
  * at restart are taken at the same rate (the paper gives one sustained figure). */
 #define GOODPUT_DEFAULT_STORAGE_BYTES_PER_S_PER_GPU (2e12 / 16384.0)
-/* Restart time before the checkpoint is read, measured: FlashRecovery (Zhang et al.,
- * arXiv:2509.03047, Sep 2025) restores training on a 4,800-device cluster in 150 s
- * (detection, rescheduling, communication groups); a system built for fast recovery, so an
+/* Restart time before the checkpoint is read, measured: FlashRecovery ("Fast and Low-Cost
+ * Recovery from Failures for Large-Scale Training of LLMs", arXiv:2509.03047, Sep 2025)
+ * restores training on a cluster of 4,800 devices in 150 s (failure detection, restart,
+ * communication groups rebuilt); a system built for fast recovery, so an
  * optimistic figure: --restart-s for another. The checkpoint load (its bytes at the storage
  * rate) is added to it. */
 #define GOODPUT_DEFAULT_RESTART_S 150.0

@@ -46,3 +46,29 @@ refuse "--background-links: expected leaf or nic" collective --gpus 4 --backgrou
 refuse "--background-links needs --background-load" collective --gpus 4 --background-links nic
 refuse "has no leaf switches" collective --platform "$src/platforms/cloud-v100-25gbe.json" --gpus 4 --background-load 0.2 --background-links leaf
 echo "ok: refusals"
+
+# predict: a ResNet-50 iteration on 16 GPUs of a 25 GbE star with half of every NIC taken.
+# Communication slows by at most 1/(1-f) = 2 (every collective's bound), the iteration by at
+# most that extra communication; the analytic row is the unloaded fabric's.
+pred="predict --platform $src/platforms/cloud-v100-25gbe.json --model $src/models/resnet-50.json --gpus 16 --engine both --compressor none --collective ring --format json"
+"$gcsim" $pred >"$work/p0.json"
+"$gcsim" $pred --background-load 0.5 >"$work/p5.json"
+python3 - "$work" <<'PY' || fail "predict with background load"
+import json, sys
+w = sys.argv[1]
+p0, p5 = json.load(open(w + "/p0.json")), json.load(open(w + "/p5.json"))
+row = lambda d, e: [r for r in d["rows"] if r["engine"] == e][0]
+assert row(p5, "analytic") == row(p0, "analytic"), "the analytic row moved"
+a, b = row(p0, "des"), row(p5, "des")
+f = 0.5
+assert a["comm_s"] < b["comm_s"] <= a["comm_s"] / (1 - f) * (1 + 1e-9), (a["comm_s"], b["comm_s"])
+assert a["iteration_s"] < b["iteration_s"] <= a["iteration_s"] + a["comm_s"] * f / (1 - f) * (1 + 1e-9)
+assert "analytic engine does not include it" in p5["notes"]["background load"]
+assert "background load" not in p0["notes"]
+print("ok: predict, NICs at 0.5: DES comm x%.3f (bound 2), iteration x%.3f" %
+      (b["comm_s"] / a["comm_s"], b["iteration_s"] / a["iteration_s"]))
+PY
+refuse "simulated by the DES only" predict --background-load 0.5
+refuse "has no leaf switches" predict --platform "$src/platforms/cloud-v100-25gbe.json" --engine des --gpus 16 --background-load 0.2 --background-links leaf
+refuse "--background-load: expected a fraction" predict --engine des --background-load 2
+echo "ok: predict"

@@ -75,13 +75,13 @@ refuse() {
     [ ! -s "$work/out" ] || fail "$* printed on stdout"
     grep -q -- "$want" "$work/err" || fail "$*: stderr lacks \"$want\": $(cat "$work/err")"
 }
-refuse "--gpu-mtbf-hours: expected a positive number" predict --gpu-mtbf-hours 0
-refuse "--gpu-mtbf-hours: expected a positive number" predict --gpu-mtbf-hours -5
-refuse "--node-mtbf-hours: expected a positive number" plan --samples 1e6 --node-mtbf-hours x
+refuse "--mtbf-gpu-hours: expected a positive number" predict --mtbf-gpu-hours 0
+refuse "--mtbf-gpu-hours: expected a positive number" predict --mtbf-gpu-hours -5
+refuse "--mtbf-node-hours: expected a positive number" plan --samples 1e6 --mtbf-node-hours x
 refuse "--storage-gb-per-s: expected a positive number" predict --storage-gb-per-s 0
 refuse "--restart-s: expected seconds" predict --restart-s -1
 refuse "--checkpoint-interval: expected daly, young or seconds" plan --samples 1e6 --checkpoint-interval dal
 refuse "--checkpoint-interval: expected daly, young or seconds" predict --checkpoint-interval 0
-refuse "both give the failure rate" predict --gpu-mtbf-hours 1000 --node-mtbf-hours 8000
+refuse "both give the failure rate" predict --mtbf-gpu-hours 1000 --mtbf-node-hours 8000
 refuse "not with --buckets" predict --goodput --buckets
 echo "ok: refusals"
