@@ -8,6 +8,7 @@
 
 #include "analytic.h"
 #include "cli_args.h"
+#include "cli_fabric.h"
 #include "cli_files.h"
 #include "collectives.h"
 #include "commands.h"
@@ -54,7 +55,8 @@ static void collective_usage(FILE *out)
 "                    (bfloat16, half); sets count = size / element bytes. Bandwidth does\n"
 "                    not depend on it: NCCL moves bytes and reduces in the type\n"
 "  --format F        table (default), json or csv: the same numbers\n"
-"  --output FILE     write there (atomically) instead of standard output\n",
+"  --output FILE     write there (atomically) instead of standard output\n"
+CLI_FABRIC_USAGE,
             MAX_GPU_COUNTS);
 }
 
@@ -70,6 +72,7 @@ typedef struct {
     report_format format;
     int elem_bytes; /* --dtype: 4 or 2 */
     const char *dtype; /* its name as reported: fp32, bf16 or fp16 */
+    cli_fabric_options fabric; /* --background-load, --background-links (cli_fabric.h) */
 } collective_options;
 
 static int parse_options(int argc, char **argv, collective_options *o)
@@ -80,10 +83,12 @@ static int parse_options(int argc, char **argv, collective_options *o)
         {"collective", required_argument, 0, 'C'}, {"engine", required_argument, 0, 'e'},
         {"format", required_argument, 0, 'f'},   {"output", required_argument, 0, 'O'},
         {"protocol", required_argument, 0, 'P'}, {"dtype", required_argument, 0, 'd'},
+        {"background-load", required_argument, 0, 'L'},
+        {"background-links", required_argument, 0, 'l'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     *o = (collective_options){.sizes = "8B:8GiB", .op = GCSIM_OP_ALLREDUCE, .engines = 3,
                               .format = REPORT_TABLE, .protocol = GCSIM_PROTO_COUNT,
-                              .elem_bytes = 4, .dtype = "fp32"};
+                              .elem_bytes = 4, .dtype = "fp32", .fabric = CLI_FABRIC_INIT};
     optind = 1;
     opterr = 0;
     int c;
@@ -151,6 +156,14 @@ static int parse_options(int argc, char **argv, collective_options *o)
                 return EXIT_BAD_INPUT;
             }
             break;
+        case 'L':
+            if (cli_fabric_load("collective", optarg, &o->fabric))
+                return EXIT_BAD_INPUT;
+            break;
+        case 'l':
+            if (cli_fabric_links("collective", optarg, &o->fabric))
+                return EXIT_BAD_INPUT;
+            break;
         case 'h': collective_usage(stdout); return EXIT_OK;
         default:
             fprintf(stderr, "gcsim collective: unknown or incomplete option \"%s\" (see --help)\n",
@@ -162,6 +175,8 @@ static int parse_options(int argc, char **argv, collective_options *o)
         fprintf(stderr, "gcsim collective: unexpected argument \"%s\"\n", argv[optind]);
         return EXIT_BAD_INPUT;
     }
+    if (cli_fabric_check("collective", &o->fabric))
+        return EXIT_BAD_INPUT;
     if (!o->gpu_counts) {
         fprintf(stderr, "gcsim collective: --gpus is required\n");
         return EXIT_BAD_INPUT;
@@ -248,6 +263,8 @@ int cmd_collective(int argc, char **argv)
         fprintf(stderr, "gcsim collective: %s\n", err.message);
         return EXIT_BAD_INPUT;
     }
+    if (cli_fabric_apply("collective", &o.fabric, &platform))
+        return EXIT_BAD_INPUT;
     int max_gpus = o.gpus[o.gpu_counts - 1];
     if (max_gpus > (long long)platform.nodes * platform.gpus_per_node) {
         fprintf(stderr, "gcsim collective: %s: --gpus %d does not fit %d nodes x %d GPUs\n",
@@ -298,6 +315,11 @@ int cmd_collective(int argc, char **argv)
                                           : "ring, double-tree or nvls, as the tuner picks per size",
              o.op == GCSIM_OP_ALLREDUCE ? "" : o.op == GCSIM_OP_BROADCAST ? "pipelined chain and tree" : "ring");
     report_note(r, "operation", msg);
+    if (platform.background.fraction > 0) {
+        cli_fabric_note(&platform, msg, sizeof msg);
+        report_note(r, "background load", msg);
+        report_meta_num(r, "background_load", platform.background.fraction);
+    }
     report_note(r, "bandwidth", "algbw = size / time; busbw = algbw x nccl-tests' factor; GB/s = 1e9 B/s");
     report_note(r, "protocol", o.protocol == GCSIM_PROTO_COUNT
                                    ? "algorithm and protocol per size as NCCL's tuner picks them: the "

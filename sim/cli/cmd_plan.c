@@ -14,6 +14,7 @@
 #include "cli_files.h"
 #include "cli_training.h"
 #include "cli_convergence.h"
+#include "cli_goodput.h"
 #include "codec.h"
 #include "commands.h"
 #include "exchange_best.h"
@@ -96,7 +97,11 @@ static void plan_usage(FILE *out)
 "                        accuracy / fp32's) in hours, cost and the ranking: catalog\n"
 "                        (published outcomes), train (gcsim train runs), bound (variance\n"
 "                        and bias on a gradient trace), best (default: the best evidence\n"
-"                        that covers it) or none (per-step ranking); docs/convergence.md\n"
+"                        that covers it) or none (per-step ranking); docs/convergence.md\n");
+    fprintf(out, CLI_GOODPUT_USAGE
+"                    With goodput, hours, cost, feasibility and the ranking count it\n"
+"                    (progress = throughput x the useful fraction at each GPU count)\n");
+    fprintf(out,
 "\n"
 "A configuration is feasible when its throughput reaches the target (and the work over\n"
 "the deadline), and its total cost is within the budget. Cost is GPUs x price per GPU-hour\n"
@@ -127,6 +132,7 @@ typedef struct {
     long long grad_accum;
     double mfu;
     conv_source convergence;
+    goodput_options goodput;      /* --goodput and its inputs (cli_goodput.h); off: as before */
 } plan_options;
 
 static void free_options(plan_options *o)
@@ -169,6 +175,7 @@ static int parse_options(int argc, char **argv, plan_options *o)
         {"act-ckpt", optional_argument, 0, 1004},          {"mfu", required_argument, 0, 1005},
         {"convergence", required_argument, 0, 1006},
         {"search", required_argument, 0, 1008},
+        CLI_GOODPUT_LONGOPTS,
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -177,9 +184,15 @@ static int parse_options(int argc, char **argv, plan_options *o)
     /* the training options take one value each: a second one replaced the first */
     static const int once[] = {1003, 1004, 1005, 0};
     unsigned seen = 0;
+    goodput_options_init(&o->goodput);
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "plan")) != -1) {
         if (cli_option_once("plan", ch, once, &seen, argv))
             return -1;
+        if (ch >= CLI_GOODPUT_OPT_FIRST && ch <= CLI_GOODPUT_OPT_LAST) {
+            if (cli_goodput_option("plan", ch, optarg, &o->goodput))
+                return -1;
+            continue;
+        }
         switch (ch) {
         case 'm': o->model_path = optarg; break;
         case 'g': o->gpus = optarg; break;
@@ -319,6 +332,8 @@ static int parse_options(int argc, char **argv, plan_options *o)
         cli_training_unexpected("plan", argv[optind]);
         return -1;
     }
+    if (cli_goodput_check("plan", &o->goodput))
+        return -1;
     const char *problem = NULL;
     if (o->samples > 0 && o->epochs > 0)
         problem = "--samples and --epochs both give the work: use one";
@@ -344,6 +359,25 @@ static int parse_options(int argc, char **argv, plan_options *o)
      * nodes pays for 16). A --gpus list is searched as given unless --whole-nodes filters it. */
     o->whole_nodes = o->nodes_rule == 1 || (o->nodes_rule == -1 && !o->gpus);
     return 0;
+}
+
+/* One row's goodput cells: the interval the plan picks at its GPU count, and what it
+ * gives (goodput.h). */
+static void goodput_cells(report *r, const int *c, const plan_problem *pb,
+                          const plan_candidate *cand)
+{
+    goodput_result g;
+    gcsim_error err;
+    if (goodput_evaluate(pb->goodput, pb->model, cand->gpus,
+                         pb->platforms[cand->platform]->gpus_per_node,
+                         cand->r.p.throughput_samples_per_s, &g, &err))
+        return; /* the search evaluated the same inputs: nothing here can be refused */
+    report_num(r, c[0], g.goodput_samples_per_s);
+    report_num(r, c[1], 100.0 * g.useful_fraction);
+    report_num(r, c[2], g.interval_s);
+    report_num(r, c[3], g.checkpoint_write_s);
+    report_num(r, c[4], g.restart_s);
+    report_num(r, c[5], g.job_mtbf_s);
 }
 
 /* names: the compressors as the user wrote them, one per pb->plans entry (the table's
@@ -389,6 +423,16 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
     int c_conv_lo = report_column(r, "convergence_lo", "conv lo", 3);
     int c_conv_hi = report_column(r, "convergence_hi", "conv hi", 3);
     int c_conv_gap = report_column(r, "convergence_missed_gap_pts", "missed by pts", 1);
+    /* --goodput (issue 41): only when asked, last, so that a plan without it is as it was */
+    int gp[6] = {0};
+    if (pb->goodput) {
+        gp[0] = report_column(r, "goodput_samples_per_s", "goodput/s", 1);
+        gp[1] = report_column(r, "useful_pct", "useful %", 2);
+        gp[2] = report_column(r, "checkpoint_interval_s", "ckpt every s", 1);
+        gp[3] = report_column(r, "checkpoint_write_s", "ckpt write s", 2);
+        gp[4] = report_column(r, "restart_s", "restart s", 1);
+        gp[5] = report_column_scaled(r, "job_mtbf_s", "job MTBF h", 3, 1.0 / 3600.0);
+    }
     for (int k = 0; k < n; k++) {
         const plan_candidate *c = &rows[k];
         report_row(r);
@@ -438,7 +482,8 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
             report_str(r, c_conv_src, cli_convergence_source_label(&conv[c->compressor]));
         }
         if (isfinite(c->hours))
-            report_num(r, c_step_h, c->hours * 3600.0 * c->tput_to_accuracy / c->tput);
+            report_num(r, c_step_h, c->hours * 3600.0 * c->tput_to_accuracy / c->tput /
+                                        (c->useful_fraction > 0 ? c->useful_fraction : 1.0));
         if (conv) {
             report_num(r, c_conv_lo, isfinite(cf.factor) ? cf.lo : 1.0);
             if (isfinite(cf.hi)) /* empty: no upper limit (error feedback, unknown) */
@@ -446,6 +491,8 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
             if (cf.missed)
                 report_num(r, c_conv_gap, 100.0 * (cf.missed_target - cf.missed_reached));
         }
+        if (pb->goodput)
+            goodput_cells(r, gp, pb, c);
     }
     return r;
 }
@@ -531,6 +578,27 @@ static void describe(report *r, const plan_options *o, const plan_problem *pb,
             at += w > 0 ? (size_t)w : 0;
         }
     report_note(r, "stacks", buf);
+    if (pb->goodput) {
+        goodput_result g;
+        gcsim_error err;
+        const gcsim_platform *pf = pb->platforms[0];
+        if (!goodput_evaluate(pb->goodput, m, pf->gpus_per_node, pf->gpus_per_node, 0.0, &g,
+                              &err)) {
+            goodput_describe(pb->goodput, &g, buf, sizeof buf);
+            size_t at2 = strlen(buf);
+            snprintf(buf + at2, sizeof buf - at2, "; hours, cost, feasibility and ranking count "
+                     "goodput, per-step hours failures but not convergence");
+            report_note(r, "goodput", buf);
+                        report_meta_str(r, "goodput.checkpoint_interval_rule", g.rule_name);
+            report_meta_num(r, "goodput.checkpoint_bytes", g.checkpoint_bytes);
+            const goodput_options *go = pb->goodput;
+            report_meta_num(r, go->node_mtbf_h > 0 ? "goodput.node_mtbf_hours"
+                                                   : "goodput.gpu_mtbf_hours",
+                            go->node_mtbf_h > 0  ? go->node_mtbf_h
+                            : go->gpu_mtbf_h > 0 ? go->gpu_mtbf_h
+                                                 : GOODPUT_DEFAULT_GPU_MTBF_H);
+        }
+    }
 }
 
 /* --exchange best: which exchange won where, and by how much over the stack's own (the
@@ -633,7 +701,8 @@ int cmd_plan(int argc, char **argv)
     plan_problem pb = {.rank_by_time = o.rank_by_time, .scaling = o.scaling, .engine = o.engine,
                        .batch = (int)o.batch, .exchange = o.exchange,
                        .exchange_best = o.exchange_best, .whole_nodes = o.whole_nodes,
-                       .search = o.search};
+                       .search = o.search,
+                       .goodput = o.goodput.on ? &o.goodput : NULL};
     plan_result res = {0};
     const gcsim_platform **platforms = NULL;
     const gcsim_payload_plan **plans = NULL;

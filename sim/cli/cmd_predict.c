@@ -28,6 +28,8 @@
 #include "des.h"
 #include "report_emit.h"
 #include "cli_convergence.h"
+#include "cli_fabric.h"
+#include "cli_goodput.h"
 #endif
 
 #define MAX_GPU_COUNTS 256
@@ -136,7 +138,10 @@ static void predict_usage(FILE *out)
 "  --no-memory-check predict even when the memory estimate exceeds gpu.memory (a\n"
 "                    configuration known to run; the mem GB column still shows the estimate)\n"
 "  --convergence S   note the compressor's convergence factor (best, catalog, train, bound;\n"
-"                    docs/convergence.md): time to fp32's accuracy = time per step x factor\n"
+"                    docs/convergence.md): time to fp32's accuracy = time per step x factor\n");
+    fprintf(out, CLI_GOODPUT_USAGE);
+    fprintf(out, CLI_FABRIC_USAGE);
+    fprintf(out,
 "\n"
 "GPUs fill machines first: N GPUs use ceil(N / gpus_per_node) machines; when N is not a\n"
 "multiple of gpus_per_node the last machine is partly filled and the models use\n"
@@ -172,6 +177,8 @@ typedef struct {
     bool no_memory_check;
     bool convergence_given;       /* --convergence: notes only, the rows are per step */
     conv_source convergence;
+    goodput_options goodput;      /* --goodput and its inputs (cli_goodput.h); off: as before */
+    cli_fabric_options fabric;    /* --background-load, --background-links (cli_fabric.h) */
 } predict_options;
 
 static int parse_options(int argc, char **argv, predict_options *o)
@@ -195,6 +202,9 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"step-time", required_argument, 0, 1004},
         {"no-memory-check", no_argument, 0, 1005}, {"wide", no_argument, 0, 1006},
         {"convergence", required_argument, 0, 1007},
+        CLI_GOODPUT_LONGOPTS,
+        {"background-load", required_argument, 0, 4110},
+        {"background-links", required_argument, 0, 4111},
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
@@ -205,9 +215,22 @@ static int parse_options(int argc, char **argv, predict_options *o)
     /* the training options take one value each: a second one replaced the first */
     static const int once[] = {'K', 1000, 1001, 1002, 1003, 1004, 0};
     unsigned seen = 0;
+    goodput_options_init(&o->goodput);
+    o->fabric = (cli_fabric_options)CLI_FABRIC_INIT;
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "predict")) != -1) {
         if (cli_option_once("predict", ch, once, &seen, argv))
             return -1;
+        if (ch >= CLI_GOODPUT_OPT_FIRST && ch <= CLI_GOODPUT_OPT_LAST) {
+            if (cli_goodput_option("predict", ch, optarg, &o->goodput))
+                return -1;
+            continue;
+        }
+        if (ch == 4110 || ch == 4111) {
+            if (ch == 4110 ? cli_fabric_load("predict", optarg, &o->fabric)
+                           : cli_fabric_links("predict", optarg, &o->fabric))
+                return -1;
+            continue;
+        }
         switch (ch) {
         case 'p': o->platform_path = optarg; break;
         case 'm': o->model_path = optarg; break;
@@ -341,6 +364,18 @@ static int parse_options(int argc, char **argv, predict_options *o)
     }
     if (cli_training_compute_conflict("predict", o->mfu, o->step_time_s))
         return -1;
+    if (cli_goodput_check("predict", &o->goodput) || cli_fabric_check("predict", &o->fabric))
+        return -1;
+    if (o->fabric.fraction > 0 && o->engine == ENGINE_ANALYTIC) {
+        fprintf(stderr, "gcsim predict: --background-load is simulated by the DES only: use "
+                        "--engine des or both\n");
+        return -1;
+    }
+    if (o->goodput.on && (o->buckets || o->tensors || o->steps)) {
+        fprintf(stderr, "gcsim predict: goodput is reported beside the GPU counts' throughput: "
+                        "not with --buckets, --tensors or --steps\n");
+        return -1;
+    }
     if (optind < argc) {
         cli_training_unexpected("predict", argv[optind]);
         return -1;
@@ -552,6 +587,57 @@ static void skip_row(report *r, const gcsim_platform *pf, const predict_skip *sk
     report_note(r, key, sk->why);
 }
 
+/* --goodput (issue 41): columns after every other, only when asked, so that the table of a
+ * run without it is as it was. */
+enum { GOODPUT_COLS = 6 };
+
+static void goodput_columns(report *r, int *c)
+{
+    c[0] = report_column(r, "goodput_samples_per_s", "goodput/s", 1);
+    c[1] = report_column(r, "useful_pct", "useful %", 2);
+    c[2] = report_column(r, "checkpoint_interval_s", "ckpt every s", 1);
+    c[3] = report_column(r, "checkpoint_write_s", "ckpt write s", 2);
+    c[4] = report_column(r, "restart_s", "restart s", 1);
+    c[5] = report_column_scaled(r, "job_mtbf_s", "job MTBF h", 3, 1.0 / 3600.0);
+}
+
+static void goodput_cells(report *r, const int *c, const goodput_options *o,
+                          const gcsim_model *m, const gcsim_platform *pf, const predict_row *row)
+{
+    goodput_result g;
+    gcsim_error err;
+    if (goodput_evaluate(o, m, row->gpus, pf->gpus_per_node, row->p.throughput_samples_per_s,
+                         &g, &err))
+        return; /* options are checked when parsed: nothing here can be refused */
+    report_num(r, c[0], g.goodput_samples_per_s);
+    report_num(r, c[1], 100.0 * g.useful_fraction);
+    report_num(r, c[2], g.interval_s);
+    report_num(r, c[3], g.checkpoint_write_s);
+    report_num(r, c[4], g.restart_s);
+    report_num(r, c[5], g.job_mtbf_s);
+}
+
+/* The formula, the interval rule and each input's source, once (the inputs that do not
+ * depend on the GPU count go to the JSON meta as well). */
+static void goodput_note(report *r, const goodput_options *o, const gcsim_model *m,
+                         const gcsim_platform *pf, const predict_row *rows, int n_rows)
+{
+    goodput_result g;
+    gcsim_error err;
+    int gpus = n_rows > 0 ? rows[n_rows - 1].gpus : pf->gpus_per_node;
+    if (goodput_evaluate(o, m, gpus, pf->gpus_per_node, 0.0, &g, &err))
+        return;
+    char buf[1400];
+    goodput_describe(o, &g, buf, sizeof buf);
+    report_note(r, "goodput", buf);
+    report_meta_str(r, "goodput.checkpoint_interval_rule", g.rule_name);
+    report_meta_num(r, "goodput.checkpoint_bytes", g.checkpoint_bytes);
+    report_meta_num(r, o->node_mtbf_h > 0 ? "goodput.node_mtbf_hours" : "goodput.gpu_mtbf_hours",
+                    o->node_mtbf_h > 0   ? o->node_mtbf_h
+                    : o->gpu_mtbf_h > 0 ? o->gpu_mtbf_h
+                                        : GOODPUT_DEFAULT_GPU_MTBF_H);
+}
+
 static report *build_report(const predict_row *rows, int n_rows, bool both,
                             const gcsim_model *m, const gcsim_platform *pf,
                             const predict_options *o, int batch, const int *listed,
@@ -589,6 +675,9 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
     /* only where a count could not run, so the columns of a run that answers every count
      * stay as they were */
     int c_status = -1, c_why = -1;
+    int gp_cols[GOODPUT_COLS] = {0};
+    if (o->goodput.on)
+        goodput_columns(r, gp_cols);
     if (n_skips) {
         c_status = report_column(r, "status", "status", 0);
         c_why = report_column(r, "why", "why", 0);
@@ -640,8 +729,12 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
                                           o->bucket_bytes, &mem);
             report_num(r, c_mem, mem.total_bytes);
             report_str(r, c_csrc, csrc);
+            if (o->goodput.on)
+                goodput_cells(r, gp_cols, &o->goodput, m, pf, row);
         }
     }
+    if (o->goodput.on)
+        goodput_note(r, &o->goodput, m, pf, rows, n_rows);
     return r;
 }
 
@@ -828,6 +921,8 @@ int cmd_predict(int argc, char **argv)
         (gcsim_stack_load(gcsim_stack_choice(o.stack, &platform), stack, &err) &&
          (gcsim_stack_blame_platform(o.stack, &platform, &err), 1)))
         goto fail;
+    if (cli_fabric_apply("predict", &o.fabric, &platform))
+        goto done; /* the reason is printed; status is still EXIT_BAD_INPUT */
     if (o.precision >= 0)
         gcsim_model_set_precision(&model, (gcsim_precision)o.precision);
     if (o.optimizer >= 0)
@@ -1058,6 +1153,11 @@ print:
     for (int k = 0; k < n_counts; k++)
         max_gpus = counts[k] > max_gpus ? counts[k] : max_gpus;
     describe(r, &o, &platform, &model, &plan, batch, T1_s, &ss, max_gpus);
+    if (platform.background.fraction > 0) {
+        cli_fabric_note(&platform, msg, sizeof msg);
+        report_note(r, "background load", msg);
+        report_meta_num(r, "background_load", platform.background.fraction);
+    }
     if (search)
         predict_exchange_report(r, search, n_counts, o.exchange_best);
     if (o.convergence_given) {

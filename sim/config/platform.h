@@ -86,7 +86,18 @@ typedef struct {
     bool has_price;
     double price_per_gpu_hour_usd;
     char price_source[256];
+
+    /* Shared fabric (issue 41): a constant background load (another job's traffic, rate
+     * limited) taking a fraction of the capacity of one class of links. Set by options
+     * (--background-load), never by the file; the DES simulates it (sim/des/des_fabric.c),
+     * the analytic engine does not (it says so). Zeroed: none. */
+    struct {
+        double fraction;          /* in [0, 1): the share of each such link's capacity taken */
+        int links;                /* GCSIM_BACKGROUND_LEAF_UPLINKS or GCSIM_BACKGROUND_NICS */
+    } background;
 } gcsim_platform;
+
+enum { GCSIM_BACKGROUND_LEAF_UPLINKS = 0, GCSIM_BACKGROUND_NICS = 1 };
 
 /* Load and validate a platform file. */
 int gcsim_platform_load(const char *path, gcsim_platform *out, gcsim_error *err);

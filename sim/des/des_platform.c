@@ -33,6 +33,7 @@
 
 #include "collectives.h"
 #include "des.h"
+#include "des_fabric.h"
 #include "des_platform.h"
 
 /* Helper links (group routes, host bus, NVSwitch fabric, CPU attachment) must never limit
@@ -266,7 +267,7 @@ static void node_zone(writer *w, int k, bool exit)
             for (int d = 0; d < 2 && rail_present(t, k, r); d++) {
                 int l = nic_link(t, k, r, d);
                 snprintf(name, sizeof name, "L%d", l);
-                link_line(w, name, gcsim_topology_capacity_Bps(t, l), link_latency_s(t, l));
+                link_line(w, name, des_fabric_capacity_Bps(t, l, true), link_latency_s(t, l));
             }
     if (w->cpus)
         helper_line(w, bus, p->intra.latency_s);
@@ -400,7 +401,7 @@ static void group_zone(writer *w, item_kind kind, int lo, int hi, const char *id
             int l = d ? down[c] : up[c];
             char name[32];
             snprintf(name, sizeof name, "L%d", l);
-            link_line(w, name, gcsim_topology_capacity_Bps(w->t, l), link_latency_s(w->t, l));
+            link_line(w, name, des_fabric_capacity_Bps(w->t, l, false), link_latency_s(w->t, l));
         }
     /* Without leaf links, a route still needs a link (SimGrid forbids empty routes): child
      * c's helper "<id>_h<c>" carries what leaves c, "<id>_hx" what enters from outside.

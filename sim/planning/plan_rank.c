@@ -13,6 +13,9 @@ void plan_evaluate(const plan_target *t, plan_candidate *c)
     bool priced = isfinite(c->price_per_gpu_hour_usd);
     c->usd_per_hour = priced ? c->price_per_gpu_hour_usd * c->gpus : NAN;
     c->tput_to_accuracy = c->conv_factor > 0 ? c->tput / c->conv_factor : c->tput;
+    bool failures = c->useful_fraction > 0;
+    if (failures)
+        c->tput_to_accuracy *= c->useful_fraction;
     c->hours = t->work_samples > 0 ? t->work_samples / c->tput_to_accuracy / 3600.0 : NAN;
     c->total_usd = c->usd_per_hour * c->hours;
     c->shortfall = 0.0;
@@ -21,7 +24,12 @@ void plan_evaluate(const plan_target *t, plan_candidate *c)
         c->shortfall = t->need_samples_per_s / c->tput_to_accuracy;
         if (c->tput_to_accuracy < t->need_samples_per_s)
             snprintf(c->why, sizeof c->why, "%.6g samples/s%s < %.6g needed",
-                     c->tput_to_accuracy, c->tput_to_accuracy != c->tput ? " to accuracy" : "",
+                     c->tput_to_accuracy,
+                     failures ? (c->conv_factor > 0 && c->conv_factor != 1.0
+                                     ? " to accuracy after failures"
+                                     : " after failures")
+                     : c->tput_to_accuracy != c->tput ? " to accuracy"
+                                                      : "",
                      t->need_samples_per_s);
     }
     if (t->budget_usd > 0) {

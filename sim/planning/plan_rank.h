@@ -37,6 +37,9 @@ typedef struct {
     /* conv_rank_tier (issue 43): 0 known, 1 unknown, 2 missed the target in gcsim's own
      * runs; a higher tier ranks after a lower one whatever the time or cost. 0 when unset. */
     int conv_tier;
+    /* Goodput (goodput.h, issue 41): the fraction of wall time that is useful work with
+     * failures, checkpoints and restarts at this GPU count; 0 (unset) counts as 1. */
+    double useful_fraction;
     /* Set by plan_evaluate. */
     double tput, efficiency, usd_per_hour, hours, total_usd;
     double tput_to_accuracy;  /* tput / conv_factor: samples/s of fp32-equivalent progress */
@@ -46,7 +49,7 @@ typedef struct {
 } plan_candidate;
 
 /* Fills the derived fields: usd_per_hour = GPUs x price, tput_to_accuracy = throughput /
- * conv_factor, hours = work / tput_to_accuracy / 3600 (the time to fp32's accuracy on that
+ * conv_factor (x useful_fraction when set: progress per wall-clock second), hours = work / tput_to_accuracy / 3600 (the time to fp32's accuracy on that
  * work), total = usd_per_hour x hours (NAN when unknown), feasibility (the needed throughput
  * against tput_to_accuracy) and shortfall. An unpriced
  * configuration is infeasible under a budget (infinite shortfall). */

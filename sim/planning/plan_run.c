@@ -173,6 +173,16 @@ static int eval_count(void *ctx, int gpus, plan_candidate *cand)
         cand->conv_factor = isfinite(f.factor) ? f.factor : 1.0;
         cand->conv_tier = conv_rank_tier(&f);
     }
+    if (pb->goodput && pb->goodput->on) {
+        goodput_result g;
+        if (goodput_evaluate(pb->goodput, pb->model, gpus, pb->platforms[cand->platform]->gpus_per_node,
+                             cand->r.p.throughput_samples_per_s, &g, &err)) {
+            *ge->fatal = err;
+            *ge->failed = true;
+            return -1;
+        }
+        cand->useful_fraction = g.useful_fraction;
+    }
     plan_evaluate(&pb->target, cand);
     return 0;
 }

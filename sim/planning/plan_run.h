@@ -17,6 +17,7 @@
 #include "convergence.h"
 #include "engine.h"
 #include "gcsim_error.h"
+#include "goodput.h"
 #include "plan_rank.h"
 #include "plan_search.h"
 #include "scenario.h"
@@ -60,6 +61,10 @@ typedef struct {
     /* Convergence factor of each compressor (conv_factor_at gives it at a GPU count), or
      * NULL: not counted. A factor that no source covers (NAN) ranks as 1; the caller says so. */
     const conv_factor *conv;
+    /* Failures, checkpoints and restarts (goodput.h, issue 41), or NULL / off: not counted.
+     * When on, every candidate's progress is its throughput x the useful fraction at its
+     * GPU count: feasibility, hours, cost and the ranking see goodput. */
+    const goodput_options *goodput;
 } plan_problem;
 
 typedef struct {

@@ -21,6 +21,8 @@
  *   baseline_file.h  the baseline format `gcsim check` re-evaluates and rewrites
  *   baseline_check.h one baseline case predicted, its drift and tolerance, its stack
  *   stack_breakeven.h  the break-even NIC bandwidth of a compressor under a stack
+ *   goodput.h        useful samples/s with failures, checkpoints and restarts, and the
+ *                    checkpoint interval (Young's and Daly's optima)
  *   schema_version.h the version of the machine-readable output (docs/schema.md)
  *
  * It depends on the engines (sim/analytic, sim/des), sim/stack, sim/codec, sim/config and
@@ -33,6 +35,7 @@
 #include "baseline_file.h"
 #include "engine.h"
 #include "exchange_best.h"
+#include "goodput.h"
 #include "merge.h"
 #include "plan_keep.h"
 #include "plan_rank.h"

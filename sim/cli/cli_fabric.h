@@ -1,0 +1,40 @@
+/*
+ * sim/cli/cli_fabric.h: the shared-fabric options of `gcsim collective` and `gcsim predict`
+ * (issue 41; docs/des.md, "Shared fabric"), parsed once:
+ *   --background-load F    other traffic holding F (0 to 0.99) of the capacity of the loaded
+ *                          links, each direction; simulated by the DES only
+ *   --background-links L   leaf (a fat tree's leaf uplinks and downlinks: the default there)
+ *                          or nic (every NIC: the default on a star)
+ * Each function returns 0, or -1 after printing "gcsim CMD: --OPTION: reason" on stderr.
+ */
+#ifndef GCSIM_CLI_FABRIC_H
+#define GCSIM_CLI_FABRIC_H
+
+#include <stddef.h>
+
+#include "platform.h"
+
+typedef struct {
+    double fraction; /* 0: no load */
+    int links;       /* GCSIM_BACKGROUND_*, -1: the platform's default */
+} cli_fabric_options;
+
+#define CLI_FABRIC_INIT {.fraction = 0, .links = -1}
+
+int cli_fabric_load(const char *cmd, const char *arg, cli_fabric_options *o);
+int cli_fabric_links(const char *cmd, const char *arg, cli_fabric_options *o);
+/* After all options: --background-links without a load is refused. */
+int cli_fabric_check(const char *cmd, const cli_fabric_options *o);
+/* Sets p->background (nothing without a load); refuses leaf links on a star. */
+int cli_fabric_apply(const char *cmd, const cli_fabric_options *o, gcsim_platform *p);
+/* The note: what is loaded, that only the DES simulates it, the bound. */
+void cli_fabric_note(const gcsim_platform *p, char *buf, size_t size);
+
+#define CLI_FABRIC_USAGE                                                                        \
+    "  --background-load F  other traffic holding a fraction F (0 to 0.99) of the capacity of\n" \
+    "                    the loaded links, each direction (DES only: the analytic rows are\n"    \
+    "                    the unloaded fabric; docs/des.md, \"Shared fabric\")\n"                 \
+    "  --background-links L leaf (a fat tree's leaf uplinks and downlinks, the default there)\n" \
+    "                    or nic (every NIC, the default on a star)\n"
+
+#endif
