@@ -201,7 +201,6 @@ static void add_notes(report *rep, const calibrate_cli *o, const calib_result *r
     report_meta_int(rep, "logs", r->n_logs);
     for (int k = 0; k < r->n_logs; k++) {
         const calib_log_fit *lf = &r->logs[k];
-        const ring_fit *f = &lf->fit;
         snprintf(key, sizeof key, "log %d", k + 1);
         char table[96] = "";
         if (lf->n_tables > 1)
@@ -215,14 +214,20 @@ static void add_notes(report *rep, const calibrate_cli *o, const calib_result *r
         report_note(rep, key, value);
         snprintf(key, sizeof key, "fit %d", k + 1);
         snprintf(value, sizeof value,
-                 "%s: alpha = %.6g us%s, B = %.6g GB/s over %d rows with size >= %.0f bytes; "
-                 "relative time error max %.3g%%, RMS %.3g%%",
-                 lf->multi_node ? "inter-node" : "intra-node", f->alpha_s * 1e6,
-                 !f->alpha_fitted    ? " (fixed: the rows used have one size)"
-                 : f->alpha_clamped ? " (least squares gave a negative alpha; clamped)"
-                                     : "",
-                 f->B_Bps / 1e9, f->rows_used, o->calib.min_size_bytes,
-                 100 * f->max_abs_rel_error, 100 * f->rms_rel_error);
+                 "%s and %s searched so that the platform, run as `gcsim collective` runs it, "
+                 "has a median busbw error of 0 over the latency-bound and the bandwidth-bound "
+                 "rows",
+                 lf->fit.lat_knob == CALIB_KNOB_NIC_LAT ? "nic.latency" : "intra_node.latency",
+                 lf->fit.bw_knob == CALIB_KNOB_NIC_BW    ? "nic.bandwidth"
+                 : lf->fit.bw_knob == CALIB_KNOB_NVLS_BW ? "intra_node.nvls_bandwidth"
+                                                         : "the intra-node bandwidth");
+        report_note(rep, key, value);
+        snprintf(key, sizeof key, "error %d", k + 1);
+        snprintf(value, sizeof value,
+                 "the written platform on its own log: median |busbw error| %.3g%% over %d "
+                 "latency-bound rows, %.3g%% over %d bandwidth-bound rows; max %.3g%%",
+                 100 * lf->median_latency, lf->n_latency, 100 * lf->median_bandwidth,
+                 lf->n_bandwidth, 100 * lf->max_abs_error);
         report_note(rep, key, value);
         snprintf(key, sizeof key, "held-out %d", k + 1);
         calib_held_out_text(&lf->held_out, value, sizeof value);
@@ -256,15 +261,16 @@ static report *build_report(const calibrate_cli *o, const calib_result *r)
     col[2] = report_column(rep, "nodes", "nodes", -1);
     col[3] = report_column(rep, "line", "line", -1);
     col[4] = report_column(rep, "size_bytes", "size B", -1);
+    /* yes: in both fits; held-out: left out of the held-out check's; no: below --min-size */
     col[5] = report_column(rep, "in_fit", "fit", -1);
+    col[6] = report_column(rep, "regime", "regime", -1);
     /* seconds and bytes per second in CSV and JSON; the text table shows us and GB/s */
-    col[6] = report_column_scaled(rep, "time_s", "time us", 2, 1e6);
-    col[7] = report_column_scaled(rep, "busbw_Bps", "busbw GB/s", 2, 1e-9);
-    col[8] = report_column_scaled(rep, "fit_time_s", "fit us", 2, 1e6);
-    col[9] = report_column_scaled(rep, "fit_busbw_Bps", "fit GB/s", 2, 1e-9);
-    col[10] = report_column(rep, "rel_error_pct", "err %", 2);
-    col[11] = report_column_scaled(rep, "alpha_s", "alpha us", 3, 1e6);
-    col[12] = report_column_scaled(rep, "B_Bps", "B GB/s", 2, 1e-9);
+    col[7] = report_column_scaled(rep, "time_s", "time us", 2, 1e6);
+    col[8] = report_column_scaled(rep, "busbw_Bps", "busbw GB/s", 2, 1e-9);
+    col[9] = report_column_scaled(rep, "platform_time_s", "platform us", 2, 1e6);
+    col[10] = report_column_scaled(rep, "platform_busbw_Bps", "platform GB/s", 2, 1e-9);
+    col[11] = report_column(rep, "busbw_error_pct", "err %", 2);
+    col[12] = report_column(rep, "algorithm", "algorithm", -1);
     for (int k = 0; k < r->n_logs; k++) {
         const calib_log_fit *lf = &r->logs[k];
         for (int i = 0; i < lf->n_rows; i++) {
@@ -275,14 +281,15 @@ static report *build_report(const calibrate_cli *o, const calib_result *r)
             report_int(rep, col[2], lf->nodes);
             report_int(rep, col[3], row->line);
             report_int(rep, col[4], (long long)row->size_bytes);
-            report_str(rep, col[5], row->used ? "yes" : "no");
-            report_num(rep, col[6], row->time_s);
-            report_num(rep, col[7], row->busbw_Bps);
-            report_num(rep, col[8], row->fit_time_s);
-            report_num(rep, col[9], row->fit_busbw_Bps);
-            report_num(rep, col[10], 100 * row->rel_error);
-            report_num(rep, col[11], lf->fit.alpha_s);
-            report_num(rep, col[12], lf->fit.B_Bps);
+            report_str(rep, col[5], !row->used ? "no" : row->held_out ? "held-out" : "yes");
+            report_str(rep, col[6], row->regime == CALIB_REGIME_LATENCY ? "latency"
+                                                                        : "bandwidth");
+            report_num(rep, col[7], row->time_s);
+            report_num(rep, col[8], row->busbw_Bps);
+            report_num(rep, col[9], row->pred_time_s);
+            report_num(rep, col[10], row->pred_busbw_Bps);
+            report_num(rep, col[11], 100 * row->rel_error);
+            report_str(rep, col[12], row->algorithm);
         }
     }
     return rep;
