@@ -153,13 +153,15 @@ static void describe_tables(const calib_options *opt, int k, const nccl_log *log
              log->prefixed_lines == 1 ? "" : "s");
 }
 
-/* The platform a log was run on: p with the log's GPUs per node, and nodes enough. */
+/* The platform a log is costed on: p as `gcsim collective --gpus N` runs it (its first N
+ * GPUs, p's GPUs per node), with nodes enough for N. A log whose nodes hold another count
+ * is warned about when loaded. */
 static void log_platform(const gcsim_platform *p, const calib_log_fit *lf, gcsim_platform *out)
 {
     *out = *p;
-    out->gpus_per_node = lf->gpus / lf->nodes;
-    if (out->nodes < lf->nodes)
-        out->nodes = lf->nodes;
+    int need = (lf->gpus + p->gpus_per_node - 1) / p->gpus_per_node;
+    if (out->nodes < need)
+        out->nodes = need;
 }
 
 static gcsim_op test_op(nccl_test t)
@@ -193,9 +195,10 @@ static int load_log(const calib_options *opt, int k, const gcsim_platform *base,
              path, nccl_test_name(test));
     int per_node = lf->gpus / lf->nodes;
     if (per_node != base->gpus_per_node)
-        warn(r, "%s: %d GPUs per node where %s has %d: the fit and its errors are of the "
-                "nodes measured (%d GPUs each); the written platform keeps %d",
-             path, per_node, base->source_path, base->gpus_per_node, per_node,
+        warn(r, "%s: %d GPUs per node where %s has %d: the fit and its errors are those of "
+                "`gcsim collective --gpus %d` on the platform, which places the GPUs %d per "
+                "node, not as measured",
+             path, per_node, base->source_path, base->gpus_per_node, lf->gpus,
              base->gpus_per_node);
     if (lf->nodes > base->nodes)
         warn(r, "%s: %d nodes, more than the %d of %s", path, lf->nodes, base->nodes,

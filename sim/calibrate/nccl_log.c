@@ -370,11 +370,19 @@ static int parse_row(parser *p, char **tok, int n_tok)
         return fail_line(p, "", detail);
     }
     if (op_ar ? k != 1 : !(whole && (k >= 2 || (k == 1 && !op_ag && !op_rs)))) {
-        snprintf(detail, sizeof detail,
-                 "%lld elements of %s are %.0f bytes, not the row's size %lld: an all-reduce "
-                 "sends count x element size%s",
-                 r->count, r->type, per_rank, size,
-                 op_ar ? "" : ", an all-gather or reduce-scatter count x element size x ranks");
+        if (op_ag || op_rs)
+            snprintf(detail, sizeof detail,
+                     "%lld elements of %s are %.0f bytes, and the row's size %lld is not 2 or "
+                     "more times that: %s prints the count per rank, size = count x element "
+                     "size x ranks",
+                     r->count, r->type, per_rank, size, t->op);
+        else
+            snprintf(detail, sizeof detail,
+                     "%lld elements of %s are %.0f bytes, not the row's size %lld: an all-reduce "
+                     "sends count x element size%s",
+                     r->count, r->type, per_rank, size,
+                     op_ar ? "" : " (an all-gather or reduce-scatter count x element size x "
+                                  "ranks)");
         return fail_line(p, "", detail);
     }
     int next = 4;

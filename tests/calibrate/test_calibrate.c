@@ -100,7 +100,7 @@ static void check_rows_are_written_platform(const calib_result *r, const gcsim_p
     for (int k = 0; k < r->n_logs; k++) {
         const calib_log_fit *lf = &r->logs[k];
         gcsim_platform q = *out;
-        q.gpus_per_node = lf->gpus / lf->nodes;
+        q.nodes = q.nodes * q.gpus_per_node < lf->gpus ? (lf->gpus + q.gpus_per_node - 1) / q.gpus_per_node : q.nodes;
         for (int i = 0; i < lf->n_rows; i++) {
             calib_cost c;
             gcsim_error err = {{0}, 0, 0};

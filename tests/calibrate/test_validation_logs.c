@@ -114,7 +114,8 @@ static void check_log(const char *dir, const char *file, const char *platform, i
             CHECK(has_warning(&r, calib_knob_path(&base, k), "line rate"));
     }
     gcsim_platform q = out;
-    q.gpus_per_node = gpus / nodes;
+    if (q.nodes * q.gpus_per_node < gpus)
+        q.nodes = (gpus + q.gpus_per_node - 1) / q.gpus_per_node;
     for (int i = 0; i < lf->n_rows; i++) {
         calib_cost c;
         CHECK(calib_platform_op_time_s(&q, gpus, lf->gop, lf->rows[i].size_bytes, &c, &err) == 0);
