@@ -583,8 +583,8 @@ static int log_changes(const calib_options *opt, const gcsim_platform *base,
         knob_text(k, b, old_v, sizeof old_v);
         if (!fitted_k[j]) {
             calib_change *c = add_change(r, field, old_v, NULL);
-            snprintf(c->source, sizeof c->source, "base value kept: no %s-bound row to fit it "
-                     "to; %s", j == 0 ? "bandwidth" : "latency", fit);
+            snprintf(c->source, sizeof c->source, "base value kept: the search left it there (no "
+                     "row of the log depends on it enough to move it); %s", fit);
             continue;
         }
         extra[0] = '\0';

@@ -93,8 +93,10 @@ static int fit_knob_in(gcsim_platform *p, const calib_fit_data *d, const bool *w
         double x = l0 - span + 2.0 * span * j / (points - 1), m;
         if (median_at(p, d, which, k, exp(x), &m, scratch, err))
             return -1;
-        if (fabs(m) < best_m) {
-            best_m = fabs(m);
+        /* ties (a knob that does not move this regime) go to the value nearest v0 */
+        if (fabs(m) < best_m - 1e-12 ||
+            (fabs(m) <= best_m + 1e-12 && fabs(x - l0) < fabs(best_x - l0))) {
+            best_m = fmin(best_m, fabs(m));
             best_x = x;
         }
         if (j > 0 && ((prev_m < 0) != (m < 0) || m == 0)) {
@@ -166,12 +168,12 @@ static int regime_medians(const gcsim_platform *p, const calib_fit_data *d, doub
 /* The zero-median value need not give the smallest median |error| (errors spread unevenly
  * about it): the knob is scanned over +-CALIB_FIT_POLISH in log scale for the smallest
  * worse-regime median. */
-static int polish(gcsim_platform *p, const calib_fit_data *d, calib_knob k, double *error,
-                  double *scratch, calib_fit_result *r, gcsim_error *err)
+static int polish_in(gcsim_platform *p, const calib_fit_data *d, calib_knob k, double span,
+                     double *error, double *scratch, calib_fit_result *r, gcsim_error *err)
 {
     double v0 = calib_knob_get(p, k), best_v = v0, best = INFINITY;
     for (int j = 0; j <= 2 * CALIB_FIT_POLISH_STEPS; j++) {
-        double f = CALIB_FIT_POLISH * (j - CALIB_FIT_POLISH_STEPS) / CALIB_FIT_POLISH_STEPS;
+        double f = span * (j - CALIB_FIT_POLISH_STEPS) / CALIB_FIT_POLISH_STEPS;
         double v = v0 * exp(f);
         calib_knob_set(p, k, v);
         if (regime_medians(p, d, error, scratch, r, err))
@@ -184,6 +186,15 @@ static int polish(gcsim_platform *p, const calib_fit_data *d, calib_knob k, doub
     }
     calib_knob_set(p, k, best_v);
     return 0;
+}
+
+/* Coarse (+-CALIB_FIT_POLISH_WIDE in log scale: a knob whose own regime has no row starts
+ * far from where the other regime wants it), then fine (+-CALIB_FIT_POLISH). */
+static int polish(gcsim_platform *p, const calib_fit_data *d, calib_knob k, double *error,
+                  double *scratch, calib_fit_result *r, gcsim_error *err)
+{
+    return polish_in(p, d, k, CALIB_FIT_POLISH_WIDE, error, scratch, r, err) ||
+           polish_in(p, d, k, CALIB_FIT_POLISH, error, scratch, r, err);
 }
 
 /* Both knobs together on a (2 CALIB_FIT_GRID2 + 1)^2 grid of +-CALIB_FIT_POLISH2 in log
@@ -225,6 +236,7 @@ static int fit_one(gcsim_platform *p, const calib_fit_data *d, calib_knob bw_kno
     memset(r, 0, sizeof *r);
     r->bw_knob = bw_knob;
     r->lat_knob = lat_knob;
+    double bw0 = calib_knob_get(p, bw_knob), lat0 = calib_knob_get(p, lat_knob);
     int m[2] = {0, 0};
     for (int g = 0; g < 2; g++)
         for (int i = 0; i < n; i++)
@@ -242,7 +254,6 @@ static int fit_one(gcsim_platform *p, const calib_fit_data *d, calib_knob bw_kno
     /* The polish moves both knobs whatever the regimes: a knob whose regime has no row may
      * still lower the other's error (a latency shapes the low end of a bandwidth-bound
      * log). */
-    double bw0 = calib_knob_get(p, bw_knob), lat0 = calib_knob_get(p, lat_knob);
     for (int round = 0; round < 2; round++) {
         if (polish(p, d, bw_knob, error, scratch, r, err) ||
             polish(p, d, lat_knob, error, scratch, r, err))
@@ -250,8 +261,13 @@ static int fit_one(gcsim_platform *p, const calib_fit_data *d, calib_knob bw_kno
     }
     if (polish_2d(p, d, bw_knob, lat_knob, error, scratch, r, err))
         return -1;
-    r->bw_fitted = m[CALIB_REGIME_BANDWIDTH] > 0 || calib_knob_get(p, bw_knob) != bw0;
-    r->lat_fitted = m[CALIB_REGIME_LATENCY] > 0 || calib_knob_get(p, lat_knob) != lat0;
+    /* "fitted": moved by the search; a knob the log does not move stays, and says so */
+    r->bw_fitted = fabs(calib_knob_get(p, bw_knob) / bw0 - 1) > 1e-9;
+    r->lat_fitted = fabs(calib_knob_get(p, lat_knob) / lat0 - 1) > 1e-9;
+    if (!r->bw_fitted)
+        calib_knob_set(p, bw_knob, bw0);
+    if (!r->lat_fitted)
+        calib_knob_set(p, lat_knob, lat0);
     if (regime_medians(p, d, error, scratch, r, err))
         return -1;
     r->bw_value = calib_knob_get(p, bw_knob);
@@ -276,14 +292,17 @@ int calib_platform_fit(gcsim_platform *p, const calib_fit_data *d, const calib_k
         rc = fit_one(&q, d, bw_cands[c], lat_knob, &r, buf, err);
         if (rc)
             break;
-        /* among the candidates that meet CALIB_FIT_TARGET in both regimes, one whose
-         * bandwidth stays within [CALIB_FIT_BAND, 1] of its start (the line rate) first;
-         * when none meets it, the lowest error */
+        /* among the candidates that meet CALIB_FIT_TARGET in both regimes, one whose link
+         * the search moved (it bounds the log), then one whose bandwidth stays within
+         * [CALIB_FIT_BAND, 1] of its start (the line rate), first; when none meets it, the
+         * lowest error */
         double score = fmax(r.median_latency, r.median_bandwidth);
         double ratio = r.bw_value / calib_knob_get(p, bw_cands[c]);
+        bool binds = r.bw_fitted || r.n_bandwidth == 0; /* its link moves the log */
         double key = score <= CALIB_FIT_TARGET
-                         ? (ratio >= CALIB_FIT_BAND && ratio <= 1 + 1e-9 ? 0 : 1) + score
-                         : 2 + score;
+                         ? (binds ? 0 : 2) +
+                               (ratio >= CALIB_FIT_BAND && ratio <= 1 + 1e-9 ? 0 : 1) + score
+                         : 4 + fmin(score, 1.0);
         if (key < best_score - 1e-3) {
             best_score = key;
             best = q;

@@ -14,10 +14,11 @@
  * each knob is scanned about that value for the smallest worse-regime median |error|
  * (polish), then both together on a small grid. A regime without rows leaves its knob unchanged.
  * Several bandwidth knobs may be candidates (the NIC, the intra-node links, NVLS): each is
- * fitted from the same start; kept is the first that meets CALIB_FIT_TARGET in both
- * regimes with its bandwidth within [CALIB_FIT_BAND, 1] of its start (the base's line
- * rate), else the first that meets the target, else the one whose worse regime median
- * |error| is lowest (ties within 0.1 point: the earlier).
+ * fitted from the same start; of those that meet CALIB_FIT_TARGET in both regimes, kept
+ * is the first whose link the search moved (a link the log does not depend on is no fit),
+ * preferring one whose bandwidth stays within [CALIB_FIT_BAND, 1] of its start (the base's
+ * line rate); when none meets the target, the one whose worse regime median |error| is
+ * lowest (ties within 0.1 point: the earlier).
  */
 #ifndef GCSIM_CALIBRATE_PLATFORM_FIT_H
 #define GCSIM_CALIBRATE_PLATFORM_FIT_H
@@ -29,8 +30,9 @@
 #define CALIB_FIT_RANGE 1000.0
 #define CALIB_FIT_POINTS 31    /* samples of the wide search, 1.58x apart */
 #define CALIB_FIT_ROUNDS 3
-#define CALIB_FIT_BISECTIONS 30
-#define CALIB_FIT_POLISH 0.25  /* +-25% around the zero-median value */
+#define CALIB_FIT_BISECTIONS 20
+#define CALIB_FIT_POLISH_WIDE 1.0 /* polish: x e^+-1 around the zero-median value, */
+#define CALIB_FIT_POLISH 0.1   /* then +-10% around the best of that */
 #define CALIB_FIT_POLISH_STEPS 12
 #define CALIB_FIT_POLISH2 0.10 /* then both knobs together, +-10% */
 #define CALIB_FIT_GRID2 5
@@ -52,7 +54,8 @@ typedef struct {
 
 typedef struct {
     calib_knob bw_knob, lat_knob;
-    bool bw_fitted, lat_fitted;     /* false: no row in that regime, value unchanged */
+    bool bw_fitted, lat_fitted;     /* false: the search left the value where it was (no
+                                       row it moves) */
     bool bw_at_bound, lat_at_bound; /* the bisection ended at the end of its range: the
                                        median error could not be brought to zero */
     double bw_value, lat_value;
