@@ -436,8 +436,8 @@ void calib_held_out_text(const calib_held_out *h, char *buf, size_t len)
     }
     snprintf(buf, len,
              "the fit repeated on %d of the sizes used (the 1st, 3rd, ... by size) predicts "
-             "the %d sizes between with median |busbw error| %.3g%%, max %.3g%%",
-             h->fit_rows, h->test_rows, 100 * h->median_abs_rel_error,
+             "the %d size%s between with median |busbw error| %.3g%%, max %.3g%%",
+             h->fit_rows, h->test_rows, h->test_rows == 1 ? "" : "s", 100 * h->median_abs_rel_error,
              100 * h->max_abs_rel_error);
 }
 static calib_change *add_change(calib_result *r, const char *path, const char *old_value,
