@@ -323,6 +323,8 @@ static int fit_log(calib_log_fit *lf, gcsim_platform *w, bool node_set, calib_re
     if (fit_arrays_make(lf, 0, &all, err) || fit_arrays_make(lf, 1, &half, err) ||
         calib_platform_fit(&q, &all.d, cands, n_c, lat, &lf->fit, err))
         goto out;
+    snprintf(lf->bw_field, sizeof lf->bw_field, "%s", calib_knob_path(w, lf->fit.bw_knob));
+    snprintf(lf->lat_field, sizeof lf->lat_field, "%s", calib_knob_path(w, lat));
     calib_knob_set(w, lf->fit.bw_knob, calib_knob_get(&q, lf->fit.bw_knob));
     calib_knob_set(w, lat, calib_knob_get(&q, lat));
     /* held-out check: the same fit on every other size, its error on the sizes between */
@@ -390,6 +392,8 @@ static int score_written(calib_log_fit *lf, const gcsim_platform *written, calib
         calib_fit_errors(&q, &all.d, e, c, err))
         goto out;
     double factor = gcsim_op_busbw_factor(lf->gop, lf->gpus);
+    lf->bw_value_Bps = calib_knob_get(written, lf->fit.bw_knob);
+    lf->lat_value_s = calib_knob_get(written, lf->fit.lat_knob);
     lf->max_abs_error = 0;
     for (int i = 0; i < n; i++) {
         calib_row *row = &lf->rows[i];
@@ -551,10 +555,7 @@ static void describe_fit(const calib_options *opt, const calib_log_fit *lf, char
              "max %.3g%%; held-out check: %s",
              lf->path, table, lf->op, lf->gpus, lf->nodes, lf->nodes == 1 ? "" : "s",
              opt->out_of_place ? "out-of-place" : "in-place", used, min_size,
-             calib_knob_path(&(gcsim_platform){0}, lf->fit.lat_knob),
-             lf->fit.bw_knob == CALIB_KNOB_INTRA_BW ? "the intra-node bandwidth"
-                                                    : calib_knob_path(&(gcsim_platform){0},
-                                                                      lf->fit.bw_knob),
+             lf->lat_field, lf->bw_field,
              100 * lf->median_latency, lf->n_latency, 100 * lf->median_bandwidth,
              lf->n_bandwidth, 100 * lf->max_abs_error, held);
 }

@@ -89,6 +89,8 @@ typedef struct {
     bool counts_from_log;
     bool multi_node;
     calib_fit_result fit;             /* on the platform before rounding */
+    char bw_field[48], lat_field[48]; /* the knobs' JSON paths ("nic.bandwidth", ...) */
+    double bw_value_Bps, lat_value_s; /* their values in the written platform */
     int n_latency, n_bandwidth;       /* rows used per regime, on the written platform */
     double median_latency, median_bandwidth; /* the written platform's median |error| */
     double max_abs_error;

@@ -225,10 +225,7 @@ static void add_notes(report *rep, const calibrate_cli *o, const calib_result *r
                  "%s and %s searched so that the platform, run as `gcsim collective` runs it, "
                  "has a median busbw error of 0 over the latency-bound and the bandwidth-bound "
                  "rows",
-                 lf->fit.lat_knob == CALIB_KNOB_NIC_LAT ? "nic.latency" : "intra_node.latency",
-                 lf->fit.bw_knob == CALIB_KNOB_NIC_BW    ? "nic.bandwidth"
-                 : lf->fit.bw_knob == CALIB_KNOB_NVLS_BW ? "intra_node.nvls_bandwidth"
-                                                         : "the intra-node bandwidth");
+                 lf->lat_field, lf->bw_field);
         report_note(rep, key, value);
         snprintf(key, sizeof key, "error %d", k + 1);
         snprintf(value, sizeof value,
@@ -263,7 +260,11 @@ static report *build_report(const calibrate_cli *o, const calib_result *r)
 {
     report *rep = report_new();
     add_notes(rep, o, r);
-    int col[13];
+    /* The columns of schema version 1 keep their names and units (docs/schema.json): fit_*
+     * are the written platform's figures, rel_error_pct its time error, alpha_s and B_Bps
+     * the latency and bandwidth fields it was given; regime, busbw_error_pct and algorithm
+     * were added by issue 42. */
+    int col[16];
     col[0] = report_column(rep, "log", "log", -1);
     col[1] = report_column(rep, "gpus", "GPUs", -1);
     col[2] = report_column(rep, "nodes", "nodes", -1);
@@ -271,14 +272,17 @@ static report *build_report(const calibrate_cli *o, const calib_result *r)
     col[4] = report_column(rep, "size_bytes", "size B", -1);
     /* yes: in both fits; held-out: left out of the held-out check's; no: below --min-size */
     col[5] = report_column(rep, "in_fit", "fit", -1);
-    col[6] = report_column(rep, "regime", "regime", -1);
     /* seconds and bytes per second in CSV and JSON; the text table shows us and GB/s */
-    col[7] = report_column_scaled(rep, "time_s", "time us", 2, 1e6);
-    col[8] = report_column_scaled(rep, "busbw_Bps", "busbw GB/s", 2, 1e-9);
-    col[9] = report_column_scaled(rep, "platform_time_s", "platform us", 2, 1e6);
-    col[10] = report_column_scaled(rep, "platform_busbw_Bps", "platform GB/s", 2, 1e-9);
-    col[11] = report_column(rep, "busbw_error_pct", "err %", 2);
-    col[12] = report_column(rep, "algorithm", "algorithm", -1);
+    col[6] = report_column_scaled(rep, "time_s", "time us", 2, 1e6);
+    col[7] = report_column_scaled(rep, "busbw_Bps", "busbw GB/s", 2, 1e-9);
+    col[8] = report_column_scaled(rep, "fit_time_s", "platform us", 2, 1e6);
+    col[9] = report_column_scaled(rep, "fit_busbw_Bps", "platform GB/s", 2, 1e-9);
+    col[10] = report_column(rep, "rel_error_pct", "time err %", 2);
+    col[11] = report_column_scaled(rep, "alpha_s", "latency us", 3, 1e6);
+    col[12] = report_column_scaled(rep, "B_Bps", "bandwidth GB/s", 2, 1e-9);
+    col[13] = report_column(rep, "regime", "regime", -1);
+    col[14] = report_column(rep, "busbw_error_pct", "busbw err %", 2);
+    col[15] = report_column(rep, "algorithm", "algorithm", -1);
     for (int k = 0; k < r->n_logs; k++) {
         const calib_log_fit *lf = &r->logs[k];
         for (int i = 0; i < lf->n_rows; i++) {
@@ -290,14 +294,17 @@ static report *build_report(const calibrate_cli *o, const calib_result *r)
             report_int(rep, col[3], row->line);
             report_int(rep, col[4], (long long)row->size_bytes);
             report_str(rep, col[5], !row->used ? "no" : row->held_out ? "held-out" : "yes");
-            report_str(rep, col[6], row->regime == CALIB_REGIME_LATENCY ? "latency"
-                                                                        : "bandwidth");
-            report_num(rep, col[7], row->time_s);
-            report_num(rep, col[8], row->busbw_Bps);
-            report_num(rep, col[9], row->pred_time_s);
-            report_num(rep, col[10], row->pred_busbw_Bps);
-            report_num(rep, col[11], 100 * row->rel_error);
-            report_str(rep, col[12], row->algorithm);
+            report_num(rep, col[6], row->time_s);
+            report_num(rep, col[7], row->busbw_Bps);
+            report_num(rep, col[8], row->pred_time_s);
+            report_num(rep, col[9], row->pred_busbw_Bps);
+            report_num(rep, col[10], 100 * (row->pred_time_s - row->time_s) / row->time_s);
+            report_num(rep, col[11], lf->lat_value_s);
+            report_num(rep, col[12], lf->bw_value_Bps);
+            report_str(rep, col[13], row->regime == CALIB_REGIME_LATENCY ? "latency"
+                                                                         : "bandwidth");
+            report_num(rep, col[14], 100 * row->rel_error);
+            report_str(rep, col[15], row->algorithm);
         }
     }
     return rep;

@@ -88,26 +88,32 @@ static void test_formats_and_file(void)
         "227.332601GBps");
     /* CSV: a header and one line per row, with the json's platform time in the same column. */
     char *save = NULL, *line = strtok_r(csv, "\n", &save);
-    CHECK_STR_CONTAINS(line, "log,gpus,nodes,line,size_bytes,in_fit,regime,time_s,busbw_Bps,"
-                             "platform_time_s,platform_busbw_Bps,busbw_error_pct,algorithm");
+    CHECK_STR_CONTAINS(line, "log,gpus,nodes,line,size_bytes,in_fit,time_s,busbw_Bps,"
+                             "fit_time_s,fit_busbw_Bps,rel_error_pct,alpha_s,B_Bps,regime,"
+                             "busbw_error_pct,algorithm");
     gcsim_platform p;
     cJSON *written = NULL;
     CHECK(load_sources(out, &p, &written) == 0);
     int i = 0;
     for (line = strtok_r(NULL, "\n", &save); line; line = strtok_r(NULL, "\n", &save), i++) {
         cJSON *row = cJSON_GetArrayItem(rows, i);
-        char *f[16];
+        char *f[20];
         int n = 0;
-        for (char *s2 = NULL, *t = strtok_r(line, ",", &s2); t && n < 16; t = strtok_r(NULL, ",", &s2))
+        for (char *s2 = NULL, *t = strtok_r(line, ",", &s2); t && n < 20; t = strtok_r(NULL, ",", &s2))
             f[n++] = t;
-        CHECK(n == 13);
-        if (n != 13 || !row)
+        CHECK(n == 16);
+        if (n != 16 || !row)
             continue;
-        double size = atof(f[4]), time_s = atof(f[7]), pred_s = atof(f[9]), err_pct = atof(f[11]);
-        CHECK_REL(pred_s, cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row,
-                                                                                 "platform_time_s")),
+        double size = atof(f[4]), time_s = atof(f[6]), pred_s = atof(f[8]);
+        CHECK_REL(pred_s, cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "fit_time_s")),
                   1e-15);
-        CHECK_REL(err_pct, 100 * (time_s / pred_s - 1), 1e-9);
+        CHECK_REL(atof(f[10]), 100 * (pred_s - time_s) / time_s, 1e-9);
+        CHECK_REL(atof(f[14]), 100 * (time_s / pred_s - 1), 1e-9);
+        /* alpha_s and B_Bps: the latency and bandwidth written */
+        if (written) {
+            CHECK_REL(atof(f[11]), p.intra.latency_s, 1e-12);
+            CHECK_REL(atof(f[12]), p.intra.gpu_to_gpu_Bps, 1e-12);
+        }
         /* The platform time is what `gcsim collective` gives on the written file. */
         char ccmd[4096];
         snprintf(ccmd, sizeof ccmd, "%s collective --platform %s --gpus 8 --sizes %.0fB "
