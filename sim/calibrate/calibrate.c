@@ -78,15 +78,29 @@ static int log_counts(const calib_options *opt, int k, const nccl_log *log, cali
         return gcsim_fail(err, "%s: line %d (end of file): no Rank lines to count GPUs and nodes "
                                "from; give --gpus N --nodes J after this --log",
                           path, log->lines);
-    if (gpus && log->ranks && gpus != log->ranks)
+    bool partial = log->ranks > 0 && log->max_rank + 1 != log->ranks;
+    if (partial && (gpus == 0 || nodes == 0))
+        return gcsim_fail(err, "%s: line %d: %d Rank lines but the highest rank is %d: a partial "
+                               "listing (vendor logs often print only some ranks), from which "
+                               "GPUs and nodes cannot be counted; give --gpus N --nodes J after "
+                               "this --log",
+                          path, log->first_rank_line, log->ranks, log->max_rank);
+    if (partial && gpus <= log->max_rank)
+        return gcsim_fail(err, "%s: line %d: --gpus %d, but the log lists rank %d", path,
+                          log->first_rank_line, gpus, log->max_rank);
+    if (partial)
+        note(r, "%s: %d of the %d ranks listed (a partial listing, highest rank %d): GPUs and "
+                "nodes from --gpus and --nodes",
+             path, log->ranks, gpus, log->max_rank);
+    else if (gpus && log->ranks && gpus != log->ranks)
         warn(r, "%s: --gpus %d overrides the log's %d Rank lines", path, gpus, log->ranks);
-    if (nodes && log->ranks && nodes != log->hosts)
+    if (!partial && nodes && log->ranks && nodes != log->hosts)
         warn(r, "%s: --nodes %d overrides the log's %d distinct hosts", path, nodes, log->hosts);
     lf->counts_from_log = gpus == 0 && nodes == 0;
     lf->gpus = gpus ? gpus : log->ranks;
     lf->nodes = nodes ? nodes : log->hosts;
     if (lf->gpus < 2)
-        return gcsim_fail(err, "%s: %d GPU: an all-reduce needs at least 2", path, lf->gpus);
+        return gcsim_fail(err, "%s: %d GPU: a collective needs at least 2", path, lf->gpus);
     if (lf->nodes > lf->gpus || lf->gpus % lf->nodes != 0)
         return gcsim_fail(err, "%s: %d GPUs on %d nodes: gcsim calibrates equal nodes (N a "
                                "multiple of J)",
@@ -139,206 +153,297 @@ static void describe_tables(const calib_options *opt, int k, const nccl_log *log
              log->prefixed_lines == 1 ? "" : "s");
 }
 
-static int compare_double(const void *a, const void *b)
+/* The platform a log is costed on: p as `gcsim collective --gpus N` runs it (its first N
+ * GPUs, p's GPUs per node), with nodes enough for N. A log whose nodes hold another count
+ * is warned about when loaded. */
+static void log_platform(const gcsim_platform *p, const calib_log_fit *lf, gcsim_platform *out)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    *out = *p;
+    int need = (lf->gpus + p->gpus_per_node - 1) / p->gpus_per_node;
+    if (out->nodes < need)
+        out->nodes = need;
 }
 
-/* The held-out check: the rows used (size >= min_size, sizes increasing) are split by size;
- * the fit repeated on the smaller half (ceil(m/2) rows) predicts the larger half. A line
- * that only interpolates shows a large error there. */
-static void held_out_check(const calib_options *opt, calib_log_fit *lf, const double *size,
-                           const double *time, int n, double base_alpha_s, calib_result *r)
+static gcsim_op test_op(nccl_test t)
 {
-    calib_held_out *h = &lf->held_out;
-    memset(h, 0, sizeof *h);
-    int first = 0;
-    while (first < n && size[first] < opt->min_size_bytes)
-        first++;
-    int m = n - first;
-    if (m < 3) {
-        snprintf(h->why_not, sizeof h->why_not,
-                 "not possible: %d row%s used, and it takes at least 3 (2 to fit, 1 to predict)",
-                 m, m == 1 ? "" : "s");
-        return;
-    }
-    int k = (m + 1) / 2;
-    ring_fit half;
-    gcsim_error e = {{0}, 0, 0};
-    if (ring_fit_allreduce(lf->path, lf->gpus, size + first, time + first, k, 0.0, base_alpha_s,
-                           &half, &e)) {
-        snprintf(h->why_not, sizeof h->why_not, "no fit to the smaller half: %.200s", e.message);
-        warn(r, "%s: held-out check: %s", lf->path, h->why_not);
-        return;
-    }
-    double errors[NCCL_LOG_MAX_ROWS];
-    int held = 0;
-    for (int i = first + k; i < n; i++) {
-        double fit = ring_allreduce_time_s(lf->gpus, size[i], half.alpha_s, half.B_Bps);
-        errors[held++] = fabs(fit - time[i]) / time[i];
-    }
-    qsort(errors, (size_t)held, sizeof errors[0], compare_double);
-    h->done = true;
-    h->fit_rows = k;
-    h->test_rows = held;
-    h->fit_min_size = size[first];
-    h->fit_max_size = size[first + k - 1];
-    h->test_min_size = size[first + k];
-    h->test_max_size = size[n - 1];
-    h->alpha_s = half.alpha_s;
-    h->B_Bps = half.B_Bps;
-    h->median_abs_rel_error = held % 2 ? errors[held / 2]
-                                       : 0.5 * (errors[held / 2 - 1] + errors[held / 2]);
-    h->max_abs_rel_error = errors[held - 1];
-    if (h->median_abs_rel_error > CALIB_HELD_OUT_WARN)
-        warn(r, "%s: held-out check: fitted to the %d smaller sizes, the line misses the %d "
-                "larger ones by a median %.3g%% (above %.0f%%): it does not extrapolate, and the "
-                "full fit is driven by the sizes it spans",
-             lf->path, k, held, 100 * h->median_abs_rel_error, 100 * CALIB_HELD_OUT_WARN);
+    return t == NCCL_TEST_ALL_GATHER       ? GCSIM_OP_ALLGATHER
+           : t == NCCL_TEST_REDUCE_SCATTER ? GCSIM_OP_REDUCESCATTER
+                                           : GCSIM_OP_ALLREDUCE;
 }
 
-static void size_range_text(double lo, double hi, char *buf, size_t len)
-{
-    char a[32], b[32];
-    size_text(lo, a, sizeof a);
-    size_text(hi, b, sizeof b);
-    if (lo == hi)
-        snprintf(buf, len, "%s", a);
-    else
-        snprintf(buf, len, "%s to %s", a, b);
-}
-
-/* "fitted to the N smaller sizes used (A to B): ...; predicts the M larger (...) with
- * median |error| x%, max y%" */
-void calib_held_out_text(const calib_held_out *h, char *buf, size_t len)
-{
-    if (!h->done) {
-        snprintf(buf, len, "%s", h->why_not);
-        return;
-    }
-    char fit[80], test[80];
-    size_range_text(h->fit_min_size, h->fit_max_size, fit, sizeof fit);
-    size_range_text(h->test_min_size, h->test_max_size, test, sizeof test);
-    snprintf(buf, len,
-             "fitted to the %d smaller sizes used (%s): alpha = %.6g us, B = %.6g GB/s; "
-             "predicts the %d larger (%s) with median |error| %.3g%%, max %.3g%%",
-             h->fit_rows, fit, h->alpha_s * 1e6, h->B_Bps / 1e9, h->test_rows, test,
-             100 * h->median_abs_rel_error, 100 * h->max_abs_rel_error);
-}
-
-/* Loads, checks and fits one log; fills lf (rows owned by it). */
-static int fit_log(const calib_options *opt, int k, const gcsim_platform *base,
-                   calib_log_fit *lf, calib_result *r, gcsim_error *err)
+/* Loads and checks one log; fills lf (its measured rows, owned by it). */
+static int load_log(const calib_options *opt, int k, const gcsim_platform *base,
+                    calib_log_fit *lf, calib_result *r, gcsim_error *err)
 {
     const char *path = opt->log_paths[k];
     nccl_log log;
     if (nccl_log_load_table(path, opt->table[k], &log, err))
         return -1;
     int rc = -1;
-    double *size = NULL, *time = NULL;
     snprintf(lf->path, sizeof lf->path, "%s", path);
     describe_tables(opt, k, &log, lf, r);
-    snprintf(lf->op, sizeof lf->op, "%s", log.op[0] ? log.op : "all_reduce_perf (assumed)");
+    bool named;
+    nccl_test test = nccl_log_test(&log, &named);
+    lf->gop = test_op(test);
+    snprintf(lf->op, sizeof lf->op, "%s%s", nccl_test_name(test), named ? "" : " (assumed)");
     snprintf(lf->device, sizeof lf->device, "%s", log.device);
-    if (log_counts(opt, k, &log, lf, r, err) || nccl_log_check_busbw(&log, lf->gpus, err))
+    if (log_counts(opt, k, &log, lf, r, err) || nccl_log_check_test(&log, test, lf->gpus, err))
         goto out;
-    if (!log.op[0])
-        warn(r, "%s: the log does not name its test (older nccl-tests); taken as "
-                "all_reduce_perf, as its busbw/algbw ratios are 2(n-1)/n",
-             path);
+    if (!named)
+        warn(r, "%s: the log does not name its test (older nccl-tests); taken as %s, as its "
+                "redop, counts and busbw/algbw ratios say",
+             path, nccl_test_name(test));
     int per_node = lf->gpus / lf->nodes;
     if (per_node != base->gpus_per_node)
-        warn(r, "%s: %d GPUs per node where %s has %d: the fit describes the nodes measured",
-             path, per_node, base->source_path, base->gpus_per_node);
+        warn(r, "%s: %d GPUs per node where %s has %d: the fit and its errors are those of "
+                "`gcsim collective --gpus %d` on the platform, which places the GPUs %d per "
+                "node, not as measured",
+             path, per_node, base->source_path, base->gpus_per_node, lf->gpus,
+             base->gpus_per_node);
     if (lf->nodes > base->nodes)
         warn(r, "%s: %d nodes, more than the %d of %s", path, lf->nodes, base->nodes,
              base->source_path);
-    size = malloc((size_t)log.n_rows * sizeof *size);
-    time = malloc((size_t)log.n_rows * sizeof *time);
     lf->rows = calloc((size_t)log.n_rows, sizeof *lf->rows);
-    if (!size || !time || !lf->rows) {
-        gcsim_fail(err, "%s: out of memory", path);
+    if (!lf->rows) {
+        gcsim_fail_internal(err, "%s: out of memory", path);
         goto out;
     }
+    int used = 0;
     for (int i = 0; i < log.n_rows; i++) {
         const nccl_timing *t = opt->out_of_place ? &log.rows[i].out_of_place
                                                  : &log.rows[i].in_place;
-        size[i] = log.rows[i].size_bytes;
-        time[i] = t->time_s;
-        lf->rows[i].line = log.rows[i].line;
-        lf->rows[i].size_bytes = size[i];
-        lf->rows[i].time_s = t->time_s;
-        lf->rows[i].busbw_Bps = t->busbw_Bps;
+        calib_row *row = &lf->rows[i];
+        row->line = log.rows[i].line;
+        row->size_bytes = log.rows[i].size_bytes;
+        row->time_s = t->time_s;
+        row->busbw_Bps = t->busbw_Bps;
+        row->used = row->size_bytes >= opt->min_size_bytes;
+        /* the held-out check fits the 1st, 3rd, ... size used and predicts the others */
+        row->held_out = row->used && used++ % 2 == 1;
     }
     lf->n_rows = log.n_rows;
-    /* Rows of one size cannot separate alpha from B: alpha is then the base's, intra-node
-     * or node to node (nic.latency plus two switch traversals). */
-    double base_alpha_s = lf->multi_node
-                              ? base->nic.latency_s + 2.0 * base->fabric.switch_latency_s
-                              : base->intra.latency_s;
-    if (ring_fit_allreduce(path, lf->gpus, size, time, log.n_rows, opt->min_size_bytes,
-                           base_alpha_s, &lf->fit, err))
+    {
+        double *busbw = malloc((size_t)log.n_rows * sizeof *busbw);
+        bool *use = malloc((size_t)log.n_rows * sizeof *use);
+        calib_regime *g = malloc((size_t)log.n_rows * sizeof *g);
+        if (busbw && use && g) {
+            for (int i = 0; i < log.n_rows; i++) {
+                busbw[i] = lf->rows[i].busbw_Bps;
+                use[i] = lf->rows[i].used;
+            }
+            calib_classify(busbw, use, log.n_rows, g);
+            for (int i = 0; i < log.n_rows; i++)
+                lf->rows[i].regime = g[i];
+        }
+        free(busbw);
+        free(use);
+        free(g);
+        if (!busbw || !use || !g) {
+            gcsim_fail_internal(err, "%s: out of memory", path);
+            goto out;
+        }
+    }
+    if (used == 0) {
+        char min_size[64];
+        size_text(opt->min_size_bytes, min_size, sizeof min_size);
+        gcsim_fail(err, "%s: no row of --min-size %s or more to fit", path, min_size);
         goto out;
-    if (lf->fit.rows_used > 2 && lf->fit.rms_rel_error > CALIB_RMS_WARN)
-        warn(r, "%s: the fit's RMS relative time error over the %d rows used is %.3g%%, above "
-                "%.0f%%: one alpha-beta line does not describe this log well (protocol changes, "
-                "noise, another algorithm); read the per-row errors before using the platform",
-             path, lf->fit.rows_used, 100 * lf->fit.rms_rel_error, 100 * CALIB_RMS_WARN);
-    held_out_check(opt, lf, size, time, log.n_rows, base_alpha_s, r);
-    double factor = nccl_allreduce_bus_factor(lf->gpus);
-    for (int i = 0; i < lf->n_rows; i++) {
-        calib_row *row = &lf->rows[i];
-        row->used = row->size_bytes >= opt->min_size_bytes;
-        row->fit_time_s = ring_allreduce_time_s(lf->gpus, row->size_bytes, lf->fit.alpha_s,
-                                                lf->fit.B_Bps);
-        row->fit_busbw_Bps = row->size_bytes / row->fit_time_s * factor;
-        row->rel_error = (row->fit_time_s - row->time_s) / row->time_s;
     }
     rc = 0;
 out:
-    free(size);
-    free(time);
     nccl_log_free(&log);
     return rc;
 }
 
-/* "fitted by gcsim calibrate to LOG (...): alpha = ..., B = ...; residuals ..." */
-static void describe_fit(const calib_options *opt, const calib_log_fit *lf, char *buf,
-                         size_t len)
+/* The fit data of a log; `which`: 0 every row used, 1 the held-out check's fit rows. */
+typedef struct {
+    double *size, *time;
+    bool *use;
+    calib_regime *regime;
+    calib_fit_data d;
+} fit_arrays;
+
+static int fit_arrays_make(const calib_log_fit *lf, int which, fit_arrays *a, gcsim_error *err)
 {
-    char min_size[64];
-    size_text(opt->min_size_bytes, min_size, sizeof min_size);
-    const ring_fit *f = &lf->fit;
-    char alpha[160];
-    if (!f->alpha_fitted)
-        snprintf(alpha, sizeof alpha, "alpha fixed at the base platform's %.6g us (the rows "
-                 "used have one size)", f->alpha_s * 1e6);
-    else if (f->alpha_clamped)
-        snprintf(alpha, sizeof alpha, "alpha = 0 (least squares gave %.6g us, clamped)",
-                 f->alpha_unclamped_s * 1e6);
-    else
-        snprintf(alpha, sizeof alpha, "alpha = %.6g us", f->alpha_s * 1e6);
-    char table[96] = "";
-    if (lf->n_tables > 1)
-        snprintf(table, sizeof table, " table %d of %d (lines %d-%d)", lf->table, lf->n_tables,
-                 lf->table_first_line, lf->table_last_line);
-    char held[512];
-    calib_held_out_text(&lf->held_out, held, sizeof held);
-    snprintf(buf, len,
-             "fitted by gcsim calibrate to %s%s (nccl-tests %s, %d GPUs on %d node%s, %s times, "
-             "%d rows with size >= %s; weighted least squares on relative time error of "
-             "t = 2(n-1) alpha + 2(n-1)/n S / B): %s, B = %.6g GB/s; residuals of time over "
-             "those rows: max %.3g%%, RMS %.3g%%%s; held-out check: %s",
-             lf->path, table, lf->op, lf->gpus, lf->nodes, lf->nodes == 1 ? "" : "s",
-             opt->out_of_place ? "out-of-place" : "in-place", f->rows_used, min_size, alpha,
-             f->B_Bps / 1e9, 100 * f->max_abs_rel_error, 100 * f->rms_rel_error,
-             f->rows_used == 2 && f->alpha_fitted && !f->alpha_clamped
-                 ? " (two rows, two parameters: zero by construction, no check of the model)"
-                 : "",
-             held);
+    int n = lf->n_rows;
+    a->size = malloc((size_t)n * sizeof *a->size);
+    a->time = malloc((size_t)n * sizeof *a->time);
+    a->use = malloc((size_t)n * sizeof *a->use);
+    a->regime = malloc((size_t)n * sizeof *a->regime);
+    if (!a->size || !a->time || !a->use || !a->regime)
+        return gcsim_fail_internal(err, "%s: out of memory", lf->path);
+    for (int i = 0; i < n; i++) {
+        a->size[i] = lf->rows[i].size_bytes;
+        a->time[i] = lf->rows[i].time_s;
+        a->use[i] = lf->rows[i].used && (which == 0 || !lf->rows[i].held_out);
+        a->regime[i] = lf->rows[i].regime;
+    }
+    a->d = (calib_fit_data){.gpus = lf->gpus, .op = lf->gop, .size_bytes = a->size,
+                            .time_s = a->time, .use = a->use, .regime = a->regime, .n = n};
+    return 0;
 }
 
+static void fit_arrays_free(fit_arrays *a)
+{
+    free(a->size);
+    free(a->time);
+    free(a->use);
+    free(a->regime);
+}
+
+/* The knobs a log may set: a single-node log the node's; a multi-node one the network's, and
+ * the node's bandwidth too unless a single-node log sets it. */
+static int bandwidth_candidates(const gcsim_platform *p, const calib_log_fit *lf,
+                                bool node_set, calib_knob *c)
+{
+    int n = 0;
+    if (lf->multi_node)
+        c[n++] = CALIB_KNOB_NIC_BW;
+    if (!lf->multi_node || !node_set) {
+        c[n++] = CALIB_KNOB_INTRA_BW;
+        if (calib_knob_present(p, CALIB_KNOB_NVLS_BW))
+            c[n++] = CALIB_KNOB_NVLS_BW;
+    }
+    return n;
+}
+
+/* Fits the knobs of log lf on *w (the platform so far, in the base's shape) and runs the
+ * held-out check. */
+static int fit_log(calib_log_fit *lf, gcsim_platform *w, bool node_set, calib_result *r,
+                   gcsim_error *err)
+{
+    calib_knob cands[3];
+    int n_c = bandwidth_candidates(w, lf, node_set, cands);
+    calib_knob lat = lf->multi_node ? CALIB_KNOB_NIC_LAT : CALIB_KNOB_INTRA_LAT;
+    gcsim_platform q, h;
+    log_platform(w, lf, &q);
+    h = q;
+    fit_arrays all = {0}, half = {0};
+    int rc = -1;
+    if (fit_arrays_make(lf, 0, &all, err) || fit_arrays_make(lf, 1, &half, err) ||
+        calib_platform_fit(&q, &all.d, cands, n_c, lat, &lf->fit, err))
+        goto out;
+    snprintf(lf->bw_field, sizeof lf->bw_field, "%s", calib_knob_path(w, lf->fit.bw_knob));
+    snprintf(lf->lat_field, sizeof lf->lat_field, "%s", calib_knob_path(w, lat));
+    calib_knob_set(w, lf->fit.bw_knob, calib_knob_get(&q, lf->fit.bw_knob));
+    calib_knob_set(w, lat, calib_knob_get(&q, lat));
+    /* held-out check: the same fit on every other size, its error on the sizes between */
+    calib_held_out *ho = &lf->held_out;
+    int n_fit = 0, n_test = 0;
+    for (int i = 0; i < lf->n_rows; i++) {
+        n_fit += half.use[i];
+        n_test += lf->rows[i].held_out;
+    }
+    if (n_fit < 2 || n_test < 1) {
+        snprintf(ho->why_not, sizeof ho->why_not,
+                 "not possible: %d row%s used, and it takes at least 3 (2 to fit, 1 to predict)",
+                 n_fit + n_test, n_fit + n_test == 1 ? "" : "s");
+        rc = 0;
+        goto out;
+    }
+    calib_fit_result hr;
+    double *e = malloc((size_t)lf->n_rows * sizeof *e);
+    if (!e) {
+        gcsim_fail_internal(err, "%s: out of memory", lf->path);
+        goto out;
+    }
+    if (calib_platform_fit(&h, &half.d, cands, n_c, lat, &hr, err) ||
+        calib_fit_errors(&h, &all.d, e, NULL, err)) {
+        free(e);
+        goto out;
+    }
+    int m = 0;
+    for (int i = 0; i < lf->n_rows; i++)
+        if (lf->rows[i].held_out)
+            e[m++] = fabs(e[i]);
+    ho->done = true;
+    ho->fit_rows = n_fit;
+    ho->test_rows = m;
+    ho->median_abs_rel_error = calib_median(e, m);
+    ho->max_abs_rel_error = e[m - 1];
+    free(e);
+    if (ho->median_abs_rel_error > CALIB_HELD_OUT_WARN)
+        warn(r, "%s: held-out check: fitted to every other size, the platform misses the %d "
+                "sizes between by a median %.3g%% (above %.0f%%)",
+             lf->path, m, 100 * ho->median_abs_rel_error, 100 * CALIB_HELD_OUT_WARN);
+    rc = 0;
+out:
+    fit_arrays_free(&all);
+    fit_arrays_free(&half);
+    return rc;
+}
+
+/* Every row of lf costed on the written platform: its own error, per row and per regime. */
+static int score_written(calib_log_fit *lf, const gcsim_platform *written, calib_result *r,
+                         gcsim_error *err)
+{
+    gcsim_platform q;
+    log_platform(written, lf, &q);
+    fit_arrays all = {0};
+    int n = lf->n_rows, rc = -1;
+    double *e = malloc((size_t)n * sizeof *e);
+    calib_cost *c = malloc((size_t)n * sizeof *c);
+    double *v = malloc((size_t)n * sizeof *v);
+    if (!e || !c || !v) {
+        gcsim_fail_internal(err, "%s: out of memory", lf->path);
+        goto out;
+    }
+    if (fit_arrays_make(lf, 0, &all, err) ||
+        calib_fit_errors(&q, &all.d, e, c, err))
+        goto out;
+    double factor = gcsim_op_busbw_factor(lf->gop, lf->gpus);
+    lf->bw_value_Bps = calib_knob_get(written, lf->fit.bw_knob);
+    lf->lat_value_s = calib_knob_get(written, lf->fit.lat_knob);
+    lf->max_abs_error = 0;
+    for (int i = 0; i < n; i++) {
+        calib_row *row = &lf->rows[i];
+        row->rel_error = e[i];
+        row->pred_time_s = c[i].time_s;
+        row->pred_busbw_Bps = row->size_bytes / c[i].time_s * factor;
+        calib_cost_text(lf->gop, &c[i], row->algorithm, sizeof row->algorithm);
+        if (row->used && fabs(e[i]) > lf->max_abs_error)
+            lf->max_abs_error = fabs(e[i]);
+    }
+    for (int k = 0; k < 2; k++) {
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (lf->rows[i].used && (int)lf->rows[i].regime == k)
+                v[m++] = fabs(e[i]);
+        double med = m ? calib_median(v, m) : 0;
+        if (k == CALIB_REGIME_LATENCY)
+            lf->n_latency = m, lf->median_latency = med;
+        else
+            lf->n_bandwidth = m, lf->median_bandwidth = med;
+        if (m && med > CALIB_REGIME_WARN)
+            warn(r, "%s: the written platform misses its own log by a median %.3g%% over the "
+                    "%d %s-bound rows (above %.0f%%): the model (the tuner's algorithms and "
+                    "protocols on this platform) does not follow this log's shape there; read "
+                    "the per-row errors",
+                 lf->path, 100 * med, m, k == CALIB_REGIME_LATENCY ? "latency" : "bandwidth",
+                 100 * CALIB_REGIME_WARN);
+    }
+    rc = 0;
+out:
+    fit_arrays_free(&all);
+    free(e);
+    free(c);
+    free(v);
+    return rc;
+}
+
+/* "fitted to the N sizes ...: median |error| x%, max y% over the M sizes between" */
+void calib_held_out_text(const calib_held_out *h, char *buf, size_t len)
+{
+    if (!h->done) {
+        snprintf(buf, len, "%s", h->why_not);
+        return;
+    }
+    snprintf(buf, len,
+             "the fit repeated on %d of the sizes used (the 1st, 3rd, ... by size) predicts "
+             "the %d size%s between with median |busbw error| %.3g%%, max %.3g%%",
+             h->fit_rows, h->test_rows, h->test_rows == 1 ? "" : "s", 100 * h->median_abs_rel_error,
+             100 * h->max_abs_rel_error);
+}
 static calib_change *add_change(calib_result *r, const char *path, const char *old_value,
                                 const char *new_value)
 {
@@ -375,35 +480,46 @@ static const char *base_source(const cJSON *base_json, const char *path)
     return cJSON_IsString(s) ? s->valuestring : NULL;
 }
 
-/* A fitted bandwidth for `field` against the base's value there. Above it: refused unless
- * opt->force when the base value is a line rate; a warning when the base's sources say it
- * is already a measured busbw. `extra` receives text for $.sources. */
+/* A fitted bandwidth for `field` against the base's value there (its line rate). Above it:
+ * refused unless opt->force (then a warning), or only a warning when the base's sources say
+ * it is already a measured busbw. Below half of it: a warning. `extra` receives text for
+ * $.sources. */
 static int check_line_rate(const calib_options *opt, const gcsim_platform *base,
                            const cJSON *base_json, const calib_log_fit *lf, const char *field,
                            double fitted_Bps, double base_Bps, char *extra, size_t extra_len,
                            calib_result *r, gcsim_error *err)
 {
     extra[0] = '\0';
+    if (fitted_Bps < CALIB_LOW_RATE * base_Bps) {
+        warn(r, "%s: %s = %.6g GB/s fitted, %.3g%% of the line rate %.6g GB/s of %s (below "
+                "%.0f%%): either this link delivers far less than its rate, or the link that "
+                "bounds the log is another one or the model misses it; check before using the "
+                "platform",
+             lf->path, field, fitted_Bps / 1e9, 100 * fitted_Bps / base_Bps, base_Bps / 1e9,
+             base->source_path, 100 * CALIB_LOW_RATE);
+        snprintf(extra, extra_len, "; %.3g%% of the base's line rate %.9g GB/s (a warning)",
+                 100 * fitted_Bps / base_Bps, base_Bps / 1e9);
+        return 0;
+    }
     /* Beyond the 9 significant digits rate_text writes: a platform calibrated from this
-     * very log holds B rounded, and a fit equal to it is no reason to stop. */
+     * very log holds the rate rounded, and a fit equal to it is no reason to stop. */
     if (!(fitted_Bps > base_Bps * (1.0 + 1e-8)))
         return 0;
     const char *source = base_source(base_json, field);
     if (source_is_measured(source)) {
         warn(r, "%s: %s = %.6g GB/s fitted exceeds %s's %.6g GB/s; that value's source says "
-                "it was fitted or measured, so it is no line rate and the fit is written (the log "
-                "may come from another algorithm, NVLS or in-switch reduction, or the base "
-                "figure is low)",
+                "it was fitted or measured, so it is no line rate and the fit is written",
              lf->path, field, fitted_Bps / 1e9, base->source_path, base_Bps / 1e9);
+        snprintf(extra, extra_len, "; above the base's %.9g GB/s, itself fitted or measured",
+                 base_Bps / 1e9);
         return 0;
     }
     if (!opt->force)
         return gcsim_fail(err,
                           "%s: %s = %.6g GB/s fitted, above the line rate %.6g GB/s (%s's %s, "
-                          "the nominal figure a platform engineer knows for this link: a "
-                          "calibration measures what it delivers and cannot exceed it): check "
-                          "the GPU and node counts, nic.per_node and the base platform, or give "
-                          "--force to write it anyway",
+                          "the nominal figure a platform engineer knows for this link: a link "
+                          "cannot deliver more): check the GPU and node counts, nic.per_node "
+                          "and the base platform, or give --force to write it anyway",
                           lf->path, field, fitted_Bps / 1e9, base_Bps / 1e9, base->source_path,
                           field);
     warn(r, "%s: %s = %.6g GB/s fitted, above the line rate %.6g GB/s of %s; written because "
@@ -414,122 +530,78 @@ static int check_line_rate(const calib_options *opt, const gcsim_platform *base,
     return 0;
 }
 
-static int intra_changes(const calib_options *opt, const gcsim_platform *base,
-                         const cJSON *base_json, const calib_log_fit *lf, calib_result *r,
-                         gcsim_error *err)
+/* "fitted by gcsim calibrate to LOG (...): how; the written platform's error" */
+static void describe_fit(const calib_options *opt, const calib_log_fit *lf, char *buf,
+                         size_t len)
 {
-    char fit[2048], old_v[64], new_v[64], extra[160];
-    describe_fit(opt, lf, fit, sizeof fit);
-    bool nvlink = base->intra.kind == INTRA_NVLINK;
-    const char *field = nvlink ? "intra_node.link_bandwidth" : "intra_node.gpu_to_gpu";
-    double fitted_Bps = nvlink ? lf->fit.B_Bps / base->intra.nvlink_links_per_pair
-                               : lf->fit.B_Bps;
-    double base_Bps = nvlink ? base->intra.nvlink_link_Bps : base->intra.gpu_to_gpu_Bps;
-    if (check_line_rate(opt, base, base_json, lf, field, fitted_Bps, base_Bps, extra,
-                        sizeof extra, r, err))
-        return -1;
-    time_text(base->intra.latency_s, old_v, sizeof old_v);
-    if (!lf->fit.alpha_fitted) {
-        calib_change *c = add_change(r, "intra_node.latency", old_v, NULL);
-        snprintf(c->source, sizeof c->source, "base value kept: %s; alpha was not fitted", fit);
-    } else if (lf->fit.alpha_s > 0) {
-        time_text(lf->fit.alpha_s, new_v, sizeof new_v);
-        calib_change *c = add_change(r, "intra_node.latency", old_v, new_v);
-        snprintf(c->source, sizeof c->source, "%s; intra_node.latency = alpha", fit);
-    } else {
-        /* The fit says 0; a platform latency must be positive: the smallest written. */
-        time_text(CALIB_MIN_LATENCY_S, new_v, sizeof new_v);
-        calib_change *c = add_change(r, "intra_node.latency", old_v, new_v);
-        snprintf(c->source, sizeof c->source,
-                 "%s; intra_node.latency = alpha, clamped to 0 by the fit and written as %s "
-                 "(a latency must be positive)",
-                 fit, new_v);
-        warn(r, "%s: the fitted alpha is 0 (clamped); intra_node.latency is written as %s, "
-                "not the base's %s",
-             lf->path, new_v, old_v);
+    char min_size[64] = "", table[96] = "", held[512];
+    if (opt->min_size_bytes > 0) {
+        char s[48];
+        size_text(opt->min_size_bytes, s, sizeof s);
+        snprintf(min_size, sizeof min_size, " with size >= %s", s);
     }
-    rate_text(base_Bps, old_v, sizeof old_v);
-    rate_text(fitted_Bps, new_v, sizeof new_v);
-    calib_change *c = add_change(r, field, old_v, new_v);
-    if (nvlink)
-        snprintf(c->source, sizeof c->source, "%s; link_bandwidth = B / links_per_pair (%d)%s",
-                 fit, base->intra.nvlink_links_per_pair, extra);
-    else
-        snprintf(c->source, sizeof c->source, "%s; gpu_to_gpu = B%s", fit, extra);
-    return 0;
+    if (lf->n_tables > 1)
+        snprintf(table, sizeof table, " table %d of %d (lines %d-%d)", lf->table, lf->n_tables,
+                 lf->table_first_line, lf->table_last_line);
+    calib_held_out_text(&lf->held_out, held, sizeof held);
+    int used = lf->n_latency + lf->n_bandwidth;
+    snprintf(buf, len,
+             "fitted by gcsim calibrate to %s%s (nccl-tests %s, %d GPUs on %d node%s, %s "
+             "times, %d rows%s): every row costed as `gcsim collective` runs this platform (its "
+             "algorithm or the tuner's pick of algorithm and protocol per size, analytic "
+             "engine); %s set so that the median busbw error over the latency-bound rows is "
+             "0, %s over the bandwidth-bound rows; the written platform's median |busbw "
+             "error|: %.3g%% over %d latency-bound rows, %.3g%% over %d bandwidth-bound rows, "
+             "max %.3g%%; held-out check: %s",
+             lf->path, table, lf->op, lf->gpus, lf->nodes, lf->nodes == 1 ? "" : "s",
+             opt->out_of_place ? "out-of-place" : "in-place", used, min_size,
+             lf->lat_field, lf->bw_field,
+             100 * lf->median_latency, lf->n_latency, 100 * lf->median_bandwidth,
+             lf->n_bandwidth, 100 * lf->max_abs_error, held);
 }
 
-static int inter_changes(const calib_options *opt, const gcsim_platform *base,
-                         const cJSON *base_json, const calib_log_fit *lf,
-                         double gpu_to_gpu_Bps, const char *gpu_to_gpu_from, calib_result *r,
-                         gcsim_error *err)
+static void knob_text(calib_knob k, double v, char *buf, size_t len)
 {
-    char fit[2048], old_v[64], new_v[64], extra[160];
+    if (calib_knob_is_bandwidth(k))
+        rate_text(v, buf, len);
+    else
+        time_text(v, buf, len);
+}
+
+/* The changes of one log's fit: its bandwidth and latency knobs, written or kept. */
+static int log_changes(const calib_options *opt, const gcsim_platform *base,
+                       const cJSON *base_json, const gcsim_platform *fitted,
+                       const calib_log_fit *lf, calib_result *r, gcsim_error *err)
+{
+    char fit[2700], old_v[64], new_v[64], extra[200];
     describe_fit(opt, lf, fit, sizeof fit);
-    int per_node = base->nic.per_node;
-    rate_text(base->nic.bandwidth_Bps, old_v, sizeof old_v);
-    if (lf->fit.B_Bps < gpu_to_gpu_Bps) {
-        double nic_Bps = lf->fit.B_Bps / per_node;
-        if (check_line_rate(opt, base, base_json, lf, "nic.bandwidth", nic_Bps,
-                            base->nic.bandwidth_Bps, extra, sizeof extra, r, err))
+    calib_knob knobs[2] = {lf->fit.bw_knob, lf->fit.lat_knob};
+    bool fitted_k[2] = {lf->fit.bw_fitted, lf->fit.lat_fitted};
+    for (int j = 0; j < 2; j++) {
+        calib_knob k = knobs[j];
+        const char *field = calib_knob_path(base, k);
+        double b = calib_knob_get(base, k), v = calib_knob_get(fitted, k);
+        knob_text(k, b, old_v, sizeof old_v);
+        if (!fitted_k[j]) {
+            calib_change *c = add_change(r, field, old_v, NULL);
+            snprintf(c->source, sizeof c->source, "base value kept: the search left it there (no "
+                     "row of the log depends on it enough to move it); %s", fit);
+            continue;
+        }
+        extra[0] = '\0';
+        if (calib_knob_is_bandwidth(k) &&
+            check_line_rate(opt, base, base_json, lf, field, v, b, extra, sizeof extra, r, err))
             return -1;
-        rate_text(nic_Bps, new_v, sizeof new_v);
-        calib_change *c = add_change(r, "nic.bandwidth", old_v, new_v);
-        snprintf(c->source, sizeof c->source,
-                 "%s; B is below gpu_to_gpu (%.6g GB/s, %s), so the network is the "
-                 "bottleneck: nic.bandwidth = B / nic.per_node (%d)%s",
-                 fit, gpu_to_gpu_Bps / 1e9, gpu_to_gpu_from, per_node, extra);
-    } else {
-        calib_change *c = add_change(r, "nic.bandwidth", old_v, NULL);
-        snprintf(c->source, sizeof c->source,
-                 "base value kept: %s; B is not below gpu_to_gpu (%.6g GB/s, %s), so the network "
-                 "was not the bottleneck and only a lower bound is known: nic.per_node x "
-                 "nic.bandwidth >= %.6g GB/s",
-                 fit, gpu_to_gpu_Bps / 1e9, gpu_to_gpu_from, lf->fit.B_Bps / 1e9);
-        warn(r, "%s: B = %.6g GB/s is not below gpu_to_gpu = %.6g GB/s: the network was not "
-                "the bottleneck; nic.bandwidth keeps %s (a lower bound: per_node x bandwidth "
-                ">= %.6g GB/s)",
-             lf->path, lf->fit.B_Bps / 1e9, gpu_to_gpu_Bps / 1e9, old_v, lf->fit.B_Bps / 1e9);
-    }
-    double sw_s = base->fabric.switch_latency_s;
-    double latency_s = lf->fit.alpha_s - 2.0 * sw_s;
-    time_text(base->nic.latency_s, old_v, sizeof old_v);
-    if (!lf->fit.alpha_fitted) {
-        calib_change *c = add_change(r, "nic.latency", old_v, NULL);
-        snprintf(c->source, sizeof c->source, "base value kept: %s; alpha was not fitted", fit);
-    } else if (latency_s > 0) {
-        time_text(latency_s, new_v, sizeof new_v);
-        calib_change *c = add_change(r, "nic.latency", old_v, new_v);
-        snprintf(c->source, sizeof c->source,
-                 "%s; nic.latency = alpha - 2 x fabric.switch_latency (%.6g us)", fit,
-                 sw_s * 1e6);
-    } else {
-        /* nic.latency would be <= 0: both latencies are scaled down by one factor, keeping
-         * their ratio, so that nic.latency + 2 switch_latency is the fitted alpha (or the
-         * smallest latency written, when the fit clamped alpha to 0). */
-        double alpha_s = lf->fit.alpha_s > CALIB_MIN_LATENCY_S ? lf->fit.alpha_s
-                                                                : CALIB_MIN_LATENCY_S;
-        double scale = alpha_s / (base->nic.latency_s + 2.0 * sw_s);
-        char old_sw[64], new_sw[64], how[640];
-        time_text(base->nic.latency_s * scale, new_v, sizeof new_v);
-        time_text(sw_s, old_sw, sizeof old_sw);
-        time_text(sw_s * scale, new_sw, sizeof new_sw);
-        snprintf(how, sizeof how,
-                 "alpha = %.6g us%s is below 2 x fabric.switch_latency (%.6g us), so "
-                 "nic.latency = alpha - 2 switch latencies would not be positive: "
-                 "nic.latency (%s) and fabric.switch_latency (%s) are both scaled by "
-                 "alpha / (nic.latency + 2 x switch_latency) = %.6g, to %s and %s, which add "
-                 "up to alpha",
-                 alpha_s * 1e6, lf->fit.alpha_clamped ? " (clamped to 0 by the fit, written as "
-                                                       "the smallest latency)"
-                                                     : "",
-                 2.0 * sw_s * 1e6, old_v, old_sw, scale, new_v, new_sw);
-        calib_change *c = add_change(r, "nic.latency", old_v, new_v);
-        snprintf(c->source, sizeof c->source, "%s; %s", fit, how);
-        c = add_change(r, "fabric.switch_latency", old_sw, new_sw);
-        snprintf(c->source, sizeof c->source, "%s; %s", fit, how);
-        warn(r, "%s: %s (switch latency also applies to paths through more switches)",
-             lf->path, how);
+        knob_text(k, v, new_v, sizeof new_v);
+        const char *bound = "";
+        if (j == 0 && lf->fit.bw_at_bound)
+            bound = "; the search ended at its range's end: the median error could not be "
+                    "brought to 0";
+        if (j == 1 && lf->fit.lat_at_bound)
+            bound = "; the search ended at its range's end: the median error could not be "
+                    "brought to 0";
+        calib_change *c = add_change(r, field, old_v, new_v);
+        snprintf(c->source, sizeof c->source, "%s%s%s", fit, extra, bound);
     }
     return 0;
 }
@@ -541,7 +613,7 @@ int calib_run(const calib_options *opt, calib_result *r, gcsim_error *err)
         return gcsim_fail(err, "give one or two --log files (a single-node and a multi-node "
                                "one)");
     char *base_text = NULL;
-    gcsim_platform base;
+    gcsim_platform base, written;
     if (json_read_file(opt->platform_path, PLATFORM_MAX_BYTES, &base_text, err) ||
         gcsim_platform_parse(base_text, opt->platform_path, &base, err)) {
         free(base_text);
@@ -554,10 +626,9 @@ int calib_run(const calib_options *opt, calib_result *r, gcsim_error *err)
         goto out;
     }
     r->n_logs = opt->n_logs;
-    /* Fit a single-node log first: its B is the gpu_to_gpu a multi-node fit compares with. */
     int order[CALIB_MAX_LOGS] = {0, 1};
     for (int k = 0; k < opt->n_logs; k++)
-        if (fit_log(opt, k, &base, &r->logs[k], r, err))
+        if (load_log(opt, k, &base, &r->logs[k], r, err))
             goto out;
     if (opt->n_logs == 2) {
         if (r->logs[0].multi_node == r->logs[1].multi_node) {
@@ -567,35 +638,61 @@ int calib_run(const calib_options *opt, calib_result *r, gcsim_error *err)
                        r->logs[0].multi_node ? "multi-node" : "single-node");
             goto out;
         }
-        if (r->logs[0].multi_node) {
+        if (r->logs[0].multi_node) { /* the node first: the network's fit runs on it */
             order[0] = 1;
             order[1] = 0;
         }
     }
-    double gpu_to_gpu_Bps = base.intra.gpu_to_gpu_Bps;
-    char gpu_to_gpu_from[600];
-    snprintf(gpu_to_gpu_from, sizeof gpu_to_gpu_from, "from %s", opt->platform_path);
+    gcsim_platform w = base;
+    bool node_set = false;
     for (int k = 0; k < opt->n_logs; k++) {
         calib_log_fit *lf = &r->logs[order[k]];
-        if (!lf->multi_node) {
-            if (intra_changes(opt, &base, base_json, lf, r, err))
-                goto out;
-            gpu_to_gpu_Bps = lf->fit.B_Bps;
-            snprintf(gpu_to_gpu_from, sizeof gpu_to_gpu_from, "fitted to %s", lf->path);
-            continue;
-        }
-        if (inter_changes(opt, &base, base_json, lf, gpu_to_gpu_Bps, gpu_to_gpu_from, r, err))
+        if (fit_log(lf, &w, node_set, r, err))
             goto out;
+        node_set = node_set || !lf->multi_node;
     }
-    platform_patch patches[sizeof r->changes / sizeof r->changes[0]];
-    for (int i = 0; i < r->n_changes; i++) {
-        patches[i].path = r->changes[i].path;
-        patches[i].value = r->changes[i].new_value[0] ? r->changes[i].new_value : NULL;
-        patches[i].source = r->changes[i].source;
+    /* A fitted rate at most CALIB_RATE_SLACK above the base's is the base's: the fit's
+     * resolution, not a link faster than its line rate. */
+    for (int k = 0; k < opt->n_logs; k++) {
+        calib_knob bk = r->logs[k].fit.bw_knob;
+        double v = calib_knob_get(&w, bk), b = calib_knob_get(&base, bk);
+        if (r->logs[k].fit.bw_fitted && v > b && v <= b * (1 + CALIB_RATE_SLACK)) {
+            calib_knob_set(&w, bk, b);
+            note(r, "%s: %s fitted %.6g GB/s, within %.0f%% above the base's %.6g GB/s: the "
+                    "base's value is kept",
+                 r->logs[k].path, calib_knob_path(&base, bk), v / 1e9, 100 * CALIB_RATE_SLACK,
+                 b / 1e9);
+        }
     }
-    if (platform_patch_apply(base_text, opt->platform_path, patches, r->n_changes,
-                             opt->output_path, &r->platform_json, err))
-        goto out;
+    /* The written platform's error first (for $.sources), on the values as written: the
+     * text is made, loaded back and scored, then made again with the sources complete. */
+    for (int pass = 0; pass < 2; pass++) {
+        r->n_changes = 0;
+        int before = r->n_warnings;
+        for (int k = 0; k < opt->n_logs; k++)
+            if (log_changes(opt, &base, base_json, &w, &r->logs[order[k]], r, err))
+                goto out;
+        if (pass == 0)
+            r->n_warnings = before; /* said again in pass 1 */
+        platform_patch patches[sizeof r->changes / sizeof r->changes[0]];
+        for (int i = 0; i < r->n_changes; i++) {
+            patches[i].path = r->changes[i].path;
+            patches[i].value = r->changes[i].new_value[0] ? r->changes[i].new_value : NULL;
+            patches[i].source = r->changes[i].source;
+        }
+        free(r->platform_json);
+        r->platform_json = NULL;
+        if (platform_patch_apply(base_text, opt->platform_path, patches, r->n_changes,
+                                 opt->output_path, &r->platform_json, err))
+            goto out;
+        if (gcsim_platform_parse(r->platform_json, opt->output_path, &written, err)) {
+            err->internal = 1;
+            goto out;
+        }
+        for (int k = 0; pass == 0 && k < opt->n_logs; k++)
+            if (score_written(&r->logs[k], &written, r, err))
+                goto out;
+    }
     rc = 0;
 out:
     cJSON_Delete(base_json);

@@ -1,32 +1,30 @@
 /*
- * sim/calibrate/calibrate.h: a platform file fitted to nccl-tests all-reduce logs.
+ * sim/calibrate/calibrate.h: a platform file fitted to nccl-tests logs (all_reduce_perf,
+ * all_gather_perf, reduce_scatter_perf).
  *
- * One or two logs of all_reduce_perf (nccl_log.h) are fitted to gcsim's ring all-reduce
- * cost (ring_fit.h), and the fitted figures replace the base platform's:
- *  - a single-node log (j = 1): alpha -> intra_node.latency, B -> intra_node.gpu_to_gpu
- *    (for kind "nvlink": link_bandwidth = B / links_per_pair);
- *  - a multi-node log (j > 1): the ring runs nic.per_node channels in parallel and each step
- *    costs the slower of its intra-node and inter-node hop, so B = min(gpu_to_gpu,
- *    per_node x nic.bandwidth). When B is below gpu_to_gpu (the single-node log's fit when
- *    there is one, else the base's), nic.bandwidth = B / per_node; otherwise the network is
- *    not the bottleneck, only a lower bound is known and the base value is kept.
- *    nic.latency = alpha - 2 fabric.switch_latency, as gcsim's node-to-node latency is
- *    nic.latency plus two switch traversals;
- *  - two logs: one of each, both fitted.
- * The written platform gives the fitted alpha back (to the 9 digits written):
- *  - a clamped alpha of 0 is written as CALIB_MIN_LATENCY_S, as platform quantities are
- *    positive;
- *  - when alpha is below two switch latencies (nic.latency would be <= 0), nic.latency and
- *    fabric.switch_latency are both scaled by alpha / (nic.latency + 2 switch_latency) of the
- *    base, so that they keep their ratio and add up to alpha; a warning and $.sources say so.
- * Line rates: a fitted bandwidth above the base platform's value of that field
- * (nic.bandwidth; intra_node.gpu_to_gpu, or link_bandwidth for "nvlink") is refused unless
- * `force`, as that value is the line rate a platform engineer already knows. When the
- * base's $.sources entry for the field starts with "fitted" or "measured", the value is no
- * line rate (it is a busbw already) and only a warning is given.
- * Every field looked at gets a $.sources entry naming the log, the fit, its residuals and
- * the held-out check: the fit repeated on the smaller half of the rows used (by size),
- * predicting the larger half, which tells whether the line extrapolates to large messages.
+ * The fit is of the model the platform will be run with: every row is costed as
+ * `gcsim collective` costs it (platform_cost.h: the platform's algorithm or the tuner's
+ * pick of algorithm and protocol per size, analytic engine), and platform fields are
+ * searched (platform_fit.h) so that the platform's own busbw error is small in each size
+ * regime: the latency knob over the latency-bound rows, a bandwidth knob over the
+ * bandwidth-bound ones.
+ *  - a single-node log: intra_node.latency, and the intra-node bandwidth that fits best
+ *    (intra_node.gpu_to_gpu, link_bandwidth for "nvlink", or nvls_bandwidth where the base
+ *    has NVLS);
+ *  - a multi-node log: nic.latency, and nic.bandwidth, or, where the log is bound by the
+ *    node rather than the network, the intra-node bandwidth that fits best (not when a
+ *    single-node log is given too: that one sets the node);
+ *  - two logs: one single-node, fitted first, and one multi-node.
+ * The written file is then loaded back and every row of every log is costed on it: the
+ * per-row and per-regime errors printed are the written platform's own.
+ * Held-out check: the whole fit repeated on every other size used (the 1st, 3rd, ... by
+ * size), its error on the sizes in between.
+ * Line rates: a fitted bandwidth above the base platform's value of that field is refused
+ * unless `force` (then a warning), as that value is the line rate a platform engineer
+ * knows; when the base's $.sources entry for the field starts with "fitted" or "measured"
+ * the value is no line rate and only a warning is given. A fitted bandwidth below half the
+ * base's value is written with a warning (a slow link, or a model that misses the log).
+ * Every field written gets a $.sources entry naming the log, the fit and its error.
  */
 #ifndef GCSIM_CALIBRATE_H
 #define GCSIM_CALIBRATE_H
@@ -35,15 +33,16 @@
 
 #include "gcsim_error.h"
 #include "nccl_log.h"
-#include "ring_fit.h"
+#include "platform_fit.h"
 
 #define CALIB_MAX_LOGS 2
 #define CALIB_MAX_WARNINGS 16
 #define CALIB_MAX_NOTES 8
-#define CALIB_DEFAULT_MIN_SIZE_BYTES (1024.0 * 1024.0)
-#define CALIB_MIN_LATENCY_S 1e-9      /* a clamped alpha of 0 is written as 1 ns */
-#define CALIB_RMS_WARN 0.10           /* warn above 10% RMS relative time error */
+#define CALIB_DEFAULT_MIN_SIZE_BYTES 0.0  /* every row: the tuner models small sizes */
+#define CALIB_REGIME_WARN 0.05        /* warn above 5% median |error| in a regime */
 #define CALIB_HELD_OUT_WARN 0.10      /* warn above 10% median held-out error */
+#define CALIB_LOW_RATE 0.5            /* warn below half the base's line rate */
+#define CALIB_RATE_SLACK 0.01         /* a fit up to 1% above a rate: the rate (resolution) */
 
 typedef struct {
     const char *platform_path;
@@ -63,20 +62,20 @@ typedef struct {
     int line;
     double size_bytes;
     bool used;                        /* size >= min_size: in the fit */
+    bool held_out;                    /* left out of the held-out check's fit */
+    calib_regime regime;              /* on the written platform */
     double time_s, busbw_Bps;         /* measured */
-    double fit_time_s, fit_busbw_Bps;
-    double rel_error;                 /* (fit - measured) / measured time */
+    double pred_time_s, pred_busbw_Bps; /* the written platform's */
+    double rel_error;                 /* pred / measured busbw - 1 */
+    char algorithm[48];               /* "double-tree/ll128": what the written platform runs */
 } calib_row;
 
-/* The held-out check: the fit repeated on the smaller half of the rows used, its error on
- * the larger half. */
+/* The held-out check: the fit repeated on every other size used, its error on the others. */
 typedef struct {
     bool done;                        /* false: too few rows (why_not says) */
     char why_not[256];
     int fit_rows, test_rows;
-    double fit_min_size, fit_max_size, test_min_size, test_max_size;
-    double alpha_s, B_Bps;            /* of the half fit */
-    double median_abs_rel_error, max_abs_rel_error; /* over the larger half */
+    double median_abs_rel_error, max_abs_rel_error; /* over the rows held out */
 } calib_held_out;
 
 typedef struct {
@@ -84,11 +83,17 @@ typedef struct {
     int table, n_tables;              /* the table fitted (1-based) of how many */
     int table_first_line, table_last_line;
     char op[64];
+    gcsim_op gop;
     char device[128];
     int gpus, nodes;
     bool counts_from_log;
     bool multi_node;
-    ring_fit fit;
+    calib_fit_result fit;             /* on the platform before rounding */
+    char bw_field[48], lat_field[48]; /* the knobs' JSON paths ("nic.bandwidth", ...) */
+    double bw_value_Bps, lat_value_s; /* their values in the written platform */
+    int n_latency, n_bandwidth;       /* rows used per regime, on the written platform */
+    double median_latency, median_bandwidth; /* the written platform's median |error| */
+    double max_abs_error;
     calib_held_out held_out;
     calib_row *rows;
     int n_rows;

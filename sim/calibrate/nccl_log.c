@@ -3,6 +3,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -335,9 +336,13 @@ static int parse_row(parser *p, char **tok, int n_tok)
     r->size_bytes = (double)size;
     snprintf(r->type, sizeof r->type, "%s", tok[2]);
     snprintf(r->redop, sizeof r->redop, "%s", tok[3]);
-    if (strcmp(r->redop, "none") == 0)
-        return fail_line(p, "redop \"none\": an all-reduce always reduces; this row is from "
-                            "another operation",
+    bool op_ar = strncmp(t->op, "all_reduce", 10) == 0;
+    bool op_rs = strncmp(t->op, "reduce_scatter", 14) == 0;
+    bool op_ag = strncmp(t->op, "all_gather", 10) == 0;
+    bool none = strcmp(r->redop, "none") == 0;
+    if (none && (op_ar || op_rs))
+        return fail_line(p, "redop \"none\": an all-reduce or reduce-scatter always reduces; "
+                            "this row is from another operation",
                          NULL);
     /* An unknown type (complex128) was accepted, its size left unchecked: the row may be
      * from another program or a corrupted log. */
@@ -349,11 +354,35 @@ static int parse_row(parser *p, char **tok, int n_tok)
                  r->type);
         return fail_line(p, "", detail);
     }
-    if ((double)r->count * tb != r->size_bytes) {
+    /* all-reduce: size = count x element size; all-gather and reduce-scatter: nccl-tests
+     * prints the count per rank, size = count x element size x ranks (checked against the
+     * GPU count by nccl_log_check_busbw). An unnamed test: either. */
+    double per_rank = (double)r->count * tb;
+    double k = per_rank > 0 ? r->size_bytes / per_rank : 0;
+    bool whole = per_rank > 0 && k == floor(k);
+    r->ranks_in_size = whole ? (int)fmin(k, (double)INT_MAX) : 0;
+    if (none && !op_ag && !(whole && k >= 2)) {
         snprintf(detail, sizeof detail,
-                 "%lld elements of %s are %.0f bytes, not the row's size %lld: an all-reduce "
-                 "sends count x element size",
-                 r->count, r->type, (double)r->count * tb, size);
+                 "redop \"none\" (an all-gather) with %lld elements of %s, %.0f bytes per rank, "
+                 "and size %lld: an all-gather's size is count x element size x ranks (2 or "
+                 "more)",
+                 r->count, r->type, per_rank, size);
+        return fail_line(p, "", detail);
+    }
+    if (op_ar ? k != 1 : !(whole && (k >= 2 || (k == 1 && !op_ag && !op_rs)))) {
+        if (op_ag || op_rs)
+            snprintf(detail, sizeof detail,
+                     "%lld elements of %s are %.0f bytes, and the row's size %lld is not 2 or "
+                     "more times that: %s prints the count per rank, size = count x element "
+                     "size x ranks",
+                     r->count, r->type, per_rank, size, t->op);
+        else
+            snprintf(detail, sizeof detail,
+                     "%lld elements of %s are %.0f bytes, not the row's size %lld: an all-reduce "
+                     "sends count x element size%s",
+                     r->count, r->type, per_rank, size,
+                     op_ar ? "" : " (an all-gather or reduce-scatter count x element size x "
+                                  "ranks)");
         return fail_line(p, "", detail);
     }
     int next = 4;
@@ -503,10 +532,6 @@ static int end_table(parser *p)
         reset_run(p, false);
         return 0;
     }
-    if (t->ranks > 0 && t->max_rank + 1 != t->ranks)
-        return gcsim_fail(p->err, "%s: line %d: %d Rank lines but the highest rank is %d; "
-                                  "ranks must be 0 to N-1",
-                          p->origin, t->first_rank_line, t->ranks, t->max_rank);
     if (log->n_tables == NCCL_LOG_MAX_TABLES)
         return gcsim_fail(p->err, "%s: line %d: more than %d tables; not an nccl-tests log",
                           p->origin, t->first_row_line, NCCL_LOG_MAX_TABLES);
@@ -525,6 +550,8 @@ static int end_table(parser *p)
         snprintf(log->op, sizeof log->op, "%s", t->op);
         log->columns = t->columns;
         log->ranks = t->ranks;
+        log->max_rank = t->ranks ? t->max_rank : -1;
+        log->first_rank_line = t->first_rank_line;
         log->hosts = t->n_hosts;
         snprintf(log->device, sizeof log->device, "%s", t->device);
         log->has_avg_busbw = t->has_avg_busbw;
@@ -566,9 +593,11 @@ static int parse_comment(parser *p, char *line)
         if (table_open(p) ? end_table(p) : (reset_run(p, false), 0))
             return -1;
         snprintf(t->op, sizeof t->op, "%s", tok[0]);
-        if (strncmp(t->op, "all_reduce", 10) != 0) {
+        if (strncmp(t->op, "all_reduce", 10) != 0 && strncmp(t->op, "all_gather", 10) != 0 &&
+            strncmp(t->op, "reduce_scatter", 14) != 0) {
             snprintf(detail, sizeof detail,
-                     "a log of %.60s; gcsim calibrate reads all_reduce_perf logs only (for now)",
+                     "a log of %.60s; gcsim calibrate reads all_reduce_perf, all_gather_perf "
+                     "and reduce_scatter_perf logs",
                      t->op);
             return fail_line(p, "", detail);
         }
@@ -960,35 +989,84 @@ double nccl_allreduce_bus_factor(int gpus)
     return 2.0 * (gpus - 1) / gpus;
 }
 
-static int check_half(const nccl_log *log, const nccl_row *r, const nccl_timing *t,
-                      const char *half, int gpus, gcsim_error *err)
+double nccl_test_bus_factor(nccl_test test, int gpus)
 {
-    double factor = nccl_allreduce_bus_factor(gpus);
+    return test == NCCL_TEST_ALL_REDUCE ? nccl_allreduce_bus_factor(gpus)
+                                        : (double)(gpus - 1) / gpus;
+}
+
+const char *nccl_test_name(nccl_test test)
+{
+    return test == NCCL_TEST_ALL_REDUCE   ? "all_reduce_perf"
+           : test == NCCL_TEST_ALL_GATHER ? "all_gather_perf"
+                                          : "reduce_scatter_perf";
+}
+
+nccl_test nccl_log_test(const nccl_log *log, bool *named)
+{
+    *named = true;
+    if (strncmp(log->op, "all_gather", 10) == 0)
+        return NCCL_TEST_ALL_GATHER;
+    if (strncmp(log->op, "reduce_scatter", 14) == 0)
+        return NCCL_TEST_REDUCE_SCATTER;
+    if (strncmp(log->op, "all_reduce", 10) == 0)
+        return NCCL_TEST_ALL_REDUCE;
+    *named = false;
+    if (log->n_rows > 0 && strcmp(log->rows[0].redop, "none") == 0)
+        return NCCL_TEST_ALL_GATHER;
+    if (log->n_rows > 0 && log->rows[0].ranks_in_size >= 2)
+        return NCCL_TEST_REDUCE_SCATTER;
+    return NCCL_TEST_ALL_REDUCE;
+}
+
+static int check_half(const nccl_log *log, const nccl_row *r, const nccl_timing *t,
+                      const char *half, nccl_test test, int gpus, gcsim_error *err)
+{
+    double factor = nccl_test_bus_factor(test, gpus);
     double algbw = t->algbw_Bps / 1e9, busbw = t->busbw_Bps / 1e9;
     double expected = algbw * factor;
     if (agrees(busbw, t->busbw_decimals, expected, factor * half_unit(t->algbw_decimals)))
         return 0;
     char hint[128] = "";
     double ratio = algbw > 0 ? busbw / algbw : 0;
-    if (ratio > 0 && ratio < 2)
+    if (test == NCCL_TEST_ALL_REDUCE && ratio > 0 && ratio < 2)
         snprintf(hint, sizeof hint, " (busbw/algbw = %.4g, as for n = %.3g)", ratio,
                  2.0 / (2.0 - ratio));
+    else if (test != NCCL_TEST_ALL_REDUCE && ratio > 0 && ratio < 1)
+        snprintf(hint, sizeof hint, " (busbw/algbw = %.4g, as for n = %.3g)", ratio,
+                 1.0 / (1.0 - ratio));
     return gcsim_fail(err,
-                      "%s: line %d: %s busbw %.6g GB/s is not algbw %.6g x 2(n-1)/n = %.6g for "
+                      "%s: line %d: %s busbw %.6g GB/s is not algbw %.6g x %s = %.6g for "
                       "n = %d GPUs (2%% plus rounding)%s: the log was run on another GPU count, "
-                      "or is not an all-reduce, or is corrupt",
-                      log->origin, r->line, half, busbw, algbw, expected, gpus, hint);
+                      "or is not an %s, or is corrupt",
+                      log->origin, r->line, half, busbw, algbw,
+                      test == NCCL_TEST_ALL_REDUCE ? "2(n-1)/n" : "(n-1)/n", expected, gpus,
+                      hint, test == NCCL_TEST_ALL_REDUCE ? "all-reduce"
+                            : test == NCCL_TEST_ALL_GATHER ? "all-gather" : "reduce-scatter");
+}
+
+int nccl_log_check_test(const nccl_log *log, nccl_test test, int gpus, gcsim_error *err)
+{
+    if (gpus < 2)
+        return gcsim_fail(err, "%s: %d GPU: a collective needs at least 2", log->origin, gpus);
+    for (int i = 0; i < log->n_rows; i++) {
+        const nccl_row *r = &log->rows[i];
+        int want = test == NCCL_TEST_ALL_REDUCE ? 1 : gpus;
+        if (r->ranks_in_size != want)
+            return gcsim_fail(err,
+                              "%s: line %d: size %.0f bytes is %d x count x element size, "
+                              "where %s on %d GPUs prints %d x (nccl-tests' count is per rank "
+                              "for all-gather and reduce-scatter): another GPU count or test",
+                              log->origin, r->line, r->size_bytes, r->ranks_in_size,
+                              nccl_test_name(test), gpus, want);
+        if (check_half(log, r, &r->out_of_place, "out-of-place", test, gpus, err) ||
+            check_half(log, r, &r->in_place, "in-place", test, gpus, err))
+            return -1;
+    }
+    return 0;
 }
 
 int nccl_log_check_busbw(const nccl_log *log, int gpus, gcsim_error *err)
 {
-    if (gpus < 2)
-        return gcsim_fail(err, "%s: %d GPU: an all-reduce needs at least 2", log->origin, gpus);
-    for (int i = 0; i < log->n_rows; i++) {
-        const nccl_row *r = &log->rows[i];
-        if (check_half(log, r, &r->out_of_place, "out-of-place", gpus, err) ||
-            check_half(log, r, &r->in_place, "in-place", gpus, err))
-            return -1;
-    }
-    return 0;
+    return nccl_log_check_test(log, NCCL_TEST_ALL_REDUCE, gpus, err);
 }

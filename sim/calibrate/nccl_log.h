@@ -74,6 +74,8 @@ typedef struct {
     char redop[24];
     bool has_root;
     long long root;
+    int ranks_in_size;     /* size / (count x element size): 1 for an all-reduce, the
+                              ranks for all-gather and reduce-scatter (count per rank) */
     nccl_timing out_of_place;
     nccl_timing in_place;
 } nccl_row;
@@ -95,6 +97,10 @@ typedef struct {
     char op[64];           /* "all_reduce_perf"; empty when the log does not say */
     int columns;           /* 12 (no root column) or 13 */
     int ranks;             /* Rank lines; 0 when there are none */
+    int max_rank;          /* the highest rank listed (-1: none); above ranks - 1 when the
+                              listing is partial (vendor logs print only some Rank lines):
+                              the caller then needs the GPU count from elsewhere */
+    int first_rank_line;
     int hosts;             /* distinct host names among them */
     char device[128];      /* device name on rank 0's line, if any */
     bool has_avg_busbw;
@@ -130,9 +136,20 @@ void nccl_log_free(nccl_log *log);
 /* nccl-tests' all-reduce bus bandwidth factor 2(n-1)/n. */
 double nccl_allreduce_bus_factor(int gpus);
 
-/* Every row, both halves, must have busbw = algbw * 2(n-1)/n within 2% plus the printed
- * rounding; a mismatch means the GPU count is not the one the log was run with, or the
- * log is corrupt. The message names the file and the line. */
+typedef enum { NCCL_TEST_ALL_REDUCE, NCCL_TEST_ALL_GATHER, NCCL_TEST_REDUCE_SCATTER } nccl_test;
+/* busbw / algbw: 2(n-1)/n for all-reduce, (n-1)/n for all-gather and reduce-scatter. */
+double nccl_test_bus_factor(nccl_test test, int gpus);
+const char *nccl_test_name(nccl_test test); /* "all_reduce_perf", ... */
+/* The test of the kept table: named by its "Collective test starting" line, else told by
+ * its rows (redop "none": all-gather; size = count x element size: all-reduce; size a
+ * multiple of it: reduce-scatter). *named says whether the log named it. */
+nccl_test nccl_log_test(const nccl_log *log, bool *named);
+
+/* Every row, both halves, must have busbw = algbw x the test's factor within 2% plus the
+ * printed rounding, and (all-gather, reduce-scatter) size = count x element size x gpus; a
+ * mismatch means the GPU count is not the one the log was run with, or the log is
+ * corrupt. The message names the file and the line. */
 int nccl_log_check_busbw(const nccl_log *log, int gpus, gcsim_error *err);
+int nccl_log_check_test(const nccl_log *log, nccl_test test, int gpus, gcsim_error *err);
 
 #endif

@@ -24,35 +24,43 @@ static void calibrate_usage(FILE *out)
 "                       --platform BASE --output NEW.json [--out-of-place]\n"
 "                       [--min-size SIZE] [--force] [--format table|json|csv]\n"
 "\n"
-"Fits the platform's intra-node and inter-node latency and bandwidth to the output of\n"
-"nccl-tests' all_reduce_perf, and writes BASE with those fields replaced (every other field\n"
-"kept) to NEW, with $.sources entries naming the log, the fit and its residuals. Prints\n"
-"the fit, a held-out check and every row's residual.\n"
+"Fits platform fields to the output of nccl-tests' all_reduce_perf, all_gather_perf or\n"
+"reduce_scatter_perf, and writes BASE with those fields replaced (every other field kept) to\n"
+"NEW, with $.sources entries naming the log, the fit and its error. Prints, for every row\n"
+"of the log, the written platform's own prediction and its busbw error.\n"
 "\n"
-"Model (gcsim's ring all-reduce): t(S) = 2(n-1) alpha + 2(n-1)/n S / B, fitted by weighted\n"
-"least squares on relative time error over the rows with S >= --min-size.\n"
-"  single-node log: alpha -> intra_node.latency, B -> intra_node.gpu_to_gpu\n"
-"  multi-node log:  nic.bandwidth = B / nic.per_node when B < gpu_to_gpu (else kept: the\n"
-"                   network was not the bottleneck), nic.latency = alpha - 2 switch latencies\n"
-"                   (when that is not positive, nic.latency and fabric.switch_latency are\n"
-"                   both scaled down so that they still add up to alpha)\n"
-"  two logs:        one single-node and one multi-node, both fitted\n"
-"Held-out check: the fit repeated on the smaller half of the sizes, its error on the larger\n"
-"half (does the line extrapolate?). Warnings when the RMS error of the fit or the median\n"
-"held-out error exceeds 10%%.\n"
+"The model fitted is the one the platform is run with: every row is costed as `gcsim\n"
+"collective --gpus N` costs it (the platform's algorithm, or the tuner's algorithm and\n"
+"protocol per size; analytic engine). Rows fall in two size regimes: bandwidth-bound where\n"
+"the measured busbw is at least half the log's highest, latency-bound below. A latency is\n"
+"searched so that the median busbw error of the latency-bound rows is 0, a bandwidth so\n"
+"that that of the bandwidth-bound rows is, then both are polished for the smallest median\n"
+"|error| of the worse regime.\n"
+"  single-node log: intra_node.latency, and intra_node.gpu_to_gpu (link_bandwidth for\n"
+"                   \"nvlink\") or nvls_bandwidth, whichever reproduces the log\n"
+"  multi-node log:  nic.latency, and nic.bandwidth, or the node's bandwidth where the log\n"
+"                   is bound by the node (not with a single-node log: that one sets it)\n"
+"  two logs:        one single-node (fitted first) and one multi-node\n"
+"The written file is loaded back and every row costed on it: the errors printed are its\n"
+"own. Held-out check: the fit repeated on every other size (the 1st, 3rd, ... used), its\n"
+"error on the sizes between. Warnings when a regime's median |error| exceeds 5%%, the\n"
+"held-out median 10%%, or a fitted bandwidth falls below half the base's value.\n"
 "\n"
-"  --log FILE       an all_reduce_perf log (13 columns with root, or 12 without); one or two\n"
+"  --log FILE       an all_reduce_perf, all_gather_perf or reduce_scatter_perf log (13\n"
+"                   columns with root, or 12 without); one or two\n"
 "  --gpus N         GPUs (ranks) of the preceding --log; default: its \"# Rank\" lines\n"
 "  --nodes J        nodes of the preceding --log; default: distinct hosts on its Rank lines\n"
-"                   (both are required for a log without Rank lines)\n"
+"                   (both are required for a log without Rank lines, or listing only some\n"
+"                   ranks, as vendor logs often do)\n"
 "  --table K        the K-th table (run) of the preceding --log, from 1; default: the first,\n"
 "                   with a warning listing them when the log holds several\n"
 "  --platform BASE  the base platform: a file, or a catalog name such as h100-ndr\n"
 "  --output FILE    the new platform file, written atomically (required)\n"
 "  --out-of-place   fit the out-of-place times (default: in-place)\n"
-"  --min-size SIZE  smallest message in the fit, e.g. 1MiB (default) or 262144\n"
+"  --min-size SIZE  smallest message in the fit, e.g. 1MiB or 262144 (default: every row)\n"
 "  --force          write a fitted bandwidth above the base's line rate (nic.bandwidth,\n"
-"                   intra-node gpu_to_gpu or link_bandwidth), which is refused otherwise\n"
+"                   gpu_to_gpu, link_bandwidth or nvls_bandwidth), which is refused\n"
+"                   otherwise; a warning says it\n"
 "  --format F       table (default), json or csv: the same numbers\n"
 "\n"
 "Logs may be pasted as they come: lines that are not part of a table (environment lines,\n"
@@ -60,9 +68,9 @@ static void calibrate_usage(FILE *out)
 "Slurm \"0: \" prefixes removed, and a truncated last row is dropped with a warning. Inside a\n"
 "table they are read strictly: a short row that other rows follow, a wrong column count, a\n"
 "non-numeric, NaN, infinite, negative or absurd value, sizes not increasing, no rows,\n"
-"another test than all_reduce_perf, binary data, or a busbw that is not algbw x 2(n-1)/n\n"
-"(2%%) is an error naming the file and line: exit 2. A fit above a line rate without\n"
-"--force: exit 2. Limits: %ld bytes per log, %d rows, %d ranks, %d tables.\n",
+"another test, binary data, or a busbw that is not algbw x the test's factor (2(n-1)/n,\n"
+"(n-1)/n) within 2%% is an error naming the file and line: exit 2. A fit more than 1%% above\n"
+"a line rate without --force: exit 2. Limits: %ld bytes per log, %d rows, %d ranks, %d tables.\n",
             NCCL_LOG_MAX_BYTES, NCCL_LOG_MAX_ROWS, NCCL_LOG_MAX_RANKS, NCCL_LOG_MAX_TABLES);
 }
 
@@ -201,7 +209,6 @@ static void add_notes(report *rep, const calibrate_cli *o, const calib_result *r
     report_meta_int(rep, "logs", r->n_logs);
     for (int k = 0; k < r->n_logs; k++) {
         const calib_log_fit *lf = &r->logs[k];
-        const ring_fit *f = &lf->fit;
         snprintf(key, sizeof key, "log %d", k + 1);
         char table[96] = "";
         if (lf->n_tables > 1)
@@ -215,14 +222,17 @@ static void add_notes(report *rep, const calibrate_cli *o, const calib_result *r
         report_note(rep, key, value);
         snprintf(key, sizeof key, "fit %d", k + 1);
         snprintf(value, sizeof value,
-                 "%s: alpha = %.6g us%s, B = %.6g GB/s over %d rows with size >= %.0f bytes; "
-                 "relative time error max %.3g%%, RMS %.3g%%",
-                 lf->multi_node ? "inter-node" : "intra-node", f->alpha_s * 1e6,
-                 !f->alpha_fitted    ? " (fixed: the rows used have one size)"
-                 : f->alpha_clamped ? " (least squares gave a negative alpha; clamped)"
-                                     : "",
-                 f->B_Bps / 1e9, f->rows_used, o->calib.min_size_bytes,
-                 100 * f->max_abs_rel_error, 100 * f->rms_rel_error);
+                 "%s and %s searched so that the platform, run as `gcsim collective` runs it, "
+                 "has a median busbw error of 0 over the latency-bound and the bandwidth-bound "
+                 "rows",
+                 lf->lat_field, lf->bw_field);
+        report_note(rep, key, value);
+        snprintf(key, sizeof key, "error %d", k + 1);
+        snprintf(value, sizeof value,
+                 "the written platform on its own log: median |busbw error| %.3g%% over %d "
+                 "latency-bound rows, %.3g%% over %d bandwidth-bound rows; max %.3g%%",
+                 100 * lf->median_latency, lf->n_latency, 100 * lf->median_bandwidth,
+                 lf->n_bandwidth, 100 * lf->max_abs_error);
         report_note(rep, key, value);
         snprintf(key, sizeof key, "held-out %d", k + 1);
         calib_held_out_text(&lf->held_out, value, sizeof value);
@@ -250,21 +260,29 @@ static report *build_report(const calibrate_cli *o, const calib_result *r)
 {
     report *rep = report_new();
     add_notes(rep, o, r);
-    int col[13];
+    /* The columns of schema version 1 keep their names and units (docs/schema.json): fit_*
+     * are the written platform's figures, rel_error_pct its time error, alpha_s and B_Bps
+     * the latency and bandwidth fields it was given; regime, busbw_error_pct and algorithm
+     * were added by issue 42. */
+    int col[16];
     col[0] = report_column(rep, "log", "log", -1);
     col[1] = report_column(rep, "gpus", "GPUs", -1);
     col[2] = report_column(rep, "nodes", "nodes", -1);
     col[3] = report_column(rep, "line", "line", -1);
     col[4] = report_column(rep, "size_bytes", "size B", -1);
+    /* yes: in both fits; held-out: left out of the held-out check's; no: below --min-size */
     col[5] = report_column(rep, "in_fit", "fit", -1);
     /* seconds and bytes per second in CSV and JSON; the text table shows us and GB/s */
     col[6] = report_column_scaled(rep, "time_s", "time us", 2, 1e6);
     col[7] = report_column_scaled(rep, "busbw_Bps", "busbw GB/s", 2, 1e-9);
-    col[8] = report_column_scaled(rep, "fit_time_s", "fit us", 2, 1e6);
-    col[9] = report_column_scaled(rep, "fit_busbw_Bps", "fit GB/s", 2, 1e-9);
-    col[10] = report_column(rep, "rel_error_pct", "err %", 2);
-    col[11] = report_column_scaled(rep, "alpha_s", "alpha us", 3, 1e6);
-    col[12] = report_column_scaled(rep, "B_Bps", "B GB/s", 2, 1e-9);
+    col[8] = report_column_scaled(rep, "fit_time_s", "platform us", 2, 1e6);
+    col[9] = report_column_scaled(rep, "fit_busbw_Bps", "platform GB/s", 2, 1e-9);
+    col[10] = report_column(rep, "rel_error_pct", "time err %", 2);
+    col[11] = report_column_scaled(rep, "alpha_s", "latency us", 3, 1e6);
+    col[12] = report_column_scaled(rep, "B_Bps", "bandwidth GB/s", 2, 1e-9);
+    col[13] = report_column(rep, "regime", "regime", -1);
+    col[14] = report_column(rep, "busbw_error_pct", "busbw err %", 2);
+    col[15] = report_column(rep, "algorithm", "algorithm", -1);
     for (int k = 0; k < r->n_logs; k++) {
         const calib_log_fit *lf = &r->logs[k];
         for (int i = 0; i < lf->n_rows; i++) {
@@ -275,14 +293,18 @@ static report *build_report(const calibrate_cli *o, const calib_result *r)
             report_int(rep, col[2], lf->nodes);
             report_int(rep, col[3], row->line);
             report_int(rep, col[4], (long long)row->size_bytes);
-            report_str(rep, col[5], row->used ? "yes" : "no");
+            report_str(rep, col[5], !row->used ? "no" : row->held_out ? "held-out" : "yes");
             report_num(rep, col[6], row->time_s);
             report_num(rep, col[7], row->busbw_Bps);
-            report_num(rep, col[8], row->fit_time_s);
-            report_num(rep, col[9], row->fit_busbw_Bps);
-            report_num(rep, col[10], 100 * row->rel_error);
-            report_num(rep, col[11], lf->fit.alpha_s);
-            report_num(rep, col[12], lf->fit.B_Bps);
+            report_num(rep, col[8], row->pred_time_s);
+            report_num(rep, col[9], row->pred_busbw_Bps);
+            report_num(rep, col[10], 100 * (row->pred_time_s - row->time_s) / row->time_s);
+            report_num(rep, col[11], lf->lat_value_s);
+            report_num(rep, col[12], lf->bw_value_Bps);
+            report_str(rep, col[13], row->regime == CALIB_REGIME_LATENCY ? "latency"
+                                                                         : "bandwidth");
+            report_num(rep, col[14], 100 * row->rel_error);
+            report_str(rep, col[15], row->algorithm);
         }
     }
     return rep;

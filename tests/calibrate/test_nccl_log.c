@@ -316,7 +316,16 @@ static void test_refusals(void)
     static const struct {
         const char *text, *message;
     } cases[] = {
-        {"# Collective test starting: all_gather_perf\n", "x.log: line 1: a log of all_gather_perf"},
+        {"# Collective test starting: broadcast_perf\n", "x.log: line 1: a log of broadcast_perf"},
+        {"# Collective test starting: all_gather_perf\n8 2 float none -1 20.0 0.00 0.00 0 19.50 "
+         "0.00 0.00 0\n",
+         "x.log: line 2: 2 elements of float are 8 bytes, and the row's size 8 is not 2 or more"},
+        {"# Collective test starting: reduce_scatter_perf\n8 2 float sum -1 20.0 0.00 0.00 0 "
+         "19.50 0.00 0.00 0\n",
+         "x.log: line 2: 2 elements of float are 8 bytes, and the row's size 8 is not 2 or more"},
+        {"# Collective test starting: all_reduce_perf\n8 2 float none -1 20.0 0.00 0.00 0 19.50 "
+         "0.00 0.00 0\n",
+         "x.log: line 2: redop \"none\": an all-reduce or reduce-scatter always reduces"},
         {"#\n#\n", "x.log: line 2 (end of file): no data rows"},
         {"8 2 float sum -1 20.00 0.00 0.00 0 19.50 0.00\n", "x.log: line 1: 11 columns"},
         {"8 2 float sum -1 nan 0.00 0.00 0 19.50 0.00 0.00 0\n",
@@ -328,9 +337,6 @@ static void test_refusals(void)
         {"8 3 float sum -1 20.0 0.00 0.00 0 19.50 0.00 0.00 0\n", "3 elements of float are 12 bytes"},
         {"#  Rank  0 Group 0 Pid 1 on a device 0 [0x1] G\n#  Rank  0 Group 0 Pid 1 on a device 0\n",
          "x.log: line 2: rank 0 is listed twice"},
-        {"#  Rank  1 Group 0 Pid 1 on a device 0 [0x1] G\n8 2 float sum -1 20.0 0.00 0.00 0 19.50 "
-         "0.00 0.00 0\n",
-         "x.log: line 1: 1 Rank lines but the highest rank is 1"},
         {"8 2 float sum -1 20.0 0.00 0.00 0 19.50 0.00 0.00 0\n\x1b[0m\n",
          "x.log: line 2: byte 0: control character 0x1b; not a text log"},
         {"# caf\xc3\xa9 is fine, \xe9 alone is not\n", "x.log: line 1: byte 17: invalid UTF-8 byte 0xe9"},
@@ -357,6 +363,35 @@ static void test_refusals(void)
 /* nccl-tests prints sizes below one element per rank as rows of 0 B and 0 elements (two
  * such rows open a sweep from 4 B on two ranks): they are left out and counted; a 0 B row
  * that claims elements is still refused. */
+/* A partial Rank listing (vendor logs print the last rank only) is read, not refused: the
+ * caller gets the highest rank and needs the GPU count from elsewhere. An all-gather log
+ * names its test and prints the count per rank. */
+static void test_partial_ranks_and_all_gather(void)
+{
+    const char *text =
+        "# Collective test starting: all_gather_perf\n"
+        "#  Rank 15 Group 0 Pid 1 on b device 7 [0x1] G\n"
+        "64 1 float none -1 20.0 0.00 0.00 0 19.50 0.00 0.00 0\n";
+    nccl_log log;
+    gcsim_error err = {{0}, 0, 0};
+    CHECK(nccl_log_parse(text, strlen(text), "x.log", &log, &err) == 0);
+    CHECK(log.ranks == 1 && log.max_rank == 15 && log.first_rank_line == 2 && log.hosts == 1);
+    bool named = false;
+    CHECK(nccl_log_test(&log, &named) == NCCL_TEST_ALL_GATHER && named);
+    CHECK(log.rows[0].ranks_in_size == 16);
+    CHECK(nccl_log_check_test(&log, NCCL_TEST_ALL_GATHER, 16, &err) == 0);
+    CHECK(nccl_log_check_test(&log, NCCL_TEST_ALL_GATHER, 8, &err) != 0);
+    CHECK_STR_CONTAINS(err.message, "x.log: line 3: size 64 bytes is 16 x count x element size");
+    nccl_log_free(&log);
+    /* unnamed: redop none tells an all-gather */
+    const char *unnamed = "64 1 float none -1 20.0 0.00 0.00 0 19.50 0.00 0.00 0\n";
+    CHECK(nccl_log_parse(unnamed, strlen(unnamed), "x.log", &log, &err) == 0);
+    CHECK(nccl_log_test(&log, &named) == NCCL_TEST_ALL_GATHER && !named);
+    nccl_log_free(&log);
+    CHECK_REL(nccl_test_bus_factor(NCCL_TEST_REDUCE_SCATTER, 16), 15.0 / 16, 1e-15);
+    CHECK_REL(nccl_test_bus_factor(NCCL_TEST_ALL_REDUCE, 16), 30.0 / 16, 1e-15);
+}
+
 static void test_zero_size_rows(void)
 {
     char text[4096];
@@ -396,6 +431,7 @@ int main(int argc, char **argv)
     test_tables(argv[1]);
     test_truncated(argv[1]);
     test_refusals();
+    test_partial_ranks_and_all_gather();
     test_zero_size_rows();
     CHECK_DONE();
 }
