@@ -102,6 +102,10 @@ void gcsim_protocol_platform(const gcsim_platform *in, gcsim_collective c, int n
     out->intra.gpu_to_host_Bps *= bw;
     out->intra.nvlink_link_Bps *= bw;
     out->nic.bandwidth_Bps *= bw;
+    /* transports and PCIe topology (topology.c): the protocol's efficiency on every link */
+    out->nic.connection_Bps *= bw;
+    out->intra.host_memory_Bps *= bw;
+    out->intra.socket_link_Bps *= bw;
 }
 
 static double closed_form_s(const gcsim_platform *p, int gpus, gcsim_op op, gcsim_collective c,
