@@ -11,6 +11,8 @@
  *   fat tree: one uplink per leaf, nodes_per_leaf x R x nic.bandwidth / oversubscription;
  * and, only where the platform describes them (docs/formats.md, "Transports and PCIe
  * topology"), after those so that no other id moves:
+ *   (NIC and leaf links of the socket transport carry TCP's payload per wire byte:
+ *     gcsim_platform_nic_payload_Bps)
  *   connection per GPU, up and down: what its socket connections move (nic.connection_Bps,
  *     platform_transport.c), crossed by its traffic to and from other nodes;
  *   host memory per node, one link for both directions: host_memory_bandwidth / 2 (a staged
@@ -147,9 +149,9 @@ double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l)
     if (l < nic_base(t))
         return p->intra.gpu_to_host_Bps;
     if (l < leaf_base(t))
-        return p->nic.bandwidth_Bps;
+        return gcsim_platform_nic_payload_Bps(p);
     double oversub = p->fabric.oversubscription >= 1 ? p->fabric.oversubscription : 1;
-    return p->fabric.nodes_per_leaf * t->nics_per_node * p->nic.bandwidth_Bps / oversub;
+    return p->fabric.nodes_per_leaf * t->nics_per_node * gcsim_platform_nic_payload_Bps(p) / oversub;
 }
 
 void gcsim_topology_free(gcsim_topology *t)

@@ -97,6 +97,8 @@ typedef struct {
         double stream_Bps;        /* tcp: one TCP stream (socket), one direction */
         double thread_Bps;        /* tcp: what one CPU thread moves through the socket stack */
         double message_overhead_s; /* per message (NCCL step) on top of nic.latency */
+        int mtu_bytes;            /* tcp: the Ethernet MTU whose headers and framing the
+                                     payload shares the wire with; 0: no framing charged */
         double connection_Bps;    /* derived: what one GPU's connections move each way
                                      (channels x threads x min(sockets x stream, thread));
                                      0: no cap */
@@ -138,6 +140,10 @@ double gcsim_platform_connection_Bps(const gcsim_platform *p);
 /* Whether the topology has links beyond the flat node of before transports (per-GPU
  * connections, host memory, sockets): the closed forms do not cover those. */
 bool gcsim_platform_has_transport_links(const gcsim_platform *p);
+
+/* What a NIC link moves of payload: nic.bandwidth, times the TCP payload per wire byte
+ * (mtu - 52) / (mtu + 38) with the socket transport (platform_transport.c). */
+double gcsim_platform_nic_payload_Bps(const gcsim_platform *p);
 
 /* Aggregate network bandwidth of one node: nic.bandwidth_Bps * nic.per_node (C_nwd). */
 double gcsim_platform_node_network_Bps(const gcsim_platform *p);

@@ -36,11 +36,15 @@ check pcie-2socket 8 5.0 "root complex per socket: the socket link bounds the ri
 # The same without P2P, host memory 40 GB/s: all 8 hops staged through it, 20/8 = 2.5 GB/s
 # (below the socket link's 5 and PCIe's 16).
 check pcie-2socket-staged 8 2.5 "no P2P: host memory shared by the node's 8 hops"
+# TCP framing on a 10 Gb/s NIC (caps 4 GB/s above it): MTU 1500 carries 1448 payload bytes
+# per 1538 on the wire, 1.25 x 1448 / 1538 GB/s; MTU 9000 8948 per 9038.
+check tcp-10gbe 4 1.1768531 "TCP payload per wire byte at MTU 1500"
+check tcp-10gbe-jumbo 4 1.2375526 "TCP payload per wire byte at MTU 9000"
 # Per-message overhead: 100 us on every hop between nodes; 8 B on 4 GPUs is 2 x 3 steps of
 # latency (1 ns NIC + 100 us) and nothing else of note: 600 us within 0.1%.
 "$gcsim" collective --platform "$dir/tcp-overhead.json" --gpus 4 --sizes 8B --engine both \
     --collective ring --protocol simple --format csv |
     awk -F, 'NR > 1 { n++; if ($4 < 600e-6 * 0.999 || $4 > 600e-6 * 1.001) { print "time " $4 " s, expected 600 us"; bad = 1 } }
              END { exit bad || n != 2 }' || { echo "FAIL: tcp-overhead: message_overhead per hop"; fail=1; }
-[ "$fail" -eq 0 ] && echo "ok: socket caps (1 and 8 GPUs per NIC), staging, defaults, sockets, overhead"
+[ "$fail" -eq 0 ] && echo "ok: socket caps (1 and 8 GPUs per NIC), staging, defaults, framing, sockets, overhead"
 exit "$fail"
