@@ -292,6 +292,13 @@ static void node_zone(writer *w, int k, bool exit)
         snprintf(id, sizeof id, "L%d", ext[x]);
         link_line(w, id, gcsim_topology_capacity_Bps(t, ext[x]), link_latency_s(t, ext[x]));
     }
+    /* A copy staged through host memory crosses PCIe links (latency 0): its
+     * intra_node.latency is this helper's, as the ports' halves are a P2P copy's. */
+    bool staged = p->intra.p2p_off && p->intra.kind != INTRA_NVLINK;
+    char stg[32];
+    snprintf(stg, sizeof stg, "stg%d", k);
+    if (staged && last - first > 1)
+        helper_line(w, stg, p->intra.latency_s);
     if (w->cpus)
         helper_line(w, cpul, 0);
     if (exit)
@@ -318,6 +325,8 @@ static void node_zone(writer *w, int k, bool exit)
             path q = {.n = 0};
             if ((h - first) / per_rail == rg || extra) {
                 path_topology(&q, t, g, h);
+                if (staged)
+                    path_name(&q, stg);
             } else { /* ports (an NVLink mesh has one rail: checked in describe) */
                 path_id(&q, 2 * g);
                 path_name(&q, fab);
