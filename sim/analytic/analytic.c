@@ -12,8 +12,12 @@ terngrad_links gcsim_terngrad_links(const gcsim_platform *p)
     terngrad_links c = {
         .C_gwd_Bps = p->intra.gpu_to_gpu_Bps,
         .C_cwd_Bps = p->intra.gpu_to_host_Bps,
-        .C_nwd_Bps = gcsim_platform_node_network_Bps(p),
-        .C_ncost_s = p->nic.latency_s + 2.0 * p->fabric.switch_latency_s,
+        /* what the NICs move of payload and the per-message overhead of the transport, as
+         * the topology's links carry them (docs/formats.md, "Transports and PCIe
+         * topology"); the NIC's line rate and latency without one */
+        .C_nwd_Bps = gcsim_platform_nic_payload_Bps(p) * p->nic.per_node,
+        .C_ncost_s = p->nic.latency_s + 2.0 * p->fabric.switch_latency_s +
+                     (p->nic.message_overhead_s > 0 ? p->nic.message_overhead_s : 0),
     };
     return c;
 }

@@ -27,7 +27,8 @@
 
 /* ---- topology ---- */
 
-#define GCSIM_ROUTE_MAX_LINKS 8
+/* Between nodes: PCIe, host memory, connection, NIC and leaf up, then the same down. */
+#define GCSIM_ROUTE_MAX_LINKS 10
 
 typedef struct {
     const gcsim_platform *platform;
@@ -37,6 +38,12 @@ typedef struct {
     int nics_per_node;   /* R: NICs (rails) a node uses; GPU l of a node uses NIC l*R/i */
     int leaves;          /* fat tree: leaf switches; 0 on a star */
     int n_links;         /* directed links, ids 0 .. n_links-1 */
+    /* Links of transports and PCIe topology (topology.c), after the leaves' and only when
+     * the platform has them (-1 otherwise), so the ids of the others never move: */
+    int conn_base;       /* per GPU, its socket connections up and down */
+    int host_base;       /* per node, host memory for staged copies (both directions) */
+    int socket_base;     /* per node, sockets x sockets directed socket links */
+    int sockets;         /* CPU sockets of a node (>= 1) */
 } gcsim_topology;
 
 int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gcsim_error *err);
@@ -53,6 +60,11 @@ int gcsim_topology_nic_of(const gcsim_topology *t, int endpoint);
  * switch latencies per switch level crossed. Returns the number of links. */
 int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
                          double *latency_s);
+/* Whether link l is a NIC link (either direction). */
+bool gcsim_topology_is_nic_link(const gcsim_topology *t, int l);
+/* The transport and PCIe-topology links that belong to node k (conn_base .. above): ids
+ * into `ids` (at most max), their number returned. */
+int gcsim_topology_node_extra_links(const gcsim_topology *t, int k, int *ids, int max);
 /* A readable name of a link id, for messages and the DES platform. */
 void gcsim_topology_link_name(const gcsim_topology *t, int link, char *buf, int len);
 

@@ -121,6 +121,10 @@ void gcsim_protocol_platform(const gcsim_platform *in, gcsim_op op, int algo, in
         out->intra.gpu_to_host_Bps *= bw;
         out->intra.nvlink_link_Bps *= bw;
         out->nic.bandwidth_Bps *= bw;
+        /* transports and PCIe topology (topology.c): the protocol's efficiency on every link */
+        out->nic.connection_Bps *= bw;
+        out->intra.host_memory_Bps *= bw;
+        out->intra.socket_link_Bps *= bw;
     }
     /* A ring across nodes launches every hop's network operation: each hop at least
      * NCCL's net overhead (tuner_model.c). */

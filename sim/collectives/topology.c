@@ -8,7 +8,18 @@
  *   PCIe per GPU (to host memory and to its NIC), C_cwd;
  *   NIC per node and rail, nic.bandwidth: GPU l of a node uses NIC l*R/i, as GPUs reach
  *     the NIC on their own PCIe switch on DGX-class nodes; the node's CPU uses NIC 0;
- *   fat tree: one uplink per leaf, nodes_per_leaf x R x nic.bandwidth / oversubscription.
+ *   fat tree: one uplink per leaf, nodes_per_leaf x R x nic.bandwidth / oversubscription;
+ * and, only where the platform describes them (docs/formats.md, "Transports and PCIe
+ * topology"), after those so that no other id moves:
+ *   (NIC and leaf links of the socket transport carry TCP's payload per wire byte:
+ *     gcsim_platform_nic_payload_Bps)
+ *   connection per GPU, up and down: what its socket connections move (nic.connection_Bps,
+ *     platform_transport.c), crossed by its traffic to and from other nodes;
+ *   host memory per node, one link for both directions: host_memory_bandwidth / 2 (a staged
+ *     byte is written to and read from host memory), crossed by the copies staged through
+ *     it: GPU to GPU without P2P, and to and from the NIC without GPUDirect;
+ *   socket links per node, one per ordered pair of sockets (UPI/xGMI, socket_link): GPUs
+ *     are split evenly over the sockets in order, and a copy between two sockets crosses it.
  * Links of a kind share one capacity (gcsim_topology_capacity_Bps): nothing is kept per link.
  * Latencies are end to end, as measured: intra_node.latency inside a node; between nodes
  * nic.latency plus two switch latencies per switch level (leaf, and core across leaves).
@@ -54,6 +65,24 @@ static int nic_link(const gcsim_topology *t, int node, int nic, int dir)
 
 static int leaf_link(const gcsim_topology *t, int leaf, int dir) { return leaf_base(t) + 2 * leaf + dir; }
 
+static int conn_link(const gcsim_topology *t, int gpu, int dir) { return t->conn_base + 2 * gpu + dir; }
+static int host_link(const gcsim_topology *t, int node) { return t->host_base + node; }
+static int socket_of(const gcsim_topology *t, int gpu)
+{
+    return gpu % t->gpus_per_node / (t->gpus_per_node / t->sockets);
+}
+static int socket_link(const gcsim_topology *t, int node, int a, int b)
+{
+    return t->socket_base + (node * t->sockets + a) * t->sockets + b;
+}
+/* Copies between a node's GPUs go through host memory (no P2P). */
+static bool staged_intra(const gcsim_topology *t) { return t->platform->intra.p2p_off; }
+/* The NIC reaches GPU memory through host memory (a transport without GPUDirect). */
+static bool staged_net(const gcsim_topology *t)
+{
+    return t->platform->nic.transport != TRANSPORT_NONE && !t->platform->nic.gpudirect;
+}
+
 int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gcsim_error *err)
 {
     *t = (gcsim_topology){0};
@@ -79,6 +108,24 @@ int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gc
     /* Link ids are ints; only all-pairs NVLink in very large nodes could pass that. */
     long long links = (pairwise(t) ? (long long)t->nodes * i * i : 2LL * t->nodes * i) +
                       2LL * t->nodes * i + 2LL * t->nodes * t->nics_per_node + 2LL * t->leaves;
+    /* Transports and PCIe topology: after the others, where the platform has them. */
+    t->conn_base = t->host_base = t->socket_base = -1;
+    t->sockets = p->intra.sockets > 1 ? p->intra.sockets : 1;
+    if (i % t->sockets != 0)
+        return gcsim_fail(err, "%s: $.intra_node.pcie.sockets: %d sockets cannot hold %d GPUs "
+                               "evenly", p->source_path, t->sockets, i);
+    if (p->nic.connection_Bps > 0 && links <= INT_MAX) {
+        t->conn_base = (int)links;
+        links += 2LL * gpus;
+    }
+    if (gcsim_platform_host_staging(p) && links <= INT_MAX) {
+        t->host_base = (int)links;
+        links += t->nodes;
+    }
+    if (t->sockets > 1 && links <= INT_MAX) {
+        t->socket_base = (int)links;
+        links += (long long)t->nodes * t->sockets * t->sockets;
+    }
     if (links > INT_MAX)
         return gcsim_fail(err, "%s: %d GPUs in nodes of %d have %lld links, more than the %d "
                                "gcsim numbers", p->source_path, gpus, i, links, INT_MAX);
@@ -91,14 +138,20 @@ int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gc
 double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l)
 {
     const gcsim_platform *p = t->platform;
+    if (t->socket_base >= 0 && l >= t->socket_base)
+        return p->intra.socket_link_Bps;
+    if (t->host_base >= 0 && l >= t->host_base)
+        return p->intra.host_memory_Bps / 2;
+    if (t->conn_base >= 0 && l >= t->conn_base)
+        return p->nic.connection_Bps;
     if (l < pcie_base(t))
         return p->intra.gpu_to_gpu_Bps;
     if (l < nic_base(t))
         return p->intra.gpu_to_host_Bps;
     if (l < leaf_base(t))
-        return p->nic.bandwidth_Bps;
+        return gcsim_platform_nic_payload_Bps(p);
     double oversub = p->fabric.oversubscription >= 1 ? p->fabric.oversubscription : 1;
-    return p->fabric.nodes_per_leaf * t->nics_per_node * p->nic.bandwidth_Bps / oversub;
+    return p->fabric.nodes_per_leaf * t->nics_per_node * gcsim_platform_nic_payload_Bps(p) / oversub;
 }
 
 void gcsim_topology_free(gcsim_topology *t)
@@ -137,10 +190,20 @@ int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
     if (ns == nd) {
         *latency_s = p->intra.latency_s;
         if (src_gpu && dst_gpu) {
+            int a = socket_of(t, src), b = socket_of(t, dst);
             if (pairwise(t)) {
                 links[n++] = pair_link(t, src, dst);
+            } else if (staged_intra(t)) { /* into host memory and out of it */
+                links[n++] = pcie_link(t, src, UP);
+                if (t->host_base >= 0)
+                    links[n++] = host_link(t, ns);
+                if (a != b)
+                    links[n++] = socket_link(t, ns, a, b);
+                links[n++] = pcie_link(t, dst, DOWN);
             } else {
                 links[n++] = port_link(src, UP);
+                if (a != b) /* peer to peer through both root complexes */
+                    links[n++] = socket_link(t, ns, a, b);
                 links[n++] = port_link(dst, DOWN);
             }
         } else if (src_gpu) {
@@ -152,8 +215,16 @@ int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
     }
     double sw = p->fabric.switch_latency_s;
     *latency_s = p->nic.latency_s + 2 * sw;
-    if (src_gpu)
+    if (p->nic.message_overhead_s > 0)
+        *latency_s += p->nic.message_overhead_s;
+    bool host = staged_net(t) && t->host_base >= 0;
+    if (src_gpu) {
         links[n++] = pcie_link(t, src, UP);
+        if (host)
+            links[n++] = host_link(t, ns);
+        if (t->conn_base >= 0)
+            links[n++] = conn_link(t, src, UP);
+    }
     links[n++] = nic_link(t, ns, gcsim_topology_nic_of(t, src), UP);
     if (t->leaves && leaf_of(t, ns) != leaf_of(t, nd)) {
         links[n++] = leaf_link(t, leaf_of(t, ns), UP);
@@ -161,8 +232,33 @@ int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
         *latency_s += 2 * sw;
     }
     links[n++] = nic_link(t, nd, gcsim_topology_nic_of(t, dst), DOWN);
-    if (dst_gpu)
+    if (dst_gpu) {
+        if (t->conn_base >= 0)
+            links[n++] = conn_link(t, dst, DOWN);
+        if (host)
+            links[n++] = host_link(t, nd);
         links[n++] = pcie_link(t, dst, DOWN);
+    }
+    return n;
+}
+
+bool gcsim_topology_is_nic_link(const gcsim_topology *t, int l)
+{
+    return l >= nic_base(t) && l < leaf_base(t);
+}
+
+int gcsim_topology_node_extra_links(const gcsim_topology *t, int k, int *ids, int max)
+{
+    int n = 0, i = t->gpus_per_node, first = k * i, last = first + i < t->gpus ? first + i : t->gpus;
+    for (int g = first; g < last && t->conn_base >= 0; g++)
+        for (int d = 0; d < 2 && n < max; d++)
+            ids[n++] = conn_link(t, g, d);
+    if (t->host_base >= 0 && n < max)
+        ids[n++] = host_link(t, k);
+    for (int a = 0; a < t->sockets && t->socket_base >= 0; a++)
+        for (int b = 0; b < t->sockets && n < max; b++)
+            if (a != b)
+                ids[n++] = socket_link(t, k, a, b);
     return n;
 }
 
@@ -170,7 +266,15 @@ void gcsim_topology_link_name(const gcsim_topology *t, int l, char *buf, int len
 {
     const char *dir = l % 2 == UP ? "up" : "down";
     int i = t->gpus_per_node;
-    if (l < intra_links(t)) {
+    if (t->socket_base >= 0 && l >= t->socket_base) {
+        int x = l - t->socket_base, S = t->sockets;
+        snprintf(buf, (size_t)len, "n%d_upi%d_%d", x / (S * S), x % (S * S) / S, x % S);
+    } else if (t->host_base >= 0 && l >= t->host_base) {
+        snprintf(buf, (size_t)len, "n%d_hostmem", l - t->host_base);
+    } else if (t->conn_base >= 0 && l >= t->conn_base) {
+        int x = l - t->conn_base;
+        snprintf(buf, (size_t)len, "g%d_conn_%s", x / 2, x % 2 == UP ? "up" : "down");
+    } else if (l < intra_links(t)) {
         if (pairwise(t))
             snprintf(buf, (size_t)len, "n%d_nvl%d_%d", l / (i * i), l % (i * i) / i, l % i);
         else

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "json_strict.h"
+#include "platform_transport.h"
 #include "codec_profile_file.h"
 #include "data_dir.h"
 #include <errno.h>
@@ -84,7 +85,7 @@ static int parse_intra(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
 {
     static const char *const keys[] = {"kind",           "gpu_to_host",    "gpu_to_gpu",
                                        "links_per_pair", "link_bandwidth", "latency",
-                                       "nvls_bandwidth", NULL};
+                                       "nvls_bandwidth", "pcie", "host_memory_bandwidth", NULL};
     static const char *const kinds[] = {"pcie-switch", "nvlink", "nvswitch", NULL};
     const char *path = "$.intra_node";
     const cJSON *in = json_member(root, "intra_node");
@@ -130,12 +131,16 @@ static int parse_intra(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
         if (json_rate_Bps(in, path, "nvls_bandwidth", true, &p->intra.nvls_Bps, ctx))
             return -1;
     }
-    return 0;
+    return gcsim_platform_parse_pcie(in, p, ctx);
 }
 
 static int parse_nic(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
 {
-    static const char *const keys[] = {"kind", "bandwidth", "latency", "per_node", NULL};
+    static const char *const keys[] = {"kind", "bandwidth", "latency", "per_node",
+                                       "transport", "gpudirect", "channels",
+                                       "message_overhead", "socket_threads",
+                                       "sockets_per_thread", "stream_bandwidth",
+                                       "thread_bandwidth", "mtu", NULL};
     static const char *const kinds[] = {"ethernet", "infiniband", NULL};
     const cJSON *nic = json_member(root, "nic");
     if (!nic)
@@ -150,7 +155,7 @@ static int parse_nic(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
         return -1;
     p->nic.kind = (gcsim_nic_kind)kind;
     p->nic.per_node = (int)per_node;
-    return 0;
+    return gcsim_platform_parse_transport(nic, p, ctx);
 }
 
 static int parse_fabric(const cJSON *root, gcsim_platform *p, json_ctx *ctx)

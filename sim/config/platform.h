@@ -16,6 +16,17 @@
 typedef enum { INTRA_PCIE_SWITCH, INTRA_NVLINK, INTRA_NVSWITCH } gcsim_intra_kind;
 typedef enum { NIC_ETHERNET, NIC_INFINIBAND } gcsim_nic_kind;
 typedef enum { FABRIC_STAR, FABRIC_FAT_TREE } gcsim_fabric_topology;
+/* What drives a NIC (platform_transport.c; docs/formats.md, "Transports"). TRANSPORT_NONE:
+ * the key is absent, the NIC moves nic.bandwidth as an RDMA NIC with GPUDirect does (the
+ * behaviour before transports existed). */
+typedef enum {
+    TRANSPORT_NONE,
+    TRANSPORT_IB,
+    TRANSPORT_ROCE,
+    TRANSPORT_EFA,
+    TRANSPORT_TCP,
+    TRANSPORT_TCPXO
+} gcsim_transport;
 
 typedef struct {
     char name[128];
@@ -58,6 +69,16 @@ typedef struct {
                                         each way during an NVLS all-reduce (busbw over
                                         2(i-1)/i); 0: no NVLS */
         double nvlink_link_Bps;      /* INTRA_NVLINK only */
+        /* PCIe topology ("pcie", kind pcie-switch only; platform_transport.c): */
+        int sockets;                 /* CPU sockets, each a root complex with its GPUs (an
+                                        equal consecutive share); 1 when not given */
+        double socket_link_Bps;      /* UPI/xGMI between two sockets, one direction; 0: one
+                                        socket */
+        bool p2p_off;                /* "p2p": false: GPU-to-GPU copies are staged through
+                                        host memory, not peer to peer (false by default, so
+                                        that a zeroed platform is the flat node of before) */
+        double host_memory_Bps;      /* a node's host memory bandwidth for staged copies (its
+                                        GPUs share it); 0: not a limit */
     } intra;
 
     struct {
@@ -65,6 +86,22 @@ typedef struct {
         double bandwidth_Bps;     /* per NIC, one direction */
         double latency_s;         /* C_ncost */
         int per_node;             /* NICs per node (1, or gpus_per_node for one per GPU) */
+        /* The transport (platform_transport.c; all 0 / false with TRANSPORT_NONE): */
+        gcsim_transport transport;
+        bool gpudirect;           /* the NIC reads and writes GPU memory; false: every byte
+                                     is staged through host memory */
+        int channels;             /* NCCL channels, each with its own connection per peer */
+        int socket_threads;       /* tcp: NCCL_SOCKET_NTHREADS per connection (0: the proxy
+                                     thread itself, one socket) */
+        int sockets_per_thread;   /* tcp: NCCL_NSOCKS_PERTHREAD */
+        double stream_Bps;        /* tcp: one TCP stream (socket), one direction */
+        double thread_Bps;        /* tcp: what one CPU thread moves through the socket stack */
+        double message_overhead_s; /* per message (NCCL step) on top of nic.latency */
+        int mtu_bytes;            /* tcp: the Ethernet MTU whose headers and framing the
+                                     payload shares the wire with; 0: no framing charged */
+        double connection_Bps;    /* derived: what one GPU's connections move each way
+                                     (channels x threads x min(sockets x stream, thread));
+                                     0: no cap */
     } nic;
 
     struct {
@@ -104,6 +141,20 @@ int gcsim_platform_load(const char *path, gcsim_platform *out, gcsim_error *err)
 /* Parse platform JSON text; `origin` names it in messages (a path or "<embedded>"). */
 int gcsim_platform_parse(const char *json_text, const char *origin, gcsim_platform *out,
                          gcsim_error *err);
+
+/* Staging through host memory: a node's GPUs copy to each other through host memory (no
+ * P2P), or its NIC cannot reach GPU memory (no GPUDirect), and a host memory bandwidth is
+ * given to bound it. */
+bool gcsim_platform_host_staging(const gcsim_platform *p);
+/* What one GPU's connections move each way over the socket transport (0: no such cap). */
+double gcsim_platform_connection_Bps(const gcsim_platform *p);
+/* Whether the topology has links beyond the flat node of before transports (per-GPU
+ * connections, host memory, sockets): the closed forms do not cover those. */
+bool gcsim_platform_has_transport_links(const gcsim_platform *p);
+
+/* What a NIC link moves of payload: nic.bandwidth, times the TCP payload per wire byte
+ * (mtu - 52) / (mtu + 38) with the socket transport (platform_transport.c). */
+double gcsim_platform_nic_payload_Bps(const gcsim_platform *p);
 
 /* Aggregate network bandwidth of one node: nic.bandwidth_Bps * nic.per_node (C_nwd). */
 double gcsim_platform_node_network_Bps(const gcsim_platform *p);

@@ -54,10 +54,12 @@ static double link_latency_s(const gcsim_topology *t, int id)
         return p->intra.latency_s / 2;
     if (strstr(name, "_nvl"))
         return p->intra.latency_s;
-    if (strstr(name, "_pcie_"))
-        return 0;
+    if (strstr(name, "_pcie_") || strstr(name, "_conn_") || strstr(name, "_hostmem") ||
+        strstr(name, "_upi"))
+        return 0; /* transports and PCIe topology: the route's latency is the NICs' */
     if (strstr(name, "_nic"))
-        return p->nic.latency_s / 2 + p->fabric.switch_latency_s;
+        return p->nic.latency_s / 2 + p->fabric.switch_latency_s +
+               (p->nic.message_overhead_s > 0 ? p->nic.message_overhead_s / 2 : 0);
     return p->fabric.switch_latency_s; /* leaf uplink */
 }
 
@@ -122,12 +124,14 @@ static int nic_link(const gcsim_topology *t, int k, int r, int d)
     double lat;
     int other = t->gpus + (k + 1) % t->nodes;
     int gpu = k * t->gpus_per_node + r * (t->gpus_per_node / t->nics_per_node);
-    if (d == 0) {
-        gcsim_topology_route(t, gpu, other, links, &lat);
-        return links[1];
-    }
-    int n = gcsim_topology_route(t, other, gpu, links, &lat);
-    return links[n - 2];
+    int n = d == 0 ? gcsim_topology_route(t, gpu, other, links, &lat)
+                   : gcsim_topology_route(t, other, gpu, links, &lat);
+    /* the route's first NIC link going out, its last coming in (transports add links on
+     * the GPU's side: topology.c) */
+    for (int x = 0; x < n; x++)
+        if (gcsim_topology_is_nic_link(t, links[d == 0 ? x : n - 1 - x]))
+            return links[d == 0 ? x : n - 1 - x];
+    return -1;
 }
 
 /* The NIC link node k's CPU uses (NIC 0), from its route to another node's CPU. */
@@ -195,6 +199,27 @@ static void path_topology(path *q, const gcsim_topology *t, int src, int dst)
         path_id(q, links[x]);
 }
 
+/* GPU g's way out of its node (its route to another node's CPU up to its NIC link) and in
+ * (from its NIC link on): PCIe and NIC, and the transport's links between them. */
+static void path_exit(path *out, path *in, const gcsim_topology *t, int g, int cpu)
+{
+    int links[GCSIM_ROUTE_MAX_LINKS];
+    double lat;
+    int other = t->gpus + (cpu - t->gpus + 1) % t->nodes;
+    int n = gcsim_topology_route(t, g, other, links, &lat);
+    for (int x = 0; x < n; x++) {
+        path_id(out, links[x]);
+        if (gcsim_topology_is_nic_link(t, links[x]))
+            break;
+    }
+    n = gcsim_topology_route(t, other, g, links, &lat);
+    int from = n - 1;
+    while (from > 0 && !gcsim_topology_is_nic_link(t, links[from]))
+        from--;
+    for (int x = from; x < n; x++)
+        path_id(in, links[x]);
+}
+
 static void path_route(const writer *w, const char *src, const char *dst, const path *q)
 {
     w->sink->route(w->sink->ctx, false, src, dst, NULL, NULL, q->list, q->n);
@@ -260,6 +285,21 @@ static void node_zone(writer *w, int k, bool exit)
                 link_line(w, id, gcsim_topology_capacity_Bps(t, 2 * g + d), link_latency_s(t, 2 * g + d));
             }
     }
+    /* transports and PCIe topology: the node's connections, host memory and socket links */
+    bool extra = gcsim_platform_has_transport_links(p);
+    int ext[2 * 256 + 1 + 8 * 7], n_ext = gcsim_topology_node_extra_links(t, k, ext, (int)(sizeof ext / sizeof *ext));
+    for (int x = 0; x < n_ext; x++) {
+        char id[32];
+        snprintf(id, sizeof id, "L%d", ext[x]);
+        link_line(w, id, gcsim_topology_capacity_Bps(t, ext[x]), link_latency_s(t, ext[x]));
+    }
+    /* A copy staged through host memory crosses PCIe links (latency 0): its
+     * intra_node.latency is this helper's, as the ports' halves are a P2P copy's. */
+    bool staged = p->intra.p2p_off && p->intra.kind != INTRA_NVLINK;
+    char stg[32];
+    snprintf(stg, sizeof stg, "stg%d", k);
+    if (staged && last - first > 1)
+        helper_line(w, stg, p->intra.latency_s);
     if (w->cpus)
         helper_line(w, cpul, 0);
     if (exit)
@@ -284,8 +324,10 @@ static void node_zone(writer *w, int k, bool exit)
                 continue;
             snprintf(b, sizeof b, "g%d", h);
             path q = {.n = 0};
-            if ((h - first) / per_rail == rg) {
+            if ((h - first) / per_rail == rg || extra) {
                 path_topology(&q, t, g, h);
+                if (staged)
+                    path_name(&q, stg);
             } else { /* ports (an NVLink mesh has one rail: checked in describe) */
                 path_id(&q, 2 * g);
                 path_name(&q, fab);
@@ -305,11 +347,8 @@ static void node_zone(writer *w, int k, bool exit)
         }
         if (exit) {
             path out = {.n = 0}, in = {.n = 0};
-            path_topology(&out, t, g, cpu);
-            path_id(&out, nic_link(t, k, rg, 0));
+            path_exit(&out, &in, t, g, cpu);
             path_route(w, a, xr, &out);
-            path_id(&in, nic_link(t, k, rg, 1));
-            path_topology(&in, t, cpu, g);
             path_route(w, xr, a, &in);
         }
     }

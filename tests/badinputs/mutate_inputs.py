@@ -50,7 +50,11 @@ OPTIONAL = {"description", "source", "sources", "price", "usd_per_gpu_hour", "gp
             "switch_latency", "profiles", "bias", "other_params", "stack", "collective",
             "precision", "optimizer", "tokens_per_sample", "activation_bytes_per_sample",
             "matrices", "rows", "framework", "fwd_flops", "name", "per_node", "latency",
-            "codec_profile", "nvls_bandwidth"}
+            "codec_profile", "nvls_bandwidth",
+            # transports and PCIe topology (docs/formats.md): all optional
+            "transport", "gpudirect", "channels", "message_overhead", "socket_threads",
+            "sockets_per_thread", "stream_bandwidth", "thread_bandwidth", "mtu", "pcie",
+            "sockets", "socket_link", "p2p", "host_memory_bandwidth"}
 
 NUMBER_VALUES = [0, -1, 1e308, 2**63, 0.5, "12", None, [], {}, True]
 STRING_VALUES = ["", "x" * 5000, 7, None, [], {}, "nan Gb/s", "inf us", "1e999 GB/s",

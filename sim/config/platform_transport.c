@@ -1,0 +1,200 @@
+/*
+ * sim/config/platform_transport.c: what drives a NIC (nic.transport and its costs) and the
+ * PCIe topology of a node (intra_node.pcie, intra_node.host_memory_bandwidth), read from
+ * platform JSON (docs/formats.md, "Transports and PCIe topology").
+ *
+ * Defaults per transport, with their sources (measured / derived / assumed):
+ *   channels 2 (derived): NCCL doubles the channels its topology search finds
+ *     (src/graph/connect.cc, ncclTopoPostset: "nChannels = comm->nChannels =
+ *     std::min(MAXCHANNELS, nChannels * 2)", NVIDIA/nccl 5067397, 2026-06-11); one NIC
+ *     driven by sockets gives the search one channel. Each channel opens its own network
+ *     connection per peer.
+ *   tcp socket_threads 1, sockets_per_thread 1 (derived): NCCL_SOCKET_NTHREADS and
+ *     NCCL_NSOCKS_PERTHREAD default to an auto-detection (src/transport/net_socket.cc,
+ *     ncclNetSocketGetNsockNthread) that gives 2 threads x 8 sockets on AWS (PCI vendor
+ *     0x1d0f), 4 x 1 on GCP (0x1ae0) and otherwise no helper thread: the proxy thread sends
+ *     over one socket, modelled as 1 thread x 1 socket. Limits: at most 16 threads
+ *     (MAX_THREADS) and 64 sockets (MAX_SOCKETS) per connection.
+ *   tcp stream_bandwidth and thread_bandwidth 42 Gb/s (measured): "modern Linux network
+ *     stack can achieve ~42Gbps throughput-per-core" for one long TCP flow at 100 Gb/s with
+ *     TSO/GRO, jumbo frames and aRFS (Cai et al., "Understanding Host Network Stack
+ *     Overheads", SIGCOMM 2021, https://www.cs.cornell.edu/~ragarwal/pubs/network-stack.pdf);
+ *     a stream is processed by one core, so a stream gets what a core gets. A best case:
+ *     clouds cap a flow lower (AWS: 5 Gb/s per flow outside a cluster placement group, 10
+ *     inside, https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-instance-network-bandwidth.html),
+ *     which a platform states with stream_bandwidth.
+ *   gpudirect: true for ib, roce, efa and tcpxo (GPUDirect RDMA / GPUDirect-TCPXO move the
+ *     payload between NIC and GPU memory), false for tcp (sockets copy through host memory);
+ *     an EFA instance without GPUDirect RDMA (g4dn) states "gpudirect": false.
+ *   tcp mtu 1500 (derived): Ethernet's default MTU. A TCP segment of an MTU carries mtu - 52
+ *     bytes of payload (20 IP + 20 TCP + 12 timestamp option, RFC 791, RFC 9293, RFC 7323:
+ *     Linux sends timestamps by default) in mtu + 38 bytes of wire time (14 Ethernet header,
+ *     4 FCS, 8 preamble and 12 inter-frame gap, IEEE 802.3): 1448 / 1538 = 94.1% of the
+ *     line rate at 1500 (the "TCP goodput ~941 Mb/s" of 1 GbE the shipped platforms cite),
+ *     99.0% at 9000. Charged to the NIC and fabric links of the socket transport only.
+ *   message_overhead 0 (assumed): nic.latency is the measured end-to-end latency of the
+ *     transport; a per-message cost beyond it is charged only where a platform states it.
+ */
+#include "platform_transport.h"
+
+#include <math.h>
+#include <string.h>
+
+#define TCP_CORE_Bps (42e9 / 8) /* Cai et al. 2021, see above */
+#define NCCL_MAX_THREADS 16
+#define NCCL_MAX_SOCKETS 64
+
+static int boolean(const cJSON *o, const char *path, const char *key, bool *out, json_ctx *ctx)
+{
+    const cJSON *v = json_member(o, key);
+    char got[96];
+    if (!v)
+        return 0;
+    if (!cJSON_IsBool(v))
+        return gcsim_fail(ctx->err, "%s: %s.%s: expected true or false, got %s", ctx->origin,
+                          path, key, json_describe(v, got, sizeof got));
+    *out = cJSON_IsTrue(v);
+    return 0;
+}
+
+static const char *first_present(const cJSON *o, const char *const *keys)
+{
+    for (int k = 0; keys[k]; k++)
+        if (json_member(o, keys[k]))
+            return keys[k];
+    return NULL;
+}
+
+int gcsim_platform_parse_transport(const cJSON *nic, gcsim_platform *p, json_ctx *ctx)
+{
+    static const char *const names[] = {"ib", "roce", "efa", "tcp", "tcpxo", NULL};
+    static const char *const with_transport[] = {"gpudirect", "channels", "message_overhead",
+                                                 NULL};
+    static const char *const tcp_only[] = {"socket_threads", "sockets_per_thread",
+                                           "stream_bandwidth", "thread_bandwidth", "mtu",
+                                           NULL};
+    const char *path = "$.nic";
+    if (!json_member(nic, "transport")) {
+        const char *bad = first_present(nic, with_transport);
+        if (!bad)
+            bad = first_present(nic, tcp_only);
+        if (bad)
+            return gcsim_fail(ctx->err, "%s: %s.%s: only used with $.nic.transport", ctx->origin,
+                              path, bad);
+        p->nic.transport = TRANSPORT_NONE;
+        return 0;
+    }
+    int which = 0;
+    if (json_choice(nic, path, "transport", true, names, &which, ctx))
+        return -1;
+    gcsim_transport tr = (gcsim_transport)(which + 1);
+    p->nic.transport = tr;
+    p->nic.gpudirect = tr != TRANSPORT_TCP;
+    p->nic.channels = 2;
+    p->nic.message_overhead_s = 0;
+    long long channels = 2;
+    if (boolean(nic, path, "gpudirect", &p->nic.gpudirect, ctx) ||
+        json_integer(nic, path, "channels", false, 1, 64, &channels, ctx) ||
+        json_time_at_most(nic, path, "message_overhead", false, 1.0, "a message overhead",
+                          &p->nic.message_overhead_s, ctx))
+        return -1;
+    p->nic.channels = (int)channels;
+    if (tr == TRANSPORT_TCP && p->nic.gpudirect)
+        return gcsim_fail(ctx->err, "%s: %s.gpudirect: the socket transport (\"tcp\") always "
+                                    "copies through host memory", ctx->origin, path);
+    if (tr != TRANSPORT_TCP) {
+        const char *bad = first_present(nic, tcp_only);
+        if (bad)
+            return gcsim_fail(ctx->err, "%s: %s.%s: only used with transport \"tcp\"",
+                              ctx->origin, path, bad);
+        p->nic.connection_Bps = 0;
+        return 0;
+    }
+    long long threads = 1, socks = 1, mtu = 1500;
+    p->nic.stream_Bps = TCP_CORE_Bps;
+    p->nic.thread_Bps = TCP_CORE_Bps;
+    if (json_integer(nic, path, "socket_threads", false, 0, NCCL_MAX_THREADS, &threads, ctx) ||
+        json_integer(nic, path, "sockets_per_thread", false, 1, NCCL_MAX_SOCKETS, &socks, ctx) ||
+        json_rate_Bps(nic, path, "stream_bandwidth", false, &p->nic.stream_Bps, ctx) ||
+        json_rate_Bps(nic, path, "thread_bandwidth", false, &p->nic.thread_Bps, ctx) ||
+        json_integer(nic, path, "mtu", false, 576, 65535, &mtu, ctx))
+        return -1;
+    p->nic.mtu_bytes = (int)mtu;
+    if (threads * socks > NCCL_MAX_SOCKETS)
+        return gcsim_fail(ctx->err, "%s: %s: socket_threads x sockets_per_thread = %lld "
+                                    "sockets; NCCL opens at most %d per connection",
+                          ctx->origin, path, threads * socks, NCCL_MAX_SOCKETS);
+    if (threads == 0 && json_member(nic, "sockets_per_thread"))
+        return gcsim_fail(ctx->err, "%s: %s.sockets_per_thread: with socket_threads 0 the "
+                                    "proxy thread sends over one socket", ctx->origin, path);
+    p->nic.socket_threads = (int)threads;
+    p->nic.sockets_per_thread = threads == 0 ? 1 : (int)socks;
+    p->nic.connection_Bps = gcsim_platform_connection_Bps(p);
+    return 0;
+}
+
+double gcsim_platform_connection_Bps(const gcsim_platform *p)
+{
+    if (p->nic.transport != TRANSPORT_TCP)
+        return 0;
+    int threads = p->nic.socket_threads > 0 ? p->nic.socket_threads : 1;
+    double per_thread = fmin(p->nic.sockets_per_thread * p->nic.stream_Bps, p->nic.thread_Bps);
+    return p->nic.channels * (threads * per_thread);
+}
+
+double gcsim_platform_nic_payload_Bps(const gcsim_platform *p)
+{
+    if (p->nic.transport != TRANSPORT_TCP || p->nic.mtu_bytes <= 0)
+        return p->nic.bandwidth_Bps;
+    double mtu = p->nic.mtu_bytes;
+    return p->nic.bandwidth_Bps * ((mtu - 52) / (mtu + 38));
+}
+
+int gcsim_platform_parse_pcie(const cJSON *in, gcsim_platform *p, json_ctx *ctx)
+{
+    static const char *const keys[] = {"sockets", "socket_link", "p2p", NULL};
+    const char *path = "$.intra_node.pcie";
+    p->intra.sockets = 1;
+    p->intra.socket_link_Bps = 0;
+    p->intra.p2p_off = false;
+    p->intra.host_memory_Bps = 0;
+    if (json_rate_Bps(in, "$.intra_node", "host_memory_bandwidth", false,
+                      &p->intra.host_memory_Bps, ctx))
+        return -1;
+    const cJSON *pc = json_member(in, "pcie");
+    if (!pc)
+        return 0;
+    if (p->intra.kind != INTRA_PCIE_SWITCH)
+        return gcsim_fail(ctx->err, "%s: %s: only used with kind \"pcie-switch\"", ctx->origin,
+                          path);
+    long long sockets = 1;
+    bool p2p = true;
+    if (json_expect_object(pc, path, keys, ctx) ||
+        json_integer(pc, path, "sockets", false, 1, 8, &sockets, ctx) ||
+        boolean(pc, path, "p2p", &p2p, ctx))
+        return -1;
+    p->intra.p2p_off = !p2p;
+    p->intra.sockets = (int)sockets;
+    if (sockets > 1 && json_rate_Bps(pc, path, "socket_link", true, &p->intra.socket_link_Bps,
+                                     ctx))
+        return -1;
+    if (sockets == 1 && json_member(pc, "socket_link"))
+        return gcsim_fail(ctx->err, "%s: %s.socket_link: only used with sockets > 1",
+                          ctx->origin, path);
+    if (p->gpus_per_node % p->intra.sockets != 0)
+        return gcsim_fail(ctx->err, "%s: %s.sockets: %d sockets cannot hold %d GPUs evenly",
+                          ctx->origin, path, p->intra.sockets, p->gpus_per_node);
+    return 0;
+}
+
+bool gcsim_platform_host_staging(const gcsim_platform *p)
+{
+    bool staged = p->intra.p2p_off || (p->nic.transport != TRANSPORT_NONE && !p->nic.gpudirect);
+    return staged && p->intra.host_memory_Bps > 0;
+}
+
+bool gcsim_platform_has_transport_links(const gcsim_platform *p)
+{
+    return p->nic.connection_Bps > 0 || p->nic.message_overhead_s > 0 ||
+           gcsim_platform_host_staging(p) || p->intra.sockets > 1 || p->intra.p2p_off;
+}

@@ -1,0 +1,16 @@
+/*
+ * sim/config/platform_transport.h: the transport keys of a platform's NIC and the PCIe
+ * topology of its nodes (platform_transport.c has the defaults and their sources).
+ */
+#ifndef GCSIM_CONFIG_PLATFORM_TRANSPORT_H
+#define GCSIM_CONFIG_PLATFORM_TRANSPORT_H
+
+#include "json_strict.h"
+#include "platform.h"
+
+/* $.nic's transport keys (the other keys are platform.c's). */
+int gcsim_platform_parse_transport(const cJSON *nic, gcsim_platform *p, json_ctx *ctx);
+/* $.intra_node.pcie and $.intra_node.host_memory_bandwidth, after the kind is known. */
+int gcsim_platform_parse_pcie(const cJSON *intra_node, gcsim_platform *p, json_ctx *ctx);
+
+#endif
