@@ -11,6 +11,8 @@
 #include <gsl/gsl_integration.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 
 static const char *const family_names[GCSIM_VAR_FAMILIES] = {"normal", "lognormal", "pareto"};
 
@@ -42,9 +44,11 @@ int gcsim_var_check(const gcsim_variability *v, int n, gcsim_error *err)
 {
     if (!v || !v->on)
         return 0;
-    if (v->slow_rank >= n)
-        return gcsim_fail(err, "--slow-rank %d: the job has %d GPUs (ranks 0 to %d)",
-                          v->slow_rank, n, n - 1);
+    if (!(v->cv >= 0 && v->cv <= GCSIM_VAR_MAX_CV) || !(v->slow_fraction >= 0 && v->slow_fraction <= 1) ||
+        !(v->slow_factor >= 1) || !(v->slow_rank_factor >= 1) || (unsigned)v->family >= GCSIM_VAR_FAMILIES)
+        return gcsim_fail(err, "variable compute: CV %g, slow fraction %g, factors %g and %g out of "
+                               "range", v->cv, v->slow_fraction, v->slow_factor, v->slow_rank_factor);
+    (void)n; /* a named rank beyond n is not in this job (a smaller count of a list) */
     return 0;
 }
 
@@ -278,4 +282,18 @@ double gcsim_var_max_quantile(const gcsim_variability *v, int n, double p)
         return fixed_max(&g);
     gcsim_var_dist d = gcsim_var_base_dist(v);
     return gcsim_max_quantile(&d, g.scale, g.count, g.n_groups, p);
+}
+
+void gcsim_var_sample_stats(double *times_s, int n, gcsim_var_stats *st)
+{
+    gsl_sort(times_s, 1, (size_t)n);
+    st->iterations = n;
+    st->mean_s = gsl_stats_mean(times_s, 1, (size_t)n);
+    st->p50_s = gsl_stats_quantile_from_sorted_data(times_s, 1, (size_t)n, 0.5);
+    st->p99_s = gsl_stats_quantile_from_sorted_data(times_s, 1, (size_t)n, 0.99);
+    double half = 0;
+    if (n >= 2)
+        half = gsl_cdf_tdist_Pinv(0.975, n - 1) * gsl_stats_sd(times_s, 1, (size_t)n) / sqrt(n);
+    st->ci95_low_s = st->mean_s - half;
+    st->ci95_high_s = st->mean_s + half;
 }

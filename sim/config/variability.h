@@ -41,7 +41,7 @@ typedef enum {
 #define GCSIM_VAR_AUTO_MAX_ITERATIONS 100
 #define GCSIM_VAR_AUTO_REL_CI 0.005
 
-typedef struct {
+typedef struct gcsim_variability_s {
     bool on;                 /* false: deterministic compute (every output as before) */
     gcsim_var_family family;
     double cv;               /* coefficient of variation of the base factor, 0..1 */
@@ -61,13 +61,30 @@ int gcsim_var_family_parse(const char *text, gcsim_var_family *out);
  * where a rank is named, round(f x n) otherwise. */
 int gcsim_var_slow_count(const gcsim_variability *v, int n);
 
-/* Checks v against n GPUs (a named rank below n): 0, or -1 with err naming the option. */
+/* Checks v's ranges (a named rank at or beyond n is not in a job of n GPUs: ignored, so
+ * that a list of GPU counts can name one): 0, or -1 with err. */
 int gcsim_var_check(const gcsim_variability *v, int n, gcsim_error *err);
 
 /* The compute factors of n GPUs in iteration `iteration` (0-based): base draw x slow
  * factor x rank factor. The slow set depends on the seed only (persistent); the base draws
  * on (seed, iteration). Returns 0, or -1 when out of memory. */
 int gcsim_var_draw(const gcsim_variability *v, int n, int iteration, double *factors);
+
+/* What an engine reports for a variable iteration: its distribution, and the largest
+ * factor over the synchronising group (the analytic engine's order statistics; the DES's
+ * sample of it). Times in seconds. */
+typedef struct gcsim_var_stats_s {
+    int iterations;          /* DES: simulated; analytic: 0 (exact integrals) */
+    double mean_s, p50_s, p99_s;
+    double ci95_low_s, ci95_high_s; /* of the mean (DES: Student t; analytic: the mean) */
+    double max_factor_mean;  /* E[max factor] (analytic) or its sample mean (DES) */
+    double max_factor_p99;
+} gcsim_var_stats;
+
+/* Sample statistics of n iteration times (sorted in place): mean, p50, p99 (GSL's
+ * interpolated quantiles of the sorted sample) and the 95% Student-t interval of the
+ * mean (the mean itself for n < 2). */
+void gcsim_var_sample_stats(double *times_s, int n, gcsim_var_stats *st);
 
 /* ---- order statistics ---- */
 
