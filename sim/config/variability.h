@@ -40,6 +40,11 @@ typedef enum {
 #define GCSIM_VAR_MIN_ITERATIONS 10
 #define GCSIM_VAR_AUTO_MAX_ITERATIONS 100
 #define GCSIM_VAR_AUTO_REL_CI 0.005
+/* Above this many GPUs the DES gives every GPU the iteration's largest factor (drawn from
+ * the same per-GPU draws) instead of its own: desynchronised starts make SimGrid 3.32's
+ * full max-min update re-solve every flow in progress at each of N distinct events, and
+ * a 16,384-GPU iteration took over 60 CPU s instead of 6 (docs/des.md). */
+#define GCSIM_VAR_DES_PER_GPU_MAX 4096
 
 typedef struct gcsim_variability_s {
     bool on;                 /* false: deterministic compute (every output as before) */

@@ -46,6 +46,9 @@ typedef struct {
     /* Variable compute (issue 41): each GPU's compute factor in this iteration, or NULL
      * (every GPU the nominal time). Set by des_run_variable for each simulated iteration. */
     const double *compute_factor;
+    /* One factor for every GPU (the iteration's largest, above GCSIM_VAR_DES_PER_GPU_MAX
+     * GPUs: des_variability.c), or 0: none. Leaves the compute mode as it is. */
+    double compute_scale;
 } des_plan;
 
 /* The result the child sends back: a fixed header then n_buckets gcsim_des_bucket. */

@@ -153,6 +153,8 @@ static void gpu_compute_main(int argc, char **argv)
         double seconds = bl->seconds;
         if (plan->compute_factor && sim->compute == DES_COMPUTE_PER_GPU)
             seconds *= plan->compute_factor[a->ep];
+        else if (plan->compute_scale > 0)
+            seconds *= plan->compute_scale;
         /* the bucket a backward block fills */
         if (bl->kind == GCSIM_BLOCK_BACKWARD && next_bucket < it->n_buckets &&
             it->buckets[next_bucket].ready_block == k)

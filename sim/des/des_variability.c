@@ -13,6 +13,11 @@
  * bucket), so iteration k + 1 starts on all GPUs at once and the times are independent
  * given the draws.
  *
+ * Above GCSIM_VAR_DES_PER_GPU_MAX GPUs every GPU computes with the iteration's largest
+ * factor (the maximum of the same N draws): the collective then waits for the slowest
+ * member as in the per-GPU run, but no GPU starts early, so the partial progress before
+ * the straggler arrives is left out (it moved the mean by under 1% at 1,024 GPUs, docs/des.md).
+ *
  * Iterations: the scenario's count, or automatically at least GCSIM_VAR_MIN_ITERATIONS and
  * more, up to GCSIM_VAR_AUTO_MAX_ITERATIONS, until the 95% confidence interval of the mean
  * is within GCSIM_VAR_AUTO_REL_CI of it.
@@ -55,6 +60,10 @@ int des_run_variable(des_plan *plan, const gcsim_scenario *s, des_result_header 
         for (int g = 0; g < n; g++)
             m = fmax(m, factors[g]);
         maxima[done] = m;
+        if (n > GCSIM_VAR_DES_PER_GPU_MAX) { /* the group's maximum for every GPU */
+            plan->compute_factor = NULL;
+            plan->compute_scale = m;
+        }
         if (done > 0)
             gcsim_des_details_free(details);
         if ((rc = des_run_plan(plan, hdr, details, err)) != 0)
@@ -72,6 +81,7 @@ int des_run_variable(des_plan *plan, const gcsim_scenario *s, des_result_header 
         }
     }
     plan->compute_factor = NULL;
+    plan->compute_scale = 0;
     if (rc == 0) {
         memcpy(sorted, times, sizeof(double) * (size_t)done);
         gcsim_var_sample_stats(sorted, done, st);
