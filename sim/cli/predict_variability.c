@@ -51,7 +51,8 @@ void predict_variability_columns(report *r, const gcsim_variability *v, bool bot
                     "per-GPU draws in each simulated iteration (a sample of the maximum, "
                     "not its expectation: the mean has a 95% interval), collectives progressing "
                     "before their slowest member arrives (a ring's other links, a tree's other "
-                    "subtrees), and link contention; the DES's p99 is a sample quantile of its "
+                    "subtrees; above 4,096 GPUs every GPU takes the iteration's largest draw, so "
+                    "not this), and link contention; the DES's p99 is a sample quantile of its "
                     "iterations");
     report_meta_str(r, "variability.family", gcsim_var_family_name(v->family));
     report_meta_num(r, "variability.cv", v->cv);
