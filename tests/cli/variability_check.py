@@ -122,6 +122,19 @@ if SIZE == "small":
     for e in ("analytic", "des"):
         if e in base and e in zero and abs(num(base[e], "iteration_s") - num(zero[e], "iteration_s")) > 1e-12:
             fail("cv 0 %s: %s vs %s" % (e, base[e]["iteration_s"], zero[e]["iteration_s"]))
+    # sweep reports the case's mean iteration: predict's analytic mean, digit for digit
+    sw = subprocess.run([GCSIM, "sweep", "--platform", plat, "--model",
+                         os.path.join(SRC, "models", "resnet-50.json"), "--gpus", "64",
+                         "--collective", "hierarchical", "--compute-cv", "0.1"],
+                        capture_output=True, text=True)
+    pr = by_engine(predict("--platform", plat, "--gpus", "64", "--collective", "hierarchical",
+                           "--compute-cv", "0.1"))
+    srows = list(csv.DictReader(io.StringIO(sw.stdout)))
+    if sw.returncode != 0 or not srows or "analytic" not in pr or \
+            srows[0]["iteration_s"] != pr["analytic"]["iteration_s"]:
+        fail("sweep's iteration under --compute-cv is not predict's mean: %s %s"
+             % (srows[0]["iteration_s"] if srows else sw.stderr,
+                pr["analytic"]["iteration_s"] if pr else "-"))
     cases = [("normal cv 0.1", ["--compute-cv", "0.1", "--compute-dist", "normal"]),
              ("lognormal cv 0.1", ["--compute-cv", "0.1", "--compute-dist", "lognormal"]),
              ("pareto cv 0.1", ["--compute-cv", "0.1", "--compute-dist", "pareto"]),
