@@ -58,9 +58,9 @@ int gcsim_analytic_variable(const gcsim_scenario *s, gcsim_var_stats *st, gcsim_
     const gcsim_variability *v = s->variability;
     memset(st, 0, sizeof *st);
     if (s->collective == COLLECTIVE_TERNGRAD)
-        return gcsim_fail(err, "--compute-cv and the straggler options: the TernGrad pattern's "
-                               "closed form (its paper's eq. 27-30) has no per-GPU compute; "
-                               "choose another --collective");
+        return gcsim_fail(err, "variable compute (--compute-cv, --slow-fraction, --slow-rank): "
+                               "the TernGrad pattern's closed form (its paper's eq. 27-30) has "
+                               "no per-GPU compute; choose another --collective");
     int n = s->placement.gpus;
     if (gcsim_var_check(v, n, err))
         return -1;
