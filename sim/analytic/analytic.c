@@ -2,6 +2,7 @@
 #include "roofline.h"
 #include "schedule_memo.h"
 #include "timeline.h"
+#include "variability.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -228,6 +229,16 @@ int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim
                                                    : schedule_predict(s, out, err);
     if (rc != 0)
         return -1;
+    if (s->variability && s->variability->on) {
+        /* variable compute: the expected iteration (variable_compute.c) */
+        gcsim_var_stats st;
+        if (gcsim_analytic_variable(s, &st, err) != 0)
+            return -1;
+        out->iteration_s = st.mean_s;
+        if (s->variability_stats)
+            *s->variability_stats = st;
+        out->exposed_comm_s = fmax(0.0, out->iteration_s - out->compute_s - out->compress_s);
+    }
     out->samples_per_iteration =
         (s->scaling == SCALING_STRONG ? (double)s->batch : (double)s->placement.gpus * s->batch) *
         (s->grad_accum > 1 ? s->grad_accum : 1);

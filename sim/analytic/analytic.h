@@ -21,6 +21,13 @@
  * C_ncost. */
 terngrad_links gcsim_terngrad_links(const gcsim_platform *p);
 
+struct gcsim_var_stats_s;
+/* Under s->variability (variable per-GPU compute, sim/config/variability.h): the
+ * iteration's mean, p50 and p99 and the expected largest factor over the synchronising
+ * group, by the order statistics of the stated distribution through the shared iteration
+ * (variable_compute.c). gcsim_analytic_predict reports the mean as its iteration time. */
+int gcsim_analytic_variable(const gcsim_scenario *s, struct gcsim_var_stats_s *st,
+                            gcsim_error *err);
 int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err);
 
 /* The closed-form duration of every collective call of an iteration built for s

@@ -13,6 +13,7 @@
 #include "cli_args.h"
 #include "cli_files.h"
 #include "cli_training.h"
+#include "cli_variability.h"
 #include "cli_convergence.h"
 #include "cli_goodput.h"
 #include "codec.h"
@@ -92,6 +93,9 @@ static void plan_usage(FILE *out)
 "                        zero3+qwz+hpz+qgz, ..., or all (ddp, zero1, zero2, fsdp, hsdp);\n"
 "                        default ddp, and all of them when ddp fits at no GPU count\n"
 "  --precision P, --optimizer O, --grad-accum K, --act-ckpt[=P], --mfu F   as in gcsim predict\n"
+"  --compute-cv X, --compute-dist D, --slow-fraction F, --slow-factor X, --slow-rank R:X,\n"
+"  --seed N, --iterations K   variable compute and stragglers as in gcsim predict: each\n"
+"                    case's iteration is the mean (analytic: expected; DES: simulated)\n"
 "  --format F, --output FILE   as in gcsim predict\n"
 "  --convergence S       count each compressor's convergence factor (iterations to fp32's\n"
 "                        accuracy / fp32's) in hours, cost and the ranking: catalog\n"
@@ -133,6 +137,7 @@ typedef struct {
     double mfu;
     conv_source convergence;
     goodput_options goodput;      /* --goodput and its inputs (cli_goodput.h); off: as before */
+    gcsim_variability variability; /* --compute-cv and the straggler options */
 } plan_options;
 
 static void free_options(plan_options *o)
@@ -176,18 +181,27 @@ static int parse_options(int argc, char **argv, plan_options *o)
         {"convergence", required_argument, 0, 1006},
         {"search", required_argument, 0, 1008},
         CLI_GOODPUT_LONGOPTS,
+        CLI_VARIABILITY_LONGOPTS,
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
     int ch;
     char msg[512];
     /* the training options take one value each: a second one replaced the first */
-    static const int once[] = {1003, 1004, 1005, 0};
+    static const int once[] = {1003, 1004, 1005, CLI_VAR_CV, CLI_VAR_DIST, CLI_VAR_SLOW_FRACTION,
+                               CLI_VAR_SLOW_FACTOR, CLI_VAR_SLOW_RANK, CLI_VAR_SEED,
+                               CLI_VAR_ITERATIONS, 0};
     unsigned seen = 0;
     goodput_options_init(&o->goodput);
+    cli_variability_init(&o->variability);
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "plan")) != -1) {
         if (cli_option_once("plan", ch, once, &seen, argv))
             return -1;
+        if (cli_variability_is_option(ch)) {
+            if (cli_variability_option("plan", ch, optarg, &o->variability))
+                return -1;
+            continue;
+        }
         if (ch >= CLI_GOODPUT_OPT_FIRST && ch <= CLI_GOODPUT_OPT_LAST) {
             if (cli_goodput_option("plan", ch, optarg, &o->goodput))
                 return -1;
@@ -328,6 +342,8 @@ static int parse_options(int argc, char **argv, plan_options *o)
             return -1;
         }
     }
+    if (cli_variability_finish("plan", &o->variability))
+        return -1;
     if (optind < argc) {
         cli_training_unexpected("plan", argv[optind]);
         return -1;
@@ -777,6 +793,7 @@ int cmd_plan(int argc, char **argv)
     pb.grad_accum = (int)o.grad_accum;
     pb.act_ckpt = o.act_ckpt;
     pb.act_ckpt_policy = o.act_ckpt_policy;
+    pb.variability = o.variability.on ? &o.variability : NULL;
     for (int c = 0; c < pb.n_compressors; c++)
         if (!(plans[c] = sweep_cache_payload(cache, model, o.compressors.items[c], &err)))
             goto fail;

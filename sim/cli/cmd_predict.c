@@ -11,6 +11,7 @@
 #include "cli_args.h"
 #include "cli_files.h"
 #include "cli_training.h"
+#include "cli_variability.h"
 #include "codec.h"
 #include "collectives.h"
 #include "commands.h"
@@ -20,6 +21,7 @@
 #include "predict_exchange.h"
 #include "predict_first.h"
 #include "predict_steps.h"
+#include "predict_variability.h"
 #include "report.h"
 #include "roofline.h"
 #include "stack.h"
@@ -138,7 +140,8 @@ static void predict_usage(FILE *out)
 "  --no-memory-check predict even when the memory estimate exceeds gpu.memory (a\n"
 "                    configuration known to run; the mem GB column still shows the estimate)\n"
 "  --convergence S   note the compressor's convergence factor (best, catalog, train, bound;\n"
-"                    docs/convergence.md): time to fp32's accuracy = time per step x factor\n");
+"                    docs/convergence.md): time to fp32's accuracy = time per step x factor\n"
+CLI_VARIABILITY_HELP);
     fprintf(out, CLI_GOODPUT_USAGE);
     fprintf(out, CLI_FABRIC_USAGE);
     fprintf(out,
@@ -179,6 +182,7 @@ typedef struct {
     conv_source convergence;
     goodput_options goodput;      /* --goodput and its inputs (cli_goodput.h); off: as before */
     cli_fabric_options fabric;    /* --background-load, --background-links (cli_fabric.h) */
+    gcsim_variability variability; /* --compute-cv and the straggler options */
 } predict_options;
 
 static int parse_options(int argc, char **argv, predict_options *o)
@@ -205,21 +209,30 @@ static int parse_options(int argc, char **argv, predict_options *o)
         CLI_GOODPUT_LONGOPTS,
         {"background-load", required_argument, 0, 4110},
         {"background-links", required_argument, 0, 4111},
+        CLI_VARIABILITY_LONGOPTS,
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
                            .overlap = true, .precision = -1, .optimizer = -1};
+    cli_variability_init(&o->variability);
     optind = 1;
     opterr = 0;
     int ch;
     /* the training options take one value each: a second one replaced the first */
-    static const int once[] = {'K', 1000, 1001, 1002, 1003, 1004, 0};
+    static const int once[] = {'K', 1000, 1001, 1002, 1003, 1004, CLI_VAR_CV, CLI_VAR_DIST,
+                               CLI_VAR_SLOW_FRACTION, CLI_VAR_SLOW_FACTOR, CLI_VAR_SLOW_RANK,
+                               CLI_VAR_SEED, CLI_VAR_ITERATIONS, 0};
     unsigned seen = 0;
     goodput_options_init(&o->goodput);
     o->fabric = (cli_fabric_options)CLI_FABRIC_INIT;
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "predict")) != -1) {
         if (cli_option_once("predict", ch, once, &seen, argv))
             return -1;
+        if (cli_variability_is_option(ch)) {
+            if (cli_variability_option("predict", ch, optarg, &o->variability))
+                return -1;
+            continue;
+        }
         if (ch >= CLI_GOODPUT_OPT_FIRST && ch <= CLI_GOODPUT_OPT_LAST) {
             if (cli_goodput_option("predict", ch, optarg, &o->goodput))
                 return -1;
@@ -362,7 +375,8 @@ static int parse_options(int argc, char **argv, predict_options *o)
             return -1;
         }
     }
-    if (cli_training_compute_conflict("predict", o->mfu, o->step_time_s))
+    if (cli_training_compute_conflict("predict", o->mfu, o->step_time_s) ||
+        cli_variability_finish("predict", &o->variability))
         return -1;
     if (cli_goodput_check("predict", &o->goodput) || cli_fabric_check("predict", &o->fabric))
         return -1;
@@ -402,6 +416,7 @@ typedef struct {
     gcsim_prediction p;
     double speedup;
     gcsim_exchange exchange;      /* what ran (per count with --exchange best) */
+    gcsim_var_stats var;          /* with variable compute: the iteration's distribution */
 } predict_row;
 
 /* A listed GPU count that cannot run the inputs (case_build_feasible): its row says why. */
@@ -672,6 +687,10 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
     int c_mem = report_column_scaled(r, "memory_bytes_per_gpu", "mem GB", 1, 1e-9);
     int c_csrc = report_column(r, "compute_source", "compute", 0);
     const char *csrc = gcsim_compute_source(m, pf);
+    /* variable compute: its columns and notes only when asked (predict_variability.c) */
+    predict_var_columns vc;
+    if (o->variability.on)
+        predict_variability_columns(r, &o->variability, both, &vc);
     /* only where a count could not run, so the columns of a run that answers every count
      * stay as they were */
     int c_status = -1, c_why = -1;
@@ -729,6 +748,9 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
                                           o->bucket_bytes, &mem);
             report_num(r, c_mem, mem.total_bytes);
             report_str(r, c_csrc, csrc);
+            if (o->variability.on)
+                predict_variability_row(r, &vc, &row->var, row->engine == ENGINE_DES,
+                                        row->p.samples_per_iteration);
             if (o->goodput.on)
                 goodput_cells(r, gp_cols, &o->goodput, m, pf, row);
         }
@@ -861,7 +883,8 @@ static sweep_case predict_case(const predict_options *o, const gcsim_platform *p
                         .sharding = o->sharding, .grad_accum = (int)o->grad_accum,
                         .act_ckpt = o->act_ckpt, .act_ckpt_policy = o->act_ckpt_policy,
                         .no_memory_check = o->no_memory_check,
-                        .des_max_messages = o->des_max_messages};
+                        .des_max_messages = o->des_max_messages,
+                        .variability = o->variability.on ? &o->variability : NULL};
 }
 
 int cmd_predict(int argc, char **argv)
@@ -982,6 +1005,8 @@ int cmd_predict(int argc, char **argv)
         fprintf(stderr, "gcsim predict: --buckets needs --engine des or both\n");
         goto done;
     }
+    if (o.variability.on && predict_variability_check(&o.variability, counts, n_counts))
+        goto done;
 
     /* Every count is checked before any engine runs. Bad inputs fail the run; a count
      * that alone cannot run them (memory, a sharding's refusal) is a row with its reason
@@ -1098,6 +1123,7 @@ int cmd_predict(int argc, char **argv)
                 goto fail;
             s_k.timeline_path = engine == ENGINE_DES ? o.timeline : NULL;
             predict_row *row = &rows[both ? 2 * k + e : k];
+            s_k.variability_stats = &row->var;
             row->gpus = counts[k];
             row->placement = s_k.placement;
             row->engine = engine;

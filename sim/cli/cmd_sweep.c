@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "inputs.h"
 #include "sweep_case.h"
+#include "cli_variability.h"
 #include "sharding.h"
 #include "sweep_lists.h"
 #include "sweep_output.h"
@@ -76,6 +77,9 @@ static void sweep_usage(FILE *out)
 "  --precision P, --optimizer O, --sharding S, --grad-accum K, --act-ckpt[=P]\n"
 "                    as in gcsim predict, for every case (a sharded case's id includes\n"
 "                    them; docs/sharding.md)\n"
+"  --compute-cv X, --compute-dist D, --slow-fraction F, --slow-factor X, --slow-rank R:X,\n"
+"  --seed N, --iterations K   variable compute and stragglers as in gcsim predict: each\n"
+"                    case's iteration is the mean (analytic: expected; DES: simulated)\n"
 "\n"
 "Case order: platform, model, compressor, stack, collective, scaling, batch, engine,\n"
 "then GPU count, each in the order given; `case` is the index in that order (0-based),\n"
@@ -103,6 +107,7 @@ typedef struct {
     bool act_ckpt;
     gcsim_act_ckpt act_ckpt_policy;
     long long max_cases;          /* the most cases this run writes (--max-cases) */
+    gcsim_variability variability; /* --compute-cv and the straggler options */
 } sweep_options;
 
 static void free_options(sweep_options *o)
@@ -151,17 +156,26 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         {"sharding", required_argument, 0, 1002},  {"grad-accum", required_argument, 0, 1003},
         {"act-ckpt", optional_argument, 0, 1004},
         {"max-cases", required_argument, 0, 1005},
+        CLI_VARIABILITY_LONGOPTS,
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
     int ch;
     char msg[512];
     /* the training options take one value each: a second one replaced the first */
-    static const int once[] = {1002, 1003, 1004, 0};
+    static const int once[] = {1002, 1003, 1004, CLI_VAR_CV, CLI_VAR_DIST, CLI_VAR_SLOW_FRACTION,
+                               CLI_VAR_SLOW_FACTOR, CLI_VAR_SLOW_RANK, CLI_VAR_SEED,
+                               CLI_VAR_ITERATIONS, 0};
     unsigned seen = 0;
+    cli_variability_init(&o->variability);
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "sweep")) != -1) {
         if (cli_option_once("sweep", ch, once, &seen, argv))
             return -1;
+        if (cli_variability_is_option(ch)) {
+            if (cli_variability_option("sweep", ch, optarg, &o->variability))
+                return -1;
+            continue;
+        }
         int bad = 0;
         switch (ch) {
         case 'p': bad = sweep_list_add(&o->platforms, optarg, "--platform", msg, sizeof msg); break;
@@ -259,6 +273,8 @@ static int parse_options(int argc, char **argv, sweep_options *o)
             return -1;
         }
     }
+    if (cli_variability_finish("sweep", &o->variability))
+        return -1;
     if (optind < argc) {
         cli_training_unexpected("sweep", argv[optind]);
         return -1;
@@ -501,7 +517,8 @@ static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
                             .overlap = o->overlap, .shard_k = o->shard_k, .shard_n = o->shard_n,
                             .sharding = o->sharding, .grad_accum = (int)o->grad_accum,
                             .act_ckpt = o->act_ckpt,
-                            .act_ckpt_policy = o->act_ckpt_policy};
+                            .act_ckpt_policy = o->act_ckpt_policy,
+                            .variability = o->variability.on ? &o->variability : NULL};
     sweep_sink sink = {.w = &w, .out = out, .bar = &bar};
     bool stopped;
     sweep_run(s, &ro, write_outcome, &sink, &stopped);

@@ -107,6 +107,12 @@ typedef struct {
      * the iteration's layers and buckets (sim/collectives/collectives.h, gcsim_case_memo);
      * NULL: everything computed for each case. */
     struct gcsim_case_memo *case_memo;
+    /* Variable per-GPU compute and stragglers (sim/config/variability.h), or NULL (or off):
+     * every GPU computes the nominal time, as before issue 41. */
+    const struct gcsim_variability_s *variability;
+    /* With variability on: where an engine writes the iteration's distribution (mean,
+     * p50, p99, interval, largest factor), or NULL. */
+    struct gcsim_var_stats_s *variability_stats;
 } gcsim_scenario;
 
 typedef struct {

@@ -81,6 +81,15 @@ int gcsim_des_predict_opts(const gcsim_scenario *s, const gcsim_des_options *opt
                            gcsim_prediction *out, gcsim_des_details *details,
                            gcsim_error *err);
 
+/* Variable per-GPU compute (s->variability on, sim/config/variability.h): the iteration
+ * simulated for the scenario's iterations, each with its own seeded draw of the GPUs'
+ * compute factors; st: mean, p50, p99 and the 95% interval of the mean, and the largest
+ * factor's sample mean and p99 (des_variability.c). gcsim_des_predict reports the mean. */
+struct gcsim_var_stats_s;
+int gcsim_des_variable(const gcsim_scenario *s, const gcsim_des_options *opts,
+                       struct gcsim_var_stats_s *st, gcsim_des_details *details,
+                       gcsim_error *err);
+
 /* One all-reduce (or the chosen collective) of `bytes` dense fp32 bytes over the first
  * `gpus` GPUs of the platform, starting at time 0 on every GPU, with no compute and no
  * codec: *time_s is when the last participant finishes. */

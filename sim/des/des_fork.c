@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "des_internal.h"
+#include "variability.h"
 
 static int write_all(int fd, const void *buf, size_t len)
 {
@@ -250,8 +251,8 @@ int des_run_forked(const des_plan *plan, des_result_header *hdr, gcsim_des_bucke
     return 0;
 }
 
-static int run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *details,
-                    gcsim_error *err)
+int des_run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *details,
+                 gcsim_error *err)
 {
     const char *full = getenv("GCSIM_DES_FULL");
     plan->full_simulation = full && strcmp(full, "1") == 0;
@@ -311,7 +312,11 @@ int gcsim_des_predict_opts(const gcsim_scenario *s, const gcsim_des_options *opt
     des_result_header hdr;
     gcsim_des_details local;
     gcsim_des_details *d = details ? details : &local;
-    int rc = run_plan(&plan, &hdr, d, err);
+    bool variable = s->variability && s->variability->on;
+    gcsim_var_stats st;
+    /* variable compute: several iterations, the last one's details (des_variability.c) */
+    int rc = variable ? des_run_variable(&plan, s, &hdr, d, &st, err)
+                      : des_run_plan(&plan, &hdr, d, err);
     if (rc == 0) {
         double compute_s = plan.iteration.compute_s;
         /* Time during which some exchange is in progress: the union of the buckets'
@@ -338,6 +343,14 @@ int gcsim_des_predict_opts(const gcsim_scenario *s, const gcsim_des_options *opt
             (s->scaling == SCALING_STRONG ? (double)s->batch : (double)s->batch * plan.gpus) *
             (s->grad_accum > 1 ? s->grad_accum : 1);
         out->throughput_samples_per_s = out->samples_per_iteration / hdr.iteration_s;
+        if (variable) { /* the mean over the iterations simulated */
+            out->iteration_s = st.mean_s;
+            if (s->variability_stats)
+                *s->variability_stats = st;
+            out->exposed_comm_s = fmax(0.0, st.mean_s - compute_s - hdr.max_codec_s);
+            d->exposed_comm_s = out->exposed_comm_s;
+            out->throughput_samples_per_s = out->samples_per_iteration / st.mean_s;
+        }
     }
     if (!details && rc == 0)
         gcsim_des_details_free(&local);
@@ -360,7 +373,7 @@ int gcsim_des_collective_time(const gcsim_platform *p, int gpus, gcsim_collectiv
         return -1;
     des_result_header hdr;
     gcsim_des_details local;
-    int rc = run_plan(&plan, &hdr, details ? details : &local, err);
+    int rc = des_run_plan(&plan, &hdr, details ? details : &local, err);
     des_plan_free(&plan);
     if (rc != 0)
         return -1;
@@ -379,7 +392,7 @@ int gcsim_des_op_time(const gcsim_platform *p, int gpus, gcsim_op op, gcsim_coll
         return -1;
     des_result_header hdr;
     gcsim_des_details local;
-    int rc = run_plan(&plan, &hdr, details ? details : &local, err);
+    int rc = des_run_plan(&plan, &hdr, details ? details : &local, err);
     des_plan_free(&plan);
     if (rc != 0)
         return -1;

@@ -43,6 +43,12 @@ typedef struct {
      * contention-identical steps of a flow coalesced into one (des_collectives.c). */
     bool full_simulation;
     long long max_messages;        /* size guard (des_plan_check_size) */
+    /* Variable compute (issue 41): each GPU's compute factor in this iteration, or NULL
+     * (every GPU the nominal time). Set by des_run_variable for each simulated iteration. */
+    const double *compute_factor;
+    /* One factor for every GPU (the iteration's largest, above GCSIM_VAR_DES_PER_GPU_MAX
+     * GPUs: des_variability.c), or 0: none. Leaves the compute mode as it is. */
+    double compute_scale;
 } des_plan;
 
 /* The result the child sends back: a fixed header then n_buckets gcsim_des_bucket. */
@@ -93,7 +99,12 @@ int *des_plan_lanes(const des_plan *plan);
  * and no block waits for an exchange (gates) or deferred step, so that every GPU's compute
  * is the same sequence of executions alone on its host and ends at the same instants.
  * Half the actors of a data-parallel run without compression (docs/des.md, step 11). */
-typedef enum { DES_COMPUTE_NONE, DES_COMPUTE_PER_GPU, DES_COMPUTE_SHARED } des_compute_mode;
+typedef enum { DES_COMPUTE_NONE, DES_COMPUTE_PER_GPU, DES_COMPUTE_SHARED, DES_COMPUTE_DELAY } des_compute_mode;
+/* DELAY: where SHARED applies but the GPUs' compute factors differ (plan->compute_factor) and
+ * there is no timeline: no compute actor; GPU g's comm actor waits until f_g x bucket b's
+ * nominal ready time (what its compute alone on its host would take) before exchanging it,
+ * and until f_g x the whole compute before ending: the same instants as PER_GPU compute
+ * actors, without their actors (des_sim.c). */
 des_compute_mode des_plan_compute_mode(const des_plan *plan);
 
 /* SimGrid messages the plan's simulation will send (the transfers it reports). */
@@ -131,6 +142,18 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
 void des_progress_init(int fd, bool tty);
 /* GPU 0 finished `done` of the n phases of call c (of n_calls). */
 void des_progress(int c, int done, int n, int n_calls);
+
+/* des_fork.c's run of one plan: size guard, fork, results and costs into details. */
+struct gcsim_var_stats_s;
+int des_run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *details,
+                 gcsim_error *err);
+/* Variable compute (des_variability.c): the plan simulated for the scenario's iterations,
+ * each with its own draw of the GPUs' compute factors; st gets the iteration times'
+ * statistics and the largest factors' sample mean and p99; hdr and details are the last
+ * iteration's, with CPU time summed and peak memory the largest over the iterations. */
+int des_run_variable(des_plan *plan, const gcsim_scenario *s, des_result_header *hdr,
+                     gcsim_des_details *details, struct gcsim_var_stats_s *st,
+                     gcsim_error *err);
 
 /* Forks, simulates, reads the result back. */
 typedef struct {

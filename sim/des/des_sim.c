@@ -149,11 +149,17 @@ static void gpu_compute_main(int argc, char **argv)
                          bl->last_layer);
         }
         des_event_args ev = des_event_args_of(kind);
+        /* variable compute (issue 41): this GPU's factor in this iteration */
+        double seconds = bl->seconds;
+        if (plan->compute_factor && sim->compute == DES_COMPUTE_PER_GPU)
+            seconds *= plan->compute_factor[a->ep];
+        else if (plan->compute_scale > 0)
+            seconds *= plan->compute_scale;
         /* the bucket a backward block fills */
         if (bl->kind == GCSIM_BLOCK_BACKWARD && next_bucket < it->n_buckets &&
             it->buckets[next_bucket].ready_block == k)
             ev.bucket = next_bucket;
-        compute(a, bl->seconds, name, &ev);
+        compute(a, seconds, name, &ev);
         for (; next_bucket < it->n_buckets && it->buckets[next_bucket].ready_block <= k;
              next_bucket++) {
             double now = simgrid_get_clock();
@@ -211,9 +217,22 @@ static void gpu_comm_main(int argc, char **argv)
     des_sim *sim = a->sim;
     const des_plan *plan = sim->plan;
     const gcsim_iteration *it = &plan->iteration;
+    /* DES_COMPUTE_DELAY: this GPU's compute, f x the nominal blocks, alone on its host */
+    bool delay = sim->compute == DES_COMPUTE_DELAY;
+    double f = delay ? plan->compute_factor[a->ep] : 1.0, nominal_s = 0;
+    int blocks_done = 0;
 
     for (int b = 0; b < plan->n_buckets; b++) {
-        sg_sem_acquire(sim->ready[a->ep]);
+        if (delay) {
+            for (; blocks_done <= it->buckets[b].ready_block; blocks_done++)
+                nominal_s += it->blocks[blocks_done].seconds;
+            sg_actor_sleep_until(f * nominal_s);
+            double now = simgrid_get_clock();
+            if (now > sim->buckets[b].ready_s)
+                sim->buckets[b].ready_s = now;
+        } else {
+            sg_sem_acquire(sim->ready[a->ep]);
+        }
         const gcsim_bucket *ib = &it->buckets[b];
         double codec0 = a->codec_s;
         bool started = false;
@@ -235,6 +254,15 @@ static void gpu_comm_main(int argc, char **argv)
             sg_sem_release(sim->exchanged[a->ep]);
         if (sim->gates)
             sg_sem_release(sim->gates[a->ep]);
+    }
+    if (delay) { /* the rest of backward, after the last bucket */
+        for (; blocks_done < it->n_blocks; blocks_done++)
+            nominal_s += it->blocks[blocks_done].seconds;
+        double end = f * nominal_s;
+        if (end > simgrid_get_clock())
+            sg_actor_sleep_until(end);
+        if (end > sim->compute_end_s)
+            sim->compute_end_s = end;
     }
     actor_end(sim);
 }

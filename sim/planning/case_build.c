@@ -65,7 +65,8 @@ static gcsim_scenario scenario_of(const sweep_case *c)
         .ps_shards = c->ps_shards, .bucket_bytes = c->bucket_bytes, .overlap = c->overlap,
         .timeline_path = NULL, .des_max_messages = c->des_max_messages,
         .sharding = c->sharding, .grad_accum = c->grad_accum, .act_ckpt = c->act_ckpt,
-        .act_ckpt_policy = c->act_ckpt_policy, .case_memo = c->case_memo};
+        .act_ckpt_policy = c->act_ckpt_policy, .case_memo = c->case_memo,
+        .variability = c->variability};
 }
 
 int case_build_scenario(const sweep_case *c, const gcsim_stack_setup *setup, gcsim_scenario *s,

@@ -204,7 +204,8 @@ static int run_group(const plan_problem *pb, int p, int c, int t, int k, int sh,
                          .exchange = pb->exchange, .scaling = pb->scaling, .engine = pb->engine,
                          .batch = pb->batch, .gpus = 1, .overlap = true,
                          .grad_accum = pb->grad_accum, .act_ckpt = pb->act_ckpt,
-                         .act_ckpt_policy = pb->act_ckpt_policy};
+                         .act_ckpt_policy = pb->act_ckpt_policy,
+                         .variability = pb->variability};
     if (pb->n_shardings > 0)
         ge.cs.sharding = pb->shardings[sh];
     /* One GPU exchanges nothing, so its throughput is the same under every exchange. */

@@ -58,6 +58,9 @@ typedef struct {
     int grad_accum;
     bool act_ckpt;
     gcsim_act_ckpt act_ckpt_policy; /* zeroed: full */
+    /* Variable compute and stragglers (variability.h), or NULL: candidates ranked by their
+     * mean iteration. */
+    const struct gcsim_variability_s *variability;
     /* Convergence factor of each compressor (conv_factor_at gives it at a GPU count), or
      * NULL: not counted. A factor that no source covers (NAN) ranks as 1; the caller says so. */
     const conv_factor *conv;

@@ -80,6 +80,9 @@ typedef struct {
     /* What the cases of one group of GPU counts share (gcsim_case_memo: op prices, the
      * iteration's buckets; sweep_run keeps one per group), or NULL. */
     struct gcsim_case_memo *case_memo;
+    /* Variable per-GPU compute and stragglers (sim/config/variability.h), or NULL: as
+     * --compute-cv and the straggler options (issue 41). */
+    const struct gcsim_variability_s *variability;
 } sweep_case;
 
 typedef enum { BOTTLENECK_COMPUTE, BOTTLENECK_NETWORK, BOTTLENECK_COMPRESSION } sweep_bottleneck;

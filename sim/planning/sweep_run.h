@@ -51,6 +51,8 @@ typedef struct {
     int grad_accum;
     bool act_ckpt;
     gcsim_act_ckpt act_ckpt_policy; /* zeroed: full */
+    /* Variable compute and stragglers (variability.h), or NULL. */
+    const struct gcsim_variability_s *variability;
 } sweep_run_options;
 
 /* One finished case, as the callback sees it (pointers valid during the call). */
