@@ -804,6 +804,14 @@ int cmd_plan(int argc, char **argv)
                  res.n_unimplemented, res.first_unimplemented);
         report_note(r, "not in the stack", line);
     }
+    if (res.n_whatif > 0) {
+        char line[700];
+        snprintf(line, sizeof line, "%d (platform, compressor, stack, collective) combination(s) "
+                 "searched as named, though the stack does not implement their exchange; the "
+                 "first: %s", res.n_whatif, res.first_whatif);
+        report_note(r, "what-if", line);
+        fprintf(stderr, "gcsim plan: warning: %s\n", line);
+    }
     if (res.feasible) {
         char line[1024];
         snprintf(line, sizeof line,

@@ -81,6 +81,10 @@ typedef struct {
      * implement for the compressor (plan_problem.collectives_default); the first's reason. */
     int n_unimplemented;
     char first_unimplemented[384];
+    /* Groups searched though their stack does not implement their exchange: named by
+     * --collectives or --exchange, a what-if; the first's reason. */
+    int n_whatif;
+    char first_whatif[384];
     char first_error[512];    /* why the first skipped one could not; empty when none */
     char why[1024];           /* why nothing is feasible; empty when feasible */
 } plan_result;
