@@ -11,6 +11,8 @@
   (every GPU decodes 255 payloads); the plan's pick is the fastest of `predict --exchange
   auto|allreduce|allgather|ps`, with the stack's own exchange and the gain beside it; under
   pytorch-ddp, which can only all-gather QSGD (issue 43), the pick is its own all-gather;
+  plan's default collectives under horovod search QSGD by all-gather only (a note counts
+  the 6 others), and --collectives ring,ps runs both as a what-if (note, warning);
   plan --stack LIST: one row per stack, each naming it;
 - breakeven --stack pytorch-ddp: both stacks' answers (meta and columns); each column's
   break-even is where `predict --stack S` flips between the compressor and fp32; PowerSGD
@@ -135,6 +137,28 @@ def test_plan_best(gcsim):
     check(row.get("exchange") == "allgather" and row.get("exchange_speedup") == 1 and
           row.get("throughput_samples_per_s") == float(own["throughput_samples_per_s"]),
           "pytorch-ddp: plan --exchange best keeps the all-gather it can run: %s" % row)
+
+    # default collectives under horovod: QSGD only by all-gather (the five all-reduce
+    # algorithms would re-encode at every hop, and Horovod has no parameter server); named,
+    # they run as a what-if, with a note and a warning
+    j = json.loads(run(gcsim, "plan", *common, "--compressors", "qsgd", "--stack", "horovod",
+                       "--gpus", "16", "--target-throughput", "1", "--top", "0",
+                       "--format", "json"))
+    check([r["collective"] for r in j["rows"]] == ["allgather"],
+          "horovod, default collectives: only allgather searched: %s"
+          % [r["collective"] for r in j["rows"]])
+    check(j["notes"].get("not in the stack", "").startswith("6 (platform, compressor, stack, "
+                                                              "collective) combination(s)"),
+          "horovod: the note counts the 6 groups not searched: %r" % j["notes"])
+    r = subprocess.run([gcsim, "plan", *common, "--compressors", "qsgd", "--stack", "horovod",
+                        "--gpus", "16", "--target-throughput", "1", "--collectives", "ring,ps",
+                        "--top", "0", "--format", "json"], capture_output=True, text=True)
+    j = json.loads(r.stdout or "{}")
+    check(r.returncode == 0 and len(j.get("rows", [])) == 2 and
+          "warning: 2 (platform, compressor, stack, collective)" in r.stderr and
+          "what-if" in j.get("notes", {}),
+          "horovod, --collectives ring,ps: both run as a what-if (%d, %r)"
+          % (r.returncode, r.stderr))
 
     # plan --stack LIST: one row per stack; the csv keeps its columns, the stack ones last
     # before the sharding column that issue 25 appended
