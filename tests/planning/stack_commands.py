@@ -159,6 +159,17 @@ def test_plan_best(gcsim):
           "what-if" in j.get("notes", {}),
           "horovod, --collectives ring,ps: both run as a what-if (%d, %r)"
           % (r.returncode, r.stderr))
+    # sweep: named cases run as asked, each distinct what-if warned once
+    r = subprocess.run([gcsim, "sweep", *common, "--compressor", "qsgd,fp16", "--stack",
+                        "horovod", "--collective", "ring,ps", "--gpus", "8,16",
+                        "--format", "csv"], capture_output=True, text=True)
+    rows = rows_csv(r.stdout) if r.returncode == 0 else []
+    warned = [l for l in r.stderr.splitlines() if "warning:" in l]
+    check(len(rows) == 8 and all(x["status"] == "ok" for x in rows) and len(warned) == 3 and
+          any("does not implement allreduce for quantized payloads (qsgd)" in l for l in warned)
+          and any("does not implement ps for summable payloads (fp16)" in l for l in warned),
+          "sweep under horovod: 8 rows, 3 what-ifs warned once each (%d rows, %r)"
+          % (len(rows), warned))
 
     # plan --stack LIST: one row per stack; the csv keeps its columns, the stack ones last
     # before the sharding column that issue 25 appended
