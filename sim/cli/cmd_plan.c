@@ -745,6 +745,7 @@ int cmd_plan(int argc, char **argv)
     gcsim_collective defaults[COLLECTIVE_COUNT];
     int n_defaults = plan_default_collectives(o.exchange, defaults, COLLECTIVE_COUNT);
     pb.n_collectives = o.collectives.n ? o.collectives.n : n_defaults;
+    pb.collectives_default = !o.collectives.n;
     platforms = calloc((size_t)pb.n_platforms, sizeof *platforms);
     plans = calloc((size_t)pb.n_compressors, sizeof *plans);
     collectives = calloc((size_t)pb.n_collectives, sizeof *collectives);
@@ -896,11 +897,27 @@ int cmd_plan(int argc, char **argv)
                  res.first_error);
         report_note(r, "skipped", line);
     }
+    if (res.n_unimplemented > 0) {
+        char line[700];
+        snprintf(line, sizeof line, "%d (platform, compressor, stack, collective) combination(s) "
+                 "not searched: the stack does not implement their exchange (give --collectives "
+                 "to run them as a what-if); the first: %s",
+                 res.n_unimplemented, res.first_unimplemented);
+        report_note(r, "not in the stack", line);
+    }
+    if (res.n_whatif > 0) {
+        char line[700];
+        snprintf(line, sizeof line, "%d (platform, compressor, stack, collective) combination(s) "
+                 "searched as named, though the stack does not implement their exchange; the "
+                 "first: %s", res.n_whatif, res.first_whatif);
+        report_note(r, "what-if", line);
+        fprintf(stderr, "gcsim plan: warning: %s\n", line);
+    }
     if (res.feasible) {
         char line[1024];
         snprintf(line, sizeof line,
                  "%d of %d (platform, compressor, stack, %s) combinations meet the target%s",
-                 res.n_rows, res.n_groups, o.exchange_best ? "best exchange" : "collective",
+                 res.n_rows, res.n_groups - res.n_unimplemented, o.exchange_best ? "best exchange" : "collective",
                  n_rows < res.n_rows ? " (the best shown; --top 0 for all)" : "");
         report_note(r, "result", line);
     } else {

@@ -555,6 +555,9 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
              gcsim_exchange_name(cs->exchange.exchange),
              tuned ? "tuned per call" : gcsim_collective_name(cs->exchange.collective),
              cs->exchange.why);
+    if (ss->unimplemented[0]) /* named, a what-if: said where the exchange is */
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "; a what-if: %s",
+                 ss->unimplemented);
     if (o->sharding.strategy == GCSIM_SHARD_DDP) {
         report_note(r, "exchange", buf);
         snprintf(buf, sizeof buf, "%s (%s): %s", ss->stack->name, ss->stack->path,
@@ -974,6 +977,12 @@ int cmd_predict(int argc, char **argv)
     if (case_build_setup(&base, &ss, &err))
         goto fail;
     base.collective = o.collective = ss.cs.exchange.collective;
+    if (ss.unimplemented[0])
+        fprintf(stderr, "gcsim predict: warning: %s; running it as asked, a what-if "
+                        "(--exchange best and the exchange warning never pick it; --stack fused "
+                        "or a stack file whose \"exchanges\" lists it for the ideal or your own "
+                        "implementation)\n",
+                ss.unimplemented);
 
     int counts[MAX_GPU_COUNTS], n_counts, listed[MAX_GPU_COUNTS];
     char msg[1024]; /* output messages quote the path: 256 bytes cut the reason off */

@@ -480,7 +480,25 @@ typedef struct {
     long long done;
     gcsim_error limit; /* a case a limit of this machine kept from being costed */
     bool limited;
+    /* what-ifs already warned about (a named exchange the stack does not implement): once
+     * each, the first SWEEP_WHATIF_WARNINGS of them */
+#define SWEEP_WHATIF_WARNINGS 16
+    char whatif[SWEEP_WHATIF_WARNINGS][384];
+    int n_whatif;
 } sweep_sink;
+
+/* Warns once per distinct what-if (issue 43): the rows run the exchange as asked. */
+static void warn_whatif(sweep_sink *k, const char *why)
+{
+    for (int i = 0; i < k->n_whatif; i++)
+        if (strcmp(k->whatif[i], why) == 0)
+            return;
+    if (k->n_whatif == SWEEP_WHATIF_WARNINGS)
+        return;
+    snprintf(k->whatif[k->n_whatif++], sizeof k->whatif[0], "%s", why);
+    fprintf(stderr, "gcsim sweep: warning: %s; running it as asked, a what-if%s\n", why,
+            k->n_whatif == SWEEP_WHATIF_WARNINGS ? " (further what-ifs not listed)" : "");
+}
 
 static int write_outcome(void *ctx, const sweep_outcome *oc)
 {
@@ -493,6 +511,8 @@ static int write_outcome(void *ctx, const sweep_outcome *oc)
         k->limited = true;
         return -1;
     }
+    if (oc->unimplemented)
+        warn_whatif(k, oc->unimplemented);
     write_case(k->w, oc->index, oc->total, oc->c, oc->rc, oc->r, oc->err, oc->has_one_gpu,
                oc->one_gpu_samples_per_s);
     sweep_progress_update(k->bar, ++k->done);

@@ -16,6 +16,8 @@ static const char *try_label(const exchange_try *t)
 /* "allgather 1234 samples/s", or "ps: <reason>" for one that could not run. */
 static int describe_try(char *buf, size_t size, const exchange_try *t)
 {
+    if (t->unimplemented)
+        return snprintf(buf, size, "%s not in the stack", exchange_try_name(t));
     if (t->rc)
         return snprintf(buf, size, "%s cannot run", exchange_try_name(t));
     if (t->asked == GCSIM_EXCHANGE_AUTO)

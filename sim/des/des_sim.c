@@ -181,12 +181,25 @@ static void gpu_compute_main(int argc, char **argv)
     actor_end(sim);
 }
 
+/* Waits, if the call has a release (Horovod's next cycle after the group was produced,
+ * program_stack.c), until that moment: a wait, not the call's cost. */
+static void wait_release(des_sim *sim, const gcsim_call *call)
+{
+    if (!(call->release_s > 0) || call->bucket < 0 || call->bucket >= sim->plan->n_buckets)
+        return;
+    double until = sim->buckets[call->bucket].ready_s + call->release_s;
+    double now = simgrid_get_clock();
+    if (until > now)
+        sg_actor_sleep_for(until - now);
+}
+
 /* One call of bucket b's program: the library's overhead, then the schedule; one slice
  * on the collective track. */
 static void run_call(des_actor *a, int b, int c)
 {
     des_sim *sim = a->sim;
     const gcsim_call *call = &sim->plan->iteration.calls[c];
+    wait_release(sim, call); /* before the slice: a wait, not the call */
     double t0 = simgrid_get_clock();
     /* Inside the gradient hook: backward waits for the call (a suspended actor's
      * execution is suspended with it). */
@@ -302,6 +315,7 @@ static void cpu_main(int argc, char **argv)
         const gcsim_call *call = &plan->iteration.calls[c];
         if (plan->schedules[plan->call_schedule[c]].endpoints <= a->ep)
             continue;
+        wait_release(a->sim, call);
         double t0 = simgrid_get_clock();
         if (call->overhead_s > 0)
             sg_actor_sleep_for(call->overhead_s);

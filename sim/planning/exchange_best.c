@@ -42,6 +42,13 @@ int exchange_best_run(const sweep_case *c, exchange_best_result *out, gcsim_erro
         sweep_case one = *c;
         one.exchange = t->asked = tried_order[k];
         t->c = one;
+        if (k > 0 && gcsim_stack_unimplemented(c->stack, c->payload->spec, t->asked,
+                                               t->why_not, sizeof t->why_not)) {
+            t->rc = -1;
+            t->unimplemented = true;
+            out->n_tried++;
+            continue;
+        }
         if (run_try(&one, t, &own_err, k == 0, err))
             return -1;
         out->n_tried++;

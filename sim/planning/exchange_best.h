@@ -20,6 +20,12 @@
  * when named: --collective, or a platform whose collective is one (the stack's own
  * exchange is then the pattern).
  *
+ * Only the exchanges the case's stack implements for the payload are tried (issue 43:
+ * gcsim_stack_implements, the stack file's "exchanges"): Horovod cannot all-reduce a QSGD
+ * payload nor run a parameter server, and recommending either turned right signs of
+ * "compressed faster than fp32" into wrong ones. The others stay in tried[], not run, with
+ * the reason. The stack's own is always tried (it may be one the user named, a what-if).
+ *
  * Every try is a copy of the case with only .exchange changed, run through the one case
  * builder (case_build.h), so every training option of the case reaches every try.
  *
@@ -50,6 +56,7 @@
 typedef struct {
     gcsim_exchange asked;   /* what case.exchange was set to */
     int rc;                 /* 0: it ran; -1: it could not (why_not says why) */
+    bool unimplemented;     /* not run: the stack does not implement it (why_not says so) */
     sweep_result r;         /* when it ran: r.exchange and r.collective say what ran */
     char why_not[512];      /* e.g. the stack refuses PowerSGD by all-gather */
     sweep_case c;           /* the case it ran: the searched case with .exchange changed,

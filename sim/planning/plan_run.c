@@ -187,6 +187,34 @@ static int eval_count(void *ctx, int gpus, plan_candidate *cand)
     return 0;
 }
 
+/* Whether group (c, t, k) on platform p is searched: with default collectives the plan
+ * recommends only what the stack can run (plan_run.h); a named exchange or collective the
+ * stack does not implement runs as asked, counted as a what-if. */
+static bool group_searched(const plan_problem *pb, int p, int c, int t, int k, int sh,
+                           plan_result *out)
+{
+    if (pb->exchange_best || (pb->n_shardings > 0 && pb->shardings[sh].strategy != GCSIM_SHARD_DDP))
+        return true; /* best skips by itself; a sharded strategy runs its own exchange */
+    gcsim_collective col = pb->collectives[k];
+    /* what gcsim_exchange_resolve makes of the group's exchange and collective */
+    gcsim_exchange e = pb->exchange != GCSIM_EXCHANGE_AUTO        ? pb->exchange
+                       : col == COLLECTIVE_PARAMETER_SERVER       ? GCSIM_EXCHANGE_PS
+                       : col == COLLECTIVE_ALLGATHER              ? GCSIM_EXCHANGE_ALLGATHER
+                       : gcsim_collective_is_paper_pattern(col)   ? GCSIM_EXCHANGE_PATTERN
+                                                                  : GCSIM_EXCHANGE_ALLREDUCE;
+    char why[sizeof out->first_unimplemented];
+    if (!gcsim_stack_unimplemented(pb->stacks[p * pb->n_stacks + t], pb->plans[c]->spec, e,
+                                   why, sizeof why))
+        return true;
+    bool named = !pb->collectives_default || pb->exchange != GCSIM_EXCHANGE_AUTO;
+    int *n = named ? &out->n_whatif : &out->n_unimplemented;
+    char *first = named ? out->first_whatif : out->first_unimplemented;
+    if (!(*n)++)
+        snprintf(first, sizeof out->first_unimplemented, "%.300s (collective %s)", why,
+                 gcsim_collective_name(col));
+    return named;
+}
+
 /* Searches one (platform, compressor, stack, collective) group's counts (plan_search.h),
  * offering each that ran to the group and the extremes. */
 static int run_group(const plan_problem *pb, int p, int c, int t, int k, int sh,
@@ -286,6 +314,8 @@ int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
                         int g = (((p * pb->n_compressors + c) * pb->n_stacks + t) * n_collectives +
                                  k) * n_shardings + sh;
                         bool failed = false;
+                        if (!group_searched(pb, p, c, t, k, sh, out))
+                            continue;
                         if (run_group(pb, p, c, t, k, sh, &domain, &groups[g], &extremes,
                                       out, err, &failed)) {
                             gcsim_fail_internal(err, "out of memory");

@@ -36,6 +36,11 @@ typedef struct {
      * own choice (gcsim_stack_choice); none may be NULL */
     const gcsim_stack *const *stacks;
     const gcsim_collective *collectives;     /* ignored with exchange_best */
+    /* The collectives are plan_default_collectives' (none named): a group whose collective
+     * runs the compressor by an exchange its stack does not implement (a parameter server or
+     * a re-encoding all-reduce under horovod, gcsim_stack_implements) is not searched, as
+     * `--exchange best` does not try it (issue 43). Named ones run as asked (a what-if). */
+    bool collectives_default;
     plan_target target;
     bool rank_by_time;        /* false: by cost */
     gcsim_scaling scaling;
@@ -80,6 +85,14 @@ typedef struct {
                                  exchange_best) */
     long long evaluated;      /* candidates run */
     long long skipped;        /* candidates that could not run, e.g. out of GPU memory */
+    /* Groups not searched: their default collective runs an exchange the stack does not
+     * implement for the compressor (plan_problem.collectives_default); the first's reason. */
+    int n_unimplemented;
+    char first_unimplemented[384];
+    /* Groups searched though their stack does not implement their exchange: named by
+     * --collectives or --exchange, a what-if; the first's reason. */
+    int n_whatif;
+    char first_whatif[384];
     char first_error[512];    /* why the first skipped one could not; empty when none */
     char why[1024];           /* why nothing is feasible; empty when feasible */
 } plan_result;

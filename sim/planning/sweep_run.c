@@ -98,7 +98,10 @@ long long sweep_run(const sweep_space *s, const sweep_run_options *o, sweep_case
                 sweep_outcome outcome = {.index = index, .total = total, .c = &cs, .rc = rc,
                                          .r = &r, .err = &err,
                                          .has_one_gpu = one_state > 0 && one_tput > 0,
-                                         .one_gpu_samples_per_s = one_tput};
+                                         .one_gpu_samples_per_s = one_tput,
+                                         .unimplemented = ss && ss->unimplemented[0]
+                                                              ? ss->unimplemented
+                                                              : NULL};
                 n_done++;
                 if (done(ctx, &outcome)) {
                     gcsim_case_memo_free(cs.case_memo);

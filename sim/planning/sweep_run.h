@@ -64,6 +64,9 @@ typedef struct {
     const gcsim_error *err;
     bool has_one_gpu;         /* the same group on one GPU ran (for speedups) */
     double one_gpu_samples_per_s;
+    /* The case's exchange was named (--exchange, --collective) but its stack does not
+     * implement it for the payload: why (gcsim_stack_setup.unimplemented), else NULL. */
+    const char *unimplemented;
 } sweep_outcome;
 
 /* Called after each case of the shard, in order; nonzero stops the sweep there. */

@@ -97,6 +97,20 @@ typedef struct {
 
 typedef enum { STACK_UNIT_BUCKET, STACK_UNIT_TENSOR } gcsim_stack_unit;
 
+/* What a compressor's payload allows an exchange to do with it (stack_exchanges.c): a stack
+ * lists, per kind, the exchanges its implementation has (docs/stacks.md, "Exchanges a stack
+ * implements"). */
+typedef enum {
+    STACK_PAYLOAD_SUMMABLE,  /* values that add as sent: none, fp16, bf16, random-k (a seed
+                                the workers share) */
+    STACK_PAYLOAD_LOW_RANK,  /* PowerSGD's factors */
+    STACK_PAYLOAD_SPARSE,    /* values at indices that differ per worker: top-k, DGC,
+                                threshold */
+    STACK_PAYLOAD_QUANTIZED, /* levels with per-worker (or shared) scales: QSGD, TernGrad,
+                                sign, 1-bit, ECQ, ORQ, linear, BinGrad */
+    STACK_PAYLOAD_KINDS
+} gcsim_stack_payload;
+
 typedef struct gcsim_stack {
     char name[64];
     char path[512];
@@ -118,6 +132,11 @@ typedef struct gcsim_stack {
     int n_entries;
     gcsim_stack_entry entries[GCSIM_STACK_MAX_ENTRIES];
     gcsim_stack_ops error_feedback; /* what the "ef+" prefix adds to encode */
+    /* Per payload kind, the exchanges the stack's implementation has: bit (1u << e) for
+     * each gcsim_exchange e (allreduce, allgather, ps). From the file's "exchanges", else
+     * only the exchanges its compressors run with (stack_exchanges.c). */
+    unsigned exchanges[STACK_PAYLOAD_KINDS];
+    bool exchanges_listed;       /* the file lists them ("exchanges") */
 } gcsim_stack;
 
 /* The stack a name or path means: a catalog name ("pytorch-ddp", looked up in
@@ -151,6 +170,24 @@ int gcsim_stack_gpu(const gcsim_platform *p, gcsim_gpu_params *out, gcsim_error 
 double gcsim_stack_law_s(const gcsim_stack *s, const gcsim_stack_law *law, double elements,
                          double fraction, double gpu_scale, const gcsim_gpu_params *gpu);
 
+/* ---- the exchanges a stack implements (stack_exchanges.c) ---- */
+
+/* "summable", "low-rank", "sparse", "quantized": the keys of a stack file's "exchanges". */
+const char *gcsim_stack_payload_name(gcsim_stack_payload k);
+/* The kind of compressor spec's payload ("ef+" specs: the inner compressor's); -1 with a
+ * message for a spec the library does not know. */
+int gcsim_stack_payload_of(const char *spec, gcsim_stack_payload *out, gcsim_error *err);
+/* Whether the stack's implementation exchanges spec's payloads by e (allreduce, allgather
+ * or ps; for a payload that is not summable, allreduce is the hop rule's all-reduce). AUTO
+ * (the stack's own) and the papers' pattern (run only when named, not an exchange of a
+ * stack) are always true; an unknown spec false. */
+bool gcsim_stack_implements(const gcsim_stack *s, const char *spec, gcsim_exchange e);
+/* When the stack does not implement e for spec: writes why ("stack horovod does not
+ * implement ps for quantized payloads (qsgd); it implements allgather") and returns 1;
+ * else 0 (buf untouched). */
+int gcsim_stack_unimplemented(const gcsim_stack *s, const char *spec, gcsim_exchange e,
+                              char *buf, size_t size);
+
 /* ---- a stack set up for one compressor on one platform (stack_setup.c) ---- */
 
 /* The stack a command uses: the name given (--stack), else the platform's "stack", else
@@ -167,6 +204,10 @@ typedef struct {
     const gcsim_stack *stack;       /* not owned */
     const gcsim_stack_entry *entry; /* how the stack runs the compressor; NULL: fused */
     bool tune;                      /* no collective named: the library picks per call */
+    /* Non-empty: the exchange that runs was named (--exchange, --collective, the platform's
+     * collective) but the stack does not implement it for this payload: a what-if, run as
+     * asked; commands warn with this text (gcsim_stack_unimplemented). */
+    char unimplemented[384];
     char description[1024];         /* what the codec costs and where they come from */
 } gcsim_stack_setup;
 

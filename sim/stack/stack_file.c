@@ -13,6 +13,7 @@
 #include "json_strict.h"
 #include "model.h"
 #include "stack.h"
+#include "stack_exchanges.h"
 
 #define STACK_MAX_BYTES (4L << 20)
 
@@ -273,7 +274,7 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
 {
     static const char *const keys[] = {"schema", "name", "description", "codec", "granularity",
                                        "deferred_decode", "costs", "laws", "error_feedback",
-                                       "compressors", "source", NULL};
+                                       "compressors", "exchanges", "source", NULL};
     static const char *const codecs[] = {"model", "laws", NULL};
     char schema[64], source[1024];
     int codec = 0;
@@ -294,7 +295,8 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
     if (deferred && !cJSON_IsBool(deferred))
         return gcsim_fail(ctx->err, "%s: $.deferred_decode: expected true or false", ctx->origin);
     s->deferred_decode = cJSON_IsTrue(deferred);
-    if (parse_granularity(json_member(root, "granularity"), s, ctx))
+    if (parse_granularity(json_member(root, "granularity"), s, ctx) ||
+        stack_exchanges_parse(json_member(root, "exchanges"), s, ctx))
         return -1;
     if (s->codec_model) {
         /* The ideal stack: sim/codec prices the codec, nothing else is charged. */
@@ -309,7 +311,7 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
             return gcsim_fail(ctx->err, "%s: $.granularity.unit: a \"codec\": \"model\" stack "
                                         "exchanges buckets as they fill",
                               ctx->origin);
-        return 0;
+        return stack_exchanges_finish(s, ctx);
     }
     if (parse_costs(json_member(root, "costs"), s, ctx))
         return -1;
@@ -367,7 +369,7 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
         return gcsim_fail(ctx->err, "%s: $.compressors.none: missing (how the stack exchanges "
                                     "uncompressed gradients)",
                           ctx->origin);
-    return 0;
+    return stack_exchanges_finish(s, ctx);
 }
 
 int gcsim_stack_parse(const char *json_text, const char *origin, gcsim_stack *out,

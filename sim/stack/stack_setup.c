@@ -71,6 +71,10 @@ int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const
                                "%s does not apply (use --exchange auto or allreduce, or --stack "
                                "fused)",
                           st->name, gcsim_exchange_name(ss->cs.exchange.exchange));
+    /* Named (the stack's own is in its lists by construction, stack_exchanges.c): run as
+     * asked, a what-if the commands warn about; searches skip it (exchange_best.c). */
+    gcsim_stack_unimplemented(st, spec, ss->cs.exchange.exchange, ss->unimplemented,
+                              sizeof ss->unimplemented);
     if (ss->cs.exchange.exchange == GCSIM_EXCHANGE_PATTERN) /* the paper's own model */
         ss->entry = e = NULL, ss->tune = false;
     if (!e) { /* the fused stack charges the codec model (or the platform's profile) */

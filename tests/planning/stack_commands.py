@@ -7,9 +7,12 @@
   between compressor and collective), a `stack` column after the existing ones, one id per
   (case, stack), each case's throughput the one `predict --stack` prints; without --stack
   the platform's choice (pytorch-ddp here), the same ids as when it is named;
-- plan --exchange best: on 256 V100s over 25 GbE, QSGD is all-gathered by pytorch-ddp
+- plan --exchange best: on 256 V100s over 25 GbE, QSGD is all-gathered by the fused stack
   (every GPU decodes 255 payloads); the plan's pick is the fastest of `predict --exchange
-  auto|allreduce|allgather|ps`, with the stack's own exchange and the gain beside it;
+  auto|allreduce|allgather|ps`, with the stack's own exchange and the gain beside it; under
+  pytorch-ddp, which can only all-gather QSGD (issue 43), the pick is its own all-gather;
+  plan's default collectives under horovod search QSGD by all-gather only (a note counts
+  the 6 others), and --collectives ring,ps runs both as a what-if (note, warning);
   plan --stack LIST: one row per stack, each naming it;
 - breakeven --stack pytorch-ddp: both stacks' answers (meta and columns); each column's
   break-even is where `predict --stack S` flips between the compressor and fp32; PowerSGD
@@ -101,13 +104,15 @@ def test_sweep(gcsim):
 def test_plan_best(gcsim):
     common = ["--platform", "cloud-v100-25gbe", "--model", "resnet-50"]
     j = json.loads(run(gcsim, "plan", *common, "--compressors", "qsgd", "--exchange", "best",
-                       "--gpus", "256", "--target-throughput", "1", "--format", "json"))
+                       "--gpus", "256", "--target-throughput", "1", "--format", "json",
+                       "--stack", "fused"))
     check(j["meta"]["exchange"] == "best" and j["meta"]["collectives"] == 0, "plan meta: %s" % j["meta"])
     check(len(j["rows"]) == 1, "one configuration: %d rows" % len(j["rows"]))
     row = j["rows"][0]
     by = {}
     for x in ("auto", "allreduce", "allgather", "ps"):
-        p = predict(gcsim, *common, "--compressor", "qsgd", "--exchange", x, "--gpus", "256")
+        p = predict(gcsim, *common, "--compressor", "qsgd", "--exchange", x, "--gpus", "256",
+                    "--stack", "fused")
         by[x] = (float(p["throughput_samples_per_s"]), p["exchange"])
     best = max(by, key=lambda x: by[x][0])
     print("qsgd on 256 V100s: " + ", ".join("%s %.0f" % (x, by[x][0]) for x in by) +
@@ -116,12 +121,55 @@ def test_plan_best(gcsim):
           "plan picked %s at %s samples/s; the fastest by predict is %s at %s" % (
               row["exchange"], row["throughput_samples_per_s"], by[best][1], by[best][0]))
     check(by[best][0] > 1.5 * by["auto"][0], "the hand-checked case: the stack's own is far slower")
-    check(row["stack"] == "pytorch-ddp" and row["stack_exchange"] == by["auto"][1] == "allgather",
+    check(row["stack"] == "fused" and row["stack_exchange"] == by["auto"][1] == "allgather",
           "the stack's own exchange: %s" % row["stack_exchange"])
     check(row["stack_exchange_samples_per_s"] == by["auto"][0], "the stack's own throughput")
     check(abs(row["exchange_speedup"] - by[best][0] / by["auto"][0]) < 1e-12 * row["exchange_speedup"],
           "the gain over the stack's own: %s" % row["exchange_speedup"])
     check("faster by %s" % row["exchange"] in j["notes"]["exchange"], "the note says which won")
+
+    j = json.loads(run(gcsim, "plan", *common, "--compressors", "qsgd", "--exchange", "best",
+                       "--gpus", "256", "--target-throughput", "1", "--format", "json",
+                       "--stack", "pytorch-ddp"))
+    row = j["rows"][0] if j["rows"] else {}
+    own = predict(gcsim, *common, "--compressor", "qsgd", "--gpus", "256", "--stack",
+                  "pytorch-ddp")
+    check(row.get("exchange") == "allgather" and row.get("exchange_speedup") == 1 and
+          row.get("throughput_samples_per_s") == float(own["throughput_samples_per_s"]),
+          "pytorch-ddp: plan --exchange best keeps the all-gather it can run: %s" % row)
+
+    # default collectives under horovod: QSGD only by all-gather (the five all-reduce
+    # algorithms would re-encode at every hop, and Horovod has no parameter server); named,
+    # they run as a what-if, with a note and a warning
+    j = json.loads(run(gcsim, "plan", *common, "--compressors", "qsgd", "--stack", "horovod",
+                       "--gpus", "16", "--target-throughput", "1", "--top", "0",
+                       "--format", "json"))
+    check([r["collective"] for r in j["rows"]] == ["allgather"],
+          "horovod, default collectives: only allgather searched: %s"
+          % [r["collective"] for r in j["rows"]])
+    check(j["notes"].get("not in the stack", "").startswith("6 (platform, compressor, stack, "
+                                                              "collective) combination(s)"),
+          "horovod: the note counts the 6 groups not searched: %r" % j["notes"])
+    r = subprocess.run([gcsim, "plan", *common, "--compressors", "qsgd", "--stack", "horovod",
+                        "--gpus", "16", "--target-throughput", "1", "--collectives", "ring,ps",
+                        "--top", "0", "--format", "json"], capture_output=True, text=True)
+    j = json.loads(r.stdout or "{}")
+    check(r.returncode == 0 and len(j.get("rows", [])) == 2 and
+          "warning: 2 (platform, compressor, stack, collective)" in r.stderr and
+          "what-if" in j.get("notes", {}),
+          "horovod, --collectives ring,ps: both run as a what-if (%d, %r)"
+          % (r.returncode, r.stderr))
+    # sweep: named cases run as asked, each distinct what-if warned once
+    r = subprocess.run([gcsim, "sweep", *common, "--compressor", "qsgd,fp16", "--stack",
+                        "horovod", "--collective", "ring,ps", "--gpus", "8,16",
+                        "--format", "csv"], capture_output=True, text=True)
+    rows = rows_csv(r.stdout) if r.returncode == 0 else []
+    warned = [l for l in r.stderr.splitlines() if "warning:" in l]
+    check(len(rows) == 8 and all(x["status"] == "ok" for x in rows) and len(warned) == 3 and
+          any("does not implement allreduce for quantized payloads (qsgd)" in l for l in warned)
+          and any("does not implement ps for summable payloads (fp16)" in l for l in warned),
+          "sweep under horovod: 8 rows, 3 what-ifs warned once each (%d rows, %r)"
+          % (len(rows), warned))
 
     # plan --stack LIST: one row per stack; the csv keeps its columns, the stack ones last
     # before the sharding column that issue 25 appended

@@ -291,7 +291,7 @@ static void unreachable(void)
 }
 
 /* The catalog's a100-hdr + ResNet-50 plan of issue 28 (90 ImageNet epochs in 4 h within
- * $500, none and fp16 by all 7 collectives): the bounded search (default)
+ * $500, none and fp16 by the 6 default collectives pytorch-ddp runs): the bounded search (default)
  * prints exactly what --search exhaustive prints, with a quarter of the evaluations. */
 static void bounded_equals_exhaustive(void)
 {
@@ -301,7 +301,9 @@ static void bounded_equals_exhaustive(void)
     snprintf(path, sizeof path, "%s/plan.csv", work);
     plan_out p;
     CHECK(run_plan(args, &p) == 0);
-    CHECK(p.n == 14); /* 2 compressors x 7 collectives, all feasible */
+    /* 2 compressors x 6 collectives, all feasible: the seventh, ps, is not searched by
+     * default under pytorch-ddp, which has no parameter server (issue 43) */
+    CHECK(p.n == 12);
     free(p.text);
     char *bounded = slurp(path); /* run_plan splits its copy in place */
     snprintf(extra, sizeof extra, "%s --search exhaustive", args);

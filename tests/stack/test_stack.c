@@ -261,13 +261,17 @@ static void test_tensor_groups(void)
             check_failures++;
         }
         if (k == 1 && build("dgc:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
-            CHECK(it.n_buckets == 1 && it.n_calls == 3);
+            /* the size exchange, in the hook: its cycle waited on the spot (half of 11 ms);
+             * then the group's all-gather, released at its cycle + the readiness agreement
+             * on the controller (ceil(log2 4) = 2 hops of the NIC's 1 us), no NCCL call of
+             * its own (issue 43: it was a 128-byte all-reduce on the stream) */
+            CHECK(it.n_buckets == 1 && it.n_calls == 2);
             CHECK(it.calls[0].blocking && it.calls[0].bytes.payload_bytes == 8);
             CHECK_REL(it.calls[0].overhead_s, 7e-6 + 5.5e-3, 1e-12);
-            CHECK(!it.calls[1].blocking && it.calls[1].bytes.payload_bytes == 128);
-            CHECK_REL(it.calls[1].overhead_s, 7e-6 + 5.5e-3, 1e-12);
-            CHECK(it.calls[2].collective == COLLECTIVE_ALLGATHER);
-            CHECK_REL(it.calls[2].overhead_s, 7e-6, 1e-12);
+            CHECK(it.calls[0].release_s == 0);
+            CHECK(!it.calls[1].blocking && it.calls[1].collective == COLLECTIVE_ALLGATHER);
+            CHECK_REL(it.calls[1].overhead_s, 7e-6, 1e-12);
+            CHECK_REL(it.calls[1].release_s, 5.5e-3 + 2e-6, 1e-12);
             gcsim_iteration_free(&it);
             gcsim_payload_plan_free(&plan);
         } else if (k == 1) {
@@ -280,6 +284,49 @@ static void test_tensor_groups(void)
 }
 
 /* ---- the timeline, on programs written by hand ---- */
+
+/* Two buckets, each one call of call_ms released release_ms after the bucket is ready:
+ * forward 2 ms, bucket 0 ready at 6 ms, bucket 1 at 10 ms. */
+static double run_released(double call_ms, double release_ms)
+{
+    gcsim_bucket buckets[2] = {{.backward_s = 4e-3, .first_step = 0, .n_steps = 1,
+                                .ready_block = 1},
+                               {.backward_s = 4e-3, .first_step = 1, .n_steps = 1,
+                                .ready_block = 2}};
+    gcsim_call calls[2] = {{.collective = COLLECTIVE_RING, .bucket = 0,
+                            .release_s = release_ms * 1e-3},
+                           {.collective = COLLECTIVE_RING, .bucket = 1,
+                            .release_s = release_ms * 1e-3}};
+    gcsim_step steps[2] = {{.kind = GCSIM_STEP_CALL, .call = 0},
+                           {.kind = GCSIM_STEP_CALL, .call = 1}};
+    gcsim_block blocks[3] = {{.seconds = 2e-3, .gate = -1}, {.seconds = 4e-3, .gate = -1},
+                             {.seconds = 4e-3, .gate = -1}};
+    gcsim_iteration it = {.compute_s = 10e-3, .forward_s = 2e-3, .n_buckets = 2,
+                          .buckets = buckets, .overlap = true, .n_steps = 2, .n_calls = 2,
+                          .steps = steps, .calls = calls, .n_blocks = 3, .blocks = blocks};
+    double call_s[2] = {call_ms * 1e-3, call_ms * 1e-3};
+    gcsim_timeline t;
+    gcsim_error err;
+    if (gcsim_timeline_run(&it, call_s, &t, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        return -1;
+    }
+    CHECK_REL(t.comm_s, 2 * call_ms * 1e-3, 1e-12); /* the wait is not communication */
+    return t.iteration_s;
+}
+
+/* A release is a moment, not a cost (Horovod's cycle, program_stack.c): with an idle
+ * stream the call waits for it; behind a busy one the wait is already over. */
+static void test_release(void)
+{
+    /* 3 ms calls: 6 + 1 -> 7-10; 10 + 1 -> 11-14 */
+    CHECK_REL(run_released(3, 1), 14e-3, 1e-12);
+    /* 5 ms calls: 7-12; bucket 1 released at 11, the stream free at 12: 12-17, where an
+     * overhead of 1 ms would have given 18 */
+    CHECK_REL(run_released(5, 1), 17e-3, 1e-12);
+    /* no release: 6-11, 11-16 */
+    CHECK_REL(run_released(5, 0), 16e-3, 1e-12);
+}
 
 static double run_timeline(bool blocking, bool deferred, gcsim_timeline *out)
 {
@@ -417,6 +464,160 @@ static void test_strict(void)
     free(s);
 }
 
+/* The exchanges a stack implements (stack_exchanges.c, issue 43). */
+#define GOOD_EXCHANGES                                                                     \
+    "\"exchanges\": {\"summable\": [\"allreduce\", \"allgather\"], \"low-rank\": "           \
+    "[\"allreduce\"], \"sparse\": [\"allgather\", \"ps\"], \"quantized\": [\"allgather\"], "   \
+    "\"source\": \"s\"},"
+
+static void expect_exchanges_bad(const char *exchanges, const char *message)
+{
+    char to[512];
+    snprintf(to, sizeof to, "\"codec\": \"laws\", %s", exchanges);
+    expect_bad("\"codec\": \"laws\",", to, message);
+}
+
+static void test_exchanges(void)
+{
+    /* every compressor of the library has the kind its payload is */
+    static const struct { const char *spec; gcsim_stack_payload kind; } kinds[] = {
+        {"none", STACK_PAYLOAD_SUMMABLE},      {"fp16", STACK_PAYLOAD_SUMMABLE},
+        {"bf16", STACK_PAYLOAD_SUMMABLE},      {"randomk", STACK_PAYLOAD_SUMMABLE},
+        {"powersgd", STACK_PAYLOAD_LOW_RANK},  {"topk", STACK_PAYLOAD_SPARSE},
+        {"dgc", STACK_PAYLOAD_SPARSE},         {"threshold", STACK_PAYLOAD_SPARSE},
+        {"qsgd", STACK_PAYLOAD_QUANTIZED},     {"terngrad", STACK_PAYLOAD_QUANTIZED},
+        {"signsgd", STACK_PAYLOAD_QUANTIZED},  {"onebit", STACK_PAYLOAD_QUANTIZED},
+        {"ecq", STACK_PAYLOAD_QUANTIZED},      {"orq", STACK_PAYLOAD_QUANTIZED},
+        {"linear", STACK_PAYLOAD_QUANTIZED},   {"bingrad-b", STACK_PAYLOAD_QUANTIZED},
+        {"bingrad-pb", STACK_PAYLOAD_QUANTIZED}, {"ef+topk:ratio=0.01", STACK_PAYLOAD_SPARSE}};
+    int n_kinds = (int)(sizeof kinds / sizeof kinds[0]);
+    gcsim_error err;
+    for (int k = 0; k < n_kinds; k++) {
+        gcsim_stack_payload got = STACK_PAYLOAD_KINDS;
+        CHECK(gcsim_stack_payload_of(kinds[k].spec, &got, &err) == 0 && got == kinds[k].kind);
+    }
+    /* the table covers the library */
+    for (const char *const *c = gc_compressor_names(); *c; c++) {
+        bool listed = false;
+        for (int k = 0; k < n_kinds; k++)
+            listed = listed || strcmp(kinds[k].spec, *c) == 0;
+        if (!listed)
+            fprintf(stderr, "compressor %s: no expected payload kind\n", *c);
+        CHECK(listed);
+    }
+    CHECK(gcsim_stack_payload_of("nope", &(gcsim_stack_payload){0}, &err) != 0);
+
+    /* no list: each kind gets what the stack's compressors of that kind run with */
+    CHECK(!stack->exchanges_listed);
+    CHECK(gcsim_stack_implements(stack, "none", GCSIM_EXCHANGE_ALLREDUCE));
+    CHECK(!gcsim_stack_implements(stack, "none", GCSIM_EXCHANGE_ALLGATHER));
+    CHECK(gcsim_stack_implements(stack, "topk", GCSIM_EXCHANGE_ALLGATHER));
+    CHECK(gcsim_stack_implements(stack, "dgc", GCSIM_EXCHANGE_ALLGATHER));
+    CHECK(!gcsim_stack_implements(stack, "topk", GCSIM_EXCHANGE_PS));
+    CHECK(!gcsim_stack_implements(stack, "topk", GCSIM_EXCHANGE_ALLREDUCE));
+    CHECK(gcsim_stack_implements(stack, "powersgd", GCSIM_EXCHANGE_ALLREDUCE));
+    CHECK(!gcsim_stack_implements(stack, "qsgd", GCSIM_EXCHANGE_ALLGATHER)); /* no entry */
+    /* the stack's own and the papers' patterns are never refused here */
+    CHECK(gcsim_stack_implements(stack, "qsgd", GCSIM_EXCHANGE_AUTO));
+    CHECK(gcsim_stack_implements(stack, "qsgd", GCSIM_EXCHANGE_PATTERN));
+    char why[384] = "";
+    CHECK(gcsim_stack_unimplemented(stack, "topk:ratio=0.01", GCSIM_EXCHANGE_PS, why,
+                                    sizeof why) == 1);
+    CHECK(strcmp(why, "stack t does not implement ps for sparse payloads (topk); it "
+                      "implements allgather") == 0);
+    CHECK(gcsim_stack_unimplemented(stack, "topk", GCSIM_EXCHANGE_ALLGATHER, why, sizeof why) == 0);
+
+    /* a list: as written */
+    const char *at = strstr(test_stack_json, "\"codec\": \"laws\",");
+    size_t len = strlen(test_stack_json) + 512;
+    char *json = malloc(len);
+    gcsim_stack *s = malloc(sizeof *s);
+    snprintf(json, len, "%.*s\"codec\": \"laws\", " GOOD_EXCHANGES "%s",
+             (int)(at - test_stack_json), test_stack_json, at + strlen("\"codec\": \"laws\","));
+    CHECK(gcsim_stack_parse(json, "listed", s, &err) == 0);
+    CHECK(s->exchanges_listed);
+    CHECK(gcsim_stack_implements(s, "fp16", GCSIM_EXCHANGE_ALLGATHER));
+    CHECK(!gcsim_stack_implements(s, "fp16", GCSIM_EXCHANGE_PS));
+    CHECK(gcsim_stack_implements(s, "dgc", GCSIM_EXCHANGE_PS));
+    CHECK(!gcsim_stack_implements(s, "qsgd", GCSIM_EXCHANGE_ALLREDUCE));
+    CHECK(gcsim_stack_implements(s, "qsgd", GCSIM_EXCHANGE_ALLGATHER));
+
+    /* a named exchange the stack does not implement runs, marked; the stack's own not */
+    gcsim_payload_plan plan;
+    gcsim_stack_setup ss;
+    CHECK(gcsim_payload_plan_build("topk", &model, &plan, &err) == 0);
+    CHECK(gcsim_stack_setup_init(&ss, &platform, stack, plan.spec, GCSIM_EXCHANGE_AUTO, NULL,
+                                 &err) == 0 && ss.unimplemented[0] == '\0');
+    CHECK(gcsim_stack_setup_init(&ss, &platform, stack, plan.spec, GCSIM_EXCHANGE_PS, NULL,
+                                 &err) == 0 && ss.cs.exchange.exchange == GCSIM_EXCHANGE_PS);
+    CHECK_STR_CONTAINS(ss.unimplemented, "stack t does not implement ps for sparse payloads");
+    gcsim_payload_plan_free(&plan);
+
+    /* strict */
+    expect_exchanges_bad("\"exchanges\": {\"summable\": [\"allreduce\"], \"low-rank\": "
+                         "[\"allreduce\"], \"sparse\": [\"allgather\"], \"source\": \"s\"},",
+                         "$.exchanges.quantized: expected a non-empty array");
+    expect_exchanges_bad("\"exchanges\": {\"summable\": [\"allreduce\"], \"low-rank\": "
+                         "[\"allreduce\"], \"sparse\": [\"allgather\"], \"quantized\": [], "
+                         "\"source\": \"s\"},",
+                         "$.exchanges.quantized: expected a non-empty array");
+    expect_exchanges_bad("\"exchanges\": {\"summable\": [\"allreduce\", \"butterfly\"], "
+                         "\"low-rank\": [\"allreduce\"], \"sparse\": [\"allgather\"], "
+                         "\"quantized\": [\"allgather\"], \"source\": \"s\"},",
+                         "$.exchanges.summable[1]: expected allreduce, allgather or ps");
+    expect_exchanges_bad("\"exchanges\": {\"summable\": [\"auto\"], "
+                         "\"low-rank\": [\"allreduce\"], \"sparse\": [\"allgather\"], "
+                         "\"quantized\": [\"allgather\"], \"source\": \"s\"},",
+                         "$.exchanges.summable[0]: expected allreduce, allgather or ps");
+    expect_exchanges_bad("\"exchanges\": {\"summable\": [\"allreduce\", \"allreduce\"], "
+                         "\"low-rank\": [\"allreduce\"], \"sparse\": [\"allgather\"], "
+                         "\"quantized\": [\"allgather\"], \"source\": \"s\"},",
+                         "$.exchanges.summable[1]: allreduce listed twice");
+    expect_exchanges_bad("\"exchanges\": {\"summable\": [\"allreduce\"], "
+                         "\"low-rank\": [\"allreduce\"], \"sparse\": [\"allgather\"], "
+                         "\"quantized\": [\"allgather\"]},",
+                         "$.exchanges.source");
+    expect_exchanges_bad("\"exchanges\": {\"summable\": [\"allreduce\"], "
+                         "\"low-rank\": [\"allreduce\"], \"sparse\": [\"allgather\"], "
+                         "\"quantised\": [\"allgather\"], \"source\": \"s\"},",
+                         "quantised");
+    /* the stack's own exchange must be in its kind's list */
+    expect_exchanges_bad("\"exchanges\": {\"summable\": [\"allreduce\"], "
+                         "\"low-rank\": [\"allreduce\"], \"sparse\": [\"ps\"], "
+                         "\"quantized\": [\"allgather\"], \"source\": \"s\"},",
+                         "$.compressors.topk.exchange: the stack runs topk by allgather, which "
+                         "$.exchanges.sparse does not list");
+    expect_exchanges_bad("\"exchanges\": {\"summable\": [\"allgather\"], "
+                         "\"low-rank\": [\"allreduce\"], \"sparse\": [\"allgather\"], "
+                         "\"quantized\": [\"allgather\"], \"source\": \"s\"},",
+                         "$.compressors.none.exchange: the stack runs none by allreduce");
+
+    /* the shipped stacks: what their implementations have (platforms/stacks) */
+    for (const char *const *name = gcsim_stack_catalog(); *name; name++) {
+        if (gcsim_stack_load(*name, s, &err)) {
+            fprintf(stderr, "%s\n", err.message);
+            check_failures++;
+            continue;
+        }
+        CHECK(s->exchanges_listed);
+        bool fused = strcmp(*name, "fused") == 0;
+        /* Horovod and DDP have no parameter server, and cannot all-reduce a payload that
+         * does not add as sent; the ideal stack runs every exchange gcsim models */
+        CHECK(gcsim_stack_implements(s, "qsgd", GCSIM_EXCHANGE_PS) == fused);
+        CHECK(gcsim_stack_implements(s, "topk", GCSIM_EXCHANGE_ALLREDUCE) == fused);
+        CHECK(gcsim_stack_implements(s, "signsgd", GCSIM_EXCHANGE_ALLREDUCE) == fused);
+        CHECK(gcsim_stack_implements(s, "none", GCSIM_EXCHANGE_PS) == fused);
+        CHECK(gcsim_stack_implements(s, "powersgd", GCSIM_EXCHANGE_ALLGATHER) == fused);
+        CHECK(gcsim_stack_implements(s, "qsgd", GCSIM_EXCHANGE_ALLGATHER));
+        CHECK(gcsim_stack_implements(s, "topk", GCSIM_EXCHANGE_ALLGATHER));
+        CHECK(gcsim_stack_implements(s, "fp16", GCSIM_EXCHANGE_ALLREDUCE));
+        CHECK(gcsim_stack_implements(s, "randomk", GCSIM_EXCHANGE_ALLREDUCE));
+        CHECK(gcsim_stack_implements(s, "powersgd", GCSIM_EXCHANGE_ALLREDUCE));
+    }
+    free(s);
+    free(json);
+}
+
 int main(void)
 {
     gcsim_error err;
@@ -432,7 +633,9 @@ int main(void)
     test_powersgd_hook();
     test_tensor_groups();
     test_timeline();
+    test_release();
     test_strict();
+    test_exchanges();
     gcsim_model_free(&model);
     free(stack);
     CHECK_DONE();
