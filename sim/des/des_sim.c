@@ -199,13 +199,13 @@ static void run_call(des_actor *a, int b, int c)
 {
     des_sim *sim = a->sim;
     const gcsim_call *call = &sim->plan->iteration.calls[c];
-    wait_release(sim, call); /* before the slice: a wait, not the call */
     double t0 = simgrid_get_clock();
     /* Inside the gradient hook: backward waits for the call (a suspended actor's
      * execution is suspended with it). */
     sg_actor_t held = call->blocking && a->ep < sim->plan->gpus ? sim->computing[a->ep] : NULL;
     if (held)
         sg_actor_suspend(held);
+    wait_release(sim, call);
     if (call->overhead_s > 0)
         sg_actor_sleep_for(call->overhead_s);
     des_exchange(a, c);
@@ -315,8 +315,8 @@ static void cpu_main(int argc, char **argv)
         const gcsim_call *call = &plan->iteration.calls[c];
         if (plan->schedules[plan->call_schedule[c]].endpoints <= a->ep)
             continue;
-        wait_release(a->sim, call);
         double t0 = simgrid_get_clock();
+        wait_release(a->sim, call);
         if (call->overhead_s > 0)
             sg_actor_sleep_for(call->overhead_s);
         des_exchange(a, c);
