@@ -1,6 +1,8 @@
 /* Memory feasibility of one data-parallel worker (memory.h). */
 #include "memory.h"
 
+#include "act_memory.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,20 +119,8 @@ void gcsim_memory_estimate_sharded(const gcsim_model *m, const gcsim_platform *p
         out->buffer_bytes = largest_unit_params(m) * (2.0 * working + grad);
     if (sh->hpz && pf->gpus_per_node > 1)
         out->buffer_bytes += n * working / pf->gpus_per_node;
-    if (ckpt && ckpt->mode != GCSIM_CKPT_OP && out->activation_bytes > 0) {
-        int *unit_of = malloc(sizeof(int) * (size_t)(m->n_layers > 0 ? m->n_layers : 1));
-        int units = unit_of ? gcsim_model_units(m, unit_of) : 1;
-        free(unit_of);
-        double U = units > 0 ? units : 1;
-        if (ckpt->mode == GCSIM_CKPT_FULL) {
-            out->activation_bytes *= 2.0 / 34.0 + 1.0 / U;
-        } else {
-            int blocks, whole;
-            gcsim_act_ckpt_blocks(m, ckpt, &blocks, &whole);
-            out->activation_bytes *= (U - whole) / U + whole / U * (2.0 / 34.0) +
-                                     (whole > 0 ? 1.0 / U : 0.0);
-        }
-    }
+    /* what the policy keeps (act_memory.h) */
+    out->activation_bytes = gcsim_act_bytes_per_sample(m, ckpt) * (double)samples_per_gpu;
     out->total_bytes = out->weights_bytes + out->gradients_bytes + out->optimizer_bytes +
                        out->activation_bytes + out->buffer_bytes;
 }
@@ -140,9 +130,12 @@ void gcsim_memory_describe(const gcsim_model *m, const gcsim_memory *mem, char *
 {
     char act[160];
     if (mem->activation_bytes > 0.0)
-        snprintf(act, sizeof act, "activations %.2f GB (%d samples x %.1f MB)",
+        snprintf(act, sizeof act, "activations %.2f GB (%d samples x %.1f MB%s)",
                  mem->activation_bytes / 1e9, mem->samples_per_gpu,
-                 m->activation_bytes_per_sample / 1e6);
+                 (mem->act_ckpt && mem->samples_per_gpu > 0
+                      ? mem->activation_bytes / mem->samples_per_gpu
+                      : m->activation_bytes_per_sample) / 1e6,
+                 mem->act_ckpt ? " kept" : "");
     else
         snprintf(act, sizeof act, "activations not estimated (the model gives no "
                                   "activation_bytes_per_sample)");
@@ -167,7 +160,8 @@ void gcsim_memory_describe(const gcsim_model *m, const gcsim_memory *mem, char *
     gcsim_act_ckpt_format(&mem->act_ckpt_policy, policy, sizeof policy);
     if (mem->act_ckpt && mem->act_ckpt_policy.mode == GCSIM_CKPT_FULL)
         snprintf(ckpt_text, sizeof ckpt_text, " checkpointed");
-    else if (mem->act_ckpt && mem->act_ckpt_policy.mode == GCSIM_CKPT_OP)
+    else if (mem->act_ckpt && mem->act_ckpt_policy.mode == GCSIM_CKPT_OP &&
+             !gcsim_act_memory_from_saved(m))
         snprintf(ckpt_text, sizeof ckpt_text, " (checkpointed, %s policy: counted whole, an "
                                               "upper bound)", policy);
     else if (mem->act_ckpt)
@@ -214,7 +208,7 @@ static void fit_suggestions(const gcsim_model *m, const gcsim_platform *pf, int 
         for (int ck = ckpt ? 1 : 0; ck < 2; ck++) {
             /* without checkpointing, then with the asked policy (full when none was, or
              * when it was op, whose activations are counted whole) */
-            bool op = ckpt && ckpt->mode == GCSIM_CKPT_OP;
+            bool op = ckpt && ckpt->mode == GCSIM_CKPT_OP && !gcsim_act_memory_from_saved(m);
             const gcsim_act_ckpt *with = !ck ? NULL : ckpt && !op ? ckpt : &full;
             long long found = 0;
             gcsim_memory mem;
@@ -256,7 +250,7 @@ int gcsim_memory_check_sharded(const gcsim_model *m, const gcsim_platform *pf,
     return gcsim_fail(err, "does not fit in GPU memory on %d GPUs: %s %s on %s (%s): %s; would "
                            "fit: %s%s",
                       gpus, m->name, m->source_path, pf->gpu.type, pf->source_path, line, fits,
-                      ckpt && ckpt->mode == GCSIM_CKPT_OP
+                      ckpt && ckpt->mode == GCSIM_CKPT_OP && !gcsim_act_memory_from_saved(m)
                           ? " (under --act-ckpt=op the activations are counted whole, an upper "
                             "bound: --no-memory-check predicts a configuration known to run)"
                           : "");

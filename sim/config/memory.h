@@ -58,11 +58,9 @@ int gcsim_memory_check(const gcsim_model *m, const gcsim_platform *pf, int sampl
  *   ddp   P (W + M + G + O)           zero1  P (W + G) + P (M + O) / S
  *   zero2 P W + P (M + G + O) / S     zero3, hsdp  P (W + M + G + O) / S
  * plus buffers (zero1/2: two reduce buckets; zero3/hsdp: two units' parameters and one
- * unit's gradient unsharded; hpz: P W / gpus_per_node) and activations (checkpointed
- * with the full policy: each unit's input, 2/34 of a layer's activations in Korthikanti et
- * al.'s count, plus one unit's in full; every:N and fraction:P: that for the c of the U
- * units that recompute whole, the others' in full; op: all of them, an upper bound, its
- * saved tensors not being modelled). ckpt: NULL when activations are not checkpointed.
+ * unit's gradient unsharded; hpz: P W / gpus_per_node) and activations (checkpointed:
+ * what the policy keeps at the step's peak, act_memory.h). ckpt: NULL when activations
+ * are not checkpointed.
  * bucket_bytes: fp32 bytes of a gradient bucket (0: 25 MiB). */
 void gcsim_memory_estimate_sharded(const gcsim_model *m, const gcsim_platform *pf,
                                    const gcsim_sharding *sh, int gpus, int samples_per_gpu,
