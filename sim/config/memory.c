@@ -205,11 +205,20 @@ static void fit_suggestions(const gcsim_model *m, const gcsim_platform *pf, int 
     buf[0] = '\0';
     for (size_t k = 0; k < sizeof order / sizeof *order && n < size; k++) {
         gcsim_sharding alt = {.strategy = order[k]};
-        for (int ck = ckpt ? 1 : 0; ck < 2; ck++) {
-            /* without checkpointing, then with the asked policy (full when none was, or
-             * when it was op, whose activations are counted whole) */
-            bool op = ckpt && ckpt->mode == GCSIM_CKPT_OP && !gcsim_act_memory_from_saved(m);
-            const gcsim_act_ckpt *with = !ck ? NULL : ckpt && !op ? ckpt : &full;
+        /* without checkpointing (when none was asked), with the asked policy (unless op
+         * counted whole), then with full checkpointing (unless that was asked) */
+        bool op = ckpt && ckpt->mode == GCSIM_CKPT_OP && !gcsim_act_memory_from_saved(m);
+        const gcsim_act_ckpt *tries[3];
+        int n_tries = 0;
+        if (!ckpt)
+            tries[n_tries++] = NULL;
+        else if (!op)
+            tries[n_tries++] = ckpt;
+        if (!ckpt || ckpt->mode != GCSIM_CKPT_FULL)
+            tries[n_tries++] = &full;
+        for (int t = 0; t < n_tries; t++) {
+            const gcsim_act_ckpt *with = tries[t];
+            bool say_full = with == &full;
             long long found = 0;
             gcsim_memory mem;
             for (long long g = 1; g <= capacity && !found; g *= 2) {
@@ -224,7 +233,7 @@ static void fit_suggestions(const gcsim_model *m, const gcsim_platform *pf, int 
                 gcsim_memory_estimate_sharded(m, pf, &alt, gpus, samples, with, bucket_bytes,
                                               &mem);
             n += (size_t)snprintf(buf + n, size - n, "%s%s%s on %s%lld GPUs (%.1f GB)",
-                                  n ? ", " : "", names[k], ck && (!ckpt || op) ? " --act-ckpt" : "",
+                                  n ? ", " : "", names[k], say_full ? " --act-ckpt" : "",
                                   found > gpus ? ">= " : "", found > gpus ? found : gpus,
                                   mem.total_bytes / 1e9);
             break;
