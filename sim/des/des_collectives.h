@@ -68,6 +68,7 @@ struct des_sim {
     sg_actor_t *computing;
     int n_endpoints;
     double compute_end_s;
+    double *gpu_compute_end_s;   /* per GPU: when its forward and backward ended */
     long long transfers;
     des_timeline *timeline;      /* or NULL */
     signed char *coalesce;       /* per call and phase: 0 undecided, 1 coalesced, -1 not */
