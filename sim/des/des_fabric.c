@@ -1,4 +1,4 @@
-/* Background load on the DES's links (des_fabric.h). */
+/* Background load and ECMP spines on the DES's links (des_fabric.h). */
 #include "des_fabric.h"
 
 double des_fabric_capacity_Bps(const gcsim_topology *t, int l, bool nic)
@@ -10,4 +10,23 @@ double des_fabric_capacity_Bps(const gcsim_topology *t, int l, bool nic)
     if (f > 0 && f < 1 && p->background.links == cls)
         c *= 1.0 - f;
     return c;
+}
+
+/* splitmix64 (Steele, Lea, Flood 2014): a full-avalanche mix, so that consecutive endpoints
+ * get independent, uniform spines. */
+static unsigned long long mix64(unsigned long long z)
+{
+    z += 0x9E3779B97F4A7C15ULL;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+int des_fabric_spine(unsigned long long seed, int endpoint, int direction, int spines)
+{
+    if (spines <= 1)
+        return 0;
+    unsigned long long h = mix64(mix64(seed) ^ (2ULL * (unsigned long long)endpoint +
+                                                (unsigned long long)direction));
+    return (int)(h % (unsigned long long)spines);
 }

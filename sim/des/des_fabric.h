@@ -20,4 +20,22 @@
 /* The capacity the DES gives link l of t, a NIC link (nic true) or a leaf link. */
 double des_fabric_capacity_Bps(const gcsim_topology *t, int l, bool nic);
 
+/*
+ * ECMP collisions (platform.h, "ecmp"; --ecmp-spines S, --ecmp-seed): each leaf's uplink of
+ * capacity U becomes S links of U / S, one to each spine switch, and the downlink likewise.
+ * A switch hashes each flow's header to one of its equal-cost uplinks; here the key is the
+ * endpoint: GPU (or node CPU) e's traffic to other leaves leaves on spine
+ * des_fabric_spine(seed, e, 0) and traffic to e arrives from spine des_fabric_spine(seed,
+ * e, 1), uniform and independent over e. Where each endpoint has one flow crossing leaves at
+ * a time (a ring, a tree, the hierarchical all-reduce's inter-node ring), that is a hash per
+ * flow; a parameter server's or all-to-all's several flows of one endpoint share its spine
+ * (they share its NIC anyway). The downlink's spine is hashed on its own rather than being
+ * the uplink's (SimGrid routes are per endpoint, not per pair): per link, the number of
+ * flows is the same balls-into-bins count. Traffic between nodes of one leaf crosses no
+ * spine. With S = 1 nothing can collide: the one spine link is the aggregate uplink.
+ * k flows hashed onto one spine link share it: each gets U / (S k) when that is the
+ * tightest link of its route. The analytic engine costs the aggregate uplink (no collision).
+ */
+int des_fabric_spine(unsigned long long seed, int endpoint, int direction, int spines);
+
 #endif
