@@ -483,6 +483,35 @@ def sharded_section(gcsim, repo):
     return "\n".join(out)
 
 
+def scaling_loss_section(gcsim, repo):
+    """Issue 41: per-GPU throughput lost between two GPU counts of one configuration,
+    published against gcsim, default and with a sourced --compute-cv
+    (tests/validation/scaling_loss.py)."""
+    script = os.path.join(HERE, "scaling_loss.py")
+    r = subprocess.run([sys.executable, script, "--gcsim", gcsim], capture_output=True,
+                       text=True, timeout=3600)
+    if r.returncode != 0:
+        raise RuntimeError("scaling_loss.py failed (exit %d): %s"
+                           % (r.returncode, r.stderr.strip()))
+    out = ["## Scaling loss: throughput per GPU across GPU counts", "",
+           "Issue 41. `python3 tests/validation/scaling_loss.py --gcsim $G` (CTest: "
+           "`validation_scaling_loss`): pairs of one configuration at two GPU counts "
+           "(`tests/validation/scaling_loss.tsv`, with URL, table and date; each side a row of "
+           "`tests/validation/sharded/measurements.tsv`), each side predicted as the sharded "
+           "section predicts it (analytic engine). Loss = 1 - per-GPU throughput at the larger "
+           "count / at the smaller; error = predicted loss - published loss, in percentage "
+           "points (negative: gcsim loses less than measured). The variable-compute column "
+           "adds `--compute-cv 0.01 --compute-dist normal`, a per-GPU spread derived from a "
+           "source (docs/des.md, \"Sources of typical values\"), not fitted to these pairs; "
+           "no parameter was fitted to them.", "", r.stdout,
+           "What is left out, and is not fitted: the fabric beyond the catalog platform's "
+           "(MosaicML's H100 network is not published), ECMP collisions and background traffic "
+           "(`--ecmp-spines`, `--background-load`: DES only, not run here), stragglers beyond a "
+           "normal spread of CV 0.01, and the data loader and logging overheads that grow with "
+           "the job.", ""]
+    return "\n".join(out)
+
+
 def convergence_section(gcsim, repo):
     """Issue 26: convergence factors (catalog, gcsim train, variance bound) against the
     held-out published outcomes, written by conv_validate, built beside gcsim."""
@@ -568,6 +597,9 @@ def main(argv):
             "--check-header sim/config/llm_efficiency_fit.h`: the committed fit is current. "
             "CTest: `validation_sharded`, `validation_sharded_agreement`, "
             "`validation_sharded_fit_current` |",
+            "| `python3 tests/validation/scaling_loss.py --gcsim $G` | per-GPU throughput "
+            "lost between two GPU counts of one configuration against published tables, default "
+            "and with a sourced --compute-cv (a report). CTest: `validation_scaling_loss` |",
             "| `build/tests/convergence/conv_validate .` | convergence factors (catalog, `gcsim "
             "train`, variance bound) against the held-out third of the published outcomes "
             "(docs/convergence.md). CTest: `convergence_validate` |",
@@ -582,6 +614,7 @@ def main(argv):
         parts.append(nccl_logs_section(gcsim, repo))
         parts.append(single_gpu_section(gcsim, repo))
         parts.append(sharded_section(gcsim, repo))
+        parts.append(scaling_loss_section(gcsim, repo))
         parts.append(convergence_section(gcsim, repo))
     except (catalog.InputError, ValueError, KeyError) as e:
         usage_error("bad input: %s" % (e,))
