@@ -168,6 +168,8 @@ static int parse_options(int argc, char **argv, collective_options *o)
         case 'h': collective_usage(stdout); return EXIT_OK;
         case CLI_FABRIC_ECMP_SPINES:
         case CLI_FABRIC_ECMP_SEED:
+        case CLI_FABRIC_JITTER:
+        case CLI_FABRIC_JITTER_SEED:
             if (cli_fabric_ecmp("collective", c, optarg, &o->fabric))
                 return EXIT_BAD_INPUT;
             break;
@@ -331,6 +333,11 @@ int cmd_collective(int argc, char **argv)
         report_note(r, "ecmp", msg);
         report_meta_int(r, "ecmp_spines", platform.ecmp.spines);
         report_meta_int(r, "ecmp_seed", (long long)platform.ecmp.seed);
+    }
+    if (platform.jitter.mean_s > 0) {
+        cli_fabric_jitter_note(&platform, msg, sizeof msg);
+        report_note(r, "network jitter", msg);
+        report_meta_num(r, "jitter_mean_s", platform.jitter.mean_s);
     }
     report_note(r, "bandwidth", "algbw = size / time; busbw = algbw x nccl-tests' factor; GB/s = 1e9 B/s");
     report_note(r, "protocol", o.protocol == GCSIM_PROTO_COUNT

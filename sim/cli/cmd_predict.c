@@ -389,7 +389,8 @@ static int parse_options(int argc, char **argv, predict_options *o)
     if (cli_fabric_des_only(&o->fabric) && o->engine == ENGINE_ANALYTIC) {
         fprintf(stderr, "gcsim predict: %s is simulated by the DES only: use "
                         "--engine des or both\n",
-                o->fabric.fraction > 0 ? "--background-load" : "--ecmp-spines");
+                o->fabric.fraction > 0 ? "--background-load"
+                : o->fabric.spines > 0 ? "--ecmp-spines" : "--jitter-us");
         return -1;
     }
     if (o->goodput.on && (o->buckets || o->tensors || o->steps)) {
@@ -1205,6 +1206,11 @@ print:
         report_note(r, "ecmp", msg);
         report_meta_int(r, "ecmp_spines", platform.ecmp.spines);
         report_meta_int(r, "ecmp_seed", (long long)platform.ecmp.seed);
+    }
+    if (platform.jitter.mean_s > 0) {
+        cli_fabric_jitter_note(&platform, msg, sizeof msg);
+        report_note(r, "network jitter", msg);
+        report_meta_num(r, "jitter_mean_s", platform.jitter.mean_s);
     }
     if (search)
         predict_exchange_report(r, search, n_counts, o.exchange_best);

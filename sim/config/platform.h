@@ -140,6 +140,13 @@ typedef struct {
         int spines;
         unsigned long long seed;
     } ecmp;
+    /* Network jitter (issue 41): every message's arrival delayed by an extra latency drawn
+     * from an exponential distribution of this mean, seeded (sim/des/des_fabric.h). Set by
+     * options (--jitter-us), never by the file; DES only. Zeroed: none. */
+    struct {
+        double mean_s;
+        unsigned long long seed;
+    } jitter;
 } gcsim_platform;
 
 enum { GCSIM_BACKGROUND_LEAF_UPLINKS = 0, GCSIM_BACKGROUND_NICS = 1 };

@@ -39,6 +39,7 @@ struct des_actor {
      * p of p % n_lanes == lane; a helper reads its owner's task, then releases the
      * owner's done semaphore with its finish time in end_s. */
     int lane, n_lanes;
+    long long received;      /* messages this actor received: network jitter's draw index */
     des_actor *lanes;        /* owner: its helpers, lanes 1..n_lanes-1 */
     des_actor *owner;        /* helper: lane 0's actor */
     sg_sem_t go, done;       /* helper: one release per task; owner: one per helper's end */

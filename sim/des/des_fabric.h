@@ -38,4 +38,18 @@ double des_fabric_capacity_Bps(const gcsim_topology *t, int l, bool nic);
  */
 int des_fabric_spine(unsigned long long seed, int endpoint, int direction, int spines);
 
+/*
+ * Network jitter (platform.h, "jitter"; --jitter-us M, --jitter-seed N): the k-th message
+ * an actor of endpoint e (lane l) receives in simulated iteration i arrives an extra
+ * J = -M ln(1 - U) seconds after the network delivered it, U uniform in [0, 1) from a hash
+ * of (seed, i, e, l, k): exponential with mean M, independent across messages, the same on
+ * every run. Exponential: the memoryless waiting time of a queue in a switch or a host's
+ * progress thread, one parameter; a stated model, not a measured shape. The receiver's step
+ * ends when its last message has arrived, so a step waits for the largest jitter among its
+ * messages and a ring's steps pass the delays on; the DES simulates every step on its own
+ * (no coalesced phases) while jitter is on. The analytic engine does not include it.
+ */
+double des_fabric_jitter_s(unsigned long long seed, double mean_s, int iteration, int endpoint,
+                           int lane, long long k);
+
 #endif

@@ -55,6 +55,9 @@ typedef struct {
     const struct des_straggler_s *stragglers;
     int n_stragglers;
     int timeline_iteration;
+    /* The simulated iteration (des_variability.c sets it; 0 otherwise): network jitter's
+     * draws differ between iterations (des_fabric.h). */
+    int iteration_index;
 } des_plan;
 
 /* The GPU that set an iteration's pace under variable compute: the last to finish its

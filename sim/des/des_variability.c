@@ -67,6 +67,7 @@ static int rerun_with_timeline(des_plan *plan, const gcsim_variability *v, int k
     }
     plan->timeline_path = timeline;
     plan->timeline_iteration = k;
+    plan->iteration_index = k;
     plan->stragglers = strag;
     plan->n_stragglers = n_strag;
     des_result_header hdr;
@@ -121,6 +122,7 @@ int des_run_variable(des_plan *plan, const gcsim_scenario *s, des_result_header 
         }
         if (done > 0)
             gcsim_des_details_free(details);
+        plan->iteration_index = done; /* network jitter's draws (des_fabric.h) */
         if ((rc = des_run_plan(plan, hdr, details, err)) != 0)
             break;
         cpu_s += details->cpu_s;
@@ -139,6 +141,7 @@ int des_run_variable(des_plan *plan, const gcsim_scenario *s, des_result_header 
     if (rc == 0 && timeline)
         rc = rerun_with_timeline(plan, v, done - 1, factors, timeline, strag, done, err);
     plan->timeline_path = timeline;
+    plan->iteration_index = 0;
     plan->compute_factor = NULL;
     plan->compute_scale = 0;
     if (rc == 0) {
