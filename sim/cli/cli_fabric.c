@@ -31,8 +31,66 @@ int cli_fabric_links(const char *cmd, const char *arg, cli_fabric_options *o)
     return 0;
 }
 
+int cli_fabric_is_ecmp(int ch)
+{
+    return ch >= CLI_FABRIC_ECMP_SPINES && ch <= CLI_FABRIC_JITTER_SEED;
+}
+
+int cli_fabric_ecmp(const char *cmd, int ch, const char *arg, cli_fabric_options *o)
+{
+    long long v;
+    if (ch == CLI_FABRIC_JITTER) {
+        /* up to a second per message: beyond any network's */
+        if (!cli_parse_double(arg, 0, 1e6, &o->jitter_us) || !(o->jitter_us > 0)) {
+            fprintf(stderr, "gcsim %s: --jitter-us: expected a mean extra latency in "
+                            "microseconds, above 0 and at most 1e6, got \"%s\"\n", cmd, arg);
+            return -1;
+        }
+        return 0;
+    }
+    if (ch == CLI_FABRIC_JITTER_SEED) {
+        if (!cli_parse_int(arg, 0, 4294967295LL, &v)) {
+            fprintf(stderr, "gcsim %s: --jitter-seed: expected an integer from 0 to 4294967295, "
+                            "got \"%s\"\n", cmd, arg);
+            return -1;
+        }
+        o->jitter_seed = v;
+        return 0;
+    }
+    if (ch == CLI_FABRIC_ECMP_SPINES) {
+        /* a leaf switch's uplink ports: 1 (no choice, no collision) to a radix's worth */
+        if (!cli_parse_int(arg, 1, 1024, &v)) {
+            fprintf(stderr, "gcsim %s: --ecmp-spines: expected a number of spine switches from "
+                            "1 to 1024, got \"%s\"\n", cmd, arg);
+            return -1;
+        }
+        o->spines = (int)v;
+        return 0;
+    }
+    if (!cli_parse_int(arg, 0, 4294967295LL, &v)) {
+        fprintf(stderr, "gcsim %s: --ecmp-seed: expected an integer from 0 to 4294967295, got "
+                        "\"%s\"\n", cmd, arg);
+        return -1;
+    }
+    o->seed = v;
+    return 0;
+}
+
+int cli_fabric_des_only(const cli_fabric_options *o)
+{
+    return o->fraction > 0 || o->spines > 0 || o->jitter_us > 0;
+}
+
 int cli_fabric_check(const char *cmd, const cli_fabric_options *o)
 {
+    if (o->seed >= 0 && o->spines == 0) {
+        fprintf(stderr, "gcsim %s: --ecmp-seed needs --ecmp-spines\n", cmd);
+        return -1;
+    }
+    if (o->jitter_seed >= 0 && !(o->jitter_us > 0)) {
+        fprintf(stderr, "gcsim %s: --jitter-seed needs --jitter-us\n", cmd);
+        return -1;
+    }
     if (o->links >= 0 && !(o->fraction > 0)) {
         fprintf(stderr, "gcsim %s: --background-links needs --background-load\n", cmd);
         return -1;
@@ -42,6 +100,19 @@ int cli_fabric_check(const char *cmd, const cli_fabric_options *o)
 
 int cli_fabric_apply(const char *cmd, const cli_fabric_options *o, gcsim_platform *p)
 {
+    if (o->jitter_us > 0) {
+        p->jitter.mean_s = o->jitter_us * 1e-6;
+        p->jitter.seed = o->jitter_seed >= 0 ? (unsigned long long)o->jitter_seed : 1;
+    }
+    if (o->spines > 0) {
+        if (p->fabric.topology != FABRIC_FAT_TREE) {
+            fprintf(stderr, "gcsim %s: --ecmp-spines: %s has no leaf switches (fabric topology "
+                            "star)\n", cmd, p->source_path);
+            return -1;
+        }
+        p->ecmp.spines = o->spines;
+        p->ecmp.seed = o->seed >= 0 ? (unsigned long long)o->seed : 1;
+    }
     if (!(o->fraction > 0))
         return 0;
     bool tree = p->fabric.topology == FABRIC_FAT_TREE;
@@ -66,4 +137,23 @@ void cli_fabric_note(const gcsim_platform *p, char *buf, size_t size)
              "at most 1 / (1 - %.4g) = %.4gx where those links set the time)",
              f, p->background.links == GCSIM_BACKGROUND_NICS ? "NIC" : "leaf uplink and downlink",
              f, 1.0 / (1.0 - f));
+}
+
+void cli_fabric_ecmp_note(const gcsim_platform *p, char *buf, size_t size)
+{
+    snprintf(buf, size, "every leaf's uplink and downlink split over %d spine links of 1/%d of "
+             "their capacity, each endpoint's traffic between leaves hashed onto one (seed %llu): "
+             "flows that hash to one spine share its link. Simulated by the DES only; the "
+             "analytic engine does not include it (its rows are the aggregate uplink, no "
+             "collision)",
+             p->ecmp.spines, p->ecmp.spines, p->ecmp.seed);
+}
+
+void cli_fabric_jitter_note(const gcsim_platform *p, char *buf, size_t size)
+{
+    snprintf(buf, size, "every message delayed by an extra latency drawn from an exponential "
+             "distribution of mean %.4g us (seed %llu), each step waiting for its last message: "
+             "simulated by the DES only (step by step, no coalesced phases); the analytic "
+             "engine does not include it",
+             p->jitter.mean_s * 1e6, p->jitter.seed);
 }

@@ -5,6 +5,13 @@
  *                          links, each direction; simulated by the DES only
  *   --background-links L   leaf (a fat tree's leaf uplinks and downlinks: the default there)
  *                          or nic (every NIC: the default on a star)
+ *   --ecmp-spines S        a fat tree's leaf uplinks split over S spine switches, each
+ *                          endpoint's traffic between leaves hashed onto one (ECMP
+ *                          collisions; sim/des/des_fabric.h); simulated by the DES only
+ *   --ecmp-seed N          the hash's seed (default 1)
+ *   --jitter-us M          network jitter: every message delayed by an exponential extra
+ *                          latency of mean M microseconds (sim/des/des_fabric.h); DES only
+ *   --jitter-seed N        its seed (default 1)
  * Each function returns 0, or -1 after printing "gcsim CMD: --OPTION: reason" on stderr.
  */
 #ifndef GCSIM_CLI_FABRIC_H
@@ -17,9 +24,28 @@
 typedef struct {
     double fraction; /* 0: no load */
     int links;       /* GCSIM_BACKGROUND_*, -1: the platform's default */
+    int spines;      /* 0: no ECMP */
+    long long seed;  /* -1: not given (1) */
+    double jitter_us;        /* 0: no jitter */
+    long long jitter_seed;   /* -1: not given (1) */
 } cli_fabric_options;
 
-#define CLI_FABRIC_INIT {.fraction = 0, .links = -1}
+#define CLI_FABRIC_INIT                                                                    \
+    {.fraction = 0, .links = -1, .spines = 0, .seed = -1, .jitter_us = 0, .jitter_seed = -1}
+
+/* getopt values of the ECMP options, their longopts entries, and their parser (0, or -1
+ * after "gcsim CMD: --OPTION: reason"). */
+enum { CLI_FABRIC_ECMP_SPINES = 1300, CLI_FABRIC_ECMP_SEED = 1301, CLI_FABRIC_JITTER = 1302,
+       CLI_FABRIC_JITTER_SEED = 1303 };
+#define CLI_FABRIC_ECMP_LONGOPTS                                                           \
+    {"ecmp-spines", required_argument, 0, CLI_FABRIC_ECMP_SPINES},                         \
+        {"ecmp-seed", required_argument, 0, CLI_FABRIC_ECMP_SEED},                         \
+        {"jitter-us", required_argument, 0, CLI_FABRIC_JITTER},                            \
+        {"jitter-seed", required_argument, 0, CLI_FABRIC_JITTER_SEED}
+int cli_fabric_is_ecmp(int ch);
+int cli_fabric_ecmp(const char *cmd, int ch, const char *arg, cli_fabric_options *o);
+/* Whether an option of this group needs the DES (then --engine analytic is refused). */
+int cli_fabric_des_only(const cli_fabric_options *o);
 
 int cli_fabric_load(const char *cmd, const char *arg, cli_fabric_options *o);
 int cli_fabric_links(const char *cmd, const char *arg, cli_fabric_options *o);
@@ -29,12 +55,22 @@ int cli_fabric_check(const char *cmd, const cli_fabric_options *o);
 int cli_fabric_apply(const char *cmd, const cli_fabric_options *o, gcsim_platform *p);
 /* The note: what is loaded, that only the DES simulates it, the bound. */
 void cli_fabric_note(const gcsim_platform *p, char *buf, size_t size);
+/* The ECMP note (with p->ecmp.spines set): the spines, the hash, DES only. */
+void cli_fabric_ecmp_note(const gcsim_platform *p, char *buf, size_t size);
+/* The network jitter note (with p->jitter.mean_s set). */
+void cli_fabric_jitter_note(const gcsim_platform *p, char *buf, size_t size);
 
 #define CLI_FABRIC_USAGE                                                                        \
     "  --background-load F  other traffic holding a fraction F (0 to 0.99) of the capacity of\n" \
     "                    the loaded links, each direction (DES only: the analytic rows are\n"    \
     "                    the unloaded fabric; docs/des.md, \"Shared fabric\")\n"                 \
     "  --background-links L leaf (a fat tree's leaf uplinks and downlinks, the default there)\n" \
-    "                    or nic (every NIC, the default on a star)\n"
+    "                    or nic (every NIC, the default on a star)\n"                        \
+    "  --ecmp-spines S   ECMP collisions: a fat tree's leaf uplinks split over S spines,\n"    \
+    "                    each endpoint's traffic between leaves hashed onto one (DES only)\n" \
+    "  --ecmp-seed N     the hash's seed (default 1)\n"                                       \
+    "  --jitter-us M     network jitter: each message delayed by an exponential extra latency\n" \
+    "                    of mean M microseconds (DES only)\n"                                  \
+    "  --jitter-seed N   its seed (default 1)\n"
 
 #endif

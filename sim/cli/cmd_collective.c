@@ -85,6 +85,7 @@ static int parse_options(int argc, char **argv, collective_options *o)
         {"protocol", required_argument, 0, 'P'}, {"dtype", required_argument, 0, 'd'},
         {"background-load", required_argument, 0, 'L'},
         {"background-links", required_argument, 0, 'l'},
+        CLI_FABRIC_ECMP_LONGOPTS,
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     *o = (collective_options){.sizes = "8B:8GiB", .op = GCSIM_OP_ALLREDUCE, .engines = 3,
                               .format = REPORT_TABLE, .protocol = GCSIM_PROTO_COUNT,
@@ -165,6 +166,13 @@ static int parse_options(int argc, char **argv, collective_options *o)
                 return EXIT_BAD_INPUT;
             break;
         case 'h': collective_usage(stdout); return EXIT_OK;
+        case CLI_FABRIC_ECMP_SPINES:
+        case CLI_FABRIC_ECMP_SEED:
+        case CLI_FABRIC_JITTER:
+        case CLI_FABRIC_JITTER_SEED:
+            if (cli_fabric_ecmp("collective", c, optarg, &o->fabric))
+                return EXIT_BAD_INPUT;
+            break;
         default:
             fprintf(stderr, "gcsim collective: unknown or incomplete option \"%s\" (see --help)\n",
                     argv[optind - 1]);
@@ -319,6 +327,17 @@ int cmd_collective(int argc, char **argv)
         cli_fabric_note(&platform, msg, sizeof msg);
         report_note(r, "background load", msg);
         report_meta_num(r, "background_load", platform.background.fraction);
+    }
+    if (platform.ecmp.spines > 0) {
+        cli_fabric_ecmp_note(&platform, msg, sizeof msg);
+        report_note(r, "ecmp", msg);
+        report_meta_int(r, "ecmp_spines", platform.ecmp.spines);
+        report_meta_int(r, "ecmp_seed", (long long)platform.ecmp.seed);
+    }
+    if (platform.jitter.mean_s > 0) {
+        cli_fabric_jitter_note(&platform, msg, sizeof msg);
+        report_note(r, "network jitter", msg);
+        report_meta_num(r, "jitter_mean_s", platform.jitter.mean_s);
     }
     report_note(r, "bandwidth", "algbw = size / time; busbw = algbw x nccl-tests' factor; GB/s = 1e9 B/s");
     report_note(r, "protocol", o.protocol == GCSIM_PROTO_COUNT

@@ -209,6 +209,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         CLI_GOODPUT_LONGOPTS,
         {"background-load", required_argument, 0, 4110},
         {"background-links", required_argument, 0, 4111},
+        CLI_FABRIC_ECMP_LONGOPTS,
         CLI_VARIABILITY_LONGOPTS,
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
@@ -235,6 +236,11 @@ static int parse_options(int argc, char **argv, predict_options *o)
         }
         if (ch >= CLI_GOODPUT_OPT_FIRST && ch <= CLI_GOODPUT_OPT_LAST) {
             if (cli_goodput_option("predict", ch, optarg, &o->goodput))
+                return -1;
+            continue;
+        }
+        if (cli_fabric_is_ecmp(ch)) {
+            if (cli_fabric_ecmp("predict", ch, optarg, &o->fabric))
                 return -1;
             continue;
         }
@@ -380,9 +386,11 @@ static int parse_options(int argc, char **argv, predict_options *o)
         return -1;
     if (cli_goodput_check("predict", &o->goodput) || cli_fabric_check("predict", &o->fabric))
         return -1;
-    if (o->fabric.fraction > 0 && o->engine == ENGINE_ANALYTIC) {
-        fprintf(stderr, "gcsim predict: --background-load is simulated by the DES only: use "
-                        "--engine des or both\n");
+    if (cli_fabric_des_only(&o->fabric) && o->engine == ENGINE_ANALYTIC) {
+        fprintf(stderr, "gcsim predict: %s is simulated by the DES only: use "
+                        "--engine des or both\n",
+                o->fabric.fraction > 0 ? "--background-load"
+                : o->fabric.spines > 0 ? "--ecmp-spines" : "--jitter-us");
         return -1;
     }
     if (o->goodput.on && (o->buckets || o->tensors || o->steps)) {
@@ -1192,6 +1200,17 @@ print:
         cli_fabric_note(&platform, msg, sizeof msg);
         report_note(r, "background load", msg);
         report_meta_num(r, "background_load", platform.background.fraction);
+    }
+    if (platform.ecmp.spines > 0) {
+        cli_fabric_ecmp_note(&platform, msg, sizeof msg);
+        report_note(r, "ecmp", msg);
+        report_meta_int(r, "ecmp_spines", platform.ecmp.spines);
+        report_meta_int(r, "ecmp_seed", (long long)platform.ecmp.seed);
+    }
+    if (platform.jitter.mean_s > 0) {
+        cli_fabric_jitter_note(&platform, msg, sizeof msg);
+        report_note(r, "network jitter", msg);
+        report_meta_num(r, "jitter_mean_s", platform.jitter.mean_s);
     }
     if (search)
         predict_exchange_report(r, search, n_counts, o.exchange_best);

@@ -132,6 +132,21 @@ typedef struct {
         double fraction;          /* in [0, 1): the share of each such link's capacity taken */
         int links;                /* GCSIM_BACKGROUND_LEAF_UPLINKS or GCSIM_BACKGROUND_NICS */
     } background;
+    /* ECMP (issue 41): a fat tree's leaf uplink and downlink each split into `spines` equal
+     * links, one per spine switch, and every endpoint's traffic between leaves hashed onto
+     * one of them with `seed` (sim/des/des_fabric.h). Set by options (--ecmp-spines), never
+     * by the file; DES only. Zeroed: off (the one aggregate uplink per leaf). */
+    struct {
+        int spines;
+        unsigned long long seed;
+    } ecmp;
+    /* Network jitter (issue 41): every message's arrival delayed by an extra latency drawn
+     * from an exponential distribution of this mean, seeded (sim/des/des_fabric.h). Set by
+     * options (--jitter-us), never by the file; DES only. Zeroed: none. */
+    struct {
+        double mean_s;
+        unsigned long long seed;
+    } jitter;
 } gcsim_platform;
 
 enum { GCSIM_BACKGROUND_LEAF_UPLINKS = 0, GCSIM_BACKGROUND_NICS = 1 };

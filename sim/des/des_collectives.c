@@ -23,6 +23,7 @@
 #include <xbt/asserts.h>
 
 #include "des_collectives.h"
+#include "des_fabric.h"
 #include "des_timeline.h"
 
 /* Writes the decimal digits of v >= 0 at p; returns the end. */
@@ -284,6 +285,8 @@ static size_t post_lane(des_actor *a, int lane, int n_lanes, const des_lane_task
         a->sim->transfers++;
         if (all)
             extra[n] = (ph->steps - 1) * route_latency_s(pl, f->src, f->dst);
+        else
+            extra[n] = 0;
         comms[n++] = sg_mailbox_put_async(boxes(a, f->dst, &spill)->out, a,
                                           bytes > 0 ? (long)ceil(bytes) : 0);
     }
@@ -297,6 +300,9 @@ static size_t post_lane(des_actor *a, int lane, int n_lanes, const des_lane_task
         }
         if (all)
             extra[n] = (ph->steps - 1) * route_latency_s(pl, f->src, f->dst);
+        else if (pl->platform->jitter.mean_s > 0) /* this message's network jitter */
+            extra[n] = des_fabric_jitter_s(pl->platform->jitter.seed, pl->platform->jitter.mean_s,
+                                           pl->iteration_index, a->ep, a->lane, a->received++);
         comms[n++] = sg_mailbox_get_async(boxes(a, f->src, &spill)->in, &sink);
     }
     return n;
@@ -307,9 +313,9 @@ static size_t post_lane(des_actor *a, int lane, int n_lanes, const des_lane_task
  * step; coalesced, it takes the latency once and all the bytes at the same share, so the
  * lane is done when the last of its flows, each completed and then charged steps - 1 more
  * latencies (extra), would have been. Returns that time (the clock itself step by step). */
-static double wait_lane(sg_comm_t *comms, double *extra, size_t n, bool coalesced)
+static double wait_lane(sg_comm_t *comms, double *extra, size_t n, bool coalesced, bool jitter)
 {
-    if (!coalesced) {
+    if (!coalesced && !jitter) {
         if (n)
             sg_comm_wait_all(comms, n);
         return simgrid_get_clock();
@@ -351,7 +357,8 @@ void des_lane_main(int argc, char **argv)
             h->comms_cap = n;
         }
         n = post_lane(h, h->lane, o->n_lanes, &o->task, h->comms, h->extra);
-        h->end_s = wait_lane(h->comms, h->extra, n, o->task.step < 0);
+        h->end_s = wait_lane(h->comms, h->extra, n, o->task.step < 0,
+                             h->sim->plan->platform->jitter.mean_s > 0);
         sg_sem_release(o->done);
     }
 }
@@ -369,7 +376,7 @@ static double run_lanes(des_actor *a, const des_lane_task *t, sg_comm_t *comms, 
             sg_sem_release(a->lanes[l - 1].go);
     }
     size_t n = post_lane(a, 0, n_lanes, t, comms, extra);
-    double end = wait_lane(comms, extra, n, t->step < 0);
+    double end = wait_lane(comms, extra, n, t->step < 0, a->sim->plan->platform->jitter.mean_s > 0);
     for (int l = 1; l < n_lanes; l++) {
         sg_sem_acquire(a->done);
         if (a->lanes[l - 1].end_s > end)
@@ -433,7 +440,10 @@ static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_co
     for (int step = 0; step < ph->steps; step++) {
         double t0 = simgrid_get_clock();
         t.step = step;
-        run_lanes(a, &t, comms, extra);
+        double end = run_lanes(a, &t, comms, extra);
+        double now = simgrid_get_clock();
+        if (end > now) /* network jitter: the step's last message arrives then */
+            sg_actor_sleep_for(end - now);
         if (a->sim->timeline || reencode)
             step_bytes(a, c, s, p, step, &sent, &received, &in_share);
         record_transfers(a, c, s, p, step, t0, sent, received);

@@ -39,6 +39,7 @@ struct des_actor {
      * p of p % n_lanes == lane; a helper reads its owner's task, then releases the
      * owner's done semaphore with its finish time in end_s. */
     int lane, n_lanes;
+    long long received;      /* messages this actor received: network jitter's draw index */
     des_actor *lanes;        /* owner: its helpers, lanes 1..n_lanes-1 */
     des_actor *owner;        /* helper: lane 0's actor */
     sg_sem_t go, done;       /* helper: one release per task; owner: one per helper's end */
@@ -68,6 +69,7 @@ struct des_sim {
     sg_actor_t *computing;
     int n_endpoints;
     double compute_end_s;
+    double *gpu_compute_end_s;   /* per GPU: when its forward and backward ended */
     long long transfers;
     des_timeline *timeline;      /* or NULL */
     signed char *coalesce;       /* per call and phase: 0 undecided, 1 coalesced, -1 not */

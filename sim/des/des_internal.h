@@ -49,7 +49,26 @@ typedef struct {
     /* One factor for every GPU (the iteration's largest, above GCSIM_VAR_DES_PER_GPU_MAX
      * GPUs: des_variability.c), or 0: none. Leaves the compute mode as it is. */
     double compute_scale;
+    /* Variable compute with a timeline (des_variability.c): the iteration the timeline shows
+     * and every simulated iteration's straggler, written into the timeline's "stragglers"
+     * (des_timeline.c); NULL / 0: none. */
+    const struct des_straggler_s *stragglers;
+    int n_stragglers;
+    int timeline_iteration;
+    /* The simulated iteration (des_variability.c sets it; 0 otherwise): network jitter's
+     * draws differ between iterations (des_fabric.h). */
+    int iteration_index;
 } des_plan;
+
+/* The GPU that set an iteration's pace under variable compute: the last to finish its
+ * forward and backward (lowest rank on a tie), its compute factor, and the longest any other
+ * GPU waited for it, from its own compute's end to the straggler's (the final synchronous
+ * exchange needs the straggler's last bucket); max_wait_s < 0: not simulated (above
+ * GCSIM_VAR_DES_PER_GPU_MAX GPUs every GPU computes at the largest factor). */
+typedef struct des_straggler_s {
+    int iteration, rank;
+    double factor, compute_end_s, max_wait_s;
+} des_straggler;
 
 /* The result the child sends back: a fixed header then n_buckets gcsim_des_bucket. */
 typedef struct {
@@ -60,6 +79,10 @@ typedef struct {
     double max_codec_s;            /* largest nominal codec time charged to one actor */
     double gpu_codec_s;            /* nominal codec time charged to GPU 0 */
     long long transfers;
+    /* The slowest GPU's compute (des_straggler's rank, compute_end_s and max_wait_s; rank
+     * -1 without compute). */
+    int straggler;
+    double straggler_end_s, straggler_max_wait_s;
 } des_result_header;
 
 /* Builds the plan of a scenario (des_plan.c); des_plan_free releases it. */

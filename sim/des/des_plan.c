@@ -233,6 +233,8 @@ bool des_phase_coalesces(const des_plan *plan, int c, const gcsim_schedule *s, i
     const gcsim_bucket_bytes *bb = &plan->iteration.calls[c].bytes;
     if (plan->full_simulation || ph->steps < 2 || gcsim_hop_codec_s(ph, bb, 1.0) > 0)
         return false;
+    if (plan->platform->jitter.mean_s > 0) /* each step draws its own delays (des_fabric.h) */
+        return false;
     /* Bytes grow monotonically with the sums: equal at the first and last step means equal
      * throughout. */
     for (int x = 0; x < ph->n_flows; x++) {

@@ -68,7 +68,18 @@ typedef struct {
     const gcsim_topology *t;
     bool cpus; /* the node CPUs are endpoints: their hosts, links and routes are described */
     bool out_of_memory;
+    /* ECMP (des_fabric.h): spines per leaf (0: off, the aggregate leaf links), the hash's
+     * seed, and the leaf whose spine links the next group zone declares (-1: none). */
+    int spines;
+    unsigned long long seed;
+    int spine_leaf;
 } writer;
+
+/* Leaf l's link to (d 0) or from (d 1) spine s. */
+static void spine_name(char *buf, size_t len, int l, int d, int s)
+{
+    snprintf(buf, len, "S%d%c%d", l, d ? 'd' : 'u', s);
+}
 
 static void link_line(const writer *w, const char *id, double bw_Bps, double lat_s)
 {
@@ -261,6 +272,13 @@ static void node_zone(writer *w, int k, bool exit)
         sk->host(sk->ctx, c, p->gpu.speed_flops);
     if (exit)
         sk->router(sk->ctx, xr);
+    /* ECMP: the gateway of traffic to and from other leaves, whose routes add the spine link
+     * each endpoint hashes to (intra-leaf traffic keeps n<k>x_r: it crosses no spine) */
+    char yr[40], spine[32];
+    int leaf = w->spines ? k / p->fabric.nodes_per_leaf : -1;
+    snprintf(yr, sizeof yr, "n%dy_r", k);
+    if (exit && w->spines)
+        sk->router(sk->ctx, yr);
 
     /* Links: per GPU its PCIe pair and its ports or NVLink pairs; then the node's. */
     for (int g = first; g < last; g++) {
@@ -350,6 +368,17 @@ static void node_zone(writer *w, int k, bool exit)
             path_exit(&out, &in, t, g, cpu);
             path_route(w, a, xr, &out);
             path_route(w, xr, a, &in);
+            if (w->spines) {
+                spine_name(spine, sizeof spine, leaf, 0, des_fabric_spine(w->seed, g, 0, w->spines));
+                path_name(&out, spine);
+                path_route(w, a, yr, &out);
+                path down = {.n = 0};
+                spine_name(spine, sizeof spine, leaf, 1, des_fabric_spine(w->seed, g, 1, w->spines));
+                path_name(&down, spine);
+                for (int x = 0; x < in.n; x++)
+                    path_name(&down, in.names[x]);
+                path_route(w, yr, a, &down);
+            }
         }
     }
     if (exit && w->cpus) {
@@ -357,6 +386,18 @@ static void node_zone(writer *w, int k, bool exit)
         path_name(&out, cpul);
         path_id(&out, cpu_nic_link(t, k, 0));
         path_route(w, c, xr, &out);
+        if (w->spines) {
+            path o2 = out, d2 = {.n = 0};
+            spine_name(spine, sizeof spine, leaf, 0, des_fabric_spine(w->seed, cpu, 0, w->spines));
+            path_name(&o2, spine);
+            for (int x = 0; x < o2.n; x++)
+                o2.list[x] = o2.names[x];
+            path_route(w, c, yr, &o2);
+            spine_name(spine, sizeof spine, leaf, 1, des_fabric_spine(w->seed, cpu, 1, w->spines));
+            path_name(&d2, spine);
+            path_id(&d2, cpu_nic_link(t, k, 1));
+            path_route(w, yr, c, &d2);
+        }
         path_id(&in, cpu_nic_link(t, k, 1));
         path_route(w, xr, c, &in);
     }
@@ -390,6 +431,8 @@ static void item_zone(writer *w, item_kind kind, int x)
     int per = t->platform->fabric.nodes_per_leaf, lo = x * per, hi = lo + per;
     char id[32];
     snprintf(id, sizeof id, "leaf%d", x);
+    if (w->spines)
+        w->spine_leaf = x;
     group_zone(w, ITEM_NODE, lo, hi < t->nodes ? hi : t->nodes, id, true);
 }
 
@@ -404,8 +447,22 @@ static void group_zone(writer *w, item_kind kind, int lo, int hi, const char *id
     int n = hi - lo;
     int per_child = n <= GROUP_FANOUT ? 1 : (n + GROUP_FANOUT - 1) / GROUP_FANOUT;
     int children = (n + per_child - 1) / per_child;
-    bool leaf_links = kind == ITEM_LEAF && per_child == 1;
+    /* with ECMP the spine links replace the leaves' aggregate links */
+    bool leaf_links = kind == ITEM_LEAF && per_child == 1 && !w->spines;
     sk->zone_open(sk->ctx, id);
+    if (w->spine_leaf >= 0) { /* a leaf's zone: its spine links, before its nodes' routes */
+        int l = w->spine_leaf;
+        w->spine_leaf = -1;
+        for (int d = 0; d < 2; d++) {
+            int ll = leaf_link(w->t, l, d);
+            double bw = des_fabric_capacity_Bps(w->t, ll, false) / w->spines;
+            for (int sp = 0; sp < w->spines; sp++) {
+                char name[32];
+                spine_name(name, sizeof name, l, d, sp);
+                link_line(w, name, bw, link_latency_s(w->t, ll));
+            }
+        }
+    }
     char (*zone)[32] = malloc(sizeof *zone * (size_t)children);
     char (*gw)[40] = malloc(sizeof *gw * (size_t)children);
     int *up = malloc(sizeof(int) * (size_t)children), *down = malloc(sizeof(int) * (size_t)children);
@@ -474,10 +531,13 @@ static void group_zone(writer *w, item_kind kind, int lo, int hi, const char *id
             route(w, true, zone[c], x, gw[c], xr, &up[c], 1, NULL);
             route(w, true, x, zone[c], xr, gw[c], &down[c], 1, NULL);
         } else {
-            char hx[64];
+            char hx[64], yg[40];
             snprintf(hx, sizeof hx, "%s_hx", id);
-            route(w, true, zone[c], x, gw[c], xr, NULL, 0, h);
-            route(w, true, x, zone[c], xr, gw[c], NULL, 0, hx);
+            /* ECMP: a node leaves its leaf through its spine gateway (node_zone) */
+            snprintf(yg, sizeof yg, "n%dy_r", lo + c);
+            const char *g = w->spines && kind == ITEM_NODE ? yg : gw[c];
+            route(w, true, zone[c], x, g, xr, NULL, 0, h);
+            route(w, true, x, zone[c], xr, g, NULL, 0, hx);
         }
     }
     sk->zone_close(sk->ctx);
@@ -499,7 +559,26 @@ int des_platform_describe(const gcsim_topology *t, bool with_cpus, const des_pla
         return gcsim_fail(err, "%s: $.nic.per_node: an NVLink mesh with several NICs per node is "
                                "not supported by the DES (use nvswitch, or one NIC per node)",
                           p->source_path);
-    writer w = {sink, t, with_cpus, false};
+    writer w = {sink, t, with_cpus, false, 0, 0, -1};
+    if (t->leaves > 1 && p->ecmp.spines > 0) {
+        /* the spine gateways are the nodes' own, in their leaf's zone (node_zone) */
+        if (p->fabric.nodes_per_leaf > GROUP_FANOUT)
+            return gcsim_fail(err, "%s: ECMP spines in the DES need at most %d nodes per leaf "
+                                   "($.fabric.nodes_per_leaf is %d)",
+                              p->source_path, GROUP_FANOUT, p->fabric.nodes_per_leaf);
+        /* a spine link is at least one uplink port (one NIC's rate): an endpoint's flows
+         * then share nothing tighter than its own NIC on the spine it hashes to */
+        double up = gcsim_topology_capacity_Bps(t, leaf_link(t, 0, 0));
+        double nic = gcsim_topology_capacity_Bps(t, nic_link(t, 0, 0, 0));
+        int ports = (int)floor(up / nic * (1 + 1e-9));
+        if (p->ecmp.spines > ports)
+            return gcsim_fail(err, "%s: --ecmp-spines %d: a leaf has %d uplink ports of one "
+                                   "NIC's rate (nodes_per_leaf x NICs / oversubscription): at "
+                                   "most that many spines",
+                              p->source_path, p->ecmp.spines, ports);
+        w.spines = p->ecmp.spines;
+        w.seed = p->ecmp.seed;
+    }
     if (t->leaves > 1)
         group_zone(&w, ITEM_LEAF, 0, t->leaves, "fabric", false);
     else

@@ -175,6 +175,11 @@ static void gpu_compute_main(int argc, char **argv)
     double now = simgrid_get_clock();
     if (now > sim->compute_end_s)
         sim->compute_end_s = now;
+    if (sim->compute == DES_COMPUTE_SHARED)
+        for (int g = 0; g < plan->gpus; g++)
+            sim->gpu_compute_end_s[g] = now;
+    else
+        sim->gpu_compute_end_s[a->ep] = now;
     if (plan->deferred)
         sg_sem_release(sim->backward_done[a->ep]);
     sim->computing[a->ep] = NULL;
@@ -263,6 +268,7 @@ static void gpu_comm_main(int argc, char **argv)
             sg_actor_sleep_until(end);
         if (end > sim->compute_end_s)
             sim->compute_end_s = end;
+        sim->gpu_compute_end_s[a->ep] = end;
     }
     actor_end(sim);
 }
@@ -323,6 +329,56 @@ static void fail(des_result_header *hdr, const char *what, const char *detail)
     snprintf(hdr->message, sizeof hdr->message, "%s%s", what, detail);
 }
 
+/* The GPU whose forward and backward ended last (the lowest rank on a tie) and the longest
+ * any GPU waited for it (des_straggler); under variable compute, its marks on the timeline:
+ * a "straggler wait" slice on every other GPU from its own compute's end to the
+ * straggler's, one on the straggler over its compute, and the iterations' stragglers. */
+static void find_straggler(des_sim *sim)
+{
+    const des_plan *plan = sim->plan;
+    des_result_header *hdr = sim->hdr;
+    hdr->straggler = -1;
+    if (sim->compute == DES_COMPUTE_NONE)
+        return;
+    int r = 0;
+    double first = sim->gpu_compute_end_s[0];
+    for (int g = 1; g < plan->gpus; g++) {
+        double e = sim->gpu_compute_end_s[g];
+        if (e > sim->gpu_compute_end_s[r])
+            r = g;
+        if (e < first)
+            first = e;
+    }
+    double end = sim->gpu_compute_end_s[r];
+    hdr->straggler = r;
+    hdr->straggler_end_s = end;
+    hdr->straggler_max_wait_s = end - first;
+    bool variable = plan->compute_factor || plan->compute_scale > 0;
+    if (!sim->timeline || !variable)
+        return;
+    double factor = plan->compute_factor ? plan->compute_factor[r] : plan->compute_scale;
+    des_event_args a = des_event_args_of("straggler");
+    a.factor = factor;
+    a.iteration = plan->timeline_iteration;
+    char name[64];
+    for (int g = 0; g < plan->gpus; g++) {
+        double e = sim->gpu_compute_end_s[g];
+        if (g == r) {
+            des_timeline_add(sim->timeline, g, DES_TRACK_STRAGGLER, "straggler: sets the pace",
+                             0, end, &a);
+        } else if (e < end) {
+            des_event_args w = des_event_args_of("straggler_wait");
+            w.peer = r;
+            w.wait_s = end - e;
+            w.iteration = plan->timeline_iteration;
+            snprintf(name, sizeof name, "waiting for GPU %d", r);
+            des_timeline_add(sim->timeline, g, DES_TRACK_STRAGGLER, name, e, end, &w);
+        }
+    }
+    des_straggler me = {plan->timeline_iteration, r, factor, end, end - first};
+    des_timeline_stragglers(sim->timeline, &me, plan->stragglers, plan->n_stragglers);
+}
+
 /* The results, once every actor is done: the header from the clock and the actors'
  * records, the buckets' missing starts, the timeline file. */
 static void collect(des_sim *sim)
@@ -347,6 +403,7 @@ static void collect(des_sim *sim)
     for (int b = 0; b < plan->n_buckets; b++)
         if (!isfinite(buckets[b].exchange_start_s))
             buckets[b].exchange_start_s = buckets[b].ready_s;
+    find_straggler(sim);
     if (sim->timeline) {
         char msg[512];
         if (des_timeline_write(sim->timeline, plan->timeline_path, msg, sizeof msg) != 0)
@@ -435,12 +492,13 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     sim.ready = calloc((size_t)n, sizeof(sg_sem_t));
     sim.hosts = calloc((size_t)sim.n_endpoints, sizeof(sg_host_t));
     sim.computing = calloc((size_t)n, sizeof(sg_actor_t));
+    sim.gpu_compute_end_s = calloc((size_t)n, sizeof(double));
     if (plan->deferred) {
         sim.step_actors = calloc((size_t)n, sizeof(des_actor));
         sim.exchanged = calloc((size_t)n, sizeof(sg_sem_t));
         sim.backward_done = calloc((size_t)n, sizeof(sg_sem_t));
     }
-    if (!sim.actors || !sim.ready || !sim.hosts || !sim.computing ||
+    if (!sim.actors || !sim.ready || !sim.hosts || !sim.computing || !sim.gpu_compute_end_s ||
         (plan->deferred && (!sim.step_actors || !sim.exchanged || !sim.backward_done))) {
         fail(hdr, "out of memory", "");
         return;
@@ -589,6 +647,7 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     free(sim.actors);
     free(sim.step_actors);
     free(sim.computing);
+    free(sim.gpu_compute_end_s);
     free(sim.exchanged);
     free(sim.backward_done);
     free(sim.coalesce);

@@ -35,12 +35,37 @@ struct des_timeline {
     size_t n_flows, cap_flows;
     flow_end *flows;
     int failed; /* out of memory while recording */
+    int stragglers; /* des_timeline_stragglers called: track 6 named, the list written */
+    des_straggler shown;
+    des_straggler *all;
+    int n_all;
 };
+
+void des_timeline_stragglers(des_timeline *t, const des_straggler *shown,
+                             const des_straggler *all, int n_all)
+{
+    if (!t)
+        return;
+    t->stragglers = 1;
+    t->shown = *shown;
+    if (all && n_all > 0) {
+        t->all = malloc(sizeof *all * (size_t)n_all);
+        if (!t->all) {
+            t->failed = 1;
+            return;
+        }
+        memcpy(t->all, all, sizeof *all * (size_t)n_all);
+        t->n_all = n_all;
+    }
+}
 
 des_event_args des_event_args_of(const char *kind)
 {
-    return (des_event_args){kind, -1, -1, -1, -1, -1, -1.0, -1.0, -1.0, NULL, -1.0, NULL, -1.0,
-                            NULL};
+    return (des_event_args){.kind = kind, .bucket = -1, .phase = -1, .step = -1, .peer = -1,
+                            .peers = -1, .bytes = -1.0, .bytes_sent = -1.0,
+                            .bytes_received = -1.0, .modelled_key = NULL, .modelled_s = -1.0,
+                            .layer = NULL, .elements = -1.0, .apportioned = NULL,
+                            .factor = -1.0, .wait_s = -1.0, .iteration = -1};
 }
 
 uint64_t des_flow_key(int bucket, int phase, int step, int flow)
@@ -181,6 +206,12 @@ static void put_args(FILE *f, const des_event_args *a)
         fprintf(f, ",\"elements\":%.17g", a->elements);
     if (a->apportioned)
         fprintf(f, ",\"apportioned\":\"%s\"", a->apportioned);
+    if (a->factor >= 0)
+        fprintf(f, ",\"factor\":%.17g", a->factor);
+    if (a->wait_s >= 0)
+        fprintf(f, ",\"wait_s\":%.17g", a->wait_s);
+    if (a->iteration >= 0)
+        fprintf(f, ",\"iteration\":%d", a->iteration);
     fputc('}', f);
 }
 
@@ -265,6 +296,38 @@ static int write_rates(const des_timeline *t, FILE *f, int n_ep)
     return 0;
 }
 
+static void put_straggler(FILE *f, const des_straggler *s)
+{
+    fprintf(f, "{\"iteration\":%d,\"rank\":%d,\"factor\":%.17g,\"compute_end_s\":%.17g,"
+               "\"max_wait_s\":",
+            s->iteration, s->rank, s->factor, s->compute_end_s);
+    if (s->max_wait_s >= 0)
+        fprintf(f, "%.17g}", s->max_wait_s);
+    else
+        fputs("null}", f); /* not simulated: every GPU at the largest factor */
+}
+
+/* Variable compute: an instant event where the straggler's compute ends (global scope, so
+ * Perfetto draws it across the tracks), then, after traceEvents, the list of every simulated
+ * iteration's straggler (readers ignore top-level keys they do not know). */
+static void write_stragglers(const des_timeline *t, FILE *f)
+{
+    const des_straggler *s = &t->shown;
+    fprintf(f, ",\n{\"name\":\"straggler: GPU %d\",\"cat\":\"straggler\",\"ph\":\"i\","
+               "\"s\":\"g\",\"pid\":%d,\"tid\":%d,\"ts\":",
+            s->rank, s->rank + 1, DES_TRACK_STRAGGLER);
+    put_us(f, to_ns(s->compute_end_s));
+    fprintf(f, ",\"args\":{\"kind\":\"straggler\",\"iteration\":%d,\"rank\":%d,"
+               "\"factor\":%.17g,\"max_wait_s\":%.17g}}",
+            s->iteration, s->rank, s->factor, s->max_wait_s);
+    fprintf(f, "\n],\"stragglers\":[");
+    for (int k = 0; k < t->n_all; k++) {
+        fputs(k ? ",\n" : "\n", f);
+        put_straggler(f, &t->all[k]);
+    }
+    fprintf(f, "\n]}\n");
+}
+
 int des_timeline_write(const des_timeline *t, const char *path, char *msg, size_t msg_len)
 {
     if (t->failed) {
@@ -277,7 +340,9 @@ int des_timeline_write(const des_timeline *t, const char *path, char *msg, size_
         return -1;
     FILE *f = out.stream;
     static const char *track_names[] = {"", "compute", "compression", "collective",
-                                        "transfers", "compression (per tensor)"};
+                                        "transfers", "compression (per tensor)",
+                                        "straggler wait"};
+    int last_track = t->stragglers ? DES_TRACK_STRAGGLER : DES_TRACK_COMPRESS_TENSORS;
     int n_ep = t->gpus + t->nodes + t->shards;
     char *used = calloc((size_t)n_ep, 1);
     for (size_t k = 0; used && k < t->n; k++)
@@ -295,7 +360,7 @@ int des_timeline_write(const des_timeline *t, const char *path, char *msg, size_
                    "\"args\":{\"sort_index\":%d}}",
                 ep + 1, ep + 1);
         first = 0;
-        for (int tr = 1; tr <= DES_TRACK_COMPRESS_TENSORS; tr++)
+        for (int tr = 1; tr <= last_track; tr++)
             fprintf(f, ",\n{\"name\":\"thread_name\",\"cat\":\"__metadata\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"name\":\"%s\"}}",
                     ep + 1, tr, track_names[tr]);
     }
@@ -315,7 +380,10 @@ int des_timeline_write(const des_timeline *t, const char *path, char *msg, size_
     }
     write_flows(t, f);
     int bad = write_rates(t, f, n_ep);
-    fprintf(f, "\n]}\n");
+    if (t->stragglers)
+        write_stragglers(t, f);
+    else
+        fprintf(f, "\n]}\n");
     free(used);
     if (bad || ferror(f)) {
         atomic_file_abort(&out);
@@ -331,5 +399,6 @@ void des_timeline_free(des_timeline *t)
         return;
     free(t->ev);
     free(t->flows);
+    free(t->all);
     free(t);
 }

@@ -27,7 +27,11 @@ typedef enum {
     DES_TRACK_TRANSFER = 4,
     /* A bucket's encode and final decode split per tensor (des_codec_bucket): its own
      * track, since these slices lie under the bucket's slice on DES_TRACK_COMPRESS. */
-    DES_TRACK_COMPRESS_TENSORS = 5
+    DES_TRACK_COMPRESS_TENSORS = 5,
+    /* Variable compute only (issue 41): the straggler's slice over its compute and every
+     * other GPU's wait for it (des_sim.c, find_straggler); absent otherwise, so that a
+     * deterministic run's timeline is what it was. */
+    DES_TRACK_STRAGGLER = 6
 } des_track;
 
 /* What a slice is about; -1 (or a negative byte count) leaves a field out of its args. */
@@ -44,6 +48,10 @@ typedef struct {
     const char *layer;
     double elements;
     const char *apportioned;
+    /* Straggler slices: the straggler's compute factor, a GPU's wait for it, the simulated
+     * iteration (< 0: absent). */
+    double factor, wait_s;
+    int iteration;
 } des_event_args;
 
 /* Only the kind set; every other field absent. */
@@ -61,6 +69,10 @@ long des_timeline_add(des_timeline *t, int endpoint, des_track track, const char
 void des_timeline_flow(des_timeline *t, long slice, uint64_t key, int is_sender);
 /* A transfer's key: bucket, phase, step (-1: all steps, coalesced) and flow index. */
 uint64_t des_flow_key(int bucket, int phase, int step, int flow);
+/* The straggler of the iteration shown (an instant event on its GPU) and of every
+ * simulated iteration (the top-level "stragglers" list; may be NULL). Copies them. */
+void des_timeline_stragglers(des_timeline *t, const des_straggler *shown,
+                             const des_straggler *all, int n_all);
 /* Writes atomically (temporary file in the same directory, then rename), with mode
  * 0666 & ~umask like any file the user creates. */
 int des_timeline_write(const des_timeline *t, const char *path, char *msg, size_t msg_len);

@@ -29,6 +29,57 @@
 #include "des_internal.h"
 #include "variability.h"
 
+/* Iteration k's straggler from its simulation; above GCSIM_VAR_DES_PER_GPU_MAX every GPU
+ * computed at the largest factor, so the straggler is the draw's largest (lowest rank on a
+ * tie) and no wait was simulated. */
+static des_straggler straggler_of(const des_result_header *hdr, int n, const double *factors,
+                                  int k)
+{
+    des_straggler s = {k, hdr->straggler, 0, hdr->straggler_end_s, hdr->straggler_max_wait_s};
+    if (n > GCSIM_VAR_DES_PER_GPU_MAX) {
+        s.rank = 0;
+        for (int g = 1; g < n; g++)
+            if (factors[g] > factors[s.rank])
+                s.rank = g;
+        s.max_wait_s = -1;
+    }
+    s.factor = s.rank >= 0 ? factors[s.rank] : 0;
+    return s;
+}
+
+/* Iteration k simulated again with the timeline (its draws again: gcsim_var_draw is a
+ * function of the seed, the GPU and k), its header and costs discarded. */
+static int rerun_with_timeline(des_plan *plan, const gcsim_variability *v, int k, double *factors,
+                               const char *timeline, const des_straggler *strag, int n_strag,
+                               gcsim_error *err)
+{
+    int n = plan->gpus;
+    if (gcsim_var_draw(v, n, k, factors) != 0)
+        return gcsim_fail(err, "des: out of memory drawing compute factors");
+    if (n > GCSIM_VAR_DES_PER_GPU_MAX) {
+        double m = 0;
+        for (int g = 0; g < n; g++)
+            m = fmax(m, factors[g]);
+        plan->compute_factor = NULL;
+        plan->compute_scale = m;
+    } else {
+        plan->compute_factor = factors;
+    }
+    plan->timeline_path = timeline;
+    plan->timeline_iteration = k;
+    plan->iteration_index = k;
+    plan->stragglers = strag;
+    plan->n_stragglers = n_strag;
+    des_result_header hdr;
+    gcsim_des_details d;
+    int rc = des_run_plan(plan, &hdr, &d, err);
+    if (rc == 0)
+        gcsim_des_details_free(&d);
+    plan->stragglers = NULL;
+    plan->n_stragglers = 0;
+    return rc;
+}
+
 int des_run_variable(des_plan *plan, const gcsim_scenario *s, des_result_header *hdr,
                      gcsim_des_details *details, gcsim_var_stats *st, gcsim_error *err)
 {
@@ -43,13 +94,18 @@ int des_run_variable(des_plan *plan, const gcsim_scenario *s, des_result_header 
     double *times = malloc(sizeof(double) * (size_t)cap);
     double *sorted = malloc(sizeof(double) * (size_t)cap);
     double *maxima = malloc(sizeof(double) * (size_t)cap);
-    if (!factors || !times || !sorted || !maxima) {
-        free(factors), free(times), free(sorted), free(maxima);
+    des_straggler *strag = malloc(sizeof *strag * (size_t)cap);
+    if (!factors || !times || !sorted || !maxima || !strag) {
+        free(factors), free(times), free(sorted), free(maxima), free(strag);
         return gcsim_fail(err, "des: out of memory for %d GPUs' compute factors", n);
     }
     double cpu_s = 0, wall_s = 0;
     long peak_kib = 0;
     int done = 0, rc = 0;
+    /* The timeline, if any, is the last iteration's, simulated again once the count is
+     * known (the same draws), with every iteration's straggler (des_timeline.h). */
+    const char *timeline = plan->timeline_path;
+    plan->timeline_path = NULL;
     plan->compute_factor = factors;
     while (done < cap) {
         if (gcsim_var_draw(v, n, done, factors) != 0) {
@@ -66,12 +122,14 @@ int des_run_variable(des_plan *plan, const gcsim_scenario *s, des_result_header 
         }
         if (done > 0)
             gcsim_des_details_free(details);
+        plan->iteration_index = done; /* network jitter's draws (des_fabric.h) */
         if ((rc = des_run_plan(plan, hdr, details, err)) != 0)
             break;
         cpu_s += details->cpu_s;
         wall_s += details->wall_s;
         if (details->peak_rss_kib > peak_kib)
             peak_kib = details->peak_rss_kib;
+        strag[done] = straggler_of(hdr, n, factors, done);
         times[done++] = hdr->iteration_s;
         if (automatic && done >= GCSIM_VAR_MIN_ITERATIONS) {
             memcpy(sorted, times, sizeof(double) * (size_t)done);
@@ -80,6 +138,10 @@ int des_run_variable(des_plan *plan, const gcsim_scenario *s, des_result_header 
                 break;
         }
     }
+    if (rc == 0 && timeline)
+        rc = rerun_with_timeline(plan, v, done - 1, factors, timeline, strag, done, err);
+    plan->timeline_path = timeline;
+    plan->iteration_index = 0;
     plan->compute_factor = NULL;
     plan->compute_scale = 0;
     if (rc == 0) {
@@ -97,7 +159,7 @@ int des_run_variable(des_plan *plan, const gcsim_scenario *s, des_result_header 
         details->wall_s = wall_s;
         details->peak_rss_kib = peak_kib;
     }
-    free(factors), free(times), free(sorted), free(maxima);
+    free(factors), free(times), free(sorted), free(maxima), free(strag);
     return rc;
 }
 
