@@ -212,7 +212,7 @@ static void test_traffic(void)
 static void test_timeline(void)
 {
     world w;
-    world_init(&w, 2, 1000, 12.0, "zero3", 16);
+    world_init(&w, 2, 1000, 12.0, "fsdp", 16); /* FSDP: whole units, one ahead */
     for (int ckpt = 0; ckpt < 2; ckpt++) {
         w.s.act_ckpt = ckpt;
         gcsim_iteration it;
@@ -235,6 +235,64 @@ static void test_timeline(void)
         gcsim_iteration_free(&it);
     }
     world_free(&w);
+}
+
+/* DeepSpeed ZeRO-3 (zero3 as spelled): one all-gather per weight tensor (here per layer,
+ * 2 per unit), issued as fetch_sub_module prefetches (sharding.c). Blocks, no
+ * checkpointing: F0..F3 forward, B4 (u1.b) B5 (u1.a) B6 (u0.b) B7 (u0.a); fetch j gates
+ * block j. With checkpointing: F0..F3, R4 R5 B6 B7 (unit 1), R8 R9 B10 B11 (unit 0),
+ * fetches gate 0, 1, 2, 3, 4, 5, 8, 9. */
+static void test_deepspeed_prefetch(void)
+{
+    struct {
+        long long params;
+        int ckpt;
+        int ready[8];         /* ready_block of fetches 0..7, by hand */
+        double iteration_s;   /* every call 1 s, forward 1 s and backward 2 s a layer */
+    } cases[] = {
+        /* 1,000-element tensors: block 0 prefetches all 7 others (stage3_prefetch_bucket_size
+         * 5e7 not reached); the timeline is AG0-7 0-8, F 1-5, B4 5-7, B5 7-9, B6 9-11,
+         * B7 11-13, RS1 9-10, RS0 13-14 */
+        {1000, 0, {-1, -1, -1, -1, -1, -1, -1, -1}, 14.0},
+        /* 6e7 > the bucket: one tensor more per block, fetch j issued at block j - 1 */
+        {60000000, 0, {-1, -1, 0, 1, 2, 3, 4, 5}, 14.0},
+        /* checkpointing, 6e7: R4's tensor lives until B7; still under 1e9 live */
+        {60000000, 1, {-1, -1, 0, 1, 2, 3, 4, 5}, 18.0},
+        /* 6e8: at R5 and B6 the live tensors (R4's and R5's, 1.2e9) exceed
+         * stage3_max_live_parameters 1e9: no prefetch until B7 (R5's released after B6)
+         * issues fetch 6 and R8 fetch 7 (R4's released after B7). Timeline: ... R5 6-7,
+         * B6 7-9, AG6 9-10, B7 9-11, AG7 11-12, RS1 12-13, R8 11-12, R9 12-13, B10 13-15,
+         * B11 15-17, RS0 17-18 */
+        {600000000, 1, {-1, -1, 0, 1, 2, 3, 6, 7}, 18.0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        world w;
+        world_init(&w, 2, cases[c].params, 12.0, "zero3", 16);
+        w.s.act_ckpt = cases[c].ckpt;
+        gcsim_iteration it;
+        gcsim_error err;
+        CHECK(gcsim_iteration_build(&it, &w.s, &err) == 0);
+        CHECK(it.n_blocks == (cases[c].ckpt ? 12 : 8));
+        CHECK(it.n_buckets == 10); /* 8 all-gathers, 2 reduce-scatters */
+        int k = 0;
+        for (int b = 0; b < it.n_blocks; b++) {
+            if (it.blocks[b].gate < 0)
+                continue;
+            const gcsim_bucket *bk = &it.buckets[it.blocks[b].gate];
+            CHECK(k < 8 && bk->ready_block == cases[c].ready[k]);
+            CHECK(bk->first_layer == bk->last_layer && bk->backward_s == 0);
+            k++;
+        }
+        CHECK(k == 8);
+        double call_s[32];
+        for (int j = 0; j < 32; j++)
+            call_s[j] = 1.0;
+        gcsim_timeline tl;
+        CHECK(gcsim_timeline_run(&it, call_s, &tl, &err) == 0);
+        CHECK_REL(tl.iteration_s, cases[c].iteration_s, 1e-12);
+        gcsim_iteration_free(&it);
+        world_free(&w);
+    }
 }
 
 static void test_memory(void)
@@ -288,6 +346,7 @@ int main(void)
     test_grouped_schedules();
     test_traffic();
     test_timeline();
+    test_deepspeed_prefetch();
     test_memory();
     test_parse();
     CHECK_DONE();
