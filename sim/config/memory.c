@@ -64,6 +64,22 @@ static double largest_unit_params(const gcsim_model *m)
     return best;
 }
 
+/* Parameters DeepSpeed ZeRO-3 holds unsharded at once: those fetched and prefetched stay
+ * under stage3_max_live_parameters except by the tensor that crosses it (a prefetch issues
+ * one tensor at least; sharding.c, prefetch_issue), and never more than the model. */
+static double deepspeed_live_params(const gcsim_model *m)
+{
+    double largest = 0;
+    for (int l = 0; l < m->n_layers; l++) {
+        const gcsim_layer *ly = &m->layers[l];
+        double e = (double)gcsim_layer_params(ly) / (ly->matrices > 0 ? ly->matrices : 1);
+        if (e > largest)
+            largest = e;
+    }
+    double live = GCSIM_DS_MAX_LIVE_PARAMS + largest, n = (double)gcsim_model_params(m);
+    return live < n ? live : n;
+}
+
 /* GPUs a shard spans: all of them under ZeRO, the group under HSDP (a node by default). */
 static int shard_span(const gcsim_sharding *sh, const gcsim_platform *pf, int gpus)
 {
@@ -113,6 +129,9 @@ void gcsim_memory_estimate_sharded(const gcsim_model *m, const gcsim_platform *p
     double bucket_elems = (bucket_bytes > 0 ? bucket_bytes : 25.0 * 1048576) / 4.0;
     if (sh->strategy == GCSIM_SHARD_ZERO1 || sh->strategy == GCSIM_SHARD_ZERO2)
         out->buffer_bytes = 2.0 * bucket_elems * grad;
+    else if (gcsim_sharding_deepspeed_fetch(sh) && span > 1)
+        /* the live parameters as DeepSpeed bounds them, and a unit's gradient */
+        out->buffer_bytes = deepspeed_live_params(m) * working + largest_unit_params(m) * grad;
     else if (gcsim_sharding_shards_params(sh) && span > 1)
         out->buffer_bytes = largest_unit_params(m) * (2.0 * working + grad);
     if (sh->hpz && pf->gpus_per_node > 1)

@@ -301,7 +301,7 @@ static void test_memory(void)
     world_init(&w, 4, 1000000, 1.0, "ddp", 16);
     double P = 8e6, act = 1e6;
     gcsim_memory m;
-    const char *specs[] = {"ddp", "zero1", "zero2", "zero3", "hsdp"};
+    const char *specs[] = {"ddp", "zero1", "zero2", "fsdp", "hsdp", "zero3"};
     /* bf16 + Adam: working 2, master 4, gradients 2, Adam 8 bytes per parameter; the
      * largest unit 2e6 parameters; reduce buckets 2 x 25 MiB / 4 x 2 B */
     double bucket = 2 * (25.0 * 1048576 / 4) * 2, unit = 2e6 * (2 * 2 + 2);
@@ -309,13 +309,27 @@ static void test_memory(void)
                      (2 + 2) * P + (4 + 8) * P / 16 + bucket + act,
                      2 * P + (4 + 2 + 8) * P / 16 + bucket + act,
                      16 * P / 16 + unit + act,
-                     16 * P / 8 + unit + act};
-    for (int k = 0; k < 5; k++) {
+                     16 * P / 8 + unit + act,
+                     /* DeepSpeed: all 8e6 parameters live (under 1e9), a unit's gradient */
+                     16 * P / 16 + P * 2 + 2e6 * 2 + act};
+    for (int k = 0; k < 6; k++) {
         gcsim_sharding sh;
         CHECK(gcsim_sharding_parse(specs[k], &sh, (char[64]){0}, 64) == 0);
         gcsim_memory_estimate_sharded(&w.model, &w.platform, &sh, 16, 1, NULL, 0, &m);
         CHECK_REL(m.total_bytes, want[k], 1e-12);
     }
+    /* 8 tensors of 6e8: DeepSpeed's live parameters stop at stage3_max_live_parameters
+     * 1e9 plus the tensor that crosses it, 1.6e9 (FSDP: two units, 2.4e9) */
+    world big;
+    world_init(&big, 4, 600000000, 1.0, "zero3", 16);
+    gcsim_sharding ds;
+    CHECK(gcsim_sharding_parse("zero3", &ds, (char[64]){0}, 64) == 0);
+    gcsim_memory_estimate_sharded(&big.model, &big.platform, &ds, 16, 1, NULL, 0, &m);
+    CHECK_REL(m.buffer_bytes, 1.6e9 * 2 + 1.2e9 * 2, 1e-12);
+    CHECK(gcsim_sharding_parse("fsdp", &ds, (char[64]){0}, 64) == 0);
+    gcsim_memory_estimate_sharded(&big.model, &big.platform, &ds, 16, 1, NULL, 0, &m);
+    CHECK_REL(m.buffer_bytes, 1.2e9 * (2 * 2 + 2), 1e-12);
+    world_free(&big);
     /* checkpointing keeps 2/34 of the activations plus one of the 4 units' */
     gcsim_sharding sh = {.strategy = GCSIM_SHARD_ZERO3};
     const gcsim_act_ckpt full = {.mode = GCSIM_CKPT_FULL};
