@@ -64,6 +64,9 @@ typedef struct {
  * docs/sharding.md. */
 #define GCSIM_DS_PREFETCH_BUCKET_ELEMS 5e7
 #define GCSIM_DS_MAX_LIVE_PARAMS 1e9
+/* reduce_bucket_size pp_int(5e8), "number of elements reduced/allreduced at a time" (the
+ * same config.py): the unsharded gradients ZeRO-3 collects before a reduce-scatter. */
+#define GCSIM_DS_REDUCE_BUCKET_ELEMS 5e8
 /* Whether parameters are fetched as DeepSpeed ZeRO-3 does (per weight tensor, prefetch
  * bounded by the two limits above) rather than FSDP's whole unit one unit ahead. */
 bool gcsim_sharding_deepspeed_fetch(const gcsim_sharding *s);
