@@ -663,7 +663,8 @@ int sharding_build_units(gcsim_iteration *it, const gcsim_scenario *s,
     int fwd_group = g == n ? 0 : g;
     for (int k = 0; k < n_todo && rc == 0; k++) {
         const pending *p = &todo[k];
-        gcsim_bucket *bk = &it->buckets[it->n_buckets++];
+        int b = it->n_buckets++;
+        gcsim_bucket *bk = &it->buckets[b];
         bk->first_layer = p->layer >= 0 ? p->layer : units[p->unit].first_layer;
         bk->last_layer = p->layer >= 0 ? p->layer : units[p->unit].last_layer;
         bk->ready_block = p->ready_block;
@@ -671,15 +672,27 @@ int sharding_build_units(gcsim_iteration *it, const gcsim_scenario *s,
             bk->backward_s = units[p->unit].bwd_s;
             bk->bytes = gradient_bytes(it, s, bk->first_layer, bk->last_layer);
             for (int l = bk->first_layer; l <= bk->last_layer; l++)
-                it->layer_bucket[l] = k;
-            rc = program_gradient(it, s, k);
-        } else {
-            it->blocks[p->gated_block].gate = k;
-            rc = program_params(it, s, k, p->kind == 1 ? bwd_group : fwd_group,
-                                s->sharding.qwz,
-                                p->kind == 1 ? "backward all-gather" : "forward all-gather",
-                                p->layer >= 0 ? p->elems : 0);
+                it->layer_bucket[l] = b;
+            rc = program_gradient(it, s, b);
+            continue;
         }
+        /* DeepSpeed gathers the tensors one prefetch issues in one coalesced call
+         * (all_gather_coalesced): those issued at the same block, of the same pass */
+        double elems = p->elems;
+        it->blocks[p->gated_block].gate = b;
+        while (p->layer >= 0 && k + 1 < n_todo && todo[k + 1].layer >= 0 &&
+               todo[k + 1].kind == p->kind && todo[k + 1].ready_block == p->ready_block) {
+            k++;
+            elems += todo[k].elems;
+            it->blocks[todo[k].gated_block].gate = b;
+            if (todo[k].layer < bk->first_layer)
+                bk->first_layer = todo[k].layer;
+            if (todo[k].layer > bk->last_layer)
+                bk->last_layer = todo[k].layer;
+        }
+        rc = program_params(it, s, b, p->kind == 1 ? bwd_group : fwd_group, s->sharding.qwz,
+                            p->kind == 1 ? "backward all-gather" : "forward all-gather",
+                            p->layer >= 0 ? elems : 0);
     }
 out:
     free(unit_of);
