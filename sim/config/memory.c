@@ -245,7 +245,8 @@ static void fit_suggestions(const gcsim_model *m, const gcsim_platform *pf, int 
     size_t n = 0;
     buf[0] = '\0';
     for (size_t k = 0; k < sizeof order / sizeof *order && n < size; k++) {
-        gcsim_sharding alt = {.strategy = order[k]};
+        /* zero3 suggested as fsdp: FSDP's memory (a DeepSpeed zero3 differs) */
+        gcsim_sharding alt = {.strategy = order[k], .fsdp = order[k] == GCSIM_SHARD_ZERO3};
         for (int ck = ckpt ? 1 : 0; ck < 2; ck++) {
             /* without checkpointing, then with the asked policy (full when none was, or
              * when it was op, whose activations are counted whole) */
