@@ -190,12 +190,12 @@ static int program_gradient(gcsim_iteration *it, const gcsim_scenario *s, int b)
 
 /* A parameter all-gather of layers first..last over `group` GPUs (0: all). */
 static int program_params(gcsim_iteration *it, const gcsim_scenario *s, int b, int group,
-                          bool quantized, const char *name)
+                          bool quantized, const char *name, double elems)
 {
     gcsim_bucket *bk = &it->buckets[b];
-    double elems = 0;
-    for (int l = bk->first_layer; l <= bk->last_layer; l++)
-        elems += (double)gcsim_layer_params(&s->model->layers[l]);
+    if (elems <= 0) /* the whole layers (else a share of one layer's: a weight tensor) */
+        for (int l = bk->first_layer; l <= bk->last_layer; l++)
+            elems += (double)gcsim_layer_params(&s->model->layers[l]);
     int g = group > 0 ? group : s->placement.gpus;
     bk->bytes = param_shard_bytes(s, elems, g, quantized);
     begin_program(it, b);
@@ -335,7 +335,7 @@ int sharding_build_bucketed(gcsim_iteration *it, const gcsim_scenario *s,
     ag->first_layer = 0;
     ag->last_layer = it->n_layers - 1;
     ag->ready_block = it->n_blocks - 1;
-    if (program_params(it, s, it->n_buckets - 1, 0, false, "parameter all-gather"))
+    if (program_params(it, s, it->n_buckets - 1, 0, false, "parameter all-gather", 0))
         return gcsim_fail(err, "out of memory");
     return 0;
 }
@@ -353,7 +353,123 @@ typedef struct {
 typedef struct {
     int unit, ready_block, gated_block;
     int kind; /* 0 forward all-gather, 1 backward all-gather, 2 gradient */
+    int layer;    /* DeepSpeed fetch: the all-gather's layer (-1: the whole unit) */
+    double elems; /* and its elements (one weight tensor's share of the layer) */
 } pending;
+
+/* ---- DeepSpeed ZeRO-3: parameters fetched per weight tensor ---- */
+
+/* DeepSpeed fetches the parameters of each submodule that owns some (a Linear: one weight
+ * tensor) when it runs, and at every submodule it runs (forward, recomputation, backward)
+ * prefetches further ones in the recorded order of the step's fetches
+ * (partitioned_param_coordinator.py, fetch_sub_module): those not yet in flight, one at
+ * least, until the elements issued at this submodule reach stage3_prefetch_bucket_size,
+ * and never while those available (in use, kept for reuse, in flight) reach
+ * stage3_max_live_parameters. With tensors larger than the bucket (every matrix of a 10B+
+ * transformer) that is one tensor more per submodule run: a forward all-gather overlaps
+ * only the compute of the tensor before it, and a unit's reduce-scatter, on the same links,
+ * delays the all-gathers queued behind it. A tensor is live from its all-gather to its last
+ * use (its forward; under checkpointing its backward, after the recomputation). Not
+ * modelled: stage3_max_reuse_distance keeping a tensor for a later pass, and
+ * stage3_param_persistence_threshold (tensors under 1e5 elements never partitioned). */
+typedef struct {
+    int n, cap;
+    int *gate, *release, *layer, *issue; /* blocks; issue: the block issuing it */
+    double *elems;
+} fetch_pass;
+
+static int fetch_add(fetch_pass *f, int gate, int layer, double elems)
+{
+    if (f->n == f->cap) {
+        int c = f->cap ? 2 * f->cap : 64;
+        int **iv[] = {&f->gate, &f->release, &f->layer, &f->issue};
+        for (int k = 0; k < 4; k++) {
+            int *v = realloc(*iv[k], sizeof(int) * (size_t)c);
+            if (!v)
+                return -1;
+            *iv[k] = v;
+        }
+        double *e = realloc(f->elems, sizeof(double) * (size_t)c);
+        if (!e)
+            return -1;
+        f->elems = e;
+        f->cap = c;
+    }
+    f->gate[f->n] = gate;
+    f->release[f->n] = gate;
+    f->layer[f->n] = layer;
+    f->elems[f->n] = elems;
+    f->n++;
+    return 0;
+}
+
+/* Sets issue[] for the fetches of blocks first_block .. last_block (one micro-batch's
+ * trace, fetches in block order) as fetch_sub_module does at each block. */
+static void prefetch_issue(fetch_pass *f, int first_block, int last_block)
+{
+    int next = 0, rel = 0, n = f->n;
+    double live = 0;
+    /* fetches by release block, to retire them in order */
+    int *order = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (!order) { /* no room to simulate: every tensor fetched when needed */
+        for (int j = 0; j < n; j++)
+            f->issue[j] = f->gate[j];
+        return;
+    }
+    for (int j = 0; j < n; j++)
+        order[j] = j;
+    for (int j = 1; j < n; j++) /* insertion sort: nearly in order already */
+        for (int k = j; k > 0 && f->release[order[k - 1]] > f->release[order[k]]; k--) {
+            int t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+        }
+    for (int blk = first_block; blk <= last_block; blk++) {
+        while (rel < n && f->release[order[rel]] < blk && order[rel] < next)
+            live -= f->elems[order[rel++]];
+        if (next < n && f->gate[next] == blk) { /* its own tensor, not prefetched */
+            f->issue[next] = blk;
+            live += f->elems[next++];
+        }
+        double budget = fmin(GCSIM_DS_MAX_LIVE_PARAMS - live, GCSIM_DS_PREFETCH_BUCKET_ELEMS);
+        double numel = 0;
+        while (next < n && numel < budget) {
+            f->issue[next] = blk;
+            numel += f->elems[next];
+            live += f->elems[next++];
+        }
+    }
+    free(order);
+}
+
+/* Appends the micro-batch's all-gathers to todo (room reserved by the caller) and empties
+ * the list: forward ones before the backward pass begins (its first block bwd_block). */
+static void fetch_flush(fetch_pass *f, pending *todo, int *n_todo, int first_block,
+                        int last_block, int bwd_block)
+{
+    prefetch_issue(f, first_block, last_block);
+    for (int j = 0; j < f->n; j++)
+        todo[(*n_todo)++] = (pending){.unit = -1, .ready_block = f->issue[j] - 1,
+                                      .gated_block = f->gate[j],
+                                      .kind = f->gate[j] >= bwd_block ? 1 : 0,
+                                      .layer = f->layer[j], .elems = f->elems[j]};
+    f->n = 0;
+}
+
+static void fetch_free(fetch_pass *f)
+{
+    free(f->gate);
+    free(f->release);
+    free(f->layer);
+    free(f->issue);
+    free(f->elems);
+}
+
+/* A layer's weight tensors (DeepSpeed's fetch granules): `matrices`, else one. */
+static int layer_tensors(const gcsim_layer *l)
+{
+    return l->matrices > 0 ? l->matrices : 1;
+}
 
 static int pending_order(const void *a, const void *b)
 {
@@ -407,7 +523,11 @@ int sharding_build_units(gcsim_iteration *it, const gcsim_scenario *s,
     it->compute_s = it->forward_s = 0;
     for (int l = 0; l < L; l++)
         it->layer_bucket[l] = -1;
-    int per_micro = 3 * U;
+    bool ds = gcsim_sharding_deepspeed_fetch(&s->sharding);
+    int tensors = 0; /* DeepSpeed's fetch steps per pass at most */
+    for (int l = 0; l < L; l++)
+        tensors += layer_tensors(&m->layers[l]);
+    int per_micro = ds ? 2 * tensors + U : 3 * U;
     if ((long long)per_micro * K > SHARDING_MAX_CALLS) {
         free(unit_of);
         free(units);
@@ -422,12 +542,80 @@ int sharding_build_units(gcsim_iteration *it, const gcsim_scenario *s,
         goto out;
     }
     int n_todo = 0, block_cap = 0;
-    for (int mb = 0; mb < K && rc == 0; mb++) {
+    fetch_pass fp = {0};
+    int *first_fetch = ds ? malloc(sizeof(int) * (size_t)L) : NULL;
+    if (ds && !first_fetch)
+        rc = -1;
+    for (int mb = 0; ds && mb < K && rc == 0; mb++) {
+        int mb_first = it->n_blocks;
+        for (int u = 0; u < U && rc == 0; u++)
+            for (int l = units[u].first_layer; l <= units[u].last_layer && rc == 0; l++) {
+                int nt = layer_tensors(&m->layers[l]);
+                double e = (double)gcsim_layer_params(&m->layers[l]) / nt;
+                for (int t = 0; t < nt && rc == 0; t++) {
+                    double f = layer_fwd_s[l] / nt;
+                    rc = (e > 0 && fetch_add(&fp, it->n_blocks, l, e)) ||
+                         add_block(it, &block_cap,
+                                   (gcsim_block){.kind = GCSIM_BLOCK_FORWARD, .seconds = f,
+                                                 .first_layer = l, .last_layer = l,
+                                                 .gate = -1, .micro_batch = mb});
+                    it->forward_s += f;
+                    it->compute_s += f;
+                }
+            }
+        if (rc)
+            break;
+        int bwd_first = it->n_blocks;
+        for (int t = 0; t < U && rc == 0; t++) {
+            int u = U - 1 - t;
+            bool rec = units[u].recompute_s > 0;
+            /* the checkpointed unit's forward again, its tensors fetched in forward order */
+            for (int l = units[u].first_layer; rec && l <= units[u].last_layer && rc == 0; l++) {
+                int nt = layer_tensors(&m->layers[l]);
+                double e = (double)gcsim_layer_params(&m->layers[l]) / nt;
+                double r = share[l] * layer_fwd_s[l] / nt;
+                first_fetch[l] = e > 0 ? fp.n : -1;
+                for (int k = 0; r > 0 && k < nt && rc == 0; k++) {
+                    rc = (e > 0 && fetch_add(&fp, it->n_blocks, l, e)) ||
+                         add_block(it, &block_cap,
+                                   (gcsim_block){.kind = GCSIM_BLOCK_RECOMPUTE, .seconds = r,
+                                                 .first_layer = l, .last_layer = l,
+                                                 .gate = -1, .micro_batch = mb});
+                    it->compute_s += r;
+                }
+            }
+            /* backward in reverse order; a tensor not recomputed is fetched for it */
+            for (int l = units[u].last_layer; l >= units[u].first_layer && rc == 0; l--) {
+                int nt = layer_tensors(&m->layers[l]);
+                double e = (double)gcsim_layer_params(&m->layers[l]) / nt;
+                bool fetched = rec && share[l] * layer_fwd_s[l] > 0;
+                for (int k = 0; k < nt && rc == 0; k++) {
+                    double b = layer_bwd_s[l] / nt;
+                    if (fetched && first_fetch[l] >= 0) /* live until this backward */
+                        fp.release[first_fetch[l] + k] = it->n_blocks;
+                    rc = (!fetched && e > 0 && fetch_add(&fp, it->n_blocks, l, e)) ||
+                         add_block(it, &block_cap,
+                                   (gcsim_block){.kind = GCSIM_BLOCK_BACKWARD, .seconds = b,
+                                                 .first_layer = l, .last_layer = l,
+                                                 .gate = -1, .micro_batch = mb});
+                    it->compute_s += b;
+                }
+            }
+            todo[n_todo++] = (pending){.unit = u, .ready_block = it->n_blocks - 1,
+                                       .gated_block = -1, .kind = 2, .layer = -1};
+        }
+        if (rc == 0)
+            fetch_flush(&fp, todo, &n_todo, mb_first, it->n_blocks - 1, bwd_first);
+    }
+    fetch_free(&fp);
+    free(first_fetch);
+    for (int mb = 0; !ds && mb < K && rc == 0; mb++) {
         int base = it->n_blocks;
         for (int u = 0; u < U && rc == 0; u++) {
             int prefetch = base + u - 2 > base - 1 ? base + u - 2 : base - 1;
             todo[n_todo++] = (pending){.unit = u, .ready_block = prefetch,
-                                       .gated_block = it->n_blocks, .kind = 0};
+                                       .gated_block = it->n_blocks, .kind = 0,
+                                       .layer = -1};
             rc = add_block(it, &block_cap,
                            (gcsim_block){.kind = GCSIM_BLOCK_FORWARD, .seconds = units[u].fwd_s,
                                          .first_layer = units[u].first_layer,
@@ -441,7 +629,7 @@ int sharding_build_units(gcsim_iteration *it, const gcsim_scenario *s,
             int u = U - 1 - t, q = it->n_blocks;
             int prefetch = q - 2 > fwd_end ? q - 2 : fwd_end;
             todo[n_todo++] = (pending){.unit = u, .ready_block = prefetch, .gated_block = q,
-                                       .kind = 1};
+                                       .kind = 1, .layer = -1};
             if (units[u].recompute_s > 0) {
                 rc = add_block(it, &block_cap,
                                (gcsim_block){.kind = GCSIM_BLOCK_RECOMPUTE,
@@ -459,7 +647,7 @@ int sharding_build_units(gcsim_iteration *it, const gcsim_scenario *s,
                                                .gate = -1, .micro_batch = mb});
             it->compute_s += units[u].bwd_s;
             todo[n_todo++] = (pending){.unit = u, .ready_block = it->n_blocks - 1,
-                                       .gated_block = -1, .kind = 2};
+                                       .gated_block = -1, .kind = 2, .layer = -1};
         }
     }
     if (rc)
@@ -475,22 +663,36 @@ int sharding_build_units(gcsim_iteration *it, const gcsim_scenario *s,
     int fwd_group = g == n ? 0 : g;
     for (int k = 0; k < n_todo && rc == 0; k++) {
         const pending *p = &todo[k];
-        gcsim_bucket *bk = &it->buckets[it->n_buckets++];
-        bk->first_layer = units[p->unit].first_layer;
-        bk->last_layer = units[p->unit].last_layer;
+        int b = it->n_buckets++;
+        gcsim_bucket *bk = &it->buckets[b];
+        bk->first_layer = p->layer >= 0 ? p->layer : units[p->unit].first_layer;
+        bk->last_layer = p->layer >= 0 ? p->layer : units[p->unit].last_layer;
         bk->ready_block = p->ready_block;
         if (p->kind == 2) {
             bk->backward_s = units[p->unit].bwd_s;
             bk->bytes = gradient_bytes(it, s, bk->first_layer, bk->last_layer);
             for (int l = bk->first_layer; l <= bk->last_layer; l++)
-                it->layer_bucket[l] = k;
-            rc = program_gradient(it, s, k);
-        } else {
-            it->blocks[p->gated_block].gate = k;
-            rc = program_params(it, s, k, p->kind == 1 ? bwd_group : fwd_group,
-                                s->sharding.qwz,
-                                p->kind == 1 ? "backward all-gather" : "forward all-gather");
+                it->layer_bucket[l] = b;
+            rc = program_gradient(it, s, b);
+            continue;
         }
+        /* DeepSpeed gathers the tensors one prefetch issues in one coalesced call
+         * (all_gather_coalesced): those issued at the same block, of the same pass */
+        double elems = p->elems;
+        it->blocks[p->gated_block].gate = b;
+        while (p->layer >= 0 && k + 1 < n_todo && todo[k + 1].layer >= 0 &&
+               todo[k + 1].kind == p->kind && todo[k + 1].ready_block == p->ready_block) {
+            k++;
+            elems += todo[k].elems;
+            it->blocks[todo[k].gated_block].gate = b;
+            if (todo[k].layer < bk->first_layer)
+                bk->first_layer = todo[k].layer;
+            if (todo[k].layer > bk->last_layer)
+                bk->last_layer = todo[k].layer;
+        }
+        rc = program_params(it, s, b, p->kind == 1 ? bwd_group : fwd_group, s->sharding.qwz,
+                            p->kind == 1 ? "backward all-gather" : "forward all-gather",
+                            p->layer >= 0 ? elems : 0);
     }
 out:
     free(unit_of);

@@ -66,6 +66,37 @@ static double largest_unit_params(const gcsim_model *m)
     return best;
 }
 
+/* Parameters DeepSpeed ZeRO-3 holds unsharded at once: those fetched and prefetched stay
+ * under stage3_max_live_parameters except by the tensor that crosses it (a prefetch issues
+ * one tensor at least; sharding.c, prefetch_issue), and never more than the model. */
+static double largest_tensor_params(const gcsim_model *m)
+{
+    double largest = 0;
+    for (int l = 0; l < m->n_layers; l++) {
+        const gcsim_layer *ly = &m->layers[l];
+        double e = (double)gcsim_layer_params(ly) / (ly->matrices > 0 ? ly->matrices : 1);
+        if (e > largest)
+            largest = e;
+    }
+    return largest;
+}
+
+static double deepspeed_live_params(const gcsim_model *m)
+{
+    double live = GCSIM_DS_MAX_LIVE_PARAMS + largest_tensor_params(m);
+    double n = (double)gcsim_model_params(m);
+    return live < n ? live : n;
+}
+
+/* Unsharded gradients DeepSpeed ZeRO-3 holds: the reduce bucket it fills before a
+ * reduce-scatter (reduce_bucket_size) and the tensor whose gradient is being added, at
+ * most a unit's (what FSDP reduce-scatters at once). */
+static double deepspeed_live_grads(const gcsim_model *m, double unit)
+{
+    double g = GCSIM_DS_REDUCE_BUCKET_ELEMS + largest_tensor_params(m);
+    return g < unit ? g : unit;
+}
+
 /* GPUs a shard spans: all of them under ZeRO, the group under HSDP (a node by default). */
 static int shard_span(const gcsim_sharding *sh, const gcsim_platform *pf, int gpus)
 {
@@ -115,6 +146,10 @@ void gcsim_memory_estimate_sharded(const gcsim_model *m, const gcsim_platform *p
     double bucket_elems = (bucket_bytes > 0 ? bucket_bytes : 25.0 * 1048576) / 4.0;
     if (sh->strategy == GCSIM_SHARD_ZERO1 || sh->strategy == GCSIM_SHARD_ZERO2)
         out->buffer_bytes = 2.0 * bucket_elems * grad;
+    else if (gcsim_sharding_deepspeed_fetch(sh) && span > 1)
+        /* the live parameters and gradients as DeepSpeed bounds them */
+        out->buffer_bytes = deepspeed_live_params(m) * working +
+                            deepspeed_live_grads(m, largest_unit_params(m)) * grad;
     else if (gcsim_sharding_shards_params(sh) && span > 1)
         out->buffer_bytes = largest_unit_params(m) * (2.0 * working + grad);
     if (sh->hpz && pf->gpus_per_node > 1)
@@ -204,7 +239,8 @@ static void fit_suggestions(const gcsim_model *m, const gcsim_platform *pf, int 
     size_t n = 0;
     buf[0] = '\0';
     for (size_t k = 0; k < sizeof order / sizeof *order && n < size; k++) {
-        gcsim_sharding alt = {.strategy = order[k]};
+        /* zero3 suggested as fsdp: FSDP's memory (a DeepSpeed zero3 differs) */
+        gcsim_sharding alt = {.strategy = order[k], .fsdp = order[k] == GCSIM_SHARD_ZERO3};
         /* without checkpointing (when none was asked), with the asked policy (unless op
          * counted whole), then with full checkpointing (unless that was asked) */
         bool op = ckpt && ckpt->mode == GCSIM_CKPT_OP && !gcsim_act_memory_from_saved(m);

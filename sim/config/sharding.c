@@ -21,6 +21,11 @@ bool gcsim_sharding_shards_params(const gcsim_sharding *s)
     return s->strategy == GCSIM_SHARD_ZERO3 || s->strategy == GCSIM_SHARD_HSDP;
 }
 
+bool gcsim_sharding_deepspeed_fetch(const gcsim_sharding *s)
+{
+    return s->strategy == GCSIM_SHARD_ZERO3 && !s->fsdp;
+}
+
 int gcsim_sharding_parse(const char *text, gcsim_sharding *out, char *why, int why_len)
 {
     memset(out, 0, sizeof *out);

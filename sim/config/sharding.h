@@ -54,6 +54,23 @@ typedef struct {
  * exact grouping only moves the scale overhead, 0.2% of an int8 payload). */
 #define GCSIM_ZEROPP_BLOCK_ELEMS 2048.0
 
+/* DeepSpeed ZeRO-3's parameter fetching (zero3 as spelled; fsdp keeps FSDP's one unit
+ * ahead), in parameter elements, DeepSpeed's defaults: prefetch_bucket_size (alias
+ * stage3_prefetch_bucket_size) pp_int(5e7), "maximum number of parameter elements to fetch
+ * ahead of use", and max_live_parameters (alias stage3_max_live_parameters) pp_int(1e9),
+ * "the maximum number of parameters resident per GPU before releasing"
+ * (deepspeed/runtime/zero/config.py, microsoft/DeepSpeed commit 50c6d6f2). How they bound
+ * the prefetch: partitioned_param_coordinator.py (fetch_sub_module, commit 196e63ac) and
+ * docs/sharding.md. */
+#define GCSIM_DS_PREFETCH_BUCKET_ELEMS 5e7
+#define GCSIM_DS_MAX_LIVE_PARAMS 1e9
+/* reduce_bucket_size pp_int(5e8), "number of elements reduced/allreduced at a time" (the
+ * same config.py): the unsharded gradients ZeRO-3 collects before a reduce-scatter. */
+#define GCSIM_DS_REDUCE_BUCKET_ELEMS 5e8
+/* Whether parameters are fetched as DeepSpeed ZeRO-3 does (per weight tensor, prefetch
+ * bounded by the two limits above) rather than FSDP's whole unit one unit ahead. */
+bool gcsim_sharding_deepspeed_fetch(const gcsim_sharding *s);
+
 /* Parses ddp | zero1 | zero2 | zero3 | fsdp | hsdp[:GROUP], then any of +qwz +hpz +qgz
  * (zero3/fsdp only). Returns 0, or -1 with the reason in why. */
 int gcsim_sharding_parse(const char *text, gcsim_sharding *out, char *why, int why_len);

@@ -212,7 +212,7 @@ static void test_traffic(void)
 static void test_timeline(void)
 {
     world w;
-    world_init(&w, 2, 1000, 12.0, "zero3", 16);
+    world_init(&w, 2, 1000, 12.0, "fsdp", 16); /* FSDP: whole units, one ahead */
     for (int ckpt = 0; ckpt < 2; ckpt++) {
         w.s.act_ckpt = ckpt;
         gcsim_iteration it;
@@ -237,13 +237,76 @@ static void test_timeline(void)
     world_free(&w);
 }
 
+/* DeepSpeed ZeRO-3 (zero3 as spelled): one all-gather per weight tensor (here per layer,
+ * 2 per unit), issued as fetch_sub_module prefetches (sharding.c). Blocks, no
+ * checkpointing: F0..F3 forward, B4 (u1.b) B5 (u1.a) B6 (u0.b) B7 (u0.a); fetch j gates
+ * block j. With checkpointing: F0..F3, R4 R5 B6 B7 (unit 1), R8 R9 B10 B11 (unit 0),
+ * fetches gate 0, 1, 2, 3, 4, 5, 8, 9. */
+static void test_deepspeed_prefetch(void)
+{
+    struct {
+        long long params;
+        int ckpt;
+        int ready[8];         /* ready_block of fetches 0..7, by hand */
+        int buckets;          /* coalesced all-gathers + 2 reduce-scatters */
+        double iteration_s;   /* every call 1 s, forward 1 s and backward 2 s a layer */
+    } cases[] = {
+        /* 1,000-element tensors: block 0 prefetches all 7 others (stage3_prefetch_bucket_size
+         * 5e7 not reached), in two calls; the timeline is AG0-3 0-1, AG4-7 1-2, F 1-5,
+         * B4 5-7, B5 7-9, RS1 9-10, B6 9-11, B7 11-13, RS0 13-14 */
+        {1000, 0, {-1, -1, -1, -1, -1, -1, -1, -1}, 4, 14.0},
+        /* 6e7 > the bucket: one tensor more per block, fetch j issued at block j - 1:
+         * AG0-1 0-1, F0 1-2, AG2 2-3, F1 2-3, ..., AG7 9-10, RS1 10-11, B6 9-11, B7 11-13,
+         * RS0 13-14 */
+        {60000000, 0, {-1, -1, 0, 1, 2, 3, 4, 5}, 9, 14.0},
+        /* checkpointing, 6e7: R4's tensor lives until B7; still under 1e9 live */
+        {60000000, 1, {-1, -1, 0, 1, 2, 3, 4, 5}, 9, 18.0},
+        /* 6e8: at R5 and B6 the live tensors (R4's and R5's, 1.2e9) exceed
+         * stage3_max_live_parameters 1e9: no prefetch until B7 (R5's released after B6)
+         * issues fetch 6 and R8 fetch 7 (R4's released after B7). Timeline: ... R5 6-7,
+         * B6 7-9, AG6 9-10, B7 9-11, AG7 11-12, RS1 12-13, R8 11-12, R9 12-13, B10 13-15,
+         * B11 15-17, RS0 17-18 (at 6e7 AG6 6-7 and AG7 7-8 instead, RS1 11-12: 18 too) */
+        {600000000, 1, {-1, -1, 0, 1, 2, 3, 6, 7}, 9, 18.0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        world w;
+        world_init(&w, 2, cases[c].params, 12.0, "zero3", 16);
+        w.s.act_ckpt = cases[c].ckpt;
+        gcsim_iteration it;
+        gcsim_error err;
+        CHECK(gcsim_iteration_build(&it, &w.s, &err) == 0);
+        CHECK(it.n_blocks == (cases[c].ckpt ? 12 : 8));
+        /* the tensors one block issues go in one call (all_gather_coalesced): with 1,000
+         * elements the forward's 4 and the backward's 4; otherwise fetches 0 and 1 */
+        CHECK(it.n_buckets == cases[c].buckets);
+        int k = 0;
+        for (int b = 0; b < it.n_blocks; b++) {
+            if (it.blocks[b].gate < 0)
+                continue;
+            const gcsim_bucket *bk = &it.buckets[it.blocks[b].gate];
+            CHECK(k < 8 && bk->ready_block == cases[c].ready[k]);
+            CHECK(bk->backward_s == 0);
+            k++;
+        }
+        CHECK(k == 8);
+        double call_s[32];
+        for (int j = 0; j < 32; j++)
+            call_s[j] = 1.0;
+        gcsim_timeline tl;
+        CHECK(gcsim_timeline_run(&it, call_s, &tl, &err) == 0);
+        CHECK_REL(tl.iteration_s, cases[c].iteration_s, 1e-12);
+        gcsim_iteration_free(&it);
+        world_free(&w);
+    }
+}
+
 static void test_memory(void)
 {
     world w;
     world_init(&w, 4, 1000000, 1.0, "ddp", 16);
     double P = 8e6, act = 1e6;
     gcsim_memory m;
-    const char *specs[] = {"ddp", "zero1", "zero2", "zero3", "hsdp"};
+    const char *specs[] = {"ddp", "zero1", "zero2", "fsdp", "hsdp", "zero3"};
     /* bf16 + Adam: working 2, master 4, gradients 2, Adam 8 bytes per parameter; the
      * largest unit 2e6 parameters; reduce buckets 2 x 25 MiB / 4 x 2 B */
     double bucket = 2 * (25.0 * 1048576 / 4) * 2, unit = 2e6 * (2 * 2 + 2);
@@ -251,13 +314,28 @@ static void test_memory(void)
                      (2 + 2) * P + (4 + 8) * P / 16 + bucket + act,
                      2 * P + (4 + 2 + 8) * P / 16 + bucket + act,
                      16 * P / 16 + unit + act,
-                     16 * P / 8 + unit + act};
-    for (int k = 0; k < 5; k++) {
+                     16 * P / 8 + unit + act,
+                     /* DeepSpeed: all 8e6 parameters live (under 1e9), a unit's gradient */
+                     16 * P / 16 + P * 2 + 2e6 * 2 + act};
+    for (int k = 0; k < 6; k++) {
         gcsim_sharding sh;
         CHECK(gcsim_sharding_parse(specs[k], &sh, (char[64]){0}, 64) == 0);
         gcsim_memory_estimate_sharded(&w.model, &w.platform, &sh, 16, 1, NULL, 0, &m);
         CHECK_REL(m.total_bytes, want[k], 1e-12);
     }
+    /* 8 tensors of 6e8: DeepSpeed's live parameters stop at stage3_max_live_parameters
+     * 1e9 plus the tensor that crosses it, 1.6e9 (FSDP: two units, 2.4e9); its gradients
+     * at reduce_bucket_size 5e8 plus one tensor, 1.1e9 (FSDP: a unit, 1.2e9) */
+    world big;
+    world_init(&big, 4, 600000000, 1.0, "zero3", 16);
+    gcsim_sharding ds;
+    CHECK(gcsim_sharding_parse("zero3", &ds, (char[64]){0}, 64) == 0);
+    gcsim_memory_estimate_sharded(&big.model, &big.platform, &ds, 16, 1, NULL, 0, &m);
+    CHECK_REL(m.buffer_bytes, 1.6e9 * 2 + 1.1e9 * 2, 1e-12);
+    CHECK(gcsim_sharding_parse("fsdp", &ds, (char[64]){0}, 64) == 0);
+    gcsim_memory_estimate_sharded(&big.model, &big.platform, &ds, 16, 1, NULL, 0, &m);
+    CHECK_REL(m.buffer_bytes, 1.2e9 * (2 * 2 + 2), 1e-12);
+    world_free(&big);
     /* checkpointing keeps 2/34 of the activations plus one of the 4 units' */
     gcsim_sharding sh = {.strategy = GCSIM_SHARD_ZERO3};
     const gcsim_act_ckpt full = {.mode = GCSIM_CKPT_FULL};
@@ -288,6 +366,7 @@ int main(void)
     test_grouped_schedules();
     test_traffic();
     test_timeline();
+    test_deepspeed_prefetch();
     test_memory();
     test_parse();
     CHECK_DONE();

@@ -302,7 +302,8 @@ def accumulation(ctx, case):
 
 def checkpointing(ctx, case):
     """Recomputing forward work never makes a step faster or uses more memory:
-    compute_s and iteration_s with a policy >= without, memory per GPU <=. Nested
+    compute_s and iteration_s with a policy >= without (iteration_s not under zero3, whose
+    DeepSpeed prefetch gains the recomputed submodules' prefetch points), memory per GPU <=. Nested
     policies order the same way (full recomputes a superset of every:1, every:1 of
     every:2), and every:1 and fraction:1 name the same blocks (identical rows)."""
     policy = case.act_ckpt or ctx.rng.choice(["full", "op", "every:2", "fraction:0.5"])
@@ -314,9 +315,15 @@ def checkpointing(ctx, case):
     if rows0 is None or rowsp is None:
         return  # refused: a policy a model without blocks cannot take, the papers' patterns
     a, b = _rows_by_engine(rows0), _rows_by_engine(rowsp)
+    # DeepSpeed's zero3 prefetches at every submodule it runs (docs/sharding.md): the
+    # recomputed ones add prefetch points, so a comm-bound step can end sooner with them
+    # (seen: -2.7%, llama-2-7b on a100-40g-400g, every:2); its compute is still checked
+    deepspeed = (case.sharding or "").startswith("zero3")
     for eng in a:
-        for key, more in (("compute_s", True), ("iteration_s", True),
+        for key, more in (("compute_s", True), ("iteration_s", not deepspeed),
                           ("memory_bytes_per_gpu", False)):
+            if key == "iteration_s" and deepspeed:
+                continue
             x, y = _f(a[eng][key]), _f(b[eng][key])
             ok = _le(x, y) if more else _le(y, x)
             ctx.check("checkpointing", ck, ok, "%s: %s without %.17g, with %s %.17g" % (

@@ -566,6 +566,33 @@ def scaling_loss_section(gcsim, repo):
            "(`--ecmp-spines`, `--background-load`: DES only, not run here), stragglers beyond a "
            "normal spread of CV 0.01, and the data loader and logging overheads that grow with "
            "the job.", ""]
+def zeropp_section(gcsim, repo):
+    """Issue 43: ZeRO++ against ZeRO-3, the predicted speedup against DeepSpeed's published
+    pairs (tests/validation/zeropp.py). Test it alone: python3 -c "import sys;
+    sys.path.insert(0, 'tests/validation'); import make_validation_doc as m;
+    print(m.zeropp_section(GCSIM, '.'))" """
+    script = os.path.join(HERE, "zeropp.py")
+    with tempfile.TemporaryDirectory() as tmp:
+        md = os.path.join(tmp, "zeropp.md")
+        r = subprocess.run([sys.executable, script, "--gcsim", gcsim, "--markdown", md],
+                           capture_output=True, text=True, timeout=3600)
+        if r.returncode != 0:
+            raise RuntimeError("zeropp.py failed (exit %d): %s" % (r.returncode,
+                                                                  r.stderr.strip()))
+        table = open(md).read()
+    out = ["## ZeRO++ against ZeRO-3", "",
+           "Issue 43. `python3 tests/validation/zeropp.py --gcsim $G` (CTest: "
+           "`validation_zeropp`): the speedup of ZeRO++ (qwZ + hpZ + qgZ) over ZeRO-3, "
+           "ZeRO-3's predicted iteration time over ZeRO++'s, against the published pairs of "
+           "`tests/validation/zeropp/speedups.tsv` (DeepSpeed's ZeRO++ blog, Figs. 6-8, bar "
+           "labels; sources per row). Validation data only: nothing is fitted to them. The "
+           "architectures other than the tutorial's 18B, the DGX-2-class platform (16 V100 "
+           "per node, N x 100 Gb/s) and Fig. 8's GPU count are assumptions, the compute rate "
+           "(--mfu 0.48, Megatron-LM's single-V100 baseline) is derived from another source; "
+           "the script's docstring lists each. Error = predicted / published speedup - 1, "
+           "signed. The last column is gcsim's memory estimate for the ZeRO++ run (published, "
+           "so \"no fit\" is gcsim's error). docs/sharding.md says what the model of "
+           "DeepSpeed's fetch covers and what it does not.", "", table]
     return "\n".join(out)
 
 
@@ -663,6 +690,8 @@ def main(argv):
             "| `build/tests/convergence/conv_validate .` | convergence factors (catalog, `gcsim "
             "train`, variance bound) against the held-out third of the published outcomes "
             "(docs/convergence.md). CTest: `convergence_validate` |",
+            "| `python3 tests/validation/zeropp.py --gcsim $G` | ZeRO++ against ZeRO-3: predicted "
+            "speedup against DeepSpeed's published pairs. CTest: `validation_zeropp` |",
             "| `ctest --test-dir build -L validation` / `-LE validation` | run / skip all of them |",
             "| `cmake --build build --target validation_doc` | this page |",
             "",
@@ -676,6 +705,7 @@ def main(argv):
         parts.append(sharded_section(gcsim, repo))
         parts.append(peak_memory_section(gcsim, repo))
         parts.append(scaling_loss_section(gcsim, repo))
+        parts.append(zeropp_section(gcsim, repo))
         parts.append(convergence_section(gcsim, repo))
     except (catalog.InputError, ValueError, KeyError) as e:
         usage_error("bad input: %s" % (e,))

@@ -208,6 +208,9 @@ AGREEMENT_CASES = [("llama-2-7b", "zero1", []), ("llama-2-7b", "zero2", ["--grad
                    ("llama-2-7b", "fsdp", ["--act-ckpt=op"]),
                    ("llama-2-7b", "zero2", ["--act-ckpt=every:2"]),
                    ("llama-2-7b", "hsdp", []), ("llama-2-7b", "zero3+qwz+hpz+qgz", []),
+                   # DeepSpeed's per-tensor fetch and bounded prefetch (zero3 as spelled)
+                   ("llama-2-7b", "zero3", []), ("llama-2-7b", "zero3", ["--act-ckpt"]),
+                   ("llama-2-7b", "zero3+qwz+hpz+qgz", ["--act-ckpt"]),
                    ("gpt2-xl", "fsdp", ["--precision", "bf16", "--grad-accum", "2"]),
                    ("gpt2-xl", "zero2", ["--precision", "bf16"])]
 AGREEMENT_GPUS = "16,64"

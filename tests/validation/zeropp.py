@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""ZeRO++ against ZeRO-3: gcsim's predicted speedup against the published one.
+
+    zeropp.py [--gcsim PATH] [--before PATH] [--engine analytic|des] [--markdown [FILE]]
+
+Every row of tests/validation/zeropp/speedups.tsv (DeepSpeed's ZeRO++ blog, Figs. 6-8, and
+its tutorial; sources per row) is a pair of published throughputs, ZeRO-3 and ZeRO++
+(qwZ + hpZ + qgZ), on the same model, GPUs and network. gcsim predicts both
+(`--sharding zero3` and `zero3+qwz+hpz+qgz`, hpZ inside the 16-GPU node as the tutorial's
+zero_hpz_partition_size 16) and the speedup is ZeRO-3's iteration time over ZeRO++'s (the
+same work per iteration). The error is predicted / published speedup - 1, signed.
+These rows are validation data: nothing in gcsim is fitted to them.
+
+Inputs, each marked:
+  - platform (assumed, DGX-2 class, as the tutorial's 16 x V100-SXM3 32GB nodes): 16 V100
+    per node on NVSwitch (150 GB/s per direction per GPU: 6 NVLink 2 links of 25 GB/s,
+    NVIDIA DGX-2 datasheet), PCIe 3.0 x16 to the NICs (12.15 GB/s, as
+    platforms/cloud-v100-100gbe.json), N x 100 Gb/s InfiniBand per node where the source
+    says "IB: N" (measured setting of the row), 125 TFLOP/s fp16 (V100 SXM3 datasheet);
+  - compute (derived, not fitted to these rows): --mfu 0.48, Megatron-LM's single-V100
+    baseline, 62.4 TFLOP/s on a 1.2B GPT-2 = 48% of the DGX-2H's peak
+    (https://nv-adlr.github.io/MegatronLMV1); Megatron counts the recomputed forward, as
+    gcsim's --mfu does;
+  - models (assumed): GPT-2 style, 12 L h^2 at the named size: 18B 40 x 6144 (the
+    tutorial's 18B), 49B 60 x 8192, 91B 72 x 10240, 138B 76 x 12288 (the blog gives no
+    architecture); sequence 512 (the tutorial's), micro-batch tokens / 512; fp16, Adam,
+    activation checkpointing (the tutorial's);
+  - Fig. 8 gives no GPU count: 384, as Figs. 6 and 7 (assumed). The tutorial row gives no
+    network: not predicted.
+
+The memory column is gcsim's estimate for ZeRO++ (GB per GPU) against the 32 GB V100: the
+run is published, so "no fit" is gcsim's error. Predictions use --no-memory-check so that
+both are shown. Standard library only; exit 0 unless gcsim fails (1) or a file is bad (2).
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "models"))
+import gen_models  # noqa: E402
+
+TSV = os.path.join(HERE, "zeropp", "speedups.tsv")
+ARCH = {18: (40, 6144), 49: (60, 8192), 91: (72, 10240), 138: (76, 12288)}
+SEQ, VOCAB, MFU, GPU_MEMORY_GB = 512, 50257, 0.48, 32.0
+ZEROPP = "zero3+qwz+hpz+qgz"
+
+
+def read_rows():
+    with open(TSV) as f:
+        lines = [l.rstrip("\n") for l in f if l.strip()]
+    head = lines[0].split("\t")
+    rows = []
+    for n, l in enumerate(lines[1:], 2):
+        cells = l.split("\t")
+        if len(cells) != len(head):
+            sys.exit("%s:%d: %d cells, header has %d" % (TSV, n, len(cells), len(head)))
+        rows.append(dict(zip(head, cells)))
+    return rows
+
+
+def model_file(size, folder):
+    L, h = ARCH[size]
+    layers = gen_models.decoder_layers(VOCAB, 0, h, L, 4 * h, SEQ, True)
+    doc = gen_models.model_doc(
+        "zeropp-%db" % size, "GPT %dB (%d x %d, assumed)" % (size, L, h),
+        "tests/validation/zeropp.py: assumed architecture", 1, layers, [],
+        {"precision": "fp16", "optimizer": "adam", "tokens_per_sample": SEQ,
+         "activation_bytes_per_sample": gen_models.transformer_activation_bytes(SEQ, h, L, VOCAB,
+                                                                                False)})
+    path = os.path.join(folder, "model-%d.json" % size)
+    with open(path, "w") as f:
+        json.dump(doc, f)
+    return path
+
+
+def platform_file(gbps, gpus, folder):
+    nics = int(gbps) // 100
+    p = {"name": "dgx2-v100-%dx100g" % nics,
+         "description": "DGX-2 class: 16 V100-SXM3 32GB on NVSwitch, %d x 100 Gb/s IB" % nics,
+         "sources": {"all": "tests/validation/zeropp.py docstring (assumed platform)"},
+         "nodes": max(1, (gpus + 15) // 16), "gpus_per_node": 16,
+         "gpu": {"type": "v100", "speed": "15.7Tflops", "memory": "32GB",
+                 "memory_bandwidth": "900GBps", "speed_16bit": "125Tflops"},
+         "intra_node": {"kind": "nvswitch", "gpu_to_host": "12.15GBps",
+                        "gpu_to_gpu": "150GBps", "latency": "10us"},
+         "nic": {"kind": "infiniband", "bandwidth": "100Gbps", "latency": "1us",
+                 "per_node": nics},
+         "fabric": {"topology": "star", "switch_latency": "1us"}}
+    path = os.path.join(folder, "platform-%d-%d.json" % (nics, gpus))
+    with open(path, "w") as f:
+        json.dump(p, f)
+    return path
+
+
+def predict(gcsim, model, platform, gpus, batch, sharding, engine):
+    argv = [gcsim, "predict", "--model", model, "--platform", platform, "--gpus", str(gpus),
+            "--sharding", sharding, "--batch", str(batch), "--act-ckpt", "--mfu", str(MFU),
+            "--engine", engine, "--no-memory-check", "--format", "json"]
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        raise RuntimeError(p.stderr.strip() or "exit %d" % p.returncode)
+    row = json.loads(p.stdout)["rows"][-1]
+    return row["iteration_s"], row.get("memory_bytes_per_gpu", 0) / 1e9
+
+
+def run(gcsim, rows, engine, tmp):
+    out = {}
+    for r in rows:
+        if r["internode_gbps_per_node"] == "?":
+            continue
+        size, gpus = int(r["params_b"]), 384 if r["gpus"] == "?" else int(r["gpus"])
+        model = model_file(size, tmp)
+        plat = platform_file(int(r["internode_gbps_per_node"]), gpus, tmp)
+        batch = int(r["tokens_per_gpu"]) // SEQ
+        z3, _ = predict(gcsim, model, plat, gpus, batch, "zero3", engine)
+        zp, mem = predict(gcsim, model, plat, gpus, batch, ZEROPP, engine)
+        out[r["id"]] = (z3 / zp, mem)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--gcsim", default=os.path.join(REPO, "build", "sim", "cli", "gcsim"))
+    ap.add_argument("--before", help="another gcsim to compare with (e.g. the base commit's)")
+    ap.add_argument("--engine", default="analytic")
+    ap.add_argument("--markdown", nargs="?", const="-")
+    a = ap.parse_args()
+    rows = read_rows()
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            now = run(a.gcsim, rows, a.engine, tmp)
+            before = run(a.before, rows, a.engine, tmp) if a.before else {}
+    except RuntimeError as e:
+        print("gcsim failed: %s" % e, file=sys.stderr)
+        return 1
+    lines = report(rows, now, before)
+    text = "\n".join(lines) + "\n"
+    if a.markdown and a.markdown != "-":
+        with open(a.markdown, "w") as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def report(rows, now, before):
+    """Markdown lines: one per pair, then the median and signed errors."""
+    cols = "| row | source | model | GPUs | Gb/s per node | tokens/GPU | published | gcsim |"
+    sep = "|---|---|---|---:|---:|---:|---:|---:|"
+    if before:
+        cols += " before |"
+        sep += "---:|"
+    lines = [cols + " error | ZeRO++ GB/GPU |", sep + "---:|---:|"]
+    errs, errs_before = [], []
+    for r in rows:
+        pub = float(r["speedup"])
+        if r["id"] not in now:
+            lines.append("| %s | %s | %s | %s | not stated | %s | %.2f | not predicted |%s - | - |"
+                         % (r["id"], r["figure"], r["model"], r["gpus"], r["tokens_per_gpu"], pub,
+                            " - |" if before else ""))
+            continue
+        sp, mem = now[r["id"]]
+        err = sp / pub - 1
+        errs.append(err)
+        cell = ""
+        if before:
+            b = before[r["id"]][0]
+            errs_before.append(b / pub - 1)
+            cell = " %.2f (%+.0f%%) |" % (b, 100 * (b / pub - 1))
+        lines.append("| %s | %s | %s | %s | %s | %s | %.2f | %.2f |%s %+.0f%% | %.1f%s |" % (
+            r["id"], r["figure"], r["model"], "384 (assumed)" if r["gpus"] == "?" else r["gpus"],
+            r["internode_gbps_per_node"], r["tokens_per_gpu"], pub, sp, cell, 100 * err, mem,
+            " (no fit)" if mem > GPU_MEMORY_GB else ""))
+    lines.append("")
+    if errs:
+        def summary(e):
+            return "median signed error %+.1f%%, median |error| %.1f%%, range %+.0f%% to %+.0f%%" % (
+                100 * statistics.median(e), 100 * statistics.median([abs(x) for x in e]),
+                100 * min(e), 100 * max(e))
+        lines.append("%d pairs: %s." % (len(errs), summary(errs)))
+        if errs_before:
+            lines.append("Before (--before): %s." % summary(errs_before))
+    return lines
+
+
+if __name__ == "__main__":
+    sys.exit(main())
