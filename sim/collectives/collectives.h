@@ -263,7 +263,8 @@ void gcsim_case_memo_keep_price(gcsim_case_memo *m, const gcsim_op_price_key *ke
 
 /* One collective call of an iteration: the schedule both engines run, the bytes one worker
  * puts in and how they aggregate, and what issuing it costs before its first flow (a
- * library's or framework's per-call overhead; 0 for an ideal stack). */
+ * library's or framework's per-call overhead, with NCCL's per-call latency for a call NCCL
+ * runs: nccl_call.h; 0 for an ideal stack). */
 typedef struct {
     gcsim_collective collective;
     gcsim_bucket_bytes bytes;

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "codec.h"
+#include "nccl_call.h"
 #include "program.h"
 #include "protocol.h"
 #include "tuner_model.h"
@@ -212,17 +213,19 @@ static int tuner_time_s(program_tuner *t, gcsim_collective c, double bytes, doub
                                       0, &b, time_s, err);
 }
 
-/* *out = the all-reduce algorithm for a stack's dense all-reduce of `bytes`: the tuner's
- * pick, else the scenario's when it is one, else the platform's, else ring. -1 with err
- * when the tuner cannot cost a candidate (tuner_time_s). */
+/* *out = the all-reduce algorithm for a stack's dense all-reduce of `bytes`, and *algo the
+ * NCCL algorithm it runs as (gcsim_nccl_algo, -1: none): the tuner's pick, else the
+ * scenario's when it is one, else the platform's, else ring. -1 with err when the tuner
+ * cannot cost a candidate (tuner_time_s). */
 static int allreduce_of(const gcsim_scenario *s, program_tuner *t, double bytes,
-                        gcsim_collective *out, gcsim_error *err)
+                        gcsim_collective *out, int *algo, gcsim_error *err)
 {
     if (t) {
         /* NCCL's ring, tree (the double tree), NVLS on one node and NVLS-tree (the double
          * tree) across nodes where the platform has NVLS, ranked as NCCL's model ranks them
-         * (gcsim_tuner_rank_s) on the platform as written (the stacks run Simple); ties go
-         * to the earlier */
+         * (gcsim_tuner_rank_s) on the platform as written (the stacks run Simple), each with
+         * NCCL's per-call latency that the call will be charged (nccl_call.h) as
+         * gcsim_tuner_choose ranks them with it; ties go to the earlier */
         static const struct {
             int algo;
             gcsim_collective coll;
@@ -231,6 +234,7 @@ static int allreduce_of(const gcsim_scenario *s, program_tuner *t, double bytes,
                           {GCSIM_NCCL_NVLS, COLLECTIVE_NVLS},
                           {GCSIM_NCCL_NVLS_TREE, COLLECTIVE_DOUBLE_TREE}};
         gcsim_collective best = COLLECTIVE_RING;
+        int best_algo = GCSIM_NCCL_RING;
         double best_s = INFINITY, ring_bw_s = 0;
         int nodes = s->placement.machines;
         bool nvls = s->platform->intra.nvls_Bps > 0;
@@ -242,32 +246,41 @@ static int allreduce_of(const gcsim_scenario *s, program_tuner *t, double bytes,
             double time_s;
             if (tuner_time_s(t, candidates[k].coll, bytes, &time_s, err))
                 return -1;
+            double nccl_s = gcsim_nccl_call_overhead_s(s->platform, s->placement.gpus,
+                                                       candidates[k].coll, a);
             if (a == GCSIM_NCCL_RING) {
                 double ring_lat_s;
                 if (tuner_time_s(t, COLLECTIVE_RING, 8, &ring_lat_s, err))
                     return -1;
                 ring_bw_s = time_s - ring_lat_s;
+                time_s += nccl_s;
             } else if (a == GCSIM_NCCL_TREE || a == GCSIM_NCCL_NVLS_TREE) {
                 double lat_s;
                 if (tuner_time_s(t, candidates[k].coll, 8, &lat_s, err))
                     return -1;
                 time_s = gcsim_tuner_rank_s(a, GCSIM_PROTO_SIMPLE, s->placement.gpus, nodes,
-                                            bytes, time_s, lat_s, ring_bw_s);
+                                            bytes, time_s, lat_s + nccl_s, ring_bw_s);
+            } else {
+                time_s += nccl_s;
             }
             if (time_s < best_s) {
                 best = candidates[k].coll;
+                best_algo = a;
                 best_s = time_s;
             }
         }
         *out = best;
+        *algo = best_algo;
         return 0;
     }
     if (is_allreduce(s->collective)) {
         *out = s->collective;
+        *algo = gcsim_nccl_call_algo(*out);
         return 0;
     }
     gcsim_collective p = gcsim_platform_default_collective(s->platform);
     *out = is_allreduce(p) ? p : COLLECTIVE_RING;
+    *algo = gcsim_nccl_call_algo(*out);
     return 0;
 }
 
@@ -293,15 +306,28 @@ typedef struct {
     bool tuner_failed;        /* err says why the tuner could not choose (allreduce_of) */
 } ctx;
 
+/* A call's collective and the NCCL algorithm it runs as (gcsim_nccl_algo), or -1 where the
+ * call does not go through NCCL (nccl_call.h: then NCCL's latency is not charged). */
+typedef struct {
+    gcsim_collective coll;
+    int algo;
+} pick;
+
 /* The all-reduce for `bytes` (allreduce_of); when it cannot be chosen, ring, with
  * c->tuner_failed set, which the call it is for refuses. */
-static gcsim_collective ar(ctx *c, double bytes)
+static pick ar(ctx *c, double bytes)
 {
-    gcsim_collective coll;
-    if (!c->tuner_failed && allreduce_of(c->s, c->tuner, bytes, &coll, c->err) == 0)
-        return coll;
+    pick p;
+    if (!c->tuner_failed && allreduce_of(c->s, c->tuner, bytes, &p.coll, &p.algo, c->err) == 0)
+        return p;
     c->tuner_failed = true;
-    return COLLECTIVE_RING;
+    return (pick){COLLECTIVE_RING, GCSIM_NCCL_RING};
+}
+
+/* A call by collective coll through the stack's NCCL (a gcsim pattern: none). */
+static pick nccl(gcsim_collective coll)
+{
+    return (pick){coll, gcsim_nccl_call_algo(coll)};
 }
 
 static int codec(ctx *c, const char *name, gcsim_codec_class cls, double s)
@@ -309,30 +335,38 @@ static int codec(ctx *c, const char *name, gcsim_codec_class cls, double s)
     return program_codec(c->it, name, cls, s);
 }
 
-static int call(ctx *c, const char *name, gcsim_collective coll, gcsim_bucket_bytes bytes,
-                bool blocking)
+static int call(ctx *c, const char *name, pick p, gcsim_bucket_bytes bytes, bool blocking)
 {
     /* A blocking call is a request of its own and waits for the next cycle; a fused
      * group's calls are issued together in one cycle, so only its first one waits. */
     if (c->tuner_failed)
         return -1;
     double overhead_s = c->call_s + (blocking || !c->waited ? c->wait_s : 0.0);
+    /* NCCL's per-call base and network per-hop latency, paid once per call in both
+     * engines as `gcsim collective` pays it (nccl_call.h) */
+    if (p.algo >= 0)
+        overhead_s += gcsim_nccl_call_overhead_s(c->s->platform, c->s->placement.gpus, p.coll,
+                                                 p.algo);
     if (!blocking)
         c->waited = true;
-    if (program_call(c->it, c->b, name, coll, &bytes, overhead_s))
+    if (program_call(c->it, c->b, name, p.coll, &bytes, overhead_s))
         return -1;
     program_last_call(c->it)->blocking = blocking;
     return 0;
 }
 
 /* Horovod's readiness agreement before a fused group's collective: a small all-reduce
- * of a bit vector (response cache). */
+ * of a bit vector (response cache). Its controller runs it, not NCCL (Horovod's
+ * horovod/common/mpi/mpi_controller.cc CrossRankBitwiseAnd: MPI_Allreduce with MPI_BAND;
+ * gloo/gloo_controller.cc: Gloo's all-reduce): timed as the all-reduce on the platform,
+ * without NCCL's latency. */
 static int negotiate(ctx *c)
 {
     if (!(c->st->negotiation_bytes > 0))
         return 0;
-    return call(c, "negotiate", ar(c, c->st->negotiation_bytes),
-                dense(c->st->negotiation_bytes), false);
+    pick p = ar(c, c->st->negotiation_bytes);
+    p.algo = -1;
+    return call(c, "negotiate", p, dense(c->st->negotiation_bytes), false);
 }
 
 static int program_powersgd(ctx *c, const unit *u, bool blocking)
@@ -441,14 +475,14 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
         if (compressed && ef)
             enc += priced_ops_s(s, st, &st->error_feedback, &u, gpu, 1);
         /* a summable payload's all-reduce by the tuner's algorithm */
-        gcsim_collective main = s->collective;
-        if (is_allreduce(main) && bytes.aggregation == PAYLOAD_DENSE_SUMMABLE)
+        pick main = nccl(s->collective);
+        if (is_allreduce(main.coll) && bytes.aggregation == PAYLOAD_DENSE_SUMMABLE)
             main = ar(&c, bytes.payload_bytes);
         rc = codec(&c, "encode", GCSIM_CODEC_ENCODE, enc);
         if (!rc && compressed && e->size_exchange && s->collective == COLLECTIVE_ALLGATHER)
-            rc = call(&c, "allgather sizes", COLLECTIVE_ALLGATHER, dense(8.0), true);
+            rc = call(&c, "allgather sizes", nccl(COLLECTIVE_ALLGATHER), dense(8.0), true);
         if (!rc)
-            rc = negotiate(&c) || call(&c, gcsim_collective_name(main), main, bytes, false);
+            rc = negotiate(&c) || call(&c, gcsim_collective_name(main.coll), main, bytes, false);
         steps_before_decode = it->n_steps;
         if (!rc)
             rc = codec(&c, "decode", GCSIM_CODEC_DECODE,

@@ -1,0 +1,34 @@
+/*
+ * sim/collectives/nccl_call.h: NCCL's latency that a training stack's collective call pays
+ * on top of gcsim's schedule (its per-call base and its network hops' per-hop overheads),
+ * the same charge `gcsim collective` makes (protocol.c, gcsim_protocol_overhead_s).
+ *
+ * `gcsim collective` spreads that charge over the steps of the schedule it runs (a 1 ms
+ * probe counts them) so that the whole is paid once per call; a training iteration's calls
+ * all run on the platform as written in both engines, so the same whole is charged once
+ * per call instead, in the call's fixed cost (gcsim_call.overhead_s), which both engines
+ * pay before the call's first flow (analytic.c call_durations, des_sim.c run_call). The
+ * two give the same time for a call alone; a training call runs alone on its GPU's
+ * communication stream (one call after another), so nothing is lost by lumping it.
+ * docs/collectives.md ("NCCL's overheads in training") says what is and is not charged.
+ */
+#ifndef GCSIM_NCCL_CALL_H
+#define GCSIM_NCCL_CALL_H
+
+#include "collectives.h"
+
+/* The NCCL algorithm (gcsim_nccl_algo) a training call by gcsim collective c runs when no
+ * tuner picked one: ring, tree (single or double) and NVLS all-reduces as themselves; an
+ * all-gather or reduce-scatter as NCCL's ring; -1 for what NCCL does not run (gcsim's
+ * patterns: halving-doubling, hierarchical, parameter server, the papers' patterns). */
+int gcsim_nccl_call_algo(gcsim_collective c);
+
+/* NCCL's latency not carried by gcsim's links for one call by collective c run as NCCL
+ * algorithm algo (gcsim_nccl_algo; -1: gcsim_nccl_call_algo(c)) on `gpus` GPUs of
+ * platform p, with the Simple protocol (the one the stacks cost): base + network hops x
+ * per-hop overhead (tuner_model.c). 0 for what NCCL does not run, for NVLS on one node
+ * (its figures hold its latency) and for one GPU. */
+double gcsim_nccl_call_overhead_s(const gcsim_platform *p, int gpus, gcsim_collective c,
+                                  int algo);
+
+#endif
