@@ -31,6 +31,18 @@ int cli_fabric_links(const char *cmd, const char *arg, cli_fabric_options *o)
     return 0;
 }
 
+int cli_fabric_option(const char *cmd, int ch, const char *arg, cli_fabric_options *o)
+{
+    switch (ch) {
+    case CLI_FABRIC_LOAD:
+        return cli_fabric_load(cmd, arg, o);
+    case CLI_FABRIC_LINKS:
+        return cli_fabric_links(cmd, arg, o);
+    default:
+        return -1;
+    }
+}
+
 int cli_fabric_check(const char *cmd, const cli_fabric_options *o)
 {
     if (o->links >= 0 && !(o->fraction > 0)) {

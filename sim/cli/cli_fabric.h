@@ -10,6 +10,7 @@
 #ifndef GCSIM_CLI_FABRIC_H
 #define GCSIM_CLI_FABRIC_H
 
+#include <getopt.h>
 #include <stddef.h>
 
 #include "platform.h"
@@ -20,6 +21,18 @@ typedef struct {
 } cli_fabric_options;
 
 #define CLI_FABRIC_INIT {.fraction = 0, .links = -1}
+
+/* getopt values of the options, clear of the commands' own and the other groups'
+ * (cli_groups.h) */
+enum { CLI_FABRIC_LOAD = 4110, CLI_FABRIC_LINKS, CLI_FABRIC_LAST = CLI_FABRIC_LINKS };
+
+/* The entries of a command's longopts table. */
+#define CLI_FABRIC_LONGOPTS                                                  \
+    {"background-load", required_argument, 0, CLI_FABRIC_LOAD},              \
+        {"background-links", required_argument, 0, CLI_FABRIC_LINKS}
+
+/* Parses option ch (one of the values above) with its argument. */
+int cli_fabric_option(const char *cmd, int ch, const char *arg, cli_fabric_options *o);
 
 int cli_fabric_load(const char *cmd, const char *arg, cli_fabric_options *o);
 int cli_fabric_links(const char *cmd, const char *arg, cli_fabric_options *o);

@@ -11,7 +11,7 @@
 #include "cli_args.h"
 #include "cli_files.h"
 #include "cli_training.h"
-#include "cli_variability.h"
+#include "cli_groups.h"
 #include "codec.h"
 #include "collectives.h"
 #include "commands.h"
@@ -206,44 +206,27 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"step-time", required_argument, 0, 1004},
         {"no-memory-check", no_argument, 0, 1005}, {"wide", no_argument, 0, 1006},
         {"convergence", required_argument, 0, 1007},
-        CLI_GOODPUT_LONGOPTS,
-        {"background-load", required_argument, 0, 4110},
-        {"background-links", required_argument, 0, 4111},
-        CLI_VARIABILITY_LONGOPTS,
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
                            .overlap = true, .precision = -1, .optimizer = -1};
-    cli_variability_init(&o->variability);
+    cli_groups groups = {.variability = &o->variability, .goodput = &o->goodput,
+                         .fabric = &o->fabric};
+    const struct option *all_longopts = cli_groups_begin(&groups, longopts);
     optind = 1;
     opterr = 0;
     int ch;
     /* the training options take one value each: a second one replaced the first */
-    static const int once[] = {'K', 1000, 1001, 1002, 1003, 1004, CLI_VAR_CV, CLI_VAR_DIST,
-                               CLI_VAR_SLOW_FRACTION, CLI_VAR_SLOW_FACTOR, CLI_VAR_SLOW_RANK,
-                               CLI_VAR_SEED, CLI_VAR_ITERATIONS, 0};
+    static const int once[] = {'K', 1000, 1001, 1002, 1003, 1004, 0};
     unsigned seen = 0;
-    goodput_options_init(&o->goodput);
-    o->fabric = (cli_fabric_options)CLI_FABRIC_INIT;
-    while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "predict")) != -1) {
+    while ((ch = cli_getopt_long(argc, argv, ":h", all_longopts, "predict")) != -1) {
         if (cli_option_once("predict", ch, once, &seen, argv))
             return -1;
-        if (cli_variability_is_option(ch)) {
-            if (cli_variability_option("predict", ch, optarg, &o->variability))
-                return -1;
+        int group = cli_groups_option(&groups, "predict", ch, optarg, argv);
+        if (group < 0)
+            return -1;
+        if (group == 0)
             continue;
-        }
-        if (ch >= CLI_GOODPUT_OPT_FIRST && ch <= CLI_GOODPUT_OPT_LAST) {
-            if (cli_goodput_option("predict", ch, optarg, &o->goodput))
-                return -1;
-            continue;
-        }
-        if (ch == 4110 || ch == 4111) {
-            if (ch == 4110 ? cli_fabric_load("predict", optarg, &o->fabric)
-                           : cli_fabric_links("predict", optarg, &o->fabric))
-                return -1;
-            continue;
-        }
         switch (ch) {
         case 'p': o->platform_path = optarg; break;
         case 'm': o->model_path = optarg; break;
@@ -376,9 +359,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         }
     }
     if (cli_training_compute_conflict("predict", o->mfu, o->step_time_s) ||
-        cli_variability_finish("predict", &o->variability))
-        return -1;
-    if (cli_goodput_check("predict", &o->goodput) || cli_fabric_check("predict", &o->fabric))
+        cli_groups_finish(&groups, "predict"))
         return -1;
     if (o->fabric.fraction > 0 && o->engine == ENGINE_ANALYTIC) {
         fprintf(stderr, "gcsim predict: --background-load is simulated by the DES only: use "

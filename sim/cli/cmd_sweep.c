@@ -17,7 +17,7 @@
 #include "commands.h"
 #include "inputs.h"
 #include "sweep_case.h"
-#include "cli_variability.h"
+#include "cli_groups.h"
 #include "sharding.h"
 #include "sweep_lists.h"
 #include "sweep_output.h"
@@ -156,26 +156,24 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         {"sharding", required_argument, 0, 1002},  {"grad-accum", required_argument, 0, 1003},
         {"act-ckpt", optional_argument, 0, 1004},
         {"max-cases", required_argument, 0, 1005},
-        CLI_VARIABILITY_LONGOPTS,
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
     int ch;
     char msg[512];
     /* the training options take one value each: a second one replaced the first */
-    static const int once[] = {1002, 1003, 1004, CLI_VAR_CV, CLI_VAR_DIST, CLI_VAR_SLOW_FRACTION,
-                               CLI_VAR_SLOW_FACTOR, CLI_VAR_SLOW_RANK, CLI_VAR_SEED,
-                               CLI_VAR_ITERATIONS, 0};
+    static const int once[] = {1002, 1003, 1004, 0};
     unsigned seen = 0;
-    cli_variability_init(&o->variability);
-    while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "sweep")) != -1) {
+    cli_groups groups = {.variability = &o->variability};
+    const struct option *all_longopts = cli_groups_begin(&groups, longopts);
+    while ((ch = cli_getopt_long(argc, argv, ":h", all_longopts, "sweep")) != -1) {
         if (cli_option_once("sweep", ch, once, &seen, argv))
             return -1;
-        if (cli_variability_is_option(ch)) {
-            if (cli_variability_option("sweep", ch, optarg, &o->variability))
-                return -1;
+        int group = cli_groups_option(&groups, "sweep", ch, optarg, argv);
+        if (group < 0)
+            return -1;
+        if (group == 0)
             continue;
-        }
         int bad = 0;
         switch (ch) {
         case 'p': bad = sweep_list_add(&o->platforms, optarg, "--platform", msg, sizeof msg); break;
@@ -273,7 +271,7 @@ static int parse_options(int argc, char **argv, sweep_options *o)
             return -1;
         }
     }
-    if (cli_variability_finish("sweep", &o->variability))
+    if (cli_groups_finish(&groups, "sweep"))
         return -1;
     if (optind < argc) {
         cli_training_unexpected("sweep", argv[optind]);
