@@ -46,7 +46,8 @@ static void plan_usage(FILE *out)
 "\n"
 "Finds, for every platform, compressor, stack and collective, the GPU count that meets the\n"
 "target at the lowest cost (--rank-by cost, default) or in the shortest time (--rank-by\n"
-"time), and ranks these configurations.\n"
+"time), and ranks these configurations. Each list option takes its singular or plural\n"
+"name: --platform(s), --compressor(s), --stack(s), --collective(s), --sharding(s).\n"
 "\n"
 "  --model FILE          workload (default: the embedded " DEFAULT_MODEL_NAME ")\n"
 "  --platform FILES      clusters, repeatable or a comma list (default: the embedded\n"
@@ -174,6 +175,7 @@ static int parse_options(int argc, char **argv, plan_options *o)
         {"output", required_argument, 0, 'o'},        {"help", no_argument, 0, 'h'},
         {"exchange", required_argument, 0, 'X'},     {"stack", required_argument, 0, 'K'},
         {"stacks", required_argument, 0, 'K'},
+        {"platforms", required_argument, 0, 'p'}, {"shardings", required_argument, 0, 1000},
         {"sharding", required_argument, 0, 1000},    {"precision", required_argument, 0, 1001},
         {"optimizer", required_argument, 0, 1002},   {"grad-accum", required_argument, 0, 1003},
         {"act-ckpt", optional_argument, 0, 1004},          {"mfu", required_argument, 0, 1005},

@@ -43,7 +43,9 @@ static void sweep_usage(FILE *out)
 "\n"
 "Runs every combination of the listed values and writes one row per case. Each list\n"
 "option may be repeated and takes comma lists (a compressor's own options continue its\n"
-"spec: --compressor none,qsgd:s=4,bucket=512 is two compressors).\n"
+"spec: --compressor none,qsgd:s=4,bucket=512 is two compressors), under its name or its\n"
+"plural: --platforms, --models, --compressors, --stacks, --collectives, --scalings,\n"
+"--batches, --engines.\n"
 "\n"
 "  --platform FILES  cluster descriptions (default: the embedded " DEFAULT_PLATFORM_NAME ")\n"
 "  --model FILES     workload descriptions (default: the embedded " DEFAULT_MODEL_NAME ")\n"
@@ -54,8 +56,9 @@ static void sweep_usage(FILE *out)
 "  --collective LIST ring, terngrad, halving-doubling, tree, double-tree,\n"
 "                    hierarchical, nvls, ps, allgather, dgc-paper (default: as in gcsim\n"
 "                    predict: the platform's \"collective\"; else the stack tunes each\n"
-"                    all-reduce call, the collective column then saying ring, except\n"
-"                    fused, which all-reduces with ring)\n"
+"                    all-reduce call, the collective column then saying tuned: and the\n"
+"                    algorithms it picked, e.g. tuned:ring or tuned:ring+double-tree;\n"
+"                    fused all-reduces with ring)\n"
 "  --exchange X      auto (default), allreduce, allgather or ps, as in gcsim predict;\n"
 "                    columns exchange, encode_s and decode_s say what each case used\n"
 "  --gpus LIST       GPU counts, e.g. 1,2,4,...,512 or 1,2,3,...,64 (default: powers of\n"
@@ -156,6 +159,11 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         {"sharding", required_argument, 0, 1002},  {"grad-accum", required_argument, 0, 1003},
         {"act-ckpt", optional_argument, 0, 1004},
         {"max-cases", required_argument, 0, 1005},
+        /* the list options by their plural names too (docs/cli.md, "One vocabulary") */
+        {"platforms", required_argument, 0, 'p'}, {"models", required_argument, 0, 'm'},
+        {"compressors", required_argument, 0, 'c'}, {"collectives", required_argument, 0, 'C'},
+        {"stacks", required_argument, 0, 'K'},    {"scalings", required_argument, 0, 's'},
+        {"batches", required_argument, 0, 'b'},   {"engines", required_argument, 0, 'e'},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
@@ -384,7 +392,12 @@ static void write_case(sweep_writer *w, long long index, long long total, const 
     sweep_cell_str(w, c->platform->name);
     sweep_cell_str(w, c->model->name);
     sweep_cell_str(w, c->payload->spec);
-    sweep_cell_str(w, gcsim_collective_name(run_rc ? c->collective : r->collective));
+    char collective[96];
+    if (run_rc)
+        snprintf(collective, sizeof collective, "%s", gcsim_collective_name(c->collective));
+    else
+        sweep_collective_label(r, collective, sizeof collective);
+    sweep_cell_str(w, collective);
     sweep_cell_str(w, gcsim_scaling_name(c->scaling));
     sweep_cell_int(w, sweep_case_batch(c));
     sweep_cell_str(w, engine_name(c->engine));
