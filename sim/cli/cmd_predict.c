@@ -17,6 +17,8 @@
 #include "commands.h"
 #include "inputs.h"
 #include "memory.h"
+#include "mfu.h"
+#include "sweep_space.h"
 #include "sharding.h"
 #include "predict_exchange.h"
 #include "predict_first.h"
@@ -378,18 +380,6 @@ static int parse_options(int argc, char **argv, predict_options *o)
     return 0;
 }
 
-/* Default GPU counts: powers of two up to the platform's size. */
-static int default_gpu_counts(const gcsim_platform *p, int *counts)
-{
-    long long capacity = (long long)p->nodes * p->gpus_per_node;
-    int n = 0;
-    for (long long g = 1; g <= capacity && n < MAX_GPU_COUNTS; g *= 2)
-        counts[n++] = (int)g;
-    if (counts[n - 1] != capacity && n < MAX_GPU_COUNTS)
-        counts[n++] = (int)capacity;
-    return n;
-}
-
 typedef struct {
     int gpus;
     gcsim_placement placement;
@@ -405,20 +395,6 @@ typedef struct {
     int gpus;
     char why[1024];
 } predict_skip;
-
-/* MFU's denominator: the peak for the training precision (the 16-bit one when the
- * platform gives it, else gpu.speed). */
-static double mfu_peak_flops(const gcsim_model *m, const gcsim_platform *pf)
-{
-    return gcsim_precision_grad_elem_bytes(m->precision) == 2 && pf->gpu.speed_16bit_flops > 0
-               ? pf->gpu.speed_16bit_flops
-               : pf->gpu.speed_flops;
-}
-
-static const char *mfu_peak_name(const gcsim_model *m, const gcsim_platform *pf)
-{
-    return mfu_peak_flops(m, pf) == pf->gpu.speed_flops ? "gpu.speed" : "gpu.speed_16bit";
-}
 
 static void describe(report *r, const predict_options *o, const gcsim_platform *pf,
                      const gcsim_model *m, const gcsim_payload_plan *pl, int batch,
@@ -502,8 +478,8 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
     report_meta_str(r, "compute_source", gcsim_compute_source(m, pf));
     snprintf(buf, sizeof buf, "MFU = %.4g training FLOPs per sample (3 x forward) x samples/s / "
                               "(GPUs x %s %.4g TFLOP/s)",
-             gcsim_model_train_flops_per_sample(m), mfu_peak_name(m, pf),
-             mfu_peak_flops(m, pf) / 1e12);
+             gcsim_model_train_flops_per_sample(m), gcsim_mfu_peak_name(m, pf),
+             gcsim_mfu_peak_flops(m, pf) / 1e12);
     report_note(r, "mfu", buf);
     bool tuned = ss->tune && cs->exchange.exchange == GCSIM_EXCHANGE_ALLREDUCE;
     snprintf(buf, sizeof buf, "%s, collective %s%s%s, %s%s", engine_name(o->engine),
@@ -562,8 +538,8 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
                                           : strncmp(prof->source, "modelled", 8) == 0
                                               ? "transformer-efficiency"
                                               : "roofline");
-    report_meta_str(r, "mfu_peak", mfu_peak_name(m, pf));
-    report_meta_num(r, "mfu_peak_flops", mfu_peak_flops(m, pf));
+    report_meta_str(r, "mfu_peak", gcsim_mfu_peak_name(m, pf));
+    report_meta_num(r, "mfu_peak_flops", gcsim_mfu_peak_flops(m, pf));
 }
 
 /* The row of a count that cannot run: its count and placement, status and reason; the
@@ -724,7 +700,7 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
             if (m->tokens_per_sample > 0)
                 report_num(r, c_tokens, row->p.throughput_samples_per_s * m->tokens_per_sample);
             report_num(r, c_mfu, 100.0 * train_flops * row->p.throughput_samples_per_s /
-                                     ((double)row->gpus * mfu_peak_flops(m, pf)));
+                                     ((double)row->gpus * gcsim_mfu_peak_flops(m, pf)));
             gcsim_memory mem;
             gcsim_memory_estimate_sharded(m, pf, &o->sharding, row->gpus,
                                           gcsim_samples_per_gpu(o->scaling, batch, row->gpus),
@@ -984,7 +960,9 @@ int cmd_predict(int argc, char **argv)
                 counts[0], machines,
                 machines == 1 ? "" : "s", platform.gpus_per_node);
     } else {
-        n_counts = default_gpu_counts(&platform, counts);
+        /* powers of two up to the platform's size, and its size: sweep's default */
+        n_counts = sweep_default_gpus((long long)platform.nodes * platform.gpus_per_node, counts,
+                                      MAX_GPU_COUNTS);
     }
     if ((o.timeline || o.buckets || o.tensors || o.steps) && n_counts != 1) {
         fprintf(stderr, "gcsim predict: %s needs exactly one GPU count in --gpus\n",
