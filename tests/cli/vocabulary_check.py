@@ -60,10 +60,7 @@ def help_paragraph(cmd, opt):
 def help_default(cmd, opt):
     """The default an option's help states: "default: X", "default X" or "X (default)"."""
     p = help_paragraph(cmd, opt)
-    m = re.search(r"default:? ([A-Za-z0-9_.,-]+[A-Za-z0-9])", p)
-    if m:
-        return m.group(1)
-    m = re.search(r"([A-Za-z0-9_-]+) \(default\)", p)
+    m = re.search(r"([A-Za-z0-9_-]+) \(default[),]", p) or re.search(r"default:? ([A-Za-z0-9_.,-]*[A-Za-z0-9])", p)
     return m.group(1) if m else None
 
 
@@ -164,6 +161,42 @@ want = help_default("collective", "--engine")
 d = json_of("collective", "--platform", "h100-ndr", "--gpus", "16", "--sizes", "64MiB")
 got = {r.get("engine") for r in d["rows"]}
 check(want == "both" and got == {"analytic", "des"}, f"collective --help --engine default {want}: rows {sorted(map(str, got))}")
+
+# the embedded platform and model every command names as its default
+def embedded(cmd, opt):
+    m = re.search(r"default: the embedded (?:platforms|models)/([A-Za-z0-9_.-]+)\.json", help_paragraph(cmd, opt))
+    return m.group(1) if m else None
+
+runs = {
+    "predict": lambda: json_of("predict", "--gpus", "8"),
+    "sweep": lambda: {"rows": sweep_rows("--gpus", "8")},
+    "plan": lambda: json_of("plan", "--target-throughput", "10", "--compressors", "none", "--collectives", "ring"),
+    "breakeven": lambda: json_of("breakeven", "--compressor", "fp16", "--gpus", "8"),
+    "collective": lambda: json_of("collective", "--gpus", "8", "--sizes", "64MiB", "--engine", "analytic"),
+}
+for cmd, go in runs.items():
+    d = go()
+    meta, row = d.get("meta", {}), (d.get("rows") or [{}])[0]
+    got_p = meta.get("platform", {}).get("name") if isinstance(meta.get("platform"), dict) else row.get("platform")
+    want_p = embedded(cmd, "--platform")
+    check(want_p is not None and got_p == want_p, f"{cmd} --help --platform default {want_p}: ran {got_p}")
+    if cmd == "collective":
+        continue
+    got_m = meta.get("model", {}).get("name") if isinstance(meta.get("model"), dict) else row.get("model")
+    want_m = embedded(cmd, "--model")
+    check(want_m is not None and got_m == want_m, f"{cmd} --help --model default {want_m}: ran {got_m}")
+
+d = json_of("collective", "--platform", "h100-ndr", "--gpus", "16", "--sizes", "64MiB", "--engine", "analytic")
+for opt, key, word in [("--op", "operation", None), ("--dtype", "dtype", None), ("--protocol", "protocol", "tuned")]:
+    want = help_default("collective", opt)
+    if word:  # "default: the tuner's pick per size": the meta says tuned
+        check("tuner" in help_paragraph("collective", opt) and d["meta"].get(key) == word,
+              f"collective --help {opt} default the tuner's: meta {key} {d['meta'].get(key)}")
+    else:
+        check(want is not None and d["meta"].get(key) == want, f"collective --help {opt} default {want}: meta {key} {d['meta'].get(key)}")
+want = help_default("compress", "--seeds")
+t = run("compress", "--quiet", "--trace", trace, "--compressor", "fp16").stdout
+check(want == "4" and re.search(r"^bias_seeds: 4$", t, re.M) is not None, f"compress --help --seeds default {want}")
 
 # ---- sweep's collective column: the tuner's choice ----
 for gpus in (8, 16, 64):
