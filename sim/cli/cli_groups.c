@@ -2,7 +2,6 @@
  * one slot in cli_groups, one row in `groups` below. */
 #include "cli_groups.h"
 
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -11,7 +10,7 @@
 typedef struct {
     const struct option *longopts; /* {0}-terminated */
     const int *once;               /* the options that take one value, 0-terminated */
-    size_t slot;                   /* offsetof(cli_groups, its values' pointer) */
+    void *(*slot)(const cli_groups *g); /* where the command keeps its values (NULL: none) */
     void (*init)(void *values);
     int (*option)(const char *cmd, int ch, const char *arg, void *values);
     int (*finish)(const char *cmd, void *values);
@@ -22,6 +21,7 @@ static const struct option variability_opts[] = {CLI_VARIABILITY_LONGOPTS, {0, 0
 static const int variability_once[] = {CLI_VAR_CV, CLI_VAR_DIST, CLI_VAR_SLOW_FRACTION,
                                        CLI_VAR_SLOW_FACTOR, CLI_VAR_SLOW_RANK, CLI_VAR_SEED,
                                        CLI_VAR_ITERATIONS, 0};
+static void *variability_slot(const cli_groups *g) { return g->variability; }
 static void variability_init(void *v) { cli_variability_init(v); }
 static int variability_option(const char *cmd, int ch, const char *arg, void *v)
 {
@@ -31,6 +31,7 @@ static int variability_finish(const char *cmd, void *v) { return cli_variability
 
 static const struct option goodput_opts[] = {CLI_GOODPUT_LONGOPTS, {0, 0, 0, 0}};
 static const int no_once[] = {0};
+static void *goodput_slot(const cli_groups *g) { return g->goodput; }
 static void goodput_init(void *v) { goodput_options_init(v); }
 static int goodput_option(const char *cmd, int ch, const char *arg, void *v)
 {
@@ -39,6 +40,7 @@ static int goodput_option(const char *cmd, int ch, const char *arg, void *v)
 static int goodput_finish(const char *cmd, void *v) { return cli_goodput_check(cmd, v); }
 
 static const struct option fabric_opts[] = {CLI_FABRIC_LONGOPTS, {0, 0, 0, 0}};
+static void *fabric_slot(const cli_groups *g) { return g->fabric; }
 static void fabric_init(void *v) { *(cli_fabric_options *)v = (cli_fabric_options)CLI_FABRIC_INIT; }
 static int fabric_option(const char *cmd, int ch, const char *arg, void *v)
 {
@@ -47,17 +49,17 @@ static int fabric_option(const char *cmd, int ch, const char *arg, void *v)
 static int fabric_finish(const char *cmd, void *v) { return cli_fabric_check(cmd, v); }
 
 static const group groups[CLI_GROUPS_COUNT] = {
-    {variability_opts, variability_once, offsetof(cli_groups, variability), variability_init,
+    {variability_opts, variability_once, variability_slot, variability_init,
      variability_option, variability_finish},
-    {goodput_opts, no_once, offsetof(cli_groups, goodput), goodput_init, goodput_option,
+    {goodput_opts, no_once, goodput_slot, goodput_init, goodput_option,
      goodput_finish},
-    {fabric_opts, no_once, offsetof(cli_groups, fabric), fabric_init, fabric_option,
+    {fabric_opts, no_once, fabric_slot, fabric_init, fabric_option,
      fabric_finish},
 };
 
 static void *values(const cli_groups *g, int k)
 {
-    return *(void *const *)((const char *)g + groups[k].slot);
+    return groups[k].slot(g);
 }
 
 static int owns(int k, int ch)
