@@ -29,8 +29,9 @@ static int variability_option(const char *cmd, int ch, const char *arg, void *v)
 }
 static int variability_finish(const char *cmd, void *v) { return cli_variability_finish(cmd, v); }
 
+/* goodput: the flag may repeat; each value option takes one value */
 static const struct option goodput_opts[] = {CLI_GOODPUT_LONGOPTS, {0, 0, 0, 0}};
-static const int no_once[] = {0};
+static const int goodput_once[] = {4101, 4102, 4103, 4104, 4105, 0};
 static void *goodput_slot(const cli_groups *g) { return g->goodput; }
 static void goodput_init(void *v) { goodput_options_init(v); }
 static int goodput_option(const char *cmd, int ch, const char *arg, void *v)
@@ -40,6 +41,7 @@ static int goodput_option(const char *cmd, int ch, const char *arg, void *v)
 static int goodput_finish(const char *cmd, void *v) { return cli_goodput_check(cmd, v); }
 
 static const struct option fabric_opts[] = {CLI_FABRIC_LONGOPTS, {0, 0, 0, 0}};
+static const int fabric_once[] = {CLI_FABRIC_LOAD, CLI_FABRIC_LINKS, 0};
 static void *fabric_slot(const cli_groups *g) { return g->fabric; }
 static void fabric_init(void *v) { *(cli_fabric_options *)v = (cli_fabric_options)CLI_FABRIC_INIT; }
 static int fabric_option(const char *cmd, int ch, const char *arg, void *v)
@@ -51,9 +53,9 @@ static int fabric_finish(const char *cmd, void *v) { return cli_fabric_check(cmd
 static const group groups[CLI_GROUPS_COUNT] = {
     {variability_opts, variability_once, variability_slot, variability_init,
      variability_option, variability_finish},
-    {goodput_opts, no_once, goodput_slot, goodput_init, goodput_option,
+    {goodput_opts, goodput_once, goodput_slot, goodput_init, goodput_option,
      goodput_finish},
-    {fabric_opts, no_once, fabric_slot, fabric_init, fabric_option,
+    {fabric_opts, fabric_once, fabric_slot, fabric_init, fabric_option,
      fabric_finish},
 };
 
