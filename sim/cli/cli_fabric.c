@@ -31,11 +31,6 @@ int cli_fabric_links(const char *cmd, const char *arg, cli_fabric_options *o)
     return 0;
 }
 
-int cli_fabric_is_ecmp(int ch)
-{
-    return ch >= CLI_FABRIC_ECMP_SPINES && ch <= CLI_FABRIC_JITTER_SEED;
-}
-
 int cli_fabric_ecmp(const char *cmd, int ch, const char *arg, cli_fabric_options *o)
 {
     long long v;
@@ -79,6 +74,23 @@ int cli_fabric_ecmp(const char *cmd, int ch, const char *arg, cli_fabric_options
 int cli_fabric_des_only(const cli_fabric_options *o)
 {
     return o->fraction > 0 || o->spines > 0 || o->jitter_us > 0;
+}
+
+int cli_fabric_option(const char *cmd, int ch, const char *arg, cli_fabric_options *o)
+{
+    switch (ch) {
+    case CLI_FABRIC_LOAD:
+        return cli_fabric_load(cmd, arg, o);
+    case CLI_FABRIC_LINKS:
+        return cli_fabric_links(cmd, arg, o);
+    case CLI_FABRIC_ECMP_SPINES:
+    case CLI_FABRIC_ECMP_SEED:
+    case CLI_FABRIC_JITTER:
+    case CLI_FABRIC_JITTER_SEED:
+        return cli_fabric_ecmp(cmd, ch, arg, o);
+    default:
+        return -1;
+    }
 }
 
 int cli_fabric_check(const char *cmd, const cli_fabric_options *o)

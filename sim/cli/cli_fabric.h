@@ -17,6 +17,7 @@
 #ifndef GCSIM_CLI_FABRIC_H
 #define GCSIM_CLI_FABRIC_H
 
+#include <getopt.h>
 #include <stddef.h>
 
 #include "platform.h"
@@ -42,10 +43,22 @@ enum { CLI_FABRIC_ECMP_SPINES = 1300, CLI_FABRIC_ECMP_SEED = 1301, CLI_FABRIC_JI
         {"ecmp-seed", required_argument, 0, CLI_FABRIC_ECMP_SEED},                         \
         {"jitter-us", required_argument, 0, CLI_FABRIC_JITTER},                            \
         {"jitter-seed", required_argument, 0, CLI_FABRIC_JITTER_SEED}
-int cli_fabric_is_ecmp(int ch);
 int cli_fabric_ecmp(const char *cmd, int ch, const char *arg, cli_fabric_options *o);
 /* Whether an option of this group needs the DES (then --engine analytic is refused). */
 int cli_fabric_des_only(const cli_fabric_options *o);
+
+/* getopt values of the options, clear of the commands' own and the other groups'
+ * (cli_groups.h) */
+enum { CLI_FABRIC_LOAD = 4110, CLI_FABRIC_LINKS, CLI_FABRIC_LAST = CLI_FABRIC_LINKS };
+
+/* The entries of a command's longopts table. */
+#define CLI_FABRIC_LONGOPTS                                                  \
+    {"background-load", required_argument, 0, CLI_FABRIC_LOAD},              \
+        {"background-links", required_argument, 0, CLI_FABRIC_LINKS},       \
+        CLI_FABRIC_ECMP_LONGOPTS
+
+/* Parses option ch (one of the values above) with its argument. */
+int cli_fabric_option(const char *cmd, int ch, const char *arg, cli_fabric_options *o);
 
 int cli_fabric_load(const char *cmd, const char *arg, cli_fabric_options *o);
 int cli_fabric_links(const char *cmd, const char *arg, cli_fabric_options *o);

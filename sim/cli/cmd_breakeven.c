@@ -39,31 +39,34 @@ static void usage(FILE *out)
 "                       [--act-ckpt[=P]] [--convergence best|catalog|train|bound|none]\n"
 "\n"
 "For every platform, model, GPU count and compressor: the NIC bandwidth below which the\n"
-"compressor's throughput beats fp32's (analytic engine, codec time and the exchange\n"
+"compressor's throughput beats the uncompressed gradient's (none, at the training\n"
+"precision: the none samples/s column; analytic engine, codec time and the exchange\n"
 "included; bisection over the platform's NIC bandwidth / and x 10^4, to 0.1%%), or the\n"
 "reason it never does. Weak scaling. docs/codec.md.\n"
 "A compressor or count the inputs cannot run (dgc under --sharding zero2) is a row with\n"
 "status infeasible and the reason; the others are answered. Exit 2 when none can run.\n"
 "\n"
-"Each row answers twice: under the training stack (fp32 and the compressor both as it\n"
+"Each row answers twice: under the training stack (none and the compressor both as it\n"
 "runs them, as gcsim predict --stack does) and, in the fused_ columns, under the fused\n"
 "stack (gcsim's codec model: fused kernels per tensor, no framework or per-call cost),\n"
 "what an implementation without the framework's overhead would need.\n"
 "\n"
 "  --platform FILES  clusters (default: the embedded " DEFAULT_PLATFORM_NAME ")\n"
 "  --model FILES     workloads (default: the embedded " DEFAULT_MODEL_NAME ")\n"
-"  --compressor SPECS  compressors to compare with fp32 (none)\n"
+"  --compressor SPECS  compressors to compare with the uncompressed gradient (none) at\n"
+"                    the training precision\n"
+"  (each list option takes its plural name too: --platforms, --models, --compressors)\n"
 "  --gpus LIST       GPU counts (default: 64)\n"
 "  --stack NAME      training stack: pytorch-ddp, horovod, fused or a stack file (default:\n"
 "                    each platform's \"stack\", else " GCSIM_DEFAULT_STACK "); a compressor it\n"
 "                    cannot run is a row with status refused\n"
-"  --exchange X, --collective C   as in gcsim predict (fp32 uses its own default)\n"
+"  --exchange X, --collective C   as in gcsim predict (none uses its own default)\n"
 "  --batch K         mini-batch per GPU (default: the model's)\n"
 "  --format F, --output FILE      as in gcsim predict\n"
 "  --precision P, --optimizer O, --sharding S, --grad-accum K, --act-ckpt[=P]\n"
 "                    as in gcsim predict, for both sides (docs/sharding.md)\n"
 "  --convergence S   also answer on time to accuracy: the compressor wins where its\n"
-"                    throughput / its convergence factor beats fp32's (the accuracy_\n"
+"                    throughput / its convergence factor beats none's (the accuracy_\n"
 "                    columns; default best: the best evidence, docs/convergence.md;\n"
 "                    none: per step only); docs/convergence.md\n");
 }
@@ -93,6 +96,8 @@ static int parse(int argc, char **argv, options *o)
         {"batch", required_argument, 0, 'b'},    {"format", required_argument, 0, 'f'},
         {"output", required_argument, 0, 'o'},   {"help", no_argument, 0, 'h'},
         {"stack", required_argument, 0, 'K'},
+        {"platforms", required_argument, 0, 'p'}, {"models", required_argument, 0, 'm'},
+        {"compressors", required_argument, 0, 'c'},
         {"precision", required_argument, 0, 1000}, {"optimizer", required_argument, 0, 1001},
         {"sharding", required_argument, 0, 1002},  {"grad-accum", required_argument, 0, 1003},
         {"act-ckpt", optional_argument, 0, 1004},        {"convergence", required_argument, 0, 1005},
@@ -200,7 +205,10 @@ static int prefixed_column(report *r, const char *prefix, const char *key, const
 
 static void answer_columns_add(report *r, answer_columns *c, const char *prefix)
 {
-    c->none = prefixed_column(r, prefix, "fp32_samples_per_s", "fp32 samples/s", 1, 1.0);
+    /* the uncompressed gradient ("none") at the training precision: bf16 under --precision
+     * bf16, so the table says "none", not "fp32"; the field keeps its name (schema version
+     * 1: a renamed field would raise it) */
+    c->none = prefixed_column(r, prefix, "fp32_samples_per_s", "none samples/s", 1, 1.0);
     c->tput = prefixed_column(r, prefix, "samples_per_s", "samples/s", 1, 1.0);
     c->codec = prefixed_column(r, prefix, "codec_s", "codec ms", 3, 1e3);
     c->be = prefixed_column(r, prefix, "breakeven_Bps", "break-even Gb/s", 3, 8e-9);
@@ -455,7 +463,7 @@ int cmd_breakeven(int argc, char **argv)
     report_note(r, "method", "analytic engine, weak scaling, codec cost and exchange as gcsim "
                              "predict chooses them; NIC bandwidth per NIC, one direction");
     char line[1024];
-    snprintf(line, sizeof line, "fp32 and the compressor both under %s%s; the fused_ columns "
+    snprintf(line, sizeof line, "none and the compressor both under %s%s; the fused_ columns "
              "under %s (%s): the ideal implementation, codec model and no per-call cost",
              one_stack && shared ? shared->name : "each platform's stack",
              one_stack && shared && !o.stack ? " (the platforms' choice)" : "", ideal->name,

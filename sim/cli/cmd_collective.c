@@ -8,7 +8,7 @@
 
 #include "analytic.h"
 #include "cli_args.h"
-#include "cli_fabric.h"
+#include "cli_groups.h"
 #include "cli_files.h"
 #include "collectives.h"
 #include "commands.h"
@@ -83,17 +83,21 @@ static int parse_options(int argc, char **argv, collective_options *o)
         {"collective", required_argument, 0, 'C'}, {"engine", required_argument, 0, 'e'},
         {"format", required_argument, 0, 'f'},   {"output", required_argument, 0, 'O'},
         {"protocol", required_argument, 0, 'P'}, {"dtype", required_argument, 0, 'd'},
-        {"background-load", required_argument, 0, 'L'},
-        {"background-links", required_argument, 0, 'l'},
-        CLI_FABRIC_ECMP_LONGOPTS,
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     *o = (collective_options){.sizes = "8B:8GiB", .op = GCSIM_OP_ALLREDUCE, .engines = 3,
                               .format = REPORT_TABLE, .protocol = GCSIM_PROTO_COUNT,
-                              .elem_bytes = 4, .dtype = "fp32", .fabric = CLI_FABRIC_INIT};
+                              .elem_bytes = 4, .dtype = "fp32"};
+    cli_groups groups = {.fabric = &o->fabric};
+    const struct option *all_longopts = cli_groups_begin(&groups, longopts);
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = cli_getopt_long(argc, argv, "", longopts, "collective")) != -1) {
+    while ((c = cli_getopt_long(argc, argv, "", all_longopts, "collective")) != -1) {
+        int group = cli_groups_option(&groups, "collective", c, optarg, argv);
+        if (group < 0)
+            return EXIT_BAD_INPUT;
+        if (group == 0)
+            continue;
         switch (c) {
         case 'p': o->platform = optarg; break;
         case 's': o->sizes = optarg; break;
@@ -157,22 +161,7 @@ static int parse_options(int argc, char **argv, collective_options *o)
                 return EXIT_BAD_INPUT;
             }
             break;
-        case 'L':
-            if (cli_fabric_load("collective", optarg, &o->fabric))
-                return EXIT_BAD_INPUT;
-            break;
-        case 'l':
-            if (cli_fabric_links("collective", optarg, &o->fabric))
-                return EXIT_BAD_INPUT;
-            break;
         case 'h': collective_usage(stdout); return EXIT_OK;
-        case CLI_FABRIC_ECMP_SPINES:
-        case CLI_FABRIC_ECMP_SEED:
-        case CLI_FABRIC_JITTER:
-        case CLI_FABRIC_JITTER_SEED:
-            if (cli_fabric_ecmp("collective", c, optarg, &o->fabric))
-                return EXIT_BAD_INPUT;
-            break;
         default:
             fprintf(stderr, "gcsim collective: unknown or incomplete option \"%s\" (see --help)\n",
                     argv[optind - 1]);
@@ -183,7 +172,7 @@ static int parse_options(int argc, char **argv, collective_options *o)
         fprintf(stderr, "gcsim collective: unexpected argument \"%s\"\n", argv[optind]);
         return EXIT_BAD_INPUT;
     }
-    if (cli_fabric_check("collective", &o->fabric))
+    if (cli_groups_finish(&groups, "collective"))
         return EXIT_BAD_INPUT;
     if (!o->gpu_counts) {
         fprintf(stderr, "gcsim collective: --gpus is required\n");

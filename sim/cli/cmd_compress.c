@@ -19,6 +19,7 @@
 #include "compressor.h"
 #include "metrics.h"
 #include "report.h"
+#include "sweep_lists.h"
 #include "traces.h"
 #include "report_emit.h"
 
@@ -62,8 +63,10 @@ static void compress_usage(FILE *out)
 "with fresh state for each repeat (the one-shot quantizer's bias).\n"
 "\n"
 "  --trace FILE...      trace files; several may follow one --trace, or repeat it\n"
-"  --compressor SPEC    name[:key=value,...], e.g. terngrad, qsgd:s=4, dgc:ratio=0.001, orq,\n"
-"                       ecq (repeatable; the names are listed below)\n"
+"  --compressor SPECS   name[:key=value,...], e.g. terngrad, qsgd:s=4, dgc:ratio=0.001, orq,\n"
+"                       ecq (the names are listed below); repeatable, and a comma list as\n"
+"                       in gcsim sweep (terngrad,qsgd:s=4,bucket=512 is two); --compressors\n"
+"                       too\n"
 "  --seeds R            repeats for the bias, 2..1000 (default 4); 0 skips it\n"
 "  --seed S             seed of the encoders' random streams (default 1)\n"
 "  --per-layer          a row per tensor as well as the totals\n"
@@ -79,8 +82,9 @@ static void compress_usage(FILE *out)
 typedef struct {
     const char *files[MAX_FILES];
     int n_files;
-    const char *specs[MAX_SPECS];
+    const char *specs[MAX_SPECS]; /* spec_list's items */
     int n_specs;
+    sweep_list spec_list;         /* --compressor, --compressors: comma lists, as in sweep */
     int seeds;
     long long seed;
     int per_layer, quiet;
@@ -97,6 +101,7 @@ static int parse_options(int argc, char **argv, compress_options *o)
 {
     static const struct option longopts[] = {
         {"trace", required_argument, 0, 't'},    {"compressor", required_argument, 0, 'c'},
+        {"compressors", required_argument, 0, 'c'},
         {"seeds", required_argument, 0, 'r'},    {"seed", required_argument, 0, 's'},
         {"per-layer", no_argument, 0, 'p'},      {"quiet", no_argument, 0, 'q'},
         {"format", required_argument, 0, 'f'},   {"output", required_argument, 0, 'o'},
@@ -124,13 +129,15 @@ static int parse_options(int argc, char **argv, compress_options *o)
                 o->files[o->n_files++] = file;
             }
             break;
-        case 'c':
-            if (o->n_specs == MAX_SPECS) {
-                fprintf(stderr, "gcsim compress: more than %d compressors\n", MAX_SPECS);
+        case 'c': {
+            /* a comma list as in sweep and plan: "terngrad,qsgd:s=4,bucket=512" is two */
+            char msg[512];
+            if (sweep_list_add_compressors(&o->spec_list, optarg, msg, sizeof msg)) {
+                fprintf(stderr, "gcsim compress: %s\n", msg);
                 return -1;
             }
-            o->specs[o->n_specs++] = optarg;
             break;
+        }
         case 'r':
             if (!cli_parse_int(optarg, 0, 1000, &v) || v == 1) {
                 fprintf(stderr, "gcsim compress: --seeds: expected 0 or an integer in 2..1000, "
@@ -170,6 +177,12 @@ static int parse_options(int argc, char **argv, compress_options *o)
         fprintf(stderr, "gcsim compress: unexpected argument \"%s\"\n", argv[optind]);
         return -1;
     }
+    if (o->spec_list.n > MAX_SPECS) {
+        fprintf(stderr, "gcsim compress: more than %d compressors\n", MAX_SPECS);
+        return -1;
+    }
+    for (int i = 0; i < o->spec_list.n; i++)
+        o->specs[o->n_specs++] = o->spec_list.items[i];
     if (o->n_files == 0 || o->n_specs == 0) {
         fprintf(stderr, "gcsim compress: %s is required (see gcsim compress --help)\n",
                 o->n_files == 0 ? "--trace FILE" : "--compressor SPEC");
@@ -368,10 +381,11 @@ static int run_spec(const compress_options *o, series_file *s, const char *spec,
     return rc;
 }
 
-int cmd_compress(int argc, char **argv)
+static int compress_command(int argc, char **argv, compress_options *op)
 {
     compress_options o;
     int prc = parse_options(argc, argv, &o);
+    op->spec_list = o.spec_list; /* freed by cmd_compress, whatever the way out */
     if (prc != 0)
         return prc > 0 ? EXIT_OK : EXIT_BAD_INPUT;
     cli_files files;
@@ -460,5 +474,13 @@ out:
     for (int i = 0; i < o.n_files; i++)
         gc_trace_close(&s[i].file);
     free(s);
+    return rc;
+}
+
+int cmd_compress(int argc, char **argv)
+{
+    compress_options o = {0};
+    int rc = compress_command(argc, argv, &o);
+    sweep_list_free(&o.spec_list);
     return rc;
 }

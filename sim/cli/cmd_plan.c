@@ -13,9 +13,8 @@
 #include "cli_args.h"
 #include "cli_files.h"
 #include "cli_training.h"
-#include "cli_variability.h"
+#include "cli_groups.h"
 #include "cli_convergence.h"
-#include "cli_goodput.h"
 #include "codec.h"
 #include "commands.h"
 #include "exchange_best.h"
@@ -47,7 +46,8 @@ static void plan_usage(FILE *out)
 "\n"
 "Finds, for every platform, compressor, stack and collective, the GPU count that meets the\n"
 "target at the lowest cost (--rank-by cost, default) or in the shortest time (--rank-by\n"
-"time), and ranks these configurations.\n"
+"time), and ranks these configurations. Each list option takes its singular or plural\n"
+"name: --platform(s), --compressor(s), --stack(s), --collective(s), --sharding(s).\n"
 "\n"
 "  --model FILE          workload (default: the embedded " DEFAULT_MODEL_NAME ")\n"
 "  --platform FILES      clusters, repeatable or a comma list (default: the embedded\n"
@@ -175,38 +175,30 @@ static int parse_options(int argc, char **argv, plan_options *o)
         {"output", required_argument, 0, 'o'},        {"help", no_argument, 0, 'h'},
         {"exchange", required_argument, 0, 'X'},     {"stack", required_argument, 0, 'K'},
         {"stacks", required_argument, 0, 'K'},
+        {"platforms", required_argument, 0, 'p'}, {"shardings", required_argument, 0, 1000},
         {"sharding", required_argument, 0, 1000},    {"precision", required_argument, 0, 1001},
         {"optimizer", required_argument, 0, 1002},   {"grad-accum", required_argument, 0, 1003},
         {"act-ckpt", optional_argument, 0, 1004},          {"mfu", required_argument, 0, 1005},
         {"convergence", required_argument, 0, 1006},
         {"search", required_argument, 0, 1008},
-        CLI_GOODPUT_LONGOPTS,
-        CLI_VARIABILITY_LONGOPTS,
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
     int ch;
     char msg[512];
     /* the training options take one value each: a second one replaced the first */
-    static const int once[] = {1003, 1004, 1005, CLI_VAR_CV, CLI_VAR_DIST, CLI_VAR_SLOW_FRACTION,
-                               CLI_VAR_SLOW_FACTOR, CLI_VAR_SLOW_RANK, CLI_VAR_SEED,
-                               CLI_VAR_ITERATIONS, 0};
+    static const int once[] = {1003, 1004, 1005, 0};
     unsigned seen = 0;
-    goodput_options_init(&o->goodput);
-    cli_variability_init(&o->variability);
-    while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "plan")) != -1) {
+    cli_groups groups = {.variability = &o->variability, .goodput = &o->goodput};
+    const struct option *all_longopts = cli_groups_begin(&groups, longopts);
+    while ((ch = cli_getopt_long(argc, argv, ":h", all_longopts, "plan")) != -1) {
         if (cli_option_once("plan", ch, once, &seen, argv))
             return -1;
-        if (cli_variability_is_option(ch)) {
-            if (cli_variability_option("plan", ch, optarg, &o->variability))
-                return -1;
+        int group = cli_groups_option(&groups, "plan", ch, optarg, argv);
+        if (group < 0)
+            return -1;
+        if (group == 0)
             continue;
-        }
-        if (ch >= CLI_GOODPUT_OPT_FIRST && ch <= CLI_GOODPUT_OPT_LAST) {
-            if (cli_goodput_option("plan", ch, optarg, &o->goodput))
-                return -1;
-            continue;
-        }
         switch (ch) {
         case 'm': o->model_path = optarg; break;
         case 'g': o->gpus = optarg; break;
@@ -342,14 +334,12 @@ static int parse_options(int argc, char **argv, plan_options *o)
             return -1;
         }
     }
-    if (cli_variability_finish("plan", &o->variability))
+    if (cli_groups_finish(&groups, "plan"))
         return -1;
     if (optind < argc) {
         cli_training_unexpected("plan", argv[optind]);
         return -1;
     }
-    if (cli_goodput_check("plan", &o->goodput))
-        return -1;
     const char *problem = NULL;
     if (o->samples > 0 && o->epochs > 0)
         problem = "--samples and --epochs both give the work: use one";

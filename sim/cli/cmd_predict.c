@@ -11,12 +11,14 @@
 #include "cli_args.h"
 #include "cli_files.h"
 #include "cli_training.h"
-#include "cli_variability.h"
+#include "cli_groups.h"
 #include "codec.h"
 #include "collectives.h"
 #include "commands.h"
 #include "inputs.h"
 #include "memory.h"
+#include "mfu.h"
+#include "sweep_space.h"
 #include "sharding.h"
 #include "predict_exchange.h"
 #include "predict_first.h"
@@ -206,50 +208,27 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"step-time", required_argument, 0, 1004},
         {"no-memory-check", no_argument, 0, 1005}, {"wide", no_argument, 0, 1006},
         {"convergence", required_argument, 0, 1007},
-        CLI_GOODPUT_LONGOPTS,
-        {"background-load", required_argument, 0, 4110},
-        {"background-links", required_argument, 0, 4111},
-        CLI_FABRIC_ECMP_LONGOPTS,
-        CLI_VARIABILITY_LONGOPTS,
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
                            .overlap = true, .precision = -1, .optimizer = -1};
-    cli_variability_init(&o->variability);
+    cli_groups groups = {.variability = &o->variability, .goodput = &o->goodput,
+                         .fabric = &o->fabric};
+    const struct option *all_longopts = cli_groups_begin(&groups, longopts);
     optind = 1;
     opterr = 0;
     int ch;
     /* the training options take one value each: a second one replaced the first */
-    static const int once[] = {'K', 1000, 1001, 1002, 1003, 1004, CLI_VAR_CV, CLI_VAR_DIST,
-                               CLI_VAR_SLOW_FRACTION, CLI_VAR_SLOW_FACTOR, CLI_VAR_SLOW_RANK,
-                               CLI_VAR_SEED, CLI_VAR_ITERATIONS, 0};
+    static const int once[] = {'K', 1000, 1001, 1002, 1003, 1004, 0};
     unsigned seen = 0;
-    goodput_options_init(&o->goodput);
-    o->fabric = (cli_fabric_options)CLI_FABRIC_INIT;
-    while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "predict")) != -1) {
+    while ((ch = cli_getopt_long(argc, argv, ":h", all_longopts, "predict")) != -1) {
         if (cli_option_once("predict", ch, once, &seen, argv))
             return -1;
-        if (cli_variability_is_option(ch)) {
-            if (cli_variability_option("predict", ch, optarg, &o->variability))
-                return -1;
+        int group = cli_groups_option(&groups, "predict", ch, optarg, argv);
+        if (group < 0)
+            return -1;
+        if (group == 0)
             continue;
-        }
-        if (ch >= CLI_GOODPUT_OPT_FIRST && ch <= CLI_GOODPUT_OPT_LAST) {
-            if (cli_goodput_option("predict", ch, optarg, &o->goodput))
-                return -1;
-            continue;
-        }
-        if (cli_fabric_is_ecmp(ch)) {
-            if (cli_fabric_ecmp("predict", ch, optarg, &o->fabric))
-                return -1;
-            continue;
-        }
-        if (ch == 4110 || ch == 4111) {
-            if (ch == 4110 ? cli_fabric_load("predict", optarg, &o->fabric)
-                           : cli_fabric_links("predict", optarg, &o->fabric))
-                return -1;
-            continue;
-        }
         switch (ch) {
         case 'p': o->platform_path = optarg; break;
         case 'm': o->model_path = optarg; break;
@@ -382,9 +361,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         }
     }
     if (cli_training_compute_conflict("predict", o->mfu, o->step_time_s) ||
-        cli_variability_finish("predict", &o->variability))
-        return -1;
-    if (cli_goodput_check("predict", &o->goodput) || cli_fabric_check("predict", &o->fabric))
+        cli_groups_finish(&groups, "predict"))
         return -1;
     if (cli_fabric_des_only(&o->fabric) && o->engine == ENGINE_ANALYTIC) {
         fprintf(stderr, "gcsim predict: %s is simulated by the DES only: use "
@@ -405,18 +382,6 @@ static int parse_options(int argc, char **argv, predict_options *o)
     return 0;
 }
 
-/* Default GPU counts: powers of two up to the platform's size. */
-static int default_gpu_counts(const gcsim_platform *p, int *counts)
-{
-    long long capacity = (long long)p->nodes * p->gpus_per_node;
-    int n = 0;
-    for (long long g = 1; g <= capacity && n < MAX_GPU_COUNTS; g *= 2)
-        counts[n++] = (int)g;
-    if (counts[n - 1] != capacity && n < MAX_GPU_COUNTS)
-        counts[n++] = (int)capacity;
-    return n;
-}
-
 typedef struct {
     int gpus;
     gcsim_placement placement;
@@ -432,20 +397,6 @@ typedef struct {
     int gpus;
     char why[1024];
 } predict_skip;
-
-/* MFU's denominator: the peak for the training precision (the 16-bit one when the
- * platform gives it, else gpu.speed). */
-static double mfu_peak_flops(const gcsim_model *m, const gcsim_platform *pf)
-{
-    return gcsim_precision_grad_elem_bytes(m->precision) == 2 && pf->gpu.speed_16bit_flops > 0
-               ? pf->gpu.speed_16bit_flops
-               : pf->gpu.speed_flops;
-}
-
-static const char *mfu_peak_name(const gcsim_model *m, const gcsim_platform *pf)
-{
-    return mfu_peak_flops(m, pf) == pf->gpu.speed_flops ? "gpu.speed" : "gpu.speed_16bit";
-}
 
 static void describe(report *r, const predict_options *o, const gcsim_platform *pf,
                      const gcsim_model *m, const gcsim_payload_plan *pl, int batch,
@@ -529,8 +480,8 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
     report_meta_str(r, "compute_source", gcsim_compute_source(m, pf));
     snprintf(buf, sizeof buf, "MFU = %.4g training FLOPs per sample (3 x forward) x samples/s / "
                               "(GPUs x %s %.4g TFLOP/s)",
-             gcsim_model_train_flops_per_sample(m), mfu_peak_name(m, pf),
-             mfu_peak_flops(m, pf) / 1e12);
+             gcsim_model_train_flops_per_sample(m), gcsim_mfu_peak_name(m, pf),
+             gcsim_mfu_peak_flops(m, pf) / 1e12);
     report_note(r, "mfu", buf);
     bool tuned = ss->tune && cs->exchange.exchange == GCSIM_EXCHANGE_ALLREDUCE;
     snprintf(buf, sizeof buf, "%s, collective %s%s%s, %s%s", engine_name(o->engine),
@@ -589,8 +540,8 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
                                           : strncmp(prof->source, "modelled", 8) == 0
                                               ? "transformer-efficiency"
                                               : "roofline");
-    report_meta_str(r, "mfu_peak", mfu_peak_name(m, pf));
-    report_meta_num(r, "mfu_peak_flops", mfu_peak_flops(m, pf));
+    report_meta_str(r, "mfu_peak", gcsim_mfu_peak_name(m, pf));
+    report_meta_num(r, "mfu_peak_flops", gcsim_mfu_peak_flops(m, pf));
 }
 
 /* The row of a count that cannot run: its count and placement, status and reason; the
@@ -751,7 +702,7 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
             if (m->tokens_per_sample > 0)
                 report_num(r, c_tokens, row->p.throughput_samples_per_s * m->tokens_per_sample);
             report_num(r, c_mfu, 100.0 * train_flops * row->p.throughput_samples_per_s /
-                                     ((double)row->gpus * mfu_peak_flops(m, pf)));
+                                     ((double)row->gpus * gcsim_mfu_peak_flops(m, pf)));
             gcsim_memory mem;
             gcsim_memory_estimate_sharded(m, pf, &o->sharding, row->gpus,
                                           gcsim_samples_per_gpu(o->scaling, batch, row->gpus),
@@ -1011,7 +962,9 @@ int cmd_predict(int argc, char **argv)
                 counts[0], machines,
                 machines == 1 ? "" : "s", platform.gpus_per_node);
     } else {
-        n_counts = default_gpu_counts(&platform, counts);
+        /* powers of two up to the platform's size, and its size: sweep's default */
+        n_counts = sweep_default_gpus((long long)platform.nodes * platform.gpus_per_node, counts,
+                                      MAX_GPU_COUNTS);
     }
     if ((o.timeline || o.buckets || o.tensors || o.steps) && n_counts != 1) {
         fprintf(stderr, "gcsim predict: %s needs exactly one GPU count in --gpus\n",

@@ -17,7 +17,7 @@
 #include "commands.h"
 #include "inputs.h"
 #include "sweep_case.h"
-#include "cli_variability.h"
+#include "cli_groups.h"
 #include "sharding.h"
 #include "sweep_lists.h"
 #include "sweep_output.h"
@@ -43,7 +43,9 @@ static void sweep_usage(FILE *out)
 "\n"
 "Runs every combination of the listed values and writes one row per case. Each list\n"
 "option may be repeated and takes comma lists (a compressor's own options continue its\n"
-"spec: --compressor none,qsgd:s=4,bucket=512 is two compressors).\n"
+"spec: --compressor none,qsgd:s=4,bucket=512 is two compressors), under its name or its\n"
+"plural: --platforms, --models, --compressors, --stacks, --collectives, --scalings,\n"
+"--batches, --engines.\n"
 "\n"
 "  --platform FILES  cluster descriptions (default: the embedded " DEFAULT_PLATFORM_NAME ")\n"
 "  --model FILES     workload descriptions (default: the embedded " DEFAULT_MODEL_NAME ")\n"
@@ -54,8 +56,9 @@ static void sweep_usage(FILE *out)
 "  --collective LIST ring, terngrad, halving-doubling, tree, double-tree,\n"
 "                    hierarchical, nvls, ps, allgather, dgc-paper (default: as in gcsim\n"
 "                    predict: the platform's \"collective\"; else the stack tunes each\n"
-"                    all-reduce call, the collective column then saying ring, except\n"
-"                    fused, which all-reduces with ring)\n"
+"                    all-reduce call, the collective column then saying tuned: and the\n"
+"                    algorithms it picked, e.g. tuned:ring or tuned:ring+double-tree;\n"
+"                    fused all-reduces with ring)\n"
 "  --exchange X      auto (default), allreduce, allgather or ps, as in gcsim predict;\n"
 "                    columns exchange, encode_s and decode_s say what each case used\n"
 "  --gpus LIST       GPU counts, e.g. 1,2,4,...,512 or 1,2,3,...,64 (default: powers of\n"
@@ -156,26 +159,29 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         {"sharding", required_argument, 0, 1002},  {"grad-accum", required_argument, 0, 1003},
         {"act-ckpt", optional_argument, 0, 1004},
         {"max-cases", required_argument, 0, 1005},
-        CLI_VARIABILITY_LONGOPTS,
+        /* the list options by their plural names too (docs/cli.md, "One vocabulary") */
+        {"platforms", required_argument, 0, 'p'}, {"models", required_argument, 0, 'm'},
+        {"compressors", required_argument, 0, 'c'}, {"collectives", required_argument, 0, 'C'},
+        {"stacks", required_argument, 0, 'K'},    {"scalings", required_argument, 0, 's'},
+        {"batches", required_argument, 0, 'b'},   {"engines", required_argument, 0, 'e'},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
     int ch;
     char msg[512];
     /* the training options take one value each: a second one replaced the first */
-    static const int once[] = {1002, 1003, 1004, CLI_VAR_CV, CLI_VAR_DIST, CLI_VAR_SLOW_FRACTION,
-                               CLI_VAR_SLOW_FACTOR, CLI_VAR_SLOW_RANK, CLI_VAR_SEED,
-                               CLI_VAR_ITERATIONS, 0};
+    static const int once[] = {1002, 1003, 1004, 0};
     unsigned seen = 0;
-    cli_variability_init(&o->variability);
-    while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "sweep")) != -1) {
+    cli_groups groups = {.variability = &o->variability};
+    const struct option *all_longopts = cli_groups_begin(&groups, longopts);
+    while ((ch = cli_getopt_long(argc, argv, ":h", all_longopts, "sweep")) != -1) {
         if (cli_option_once("sweep", ch, once, &seen, argv))
             return -1;
-        if (cli_variability_is_option(ch)) {
-            if (cli_variability_option("sweep", ch, optarg, &o->variability))
-                return -1;
+        int group = cli_groups_option(&groups, "sweep", ch, optarg, argv);
+        if (group < 0)
+            return -1;
+        if (group == 0)
             continue;
-        }
         int bad = 0;
         switch (ch) {
         case 'p': bad = sweep_list_add(&o->platforms, optarg, "--platform", msg, sizeof msg); break;
@@ -273,7 +279,7 @@ static int parse_options(int argc, char **argv, sweep_options *o)
             return -1;
         }
     }
-    if (cli_variability_finish("sweep", &o->variability))
+    if (cli_groups_finish(&groups, "sweep"))
         return -1;
     if (optind < argc) {
         cli_training_unexpected("sweep", argv[optind]);
@@ -386,7 +392,12 @@ static void write_case(sweep_writer *w, long long index, long long total, const 
     sweep_cell_str(w, c->platform->name);
     sweep_cell_str(w, c->model->name);
     sweep_cell_str(w, c->payload->spec);
-    sweep_cell_str(w, gcsim_collective_name(run_rc ? c->collective : r->collective));
+    char collective[96];
+    if (run_rc)
+        snprintf(collective, sizeof collective, "%s", gcsim_collective_name(c->collective));
+    else
+        sweep_collective_label(r, collective, sizeof collective);
+    sweep_cell_str(w, collective);
     sweep_cell_str(w, gcsim_scaling_name(c->scaling));
     sweep_cell_int(w, sweep_case_batch(c));
     sweep_cell_str(w, engine_name(c->engine));

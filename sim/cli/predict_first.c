@@ -12,6 +12,7 @@
 #include "inputs.h"
 #include "roofline.h"
 #include "stack.h"
+#include "sweep_space.h"
 
 /* The compressor shown beside fp32: the one the default cluster's paper is about. */
 #define FIRST_COMPRESSOR "terngrad"
@@ -225,12 +226,8 @@ int predict_first_screen(FILE *out)
     if (!prof || gcsim_profile_time_s(prof, batch, &T1_s, &err))
         goto fail;
     /* the default counts of predict: powers of two up to the platform */
-    int counts[MAX_COUNTS], n = 0;
-    long long capacity = (long long)pf.nodes * pf.gpus_per_node;
-    for (long long g = 1; g <= capacity && n < MAX_COUNTS - 1; g *= 2)
-        counts[n++] = (int)g;
-    if (counts[n - 1] != capacity)
-        counts[n++] = (int)capacity;
+    int counts[MAX_COUNTS];
+    int n = sweep_default_gpus((long long)pf.nodes * pf.gpus_per_node, counts, MAX_COUNTS);
     double peak = pf.gpu.speed_flops; /* the default model trains in fp32 */
     a->label = "fp32";
     b->label = FIRST_COMPRESSOR;

@@ -5,6 +5,7 @@
 #include "sharding.h"
 
 #include "codec.h"
+#include "collectives.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -238,6 +239,41 @@ int sweep_case_setup(const sweep_case *c, gcsim_stack_setup *ss, gcsim_error *er
     return case_build_setup(c, ss, err);
 }
 
+/* The collectives a tuned scenario's calls run (sweep_result.tuned): the tuner picks them
+ * while the iteration is built, so it is built once more here (its buckets come from the
+ * case memo when there is one). 0 when the scenario does not tune: one GPU, a sharded
+ * exchange (its own ring reduce-scatters and all-gathers), an exchange that is no
+ * all-reduce. */
+static int tuned_collectives(const gcsim_scenario *s, gcsim_exchange exchange, unsigned *mask,
+                             gcsim_error *err)
+{
+    *mask = 0;
+    if (!s->tune_allreduce || s->placement.gpus < 2 || exchange != GCSIM_EXCHANGE_ALLREDUCE ||
+        s->sharding.strategy != GCSIM_SHARD_DDP)
+        return 0;
+    gcsim_iteration it;
+    if (gcsim_iteration_build(&it, s, err))
+        return -1;
+    for (int k = 0; k < it.n_calls; k++)
+        if ((unsigned)it.calls[k].collective < 32)
+            *mask |= 1u << it.calls[k].collective;
+    gcsim_iteration_free(&it);
+    return 0;
+}
+
+void sweep_collective_label(const sweep_result *r, char *buf, size_t size)
+{
+    if (!r->tuned) {
+        snprintf(buf, size, "%s", gcsim_collective_name(r->collective));
+        return;
+    }
+    size_t n = (size_t)snprintf(buf, size, "tuned:");
+    for (int c = 0; c < 32 && n < size; c++)
+        if (r->tuned & (1u << c))
+            n += (size_t)snprintf(buf + n, size - n, "%s%s", buf[n - 1] == ':' ? "" : "+",
+                                  gcsim_collective_name((gcsim_collective)c));
+}
+
 int sweep_case_run_with(const sweep_case *c, const gcsim_stack_setup *setup, sweep_result *out,
                         gcsim_error *err)
 {
@@ -258,7 +294,9 @@ int sweep_case_run_with(const sweep_case *c, const gcsim_stack_setup *setup, swe
         return -1;
     out->exchange = setup->cs.exchange.exchange;
     out->collective = setup->cs.exchange.collective;
-    return engine_run(c->engine, &s, &out->p, err);
+    if (engine_run(c->engine, &s, &out->p, err))
+        return -1;
+    return c->label_tuned ? tuned_collectives(&s, out->exchange, &out->tuned, err) : 0;
 }
 
 int sweep_case_run(const sweep_case *c, sweep_result *out, gcsim_error *err)

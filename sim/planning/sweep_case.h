@@ -83,6 +83,9 @@ typedef struct {
     /* Variable per-GPU compute and stragglers (sim/config/variability.h), or NULL: as
      * --compute-cv and the straggler options (issue 41). */
     const struct gcsim_variability_s *variability;
+    /* Fill sweep_result.tuned (sweep's collective column): the iteration is built once more
+     * for a tuned case, so only sweep asks. */
+    bool label_tuned;
 } sweep_case;
 
 typedef enum { BOTTLENECK_COMPUTE, BOTTLENECK_NETWORK, BOTTLENECK_COMPRESSION } sweep_bottleneck;
@@ -91,6 +94,10 @@ typedef struct {
     int batch;                /* the batch used (the model's when the case says 0) */
     gcsim_exchange exchange;  /* the exchange used */
     gcsim_collective collective; /* its schedule */
+    /* Tuned per call (the stack's library picks each all-reduce's algorithm, as NCCL's
+     * tuner): bit (1 << c) for each collective c the calls run; 0: not tuned, `collective`
+     * is what every call runs. */
+    unsigned tuned;
     gcsim_placement placement;
     const gcsim_stack *stack; /* the stack that ran it (the case's) */
     gcsim_prediction p;
@@ -113,6 +120,11 @@ int sweep_case_run_with(const sweep_case *c, const gcsim_stack_setup *setup, swe
                         gcsim_error *err);
 /* The setup sweep_case_run makes for c (gcsim_stack_setup_init); -1 with err. */
 int sweep_case_setup(const sweep_case *c, gcsim_stack_setup *ss, gcsim_error *err);
+
+/* The collective column of sweep: the collective's name, or for a run tuned per call
+ * "tuned:" and the algorithms the tuner picked, joined by "+" (tuned:ring,
+ * tuned:ring+double-tree). */
+void sweep_collective_label(const sweep_result *r, char *buf, size_t size);
 
 /* The batch a case uses. */
 int sweep_case_batch(const sweep_case *c);

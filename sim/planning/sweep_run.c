@@ -62,7 +62,7 @@ long long sweep_run(const sweep_space *s, const sweep_run_options *o, sweep_case
                 .ps_shards = o->ps_shards, .bucket_bytes = o->bucket_bytes,
                 .overlap = o->overlap, .sharding = o->sharding, .grad_accum = o->grad_accum,
                 .act_ckpt = o->act_ckpt, .act_ckpt_policy = o->act_ckpt_policy,
-                .variability = o->variability};
+                .variability = o->variability, .label_tuned = true};
             /* The one-GPU run of this group, for speedups: computed once, and only when
              * this shard has a case of the group. */
             int one_state = 0; /* 0 not yet, 1 ok, -1 failed */

@@ -10,7 +10,7 @@ src=$2
 status=0
 out=$("$gcsim" sweep --platform "$src/platforms/h100-ndr.json" --model "$src/models/gpt2-xl.json" \
       --gpus 8 --batch 4,16 --no-progress) || { echo "FAIL: sweep exited $?"; status=1; }
-echo "$out" | grep -q ',gpt2-xl,none,ring,weak,4,analytic,8,1,8,ok,' ||
+echo "$out" | grep -q ',gpt2-xl,none,tuned:nvls,weak,4,analytic,8,1,8,ok,' ||
     { echo "FAIL: batch 4 should run:"; echo "$out"; status=1; }
 echo "$out" | grep -F ',weak,16,analytic,8,1,8,' | grep -qF \
     'does not fit in GPU memory on 8 GPUs: gpt2-xl' ||
