@@ -31,4 +31,19 @@ int gcsim_nccl_call_algo(gcsim_collective c);
 double gcsim_nccl_call_overhead_s(const gcsim_platform *p, int gpus, gcsim_collective c,
                                   int algo);
 
+/* The same for a call whose `ranks` GPUs lie on `nodes` nodes in a shape the GPU count does
+ * not give: a sharded job's replica all-reduce (HSDP), one GPU of each shard group, spans
+ * as many nodes as there are groups when a group is whole nodes (sharding.c). c: an
+ * all-reduce, all-gather or reduce-scatter run as algo (-1: gcsim_nccl_call_algo). */
+double gcsim_nccl_ranks_overhead_s(const gcsim_platform *p, int ranks, int nodes,
+                                   gcsim_collective c, int algo);
+
+/* One NCCL all-to-all among `ranks` GPUs on `nodes` nodes (torch all_to_all_single: a
+ * group of ncclSend / ncclRecv, one pair per peer). NCCL's tuning model has no figure for
+ * point-to-point operations; gcsim charges the ring's per-call base (Simple) and, across
+ * nodes, one network hop's overhead: the sends to all peers are posted together, so a byte
+ * crosses one hop. A lower bound: NCCL runs its peers in rounds over a bounded number of
+ * channels (docs/collectives.md). 0 for one rank. */
+double gcsim_nccl_alltoall_overhead_s(const gcsim_platform *p, int ranks, int nodes);
+
 #endif

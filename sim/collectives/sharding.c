@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "codec.h"
+#include "nccl_call.h"
 #include "program.h"
 #include "sharding_build.h"
+#include "tuner_model.h"
 
 /* The most collective calls (or buckets) one step may hold: ZeRO-3 on a 100-unit model
  * with a few hundred micro-batches; beyond, memory and the engines' time grow for nothing
@@ -128,17 +130,66 @@ static gcsim_bucket_bytes param_shard_bytes(const gcsim_scenario *s, double elem
 
 /* ---- programs ---- */
 
-/* A bucket's program: encode what it sends, the call, decode what it receives (an
- * all-gather's group - 1 payloads). group 0: all GPUs. */
+/* ---- NCCL's latency of the calls (nccl_call.h) ---- */
+
+/* A layer's weight tensors (DeepSpeed's fetch granules): `matrices`, else one. */
+static int layer_tensors(const gcsim_layer *l)
+{
+    return l->matrices > 0 ? l->matrices : 1;
+}
+
+/* NCCL's per-call base and network per-hop overheads of one all-gather or reduce-scatter
+ * (NCCL's ring) over shard groups of g GPUs: a group inside a node pays the base only, a
+ * group of whole nodes (or all GPUs) its nodes' hops. */
+static double group_call_s(const gcsim_scenario *s, gcsim_collective c, int g)
+{
+    return gcsim_nccl_call_overhead_s(s->platform, g, c, -1);
+}
+
+/* HSDP's replica all-reduce: one GPU of each of the n / g groups, run by gcsim as a ring
+ * (cross-group-ring) and charged as NCCL's ring on those ranks. Its ranks span a node each
+ * when a group is whole nodes; when groups lie inside nodes, every node holds gpn / g of
+ * them. */
+static double replica_call_s(const gcsim_scenario *s, int g)
+{
+    int n = s->placement.gpus, gpn = s->platform->gpus_per_node > 0 ? s->platform->gpus_per_node : 1;
+    int ranks = n / g;
+    int nodes = g >= gpn ? ranks : (n + gpn - 1) / gpn;
+    return gcsim_nccl_ranks_overhead_s(s->platform, ranks, nodes, COLLECTIVE_RING,
+                                       GCSIM_NCCL_RING);
+}
+
+/* ZeRO++'s qgZ (DeepSpeed all_to_all_quant_reduce, deepspeed/runtime/comm/
+ * coalesced_collectives.py, microsoft/DeepSpeed commit 03aecee8): for every gradient tensor
+ * of the bucket, all_to_all_single of the int4 values and of the scales inside the node,
+ * then the same two across nodes (one GPU per node, the same local rank) - four NCCL
+ * all-to-alls per weight tensor, whatever gcsim's hierarchical schedule moves in one
+ * call. */
+static double qgz_calls_s(const gcsim_scenario *s, int first, int last)
+{
+    int n = s->placement.gpus, gpn = s->platform->gpus_per_node > 0 ? s->platform->gpus_per_node : 1;
+    int local = n < gpn ? n : gpn, nodes = (n + gpn - 1) / gpn;
+    int tensors = 0;
+    for (int l = first; l <= last; l++)
+        tensors += layer_tensors(&s->model->layers[l]);
+    double per_tensor_s = 2 * gcsim_nccl_alltoall_overhead_s(s->platform, local, 1) +
+                          2 * gcsim_nccl_alltoall_overhead_s(s->platform, nodes, nodes);
+    return tensors * per_tensor_s;
+}
+
+/* A bucket's program: encode what it sends, the call (with NCCL's latency nccl_s, paid in
+ * both engines before its first flow), decode what it receives (an all-gather's group - 1
+ * payloads). group 0: all GPUs. */
 static int program_one(gcsim_iteration *it, const gcsim_scenario *s, int b, const char *name,
-                       gcsim_collective c, int group, const gcsim_bucket_bytes *bytes)
+                       gcsim_collective c, int group, const gcsim_bucket_bytes *bytes,
+                       double nccl_s)
 {
     int g = group > 0 ? group : s->placement.gpus;
     int decodes = c == COLLECTIVE_ALLGATHER ? (g > 1 ? g - 1 : 1) : 1;
     double enc = bytes->compressed ? gcsim_bucket_encode_s(bytes) : 0;
     double dec = bytes->compressed ? decodes * bytes->decode_s : 0;
     if (program_codec(it, "encode", GCSIM_CODEC_ENCODE, enc) ||
-        program_call(it, b, name, c, bytes, 0.0))
+        program_call(it, b, name, c, bytes, nccl_s))
         return -1;
     program_last_call(it)->group = group;
     return program_codec(it, "decode", GCSIM_CODEC_DECODE, dec);
@@ -169,9 +220,12 @@ static int program_gradient(gcsim_iteration *it, const gcsim_scenario *s, int b)
                                   ? COLLECTIVE_HIER_REDUCE_SCATTER
                                   : COLLECTIVE_REDUCE_SCATTER;
         int group = g == n ? 0 : g;
+        double rs_s = rs == COLLECTIVE_REDUCE_SCATTER
+                          ? group_call_s(s, rs, g)
+                          : qgz_calls_s(s, bk->first_layer, bk->last_layer);
         if (program_one(it, s, b, rs == COLLECTIVE_REDUCE_SCATTER ? "reduce-scatter"
                                                                   : "qgZ reduce-scatter",
-                        rs, group, &bk->bytes))
+                        rs, group, &bk->bytes, rs_s))
             return -1;
         if (g < n) {
             /* the shard, summed over the groups, at the training precision */
@@ -180,7 +234,7 @@ static int program_gradient(gcsim_iteration *it, const gcsim_scenario *s, int b)
             shard.payload_bytes = shard.dense_bytes *
                                   gcsim_precision_grad_elem_bytes(s->model->precision) / 4.0;
             if (program_one(it, s, b, "replica all-reduce", COLLECTIVE_CROSS_GROUP_RING, g,
-                            &shard))
+                            &shard, replica_call_s(s, g)))
                 return -1;
         }
     }
@@ -199,8 +253,12 @@ static int program_params(gcsim_iteration *it, const gcsim_scenario *s, int b, i
     int g = group > 0 ? group : s->placement.gpus;
     bk->bytes = param_shard_bytes(s, elems, g, quantized);
     begin_program(it, b);
+    /* qwZ: DeepSpeed gathers the int8 values and the scales in two all-gathers
+     * (all_gather_coalesced's quantized branch, deepspeed/runtime/zero/
+     * partition_parameters.py) */
+    double nccl_s = (quantized ? 2 : 1) * group_call_s(s, COLLECTIVE_ALLGATHER, g);
     if (g > 1 && program_one(it, s, b, name, COLLECTIVE_ALLGATHER,
-                             group == s->placement.gpus ? 0 : group, &bk->bytes))
+                             group == s->placement.gpus ? 0 : group, &bk->bytes, nccl_s))
         return -1;
     end_program(it, b);
     return 0;
@@ -463,12 +521,6 @@ static void fetch_free(fetch_pass *f)
     free(f->layer);
     free(f->issue);
     free(f->elems);
-}
-
-/* A layer's weight tensors (DeepSpeed's fetch granules): `matrices`, else one. */
-static int layer_tensors(const gcsim_layer *l)
-{
-    return l->matrices > 0 ? l->matrices : 1;
 }
 
 static int pending_order(const void *a, const void *b)

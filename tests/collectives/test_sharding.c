@@ -4,9 +4,11 @@
  *   - the grouped collectives' bytes per GPU and durations;
  *   - bytes each GPU sends per iteration under every strategy (ZeRO-3 moves 1.5x DDP's);
  *   - the timeline of a two-unit ZeRO-3 iteration, with and without checkpointing;
- *   - memory per strategy.
+ *   - memory per strategy;
+ *   - NCCL's per-call latency each sharded call is charged, per call group (nccl_call.h).
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "../check.h"
 #include "analytic.h"
@@ -361,6 +363,103 @@ static void test_parse(void)
         CHECK(gcsim_sharding_parse(bad[k], &s, why, sizeof why) != 0 && why[0]);
 }
 
+/* Every call named `name` of the iteration carries overhead_s == want_us (NCCL's Simple
+ * figures, tuner_model.c: base 8.4 us, 14 us a network hop), and there is one at least. */
+static void check_overhead(const gcsim_scenario *s, const char *name, double want_us)
+{
+    gcsim_iteration it;
+    gcsim_error err;
+    CHECK(gcsim_iteration_build(&it, s, &err) == 0);
+    int seen = 0;
+    for (int c = 0; c < it.n_calls; c++) {
+        if (strcmp(it.calls[c].name, name) != 0)
+            continue;
+        seen++;
+        CHECK_REL(it.calls[c].overhead_s, want_us * 1e-6, 1e-9);
+    }
+    if (!seen)
+        fprintf(stderr, "no call named %s\n", name);
+    CHECK(seen > 0);
+    gcsim_iteration_free(&it);
+}
+
+/* world_init on `nodes` nodes of 8 GPUs */
+static void world_nodes(world *w, const char *sharding, int gpus, int nodes)
+{
+    world_init(w, 2, 1000000, 1.0, sharding, 8);
+    gcsim_error err;
+    w->platform.nodes = nodes;
+    CHECK(gcsim_platform_place(&w->platform, gpus, &w->s.placement, &err) == 0);
+}
+
+/* NCCL's latency per call, by hand from NCCL's model (Simple): an all-gather or
+ * reduce-scatter (ring) 8.4 + (nodes - 1) x 14 us over the nodes of its group, an
+ * all-reduce (ring) 8.4 + 2 (nodes - 1) x 14; qwZ gathers values and scales in two calls;
+ * qgZ runs four all-to-alls per weight tensor, 8.4 inside the node and 8.4 + 14 across. */
+static void test_nccl_latency(void)
+{
+    world w;
+    /* FSDP on 16 GPUs (2 nodes): every call spans both */
+    world_nodes(&w, "fsdp", 16, 2);
+    check_overhead(&w.s, "forward all-gather", 22.4);
+    check_overhead(&w.s, "backward all-gather", 22.4);
+    check_overhead(&w.s, "reduce-scatter", 22.4);
+    world_free(&w);
+    /* one node: the base only */
+    world_nodes(&w, "fsdp", 8, 1);
+    check_overhead(&w.s, "reduce-scatter", 8.4);
+    world_free(&w);
+    /* ZeRO-2 on 4 nodes: the buckets' reduce-scatter and the parameter all-gather */
+    world_nodes(&w, "zero2", 32, 4);
+    check_overhead(&w.s, "reduce-scatter", 8.4 + 3 * 14);
+    check_overhead(&w.s, "parameter all-gather", 8.4 + 3 * 14);
+    world_free(&w);
+    /* HSDP, a node per group, 4 nodes: the group's calls stay in the node; the replica
+     * all-reduce is a ring of 4 GPUs on 4 nodes: 8.4 + 2 x 3 x 14 */
+    world_nodes(&w, "hsdp", 32, 4);
+    check_overhead(&w.s, "forward all-gather", 8.4);
+    check_overhead(&w.s, "reduce-scatter", 8.4);
+    check_overhead(&w.s, "replica all-reduce", 8.4 + 6 * 14);
+    world_free(&w);
+    /* groups of two nodes: the group's calls cross one network hop, the replica ring of 2
+     * GPUs on 2 nodes two */
+    world_nodes(&w, "hsdp:16", 32, 4);
+    check_overhead(&w.s, "backward all-gather", 8.4 + 14);
+    check_overhead(&w.s, "replica all-reduce", 8.4 + 2 * 14);
+    world_free(&w);
+    /* groups of 4 inside the nodes of 8, 16 GPUs: the 4 replicas lie on 2 nodes */
+    world_nodes(&w, "hsdp:4", 16, 2);
+    check_overhead(&w.s, "reduce-scatter", 8.4);
+    check_overhead(&w.s, "replica all-reduce", 8.4 + 2 * 14);
+    world_free(&w);
+    /* ZeRO++ on 16 GPUs (2 nodes): qwZ's two all-gathers; hpZ's backward all-gathers in the
+     * node; qgZ per unit of 2 one-tensor layers: 2 x (2 x 8.4 + 2 x (8.4 + 14)) */
+    world_nodes(&w, "zero3+qwz+hpz+qgz", 16, 2);
+    check_overhead(&w.s, "forward all-gather", 2 * 22.4);
+    check_overhead(&w.s, "backward all-gather", 2 * 8.4);
+    check_overhead(&w.s, "qgZ reduce-scatter", 2 * (2 * 8.4 + 2 * 22.4));
+    world_free(&w);
+    /* the analytic engine adds it to each call's time: FSDP on 2 nodes, every call 22.4 us
+     * longer than the same iteration with the charge taken out */
+    world_nodes(&w, "fsdp", 16, 2);
+    gcsim_iteration it;
+    gcsim_error err;
+    CHECK(gcsim_iteration_build(&it, &w.s, &err) == 0);
+    double *with = calloc((size_t)it.n_calls, sizeof *with);
+    double *without = calloc((size_t)it.n_calls, sizeof *without);
+    CHECK(with && without);
+    CHECK(gcsim_analytic_call_times(&w.s, &it, with, &err) == 0);
+    for (int c = 0; c < it.n_calls; c++)
+        it.calls[c].overhead_s = 0;
+    CHECK(gcsim_analytic_call_times(&w.s, &it, without, &err) == 0);
+    for (int c = 0; c < it.n_calls; c++)
+        CHECK_REL(with[c] - without[c], 22.4e-6, 1e-6);
+    free(with);
+    free(without);
+    gcsim_iteration_free(&it);
+    world_free(&w);
+}
+
 int main(void)
 {
     test_grouped_schedules();
@@ -369,5 +468,6 @@ int main(void)
     test_deepspeed_prefetch();
     test_memory();
     test_parse();
+    test_nccl_latency();
     CHECK_DONE();
 }
