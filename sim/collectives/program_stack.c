@@ -22,6 +22,7 @@
 #include "codec.h"
 #include "program.h"
 #include "protocol.h"
+#include "tuner_memo.h"
 #include "tuner_model.h"
 #include "schedule_memo.h"
 #include "stack.h"
@@ -298,8 +299,19 @@ typedef struct {
 static gcsim_collective ar(ctx *c, double bytes)
 {
     gcsim_collective coll;
-    if (!c->tuner_failed && allreduce_of(c->s, c->tuner, bytes, &coll, c->err) == 0)
+    /* the tuner's pick, asked once per process for each platform, shape and size
+     * (tuner_memo.h): a pure function of those */
+    gcsim_tuner_memo_key key = {.kind = GCSIM_TUNER_MEMO_STACK, .gpus = c->s->placement.gpus,
+                                .nodes = c->s->placement.machines, .op = -1,
+                                .collective = -1, .protocol = -1, .bytes = bytes};
+    if (c->tuner && !c->tuner_failed &&
+        gcsim_tuner_memo_get(c->s->platform, &key, &coll, sizeof coll))
         return coll;
+    if (!c->tuner_failed && allreduce_of(c->s, c->tuner, bytes, &coll, c->err) == 0) {
+        if (c->tuner)
+            gcsim_tuner_memo_put(c->s->platform, &key, &coll, sizeof coll);
+        return coll;
+    }
     c->tuner_failed = true;
     return COLLECTIVE_RING;
 }
