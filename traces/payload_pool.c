@@ -234,11 +234,13 @@ void gc_payload_pool_resample(const gc_payload_pool *p, size_t n, size_t block, 
          * first and their loads started together: the pool is larger than the caches and
          * one miss at a time was nearly all of a payload estimate's time. The draws come
          * in the order they always did (the signs, then the positions). */
+        gc_rng_range values;
+        gc_rng_range_init(&values, p->n_values);
         for (size_t base = 0; base < n; base += 64) {
             size_t count = n - base < 64 ? n - base : 64;
-            uint64_t signs = gc_rng_next(&rng), at[64];
+            uint64_t signs = gc_rng_next_inline(&rng), at[64];
             for (size_t j = 0; j < count; j++) {
-                at[j] = gc_rng_below(&rng, p->n_values);
+                at[j] = gc_rng_below_range(&rng, &values);
                 __builtin_prefetch(&p->values[at[j]]);
             }
             for (size_t j = 0; j < count; j++) {
