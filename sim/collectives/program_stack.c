@@ -305,17 +305,20 @@ typedef struct {
 static gcsim_collective ar(ctx *c, double bytes)
 {
     gcsim_collective coll;
-    /* the tuner's pick, asked once per process for each platform, shape and size
-     * (tuner_memo.h): a pure function of those */
-    gcsim_tuner_memo_key key = {.kind = GCSIM_TUNER_MEMO_STACK, .gpus = c->s->placement.gpus,
-                                .nodes = c->s->placement.machines, .op = -1,
-                                .collective = -1, .protocol = -1, .bytes = bytes};
-    if (c->tuner && !c->tuner_failed &&
-        gcsim_tuner_memo_get(c->s->platform, &key, &coll, sizeof coll))
-        return coll;
-    if (!c->tuner_failed && allreduce_of(c->s, c->tuner, bytes, &coll, c->err) == 0) {
-        if (c->tuner)
+    if (c->tuner && !c->tuner_failed) {
+        /* the tuner's pick, asked once per process for each platform, shape and size
+         * (tuner_memo.h): a pure function of those */
+        gcsim_tuner_memo_key key = {.kind = GCSIM_TUNER_MEMO_STACK,
+                                    .gpus = c->s->placement.gpus,
+                                    .nodes = c->s->placement.machines, .op = -1,
+                                    .collective = -1, .protocol = -1, .bytes = bytes};
+        if (gcsim_tuner_memo_get(c->s->platform, &key, &coll, sizeof coll))
+            return coll;
+        if (allreduce_of(c->s, c->tuner, bytes, &coll, c->err) == 0) {
             gcsim_tuner_memo_put(c->s->platform, &key, &coll, sizeof coll);
+            return coll;
+        }
+    } else if (!c->tuner_failed && allreduce_of(c->s, c->tuner, bytes, &coll, c->err) == 0) {
         return coll;
     }
     c->tuner_failed = true;
