@@ -18,20 +18,10 @@ void gc_rng_seed(gc_rng *r, uint64_t seed)
         r->s[i] = splitmix64(&x);
 }
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 uint64_t gc_rng_next(gc_rng *r)
 {
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
+    return gc_rng_next_inline(r);
 }
 
 double gc_rng_uniform(gc_rng *r) { return (double)(gc_rng_next(r) >> 11) * 0x1.0p-53; }

@@ -234,16 +234,29 @@ void gc_payload_pool_resample(const gc_payload_pool *p, size_t n, size_t block, 
          * first and their loads started together: the pool is larger than the caches and
          * one miss at a time was nearly all of a payload estimate's time. The draws come
          * in the order they always did (the signs, then the positions). */
-        for (size_t base = 0; base < n; base += 64) {
-            size_t count = n - base < 64 ? n - base : 64;
-            uint64_t signs = gc_rng_next(&rng), at[64];
-            for (size_t j = 0; j < count; j++) {
-                at[j] = gc_rng_below(&rng, p->n_values);
-                __builtin_prefetch(&p->values[at[j]]);
+        gc_rng_range values;
+        gc_rng_range_init(&values, p->n_values);
+        /* Two blocks in flight: block b + 1's positions are drawn and their loads started
+         * before block b's values are read, so a miss has a block's draws to arrive. */
+        uint64_t at[2][64], signs[2] = {0, 0};
+        size_t blocks = (n + 63) / 64;
+        for (size_t b = 0; b <= blocks; b++) {
+            if (b < blocks) {
+                size_t base = b * 64, count = n - base < 64 ? n - base : 64;
+                uint64_t *to = at[b & 1];
+                signs[b & 1] = gc_rng_next_inline(&rng);
+                for (size_t j = 0; j < count; j++) {
+                    to[j] = gc_rng_below_range(&rng, &values);
+                    __builtin_prefetch(&p->values[to[j]]);
+                }
             }
+            if (b == 0)
+                continue;
+            size_t base = (b - 1) * 64, count = n - base < 64 ? n - base : 64;
+            const uint64_t *from = at[(b - 1) & 1], sg = signs[(b - 1) & 1];
             for (size_t j = 0; j < count; j++) {
-                float v = p->values[at[j]];
-                out[base + j] = (signs >> j) & 1 ? -v : v;
+                float v = p->values[from[j]];
+                out[base + j] = (sg >> j) & 1 ? -v : v;
             }
         }
         return;

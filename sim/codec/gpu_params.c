@@ -75,9 +75,15 @@ const char *const *gcsim_gpu_types(void)
 
 int gcsim_gpu_params_find(const char *type, const gcsim_gpu_params **out, gcsim_error *err)
 {
+    /* the type found last is checked first: a sweep asks for the same one per call */
+    static _Thread_local const gcsim_gpu_params *last;
+    if (last && strcmp(last->type, type) == 0) {
+        *out = last;
+        return 0;
+    }
     for (size_t i = 0; i < N_TYPES; i++)
         if (strcmp(catalog[i].type, type) == 0) {
-            *out = &catalog[i];
+            *out = last = &catalog[i];
             return 0;
         }
     char known[256] = "";

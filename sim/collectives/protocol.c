@@ -32,6 +32,7 @@
 
 #include "protocol.h"
 #include "schedule_memo.h"
+#include "tuner_memo.h"
 #include "tuner_model.h"
 
 static const char *const names[GCSIM_PROTO_COUNT] = {"simple", "ll128", "ll"};
@@ -251,9 +252,9 @@ typedef struct {
     gcsim_collective coll;  /* the schedule gcsim runs for it */
 } candidate;
 
-int gcsim_tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double bytes,
-                       gcsim_collective collective, gcsim_protocol protocol,
-                       gcsim_tuned *out, gcsim_error *err)
+static int tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double bytes,
+                        gcsim_collective collective, gcsim_protocol protocol,
+                        gcsim_tuned *out, gcsim_error *err)
 {
     int nodes = (gpus + p->gpus_per_node - 1) / p->gpus_per_node;
     bool nvls = p->intra.nvls_Bps > 0;
@@ -346,4 +347,21 @@ int gcsim_tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double by
             }
         }
     return found ? 0 : gcsim_fail(err, "unknown protocol");
+}
+
+/* The choice asked once per process for each platform and question (tuner_memo.h): a
+ * pure function of them; failures are asked again. */
+int gcsim_tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double bytes,
+                       gcsim_collective collective, gcsim_protocol protocol,
+                       gcsim_tuned *out, gcsim_error *err)
+{
+    gcsim_tuner_memo_key key = {.kind = GCSIM_TUNER_MEMO_CHOOSE, .gpus = gpus, .nodes = -1,
+                                .op = (int)op, .collective = (int)collective,
+                                .protocol = (int)protocol, .bytes = bytes};
+    if (gcsim_tuner_memo_get(p, &key, out, sizeof *out))
+        return 0;
+    if (tuner_choose(p, gpus, op, bytes, collective, protocol, out, err))
+        return -1;
+    gcsim_tuner_memo_put(p, &key, out, sizeof *out);
+    return 0;
 }
