@@ -118,8 +118,8 @@ static void predict_usage(FILE *out)
 "  --optimizer O     optimizer state for the memory check (default: the model's, else\n"
 "                    momentum)\n"
 "  --format F        table (default), json or csv: the same numbers\n"
-"  --wide            with no other option: the full table and notes instead of the first\n"
-"                    screen (fp32 and TernGrad side by side); any option prints them too\n"
+"  --wide            the table whole, one line per row (by default it fits 100 columns);\n"
+"                    alone: the full table and notes instead of the first screen\n"
 "  --output FILE     write there (atomically) instead of standard output\n");
     fprintf(out,
 "  --sharding S      ddp (default), zero1, zero2, zero3, fsdp (= zero3), hsdp[:GROUP]\n"
@@ -893,7 +893,7 @@ static sweep_case predict_case(const predict_options *o, const gcsim_platform *p
 int cmd_predict(int argc, char **argv)
 {
     /* No option at all: the README's run command, a newcomer's first screen. */
-    if (argc <= 1)
+    if (argc <= 1 && report_table_limit()) /* `predict --wide`: the full table (main.c) */
         return predict_first_screen(stdout);
     predict_options o;
     int rc = parse_options(argc, argv, &o);
