@@ -690,6 +690,14 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
     int c_mem = report_column_scaled(r, "memory_bytes_per_gpu", "mem GB", 1, 1e-9);
     int c_csrc = report_column(r, "compute_source", "compute", 0);
     const char *csrc = gcsim_compute_source(m, pf);
+    /* the text table in 100 columns (issue 46): the answer first, then where the time goes */
+    report_column_brief(r, c_diff, "DES-ana %");
+    report_column_brief(r, c_samples, "smp/iter");
+    {
+        const int lead[] = {c_gpus, c_engine, c_tput, c_tokens, c_mfu, c_speed, c_eff, c_mem,
+                            c_iter, c_comp, c_exposed, c_codec, c_comm, c_enc, c_dec, c_exch};
+        report_table_lead(r, 2, lead, (int)(sizeof lead / sizeof lead[0]));
+    }
     /* variable compute: its columns and notes only when asked (predict_variability.c) */
     predict_var_columns vc;
     if (o->variability.on)
