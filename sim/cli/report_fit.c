@@ -112,6 +112,27 @@ static void flush_line(FILE *out, char **buf, size_t *len, FILE *line)
     *len = 0;
 }
 
+/* How many stacked tables the columns order[n_keys..n) take when each is at most limit wide
+ * (a column wider than that alone: n + 1, more than any packing that fits). */
+static int count_tables(const int *order, const int *w, const bool *is_long, int n, int n_keys,
+                        int keys_w, int limit)
+{
+    int tables = 0, used = limit + 1;
+    for (int i = n_keys; i < n; i++) {
+        int c = order[i];
+        if (is_long[c])
+            continue;
+        if (keys_w + 2 + w[c] > limit)
+            return n + 1;
+        if (used + 2 + w[c] > limit) {
+            tables++;
+            used = keys_w;
+        }
+        used += 2 + w[c];
+    }
+    return tables;
+}
+
 int fit_table_write(const fit_table *t, int width, FILE *out)
 {
     int n = t->n_cols;
@@ -170,12 +191,17 @@ int fit_table_write(const fit_table *t, int width, FILE *out)
         is_long[c] = w[c] + 2 > room || (text[c] && w[c] > LONG_TEXT_COLUMNS);
         any_long |= is_long[c];
     }
-    /* the stacked tables */
+    /* the stacked tables: as many as the width needs, their breaks moved so that they are
+     * about as wide as each other (no last table of one column) */
+    int limit = width, parts = count_tables(order, w, is_long, n, n_keys, keys_w, width);
+    while (limit > keys_w &&
+           count_tables(order, w, is_long, n, n_keys, keys_w, limit - 1) == parts)
+        limit--;
     int next = n_keys;
     bool first_table = true;
     while (next < n || first_table) {
         int from = next, used = keys_w, to = next;
-        while (to < n && (is_long[order[to]] || used + 2 + w[order[to]] <= width)) {
+        while (to < n && (is_long[order[to]] || used + 2 + w[order[to]] <= limit)) {
             if (!is_long[order[to]])
                 used += 2 + w[order[to]];
             to++;
