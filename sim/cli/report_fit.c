@@ -66,7 +66,15 @@ void fit_wrap(FILE *out, const char *lead, const char *text, int indent, int wid
         }
         /* a word longer than what is left of a fresh line: broken where the line ends */
         while (col + wl > width && width - col > 0 && wl > width - indent) {
-            size_t b = prefix_bytes(w, width - col);
+            int room = width - col;
+            size_t b = prefix_bytes(w, room);
+            /* after a comma or a slash when there is one in the second half: a spec or a
+             * path keeps its items whole */
+            for (size_t k = b; k > prefix_bytes(w, room / 2); k--)
+                if (w[k - 1] == ',' || w[k - 1] == '/') {
+                    b = k;
+                    break;
+                }
             fwrite(w, 1, b, out);
             fputc('\n', out);
             spaces(out, indent);
@@ -133,6 +141,49 @@ static int count_tables(const int *order, const int *w, const bool *is_long, int
     return tables;
 }
 
+/* t with a first column "row" (1, 2, ...) that names the rows, then the columns in order. */
+static int write_numbered(const fit_table *t, const int *order, int n, int width, FILE *out)
+{
+    int m = n + 1;
+    const char **headers = calloc((size_t)m, sizeof *headers);
+    const char **briefs = calloc((size_t)m, sizeof *briefs);
+    const char **cells = calloc((size_t)t->n_rows * m + 1, sizeof *cells);
+    bool *left = calloc((size_t)t->n_rows * m + 1, sizeof *left);
+    char *numbers = calloc((size_t)t->n_rows + 1, 24);
+    int *lead = calloc((size_t)m, sizeof *lead);
+    if (!headers || !briefs || !cells || !left || !numbers || !lead) {
+        fprintf(stderr, "gcsim: out of memory\n");
+        exit(2);
+    }
+    headers[0] = "row";
+    for (int c = 0; c < n; c++) {
+        headers[c + 1] = t->headers[c];
+        briefs[c + 1] = t->briefs ? t->briefs[c] : NULL;
+    }
+    for (int row = 0; row < t->n_rows; row++) {
+        snprintf(numbers + (size_t)row * 24, 24, "%d", row + 1);
+        cells[(size_t)row * m] = numbers + (size_t)row * 24;
+        for (int c = 0; c < n; c++) {
+            cells[(size_t)row * m + c + 1] = cell_at(t, row, c);
+            left[(size_t)row * m + c + 1] = t->left[(size_t)row * n + c];
+        }
+    }
+    lead[0] = 0;
+    for (int i = 0; i < n; i++)
+        lead[i + 1] = order[i] + 1;
+    fit_table u = {.n_cols = m, .n_rows = t->n_rows, .headers = headers, .briefs = briefs,
+                   .cells = cells, .left = left, .lead = lead, .n_lead = m, .n_keys = 1,
+                   .numbered = true};
+    int rc = fit_table_write(&u, width, out);
+    free(headers);
+    free(briefs);
+    free(cells);
+    free(left);
+    free(numbers);
+    free(lead);
+    return rc;
+}
+
 int fit_table_write(const fit_table *t, int width, FILE *out)
 {
     int n = t->n_cols;
@@ -183,6 +234,20 @@ int fit_table_write(const fit_table *t, int width, FILE *out)
         if (n_keys == 1 || keys_w <= width / 2)
             break;
         n_keys--;
+    }
+    /* one key still wider than half the line (a 100-character compressor spec): the rows
+     * are numbered instead, and that column is listed after the tables like a long text */
+    if (keys_w > width / 2 && !t->numbered) {
+        int rc = write_numbered(t, order, n, width, out);
+        fclose(line);
+        free(buf);
+        free(order);
+        free(w);
+        free(placed);
+        free(text);
+        free(is_long);
+        free(hdr);
+        return rc;
     }
     int room = width - keys_w; /* for the other columns of a table, two spaces each */
     bool any_long = false;

@@ -8,10 +8,13 @@
  *   2. the columns a reader needs first (report_table_lead) come first, the rest in the
  *      CSV's order;
  *   3. the columns still too wide split into stacked tables, each repeating the key columns
- *      that name the row (the first columns of the lead; without a lead, the first column);
+ *      that name the row (the first columns of the lead; without a lead, the first column)
+ *      (a key wider than half the line, such as a full compressor spec: a row number
+ *      instead, the key listed as in 4.);
  *   4. a text column too long for any table (a reason, a description) is printed after the
  *      tables as a list, one paragraph per row named by its keys, wrapped.
- * Notes ("key: value" lines above the table) longer than the width are wrapped at spaces.
+ * Notes ("key: value" lines above the table) longer than the width are wrapped at spaces
+ * (a word longer than a line: after a comma or slash, else where the line ends).
  */
 #ifndef GCSIM_CLI_REPORT_FIT_H
 #define GCSIM_CLI_REPORT_FIT_H
@@ -27,6 +30,7 @@ typedef struct {
     const bool *left;            /* n_rows x n_cols: the cell is text (left-aligned) */
     const int *lead;             /* columns (indexes into the shown ones) first, in order */
     int n_lead, n_keys;          /* n_keys <= n_lead of them repeat in every stacked table */
+    bool numbered;               /* internal: rows already numbered (report_fit.c) */
 } fit_table;
 
 /* The printed width of a UTF-8 string: its characters, not its bytes. */
