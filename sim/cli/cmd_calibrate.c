@@ -297,7 +297,8 @@ static report *build_report(const calibrate_cli *o, const calib_result *r)
         for (int i = 0; i < lf->n_rows; i++) {
             const calib_row *row = &lf->rows[i];
             report_row(rep);
-            const char *base = strrchr(lf->path, '/'); /* the table's short form */
+            /* the fitted table's short form (--wide: the path, as before) */
+            const char *base = report_table_limit() ? strrchr(lf->path, '/') : NULL;
             report_str_table(rep, col[0], lf->path, base ? base + 1 : lf->path);
             report_int(rep, col[1], lf->gpus);
             report_int(rep, col[2], lf->nodes);

@@ -81,8 +81,9 @@ static int add_file(report *r, const int *col, const char *path)
         shape_text(t, shape, sizeof shape);
         const cJSON *k = cJSON_GetObjectItemCaseSensitive(kinds, t->name);
         report_row(r);
-        /* the table names the file by its base name (100 columns, issue 46) */
-        report_str_table(r, col[0], path, base_name(path));
+        /* the fitted table names the file by its base name (100 columns, issue 46; --wide:
+         * the path, as before) */
+        report_str_table(r, col[0], path, report_table_limit() ? base_name(path) : path);
         report_str(r, col[1], t->name);
         report_str(r, col[2], cJSON_IsString(k) ? k->valuestring : "");
         report_str(r, col[3], gc_trace_dtype_name(t->dtype));
