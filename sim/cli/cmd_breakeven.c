@@ -336,6 +336,24 @@ int cmd_breakeven(int argc, char **argv)
                                         3, 8e-9);
     int c_acc_st = report_column(r, "accuracy_status", "to-accuracy status", 0);
     int c_acc_why = report_column(r, "accuracy_reason", "to-accuracy reason", 0);
+    /* the text table in 100 columns (issue 46): the row's keys, then the answer under the
+     * chosen stack, under fused, to accuracy; the reasons are listed after the tables */
+    report_column_brief(r, own.none, "fp32/s");
+    report_column_brief(r, own.be, "BE Gb/s");
+    report_column_brief(r, fused.ex, "fused exch");
+    report_column_brief(r, fused.none, "fused fp32/s");
+    report_column_brief(r, fused.tput, "fused/s");
+    report_column_brief(r, fused.codec, "fused codec");
+    report_column_brief(r, fused.be, "fused BE");
+    report_column_brief(r, c_acc_be, "acc BE Gb/s");
+    report_column_brief(r, c_acc_st, "acc status");
+    {
+        const int lead[] = {c_model, c_plat, c_gpus, c_comp, own.be, own.st, c_own, own.none,
+                            own.tput, own.codec, own.ex, c_stack, fused.be, fused.st,
+                            fused.none, fused.tput, fused.codec, fused.ex, c_acc_be, c_acc_st,
+                            c_conv, c_conv_src};
+        report_table_lead(r, 4, lead, (int)(sizeof lead / sizeof lead[0]));
+    }
     conv = calloc((size_t)o.compressors.n, sizeof *conv);
     if (!conv) {
         gcsim_fail(&err, "out of memory");

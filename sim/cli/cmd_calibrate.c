@@ -283,12 +283,23 @@ static report *build_report(const calibrate_cli *o, const calib_result *r)
     col[13] = report_column(rep, "regime", "regime", -1);
     col[14] = report_column(rep, "busbw_error_pct", "busbw err %", 2);
     col[15] = report_column(rep, "algorithm", "algorithm", -1);
+    /* the text table in 100 columns (issue 46): a point is its log and size; measured beside
+     * fitted, then the fit's figures */
+    report_column_brief(rep, col[11], "alpha us");
+    report_column_brief(rep, col[12], "B GB/s");
+    {
+        const int lead[] = {col[0], col[4], col[5], col[6], col[8], col[10], col[7], col[9],
+                            col[14], col[13], col[15]};
+        report_table_lead(rep, 2, lead, (int)(sizeof lead / sizeof lead[0]));
+    }
     for (int k = 0; k < r->n_logs; k++) {
         const calib_log_fit *lf = &r->logs[k];
         for (int i = 0; i < lf->n_rows; i++) {
             const calib_row *row = &lf->rows[i];
             report_row(rep);
-            report_str(rep, col[0], lf->path);
+            /* the fitted table's short form (--wide: the path, as before) */
+            const char *base = report_table_limit() ? strrchr(lf->path, '/') : NULL;
+            report_str_table(rep, col[0], lf->path, base ? base + 1 : lf->path);
             report_int(rep, col[1], lf->gpus);
             report_int(rep, col[2], lf->nodes);
             report_int(rep, col[3], row->line);

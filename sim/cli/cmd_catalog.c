@@ -18,7 +18,8 @@
 #include "report.h"
 #include "report_emit.h"
 
-enum { TABLE_COLUMNS = 100 };
+/* The width a table's description is cut to: REPORT_TABLE_COLUMNS (report.h). */
+#define TABLE_COLUMNS REPORT_TABLE_COLUMNS
 
 static void usage(FILE *out)
 {
@@ -39,6 +40,7 @@ static void usage(FILE *out)
 "                    columns, or left out where too little room is left), json or csv\n"
 "                    (one table of the kinds asked, a kind column, descriptions whole,\n"
 "                    each file's path)\n"
+"  --wide            the table with every column and the descriptions whole\n"
 "  --output FILE     write there (atomically) instead of standard output\n");
 }
 
@@ -253,7 +255,8 @@ static int write_all(FILE *out, const gcsim_catalog_list *lists, int n_lists, co
     for (int l = 0; l < n_lists; l++) {
         report *r = report_new();
         note_kind(r, lists[l].kind, lists[l].n);
-        fill(r, &lists[l], 1, true);
+        /* --wide (main.c): every column and the whole descriptions, as CSV has them */
+        fill(r, &lists[l], 1, report_table_limit() != 0);
         int rc = (l ? fputc('\n', out) == EOF : 0) || report_write(r, REPORT_TABLE, out);
         report_free(r);
         if (rc)

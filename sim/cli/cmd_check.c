@@ -289,6 +289,12 @@ int cmd_check(int argc, char **argv)
     int c_tol = report_column(r, "tolerance_pct", "tol %", 2);
     int c_status = report_column(r, "status", "status", 0);
     int c_stack = report_column(r, "stack", "stack", 0); /* last: readers by position */
+    /* the text table in 100 columns (issue 46): the verdict beside the case */
+    {
+        const int lead[] = {c_name, c_engine, c_gpus, c_status, c_drift, c_exp, c_pred, c_tol,
+                            c_stack};
+        report_table_lead(r, 2, lead, (int)(sizeof lead / sizeof lead[0]));
+    }
     for (int k = 0; k < b.n_cases; k++) {
         if (!evaluated[k])
             continue;

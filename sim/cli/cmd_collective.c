@@ -290,6 +290,12 @@ int cmd_collective(int argc, char **argv)
     col[7] = report_column(r, "algorithm", "algorithm", -1);
     col[8] = report_column(r, "protocol", "protocol", -1);
     col[9] = report_column(r, "gpus", "GPUs", 0); /* last: CSV readers by position keep working */
+    /* the text table in 100 columns (issue 46): short headers, the legend names them */
+    report_column_brief(r, col[0], "bytes");
+    report_column_brief(r, col[3], "us");
+    report_column_brief(r, col[4], "algbw");
+    report_column_brief(r, col[5], "busbw");
+    report_column_brief(r, col[6], "DES-ana %");
     snprintf(msg, sizeof msg, "%s (%s)", platform.name, platform.source_path);
     report_note(r, "platform", msg);
     report_meta_scenario(r, &platform, NULL, NULL, NULL);

@@ -432,6 +432,8 @@ static int compress_command(int argc, char **argv, compress_options *op)
     col[C_BIAS] = report_column(r, "bias", "bias", 5);
     col[C_NOISE] = report_column(r, "bias_noise_floor", "bias_floor", 5);
     col[C_BOUND] = report_column(r, "mse_over_bound", "mse/bound", 3);
+    /* a row is its compressor, step and tensor in each stacked table (issue 46) */
+    report_table_lead(r, 3, &col[C_COMP], 3);
     char note[64];
     snprintf(note, sizeof note, "%d", o.n_files);
     report_note(r, "files", note);

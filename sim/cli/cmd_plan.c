@@ -439,6 +439,20 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
         gp[4] = report_column(r, "restart_s", "restart s", 1);
         gp[5] = report_column_scaled(r, "job_mtbf_s", "job MTBF h", 3, 1.0 / 3600.0);
     }
+    /* the text table in 100 columns (issue 46): the answer first (what to buy, how fast,
+     * what it costs), then why; # names the row in each stacked table */
+    report_column_brief(r, c_net, "exposed ms");
+    report_column_brief(r, c_own, "own exchange");
+    report_column_brief(r, c_own_tput, "own samples/s");
+    report_column_brief(r, c_gain, "gain");
+    report_column_brief(r, c_conv, "conv");
+    report_column_brief(r, c_step_h, "step hours");
+    report_column_brief(r, c_conv_gap, "missed pts");
+    {
+        const int lead[] = {c_rank, c_pf, c_gpus, c_j, c_comp, c_shard, c_tput, c_eff, c_rate,
+                            c_hours, c_total, c_bn, c_cmp, c_net, c_cod, c_coll, c_exch, c_stack};
+        report_table_lead(r, 1, lead, (int)(sizeof lead / sizeof lead[0]));
+    }
     for (int k = 0; k < n; k++) {
         const plan_candidate *c = &rows[k];
         report_row(r);

@@ -120,8 +120,8 @@ static void predict_usage(FILE *out)
 "  --optimizer O     optimizer state for the memory check (default: the model's, else\n"
 "                    momentum)\n"
 "  --format F        table (default), json or csv: the same numbers\n"
-"  --wide            with no other option: the full table and notes instead of the first\n"
-"                    screen (fp32 and TernGrad side by side); any option prints them too\n"
+"  --wide            the table whole, one line per row (by default it fits 100 columns);\n"
+"                    alone: the full table and notes instead of the first screen\n"
 "  --output FILE     write there (atomically) instead of standard output\n");
     fprintf(out,
 "  --sharding S      ddp (default), zero1, zero2, zero3, fsdp (= zero3), hsdp[:GROUP]\n"
@@ -649,6 +649,14 @@ static report *build_report(const predict_row *rows, int n_rows, bool both,
     int c_mem = report_column_scaled(r, "memory_bytes_per_gpu", "mem GB", 1, 1e-9);
     int c_csrc = report_column(r, "compute_source", "compute", 0);
     const char *csrc = gcsim_compute_source(m, pf);
+    /* the text table in 100 columns (issue 46): the answer first, then where the time goes */
+    report_column_brief(r, c_diff, "DES-ana %");
+    report_column_brief(r, c_samples, "smp/iter");
+    {
+        const int lead[] = {c_gpus, c_engine, c_tput, c_tokens, c_mfu, c_speed, c_eff, c_mem,
+                            c_iter, c_comp, c_exposed, c_codec, c_comm, c_enc, c_dec, c_exch};
+        report_table_lead(r, 2, lead, (int)(sizeof lead / sizeof lead[0]));
+    }
     /* variable compute: its columns and notes only when asked (predict_variability.c) */
     predict_var_columns vc;
     if (o->variability.on)
@@ -852,7 +860,7 @@ static sweep_case predict_case(const predict_options *o, const gcsim_platform *p
 int cmd_predict(int argc, char **argv)
 {
     /* No option at all: the README's run command, a newcomer's first screen. */
-    if (argc <= 1)
+    if (argc <= 1 && report_table_limit()) /* `predict --wide`: the full table (main.c) */
         return predict_first_screen(stdout);
     predict_options o;
     int rc = parse_options(argc, argv, &o);

@@ -81,7 +81,9 @@ static int add_file(report *r, const int *col, const char *path)
         shape_text(t, shape, sizeof shape);
         const cJSON *k = cJSON_GetObjectItemCaseSensitive(kinds, t->name);
         report_row(r);
-        report_str(r, col[0], path);
+        /* the fitted table names the file by its base name (100 columns, issue 46; --wide:
+         * the path, as before) */
+        report_str_table(r, col[0], path, report_table_limit() ? base_name(path) : path);
         report_str(r, col[1], t->name);
         report_str(r, col[2], cJSON_IsString(k) ? k->valuestring : "");
         report_str(r, col[3], gc_trace_dtype_name(t->dtype));
@@ -170,6 +172,8 @@ int cmd_trace(int argc, char **argv)
     col[11] = report_column(r, "kurtosis", "kurtosis", 2);
     col[12] = report_column(r, "near_zero", "near_zero", 4);
     col[13] = report_column(r, "zeros", "zeros", 4);
+    /* a tensor is named by its file and its name in each stacked table (issue 46) */
+    report_table_lead(r, 2, col, 2);
     for (int i = optind; i < argc; i++) {
         if (add_file(r, col, argv[i]) != 0) {
             report_free(r);

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "data_dir.h"
 #include "inputs.h"
+#include "report.h"
 #include "version.h"
 
 typedef struct {
@@ -52,6 +53,8 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: gcsim <command> [options]   (gcsim <command> --help for details)\n"
                  "       gcsim --version\n\n"
+                 "every command: --wide prints its text tables whole, one line per row (by\n"
+                 "default they fit 100 columns: short headers, stacked tables, a legend)\n\n"
                  "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
@@ -124,6 +127,18 @@ int main(int argc, char **argv)
                         "PREFIX/share/gcsim)\n", gcsim_data_dir(), missing);
         return EXIT_BAD_INPUT;
     }
+    /* --wide is every command's (issue 46): the text tables in their plain layout, one line
+     * per row, instead of fitted to 100 columns. Taken out here so that no command's
+     * options need to know it (predict's first screen asks report_table_limit()). */
+    int kept = 2;
+    for (int k = 2; k < argc; k++) {
+        if (strcmp(argv[k], "--wide") == 0)
+            report_table_set_wide(true);
+        else
+            argv[kept++] = argv[k];
+    }
+    argv[kept] = NULL;
+    argc = kept;
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);

@@ -7,7 +7,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_fit.h"
 #include "version.h"
+
+/* The text tables' width (issue 46); 0 under --wide: no limit, the plain layout. */
+static int table_limit = REPORT_TABLE_COLUMNS;
+
+void report_table_set_wide(bool wide)
+{
+    table_limit = wide ? 0 : REPORT_TABLE_COLUMNS;
+}
+
+int report_table_limit(void)
+{
+    return table_limit;
+}
 
 typedef enum { CELL_EMPTY, CELL_NUM, CELL_INT, CELL_STR } cell_kind;
 
@@ -21,6 +35,7 @@ typedef struct {
 
 typedef struct {
     char *key, *header;
+    char *brief; /* the short header of a fitted table (NULL: header) */
     int precision;
     double table_scale;
 } column;
@@ -42,6 +57,8 @@ struct report {
     int n_notes;
     meta_item *meta;
     int n_meta, cap_meta;
+    int *lead; /* the text table's reading order (report_table_lead) */
+    int n_lead, n_keys;
     char command[32];
 };
 
@@ -96,7 +113,9 @@ void report_free(report *r)
     for (int i = 0; i < r->n_cols; i++) {
         free(r->cols[i].key);
         free(r->cols[i].header);
+        free(r->cols[i].brief);
     }
+    free(r->lead);
     for (long i = 0; i < (long)r->n_rows * r->n_cols; i++)
         free(r->cells[i].str), free(r->cells[i].table_str);
     for (int i = 0; i < r->n_notes; i++) {
@@ -132,13 +151,32 @@ int report_column_scaled(report *r, const char *key, const char *header, int pre
                          double table_scale)
 {
     r->cols = grow(r->cols, &r->cap_cols, r->n_cols + 1, sizeof *r->cols);
-    r->cols[r->n_cols] = (column){dup_str(key), dup_str(header), precision, table_scale};
+    r->cols[r->n_cols] = (column){dup_str(key), dup_str(header), NULL, precision, table_scale};
     return r->n_cols++;
 }
 
 int report_column(report *r, const char *key, const char *header, int precision)
 {
     return report_column_scaled(r, key, header, precision, 1.0);
+}
+
+void report_column_brief(report *r, int column, const char *brief)
+{
+    free(r->cols[column].brief);
+    r->cols[column].brief = dup_str(brief);
+}
+
+void report_table_lead(report *r, int n_keys, const int *columns, int n)
+{
+    free(r->lead);
+    r->lead = malloc((size_t)(n > 0 ? n : 1) * sizeof *r->lead);
+    if (!r->lead) {
+        fprintf(stderr, "gcsim: out of memory\n");
+        exit(2);
+    }
+    memcpy(r->lead, columns, (size_t)n * sizeof *r->lead);
+    r->n_lead = n;
+    r->n_keys = n_keys;
 }
 
 void report_row(report *r)
@@ -277,10 +315,80 @@ static void format_cell(const cell *c, const column *col, bool full_precision, c
     }
 }
 
+/* The table in at most table_limit columns (report_fit.h): shown[] as write_table found it. */
+static int write_fitted(const report *r, const bool *shown, FILE *out)
+{
+    int n = 0, *index = calloc((size_t)r->n_cols + 1, sizeof *index); /* column -> shown */
+    const char **headers = calloc((size_t)r->n_cols + 1, sizeof *headers);
+    const char **briefs = calloc((size_t)r->n_cols + 1, sizeof *briefs);
+    size_t n_cells = (size_t)r->n_rows * (size_t)(r->n_cols + 1);
+    char **cells = calloc(n_cells + 1, sizeof *cells);
+    bool *left = calloc(n_cells + 1, sizeof *left);
+    int *lead = calloc((size_t)r->n_lead + 1, sizeof *lead);
+    if (!index || !headers || !briefs || !cells || !left || !lead) {
+        fprintf(stderr, "gcsim: out of memory\n");
+        exit(2);
+    }
+    for (int c = 0; c < r->n_cols; c++) {
+        index[c] = shown[c] ? n : -1;
+        if (shown[c]) {
+            headers[n] = r->cols[c].header;
+            briefs[n] = r->cols[c].brief;
+            n++;
+        }
+    }
+    char buf[512];
+    for (int row = 0; row < r->n_rows; row++)
+        for (int c = 0; c < r->n_cols; c++) {
+            if (index[c] < 0)
+                continue;
+            const cell *cl = &r->cells[row * r->n_cols + c];
+            format_cell(cl, &r->cols[c], false, buf, sizeof buf);
+            cells[(size_t)row * n + index[c]] = dup_str(buf);
+            left[(size_t)row * n + index[c]] = cl->kind == CELL_STR;
+        }
+    /* the lead's shown columns; a key not shown is simply not repeated */
+    int n_lead = 0, n_keys = 0;
+    for (int i = 0; i < r->n_lead; i++) {
+        int c = r->lead[i];
+        if (c < 0 || c >= r->n_cols || index[c] < 0)
+            continue;
+        lead[n_lead++] = index[c];
+        if (i < r->n_keys)
+            n_keys++;
+    }
+    fit_table t = {.n_cols = n, .n_rows = r->n_rows, .headers = headers, .briefs = briefs,
+                   .cells = (const char *const *)cells, .left = left, .lead = lead,
+                   .n_lead = n_lead, .n_keys = n_keys};
+    int rc = fit_table_write(&t, table_limit, out);
+    for (size_t i = 0; i < n_cells; i++)
+        free(cells[i]);
+    free(cells);
+    free(left);
+    free(lead);
+    free(headers);
+    free(briefs);
+    free(index);
+    return rc;
+}
+
 static int write_table(const report *r, FILE *out)
 {
-    for (int i = 0; i < r->n_notes; i++)
-        fprintf(out, "%s: %s\n", r->note_keys[i], r->note_values[i]);
+    for (int i = 0; i < r->n_notes; i++) {
+        /* a note too long for the line is wrapped, its next lines under its value */
+        int key_w = fit_text_width(r->note_keys[i]) + 2;
+        if (table_limit && key_w + fit_text_width(r->note_values[i]) > table_limit) {
+            char *lead = malloc(strlen(r->note_keys[i]) + 3);
+            if (!lead) {
+                fprintf(stderr, "gcsim: out of memory\n");
+                exit(2);
+            }
+            sprintf(lead, "%s: ", r->note_keys[i]);
+            fit_wrap(out, lead, r->note_values[i], key_w <= 24 ? key_w : 4, table_limit);
+            free(lead);
+        } else
+            fprintf(out, "%s: %s\n", r->note_keys[i], r->note_values[i]);
+    }
     if (r->n_notes)
         fputc('\n', out);
     int *width = calloc((size_t)r->n_cols, sizeof *width);
@@ -303,6 +411,16 @@ static int write_table(const report *r, FILE *out)
             if ((int)strlen(buf) > width[c])
                 width[c] = (int)strlen(buf);
         }
+    int plain = -2;
+    for (int c = 0; c < r->n_cols; c++)
+        if (shown[c])
+            plain += width[c] + 2;
+    if (table_limit && plain > table_limit) { /* else the plain layout, as --wide prints it */
+        int rc = write_fitted(r, shown, out);
+        free(shown);
+        free(width);
+        return rc;
+    }
     int first = 0;
     while (first < r->n_cols && !shown[first])
         first++;

@@ -15,6 +15,7 @@
 #ifndef GCSIM_CLI_REPORT_H
 #define GCSIM_CLI_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "schema_version.h" /* sim/planning: shared with the sweep rows */
@@ -41,6 +42,24 @@ int report_column(report *r, const char *key, const char *header, int precision)
 /* The same, the text table showing value x table_scale (e.g. a _s column in ms: 1e3). */
 int report_column_scaled(report *r, const char *key, const char *header, int precision,
                          double table_scale);
+
+/* The text table's short header for column, used when the table does not fit the line; a
+ * legend after the table names the full header. */
+void report_column_brief(report *r, int column, const char *brief);
+
+/* The text table's reading order when it does not fit the line: columns[0..n) first (the
+ * ones a reader needs first), the rest in the CSV's order; the first n_keys of them name a
+ * row and repeat in each of the stacked tables the columns are split into. CSV and JSON keep
+ * their order. */
+void report_table_lead(report *r, int n_keys, const int *columns, int n);
+
+/* Issue 46: every text table fits REPORT_TABLE_COLUMNS by default (short headers, stacked
+ * tables, long texts listed after them, notes wrapped: sim/cli/report_fit.h); --wide (every
+ * command, main.c) prints the plain layout: one line per row, every column in CSV order. */
+#define REPORT_TABLE_COLUMNS 100
+void report_table_set_wide(bool wide);
+/* The width text tables fit, 0 under --wide (commands that cut their own text use it). */
+int report_table_limit(void);
 
 /* Starts a new row; cells not set are empty (null in JSON). */
 void report_row(report *r);

@@ -82,7 +82,9 @@ static void compare(const char *gcsim, const char *args)
     char *csv = run(cmd);
     snprintf(cmd, sizeof cmd, "%s predict %s --format json", gcsim, args);
     char *json = run(cmd);
-    snprintf(cmd, sizeof cmd, "%s predict %s --format table", gcsim, args);
+    /* --wide: the plain layout, one line per row (by default the table fits 100 columns in
+     * stacked tables, issue 46) */
+    snprintf(cmd, sizeof cmd, "%s predict %s --format table --wide", gcsim, args);
     char *table = run(cmd);
     CHECK(csv && json && table);
     if (!csv || !json || !table)

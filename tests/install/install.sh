@@ -32,21 +32,22 @@ grep -q "img/s.*terngrad/fp32" default.txt || fail "gcsim predict printed no fir
 "$gcsim" predict --wide > wide.txt || fail "gcsim predict --wide: exit $?"
 grep -q "samples/s" wide.txt || fail "gcsim predict --wide printed no table"
 # gcsim catalog lists the installed catalog, not the source tree's
-"$gcsim" catalog > catalog.txt || fail "gcsim catalog: exit $?"
+# --wide: notes never wrapped (by default a note longer than 100 columns is, issue 46)
+"$gcsim" catalog --wide > catalog.txt || fail "gcsim catalog: exit $?"
 for kind in platforms models platforms/stacks; do
     grep -q "^${kind#platforms/}: [0-9]* in $data/$kind\$" catalog.txt ||
         fail "gcsim catalog does not list $data/$kind: $(grep "^${kind#platforms/}:" catalog.txt)"
 done
-grep -q "^a100-hdr " catalog.txt || fail "gcsim catalog does not list a100-hdr"
+grep -q "^platform  *a100-hdr " catalog.txt || fail "gcsim catalog does not list a100-hdr"
 
 # Catalog names resolve to the installed catalog; the platform's codec profile (a path
 # relative to the platform file, charged by the fused stack) is read from there too, and so
 # is the default training stack.
-"$gcsim" predict --platform h100-ndr --model resnet-50 --compressor fp16 --gpus 8 > stack.txt ||
+"$gcsim" predict --platform h100-ndr --model resnet-50 --compressor fp16 --gpus 8 --wide > stack.txt ||
     fail "predict --platform h100-ndr --model resnet-50: exit $?"
 grep -q "^stack: pytorch-ddp ($data/platforms/stacks/pytorch-ddp.json)" stack.txt ||
     fail "stack: $(grep '^stack' stack.txt)"
-"$gcsim" predict --platform h100-ndr --model resnet-50 --compressor fp16 --gpus 8 --stack fused > named.txt ||
+"$gcsim" predict --platform h100-ndr --model resnet-50 --compressor fp16 --gpus 8 --stack fused --wide > named.txt ||
     fail "predict --platform h100-ndr --model resnet-50 --stack fused: exit $?"
 grep -q "^platform: h100-ndr ($data/platforms/h100-ndr.json)" named.txt || fail "platform: $(grep '^platform' named.txt)"
 grep -q "^model: resnet-50 ($data/models/resnet-50.json)" named.txt || fail "model: $(grep '^model' named.txt)"
@@ -54,7 +55,7 @@ grep -q "^codec cost: measured profile $data/platforms/codec/h100-pytorch.json" 
     fail "codec profile: $(grep '^codec' named.txt)"
 
 # DGC's payload is measured on the shipped traces: found under the prefix ...
-"$gcsim" predict --compressor dgc --gpus 8 > dgc.txt || fail "predict --compressor dgc: exit $?"
+"$gcsim" predict --compressor dgc --gpus 8 --wide > dgc.txt || fail "predict --compressor dgc: exit $?"
 grep -q "encoded real trace tensors" dgc.txt || fail "dgc not sized from traces: $(sed -n 3p dgc.txt)"
 # ... and only there: without them the same command fails naming the installed folder.
 mv "$data/traces/data" "$data/traces/data.off"

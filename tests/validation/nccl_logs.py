@@ -459,8 +459,10 @@ def run_calibrate(gcsim, log_row, base_path, output):
     writing output. A dict: result ("fitted", "refused": above the line rate, or "rejected":
     any other failure), detail (one line), and for a fit: fits and held_out (the "fit K:" and
     "held-out K:" texts), changes (the "field: old -> new" lines), warnings (texts)."""
+    # --wide: notes whole, one line each (by default a note longer than 100 columns is
+    # wrapped, issue 46)
     argv = [gcsim, "calibrate", "--log", log_row["file_path"], "--gpus", log_row["gpus"],
-            "--nodes", log_row["nodes"], "--platform", base_path, "--output", output]
+            "--nodes", log_row["nodes"], "--platform", base_path, "--output", output, "--wide"]
     out = {"argv": argv, "fits": [], "held_out": [], "changes": [], "warnings": []}
     try:
         p = subprocess.run(argv, cwd=REPO, capture_output=True, text=True,
