@@ -102,9 +102,10 @@ for cmd, ps in pairs.items():
         check(a.returncode == 0 and a.stdout != "" and (a.stdout, a.stderr, a.returncode) == (b.stdout, b.stderr, b.returncode),
               f"{cmd} {one} {value} == {cmd} {many} {value} (exit {a.returncode}, {len(a.stdout.splitlines())} lines)")
 
-# compress: one trace, the list in one option or in several, under either name
+# compress: one trace, the list in one option or in several, under either name (--wide: one
+# table, so each compressor is named once; the default stacks tables that repeat the name)
 trace = f"{SRC}/traces/data/fmnist_lenet/lenet_step000010_rank0.safetensors"
-comp = ["compress", "--quiet", "--seeds", "0", "--trace", trace]
+comp = ["compress", "--wide", "--quiet", "--seeds", "0", "--trace", trace]
 a = run(*comp, "--compressor", "terngrad", "--compressor", "qsgd:s=4,bucket=512")
 b = run(*comp, "--compressors", "terngrad,qsgd:s=4,bucket=512")
 check(a.returncode == 0 and a.stdout.count("qsgd:s=4,bucket=512") == 1 and a.stdout == b.stdout,
