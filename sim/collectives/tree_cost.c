@@ -722,6 +722,10 @@ static int walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedul
         goto done;
     for (int g = 0; g < ns; g++)
         sig_val[g] = -1;
+    /* no load yet: NaN equals no sum, so a link kind's first interval always sets its load
+     * (read uninitialised before, where a link kind first changed after interval 0) */
+    for (int l = 0; l <= nlk; l++)
+        load[l] = NAN;
     for (int i = 0; i < ni; i++) {
         tree_walk_interval(&w, i);
         /* each changed link kind's load: its pairs' shares added in flow order */
@@ -733,7 +737,7 @@ static int walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedul
                 if (q >= 0)
                     sum += w.st[q].share;
             }
-            if (sum == load[l] && i > 0)
+            if (sum == load[l])
                 continue; /* the same load: its flow kinds' classes stay */
             load[l] = sum;
             tree_walk_load_changed(&w, l, i);
