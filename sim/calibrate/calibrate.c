@@ -11,6 +11,7 @@
 
 #include "json_strict.h"
 #include "platform.h"
+#include "scenario.h"
 #include "platform_patch.h"
 
 #define PLATFORM_MAX_BYTES (1L << 20)
@@ -185,6 +186,25 @@ static int load_log(const calib_options *opt, int k, const gcsim_platform *base,
     bool named;
     nccl_test test = nccl_log_test(&log, &named);
     lf->gop = test_op(test);
+    /* what the log's run forced (NCCL_ALGO / NCCL_PROTO): the rows are costed with it, as
+     * `gcsim collective --collective C --protocol P` would run them */
+    lf->collective = COLLECTIVE_COUNT;
+    lf->protocol = GCSIM_PROTO_COUNT;
+    if (opt->collective[k] &&
+        (gcsim_collective_parse(opt->collective[k], &lf->collective) ||
+         gcsim_collective_is_paper_pattern(lf->collective))) {
+        gcsim_fail(err, "%s: --collective: expected ring, halving-doubling, tree, double-tree, "
+                        "hierarchical, nvls, ps or allgather, got \"%s\"",
+                   path, opt->collective[k]);
+        goto out;
+    }
+    if (lf->gop != GCSIM_OP_ALLREDUCE)
+        lf->collective = COLLECTIVE_COUNT; /* as `gcsim collective`: one schedule each */
+    if (opt->protocol[k] && gcsim_protocol_parse(opt->protocol[k], &lf->protocol)) {
+        gcsim_fail(err, "%s: --protocol: expected simple, ll128 or ll, got \"%s\"", path,
+                   opt->protocol[k]);
+        goto out;
+    }
     snprintf(lf->op, sizeof lf->op, "%s%s", nccl_test_name(test), named ? "" : " (assumed)");
     snprintf(lf->device, sizeof lf->device, "%s", log.device);
     if (log_counts(opt, k, &log, lf, r, err) || nccl_log_check_test(&log, test, lf->gpus, err))
@@ -279,7 +299,8 @@ static int fit_arrays_make(const calib_log_fit *lf, int which, fit_arrays *a, gc
         a->regime[i] = lf->rows[i].regime;
     }
     a->d = (calib_fit_data){.gpus = lf->gpus, .op = lf->gop, .size_bytes = a->size,
-                            .time_s = a->time, .use = a->use, .regime = a->regime, .n = n};
+                            .time_s = a->time, .use = a->use, .regime = a->regime, .n = n,
+                            .collective = lf->collective, .protocol = lf->protocol};
     return 0;
 }
 
@@ -315,18 +336,26 @@ static int fit_log(calib_log_fit *lf, gcsim_platform *w, bool node_set, calib_re
     calib_knob cands[3];
     int n_c = bandwidth_candidates(w, lf, node_set, cands);
     calib_knob lat = lf->multi_node ? CALIB_KNOB_NIC_LAT : CALIB_KNOB_INTRA_LAT;
+    /* the node's latency too, as its bandwidth, unless a single-node log sets it
+     * (platform_fit.h: a multi-node log's floor) */
+    calib_knob lat2 = lf->multi_node && !node_set ? CALIB_KNOB_INTRA_LAT : CALIB_KNOB_COUNT;
     gcsim_platform q, h;
     log_platform(w, lf, &q);
     h = q;
     fit_arrays all = {0}, half = {0};
     int rc = -1;
     if (fit_arrays_make(lf, 0, &all, err) || fit_arrays_make(lf, 1, &half, err) ||
-        calib_platform_fit(&q, &all.d, cands, n_c, lat, &lf->fit, err))
+        calib_platform_fit(&q, &all.d, cands, n_c, lat, lat2, &lf->fit, err))
         goto out;
     snprintf(lf->bw_field, sizeof lf->bw_field, "%s", calib_knob_path(w, lf->fit.bw_knob));
     snprintf(lf->lat_field, sizeof lf->lat_field, "%s", calib_knob_path(w, lat));
     calib_knob_set(w, lf->fit.bw_knob, calib_knob_get(&q, lf->fit.bw_knob));
     calib_knob_set(w, lat, calib_knob_get(&q, lat));
+    lf->lat2_field[0] = '\0';
+    if (lat2 != CALIB_KNOB_COUNT) {
+        snprintf(lf->lat2_field, sizeof lf->lat2_field, "%s", calib_knob_path(w, lat2));
+        calib_knob_set(w, lat2, calib_knob_get(&q, lat2));
+    }
     /* held-out check: the same fit on every other size, its error on the sizes between */
     calib_held_out *ho = &lf->held_out;
     int n_fit = 0, n_test = 0;
@@ -347,7 +376,7 @@ static int fit_log(calib_log_fit *lf, gcsim_platform *w, bool node_set, calib_re
         gcsim_fail_internal(err, "%s: out of memory", lf->path);
         goto out;
     }
-    if (calib_platform_fit(&h, &half.d, cands, n_c, lat, &hr, err) ||
+    if (calib_platform_fit(&h, &half.d, cands, n_c, lat, lat2, &hr, err) ||
         calib_fit_errors(&h, &all.d, e, NULL, err)) {
         free(e);
         goto out;
@@ -544,18 +573,28 @@ static void describe_fit(const calib_options *opt, const calib_log_fit *lf, char
         snprintf(table, sizeof table, " table %d of %d (lines %d-%d)", lf->table, lf->n_tables,
                  lf->table_first_line, lf->table_last_line);
     calib_held_out_text(&lf->held_out, held, sizeof held);
+    char lat2[160] = "", forced[128] = "";
+    if (lf->collective != COLLECTIVE_COUNT || lf->protocol != GCSIM_PROTO_COUNT)
+        snprintf(forced, sizeof forced, ", with %s%s%s%s as the log's run forced them",
+                 lf->collective != COLLECTIVE_COUNT ? "--collective " : "",
+                 lf->collective != COLLECTIVE_COUNT ? gcsim_collective_name(lf->collective) : "",
+                 lf->protocol != GCSIM_PROTO_COUNT ? " --protocol " : "",
+                 lf->protocol != GCSIM_PROTO_COUNT ? gcsim_protocol_name(lf->protocol) : "");
+    if (lf->fit.lat2_fitted)
+        snprintf(lat2, sizeof lat2, " (%s polished with them: the node's hop latency, paid "
+                                    "in the log's floor)", lf->lat2_field);
     int used = lf->n_latency + lf->n_bandwidth;
     snprintf(buf, len,
              "fitted by gcsim calibrate to %s%s (nccl-tests %s, %d GPUs on %d node%s, %s "
              "times, %d rows%s): every row costed as `gcsim collective` runs this platform (its "
              "algorithm or the tuner's pick of algorithm and protocol per size, analytic "
-             "engine); %s set so that the median busbw error over the latency-bound rows is "
-             "0, %s over the bandwidth-bound rows; the written platform's median |busbw "
+             "engine%s); %s set so that the median busbw error over the latency-bound rows is "
+             "0, %s over the bandwidth-bound rows%s; the written platform's median |busbw "
              "error|: %.3g%% over %d latency-bound rows, %.3g%% over %d bandwidth-bound rows, "
              "max %.3g%%; held-out check: %s",
              lf->path, table, lf->op, lf->gpus, lf->nodes, lf->nodes == 1 ? "" : "s",
-             opt->out_of_place ? "out-of-place" : "in-place", used, min_size,
-             lf->lat_field, lf->bw_field,
+             opt->out_of_place ? "out-of-place" : "in-place", used, min_size, forced,
+             lf->lat_field, lf->bw_field, lat2,
              100 * lf->median_latency, lf->n_latency, 100 * lf->median_bandwidth,
              lf->n_bandwidth, 100 * lf->max_abs_error, held);
 }
@@ -575,10 +614,12 @@ static int log_changes(const calib_options *opt, const gcsim_platform *base,
 {
     char fit[2700], old_v[64], new_v[64], extra[200];
     describe_fit(opt, lf, fit, sizeof fit);
-    calib_knob knobs[2] = {lf->fit.bw_knob, lf->fit.lat_knob};
-    bool fitted_k[2] = {lf->fit.bw_fitted, lf->fit.lat_fitted};
-    for (int j = 0; j < 2; j++) {
+    calib_knob knobs[3] = {lf->fit.bw_knob, lf->fit.lat_knob, lf->fit.lat2_knob};
+    bool fitted_k[3] = {lf->fit.bw_fitted, lf->fit.lat_fitted, lf->fit.lat2_fitted};
+    for (int j = 0; j < 3; j++) {
         calib_knob k = knobs[j];
+        if (j == 2 && !fitted_k[j]) /* the second latency is written only when it moved */
+            continue;
         const char *field = calib_knob_path(base, k);
         double b = calib_knob_get(base, k), v = calib_knob_get(fitted, k);
         knob_text(k, b, old_v, sizeof old_v);

@@ -52,6 +52,9 @@ typedef struct {
     int nodes[CALIB_MAX_LOGS];        /* 0: count the distinct hosts on them */
     int table[CALIB_MAX_LOGS];        /* 1-based table of the log; 0: the first (a warning
                                          when the log holds more than one) */
+    const char *collective[CALIB_MAX_LOGS]; /* NCCL_ALGO of the log's run, as `gcsim
+                                               collective --collective`; NULL: the tuner's */
+    const char *protocol[CALIB_MAX_LOGS];   /* NCCL_PROTO of its run; NULL: the tuner's */
     int n_logs;
     bool force;                       /* write a bandwidth above the line rate (a warning) */
     bool out_of_place;                /* default: in-place times */
@@ -88,8 +91,11 @@ typedef struct {
     int gpus, nodes;
     bool counts_from_log;
     bool multi_node;
+    gcsim_collective collective;      /* forced (--collective), or COLLECTIVE_COUNT */
+    gcsim_protocol protocol;          /* forced (--protocol), or GCSIM_PROTO_COUNT */
     calib_fit_result fit;             /* on the platform before rounding */
     char bw_field[48], lat_field[48]; /* the knobs' JSON paths ("nic.bandwidth", ...) */
+    char lat2_field[48];              /* the second latency polished ("" for none) */
     double bw_value_Bps, lat_value_s; /* their values in the written platform */
     int n_latency, n_bandwidth;       /* rows used per regime, on the written platform */
     double median_latency, median_bandwidth; /* the written platform's median |error| */

@@ -66,16 +66,17 @@ void calib_knob_set(gcsim_platform *p, calib_knob k, double v)
 /* The calls of cmd_collective.c's time_sizes (analytic engine, default options): keep the
  * two in step. */
 int calib_platform_op_time_s(const gcsim_platform *p, int gpus, gcsim_op op, double bytes,
+                             gcsim_collective collective, gcsim_protocol protocol,
                              calib_cost *out, gcsim_error *err)
 {
-    gcsim_collective forced = COLLECTIVE_COUNT;
-    if (op == GCSIM_OP_ALLREDUCE && p->collective[0]) {
+    gcsim_collective forced = op == GCSIM_OP_ALLREDUCE ? collective : COLLECTIVE_COUNT;
+    if (forced == COLLECTIVE_COUNT && op == GCSIM_OP_ALLREDUCE && p->collective[0]) {
         gcsim_collective c = gcsim_platform_default_collective(p);
         if (!gcsim_collective_is_paper_pattern(c))
             forced = c;
     }
     gcsim_tuned tuned;
-    if (gcsim_tuner_choose(p, gpus, op, bytes, forced, GCSIM_PROTO_COUNT, &tuned, err))
+    if (gcsim_tuner_choose(p, gpus, op, bytes, forced, protocol, &tuned, err))
         return -1;
     out->collective = tuned.collective;
     out->protocol = tuned.protocol;

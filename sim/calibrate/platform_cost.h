@@ -51,7 +51,11 @@ typedef struct {
 
 /* The analytic time of op on `bytes` over `gpus` GPUs of p, as `gcsim collective` gives
  * it. Failures are the tuner's or the engine's messages. */
+/* collective, protocol: what the log's run forced (NCCL_ALGO, NCCL_PROTO), as `gcsim
+ * collective --collective C --protocol P`; COLLECTIVE_COUNT / GCSIM_PROTO_COUNT: the
+ * platform's algorithm or the tuner's pick, as without those options. */
 int calib_platform_op_time_s(const gcsim_platform *p, int gpus, gcsim_op op, double bytes,
+                             gcsim_collective collective, gcsim_protocol protocol,
                              calib_cost *out, gcsim_error *err);
 /* "ring/simple" ..., for the per-row table; buf of at least 48 bytes. */
 void calib_cost_text(gcsim_op op, const calib_cost *c, char *buf, size_t len);

@@ -23,7 +23,8 @@ static int row_time(const gcsim_platform *p, const calib_fit_data *d, int i, dou
                     calib_cost *cost, gcsim_error *err)
 {
     calib_cost c;
-    if (calib_platform_op_time_s(p, d->gpus, d->op, d->size_bytes[i], &c, err))
+    if (calib_platform_op_time_s(p, d->gpus, d->op, d->size_bytes[i], d->collective, d->protocol,
+                                 &c, err))
         return -1;
     if (cost)
         *cost = c;
@@ -225,8 +226,46 @@ static int polish_2d(gcsim_platform *p, const calib_fit_data *d, calib_knob a, c
     return 0;
 }
 
+/* The zero-median rounds: each regime's knob in turn, bandwidth first (it sets most of the
+ * time); `narrow` from the first round on when the knobs already sit near a fit. */
+static int zero_median_rounds(gcsim_platform *p, const calib_fit_data *d, calib_knob bw_knob,
+                              calib_knob lat_knob, bool *const which[2], const int m[2],
+                              bool narrow, double *scratch, calib_fit_result *r,
+                              gcsim_error *err)
+{
+    for (int round = 0; round < CALIB_FIT_ROUNDS; round++) {
+        for (int g = 1; g >= 0; g--) {
+            if (!m[g])
+                continue;
+            calib_knob k = g == CALIB_REGIME_LATENCY ? lat_knob : bw_knob;
+            bool *at_bound = g == CALIB_REGIME_LATENCY ? &r->lat_at_bound : &r->bw_at_bound;
+            if (fit_knob(p, d, which[g], k, narrow || round > 0, scratch, at_bound, err))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* Keeps *p in *best (and the search's flags in *best_r) when its worse-regime median is
+ * lower than *best_score. */
+static int keep_best(const gcsim_platform *p, const calib_fit_data *d, double *error,
+                     double *scratch, calib_fit_result *r, gcsim_platform *best,
+                     calib_fit_result *best_r, double *best_score, gcsim_error *err)
+{
+    if (regime_medians(p, d, error, scratch, r, err))
+        return -1;
+    double score = fmax(r->median_latency, r->median_bandwidth);
+    if (score < *best_score - 1e-12) {
+        *best_score = score;
+        *best = *p;
+        *best_r = *r;
+    }
+    return 0;
+}
+
 static int fit_one(gcsim_platform *p, const calib_fit_data *d, calib_knob bw_knob,
-                   calib_knob lat_knob, calib_fit_result *r, double *buf, gcsim_error *err)
+                   calib_knob lat_knob, calib_knob lat2_knob, calib_fit_result *r, double *buf,
+                   gcsim_error *err)
 {
     int n = d->n;
     double *error = buf, *scratch = buf + n;
@@ -236,21 +275,16 @@ static int fit_one(gcsim_platform *p, const calib_fit_data *d, calib_knob bw_kno
     memset(r, 0, sizeof *r);
     r->bw_knob = bw_knob;
     r->lat_knob = lat_knob;
+    r->lat2_knob = lat2_knob;
+    bool has_lat2 = lat2_knob != CALIB_KNOB_COUNT && lat2_knob != lat_knob;
     double bw0 = calib_knob_get(p, bw_knob), lat0 = calib_knob_get(p, lat_knob);
+    double lat20 = has_lat2 ? calib_knob_get(p, lat2_knob) : 0;
     int m[2] = {0, 0};
     for (int g = 0; g < 2; g++)
         for (int i = 0; i < n; i++)
             m[g] += which[g][i] = d->use[i] && (int)d->regime[i] == g;
-    for (int round = 0; round < CALIB_FIT_ROUNDS; round++) {
-        for (int g = 1; g >= 0; g--) { /* bandwidth first: it sets most of the time */
-            if (!m[g])
-                continue;
-            calib_knob k = g == CALIB_REGIME_LATENCY ? lat_knob : bw_knob;
-            bool *at_bound = g == CALIB_REGIME_LATENCY ? &r->lat_at_bound : &r->bw_at_bound;
-            if (fit_knob(p, d, which[g], k, round > 0, scratch, at_bound, err))
-                return -1;
-        }
-    }
+    if (zero_median_rounds(p, d, bw_knob, lat_knob, which, m, false, scratch, r, err))
+        return -1;
     /* The polish moves both knobs whatever the regimes: a knob whose regime has no row may
      * still lower the other's error (a latency shapes the low end of a bandwidth-bound
      * log). */
@@ -259,24 +293,48 @@ static int fit_one(gcsim_platform *p, const calib_fit_data *d, calib_knob bw_kno
             polish(p, d, lat_knob, error, scratch, r, err))
             return -1;
     }
+    gcsim_platform best = *p;
+    calib_fit_result best_r = *r;
+    double best_score = INFINITY;
+    if (keep_best(p, d, error, scratch, r, &best, &best_r, &best_score, err))
+        return -1;
+    if (has_lat2) {
+        /* the second latency, then the main knobs' zero medians again from there (a
+         * latency driven to ~0 by the floor comes back), polished; the best state kept */
+        if (polish(p, d, lat2_knob, error, scratch, r, err) ||
+            zero_median_rounds(p, d, bw_knob, lat_knob, which, m, true, scratch, r, err) ||
+            polish(p, d, bw_knob, error, scratch, r, err) ||
+            polish(p, d, lat_knob, error, scratch, r, err) ||
+            polish(p, d, lat2_knob, error, scratch, r, err))
+            return -1;
+        if (keep_best(p, d, error, scratch, r, &best, &best_r, &best_score, err))
+            return -1;
+        *p = best;
+        *r = best_r;
+    }
     if (polish_2d(p, d, bw_knob, lat_knob, error, scratch, r, err))
         return -1;
     /* "fitted": moved by the search; a knob the log does not move stays, and says so */
     r->bw_fitted = fabs(calib_knob_get(p, bw_knob) / bw0 - 1) > 1e-9;
     r->lat_fitted = fabs(calib_knob_get(p, lat_knob) / lat0 - 1) > 1e-9;
+    r->lat2_fitted = has_lat2 && fabs(calib_knob_get(p, lat2_knob) / lat20 - 1) > 1e-9;
     if (!r->bw_fitted)
         calib_knob_set(p, bw_knob, bw0);
     if (!r->lat_fitted)
         calib_knob_set(p, lat_knob, lat0);
+    if (has_lat2 && !r->lat2_fitted)
+        calib_knob_set(p, lat2_knob, lat20);
     if (regime_medians(p, d, error, scratch, r, err))
         return -1;
     r->bw_value = calib_knob_get(p, bw_knob);
     r->lat_value = calib_knob_get(p, lat_knob);
+    r->lat2_value = has_lat2 ? calib_knob_get(p, lat2_knob) : 0;
     return 0;
 }
 
 int calib_platform_fit(gcsim_platform *p, const calib_fit_data *d, const calib_knob *bw_cands,
-                       int n_bw, calib_knob lat_knob, calib_fit_result *out, gcsim_error *err)
+                       int n_bw, calib_knob lat_knob, calib_knob lat2_knob,
+                       calib_fit_result *out, gcsim_error *err)
 {
     /* error, scratch (doubles) and two flag arrays per row */
     size_t per_row = 2 * sizeof(double) + 2 * sizeof(bool);
@@ -289,7 +347,7 @@ int calib_platform_fit(gcsim_platform *p, const calib_fit_data *d, const calib_k
     for (int c = 0; c < n_bw && !rc; c++) {
         gcsim_platform q = *p;
         calib_fit_result r;
-        rc = fit_one(&q, d, bw_cands[c], lat_knob, &r, buf, err);
+        rc = fit_one(&q, d, bw_cands[c], lat_knob, lat2_knob, &r, buf, err);
         if (rc)
             break;
         /* among the candidates that meet CALIB_FIT_TARGET in both regimes, one whose link

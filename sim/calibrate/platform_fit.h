@@ -19,6 +19,15 @@
  * preferring one whose bandwidth stays within [CALIB_FIT_BAND, 1] of its start (the base's
  * line rate); when none meets the target, the one whose worse regime median |error| is
  * lowest (ties within 0.1 point: the earlier).
+ *
+ * A second latency (lat2_knob): a multi-node log's smallest rows are NCCL's
+ * per-call floor, where the node's hop latency (intra_node.latency, an assumption in most
+ * bases) is paid on every step as much as nic.latency; with the node's latency fixed, a
+ * log whose floor sits below the model's drove nic.latency to ~0 and left the 1-16 MiB rows
+ * too fast (issue 42: the nccl-tests 309 logs). When a multi-node log is fitted without a
+ * single-node one, the node's latency is polished (coarse and fine), the zero-median rounds
+ * rerun from there, the three knobs polished once more, and the state of lowest worse-regime
+ * median seen is kept: it cannot make the fit worse on the rows used.
  */
 #ifndef GCSIM_CALIBRATE_PLATFORM_FIT_H
 #define GCSIM_CALIBRATE_PLATFORM_FIT_H
@@ -50,15 +59,20 @@ typedef struct {
     const bool *use;      /* rows taking part in the fit */
     const calib_regime *regime;
     int n;
+    gcsim_collective collective; /* forced by the log's run, or COLLECTIVE_COUNT */
+    gcsim_protocol protocol;     /* forced by the log's run, or GCSIM_PROTO_COUNT */
 } calib_fit_data;
 
 typedef struct {
     calib_knob bw_knob, lat_knob;
+    calib_knob lat2_knob;           /* a second latency polished with the others, or
+                                       CALIB_KNOB_COUNT (none) */
     bool bw_fitted, lat_fitted;     /* false: the search left the value where it was (no
                                        row it moves) */
+    bool lat2_fitted;
     bool bw_at_bound, lat_at_bound; /* the bisection ended at the end of its range: the
                                        median error could not be brought to zero */
-    double bw_value, lat_value;
+    double bw_value, lat_value, lat2_value;
     int n_latency, n_bandwidth;     /* rows used in each regime */
     double median_latency, median_bandwidth; /* median |error| of the rows used, each regime */
 } calib_fit_result;
@@ -70,9 +84,11 @@ int calib_fit_errors(const gcsim_platform *p, const calib_fit_data *d, double *e
  * highest busbw among the rows used, latency-bound below. */
 void calib_classify(const double *busbw_Bps, const bool *use, int n, calib_regime *regime);
 
-/* Fits p in place: one of the n_bw bandwidth candidates and lat_knob. */
+/* Fits p in place: one of the n_bw bandwidth candidates and lat_knob; lat2_knob (or
+ * CALIB_KNOB_COUNT: none) is a second latency the polish may move too (above). */
 int calib_platform_fit(gcsim_platform *p, const calib_fit_data *d, const calib_knob *bw_cands,
-                       int n_bw, calib_knob lat_knob, calib_fit_result *out, gcsim_error *err);
+                       int n_bw, calib_knob lat_knob, calib_knob lat2_knob,
+                       calib_fit_result *out, gcsim_error *err);
 
 double calib_median(double *v, int n); /* sorts v */
 

@@ -20,7 +20,8 @@ static void calibrate_usage(FILE *out)
 {
     fprintf(out,
 "usage: gcsim calibrate --log FILE [--gpus N --nodes J] [--table K]\n"
-"                       [--log FILE2 [--gpus N --nodes J] [--table K]]\n"
+"                       [--collective C] [--protocol P]\n"
+"                       [--log FILE2 [--gpus N --nodes J] [--table K] ...]\n"
 "                       --platform BASE --output NEW.json [--out-of-place]\n"
 "                       [--min-size SIZE] [--force] [--format table|json|csv]\n"
 "\n"
@@ -54,6 +55,8 @@ static void calibrate_usage(FILE *out)
 "                   ranks, as vendor logs often do)\n"
 "  --table K        the K-th table (run) of the preceding --log, from 1; default: the first,\n"
 "                   with a warning listing them when the log holds several\n"
+"  --collective C   algorithm the preceding --log's run forced (NCCL_ALGO)\n"
+"  --protocol P     simple, ll128 or ll: protocol its run forced (NCCL_PROTO)\n"
 "  --platform BASE  the base platform: a file, or a catalog name such as h100-ndr\n"
 "  --output FILE    the new platform file, written atomically (required)\n"
 "  --out-of-place   fit the out-of-place times (default: in-place)\n"
@@ -88,6 +91,7 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
         {"output", required_argument, 0, 'o'},   {"out-of-place", no_argument, 0, 'O'},
         {"min-size", required_argument, 0, 'm'}, {"format", required_argument, 0, 'f'},
         {"table", required_argument, 0, 't'},    {"force", no_argument, 0, 'F'},
+        {"collective", required_argument, 0, 'C'}, {"protocol", required_argument, 0, 'P'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->format = REPORT_TABLE;
@@ -146,6 +150,23 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
             }
             c->table[c->n_logs - 1] = (int)v;
             break;
+        case 'C':
+        case 'P': {
+            const char *name = ch == 'C' ? "collective" : "protocol";
+            const char **slot = ch == 'C' ? c->collective : c->protocol;
+            if (c->n_logs == 0) {
+                fprintf(stderr, "gcsim calibrate: --%s applies to the --log before it; give "
+                                "--log first\n", name);
+                return EXIT_BAD_INPUT;
+            }
+            if (slot[c->n_logs - 1]) {
+                fprintf(stderr, "gcsim calibrate: --%s given twice for --log %s (it takes one "
+                                "value per log)\n", name, c->log_paths[c->n_logs - 1]);
+                return EXIT_BAD_INPUT;
+            }
+            slot[c->n_logs - 1] = optarg;
+            break;
+        }
         case 'F': c->force = true; break;
         case 'p': c->platform_path = optarg; break;
         case 'o': c->output_path = optarg; break;
@@ -224,8 +245,11 @@ static void add_notes(report *rep, const calibrate_cli *o, const calib_result *r
         snprintf(value, sizeof value,
                  "%s and %s searched so that the platform, run as `gcsim collective` runs it, "
                  "has a median busbw error of 0 over the latency-bound and the bandwidth-bound "
-                 "rows",
-                 lf->lat_field, lf->bw_field);
+                 "rows%s%s%s",
+                 lf->lat_field, lf->bw_field, lf->fit.lat2_fitted ? "; " : "",
+                 lf->fit.lat2_fitted ? lf->lat2_field : "",
+                 lf->fit.lat2_fitted ? " polished with them (the node's hop latency, paid in "
+                                       "the log's floor)" : "");
         report_note(rep, key, value);
         snprintf(key, sizeof key, "error %d", k + 1);
         snprintf(value, sizeof value,

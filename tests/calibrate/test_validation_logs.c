@@ -64,8 +64,10 @@ static bool has_warning(const calib_result *r, const char *a, const char *b)
     return false;
 }
 
+/* algo, proto: SOURCES.tsv's columns of what the log's run forced (NCCL_ALGO, NCCL_PROTO;
+ * NULL or "-": the tuner's, as NCCL's was) */
 static void check_log(const char *dir, const char *file, const char *platform, int gpus,
-                      int nodes)
+                      int nodes, const char *algo, const char *proto)
 {
     char log_path[1024], plat_path[1024];
     snprintf(log_path, sizeof log_path, "%s/%s", dir, file);
@@ -75,6 +77,8 @@ static void check_log(const char *dir, const char *file, const char *platform, i
     opt.log_paths[0] = log_path;
     opt.gpus[0] = gpus;
     opt.nodes[0] = nodes;
+    opt.collective[0] = algo && strcmp(algo, "-") != 0 ? algo : NULL;
+    opt.protocol[0] = proto && strcmp(proto, "-") != 0 ? proto : NULL;
     calib_result r;
     gcsim_error err = {{0}, 0, 0};
     if (calib_run(&opt, &r, &err)) {
@@ -118,7 +122,8 @@ static void check_log(const char *dir, const char *file, const char *platform, i
         q.nodes = (gpus + q.gpus_per_node - 1) / q.gpus_per_node;
     for (int i = 0; i < lf->n_rows; i++) {
         calib_cost c;
-        CHECK(calib_platform_op_time_s(&q, gpus, lf->gop, lf->rows[i].size_bytes, &c, &err) == 0);
+        CHECK(calib_platform_op_time_s(&q, gpus, lf->gop, lf->rows[i].size_bytes, lf->collective,
+                                       lf->protocol, &c, &err) == 0);
         CHECK_REL(lf->rows[i].pred_time_s, c.time_s, 1e-12);
     }
     calib_result_free(&r);
@@ -147,9 +152,10 @@ int main(int argc, char **argv)
             header = false;
             continue;
         }
-        char *field[8] = {0};
+        line[strcspn(line, "\r\n")] = '\0';
+        char *field[16] = {0};
         int n = 0;
-        for (char *s = line; n < 8; n++) {
+        for (char *s = line; n < 16; n++) {
             field[n] = s;
             char *tab = strchr(s, '\t');
             if (!tab)
@@ -160,7 +166,9 @@ int main(int argc, char **argv)
         CHECK(n >= 7);
         if (n < 7)
             continue;
-        check_log(dir, field[0], field[1], atoi(field[2]), atoi(field[6]));
+        /* columns 14 and 15 (algo, proto) are optional */
+        check_log(dir, field[0], field[1], atoi(field[2]), atoi(field[6]),
+                  n >= 13 ? field[13] : NULL, n >= 14 ? field[14] : NULL);
         logs++;
     }
     fclose(f);

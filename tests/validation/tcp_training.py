@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""gcsim against published uncompressed (fp32) data-parallel training on TCP clusters.
+
+    tcp_training.py GCSIM REPO [--markdown FILE]
+
+For every case of tests/validation/published_tcp_training.tsv (measured speedups or
+scaling factors, with sources), `gcsim predict --engine analytic --compressor none` on the
+case's platform, model, batch and stack at N GPUs and at one GPU; the predicted speedup
+(throughput(N) / throughput(1)) or scaling factor (speedup / N) against the measured one.
+Signed error = predicted / measured - 1: positive means gcsim is optimistic (too fast).
+Nothing is fitted to these numbers. Exit 1 when a gcsim run fails (not on accuracy: the
+numbers are reported, not gated). Standard library only.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def read_cases(path):
+    header, rows = None, []
+    for line in open(path):
+        if line.startswith("#") or not line.strip():
+            continue
+        fields = line.rstrip("\n").split("\t")
+        if header is None:
+            header = fields
+            continue
+        if len(fields) != len(header):
+            raise ValueError("%s: %d fields where the header has %d: %s"
+                             % (path, len(fields), len(header), line.strip()))
+        rows.append(dict(zip(header, fields)))
+    return rows
+
+
+def throughput(gcsim, repo, case, gpus):
+    argv = [gcsim, "predict", "--engine", "analytic", "--format", "json",
+            "--platform", case["platform"], "--model", case["model"], "--gpus", str(gpus),
+            "--batch", case["batch"], "--compressor", "none", "--stack", case["stack"]]
+    r = subprocess.run(argv, capture_output=True, text=True, cwd=repo, timeout=600)
+    if r.returncode != 0:
+        raise RuntimeError("%s: exit %d: %s" % (" ".join(argv[1:]), r.returncode,
+                                                r.stderr.strip()))
+    return json.loads(r.stdout)["rows"][0]["throughput_samples_per_s"]
+
+
+def predict(gcsim, repo, cases):
+    """Each case with 'predicted' and 'error' (signed) added."""
+    one = {}
+    out = []
+    for c in cases:
+        key = (c["platform"], c["model"], c["batch"], c["stack"])
+        if key not in one:
+            one[key] = throughput(gcsim, repo, c, 1)
+        n = int(c["gpus"])
+        speedup = throughput(gcsim, repo, c, n) / one[key]
+        pred = speedup if c["metric"] == "speedup" else speedup / n
+        meas = float(c["measured"])
+        out.append(dict(c, predicted=pred, error=pred / meas - 1.0))
+    return out
+
+
+def summary(rows, kind):
+    errs = [r["error"] for r in rows if r["kind"] == kind]
+    if not errs:
+        return "%s: no case" % kind
+    return ("%s: %d cases, signed error median %+.0f%%, from %+.0f%% to %+.0f%%; "
+            "%d of %d optimistic (gcsim too fast)"
+            % (kind, len(errs), 100 * statistics.median(errs), 100 * min(errs),
+               100 * max(errs), sum(e > 0 for e in errs), len(errs)))
+
+
+def markdown(rows):
+    out = ["| case | kind | model | platform | GPUs | batch | stack | metric | measured | "
+           "gcsim | signed error | how read |",
+           "|---|---|---|---|---:|---:|---|---|---:|---:|---:|---|"]
+    for r in rows:
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %+.0f%% | %s |" % (
+            r["case"], r["kind"], r["model"], os.path.basename(r["platform"]), r["gpus"],
+            r["batch"], r["stack"], r["metric"], r["measured"], r["predicted"],
+            100 * r["error"], r["how"]))
+    return "\n".join(out) + "\n"
+
+
+def main(argv):
+    if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "--markdown"):
+        print("usage: tcp_training.py GCSIM REPO [--markdown FILE]", file=sys.stderr)
+        return 2
+    gcsim, repo = os.path.abspath(argv[0]), os.path.abspath(argv[1])
+    try:
+        rows = predict(gcsim, repo, read_cases(os.path.join(HERE,
+                                                            "published_tcp_training.tsv")))
+    except (RuntimeError, ValueError, KeyError) as e:
+        print("tcp_training.py: %s" % e, file=sys.stderr)
+        return 1
+    table = markdown(rows)
+    if len(argv) == 4:
+        with open(argv[3], "w") as f:
+            f.write(table)
+    else:
+        sys.stdout.write(table)
+    for kind in ("tcp", "local"):
+        print(summary(rows, kind), file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
