@@ -71,7 +71,7 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_DIR = os.path.join(HERE, "nccl_logs")
 MIB = 1 << 20
 REQUIRED = ("file", "platform", "gpus", "nodes", "system_kind", "note")
-CALIBRATE_TIMEOUT_S = 120
+CALIBRATE_TIMEOUT_S = 900  # one fit: minutes of CPU on a loaded 2-core machine
 
 # Prefixes that launchers put before every line: Open MPI --tag-output ("[1,0]<stdout>:"),
 # srun -l (" 0: "), pdsh/bracketed ranks ("[0] ").
@@ -461,8 +461,14 @@ def run_calibrate(gcsim, log_row, base_path, output):
     "held-out K:" texts), changes (the "field: old -> new" lines), warnings (texts)."""
     # --wide: notes whole, one line each (by default a note longer than 100 columns is
     # wrapped, issue 46)
-    argv = [gcsim, "calibrate", "--log", log_row["file_path"], "--gpus", log_row["gpus"],
-            "--nodes", log_row["nodes"], "--platform", base_path, "--output", output, "--wide"]
+    argv = [gcsim, "calibrate", "--log", log_row["file_path"]]
+    # a log run with NCCL_ALGO / NCCL_PROTO forced is fitted to that algorithm and protocol
+    # (calibrate's --collective / --protocol after its --log), as it is predicted
+    for key, flag in (("algo", "--collective"), ("proto", "--protocol")):
+        if log_row.get(key, "-").strip() not in ("", "-"):
+            argv += [flag, log_row[key].strip()]
+    argv += ["--gpus", log_row["gpus"], "--nodes", log_row["nodes"], "--platform", base_path,
+             "--output", output, "--wide"]
     out = {"argv": argv, "fits": [], "held_out": [], "changes": [], "warnings": []}
     try:
         p = subprocess.run(argv, cwd=REPO, capture_output=True, text=True,
