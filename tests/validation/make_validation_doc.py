@@ -579,6 +579,9 @@ def peak_memory_section(gcsim, repo):
            "though they ran, m05-m07 were +19% to +29%, the full-checkpointing row m04 -63%, "
            "x02 (Llama 2 70B, op, batch 1, ran) was refused, and 2 of the 31 throughput rows "
            "that ran (c16, c17) were refused.", ""]
+    return "\n".join(out)
+
+
 def scaling_loss_section(gcsim, repo):
     """Issue 41: per-GPU throughput lost between two GPU counts of one configuration,
     published against gcsim, default and with a sourced --compute-cv
@@ -605,6 +608,9 @@ def scaling_loss_section(gcsim, repo):
            "(`--ecmp-spines`, `--background-load`: DES only, not run here), stragglers beyond a "
            "normal spread of CV 0.01, and the data loader and logging overheads that grow with "
            "the job.", ""]
+    return "\n".join(out)
+
+
 def zeropp_section(gcsim, repo):
     """Issue 43: ZeRO++ against ZeRO-3, the predicted speedup against DeepSpeed's published
     pairs (tests/validation/zeropp.py). Test it alone: python3 -c "import sys;
