@@ -172,7 +172,8 @@ with open(model, "w") as f:
         {"name": "lstm", "kind": "lstm", "weights": 10000, "bias": 40, "fwd_flops": 2e4},
         {"name": "fc", "kind": "fc", "weights": 300000, "bias": 300, "fwd_flops": 6e5}]}, f)
 r = subprocess.run([gcsim, "predict", "--platform", os.path.join(src, "platforms", "a100-hdr.json"),
-                    "--model", model, "--compressor", "qsgd:code=elias", "--gpus", "2"],
+                    "--model", model, "--compressor", "qsgd:code=elias", "--gpus", "2",
+                    "--wide"],  # the notes whole, one line each
                    capture_output=True, text=True,
                    env=dict(os.environ, GCSIM_TRACE_DIR=os.path.join(work, "traces")))
 line = next((l for l in r.stdout.splitlines() if l.startswith("compressor:")), "")

@@ -148,7 +148,8 @@ with open(plat, "w") as f:
 r = run([gcsim, "predict", "--platform", plat, "--model", lm_json, "--gpus", "1,4",
          "--format", "csv"])
 check("tokens_per_s" in r.stdout, "LM predict has no tokens/s:\n" + r.stdout)
-r = run([gcsim, "predict", "--platform", plat, "--model", lm_json, "--gpus", "1"])
+r = run([gcsim, "predict", "--platform", plat, "--model", lm_json, "--gpus", "1",
+         "--wide"])  # the notes whole
 check("profile for cpu-test at fp32" in r.stdout and "measured: traces/capture" in r.stdout and
       "backward shared between buckets by per-layer times, measured: forward/backward hooks"
       in r.stdout,
@@ -160,7 +161,7 @@ check("profile for cpu-test at fp32" in r.stdout and "measured: traces/capture" 
 # layers' share of the measured backward time.
 def bucket_rows(model):
     r = run([gcsim, "predict", "--platform", plat, "--model", model, "--gpus", "4",
-             "--engine", "des", "--bucket", "16KiB", "--buckets"])
+             "--engine", "des", "--bucket", "16KiB", "--buckets", "--wide"])
     rows = [l.split() for l in r.stdout.splitlines() if l.strip()[:1].isdigit()]
     return [(row[1], row[2], float(row[5])) for row in rows]
 
