@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli_args.h"
+#include "report.h"
 
 int cli_fabric_load(const char *cmd, const char *arg, cli_fabric_options *o)
 {
@@ -168,4 +169,25 @@ void cli_fabric_jitter_note(const gcsim_platform *p, char *buf, size_t size)
              "simulated by the DES only (step by step, no coalesced phases); the analytic "
              "engine does not include it",
              p->jitter.mean_s * 1e6, p->jitter.seed);
+}
+
+void cli_fabric_report(report *r, const gcsim_platform *p)
+{
+    char msg[1024];
+    if (p->background.fraction > 0) {
+        cli_fabric_note(p, msg, sizeof msg);
+        report_note(r, "background load", msg);
+        report_meta_num(r, "background_load", p->background.fraction);
+    }
+    if (p->ecmp.spines > 0) {
+        cli_fabric_ecmp_note(p, msg, sizeof msg);
+        report_note(r, "ecmp", msg);
+        report_meta_int(r, "ecmp_spines", p->ecmp.spines);
+        report_meta_int(r, "ecmp_seed", (long long)p->ecmp.seed);
+    }
+    if (p->jitter.mean_s > 0) {
+        cli_fabric_jitter_note(p, msg, sizeof msg);
+        report_note(r, "network jitter", msg);
+        report_meta_num(r, "jitter_mean_s", p->jitter.mean_s);
+    }
 }

@@ -72,6 +72,10 @@ void cli_fabric_note(const gcsim_platform *p, char *buf, size_t size);
 void cli_fabric_ecmp_note(const gcsim_platform *p, char *buf, size_t size);
 /* The network jitter note (with p->jitter.mean_s set). */
 void cli_fabric_jitter_note(const gcsim_platform *p, char *buf, size_t size);
+/* The notes and meta fields of whichever of these p carries (background load, ECMP,
+ * jitter), as `collective` and `predict` report them. */
+struct report;
+void cli_fabric_report(struct report *r, const gcsim_platform *p);
 
 #define CLI_FABRIC_USAGE                                                                        \
     "  --background-load F  other traffic holding a fraction F (0 to 0.99) of the capacity of\n" \

@@ -318,22 +318,7 @@ int cmd_collective(int argc, char **argv)
                                           : "ring, double-tree or nvls, as the tuner picks per size",
              o.op == GCSIM_OP_ALLREDUCE ? "" : o.op == GCSIM_OP_BROADCAST ? "pipelined chain and tree" : "ring");
     report_note(r, "operation", msg);
-    if (platform.background.fraction > 0) {
-        cli_fabric_note(&platform, msg, sizeof msg);
-        report_note(r, "background load", msg);
-        report_meta_num(r, "background_load", platform.background.fraction);
-    }
-    if (platform.ecmp.spines > 0) {
-        cli_fabric_ecmp_note(&platform, msg, sizeof msg);
-        report_note(r, "ecmp", msg);
-        report_meta_int(r, "ecmp_spines", platform.ecmp.spines);
-        report_meta_int(r, "ecmp_seed", (long long)platform.ecmp.seed);
-    }
-    if (platform.jitter.mean_s > 0) {
-        cli_fabric_jitter_note(&platform, msg, sizeof msg);
-        report_note(r, "network jitter", msg);
-        report_meta_num(r, "jitter_mean_s", platform.jitter.mean_s);
-    }
+    cli_fabric_report(r, &platform);
     report_note(r, "bandwidth", "algbw = size / time; busbw = algbw x nccl-tests' factor; GB/s = 1e9 B/s");
     report_note(r, "protocol", o.protocol == GCSIM_PROTO_COUNT
                                    ? "algorithm and protocol per size as NCCL's tuner picks them: the "

@@ -1157,22 +1157,7 @@ print:
     for (int k = 0; k < n_counts; k++)
         max_gpus = counts[k] > max_gpus ? counts[k] : max_gpus;
     describe(r, &o, &platform, &model, &plan, batch, T1_s, &ss, max_gpus);
-    if (platform.background.fraction > 0) {
-        cli_fabric_note(&platform, msg, sizeof msg);
-        report_note(r, "background load", msg);
-        report_meta_num(r, "background_load", platform.background.fraction);
-    }
-    if (platform.ecmp.spines > 0) {
-        cli_fabric_ecmp_note(&platform, msg, sizeof msg);
-        report_note(r, "ecmp", msg);
-        report_meta_int(r, "ecmp_spines", platform.ecmp.spines);
-        report_meta_int(r, "ecmp_seed", (long long)platform.ecmp.seed);
-    }
-    if (platform.jitter.mean_s > 0) {
-        cli_fabric_jitter_note(&platform, msg, sizeof msg);
-        report_note(r, "network jitter", msg);
-        report_meta_num(r, "jitter_mean_s", platform.jitter.mean_s);
-    }
+    cli_fabric_report(r, &platform);
     if (search)
         predict_exchange_report(r, search, n_counts, o.exchange_best);
     if (o.convergence_given) {
