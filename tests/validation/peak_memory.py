@@ -35,18 +35,10 @@ GIB = float(1 << 30)
 
 
 def read_rows(path):
-    with open(path) as f:
-        lines = [l.rstrip("\n") for l in f if l.strip()]
-    head = lines[0].split("\t")
-    rows = []
-    for n, l in enumerate(lines[1:], 2):
-        cells = l.split("\t")
-        if len(cells) != len(head):
-            sys.exit("%s:%d: %d cells, header has %d" % (path, n, len(cells), len(head)))
-        r = dict(zip(head, cells))
+    rows = sharded.read_rows(path)
+    for r in rows:
         r.setdefault("internode_gbps_per_node", "?")
         r.setdefault("grad_accum", "1")
-        rows.append(r)
     return rows
 
 

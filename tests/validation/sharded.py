@@ -74,15 +74,17 @@ STRATEGY = {"fsdp-full": "fsdp", "fsdp2-full": "fsdp", "zero3": "fsdp",
             "fsdp-hybrid": "hsdp", "fsdp-shard-grad-op": "zero2"}
 
 
-def read_rows():
-    with open(TSV) as f:
+def read_rows(path=TSV):
+    """The rows of a tab-separated file with a header line (this folder's measurement
+    files), as dicts; exits naming the file and line of a row of the wrong width."""
+    with open(path) as f:
         lines = [l.rstrip("\n") for l in f if l.strip()]
     head = lines[0].split("\t")
     rows = []
     for n, l in enumerate(lines[1:], 2):
         cells = l.split("\t")
         if len(cells) != len(head):
-            sys.exit("%s:%d: %d cells, header has %d" % (TSV, n, len(cells), len(head)))
+            sys.exit("%s:%d: %d cells, header has %d" % (path, n, len(cells), len(head)))
         rows.append(dict(zip(head, cells)))
     return rows
 

@@ -44,6 +44,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(REPO, "models"))
 import gen_models  # noqa: E402
+sys.path.insert(0, HERE)
+import sharded  # noqa: E402  (read_rows: the tab-separated reader)
 
 TSV = os.path.join(HERE, "zeropp", "speedups.tsv")
 ARCH = {18: (40, 6144), 49: (60, 8192), 91: (72, 10240), 138: (76, 12288)}
@@ -51,17 +53,6 @@ SEQ, VOCAB, MFU, GPU_MEMORY_GB = 512, 50257, 0.48, 32.0
 ZEROPP = "zero3+qwz+hpz+qgz"
 
 
-def read_rows():
-    with open(TSV) as f:
-        lines = [l.rstrip("\n") for l in f if l.strip()]
-    head = lines[0].split("\t")
-    rows = []
-    for n, l in enumerate(lines[1:], 2):
-        cells = l.split("\t")
-        if len(cells) != len(head):
-            sys.exit("%s:%d: %d cells, header has %d" % (TSV, n, len(cells), len(head)))
-        rows.append(dict(zip(head, cells)))
-    return rows
 
 
 def model_file(size, folder):
@@ -131,7 +122,7 @@ def main():
     ap.add_argument("--engine", default="analytic")
     ap.add_argument("--markdown", nargs="?", const="-")
     a = ap.parse_args()
-    rows = read_rows()
+    rows = sharded.read_rows(TSV)
     try:
         with tempfile.TemporaryDirectory() as tmp:
             now = run(a.gcsim, rows, a.engine, tmp)
