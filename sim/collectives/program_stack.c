@@ -4,9 +4,11 @@
  *
  * The stack gives the op sequences and their measured costs; this file knows the shape of
  * each exchange:
- *   allreduce          encode; [negotiation]; all-reduce; decode
- *   allgather          encode; [blocking all-gather of the sizes]; [negotiation];
- *                      all-gather; decode of every payload
+ *   allreduce          encode; all-reduce; decode
+ *   allgather          encode; [blocking all-gather of the sizes]; all-gather; decode of
+ *                      every payload
+ * (a stack with a background cycle, Horovod: the group's collective released at its cycle,
+ * group_release_s)
  *   powersgd-hook      encode (P = M Q); all-reduce of the uncompressed tensors; unpack;
  *                      all-reduce of every P; between (orthogonalize P, Q = M^T P);
  *                      all-reduce of every Q; decode (M = P Q^T, host sync)
@@ -307,6 +309,8 @@ typedef struct {
     double call_s;            /* a call's fixed cost (the library's) */
     double wait_s;            /* half a background cycle: a request waits that long on
                                  average for the thread that issues it */
+    double release_s;         /* a fused group's collective: not before the group is ready
+                                 + this (group_release_s) */
     bool waited;              /* the group's requests have been picked up */
     program_tuner *tuner;
     gcsim_error *err;
@@ -363,7 +367,10 @@ static int call(ctx *c, const char *name, pick p, gcsim_bucket_bytes bytes, bool
      * group's calls are issued together in one cycle, so only its first one waits. */
     if (c->tuner_failed)
         return -1;
-    double overhead_s = c->call_s + (blocking || !c->waited ? c->wait_s : 0.0);
+    /* A blocking call is made in the hook and waits on the spot (backward with it); the
+     * group's first call waits for its cycle as a release, overlapping earlier calls. */
+    double overhead_s = c->call_s + (blocking ? c->wait_s : 0.0);
+    bool first = !blocking && !c->waited;
     /* NCCL's per-call base and network per-hop latency, paid once per call in both
      * engines as `gcsim collective` pays it (nccl_call.h) */
     if (p.algo >= 0)
@@ -374,21 +381,33 @@ static int call(ctx *c, const char *name, pick p, gcsim_bucket_bytes bytes, bool
     if (program_call(c->it, c->b, name, p.coll, &bytes, overhead_s))
         return -1;
     program_last_call(c->it)->blocking = blocking;
+    if (first)
+        program_last_call(c->it)->release_s = c->release_s;
     return 0;
 }
 
-/* Horovod's readiness agreement before a fused group's collective: a small all-reduce
- * of a bit vector (response cache). Its controller runs it, not NCCL (Horovod's
- * horovod/common/mpi/mpi_controller.cc CrossRankBitwiseAnd: MPI_Allreduce with MPI_BAND;
- * gloo/gloo_controller.cc: Gloo's all-reduce): timed as the all-reduce on the platform,
- * without NCCL's latency. */
-static int negotiate(ctx *c)
+/* When Horovod issues a fused group's collective, after the group is ready (issue 43):
+ * its background thread wakes once per cycle (RunLoopOnce sleeps until the last cycle's
+ * start + HOROVOD_CYCLE_TIME), so a group waits for the next wake-up, half a cycle on
+ * average; there the response cache's readiness agreement runs on the controller (one
+ * bitwise-AND all-reduce of the cached tensors' bit vector across ranks, MPI or Gloo on
+ * the CPUs: CacheCoordinator::sync), priced as its latency, ceil(log2 N) hops of the
+ * network's (a recursive-doubling all-reduce of a few bytes; derived, not measured); then
+ * the fused collective is enqueued on the GPU stream and the thread goes on (NCCL ops
+ * complete on a finalizer thread). Both are waits for a moment, not work on the stream: a
+ * group whose stream is still busy with earlier groups does not wait at all. */
+static double group_release_s(const gcsim_scenario *s, const gcsim_stack *st)
 {
-    if (!(c->st->negotiation_bytes > 0))
+    if (!(st->cycle_s > 0))
         return 0;
-    pick p = ar(c, c->st->negotiation_bytes);
-    p.algo = -1;
-    return call(c, "negotiate", p, dense(c->st->negotiation_bytes), false);
+    double agree_s = 0;
+    int n = s->placement.gpus;
+    if (st->negotiation_bytes > 0 && n > 1) {
+        double hop_s = s->placement.machines > 1 ? s->platform->nic.latency_s
+                                                 : s->platform->intra.latency_s;
+        agree_s = ceil(log2((double)n)) * hop_s;
+    }
+    return 0.5 * st->cycle_s + agree_s;
 }
 
 static int program_powersgd(ctx *c, const unit *u, bool blocking)
@@ -435,7 +454,7 @@ static int program_powersgd(ctx *c, const unit *u, bool blocking)
                 return -1;
         }
     }
-    return negotiate(c) || call(c, "allreduce", AR(plain), dense(plain), false);
+    return call(c, "allreduce", AR(plain), dense(plain), false);
 #undef AR
 }
 
@@ -465,7 +484,8 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
     if (n == 1) /* nothing is exchanged: no hook runs, no call is issued */
         return program_fused(it, s, b) ? gcsim_fail(err, "out of memory for bucket programs") : 0;
     ctx c = {.it = it, .s = s, .st = st, .e = e, .gpu = gpu, .b = b, .call_s = st->call_s,
-             .wait_s = 0.5 * st->cycle_s, .tuner = tuner, .err = err};
+             .wait_s = 0.5 * st->cycle_s, .release_s = group_release_s(s, st), .tuner = tuner,
+             .err = err};
     unit u = {.model = s->model, .first = bk->first_layer, .last = bk->last_layer,
               .elements = bk->bytes.dense_bytes / 4.0};
     bool compressed = bk->bytes.compressed;
@@ -504,7 +524,7 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
         if (!rc && compressed && e->size_exchange && s->collective == COLLECTIVE_ALLGATHER)
             rc = call(&c, "allgather sizes", nccl(COLLECTIVE_ALLGATHER), dense(8.0), true);
         if (!rc)
-            rc = negotiate(&c) || call(&c, gcsim_collective_name(main.coll), main, bytes, false);
+            rc = call(&c, gcsim_collective_name(main.coll), main, bytes, false);
         steps_before_decode = it->n_steps;
         if (!rc)
             rc = codec(&c, "decode", GCSIM_CODEC_DECODE,
