@@ -38,6 +38,8 @@ typedef struct {
     int rank;                 /* PowerSGD's rank (0: not PowerSGD) */
     int op_rank;              /* the measured rank whose ops apply (gcsim_stack_op.rank) */
     int min_compression_rate; /* PowerSGD hook: compress a matrix only when it shrinks more */
+    double batch_share;       /* batched decode: GPU work of each payload past the first, as a
+                                 share of one decode's (batched_extra_s) */
 } unit;
 
 /* Whether a low-rank compressor factors this matrix (PyTorch's _should_compress:
@@ -48,6 +50,32 @@ static bool factored(const unit *u, double rows, double cols)
     return u->rank > 0 && (rows + cols) * r * u->min_compression_rate < rows * cols;
 }
 
+/* The GPU part alone of one call of a law (its host part set to 0). */
+static double gpu_only_s(const gcsim_stack *st, const gcsim_stack_law *law, double n,
+                         double fraction, double scale, const gcsim_gpu_params *gpu)
+{
+    gcsim_stack_law g = *law;
+    for (int i = 0; i < g.n_points; i++)
+        g.host_s[i] = 0;
+    return gcsim_stack_law_s(st, &g, n, fraction, scale, gpu);
+}
+
+/* A batched decode of an all-gather's payloads (stack "gathered_decode": "batched",
+ * docs/stacks.md): the payloads stacked and decoded in one pass pay one call's host time
+ * and launches, and the GPU work of every payload: per-payload op = one call (host and
+ * GPU, the larger) + (payloads - 1) x its GPU part x u->batch_share (1 for payloads
+ * unpacked over every element, the quantizers'; the payload's share of the dense bytes for
+ * sparse ones, whose batched decode is one index_add of all pairs). Derived from the
+ * measured looped and batched decodes (bench/gpu/results/h200-gathered-decode.json). */
+static double batched_extra_s(const gcsim_stack *st, const gcsim_stack_law *law, double n,
+                              double fraction, double scale, const gcsim_gpu_params *gpu,
+                              const unit *u, double payloads)
+{
+    if (!(payloads > 1))
+        return 0;
+    return (payloads - 1) * u->batch_share * gpu_only_s(st, law, n, fraction, scale, gpu);
+}
+
 /* Seconds of one op over the bucket, once (payloads: how many times per_payload ops run). */
 static double op_s(const gcsim_stack *st, const gcsim_stack_op *op, const unit *u,
                    const gcsim_gpu_params *gpu, double payloads)
@@ -55,9 +83,12 @@ static double op_s(const gcsim_stack *st, const gcsim_stack_op *op, const unit *
     const gcsim_stack_law *law = &st->laws[op->law];
     if (op->rank > 0 && op->rank != u->op_rank)
         return 0;
-    double times = op->per_payload ? payloads : 1.0, total = 0;
+    bool batched = op->per_payload && st->batched_decode;
+    double times = op->per_payload && !batched ? payloads : 1.0, total = 0;
     double scale = op->gpu_scale * (op->rank > 0 ? (double)u->rank / u->op_rank : 1.0);
-#define LAW(n) gcsim_stack_law_s(st, law, (n), op->fraction, scale, gpu)
+#define LAW(n)                                                                              \
+    (gcsim_stack_law_s(st, law, (n), op->fraction, scale, gpu) +                             \
+     (batched ? batched_extra_s(st, law, (n), op->fraction, scale, gpu, u, payloads) : 0.0))
     if (op->per == STACK_PER_UNIT)
         return times * LAW(u->elements);
     for (int l = u->first; l <= u->last; l++) {
@@ -102,6 +133,8 @@ static double priced_ops_s(const gcsim_scenario *s, const gcsim_stack *st,
 {
     if (!s->case_memo)
         return ops_s(st, ops, u, gpu, payloads);
+    /* batch_share follows from the bucket (first, last) and the spec, fixed while the memo
+     * lives */
     gcsim_op_price_key key = {ops,        u->first, u->last, u->rank, u->op_rank,
                              u->min_compression_rate, u->elements, payloads};
     double seconds;
@@ -487,7 +520,13 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
              .wait_s = 0.5 * st->cycle_s, .release_s = group_release_s(s, st), .tuner = tuner,
              .err = err};
     unit u = {.model = s->model, .first = bk->first_layer, .last = bk->last_layer,
-              .elements = bk->bytes.dense_bytes / 4.0};
+              .elements = bk->bytes.dense_bytes / 4.0, .batch_share = 1.0};
+    gcsim_stack_payload kind;
+    gcsim_error kind_err;
+    if (st->batched_decode && bk->bytes.dense_bytes > 0 &&
+        gcsim_stack_payload_of(s->payload->spec, &kind, &kind_err) == 0 &&
+        kind == STACK_PAYLOAD_SPARSE)
+        u.batch_share = fmin(1.0, bk->bytes.payload_bytes / bk->bytes.dense_bytes);
     bool compressed = bk->bytes.compressed;
     bool powersgd = e->exchange == STACK_EXCHANGE_POWERSGD_HOOK ||
                     e->exchange == STACK_EXCHANGE_POWERSGD_BLOCKING;
