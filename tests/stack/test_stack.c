@@ -288,6 +288,119 @@ static void test_tensor_groups(void)
     free(tensor_stack);
 }
 
+/* ---- the host model and a batched decode of gathered payloads (issue 43) ---- */
+
+/* The test stack with `extra` (top-level keys, each followed by a comma) before its laws and
+ * a signsgd entry (a quantized payload) decoded per payload with "lin"; NULL on failure. */
+static gcsim_stack *variant(const char *extra)
+{
+    const char *at = " \"laws\": {";
+    const char *sign = "  \"signsgd\": {\"exchange\": \"allgather\", \"encode\": [{\"law\": \"lin\","
+                       " \"per\": \"unit\"}], \"decode\": [{\"law\": \"lin\", \"per\": \"unit\","
+                       " \"payloads\": true}], \"source\": \"s\"},";
+    const char *comps = " \"compressors\": {";
+    size_t size = strlen(test_stack_json) + strlen(extra) + strlen(sign) + 16;
+    char *json = malloc(size);
+    gcsim_stack *st = malloc(sizeof *st);
+    const char *l = strstr(test_stack_json, at), *c = strstr(test_stack_json, comps);
+    snprintf(json, size, "%.*s%s%.*s%s%s", (int)(l - test_stack_json), test_stack_json, extra,
+             (int)(c - l) + (int)strlen(comps), l, sign, c + strlen(comps));
+    gcsim_error err;
+    if (gcsim_stack_parse(json, "variant", st, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        free(st);
+        st = NULL;
+    }
+    free(json);
+    return st;
+}
+
+/* The law "lin" on a v100, its GPU part alone (no host floor). */
+static double lin_v100_gpu_s(double n)
+{
+    return (10 + 0.01 * (n - 1000) * 3350.0 / 900.0) * 1e-6;
+}
+
+static void test_graph_host(void)
+{
+    gcsim_stack *g = variant("\"host\": {\"framework\": \"graph\", \"op_us\": 2, \"source\": \"s\"},");
+    if (!g) {
+        check_failures++;
+        return;
+    }
+    const gcsim_gpu_params *h100;
+    gcsim_error err;
+    CHECK(gcsim_gpu_params_find("h100", &h100, &err) == 0);
+    CHECK(g->graph_host && g->graph_op_host_s == 2e-6);
+    /* "lin": its host part 2 us, under the GPU's 10 us floor (eager: 20 us) */
+    CHECK_REL(gcsim_stack_law_s(g, &g->laws[0], 500, 1, 1, h100), 10e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, &stack->laws[0], 500, 1, 1, h100), 20e-6, 1e-12);
+    /* "host": 100 us of Python per call eager, 2 us as a graph (GPU 1 us) */
+    CHECK_REL(gcsim_stack_law_s(g, &g->laws[1], 500, 1, 1, h100), 2e-6, 1e-12);
+    gcsim_stack *saved = stack;
+    stack = g;
+    gcsim_iteration it;
+    gcsim_payload_plan plan;
+    gcsim_stack_setup ss;
+    if (build("topk:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+        /* 4 payloads x 6 tensors x max(2 us, GPU 1 us): 48 us, eager 2,400 us */
+        CHECK_REL(it.steps[2].codec_s, 4 * 6 * 2e-6, 1e-12);
+        CHECK(strstr(ss.description, "host time 2 us per op (a graph-executed framework") != NULL);
+        gcsim_iteration_free(&it);
+        gcsim_payload_plan_free(&plan);
+    } else {
+        check_failures++;
+    }
+    stack = saved;
+    free(g);
+}
+
+static void test_batched_decode(void)
+{
+    gcsim_stack *b = variant("\"gathered_decode\": \"batched\",");
+    if (!b) {
+        check_failures++;
+        return;
+    }
+    CHECK(b->batched_decode && !b->graph_host);
+    gcsim_stack *saved = stack;
+    stack = b;
+    gcsim_iteration it;
+    gcsim_payload_plan plan;
+    gcsim_stack_setup ss;
+    double elems = 4096 + 128 + 8192 + 256;
+    /* quantized (sign), 3 payloads of the bucket: one call (host 20 us or GPU, the larger)
+     * + 2 more payloads' GPU work; looped it was 3 calls */
+    if (build("signsgd", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+        double dec = it.steps[it.buckets[0].n_steps - 1].codec_s;
+        CHECK_REL(dec, lin_v100_s(elems) + 2 * lin_v100_gpu_s(elems), 1e-12);
+        /* "lin" is GPU-bound at this size: batching saves the host part only, nothing here */
+        CHECK_REL(dec, 3 * lin_v100_s(elems), 1e-12);
+        CHECK(strstr(ss.description, "decoded in one batched pass") != NULL);
+        gcsim_iteration_free(&it);
+        gcsim_payload_plan_free(&plan);
+    } else {
+        check_failures++;
+    }
+    /* sparse (top-k, its own payload decoded too: 4): per tensor one call of "host" (100 us)
+     * + 3 payloads x the payload's share of the dense bytes x its GPU part (1 us below
+     * 1,000 elements; at n > 1,000: 1 + (n - 1000) / 99000 us on the h100, the part above
+     * 1 us x 3350/900 on the v100) */
+    if (build("topk:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+        double share = it.buckets[0].bytes.payload_bytes / it.buckets[0].bytes.dense_bytes;
+        double gpu_us = 4 * 1.0 + (1 + 3096.0 / 99000 * 3350 / 900) +
+                        (1 + 7192.0 / 99000 * 3350 / 900);
+        CHECK(share > 0 && share < 0.05);
+        CHECK_REL(it.steps[2].codec_s, 6 * 100e-6 + 3 * share * gpu_us * 1e-6, 1e-12);
+        gcsim_iteration_free(&it);
+        gcsim_payload_plan_free(&plan);
+    } else {
+        check_failures++;
+    }
+    stack = saved;
+    free(b);
+}
+
 /* ---- the timeline, on programs written by hand ---- */
 
 /* Two buckets, each one call of call_ms released release_ms after the bucket is ready:
@@ -446,7 +559,7 @@ static void test_strict(void)
     gcsim_error err;
     CHECK(gcsim_stack_load("no-such-stack", s, &err) != 0);
     CHECK_STR_CONTAINS(err.message, "stack \"no-such-stack\": no such stack in the catalog (fused, "
-                                    "pytorch-ddp, horovod)");
+                                    "pytorch-ddp, horovod, horovod-tf)");
     /* the shipped stacks load, and every compressor of the library has an entry in each
      * (a cost or a refusal) */
     for (const char *const *name = gcsim_stack_catalog(); *name; name++) {
@@ -639,6 +752,8 @@ int main(void)
     test_tensor_groups();
     test_timeline();
     test_release();
+    test_graph_host();
+    test_batched_decode();
     test_strict();
     test_exchanges();
     gcsim_model_free(&model);
