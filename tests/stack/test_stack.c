@@ -265,6 +265,24 @@ static void test_tensor_groups(void)
         } else {
             check_failures++;
         }
+        /* uncompressed, a 4 ms cycle: forward 10 ms, backward's 20 ms ready B at 25 ms
+         * (cycle 6) and A at 30 ms (cycle 7): two groups, ONE fused collective each, no readiness
+         * all-reduce of their own; each released half a cycle (2 ms) + ceil(log2 4) = 2 NIC
+         * latencies (1 us) after its group is ready, the call itself costing 7 us + NCCL's */
+        if (k == 0 && build("none", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+            CHECK(it.n_buckets == 2 && it.n_calls == 2);
+            for (int c = 0; c < it.n_calls; c++) {
+                CHECK(it.calls[c].bucket == c && !it.calls[c].blocking);
+                CHECK_REL(it.calls[c].release_s, 2e-3 + 2e-6, 1e-12);
+                CHECK(it.calls[c].overhead_s > 7e-6 && it.calls[c].overhead_s < 7e-6 + 1e-4);
+            }
+            CHECK_REL(it.calls[0].bytes.dense_bytes, 4.0 * (8192 + 256), 1e-12);
+            CHECK_REL(it.calls[1].bytes.dense_bytes, 4.0 * (4096 + 128), 1e-12);
+            gcsim_iteration_free(&it);
+            gcsim_payload_plan_free(&plan);
+        } else if (k == 0) {
+            check_failures++;
+        }
         if (k == 1 && build("dgc:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
             /* the size exchange, in the hook: its cycle waited on the spot (half of 11 ms);
              * then the group's all-gather, released at its cycle + the readiness agreement
