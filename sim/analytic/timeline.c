@@ -1,6 +1,7 @@
 /* sim/analytic/timeline.c: the iteration's three actors and the GPU they share
  * (timeline.h), advanced event by event. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "timeline.h"
@@ -21,6 +22,9 @@ typedef struct {
     double t;
     double compute_end_s;        /* INFINITY until backward is done */
     int blocks_done;             /* compute: blocks of it->blocks done */
+    double *bucket_ready_s;      /* when each bucket's blocks were done (its calls' release
+                                    counts from there) */
+    int buckets_marked;          /* buckets whose ready time is recorded */
     actor compute, comm, step;
     gcsim_timeline *out;
 } sim;
@@ -39,6 +43,15 @@ static bool bucket_exchanged(const sim *m, int b)
     return m->comm.bucket > b;
 }
 
+/* Records when the buckets whose blocks are now all done became ready. */
+static void mark_ready(sim *m)
+{
+    const gcsim_iteration *it = m->it;
+    while (m->buckets_marked < it->n_buckets &&
+           it->buckets[m->buckets_marked].ready_block < m->blocks_done)
+        m->bucket_ready_s[m->buckets_marked++] = m->t;
+}
+
 static void start_step(sim *m, actor *a, const gcsim_step *st)
 {
     if (st->kind == GCSIM_STEP_CODEC) {
@@ -50,8 +63,13 @@ static void start_step(sim *m, actor *a, const gcsim_step *st)
             m->out->decode_s += st->codec_s;
     } else {
         double d = m->call_s[st->call];
+        double start_s = m->t;
+        const gcsim_call *c = &m->it->calls[st->call];
+        /* not before its release: a wait, not communication time */
+        if (c->release_s > 0 && c->bucket >= 0 && c->bucket < m->it->n_buckets)
+            start_s = fmax(start_s, m->bucket_ready_s[c->bucket] + c->release_s);
         a->state = FIXED;
-        a->until_s = m->t + d;
+        a->until_s = start_s + d;
         a->blocking = m->it->calls[st->call].blocking;
         m->out->comm_s += d;
     }
@@ -73,6 +91,7 @@ static void compute_next(sim *m)
             return;
         }
         m->blocks_done++;
+        mark_ready(m);
     }
     m->compute.state = DONE;
     m->compute_end_s = m->t;
@@ -134,6 +153,7 @@ static void finish(sim *m, actor *a)
     a->state = IDLE;
     if (a == &m->compute) {
         m->blocks_done++;
+        mark_ready(m);
         compute_next(m);
     }
 }
@@ -169,6 +189,11 @@ int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, gcsim_ti
                 return gcsim_fail(err, "bucket %d: a deferred step must be codec work", b);
     }
     sim m = {.it = it, .call_s = call_s, .compute_end_s = INFINITY, .out = out};
+    m.bucket_ready_s = calloc((size_t)(it->n_buckets > 0 ? it->n_buckets : 1),
+                              sizeof *m.bucket_ready_s);
+    if (!m.bucket_ready_s)
+        return gcsim_fail(err, "out of memory for %d buckets", it->n_buckets);
+    mark_ready(&m); /* buckets ready at the start (ready_block -1) */
     m.comm = (actor){.state = IDLE, .bucket = 0, .step = -1};
     m.step = (actor){.state = IDLE, .bucket = 0, .step = -1};
     compute_next(&m);
@@ -214,6 +239,7 @@ int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, gcsim_ti
                 finish(&m, actors[i]);
         settle(&m);
     }
+    free(m.bucket_ready_s);
     if (m.compute.state != DONE || m.comm.state != DONE || m.step.state != DONE)
         return gcsim_fail(err, "the iteration's programs did not run to their end");
     out->iteration_s = m.t;

@@ -275,6 +275,11 @@ typedef struct {
     /* Issued and waited for inside the gradient hook: backward stops on every GPU until it
      * is done (GRACE's PowerSGD, a size exchange before a variable all-gather). */
     bool blocking;
+    /* It may not start before its bucket was produced + release_s: Horovod's background
+     * thread picks a fused group up at its next cycle and agrees on readiness there
+     * (program_stack.c). A wait for a moment, not a cost: it overlaps with the calls before
+     * it on the stream, where overhead_s adds to them. 0: none. */
+    double release_s;
 } gcsim_call;
 
 /* Pipeline chunks of a call on `gpus` GPUs: by its largest message, the bucket holding all

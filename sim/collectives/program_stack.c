@@ -4,9 +4,11 @@
  *
  * The stack gives the op sequences and their measured costs; this file knows the shape of
  * each exchange:
- *   allreduce          encode; [negotiation]; all-reduce; decode
- *   allgather          encode; [blocking all-gather of the sizes]; [negotiation];
- *                      all-gather; decode of every payload
+ *   allreduce          encode; all-reduce; decode
+ *   allgather          encode; [blocking all-gather of the sizes]; all-gather; decode of
+ *                      every payload
+ * (a stack with a background cycle, Horovod: the group's collective released at its cycle,
+ * group_release_s)
  *   powersgd-hook      encode (P = M Q); all-reduce of the uncompressed tensors; unpack;
  *                      all-reduce of every P; between (orthogonalize P, Q = M^T P);
  *                      all-reduce of every Q; decode (M = P Q^T, host sync)
@@ -36,6 +38,8 @@ typedef struct {
     int rank;                 /* PowerSGD's rank (0: not PowerSGD) */
     int op_rank;              /* the measured rank whose ops apply (gcsim_stack_op.rank) */
     int min_compression_rate; /* PowerSGD hook: compress a matrix only when it shrinks more */
+    double batch_share;       /* batched decode: GPU work of each payload past the first, as a
+                                 share of one decode's (batched_extra_s) */
 } unit;
 
 /* Whether a low-rank compressor factors this matrix (PyTorch's _should_compress:
@@ -46,6 +50,32 @@ static bool factored(const unit *u, double rows, double cols)
     return u->rank > 0 && (rows + cols) * r * u->min_compression_rate < rows * cols;
 }
 
+/* The GPU part alone of one call of a law (its host part set to 0). */
+static double gpu_only_s(const gcsim_stack *st, const gcsim_stack_law *law, double n,
+                         double fraction, double scale, const gcsim_gpu_params *gpu)
+{
+    gcsim_stack_law g = *law;
+    for (int i = 0; i < g.n_points; i++)
+        g.host_s[i] = 0;
+    return gcsim_stack_law_s(st, &g, n, fraction, scale, gpu);
+}
+
+/* A batched decode of an all-gather's payloads (stack "gathered_decode": "batched",
+ * docs/stacks.md): the payloads stacked and decoded in one pass pay one call's host time
+ * and launches, and the GPU work of every payload: per-payload op = one call (host and
+ * GPU, the larger) + (payloads - 1) x its GPU part x u->batch_share (1 for payloads
+ * unpacked over every element, the quantizers'; the payload's share of the dense bytes for
+ * sparse ones, whose batched decode is one index_add of all pairs). Derived from the
+ * measured looped and batched decodes (bench/gpu/results/h200-gathered-decode.json). */
+static double batched_extra_s(const gcsim_stack *st, const gcsim_stack_law *law, double n,
+                              double fraction, double scale, const gcsim_gpu_params *gpu,
+                              const unit *u, double payloads)
+{
+    if (!(payloads > 1))
+        return 0;
+    return (payloads - 1) * u->batch_share * gpu_only_s(st, law, n, fraction, scale, gpu);
+}
+
 /* Seconds of one op over the bucket, once (payloads: how many times per_payload ops run). */
 static double op_s(const gcsim_stack *st, const gcsim_stack_op *op, const unit *u,
                    const gcsim_gpu_params *gpu, double payloads)
@@ -53,9 +83,12 @@ static double op_s(const gcsim_stack *st, const gcsim_stack_op *op, const unit *
     const gcsim_stack_law *law = &st->laws[op->law];
     if (op->rank > 0 && op->rank != u->op_rank)
         return 0;
-    double times = op->per_payload ? payloads : 1.0, total = 0;
+    bool batched = op->per_payload && st->batched_decode;
+    double times = op->per_payload && !batched ? payloads : 1.0, total = 0;
     double scale = op->gpu_scale * (op->rank > 0 ? (double)u->rank / u->op_rank : 1.0);
-#define LAW(n) gcsim_stack_law_s(st, law, (n), op->fraction, scale, gpu)
+#define LAW(n)                                                                              \
+    (gcsim_stack_law_s(st, law, (n), op->fraction, scale, gpu) +                             \
+     (batched ? batched_extra_s(st, law, (n), op->fraction, scale, gpu, u, payloads) : 0.0))
     if (op->per == STACK_PER_UNIT)
         return times * LAW(u->elements);
     for (int l = u->first; l <= u->last; l++) {
@@ -100,6 +133,8 @@ static double priced_ops_s(const gcsim_scenario *s, const gcsim_stack *st,
 {
     if (!s->case_memo)
         return ops_s(st, ops, u, gpu, payloads);
+    /* batch_share follows from the bucket (first, last) and the spec, fixed while the memo
+     * lives */
     gcsim_op_price_key key = {ops,        u->first, u->last, u->rank, u->op_rank,
                              u->min_compression_rate, u->elements, payloads};
     double seconds;
@@ -307,6 +342,8 @@ typedef struct {
     double call_s;            /* a call's fixed cost (the library's) */
     double wait_s;            /* half a background cycle: a request waits that long on
                                  average for the thread that issues it */
+    double release_s;         /* a fused group's collective: not before the group is ready
+                                 + this (group_release_s) */
     bool waited;              /* the group's requests have been picked up */
     program_tuner *tuner;
     gcsim_error *err;
@@ -363,7 +400,10 @@ static int call(ctx *c, const char *name, pick p, gcsim_bucket_bytes bytes, bool
      * group's calls are issued together in one cycle, so only its first one waits. */
     if (c->tuner_failed)
         return -1;
-    double overhead_s = c->call_s + (blocking || !c->waited ? c->wait_s : 0.0);
+    /* A blocking call is made in the hook and waits on the spot (backward with it); the
+     * group's first call waits for its cycle as a release, overlapping earlier calls. */
+    double overhead_s = c->call_s + (blocking ? c->wait_s : 0.0);
+    bool first = !blocking && !c->waited;
     /* NCCL's per-call base and network per-hop latency, paid once per call in both
      * engines as `gcsim collective` pays it (nccl_call.h) */
     if (p.algo >= 0)
@@ -374,21 +414,33 @@ static int call(ctx *c, const char *name, pick p, gcsim_bucket_bytes bytes, bool
     if (program_call(c->it, c->b, name, p.coll, &bytes, overhead_s))
         return -1;
     program_last_call(c->it)->blocking = blocking;
+    if (first)
+        program_last_call(c->it)->release_s = c->release_s;
     return 0;
 }
 
-/* Horovod's readiness agreement before a fused group's collective: a small all-reduce
- * of a bit vector (response cache). Its controller runs it, not NCCL (Horovod's
- * horovod/common/mpi/mpi_controller.cc CrossRankBitwiseAnd: MPI_Allreduce with MPI_BAND;
- * gloo/gloo_controller.cc: Gloo's all-reduce): timed as the all-reduce on the platform,
- * without NCCL's latency. */
-static int negotiate(ctx *c)
+/* When Horovod issues a fused group's collective, after the group is ready (issue 43):
+ * its background thread wakes once per cycle (RunLoopOnce sleeps until the last cycle's
+ * start + HOROVOD_CYCLE_TIME), so a group waits for the next wake-up, half a cycle on
+ * average; there the response cache's readiness agreement runs on the controller (one
+ * bitwise-AND all-reduce of the cached tensors' bit vector across ranks, MPI or Gloo on
+ * the CPUs: CacheCoordinator::sync), priced as its latency, ceil(log2 N) hops of the
+ * network's (a recursive-doubling all-reduce of a few bytes; derived, not measured); then
+ * the fused collective is enqueued on the GPU stream and the thread goes on (NCCL ops
+ * complete on a finalizer thread). Both are waits for a moment, not work on the stream: a
+ * group whose stream is still busy with earlier groups does not wait at all. */
+static double group_release_s(const gcsim_scenario *s, const gcsim_stack *st)
 {
-    if (!(c->st->negotiation_bytes > 0))
+    if (!(st->cycle_s > 0))
         return 0;
-    pick p = ar(c, c->st->negotiation_bytes);
-    p.algo = -1;
-    return call(c, "negotiate", p, dense(c->st->negotiation_bytes), false);
+    double agree_s = 0;
+    int n = s->placement.gpus;
+    if (st->negotiation_bytes > 0 && n > 1) {
+        double hop_s = s->placement.machines > 1 ? s->platform->nic.latency_s
+                                                 : s->platform->intra.latency_s;
+        agree_s = ceil(log2((double)n)) * hop_s;
+    }
+    return 0.5 * st->cycle_s + agree_s;
 }
 
 static int program_powersgd(ctx *c, const unit *u, bool blocking)
@@ -435,7 +487,7 @@ static int program_powersgd(ctx *c, const unit *u, bool blocking)
                 return -1;
         }
     }
-    return negotiate(c) || call(c, "allreduce", AR(plain), dense(plain), false);
+    return call(c, "allreduce", AR(plain), dense(plain), false);
 #undef AR
 }
 
@@ -465,9 +517,16 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
     if (n == 1) /* nothing is exchanged: no hook runs, no call is issued */
         return program_fused(it, s, b) ? gcsim_fail(err, "out of memory for bucket programs") : 0;
     ctx c = {.it = it, .s = s, .st = st, .e = e, .gpu = gpu, .b = b, .call_s = st->call_s,
-             .wait_s = 0.5 * st->cycle_s, .tuner = tuner, .err = err};
+             .wait_s = 0.5 * st->cycle_s, .release_s = group_release_s(s, st), .tuner = tuner,
+             .err = err};
     unit u = {.model = s->model, .first = bk->first_layer, .last = bk->last_layer,
-              .elements = bk->bytes.dense_bytes / 4.0};
+              .elements = bk->bytes.dense_bytes / 4.0, .batch_share = 1.0};
+    gcsim_stack_payload kind;
+    gcsim_error kind_err;
+    if (st->batched_decode && bk->bytes.dense_bytes > 0 &&
+        gcsim_stack_payload_of(s->payload->spec, &kind, &kind_err) == 0 &&
+        kind == STACK_PAYLOAD_SPARSE)
+        u.batch_share = fmin(1.0, bk->bytes.payload_bytes / bk->bytes.dense_bytes);
     bool compressed = bk->bytes.compressed;
     bool powersgd = e->exchange == STACK_EXCHANGE_POWERSGD_HOOK ||
                     e->exchange == STACK_EXCHANGE_POWERSGD_BLOCKING;
@@ -504,7 +563,7 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
         if (!rc && compressed && e->size_exchange && s->collective == COLLECTIVE_ALLGATHER)
             rc = call(&c, "allgather sizes", nccl(COLLECTIVE_ALLGATHER), dense(8.0), true);
         if (!rc)
-            rc = negotiate(&c) || call(&c, gcsim_collective_name(main.coll), main, bytes, false);
+            rc = call(&c, gcsim_collective_name(main.coll), main, bytes, false);
         steps_before_decode = it->n_steps;
         if (!rc)
             rc = codec(&c, "decode", GCSIM_CODEC_DECODE,

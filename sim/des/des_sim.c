@@ -186,6 +186,18 @@ static void gpu_compute_main(int argc, char **argv)
     actor_end(sim);
 }
 
+/* Waits, if the call has a release (Horovod's next cycle after the group was produced,
+ * program_stack.c), until that moment: a wait, not the call's cost. */
+static void wait_release(des_sim *sim, const gcsim_call *call)
+{
+    if (!(call->release_s > 0) || call->bucket < 0 || call->bucket >= sim->plan->n_buckets)
+        return;
+    double until = sim->buckets[call->bucket].ready_s + call->release_s;
+    double now = simgrid_get_clock();
+    if (until > now)
+        sg_actor_sleep_for(until - now);
+}
+
 /* One call of bucket b's program: the library's overhead, then the schedule; one slice
  * on the collective track. */
 static void run_call(des_actor *a, int b, int c)
@@ -198,6 +210,7 @@ static void run_call(des_actor *a, int b, int c)
     sg_actor_t held = call->blocking && a->ep < sim->plan->gpus ? sim->computing[a->ep] : NULL;
     if (held)
         sg_actor_suspend(held);
+    wait_release(sim, call);
     if (call->overhead_s > 0)
         sg_actor_sleep_for(call->overhead_s);
     des_exchange(a, c);
@@ -309,6 +322,7 @@ static void cpu_main(int argc, char **argv)
         if (plan->schedules[plan->call_schedule[c]].endpoints <= a->ep)
             continue;
         double t0 = simgrid_get_clock();
+        wait_release(a->sim, call);
         if (call->overhead_s > 0)
             sg_actor_sleep_for(call->overhead_s);
         des_exchange(a, c);

@@ -126,6 +126,14 @@ typedef struct gcsim_stack {
     double sync_s;              /* one host-device synchronisation */
     double negotiation_bytes;   /* bytes of the readiness all-reduce per fused group (0:
                                    none) */
+    /* The host model (stack_host.c): false, the laws' host parts as measured (PyTorch
+     * eager); true, a graph-executed framework, graph_op_host_s per op in their place. */
+    bool graph_host;
+    double graph_op_host_s;
+    /* An all-gather's payloads decoded in one batched pass ("gathered_decode": "batched"):
+     * a per-payload op runs once, plus the GPU work of the other payloads (program_stack.c);
+     * false: once per payload ("looped", what GRACE and torch-op hooks do). */
+    bool batched_decode;
     char reference_gpu[32];     /* GPU type the laws were measured on */
     int n_laws;
     gcsim_stack_law laws[GCSIM_STACK_MAX_LAWS];

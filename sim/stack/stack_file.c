@@ -14,10 +14,11 @@
 #include "model.h"
 #include "stack.h"
 #include "stack_exchanges.h"
+#include "stack_host.h"
 
 #define STACK_MAX_BYTES (4L << 20)
 
-static const char *const catalog[] = {"fused", "pytorch-ddp", "horovod", NULL};
+static const char *const catalog[] = {"fused", "pytorch-ddp", "horovod", "horovod-tf", NULL};
 
 const char *const *gcsim_stack_catalog(void) { return catalog; }
 
@@ -274,7 +275,8 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
 {
     static const char *const keys[] = {"schema", "name", "description", "codec", "granularity",
                                        "deferred_decode", "costs", "laws", "error_feedback",
-                                       "compressors", "exchanges", "source", NULL};
+                                       "compressors", "exchanges", "source", "host",
+                                       "gathered_decode", NULL};
     static const char *const codecs[] = {"model", "laws", NULL};
     char schema[64], source[1024];
     int codec = 0;
@@ -301,7 +303,8 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
     if (s->codec_model) {
         /* The ideal stack: sim/codec prices the codec, nothing else is charged. */
         static const char *const model_only[] = {"costs", "laws", "error_feedback",
-                                                 "compressors", NULL};
+                                                 "compressors", "host", "gathered_decode",
+                                                 NULL};
         for (const char *const *k = model_only; *k; k++)
             if (json_member(root, *k))
                 return gcsim_fail(ctx->err, "%s: $.%s: a \"codec\": \"model\" stack takes its "
@@ -313,7 +316,7 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
                               ctx->origin);
         return stack_exchanges_finish(s, ctx);
     }
-    if (parse_costs(json_member(root, "costs"), s, ctx))
+    if (parse_costs(json_member(root, "costs"), s, ctx) || stack_host_parse(root, s, ctx))
         return -1;
     const cJSON *laws = json_member(root, "laws");
     if (!cJSON_IsObject(laws))
@@ -369,6 +372,7 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
         return gcsim_fail(ctx->err, "%s: $.compressors.none: missing (how the stack exchanges "
                                     "uncompressed gradients)",
                           ctx->origin);
+    stack_host_finish(s);
     return stack_exchanges_finish(s, ctx);
 }
 

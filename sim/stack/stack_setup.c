@@ -99,11 +99,24 @@ int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const
     double ratio = 1.0;
     if (st->reference_gpu[0] && gcsim_gpu_params_find(st->reference_gpu, &ref, err) == 0)
         ratio = ref->mem_Bps / gpu->mem_Bps;
+    /* the host model (stack_host.c): eager laws as measured, or a graph's time per op */
+    char host[160];
+    if (st->graph_host)
+        snprintf(host, sizeof host, "GPU time per call measured on %s, host time %.3g us per op "
+                 "(a graph-executed framework, $.host; the larger charged)",
+                 st->reference_gpu[0] ? st->reference_gpu : "-", st->graph_op_host_s * 1e6);
+    else
+        snprintf(host, sizeof host, "op costs measured on %s (host and GPU time per call, the "
+                 "larger charged)",
+                 st->reference_gpu[0] ? st->reference_gpu : "-");
     if (snprintf(ss->description, sizeof ss->description,
-                 "stack %s (%s): %s %s; op costs measured on %s (host and GPU time per call, "
-                 "the larger charged), GPU work scaled to %s by memory bandwidth (x %.3g); %s",
-                 st->name, st->path, e->compressor, exchange_word(e->exchange),
-                 st->reference_gpu[0] ? st->reference_gpu : "-", gpu->type, ratio,
+                 "stack %s (%s): %s %s; %s, GPU work scaled to %s by "
+                 "memory bandwidth (x %.3g)%s; %s",
+                 st->name, st->path, e->compressor, exchange_word(e->exchange), host,
+                 gpu->type, ratio,
+                 st->batched_decode && e->exchange == STACK_EXCHANGE_ALLGATHER
+                     ? "; gathered payloads decoded in one batched pass"
+                     : "",
                  e->source) < 0)
         ss->description[0] = '\0';
     return 0;

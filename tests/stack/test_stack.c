@@ -265,15 +265,36 @@ static void test_tensor_groups(void)
         } else {
             check_failures++;
         }
+        /* uncompressed, a 4 ms cycle: forward 10 ms, backward's 20 ms ready B at 25 ms
+         * (cycle 6) and A at 30 ms (cycle 7): two groups, ONE fused collective each, no readiness
+         * all-reduce of their own; each released half a cycle (2 ms) + ceil(log2 4) = 2 NIC
+         * latencies (1 us) after its group is ready, the call itself costing 7 us + NCCL's */
+        if (k == 0 && build("none", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+            CHECK(it.n_buckets == 2 && it.n_calls == 2);
+            for (int c = 0; c < it.n_calls; c++) {
+                CHECK(it.calls[c].bucket == c && !it.calls[c].blocking);
+                CHECK_REL(it.calls[c].release_s, 2e-3 + 2e-6, 1e-12);
+                CHECK(it.calls[c].overhead_s > 7e-6 && it.calls[c].overhead_s < 7e-6 + 1e-4);
+            }
+            CHECK_REL(it.calls[0].bytes.dense_bytes, 4.0 * (8192 + 256), 1e-12);
+            CHECK_REL(it.calls[1].bytes.dense_bytes, 4.0 * (4096 + 128), 1e-12);
+            gcsim_iteration_free(&it);
+            gcsim_payload_plan_free(&plan);
+        } else if (k == 0) {
+            check_failures++;
+        }
         if (k == 1 && build("dgc:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
-            CHECK(it.n_buckets == 1 && it.n_calls == 3);
+            /* the size exchange, in the hook: its cycle waited on the spot (half of 11 ms);
+             * then the group's all-gather, released at its cycle + the readiness agreement
+             * on the controller (ceil(log2 4) = 2 hops of the NIC's 1 us), no NCCL call of
+             * its own (issue 43: it was a 128-byte all-reduce on the stream) */
+            CHECK(it.n_buckets == 1 && it.n_calls == 2);
             CHECK(it.calls[0].blocking && it.calls[0].bytes.payload_bytes == 8);
             CHECK_REL(it.calls[0].overhead_s, 7e-6 + 5.5e-3 + NCCL_ALLGATHER_2NODES_S, 1e-12);
-            /* the agreement is the controller's (MPI or Gloo), not NCCL's: no NCCL latency */
-            CHECK(!it.calls[1].blocking && it.calls[1].bytes.payload_bytes == 128);
-            CHECK_REL(it.calls[1].overhead_s, 7e-6 + 5.5e-3, 1e-12);
-            CHECK(it.calls[2].collective == COLLECTIVE_ALLGATHER);
-            CHECK_REL(it.calls[2].overhead_s, 7e-6 + NCCL_ALLGATHER_2NODES_S, 1e-12);
+            CHECK(it.calls[0].release_s == 0);
+            CHECK(!it.calls[1].blocking && it.calls[1].collective == COLLECTIVE_ALLGATHER);
+            CHECK_REL(it.calls[1].overhead_s, 7e-6 + NCCL_ALLGATHER_2NODES_S, 1e-12);
+            CHECK_REL(it.calls[1].release_s, 5.5e-3 + 2e-6, 1e-12);
             gcsim_iteration_free(&it);
             gcsim_payload_plan_free(&plan);
         } else if (k == 1) {
@@ -285,7 +306,163 @@ static void test_tensor_groups(void)
     free(tensor_stack);
 }
 
+/* ---- the host model and a batched decode of gathered payloads (issue 43) ---- */
+
+/* The test stack with `extra` (top-level keys, each followed by a comma) before its laws and
+ * a signsgd entry (a quantized payload) decoded per payload with "lin"; NULL on failure. */
+static gcsim_stack *variant(const char *extra)
+{
+    const char *at = " \"laws\": {";
+    const char *sign = "  \"signsgd\": {\"exchange\": \"allgather\", \"encode\": [{\"law\": \"lin\","
+                       " \"per\": \"unit\"}], \"decode\": [{\"law\": \"lin\", \"per\": \"unit\","
+                       " \"payloads\": true}], \"source\": \"s\"},";
+    const char *comps = " \"compressors\": {";
+    size_t size = strlen(test_stack_json) + strlen(extra) + strlen(sign) + 16;
+    char *json = malloc(size);
+    gcsim_stack *st = malloc(sizeof *st);
+    const char *l = strstr(test_stack_json, at), *c = strstr(test_stack_json, comps);
+    snprintf(json, size, "%.*s%s%.*s%s%s", (int)(l - test_stack_json), test_stack_json, extra,
+             (int)(c - l) + (int)strlen(comps), l, sign, c + strlen(comps));
+    gcsim_error err;
+    if (gcsim_stack_parse(json, "variant", st, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        free(st);
+        st = NULL;
+    }
+    free(json);
+    return st;
+}
+
+/* The law "lin" on a v100, its GPU part alone (no host floor). */
+static double lin_v100_gpu_s(double n)
+{
+    return (10 + 0.01 * (n - 1000) * 3350.0 / 900.0) * 1e-6;
+}
+
+static void test_graph_host(void)
+{
+    gcsim_stack *g = variant("\"host\": {\"framework\": \"graph\", \"op_us\": 2, \"source\": \"s\"},");
+    if (!g) {
+        check_failures++;
+        return;
+    }
+    const gcsim_gpu_params *h100;
+    gcsim_error err;
+    CHECK(gcsim_gpu_params_find("h100", &h100, &err) == 0);
+    CHECK(g->graph_host && g->graph_op_host_s == 2e-6);
+    /* "lin": its host part 2 us, under the GPU's 10 us floor (eager: 20 us) */
+    CHECK_REL(gcsim_stack_law_s(g, &g->laws[0], 500, 1, 1, h100), 10e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, &stack->laws[0], 500, 1, 1, h100), 20e-6, 1e-12);
+    /* "host": 100 us of Python per call eager, 2 us as a graph (GPU 1 us) */
+    CHECK_REL(gcsim_stack_law_s(g, &g->laws[1], 500, 1, 1, h100), 2e-6, 1e-12);
+    gcsim_stack *saved = stack;
+    stack = g;
+    gcsim_iteration it;
+    gcsim_payload_plan plan;
+    gcsim_stack_setup ss;
+    if (build("topk:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+        /* 4 payloads x 6 tensors x max(2 us, GPU 1 us): 48 us, eager 2,400 us */
+        CHECK_REL(it.steps[2].codec_s, 4 * 6 * 2e-6, 1e-12);
+        CHECK(strstr(ss.description, "host time 2 us per op (a graph-executed framework") != NULL);
+        gcsim_iteration_free(&it);
+        gcsim_payload_plan_free(&plan);
+    } else {
+        check_failures++;
+    }
+    stack = saved;
+    free(g);
+}
+
+static void test_batched_decode(void)
+{
+    gcsim_stack *b = variant("\"gathered_decode\": \"batched\",");
+    if (!b) {
+        check_failures++;
+        return;
+    }
+    CHECK(b->batched_decode && !b->graph_host);
+    gcsim_stack *saved = stack;
+    stack = b;
+    gcsim_iteration it;
+    gcsim_payload_plan plan;
+    gcsim_stack_setup ss;
+    double elems = 4096 + 128 + 8192 + 256;
+    /* quantized (sign), 3 payloads of the bucket: one call (host 20 us or GPU, the larger)
+     * + 2 more payloads' GPU work; looped it was 3 calls */
+    if (build("signsgd", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+        double dec = it.steps[it.buckets[0].n_steps - 1].codec_s;
+        CHECK_REL(dec, lin_v100_s(elems) + 2 * lin_v100_gpu_s(elems), 1e-12);
+        /* "lin" is GPU-bound at this size: batching saves the host part only, nothing here */
+        CHECK_REL(dec, 3 * lin_v100_s(elems), 1e-12);
+        CHECK(strstr(ss.description, "decoded in one batched pass") != NULL);
+        gcsim_iteration_free(&it);
+        gcsim_payload_plan_free(&plan);
+    } else {
+        check_failures++;
+    }
+    /* sparse (top-k, its own payload decoded too: 4): per tensor one call of "host" (100 us)
+     * + 3 payloads x the payload's share of the dense bytes x its GPU part (1 us below
+     * 1,000 elements; at n > 1,000: 1 + (n - 1000) / 99000 us on the h100, the part above
+     * 1 us x 3350/900 on the v100) */
+    if (build("topk:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+        double share = it.buckets[0].bytes.payload_bytes / it.buckets[0].bytes.dense_bytes;
+        double gpu_us = 4 * 1.0 + (1 + 3096.0 / 99000 * 3350 / 900) +
+                        (1 + 7192.0 / 99000 * 3350 / 900);
+        CHECK(share > 0 && share < 0.05);
+        CHECK_REL(it.steps[2].codec_s, 6 * 100e-6 + 3 * share * gpu_us * 1e-6, 1e-12);
+        gcsim_iteration_free(&it);
+        gcsim_payload_plan_free(&plan);
+    } else {
+        check_failures++;
+    }
+    stack = saved;
+    free(b);
+}
+
 /* ---- the timeline, on programs written by hand ---- */
+
+/* Two buckets, each one call of call_ms released release_ms after the bucket is ready:
+ * forward 2 ms, bucket 0 ready at 6 ms, bucket 1 at 10 ms. */
+static double run_released(double call_ms, double release_ms)
+{
+    gcsim_bucket buckets[2] = {{.backward_s = 4e-3, .first_step = 0, .n_steps = 1,
+                                .ready_block = 1},
+                               {.backward_s = 4e-3, .first_step = 1, .n_steps = 1,
+                                .ready_block = 2}};
+    gcsim_call calls[2] = {{.collective = COLLECTIVE_RING, .bucket = 0,
+                            .release_s = release_ms * 1e-3},
+                           {.collective = COLLECTIVE_RING, .bucket = 1,
+                            .release_s = release_ms * 1e-3}};
+    gcsim_step steps[2] = {{.kind = GCSIM_STEP_CALL, .call = 0},
+                           {.kind = GCSIM_STEP_CALL, .call = 1}};
+    gcsim_block blocks[3] = {{.seconds = 2e-3, .gate = -1}, {.seconds = 4e-3, .gate = -1},
+                             {.seconds = 4e-3, .gate = -1}};
+    gcsim_iteration it = {.compute_s = 10e-3, .forward_s = 2e-3, .n_buckets = 2,
+                          .buckets = buckets, .overlap = true, .n_steps = 2, .n_calls = 2,
+                          .steps = steps, .calls = calls, .n_blocks = 3, .blocks = blocks};
+    double call_s[2] = {call_ms * 1e-3, call_ms * 1e-3};
+    gcsim_timeline t;
+    gcsim_error err;
+    if (gcsim_timeline_run(&it, call_s, &t, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        return -1;
+    }
+    CHECK_REL(t.comm_s, 2 * call_ms * 1e-3, 1e-12); /* the wait is not communication */
+    return t.iteration_s;
+}
+
+/* A release is a moment, not a cost (Horovod's cycle, program_stack.c): with an idle
+ * stream the call waits for it; behind a busy one the wait is already over. */
+static void test_release(void)
+{
+    /* 3 ms calls: 6 + 1 -> 7-10; 10 + 1 -> 11-14 */
+    CHECK_REL(run_released(3, 1), 14e-3, 1e-12);
+    /* 5 ms calls: 7-12; bucket 1 released at 11, the stream free at 12: 12-17, where an
+     * overhead of 1 ms would have given 18 */
+    CHECK_REL(run_released(5, 1), 17e-3, 1e-12);
+    /* no release: 6-11, 11-16 */
+    CHECK_REL(run_released(5, 0), 16e-3, 1e-12);
+}
 
 static double run_timeline(bool blocking, bool deferred, gcsim_timeline *out)
 {
@@ -400,7 +577,7 @@ static void test_strict(void)
     gcsim_error err;
     CHECK(gcsim_stack_load("no-such-stack", s, &err) != 0);
     CHECK_STR_CONTAINS(err.message, "stack \"no-such-stack\": no such stack in the catalog (fused, "
-                                    "pytorch-ddp, horovod)");
+                                    "pytorch-ddp, horovod, horovod-tf)");
     /* the shipped stacks load, and every compressor of the library has an entry in each
      * (a cost or a refusal) */
     for (const char *const *name = gcsim_stack_catalog(); *name; name++) {
@@ -592,6 +769,9 @@ int main(void)
     test_powersgd_hook();
     test_tensor_groups();
     test_timeline();
+    test_release();
+    test_graph_host();
+    test_batched_decode();
     test_strict();
     test_exchanges();
     gcsim_model_free(&model);

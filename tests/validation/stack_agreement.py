@@ -16,7 +16,7 @@ import json
 import subprocess
 import sys
 
-STACKS = ["pytorch-ddp", "horovod"]
+STACKS = ["pytorch-ddp", "horovod", "horovod-tf"]
 COMPRESSORS = ["none", "fp16", "topk:ratio=0.01", "dgc:ratio=0.001", "powersgd:rank=1",
                "qsgd"]
 PLATFORMS = ["platforms/cloud-v100-25gbe.json", "platforms/a100-hdr.json"]
