@@ -36,6 +36,7 @@ typedef struct {
     int rank;                 /* PowerSGD's rank (0: not PowerSGD) */
     int op_rank;              /* the measured rank whose ops apply (gcsim_stack_op.rank) */
     int min_compression_rate; /* PowerSGD hook: compress a matrix only when it shrinks more */
+    gcsim_stack_setting setting; /* the compressor's density, bits, rank (the laws') */
 } unit;
 
 /* Whether a low-rank compressor factors this matrix (PyTorch's _should_compress:
@@ -55,7 +56,7 @@ static double op_s(const gcsim_stack *st, const gcsim_stack_op *op, const unit *
         return 0;
     double times = op->per_payload ? payloads : 1.0, total = 0;
     double scale = op->gpu_scale * (op->rank > 0 ? (double)u->rank / u->op_rank : 1.0);
-#define LAW(n) gcsim_stack_law_s(st, law, (n), op->fraction, scale, gpu)
+#define LAW(n) gcsim_stack_law_s(st, law, (n), &u->setting, op->fraction, scale, gpu)
     if (op->per == STACK_PER_UNIT)
         return times * LAW(u->elements);
     for (int l = u->first; l <= u->last; l++) {
@@ -467,7 +468,8 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
     ctx c = {.it = it, .s = s, .st = st, .e = e, .gpu = gpu, .b = b, .call_s = st->call_s,
              .wait_s = 0.5 * st->cycle_s, .tuner = tuner, .err = err};
     unit u = {.model = s->model, .first = bk->first_layer, .last = bk->last_layer,
-              .elements = bk->bytes.dense_bytes / 4.0};
+              .elements = bk->bytes.dense_bytes / 4.0,
+              .setting = gcsim_stack_setting_of(s->payload->spec)};
     bool compressed = bk->bytes.compressed;
     bool powersgd = e->exchange == STACK_EXCHANGE_POWERSGD_HOOK ||
                     e->exchange == STACK_EXCHANGE_POWERSGD_BLOCKING;

@@ -107,15 +107,15 @@ static void test_laws(void)
     CHECK(gcsim_gpu_params_find("h100", &h100, &err) == 0);
     CHECK(gcsim_gpu_params_find("v100", &v100, &err) == 0);
     /* on its own GPU: max(host 20, GPU), linear between points, clamped below */
-    CHECK_REL(gcsim_stack_law_s(stack, lin, 500, 1, 1, h100), 20e-6, 1e-12);
-    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, 1, 1, h100), 505e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 500, NULL, 1, 1, h100), 20e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, NULL, 1, 1, h100), 505e-6, 1e-12);
     /* above the largest size: GPU work proportional to size, host not growing */
-    CHECK_REL(gcsim_stack_law_s(stack, lin, 200000, 1, 1, h100), 2000e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 200000, NULL, 1, 1, h100), 2000e-6, 1e-12);
     /* on a v100: the GPU part above the floor scaled by bandwidth */
-    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, 1, 1, v100), lin_v100_s(50500), 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, NULL, 1, 1, v100), lin_v100_s(50500), 1e-12);
     /* a fraction of the call, and twice the GPU work */
-    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, 0.5, 1, h100), 252.5e-6, 1e-12);
-    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, 1, 2, h100), (10 + 2 * 495) * 1e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, NULL, 0.5, 1, h100), 252.5e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, NULL, 1, 2, h100), (10 + 2 * 495) * 1e-6, 1e-12);
 }
 
 /* One bucket, top-k all-gathered on 4 GPUs: encode on the bucket, the all-gather (the
