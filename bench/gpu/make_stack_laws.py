@@ -25,6 +25,20 @@ Laws fitted to nothing but these micro-benchmarks:
                          that was measured; the scale is printed;
   powersgd_rK.gs         Gram-Schmidt of one rank-K factor, from the run's PowerSGD
                          breakdown (two sizes: its time does not depend on them).
+
+Laws by setting (--settings RUN [RUN ...], bench/gpu/codec_settings.py output: the primary
+run and its repeats, one GPU type): the laws of top-k, DGC and random-k (density), QSGD (code
+width in bits) and PowerSGD (rank) get one table per measured setting (docs/stacks.md, "Laws
+by setting"). The reference GPU's law (--gpu, measured at one setting: top-k 1%, DGC 0.1%,
+random-k 1%, QSGD s=4 in int8 codes = 8 bits, PowerSGD ranks 1, 2, 4) stays as measured at its
+setting; another setting's table is that law times the settings run's ratio of the setting to
+the reference setting at the same size (GPU part, per size; host part, one ratio per setting
+of the robust host times below); decode_add adds decode's difference (the add does not
+depend on the setting). In the settings run, per setting: the GPU part is the median over
+the runs of gpu_busy_us at each size; the host part one number, the median of
+host_back_to_back_us over the host-bound samples (over 1.25 x the GPU's busy time) of every
+size and run (a call's host work does not depend on the size; single samples vary by up to
+2x between runs).
 Without --update the laws are printed as JSON after the check table (on stderr).
 """
 import argparse
@@ -43,6 +57,293 @@ ACCUMULATE = {"fp16": "fp16", "bf16": "fp16", "sign": "sign_1bit",
               "dgc": "topk_1pct", "randomk": "topk_1pct"}
 HOST_BOUND = 1.25
 ADD_BYTES_OVER_COPY = 1.5  # an add reads two fp32 arrays and writes one; a copy one and one
+
+
+# ---------------------------------------------------------------- laws by setting
+
+# law prefix -> (settings-run family, parameter, scale per phase, host beyond, the
+# reference setting the reference GPU's law was measured at)
+SETTING_LAWS = {
+    "topk": ("topk", "density", {"encode": "log", "decode": "linear"}, "held", 0.01),
+    "dgc": ("dgc", "density", {"encode": "linear", "decode": "linear"}, "held", 0.001),
+    "randomk": ("randk", "density", {"encode": "linear", "decode": "linear"}, "held", 0.01),
+    "qsgd": ("qsgd", "bits", {"encode": "log", "decode": "log"}, "held", 8),
+    "powersgd": ("powersgd", "rank", {"encode": "linear", "decode": "linear"}, "extends", None),
+}
+# Whose host time depends on the setting: QSGD's widths run different ops (packing below 8
+# bits, an offset at 8, neither at 16) and PowerSGD's Gram-Schmidt loops over the rank's
+# columns. A sparsifier runs the same torch ops at every density: its host time is one
+# figure for all settings (the reference GPU's as measured; in the settings run, the median
+# over the settings), the settings run's differences between densities (e.g. DGC's decode
+# 41-51 us, random-k's 43-63 us) being within its run-to-run spread (median 46%).
+HOST_BY_SETTING = {"qsgd", "powersgd"}
+
+# why each form (docs/stacks.md): torch.topk's radix selection makes passes over the tensor
+# whatever k is, growing with log k; a scatter, DGC's nonzero and random-k's gather and
+# randint write or read each kept element once (linear in k); QSGD's cost is set by the code
+# width (packing passes below 8 bits, bytes moved), not by the levels within a width, and
+# the widths 2, 4, 8, 16 are its steps (log scale: each a doubling);
+# PowerSGD's Gram-Schmidt loops over the rank's columns (host) and its products move n*r.
+
+
+def qsgd_bits(levels):
+    """bench/gpu/codec_settings.py's qsgd_width_bits, and gcsim_stack_qsgd_bits."""
+    import math
+    need = 1 + math.ceil(math.log2(levels + 1) - 1e-12)
+    for w in (2, 4, 8, 16):
+        if need <= w:
+            return w
+    return 32
+
+
+def settings_tables(runs, dtype="fp32"):
+    """{(family, phase): {setting: {"elements": [...], "host_us": H, "gpu_us": [...]}}}
+    from codec_settings.py runs (QSGD keyed by code width, its levels of one width pooled)."""
+    import statistics
+    samples = {}
+    for run in runs:
+        for o in run["ops"]:
+            if "error" in o or o["phase"] == "copy" or o["dtype"] != dtype:
+                continue
+            v = qsgd_bits(o["value"]) if o["family"] == "qsgd" else o["value"]
+            key = (o["family"], o["phase"], v)
+            samples.setdefault(key, {}).setdefault(o["elements"], []).append(
+                (o["host_back_to_back_us"], o["gpu_busy_us"]))
+    out = {}
+    for (fam, phase, v), by_size in samples.items():
+        sizes = sorted(by_size)
+        host = [b for e in sizes for (b, g) in by_size[e] if b > HOST_BOUND * g]
+        out.setdefault((fam, phase), {})[v] = {
+            "elements": sizes,
+            "host_us": statistics.median(host) if host else 0.0,
+            "gpu_us": [statistics.median(g for (_, g) in by_size[e]) for e in sizes]}
+    return out
+
+
+def setting_law(settings, parameter, scale, beyond):
+    """A law by setting from tables {v: {"elements", "host_us" (one number or per size),
+    "gpu_us"}} (all of one size grid)."""
+    vs = sorted(settings)
+    el = settings[vs[0]]["elements"]
+    per = lambda h: h if isinstance(h, list) else [h] * len(el)
+    return {"elements": el, "parameter": parameter, "scale": scale, "beyond": beyond,
+            "settings": [{"at": v, "host_us": per(settings[v]["host_us"]),
+                          "gpu_us": settings[v]["gpu_us"]} for v in vs]}
+
+
+def _interp_size(law, ys, n, grows):
+    xs = law["elements"]
+    if n <= xs[0]:
+        return ys[0]
+    if n >= xs[-1]:
+        return ys[-1] * n / xs[-1] if grows else ys[-1]
+    i = 1
+    while xs[i] < n:
+        i += 1
+    return ys[i - 1] + (ys[i] - ys[i - 1]) * (n - xs[i - 1]) / (xs[i] - xs[i - 1])
+
+
+def at_setting(law, v, n):
+    """(host_us, gpu_us) of a law by setting at setting v and n elements on its own GPU:
+    sim/stack/stack_law.c's at_setting, line for line."""
+    import math
+    st = law["settings"]
+    coord = (lambda x: math.log(x)) if law["scale"] == "log" else (lambda x: x)
+    k, i, j, w = len(st), 0, 0, 0.0
+    extends = law["beyond"] == "extends"
+    if k > 1:
+        if v <= st[0]["at"]:
+            i, j = 0, 1
+        elif v >= st[-1]["at"]:
+            i, j = k - 2, k - 1
+        else:
+            j = 1
+            while st[j]["at"] < v:
+                j += 1
+            i = j - 1
+        w = (coord(v) - coord(st[i]["at"])) / (coord(st[j]["at"]) - coord(st[i]["at"]))
+    h0 = _interp_size(law, st[i]["host_us"], n, False)
+    h1 = _interp_size(law, st[j]["host_us"], n, False)
+    g0 = _interp_size(law, st[i]["gpu_us"], n, True)
+    g1 = _interp_size(law, st[j]["gpu_us"], n, True)
+    if w < 0:
+        host = max(h0 + max(h1 - h0, 0) * w, 0) if extends else h0
+        gpu = g0 if law["scale"] == "log" else max(g0 + max(g1 - g0, 0) * w, 0)
+        return host, gpu
+    if w <= 1:
+        return h0 + (h1 - h0) * w, g0 + (g1 - g0) * w
+    host = h1 + max(h1 - h0, 0) * (w - 1) if extends else h1
+    return host, g1 + max(g1 - g0, 0) * (w - 1)
+
+
+def leave_one_out(tables, per_run=()):
+    """Every family and phase with >= 3 settings: each setting predicted from the others by
+    its law form, against its own table, at every size. Rows (family, phase, setting,
+    elements, predicted us, measured us, error, spread) of max(host, GPU), what gcsim
+    charges; spread: the run-to-run range of the measured value (max/min - 1 over the
+    tables of per_run, one per run), 0 without them."""
+    rows = []
+    for prefix, (fam, parameter, scales, beyond, _) in SETTING_LAWS.items():
+        for phase in ("encode", "decode"):
+            t = tables.get((fam, phase), {})
+            if len(t) < 3:
+                continue
+            for out in sorted(t):
+                rest = {v: x for v, x in t.items() if v != out}
+                if fam not in HOST_BY_SETTING:  # one host time: the others' median
+                    import statistics
+                    pooled = statistics.median(x["host_us"] for x in rest.values())
+                    rest = {v: dict(x, host_us=pooled) for v, x in rest.items()}
+                law = setting_law(rest, parameter, scales[phase], beyond)
+                for i, n in enumerate(t[out]["elements"]):
+                    h, g = at_setting(law, out, n)
+                    pred = max(h, g)
+                    meas = max(t[out]["host_us"], t[out]["gpu_us"][i])
+                    each = [max(r[(fam, phase)][out]["host_us"], r[(fam, phase)][out]["gpu_us"][i])
+                            for r in per_run if out in r.get((fam, phase), {})]
+                    spread = max(each) / min(each) - 1 if len(each) > 1 else 0.0
+                    rows.append((fam, phase, out, n, pred, meas, pred / meas - 1, spread))
+    return rows
+
+
+def _ratio_at(table, v, ref, n):
+    """The settings run's GPU time at setting v over the reference setting's, at n elements
+    (the nearest measured size's ratio outside its sizes, linear between them)."""
+    el = table[v]["elements"]
+    r = [a / b if b > 0 else 1.0 for a, b in zip(table[v]["gpu_us"], table[ref]["gpu_us"])]
+    if n <= el[0]:
+        return r[0]
+    if n >= el[-1]:
+        return r[-1]
+    i = 1
+    while el[i] < n:
+        i += 1
+    return r[i - 1] + (r[i] - r[i - 1]) * (n - el[i - 1]) / (el[i] - el[i - 1])
+
+
+def stack_setting_laws(laws, tables, where, sgpu="h200"):
+    """Replaces laws (of the reference GPU, one setting each) by laws by setting: the
+    reference law at its setting, times the settings run's ratios at the others (module
+    docstring). Returns the names of the laws it replaced or added."""
+    r1 = lambda x: round(x, 1)
+    done = []
+
+    def by_ratio(law, t, ref, v, fam):
+        hr = t[v]["host_us"] / t[ref]["host_us"] if t[ref]["host_us"] > 0 else 1.0
+        if fam not in HOST_BY_SETTING:
+            hr = 1.0
+        if v == ref:
+            return list(law["host_us"]), list(law["gpu_us"])
+        return ([r1(h * hr) for h in law["host_us"]],
+                [r1(g * _ratio_at(t, v, ref, n)) for g, n in zip(law["gpu_us"], law["elements"])])
+
+    def make(name, base, parameter, scale, beyond, ref, settings, how):
+        laws[name] = {"gpu": base["gpu"], "elements": base["elements"], "parameter": parameter,
+                      "scale": scale, "beyond": beyond, "reference": ref,
+                      "settings": settings,
+                      "source": "by setting (bench/gpu/make_stack_laws.py --settings): %s; "
+                                "settings from %s" % (how, where)}
+        done.append(name)
+
+    for prefix, (fam, parameter, scales, beyond, ref) in SETTING_LAWS.items():
+        if prefix == "powersgd":
+            continue
+        dec = {}
+        for phase in ("encode", "decode"):
+            base, t = laws["%s.%s" % (prefix, phase)], tables[(fam, phase)]
+            sts = []
+            for v in sorted(t):
+                h, g = by_ratio(base, t, ref, v, fam)
+                dec[v] = (h, g)
+                sts.append({"at": v, "basis": "measured on %s" % base["gpu"] if v == ref else
+                            "%s law at %g x %s ratio" % (base["gpu"], ref, sgpu),
+                            "host_us": h, "gpu_us": g,
+                            "source": "measured: %s" % base["source"][10:] if v == ref else
+                            "derived: the %g law x the settings run's %s %s %g / %g (GPU per "
+                            "size; host %s)" % (ref, fam, phase, v, ref,
+                                                "one ratio" if fam in HOST_BY_SETTING else
+                                                "as at %g: the same ops" % ref)})
+            make("%s.%s" % (prefix, phase), base, parameter, scales[phase], beyond, ref, sts,
+                 "%s %s" % (fam, phase))
+            if phase == "decode" and "%s.decode_add" % prefix in laws:
+                da = laws["%s.decode_add" % prefix]
+                sts = []
+                for v in sorted(t):
+                    h = [x if v == ref else r1(x + a - b) for x, a, b in
+                         zip(da["host_us"], dec[v][0], dec[ref][0])]
+                    g = [x if v == ref else r1(x + a - b) for x, a, b in
+                         zip(da["gpu_us"], dec[v][1], dec[ref][1])]
+                    sts.append({"at": v, "basis": "measured on %s" % da["gpu"] if v == ref else
+                                "%s law at %g + %s decode diff." % (da["gpu"], ref, sgpu),
+                                "host_us": h, "gpu_us": g,
+                                "source": da["source"] if v == ref else
+                                "derived: the %g law plus %s.decode's difference at %g (the add "
+                                "does not depend on the setting)" % (ref, prefix, v)})
+                make("%s.decode_add" % prefix, da, parameter, scales["decode"], beyond, ref,
+                     sts, "%s decode + an add" % fam)
+    # PowerSGD: ranks 1, 2, 4 measured on the reference GPU; above, rank 4 x the ratio
+    fam, parameter, scales, beyond, _ = SETTING_LAWS["powersgd"]
+    for part in ("encode", "decode", "gs"):
+        t = tables[(fam, "encode" if part == "gs" else part)]
+        sts = []
+        for v in sorted(t):
+            if v in (1, 2, 4):
+                base = laws["powersgd_r%d.%s" % (v, part)]
+                sts.append({"at": v, "basis": "measured on %s" % base["gpu"],
+                            "host_us": base["host_us"], "gpu_us": base["gpu_us"],
+                            "source": base["source"]})
+                continue
+            base = laws["powersgd_r4.%s" % part]
+            if part == "gs":  # its time is the host's loop over columns: encode's host ratio
+                k = t[v]["host_us"] / t[4]["host_us"]
+                h, g = [r1(x * k) for x in base["host_us"]], [r1(x * k) for x in base["gpu_us"]]
+                how = "encode's host time %g / 4 (Gram-Schmidt's loop over the columns)" % v
+            else:
+                h, g = by_ratio(base, t, 4, v, fam)
+                how = "%s %g / 4 (GPU per size, host one ratio)" % (part, v)
+            sts.append({"at": v, "basis": "%s law at 4 x %s ratio" % (base["gpu"], sgpu),
+                        "host_us": h, "gpu_us": g,
+                        "source": "derived: the rank-4 law x the settings run's powersgd " + how})
+        make("powersgd.%s" % part, laws["powersgd_r4.%s" % part], parameter,
+             scales["encode" if part == "gs" else part], beyond, 1, sts, "powersgd " + part)
+    for r in (1, 2, 4):
+        for part in ("encode", "decode", "gs"):
+            del laws["powersgd_r%d.%s" % (r, part)]
+    return done
+
+
+# what the laws by setting change in the entries' descriptions
+SOURCES = {
+    "qsgd": [("sign and level in one int8;", "sign and level bit-packed at 2, 4, 8 or 16 bits "
+              "(the width s needs, rounded up; bench/gpu/codec_settings.py, the payload the "
+              "compressor sends);")],
+    "powersgd": [("(powersgd_rK.gs)", "(powersgd.gs)")],
+}
+
+
+# settings a stack's implementation never runs: GRACE's qsgd (Horovod) casts the signed level
+# to int8 (s < 128) or int16, never bit-packs (grace_dl/dist/compressor/qsgd.py), so its laws
+# have the 8- and 16-bit settings only (narrower widths: held at 8, stack_law.c); GRACE's
+# TensorFlow qsgd (horovod-tf) casts the same way
+UNPACKED = {name: {"qsgd.encode", "qsgd.decode", "qsgd.decode_add"} for name in ("horovod", "horovod-tf")}
+
+
+def setting_ops(stack):
+    """A stack's PowerSGD ops on the laws by rank: the rank-1 ops, on powersgd.X, without
+    their rank; the other ranks' ops dropped (the laws now carry the rank)."""
+    for entry in stack.get("compressors", {}).values():
+        for key in ("encode", "unpack", "between", "decode"):
+            if key not in entry:
+                continue
+            ops = []
+            for op in entry[key]:
+                if "rank" not in op:
+                    ops.append(op)
+                elif op["rank"] == 1:
+                    op = dict(op, law="powersgd." + op["law"].split(".", 1)[1])
+                    del op["rank"]
+                    ops.append(op)
+            entry[key] = ops
 
 
 def law_from_run(ops, name):
@@ -99,6 +400,8 @@ def main(argv):
     ap.add_argument("run")
     ap.add_argument("--gpu", required=True, help="gcsim GPU type the run was on")
     ap.add_argument("--update", nargs="*", default=[], help="stack files whose laws to replace")
+    ap.add_argument("--settings", nargs="*", default=[],
+                    help="codec_settings.py runs (primary first, then repeats): laws by setting")
     a = ap.parse_args(argv)
     with open(a.run) as f:
         run = json.load(f)
@@ -179,6 +482,26 @@ def main(argv):
         print("decode_add scale %s: %s x %.3f (from %s at %d elements)" % (p, bound, k, ref, n),
               file=sys.stderr)
 
+    if a.settings:
+        sruns = []
+        for path in a.settings:
+            with open(path) as f:
+                sruns.append(json.load(f))
+        sp = sruns[0]["provenance"]
+        swhere = "%s (%s, torch %s, driver %s, %s; medians over %d runs: %s)" % (
+            a.settings[0], sp.get("gpu_name"), sp.get("torch"),
+            sp.get("driver_version", sp.get("nvidia_smi", {}).get("stdout", "?").split("\n")[-1]
+                   .split(",")[0].strip()),
+            sp.get("date_utc"), len(sruns), ", ".join(a.settings))
+        tables = settings_tables(sruns)
+        done = stack_setting_laws(laws, tables, swhere,
+                                  (sp.get("gpu_name") or "settings run").split()[-1].lower())
+        print("laws by setting: %s" % ", ".join(done), file=sys.stderr)
+        rows = leave_one_out(tables, [settings_tables([r]) for r in sruns])
+        over = [r for r in rows if abs(r[6]) > 0.25]
+        print("leave-one-setting-out: %d points, %d over 25%% (%d beyond the run-to-run spread)"
+              % (len(rows), len(over), sum(1 for r in over if abs(r[6]) > r[7])), file=sys.stderr)
+
     if not a.update:
         json.dump(laws, sys.stdout, indent=1)
         print()
@@ -186,7 +509,19 @@ def main(argv):
     for path in a.update:
         with open(path) as f:
             stack = json.load(f)
-        stack["laws"] = laws
+        stack["laws"] = json.loads(json.dumps(laws))
+        for name in UNPACKED.get(stack.get("name"), ()):
+            if name in stack["laws"]:
+                stack["laws"][name]["settings"] = [x for x in stack["laws"][name]["settings"]
+                                                   if x["at"] >= 8]
+        if a.settings:
+            setting_ops(stack)
+            for name, text in SOURCES.items():
+                if name in stack.get("compressors", {}) and "source" in stack["compressors"][name]:
+                    old = stack["compressors"][name]["source"]
+                    for was, now in text:
+                        old = old.replace(was, now)
+                    stack["compressors"][name]["source"] = old
         with open(path, "w") as f:
             f.write(dumps(stack) + "\n")
         print("updated the laws of %s" % path, file=sys.stderr)

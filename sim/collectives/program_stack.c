@@ -40,6 +40,7 @@ typedef struct {
     int min_compression_rate; /* PowerSGD hook: compress a matrix only when it shrinks more */
     double batch_share;       /* batched decode: GPU work of each payload past the first, as a
                                  share of one decode's (batched_extra_s) */
+    gcsim_stack_setting setting; /* the compressor's density, bits, rank (the laws') */
 } unit;
 
 /* Whether a low-rank compressor factors this matrix (PyTorch's _should_compress:
@@ -52,12 +53,14 @@ static bool factored(const unit *u, double rows, double cols)
 
 /* The GPU part alone of one call of a law (its host part set to 0). */
 static double gpu_only_s(const gcsim_stack *st, const gcsim_stack_law *law, double n,
-                         double fraction, double scale, const gcsim_gpu_params *gpu)
+                         const gcsim_stack_setting *setting, double fraction, double scale,
+                         const gcsim_gpu_params *gpu)
 {
     gcsim_stack_law g = *law;
-    for (int i = 0; i < g.n_points; i++)
-        g.host_s[i] = 0;
-    return gcsim_stack_law_s(st, &g, n, fraction, scale, gpu);
+    for (int k = 0; k < g.n_settings; k++)
+        for (int i = 0; i < g.n_points; i++)
+            g.host_s[k][i] = 0;
+    return gcsim_stack_law_s(st, &g, n, setting, fraction, scale, gpu);
 }
 
 /* A batched decode of an all-gather's payloads (stack "gathered_decode": "batched",
@@ -73,7 +76,8 @@ static double batched_extra_s(const gcsim_stack *st, const gcsim_stack_law *law,
 {
     if (!(payloads > 1))
         return 0;
-    return (payloads - 1) * u->batch_share * gpu_only_s(st, law, n, fraction, scale, gpu);
+    return (payloads - 1) * u->batch_share *
+           gpu_only_s(st, law, n, &u->setting, fraction, scale, gpu);
 }
 
 /* Seconds of one op over the bucket, once (payloads: how many times per_payload ops run). */
@@ -87,7 +91,7 @@ static double op_s(const gcsim_stack *st, const gcsim_stack_op *op, const unit *
     double times = op->per_payload && !batched ? payloads : 1.0, total = 0;
     double scale = op->gpu_scale * (op->rank > 0 ? (double)u->rank / u->op_rank : 1.0);
 #define LAW(n)                                                                              \
-    (gcsim_stack_law_s(st, law, (n), op->fraction, scale, gpu) +                             \
+    (gcsim_stack_law_s(st, law, (n), &u->setting, op->fraction, scale, gpu) +               \
      (batched ? batched_extra_s(st, law, (n), op->fraction, scale, gpu, u, payloads) : 0.0))
     if (op->per == STACK_PER_UNIT)
         return times * LAW(u->elements);
@@ -520,7 +524,8 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
              .wait_s = 0.5 * st->cycle_s, .release_s = group_release_s(s, st), .tuner = tuner,
              .err = err};
     unit u = {.model = s->model, .first = bk->first_layer, .last = bk->last_layer,
-              .elements = bk->bytes.dense_bytes / 4.0, .batch_share = 1.0};
+              .elements = bk->bytes.dense_bytes / 4.0, .batch_share = 1.0,
+              .setting = gcsim_stack_setting_of(s->payload->spec)};
     gcsim_stack_payload kind;
     gcsim_error kind_err;
     if (st->batched_decode && bk->bytes.dense_bytes > 0 &&

@@ -26,6 +26,7 @@
 #define GCSIM_STACK_STACK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "codec.h"
 #include "gcsim_error.h"
@@ -37,15 +38,53 @@
 #define GCSIM_STACK_MAX_ENTRIES 24
 #define GCSIM_STACK_MAX_OPS 16
 
-/* What one call of an op costs, by tensor size, as measured on one GPU type. */
+/* What one call of an op costs, by tensor size, as measured on one GPU type; optionally
+ * also by the setting of the compressor that sets its cost (docs/stacks.md, "Laws by
+ * setting"): top-k's density, QSGD's code width, PowerSGD's rank. A law without settings
+ * has one (n_settings 1, parameter NONE), used for every compressor. */
+#define GCSIM_STACK_LAW_SETTINGS 8
+
+typedef enum {
+    STACK_SETTING_NONE,    /* one setting, whatever the compressor's */
+    STACK_SETTING_DENSITY, /* fraction of elements kept: key "ratio" (topk, dgc, randomk) */
+    STACK_SETTING_BITS,    /* bits per code: QSGD's sign and level (key "s"), rounded up to
+                              2, 4, 8 or 16 so that codes never straddle a byte */
+    STACK_SETTING_RANK     /* PowerSGD's rank (key "rank") */
+} gcsim_stack_parameter;
+
+typedef enum {
+    STACK_SCALE_LINEAR, /* cost linear in the setting between measured ones (work per kept
+                           element, per rank, per bit) */
+    STACK_SCALE_LOG     /* linear in log(setting) (a selection's passes) */
+} gcsim_stack_scale;
+
 typedef struct {
     char name[48];
     char gpu[32];                   /* the GPU type it was measured on */
     int n_points;
     double elements[GCSIM_STACK_LAW_POINTS];
-    double host_s[GCSIM_STACK_LAW_POINTS]; /* the host's time per call (dispatch, launches) */
-    double gpu_s[GCSIM_STACK_LAW_POINTS];  /* the GPU's busy time per call */
+    gcsim_stack_parameter parameter;
+    gcsim_stack_scale scale;
+    bool host_extends;              /* "beyond": "extends": beyond the settings both parts
+                                       continue the nearest segment, on both sides (else
+                                       "held": the host part held, the GPU's continued above,
+                                       held below; stack_law.c) */
+    double reference;               /* the setting for a compressor without the parameter */
+    int n_settings;                 /* >= 1, settings increasing */
+    double at[GCSIM_STACK_LAW_SETTINGS];
+    char basis[GCSIM_STACK_LAW_SETTINGS][48]; /* "measured", or how a setting was derived */
+    double host_s[GCSIM_STACK_LAW_SETTINGS][GCSIM_STACK_LAW_POINTS]; /* the host's time per
+                                       call (dispatch, launches), per setting and size */
+    double gpu_s[GCSIM_STACK_LAW_SETTINGS][GCSIM_STACK_LAW_POINTS];  /* the GPU's busy time */
 } gcsim_stack_law;
+
+/* A compressor's settings as the laws read them (gcsim_stack_setting_of): 0 where the
+ * compressor has no such parameter. */
+typedef struct {
+    double density;
+    double bits;
+    double rank;
+} gcsim_stack_setting;
 
 /* What an op's element count is taken from, and how many times it runs. */
 typedef enum {
@@ -173,10 +212,27 @@ bool gcsim_stack_entry_has_ops(const gcsim_stack *s, const gcsim_stack_entry *e)
  * neither is known. */
 int gcsim_stack_gpu(const gcsim_platform *p, gcsim_gpu_params *out, gcsim_error *err);
 
-/* Seconds of one call of law `law` on a tensor of `elements` fp32 values on a GPU:
- * the larger of the host's part and the GPU's part (docs/stacks.md). */
+/* Seconds of one call of law `law` on a tensor of `elements` fp32 values on a GPU, for a
+ * compressor of setting `set` (NULL: the law's reference setting): the larger of the host's
+ * part and the GPU's part (docs/stacks.md). */
 double gcsim_stack_law_s(const gcsim_stack *s, const gcsim_stack_law *law, double elements,
-                         double fraction, double gpu_scale, const gcsim_gpu_params *gpu);
+                         const gcsim_stack_setting *set, double fraction, double gpu_scale,
+                         const gcsim_gpu_params *gpu);
+
+/* The settings a normalized compressor spec gives the laws ("topk:ratio=0.01,...": density
+ * 0.01; "qsgd:s=255,...": 16 bits; "powersgd:rank=4,...": rank 4; "ef+X": X's). */
+gcsim_stack_setting gcsim_stack_setting_of(const char *spec);
+/* QSGD's code width for s levels: 1 + ceil(log2(s + 1)) bits rounded up to 2, 4, 8, 16
+ * (32 above 32,767 levels). */
+int gcsim_stack_qsgd_bits(double levels);
+/* The value of the law's parameter the compressor has (its reference when it has none). */
+double gcsim_stack_law_setting(const gcsim_stack_law *law, const gcsim_stack_setting *set);
+/* How law is priced at setting value v: "measured at density 0.01 (measured)",
+ * "interpolated between density 0.01 and 0.05 (log)", "modelled above density 0.5 (...)",
+ * or "measured (one setting)" for a law without settings. Returns buf. */
+const char *gcsim_stack_law_basis(const gcsim_stack_law *law, double v, char *buf, size_t size);
+/* "density", "bits", "rank" or "none". */
+const char *gcsim_stack_parameter_name(gcsim_stack_parameter p);
 
 /* ---- the exchanges a stack implements (stack_exchanges.c) ---- */
 
@@ -216,7 +272,9 @@ typedef struct {
      * collective) but the stack does not implement it for this payload: a what-if, run as
      * asked; commands warn with this text (gcsim_stack_unimplemented). */
     char unimplemented[384];
-    char description[1024];         /* what the codec costs and where they come from */
+    char description[2048];         /* what the codec costs and where they come from (the
+                                       laws by setting at the compressor's, then the entry's
+                                       source) */
 } gcsim_stack_setup;
 
 /* The exchange and costs of compressor `spec` under stack st on platform p. With a stack

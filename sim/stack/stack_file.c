@@ -65,9 +65,38 @@ static int number_array(const cJSON *obj, const char *path, const char *key, dou
     return 0;
 }
 
+/* One setting of a law: {"at", "host_us", "gpu_us", "basis", "source"}. */
+static int parse_setting(const cJSON *v, const char *path, gcsim_stack_law *law, int i,
+                         json_ctx *ctx)
+{
+    static const char *const keys[] = {"at", "host_us", "gpu_us", "basis", "source", NULL};
+    char source[1024];
+    if (json_expect_object(v, path, keys, ctx) ||
+        json_number(v, path, "at", true, 1e-9, 1e9, &law->at[i], ctx) ||
+        json_string(v, path, "basis", true, law->basis[i], sizeof law->basis[i], ctx) ||
+        json_string(v, path, "source", true, source, sizeof source, ctx) ||
+        number_array(v, path, "host_us", law->host_s[i], law->n_points, false, 1e-6,
+                     GCSIM_MAX_COMPUTE_S * 1e6, ctx) ||
+        number_array(v, path, "gpu_us", law->gpu_s[i], law->n_points, false, 1e-6,
+                     GCSIM_MAX_COMPUTE_S * 1e6, ctx))
+        return -1;
+    if (i > 0 && !(law->at[i] > law->at[i - 1]))
+        return gcsim_fail(ctx->err, "%s: %s.at: settings must increase (%.17g after %.17g)",
+                          ctx->origin, path, law->at[i], law->at[i - 1]);
+    return 0;
+}
+
+/* A law: by size only ({"elements", "host_us", "gpu_us"}: the schema before settings, still
+ * read), or by size and setting ({"elements", "parameter", "scale", "beyond",
+ * "reference", "settings": [...]}; docs/stacks.md). */
 static int parse_law(const cJSON *v, const char *key, gcsim_stack_law *law, json_ctx *ctx)
 {
-    static const char *const keys[] = {"gpu", "elements", "host_us", "gpu_us", "source", NULL};
+    static const char *const keys[] = {"gpu", "elements", "host_us", "gpu_us", "parameter",
+                                       "scale", "beyond", "reference", "settings",
+                                       "source", NULL};
+    static const char *const parameters[] = {"none", "density", "bits", "rank", NULL};
+    static const char *const scales[] = {"linear", "log", NULL};
+    static const char *const beyond[] = {"held", "extends", NULL};
     char path[128], source[1024];
     snprintf(path, sizeof path, "$.laws.%s", key);
     if (json_control_char(key) >= 0)
@@ -89,12 +118,53 @@ static int parse_law(const cJSON *v, const char *key, gcsim_stack_law *law, json
                           ctx->origin, path, GCSIM_STACK_LAW_POINTS);
     law->n_points = n;
     if (number_array(v, path, "elements", law->elements, n, true, 1.0, GCSIM_STACK_MAX_ELEMENTS,
-                     ctx) ||
-        number_array(v, path, "host_us", law->host_s, n, false, 1e-6, GCSIM_MAX_COMPUTE_S * 1e6,
-                     ctx) ||
-        number_array(v, path, "gpu_us", law->gpu_s, n, false, 1e-6, GCSIM_MAX_COMPUTE_S * 1e6,
                      ctx))
         return -1;
+    const cJSON *settings = json_member(v, "settings");
+    if (!settings) {
+        for (const char *const *k = keys + 4; strcmp(*k, "source") != 0; k++)
+            if (json_member(v, *k))
+                return gcsim_fail(ctx->err, "%s: %s.%s: only for a law with \"settings\"",
+                                  ctx->origin, path, *k);
+        law->parameter = STACK_SETTING_NONE;
+        law->n_settings = 1;
+        snprintf(law->basis[0], sizeof law->basis[0], "measured");
+        if (number_array(v, path, "host_us", law->host_s[0], n, false, 1e-6,
+                         GCSIM_MAX_COMPUTE_S * 1e6, ctx) ||
+            number_array(v, path, "gpu_us", law->gpu_s[0], n, false, 1e-6,
+                         GCSIM_MAX_COMPUTE_S * 1e6, ctx))
+            return -1;
+    } else {
+        int parameter = 0, scale = 0, extends = 0;
+        if (json_member(v, "host_us") || json_member(v, "gpu_us"))
+            return gcsim_fail(ctx->err, "%s: %s: host_us and gpu_us go in each of \"settings\"",
+                              ctx->origin, path);
+        if (json_choice(v, path, "parameter", true, parameters, &parameter, ctx) ||
+            json_choice(v, path, "scale", true, scales, &scale, ctx) ||
+            json_choice(v, path, "beyond", true, beyond, &extends, ctx) ||
+            json_number(v, path, "reference", true, 1e-9, 1e9, &law->reference, ctx))
+            return -1;
+        if (parameter == STACK_SETTING_NONE)
+            return gcsim_fail(ctx->err, "%s: %s.parameter: a law with settings names the "
+                                        "parameter they are of (density, bits or rank)",
+                              ctx->origin, path);
+        law->parameter = (gcsim_stack_parameter)parameter;
+        law->scale = (gcsim_stack_scale)scale;
+        law->host_extends = extends == 1;
+        int k = cJSON_IsArray(settings) ? cJSON_GetArraySize(settings) : 0;
+        if (k < 1 || k > GCSIM_STACK_LAW_SETTINGS)
+            return gcsim_fail(ctx->err, "%s: %s.settings: expected an array of 1 to %d "
+                                        "settings",
+                              ctx->origin, path, GCSIM_STACK_LAW_SETTINGS);
+        law->n_settings = k;
+        int i = 0;
+        for (const cJSON *x = settings->child; x; x = x->next, i++) {
+            char p[160];
+            snprintf(p, sizeof p, "%s.settings[%d]", path, i);
+            if (parse_setting(x, p, law, i, ctx))
+                return -1;
+        }
+    }
     const gcsim_gpu_params *g;
     gcsim_error why;
     if (gcsim_gpu_params_find(law->gpu, &g, &why))

@@ -56,6 +56,7 @@ void stack_host_finish(gcsim_stack *s)
     if (!s->graph_host)
         return;
     for (int k = 0; k < s->n_laws; k++)
-        for (int i = 0; i < s->laws[k].n_points; i++)
-            s->laws[k].host_s[i] = s->graph_op_host_s;
+        for (int j = 0; j < s->laws[k].n_settings; j++)
+            for (int i = 0; i < s->laws[k].n_points; i++)
+                s->laws[k].host_s[j][i] = s->graph_op_host_s;
 }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compressor.h"
@@ -27,18 +28,135 @@ static double interpolate(const gcsim_stack_law *l, const double *y, double n, b
     return y[i - 1] + (y[i] - y[i - 1]) * (n - x0) / (x1 - x0);
 }
 
+const char *gcsim_stack_parameter_name(gcsim_stack_parameter p)
+{
+    switch (p) {
+    case STACK_SETTING_DENSITY: return "density";
+    case STACK_SETTING_BITS: return "bits";
+    case STACK_SETTING_RANK: return "rank";
+    case STACK_SETTING_NONE: break;
+    }
+    return "none";
+}
+
+int gcsim_stack_qsgd_bits(double levels)
+{
+    /* a sign bit and ceil(log2(s + 1)) bits of level (0..s), rounded up to a width that
+     * divides a byte or is whole bytes (bench/gpu/codec_settings.py's packing) */
+    int need = 1 + (int)ceil(log2(levels + 1) - 1e-12);
+    static const int widths[] = {2, 4, 8, 16};
+    for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++)
+        if (need <= widths[k])
+            return widths[k];
+    return 32;
+}
+
+/* The number after "key=" in a normalized spec ("...:key=V,..." or "...,key=V"), or 0. */
+static double spec_value(const char *spec, const char *key)
+{
+    size_t n = strlen(key);
+    for (const char *at = strstr(spec, key); at; at = strstr(at + 1, key))
+        if ((at[-1] == ':' || at[-1] == ',') && at[n] == '=')
+            return atof(at + n + 1);
+    return 0;
+}
+
+gcsim_stack_setting gcsim_stack_setting_of(const char *spec)
+{
+    gcsim_stack_setting set = {0, 0, 0};
+    if (!spec)
+        return set;
+    if (strncmp(spec, "ef+", 3) == 0)
+        spec += 3;
+    const char *colon = strchr(spec, ':');
+    size_t name = colon ? (size_t)(colon - spec) : strlen(spec);
+#define IS(x) (name == strlen(x) && strncmp(spec, x, name) == 0)
+    if (IS("topk") || IS("dgc") || IS("randomk"))
+        set.density = spec_value(spec, "ratio");
+    else if (IS("qsgd") && spec_value(spec, "s") > 0)
+        set.bits = gcsim_stack_qsgd_bits(spec_value(spec, "s"));
+    else if (IS("powersgd"))
+        set.rank = spec_value(spec, "rank");
+#undef IS
+    return set;
+}
+
+double gcsim_stack_law_setting(const gcsim_stack_law *law, const gcsim_stack_setting *set)
+{
+    double v = 0;
+    if (set)
+        v = law->parameter == STACK_SETTING_DENSITY ? set->density
+            : law->parameter == STACK_SETTING_BITS  ? set->bits
+            : law->parameter == STACK_SETTING_RANK  ? set->rank
+                                                    : 0;
+    return v > 0 ? v : law->reference;
+}
+
+static double coordinate(const gcsim_stack_law *law, double v)
+{
+    return law->scale == STACK_SCALE_LOG ? log(v) : v;
+}
+
+/* The law's host and GPU seconds at n elements for setting v: linear in the law's
+ * coordinate between the two measured settings around v. Beyond them the GPU part continues
+ * the nearest segment (work growing with the kept elements, bits or rank; never falling,
+ * never below zero), except below the smallest setting of a log-scale law, where it is the
+ * smallest's (a selection's passes over the tensor do not shrink with k). The host part,
+ * by the law's "beyond": held (the same ops whatever the setting: the nearest setting's) or
+ * extends (PowerSGD's per-column loop: the nearest segment continued, as the GPU's). */
+static void at_setting(const gcsim_stack_law *law, double v, double n, double *host, double *busy,
+                       double *floor_s)
+{
+    int k = law->n_settings, i = 0, j = 0;
+    double w = 0; /* where v lies from setting i (0) to setting j (1) */
+    bool extends = law->host_extends;
+    if (k > 1) {
+        if (v <= law->at[0]) {
+            i = 0, j = 1;
+        } else if (v >= law->at[k - 1]) {
+            i = k - 2, j = k - 1;
+        } else {
+            j = 1;
+            while (law->at[j] < v)
+                j++;
+            i = j - 1;
+        }
+        double x = coordinate(law, v);
+        double x0 = coordinate(law, law->at[i]), x1 = coordinate(law, law->at[j]);
+        w = (x - x0) / (x1 - x0);
+    }
+    double h0 = interpolate(law, law->host_s[i], n, false);
+    double h1 = interpolate(law, law->host_s[j], n, false);
+    double g0 = interpolate(law, law->gpu_s[i], n, true);
+    double g1 = interpolate(law, law->gpu_s[j], n, true);
+    double f0 = law->gpu_s[i][0], f1 = law->gpu_s[j][0];
+    if (w < 0) { /* below the smallest setting */
+        *host = extends ? fmax(h0 + fmax(h1 - h0, 0) * w, 0) : h0;
+        *busy = law->scale == STACK_SCALE_LOG ? g0 : fmax(g0 + fmax(g1 - g0, 0) * w, 0);
+        *floor_s = f0;
+    } else if (w <= 1) {
+        *host = h0 + (h1 - h0) * w;
+        *busy = g0 + (g1 - g0) * w;
+        *floor_s = f0 + (f1 - f0) * w;
+    } else { /* above the largest setting */
+        *host = extends ? h1 + fmax(h1 - h0, 0) * (w - 1) : h1;
+        *busy = g1 + fmax(g1 - g0, 0) * (w - 1);
+        *floor_s = f1;
+    }
+}
+
 double gcsim_stack_law_s(const gcsim_stack *s, const gcsim_stack_law *law, double elements,
-                         double fraction, double gpu_scale, const gcsim_gpu_params *gpu)
+                         const gcsim_stack_setting *set, double fraction, double gpu_scale,
+                         const gcsim_gpu_params *gpu)
 {
     (void)s;
     if (!(elements > 0))
         return 0;
-    double host = interpolate(law, law->host_s, elements, false);
-    double busy = interpolate(law, law->gpu_s, elements, true);
+    double host, busy, floor_s;
+    at_setting(law, gcsim_stack_law_setting(law, set), elements, &host, &busy, &floor_s);
     /* Above the smallest measured size's time (launch-bound: the kernels' fixed cost) the
      * GPU's work moves memory: it scales with the datasheet bandwidth of the measured GPU
      * over this one's. */
-    double floor_s = law->gpu_s[0];
     double ratio = 1.0;
     const gcsim_gpu_params *ref;
     gcsim_error unused;
@@ -47,6 +165,43 @@ double gcsim_stack_law_s(const gcsim_stack *s, const gcsim_stack_law *law, doubl
     double work = busy > floor_s ? (busy - floor_s) * ratio * gpu_scale : 0;
     double device = fmin(busy, floor_s) + work;
     return fraction * fmax(host, device);
+}
+
+const char *gcsim_stack_law_basis(const gcsim_stack_law *law, double v, char *buf, size_t size)
+{
+    const char *p = gcsim_stack_parameter_name(law->parameter);
+    int k = law->n_settings;
+    if (law->parameter == STACK_SETTING_NONE || k < 1) {
+        snprintf(buf, size, "measured (one setting)");
+        return buf;
+    }
+    for (int i = 0; i < k; i++)
+        if (v == law->at[i]) {
+            snprintf(buf, size, "%s %g: at a measured setting (%s)", p, v, law->basis[i]);
+            return buf;
+        }
+    const char *scale = law->scale == STACK_SCALE_LOG ? "log" : "linear";
+    if (k == 1)
+        snprintf(buf, size, "%s %g: modelled as the one measured setting %g (%s)", p, v,
+                 law->at[0], law->basis[0]);
+    else if (v < law->at[0])
+        snprintf(buf, size, "%s %g: modelled below the measured %g: GPU work %s, host %s", p,
+                 v, law->at[0],
+                 law->scale == STACK_SCALE_LOG ? "held" : "continuing the first segment",
+                 law->host_extends ? "too" : "held");
+    else if (v > law->at[k - 1])
+        snprintf(buf, size, "%s %g: modelled above the measured %g: GPU work continuing the "
+                            "%g-%g segment (%s), host %s",
+                 p, v, law->at[k - 1], law->at[k - 2], law->at[k - 1], scale,
+                 law->host_extends ? "too" : "held");
+    else {
+        int j = 1;
+        while (law->at[j] < v)
+            j++;
+        snprintf(buf, size, "%s %g: interpolated between measured %g and %g (%s)", p, v,
+                 law->at[j - 1], law->at[j], scale);
+    }
+    return buf;
 }
 
 bool gcsim_stack_entry_has_ops(const gcsim_stack *s, const gcsim_stack_entry *e)

@@ -25,6 +25,35 @@ void gcsim_stack_blame_platform(const char *given, const gcsim_platform *p, gcsi
     gcsim_fail(err, "%s: $.stack: %.900s", p->source_path, why);
 }
 
+/* "; by setting: LAW PARAM V: how, ..." for the laws by setting that entry e's ops (and
+ * error feedback's, for an "ef+" spec) use at spec's setting (docs/stacks.md, "Laws by
+ * setting"); empty when none has settings. */
+static void setting_note(const gcsim_stack *st, const gcsim_stack_entry *e, const char *spec,
+                         char *buf, size_t size)
+{
+    buf[0] = '\0';
+    gcsim_stack_setting set = gcsim_stack_setting_of(spec);
+    const gcsim_stack_ops *lists[5] = {&e->encode, &e->unpack, &e->between, &e->decode,
+                                       strncmp(spec, "ef+", 3) == 0 ? &st->error_feedback : NULL};
+    bool seen[GCSIM_STACK_MAX_LAWS] = {false};
+    size_t len = 0;
+    for (int i = 0; i < 5; i++)
+        for (int k = 0; lists[i] && k < lists[i]->n; k++) {
+            const gcsim_stack_law *law = &st->laws[lists[i]->ops[k].law];
+            int l = lists[i]->ops[k].law;
+            if (seen[l] || law->parameter == STACK_SETTING_NONE)
+                continue;
+            seen[l] = true;
+            char how[200];
+            gcsim_stack_law_basis(law, gcsim_stack_law_setting(law, &set), how, sizeof how);
+            int n = snprintf(buf + len, size - len, "%s%s %s", len ? ", " : "; by setting: ",
+                             law->name, how);
+            if (n < 0 || (size_t)n >= size - len)
+                return; /* cut short: for reading only */
+            len += (size_t)n;
+        }
+}
+
 static const char *exchange_word(gcsim_stack_exchange e)
 {
     switch (e) {
@@ -109,11 +138,13 @@ int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const
         snprintf(host, sizeof host, "op costs measured on %s (host and GPU time per call, the "
                  "larger charged)",
                  st->reference_gpu[0] ? st->reference_gpu : "-");
+    char note[1024];
+    setting_note(st, e, spec, note, sizeof note);
     if (snprintf(ss->description, sizeof ss->description,
                  "stack %s (%s): %s %s; %s, GPU work scaled to %s by "
-                 "memory bandwidth (x %.3g)%s; %s",
+                 "memory bandwidth (x %.3g)%s%s; %s",
                  st->name, st->path, e->compressor, exchange_word(e->exchange), host,
-                 gpu->type, ratio,
+                 gpu->type, ratio, note,
                  st->batched_decode && e->exchange == STACK_EXCHANGE_ALLGATHER
                      ? "; gathered payloads decoded in one batched pass"
                      : "",

@@ -107,15 +107,15 @@ static void test_laws(void)
     CHECK(gcsim_gpu_params_find("h100", &h100, &err) == 0);
     CHECK(gcsim_gpu_params_find("v100", &v100, &err) == 0);
     /* on its own GPU: max(host 20, GPU), linear between points, clamped below */
-    CHECK_REL(gcsim_stack_law_s(stack, lin, 500, 1, 1, h100), 20e-6, 1e-12);
-    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, 1, 1, h100), 505e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 500, NULL, 1, 1, h100), 20e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, NULL, 1, 1, h100), 505e-6, 1e-12);
     /* above the largest size: GPU work proportional to size, host not growing */
-    CHECK_REL(gcsim_stack_law_s(stack, lin, 200000, 1, 1, h100), 2000e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 200000, NULL, 1, 1, h100), 2000e-6, 1e-12);
     /* on a v100: the GPU part above the floor scaled by bandwidth */
-    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, 1, 1, v100), lin_v100_s(50500), 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, NULL, 1, 1, v100), lin_v100_s(50500), 1e-12);
     /* a fraction of the call, and twice the GPU work */
-    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, 0.5, 1, h100), 252.5e-6, 1e-12);
-    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, 1, 2, h100), (10 + 2 * 495) * 1e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, NULL, 0.5, 1, h100), 252.5e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, lin, 50500, NULL, 1, 2, h100), (10 + 2 * 495) * 1e-6, 1e-12);
 }
 
 /* One bucket, top-k all-gathered on 4 GPUs: encode on the bucket, the all-gather (the
@@ -351,10 +351,10 @@ static void test_graph_host(void)
     CHECK(gcsim_gpu_params_find("h100", &h100, &err) == 0);
     CHECK(g->graph_host && g->graph_op_host_s == 2e-6);
     /* "lin": its host part 2 us, under the GPU's 10 us floor (eager: 20 us) */
-    CHECK_REL(gcsim_stack_law_s(g, &g->laws[0], 500, 1, 1, h100), 10e-6, 1e-12);
-    CHECK_REL(gcsim_stack_law_s(stack, &stack->laws[0], 500, 1, 1, h100), 20e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(g, &g->laws[0], 500, NULL, 1, 1, h100), 10e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(stack, &stack->laws[0], 500, NULL, 1, 1, h100), 20e-6, 1e-12);
     /* "host": 100 us of Python per call eager, 2 us as a graph (GPU 1 us) */
-    CHECK_REL(gcsim_stack_law_s(g, &g->laws[1], 500, 1, 1, h100), 2e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(g, &g->laws[1], 500, NULL, 1, 1, h100), 2e-6, 1e-12);
     gcsim_stack *saved = stack;
     stack = g;
     gcsim_iteration it;

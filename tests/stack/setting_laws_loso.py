@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Leave-one-setting-out check of the stacks' codec laws by setting (issue 43, docs/stacks.md
+"Laws by setting"); no GPU needed, it reads the measured runs.
+
+    python3 tests/stack/setting_laws_loso.py SOURCE_DIR
+
+1. For every codec family with >= 3 measured settings in bench/gpu/results/
+   h200-codec-settings.json and its repeats (-run2, -run3): each setting's cost, per size, is
+   predicted by the family's law form (bench/gpu/make_stack_laws.py SETTING_LAWS: scale,
+   behaviour beyond the settings) from the other settings only, and compared with the law
+   of its own measurements; the quantity is what gcsim charges per call, max(host, GPU), on
+   the measuring GPU. The issue's bar is 25% at every setting and size. A point over it by
+   no more than its own run-to-run range over the three runs is counted as noise; the
+   points over both are listed below (KNOWN_MISSES, each with why): the check fails when any
+   other point misses, and when a listed point no longer misses (the list must shrink when a
+   law form improves). The worst cases are printed.
+2. The shipped stacks' laws are what make_stack_laws.py derives from the measured runs
+   (nothing edited by hand, nothing fitted to end-to-end numbers): the script is rerun on
+   copies of platforms/stacks/pytorch-ddp.json and horovod.json and the results compared.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+BAR = 0.25
+
+# (family, phase, setting, elements): the points over 25% beyond their own run-to-run spread
+# (real misses of a law form), and why. A point over 25% but within the run-to-run range of
+# its own measurement over the three runs (host times of ~50 us calls vary by up to 2x
+# between runs) is reported, not listed: no law can be closer than the data agree.
+KNOWN_MISSES = {
+    # PowerSGD encode at 2^26: rank 2 takes 397 us of GPU time and rank 4 321 us (cuBLAS
+    # picks another kernel at rank 2): no form that grows with the rank predicts either
+    ("powersgd", "encode", 1, 67108864): "rank 2's kernel",
+    ("powersgd", "encode", 2, 67108864): "rank 2's kernel",
+    # a scatter of the kept elements is sublinear in k at high density (DGC's sorted
+    # indices share sectors) and superlinear at 6.5M elements for random-k (L2 residency):
+    # the linear extrapolation from 0.01-0.1 misses 0.5, and 0.01-0.1 misses 0.001 for DGC
+    ("dgc", "decode", 0.5, 16777216): "scatter sublinear in k",
+    ("dgc", "decode", 0.5, 67108864): "scatter sublinear in k",
+    ("dgc", "decode", 0.001, 67108864): "scatter sublinear in k",
+    ("randk", "decode", 0.5, 6553600): "L2 residency",
+    ("randk", "encode", 0.5, 6553600): "L2 residency",
+    # QSGD decode at 16 bits is cheaper than at 8 (no offset subtraction): from 4 and 8 bits
+    # the law holds 8's cost
+    ("qsgd", "decode", 16, 16777216): "16-bit decode skips a pass",
+    ("qsgd", "decode", 16, 67108864): "16-bit decode skips a pass",
+}
+
+STACKS = ("pytorch-ddp.json", "horovod.json", "horovod-tf.json")  # every shipped stack with laws
+RUNS = ["h200-codec-settings.json", "h200-codec-settings-run2.json",
+        "h200-codec-settings-run3.json"]
+
+
+def main(argv):
+    src = argv[1] if len(argv) > 1 else "."
+    sys.path.insert(0, os.path.join(src, "bench", "gpu"))
+    import make_stack_laws as m
+    runs = []
+    for name in RUNS:
+        with open(os.path.join(src, "bench", "gpu", "results", name)) as f:
+            runs.append(json.load(f))
+    tables = m.settings_tables(runs)
+    rows = m.leave_one_out(tables, [m.settings_tables([r]) for r in runs])
+    failures = []
+    families = sorted({(r[0], r[1]) for r in rows})
+    if len(families) != 10:  # topk, dgc, randk, qsgd, powersgd x encode, decode
+        failures.append("expected 10 family-phases with >= 3 settings, got %s" % families)
+    over, noise = {}, {}
+    for fam, phase, v, n, pred, meas, err, spread in rows:
+        key = (fam, phase, v, n)
+        if abs(err) > BAR and abs(err) <= spread:
+            noise[key] = (pred, meas, err, spread)
+        elif abs(err) > BAR:
+            over[key] = (pred, meas, err, spread)
+            if key not in KNOWN_MISSES:
+                failures.append("%s %s at %g, %d elements: predicted %.1f us, measured %.1f "
+                                "(%+.0f%%, run-to-run spread %.0f%%): over %.0f%% and not a "
+                                "known miss" % (fam, phase, v, n, pred, meas, 100 * err,
+                                                100 * spread, 100 * BAR))
+        if key in KNOWN_MISSES and key not in over:
+            failures.append("%s %s at %g, %d elements: %+.0f%% (spread %.0f%%) is no longer a "
+                            "miss: take it off KNOWN_MISSES" % (fam, phase, v, n, 100 * err,
+                                                                100 * spread))
+    for key in KNOWN_MISSES:
+        if not any(r[:4] == key for r in rows):
+            failures.append("%s: listed, but not a measured point" % (key,))
+    errs = sorted(abs(r[6]) for r in rows)
+    print("leave-one-setting-out: %d points (family, phase, setting, size); median |error| "
+          "%.1f%%; %d within %.0f%%, %d over it but within their run-to-run spread, %d over "
+          "both (known misses of the law forms)"
+          % (len(rows), 100 * errs[len(errs) // 2], len(rows) - len(over) - len(noise),
+             100 * BAR, len(noise), len(over)))
+    print("worst cases:")
+    for r in sorted(rows, key=lambda r: -abs(r[6]))[:10]:
+        print("  %-8s %-6s %-8g %9d: predicted %7.1f us, measured %7.1f (%+.0f%%, spread %.0f%%)"
+              % (r[0], r[1], r[2], r[3], r[4], r[5], 100 * r[6], 100 * r[7]))
+    for fam, phase in families:
+        e = [abs(r[6]) for r in rows if (r[0], r[1]) == (fam, phase)]
+        print("  %-8s %-6s worst %.0f%%" % (fam, phase, 100 * max(e)))
+
+    # 2. the shipped laws are the derivation's
+    results = "bench/gpu/results"  # as the shipped laws' sources name them (cwd: src)
+    with tempfile.TemporaryDirectory() as tmp:
+        copies = []
+        for name in STACKS:
+            shutil.copy(os.path.join(src, "platforms", "stacks", name), tmp)
+            copies.append(os.path.join(tmp, name))
+        cmd = [sys.executable, "bench/gpu/make_stack_laws.py",
+               os.path.join(results, "h100-codec.json"), "--gpu", "h100", "--settings"] + \
+              [os.path.join(results, r) for r in RUNS] + ["--update"] + copies
+        done = subprocess.run(cmd, capture_output=True, text=True, cwd=src)
+        if done.returncode != 0:
+            failures.append("make_stack_laws.py failed: %s" % done.stderr[-500:])
+        for name, copy in zip(STACKS, copies):
+            with open(os.path.join(src, "platforms", "stacks", name)) as f:
+                shipped = json.load(f)
+            with open(copy) as f:
+                derived = json.load(f)
+            if shipped.get("laws") != derived.get("laws"):
+                bad = [k for k in set(shipped.get("laws", {})) | set(derived.get("laws", {}))
+                       if shipped["laws"].get(k) != derived["laws"].get(k)]
+                failures.append("platforms/stacks/%s: laws %s differ from make_stack_laws.py's"
+                                % (name, ", ".join(sorted(bad)[:6])))
+    for f in failures:
+        print("FAIL: " + f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
