@@ -2,7 +2,8 @@
  * sim/analytic/fabric_expect.h), against hand-computed values.
  *
  *  1. Harmonic numbers: H(1) = 1, H(2) = 3/2, H(4) = 25/12, H(8) = 761/280; H(10^7) by the
- *     series ln n + gamma + 1/(2n) - 1/(12 n^2) = 16.695311365859855 (to 1e-12).
+ *     series ln n + gamma + 1/(2n) - 1/(12 n^2) = 16.695311365859855 (to 1e-12); the sum
+ *     (to 1000) and the series (above) join: H(1001) - H(1000) = 1/1001.
  *  2. Balls into bins, by enumeration: 2 balls in 2 bins, P(max <= 1) = 1/2, E[max] = 3/2;
  *     3 in 3: of 27 placements 6 have max 1, 3 max 3, 18 max 2: E = 51/27; 4 in 4: of 256,
  *     24 have max 1, 180 max 2, 48 max 3 (4 x 4 x 3), 4 max 4: E = 544/256 = 2.125.
@@ -69,6 +70,8 @@ int main(void)
     CHECK_REL(gcsim_harmonic(8), 761.0 / 280, 1e-15);
     CHECK_REL(gcsim_harmonic(10000000), 16.695311365859855, 1e-12);
     CHECK(gcsim_harmonic(0) == 0);
+    /* the sum (up to 1000) and the series (above) join: H(1001) - H(1000) = 1/1001 */
+    CHECK(fabs(gcsim_harmonic(1001) - gcsim_harmonic(1000) - 1.0 / 1001) < 1e-13);
 
     /* 2 */
     CHECK_REL(gcsim_ecmp_max_load_cdf(2, 2, 1), 0.5, 1e-12);
