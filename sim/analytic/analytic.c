@@ -1,4 +1,5 @@
 #include "analytic.h"
+#include "analytic_internal.h"
 #include "roofline.h"
 #include "schedule_memo.h"
 #include "timeline.h"
@@ -124,6 +125,7 @@ static bool same_cost_inputs(const gcsim_call *a, int a_chunks, const gcsim_call
  * come in call order as they did one call at a time. */
 enum { RECENT_CALLS = 8, CALLS_ON_STACK = 64 };
 
+
 static int call_durations(const gcsim_scenario *s, const gcsim_iteration *it,
                           const gcsim_topology *topo, double *call_s, gcsim_error *err)
 {
@@ -174,6 +176,8 @@ static int call_durations(const gcsim_scenario *s, const gcsim_iteration *it,
             call_s[k] = c->overhead_s + q[from[k]].time_s;
         }
     }
+    if (rc == 0 && s->platform->jitter.mean_s > 0)
+        rc = gcsim_analytic_add_jitter(s, it, topo, call_s, err);
     if (heap) {
         free(q);
         free(from);
@@ -225,6 +229,19 @@ static int schedule_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
 int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (s->collective != COLLECTIVE_TERNGRAD && s->platform->ecmp.spines > 1) {
+        if (gcsim_analytic_ecmp_predict(s, out, err) != 0)
+            return -1;
+        out->exposed_comm_s = fmax(0.0, out->iteration_s - out->compute_s - out->compress_s);
+        out->throughput_samples_per_s = out->samples_per_iteration / out->iteration_s;
+        return 0;
+    }
+    return gcsim_analytic_predict_one(s, out, err);
+}
+
+int gcsim_analytic_predict_one(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
+{
+    memset(out, 0, sizeof *out);
     int rc = s->collective == COLLECTIVE_TERNGRAD ? terngrad_predict(s, out, err)
                                                    : schedule_predict(s, out, err);
     if (rc != 0)
@@ -246,9 +263,9 @@ int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim
     return 0;
 }
 
-int gcsim_analytic_collective_time(const gcsim_platform *p, int gpus, gcsim_collective c,
-                                   double bytes, int ps_shards, double *time_s,
-                                   gcsim_error *err)
+int gcsim_analytic_collective_time_one(const gcsim_platform *p, int gpus, gcsim_collective c,
+                                       double bytes, int ps_shards, double *time_s,
+                                       gcsim_error *err)
 {
     if (!(bytes >= 0) || (unsigned)c >= COLLECTIVE_COUNT)
         return gcsim_fail(err, "invalid collective or size");
@@ -269,8 +286,9 @@ int gcsim_analytic_collective_time(const gcsim_platform *p, int gpus, gcsim_coll
                                               gcsim_collective_name(c));
 }
 
-int gcsim_analytic_op_time(const gcsim_platform *p, int gpus, gcsim_op op, gcsim_collective c,
-                           double bytes, double *time_s, gcsim_error *err)
+int gcsim_analytic_op_time_one(const gcsim_platform *p, int gpus, gcsim_op op,
+                               gcsim_collective c, double bytes, double *time_s,
+                               gcsim_error *err)
 {
     if (!(bytes >= 0) || (unsigned)c >= COLLECTIVE_COUNT || (unsigned)op >= GCSIM_OP_COUNT)
         return gcsim_fail(err, "invalid collective, operation or size");

@@ -9,6 +9,8 @@
  * when backward has produced it (or after backward with --no-overlap) and the previous
  * bucket's exchange has finished. What the analytic engine cannot see is contention
  * between flows of different phases or buckets and between codec work and compute.
+ * With ECMP collisions or network jitter on the platform (--ecmp-spines, --jitter-us) it
+ * gives their expectation over seeds (fabric_expect.h, analytic_fabric.c).
  */
 #ifndef GCSIM_ANALYTIC_ANALYTIC_H
 #define GCSIM_ANALYTIC_ANALYTIC_H

@@ -74,7 +74,8 @@ int cli_fabric_ecmp(const char *cmd, int ch, const char *arg, cli_fabric_options
 
 int cli_fabric_des_only(const cli_fabric_options *o)
 {
-    return o->fraction > 0 || o->spines > 0 || o->jitter_us > 0;
+    /* ECMP and jitter: the analytic engine gives their expectation (fabric_expect.h) */
+    return o->fraction > 0;
 }
 
 int cli_fabric_option(const char *cmd, int ch, const char *arg, cli_fabric_options *o)
@@ -155,19 +156,23 @@ void cli_fabric_note(const gcsim_platform *p, char *buf, size_t size)
 void cli_fabric_ecmp_note(const gcsim_platform *p, char *buf, size_t size)
 {
     snprintf(buf, size, "every leaf's uplink and downlink split over %d spine links of 1/%d of "
-             "their capacity, each endpoint's traffic between leaves hashed onto one (seed %llu): "
-             "flows that hash to one spine share its link. Simulated by the DES only; the "
-             "analytic engine does not include it (its rows are the aggregate uplink, no "
-             "collision)",
+             "their capacity, each endpoint's traffic between leaves hashed onto one: flows "
+             "that hash to one spine share its link. The DES simulates one hash (seed %llu); "
+             "the analytic engine gives the expectation over hashes: its closed form with the "
+             "flows of the most loaded spine link K at U/(S K), weighted by K's "
+             "balls-into-bins law over the leaf links (the flow counts of the phase with most "
+             "flows between leaves; docs/des.md, \"Shared fabric\")",
              p->ecmp.spines, p->ecmp.spines, p->ecmp.seed);
 }
 
 void cli_fabric_jitter_note(const gcsim_platform *p, char *buf, size_t size)
 {
     snprintf(buf, size, "every message delayed by an extra latency drawn from an exponential "
-             "distribution of mean %.4g us (seed %llu), each step waiting for its last message: "
-             "simulated by the DES only (step by step, no coalesced phases); the analytic "
-             "engine does not include it",
+             "distribution of mean %.4g us, each step waiting for its last message. The DES "
+             "simulates one draw (seed %llu), step by step, no coalesced phases; the analytic "
+             "engine adds the expected largest delay of each step's n messages, M H(n) "
+             "(harmonic number), as if every step were a barrier: exact for one step, an "
+             "upper estimate for chains of steps (docs/des.md, \"Shared fabric\")",
              p->jitter.mean_s * 1e6, p->jitter.seed);
 }
 

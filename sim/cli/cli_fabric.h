@@ -7,10 +7,12 @@
  *                          or nic (every NIC: the default on a star)
  *   --ecmp-spines S        a fat tree's leaf uplinks split over S spine switches, each
  *                          endpoint's traffic between leaves hashed onto one (ECMP
- *                          collisions; sim/des/des_fabric.h); simulated by the DES only
+ *                          collisions; sim/des/des_fabric.h); the analytic engine
+ *                          gives the expectation over hashes (sim/analytic/fabric_expect.h)
  *   --ecmp-seed N          the hash's seed (default 1)
  *   --jitter-us M          network jitter: every message delayed by an exponential extra
- *                          latency of mean M microseconds (sim/des/des_fabric.h); DES only
+ *                          latency of mean M microseconds (sim/des/des_fabric.h); analytic:
+ *                          M H(n) per step of n messages (fabric_expect.h)
  *   --jitter-seed N        its seed (default 1)
  * Each function returns 0, or -1 after printing "gcsim CMD: --OPTION: reason" on stderr.
  */
@@ -44,7 +46,8 @@ enum { CLI_FABRIC_ECMP_SPINES = 1300, CLI_FABRIC_ECMP_SEED = 1301, CLI_FABRIC_JI
         {"jitter-us", required_argument, 0, CLI_FABRIC_JITTER},                            \
         {"jitter-seed", required_argument, 0, CLI_FABRIC_JITTER_SEED}
 int cli_fabric_ecmp(const char *cmd, int ch, const char *arg, cli_fabric_options *o);
-/* Whether an option of this group needs the DES (then --engine analytic is refused). */
+/* Whether an option of this group needs the DES (then --engine analytic is refused):
+ * background load only. */
 int cli_fabric_des_only(const cli_fabric_options *o);
 
 /* getopt values of the options, clear of the commands' own and the other groups'
@@ -68,7 +71,7 @@ int cli_fabric_check(const char *cmd, const cli_fabric_options *o);
 int cli_fabric_apply(const char *cmd, const cli_fabric_options *o, gcsim_platform *p);
 /* The note: what is loaded, that only the DES simulates it, the bound. */
 void cli_fabric_note(const gcsim_platform *p, char *buf, size_t size);
-/* The ECMP note (with p->ecmp.spines set): the spines, the hash, DES only. */
+/* The ECMP note (with p->ecmp.spines set): the spines, the hash, what each engine does. */
 void cli_fabric_ecmp_note(const gcsim_platform *p, char *buf, size_t size);
 /* The network jitter note (with p->jitter.mean_s set). */
 void cli_fabric_jitter_note(const gcsim_platform *p, char *buf, size_t size);
@@ -84,10 +87,11 @@ void cli_fabric_report(struct report *r, const gcsim_platform *p);
     "  --background-links L leaf (a fat tree's leaf uplinks and downlinks, the default there)\n" \
     "                    or nic (every NIC, the default on a star)\n"                        \
     "  --ecmp-spines S   ECMP collisions: a fat tree's leaf uplinks split over S spines,\n"    \
-    "                    each endpoint's traffic between leaves hashed onto one (DES only)\n" \
+    "                    each endpoint's traffic between leaves hashed onto one (analytic:\n" \
+    "                    the expectation over hashes)\n"                                     \
     "  --ecmp-seed N     the hash's seed (default 1)\n"                                       \
     "  --jitter-us M     network jitter: each message delayed by an exponential extra latency\n" \
-    "                    of mean M microseconds (DES only)\n"                                  \
+    "                    of mean M microseconds (analytic: M H(n) per step of n messages)\n" \
     "  --jitter-seed N   its seed (default 1)\n"
 
 #endif

@@ -1,0 +1,135 @@
+/* The analytic engine's expected ECMP collisions and network jitter (issue 41;
+ * sim/analytic/fabric_expect.h), against hand-computed values.
+ *
+ *  1. Harmonic numbers: H(1) = 1, H(2) = 3/2, H(4) = 25/12, H(8) = 761/280; H(10^7) by the
+ *     series ln n + gamma + 1/(2n) - 1/(12 n^2) = 16.695311365859855 (to 1e-12); the sum
+ *     (to 1000) and the series (above) join: H(1001) - H(1000) = 1/1001.
+ *  2. Balls into bins, by enumeration: 2 balls in 2 bins, P(max <= 1) = 1/2, E[max] = 3/2;
+ *     3 in 3: of 27 placements 6 have max 1, 3 max 3, 18 max 2: E = 51/27; 4 in 4: of 256,
+ *     24 have max 1, 180 max 2, 48 max 3 (4 x 4 x 3), 4 max 4: E = 544/256 = 2.125.
+ *  3. Jitter: a ring all-reduce over 8 GPUs of one node each is 2 x 7 steps of 8 messages:
+ *     the harmonic sum is 14 H(8) = 14 x 761/280 = 38.05, so jitter of mean M adds 38.05 M
+ *     to the closed form.
+ *  4. ECMP: halving-doubling over 4 GPUs on 2 leaves of 2 nodes (1 GPU, one NIC of
+ *     B = 1.25e9 B/s each, 1:1, U = 2B) with 2 spines (links of B): its distance-2 steps
+ *     send from GPUs 0 and 1 up leaf 0 (and 2, 3 up leaf 1), and down likewise: 4 links of 2
+ *     flows in 2 bins, P(no collision anywhere) = (1/2)^4 = 1/16. With a collision the two
+ *     flows of S/2 bytes share B in the first halving and the last doubling step:
+ *     2 x (S/2) / B = S/B longer. Expected: T0 + 15/16 x S/B, S = 64 MiB, S/B = 0.0536870912 s.
+ *     With one spine, or on the platform without ECMP, the time is T0. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analytic.h"
+#include "check.h"
+#include "collectives.h"
+#include "fabric_expect.h"
+
+#define SIZE (64.0 * 1024 * 1024)
+
+static gcsim_platform tree(int nodes, int nodes_per_leaf)
+{
+    gcsim_platform p;
+    memset(&p, 0, sizeof p);
+    strcpy(p.name, "fabric-expect-test");
+    strcpy(p.source_path, "<test platform>");
+    strcpy(p.gpu.type, "testgpu");
+    p.nodes = nodes;
+    p.gpus_per_node = 1;
+    p.gpu.speed_flops = 1e12;
+    p.intra.kind = INTRA_PCIE_SWITCH;
+    p.intra.gpu_to_host_Bps = 100e9;
+    p.intra.gpu_to_gpu_Bps = 100e9;
+    p.intra.latency_s = 1e-6;
+    p.nic.kind = NIC_ETHERNET;
+    p.nic.bandwidth_Bps = 1.25e9;
+    p.nic.latency_s = 20e-6;
+    p.nic.per_node = 1;
+    p.fabric.topology = FABRIC_FAT_TREE;
+    p.fabric.nodes_per_leaf = nodes_per_leaf;
+    p.fabric.oversubscription = 1;
+    return p;
+}
+
+static double analytic_s(const gcsim_platform *p, int gpus, gcsim_collective c)
+{
+    gcsim_error err = {.internal = 0};
+    double t = -1;
+    if (gcsim_analytic_op_time(p, gpus, GCSIM_OP_ALLREDUCE, c, SIZE, &t, &err) != 0)
+        printf("analytic: %s\n", err.message);
+    return t;
+}
+
+int main(void)
+{
+    /* 1 */
+    CHECK_REL(gcsim_harmonic(1), 1.0, 1e-15);
+    CHECK_REL(gcsim_harmonic(2), 1.5, 1e-15);
+    CHECK_REL(gcsim_harmonic(4), 25.0 / 12, 1e-15);
+    CHECK_REL(gcsim_harmonic(8), 761.0 / 280, 1e-15);
+    CHECK_REL(gcsim_harmonic(10000000), 16.695311365859855, 1e-12);
+    CHECK(gcsim_harmonic(0) == 0);
+    /* the sum (up to 1000) and the series (above) join: H(1001) - H(1000) = 1/1001 */
+    CHECK(fabs(gcsim_harmonic(1001) - gcsim_harmonic(1000) - 1.0 / 1001) < 1e-13);
+
+    /* 2 */
+    CHECK_REL(gcsim_ecmp_max_load_cdf(2, 2, 1), 0.5, 1e-12);
+    CHECK_REL(gcsim_ecmp_expected_max_load(2, 2), 1.5, 1e-12);
+    CHECK_REL(gcsim_ecmp_max_load_cdf(3, 3, 1), 6.0 / 27, 1e-12);
+    CHECK_REL(gcsim_ecmp_max_load_cdf(3, 3, 2), 24.0 / 27, 1e-12);
+    CHECK_REL(gcsim_ecmp_expected_max_load(3, 3), 51.0 / 27, 1e-12);
+    CHECK_REL(gcsim_ecmp_max_load_cdf(4, 4, 1), 24.0 / 256, 1e-12);
+    CHECK_REL(gcsim_ecmp_max_load_cdf(4, 4, 2), 204.0 / 256, 1e-12);
+    CHECK_REL(gcsim_ecmp_expected_max_load(4, 4), 2.125, 1e-12);
+    CHECK(gcsim_ecmp_max_load_cdf(5, 2, 2) == 0); /* 5 balls cannot fit 2 bins of 2 */
+    CHECK_REL(gcsim_ecmp_expected_max_load(7, 1), 7.0, 1e-12);
+    printf("E[max load]: 2 in 2 %.6f, 3 in 3 %.6f, 4 in 4 %.6f, 8 in 8 %.6f\n",
+           gcsim_ecmp_expected_max_load(2, 2), gcsim_ecmp_expected_max_load(3, 3),
+           gcsim_ecmp_expected_max_load(4, 4), gcsim_ecmp_expected_max_load(8, 8));
+
+    /* 3 */
+    gcsim_platform p8 = tree(8, 2);
+    gcsim_topology t8;
+    gcsim_schedule ring;
+    gcsim_error err = {.internal = 0};
+    CHECK(gcsim_topology_init(&t8, &p8, 8, &err) == 0);
+    CHECK(gcsim_schedule_build(&ring, COLLECTIVE_RING, &t8, 0, 1, &err) == 0);
+    double h = gcsim_jitter_harmonic_steps(&ring);
+    printf("ring, 8 GPUs: harmonic sum of its steps %.6f (hand 38.05)\n", h);
+    CHECK_REL(h, 14.0 * 761.0 / 280.0, 1e-12);
+    double t0 = analytic_s(&p8, 8, COLLECTIVE_RING);
+    gcsim_platform pj = p8;
+    pj.jitter.mean_s = 10e-6;
+    pj.jitter.seed = 1;
+    double tj = analytic_s(&pj, 8, COLLECTIVE_RING);
+    printf("ring, 8 GPUs, jitter 10 us: %.9f s against %.9f s (hand +%.9f)\n", tj, t0,
+           38.05 * 10e-6);
+    CHECK_REL(tj - t0, 38.05 * 10e-6, 1e-9);
+    gcsim_schedule_free(&ring);
+    gcsim_topology_free(&t8);
+
+    /* 4 */
+    gcsim_platform p4 = tree(4, 2);
+    double base = analytic_s(&p4, 4, COLLECTIVE_HALVING_DOUBLING);
+    gcsim_platform e1 = p4, e2 = p4;
+    e1.ecmp.spines = 1;
+    e2.ecmp.spines = 2;
+    e1.ecmp.seed = e2.ecmp.seed = 1;
+    double one = analytic_s(&e1, 4, COLLECTIVE_HALVING_DOUBLING);
+    double two = analytic_s(&e2, 4, COLLECTIVE_HALVING_DOUBLING);
+    double hand = base + 15.0 / 16.0 * SIZE / 1.25e9;
+    printf("halving-doubling, 4 GPUs, 2 leaves: no ECMP %.9f s, 1 spine %.9f s, 2 spines "
+           "%.9f s (hand %.9f)\n", base, one, two, hand);
+    CHECK(base > 0);
+    CHECK_REL(one, base, 1e-12);
+    CHECK_REL(two, hand, 1e-9);
+    /* more spines than a leaf's uplink ports of one NIC's rate: refused, as by the DES */
+    gcsim_platform e3 = p4;
+    e3.ecmp.spines = 3;
+    double t3;
+    CHECK(gcsim_analytic_op_time(&e3, 4, GCSIM_OP_ALLREDUCE, COLLECTIVE_HALVING_DOUBLING, SIZE,
+                                 &t3, &err) != 0);
+    CHECK(strstr(err.message, "at most that many spines") != NULL);
+    CHECK_DONE();
+}
