@@ -605,7 +605,8 @@ def scaling_loss_section(gcsim, repo):
            "no parameter was fitted to them.", "", r.stdout,
            "What is left out, and is not fitted: the fabric beyond the catalog platform's "
            "(MosaicML's H100 network is not published), ECMP collisions and background traffic "
-           "(`--ecmp-spines`, `--background-load`: DES only, not run here), stragglers beyond a "
+           "(`--ecmp-spines`: both engines, `--background-load`: DES only; neither run here), "
+           "stragglers beyond a "
            "normal spread of CV 0.01, and the data loader and logging overheads that grow with "
            "the job.", ""]
     return "\n".join(out)
