@@ -13,7 +13,7 @@
 #include "cli_training.h"
 #include "cli_groups.h"
 #include "codec.h"
-#include "collectives.h"
+#include "step.h"
 #include "commands.h"
 #include "inputs.h"
 #include "memory.h"

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "collectives.h"
+#include "step.h"
 #include "des.h"
 
 typedef struct {

@@ -1,6 +1,6 @@
 /*
- * sim/collectives/iteration.c: one training iteration as both engines see it: compute per
- * GPU, and the gradient buckets backward fills (collectives.h).
+ * sim/step/iteration.c: one training iteration as both engines see it: compute per
+ * GPU, and the gradient buckets backward fills (step.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -8,41 +8,15 @@
 
 #include "case_memo.h"
 #include "codec.h"
-#include "collectives.h"
 #include "program.h"
 #include "sharding_build.h"
+#include "step.h"
 #include "roofline.h"
 #include "stack.h"
 
 bool gcsim_scenario_overlaps(const gcsim_scenario *s)
 {
     return s->overlap && !gcsim_collective_is_paper_pattern(s->collective);
-}
-
-int gcsim_collective_decodes(gcsim_collective c, int gpus)
-{
-    return c == COLLECTIVE_ALLGATHER && gpus > 1 ? gpus - 1 : 1;
-}
-
-void gcsim_iteration_free(gcsim_iteration *it)
-{
-    free(it->steps);
-    free(it->calls);
-    it->steps = NULL;
-    it->calls = NULL;
-    it->n_steps = it->n_calls = 0;
-    free(it->buckets);
-    free(it->blocks);
-    it->blocks = NULL;
-    it->n_blocks = 0;
-    free(it->layer_bucket);
-    free(it->layer_payload_bytes);
-    free(it->layer_encode_s);
-    free(it->layer_decode_s);
-    it->buckets = NULL;
-    it->layer_bucket = NULL;
-    it->layer_payload_bytes = it->layer_encode_s = it->layer_decode_s = NULL;
-    it->n_buckets = it->n_layers = 0;
 }
 
 /* Plain data parallelism's blocks: forward, then the backward of each bucket in the order

@@ -12,7 +12,7 @@
 
 #include "../check.h"
 #include "analytic.h"
-#include "collectives.h"
+#include "step.h"
 #include "memory.h"
 #include "sharding.h"
 #include "test_platforms.h"

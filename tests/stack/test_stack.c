@@ -8,7 +8,7 @@
 
 #include "analytic.h"
 #include "check.h"
-#include "collectives.h"
+#include "step.h"
 #include "compressor.h"
 #include "stack.h"
 #include "timeline.h"
