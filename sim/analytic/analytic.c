@@ -1,5 +1,4 @@
 #include "analytic.h"
-#include "roofline.h"
 #include "schedule_memo.h"
 #include "timeline.h"
 #include "variability.h"
@@ -68,19 +67,15 @@ static int terngrad_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
     const gcsim_platform *pf = s->platform;
     const gcsim_model *m = s->model;
     const gcsim_placement *pc = &s->placement;
-    gcsim_profile roofline; /* used when the model has no profile for this GPU */
-    const gcsim_profile *prof = gcsim_compute_profile(m, pf, s->batch, &roofline, err);
-    if (!prof)
+    gcsim_terngrad_inputs in; /* resolved by the step (profile, precision, payload) */
+    if (gcsim_terngrad_inputs_build(s, &in, err))
         return -1;
-    double T1_s;
-    if (gcsim_profile_time_s(prof, s->batch, &T1_s, err))
-        return -1;
+    double T1_s = in.T1_s;
     terngrad_links c = gcsim_terngrad_links(pf);
     int i = pc->gpus_per_machine, j = pc->machines, N = pc->gpus;
-    bool compressed = gcsim_scenario_compresses(s);
-    double g_dense = s->payload->dense_bytes;
-    double g_wire = compressed ? s->payload->total_bytes
-                               : g_dense * gcsim_precision_grad_elem_bytes(m->precision) / 4.0;
+    bool compressed = in.compressed;
+    double g_dense = in.g_dense_bytes;
+    double g_wire = in.g_wire_bytes;
     double T1_compute_s = T1_s - g_dense / c.C_cwd_Bps;
     if (T1_compute_s <= 0.0)
         return gcsim_fail(err, "%s: profiled time %g s for batch %d is shorter than copying the "

@@ -10,6 +10,8 @@
  *     payloads and codec seconds. gcsim_iteration_build makes it from a gcsim_scenario
  *     (plain data parallelism, ZeRO-1/2/3, FSDP, HSDP, accumulation, checkpointing, the
  *     training stacks' programs, the papers' patterns); gcsim_iteration_free frees it.
+ *   - gcsim_terngrad_inputs: what the TernGrad paper's closed form takes from a scenario
+ *     (its compute time, gradient and wire bytes), for the analytic engine.
  *   - gcsim_case_memo: what a group of cases differing only in GPU count shares (op prices,
  *     weak-scaling buckets), for sweeps.
  * Builds on sim/collectives (collectives.h: topology, schedules, the closed form, the
@@ -158,5 +160,20 @@ void gcsim_iteration_free(gcsim_iteration *it);
 /* Whether buckets overlap backward: the scenario's choice, except for the TernGrad
  * pattern, whose model (Appendix B) has none. */
 bool gcsim_scenario_overlaps(const gcsim_scenario *s);
+
+/* ---- the TernGrad paper's model ---- */
+
+/* What its closed form (sim/analytic/terngrad_model.h) takes from the scenario: T(1,1,K),
+ * one GPU's profiled iteration for the batch (its compute profile, or the roofline's when
+ * it has none); |g| in fp32 bytes; the bytes it sends (the payload when compressed, else
+ * the gradient at the model's gradient precision). */
+typedef struct {
+    double T1_s;
+    double g_dense_bytes;
+    double g_wire_bytes;
+    bool compressed;
+} gcsim_terngrad_inputs;
+int gcsim_terngrad_inputs_build(const gcsim_scenario *s, gcsim_terngrad_inputs *in,
+                                gcsim_error *err);
 
 #endif
