@@ -14,9 +14,14 @@
 #include "roofline.h"
 #include "stack.h"
 
+bool gcsim_step_overlaps(gcsim_collective c, bool overlap)
+{
+    return overlap && !gcsim_collective_is_paper_pattern(c);
+}
+
 bool gcsim_scenario_overlaps(const gcsim_scenario *s)
 {
-    return s->overlap && !gcsim_collective_is_paper_pattern(s->collective);
+    return gcsim_step_overlaps(s->collective, s->overlap);
 }
 
 /* Plain data parallelism's blocks: forward, then the backward of each bucket in the order

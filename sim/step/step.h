@@ -160,6 +160,9 @@ void gcsim_iteration_free(gcsim_iteration *it);
 /* Whether buckets overlap backward: the scenario's choice, except for the TernGrad
  * pattern, whose model (Appendix B) has none. */
 bool gcsim_scenario_overlaps(const gcsim_scenario *s);
+/* The same from the collective and the overlap asked for, for a report that has no
+ * scenario at hand (predict's notes and meta say what the step does). */
+bool gcsim_step_overlaps(gcsim_collective c, bool overlap);
 
 /* ---- the TernGrad paper's model ---- */
 
