@@ -47,6 +47,20 @@ static int plain_blocks(gcsim_iteration *it)
     return 0;
 }
 
+/* The layers' labels for per-tensor views (step.h): the model's layers and their
+ * parameter counts. -1 when out of memory. */
+static int layer_labels(gcsim_iteration *it, const gcsim_scenario *s)
+{
+    const gcsim_model *m = s->model;
+    it->layers = m->layers;
+    it->layer_elements = malloc(sizeof(double) * (size_t)m->n_layers);
+    if (!it->layer_elements)
+        return -1;
+    for (int l = 0; l < m->n_layers; l++)
+        it->layer_elements[l] = (double)gcsim_layer_params(&m->layers[l]);
+    return 0;
+}
+
 /* Each bucket's program, as the scenario's stack (or the fused stack) runs it. */
 static int iteration_programs(gcsim_iteration *it, const gcsim_scenario *s, gcsim_error *err)
 {
@@ -82,6 +96,10 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
                  !s->act_ckpt;
     bool memo = plain && s->case_memo && s->scaling != SCALING_STRONG;
     if (memo && case_memo_buckets(s->case_memo, s, it)) {
+        if (layer_labels(it, s)) {
+            gcsim_iteration_free(it);
+            return gcsim_fail(err, "out of memory for %d layers", it->n_layers);
+        }
         if (plain_blocks(it)) {
             gcsim_iteration_free(it);
             return gcsim_fail(err, "out of memory for %d compute blocks", it->n_buckets + 1);
@@ -171,6 +189,10 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
         !it->layer_decode_s) {
         gcsim_iteration_free(it);
         return gcsim_fail(err, "out of memory for %d gradient buckets", m->n_layers);
+    }
+    if (layer_labels(it, s)) {
+        gcsim_iteration_free(it);
+        return gcsim_fail(err, "out of memory for %d layers", m->n_layers);
     }
     /* Backward runs from the last layer to the first; a bucket closes when it holds cap
      * fp32 bytes, at the first layer, or (by cycle) before a layer ready in a later cycle. */

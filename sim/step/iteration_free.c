@@ -21,6 +21,9 @@ void gcsim_iteration_free(gcsim_iteration *it)
     free(it->layer_payload_bytes);
     free(it->layer_encode_s);
     free(it->layer_decode_s);
+    free(it->layer_elements);
+    it->layers = NULL;
+    it->layer_elements = NULL;
     it->buckets = NULL;
     it->layer_bucket = NULL;
     it->layer_payload_bytes = it->layer_encode_s = it->layer_decode_s = NULL;

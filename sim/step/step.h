@@ -145,6 +145,11 @@ typedef struct {
     double *layer_payload_bytes;
     double *layer_encode_s;
     double *layer_decode_s;
+    /* Per layer, what per-tensor views label it with (the DES timeline's slices): the
+     * model's layer (its name) and its parameter count; NULL for a bare collective's
+     * iteration. Set by gcsim_iteration_build, so an engine reads no model itself. */
+    const gcsim_layer *layers;
+    double *layer_elements;
 } gcsim_iteration;
 
 #define GCSIM_DEFAULT_BUCKET_BYTES (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 */
