@@ -1,6 +1,5 @@
 #include "analytic.h"
 #include "analytic_internal.h"
-#include "roofline.h"
 #include "schedule_memo.h"
 #include "timeline.h"
 #include "variability.h"
@@ -69,19 +68,15 @@ static int terngrad_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
     const gcsim_platform *pf = s->platform;
     const gcsim_model *m = s->model;
     const gcsim_placement *pc = &s->placement;
-    gcsim_profile roofline; /* used when the model has no profile for this GPU */
-    const gcsim_profile *prof = gcsim_compute_profile(m, pf, s->batch, &roofline, err);
-    if (!prof)
+    gcsim_terngrad_inputs in; /* resolved by the step (profile, precision, payload) */
+    if (gcsim_terngrad_inputs_build(s, &in, err))
         return -1;
-    double T1_s;
-    if (gcsim_profile_time_s(prof, s->batch, &T1_s, err))
-        return -1;
+    double T1_s = in.T1_s;
     terngrad_links c = gcsim_terngrad_links(pf);
     int i = pc->gpus_per_machine, j = pc->machines, N = pc->gpus;
-    bool compressed = gcsim_scenario_compresses(s);
-    double g_dense = s->payload->dense_bytes;
-    double g_wire = compressed ? s->payload->total_bytes
-                               : g_dense * gcsim_precision_grad_elem_bytes(m->precision) / 4.0;
+    bool compressed = in.compressed;
+    double g_dense = in.g_dense_bytes;
+    double g_wire = in.g_wire_bytes;
     double T1_compute_s = T1_s - g_dense / c.C_cwd_Bps;
     if (T1_compute_s <= 0.0)
         return gcsim_fail(err, "%s: profiled time %g s for batch %d is shorter than copying the "
@@ -103,114 +98,16 @@ static int terngrad_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
     return 0;
 }
 
-/* Whether two calls cost the same schedule for the same bytes: every input of
- * gcsim_schedule_memo_time_s but the scenario's, which all calls share (numbers compared
- * bit for bit, so that a reused cost is the one the call would get). */
-static bool same_cost_inputs(const gcsim_call *a, int a_chunks, const gcsim_call *b,
-                             int b_chunks)
-{
-    const gcsim_bucket_bytes *x = &a->bytes, *y = &b->bytes;
-    double vx[5] = {x->dense_bytes, x->payload_bytes, x->fixed_bytes, x->encode_s, x->decode_s};
-    double vy[5] = {y->dense_bytes, y->payload_bytes, y->fixed_bytes, y->encode_s, y->decode_s};
-    return a->collective == b->collective && a_chunks == b_chunks && a->group == b->group &&
-           x->aggregation == y->aggregation && x->compressed == y->compressed &&
-           memcmp(vx, vy, sizeof vx) == 0;
-}
-
-/* Every call's duration in closed form: its overhead, then its schedule, built and
- * prepared once per process for its platform, GPU count, collective, chunks and group
- * (schedule_memo.h): a sweep's cases share them. Buckets of one size follow each other
- * (every full bucket of a model), so a call takes the time of an equal call among the last
- * few distinct ones before it; the distinct ones are looked up together, and the errors
- * come in call order as they did one call at a time. */
-enum { RECENT_CALLS = 8, CALLS_ON_STACK = 64 };
-
-
-static int call_durations(const gcsim_scenario *s, const gcsim_iteration *it,
-                          const gcsim_topology *topo, double *call_s, gcsim_error *err)
-{
-    int nc = it->n_calls;
-    gcsim_schedule_memo_query q_stack[CALLS_ON_STACK];
-    int from_stack[CALLS_ON_STACK];
-    bool heap = nc > CALLS_ON_STACK;
-    gcsim_schedule_memo_query *q = heap ? malloc(sizeof *q * (size_t)nc) : q_stack;
-    int *from = heap ? malloc(sizeof(int) * (size_t)nc) : from_stack; /* each call's query */
-    if (!q || !from) {
-        if (heap) {
-            free(q);
-            free(from);
-        }
-        return gcsim_fail(err, "out of memory for %d collective calls", nc);
-    }
-    int recent[RECENT_CALLS], recent_chunks[RECENT_CALLS], n_recent = 0, next_recent = 0;
-    int nq = 0;
-    for (int k = 0; k < nc; k++) {
-        const gcsim_call *c = &it->calls[k];
-        int chunks = gcsim_call_pipeline_chunks(c, topo->gpus);
-        int r = 0;
-        while (r < n_recent &&
-               !same_cost_inputs(c, chunks, &it->calls[recent[r]], recent_chunks[r]))
-            r++;
-        if (r < n_recent) {
-            from[k] = from[recent[r]];
-            continue;
-        }
-        q[nq] = (gcsim_schedule_memo_query){c->collective, chunks, c->group, &c->bytes, 0};
-        from[k] = nq++;
-        recent[next_recent] = k;
-        recent_chunks[next_recent] = chunks;
-        next_recent = (next_recent + 1) % RECENT_CALLS;
-        if (n_recent < RECENT_CALLS)
-            n_recent++;
-    }
-    int done = gcsim_schedule_memo_times(s->platform, topo->gpus, s->ps_shards, q, nq, err);
-    int rc = 0;
-    for (int k = 0; k < nc && rc == 0; k++) {
-        const gcsim_call *c = &it->calls[k];
-        if (from[k] >= done) {
-            rc = -1; /* its schedule could not be built: err says why */
-        } else if (!isfinite(q[from[k]].time_s)) {
-            rc = gcsim_fail(err, "collective %s: no closed-form cost for %d GPUs",
-                            gcsim_collective_name(c->collective), s->placement.gpus);
-        } else {
-            call_s[k] = c->overhead_s + q[from[k]].time_s;
-        }
-    }
-    if (rc == 0 && s->platform->jitter.mean_s > 0)
-        rc = gcsim_analytic_add_jitter(s, it, topo, call_s, err);
-    if (heap) {
-        free(q);
-        free(from);
-    }
-    return rc;
-}
-
-int gcsim_analytic_call_times(const gcsim_scenario *s, const gcsim_iteration *it,
-                              double *call_s, gcsim_error *err)
-{
-    gcsim_topology topo;
-    if (gcsim_topology_init(&topo, s->platform, s->placement.gpus, err) != 0)
-        return -1;
-    int rc = call_durations(s, it, &topo, call_s, err);
-    gcsim_topology_free(&topo);
-    return rc;
-}
-
 static int schedule_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
 {
     gcsim_iteration it;
     if (gcsim_iteration_build(&it, s, err) != 0)
         return -1;
-    gcsim_topology topo;
-    if (gcsim_topology_init(&topo, s->platform, s->placement.gpus, err) != 0) {
-        gcsim_iteration_free(&it);
-        return -1;
-    }
     double *call_s = calloc((size_t)(it.n_calls > 0 ? it.n_calls : 1), sizeof *call_s);
     gcsim_timeline tl;
     int rc = !call_s ? gcsim_fail(err, "out of memory for %d collective calls", it.n_calls)
-             : call_durations(s, &it, &topo, call_s, err) != 0 ? -1
-                                                              : gcsim_timeline_run(&it, call_s, &tl, err);
+             : gcsim_analytic_call_times(s, &it, call_s, err) != 0 ? -1
+                                                                 : gcsim_timeline_run(&it, call_s, &tl, err);
     if (rc == 0) {
         out->compute_s = it.compute_s;
         out->comm_s = tl.comm_s;
@@ -221,7 +118,6 @@ static int schedule_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
         out->exposed_comm_s = fmax(0.0, out->iteration_s - out->compute_s - out->compress_s);
     }
     free(call_s);
-    gcsim_topology_free(&topo);
     gcsim_iteration_free(&it);
     return rc;
 }

@@ -15,7 +15,7 @@
 #ifndef GCSIM_ANALYTIC_ANALYTIC_H
 #define GCSIM_ANALYTIC_ANALYTIC_H
 
-#include "collectives.h"
+#include "step.h"
 #include "scenario.h"
 #include "terngrad_model.h"
 

@@ -18,7 +18,7 @@
 #ifndef GCSIM_ANALYTIC_TIMELINE_H
 #define GCSIM_ANALYTIC_TIMELINE_H
 
-#include "collectives.h"
+#include "step.h"
 
 typedef struct {
     double iteration_s;     /* the last actor's end */

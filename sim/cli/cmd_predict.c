@@ -13,7 +13,7 @@
 #include "cli_training.h"
 #include "cli_groups.h"
 #include "codec.h"
-#include "collectives.h"
+#include "step.h"
 #include "commands.h"
 #include "inputs.h"
 #include "memory.h"
@@ -493,7 +493,7 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
              : o->collective == COLLECTIVE_DGC_PAPER ? " (DGC Sec. 5: TernGrad's pattern, sparse "
                                                        "density doubling per aggregation)"
                                                      : "",
-             o->overlap && !gcsim_collective_is_paper_pattern(o->collective)
+             gcsim_step_overlaps(o->collective, o->overlap)
                  ? "buckets exchanged while backward runs"
                  : "exchange after backward (no overlap)",
              o->engine == ENGINE_ANALYTIC ? ""
@@ -534,7 +534,7 @@ static void describe(report *r, const predict_options *o, const gcsim_platform *
     report_meta_int(r, "batch", batch);
     report_meta_str(r, "batch_kind", o->scaling == SCALING_STRONG ? "global" : "per_gpu");
     report_meta_num(r, "single_gpu_iteration_s", T1_s);
-    report_meta_bool(r, "overlap", o->overlap && !gcsim_collective_is_paper_pattern(o->collective));
+    report_meta_bool(r, "overlap", gcsim_step_overlaps(o->collective, o->overlap));
     report_meta_str(r, "precision", gcsim_precision_name(m->precision));
     report_meta_str(r, "compute_profile", !no_profile ? "profile"
                                           : strncmp(prof->source, "modelled", 8) == 0

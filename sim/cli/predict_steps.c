@@ -3,7 +3,7 @@
 #include <stdlib.h>
 
 #include "analytic.h"
-#include "collectives.h"
+#include "step.h"
 #include "predict_steps.h"
 
 int predict_steps_fill(report *r, const gcsim_scenario *s, gcsim_error *err)

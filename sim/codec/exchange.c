@@ -59,8 +59,7 @@ static bool is_randomk(const char *spec)
 
 static bool is_allreduce(gcsim_collective c)
 {
-    return !gcsim_collective_is_paper_pattern(c) && c != COLLECTIVE_PARAMETER_SERVER &&
-           c != COLLECTIVE_ALLGATHER;
+    return gcsim_collective_exchange(c) == GCSIM_EXCHANGE_ALLREDUCE;
 }
 
 static int set(gcsim_exchange_choice *o, gcsim_exchange e, gcsim_collective c, const char *why)

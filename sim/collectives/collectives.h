@@ -11,8 +11,10 @@
  *     analytic engine costs it in closed form (gcsim_schedule_time_s), the DES executes it
  *     flow by flow on SimGrid.
  *   - gcsim_hop_bytes: the payload-aggregation rule per compressor class, written once.
- *   - gcsim_iteration: one training iteration's compute and gradient buckets, the same for
- *     both engines.
+ *   - the tuner (protocol.h, tuner_model.h, tuner_memo.h), NCCL's per-call latency
+ *     (nccl_call.h) and the process-wide memo of prepared schedules (schedule_memo.h).
+ * One training step (compute blocks, buckets, their programs of codec steps and calls) is
+ * sim/step's (step.h), built on this room; nothing here includes it.
  * docs/collectives.md describes every schedule and the closed form.
  */
 #ifndef GCSIM_COLLECTIVES_H
@@ -236,153 +238,9 @@ int gcsim_op_schedule_build(gcsim_schedule *s, gcsim_op op, gcsim_collective c,
                             const gcsim_topology *t, double bytes, double *payload_bytes,
                             gcsim_error *err);
 
-/* ---- what a group of cases shares (case_memo.c) ---- */
-
-/* A caller that runs many cases differing only in their GPU count (a sweep's group: one
- * platform, model, compressor, stack, collective, scaling, batch and bucket size) keeps in
- * one of these, across them, what does not depend on the count: the prices of the stack's
- * op lists per bucket, and under weak scaling an iteration's layers and buckets before
- * their programs. It goes in the scenario's case_memo (NULL: none); only what varies
- * inside such a group is keyed, and the buckets are kept with the scenario fields they
- * come from and reused only when those match. */
-typedef struct gcsim_case_memo gcsim_case_memo;
-gcsim_case_memo *gcsim_case_memo_new(void); /* NULL: out of memory (then use none) */
-void gcsim_case_memo_free(gcsim_case_memo *m);
-
-typedef struct {
-    const void *ops; /* the op list */
-    int first, last, rank, op_rank, min_rate;
-    double elements, payloads;
-} gcsim_op_price_key;
-bool gcsim_case_memo_price(const gcsim_case_memo *m, const gcsim_op_price_key *key,
-                           double *seconds);
-void gcsim_case_memo_keep_price(gcsim_case_memo *m, const gcsim_op_price_key *key,
-                                double seconds);
-
-/* ---- one iteration ---- */
-
-/* One collective call of an iteration: the schedule both engines run, the bytes one worker
- * puts in and how they aggregate, and what issuing it costs before its first flow (a
- * library's or framework's per-call overhead, with NCCL's per-call latency for a call NCCL
- * runs: nccl_call.h; 0 for an ideal stack). */
-typedef struct {
-    gcsim_collective collective;
-    gcsim_bucket_bytes bytes;
-    double overhead_s;
-    const char *name;            /* static label for timelines: "allreduce P", ... */
-    int bucket;                  /* the exchange unit (bucket) whose program issues it */
-    int group;                   /* grouped collectives: GPUs per group (0: all) */
-    /* Issued and waited for inside the gradient hook: backward stops on every GPU until it
-     * is done (GRACE's PowerSGD, a size exchange before a variable all-gather). */
-    bool blocking;
-    /* It may not start before its bucket was produced + release_s: Horovod's background
-     * thread picks a fused group up at its next cycle and agrees on readiness there
-     * (program_stack.c). A wait for a moment, not a cost: it overlaps with the calls before
-     * it on the stream, where overhead_s adds to them. 0: none. */
-    double release_s;
-} gcsim_call;
-
-/* Pipeline chunks of a call on `gpus` GPUs: by its largest message, the bucket holding all
- * workers' sum (a sparse payload's grows towards the dense bucket), so that a smaller
- * one-worker payload never means coarser chunks for the same bytes. */
-int gcsim_call_pipeline_chunks(const gcsim_call *c, int gpus);
-
-typedef enum { GCSIM_STEP_CODEC, GCSIM_STEP_CALL } gcsim_step_kind;
-
-/* Which total a codec step counts in (gcsim_prediction encode_s / decode_s). */
-typedef enum { GCSIM_CODEC_ENCODE, GCSIM_CODEC_DECODE } gcsim_codec_class;
-
-/* One step of a bucket's program: codec work on every GPU (sharing the GPU with backward
- * compute in both engines), or a collective call. A step's codec seconds are nominal: at
- * full GPU speed, longer when backward runs beside it. */
-typedef struct {
-    gcsim_step_kind kind;
-    const char *name;            /* static label: "encode", "decode", "orthogonalize P", ... */
-    gcsim_codec_class cls;       /* CODEC */
-    double codec_s;              /* CODEC: nominal seconds on each GPU */
-    int call;                    /* CALL: index into the iteration's calls */
-    /* CODEC steps that are the per-tensor codec of the bucket's layers (timeline's
-     * per-tensor track): 1 encode (layer_encode_s), 2 decode (layer_decode_s), 0 none;
-     * codec_s = tensor_factor x the sum over the bucket's layers. */
-    int tensors;
-    double tensor_factor;
-} gcsim_step;
-
-typedef struct {
-    int first_layer, last_layer; /* forward indices, inclusive */
-    gcsim_bucket_bytes bytes;    /* the whole bucket: its fp32 gradient and payload */
-    double backward_s;           /* backward time of its layers on one GPU (0 for a bucket
-                                    no backward block produces: a parameter all-gather) */
-    /* Its program may start once compute blocks 0 .. ready_block are done (-1: at the
-     * start of the iteration). Non-decreasing from bucket to bucket: one comm stream runs
-     * the programs in bucket order. */
-    int ready_block;
-    int first_step, n_steps;     /* its program: steps[first_step .. first_step + n_steps) */
-    /* The last n_deferred steps (codec only) run in the optimizer step, after backward has
-     * finished and after the bucket's calls (Horovod decodes in synchronize()); 0: all of
-     * the program runs as the bucket's exchange proceeds (DDP's hook callbacks). */
-    int n_deferred;
-} gcsim_bucket;
-
-/* A piece of compute every GPU runs, in order: a forward or backward pass over some
- * layers (or their recomputation under activation checkpointing). A gated block starts
- * only once bucket `gate`'s program (up to its deferred steps) is done: under ZeRO-3 /
- * FSDP a unit's forward waits for the all-gather of its parameters. */
-typedef enum { GCSIM_BLOCK_FORWARD, GCSIM_BLOCK_BACKWARD, GCSIM_BLOCK_RECOMPUTE } gcsim_block_kind;
-
-typedef struct {
-    gcsim_block_kind kind;
-    double seconds;              /* on one GPU at full speed */
-    int first_layer, last_layer; /* forward indices, inclusive */
-    int gate;                    /* a bucket index, or -1; non-decreasing over gated blocks */
-    int micro_batch;             /* 0 .. micro_batches - 1 (gradient accumulation) */
-} gcsim_block;
-
-typedef struct {
-    double compute_s;            /* forward + backward on one GPU (all micro-batches, with
-                                    any recomputation) */
-    double forward_s;            /* of which forward passes */
-    /* Compute blocks in the order every GPU runs them. For plain data parallelism: the
-     * forward pass, then one backward block per bucket (block b + 1 fills bucket b). */
-    int n_blocks;
-    gcsim_block *blocks;
-    int n_buckets;
-    gcsim_bucket *buckets;       /* exchange units, in the order backward fills them */
-    bool overlap;                /* buckets exchanged while backward goes on */
-    /* The programs of every bucket, and the collective calls they issue, in the order a
-     * worker runs them (bucket by bucket, step by step). */
-    int n_steps, n_calls;
-    gcsim_step *steps;
-    gcsim_call *calls;
-    /* Per layer (forward index; NULL for a bare collective's iteration): the bucket that
-     * holds it, its payload bytes on the wire, and its codec seconds on one GPU (encode;
-     * decode and add of one received payload; 0 unless compressed with a codec). A
-     * bucket's encode_s and decode_s are these summed from its last layer to its first,
-     * so per-tensor views (gcsim predict --tensors, the DES timeline) add up to them. */
-    int n_layers;
-    int *layer_bucket;
-    double *layer_payload_bytes;
-    double *layer_encode_s;
-    double *layer_decode_s;
-} gcsim_iteration;
-
 /* Payloads a GPU decodes after a collective: every other worker's for an all-gather (its
  * own is known), else the one result (none on one GPU is never asked: nothing is
  * compressed there). */
 int gcsim_collective_decodes(gcsim_collective c, int gpus);
-
-#define GCSIM_DEFAULT_BUCKET_BYTES (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 */
-#define GCSIM_DEFAULT_BACKWARD_FRACTION (2.0 / 3.0)      /* docs/formats.md */
-
-/* Compute from the profile (T(1,1,K): strong scaling T/N, weak T; the TernGrad pattern
- * moves its host copy |g|/C_cwd out of it), split into forward and backward by the
- * profile's backward fraction and over layers by forward FLOPs; buckets close at
- * s->bucket_bytes of fp32 gradient, as PyTorch DDP's do. */
-int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_error *err);
-void gcsim_iteration_free(gcsim_iteration *it);
-
-/* Whether buckets overlap backward: the scenario's choice, except for the TernGrad
- * pattern, whose model (Appendix B) has none. */
-bool gcsim_scenario_overlaps(const gcsim_scenario *s);
 
 #endif

@@ -795,11 +795,6 @@ int gcsim_pipeline_chunks(gcsim_collective c, double payload_bytes)
     return chunks > GCSIM_PIPELINE_MAX_CHUNKS ? GCSIM_PIPELINE_MAX_CHUNKS : (int)chunks;
 }
 
-int gcsim_call_pipeline_chunks(const gcsim_call *c, int gpus)
-{
-    return gcsim_pipeline_chunks(c->collective, gcsim_hop_bytes(&c->bytes, gpus));
-}
-
 static int **csr(const gcsim_phase *ph, int endpoints, bool by_src, int **flows_out)
 {
     int *index = calloc((size_t)endpoints + 1, sizeof(int));

@@ -397,6 +397,11 @@ double gcsim_bucket_decode_s(const gcsim_bucket_bytes *b, const gcsim_schedule *
     return b->compressed ? s->decodes * b->decode_s : 0;
 }
 
+int gcsim_collective_decodes(gcsim_collective c, int gpus)
+{
+    return c == COLLECTIVE_ALLGATHER && gpus > 1 ? gpus - 1 : 1;
+}
+
 double gcsim_schedule_time_s(const gcsim_schedule *s, const gcsim_topology *t,
                              const gcsim_bucket_bytes *b)
 {

@@ -1,6 +1,7 @@
 /*
  * sim/collectives/tree_internal.h: what the pipelined trees' two preparations share, the
- * interval walk (tree_cost.c) and the steady form (tree_steady.c). Not a public header:
+ * interval walk (tree_walk.c) and the steady form (tree_steady.c), with the template
+ * (tree_cost.c) and its interned sequences (tree_intern.c). Not a public header:
  * tree_cost.h is what the rest of gcsim uses.
  */
 #ifndef GCSIM_TREE_INTERNAL_H
@@ -140,6 +141,10 @@ int tree_steady_prepare(const tree_steady *sd, const gcsim_tree_template *tt, in
                         gcsim_schedule *s);
 void tree_steady_free(tree_steady *sd);
 double tree_steady_bytes(const tree_steady *sd);
+
+/* A chunk count prepared by walking its intervals one after another (any chunk count;
+ * tree_walk.c): the same as gcsim_tree_template_prepare. -1 when out of memory. */
+int tree_walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule *s);
 
 /* The prepared schedule's one phase (both forms): the arrays are handed over to it and their
  * pointers set to NULL. Returns -1 (nothing handed over) when out of memory. */

@@ -122,7 +122,7 @@ static int keep_expressions(tree_steady *sd, const tree_intern *loads, const tre
     return 0;
 }
 
-/* The walk of walk_prepare (tree_cost.c) at `chunks`, with expressions where it has
+/* The walk of tree_walk_prepare (tree_walk.c) at `chunks`, with expressions where it has
  * numbers. */
 tree_steady *tree_steady_build(const gcsim_tree_template *tt, int chunks)
 {

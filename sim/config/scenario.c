@@ -47,6 +47,14 @@ bool gcsim_collective_is_paper_pattern(gcsim_collective c)
     return c == COLLECTIVE_TERNGRAD || c == COLLECTIVE_DGC_PAPER;
 }
 
+gcsim_exchange gcsim_collective_exchange(gcsim_collective c)
+{
+    return gcsim_collective_is_paper_pattern(c)      ? GCSIM_EXCHANGE_PATTERN
+           : c == COLLECTIVE_PARAMETER_SERVER ? GCSIM_EXCHANGE_PS
+           : c == COLLECTIVE_ALLGATHER        ? GCSIM_EXCHANGE_ALLGATHER
+                                              : GCSIM_EXCHANGE_ALLREDUCE;
+}
+
 int gcsim_scenario_training_check(const gcsim_scenario *s, gcsim_error *err)
 {
     if (!gcsim_collective_is_paper_pattern(s->collective))

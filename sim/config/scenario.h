@@ -63,6 +63,11 @@ typedef enum {
     GCSIM_EXCHANGE_PATTERN     /* the TernGrad paper's Appendix B pattern */
 } gcsim_exchange;
 
+/* The exchange collective c performs: ps, all-gather, a paper's pattern, else all-reduce
+ * (every other collective is an all-reduce algorithm or a piece of one). The one place
+ * outside sim/step that tells the papers' patterns from the other collectives by kind. */
+gcsim_exchange gcsim_collective_exchange(gcsim_collective c);
+
 
 typedef struct {
     const gcsim_platform *platform;

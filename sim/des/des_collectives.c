@@ -118,7 +118,7 @@ static void codec_tensors(des_actor *a, int b, const gcsim_step *st, double t0, 
     const gcsim_iteration *it = &pl->iteration;
     bool encode = st->tensors == 1;
     const double *layer_s = encode ? it->layer_encode_s : it->layer_decode_s;
-    if (!pl->model || !layer_s || st->tensors == 0)
+    if (!it->layers || !it->layer_elements || !layer_s || st->tensors == 0)
         return;
     const gcsim_bucket *bk = &it->buckets[b];
     /* backward order, last layer first: the order they were encoded and summed in */
@@ -133,13 +133,13 @@ static void codec_tensors(des_actor *a, int b, const gcsim_step *st, double t0, 
         done_s += layer_s[l];
         double end = l == bk->first_layer ? t1 : t0 + (t1 - t0) * (done_s / total_s);
         end = fmax(start, fmin(end, t1));
-        const gcsim_layer *layer = &pl->model->layers[l];
+        const gcsim_layer *layer = &it->layers[l];
         des_event_args args = des_event_args_of(encode ? "encode-tensor" : "decode-tensor");
         args.bucket = b;
         args.modelled_key = encode ? "encode_s" : "decode_s";
         args.modelled_s = st->tensor_factor * layer_s[l];
         args.layer = layer->name;
-        args.elements = (double)gcsim_layer_params(layer);
+        args.elements = it->layer_elements[l];
         args.bytes = it->layer_payload_bytes[l];
         args.apportioned = "by modelled work";
         snprintf(name, sizeof name, "%s %s", st->name, layer->name);

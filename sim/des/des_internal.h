@@ -8,13 +8,12 @@
 
 #include <stdbool.h>
 
-#include "collectives.h"
+#include "step.h"
 #include "des.h"
 
 typedef struct {
     /* What to simulate. */
     const gcsim_platform *platform;
-    const gcsim_model *model;      /* layer names of per-tensor slices; NULL: bare collective */
     int gpus;                      /* N */
     int gpus_per_node;             /* i (the platform's) */
     int nodes;                     /* j = ceil(N / i) */

@@ -159,7 +159,6 @@ int des_plan_build(des_plan *plan, const gcsim_scenario *s, const gcsim_des_opti
     if (des_plan_network(plan, p, opts, err) != 0)
         return -1;
     plan->platform = p;
-    plan->model = s->model;
     plan->gpus = n;
     plan->gpus_per_node = p->gpus_per_node;
     plan->nodes = (n + p->gpus_per_node - 1) / p->gpus_per_node;

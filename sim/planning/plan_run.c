@@ -197,11 +197,8 @@ static bool group_searched(const plan_problem *pb, int p, int c, int t, int k, i
         return true; /* best skips by itself; a sharded strategy runs its own exchange */
     gcsim_collective col = pb->collectives[k];
     /* what gcsim_exchange_resolve makes of the group's exchange and collective */
-    gcsim_exchange e = pb->exchange != GCSIM_EXCHANGE_AUTO        ? pb->exchange
-                       : col == COLLECTIVE_PARAMETER_SERVER       ? GCSIM_EXCHANGE_PS
-                       : col == COLLECTIVE_ALLGATHER              ? GCSIM_EXCHANGE_ALLGATHER
-                       : gcsim_collective_is_paper_pattern(col)   ? GCSIM_EXCHANGE_PATTERN
-                                                                  : GCSIM_EXCHANGE_ALLREDUCE;
+    gcsim_exchange e = pb->exchange != GCSIM_EXCHANGE_AUTO ? pb->exchange
+                                                           : gcsim_collective_exchange(col);
     char why[sizeof out->first_unimplemented];
     if (!gcsim_stack_unimplemented(pb->stacks[p * pb->n_stacks + t], pb->plans[c]->spec, e,
                                    why, sizeof why))

@@ -5,7 +5,7 @@
 #include "sharding.h"
 
 #include "codec.h"
-#include "collectives.h"
+#include "step.h"
 
 #include <stdio.h>
 #include <stdlib.h>

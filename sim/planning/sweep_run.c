@@ -1,7 +1,7 @@
 /* sim/planning/sweep_run.c: a sweep's inputs loaded and its cases run (sweep_run.h). */
 #include "sweep_run.h"
 
-#include "collectives.h"
+#include "step.h"
 
 int sweep_space_load(sweep_space *s, const sweep_inputs *in, sweep_cache *cache,
                      gcsim_error *err)

@@ -76,9 +76,7 @@ int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const
     const gcsim_stack_entry *e = ss->entry;
     gcsim_collective platform_c = gcsim_platform_default_collective(p);
     bool platform_names = p->collective[0] &&
-                          (gcsim_collective_is_paper_pattern(platform_c) ||
-                           platform_c == COLLECTIVE_ALLGATHER ||
-                           platform_c == COLLECTIVE_PARAMETER_SERVER);
+                          gcsim_collective_exchange(platform_c) != GCSIM_EXCHANGE_ALLREDUCE;
     ss->tune = e && !cli_collective && !p->collective[0];
     gcsim_exchange asked = requested;
     bool stack_decides = e && requested == GCSIM_EXCHANGE_AUTO && !cli_collective && !platform_names;

@@ -18,7 +18,7 @@
 #include "analytic.h"
 #include "../check.h"
 #include "codec.h"
-#include "collectives.h"
+#include "step.h"
 #include "compressor.h"
 
 static char root[512];

@@ -1,5 +1,5 @@
 /*
- * Sharded data parallelism (sim/collectives/sharding.c, sim/config/sharding.c and
+ * Sharded data parallelism (sim/step/sharding.c, sim/config/sharding.c and
  * memory.c), checked against closed forms computed by hand:
  *   - the grouped collectives' bytes per GPU and durations;
  *   - bytes each GPU sends per iteration under every strategy (ZeRO-3 moves 1.5x DDP's);
@@ -12,7 +12,7 @@
 
 #include "../check.h"
 #include "analytic.h"
-#include "collectives.h"
+#include "step.h"
 #include "memory.h"
 #include "sharding.h"
 #include "test_platforms.h"

@@ -11,7 +11,7 @@ def expected(prop, case, detail):
     """The reason a violation of prop on case is known, or None (a new violation)."""
     if prop == "monotonic" and detail.get("knob") == "host_bandwidth" and \
             detail.get("exchange") in PATTERN_EXCHANGES:
-        # The papers' model (sim/collectives/iteration.c): the profiled T(1,1,K) is taken
+        # The papers' model (sim/step/iteration.c): the profiled T(1,1,K) is taken
         # to include one copy of the fp32 gradient to the host at gpu_to_host, which is
         # subtracted from compute; a faster host link leaves more compute, while the
         # pattern's copies (of compressed payloads) gain less. The profile is fixed, so

@@ -1,4 +1,4 @@
-/* Training stacks (sim/stack, sim/collectives/program_stack.c, sim/analytic/timeline.c):
+/* Training stacks (sim/stack, sim/step/program_stack.c, sim/analytic/timeline.c):
  * stack files read strictly, op laws evaluated as docs/stacks.md says, the programs each
  * exchange builds (calls, bytes, deferred and blocking steps, fused groups) and the
  * timeline both engines share, each against values computed by hand below. */
@@ -8,7 +8,7 @@
 
 #include "analytic.h"
 #include "check.h"
-#include "collectives.h"
+#include "step.h"
 #include "compressor.h"
 #include "stack.h"
 #include "timeline.h"

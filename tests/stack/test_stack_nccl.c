@@ -15,7 +15,7 @@
 
 #include "analytic.h"
 #include "check.h"
-#include "collectives.h"
+#include "step.h"
 #include "nccl_call.h"
 #include "protocol.h"
 #include "stack.h"

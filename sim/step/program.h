@@ -1,13 +1,13 @@
 /*
- * sim/collectives/program.h: building the programs of an iteration's buckets (what every
+ * sim/step/program.h: building the programs of an iteration's buckets (what every
  * worker does with a bucket once backward has produced it: codec steps and collective
  * calls, in order), shared by iteration.c and the stack programs (program_stack.c).
- * Internal to sim/collectives; both engines read the result through gcsim_iteration.
+ * Internal to sim/step; both engines read the result through gcsim_iteration.
  */
-#ifndef GCSIM_COLLECTIVES_PROGRAM_H
-#define GCSIM_COLLECTIVES_PROGRAM_H
+#ifndef GCSIM_STEP_PROGRAM_H
+#define GCSIM_STEP_PROGRAM_H
 
-#include "collectives.h"
+#include "step.h"
 #include "stack.h"
 
 /* Appends to it->steps / it->calls (growing them). Return 0, or -1 when out of memory. */

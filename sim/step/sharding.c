@@ -1,5 +1,5 @@
 /*
- * sim/collectives/sharding.c: the iteration of sharded data parallelism (ZeRO-1/2/3, FSDP,
+ * sim/step/sharding.c: the iteration of sharded data parallelism (ZeRO-1/2/3, FSDP,
  * HSDP; sim/config/sharding.h), gradient accumulation and activation checkpointing, as
  * compute blocks and the collective programs they wait for or release. Both engines run
  * the result (gcsim_iteration); docs/sharding.md draws the timelines.

@@ -1,6 +1,6 @@
 /*
- * sim/collectives/iteration.c: one training iteration as both engines see it: compute per
- * GPU, and the gradient buckets backward fills (collectives.h).
+ * sim/step/iteration.c: one training iteration as both engines see it: compute per
+ * GPU, and the gradient buckets backward fills (step.h).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -8,41 +8,20 @@
 
 #include "case_memo.h"
 #include "codec.h"
-#include "collectives.h"
 #include "program.h"
 #include "sharding_build.h"
+#include "step.h"
 #include "roofline.h"
 #include "stack.h"
 
+bool gcsim_step_overlaps(gcsim_collective c, bool overlap)
+{
+    return overlap && !gcsim_collective_is_paper_pattern(c);
+}
+
 bool gcsim_scenario_overlaps(const gcsim_scenario *s)
 {
-    return s->overlap && !gcsim_collective_is_paper_pattern(s->collective);
-}
-
-int gcsim_collective_decodes(gcsim_collective c, int gpus)
-{
-    return c == COLLECTIVE_ALLGATHER && gpus > 1 ? gpus - 1 : 1;
-}
-
-void gcsim_iteration_free(gcsim_iteration *it)
-{
-    free(it->steps);
-    free(it->calls);
-    it->steps = NULL;
-    it->calls = NULL;
-    it->n_steps = it->n_calls = 0;
-    free(it->buckets);
-    free(it->blocks);
-    it->blocks = NULL;
-    it->n_blocks = 0;
-    free(it->layer_bucket);
-    free(it->layer_payload_bytes);
-    free(it->layer_encode_s);
-    free(it->layer_decode_s);
-    it->buckets = NULL;
-    it->layer_bucket = NULL;
-    it->layer_payload_bytes = it->layer_encode_s = it->layer_decode_s = NULL;
-    it->n_buckets = it->n_layers = 0;
+    return gcsim_step_overlaps(s->collective, s->overlap);
 }
 
 /* Plain data parallelism's blocks: forward, then the backward of each bucket in the order
@@ -65,6 +44,20 @@ static int plain_blocks(gcsim_iteration *it)
                                           .last_layer = bk->last_layer, .gate = -1};
         bk->ready_block = it->overlap ? b + 1 : it->n_blocks - 1;
     }
+    return 0;
+}
+
+/* The layers' labels for per-tensor views (step.h): the model's layers and their
+ * parameter counts. -1 when out of memory. */
+static int layer_labels(gcsim_iteration *it, const gcsim_scenario *s)
+{
+    const gcsim_model *m = s->model;
+    it->layers = m->layers;
+    it->layer_elements = malloc(sizeof(double) * (size_t)m->n_layers);
+    if (!it->layer_elements)
+        return -1;
+    for (int l = 0; l < m->n_layers; l++)
+        it->layer_elements[l] = (double)gcsim_layer_params(&m->layers[l]);
     return 0;
 }
 
@@ -103,6 +96,10 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
                  !s->act_ckpt;
     bool memo = plain && s->case_memo && s->scaling != SCALING_STRONG;
     if (memo && case_memo_buckets(s->case_memo, s, it)) {
+        if (layer_labels(it, s)) {
+            gcsim_iteration_free(it);
+            return gcsim_fail(err, "out of memory for %d layers", it->n_layers);
+        }
         if (plain_blocks(it)) {
             gcsim_iteration_free(it);
             return gcsim_fail(err, "out of memory for %d compute blocks", it->n_buckets + 1);
@@ -192,6 +189,10 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
         !it->layer_decode_s) {
         gcsim_iteration_free(it);
         return gcsim_fail(err, "out of memory for %d gradient buckets", m->n_layers);
+    }
+    if (layer_labels(it, s)) {
+        gcsim_iteration_free(it);
+        return gcsim_fail(err, "out of memory for %d layers", m->n_layers);
     }
     /* Backward runs from the last layer to the first; a bucket closes when it holds cap
      * fp32 bytes, at the first layer, or (by cycle) before a layer ready in a later cycle. */

@@ -1,11 +1,11 @@
 /*
- * sim/collectives/case_memo.h: the iteration's part of a case memo (collectives.h,
+ * sim/step/case_memo.h: the iteration's part of a case memo (step.h,
  * gcsim_case_memo), for gcsim_iteration_build.
  */
-#ifndef GCSIM_COLLECTIVES_CASE_MEMO_H
-#define GCSIM_COLLECTIVES_CASE_MEMO_H
+#ifndef GCSIM_STEP_CASE_MEMO_H
+#define GCSIM_STEP_CASE_MEMO_H
 
-#include "collectives.h"
+#include "step.h"
 
 /* Fills it (zeroed) with the layers and buckets kept for scenario s: compute, forward,
  * overlap, the buckets before their programs and the per-layer arrays; false when none

@@ -1,12 +1,12 @@
 /*
- * sim/collectives/sharding_build.h: building the iteration of sharded data parallelism,
+ * sim/step/sharding_build.h: building the iteration of sharded data parallelism,
  * gradient accumulation and activation checkpointing (sharding.c). Internal to
- * sim/collectives: gcsim_iteration_build calls these.
+ * sim/step: gcsim_iteration_build calls these.
  */
-#ifndef GCSIM_COLLECTIVES_SHARDING_BUILD_H
-#define GCSIM_COLLECTIVES_SHARDING_BUILD_H
+#ifndef GCSIM_STEP_SHARDING_BUILD_H
+#define GCSIM_STEP_SHARDING_BUILD_H
 
-#include "collectives.h"
+#include "step.h"
 
 /* Micro-batches per optimizer step (gradient accumulation): 1 at least. */
 int sharding_micro_batches(const gcsim_scenario *s);

@@ -1,4 +1,4 @@
-/* sim/collectives/program.c: appending steps and calls to an iteration, and the program of
+/* sim/step/program.c: appending steps and calls to an iteration, and the program of
  * a bucket when no training stack shapes it (program.h). */
 #include <stdbool.h>
 #include <stdlib.h>

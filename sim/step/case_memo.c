@@ -1,5 +1,5 @@
 /*
- * sim/collectives/case_memo.c: what a group of cases shares (collectives.h, case_memo.h).
+ * sim/step/case_memo.c: what a group of cases shares (step.h, case_memo.h).
  *
  * A training stack's ops (PowerSGD's encode, unpack, orthogonalize and decode, a codec's
  * per-tensor kernels) are priced layer by layer from measured laws, and the price depends

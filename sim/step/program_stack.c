@@ -1,5 +1,5 @@
 /*
- * sim/collectives/program_stack.c: a bucket's program as a training stack runs its
+ * sim/step/program_stack.c: a bucket's program as a training stack runs its
  * compressor (program.h, sim/stack/stack.h, docs/stacks.md).
  *
  * The stack gives the op sequences and their measured costs; this file knows the shape of

@@ -1,0 +1,104 @@
+/*
+ * sim/analytic/call_times.c: every collective call of a step in closed form
+ * (gcsim_analytic_call_times, analytic.h), for the expected iteration (analytic.c) and for
+ * variable compute (variable_compute.c); its own file so that neither calls the other back.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analytic.h"
+#include "analytic_internal.h"
+#include "schedule_memo.h"
+
+/* Whether two calls cost the same schedule for the same bytes: every input of
+ * gcsim_schedule_memo_time_s but the scenario's, which all calls share (numbers compared
+ * bit for bit, so that a reused cost is the one the call would get). */
+static bool same_cost_inputs(const gcsim_call *a, int a_chunks, const gcsim_call *b,
+                             int b_chunks)
+{
+    const gcsim_bucket_bytes *x = &a->bytes, *y = &b->bytes;
+    double vx[5] = {x->dense_bytes, x->payload_bytes, x->fixed_bytes, x->encode_s, x->decode_s};
+    double vy[5] = {y->dense_bytes, y->payload_bytes, y->fixed_bytes, y->encode_s, y->decode_s};
+    return a->collective == b->collective && a_chunks == b_chunks && a->group == b->group &&
+           x->aggregation == y->aggregation && x->compressed == y->compressed &&
+           memcmp(vx, vy, sizeof vx) == 0;
+}
+
+/* Every call's duration in closed form: its overhead, then its schedule, built and
+ * prepared once per process for its platform, GPU count, collective, chunks and group
+ * (schedule_memo.h): a sweep's cases share them. Buckets of one size follow each other
+ * (every full bucket of a model), so a call takes the time of an equal call among the last
+ * few distinct ones before it; the distinct ones are looked up together, and the errors
+ * come in call order as they did one call at a time. */
+enum { RECENT_CALLS = 8, CALLS_ON_STACK = 64 };
+
+static int call_durations(const gcsim_scenario *s, const gcsim_iteration *it,
+                          const gcsim_topology *topo, double *call_s, gcsim_error *err)
+{
+    int nc = it->n_calls;
+    gcsim_schedule_memo_query q_stack[CALLS_ON_STACK];
+    int from_stack[CALLS_ON_STACK];
+    bool heap = nc > CALLS_ON_STACK;
+    gcsim_schedule_memo_query *q = heap ? malloc(sizeof *q * (size_t)nc) : q_stack;
+    int *from = heap ? malloc(sizeof(int) * (size_t)nc) : from_stack; /* each call's query */
+    if (!q || !from) {
+        if (heap) {
+            free(q);
+            free(from);
+        }
+        return gcsim_fail(err, "out of memory for %d collective calls", nc);
+    }
+    int recent[RECENT_CALLS], recent_chunks[RECENT_CALLS], n_recent = 0, next_recent = 0;
+    int nq = 0;
+    for (int k = 0; k < nc; k++) {
+        const gcsim_call *c = &it->calls[k];
+        int chunks = gcsim_call_pipeline_chunks(c, topo->gpus);
+        int r = 0;
+        while (r < n_recent &&
+               !same_cost_inputs(c, chunks, &it->calls[recent[r]], recent_chunks[r]))
+            r++;
+        if (r < n_recent) {
+            from[k] = from[recent[r]];
+            continue;
+        }
+        q[nq] = (gcsim_schedule_memo_query){c->collective, chunks, c->group, &c->bytes, 0};
+        from[k] = nq++;
+        recent[next_recent] = k;
+        recent_chunks[next_recent] = chunks;
+        next_recent = (next_recent + 1) % RECENT_CALLS;
+        if (n_recent < RECENT_CALLS)
+            n_recent++;
+    }
+    int done = gcsim_schedule_memo_times(s->platform, topo->gpus, s->ps_shards, q, nq, err);
+    int rc = 0;
+    for (int k = 0; k < nc && rc == 0; k++) {
+        const gcsim_call *c = &it->calls[k];
+        if (from[k] >= done) {
+            rc = -1; /* its schedule could not be built: err says why */
+        } else if (!isfinite(q[from[k]].time_s)) {
+            rc = gcsim_fail(err, "collective %s: no closed-form cost for %d GPUs",
+                            gcsim_collective_name(c->collective), s->placement.gpus);
+        } else {
+            call_s[k] = c->overhead_s + q[from[k]].time_s;
+        }
+    }
+    if (rc == 0 && s->platform->jitter.mean_s > 0) /* the expected jitter (analytic_fabric.c) */
+        rc = gcsim_analytic_add_jitter(s, it, topo, call_s, err);
+    if (heap) {
+        free(q);
+        free(from);
+    }
+    return rc;
+}
+
+int gcsim_analytic_call_times(const gcsim_scenario *s, const gcsim_iteration *it,
+                              double *call_s, gcsim_error *err)
+{
+    gcsim_topology topo;
+    if (gcsim_topology_init(&topo, s->platform, s->placement.gpus, err) != 0)
+        return -1;
+    int rc = call_durations(s, it, &topo, call_s, err);
+    gcsim_topology_free(&topo);
+    return rc;
+}

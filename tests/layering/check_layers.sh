@@ -1,0 +1,136 @@
+#!/bin/sh
+# tests/layering/check_layers.sh ROOT: the include rules between gcsim's rooms
+# (docs/architecture.md), checked on the quoted #include lines of every .c, .cpp and .h
+# under ROOT. A header is known by its file name (the targets export their folders as
+# include directories), so a name must be unique across the rooms checked here.
+#
+#   1. compressors/ and traces/ include nothing from sim/.
+#   2. No room below sim/step (config, codec, stack, collectives) includes a header of it:
+#      the step builds on the exchanges, never the other way round.
+#   3. No room below the engines (those and step) includes a header of sim/analytic or
+#      sim/des.
+#   4. The engines (sim/analytic, sim/des) include from sim/config only the headers of the
+#      types a step and a scenario hand them (ENGINE_CONFIG_TYPES below); profiles,
+#      precision, rooflines, memory and file formats are resolved by the step.
+#
+# Prints every violation (file: included header: rule) and exits 1 if any, 0 otherwise.
+# `check_layers.sh --self-test` builds small trees with and without violations and checks
+# that each rule catches its own.
+
+# gcsim_error.h: the error record; scenario.h: the scenario and collective enums (with the
+# model, payload and platform records it holds); platform.h: the platform record;
+# payload.h: the payload aggregation classes; variability.h: the compute-variability
+# record and the draws the engines make from it.
+ENGINE_CONFIG_TYPES="gcsim_error.h scenario.h platform.h payload.h variability.h"
+
+headers_of() { # folder -> header names, one a line
+    [ -d "$1" ] && find "$1" -name '*.h' -exec basename {} \; | sort -u
+}
+sources_of() { # folders -> source files
+    for d in "$@"; do
+        [ -d "$d" ] && find "$d" \( -name '*.c' -o -name '*.cpp' -o -name '*.h' \) -type f
+    done | sort
+}
+includes_of() { # file -> quoted include names, one a line
+    sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$1" |
+        sed 's|.*/||'
+}
+
+check() {
+    root=$1
+    bad=0
+    tmp=$(mktemp -d) || exit 2
+    # header names per room
+    find "$root/sim" "$root/compressors" "$root/traces" -name '*.h' -type f 2>/dev/null |
+        sed 's|.*/||' | sort | uniq -d >"$tmp/dup"
+    if [ -s "$tmp/dup" ]; then
+        sed 's/^/header name used by two rooms (rules below cannot tell them apart): /' "$tmp/dup"
+        bad=1
+    fi
+    for room in $(cd "$root/sim" 2>/dev/null && ls); do
+        headers_of "$root/sim/$room" >"$tmp/h.$room"
+    done
+    : >"$tmp/h.sim"
+    cat "$tmp"/h.* 2>/dev/null | sort -u >"$tmp/h.sim"
+    touch "$tmp/h.step" "$tmp/h.analytic" "$tmp/h.des" "$tmp/h.config"
+    cat "$tmp/h.analytic" "$tmp/h.des" | sort -u >"$tmp/h.engines"
+    printf '%s\n' $ENGINE_CONFIG_TYPES | sort -u >"$tmp/allowed"
+    comm -23 "$tmp/h.config" "$tmp/allowed" >"$tmp/h.config_forbidden"
+
+    # rule -> files whose includes it checks, and the header names they may not include
+    rule() { # name forbidden-list folders...
+        name=$1 forbid=$2
+        shift 2
+        for f in $(sources_of "$@"); do
+            for inc in $(includes_of "$f"); do
+                if grep -qxF "$inc" "$forbid"; then
+                    echo "${f#"$root"/}: includes \"$inc\": $name"
+                    bad=1
+                fi
+            done
+        done
+    }
+    rule "compressors/ and traces/ never depend on sim/" "$tmp/h.sim" \
+        "$root/compressors" "$root/traces"
+    rule "no room below sim/step includes it" "$tmp/h.step" \
+        "$root/sim/config" "$root/sim/codec" "$root/sim/stack" "$root/sim/collectives"
+    rule "no room below the engines includes them" "$tmp/h.engines" \
+        "$root/sim/config" "$root/sim/codec" "$root/sim/stack" "$root/sim/collectives" \
+        "$root/sim/step"
+    rule "the engines include from sim/config only type headers ($ENGINE_CONFIG_TYPES)" \
+        "$tmp/h.config_forbidden" "$root/sim/analytic" "$root/sim/des"
+    rm -rf "$tmp"
+    return $bad
+}
+
+self_test() {
+    t=$(mktemp -d) || exit 2
+    trap 'rm -rf "$t"' EXIT
+    fails=0
+    # a clean tree: every room, each including only what it may
+    mk() { mkdir -p "$(dirname "$t/$1")" && printf '%s\n' "$2" >"$t/$1"; }
+    reset() {
+        rm -rf "$t/tree" && mkdir -p "$t/tree"
+        T=$t/tree
+        mk tree/compressors/gc.h '/* */'
+        mk tree/traces/tr.c '#include "gc.h"'
+        mk tree/sim/config/scenario.h '#include "roofline.h"'
+        mk tree/sim/config/roofline.h '/* */'
+        mk tree/sim/collectives/collectives.h '#include "scenario.h"'
+        mk tree/sim/step/step.h '#include "collectives.h"'
+        mk tree/sim/step/iteration.c '#include "step.h"
+#include "roofline.h"'
+        mk tree/sim/analytic/analytic.h '#include "step.h"
+#include "scenario.h"'
+        mk tree/sim/des/des.c '#include "step.h"
+# include "platform.h"'
+        mk tree/sim/config/platform.h '/* */'
+    }
+    expect() { # want-rc label
+        check "$T" >"$t/out" 2>&1
+        rc=$?
+        if [ "$rc" != "$1" ]; then
+            echo "self-test: $2: exit $rc, expected $1"
+            cat "$t/out"
+            fails=1
+        fi
+    }
+    reset; expect 0 "a tree within the rules"
+    reset; mk tree/traces/tr.c '#include "scenario.h"'; expect 1 "traces/ including sim/config"
+    reset; mk tree/sim/collectives/ops.c '#include "step.h"'; expect 1 "collectives/ including the step"
+    reset; mk tree/sim/config/model.c '  #include "program.h"'; mk tree/sim/step/program.h '/* */'
+    expect 1 "config/ including a step header (indented)"
+    reset; mk tree/sim/step/plan.c '#include "analytic.h"'; expect 1 "step/ including an engine"
+    reset; mk tree/sim/analytic/a.c '#include "roofline.h"'; expect 1 "an engine including roofline.h"
+    reset; mk tree/sim/des/d.cpp '#include "../config/roofline.h"'; expect 1 "an engine's C++ including roofline.h by path"
+    reset; mk tree/sim/des/scenario.h '/* */'; expect 1 "a header name in two rooms"
+    reset; mk tree/sim/analytic/a.c '#include <roofline.h>'; expect 0 "a system include (not checked)"
+    [ $fails -eq 0 ] && echo "self-test: every rule caught its violation"
+    return $fails
+}
+
+case $1 in
+--self-test) self_test ;;
+"") echo "usage: check_layers.sh ROOT | --self-test" >&2; exit 2 ;;
+*) check "$1" && echo "layering: every include within the rules" ;;
+esac
