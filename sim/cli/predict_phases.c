@@ -32,6 +32,10 @@ report *predict_phases_report(const run_phased_spec *sp, long long total_steps,
                 report_free(r);
                 return NULL;
             }
+            if (t.onebit_unimplemented[0] && k == 0 && e == 0)
+                fprintf(stderr, "gcsim predict: warning: the 1-bit steps: %s; priced as asked, a "
+                                "what-if (--stack fused for DeepSpeed's kernels)\n",
+                        t.onebit_unimplemented);
             double e2e = run_phases_total_s(&n, &t);
             double all_full = (double)total_steps * t.full_s;
             report_row(r);

@@ -174,12 +174,15 @@ double run_phases_total_s(const run_phase_counts *n, const run_phase_step_s *t)
            (double)n->local * t->local_s;
 }
 
-static int step_time(const sweep_case *c, gcsim_prediction *p, gcsim_error *err)
+static int step_time(const sweep_case *c, gcsim_prediction *p, char *unimplemented,
+                     size_t size, gcsim_error *err)
 {
     gcsim_stack_setup ss;
     gcsim_scenario s;
     if (case_build_setup(c, &ss, err) || case_build_scenario(c, &ss, &s, err))
         return -1;
+    if (unimplemented)
+        snprintf(unimplemented, size, "%s", ss.unimplemented);
     return engine_run(c->engine, &s, p, err);
 }
 
@@ -190,7 +193,8 @@ int run_phases_step_times(const sweep_case *full, const gcsim_payload_plan *oneb
     sweep_case b = *full;
     b.payload = onebit_plan;
     b.exchange = GCSIM_EXCHANGE_ALLREDUCE;
-    if (step_time(full, &pf, err) || step_time(&b, &pb, err))
+    if (step_time(full, &pf, NULL, 0, err) ||
+        step_time(&b, &pb, out->onebit_unimplemented, sizeof out->onebit_unimplemented, err))
         return -1;
     out->full_s = pf.iteration_s;
     out->onebit_s = pb.iteration_s;

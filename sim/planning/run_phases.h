@@ -69,6 +69,9 @@ void run_phases_count(const run_phased_spec *s, long long total_steps, run_phase
 
 typedef struct {
     double full_s, onebit_s, local_s; /* one step of each kind */
+    /* run_phases_step_times: the stack's warning when it does not implement the 1-bit
+     * step's exchange (gcsim_stack_setup.unimplemented; "" when it does): a what-if. */
+    char onebit_unimplemented[384];
 } run_phase_step_s;
 
 /* sum of steps x step time over the kinds. */

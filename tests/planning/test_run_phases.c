@@ -92,7 +92,7 @@ int main(void)
 
     /* end-to-end: 23000 x 0.7 + 129000 x 0.2 + 0 = 16100 + 25800 = 41900 s */
     run_phase_counts c1 = {23000, 129000, 0};
-    run_phase_step_s t1 = {0.7, 0.2, 0.1};
+    run_phase_step_s t1 = {.full_s = 0.7, .onebit_s = 0.2, .local_s = 0.1};
     CHECK_REL(run_phases_total_s(&c1, &t1), 41900.0, 1e-12);
     /* 153 x 0.7 + 74169 x 0.2 + 77678 x 0.1 = 107.1 + 14833.8 + 7767.8 = 22708.7 s */
     run_phase_counts c2 = {153, 74169, 77678};
