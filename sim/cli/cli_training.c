@@ -32,6 +32,42 @@ int cli_training_optimizer(const char *cmd, const char *arg, int *out)
     return 0;
 }
 
+int cli_training_optimizer_phased(const char *cmd, const char *arg, int *out,
+                                  run_phased_spec *phased, bool *is_phased)
+{
+    char why[200];
+    int rc = run_phased_parse(arg, phased, why, sizeof why);
+    if (rc < 0) {
+        fprintf(stderr, "gcsim %s: --optimizer: %s\n", cmd, why);
+        return -1;
+    }
+    if (rc == 0) {
+        *is_phased = true;
+        *out = (int)GCSIM_OPT_ADAM; /* its state, for the memory check */
+        return 0;
+    }
+    gcsim_optimizer o;
+    if (gcsim_optimizer_parse(arg, &o)) {
+        fprintf(stderr, "gcsim %s: --optimizer: expected sgd, momentum, adam, "
+                        "onebit-adam[:freeze=N] or zero-one-adam[:KEY=N,...], got \"%s\"\n",
+                cmd, arg);
+        return -1;
+    }
+    *is_phased = false;
+    *out = (int)o;
+    return 0;
+}
+
+int cli_training_steps_total(const char *cmd, const char *arg, long long *out)
+{
+    if (!cli_parse_int(arg, 1, RUN_PHASES_MAX_STEPS, out)) {
+        fprintf(stderr, "gcsim %s: --steps-total: expected a count of optimizer steps from 1 "
+                        "to %lld, got \"%s\"\n", cmd, RUN_PHASES_MAX_STEPS, arg);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_training_sharding(const char *cmd, const char *arg, gcsim_sharding *out)
 {
     char why[160];

@@ -8,12 +8,20 @@
 #define GCSIM_CLI_TRAINING_H
 
 #include "act_ckpt.h"
+#include "run_phases.h"
 #include "sharding.h"
 
 /* fp32, tf32, bf16 or fp16, as a gcsim_precision. */
 int cli_training_precision(const char *cmd, const char *arg, int *out);
 /* sgd, momentum or adam, as a gcsim_optimizer. */
 int cli_training_optimizer(const char *cmd, const char *arg, int *out);
+/* predict's --optimizer: sgd, momentum or adam as cli_training_optimizer (*is_phased
+ * false), or a run of phases (run_phases.h: onebit-adam[:freeze=N], zero-one-adam[:...]),
+ * *is_phased true, *phased set and *out adam (its state, for the memory check). */
+int cli_training_optimizer_phased(const char *cmd, const char *arg, int *out,
+                                  run_phased_spec *phased, bool *is_phased);
+/* --steps-total: the run's optimizer steps, 1 to RUN_PHASES_MAX_STEPS. */
+int cli_training_steps_total(const char *cmd, const char *arg, long long *out);
 int cli_training_sharding(const char *cmd, const char *arg, gcsim_sharding *out);
 /* 1 to GCSIM_MAX_GRAD_ACCUM micro-batches per optimizer step. */
 int cli_training_grad_accum(const char *cmd, const char *arg, long long *out);

@@ -8,6 +8,7 @@
 
 #include "atomic_file.h"
 #include "case_build.h"
+#include "predict_phases.h"
 #include "cli_args.h"
 #include "cli_files.h"
 #include "cli_training.h"
@@ -48,7 +49,7 @@ static void predict_usage(FILE *out)
 "                     [--bucket SIZE] [--des-max-messages N]\n"
 "                     [--no-overlap] [--timeline FILE] [--buckets] [--tensors]\n"
 "                     [--steps]\n"
-"                     [--precision fp32|tf32|bf16|fp16] [--optimizer sgd|momentum|adam]\n"
+"                     [--precision fp32|tf32|bf16|fp16] [--optimizer O]\n"
 "                     [--sharding S] [--grad-accum K] [--act-ckpt[=P]] [--mfu F | --step-time T]\n"
 "                     [--no-memory-check] [--convergence S]\n"
 "                     [--format table|json|csv] [--wide]\n"
@@ -118,7 +119,13 @@ static void predict_usage(FILE *out)
 "  --precision P     training precision (default: the model's, else fp32): picks the\n"
 "                    profile measured at it; bf16/fp16 gradients travel at 2 bytes\n"
 "  --optimizer O     optimizer state for the memory check (default: the model's, else\n"
-"                    momentum)\n"
+"                    momentum); or a run of phases with --steps-total N: onebit-adam[:freeze=N]\n"
+"                    (DeepSpeed's 1-bit Adam: N uncompressed warm-up steps, then 1-bit),\n"
+"                    zero-one-adam[:var_freeze=N,var_update_scaler=K,local_step_scaler=A,\n"
+"                    local_step_clipper=B] (0/1 Adam: 1-bit and skipped steps): each phase's\n"
+"                    steps and step time, end-to-end time and speedup over all steps\n"
+"                    uncompressed (docs/onebit-adam.md)\n"
+"  --steps-total N   the run's optimizer steps (with a run of phases)\n"
 "  --format F        table (default), json or csv: the same numbers\n"
 "  --wide            the table whole, one line per row (by default it fits 100 columns);\n"
 "                    alone: the full table and notes instead of the first screen\n"
@@ -174,6 +181,9 @@ typedef struct {
     bool tensors;
     bool steps;
     int precision, optimizer;     /* -1: the model's */
+    bool phased;                  /* --optimizer onebit-adam / zero-one-adam (run_phases.h) */
+    run_phased_spec phases;
+    long long steps_total;        /* --steps-total; 0: not given */
     gcsim_sharding sharding;
     long long grad_accum;
     bool act_ckpt;
@@ -186,6 +196,43 @@ typedef struct {
     cli_fabric_options fabric;    /* --background-load, --background-links (cli_fabric.h) */
     gcsim_variability variability; /* --compute-cv and the straggler options */
 } predict_options;
+
+/* --optimizer onebit-adam / zero-one-adam and --steps-total come together; the phases
+ * replace predict's compressor (the warm-up is uncompressed, the rest 1-bit) and print
+ * their own table. */
+static int predict_phases_options(const predict_options *o)
+{
+    if (o->steps_total && !o->phased) {
+        fprintf(stderr, "gcsim predict: --steps-total: only with --optimizer onebit-adam or "
+                        "zero-one-adam (a run of phases)\n");
+        return -1;
+    }
+    if (!o->phased)
+        return 0;
+    const char *clash = !o->steps_total ? NULL
+                        : o->compressor && strcmp(o->compressor, "none") ? "--compressor"
+                        : o->sharding.strategy != GCSIM_SHARD_DDP ? "--sharding"
+                        : o->exchange_best ? "--exchange best"
+                        : o->buckets ? "--buckets" : o->tensors ? "--tensors"
+                        : o->steps ? "--steps" : o->timeline ? "--timeline"
+                        : o->goodput.on ? "--goodput"
+                        : o->variability.on ? "variable compute" : NULL;
+    if (!o->steps_total) {
+        fprintf(stderr, "gcsim predict: --optimizer %s: give the run's length with "
+                        "--steps-total N (its end-to-end time is the sum over its phases)\n",
+                o->phases.kind == RUN_PHASED_ONEBIT_ADAM ? "onebit-adam" : "zero-one-adam");
+        return -1;
+    }
+    if (clash) {
+        fprintf(stderr, "gcsim predict: --optimizer %s: not with %s (the phases set the "
+                        "compressor per step, uncompressed then 1-bit, and print their own "
+                        "table; docs/onebit-adam.md)\n",
+                o->phases.kind == RUN_PHASED_ONEBIT_ADAM ? "onebit-adam" : "zero-one-adam",
+                clash);
+        return -1;
+    }
+    return 0;
+}
 
 static int parse_options(int argc, char **argv, predict_options *o)
 {
@@ -208,6 +255,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"step-time", required_argument, 0, 1004},
         {"no-memory-check", no_argument, 0, 1005}, {"wide", no_argument, 0, 1006},
         {"convergence", required_argument, 0, 1007},
+        {"steps-total", required_argument, 0, 1008},
         {0, 0, 0, 0}};
     *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
                            .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
@@ -249,7 +297,8 @@ static int parse_options(int argc, char **argv, predict_options *o)
                 return -1;
             break;
         case 'O':
-            if (cli_training_optimizer("predict", optarg, &o->optimizer))
+            if (cli_training_optimizer_phased("predict", optarg, &o->optimizer, &o->phases,
+                                              &o->phased))
                 return -1;
             break;
         case 's':
@@ -348,6 +397,10 @@ static int parse_options(int argc, char **argv, predict_options *o)
             if (cli_training_step_time("predict", optarg, &o->step_time_s))
                 return -1;
             break;
+        case 1008:
+            if (cli_training_steps_total("predict", optarg, &o->steps_total))
+                return -1;
+            break;
         case 'h':
             predict_usage(stdout);
             return 1;
@@ -379,7 +432,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         cli_training_unexpected("predict", argv[optind]);
         return -1;
     }
-    return 0;
+    return predict_phases_options(o);
 }
 
 typedef struct {
@@ -898,7 +951,7 @@ int cmd_predict(int argc, char **argv)
     gcsim_error err = {.internal = 0};
     gcsim_platform platform;
     gcsim_model model = {0};
-    gcsim_payload_plan plan = {0};
+    gcsim_payload_plan plan = {0}, onebit_plan = {0};
     gcsim_stack *stack = malloc(sizeof *stack);
     predict_row *rows = NULL;
     predict_skip *skips = NULL;
@@ -1138,6 +1191,12 @@ int cmd_predict(int argc, char **argv)
         s.timeline_path = NULL;
         if (!(r = bucket_report(&s, &err)))
             goto fail;
+    } else if (o.phased) {
+        gcsim_engine engines[2] = {rows[0].engine, both ? ENGINE_DES : rows[0].engine};
+        if (gcsim_payload_plan_build(RUN_PHASES_ONEBIT_COMPRESSOR, &model, &onebit_plan, &err) ||
+            !(r = predict_phases_report(&o.phases, o.steps_total, &base, &onebit_plan, counts,
+                                        n_counts, engines, both ? 2 : 1, &err)))
+            goto fail;
     } else {
         r = build_report(rows, n_rows, both, &model, &platform, &o, batch, listed, n_listed,
                          skips, n_skips);
@@ -1200,6 +1259,7 @@ done:
     free(search);
     free(stack);
     gcsim_payload_plan_free(&plan);
+    gcsim_payload_plan_free(&onebit_plan);
     gcsim_model_free(&model);
     return status;
 }
