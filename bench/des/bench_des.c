@@ -34,7 +34,9 @@
  * is under 1% at 16,384 GPUs (perf).
  *
  * Usage: bench_des [--gpus N[,N...]] [--ring-gpus N] [--no-smpi] [--no-ps] [--ring-only]
- *                  [--repeat K]
+ *                  [--collectives C[,C...]] [--no-bert] [--repeat K]
+ * --collectives: the fitted rows' collectives (default hierarchical,ring; at most 4, e.g.
+ * hierarchical,ring,double-tree for issue 47's exponents); --no-bert leaves BERT-base out.
  * The all-reduce comparison and the rows of the fitted exponent run K times (default 3):
  * the medians are printed and fitted, with their spread.
  * Default --gpus 1024,4096,16384 (docs/des.md "Scale" has the figures).
@@ -353,8 +355,11 @@ static double exponent(const bench_row *rows, int n, const char *model, gcsim_co
 int main(int argc, char **argv)
 {
     int gpu_counts[8] = {1024, 4096, 16384}, n_counts = 3, ring_gpus = 256;
-    bool smpi = true, with_ps = true, iterations = true;
+    bool smpi = true, with_ps = true, iterations = true, with_bert = true;
     int repeat = 3;
+    /* the collectives of the fitted rows (--collectives; issue 47 adds double-tree) */
+    gcsim_collective cs[4] = {COLLECTIVE_HIERARCHICAL, COLLECTIVE_RING};
+    int n_cs = 2;
     for (int k = 1; k < argc; k++) {
         if (!strcmp(argv[k], "--ring-gpus") && k + 1 < argc)
             ring_gpus = atoi(argv[++k]);
@@ -362,9 +367,18 @@ int main(int argc, char **argv)
             smpi = false;
         else if (!strcmp(argv[k], "--no-ps"))
             with_ps = false;
+        else if (!strcmp(argv[k], "--no-bert"))
+            with_bert = false;
         else if (!strcmp(argv[k], "--ring-only"))
             iterations = false;
-        else if (!strcmp(argv[k], "--repeat") && k + 1 < argc)
+        else if (!strcmp(argv[k], "--collectives") && k + 1 < argc) {
+            n_cs = 0;
+            for (char *tok = strtok(argv[++k], ","); tok && n_cs < 4; tok = strtok(NULL, ","))
+                if (gcsim_collective_parse(tok, &cs[n_cs++]) != 0) {
+                    fprintf(stderr, "%s: --collectives: unknown collective '%s'\n", argv[0], tok);
+                    return 2;
+                }
+        } else if (!strcmp(argv[k], "--repeat") && k + 1 < argc)
             repeat = atoi(argv[++k]);
         else if (!strcmp(argv[k], "--gpus") && k + 1 < argc) {
             n_counts = 0;
@@ -372,7 +386,7 @@ int main(int argc, char **argv)
                 gpu_counts[n_counts++] = atoi(tok);
         } else {
             fprintf(stderr, "usage: %s [--gpus N[,N...]] [--ring-gpus N] [--no-smpi] [--no-ps] "
-                            "[--repeat K]\n", argv[0]);
+                            "[--collectives C[,C...]] [--no-bert] [--repeat K]\n", argv[0]);
             return 2;
         }
     }
@@ -513,13 +527,13 @@ int main(int argc, char **argv)
            getenv("GCSIM_DES_FULL") ? ", GCSIM_DES_FULL set" : "");
     printf("%-10s %-13s %6s %12s %10s %10s %10s %12s %10s %10s\n", "model", "collective", "GPUs",
            "messages", "wall_s", "cpu_s", "peak_MiB", "iter_s", "est_cpu_s", "est_MiB");
-    bench_row rows[20];
+    bench_row rows[40];
     int n_rows = 0;
-    const gcsim_collective cs[2] = {COLLECTIVE_HIERARCHICAL, COLLECTIVE_RING};
-    for (int c = 0; c < 2; c++)
+    for (int c = 0; c < n_cs; c++)
         for (int k = 0; k < n_counts; k++)
             rows[n_rows++] = (bench_row){"resnet-50", cs[c], gpu_counts[k], 0, 0};
-    rows[n_rows++] = (bench_row){"bert-base", COLLECTIVE_HIERARCHICAL, 4096, 0, 0};
+    if (with_bert)
+        rows[n_rows++] = (bench_row){"bert-base", COLLECTIVE_HIERARCHICAL, 4096, 0, 0};
     /* the parameter server at 1,024 GPUs (128 x 1,024 = 131,072 flows a phase; issue 14) */
     if (with_ps)
         rows[n_rows++] = (bench_row){"resnet-50", COLLECTIVE_PARAMETER_SERVER, 1024, 0, 0};
@@ -549,7 +563,7 @@ int main(int argc, char **argv)
             rows[r].cpu_s = 0; /* left out of the fit */
         }
     }
-    for (int c = 0; c < 2; c++)
+    for (int c = 0; c < n_cs; c++)
         printf("growth exponent, ResNet-50 %s, CPU s ~ GPUs^x over %d..%d GPUs: x = %.2f\n",
                gcsim_collective_name(cs[c]), gpu_counts[0], gpu_counts[n_counts - 1],
                exponent(rows, n_rows, "resnet-50", cs[c]));

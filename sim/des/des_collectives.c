@@ -243,6 +243,66 @@ static bool coalesced(des_sim *sim, int c, const gcsim_schedule *s, int p, bool 
     return *d == 1;
 }
 
+/* Whether phase p is a pipeline: its flows start or stop at different steps (the trees'
+ * chunks, sim/collectives/schedule.c tree_flows). */
+static bool pipelined(const gcsim_phase *ph)
+{
+    for (int x = 0; x < ph->n_flows; x++)
+        if (ph->flows[x].first_step != 0 || ph->flows[x].last_step != ph->steps - 1)
+            return true;
+    return false;
+}
+
+/* The barrier that ends every step of call c's pipelined phase p, or NULL where the steps
+ * run unsynchronized (a phase that is not a pipeline). It is part of the model, not a
+ * shortcut: GCSIM_DES_FULL (every step its own messages) keeps it.
+ *
+ * Why: an endpoint of a pipelined tree that waited only for its own flows started its next
+ * step as soon as they were done, so the endpoints drifted apart, each at its own offset
+ * from its children's and parent's progress, and the flows of a step started and ended at
+ * as many distinct instants as there were endpoints. SimGrid's full max-min update
+ * re-solves every flow in progress at each such instant: flows x instants, quadratic in
+ * the GPUs (a ResNet-50 iteration on 1,024 A100s under the default double tree: 20 CPU-s,
+ * 70% in the solver, against 0.17 s with hierarchical; issue 47). With every step ended
+ * together, as the analytic engine costs the schedule (each step the slowest of its
+ * active flows, sim/collectives/tree_cost.c), a step's flows start at one instant and end
+ * at as many instants as they have distinct rates, and the cost is linear in the flows.
+ * Contention is unchanged: the flows of a step still share their links, and background
+ * load, ECMP, oversubscription and jitter act on them as before. The participants are the
+ * endpoints with flows in the phase; every one walks all its steps (run_phase). */
+static sg_bar_t step_barrier(des_sim *sim, int c, const gcsim_schedule *s, int p)
+{
+    const des_plan *pl = sim->plan;
+    if (s->phases[p].steps < 2)
+        return NULL;
+    if (!sim->step_barriers) {
+        int most = 1;
+        for (int k = 0; k < pl->n_schedules; k++)
+            if (pl->schedules[k].n_phases > most)
+                most = pl->schedules[k].n_phases;
+        sim->step_barriers = calloc((size_t)pl->iteration.n_calls * (size_t)most,
+                                    sizeof *sim->step_barriers);
+        if (!sim->step_barriers)
+            xbt_die("des: out of memory");
+        sim->barrier_phases = most;
+    }
+    /* decided once per call and phase for all endpoints: this address marks "none" */
+    static char unsynchronized;
+    sg_bar_t *b = &sim->step_barriers[(size_t)c * (size_t)sim->barrier_phases + (size_t)p];
+    if (!*b && !pipelined(&s->phases[p]))
+        *b = (sg_bar_t)&unsynchronized;
+    if (!*b) {
+        unsigned n = 0;
+        int ends = s->endpoints < pl->endpoints ? s->endpoints : pl->endpoints;
+        for (int e = 0; e < ends; e++)
+            if (s->out_index[p][e] < s->out_index[p][e + 1] ||
+                s->in_index[p][e] < s->in_index[p][e + 1])
+                n++;
+        *b = sg_barrier_init(n);
+    }
+    return *b == (sg_bar_t)&unsynchronized ? NULL : *b;
+}
+
 static double route_latency_s(const des_plan *pl, int src, int dst)
 {
     int links[GCSIM_ROUTE_MAX_LINKS];
@@ -437,6 +497,7 @@ static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_co
         record_transfers(a, c, s, p, -1, t0, sent, received);
         return;
     }
+    sg_bar_t barrier = step_barrier(a->sim, c, s, p);
     for (int step = 0; step < ph->steps; step++) {
         double t0 = simgrid_get_clock();
         t.step = step;
@@ -444,6 +505,8 @@ static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_co
         double now = simgrid_get_clock();
         if (end > now) /* network jitter: the step's last message arrives then */
             sg_actor_sleep_for(end - now);
+        if (barrier)
+            sg_barrier_wait(barrier);
         if (a->sim->timeline || reencode)
             step_bytes(a, c, s, p, step, &sent, &received, &in_share);
         record_transfers(a, c, s, p, step, t0, sent, received);

@@ -5,6 +5,7 @@
 #ifndef GCSIM_DES_COLLECTIVES_H
 #define GCSIM_DES_COLLECTIVES_H
 
+#include <simgrid/barrier.h>
 #include <simgrid/forward.h>
 
 #include "des_internal.h"
@@ -74,6 +75,11 @@ struct des_sim {
     des_timeline *timeline;      /* or NULL */
     signed char *coalesce;       /* per call and phase: 0 undecided, 1 coalesced, -1 not */
     int coalesce_phases;         /* row length of coalesce */
+    /* Per call and phase (row length coalesce_phases), for pipelined phases run step by
+     * step: the barrier that ends each of their steps on every endpoint that has flows in
+     * the phase (des_collectives.c, step_barrier); NULL: not created yet. */
+    sg_bar_t *step_barriers;
+    int barrier_phases;          /* row length of step_barriers */
     int live;                    /* actors started and not finished */
     des_compute_mode compute;    /* how forward and backward run (des_plan_compute_mode) */
     sg_sem_t parked;             /* never released: where finished actors wait (des_sim.c) */

@@ -665,6 +665,7 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     free(sim.exchanged);
     free(sim.backward_done);
     free(sim.coalesce);
+    free(sim.step_barriers);
     free(sim.ready);
     free(sim.hosts);
 }
