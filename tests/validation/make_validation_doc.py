@@ -447,6 +447,45 @@ def tcp_training_section(gcsim, repo):
     return "\n".join(out)
 
 
+def time_to_accuracy_section(gcsim, repo):
+    """Issue 43: time to a target accuracy, compressed against uncompressed, published
+    end-to-end results against gcsim (time_to_accuracy.py)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        md = os.path.join(tmp, "tta.md")
+        r = run_script("time_to_accuracy.py", gcsim, repo, ["--markdown", md, "--check"])
+        if r.returncode != 0:
+            raise RuntimeError("time_to_accuracy.py: a gcsim run failed: %s" % r.stderr.strip())
+        table = open(md).read()
+        totals = r.stderr.strip().splitlines()[-1]
+    out = ["## Time to accuracy against published end-to-end results", "",
+           "Issue 43. `python3 tests/validation/time_to_accuracy.py $G .` (CTest: "
+           "`validation_time_to_accuracy`): published time to a target accuracy of compressed "
+           "against uncompressed training (`tests/validation/time_to_accuracy.tsv`, with "
+           "sources), against gcsim's prediction 1 / (w + (1 - w) x factor / r): r the "
+           "predicted per-step throughput ratio of the matching compression case, factor "
+           "gcsim's convergence factor (`--convergence best`), w the share of steps the "
+           "source runs uncompressed before compressing (1-bit Adam's warm-up). Error = "
+           "predicted / published - 1. Few published results give both a time to accuracy and "
+           "a setup gcsim can run: five rows, three predicted.", "", "Totals: " + totals, "",
+           table,
+           "Notes:", "",
+           "- The warm-up share, not the compressed step, sets most of 1-bit Adam's end-to-end "
+           "gain: at 15% warm-up the speedup cannot exceed 6.7x however fast the compressed "
+           "step, so gcsim's per-step over-prediction (7.9 and 9.4 against 6.6 and 6.2) "
+           "shrinks to +11-12% end to end.",
+           "- The source's own figures do not close on InfiniBand: its per-step 'up to 2x' with "
+           "15% warm-up gives 1 / (0.15 + 0.85 / 2) = 1.74, not its end-to-end 2.7x (on 40 GbE "
+           "its 6.6x gives 3.58 against 3.5, and SQuAD's 6.2x with 25% gives 2.69 against 2.7). "
+           "The InfiniBand figures are probably of different runs; gcsim's -6% there is against "
+           "the end-to-end figure.",
+           "- gcsim's factor for 1-bit compression with error feedback is 1 (variance bound), "
+           "the same as the source's 'same number of training samples'.",
+           "- PowerSGD's two rows (Vogels et al. 2019) are not predicted: the paper's cluster "
+           "was not retrieved here and gcsim has no CIFAR ResNet-18 or WikiText-2 LSTM model.",
+           ""]
+    return "\n".join(out)
+
+
 def stack_agreement_section(gcsim, repo):
     r = run_script("stack_agreement.py", gcsim, repo, ["--check"])
     lines = r.stdout.strip().splitlines()
@@ -712,6 +751,9 @@ def main(argv):
             "| `python3 tests/validation/tcp_training.py $G .` | uncompressed (fp32) training "
             "throughput on TCP clusters against published measurements, signed errors (issue "
             "42). CTest: `validation_tcp_training` |",
+            "| `python3 tests/validation/time_to_accuracy.py $G .` | time to a target accuracy, "
+            "compressed against uncompressed, against published end-to-end results (issue 43). "
+            "CTest: `validation_time_to_accuracy` |",
             "| `python3 tests/validation/stack_agreement.py $G . --check` | DES against analytic "
             "engine under the training stacks' programs, with overlap. CTest: "
             "`validation_stack_agreement` |",
@@ -748,6 +790,7 @@ def main(argv):
         parts.append(stack_agreement_section(gcsim, repo))
         parts.append(compression_section(gcsim, repo))
         parts.append(tcp_training_section(gcsim, repo))
+        parts.append(time_to_accuracy_section(gcsim, repo))
         parts.append(busbw_section(gcsim, repo))
         parts.append(nccl_logs_section(gcsim, repo))
         parts.append(single_gpu_section(gcsim, repo))

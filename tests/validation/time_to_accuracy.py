@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""gcsim's time to accuracy against published end-to-end results of compressed training.
+
+    time_to_accuracy.py GCSIM REPO [--markdown FILE] [--check]
+
+For every row of tests/validation/time_to_accuracy.tsv whose setup gcsim can run (the
+per-step case it names in published_compression.tsv), `gcsim predict --engine analytic
+--convergence best` of the compressed run and of the uncompressed run, as
+compression_cases.py runs them (the case's stack, exchange and args). The predicted
+time-to-accuracy speedup of a run whose first `warmup` share of the steps is uncompressed:
+
+    speedup = 1 / (warmup + (1 - warmup) x factor / r)
+
+with r = compressed / uncompressed throughput per step and factor = gcsim's convergence
+factor (iterations to fp32's accuracy over fp32's; docs/convergence.md) for the compressor,
+applied to the compressed steps. The warm-up share is the source's, not gcsim's (1-bit Adam's
+warm-up phases are another piece of issue 43). Rows without a setup are listed, not
+predicted, with the reason in the data file. Error = predicted / published - 1.
+
+--check exits 1 when a gcsim run fails or a row names an unknown case (accuracy is reported,
+not gated). Standard library only.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import compression_cases  # noqa: E402  (read_cases, the per-step cases)
+
+
+def read_rows(repo):
+    path = os.path.join(repo, "tests", "validation", "time_to_accuracy.tsv")
+    rows, header = [], None
+    for n, line in enumerate(open(path), 1):
+        if line.startswith("#") or not line.strip():
+            continue
+        fields = line.rstrip("\n").split("\t")
+        if header is None:
+            header = fields
+            continue
+        if len(fields) != len(header):
+            raise ValueError("%s:%d: %d fields, the header has %d" % (path, n, len(fields),
+                                                                     len(header)))
+        row = dict(zip(header, fields))
+        try:
+            row["warmup"] = float(row["warmup"])
+            row["speedup"] = float(row["speedup"])
+        except ValueError:
+            raise ValueError("%s:%d: warmup and speedup must be numbers" % (path, n))
+        if not 0 <= row["warmup"] < 1 or row["speedup"] <= 0:
+            raise ValueError("%s:%d: warmup in [0, 1), speedup > 0" % (path, n))
+        rows.append(row)
+    return rows
+
+
+def predict(gcsim, repo, case, compressor, exchange):
+    """(throughput, convergence factor, its source) of one run."""
+    argv = [gcsim, "predict", "--engine", "analytic", "--format", "json",
+            "--platform", case["platform"], "--model", case["model"], "--gpus", case["gpus"],
+            "--batch", case["batch"], "--compressor", compressor,
+            "--stack", case["stack"] if compressor != "none" else case["baseline_stack"],
+            "--convergence", "best"]
+    if exchange != "auto":
+        argv += ["--exchange", exchange]
+    if case.get("args", "-") not in ("", "-"):
+        argv += case["args"].split()
+    r = subprocess.run(argv, capture_output=True, text=True, cwd=repo, timeout=600)
+    if r.returncode != 0:
+        raise RuntimeError("%s: exit %d: %s" % (" ".join(argv[1:]), r.returncode,
+                                                r.stderr.strip()))
+    doc = json.loads(r.stdout)
+    meta = doc["meta"]
+    return (doc["rows"][0]["throughput_samples_per_s"], meta.get("convergence_factor"),
+            meta.get("convergence_source", "?"))
+
+
+def tta_speedup(warmup, factor, ratio):
+    """Uncompressed time over compressed time to the same accuracy."""
+    return 1.0 / (warmup + (1.0 - warmup) * factor / ratio)
+
+
+def markdown(rows):
+    out = ["| case | source | target | warm-up | published speedup | per-step ratio "
+           "(gcsim) | factor (gcsim, source) | predicted speedup | error |",
+           "|---|---|---|---:|---:|---:|---|---:|---:|"]
+    for r in rows:
+        if r.get("predicted") is None:
+            out.append("| %s | %s | %s | %.0f%% | %.2f | - | - | not predicted (%s) | - |" % (
+                r["case"], r["source"], r["target"], 100 * r["warmup"], r["speedup"],
+                r.get("why", "no setup")))
+            continue
+        out.append("| %s | %s | %s | %.0f%% | %.2f | %.2f | %s (%s) | %.2f | %+.0f%% |" % (
+            r["case"], r["source"], r["target"], 100 * r["warmup"], r["speedup"], r["ratio"],
+            "%.2f" % r["factor"] if r["factor"] is not None else "unknown", r["factor_source"],
+            r["predicted"], 100 * (r["predicted"] / r["speedup"] - 1)))
+    return "\n".join(out) + "\n"
+
+
+def totals(rows):
+    done = [r for r in rows if r.get("predicted") is not None]
+    if not done:
+        return "%d rows, none predicted" % len(rows)
+    errs = [abs(r["predicted"] / r["speedup"] - 1) for r in done]
+    faster = sum((r["predicted"] > 1) == (r["speedup"] > 1) for r in done)
+    return ("%d rows, %d predicted: compressed faster to the target in both for %d of %d, "
+            "median abs. error %.0f%%" % (len(rows), len(done), faster, len(done),
+                                         100 * statistics.median(errs)))
+
+
+def main(argv):
+    args, opts = [], {}
+    it = iter(argv[1:])
+    for a in it:
+        if a == "--markdown":
+            opts[a] = next(it, None)
+            if opts[a] is None:
+                sys.stderr.write("time_to_accuracy.py: --markdown needs a file\n")
+                return 2
+        elif a == "--check":
+            opts[a] = True
+        else:
+            args.append(a)
+    if len(args) != 2:
+        sys.stderr.write(__doc__)
+        return 2
+    gcsim, repo = os.path.abspath(args[0]), os.path.abspath(args[1])
+    try:
+        rows = read_rows(repo)
+    except (OSError, ValueError) as e:
+        sys.stderr.write("time_to_accuracy.py: %s\n" % e)
+        return 2
+    cases = {c["case"]: c for c in compression_cases.read_cases(repo)}
+    failures = 0
+    for r in rows:
+        if r["step_case"] == "-":
+            r["why"] = "setup not runnable: see the data file"
+            continue
+        case = cases.get(r["step_case"])
+        if case is None:
+            print("FAIL: %s: no case %s in published_compression.tsv" % (
+                r["case"], r["step_case"]), file=sys.stderr)
+            failures += 1
+            continue
+        try:
+            comp, factor, source = predict(gcsim, repo, case, case["compressor"],
+                                           case["exchange"])
+            base, _, _ = predict(gcsim, repo, case, "none", "auto")
+        except RuntimeError as e:
+            print("FAIL: %s" % e, file=sys.stderr)
+            failures += 1
+            continue
+        r["ratio"] = comp / base
+        r["factor"], r["factor_source"] = factor, source
+        if factor is None:
+            r["why"] = "gcsim's factor is unknown"
+            continue
+        r["predicted"] = tta_speedup(r["warmup"], factor, r["ratio"])
+    text = markdown(rows)
+    if opts.get("--markdown"):
+        open(opts["--markdown"], "w").write(text)
+    else:
+        sys.stdout.write(text)
+    print(totals(rows), file=sys.stderr)
+    return 1 if opts.get("--check") and failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
