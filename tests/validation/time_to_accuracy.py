@@ -15,7 +15,10 @@ with r = compressed / uncompressed throughput per step and factor = gcsim's conv
 factor (iterations to fp32's accuracy over fp32's; docs/convergence.md) for the compressor,
 applied to the compressed steps. The warm-up share is the source's, not gcsim's (1-bit Adam's
 warm-up phases are another piece of issue 43). Rows without a setup are listed, not
-predicted, with the reason in the data file. Error = predicted / published - 1.
+predicted, with the reason in the data file. Error = predicted / published - 1. A row whose
+compressed run ended below the uncompressed run's accuracy in the same epochs is 'missed':
+gcsim agrees when it does not predict that run as reaching the target faster (factor
+unknown, flagged as missing the target, or a predicted speedup of at most 1).
 
 --check exits 1 when a gcsim run fails or a row names an unknown case (accuracy is reported,
 not gated). Standard library only.
@@ -47,10 +50,11 @@ def read_rows(repo):
         row = dict(zip(header, fields))
         try:
             row["warmup"] = float(row["warmup"])
-            row["speedup"] = float(row["speedup"])
+            row["speedup"] = None if row["speedup"] == "missed" else float(row["speedup"])
         except ValueError:
-            raise ValueError("%s:%d: warmup and speedup must be numbers" % (path, n))
-        if not 0 <= row["warmup"] < 1 or row["speedup"] <= 0:
+            raise ValueError("%s:%d: warmup must be a number, speedup a number or 'missed'"
+                             % (path, n))
+        if not 0 <= row["warmup"] < 1 or (row["speedup"] is not None and row["speedup"] <= 0):
             raise ValueError("%s:%d: warmup in [0, 1), speedup > 0" % (path, n))
         rows.append(row)
     return rows
@@ -74,7 +78,8 @@ def predict(gcsim, repo, case, compressor, exchange):
     doc = json.loads(r.stdout)
     meta = doc["meta"]
     return (doc["rows"][0]["throughput_samples_per_s"], meta.get("convergence_factor"),
-            meta.get("convergence_source", "?"))
+            meta.get("convergence_source", "?"),
+            meta.get("convergence_reached_target") is False)
 
 
 def tta_speedup(warmup, factor, ratio):
@@ -82,32 +87,55 @@ def tta_speedup(warmup, factor, ratio):
     return 1.0 / (warmup + (1.0 - warmup) * factor / ratio)
 
 
+def published(r):
+    return "%.2f" % r["speedup"] if r["speedup"] is not None else "missed"
+
+
+def missed_agrees(r):
+    """A published miss: gcsim agrees unless it predicts reaching the target faster."""
+    return not (r.get("predicted") is not None and r["predicted"] > 1 and not r.get("flagged"))
+
+
 def markdown(rows):
     out = ["| case | source | target | warm-up | published speedup | per-step ratio "
            "(gcsim) | factor (gcsim, source) | predicted speedup | error |",
            "|---|---|---|---:|---:|---:|---|---:|---:|"]
     for r in rows:
-        if r.get("predicted") is None:
-            out.append("| %s | %s | %s | %.0f%% | %.2f | - | - | not predicted (%s) | - |" % (
-                r["case"], r["source"], r["target"], 100 * r["warmup"], r["speedup"],
+        if r.get("ratio") is None:
+            out.append("| %s | %s | %s | %.0f%% | %s | - | - | not predicted (%s) | - |" % (
+                r["case"], r["source"], r["target"], 100 * r["warmup"], published(r),
                 r.get("why", "no setup")))
             continue
-        out.append("| %s | %s | %s | %.0f%% | %.2f | %.2f | %s (%s) | %.2f | %+.0f%% |" % (
-            r["case"], r["source"], r["target"], 100 * r["warmup"], r["speedup"], r["ratio"],
-            "%.2f" % r["factor"] if r["factor"] is not None else "unknown", r["factor_source"],
-            r["predicted"], 100 * (r["predicted"] / r["speedup"] - 1)))
+        factor = "%.2f" % r["factor"] if r["factor"] is not None else "unknown"
+        if r.get("flagged"):
+            factor += ", misses the target in gcsim's runs"
+        pred = "%.2f" % r["predicted"] if r.get("predicted") is not None else "-"
+        if r["speedup"] is None:
+            err = "agrees (no gain predicted)" if missed_agrees(r) else "differs (gain predicted)"
+        elif r.get("predicted") is None:
+            err = "-"
+        else:
+            err = "%+.0f%%" % (100 * (r["predicted"] / r["speedup"] - 1))
+        out.append("| %s | %s | %s | %.0f%% | %s | %.2f | %s (%s) | %s | %s |" % (
+            r["case"], r["source"], r["target"], 100 * r["warmup"], published(r), r["ratio"],
+            factor, r["factor_source"], pred, err))
     return "\n".join(out) + "\n"
 
 
 def totals(rows):
-    done = [r for r in rows if r.get("predicted") is not None]
-    if not done:
-        return "%d rows, none predicted" % len(rows)
-    errs = [abs(r["predicted"] / r["speedup"] - 1) for r in done]
-    faster = sum((r["predicted"] > 1) == (r["speedup"] > 1) for r in done)
-    return ("%d rows, %d predicted: compressed faster to the target in both for %d of %d, "
-            "median abs. error %.0f%%" % (len(rows), len(done), faster, len(done),
-                                         100 * statistics.median(errs)))
+    done = [r for r in rows if r.get("predicted") is not None and r["speedup"] is not None]
+    missed = [r for r in rows if r["speedup"] is None and r.get("ratio") is not None]
+    text = "%d rows" % len(rows)
+    if done:
+        errs = [abs(r["predicted"] / r["speedup"] - 1) for r in done]
+        faster = sum((r["predicted"] > 1) == (r["speedup"] > 1) for r in done)
+        text += (", %d with a published speedup predicted: compressed faster to the target in "
+                 "both for %d of %d, median abs. error %.0f%%" % (
+                     len(done), faster, len(done), 100 * statistics.median(errs)))
+    if missed:
+        text += (", %d published misses of the target: gcsim predicts no gain for %d" % (
+            len(missed), sum(missed_agrees(r) for r in missed)))
+    return text
 
 
 def main(argv):
@@ -145,15 +173,15 @@ def main(argv):
             failures += 1
             continue
         try:
-            comp, factor, source = predict(gcsim, repo, case, case["compressor"],
-                                           case["exchange"])
-            base, _, _ = predict(gcsim, repo, case, "none", "auto")
+            comp, factor, source, flagged = predict(gcsim, repo, case, case["compressor"],
+                                                    case["exchange"])
+            base, _, _, _ = predict(gcsim, repo, case, "none", "auto")
         except RuntimeError as e:
             print("FAIL: %s" % e, file=sys.stderr)
             failures += 1
             continue
         r["ratio"] = comp / base
-        r["factor"], r["factor_source"] = factor, source
+        r["factor"], r["factor_source"], r["flagged"] = factor, source, flagged
         if factor is None:
             r["why"] = "gcsim's factor is unknown"
             continue
