@@ -16,7 +16,8 @@ predicted and measured effects are the same. Summary per source and overall: sig
 agreement and median |error|.
 
 A case's `args` column (- for none) adds gcsim predict options to both of its runs (issue
-43: --precision, --step-time from a published single-GPU figure). The cases are also
+43: --precision, --step-time from a published single-GPU figure); `compressed_args`, when not
+-, replaces them for the compressed run (a sharded case compressed by --sharding's ZeRO++). The cases are also
 summarised per set: issue 24's sources (MC, DGC, CGX, EGO) and the sources issue 43 added
 (ISSUE43_SOURCES), so that new data is reported apart from what was seen before.
 
@@ -32,7 +33,7 @@ import sys
 import tempfile
 
 EVEN = 0.03  # within 3% of 1: no sign to resolve
-ISSUE43_SOURCES = {"DS1BA", "BPS", "BAG"}  # sources added by issue 43 (the others are issue 24's)
+ISSUE43_SOURCES = {"DS1BA", "BPS", "BAG", "ZPP"}  # sources added by issue 43 (the others are issue 24's)
 
 
 def read_cases(repo):
@@ -62,14 +63,21 @@ def stack_file(repo, name, cycle, tmp):
     return out
 
 
-def throughput(gcsim, repo, case, compressor, stack, exchange):
+def run_args(case, compressed):
+    """The case's extra options for its compressed or its uncompressed run."""
+    args = case.get("args", "-")
+    if compressed and case.get("compressed_args", "-") not in ("", "-"):
+        args = case["compressed_args"]
+    return [] if args in ("", "-") else shlex.split(args)
+
+
+def throughput(gcsim, repo, case, compressor, stack, exchange, compressed=None):
     argv = [gcsim, "predict", "--engine", "analytic", "--format", "json",
             "--platform", case["platform"], "--model", case["model"], "--gpus", case["gpus"],
             "--batch", case["batch"], "--compressor", compressor, "--stack", stack]
     if exchange != "auto":
         argv += ["--exchange", exchange]
-    if case.get("args", "-") not in ("", "-"):
-        argv += shlex.split(case["args"])
+    argv += run_args(case, compressor != "none" if compressed is None else compressed)
     r = subprocess.run(argv, capture_output=True, text=True, cwd=repo, timeout=600)
     if r.returncode != 0:
         raise RuntimeError("%s: exit %d: %s" % (" ".join(argv[1:]), r.returncode, r.stderr.strip()))
@@ -119,7 +127,8 @@ def markdown(rows):
         if r["cycle"] != "-":
             stack += " (cycle %s)" % r["cycle"]
         out.append("| %s | %s | %s | %s | %s | %s | %.2f | %s | %s | %s | %s | %s | %s |" % (
-            r["case"], r["source"], r["model"], r["platform"].split("/")[-1][:-5], r["gpus"],
+            r["case"], r["source"], r["model"].split("/")[-1].replace(".json", ""),
+            r["platform"].split("/")[-1][:-5], r["gpus"],
             r["compressor"], r["measured"], cell("fused"), err("fused"), stack, cell("stacks"),
             err("stacks"), "agrees" if r.get("stacks") and agrees(r["stacks"], r["measured"])
             else "differs"))
@@ -162,11 +171,13 @@ def main(argv):
                     ("stacks", stack_file(repo, c["stack"], c["cycle"], tmp), c["baseline_stack"])):
                 try:
                     exchange = c["exchange"] if key == "stacks" else "auto"
-                    comp = throughput(gcsim, repo, c, c["compressor"], comp_stack, exchange)
+                    comp = throughput(gcsim, repo, c, c["compressor"], comp_stack, exchange,
+                                      compressed=True)
                     setup = (c["platform"], c["model"], c["gpus"], c["batch"], base_stack,
                              c.get("args", "-"))
                     if setup not in baselines:
-                        baselines[setup] = throughput(gcsim, repo, c, "none", base_stack, "auto")
+                        baselines[setup] = throughput(gcsim, repo, c, "none", base_stack, "auto",
+                                                      compressed=False)
                     base = baselines[setup]
                     row[key] = comp / base
                 except RuntimeError as e:

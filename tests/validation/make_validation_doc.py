@@ -502,8 +502,10 @@ def compression_issue43_notes(gcsim, repo):
     section's table, summarised apart there ("issue 43 sources")."""
     return "\n".join([
         "### Compression cases added by issue 43", "",
-        "Issue 43 added three sources to `tests/validation/published_compression.tsv` (32 "
-        "cases; with sources, how each figure was read and what was assumed): DeepSpeed's 1-bit "
+        "Issue 43 added three new sources to `tests/validation/published_compression.tsv` (32 "
+        "cases; with sources, how each figure was read and what was assumed), and two ZeRO++ "
+        "pairs (ZPP: an 18B GPT, ZeRO-3 against ZeRO++ on 384 V100s, the sharded case; the "
+        "same pairs as `zeropp.py`, not independent of it, within -10% to +8%): DeepSpeed's 1-bit "
         "Adam blog (DS1BA: BERT-Large on V100s over 40 GbE TCP at 4.1 Gbps effective and over "
         "40 Gb/s InfiniBand; 'up to' figures whose GPU counts are assumed), BytePS's gradient-"
         "compression write-ups (BPS: ImageNet on p3.16xlarge over 25 GbE TCP) and Bagua's "

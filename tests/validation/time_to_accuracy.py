@@ -69,8 +69,7 @@ def predict(gcsim, repo, case, compressor, exchange):
             "--convergence", "best"]
     if exchange != "auto":
         argv += ["--exchange", exchange]
-    if case.get("args", "-") not in ("", "-"):
-        argv += case["args"].split()
+    argv += compression_cases.run_args(case, compressor != "none")
     r = subprocess.run(argv, capture_output=True, text=True, cwd=repo, timeout=600)
     if r.returncode != 0:
         raise RuntimeError("%s: exit %d: %s" % (" ".join(argv[1:]), r.returncode,
