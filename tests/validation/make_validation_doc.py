@@ -479,7 +479,7 @@ def time_to_accuracy_section(gcsim, repo):
            "shrinks to +11-12% end to end.",
            "- DS1BA's own figures do not close on InfiniBand: its per-step 'up to 2x' with 15% "
            "warm-up gives 1 / (0.15 + 0.85 / 2) = 1.74, not its end-to-end 2.7x (on 40 GbE its "
-           "6.6x gives 3.58 against 3.5, and SQuAD's 6.2x with 25% gives 2.69 against 2.7).",
+           "6.6x gives 3.59 against 3.5, and SQuAD's 6.2x with 25% gives 2.70 against 2.7).",
            "- gcsim's factor for every compressor here is 1 (the variance bound: 1-bit with error "
            "feedback, 8-bit quantization). BytePS's 1-bit runs ended 0.2-0.6 points below SGDM's "
            "top-1 in the same epochs (ResNet-50 in one write-up, VGG-16 in both): gcsim still "
