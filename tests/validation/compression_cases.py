@@ -15,17 +15,25 @@ between (3% is what a figure read by eye cannot resolve), and the sign agrees wh
 predicted and measured effects are the same. Summary per source and overall: sign
 agreement and median |error|.
 
+A case's `args` column (- for none) adds gcsim predict options to both of its runs (issue
+43: --precision, --step-time from a published single-GPU figure); `compressed_args`, when not
+-, replaces them for the compressed run (a sharded case compressed by --sharding's ZeRO++). The cases are also
+summarised per set: issue 24's sources (MC, DGC, CGX, EGO) and the sources issue 43 added
+(ISSUE43_SOURCES), so that new data is reported apart from what was seen before.
+
 --check exits 1 when a gcsim run fails (not on accuracy: the numbers are reported, not
 gated). Standard library only.
 """
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
 import tempfile
 
 EVEN = 0.03  # within 3% of 1: no sign to resolve
+ISSUE43_SOURCES = {"DS1BA", "BPS", "BAG", "ZPP"}  # sources added by issue 43 (the others are issue 24's)
 
 
 def read_cases(repo):
@@ -55,12 +63,21 @@ def stack_file(repo, name, cycle, tmp):
     return out
 
 
-def throughput(gcsim, repo, case, compressor, stack, exchange):
+def run_args(case, compressed):
+    """The case's extra options for its compressed or its uncompressed run."""
+    args = case.get("args", "-")
+    if compressed and case.get("compressed_args", "-") not in ("", "-"):
+        args = case["compressed_args"]
+    return [] if args in ("", "-") else shlex.split(args)
+
+
+def throughput(gcsim, repo, case, compressor, stack, exchange, compressed=None):
     argv = [gcsim, "predict", "--engine", "analytic", "--format", "json",
             "--platform", case["platform"], "--model", case["model"], "--gpus", case["gpus"],
             "--batch", case["batch"], "--compressor", compressor, "--stack", stack]
     if exchange != "auto":
         argv += ["--exchange", exchange]
+    argv += run_args(case, compressor != "none" if compressed is None else compressed)
     r = subprocess.run(argv, capture_output=True, text=True, cwd=repo, timeout=600)
     if r.returncode != 0:
         raise RuntimeError("%s: exit %d: %s" % (" ".join(argv[1:]), r.returncode, r.stderr.strip()))
@@ -87,6 +104,15 @@ def summary(rows, key):
         100 * errs[min(len(errs) - 1, int(round(0.9 * (len(errs) - 1))))])
 
 
+def case_sets(rows):
+    """(name, rows) for issue 24's sources and issue 43's, when both are present."""
+    old = [r for r in rows if r["source"] not in ISSUE43_SOURCES]
+    new = [r for r in rows if r["source"] in ISSUE43_SOURCES]
+    if not old or not new:
+        return []
+    return [("issue 24 sources", old), ("issue 43 sources", new)]
+
+
 def markdown(rows):
     out = ["| case | source | model | platform | GPUs | compressor | measured ratio | "
            "fused ratio | fused error | stack | stack ratio | stack error | sign (stack) |",
@@ -101,7 +127,8 @@ def markdown(rows):
         if r["cycle"] != "-":
             stack += " (cycle %s)" % r["cycle"]
         out.append("| %s | %s | %s | %s | %s | %s | %.2f | %s | %s | %s | %s | %s | %s |" % (
-            r["case"], r["source"], r["model"], r["platform"].split("/")[-1][:-5], r["gpus"],
+            r["case"], r["source"], r["model"].split("/")[-1].replace(".json", ""),
+            r["platform"].split("/")[-1][:-5], r["gpus"],
             r["compressor"], r["measured"], cell("fused"), err("fused"), stack, cell("stacks"),
             err("stacks"), "agrees" if r.get("stacks") and agrees(r["stacks"], r["measured"])
             else "differs"))
@@ -112,6 +139,9 @@ def markdown(rows):
     for s in sources + ["all"]:
         sub = [r for r in rows if s == "all" or r["source"] == s]
         out.append("| %s (%d) | %s | %s |" % (s, len(sub), summary(sub, "fused"),
+                                               summary(sub, "stacks")))
+    for name, sub in case_sets(rows):
+        out.append("| %s (%d) | %s | %s |" % (name, len(sub), summary(sub, "fused"),
                                                summary(sub, "stacks")))
     return "\n".join(out) + "\n"
 
@@ -141,10 +171,13 @@ def main(argv):
                     ("stacks", stack_file(repo, c["stack"], c["cycle"], tmp), c["baseline_stack"])):
                 try:
                     exchange = c["exchange"] if key == "stacks" else "auto"
-                    comp = throughput(gcsim, repo, c, c["compressor"], comp_stack, exchange)
-                    setup = (c["platform"], c["model"], c["gpus"], c["batch"], base_stack)
+                    comp = throughput(gcsim, repo, c, c["compressor"], comp_stack, exchange,
+                                      compressed=True)
+                    setup = (c["platform"], c["model"], c["gpus"], c["batch"], base_stack,
+                             c.get("args", "-"))
                     if setup not in baselines:
-                        baselines[setup] = throughput(gcsim, repo, c, "none", base_stack, "auto")
+                        baselines[setup] = throughput(gcsim, repo, c, "none", base_stack, "auto",
+                                                      compressed=False)
                     base = baselines[setup]
                     row[key] = comp / base
                 except RuntimeError as e:
@@ -158,6 +191,9 @@ def main(argv):
         sys.stdout.write(text)
     if opts.get("--json"):
         json.dump(rows, open(opts["--json"], "w"), indent=1)
+    for name, sub in case_sets(rows):
+        print("%s, %d cases: before (fused) %s; now (stacks) %s" % (
+            name, len(sub), summary(sub, "fused"), summary(sub, "stacks")), file=sys.stderr)
     print("%d cases: before (fused) %s; now (stacks) %s" % (
         len(rows), summary(rows, "fused"), summary(rows, "stacks")), file=sys.stderr)
     return 1 if opts.get("--check") and failures else 0
