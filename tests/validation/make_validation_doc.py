@@ -365,8 +365,10 @@ def compression_section(gcsim, repo):
            "laws are fitted to GPU micro-benchmarks only (docs/stacks.md); the platforms are "
            "built from hardware figures (`tests/validation/platforms/`, sources inside); CGX's "
            "and EgoVerse's single-GPU figures are used as compute profiles (single-GPU "
-           "measurements). Four independent sources: MergeComp/Cupcake (MC), MIT HAN Lab's DGC "
-           "code (DGC), CGX (IST Austria) and an EgoVerse pull request (EGO).",
+           "measurements). Seven independent sources: MergeComp/Cupcake (MC), MIT HAN Lab's DGC "
+           "code (DGC), CGX (IST Austria) and an EgoVerse pull request (EGO), and since issue "
+           "43 DeepSpeed's 1-bit Adam blog (DS1BA), BytePS's compression write-ups (BPS) and "
+           "Bagua's benchmarks (BAG); the ZeRO++ pairs (ZPP) repeat two of `zeropp.py`'s.",
            "", "Held out and left out on purpose: the GRACE benchmark data release and "
            "pytorch/pytorch issue #74148, which issue 24 names as the project's held-out "
            "validation set.", "", "Totals: " + totals, "", table,
