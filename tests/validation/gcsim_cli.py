@@ -21,6 +21,26 @@ class GcsimError(Exception):
         super().__init__("%s: %s" % (command_line(argv), why))
 
 
+def read_tsv(path):
+    """The rows of one of this folder's tab-separated measurement files: '#' lines and blank
+    lines skipped, the first other line the header; each row a (line number, dict) pair.
+    A row of the wrong width raises ValueError naming the file and line."""
+    header, rows = None, []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            if line.startswith("#") or not line.strip():
+                continue
+            fields = line.rstrip("\n").split("\t")
+            if header is None:
+                header = fields
+                continue
+            if len(fields) != len(header):
+                raise ValueError("%s:%d: %d fields, the header has %d"
+                                 % (path, n, len(fields), len(header)))
+            rows.append((n, dict(zip(header, fields))))
+    return rows
+
+
 def command_line(argv):
     return " ".join(shlex.quote(a) for a in argv)
 

@@ -18,22 +18,12 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gcsim_cli  # noqa: E402  (read_tsv)
 
 
 def read_cases(path):
-    header, rows = None, []
-    for line in open(path):
-        if line.startswith("#") or not line.strip():
-            continue
-        fields = line.rstrip("\n").split("\t")
-        if header is None:
-            header = fields
-            continue
-        if len(fields) != len(header):
-            raise ValueError("%s: %d fields where the header has %d: %s"
-                             % (path, len(fields), len(header), line.strip()))
-        rows.append(dict(zip(header, fields)))
-    return rows
+    return [row for _, row in gcsim_cli.read_tsv(path)]
 
 
 def throughput(gcsim, repo, case, gpus):

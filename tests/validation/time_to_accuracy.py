@@ -32,22 +32,13 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import compression_cases  # noqa: E402  (read_cases, the per-step cases)
+import gcsim_cli  # noqa: E402  (read_tsv)
 
 
 def read_rows(repo):
     path = os.path.join(repo, "tests", "validation", "time_to_accuracy.tsv")
-    rows, header = [], None
-    for n, line in enumerate(open(path), 1):
-        if line.startswith("#") or not line.strip():
-            continue
-        fields = line.rstrip("\n").split("\t")
-        if header is None:
-            header = fields
-            continue
-        if len(fields) != len(header):
-            raise ValueError("%s:%d: %d fields, the header has %d" % (path, n, len(fields),
-                                                                     len(header)))
-        row = dict(zip(header, fields))
+    rows = []
+    for n, row in gcsim_cli.read_tsv(path):
         try:
             row["warmup"] = float(row["warmup"])
             row["speedup"] = None if row["speedup"] == "missed" else float(row["speedup"])
