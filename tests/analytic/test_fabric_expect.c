@@ -24,31 +24,18 @@
 #include "analytic.h"
 #include "check.h"
 #include "collectives.h"
+#include "../des/des_test_platform.h"
 #include "fabric_expect.h"
 
 #define SIZE (64.0 * 1024 * 1024)
 
+/* des_test_platform's uniform nodes (one GPU, one NIC each), on leaves of a fat tree */
 static gcsim_platform tree(int nodes, int nodes_per_leaf)
 {
-    gcsim_platform p;
-    memset(&p, 0, sizeof p);
+    gcsim_platform p = des_test_platform(nodes, 1);
     strcpy(p.name, "fabric-expect-test");
-    strcpy(p.source_path, "<test platform>");
-    strcpy(p.gpu.type, "testgpu");
-    p.nodes = nodes;
-    p.gpus_per_node = 1;
-    p.gpu.speed_flops = 1e12;
-    p.intra.kind = INTRA_PCIE_SWITCH;
-    p.intra.gpu_to_host_Bps = 100e9;
-    p.intra.gpu_to_gpu_Bps = 100e9;
-    p.intra.latency_s = 1e-6;
-    p.nic.kind = NIC_ETHERNET;
-    p.nic.bandwidth_Bps = 1.25e9;
-    p.nic.latency_s = 20e-6;
-    p.nic.per_node = 1;
     p.fabric.topology = FABRIC_FAT_TREE;
     p.fabric.nodes_per_leaf = nodes_per_leaf;
-    p.fabric.oversubscription = 1;
     return p;
 }
 
