@@ -36,7 +36,8 @@ both are shown. Standard library only; exit 0 unless gcsim fails (1) or a file i
 the speedup gcsim's own step would give at the two extremes of overlap: "overlapped" is
 gcsim's prediction (communication behind compute as DeepSpeed's fetch schedule allows),
 "serial" is (compute + comm + codec) of ZeRO-3 over the same of ZeRO++, i.e. no
-communication hidden at all, from the same run's compute_s, comm_s and compress_s. Nothing
+communication hidden at all, from the same run's compute_s, comm_s (the analytic engine's:
+the calls' durations summed; --bounds needs --engine analytic) and compress_s. Nothing
 is fitted: where the published speedups fall between the two says how much of the
 communication the real runs hid (docs/sharding.md, "ZeRO++ against ZeRO-3").
 """
@@ -138,6 +139,11 @@ def main():
                     help="also the no-overlap (serial) speedup of gcsim's own step per pair")
     a = ap.parse_args()
     rows = sharded.read_rows(TSV)
+    if a.bounds and a.engine != "analytic":
+        print("zeropp.py: --bounds reads the analytic engine's comm_s (the calls' durations "
+              "summed); the DES's spans each program with its codec steps: give --engine "
+              "analytic", file=sys.stderr)
+        return 2
     serial = {} if a.bounds else None
     try:
         with tempfile.TemporaryDirectory() as tmp:
