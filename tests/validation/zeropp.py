@@ -39,7 +39,9 @@ gcsim's prediction (communication behind compute as DeepSpeed's fetch schedule a
 communication hidden at all, from the same run's compute_s, comm_s (the analytic engine's:
 the calls' durations summed; --bounds needs --engine analytic) and compress_s. Nothing
 is fitted: where the published speedups fall between the two says how much of the
-communication the real runs hid (docs/sharding.md, "ZeRO++ against ZeRO-3").
+communication the real runs hid (docs/sharding.md, "ZeRO++ against ZeRO-3"). Under the
+analytic engine every run is also checked never to take longer than that serial sum (exit
+1 otherwise).
 """
 import argparse
 import json
@@ -107,6 +109,11 @@ def predict(gcsim, model, platform, gpus, batch, sharding, engine):
         raise RuntimeError(p.stderr.strip() or "exit %d" % p.returncode)
     row = json.loads(p.stdout)["rows"][-1]
     serial = row["compute_s"] + row["comm_s"] + (row.get("compress_s") or 0.0)
+    if engine == "analytic" and row["iteration_s"] > serial * (1 + 1e-9):
+        # one stream that waits only for compute cannot take longer than running every
+        # call and every codec step after all of the compute
+        raise RuntimeError("%s on %s: iteration %.6f s exceeds compute + calls + codec "
+                           "%.6f s" % (sharding, platform, row["iteration_s"], serial))
     return row["iteration_s"], row.get("memory_bytes_per_gpu", 0) / 1e9, serial
 
 
