@@ -31,6 +31,17 @@ Inputs, each marked:
 The memory column is gcsim's estimate for ZeRO++ (GB per GPU) against the 32 GB V100: the
 run is published, so "no fit" is gcsim's error. Predictions use --no-memory-check so that
 both are shown. Standard library only; exit 0 unless gcsim fails (1) or a file is bad (2).
+
+--bounds (a diagnostic, not a prediction; the default table is unchanged) adds, per pair,
+the speedup gcsim's own step would give at the two extremes of overlap: "overlapped" is
+gcsim's prediction (communication behind compute as DeepSpeed's fetch schedule allows),
+"serial" is (compute + comm + codec) of ZeRO-3 over the same of ZeRO++, i.e. no
+communication hidden at all, from the same run's compute_s, comm_s (the analytic engine's:
+the calls' durations summed; --bounds needs --engine analytic) and compress_s. Nothing
+is fitted: where the published speedups fall between the two says how much of the
+communication the real runs hid (docs/sharding.md, "ZeRO++ against ZeRO-3"). Under the
+analytic engine every run is also checked never to take longer than that serial sum (exit
+1 otherwise).
 """
 import argparse
 import json
@@ -97,10 +108,18 @@ def predict(gcsim, model, platform, gpus, batch, sharding, engine):
     if p.returncode != 0:
         raise RuntimeError(p.stderr.strip() or "exit %d" % p.returncode)
     row = json.loads(p.stdout)["rows"][-1]
-    return row["iteration_s"], row.get("memory_bytes_per_gpu", 0) / 1e9
+    serial = row["compute_s"] + row["comm_s"] + (row.get("compress_s") or 0.0)
+    if engine == "analytic" and row["iteration_s"] > serial * (1 + 1e-9):
+        # one stream that waits only for compute cannot take longer than running every
+        # call and every codec step after all of the compute
+        raise RuntimeError("%s on %s: iteration %.6f s exceeds compute + calls + codec "
+                           "%.6f s" % (sharding, platform, row["iteration_s"], serial))
+    return row["iteration_s"], row.get("memory_bytes_per_gpu", 0) / 1e9, serial
 
 
-def run(gcsim, rows, engine, tmp):
+def run(gcsim, rows, engine, tmp, serial=None):
+    """{id: (speedup, ZeRO++ GB per GPU)}; serial, a dict, also gets {id: no-overlap
+    speedup} (--bounds)."""
     out = {}
     for r in rows:
         if r["internode_gbps_per_node"] == "?":
@@ -109,9 +128,11 @@ def run(gcsim, rows, engine, tmp):
         model = model_file(size, tmp)
         plat = platform_file(int(r["internode_gbps_per_node"]), gpus, tmp)
         batch = int(r["tokens_per_gpu"]) // SEQ
-        z3, _ = predict(gcsim, model, plat, gpus, batch, "zero3", engine)
-        zp, mem = predict(gcsim, model, plat, gpus, batch, ZEROPP, engine)
+        z3, _, z3_serial = predict(gcsim, model, plat, gpus, batch, "zero3", engine)
+        zp, mem, zp_serial = predict(gcsim, model, plat, gpus, batch, ZEROPP, engine)
         out[r["id"]] = (z3 / zp, mem)
+        if serial is not None:
+            serial[r["id"]] = z3_serial / zp_serial
     return out
 
 
@@ -121,16 +142,26 @@ def main():
     ap.add_argument("--before", help="another gcsim to compare with (e.g. the base commit's)")
     ap.add_argument("--engine", default="analytic")
     ap.add_argument("--markdown", nargs="?", const="-")
+    ap.add_argument("--bounds", action="store_true",
+                    help="also the no-overlap (serial) speedup of gcsim's own step per pair")
     a = ap.parse_args()
     rows = sharded.read_rows(TSV)
+    if a.bounds and a.engine != "analytic":
+        print("zeropp.py: --bounds reads the analytic engine's comm_s (the calls' durations "
+              "summed); the DES's spans each program with its codec steps: give --engine "
+              "analytic", file=sys.stderr)
+        return 2
+    serial = {} if a.bounds else None
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            now = run(a.gcsim, rows, a.engine, tmp)
+            now = run(a.gcsim, rows, a.engine, tmp, serial)
             before = run(a.before, rows, a.engine, tmp) if a.before else {}
     except RuntimeError as e:
         print("gcsim failed: %s" % e, file=sys.stderr)
         return 1
     lines = report(rows, now, before)
+    if serial is not None:
+        lines += [""] + bounds_report(rows, now, serial)
     text = "\n".join(lines) + "\n"
     if a.markdown and a.markdown != "-":
         with open(a.markdown, "w") as f:
@@ -138,6 +169,32 @@ def main():
     else:
         sys.stdout.write(text)
     return 0
+
+
+def summary(e):
+    """Median signed and absolute error and range of a list of signed errors."""
+    return "median signed error %+.1f%%, median |error| %.1f%%, range %+.0f%% to %+.0f%%" % (
+        100 * statistics.median(e), 100 * statistics.median([abs(x) for x in e]),
+        100 * min(e), 100 * max(e))
+
+
+def bounds_report(rows, now, serial):
+    """Markdown lines: per pair, the published speedup, gcsim's (overlapped) and the
+    no-overlap one from the same runs, and where the published one falls between them
+    (0: at gcsim's overlapped step, 1: at no overlap; outside 0..1 beyond either)."""
+    lines = ["| row | published | overlapped (gcsim) | serial (no overlap) | serial error | "
+             "position |", "|---|---:|---:|---:|---:|---:|"]
+    errs = []
+    for r in rows:
+        if r["id"] not in serial:
+            continue
+        pub, sp, ser = float(r["speedup"]), now[r["id"]][0], serial[r["id"]]
+        errs.append(ser / pub - 1)
+        pos = (pub - sp) / (ser - sp) if abs(ser - sp) > 1e-9 else float("nan")
+        lines.append("| %s | %.2f | %.2f | %.2f | %+.0f%% | %.2f |" % (
+            r["id"], pub, sp, ser, 100 * (ser / pub - 1), pos))
+    lines += ["", "No-overlap bound, %d pairs: %s." % (len(errs), summary(errs))]
+    return lines
 
 
 def report(rows, now, before):
@@ -170,10 +227,6 @@ def report(rows, now, before):
             " (no fit)" if mem > GPU_MEMORY_GB else ""))
     lines.append("")
     if errs:
-        def summary(e):
-            return "median signed error %+.1f%%, median |error| %.1f%%, range %+.0f%% to %+.0f%%" % (
-                100 * statistics.median(e), 100 * statistics.median([abs(x) for x in e]),
-                100 * min(e), 100 * max(e))
         lines.append("%d pairs: %s." % (len(errs), summary(errs)))
         if errs_before:
             lines.append("Before (--before): %s." % summary(errs_before))
