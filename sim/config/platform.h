@@ -99,6 +99,11 @@ typedef struct {
         double message_overhead_s; /* per message (NCCL step) on top of nic.latency */
         int mtu_bytes;            /* tcp: the Ethernet MTU whose headers and framing the
                                      payload shares the wire with; 0: no framing charged */
+        int flows;                /* tcp: TCP flows of one connection, each way (channels x
+                                     sockets): NCCL splits every transfer equally over them */
+        double flow_balance;      /* tcp: the slowest of those flows over their mean rate;
+                                     the connection and the NIC move flows x the slowest
+                                     (1: equal flows, or a single flow) */
         double connection_Bps;    /* derived: what one GPU's connections move each way
                                      (channels x threads x min(sockets x stream, thread));
                                      0: no cap */

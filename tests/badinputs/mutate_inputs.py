@@ -53,7 +53,8 @@ OPTIONAL = {"description", "source", "sources", "price", "usd_per_gpu_hour", "gp
             "codec_profile", "nvls_bandwidth",
             # transports and PCIe topology (docs/formats.md): all optional
             "transport", "gpudirect", "channels", "message_overhead", "socket_threads",
-            "sockets_per_thread", "stream_bandwidth", "thread_bandwidth", "mtu", "pcie",
+            "sockets_per_thread", "stream_bandwidth", "thread_bandwidth", "mtu", "flow_balance",
+            "pcie",
             "sockets", "socket_link", "p2p", "host_memory_bandwidth"}
 
 NUMBER_VALUES = [0, -1, 1e308, 2**63, 0.5, "12", None, [], {}, True]

@@ -18,16 +18,28 @@ check() {
     rm -f "${TMPDIR:-/tmp}/transport_caps.$$"
 }
 # Socket caps: 2 channels x 2 threads x min(2 sockets x 5 Gb/s, 8 Gb/s per thread) = 32 Gb/s
-# = 4 GB/s per GPU each way, below the 100 Gb/s NIC and the 16 GB/s PCIe.
-check tcp-1gpu 4 4.0 "1 GPU per NIC: the GPU's socket connections (4 GB/s) bound the ring"
+# = 4 GB/s per GPU each way, below the 100 Gb/s NIC and the 16 GB/s PCIe; NCCL splits each
+# transfer equally over the 2 x 2 x 2 = 8 flows, which move 8 x the slowest: by default
+# flow_balance 0.846 of their mean, 3.384 GB/s.
+check tcp-1gpu 4 3.384 "1 GPU per NIC: the GPU's socket connections (4 GB/s x 0.846) bound the ring"
 # 8 GPUs share one NIC: one ring per NIC leaves each node from one GPU, whose connections
-# carry it: the same 4 GB/s (P2P inside the node at 16 GB/s).
-check tcp-8gpu 32 4.0 "8 GPUs per NIC, P2P: the exiting GPU's connections bound the ring"
+# carry it: the same 3.384 GB/s (P2P inside the node at 16 GB/s).
+check tcp-8gpu 32 3.384 "8 GPUs per NIC, P2P: the exiting GPU's connections bound the ring"
+# A stated flow_balance 0.5: the connections move 4 x 0.5 = 2 GB/s, 1 and 8 GPUs per NIC.
+check tcp-1gpu-balance 4 2.0 "1 GPU per NIC: connections x flow_balance 0.5"
+check tcp-8gpu-balance 32 2.0 "8 GPUs per NIC: the exiting GPU's connections x flow_balance 0.5"
+# The same on 10 Gb/s: the NIC binds (1.1768531 GB/s of payload at MTU 1500, below the
+# connections' 2 GB/s), and the equal split gets 0.5 of it: 0.58842655 GB/s.
+check tcp-8gpu-10gbe-balance 32 0.58842655 "8 GPUs per NIC, NIC-bound: TCP payload x flow_balance 0.5"
+# One flow per connection (channels 1, the proxy thread's one socket): nothing to balance,
+# the NIC's 1.1768531 GB/s of payload.
+check tcp-1flow 4 1.1768531 "one flow: no equal-split loss"
 # No P2P and host memory 40 GB/s (20 GB/s of staged copies: written and read): per node the
 # 7 hops inside the node, the hop out and the hop in all cross it: 9 flows, 20/9 GB/s each.
 check tcp-8gpu-staged 32 2.2222222 "8 GPUs per NIC, staged: host memory shared by 9 flows"
-# Defaults: 2 channels x 1 thread x min(1 x 42 Gb/s, 42 Gb/s) = 84 Gb/s = 10.5 GB/s.
-check tcp-defaults 4 10.5 "tcp defaults: 2 channels x one 42 Gb/s core"
+# Defaults: 2 channels x 1 thread x min(1 x 42 Gb/s, 42 Gb/s) = 84 Gb/s = 10.5 GB/s, 2 flows
+# at flow_balance 0.846: 8.883 GB/s (the NIC's payload, 11.768531 x 0.846 = 9.956 GB/s, is above it).
+check tcp-defaults 4 8.883 "tcp defaults: 2 channels x one 42 Gb/s core x 0.846"
 # Without a transport the NIC alone: 100 Gb/s = 12.5 GB/s (the behaviour before transports).
 check no-transport 4 12.5 "no transport: the NIC's line rate"
 # One node, 2 sockets of 4 GPUs, P2P: the ring 0..7 crosses 3 -> 4 and 7 -> 0, one flow on
@@ -38,8 +50,9 @@ check pcie-2socket 8 5.0 "root complex per socket: the socket link bounds the ri
 check pcie-2socket-staged 8 2.5 "no P2P: host memory shared by the node's 8 hops"
 # TCP framing on a 10 Gb/s NIC (caps 4 GB/s above it): MTU 1500 carries 1448 payload bytes
 # per 1538 on the wire, 1.25 x 1448 / 1538 GB/s; MTU 9000 8948 per 9038.
-check tcp-10gbe 4 1.1768531 "TCP payload per wire byte at MTU 1500"
-check tcp-10gbe-jumbo 4 1.2375526 "TCP payload per wire byte at MTU 9000"
+# Both with 8 flows at the default flow_balance 0.846.
+check tcp-10gbe 4 0.99561772 "TCP payload per wire byte at MTU 1500, x 0.846"
+check tcp-10gbe-jumbo 4 1.0469695 "TCP payload per wire byte at MTU 9000, x 0.846"
 # Per-message overhead: 100 us on every hop between nodes; 8 B on 4 GPUs is 2 x 3 steps of
 # latency, so the overhead adds 600 us (within 0.1%) to the same platform without it (which
 # still pays NCCL's own per-call and per-hop overheads, docs/collectives.md).
@@ -56,5 +69,5 @@ for engine in analytic des; do
         { echo "FAIL: tcp-overhead: message_overhead per hop ($engine)"; fail=1; }
 done
 rm -f "${TMPDIR:-/tmp}/transport_caps_no_overhead.$$.json"
-[ "$fail" -eq 0 ] && echo "ok: socket caps (1 and 8 GPUs per NIC), staging, defaults, framing, sockets, overhead"
+[ "$fail" -eq 0 ] && echo "ok: socket caps and flow balance (1 and 8 GPUs per NIC), staging, defaults, framing, sockets, overhead"
 exit "$fail"

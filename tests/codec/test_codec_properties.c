@@ -278,6 +278,7 @@ static void zero_codec_and_infinite_bandwidth(void)
     gcsim_platform *p = &w.platform;
     p->nic.bandwidth_Bps = p->intra.gpu_to_gpu_Bps = p->intra.gpu_to_host_Bps = 1e30;
     p->nic.latency_s = p->intra.latency_s = p->fabric.switch_latency_s = 0;
+    p->nic.connection_Bps = 0; /* no socket-connection cap either (0: none, platform.h) */
     for (int gpus = 8; gpus <= 64; gpus *= 8) {
         gcsim_prediction none, c;
         CHECK(predict(&w, "none", gpus, NULL, GCSIM_EXCHANGE_AUTO, &none) == 0);
