@@ -1,8 +1,10 @@
 /* sim/collectives/nccl_call.c: NCCL's per-call latency for a training call (nccl_call.h). */
+#include <math.h>
 #include <stdbool.h>
 
 #include "nccl_call.h"
 #include "protocol.h"
+#include "schedule_memo.h"
 #include "tuner_model.h"
 
 int gcsim_nccl_call_algo(gcsim_collective c)
@@ -69,4 +71,27 @@ double gcsim_nccl_alltoall_overhead_s(const gcsim_platform *p, int ranks, int no
     gcsim_nccl_latency_of(GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE, GCSIM_OP_ALLGATHER,
                           nvlink_node(p), ranks, nodes, &l);
     return l.base_s + (nodes > 1 ? l.inter_hop_s : 0);
+}
+
+int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
+                         gcsim_nccl_tuned_call *out, gcsim_error *err)
+{
+    gcsim_tuned t;
+    if (gcsim_tuner_choose(p, gpus, GCSIM_OP_ALLREDUCE, bytes, COLLECTIVE_COUNT,
+                           GCSIM_PROTO_COUNT, &t, err))
+        return -1;
+    /* the schedule the engines run for the call: its closed form on the platform as
+     * written, with the call's chunks (gcsim_call_pipeline_chunks of a dense call) */
+    gcsim_bucket_bytes b = {.dense_bytes = bytes, .payload_bytes = bytes,
+                            .aggregation = PAYLOAD_DENSE_SUMMABLE};
+    double sched_s;
+    if (gcsim_schedule_memo_time_s(p, gpus, t.collective, 0,
+                                   gcsim_pipeline_chunks(t.collective, bytes), 0, &b, &sched_s,
+                                   err))
+        return -1;
+    *out = (gcsim_nccl_tuned_call){.collective = t.collective, .algo = t.algo,
+                                   .protocol = (int)t.protocol, .time_s = t.time_s,
+                                   .schedule_s = sched_s,
+                                   .fixed_s = fmax(0.0, t.time_s - sched_s)};
+    return 0;
 }
