@@ -70,4 +70,15 @@ typedef struct {
 int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
                          gcsim_nccl_tuned_call *out, gcsim_error *err);
 
+/* The same for a sharded job's all-gather or reduce-scatter (c: COLLECTIVE_ALLGATHER or
+ * COLLECTIVE_REDUCE_SCATTER) of `b` per GPU over groups of `group` of its `gpus` GPUs (0:
+ * all): the protocol `gcsim collective --op allgather|reducescatter` picks for NCCL's ring
+ * on `group` GPUs at nccl-tests' size (the gathered result: b's payload x group; the
+ * buffer scattered: b's payload), and the fixed cost that makes the call alone take that
+ * time over the schedule both engines run (the groups' schedule on all GPUs).
+ * out->collective is c. */
+int gcsim_nccl_group_call_tune(const gcsim_platform *p, int gpus, int group, gcsim_collective c,
+                               const gcsim_bucket_bytes *b, gcsim_nccl_tuned_call *out,
+                               gcsim_error *err);
+
 #endif
