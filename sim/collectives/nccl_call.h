@@ -56,8 +56,10 @@ double gcsim_nccl_alltoall_overhead_s(const gcsim_platform *p, int ranks, int no
  * overheads for that protocol are what the schedule there lacks, and they go into the
  * fixed cost: fixed_s = max(0, time_s - schedule_s). What cannot be charged is a shorter
  * hop than the platform's (LL's and LL128's intra-node hop is 0.18-0.56 of Simple's):
- * where collective's time is below the schedule's (small LL calls), the call costs the
- * schedule's time, an upper bound (docs/collectives.md, "NCCL's overheads in training"). */
+ * where collective's time is below its schedule's (small LL calls), every candidate
+ * (algorithm x protocol) would cost the larger of the two, and the one of least such cost
+ * is returned: the tightest upper bound of collective's time that the engines can run
+ * (docs/collectives.md, "The tuner's protocol in training calls"). */
 typedef struct {
     gcsim_collective collective; /* the schedule both engines run */
     int algo;                    /* gcsim_nccl_algo */
