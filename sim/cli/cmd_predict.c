@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compressor_file.h"
 #include "atomic_file.h"
 #include "case_build.h"
 #include "predict_phases.h"
@@ -990,6 +991,10 @@ int cmd_predict(int argc, char **argv)
         goto fail;
     if (gcsim_profile_time_s(prof, batch, &T1_s, &err))
         goto fail;
+    char spec[256]; /* a description file's spec (file:PATH.json), else the name given */
+    if (gcsim_compressor_resolve(o.compressor, spec, sizeof spec, &err))
+        goto fail;
+    o.compressor = spec;
     if (gcsim_payload_plan_build(o.compressor, &model, &plan, &err))
         goto fail;
     sweep_case base = predict_case(&o, &platform, &model, &plan, stack, batch);

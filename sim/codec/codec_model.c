@@ -68,6 +68,17 @@ int gcsim_codec_work_of(const char *spec_in, gcsim_codec_work *w, gcsim_error *e
     const char *spec = gc_compressor_spec(c);
     const char *name = gc_compressor_name(c);
     bool ef = strncmp(spec, "ef+", 3) == 0;
+    if (strcmp(name, gc_compressor_cost_reference(c)) != 0) {
+        /* A described compressor (compressor_file.h) does the work of the built-in it
+         * names, with its error feedback and, for a low-rank payload, its rank. */
+        char ref[96];
+        int rank = gc_compressor_described_rank(c);
+        snprintf(ref, sizeof ref, "%s%s", ef ? "ef+" : "", gc_compressor_cost_reference(c));
+        if (rank > 0)
+            snprintf(ref + strlen(ref), sizeof ref - strlen(ref), ":rank=%d", rank);
+        gc_compressor_free(c);
+        return gcsim_codec_work_of(ref, w, err);
+    }
     int rc = 0;
     if (strcmp(name, "none") == 0) {
         /* fp32 is summed by the collective as it is: nothing to encode or decode. */

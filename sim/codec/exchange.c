@@ -37,7 +37,7 @@ bool gcsim_compressor_summable(const char *spec)
     char msg[256];
     if (gc_compressor_create(spec ? spec : "none", &c, msg, sizeof msg) != 0)
         return false;
-    const char *n = gc_compressor_name(c);
+    const char *n = gc_compressor_cost_reference(c);
     /* random-k: workers that share the seed draw the same indices, so values add in
      * place; the other sparse selections differ per worker */
     bool summable = gc_compressor_aggregation(c) == GC_AGG_DENSE_SUMMABLE ||
@@ -52,7 +52,7 @@ static bool is_randomk(const char *spec)
     char msg[256];
     if (gc_compressor_create(spec ? spec : "none", &c, msg, sizeof msg) != 0)
         return false;
-    bool r = strcmp(gc_compressor_name(c), "randomk") == 0;
+    bool r = strcmp(gc_compressor_cost_reference(c), "randomk") == 0;
     gc_compressor_free(c);
     return r;
 }

@@ -25,7 +25,8 @@ const char *gcsim_stack_payload_name(gcsim_stack_payload k)
 
 static gcsim_stack_payload kind_of(const gc_compressor *c)
 {
-    const char *n = gc_compressor_name(c);
+    /* a described compressor has its reference's kind (compressor_file.c checks they agree) */
+    const char *n = gc_compressor_cost_reference(c);
     if (strcmp(n, "powersgd") == 0)
         return STACK_PAYLOAD_LOW_RANK;
     /* random-k: the workers share the seed, so the values add in place (the same rule as

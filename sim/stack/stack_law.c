@@ -245,7 +245,8 @@ static int compressor_name_of(const char *spec, char name[64], char *msg, size_t
     gc_compressor *c;
     if (gc_compressor_create(spec, &c, msg, msg_len))
         return -1;
-    snprintf(name, 64, "%s", gc_compressor_name(c));
+    /* a described compressor runs as the stack runs the built-in it names */
+    snprintf(name, 64, "%s", gc_compressor_cost_reference(c));
     gc_compressor_free(c);
     have_last = len < sizeof last_spec;
     if (have_last) {
