@@ -9,15 +9,11 @@
 #include "codec_internal.h"
 #include "compressor.h"
 
+/* The normalized spec whose costs price spec: a described compressor is priced as the
+ * built-in it names (its model, its entry of a measured profile). */
 static int normalize(const char *spec, char *out, size_t len, gcsim_error *err)
 {
-    gc_compressor *c;
-    char msg[256];
-    if (gc_compressor_create(spec ? spec : "none", &c, msg, sizeof msg) != 0)
-        return gcsim_fail(err, "%s", msg);
-    snprintf(out, len, "%s", gc_compressor_spec(c));
-    gc_compressor_free(c);
-    return 0;
+    return gcsim_codec_cost_spec(spec, out, len, err);
 }
 
 int gcsim_codec_init_model(gcsim_codec *c, const gcsim_gpu_params *gpu, const char *spec,

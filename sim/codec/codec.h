@@ -63,6 +63,11 @@ typedef struct {
     int powersgd_rank;           /* > 0: low-rank matrix products (FLOPs) */
 } gcsim_codec_work;
 
+/* The spec whose codec costs (model, measured profile) price spec: spec itself, normalized,
+ * for a built-in; for a described compressor (compressor_file.h) the built-in it names,
+ * with its error feedback and a low-rank payload's rank. */
+int gcsim_codec_cost_spec(const char *spec, char *out, size_t out_len, gcsim_error *err);
+
 /* The passes the C library's encoder and decoder make for a compressor spec
  * (codec_model.c). "none" does no work. */
 int gcsim_codec_work_of(const char *spec, gcsim_codec_work *out, gcsim_error *err);

@@ -146,6 +146,34 @@ static int lower(const cJSON *root, char *spec, size_t spec_len, json_ctx *ctx)
     return 0;
 }
 
+/* Specs read from description files in this process and their files, for messages
+ * (gcsim_compressor_file_of). Written while options are read, before any worker thread. */
+#define REMEMBERED 32
+static struct {
+    char spec[256];
+    char path[512];
+} remembered[REMEMBERED];
+static int n_remembered;
+
+static void remember(const char *spec, const char *path)
+{
+    if (gcsim_compressor_file_of(spec) || n_remembered == REMEMBERED)
+        return;
+    snprintf(remembered[n_remembered].spec, sizeof remembered[0].spec, "%s", spec);
+    snprintf(remembered[n_remembered].path, sizeof remembered[0].path, "%s", path);
+    n_remembered++;
+}
+
+const char *gcsim_compressor_file_of(const char *spec)
+{
+    if (!spec)
+        return NULL;
+    for (int i = 0; i < n_remembered; i++)
+        if (strcmp(remembered[i].spec, spec) == 0)
+            return remembered[i].path;
+    return NULL;
+}
+
 int gcsim_compressor_resolve(const char *arg, char *spec, size_t spec_len, gcsim_error *err)
 {
     if (!gcsim_compressor_is_file(arg)) {
@@ -168,5 +196,7 @@ int gcsim_compressor_resolve(const char *arg, char *spec, size_t spec_len, gcsim
         return -1;
     rc = lower(root, spec, spec_len, &ctx);
     cJSON_Delete(root);
+    if (rc == 0)
+        remember(spec, path);
     return rc;
 }

@@ -27,4 +27,8 @@ bool gcsim_compressor_is_file(const char *arg);
  * err naming the file and the JSON path. */
 int gcsim_compressor_resolve(const char *arg, char *spec, size_t spec_len, gcsim_error *err);
 
+/* The description file a spec was read from by gcsim_compressor_resolve in this process
+ * (for messages that must name the file: a stack that cannot run it), or NULL. */
+const char *gcsim_compressor_file_of(const char *spec);
+
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compressor_file.h"
 #include "compressor.h"
 #include "stack.h"
 
@@ -273,9 +274,16 @@ int gcsim_stack_entry_for(const gcsim_stack *s, const char *spec,
         const gcsim_stack_entry *e = &s->entries[k];
         if (strcmp(e->compressor, name) != 0)
             continue;
-        if (e->refusal[0])
+        if (e->refusal[0]) {
+            /* a described compressor runs as its reference: name the file and field */
+            const char *file = gcsim_compressor_file_of(spec);
+            if (file)
+                return gcsim_fail(err, "%s: $.codec.like: stack %s cannot run %s, which the "
+                                       "description names for its costs: %s (%s)",
+                                  file, s->name, name, e->refusal, s->path);
             return gcsim_fail(err, "stack %s cannot run %s: %s (%s)", s->name, name, e->refusal,
                               s->path);
+        }
         *out = e;
         return 0;
     }

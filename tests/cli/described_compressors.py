@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""A compressor described only in JSON (compressors/described/*.json, docs/compressors.md
+"Described compressors") predicts what the built-in it imitates predicts, in every command
+that takes --compressor: predict (analytic and des engines, fused and pytorch-ddp stacks),
+sweep, plan and breakeven.
+
+Each command runs twice, once with the built-in's name and once with file:PATH.json; the
+CSV outputs must be equal field by field, as text (so to the last printed digit), after the
+compressor's spec is written the same way in both (the described one prints its own spec) and
+the case id column, a hash of the spec, is left out. Convergence is off (--convergence none)
+where a command counts it: a described compressor's factor is unknown by design.
+
+usage: described_compressors.py GCSIM SOURCE_DIR
+"""
+import csv
+import io
+import re
+import subprocess
+import sys
+
+GCSIM, SRC = sys.argv[1], sys.argv[2]
+PLATFORM = f"{SRC}/platforms/h100-400g.json"
+MODEL = f"{SRC}/models/alexnet.json"
+PAIRS = [("terngrad", f"file:{SRC}/compressors/described/terngrad-like.json"),
+         ("signsgd", f"file:{SRC}/compressors/described/signsgd-like.json")]
+DESCRIBED = re.compile(r"(ef\+)?described:[a-z0-9_=.,+-]*codec=([a-z0-9-]+)")
+failures = 0
+
+
+def run(args):
+    p = subprocess.run([GCSIM] + args, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"FAIL: gcsim {' '.join(args)} exited {p.returncode}: {p.stderr}")
+    return p.stdout
+
+
+# the built-ins' specs with every default filled in, as gcsim prints them
+BUILTIN_SPEC = {"terngrad": "terngrad:clip=2.5,bucket=0,min_size=0,last=fp32",
+                "signsgd": "signsgd:bucket=0"}
+
+
+def rows(text, builtin):
+    """The CSV's rows without the id column, each spec of the compressor written @SPEC@."""
+    reader = csv.reader(io.StringIO(text))
+    header = next(reader)
+    keep = [i for i, name in enumerate(header) if name != "id"]
+    out = []
+    for row in reader:
+        out.append([DESCRIBED.sub("@SPEC@", row[i]).replace(BUILTIN_SPEC[builtin], "@SPEC@")
+                    for i in keep])
+    return [header[i] for i in keep], out
+
+
+def compare(what, args_of, builtin, described):
+    global failures
+    ha, ra = rows(run(args_of(builtin)), builtin)
+    hb, rb = rows(run(args_of(described)), builtin)
+    if ha != hb or ra != rb or not ra:
+        failures += 1
+        print(f"FAIL: {what}: {builtin} and {described} differ")
+        for x, y in zip(ra, rb):
+            for i, (u, v) in enumerate(zip(x, y)):
+                if u != v:
+                    print(f"  column {ha[i]}: {u!r} != {v!r}")
+    else:
+        print(f"ok: {what}: {builtin} == {described} ({len(ra)} rows)")
+
+
+for builtin, described in PAIRS:
+    for stack in ("fused", "pytorch-ddp"):
+        for engine in ("analytic", "des"):
+            compare(f"predict --stack {stack} --engine {engine}",
+                    lambda c, s=stack, e=engine: ["predict", "--platform", PLATFORM, "--model",
+                                                  MODEL, "--gpus", "8,16", "--format", "csv",
+                                                  "--stack", s, "--engine", e,
+                                                  "--compressor", c],
+                    builtin, described)
+    compare("sweep", lambda c: ["sweep", "--platforms", PLATFORM, "--models", MODEL,
+                                "--gpus", "8,16", "--stacks", "fused,pytorch-ddp",
+                                "--format", "csv", "--compressor", c], builtin, described)
+    compare("plan", lambda c: ["plan", "--platform", PLATFORM, "--model", MODEL,
+                               "--target-throughput", "50000", "--convergence", "none",
+                               "--format", "csv", "--compressor", c], builtin, described)
+    compare("breakeven", lambda c: ["breakeven", "--platform", PLATFORM, "--model", MODEL,
+                                    "--gpus", "16", "--convergence", "none", "--format", "csv",
+                                    "--compressor", c], builtin, described)
+sys.exit(1 if failures else 0)
