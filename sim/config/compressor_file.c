@@ -184,7 +184,7 @@ int gcsim_compressor_resolve(const char *arg, char *spec, size_t spec_len, gcsim
     }
     const char *path = arg + strlen(GCSIM_COMPRESSOR_FILE_PREFIX);
     if (!*path)
-        return gcsim_fail(err, "--compressor: \"file:\" names no file (file:PATH.json)");
+        return gcsim_fail(err, "\"file:\" names no file (file:PATH.json)");
     char *text = NULL;
     if (json_read_file(path, DESCRIPTION_MAX_BYTES, &text, err))
         return -1;
