@@ -78,6 +78,16 @@ gcsim_stack_setting gcsim_stack_setting_of(const char *spec)
         set.bits = gcsim_stack_qsgd_bits(spec_value(spec, "s"));
     else if (IS("powersgd"))
         set.rank = spec_value(spec, "rank");
+    else if (IS("described")) {
+        /* a described compressor (compressor_file.h) sets what its reference's laws are of:
+         * a sparse payload's density, a low-rank payload's rank, the bits per element */
+        if (strstr(spec, ":payload=sparse"))
+            set.density = spec_value(spec, "density");
+        if (strstr(spec, ":payload=lowrank"))
+            set.rank = spec_value(spec, "rank");
+        else
+            set.bits = spec_value(spec, "bits");
+    }
 #undef IS
     return set;
 }

@@ -7,7 +7,8 @@ sweep, plan and breakeven.
 Each command runs twice, once with the built-in's name and once with file:PATH.json; the
 CSV outputs must be equal field by field, as text (so to the last printed digit), after the
 compressor's spec is written the same way in both (the described one prints its own spec) and
-the case id column, a hash of the spec, is left out. Convergence is off (--convergence none)
+the case id column, a hash of the spec, is left out. The sparse and low-rank examples, whose
+formats approximate their built-ins', are compared within a stated tolerance (below). Convergence is off (--convergence none)
 where a command counts it: a described compressor's factor is unknown by design.
 
 usage: described_compressors.py GCSIM SOURCE_DIR
@@ -84,4 +85,25 @@ for builtin, described in PAIRS:
     compare("breakeven", lambda c: ["breakeven", "--platform", PLATFORM, "--model", MODEL,
                                     "--gpus", "16", "--convergence", "none", "--format", "csv",
                                     "--compressor", c], builtin, described)
+# The sparse and low-rank examples approximate their built-ins' formats (their descriptions
+# say how): throughput within 1e-4 relative, payload bytes within 0.05% (PowerSGD-like: 64 bytes of
+# 501546 on AlexNet, its header varints).
+NEAR = [("ef+topk:ratio=0.01", f"file:{SRC}/compressors/described/topk-like.json"),
+        ("powersgd:rank=4", f"file:{SRC}/compressors/described/powersgd-like.json")]
+for builtin, described in NEAR:
+    def first_row(c, stack):
+        text = run(["sweep", "--platforms", PLATFORM, "--models", MODEL, "--gpus", "16",
+                    "--stacks", stack, "--format", "csv", "--compressor", c])
+        return next(csv.DictReader(io.StringIO(text)))
+    for stack in ("fused", "pytorch-ddp"):
+        a, b = first_row(builtin, stack), first_row(described, stack)
+        ok = a["status"] == b["status"] == "ok"
+        for key, tol in (("throughput_samples_per_s", 1e-4), ("payload_bytes", 5e-4)):
+            x, y = float(a[key]), float(b[key])
+            ok = ok and abs(x - y) <= tol * max(abs(x), abs(y))
+        if ok:
+            print(f"ok: sweep --stack {stack}: {builtin} ~ {described}")
+        else:
+            failures += 1
+            print(f"FAIL: sweep --stack {stack}: {builtin} {a} vs {described} {b}")
 sys.exit(1 if failures else 0)
