@@ -132,4 +132,5 @@ const gc_codec gc_codec_described = {
     .agg = GC_AGG_DENSE_SUMMABLE, .agg_of = agg_of, .unbiased = unbiased, .check = check,
     .encode = encode, .decode = decode, .fixed_body = fixed_body,
     .fixed_body_last = fixed_body_last, .bucket = bucket, .checks_finite = true,
+    .omit_defaults = true,
 };

@@ -138,6 +138,8 @@ struct gc_codec {
     /* true when encode itself rejects NaN/Inf (fused into its first pass, for speed) with
      * gc_nonfinite_error; otherwise the public layer scans the input first */
     bool checks_finite;
+    /* the canonical spec leaves out keys at their default (gc_spec_format) */
+    bool omit_defaults;
 };
 
 struct gc_compressor {

@@ -1,6 +1,7 @@
 /* Compressor description files (compressor_file.h, docs/compressors.md). */
 #include "compressor_file.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,8 @@ bool gcsim_compressor_is_file(const char *arg)
 
 static const char *const top_keys[] = {"schema", "name", "description", "source", "payload",
                                        "aggregation", "unbiased", "error_feedback", "codec",
-                                       NULL};
+                                       "convergence", NULL};
+static const char *const convergence_keys[] = {"factor", "source", NULL};
 static const char *const payload_keys[] = {"kind", "bits_per_element", "index_bits", "density",
                                            "rank", "scale_bytes", "bucket_elements",
                                            "extra_bytes", "dense_below_elements", "last_layer",
@@ -55,7 +57,14 @@ static int only_for(const cJSON *payload, const char *key, int kind, unsigned ki
     return 0;
 }
 
-static int lower(const cJSON *root, char *spec, size_t spec_len, json_ctx *ctx)
+/* A convergence factor the file states, with its source (conv_factor is NAN when none). */
+typedef struct {
+    double factor;
+    char source[400];
+} stated_factor;
+
+static int lower(const cJSON *root, char *spec, size_t spec_len, stated_factor *conv,
+                 json_ctx *ctx)
 {
     char schema[64], name[128], text[1024];
     if (json_expect_object(root, "$", top_keys, ctx) ||
@@ -95,6 +104,15 @@ static int lower(const cJSON *root, char *spec, size_t spec_len, json_ctx *ctx)
     bool unbiased = false, ef = false;
     if (json_bool(root, "$", "unbiased", &unbiased, ctx) ||
         json_bool(root, "$", "error_feedback", &ef, ctx))
+        return -1;
+    const cJSON *stated = json_member(root, "convergence");
+    conv->factor = NAN;
+    conv->source[0] = '\0';
+    if (stated && (json_expect_object(stated, "$.convergence", convergence_keys, ctx) ||
+                   json_number(stated, "$.convergence", "factor", true, 1e-3, 1e3, &conv->factor,
+                               ctx) ||
+                   json_string(stated, "$.convergence", "source", true, conv->source,
+                               sizeof conv->source, ctx)))
         return -1;
     const cJSON *codec = json_member(root, "codec");
     if (!codec)
@@ -152,26 +170,42 @@ static int lower(const cJSON *root, char *spec, size_t spec_len, json_ctx *ctx)
 static struct {
     char spec[256];
     char path[512];
+    stated_factor conv;
 } remembered[REMEMBERED];
 static int n_remembered;
 
-static void remember(const char *spec, const char *path)
+static void remember(const char *spec, const char *path, const stated_factor *conv)
 {
     if (gcsim_compressor_file_of(spec) || n_remembered == REMEMBERED)
         return;
     snprintf(remembered[n_remembered].spec, sizeof remembered[0].spec, "%s", spec);
     snprintf(remembered[n_remembered].path, sizeof remembered[0].path, "%s", path);
+    remembered[n_remembered].conv = *conv;
     n_remembered++;
+}
+
+static int remembered_index(const char *spec)
+{
+    for (int i = 0; spec && i < n_remembered; i++)
+        if (strcmp(remembered[i].spec, spec) == 0)
+            return i;
+    return -1;
 }
 
 const char *gcsim_compressor_file_of(const char *spec)
 {
-    if (!spec)
-        return NULL;
-    for (int i = 0; i < n_remembered; i++)
-        if (strcmp(remembered[i].spec, spec) == 0)
-            return remembered[i].path;
-    return NULL;
+    int i = remembered_index(spec);
+    return i < 0 ? NULL : remembered[i].path;
+}
+
+bool gcsim_compressor_file_convergence(const char *spec, double *factor, const char **source)
+{
+    int i = remembered_index(spec);
+    if (i < 0 || isnan(remembered[i].conv.factor))
+        return false;
+    *factor = remembered[i].conv.factor;
+    *source = remembered[i].conv.source;
+    return true;
 }
 
 int gcsim_compressor_resolve(const char *arg, char *spec, size_t spec_len, gcsim_error *err)
@@ -194,9 +228,10 @@ int gcsim_compressor_resolve(const char *arg, char *spec, size_t spec_len, gcsim
     free(text);
     if (rc)
         return -1;
-    rc = lower(root, spec, spec_len, &ctx);
+    stated_factor conv;
+    rc = lower(root, spec, spec_len, &conv, &ctx);
     cJSON_Delete(root);
     if (rc == 0)
-        remember(spec, path);
+        remember(spec, path, &conv);
     return rc;
 }

@@ -31,4 +31,9 @@ int gcsim_compressor_resolve(const char *arg, char *spec, size_t spec_len, gcsim
  * (for messages that must name the file: a stack that cannot run it), or NULL. */
 const char *gcsim_compressor_file_of(const char *spec);
 
+/* The convergence factor (iterations to fp32's accuracy / fp32's) a description file states
+ * in "convergence", with its "source"; false when the spec is not from a file or the file
+ * states none (then the factor is unknown: a described compressor has no accuracy proxy). */
+bool gcsim_compressor_file_convergence(const char *spec, double *factor, const char **source);
+
 #endif

@@ -8,8 +8,9 @@ Each command runs twice, once with the built-in's name and once with file:PATH.j
 CSV outputs must be equal field by field, as text (so to the last printed digit), after the
 compressor's spec is written the same way in both (the described one prints its own spec) and
 the case id column, a hash of the spec, is left out. The sparse and low-rank examples, whose
-formats approximate their built-ins', are compared within a stated tolerance (below). Convergence is off (--convergence none)
-where a command counts it: a described compressor's factor is unknown by design.
+formats approximate their built-ins', are compared within a stated tolerance (below).
+Convergence is off (--convergence none) in these comparisons: a described compressor's
+factor is unknown unless its file states one (checked at the end).
 
 usage: described_compressors.py GCSIM SOURCE_DIR
 """
@@ -106,4 +107,19 @@ for builtin, described in NEAR:
         else:
             failures += 1
             print(f"FAIL: sweep --stack {stack}: {builtin} {a} vs {described} {b}")
+# Convergence: unknown for a description without a factor; a factor the file states, with
+# its source, used and labelled as the file's (breakeven's to-accuracy columns).
+def conv(c):
+    text = run(["breakeven", "--platform", PLATFORM, "--model", MODEL, "--gpus", "16",
+                "--format", "csv", "--compressor", c])
+    return next(csv.DictReader(io.StringIO(text)))
+plain = conv(f"file:{SRC}/compressors/described/terngrad-like.json")
+stated = conv(f"file:{SRC}/tests/cli/described/terngrad-stated.json")
+if plain.get("convergence_source") == "unknown" and stated.get("convergence_source") == "stated by file" \
+        and float(stated.get("convergence_factor") or "nan") == 1.25:
+    print("ok: convergence: unknown without a stated factor, the file's 1.25 with one")
+else:
+    failures += 1
+    print("FAIL: convergence:", plain.get("convergence_source"), "/",
+          stated.get("convergence_source"), stated.get("convergence_factor"))
 sys.exit(1 if failures else 0)

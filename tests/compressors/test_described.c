@@ -54,6 +54,9 @@ int main(void)
         CHECK(gc_compressor_aggregation(c) == GC_AGG_SHARED_SCALE);
         CHECK(strcmp(gc_compressor_cost_reference(c), "terngrad") == 0);
         CHECK(gc_compressor_described_rank(c) == 0);
+        /* the canonical spec leaves out keys at their default and reads back to itself */
+        CHECK(strcmp(gc_compressor_spec(c), "described:bits=2,scale_bytes=4,extra_bytes=1,"
+                                            "last=fp32,agg=shared-scale,codec=terngrad") == 0);
         CHECK(!gc_compressor_is_unbiased(c));
         float g[4] = {1, 2, 3, 4};
         gc_bytes out = {0};
