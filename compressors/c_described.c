@@ -16,7 +16,8 @@
  * elements, and the last layer when last=fp32, are sent as extra_bytes + 4 n. Every
  * payload starts with the library's header (gc_payload_header_bytes), as built-ins do.
  * agg says how payloads combine in a collective; codec names the built-in whose codec
- * work and stack programs price this one (the simulator's cost reference).
+ * work and stack programs price this one (the simulator's cost reference); exchanges the
+ * exchanges it may use.
  */
 #include <math.h>
 
@@ -24,7 +25,7 @@
 
 enum {
     K_PAYLOAD, K_BITS, K_INDEX_BITS, K_DENSITY, K_RANK, K_SCALE_BYTES, K_BUCKET, K_EXTRA,
-    K_DENSE_BELOW, K_LAST, K_AGG, K_UNBIASED, K_CODEC, K_COUNT
+    K_DENSE_BELOW, K_LAST, K_AGG, K_UNBIASED, K_CODEC, K_EXCHANGES, K_COUNT
 };
 static const char *const payload_choices[] = {"fixed", "sparse", "lowrank", NULL};
 static const char *const last_choices[] = {"same", "fp32", NULL};
@@ -51,6 +52,9 @@ static const gc_key keys[] = {
     {"agg", GK_ENUM, "dense-summable", 0, 0, agg_choices},
     {"unbiased", GK_INT, "0", 0, 1, NULL},
     {"codec", GK_ENUM, "none", 0, 0, codec_choices},
+    /* the exchanges the format supports, a bit each: 1 all-reduce, 2 all-gather, 4 parameter
+     * server (7: any the aggregation and the stack allow) */
+    {"exchanges", GK_INT, "7", 1, 7, NULL},
 };
 _Static_assert(sizeof keys / sizeof keys[0] == K_COUNT && K_COUNT <= GC_MAX_KEYS,
                "one key per enum value");
@@ -125,6 +129,7 @@ static size_t bucket(const double *p, size_t n)
 }
 
 const char *gc_described_cost_reference(const double *p) { return codec_choices[(int)p[K_CODEC]]; }
+unsigned gc_described_exchanges(const double *p) { return (unsigned)p[K_EXCHANGES]; }
 int gc_described_rank(const double *p) { return (int)p[K_PAYLOAD] == 2 ? (int)p[K_RANK] : 0; }
 
 const gc_codec gc_codec_described = {

@@ -138,6 +138,11 @@ const char *gc_compressor_cost_reference(const gc_compressor *c)
     return c->codec == &gc_codec_described ? gc_described_cost_reference(c->p) : c->codec->name;
 }
 
+unsigned gc_compressor_exchanges(const gc_compressor *c)
+{
+    return c->codec == &gc_codec_described ? gc_described_exchanges(c->p) : GC_EXCHANGES_ANY;
+}
+
 int gc_compressor_described_rank(const gc_compressor *c)
 {
     return c->codec == &gc_codec_described ? gc_described_rank(c->p) : 0;

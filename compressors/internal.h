@@ -165,6 +165,7 @@ extern const gc_codec gc_codec_none, gc_codec_fp16, gc_codec_bf16, gc_codec_tern
  * payload=lowrank), c_described.c. */
 const char *gc_described_cost_reference(const double *p);
 int gc_described_rank(const double *p);
+unsigned gc_described_exchanges(const double *p);
 
 const gc_codec *gc_codec_find(const char *name);
 /* Target density of a sparsifier at a step (c_sparse.c), -1 for others. */

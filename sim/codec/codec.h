@@ -154,6 +154,11 @@ int gcsim_exchange_parse(const char *text, gcsim_exchange *out);
 /* Whether a compressor's payloads can be summed as they are: none, fp16, bf16, PowerSGD's
  * factors, and random-k with a seed shared by the workers. */
 bool gcsim_compressor_summable(const char *spec);
+/* The exchanges a compressor's format supports (gc_compressor_exchanges' bits: a described
+ * compressor may list fewer), and whether it supports e (auto and the papers' patterns:
+ * always). */
+unsigned gcsim_compressor_exchanges(const char *spec);
+bool gcsim_compressor_allows(const char *spec, gcsim_exchange e);
 
 typedef enum {
     COLLECTIVE_FROM_DEFAULT,   /* neither the command line nor the platform named one */

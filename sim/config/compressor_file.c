@@ -20,7 +20,7 @@ bool gcsim_compressor_is_file(const char *arg)
 
 static const char *const top_keys[] = {"schema", "name", "description", "source", "payload",
                                        "aggregation", "unbiased", "error_feedback", "codec",
-                                       "convergence", NULL};
+                                       "convergence", "exchanges", NULL};
 static const char *const convergence_keys[] = {"factor", "source", NULL};
 static const char *const payload_keys[] = {"kind", "bits_per_element", "index_bits", "density",
                                            "rank", "scale_bytes", "bucket_elements",
@@ -114,6 +114,31 @@ static int lower(const cJSON *root, char *spec, size_t spec_len, stated_factor *
                    json_string(stated, "$.convergence", "source", true, conv->source,
                                sizeof conv->source, ctx)))
         return -1;
+    unsigned exchanges = GC_EXCHANGES_ANY;
+    const cJSON *list = json_member(root, "exchanges");
+    if (list) {
+        static const char *const names[] = {"allreduce", "allgather", "ps"};
+        char buf[64];
+        if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) == 0)
+            return gcsim_fail(ctx->err, "%s: $.exchanges: expected a non-empty list of "
+                                        "\"allreduce\", \"allgather\", \"ps\", got %s",
+                              ctx->origin, json_describe(list, buf, sizeof buf));
+        exchanges = 0;
+        int i = 0;
+        for (const cJSON *x = list->child; x; x = x->next, i++) {
+            int k = 0;
+            while (k < 3 && !(cJSON_IsString(x) && strcmp(x->valuestring, names[k]) == 0))
+                k++;
+            if (k == 3)
+                return gcsim_fail(ctx->err, "%s: $.exchanges[%d]: expected \"allreduce\", "
+                                            "\"allgather\" or \"ps\", got %s",
+                                  ctx->origin, i, json_describe(x, buf, sizeof buf));
+            if (exchanges & (1u << k))
+                return gcsim_fail(ctx->err, "%s: $.exchanges[%d]: \"%s\" listed twice",
+                                  ctx->origin, i, names[k]);
+            exchanges |= 1u << k;
+        }
+    }
     const cJSON *codec = json_member(root, "codec");
     if (!codec)
         return gcsim_fail(ctx->err, "%s: $.codec: missing (\"like\": the built-in compressor "
@@ -146,11 +171,11 @@ static int lower(const cJSON *root, char *spec, size_t spec_len, stated_factor *
     int n = snprintf(spec, spec_len,
                      "%sdescribed:payload=%s,bits=%lld,index_bits=%lld,density=%.17g,rank=%lld,"
                      "scale_bytes=%lld,bucket=%lld,extra_bytes=%lld,dense_below=%lld,last=%s,"
-                     "agg=%s,unbiased=%d,codec=%s",
+                     "agg=%s,unbiased=%d,codec=%s,exchanges=%u",
                      ef ? "ef+" : "", kinds[kind], bits, kind == 1 ? index_bits : 0,
                      kind == 1 ? density : 1.0, kind == 2 ? rank : 1, scale, bucket, extra,
                      dense_below, lasts[last], aggregations[agg], unbiased ? 1 : 0,
-                     builtins[like]);
+                     builtins[like], exchanges);
     if (n < 0 || (size_t)n >= spec_len)
         return gcsim_fail_internal(ctx->err, "%s: the compressor spec is longer than %zu bytes",
                                    ctx->origin, spec_len);

@@ -122,4 +122,19 @@ else:
     failures += 1
     print("FAIL: convergence:", plain.get("convergence_source"), "/",
           stated.get("convergence_source"), stated.get("convergence_factor"))
+# Exchanges: a description listing only all-reduce runs all-reduce under fused where the
+# built-in all-gathers by default; one listing all-gather and ps never gets all-reduce from
+# --exchange best. (Refusals: tests/cli/bad_inputs.txt, compressor_file_*exchange*.)
+def exchange_of(c, *extra):
+    text = run(["predict", "--platform", PLATFORM, "--model", MODEL, "--gpus", "16",
+                "--stack", "fused", "--format", "csv", "--compressor", c] + list(extra))
+    return next(csv.DictReader(io.StringIO(text)))["exchange"]
+got = (exchange_of("terngrad"),
+       exchange_of(f"file:{SRC}/tests/cli/described/terngrad-allreduce-only.json"),
+       exchange_of(f"file:{SRC}/tests/cli/described/terngrad-gather-ps.json", "--exchange", "best"))
+if got[0] == "allgather" and got[1] == "allreduce" and got[2] in ("allgather", "ps"):
+    print(f"ok: exchanges: {got}")
+else:
+    failures += 1
+    print(f"FAIL: exchanges: {got}")
 sys.exit(1 if failures else 0)

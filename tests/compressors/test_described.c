@@ -54,6 +54,7 @@ int main(void)
         CHECK(gc_compressor_aggregation(c) == GC_AGG_SHARED_SCALE);
         CHECK(strcmp(gc_compressor_cost_reference(c), "terngrad") == 0);
         CHECK(gc_compressor_described_rank(c) == 0);
+        CHECK(gc_compressor_exchanges(c) == GC_EXCHANGES_ANY);
         /* the canonical spec leaves out keys at their default and reads back to itself */
         CHECK(strcmp(gc_compressor_spec(c), "described:bits=2,scale_bytes=4,extra_bytes=1,"
                                             "last=fp32,agg=shared-scale,codec=terngrad") == 0);
@@ -69,6 +70,11 @@ int main(void)
     CHECK_STR_CONTAINS(err, "index_bits");
     for (const char *const *n = gc_compressor_names(); *n; n++)
         CHECK(strcmp(*n, "described") != 0);
+    CHECK(gc_compressor_create("described:bits=1,exchanges=5", &c, err, sizeof err) == 0);
+    if (c) {
+        CHECK(gc_compressor_exchanges(c) == (GC_EXCHANGE_BIT_ALLREDUCE | GC_EXCHANGE_BIT_PS));
+        gc_compressor_free(c);
+    }
     /* a built-in is its own cost reference */
     CHECK(gc_compressor_create("qsgd", &c, err, sizeof err) == 0);
     if (c) {
