@@ -199,14 +199,20 @@ static struct {
 } remembered[REMEMBERED];
 static int n_remembered;
 
-static void remember(const char *spec, const char *path, const stated_factor *conv)
+static int remember(const char *spec, const char *path, const stated_factor *conv,
+                    gcsim_error *err)
 {
-    if (gcsim_compressor_file_of(spec) || n_remembered == REMEMBERED)
-        return;
+    if (gcsim_compressor_file_of(spec))
+        return 0; /* the first file of a spec names it (two files of one spec: a list
+                     refuses the repeat, sweep_list_add_compressors) */
+    if (n_remembered == REMEMBERED)
+        return gcsim_fail(err, "%s: more than %d compressor description files in one run",
+                          path, REMEMBERED);
     snprintf(remembered[n_remembered].spec, sizeof remembered[0].spec, "%s", spec);
     snprintf(remembered[n_remembered].path, sizeof remembered[0].path, "%s", path);
     remembered[n_remembered].conv = *conv;
     n_remembered++;
+    return 0;
 }
 
 static int remembered_index(const char *spec)
@@ -256,7 +262,5 @@ int gcsim_compressor_resolve(const char *arg, char *spec, size_t spec_len, gcsim
     stated_factor conv;
     rc = lower(root, spec, spec_len, &conv, &ctx);
     cJSON_Delete(root);
-    if (rc == 0)
-        remember(spec, path, &conv);
-    return rc;
+    return rc ? rc : remember(spec, path, &conv, err);
 }
