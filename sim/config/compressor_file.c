@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compressor.h"
+#include "codec_profile_file.h"
 #include "json_strict.h"
 
 /* A description is a few hundred bytes; this bounds what is read of a wrong path. */
@@ -26,7 +27,9 @@ static const char *const payload_keys[] = {"kind", "bits_per_element", "index_bi
                                            "rank", "scale_bytes", "bucket_elements",
                                            "extra_bytes", "dense_below_elements", "last_layer",
                                            NULL};
-static const char *const codec_keys[] = {"like", "source", NULL};
+static const char *const codec_keys[] = {"like", "source", "measured", NULL};
+static const char *const measured_keys[] = {"gpu", "elements", "encode_us", "decode_us",
+                                            "source", NULL};
 static const char *const kinds[] = {"fixed", "sparse", "lowrank", NULL};
 static const char *const lasts[] = {"same", "fp32", NULL};
 static const char *const aggregations[] = {"dense-summable", "shared-scale", "sparse",
@@ -61,7 +64,61 @@ static int only_for(const cJSON *payload, const char *key, int kind, unsigned ki
 typedef struct {
     double factor;
     char source[400];
+    /* codec costs measured per tensor size, stated in $.codec.measured (gpu "" when none) */
+    char gpu[64];
+    gcsim_codec_profile_entry codec;
 } stated_factor;
+
+/* $.codec.measured.KEY: a list of n numbers in [lo, hi] (n from the first list read). */
+static int number_list(const cJSON *o, const char *key, double lo, double hi, double scale,
+                       double *out, int *n, json_ctx *ctx)
+{
+    const cJSON *a = json_member(o, key);
+    char buf[64];
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) < 1 ||
+        cJSON_GetArraySize(a) > GCSIM_CODEC_PROFILE_MAX_POINTS ||
+        (*n && cJSON_GetArraySize(a) != *n))
+        return gcsim_fail(ctx->err, "%s: $.codec.measured.%s: expected a list of %s%d numbers, "
+                                    "got %s", ctx->origin, key, *n ? "" : "1 to ",
+                          *n ? *n : GCSIM_CODEC_PROFILE_MAX_POINTS,
+                          a ? json_describe(a, buf, sizeof buf) : "nothing");
+    int i = 0;
+    for (const cJSON *x = a->child; x; x = x->next, i++)
+        if (!cJSON_IsNumber(x) || !(x->valuedouble >= lo && x->valuedouble <= hi))
+            return gcsim_fail(ctx->err, "%s: $.codec.measured.%s[%d]: expected a number in "
+                                        "[%g, %g], got %s", ctx->origin, key, i, lo, hi,
+                              json_describe(x, buf, sizeof buf));
+        else
+            out[i] = x->valuedouble * scale;
+    *n = i;
+    return 0;
+}
+
+static int read_measured(const cJSON *m, stated_factor *conv, json_ctx *ctx)
+{
+    char source[1024];
+    gcsim_codec_profile_entry *e = &conv->codec;
+    int n = 0;
+    if (json_expect_object(m, "$.codec.measured", measured_keys, ctx) ||
+        json_string(m, "$.codec.measured", "gpu", true, conv->gpu, sizeof conv->gpu, ctx) ||
+        json_string(m, "$.codec.measured", "source", true, source, sizeof source, ctx) ||
+        number_list(m, "elements", 1, GCSIM_CODEC_PROFILE_MAX_ELEMENTS, 1, e->elements, &n, ctx) ||
+        number_list(m, "encode_us", 0, GCSIM_CODEC_PROFILE_MAX_US, 1e-6, e->encode_s, &n, ctx) ||
+        number_list(m, "decode_us", 0, GCSIM_CODEC_PROFILE_MAX_US, 1e-6, e->decode_s, &n, ctx))
+        return -1;
+    for (int k = 1; k < n; k++) {
+        if (!(e->elements[k] > e->elements[k - 1]))
+            return gcsim_fail(ctx->err, "%s: $.codec.measured.elements[%d]: sizes must increase",
+                              ctx->origin, k);
+        /* as a profile's points: a running maximum, so a larger tensor never costs less */
+        e->encode_s[k] = fmax(e->encode_s[k], e->encode_s[k - 1]);
+        e->decode_s[k] = fmax(e->decode_s[k], e->decode_s[k - 1]);
+    }
+    e->n_points = n;
+    snprintf(e->kind, sizeof e->kind, "measured");
+    snprintf(e->measured_as, sizeof e->measured_as, "%.255s", source);
+    return 0;
+}
 
 static int lower(const cJSON *root, char *spec, size_t spec_len, stated_factor *conv,
                  json_ctx *ctx)
@@ -146,6 +203,10 @@ static int lower(const cJSON *root, char *spec, size_t spec_len, stated_factor *
                           ctx->origin);
     int like = 0;
     const char *const *builtins = gc_compressor_names();
+    const cJSON *measured = json_member(codec, "measured");
+    conv->gpu[0] = '\0';
+    if (measured && read_measured(measured, conv, ctx))
+        return -1;
     if (json_expect_object(codec, "$.codec", codec_keys, ctx) ||
         json_choice(codec, "$.codec", "like", true, builtins, &like, ctx) ||
         json_string(codec, "$.codec", "source", false, text, sizeof text, ctx))
@@ -227,6 +288,16 @@ const char *gcsim_compressor_file_of(const char *spec)
 {
     int i = remembered_index(spec);
     return i < 0 ? NULL : remembered[i].path;
+}
+
+const gcsim_codec_profile_entry *gcsim_compressor_file_codec(const char *spec,
+                                                             const char **gpu)
+{
+    int i = remembered_index(spec);
+    if (i < 0 || !remembered[i].conv.gpu[0])
+        return NULL;
+    *gpu = remembered[i].conv.gpu;
+    return &remembered[i].conv.codec;
 }
 
 bool gcsim_compressor_file_convergence(const char *spec, double *factor, const char **source)

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "codec_profile_file.h"
 #include "gcsim_error.h"
 
 #define GCSIM_COMPRESSOR_FILE_PREFIX "file:"
@@ -35,5 +36,10 @@ const char *gcsim_compressor_file_of(const char *spec);
  * in "convergence", with its "source"; false when the spec is not from a file or the file
  * states none (then the factor is unknown: a described compressor has no accuracy proxy). */
 bool gcsim_compressor_file_convergence(const char *spec, double *factor, const char **source);
+
+/* The codec costs per tensor size a description file states in $.codec.measured (its GPU
+ * type in *gpu), or NULL: then the costs are its codec.like built-in's. */
+const gcsim_codec_profile_entry *gcsim_compressor_file_codec(const char *spec,
+                                                             const char **gpu);
 
 #endif

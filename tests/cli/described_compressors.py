@@ -137,4 +137,18 @@ if got[0] == "allgather" and got[1] == "allreduce" and got[2] in ("allgather", "
 else:
     failures += 1
     print(f"FAIL: exchanges: {got}")
+# Codec costs measured per tensor size in the file ($.codec.measured), under fused: a flat
+# 10 us encode and 5 us decode per tensor. AlexNet's 8 layers are encoded once each (80 us)
+# and, all-gathered on 16 GPUs, each GPU decodes the 15 other payloads of each layer
+# (8 x 15 x 5 us = 600 us). Other stacks refuse it (tests/cli/bad_inputs.txt).
+text = run(["predict", "--platform", PLATFORM, "--model", MODEL, "--gpus", "16", "--stack",
+            "fused", "--format", "csv", "--compressor",
+            f"file:{SRC}/tests/cli/described/terngrad-measured.json"])
+row = next(csv.DictReader(io.StringIO(text)))
+enc, dec = float(row["encode_s"]), float(row["decode_s"])
+if abs(enc - 80e-6) < 1e-12 and abs(dec - 600e-6) < 1e-12:
+    print("ok: measured codec costs: encode 80 us, decode 600 us")
+else:
+    failures += 1
+    print(f"FAIL: measured codec costs: encode {enc}, decode {dec}")
 sys.exit(1 if failures else 0)
