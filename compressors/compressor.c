@@ -12,11 +12,13 @@ static const gc_codec *const registry[] = {
     &gc_codec_qsgd,    &gc_codec_dgc,       &gc_codec_topk,      &gc_codec_randomk,
     &gc_codec_threshold, &gc_codec_orq,     &gc_codec_linear,    &gc_codec_bingrad_b,
     &gc_codec_bingrad_pb, &gc_codec_signsgd, &gc_codec_onebit,   &gc_codec_ecq,
-    &gc_codec_powersgd,
+    &gc_codec_powersgd, &gc_codec_described,
 };
 #define NCODECS (sizeof registry / sizeof registry[0])
 
-static const char *const names[NCODECS + 1] = {
+/* The registered compressors a user picks by name; "described" (c_described.c) is written by
+ * the simulator from a description file, so it is not listed. */
+static const char *const names[NCODECS] = {
     "none",    "fp16",   "bf16",      "terngrad",  "qsgd",    "dgc",
     "topk",    "randomk", "threshold", "orq",      "linear",  "bingrad-b",
     "bingrad-pb", "signsgd", "onebit", "ecq",      "powersgd", NULL,
@@ -74,7 +76,7 @@ int gc_compressor_create(const char *spec, gc_compressor **out, char *err, size_
     const gc_codec *codec = gc_codec_find(name);
     if (!codec) {
         char known[400] = "";
-        for (size_t i = 0; i < NCODECS; i++) {
+        for (size_t i = 0; names[i]; i++) {
             strncat(known, i ? ", " : "", sizeof known - strlen(known) - 1);
             strncat(known, names[i], sizeof known - strlen(known) - 1);
         }
@@ -126,7 +128,25 @@ void gc_compressor_free(gc_compressor *c)
 const char *gc_compressor_spec(const gc_compressor *c) { return c->spec; }
 const char *gc_compressor_name(const gc_compressor *c) { return c->codec->name; }
 
-gc_aggregation gc_compressor_aggregation(const gc_compressor *c) { return c->codec->agg; }
+gc_aggregation gc_compressor_aggregation(const gc_compressor *c)
+{
+    return c->codec->agg_of ? c->codec->agg_of(c->p) : c->codec->agg;
+}
+
+const char *gc_compressor_cost_reference(const gc_compressor *c)
+{
+    return c->codec == &gc_codec_described ? gc_described_cost_reference(c->p) : c->codec->name;
+}
+
+unsigned gc_compressor_exchanges(const gc_compressor *c)
+{
+    return c->codec == &gc_codec_described ? gc_described_exchanges(c->p) : GC_EXCHANGES_ANY;
+}
+
+int gc_compressor_described_rank(const gc_compressor *c)
+{
+    return c->codec == &gc_codec_described ? gc_described_rank(c->p) : 0;
+}
 
 bool gc_compressor_is_unbiased(const gc_compressor *c)
 {

@@ -149,6 +149,20 @@ int gc_compressor_set_vector(gc_compressor *c, int tensor_id, bool vector);
  * false when a 1-D tensor is encoded like any other (then size it as usual). */
 bool gc_compressor_vector_payload_bytes(const gc_compressor *c, size_t n, size_t *bytes);
 
+/* The compressor whose codec work and stack programs price this one: for "described" (a
+ * compressor known only by its payload format, c_described.c) the built-in its key codec
+ * names; for every other compressor its own name. */
+const char *gc_compressor_cost_reference(const gc_compressor *c);
+/* The exchanges a compressor's format supports, a bit each: a description may list fewer
+ * (key exchanges); every built-in supports all three (what its aggregation allows). */
+#define GC_EXCHANGE_BIT_ALLREDUCE 1u
+#define GC_EXCHANGE_BIT_ALLGATHER 2u
+#define GC_EXCHANGE_BIT_PS 4u
+#define GC_EXCHANGES_ANY 7u
+unsigned gc_compressor_exchanges(const gc_compressor *c);
+/* The rank of a described low-rank payload (payload=lowrank), 0 for anything else. */
+int gc_compressor_described_rank(const gc_compressor *c);
+
 /* Steps taken (gc_compressor_next_step calls since creation or reset). */
 long gc_compressor_step(const gc_compressor *c);
 

@@ -107,6 +107,8 @@ struct gc_codec {
     const gc_key *keys;
     int nkeys;
     gc_aggregation agg;
+    /* the aggregation when a key sets it (optional: agg otherwise) */
+    gc_aggregation (*agg_of)(const double *p);
     /* true when E[Q(g)] = g for the given parameters */
     bool (*unbiased)(const double *p);
     /* cross-key checks after parsing (optional) */
@@ -136,6 +138,8 @@ struct gc_codec {
     /* true when encode itself rejects NaN/Inf (fused into its first pass, for speed) with
      * gc_nonfinite_error; otherwise the public layer scans the input first */
     bool checks_finite;
+    /* the canonical spec leaves out keys at their default (gc_spec_format) */
+    bool omit_defaults;
 };
 
 struct gc_compressor {
@@ -155,7 +159,13 @@ struct gc_compressor {
 extern const gc_codec gc_codec_none, gc_codec_fp16, gc_codec_bf16, gc_codec_terngrad,
     gc_codec_qsgd, gc_codec_ecq, gc_codec_dgc, gc_codec_topk, gc_codec_randomk,
     gc_codec_threshold, gc_codec_orq, gc_codec_linear, gc_codec_bingrad_b,
-    gc_codec_bingrad_pb, gc_codec_signsgd, gc_codec_onebit, gc_codec_powersgd;
+    gc_codec_bingrad_pb, gc_codec_signsgd, gc_codec_onebit, gc_codec_powersgd,
+    gc_codec_described;
+/* The described compressor's cost reference (key codec) and low-rank rank (0 unless
+ * payload=lowrank), c_described.c. */
+const char *gc_described_cost_reference(const double *p);
+int gc_described_rank(const double *p);
+unsigned gc_described_exchanges(const double *p);
 
 const gc_codec *gc_codec_find(const char *name);
 /* Target density of a sparsifier at a step (c_sparse.c), -1 for others. */

@@ -138,6 +138,7 @@ static void fmt_real(double x, char *buf, size_t len)
 void gc_spec_format(const gc_codec *c, const double *p, bool ef, char *buf, size_t len)
 {
     size_t used = (size_t)snprintf(buf, len, "%s%s", ef ? "ef+" : "", c->name);
+    bool first = true;
     for (int i = 0; i < c->nkeys && used < len; i++) {
         char v[64];
         if (c->keys[i].type == GK_ENUM)
@@ -146,7 +147,12 @@ void gc_spec_format(const gc_codec *c, const double *p, bool ef, char *buf, size
             snprintf(v, sizeof v, "%lld", (long long)p[i]);
         else
             fmt_real(p[i], v, sizeof v);
-        used += (size_t)snprintf(buf + used, len - used, "%c%s=%s", i ? ',' : ':',
+        /* a codec with many keys (described) writes only those set otherwise than the
+         * default: the spec stays readable in tables and reads back to the same values */
+        if (c->omit_defaults && strcmp(v, c->keys[i].def) == 0)
+            continue;
+        used += (size_t)snprintf(buf + used, len - used, "%c%s=%s", first ? ':' : ',',
                                  c->keys[i].name, v);
+        first = false;
     }
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compressor_file.h"
 #include "data_dir.h"
 
 /* The bound's gradients: no trace of the planned model ships, so a shipped proxy trace
@@ -75,6 +76,19 @@ int cli_convergence_factors(const char *cmd, conv_source want, const char *model
             fprintf(stderr, "gcsim %s: --convergence: %s: %s\n", cmd, specs[k], err);
             goto done;
         }
+    /* A described compressor has no evidence of gcsim's own; its file may state a factor
+     * with a source, used as the file's (compressor_file.h). */
+    for (int k = 0; k < n && want != CONV_SOURCE_NONE; k++) {
+        double stated;
+        const char *source;
+        if (!gcsim_compressor_file_convergence(specs[k], &stated, &source))
+            continue;
+        out[k] = (conv_factor){.factor = stated, .lo = stated, .hi = stated, .source = want,
+                               .omega = -1, .omega_lo = -1, .omega_hi = -1,
+                               .evidence = CONV_EVIDENCE_STATED};
+        snprintf(out[k].how, sizeof out[k].how, "stated by %s: %.300s",
+                 gcsim_compressor_file_of(specs[k]), source);
+    }
     rc = 0;
 done:
     conv_catalog_free(&cat);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compressor_file.h"
 #include "atomic_file.h"
 #include "case_build.h"
 #include "predict_phases.h"
@@ -63,7 +64,8 @@ static void predict_usage(FILE *out)
 "  --model FILE      workload description, a file or a catalog name such as resnet-50\n"
 "                    (default: the embedded " DEFAULT_MODEL_NAME ")\n"
 "  --compressor SPEC gradient compressor, e.g. terngrad, qsgd:s=4, dgc:ratio=0.001\n"
-"                    (default: none, fp32)\n"
+"                    (default: none, fp32), or file:PATH.json, a compressor described in\n"
+"                    JSON (docs/compressors.md, \"Described compressors\")\n"
 "  --stack NAME      training stack that runs it: pytorch-ddp (hooks per 25 MiB bucket),\n"
 "                    horovod (GRACE, tensor by tensor), fused (ideal kernels per tensor,\n"
 "                    no framework cost), or a stack file (default: the platform's \"stack\", else\n"
@@ -990,6 +992,10 @@ int cmd_predict(int argc, char **argv)
         goto fail;
     if (gcsim_profile_time_s(prof, batch, &T1_s, &err))
         goto fail;
+    char spec[256]; /* a description file's spec (file:PATH.json), else the name given */
+    if (gcsim_compressor_resolve(o.compressor, spec, sizeof spec, &err))
+        goto fail;
+    o.compressor = spec;
     if (gcsim_payload_plan_build(o.compressor, &model, &plan, &err))
         goto fail;
     sweep_case base = predict_case(&o, &platform, &model, &plan, stack, batch);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "compressor_file.h"
 #include "atomic_file.h"
 #include "blas.h"
 #include "cli_args.h"
@@ -252,6 +253,12 @@ static int parse_options(int argc, char **argv, train_options *o)
     }
     char err[1024];
     gc_compressor *probe = NULL;
+    if (gcsim_compressor_is_file(o->cfg.compressor)) {
+        fprintf(stderr, "gcsim train: --compressor: %s: a described compressor sizes payloads "
+                        "only, it has no encoder to train with (docs/compressors.md)\n",
+                o->cfg.compressor);
+        return -1;
+    }
     if (gc_compressor_create(o->cfg.compressor, &probe, err, sizeof err) != 0) {
         fprintf(stderr, "gcsim train: --compressor: %s\n", err);
         return -1;

@@ -8,16 +8,13 @@
 
 #include "codec_internal.h"
 #include "compressor.h"
+#include "compressor_file.h"
 
+/* The normalized spec whose costs price spec: a described compressor is priced as the
+ * built-in it names (its model, its entry of a measured profile). */
 static int normalize(const char *spec, char *out, size_t len, gcsim_error *err)
 {
-    gc_compressor *c;
-    char msg[256];
-    if (gc_compressor_create(spec ? spec : "none", &c, msg, sizeof msg) != 0)
-        return gcsim_fail(err, "%s", msg);
-    snprintf(out, len, "%s", gc_compressor_spec(c));
-    gc_compressor_free(c);
-    return 0;
+    return gcsim_codec_cost_spec(spec, out, len, err);
 }
 
 int gcsim_codec_init_model(gcsim_codec *c, const gcsim_gpu_params *gpu, const char *spec,
@@ -62,6 +59,26 @@ int gcsim_codec_init(gcsim_codec *c, const gcsim_platform *p, const char *spec,
                  "%s: $.gpu.codec_throughput %.4g GB/s (deprecated: one rate for every "
                  "compressor; overrides the model and any profile)",
                  p->source_path, p->gpu.codec_Bps / 1e9);
+        return 0;
+    }
+    const char *measured_gpu = NULL;
+    const gcsim_codec_profile_entry *own = gcsim_compressor_file_codec(spec, &measured_gpu);
+    if (own) {
+        /* a description's own measured costs (compressor_file.h), on the GPU they were
+         * measured on only: no scaling law between GPUs is assumed for them */
+        const char *file = gcsim_compressor_file_of(spec);
+        if (strcmp(measured_gpu, p->gpu.type) != 0)
+            return gcsim_fail(err, "%s: $.codec.measured.gpu: measured on %s, but %s's GPU is %s",
+                              file, measured_gpu, p->source_path, p->gpu.type);
+        c->n_points = own->n_points;
+        memcpy(c->elements, own->elements, sizeof c->elements);
+        memcpy(c->encode_s, own->encode_s, sizeof c->encode_s);
+        memcpy(c->decode_s, own->decode_s, sizeof c->decode_s);
+        c->source = CODEC_COST_PROFILE;
+        snprintf(c->spec, sizeof c->spec, "%s", norm);
+        snprintf(c->description, sizeof c->description,
+                 "measured by the description %s, $.codec.measured (%.300s) on %s; linear in "
+                 "size between points", file, own->measured_as, measured_gpu);
         return 0;
     }
     if (p->gpu.codec_profile[0]) {

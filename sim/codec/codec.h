@@ -63,6 +63,11 @@ typedef struct {
     int powersgd_rank;           /* > 0: low-rank matrix products (FLOPs) */
 } gcsim_codec_work;
 
+/* The spec whose codec costs (model, measured profile) price spec: spec itself, normalized,
+ * for a built-in; for a described compressor (compressor_file.h) the built-in it names,
+ * with its error feedback and a low-rank payload's rank. */
+int gcsim_codec_cost_spec(const char *spec, char *out, size_t out_len, gcsim_error *err);
+
 /* The passes the C library's encoder and decoder make for a compressor spec
  * (codec_model.c). "none" does no work. */
 int gcsim_codec_work_of(const char *spec, gcsim_codec_work *out, gcsim_error *err);
@@ -149,6 +154,11 @@ int gcsim_exchange_parse(const char *text, gcsim_exchange *out);
 /* Whether a compressor's payloads can be summed as they are: none, fp16, bf16, PowerSGD's
  * factors, and random-k with a seed shared by the workers. */
 bool gcsim_compressor_summable(const char *spec);
+/* The exchanges a compressor's format supports (gc_compressor_exchanges' bits: a described
+ * compressor may list fewer), and whether it supports e (auto and the papers' patterns:
+ * always). */
+unsigned gcsim_compressor_exchanges(const char *spec);
+bool gcsim_compressor_allows(const char *spec, gcsim_exchange e);
 
 typedef enum {
     COLLECTIVE_FROM_DEFAULT,   /* neither the command line nor the platform named one */

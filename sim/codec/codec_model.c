@@ -58,6 +58,32 @@ static void sparse_decode(gcsim_codec_work *w)
     w->dec_kernels = 1;
 }
 
+int gcsim_codec_cost_spec(const char *spec, char *out, size_t out_len, gcsim_error *err)
+{
+    gc_compressor *c;
+    char msg[256];
+    if (gc_compressor_create(spec ? spec : "none", &c, msg, sizeof msg) != 0)
+        return gcsim_fail(err, "%s", msg);
+    const char *norm = gc_compressor_spec(c);
+    if (strcmp(gc_compressor_name(c), gc_compressor_cost_reference(c)) == 0) {
+        snprintf(out, out_len, "%s", norm);
+    } else {
+        int rank = gc_compressor_described_rank(c);
+        char ref[96];
+        snprintf(ref, sizeof ref, "%s%s", strncmp(norm, "ef+", 3) == 0 ? "ef+" : "",
+                 gc_compressor_cost_reference(c));
+        if (rank > 0)
+            snprintf(ref + strlen(ref), sizeof ref - strlen(ref), ":rank=%d", rank);
+        gc_compressor_free(c);
+        /* normalized as the built-in's own spec is: a profile is keyed by that */
+        if (gc_compressor_create(ref, &c, msg, sizeof msg) != 0)
+            return gcsim_fail_internal(err, "%s", msg);
+        snprintf(out, out_len, "%s", gc_compressor_spec(c));
+    }
+    gc_compressor_free(c);
+    return 0;
+}
+
 int gcsim_codec_work_of(const char *spec_in, gcsim_codec_work *w, gcsim_error *err)
 {
     memset(w, 0, sizeof *w);
@@ -68,6 +94,14 @@ int gcsim_codec_work_of(const char *spec_in, gcsim_codec_work *w, gcsim_error *e
     const char *spec = gc_compressor_spec(c);
     const char *name = gc_compressor_name(c);
     bool ef = strncmp(spec, "ef+", 3) == 0;
+    if (strcmp(name, gc_compressor_cost_reference(c)) != 0) {
+        /* a described compressor does the work of the built-in it names */
+        char ref[96];
+        gc_compressor_free(c);
+        if (gcsim_codec_cost_spec(spec_in, ref, sizeof ref, err))
+            return -1;
+        return gcsim_codec_work_of(ref, w, err);
+    }
     int rc = 0;
     if (strcmp(name, "none") == 0) {
         /* fp32 is summed by the collective as it is: nothing to encode or decode. */

@@ -13,6 +13,7 @@
 
 #include "codec.h"
 #include "compressor.h"
+#include "compressor_file.h"
 
 static const char *const names[] = {"auto", "allreduce", "allgather", "ps", "terngrad-pattern"};
 
@@ -37,7 +38,7 @@ bool gcsim_compressor_summable(const char *spec)
     char msg[256];
     if (gc_compressor_create(spec ? spec : "none", &c, msg, sizeof msg) != 0)
         return false;
-    const char *n = gc_compressor_name(c);
+    const char *n = gc_compressor_cost_reference(c);
     /* random-k: workers that share the seed draw the same indices, so values add in
      * place; the other sparse selections differ per worker */
     bool summable = gc_compressor_aggregation(c) == GC_AGG_DENSE_SUMMABLE ||
@@ -46,13 +47,57 @@ bool gcsim_compressor_summable(const char *spec)
     return summable;
 }
 
+/* The exchange's bit in gc_compressor_exchanges (compressor.h); 0 for auto and the papers'
+ * patterns, which any format may be modelled by. */
+static unsigned exchange_bit(gcsim_exchange e)
+{
+    switch (e) {
+    case GCSIM_EXCHANGE_ALLREDUCE: return GC_EXCHANGE_BIT_ALLREDUCE;
+    case GCSIM_EXCHANGE_ALLGATHER: return GC_EXCHANGE_BIT_ALLGATHER;
+    case GCSIM_EXCHANGE_PS: return GC_EXCHANGE_BIT_PS;
+    case GCSIM_EXCHANGE_AUTO:
+    case GCSIM_EXCHANGE_PATTERN: break;
+    }
+    return 0;
+}
+
+unsigned gcsim_compressor_exchanges(const char *spec)
+{
+    /* searches ask once per candidate: the last answer of each thread is kept */
+    static _Thread_local char last_spec[256];
+    static _Thread_local unsigned last_bits;
+    static _Thread_local bool have_last;
+    const char *text = spec ? spec : "none";
+    size_t len = strlen(text);
+    if (have_last && len < sizeof last_spec && memcmp(last_spec, text, len + 1) == 0)
+        return last_bits;
+    gc_compressor *c;
+    char msg[256];
+    if (gc_compressor_create(text, &c, msg, sizeof msg) != 0)
+        return GC_EXCHANGES_ANY; /* a bad spec fails elsewhere, with its message */
+    unsigned bits = gc_compressor_exchanges(c);
+    gc_compressor_free(c);
+    have_last = len < sizeof last_spec;
+    if (have_last) {
+        memcpy(last_spec, text, len + 1);
+        last_bits = bits;
+    }
+    return bits;
+}
+
+bool gcsim_compressor_allows(const char *spec, gcsim_exchange e)
+{
+    unsigned bit = exchange_bit(e);
+    return !bit || (gcsim_compressor_exchanges(spec) & bit);
+}
+
 static bool is_randomk(const char *spec)
 {
     gc_compressor *c;
     char msg[256];
     if (gc_compressor_create(spec ? spec : "none", &c, msg, sizeof msg) != 0)
         return false;
-    bool r = strcmp(gc_compressor_name(c), "randomk") == 0;
+    bool r = strcmp(gc_compressor_cost_reference(c), "randomk") == 0;
     gc_compressor_free(c);
     return r;
 }
@@ -70,9 +115,49 @@ static int set(gcsim_exchange_choice *o, gcsim_exchange e, gcsim_collective c, c
     return 0;
 }
 
+static int resolve(gcsim_exchange requested, gcsim_collective collective,
+                   gcsim_collective_origin origin, const char *spec, gcsim_exchange_choice *o,
+                   gcsim_error *err);
+
+/* "allreduce, ps" for a mask of exchange bits. */
+static void bits_text(unsigned bits, char *buf, size_t size)
+{
+    snprintf(buf, size, "%s%s%s%s%s", bits & GC_EXCHANGE_BIT_ALLREDUCE ? "allreduce" : "",
+             (bits & GC_EXCHANGE_BIT_ALLREDUCE) && (bits & 6u) ? ", " : "",
+             bits & GC_EXCHANGE_BIT_ALLGATHER ? "allgather" : "",
+             (bits & GC_EXCHANGE_BIT_ALLGATHER) && (bits & GC_EXCHANGE_BIT_PS) ? ", " : "",
+             bits & GC_EXCHANGE_BIT_PS ? "ps" : "");
+}
+
 int gcsim_exchange_resolve(gcsim_exchange requested, gcsim_collective collective,
                            gcsim_collective_origin origin, const char *spec,
                            gcsim_exchange_choice *o, gcsim_error *err)
+{
+    if (resolve(requested, collective, origin, spec, o, err))
+        return -1;
+    if (gcsim_compressor_allows(spec, o->exchange))
+        return 0;
+    /* A description that lists fewer exchanges (compressor_file.h): auto takes the first
+     * listed one it can; an exchange asked for by name is refused. */
+    unsigned bits = gcsim_compressor_exchanges(spec);
+    if (requested == GCSIM_EXCHANGE_AUTO && origin != COLLECTIVE_FROM_CLI) {
+        static const gcsim_exchange order[] = {GCSIM_EXCHANGE_ALLREDUCE,
+                                               GCSIM_EXCHANGE_ALLGATHER, GCSIM_EXCHANGE_PS};
+        for (int k = 0; k < 3; k++)
+            if (bits & exchange_bit(order[k]))
+                return resolve(order[k], collective, origin, spec, o, err);
+    }
+    char listed[64];
+    bits_text(bits, listed, sizeof listed);
+    const char *file = gcsim_compressor_file_of(spec);
+    return gcsim_fail(err, "%s%sthe exchange %s (%s) is not one the description lists (%s)",
+                      file ? file : "", file ? ": $.exchanges: " : "--compressor: ",
+                      gcsim_exchange_name(o->exchange), o->why, listed);
+}
+
+static int resolve(gcsim_exchange requested, gcsim_collective collective,
+                   gcsim_collective_origin origin, const char *spec, gcsim_exchange_choice *o,
+                   gcsim_error *err)
 {
     memset(o, 0, sizeof *o);
     bool summable = gcsim_compressor_summable(spec);

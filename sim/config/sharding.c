@@ -147,7 +147,9 @@ int gcsim_sharding_check(const gcsim_sharding *s, const gcsim_platform *pf,
                                "gradient on every GPU, which is what sharding removes; use it "
                                "with ddp",
                           payload->spec, name);
-    if (strncmp(payload->spec, "powersgd", 8) == 0)
+    /* a described low-rank payload (compressor_file.h) is priced as PowerSGD: the same rule */
+    if (strncmp(payload->spec, "powersgd", 8) == 0 ||
+        strstr(payload->spec, "described:payload=lowrank"))
         return gcsim_fail(err, "--compressor %s does not compose with --sharding %s: PowerSGD "
                                "multiplies each worker's whole gradient matrix by a shared "
                                "factor (P = M Q) and all-reduces the factors; a reduce-scatter "

@@ -53,6 +53,14 @@ int conv_bound_factor(const char *spec, const char *const *trace_files, int n_fi
     gc_compressor *probe = NULL;
     if (gc_compressor_create(spec, &probe, err, err_len) != 0)
         return -1;
+    if (strcmp(gc_compressor_name(probe), "described") == 0) {
+        /* known only by its payload (a description file): nothing to run on the traces */
+        gc_compressor_free(probe);
+        snprintf(f.how, sizeof f.how, "bound: a described compressor has no encoder to "
+                 "measure (no accuracy proxy)");
+        *out = f;
+        return 0;
+    }
     bool unbiased = gc_compressor_is_unbiased(probe);
     /* Error feedback: the ef+ wrapper, or a compressor that keeps its own residual
      * (dgc's momentum correction, ecq, onebit, powersgd: stateful and biased). */

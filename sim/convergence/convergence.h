@@ -50,11 +50,13 @@ typedef enum {
     CONV_EVIDENCE_BOUND,       /* variance/bias bound on a gradient trace */
     CONV_EVIDENCE_OTHER_CLASS, /* catalog rows of other model classes */
     CONV_EVIDENCE_PROXY,       /* gcsim train on the small proxy tasks */
-    CONV_EVIDENCE_UNKNOWN      /* nothing covers it: no factor, never counted as 1 */
+    CONV_EVIDENCE_UNKNOWN,     /* nothing covers it: no factor, never counted as 1 */
+    CONV_EVIDENCE_STATED       /* stated by a compressor description file with its source
+                                  (docs/compressors.md): the file's word, not gcsim's */
 } conv_evidence;
 
 /* "reference", "catalog (same class)", "bound", "catalog (other class)", "proxy",
- * "unknown". `best` tries them in this order, except that same-class rows with other
+ * "unknown", "stated by file". `best` tries them in this order, except that same-class rows with other
  * settings of the compressor's family come after the bound (the bound is measured at the
  * asked settings; a family row ignores them). */
 const char *conv_evidence_name(conv_evidence e);

@@ -28,7 +28,8 @@ int conv_source_parse(const char *text, conv_source *out)
 const char *conv_evidence_name(conv_evidence e)
 {
     static const char *const EV[] = {"reference", "catalog (same class)", "bound",
-                                     "catalog (other class)", "proxy", "unknown"};
+                                     "catalog (other class)", "proxy", "unknown",
+                                     "stated by file"};
     return (unsigned)e < sizeof EV / sizeof *EV ? EV[e] : "?";
 }
 

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compressor_file.h"
+
 void sweep_list_free(sweep_list *l)
 {
     for (int i = 0; i < l->n; i++)
@@ -114,6 +116,25 @@ int sweep_list_add_compressors(sweep_list *l, const char *text, char *err, size_
         }
     }
     sweep_list_free(&pieces);
+    /* A description file (file:PATH.json) stands for the spec it describes, from here on
+     * the list's item, as a built-in's spec is. */
+    for (int k = first; k < l->n; k++) {
+        if (!gcsim_compressor_is_file(l->items[k]))
+            continue;
+        char spec[256];
+        gcsim_error e = {0};
+        if (gcsim_compressor_resolve(l->items[k], spec, sizeof spec, &e)) {
+            snprintf(err, err_len, "--compressor: %s", e.message);
+            return -1;
+        }
+        char *copy = strdup(spec);
+        if (!copy) {
+            snprintf(err, err_len, "out of memory");
+            return -1;
+        }
+        free(l->items[k]);
+        l->items[k] = copy;
+    }
     for (int k = first; k < l->n; k++)
         for (int j = 0; j < k; j++)
             if (strcmp(l->items[j], l->items[k]) == 0) {

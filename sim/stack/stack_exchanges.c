@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "compressor.h"
+#include "compressor_file.h"
 #include "stack_exchanges.h"
 
 static const char *const kind_names[STACK_PAYLOAD_KINDS] = {"summable", "low-rank", "sparse",
@@ -25,7 +26,8 @@ const char *gcsim_stack_payload_name(gcsim_stack_payload k)
 
 static gcsim_stack_payload kind_of(const gc_compressor *c)
 {
-    const char *n = gc_compressor_name(c);
+    /* a described compressor has its reference's kind (compressor_file.c checks they agree) */
+    const char *n = gc_compressor_cost_reference(c);
     if (strcmp(n, "powersgd") == 0)
         return STACK_PAYLOAD_LOW_RANK;
     /* random-k: the workers share the seed, so the values add in place (the same rule as
@@ -76,7 +78,8 @@ bool gcsim_stack_implements(const gcsim_stack *s, const char *spec, gcsim_exchan
     gcsim_error err;
     if (gcsim_stack_payload_of(spec, &k, &err))
         return false;
-    return (s->exchanges[k] >> e) & 1u;
+    /* and the compressor's format supports it (a description may list fewer) */
+    return ((s->exchanges[k] >> e) & 1u) && gcsim_compressor_allows(spec, e);
 }
 
 /* "allreduce, allgather" for a kind's bits ("none" when empty, which finish() rules out). */
@@ -101,6 +104,12 @@ int gcsim_stack_unimplemented(const gcsim_stack *s, const char *spec, gcsim_exch
     gcsim_error err;
     if (gcsim_stack_payload_of(spec, &k, &err)) {
         snprintf(buf, size, "%s", err.message);
+        return 1;
+    }
+    if (!gcsim_compressor_allows(spec, e)) {
+        const char *file = gcsim_compressor_file_of(spec);
+        snprintf(buf, size, "%s: $.exchanges does not list %s", file ? file : "the description",
+                 gcsim_exchange_name(e));
         return 1;
     }
     char has[64];

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compressor_file.h"
 #include "compressor.h"
 #include "stack.h"
 
@@ -77,6 +78,16 @@ gcsim_stack_setting gcsim_stack_setting_of(const char *spec)
         set.bits = gcsim_stack_qsgd_bits(spec_value(spec, "s"));
     else if (IS("powersgd"))
         set.rank = spec_value(spec, "rank");
+    else if (IS("described")) {
+        /* a described compressor (compressor_file.h) sets what its reference's laws are of:
+         * a sparse payload's density, a low-rank payload's rank, the bits per element */
+        if (strstr(spec, ":payload=sparse"))
+            set.density = spec_value(spec, "density");
+        if (strstr(spec, ":payload=lowrank"))
+            set.rank = spec_value(spec, "rank");
+        else
+            set.bits = spec_value(spec, "bits");
+    }
 #undef IS
     return set;
 }
@@ -245,7 +256,8 @@ static int compressor_name_of(const char *spec, char name[64], char *msg, size_t
     gc_compressor *c;
     if (gc_compressor_create(spec, &c, msg, msg_len))
         return -1;
-    snprintf(name, 64, "%s", gc_compressor_name(c));
+    /* a described compressor runs as the stack runs the built-in it names */
+    snprintf(name, 64, "%s", gc_compressor_cost_reference(c));
     gc_compressor_free(c);
     have_last = len < sizeof last_spec;
     if (have_last) {
@@ -272,9 +284,16 @@ int gcsim_stack_entry_for(const gcsim_stack *s, const char *spec,
         const gcsim_stack_entry *e = &s->entries[k];
         if (strcmp(e->compressor, name) != 0)
             continue;
-        if (e->refusal[0])
+        if (e->refusal[0]) {
+            /* a described compressor runs as its reference: name the file and field */
+            const char *file = gcsim_compressor_file_of(spec);
+            if (file)
+                return gcsim_fail(err, "%s: $.codec.like: stack %s cannot run %s, which the "
+                                       "description names for its costs: %s (%s)",
+                                  file, s->name, name, e->refusal, s->path);
             return gcsim_fail(err, "stack %s cannot run %s: %s (%s)", s->name, name, e->refusal,
                               s->path);
+        }
         *out = e;
         return 0;
     }

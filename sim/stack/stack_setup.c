@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "compressor_file.h"
 #include "stack.h"
 
 const char *gcsim_stack_choice(const char *given, const gcsim_platform *p)
@@ -83,6 +84,22 @@ int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const
     if (stack_decides)
         asked = e->exchange == STACK_EXCHANGE_ALLGATHER ? GCSIM_EXCHANGE_ALLGATHER
                                                         : GCSIM_EXCHANGE_ALLREDUCE;
+    const char *measured_gpu;
+    if (e && gcsim_compressor_file_codec(spec, &measured_gpu))
+        /* a stack prices each op by its own measured laws; a description's per-tensor
+         * costs are a fused codec's */
+        return gcsim_fail(err, "%s: $.codec.measured: stack %s prices its codec ops by its own "
+                               "measured laws (%s), not by a description's per-tensor costs: "
+                               "use --stack fused, or leave $.codec.measured out to run as %s",
+                          gcsim_compressor_file_of(spec), st->name, st->path, e->compressor);
+    if (stack_decides && !gcsim_compressor_allows(spec, asked)) {
+        /* a description that lists fewer exchanges than the stack's program uses */
+        const char *file = gcsim_compressor_file_of(spec);
+        return gcsim_fail(err, "%s: $.exchanges: stack %s %s %s (its program for this payload, "
+                               "%s), which the description does not list",
+                          file ? file : "--compressor", st->name, exchange_word(e->exchange),
+                          e->compressor, st->path);
+    }
     if (gcsim_codec_setup_init(&ss->cs, p, spec, asked, cli_collective, err))
         return -1;
     /* a long stack name may cut the line short: it is for reading only */
