@@ -158,18 +158,13 @@ out:
 int gcsim_codec_profile_read(const char *path, const char *gpu_type, const char *spec,
                              gcsim_codec_profile_entry *out, gcsim_error *err)
 {
-    char *text = NULL;
-    if (json_read_file(path, PROFILE_MAX_BYTES, &text, err))
-        return -1;
     json_ctx ctx = {.origin = path, .err = err};
     cJSON *root = NULL;
-    int rc = json_parse_document(text, &ctx, &root);
-    free(text);
-    if (rc)
+    if (json_load_file(path, PROFILE_MAX_BYTES, &ctx, &root))
         return -1;
     gcsim_codec_profile_entry tmp;
     memset(&tmp, 0, sizeof tmp);
-    rc = parse_profile(root, spec, gpu_type, &tmp, &ctx);
+    int rc = parse_profile(root, spec, gpu_type, &tmp, &ctx);
     cJSON_Delete(root);
     if (rc == 0 && spec && out)
         *out = tmp;

@@ -321,17 +321,12 @@ int gcsim_compressor_resolve(const char *arg, char *spec, size_t spec_len, gcsim
     const char *path = arg + strlen(GCSIM_COMPRESSOR_FILE_PREFIX);
     if (!*path)
         return gcsim_fail(err, "\"file:\" names no file (file:PATH.json)");
-    char *text = NULL;
-    if (json_read_file(path, DESCRIPTION_MAX_BYTES, &text, err))
-        return -1;
     json_ctx ctx = {.origin = path, .err = err};
     cJSON *root = NULL;
-    int rc = json_parse_document(text, &ctx, &root);
-    free(text);
-    if (rc)
+    if (json_load_file(path, DESCRIPTION_MAX_BYTES, &ctx, &root))
         return -1;
     stated_factor conv;
-    rc = lower(root, spec, spec_len, &conv, &ctx);
+    int rc = lower(root, spec, spec_len, &conv, &ctx);
     cJSON_Delete(root);
     return rc ? rc : remember(spec, path, &conv, err);
 }

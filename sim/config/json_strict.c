@@ -406,3 +406,14 @@ int json_choice(const cJSON *object, const char *path, const char *key, bool req
     return gcsim_fail(ctx->err, "%s: %s.%s: expected one of %s, got %s", ctx->origin, path, key,
                       list, json_describe(v, got, sizeof got));
 }
+
+int json_load_file(const char *path, long max_bytes, json_ctx *ctx, cJSON **out)
+{
+    char *text = NULL;
+    *out = NULL;
+    if (json_read_file(path, max_bytes, &text, ctx->err))
+        return -1;
+    int rc = json_parse_document(text, ctx, out);
+    free(text);
+    return rc;
+}

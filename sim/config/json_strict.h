@@ -24,6 +24,10 @@ int json_parse_document(const char *text, json_ctx *ctx, cJSON **out);
 /* Reads a whole file (at most max_bytes) into a NUL-terminated buffer. */
 int json_read_file(const char *path, long max_bytes, char **out, gcsim_error *err);
 
+/* json_read_file then json_parse_document: the tree of a whole file, errors naming
+ * ctx->origin. The caller frees *out with cJSON_Delete. */
+int json_load_file(const char *path, long max_bytes, json_ctx *ctx, cJSON **out);
+
 /* The value must be an object whose keys are all in `allowed` (NULL-terminated) and unique. */
 int json_expect_object(const cJSON *value, const char *path, const char *const *allowed,
                        json_ctx *ctx);

@@ -240,13 +240,8 @@ int baseline_load(const char *path, baseline *out, gcsim_error *err)
     if (strlen(path) >= sizeof out->path)
         return gcsim_fail(err, "%s: path too long", path);
     strcpy(out->path, path);
-    char *text = NULL;
     json_ctx ctx = {path, err};
-    if (json_read_file(path, 64L << 20, &text, err))
-        return -1;
-    int rc = json_parse_document(text, &ctx, &out->root);
-    free(text);
-    if (rc)
+    if (json_load_file(path, 64L << 20, &ctx, &out->root))
         return -1;
     char format[64];
     if (json_expect_object(out->root, "$", top_keys, &ctx) ||
