@@ -184,7 +184,7 @@ const gcsim_stack *sweep_cache_stack(sweep_cache *c, const char *name_or_path, g
     for (int i = 0; i < c->n_stacks; i++)
         if (same_path(c->stacks[i].path, name_or_path))
             return c->stacks[i].value;
-    gcsim_stack *st = malloc(sizeof *st); /* ~150 KB: its op laws */
+    gcsim_stack *st = malloc(sizeof *st); /* ~270 KB (its op laws by setting): too big for the stack */
     if (!st) {
         gcsim_fail(err, "out of memory");
         return NULL;
