@@ -13,12 +13,15 @@
  *     NCCL_NSOCKS_PERTHREAD default to an auto-detection (src/transport/net_socket.cc,
  *     ncclNetSocketGetNsockNthread: "int autoNt=0, autoNs=1; // By default, we only use the
  *     main thread and do not spawn extra threads") that gives 2 threads x 8 sockets on AWS
- *     (PCI vendor 0x1d0f), 4 x 1 on GCP (0x1ae0) and otherwise no helper thread. Limits: at
- *     most 16 threads (MAX_THREADS) and 64 sockets (MAX_SOCKETS) per connection.
+ *     (PCI vendor 0x1d0f), 4 x 1 on GCP (0x1ae0) and otherwise no helper thread, since NCCL
+ *     2.5 (v2.5.6-1 to today; v2.4.8-1 had "autoNt=1": one helper thread, so a platform of
+ *     NCCL 2.4 states socket_threads 1). Limits: at most 16 threads (MAX_THREADS) and 64
+ *     sockets (MAX_SOCKETS) per connection.
  *   The proxy thread (socket_threads 0, derived from NCCL's source): without helper threads
  *     a request's bytes are moved by the caller ("progress request using main thread":
  *     ncclNetSocketTest calls ncclSocketProgress on the connection's one socket), and the
- *     caller is the GPU's proxy progress thread, one per GPU, which serves every network
+ *     caller is the GPU's proxy progress thread, one per GPU (src/proxy.cc: one
+ *     persistentThread per communicator rank, v2.7.8-1), which serves every network
  *     connection of that GPU: all its channels, sends and receives alike. So one core's
  *     socket throughput (thread_bandwidth) bounds a GPU's network traffic in both directions
  *     together (proxy_Bps), while each channel's socket is one stream (stream_bandwidth).
