@@ -29,8 +29,9 @@
 
 /* ---- topology ---- */
 
-/* Between nodes: PCIe, host memory, connection, NIC and leaf up, then the same down. */
-#define GCSIM_ROUTE_MAX_LINKS 10
+/* Between nodes: PCIe, host memory, connection, proxy thread, NIC and leaf up, then the
+ * same down. */
+#define GCSIM_ROUTE_MAX_LINKS 12
 
 typedef struct {
     const gcsim_platform *platform;
@@ -45,6 +46,7 @@ typedef struct {
     int conn_base;       /* per GPU, its socket connections up and down */
     int host_base;       /* per node, host memory for staged copies (both directions) */
     int socket_base;     /* per node, sockets x sockets directed socket links */
+    int proxy_base;      /* per GPU, its proxy thread's socket I/O (both directions) */
     int sockets;         /* CPU sockets of a node (>= 1) */
 } gcsim_topology;
 

@@ -124,6 +124,7 @@ void gcsim_protocol_platform(const gcsim_platform *in, gcsim_op op, int algo, in
         out->nic.bandwidth_Bps *= bw;
         /* transports and PCIe topology (topology.c): the protocol's efficiency on every link */
         out->nic.connection_Bps *= bw;
+        out->nic.proxy_Bps *= bw;
         out->intra.host_memory_Bps *= bw;
         out->intra.socket_link_Bps *= bw;
     }

@@ -19,7 +19,10 @@
  *     byte is written to and read from host memory), crossed by the copies staged through
  *     it: GPU to GPU without P2P, and to and from the NIC without GPUDirect;
  *   socket links per node, one per ordered pair of sockets (UPI/xGMI, socket_link): GPUs
- *     are split evenly over the sockets in order, and a copy between two sockets crosses it.
+ *     are split evenly over the sockets in order, and a copy between two sockets crosses it;
+ *   proxy thread per GPU, one link for both directions (tcp without helper threads:
+ *     nic.proxy_Bps, platform_transport.c): the GPU's proxy thread moves the bytes of all
+ *     its sockets, so its traffic to and from other nodes shares one core.
  * Links of a kind share one capacity (gcsim_topology_capacity_Bps): nothing is kept per link.
  * Latencies are end to end, as measured: intra_node.latency inside a node; between nodes
  * nic.latency plus two switch latencies per switch level (leaf, and core across leaves).
@@ -67,6 +70,7 @@ static int leaf_link(const gcsim_topology *t, int leaf, int dir) { return leaf_b
 
 static int conn_link(const gcsim_topology *t, int gpu, int dir) { return t->conn_base + 2 * gpu + dir; }
 static int host_link(const gcsim_topology *t, int node) { return t->host_base + node; }
+static int proxy_link(const gcsim_topology *t, int gpu) { return t->proxy_base + gpu; }
 static int socket_of(const gcsim_topology *t, int gpu)
 {
     return gpu % t->gpus_per_node / (t->gpus_per_node / t->sockets);
@@ -109,7 +113,7 @@ int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gc
     long long links = (pairwise(t) ? (long long)t->nodes * i * i : 2LL * t->nodes * i) +
                       2LL * t->nodes * i + 2LL * t->nodes * t->nics_per_node + 2LL * t->leaves;
     /* Transports and PCIe topology: after the others, where the platform has them. */
-    t->conn_base = t->host_base = t->socket_base = -1;
+    t->conn_base = t->host_base = t->socket_base = t->proxy_base = -1;
     t->sockets = p->intra.sockets > 1 ? p->intra.sockets : 1;
     if (i % t->sockets != 0)
         return gcsim_fail(err, "%s: $.intra_node.pcie.sockets: %d sockets cannot hold %d GPUs "
@@ -126,6 +130,10 @@ int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gc
         t->socket_base = (int)links;
         links += (long long)t->nodes * t->sockets * t->sockets;
     }
+    if (p->nic.proxy_Bps > 0 && links <= INT_MAX) {
+        t->proxy_base = (int)links;
+        links += gpus;
+    }
     if (links > INT_MAX)
         return gcsim_fail(err, "%s: %d GPUs in nodes of %d have %lld links, more than the %d "
                                "gcsim numbers", p->source_path, gpus, i, links, INT_MAX);
@@ -138,6 +146,8 @@ int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gc
 double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l)
 {
     const gcsim_platform *p = t->platform;
+    if (t->proxy_base >= 0 && l >= t->proxy_base)
+        return p->nic.proxy_Bps;
     if (t->socket_base >= 0 && l >= t->socket_base)
         return p->intra.socket_link_Bps;
     if (t->host_base >= 0 && l >= t->host_base)
@@ -224,6 +234,8 @@ int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
             links[n++] = host_link(t, ns);
         if (t->conn_base >= 0)
             links[n++] = conn_link(t, src, UP);
+        if (t->proxy_base >= 0)
+            links[n++] = proxy_link(t, src);
     }
     links[n++] = nic_link(t, ns, gcsim_topology_nic_of(t, src), UP);
     if (t->leaves && leaf_of(t, ns) != leaf_of(t, nd)) {
@@ -233,6 +245,8 @@ int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
     }
     links[n++] = nic_link(t, nd, gcsim_topology_nic_of(t, dst), DOWN);
     if (dst_gpu) {
+        if (t->proxy_base >= 0)
+            links[n++] = proxy_link(t, dst);
         if (t->conn_base >= 0)
             links[n++] = conn_link(t, dst, DOWN);
         if (host)
@@ -259,6 +273,8 @@ int gcsim_topology_node_extra_links(const gcsim_topology *t, int k, int *ids, in
         for (int b = 0; b < t->sockets && n < max; b++)
             if (a != b)
                 ids[n++] = socket_link(t, k, a, b);
+    for (int g = first; g < last && t->proxy_base >= 0 && n < max; g++)
+        ids[n++] = proxy_link(t, g);
     return n;
 }
 
@@ -266,7 +282,9 @@ void gcsim_topology_link_name(const gcsim_topology *t, int l, char *buf, int len
 {
     const char *dir = l % 2 == UP ? "up" : "down";
     int i = t->gpus_per_node;
-    if (t->socket_base >= 0 && l >= t->socket_base) {
+    if (t->proxy_base >= 0 && l >= t->proxy_base) {
+        snprintf(buf, (size_t)len, "g%d_proxy", l - t->proxy_base);
+    } else if (t->socket_base >= 0 && l >= t->socket_base) {
         int x = l - t->socket_base, S = t->sockets;
         snprintf(buf, (size_t)len, "n%d_upi%d_%d", x / (S * S), x % (S * S) / S, x % S);
     } else if (t->host_base >= 0 && l >= t->host_base) {

@@ -105,8 +105,11 @@ typedef struct {
                                      the connection and the NIC move flows x the slowest
                                      (1: equal flows, or a single flow) */
         double connection_Bps;    /* derived: what one GPU's connections move each way
-                                     (channels x threads x min(sockets x stream, thread));
-                                     0: no cap */
+                                     (channels x threads x min(sockets x stream, thread);
+                                     socket_threads 0: channels x stream); 0: no cap */
+        double proxy_Bps;         /* derived, tcp with socket_threads 0: what the GPU's proxy
+                                     thread moves through its sockets, both directions and
+                                     all channels together (thread_Bps); 0: no such cap */
     } nic;
 
     struct {

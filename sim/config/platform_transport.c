@@ -9,12 +9,28 @@
  *     std::min(MAXCHANNELS, nChannels * 2)", NVIDIA/nccl 5067397, 2026-06-11); one NIC
  *     driven by sockets gives the search one channel. Each channel opens its own network
  *     connection per peer.
- *   tcp socket_threads 1, sockets_per_thread 1 (derived): NCCL_SOCKET_NTHREADS and
+ *   tcp socket_threads 0, sockets_per_thread 1 (derived): NCCL_SOCKET_NTHREADS and
  *     NCCL_NSOCKS_PERTHREAD default to an auto-detection (src/transport/net_socket.cc,
- *     ncclNetSocketGetNsockNthread) that gives 2 threads x 8 sockets on AWS (PCI vendor
- *     0x1d0f), 4 x 1 on GCP (0x1ae0) and otherwise no helper thread: the proxy thread sends
- *     over one socket, modelled as 1 thread x 1 socket. Limits: at most 16 threads
- *     (MAX_THREADS) and 64 sockets (MAX_SOCKETS) per connection.
+ *     ncclNetSocketGetNsockNthread: "int autoNt=0, autoNs=1; // By default, we only use the
+ *     main thread and do not spawn extra threads") that gives 2 threads x 8 sockets on AWS
+ *     (PCI vendor 0x1d0f), 4 x 1 on GCP (0x1ae0) and otherwise no helper thread, since NCCL
+ *     2.5 (v2.5.6-1 to today; v2.4.8-1 had "autoNt=1": one helper thread, so a platform of
+ *     NCCL 2.4 states socket_threads 1). Limits: at most 16 threads (MAX_THREADS) and 64
+ *     sockets (MAX_SOCKETS) per connection.
+ *   The proxy thread (socket_threads 0, derived from NCCL's source): without helper threads
+ *     a request's bytes are moved by the caller ("progress request using main thread":
+ *     ncclNetSocketTest calls ncclSocketProgress on the connection's one socket), and the
+ *     caller is the GPU's proxy progress thread, one per GPU (src/proxy.cc: one
+ *     persistentThread per communicator rank, v2.7.8-1), which serves every network
+ *     connection of that GPU: all its channels, sends and receives alike. So one core's
+ *     socket throughput (thread_bandwidth) bounds a GPU's network traffic in both directions
+ *     together (proxy_Bps), while each channel's socket is one stream (stream_bandwidth).
+ *     NCCL's maintainer on the consequence: "with 2+ GPUs, you will use 2x more cores for
+ *     network processing compared to using a single GPU as each GPU has its own set of
+ *     network threads" (sjeaugey, NVIDIA/nccl#398, 2020-10-05): with one GPU per node the
+ *     ring's send and receive share one proxy thread, with several they do not. With helper
+ *     threads (socket_threads >= 1) each connection has its own threads for its bytes and
+ *     the proxy thread only posts requests: no shared cap (connection_Bps per direction).
  *   tcp stream_bandwidth and thread_bandwidth 42 Gb/s (measured): "modern Linux network
  *     stack can achieve ~42Gbps throughput-per-core" for one long TCP flow at 100 Gb/s with
  *     TSO/GRO, jumbo frames and aRFS (Cai et al., "Understanding Host Network Stack
@@ -123,9 +139,10 @@ int gcsim_platform_parse_transport(const cJSON *nic, gcsim_platform *p, json_ctx
             return gcsim_fail(ctx->err, "%s: %s.%s: only used with transport \"tcp\"",
                               ctx->origin, path, bad);
         p->nic.connection_Bps = 0;
+        p->nic.proxy_Bps = 0;
         return 0;
     }
-    long long threads = 1, socks = 1, mtu = 1500;
+    long long threads = 0, socks = 1, mtu = 1500;
     p->nic.stream_Bps = TCP_CORE_Bps;
     p->nic.thread_Bps = TCP_CORE_Bps;
     if (json_integer(nic, path, "socket_threads", false, 0, NCCL_MAX_THREADS, &threads, ctx) ||
@@ -140,8 +157,9 @@ int gcsim_platform_parse_transport(const cJSON *nic, gcsim_platform *p, json_ctx
                                     "sockets; NCCL opens at most %d per connection",
                           ctx->origin, path, threads * socks, NCCL_MAX_SOCKETS);
     if (threads == 0 && json_member(nic, "sockets_per_thread"))
-        return gcsim_fail(ctx->err, "%s: %s.sockets_per_thread: with socket_threads 0 the "
-                                    "proxy thread sends over one socket", ctx->origin, path);
+        return gcsim_fail(ctx->err, "%s: %s.sockets_per_thread: with socket_threads 0 (the "
+                                    "default: no helper thread) the proxy thread sends over "
+                                    "one socket per channel", ctx->origin, path);
     p->nic.socket_threads = (int)threads;
     p->nic.sockets_per_thread = threads == 0 ? 1 : (int)socks;
     /* With no helper thread the proxy thread sends over one socket (nSocks 0). */
@@ -153,6 +171,8 @@ int gcsim_platform_parse_transport(const cJSON *nic, gcsim_platform *p, json_ctx
         return gcsim_fail(ctx->err, "%s: %s.flow_balance: one flow per connection (channels 1, "
                                     "one socket): nothing to balance", ctx->origin, path);
     p->nic.connection_Bps = gcsim_platform_connection_Bps(p);
+    /* No helper thread: the GPU's proxy thread moves all its sockets' bytes, both ways. */
+    p->nic.proxy_Bps = threads == 0 ? p->nic.thread_Bps : 0;
     return 0;
 }
 
@@ -160,9 +180,11 @@ double gcsim_platform_connection_Bps(const gcsim_platform *p)
 {
     if (p->nic.transport != TRANSPORT_TCP)
         return 0;
-    int threads = p->nic.socket_threads > 0 ? p->nic.socket_threads : 1;
+    /* socket_threads 0: one socket per channel, the thread cap is the proxy link's */
+    if (p->nic.socket_threads == 0)
+        return p->nic.flow_balance * p->nic.channels * p->nic.stream_Bps;
     double per_thread = fmin(p->nic.sockets_per_thread * p->nic.stream_Bps, p->nic.thread_Bps);
-    return p->nic.flow_balance * p->nic.channels * (threads * per_thread);
+    return p->nic.flow_balance * p->nic.channels * (p->nic.socket_threads * per_thread);
 }
 
 double gcsim_platform_nic_payload_Bps(const gcsim_platform *p)

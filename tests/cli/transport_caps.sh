@@ -37,9 +37,16 @@ check tcp-1flow 4 1.1768531 "one flow: no equal-split loss"
 # No P2P and host memory 40 GB/s (20 GB/s of staged copies: written and read): per node the
 # 7 hops inside the node, the hop out and the hop in all cross it: 9 flows, 20/9 GB/s each.
 check tcp-8gpu-staged 32 2.2222222 "8 GPUs per NIC, staged: host memory shared by 9 flows"
-# Defaults: 2 channels x 1 thread x min(1 x 42 Gb/s, 42 Gb/s) = 84 Gb/s = 10.5 GB/s, 2 flows
-# at flow_balance 0.846: 8.883 GB/s (the NIC's payload, 11.768531 x 0.846 = 9.956 GB/s, is above it).
-check tcp-defaults 4 8.883 "tcp defaults: 2 channels x one 42 Gb/s core x 0.846"
+# Defaults: no helper thread (NCCL_SOCKET_NTHREADS 0): 2 channels of one 42 Gb/s socket each,
+# 2 flows at flow_balance 0.846: 8.883 GB/s each way (the NIC's payload, 11.768531 x 0.846 =
+# 9.956 GB/s, is above it); but the GPU's proxy thread moves all its sockets' bytes, both
+# directions, at one core's 42 Gb/s = 5.25 GB/s. With one GPU per node the ring sends and
+# receives through the same GPU: 5.25 / 2 = 2.625 GB/s each way.
+check tcp-defaults 4 2.625 "tcp defaults, 1 GPU per NIC: the proxy thread shared by send and receive"
+# 8 GPUs per NIC (P2P at 16 GB/s): the ring leaves a node from one GPU and enters it at
+# another, so each proxy thread carries one direction: 5.25 GB/s, twice the 1-GPU case
+# (NVIDIA/nccl#398: "with 2+ GPUs, you will use 2x more cores for network processing").
+check tcp-proxy-8gpu 16 5.25 "tcp defaults, 8 GPUs per NIC: one proxy thread per direction"
 # Without a transport the NIC alone: 100 Gb/s = 12.5 GB/s (the behaviour before transports).
 check no-transport 4 12.5 "no transport: the NIC's line rate"
 # One node, 2 sockets of 4 GPUs, P2P: the ring 0..7 crosses 3 -> 4 and 7 -> 0, one flow on
@@ -69,5 +76,5 @@ for engine in analytic des; do
         { echo "FAIL: tcp-overhead: message_overhead per hop ($engine)"; fail=1; }
 done
 rm -f "${TMPDIR:-/tmp}/transport_caps_no_overhead.$$.json"
-[ "$fail" -eq 0 ] && echo "ok: socket caps and flow balance (1 and 8 GPUs per NIC), staging, defaults, framing, sockets, overhead"
+[ "$fail" -eq 0 ] && echo "ok: socket caps and flow balance (1 and 8 GPUs per NIC), proxy thread, staging, defaults, framing, sockets, overhead"
 exit "$fail"

@@ -410,6 +410,26 @@ def compression_section(gcsim, repo):
     return "\n".join(out)
 
 
+def socket_busbw_section(gcsim, repo):
+    with tempfile.TemporaryDirectory() as tmp:
+        md = os.path.join(tmp, "socket.md")
+        r = run_script("socket_busbw.py", gcsim, repo, ["--markdown", md])
+        if r.returncode != 0:
+            raise RuntimeError("socket_busbw.py: a gcsim run failed: %s" % r.stderr.strip())
+        table = open(md).read()
+        totals = r.stderr.strip().splitlines()
+    out = ["## NCCL's socket transport: nccl-tests busbw", "",
+           "Issue 42. `python3 tests/validation/socket_busbw.py $G .` (CTest: "
+           "`validation_socket_busbw`): published nccl-tests all_reduce_perf busbw over "
+           "NCCL's socket transport (TCP, no RDMA), with sources "
+           "(`tests/validation/published_socket_busbw.tsv`), against `gcsim collective "
+           "--engine analytic` on platforms derived from specifications and the logs' NCCL "
+           "settings (`tests/validation/platforms/socket-*.json`). Signed error = gcsim / "
+           "measured - 1. Nothing here was fitted to these numbers.", ""]
+    out += ["Totals: " + t for t in totals] + ["", table]
+    return "\n".join(out)
+
+
 def tcp_training_section(gcsim, repo):
     with tempfile.TemporaryDirectory() as tmp:
         md = os.path.join(tmp, "tcp.md")
@@ -833,6 +853,9 @@ def main(argv):
             "| `python3 tests/validation/tcp_training.py $G .` | uncompressed (fp32) training "
             "throughput on TCP clusters against published measurements, signed errors (issue "
             "42). CTest: `validation_tcp_training` |",
+            "| `python3 tests/validation/socket_busbw.py $G .` | nccl-tests busbw over NCCL's "
+            "socket transport against gcsim collective (issue 42). CTest: "
+            "`validation_socket_busbw` |",
             "| `python3 tests/validation/time_to_accuracy.py $G .` | time to a target accuracy, "
             "compressed against uncompressed, against published end-to-end results (issue 43). "
             "CTest: `validation_time_to_accuracy` |",
@@ -873,6 +896,7 @@ def main(argv):
         parts.append(compression_section(gcsim, repo))
         parts.append(compression_issue43_notes(gcsim, repo))
         parts.append(tcp_training_section(gcsim, repo))
+        parts.append(socket_busbw_section(gcsim, repo))
         parts.append(time_to_accuracy_section(gcsim, repo))
         parts.append(busbw_section(gcsim, repo))
         parts.append(nccl_logs_section(gcsim, repo))

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""gcsim's socket transport against published nccl-tests busbw over NCCL's socket transport.
+
+    socket_busbw.py GCSIM REPO [--markdown FILE]
+
+For every row of tests/validation/published_socket_busbw.tsv (measured all_reduce_perf busbw
+over NET/Socket, with sources), `gcsim collective --engine analytic` on the row's platform
+(derived from specifications and the log's NCCL settings) at the row's GPU count and size,
+as NCCL's tuner picks the algorithm; signed error = gcsim / measured - 1 (positive: gcsim
+too fast). Nothing is fitted to these numbers. Exit 1 when a gcsim run fails (not on
+accuracy: the numbers are reported, not gated). Standard library only.
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gcsim_cli  # noqa: E402  (read_tsv)
+
+
+def busbw(gcsim, repo, row):
+    argv = [gcsim, "collective", "--engine", "analytic", "--format", "json",
+            "--platform", row["platform"], "--gpus", row["gpus"], "--sizes", row["size"]]
+    r = subprocess.run(argv, capture_output=True, text=True, cwd=repo, timeout=600)
+    if r.returncode != 0:
+        raise RuntimeError("%s: exit %d: %s" % (" ".join(argv[1:]), r.returncode,
+                                                r.stderr.strip()))
+    out = json.loads(r.stdout)
+    rows = out["rows"] if isinstance(out, dict) else out
+    return rows[0]["busbw_Bps"] / 1e9, rows[0].get("algorithm", "")
+
+
+def predict(gcsim, repo, rows):
+    out = []
+    for row in rows:
+        got, algo = busbw(gcsim, repo, row)
+        meas = float(row["busbw_GBps"])
+        out.append(dict(row, predicted=got, algorithm=algo, error=got / meas - 1.0))
+    return out
+
+
+def markdown(rows):
+    out = ["| case | GPUs (nodes x per node) | size | NCCL settings | measured GB/s | gcsim GB/s "
+           "| gcsim algorithm | signed error | source |",
+           "|---|---|---|---|---:|---:|---|---:|---|"]
+    for r in rows:
+        out.append("| %s | %s (%s x %s) | %s | %s | %.2f | %.2f | %s | %+.0f%% | %s |" % (
+            r["case"], r["gpus"], r["nodes"], r["gpus_per_node"], r["size"], r["settings"],
+            float(r["busbw_GBps"]), r["predicted"], r["algorithm"], 100 * r["error"],
+            r["source"]))
+    return "\n".join(out) + "\n"
+
+
+def main(argv):
+    if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "--markdown"):
+        print("usage: socket_busbw.py GCSIM REPO [--markdown FILE]", file=sys.stderr)
+        return 2
+    gcsim, repo = os.path.abspath(argv[0]), os.path.abspath(argv[1])
+    try:
+        rows = predict(gcsim, repo, [r for _, r in gcsim_cli.read_tsv(
+            os.path.join(HERE, "published_socket_busbw.tsv"))])
+    except (RuntimeError, ValueError, KeyError) as e:
+        print("socket_busbw.py: %s" % e, file=sys.stderr)
+        return 1
+    table = markdown(rows)
+    if len(argv) == 4:
+        with open(argv[3], "w") as f:
+            f.write(table)
+    else:
+        sys.stdout.write(table)
+    errs = [r["error"] for r in rows]
+    print("socket busbw: %d rows, signed error median %+.0f%%, from %+.0f%% to %+.0f%%"
+          % (len(errs), 100 * statistics.median(errs), 100 * min(errs), 100 * max(errs)),
+          file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
