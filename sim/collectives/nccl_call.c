@@ -1,8 +1,10 @@
 /* sim/collectives/nccl_call.c: NCCL's per-call latency for a training call (nccl_call.h). */
+#include <math.h>
 #include <stdbool.h>
 
 #include "nccl_call.h"
 #include "protocol.h"
+#include "schedule_memo.h"
 #include "tuner_model.h"
 
 int gcsim_nccl_call_algo(gcsim_collective c)
@@ -69,4 +71,103 @@ double gcsim_nccl_alltoall_overhead_s(const gcsim_platform *p, int ranks, int no
     gcsim_nccl_latency_of(GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE, GCSIM_OP_ALLGATHER,
                           nvlink_node(p), ranks, nodes, &l);
     return l.base_s + (nodes > 1 ? l.inter_hop_s : 0);
+}
+
+/* max(0, time_s - sched_s), or NCCL's Simple overhead whole (simple_s) where the
+ * difference is that figure but for rounding: `gcsim collective` spreads it over the
+ * schedule's steps and the sum comes back a few ulps off, which would move a Simple call's
+ * charge in its last digits for nothing. */
+static double fixed_cost_s(int protocol, double time_s, double sched_s, double simple_s)
+{
+    double d = time_s - sched_s;
+    if (protocol == GCSIM_PROTO_SIMPLE && fabs(d - simple_s) <= 1e-9 * time_s)
+        return simple_s;
+    return fmax(0.0, d);
+}
+
+/* The call's schedule time on the platform as written (the engines' cost without a fixed
+ * cost): gcsim_call_pipeline_chunks of a dense call. */
+static int schedule_s(const gcsim_platform *p, int gpus, gcsim_collective c, double bytes,
+                      double *out, gcsim_error *err)
+{
+    gcsim_bucket_bytes b = {.dense_bytes = bytes, .payload_bytes = bytes,
+                            .aggregation = PAYLOAD_DENSE_SUMMABLE};
+    return gcsim_schedule_memo_time_s(p, gpus, c, 0, gcsim_pipeline_chunks(c, bytes), 0, &b, out,
+                                      err);
+}
+
+static void tuned_of(const gcsim_platform *p, int gpus, const gcsim_tuned *t, double sched_s,
+                     gcsim_nccl_tuned_call *out)
+{
+    *out = (gcsim_nccl_tuned_call){
+        .collective = t->collective, .algo = t->algo, .protocol = (int)t->protocol,
+        .time_s = t->time_s, .schedule_s = sched_s,
+        .fixed_s = fixed_cost_s(t->protocol, t->time_s, sched_s,
+                                gcsim_nccl_call_overhead_s(p, gpus, t->collective, t->algo))};
+}
+
+int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
+                         gcsim_nccl_tuned_call *out, gcsim_error *err)
+{
+    gcsim_tuned t;
+    double sched_s;
+    if (gcsim_tuner_choose(p, gpus, GCSIM_OP_ALLREDUCE, bytes, COLLECTIVE_COUNT,
+                           GCSIM_PROTO_COUNT, &t, err) ||
+        schedule_s(p, gpus, t.collective, bytes, &sched_s, err))
+        return -1;
+    tuned_of(p, gpus, &t, sched_s, out);
+    if (t.time_s >= sched_s)
+        return 0; /* the engines charge collective's time whole */
+    /* Collective's time is below its schedule's on the platform as written (a protocol's
+     * shorter hop, which the engines cannot run): every candidate then costs the larger of
+     * its collective time and its schedule's, and the one of least cost is the tightest
+     * upper bound of collective's time the engines can charge; ties keep the tuner's. */
+    double best_s = sched_s;
+    int per_node = p->gpus_per_node > 0 ? p->gpus_per_node : 1;
+    bool one_node = gpus <= per_node;
+    const gcsim_collective colls[] = {COLLECTIVE_RING, COLLECTIVE_DOUBLE_TREE, COLLECTIVE_NVLS};
+    for (size_t k = 0; k < sizeof colls / sizeof colls[0]; k++) {
+        if (colls[k] == COLLECTIVE_NVLS && !(p->intra.nvls_Bps > 0 && one_node))
+            continue;
+        double cs;
+        if (schedule_s(p, gpus, colls[k], bytes, &cs, err))
+            return -1;
+        for (int pr = 0; pr < GCSIM_PROTO_COUNT; pr++) {
+            if (!gcsim_protocol_available(p, (gcsim_protocol)pr) ||
+                (colls[k] == COLLECTIVE_NVLS && pr != GCSIM_PROTO_SIMPLE))
+                continue;
+            gcsim_tuned c;
+            if (gcsim_tuner_choose(p, gpus, GCSIM_OP_ALLREDUCE, bytes, colls[k],
+                                   (gcsim_protocol)pr, &c, err))
+                return -1;
+            if (fmax(c.time_s, cs) < best_s) {
+                best_s = fmax(c.time_s, cs);
+                tuned_of(p, gpus, &c, cs, out);
+            }
+        }
+    }
+    return 0;
+}
+
+int gcsim_nccl_group_call_tune(const gcsim_platform *p, int gpus, int group, gcsim_collective c,
+                               const gcsim_bucket_bytes *b, gcsim_nccl_tuned_call *out,
+                               gcsim_error *err)
+{
+    int g = group > 0 ? group : gpus;
+    bool gather = c == COLLECTIVE_ALLGATHER;
+    double size = gather ? b->payload_bytes * g : b->payload_bytes;
+    gcsim_tuned t;
+    if (gcsim_tuner_choose(p, g, gather ? GCSIM_OP_ALLGATHER : GCSIM_OP_REDUCESCATTER, size,
+                           COLLECTIVE_COUNT, GCSIM_PROTO_COUNT, &t, err))
+        return -1;
+    double sched_s;
+    if (gcsim_schedule_memo_time_s(p, gpus, c, 0, gcsim_pipeline_chunks(c, gcsim_hop_bytes(b, gpus)),
+                                   group, b, &sched_s, err))
+        return -1;
+    *out = (gcsim_nccl_tuned_call){.collective = c, .algo = t.algo, .protocol = (int)t.protocol,
+                                   .time_s = t.time_s, .schedule_s = sched_s,
+                                   .fixed_s = fixed_cost_s(t.protocol, t.time_s, sched_s,
+                                                           gcsim_nccl_call_overhead_s(
+                                                               p, g, c, -1))};
+    return 0;
 }

@@ -46,4 +46,41 @@ double gcsim_nccl_ranks_overhead_s(const gcsim_platform *p, int ranks, int nodes
  * channels (docs/collectives.md). 0 for one rank. */
 double gcsim_nccl_alltoall_overhead_s(const gcsim_platform *p, int ranks, int nodes);
 
+/* A training call's all-reduce as `gcsim collective` runs it (issue 42): the algorithm and
+ * protocol NCCL's tuner picks for `bytes` on the first `gpus` GPUs of platform p
+ * (gcsim_tuner_choose, protocol.c: the same choice and the same memo), and the fixed cost
+ * the call is charged on top of its schedule so that the call alone takes collective's
+ * time for it. A training iteration runs every call on the platform as written in both
+ * engines (one SimGrid platform per run), whose intra-node latency is a Simple hop; a
+ * protocol's bandwidth loss (LL x0.5, LL128 x0.92) and NCCL's base and network per-hop
+ * overheads for that protocol are what the schedule there lacks, and they go into the
+ * fixed cost: fixed_s = max(0, time_s - schedule_s). What cannot be charged is a shorter
+ * hop than the platform's (LL's and LL128's intra-node hop is 0.18-0.56 of Simple's):
+ * where collective's time is below its schedule's (small LL calls), every candidate
+ * (algorithm x protocol) would cost the larger of the two, and the one of least such cost
+ * is returned: the tightest upper bound of collective's time that the engines can run
+ * (docs/collectives.md, "The tuner's protocol in training calls"). */
+typedef struct {
+    gcsim_collective collective; /* the schedule both engines run */
+    int algo;                    /* gcsim_nccl_algo */
+    int protocol;                /* gcsim_protocol */
+    double time_s;               /* gcsim collective's time for the call */
+    double schedule_s;           /* the schedule's time on the platform as written */
+    double fixed_s;              /* max(0, time_s - schedule_s) */
+} gcsim_nccl_tuned_call;
+
+int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
+                         gcsim_nccl_tuned_call *out, gcsim_error *err);
+
+/* The same for a sharded job's all-gather or reduce-scatter (c: COLLECTIVE_ALLGATHER or
+ * COLLECTIVE_REDUCE_SCATTER) of `b` per GPU over groups of `group` of its `gpus` GPUs (0:
+ * all): the protocol `gcsim collective --op allgather|reducescatter` picks for NCCL's ring
+ * on `group` GPUs at nccl-tests' size (the gathered result: b's payload x group; the
+ * buffer scattered: b's payload), and the fixed cost that makes the call alone take that
+ * time over the schedule both engines run (the groups' schedule on all GPUs).
+ * out->collective is c. */
+int gcsim_nccl_group_call_tune(const gcsim_platform *p, int gpus, int group, gcsim_collective c,
+                               const gcsim_bucket_bytes *b, gcsim_nccl_tuned_call *out,
+                               gcsim_error *err);
+
 #endif
