@@ -46,27 +46,29 @@ double gcsim_nccl_ranks_overhead_s(const gcsim_platform *p, int ranks, int nodes
  * channels (docs/collectives.md). 0 for one rank. */
 double gcsim_nccl_alltoall_overhead_s(const gcsim_platform *p, int ranks, int nodes);
 
-/* A training call's all-reduce as `gcsim collective` runs it (issue 42): the algorithm and
- * protocol NCCL's tuner picks for `bytes` on the first `gpus` GPUs of platform p
- * (gcsim_tuner_choose, protocol.c: the same choice and the same memo), and the fixed cost
- * the call is charged on top of its schedule so that the call alone takes collective's
- * time for it. A training iteration runs every call on the platform as written in both
- * engines (one SimGrid platform per run), whose intra-node latency is a Simple hop; a
- * protocol's bandwidth loss (LL x0.5, LL128 x0.92) and NCCL's base and network per-hop
- * overheads for that protocol are what the schedule there lacks, and they go into the
- * fixed cost: fixed_s = max(0, time_s - schedule_s). What cannot be charged is a shorter
- * hop than the platform's (LL's and LL128's intra-node hop is 0.18-0.56 of Simple's):
- * where collective's time is below its schedule's (small LL calls), every candidate
- * (algorithm x protocol) would cost the larger of the two, and the one of least such cost
- * is returned: the tightest upper bound of collective's time that the engines can run
- * (docs/collectives.md, "The tuner's protocol in training calls"). */
+/* A training call's all-reduce with the algorithm and protocol NCCL's tuner would pick
+ * (issue 42), costed by NCCL's closed-form model on top of the schedule the engines run
+ * (nccl_call.c): every candidate (ring, the double tree as tree, NVLS on one node and
+ * NVLS-tree across nodes where the platform has NVLS; Simple, LL128 where a node is
+ * NVLink, LL) takes its algorithm's schedule on the platform as written (the schedule
+ * memo: one per collective and size, shared by all protocols) plus `extra`: NCCL's Simple
+ * charge (gcsim_nccl_call_overhead_s), the protocol's latency less Simple's in NCCL's
+ * model, and the schedule's bandwidth time x (Simple's bandwidth over the protocol's - 1).
+ * Ranked as gcsim_tuner_rank_s ranks; the pick's fixed cost is max(0, extra), which both
+ * engines pay before the call's first flow. A Simple pick is charged exactly what the
+ * stacks charged before (NCCL's Simple overheads). Where the pick's extra is negative (a
+ * protocol's shorter hop, which the engines cannot run), the candidate of least
+ * schedule + max(0, extra) is returned instead: the tightest upper bound of the model the
+ * engines can charge. No schedule is built on a protocol's platform: `gcsim collective`
+ * (gcsim_tuner_choose) does that per candidate and size, which at 65,536 GPUs took
+ * seconds per call (docs/collectives.md, "The tuner's protocol in training calls"). */
 typedef struct {
     gcsim_collective collective; /* the schedule both engines run */
     int algo;                    /* gcsim_nccl_algo */
     int protocol;                /* gcsim_protocol */
-    double time_s;               /* gcsim collective's time for the call */
+    double time_s;               /* the model's time: schedule_s + extra (may be below it) */
     double schedule_s;           /* the schedule's time on the platform as written */
-    double fixed_s;              /* max(0, time_s - schedule_s) */
+    double fixed_s;              /* max(0, extra): what the call is charged on top */
 } gcsim_nccl_tuned_call;
 
 int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
@@ -74,11 +76,9 @@ int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
 
 /* The same for a sharded job's all-gather or reduce-scatter (c: COLLECTIVE_ALLGATHER or
  * COLLECTIVE_REDUCE_SCATTER) of `b` per GPU over groups of `group` of its `gpus` GPUs (0:
- * all): the protocol `gcsim collective --op allgather|reducescatter` picks for NCCL's ring
- * on `group` GPUs at nccl-tests' size (the gathered result: b's payload x group; the
- * buffer scattered: b's payload), and the fixed cost that makes the call alone take that
- * time over the schedule both engines run (the groups' schedule on all GPUs).
- * out->collective is c. */
+ * all): NCCL's ring on `group` GPUs with the protocol of least time in the same model,
+ * over the schedule both engines run (the groups' schedule on all GPUs); its bandwidth
+ * time is that schedule less the schedule of 8 bytes of payload. out->collective is c. */
 int gcsim_nccl_group_call_tune(const gcsim_platform *p, int gpus, int group, gcsim_collective c,
                                const gcsim_bucket_bytes *b, gcsim_nccl_tuned_call *out,
                                gcsim_error *err);
