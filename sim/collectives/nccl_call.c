@@ -103,18 +103,37 @@ typedef struct {
     double sched_s, extra_s, rank_s;
 } candidate;
 
-/* NCCL's latency of protocol pr less Simple's for algorithm algo (0 for NVLS, which runs
- * Simple only). */
+/* What protocol pr changes in a call's latency against Simple, as `gcsim collective`'s
+ * protocol platform changes it (protocol.c): NCCL's per-call base and network per-hop
+ * overheads of pr less Simple's, and the platform's intra-node hop (a Simple hop) scaled
+ * by NCCL's ratio of pr's hop to Simple's (a ring across nodes: at least NCCL's net
+ * overhead) on the intra-node hops a byte makes in sequence. Their count is NCCL's (a
+ * ring's 2(N-1) less its network hops, a tree's 2(ppn-1) chain), at most the intra-node
+ * latencies the schedule at 8 bytes (lat_s) holds: gcsim's schedules move a step's hops
+ * together and a step costs its slowest, which NCCL's count does not see (its 14 chain
+ * hops of a 2 x 8 tree are fewer steps in gcsim's double tree). Across nodes the
+ * intra-node hops set a step's pace only where the platform's intra-node latency is above
+ * the network's (nic.latency); elsewhere they are left out. 0 for NVLS and NVLS-tree,
+ * which run Simple only. */
 static double protocol_latency_delta_s(const gcsim_platform *p, int algo, gcsim_protocol pr,
-                                       gcsim_op op, int ranks, int nodes)
+                                       gcsim_op op, int ranks, int nodes, double lat_s)
 {
-    if (pr == GCSIM_PROTO_SIMPLE || algo < 0 || algo == GCSIM_NCCL_NVLS)
+    if (pr == GCSIM_PROTO_SIMPLE || (algo != GCSIM_NCCL_RING && algo != GCSIM_NCCL_TREE))
         return 0;
     gcsim_nccl_latency simple, this;
     gcsim_nccl_latency_of((gcsim_nccl_algo)algo, GCSIM_PROTO_SIMPLE, op, nvlink_node(p), ranks,
                           nodes, &simple);
     gcsim_nccl_latency_of((gcsim_nccl_algo)algo, pr, op, nvlink_node(p), ranks, nodes, &this);
-    return this.latency_s - simple.latency_s;
+    double d = (this.base_s + this.inter_hops * this.inter_hop_s) -
+               (simple.base_s + simple.inter_hops * simple.inter_hop_s);
+    double hop_s = p->intra.latency_s;
+    if (hop_s > 0 && (nodes == 1 || hop_s > p->nic.latency_s)) {
+        double units = fmin((double)(this.hops - this.inter_hops), floor(lat_s / hop_s));
+        double new_hop_s = fmax(hop_s * this.intra_hop_s / simple.intra_hop_s,
+                                this.intra_floor_s);
+        d += units * (new_hop_s - hop_s);
+    }
+    return d;
 }
 
 /* Simple's bandwidth over protocol pr's for algorithm algo at `bytes` (>= 1). */
@@ -138,7 +157,7 @@ static void cost_candidate(const gcsim_platform *p, candidate *c, gcsim_op op, i
     c->extra_s = simple_s;
     if (c->protocol != GCSIM_PROTO_SIMPLE)
         c->extra_s += protocol_latency_delta_s(p, c->algo, (gcsim_protocol)c->protocol, op,
-                                               ranks, nodes) +
+                                               ranks, nodes, lat_s) +
                       bw_s * (bandwidth_ratio(c->algo, (gcsim_protocol)c->protocol, nodes,
                                               bytes) - 1);
 }
@@ -225,7 +244,7 @@ int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
                  * bandwidth part of extra left out) */
                 double lat_extra = simple_s + protocol_latency_delta_s(p, a, (gcsim_protocol)pr,
                                                                        GCSIM_OP_ALLREDUCE,
-                                                                       gpus, nodes);
+                                                                       gpus, nodes, lat);
                 x->rank_s = gcsim_tuner_rank_s(a, (gcsim_protocol)pr, gpus, nodes, bytes,
                                                x->rank_s, lat + lat_extra, ring_bw_s);
             }

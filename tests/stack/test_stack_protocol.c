@@ -1,16 +1,16 @@
-/* A training stack's all-reduce runs the algorithm and protocol `gcsim collective` picks
- * (issue 42; sim/collectives/nccl_call.h, gcsim_nccl_call_tune), by hand:
- *   1. a small call on 2 GPUs of one PCIe node that NCCL runs with LL: the iteration's call
- *      costs the stack's 7 us + LL's latency (base 6.6 us, two hops of 1 ns x 1.0/5.7) +
- *      bytes / LL's bandwidth (the ring's 2 x S/2 at 10 GB/s x 0.5), in both engines;
+/* A training stack's all-reduce runs the algorithm and protocol NCCL's tuner picks, costed
+ * by NCCL's closed-form model over the schedule the engines run (issue 42;
+ * sim/collectives/nccl_call.h, gcsim_nccl_call_tune), by hand:
+ *   1. a small call on 2 GPUs of one PCIe node: LL, charged the stack's 7 us + the ring's
+ *      schedule + LL's base 6.6 us + its two intra-node hops at 1/5.7 of the platform's
+ *      1 ns less the Simple hops' 1 ns + the schedule's bandwidth time once more (LL's
+ *      x0.5), in both engines;
  *   2. a large call (1 GiB) there: Simple, charged as before (7 + 8.4 us + the schedule);
- *   3. a small call across 2 nodes (4 GPUs): LL's base and network hops (6.6 + 2 x 2.7 us),
- *      the ring's six hops at NCCL's net overhead (1 us each) and the bytes at LL's
- *      bandwidth, where the Simple charge was 8.4 + 2 x 14 us;
+ *   3. a small call across 2 nodes (4 GPUs): LL's base and network hops (6.6 + 2 x 2.7 us)
+ *      and the bandwidth time twice, where the Simple charge was 8.4 + 2 x 14 us;
  *   4. NVLS-tree on a platform with nvls_bandwidth across 2 nodes: picked at some size, and
- *      there the fixed cost is NCCL's 2 log2(2) x 20.9 us (base 0); at every size the call
- *      costs at least collective's time, and runs collective's pick where that can be
- *      charged.
+ *      there the fixed cost is NCCL's 2 log2(2) x 20.9 us; every pick's charge is at least
+ *      its schedule, and a Simple pick is charged NCCL's Simple overheads to the bit.
  * Figures: NVIDIA/nccl src/graph/tuning.cc at 5067397 (sim/collectives/tuner_model.c). */
 #include <math.h>
 #include <stdlib.h>
@@ -128,14 +128,17 @@ static void test_small_and_large(void)
     double call_s = 0, over_s = 0;
     const char *proto = NULL;
     gcsim_collective coll = COLLECTIVE_COUNT;
-    /* 1. 4096 bytes on 2 GPUs: LL (Simple: 8.4 us + 0.41 us; LL: 6.6 us + 0.82 us) */
+    /* 1. 4096 bytes on 2 GPUs: LL (Simple: 8.4 us + 0.41 us; LL: 6.6 us + 2 x 0.41 us). The
+     * ring's schedule: 2 steps of 2048 B at 10 GB/s after 1 ns; at 8 bytes 2 x 4 B */
     CHECK(one_call(&p, 1024, 2, &call_s, &over_s, &proto, &coll) == 0);
     CHECK(proto && strcmp(proto, "ll") == 0);
     CHECK(coll == COLLECTIVE_RING);
-    double ll_s = 6.6e-6 + 2 * (1e-9 * 1.0 / 5.7) + 4096.0 / (10e9 * 0.5);
-    CHECK_REL(call_s, 7e-6 + ll_s, 1e-9);
-    printf("4 KiB on 2 GPUs: %s, call %.4f us (7 + LL %.4f)\n", proto ? proto : "-",
-           call_s * 1e6, ll_s * 1e6);
+    double sched_s = 2 * (1e-9 + 2048 / 10e9), bw_s = sched_s - 2 * (1e-9 + 4 / 10e9);
+    double ll_s = 6.6e-6 + 2 * 1e-9 * (1.0 / 5.7 - 1) + bw_s;
+    CHECK_REL(over_s, 7e-6 + ll_s, 1e-9);
+    CHECK_REL(call_s, 7e-6 + sched_s + ll_s, 1e-9);
+    printf("4 KiB on 2 GPUs: %s, call %.4f us (7 + the schedule %.4f + LL %.4f)\n",
+           proto ? proto : "-", call_s * 1e6, sched_s * 1e6, ll_s * 1e6);
     /* 2. 1 GiB on 2 GPUs: Simple, charged as before: the stack's 7 us, NCCL's base 8.4 us
      * (its overhead for a Simple ring, nccl_call.h), and the schedule */
     CHECK(one_call(&p, 268435456.0, 2, &call_s, &over_s, &proto, &coll) == 0);
@@ -145,19 +148,28 @@ static void test_small_and_large(void)
     CHECK_REL(over_s, 7e-6 + 8.4e-6, 1e-6);
     CHECK_REL(call_s, 7e-6 + 8.4e-6 + 2e-9 + 1073741824.0 / 10e9, 1e-12);
     printf("1 GiB on 2 GPUs: %s, call %.6f ms\n", proto ? proto : "-", call_s * 1e3);
-    /* 3. 4096 bytes across 2 nodes (4 GPUs): LL ring: base 6.6 + 2 x 2.7 us; 6 hops, each
-     * at least NCCL's net overhead (1 us for LL), the slowest flow of a step carrying
-     * 1024 B at 5 GB/s */
+    /* 3. 4096 bytes across 2 nodes (4 GPUs): LL ring: base 6.6 + 2 x 2.7 us, no intra-node
+     * change (a network hop sets each step's pace), the bandwidth time once more */
     gcsim_nccl_tuned_call t;
     CHECK(gcsim_nccl_call_tune(&p, 4, 4096, &t, &err) == 0);
-    CHECK(t.protocol == GCSIM_PROTO_LL && t.collective == COLLECTIVE_RING);
-    CHECK_REL(t.time_s, 6.6e-6 + 2 * 2.7e-6 + 6 * 1e-6 + 6 * 1024.0 / 5e9, 1e-6);
-    CHECK_REL(t.fixed_s, t.time_s - t.schedule_s, 1e-12);
+    CHECK(t.protocol == GCSIM_PROTO_LL && t.collective == COLLECTIVE_RING &&
+          t.algo == GCSIM_NCCL_RING);
+    double s8 = 0;
+    CHECK(gcsim_analytic_collective_time(&p, 4, COLLECTIVE_RING, 4096, 0, &sched_s, &err) == 0);
+    CHECK(gcsim_analytic_collective_time(&p, 4, COLLECTIVE_RING, 8, 0, &s8, &err) == 0);
+    CHECK_REL(t.schedule_s, sched_s, 1e-12);
+    CHECK_REL(t.fixed_s, 6.6e-6 + 2 * 2.7e-6 + (sched_s - s8), 1e-9);
+    CHECK_REL(t.time_s, t.schedule_s + t.fixed_s, 1e-12);
     CHECK(one_call(&p, 1024, 4, &call_s, &over_s, &proto, &coll) == 0);
     CHECK(proto && strcmp(proto, "ll") == 0);
     CHECK_REL(call_s, 7e-6 + t.time_s, 1e-9);
     printf("4 KiB on 2 nodes: %s, call %.4f us (was 7 + 36.4 + the schedule's %.4f)\n",
            proto ? proto : "-", call_s * 1e6, t.schedule_s * 1e6);
+    /* never LL128 on PCIe, at any size */
+    for (double b = 8; b <= 8e9; b *= 4) {
+        CHECK(gcsim_nccl_call_tune(&p, 4, b, &t, &err) == 0);
+        CHECK(t.protocol != GCSIM_PROTO_LL128);
+    }
 }
 
 /* 4. NVLS-tree across 2 nodes of 8 with NVLink SHARP */
@@ -167,21 +179,33 @@ static void test_nvls_tree(void)
     gcsim_error err;
     CHECK(gcsim_platform_parse(nvls_json, "test", &p, &err) == 0);
     int found = 0;
+    int agree = 0, sizes = 0;
     for (double s = 8; s <= 8e9; s *= 2) {
         gcsim_nccl_tuned_call t;
         CHECK(gcsim_nccl_call_tune(&p, 16, s, &t, &err) == 0);
+        /* the call's cost alone: its schedule at least, the model's time where that is
+         * above it; a Simple pick pays NCCL's Simple overheads, the figure of a call no
+         * tuner chose */
+        double cost_s = t.schedule_s + t.fixed_s;
+        CHECK(t.fixed_s >= 0 && cost_s >= t.time_s * (1 - 1e-12));
+        if (t.protocol == GCSIM_PROTO_SIMPLE)
+            CHECK(t.fixed_s == gcsim_nccl_call_overhead_s(&p, 16, t.collective, t.algo));
+        /* how often `gcsim collective`'s tuner (each candidate through its schedule on
+         * the protocol's platform) picks the same: printed, not asserted. Where they
+         * differ here (0.5-4 MiB), both rank ring LL first, whose time is below its
+         * schedule's on the platform as written (5 us hops, LL's 1 us): the engines charge
+         * the cheapest candidate they can run instead, the tree at its schedule. */
         gcsim_tuned c;
         CHECK(gcsim_tuner_choose(&p, 16, GCSIM_OP_ALLREDUCE, s, COLLECTIVE_COUNT,
                                  GCSIM_PROTO_COUNT, &c, &err) == 0);
-        /* the call's cost alone: never below collective's time for the size; collective's
-         * own choice wherever the engines can charge it (its time at least its schedule's) */
-        double cost_s = t.schedule_s + t.fixed_s;
-        CHECK(t.fixed_s >= 0 && cost_s >= c.time_s * (1 - 1e-12) &&
-              cost_s >= t.time_s * (1 - 1e-12));
-        if (t.algo == c.algo && t.protocol == (int)c.protocol)
-            CHECK(t.time_s == c.time_s);
-        else
-            CHECK(t.schedule_s > c.time_s); /* collective's pick cannot be charged */
+        agree += t.algo == c.algo && t.protocol == (int)c.protocol;
+        if (t.algo != c.algo || t.protocol != (int)c.protocol)
+            printf("  %.0f B: %s %s (%.2f us), collective %s %s (%.2f us)\n", s,
+                   gcsim_nccl_algo_name((gcsim_nccl_algo)t.algo),
+                   gcsim_protocol_name((gcsim_protocol)t.protocol), cost_s * 1e6,
+                   gcsim_nccl_algo_name((gcsim_nccl_algo)c.algo), gcsim_protocol_name(c.protocol),
+                   c.time_s * 1e6);
+        sizes++;
         if (t.algo != GCSIM_NCCL_NVLS_TREE)
             continue;
         if (!found++)
@@ -190,6 +214,8 @@ static void test_nvls_tree(void)
         CHECK_REL(t.fixed_s, 2 * 1 * 20.9e-6, 1e-6);
     }
     CHECK(found > 0);
+    printf("2 x 8 GPUs: the same algorithm and protocol as gcsim collective at %d of %d sizes\n",
+           agree, sizes);
 }
 
 int main(void)
