@@ -80,7 +80,8 @@ double gcsim_nccl_alltoall_overhead_s(const gcsim_platform *p, int ranks, int no
  * template, per collective, shared by every call and candidate) and NCCL's alpha-beta
  * model of what the protocol changes (tuner_model.c):
  *   extra = NCCL's Simple charge (base + network hops, what the call paid before)
- *         + the protocol's latency less Simple's in NCCL's model (gcsim_nccl_latency_of)
+ *         + the protocol's latency less Simple's (protocol_latency_delta_s: NCCL's base and
+ *           network hops, the platform's intra-node hop at NCCL's ratio)
  *         + the schedule's bandwidth time x (Simple's bandwidth / the protocol's - 1)
  * where the bandwidth time is the schedule at the call's bytes less the schedule at 8
  * bytes, and a protocol's bandwidth is NCCL's efficiency for the algorithm (ring LL 0.5,

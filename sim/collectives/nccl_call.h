@@ -52,8 +52,9 @@ double gcsim_nccl_alltoall_overhead_s(const gcsim_platform *p, int ranks, int no
  * NVLS-tree across nodes where the platform has NVLS; Simple, LL128 where a node is
  * NVLink, LL) takes its algorithm's schedule on the platform as written (the schedule
  * memo: one per collective and size, shared by all protocols) plus `extra`: NCCL's Simple
- * charge (gcsim_nccl_call_overhead_s), the protocol's latency less Simple's in NCCL's
- * model, and the schedule's bandwidth time x (Simple's bandwidth over the protocol's - 1).
+ * charge (gcsim_nccl_call_overhead_s), the protocol's latency less Simple's (NCCL's base
+ * and network hops; the platform's intra-node hop scaled by NCCL's ratio), and the
+ * schedule's bandwidth time x (Simple's bandwidth over the protocol's - 1).
  * Ranked as gcsim_tuner_rank_s ranks; the pick's fixed cost is max(0, extra), which both
  * engines pay before the call's first flow. A Simple pick is charged exactly what the
  * stacks charged before (NCCL's Simple overheads). Where the pick's extra is negative (a
