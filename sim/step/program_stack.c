@@ -255,9 +255,9 @@ static int allreduce_of(const gcsim_scenario *s, program_tuner *t, double bytes,
     *protocol = -1;
     *fixed_s = 0;
     if (t) {
-        /* the algorithm and protocol `gcsim collective` runs for this size, GPU count and
-         * platform, and the fixed cost that makes the call alone take its time there
-         * (nccl_call.h): one tuner for both */
+        /* the algorithm and protocol NCCL's closed-form model picks for this size, GPU
+         * count and platform, and the fixed cost the model puts on the schedule
+         * (nccl_call.h) */
         gcsim_nccl_tuned_call tc;
         if (gcsim_nccl_call_tune(s->platform, s->placement.gpus, bytes, &tc, err))
             return -1;
@@ -308,7 +308,7 @@ typedef struct {
     gcsim_collective coll;
     int algo;
     int protocol;   /* gcsim_protocol the tuner picked, -1: none (NCCL's Simple charge) */
-    double fixed_s; /* with a protocol: the fixed cost that makes the call collective's */
+    double fixed_s; /* with a protocol: its fixed cost (nccl_call.h) */
 } pick;
 
 /* The all-reduce for `bytes` (allreduce_of); when it cannot be chosen, ring, with
@@ -361,7 +361,7 @@ static int call(ctx *c, const char *name, pick p, gcsim_bucket_bytes bytes, bool
     /* NCCL's per-call base and network per-hop latency, paid once per call in both
      * engines as `gcsim collective` pays it (nccl_call.h) */
     if (p.protocol >= 0)
-        overhead_s += p.fixed_s; /* the tuner's protocol: collective's time (nccl_call.h) */
+        overhead_s += p.fixed_s; /* the tuner's protocol (nccl_call.h) */
     else if (p.algo >= 0)
         overhead_s += gcsim_nccl_call_overhead_s(c->s->platform, c->s->placement.gpus, p.coll,
                                                  p.algo);

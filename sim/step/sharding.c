@@ -142,9 +142,9 @@ static int layer_tensors(const gcsim_layer *l)
 /* NCCL's per-call base and network per-hop overheads of one all-gather or reduce-scatter
  * (NCCL's ring) over shard groups of g GPUs: a group inside a node pays the base only, a
  * group of whole nodes (or all GPUs) its nodes' hops. With the call's bytes b (NULL: none,
- * ZeRO++'s two quantized gathers), the protocol `gcsim collective` picks for it instead
- * (*protocol), and the fixed cost that makes the call alone take collective's time
- * (nccl_call.h); where that cannot be costed, the Simple charge. */
+ * ZeRO++'s two quantized gathers), the protocol NCCL's closed-form model picks for it
+ * instead (*protocol) and its fixed cost (nccl_call.h); where that cannot be costed, the
+ * Simple charge. */
 static double group_call_s(const gcsim_scenario *s, gcsim_collective c, int g,
                            const gcsim_bucket_bytes *b, const char **protocol)
 {

@@ -387,8 +387,8 @@ static void check_overhead(const gcsim_scenario *s, const char *name, double wan
 }
 
 /* world_init on `nodes` nodes of 8 GPUs; units of 2e8 parameters, so that every call is
- * large enough for NCCL's tuner to run it with Simple (`gcsim collective`'s pick, which the
- * sharded calls follow: nccl_call.h gcsim_nccl_group_call_tune) and to pay Simple's
+ * large enough for NCCL's tuner to run it with Simple (the pick the sharded calls follow:
+ * nccl_call.h gcsim_nccl_group_call_tune) and to pay Simple's
  * figures below; test_protocol has a small one */
 static void world_nodes(world *w, const char *sharding, int gpus, int nodes)
 {
@@ -466,11 +466,11 @@ static void test_nccl_latency(void)
     world_free(&w);
 }
 
-/* A small sharded call runs the protocol `gcsim collective` picks for it (issue 42): FSDP
- * on 2 nodes with units of 1e6 parameters: every all-gather and reduce-scatter names a
- * protocol, its fixed cost is gcsim_nccl_group_call_tune's, and the call alone costs
- * collective's time for NCCL's ring at nccl-tests' size where that is at least the
- * schedule's (the larger of the two otherwise); at least one is not Simple. */
+/* A small sharded call runs the protocol NCCL's closed-form model picks for its ring (issue
+ * 42): FSDP on 2 nodes with units of 1e6 parameters: every all-gather and reduce-scatter
+ * names a protocol, its fixed cost is gcsim_nccl_group_call_tune's, and the call alone
+ * costs the model's time where that is at least the schedule's (the schedule's otherwise);
+ * at least one is not Simple. */
 static void test_protocol(void)
 {
     world w;

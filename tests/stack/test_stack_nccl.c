@@ -140,10 +140,9 @@ static int scenario_of(gcsim_platform *p, const char *spec, int gpus, bool overl
 }
 
 /* 2. One bucket of fp32 on 2 nodes x 2 GPUs, no overlap: the iteration is the 100 us of
- * compute, then one all-reduce: 7 us of call and the time `gcsim collective` gives the
- * tuner's algorithm and protocol for 50,688 bytes (nccl_call.h, gcsim_nccl_call_tune),
- * which is the schedule's time plus the fixed cost, the schedule's alone when collective's
- * is lower. */
+ * compute, then one all-reduce: 7 us of call and the schedule of the algorithm the tuner
+ * picks for 50,688 bytes with its protocol's fixed cost (nccl_call.h, gcsim_nccl_call_tune:
+ * NCCL's closed-form model), the schedule's alone where the model's time is lower. */
 static void test_iteration(void)
 {
     gcsim_platform p;
@@ -221,7 +220,7 @@ static void test_engines(void)
         double nccl_s = 0;
         for (int c = 0; c < it.n_calls; c++) {
             const gcsim_call *call = &it.calls[c];
-            /* a tuned all-reduce: collective's fixed cost for it (nccl_call.h) */
+            /* a tuned all-reduce: the tuner's fixed cost for it (nccl_call.h) */
             gcsim_nccl_tuned_call tc = {0};
             if (call->collective != COLLECTIVE_ALLGATHER)
                 CHECK(gcsim_nccl_call_tune(&p, 8, call->bytes.payload_bytes, &tc, &err) == 0);
