@@ -31,6 +31,7 @@ int predict_steps_fill(report *r, const gcsim_scenario *s, gcsim_error *err)
     int c_over = report_column_scaled(r, "overhead_s", "overhead ms", 3, 1e3);
     int c_bytes = report_column(r, "payload_bytes", "bytes", 0);
     int c_coll = report_column(r, "collective", "collective", 0);
+    int c_proto = report_column(r, "protocol", "protocol", 0);
     double enc = 0, dec = 0, calls = 0, blocking = 0;
     for (int b = 0; b < it.n_buckets; b++) {
         const gcsim_bucket *bk = &it.buckets[b];
@@ -56,6 +57,8 @@ int predict_steps_fill(report *r, const gcsim_scenario *s, gcsim_error *err)
             report_num(r, c_over, c->overhead_s);
             report_num(r, c_bytes, c->bytes.payload_bytes);
             report_str(r, c_coll, gcsim_collective_name(c->collective));
+            if (c->protocol) /* the NCCL protocol the tuner picked (nccl_call.h) */
+                report_str(r, c_proto, c->protocol);
             calls += call_s[st->call];
             if (c->blocking)
                 blocking += call_s[st->call];

@@ -46,4 +46,42 @@ double gcsim_nccl_ranks_overhead_s(const gcsim_platform *p, int ranks, int nodes
  * channels (docs/collectives.md). 0 for one rank. */
 double gcsim_nccl_alltoall_overhead_s(const gcsim_platform *p, int ranks, int nodes);
 
+/* A training call's all-reduce with the algorithm and protocol NCCL's tuner would pick
+ * (issue 42), costed by NCCL's closed-form model on top of the schedule the engines run
+ * (nccl_call.c): every candidate (ring, the double tree as tree, NVLS on one node and
+ * NVLS-tree across nodes where the platform has NVLS; Simple, LL128 where a node is
+ * NVLink, LL) takes its algorithm's schedule on the platform as written (the schedule
+ * memo: one per collective and size, shared by all protocols) plus `extra`: NCCL's Simple
+ * charge (gcsim_nccl_call_overhead_s), the protocol's latency less Simple's (NCCL's base
+ * and network hops; the platform's intra-node hop scaled by NCCL's ratio), and the
+ * schedule's bandwidth time x (Simple's bandwidth over the protocol's - 1).
+ * Ranked as gcsim_tuner_rank_s ranks; the pick's fixed cost is max(0, extra), which both
+ * engines pay before the call's first flow. A Simple pick is charged exactly what the
+ * stacks charged before (NCCL's Simple overheads). Where the pick's extra is negative (a
+ * protocol's shorter hop, which the engines cannot run), the candidate of least
+ * schedule + max(0, extra) is returned instead: the tightest upper bound of the model the
+ * engines can charge. No schedule is built on a protocol's platform: `gcsim collective`
+ * (gcsim_tuner_choose) does that per candidate and size, which at 65,536 GPUs took
+ * seconds per call (docs/collectives.md, "The tuner's protocol in training calls"). */
+typedef struct {
+    gcsim_collective collective; /* the schedule both engines run */
+    int algo;                    /* gcsim_nccl_algo */
+    int protocol;                /* gcsim_protocol */
+    double time_s;               /* the model's time: schedule_s + extra (may be below it) */
+    double schedule_s;           /* the schedule's time on the platform as written */
+    double fixed_s;              /* max(0, extra): what the call is charged on top */
+} gcsim_nccl_tuned_call;
+
+int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
+                         gcsim_nccl_tuned_call *out, gcsim_error *err);
+
+/* The same for a sharded job's all-gather or reduce-scatter (c: COLLECTIVE_ALLGATHER or
+ * COLLECTIVE_REDUCE_SCATTER) of `b` per GPU over groups of `group` of its `gpus` GPUs (0:
+ * all): NCCL's ring on `group` GPUs with the protocol of least time in the same model,
+ * over the schedule both engines run (the groups' schedule on all GPUs); its bandwidth
+ * time is that schedule less the schedule of 8 bytes of payload. out->collective is c. */
+int gcsim_nccl_group_call_tune(const gcsim_platform *p, int gpus, int group, gcsim_collective c,
+                               const gcsim_bucket_bytes *b, gcsim_nccl_tuned_call *out,
+                               gcsim_error *err);
+
 #endif

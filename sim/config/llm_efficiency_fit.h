@@ -14,7 +14,7 @@ static const struct {
     double efficiency; /* at the reference hidden size */
     int points;
 } gcsim_transformer_fit[] = {
-    {"a100", 0.5820, 3}, /* rows c11a (hidden 4096) 0.6427, c24a (hidden 5120) 0.6061, c25a (hidden 8192) 0.6713 */
+    {"a100", 0.5820, 3}, /* rows c11a (hidden 4096) 0.6427, c24a (hidden 5120) 0.6060, c25a (hidden 8192) 0.6713 */
     {"h100", 0.4311, 3}, /* rows c02a (hidden 8192) 0.5784, c06a (hidden 4096) 0.4656, c16 (hidden 4096) 0.3684 */
 };
 #define GCSIM_TRANSFORMER_FIT_REFERENCE_HIDDEN 4096

@@ -241,82 +241,30 @@ void program_tuner_free(program_tuner *t)
     free(t);
 }
 
-/* *time_s = the closed-form time of a dense all-reduce of `bytes` by collective c.
- *
- * A candidate that cannot be costed fails the call, and with it the run (exit 2, with the
- * size guard's message that names the limit): it is never left out of the choice. Left
- * out, it made the answer depend on the machine: where the double tree's schedule did not
- * fit the memory budget the ring was timed instead, up to 2,000x slower at 2^17 GPUs,
- * while the report said "tuned per call" (issue 45). Refused rather than costed another
- * way because the trees have no exact form without their pairs' flows (tree_cost.h: the
- * template is the least an exact cost lists); the memo's template is that least. */
-static int tuner_time_s(program_tuner *t, gcsim_collective c, double bytes, double *time_s,
-                        gcsim_error *err)
-{
-    gcsim_bucket_bytes b = {.dense_bytes = bytes, .payload_bytes = bytes,
-                            .aggregation = PAYLOAD_DENSE_SUMMABLE};
-    return gcsim_schedule_memo_time_s(t->platform, t->gpus, c, 0, gcsim_pipeline_chunks(c, bytes),
-                                      0, &b, time_s, err);
-}
-
 /* *out = the all-reduce algorithm for a stack's dense all-reduce of `bytes`, and *algo the
  * NCCL algorithm it runs as (gcsim_nccl_algo, -1: none): the tuner's pick, else the
- * scenario's when it is one, else the platform's, else ring. -1 with err when the tuner
- * cannot cost a candidate (tuner_time_s). */
+ * scenario's when it is one, else the platform's, else ring; with the tuner, *protocol
+ * (gcsim_protocol) and *fixed_s (nccl_call.h), else -1 and 0. -1 with err when the tuner
+ * cannot cost a candidate: a candidate that cannot be costed fails the call, and with it
+ * the run (exit 2, with the size guard's message); it is never left out of the choice,
+ * which made the answer depend on the machine (issue 45). */
 static int allreduce_of(const gcsim_scenario *s, program_tuner *t, double bytes,
-                        gcsim_collective *out, int *algo, gcsim_error *err)
+                        gcsim_collective *out, int *algo, int *protocol, double *fixed_s,
+                        gcsim_error *err)
 {
+    *protocol = -1;
+    *fixed_s = 0;
     if (t) {
-        /* NCCL's ring, tree (the double tree), NVLS on one node and NVLS-tree (the double
-         * tree) across nodes where the platform has NVLS, ranked as NCCL's model ranks them
-         * (gcsim_tuner_rank_s) on the platform as written (the stacks run Simple), each with
-         * NCCL's per-call latency that the call will be charged (nccl_call.h) as
-         * gcsim_tuner_choose ranks them with it; ties go to the earlier */
-        static const struct {
-            int algo;
-            gcsim_collective coll;
-        } candidates[] = {{GCSIM_NCCL_RING, COLLECTIVE_RING},
-                          {GCSIM_NCCL_TREE, COLLECTIVE_DOUBLE_TREE},
-                          {GCSIM_NCCL_NVLS, COLLECTIVE_NVLS},
-                          {GCSIM_NCCL_NVLS_TREE, COLLECTIVE_DOUBLE_TREE}};
-        gcsim_collective best = COLLECTIVE_RING;
-        int best_algo = GCSIM_NCCL_RING;
-        double best_s = INFINITY, ring_bw_s = 0;
-        int nodes = s->placement.machines;
-        bool nvls = s->platform->intra.nvls_Bps > 0;
-        for (size_t k = 0; k < sizeof candidates / sizeof candidates[0]; k++) {
-            int a = candidates[k].algo;
-            if ((a == GCSIM_NCCL_NVLS && !(nvls && nodes == 1)) ||
-                (a == GCSIM_NCCL_NVLS_TREE && !(nvls && nodes > 1)))
-                continue;
-            double time_s;
-            if (tuner_time_s(t, candidates[k].coll, bytes, &time_s, err))
-                return -1;
-            double nccl_s = gcsim_nccl_call_overhead_s(s->platform, s->placement.gpus,
-                                                       candidates[k].coll, a);
-            if (a == GCSIM_NCCL_RING) {
-                double ring_lat_s;
-                if (tuner_time_s(t, COLLECTIVE_RING, 8, &ring_lat_s, err))
-                    return -1;
-                ring_bw_s = time_s - ring_lat_s;
-                time_s += nccl_s;
-            } else if (a == GCSIM_NCCL_TREE || a == GCSIM_NCCL_NVLS_TREE) {
-                double lat_s;
-                if (tuner_time_s(t, candidates[k].coll, 8, &lat_s, err))
-                    return -1;
-                time_s = gcsim_tuner_rank_s(a, GCSIM_PROTO_SIMPLE, s->placement.gpus, nodes,
-                                            bytes, time_s, lat_s + nccl_s, ring_bw_s);
-            } else {
-                time_s += nccl_s;
-            }
-            if (time_s < best_s) {
-                best = candidates[k].coll;
-                best_algo = a;
-                best_s = time_s;
-            }
-        }
-        *out = best;
-        *algo = best_algo;
+        /* the algorithm and protocol NCCL's closed-form model picks for this size, GPU
+         * count and platform, and the fixed cost the model puts on the schedule
+         * (nccl_call.h) */
+        gcsim_nccl_tuned_call tc;
+        if (gcsim_nccl_call_tune(s->platform, s->placement.gpus, bytes, &tc, err))
+            return -1;
+        *out = tc.collective;
+        *algo = tc.algo;
+        *protocol = tc.protocol;
+        *fixed_s = tc.fixed_s;
         return 0;
     }
     if (is_allreduce(s->collective)) {
@@ -359,6 +307,8 @@ typedef struct {
 typedef struct {
     gcsim_collective coll;
     int algo;
+    int protocol;   /* gcsim_protocol the tuner picked, -1: none (NCCL's Simple charge) */
+    double fixed_s; /* with a protocol: its fixed cost (nccl_call.h) */
 } pick;
 
 /* The all-reduce for `bytes` (allreduce_of); when it cannot be chosen, ring, with
@@ -375,22 +325,22 @@ static pick ar(ctx *c, double bytes)
                                     .collective = -1, .protocol = -1, .bytes = bytes};
         if (gcsim_tuner_memo_get(c->s->platform, &key, &p, sizeof p))
             return p;
-        if (allreduce_of(c->s, c->tuner, bytes, &p.coll, &p.algo, c->err) == 0) {
+        if (allreduce_of(c->s, c->tuner, bytes, &p.coll, &p.algo, &p.protocol, &p.fixed_s, c->err) == 0) {
             gcsim_tuner_memo_put(c->s->platform, &key, &p, sizeof p);
             return p;
         }
     } else if (!c->tuner_failed &&
-               allreduce_of(c->s, c->tuner, bytes, &p.coll, &p.algo, c->err) == 0) {
+               allreduce_of(c->s, c->tuner, bytes, &p.coll, &p.algo, &p.protocol, &p.fixed_s, c->err) == 0) {
         return p;
     }
     c->tuner_failed = true;
-    return (pick){COLLECTIVE_RING, GCSIM_NCCL_RING};
+    return (pick){COLLECTIVE_RING, GCSIM_NCCL_RING, -1, 0};
 }
 
 /* A call by collective coll through the stack's NCCL (a gcsim pattern: none). */
 static pick nccl(gcsim_collective coll)
 {
-    return (pick){coll, gcsim_nccl_call_algo(coll)};
+    return (pick){coll, gcsim_nccl_call_algo(coll), -1, 0};
 }
 
 static int codec(ctx *c, const char *name, gcsim_codec_class cls, double s)
@@ -410,7 +360,9 @@ static int call(ctx *c, const char *name, pick p, gcsim_bucket_bytes bytes, bool
     bool first = !blocking && !c->waited;
     /* NCCL's per-call base and network per-hop latency, paid once per call in both
      * engines as `gcsim collective` pays it (nccl_call.h) */
-    if (p.algo >= 0)
+    if (p.protocol >= 0)
+        overhead_s += p.fixed_s; /* the tuner's protocol (nccl_call.h) */
+    else if (p.algo >= 0)
         overhead_s += gcsim_nccl_call_overhead_s(c->s->platform, c->s->placement.gpus, p.coll,
                                                  p.algo);
     if (!blocking)
@@ -418,6 +370,8 @@ static int call(ctx *c, const char *name, pick p, gcsim_bucket_bytes bytes, bool
     if (program_call(c->it, c->b, name, p.coll, &bytes, overhead_s))
         return -1;
     program_last_call(c->it)->blocking = blocking;
+    if (p.protocol >= 0)
+        program_last_call(c->it)->protocol = gcsim_protocol_name((gcsim_protocol)p.protocol);
     if (first)
         program_last_call(c->it)->release_s = c->release_s;
     return 0;

@@ -10,6 +10,7 @@
 
 #include "codec.h"
 #include "nccl_call.h"
+#include "protocol.h"
 #include "program.h"
 #include "sharding_build.h"
 #include "tuner_model.h"
@@ -140,9 +141,22 @@ static int layer_tensors(const gcsim_layer *l)
 
 /* NCCL's per-call base and network per-hop overheads of one all-gather or reduce-scatter
  * (NCCL's ring) over shard groups of g GPUs: a group inside a node pays the base only, a
- * group of whole nodes (or all GPUs) its nodes' hops. */
-static double group_call_s(const gcsim_scenario *s, gcsim_collective c, int g)
+ * group of whole nodes (or all GPUs) its nodes' hops. With the call's bytes b (NULL: none,
+ * ZeRO++'s two quantized gathers), the protocol NCCL's closed-form model picks for it
+ * instead (*protocol) and its fixed cost (nccl_call.h); where that cannot be costed, the
+ * Simple charge. */
+static double group_call_s(const gcsim_scenario *s, gcsim_collective c, int g,
+                           const gcsim_bucket_bytes *b, const char **protocol)
 {
+    gcsim_nccl_tuned_call t;
+    gcsim_error err;
+    *protocol = NULL;
+    if (b && g > 1 &&
+        gcsim_nccl_group_call_tune(s->platform, s->placement.gpus,
+                                   g == s->placement.gpus ? 0 : g, c, b, &t, &err) == 0) {
+        *protocol = gcsim_protocol_name((gcsim_protocol)t.protocol);
+        return t.fixed_s;
+    }
     return gcsim_nccl_call_overhead_s(s->platform, g, c, -1);
 }
 
@@ -220,13 +234,15 @@ static int program_gradient(gcsim_iteration *it, const gcsim_scenario *s, int b)
                                   ? COLLECTIVE_HIER_REDUCE_SCATTER
                                   : COLLECTIVE_REDUCE_SCATTER;
         int group = g == n ? 0 : g;
+        const char *proto = NULL;
         double rs_s = rs == COLLECTIVE_REDUCE_SCATTER
-                          ? group_call_s(s, rs, g)
+                          ? group_call_s(s, rs, g, &bk->bytes, &proto)
                           : qgz_calls_s(s, bk->first_layer, bk->last_layer);
         if (program_one(it, s, b, rs == COLLECTIVE_REDUCE_SCATTER ? "reduce-scatter"
                                                                   : "qgZ reduce-scatter",
                         rs, group, &bk->bytes, rs_s))
             return -1;
+        program_last_call(it)->protocol = proto;
         if (g < n) {
             /* the shard, summed over the groups, at the training precision */
             gcsim_bucket_bytes shard = {.dense_bytes = bk->bytes.dense_bytes / g,
@@ -256,10 +272,14 @@ static int program_params(gcsim_iteration *it, const gcsim_scenario *s, int b, i
     /* qwZ: DeepSpeed gathers the int8 values and the scales in two all-gathers
      * (all_gather_coalesced's quantized branch, deepspeed/runtime/zero/
      * partition_parameters.py) */
-    double nccl_s = (quantized ? 2 : 1) * group_call_s(s, COLLECTIVE_ALLGATHER, g);
+    const char *proto = NULL;
+    double nccl_s = (quantized ? 2 : 1) * group_call_s(s, COLLECTIVE_ALLGATHER, g,
+                                                       quantized ? NULL : &bk->bytes, &proto);
     if (g > 1 && program_one(it, s, b, name, COLLECTIVE_ALLGATHER,
                              group == s->placement.gpus ? 0 : group, &bk->bytes, nccl_s))
         return -1;
+    if (g > 1)
+        program_last_call(it)->protocol = proto;
     end_program(it, b);
     return 0;
 }

@@ -66,6 +66,10 @@ typedef struct {
      * (program_stack.c). A wait for a moment, not a cost: it overlaps with the calls before
      * it on the stream, where overhead_s adds to them. 0: none. */
     double release_s;
+    /* The NCCL protocol the tuner picked for it ("simple", "ll128", "ll"; gcsim_nccl_call_tune,
+     * nccl_call.h), for reports; NULL where no tuner chose (the call's fixed cost then holds
+     * NCCL's Simple overheads). */
+    const char *protocol;
 } gcsim_call;
 
 /* Pipeline chunks of a call on `gpus` GPUs: by its largest message, the bucket holding all

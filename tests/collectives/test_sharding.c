@@ -7,6 +7,7 @@
  *   - memory per strategy;
  *   - NCCL's per-call latency each sharded call is charged, per call group (nccl_call.h).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,8 @@
 #include "analytic.h"
 #include "step.h"
 #include "memory.h"
+#include "nccl_call.h"
+#include "protocol.h"
 #include "sharding.h"
 #include "test_platforms.h"
 #include "timeline.h"
@@ -383,10 +386,13 @@ static void check_overhead(const gcsim_scenario *s, const char *name, double wan
     gcsim_iteration_free(&it);
 }
 
-/* world_init on `nodes` nodes of 8 GPUs */
+/* world_init on `nodes` nodes of 8 GPUs; units of 2e8 parameters, so that every call is
+ * large enough for NCCL's tuner to run it with Simple (the pick the sharded calls follow:
+ * nccl_call.h gcsim_nccl_group_call_tune) and to pay Simple's
+ * figures below; test_protocol has a small one */
 static void world_nodes(world *w, const char *sharding, int gpus, int nodes)
 {
-    world_init(w, 2, 1000000, 1.0, sharding, 8);
+    world_init(w, 2, 200000000, 1.0, sharding, 8);
     gcsim_error err;
     w->platform.nodes = nodes;
     CHECK(gcsim_platform_place(&w->platform, gpus, &w->s.placement, &err) == 0);
@@ -460,6 +466,40 @@ static void test_nccl_latency(void)
     world_free(&w);
 }
 
+/* A small sharded call runs the protocol NCCL's closed-form model picks for its ring (issue
+ * 42): FSDP on 2 nodes with units of 1e6 parameters: every all-gather and reduce-scatter
+ * names a protocol, its fixed cost is gcsim_nccl_group_call_tune's, and the call alone
+ * costs the model's time where that is at least the schedule's (the schedule's otherwise);
+ * at least one is not Simple. */
+static void test_protocol(void)
+{
+    world w;
+    world_init(&w, 2, 1000000, 1.0, "fsdp", 8);
+    gcsim_error err;
+    w.platform.nodes = 2;
+    CHECK(gcsim_platform_place(&w.platform, 16, &w.s.placement, &err) == 0);
+    gcsim_iteration it;
+    CHECK(gcsim_iteration_build(&it, &w.s, &err) == 0);
+    double *call_s = calloc((size_t)it.n_calls, sizeof *call_s);
+    CHECK(call_s && gcsim_analytic_call_times(&w.s, &it, call_s, &err) == 0);
+    int not_simple = 0;
+    for (int c = 0; c < it.n_calls; c++) {
+        const gcsim_call *k = &it.calls[c];
+        CHECK(k->protocol != NULL);
+        gcsim_nccl_tuned_call t;
+        CHECK(gcsim_nccl_group_call_tune(&w.platform, 16, k->group, k->collective, &k->bytes,
+                                         &t, &err) == 0);
+        CHECK(k->protocol && strcmp(k->protocol, gcsim_protocol_name((gcsim_protocol)t.protocol)) == 0);
+        CHECK_REL(k->overhead_s, t.fixed_s, 1e-12);
+        CHECK_REL(call_s[c], fmax(t.time_s, t.schedule_s), 1e-9);
+        not_simple += t.protocol != GCSIM_PROTO_SIMPLE;
+    }
+    CHECK(not_simple > 0);
+    free(call_s);
+    gcsim_iteration_free(&it);
+    world_free(&w);
+}
+
 int main(void)
 {
     test_grouped_schedules();
@@ -469,5 +509,6 @@ int main(void)
     test_memory();
     test_parse();
     test_nccl_latency();
+    test_protocol();
     CHECK_DONE();
 }
