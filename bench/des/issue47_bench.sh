@@ -71,7 +71,6 @@ estimate() {
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf "%-12s %6s | %9s %8s | %9s %8s | %7s %7s | %9s %6s | %s\n" case gpus ref_cpu_s ref_MiB \
     new_cpu_s new_MiB cpu_x mem_x guard_s g/meas "iteration_s new (ref if different)"
-IFS_SAVE=$IFS
 for c in $(echo "$CASES" | tr ',' ' '); do
     for n in $(echo "$GPUS" | tr ',' ' '); do
         set -- $(run "$REF" "$c" "$n")
@@ -87,7 +86,6 @@ for c in $(echo "$CASES" | tr ',' ' '); do
         echo "$c $n $rc $nc" >> "$WORK/rows"
     done
 done
-IFS=$IFS_SAVE
 echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
 # growth exponents: least squares of log cpu on log gpus, per case and binary
 python3 - "$WORK/rows" <<'PY'
@@ -95,7 +93,8 @@ import math, sys, collections
 rows = collections.defaultdict(list)
 for line in open(sys.argv[1]):
     c, n, r, x = line.split()
-    rows[c].append((int(n), float(r), float(x)))
+    if float(r) > 0 and float(x) > 0:  # a run under the timer's 10 ms resolution is left out
+        rows[c].append((int(n), float(r), float(x)))
 for c, v in rows.items():
     if len(v) < 2:
         continue
