@@ -1,0 +1,106 @@
+#!/bin/sh
+# Issue 47's DES cases, paired: each case run by a reference gcsim and a candidate gcsim back
+# to back in this invocation (the machine is shared: absolute seconds move with the load, the
+# ratio much less), with /usr/bin/time on the whole process (user + system, which includes the
+# forked simulation child) and peak resident memory, and the size guard's CPU estimate for
+# the case (des_plan_estimate, read from the candidate's refusal message) against the
+# candidate's measured CPU seconds (the guard promises a factor 2).
+#
+# Cases (platforms/a100-hdr.json with 12,500 nodes, weak scaling, --engine des), per GPU count:
+#   default      ResNet-50, no --collective: the stack's tuned all-reduce per call (double
+#                tree on a100-hdr from 64 GPUs for ResNet-50's buckets)
+#   ring, hierarchical, double-tree   ResNet-50 with that --collective
+#   ps           ResNet-50, --collective ps (one shard per machine)
+#   fsdp         Llama-2-7B, --sharding fsdp
+# Growth exponents (log CPU s on log GPUs, least squares over the counts that ran) are
+# printed per case and binary.
+#
+# usage: bench/des/issue47_bench.sh REF_GCSIM NEW_GCSIM [CASES] [GPUS]
+#   CASES comma-separated (default default,ring,hierarchical,double-tree,ps,fsdp)
+#   GPUS  comma-separated (default 1024,4096)
+# e.g. bench/des/issue47_bench.sh /work/main/build-m/sim/cli/gcsim-15d49d8 build/sim/cli/gcsim \
+#      ps,fsdp 512,1024
+set -eu
+REF=$1
+NEW=$2
+CASES=${3:-default,ring,hierarchical,double-tree,ps,fsdp}
+GPUS=${4:-1024,4096}
+SRC=$(cd "$(dirname "$0")/../.." && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+python3 - "$SRC/platforms/a100-hdr.json" "$WORK/platform.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1])); p["nodes"] = 12500
+json.dump(p, open(sys.argv[2], "w"))
+PY
+
+case_args() {
+    case $1 in
+        default) echo "--model $SRC/models/resnet-50.json" ;;
+        ring|hierarchical|double-tree|ps) echo "--model $SRC/models/resnet-50.json --collective $1" ;;
+        fsdp) echo "--model $SRC/models/llama-2-7b.json --sharding fsdp" ;;
+        *) echo "issue47_bench.sh: unknown case '$1'" >&2; exit 2 ;;
+    esac
+}
+
+# run GCSIM CASE GPUS: prints "cpu_s peak_mib iteration_s"
+run() {
+    # shellcheck disable=SC2046
+    /usr/bin/time -f "%U %S %M" -o "$WORK/time" "$1" predict --platform "$WORK/platform.json" \
+        $(case_args "$2") --gpus "$3" --engine des --des-max-messages -1 --format csv \
+        > "$WORK/out.csv" 2> "$WORK/err" || { echo "fail fail fail"; return; }
+    read -r u s kib < "$WORK/time"
+    iter=$(python3 -c "import csv;r=list(csv.DictReader(open('$WORK/out.csv')));print(r[-1]['iteration_s'])")
+    echo "$(echo "$u + $s" | bc -l) $(echo "$kib / 1024" | bc -l) $iter"
+}
+
+# estimate GCSIM CASE GPUS: the guard's CPU seconds. The CLI's own lower bound refuses a
+# limit of 1 first and names its count; a limit of that count passes it and the engine's
+# guard then refuses with its estimate (no simulation runs).
+estimate() {
+    # shellcheck disable=SC2046
+    lim=$("$1" predict --platform "$WORK/platform.json" $(case_args "$2") --gpus "$3" \
+        --engine des --des-max-messages 1 --format csv 2>&1 >/dev/null |
+        sed -n 's/.*would send at least \([0-9]*\).*/\1/p')
+    # shellcheck disable=SC2046
+    "$1" predict --platform "$WORK/platform.json" $(case_args "$2") --gpus "$3" --engine des \
+        --des-max-messages "${lim:-1}" --format csv 2>&1 >/dev/null |
+        sed -n 's/.*an estimated \([0-9.]*\) CPU s.*/\1/p'
+}
+
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+printf "%-12s %6s | %9s %8s | %9s %8s | %7s %7s | %9s %6s | %s\n" case gpus ref_cpu_s ref_MiB \
+    new_cpu_s new_MiB cpu_x mem_x guard_s g/meas "iteration_s new (ref if different)"
+for c in $(echo "$CASES" | tr ',' ' '); do
+    for n in $(echo "$GPUS" | tr ',' ' '); do
+        set -- $(run "$REF" "$c" "$n")
+        rc=$1 rm=$2 ri=$3
+        set -- $(run "$NEW" "$c" "$n")
+        nc=$1 nm=$2 ni=$3
+        est=$(estimate "$NEW" "$c" "$n")
+        [ "$rc" = fail ] || [ "$nc" = fail ] && { echo "$c $n: a run failed: $(head -c 300 "$WORK/err")"; continue; }
+        same=$([ "$ri" = "$ni" ] && echo "" || echo " (ref $ri)")
+        printf "%-12s %6d | %9.2f %8.1f | %9.2f %8.1f | %7.3f %7.3f | %9s %6.2f | %s%s\n" "$c" "$n" \
+            "$rc" "$rm" "$nc" "$nm" "$(echo "$nc / $rc" | bc -l)" "$(echo "$nm / $rm" | bc -l)" \
+            "${est:--}" "$(echo "${est:-0} / $nc" | bc -l)" "$ni" "$same"
+        echo "$c $n $rc $nc" >> "$WORK/rows"
+    done
+done
+echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
+# growth exponents: least squares of log cpu on log gpus, per case and binary
+python3 - "$WORK/rows" <<'PY'
+import math, sys, collections
+rows = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    c, n, r, x = line.split()
+    if float(r) > 0 and float(x) > 0:  # a run under the timer's 10 ms resolution is left out
+        rows[c].append((int(n), float(r), float(x)))
+for c, v in rows.items():
+    if len(v) < 2:
+        continue
+    def slope(k):
+        xs = [math.log(n) for n, *_ in v]; ys = [math.log(t[k]) for t in v]
+        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+        return sum((a - mx) * (b - my) for a, b in zip(xs, ys)) / sum((a - mx) ** 2 for a in xs)
+    print(f"exponent {c:12s} {min(n for n, *_ in v)}-{max(n for n, *_ in v)} GPUs: ref {slope(1):.2f}, new {slope(2):.2f}")
+PY
