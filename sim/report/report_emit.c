@@ -4,7 +4,9 @@
 #include <stdio.h>
 
 #include "atomic_file.h"
-#include "commands.h"
+
+/* the process exit codes of sim/cli/commands.h that report_emit returns */
+enum { EXIT_OK = 0, EXIT_BAD_INPUT = 2 };
 
 int report_emit(const report *r, report_format format, const char *output, const char *who)
 {
