@@ -29,16 +29,13 @@
 #include "predict_steps.h"
 #include "predict_variability.h"
 #include "report.h"
+#include "report_emit.h"
 #include "roofline.h"
 #include "stack.h"
 #include "units.h"
-#ifdef GCSIM_HAVE_DES
-#include "des.h"
-#include "report_emit.h"
 #include "cli_convergence.h"
 #include "cli_fabric.h"
 #include "cli_goodput.h"
-#endif
 
 #define MAX_GPU_COUNTS 256
 
@@ -734,27 +731,7 @@ print:
         cli_convergence_notes(r, o.convergence, &spec, 1, &cf);
         cli_convergence_meta(r, &cf, max_gpus);
     }
-    if (o.output) {
-        atomic_file f;
-        if (atomic_file_open(&f, o.output, msg, sizeof msg)) {
-            fprintf(stderr, "gcsim predict: %s\n", msg);
-            goto done;
-        }
-        if ((errno = 0), report_write(r, o.format, f.stream)) {
-            int write_errno = errno;
-            atomic_file_abort(&f);
-            fprintf(stderr, "gcsim predict: %s: write failed: %s\n", o.output, atomic_file_reason(write_errno));
-            goto done;
-        }
-        if (atomic_file_commit(&f, msg, sizeof msg)) {
-            fprintf(stderr, "gcsim predict: %s\n", msg);
-            goto done;
-        }
-    } else if ((errno = 0), report_write(r, o.format, stdout) || fflush(stdout)) {
-        fprintf(stderr, "gcsim predict: cannot write to standard output: %s\n", atomic_file_reason(errno));
-        goto done;
-    }
-    status = EXIT_OK;
+    status = report_emit(r, o.format, o.output, "predict");
     goto done;
 fail:
     fprintf(stderr, "gcsim predict: %s\n", err.message);
