@@ -470,7 +470,7 @@ int cmd_predict(int argc, char **argv)
 {
     /* No option at all: the README's run command, a newcomer's first screen. */
     if (argc <= 1 && report_table_limit()) /* `predict --wide`: the full table (main.c) */
-        return predict_first_screen(stdout);
+        return predict_first_screen(stdout, &inputs_loaders);
     predict_options o;
     int rc = parse_options(argc, argv, &o);
     if (rc)
