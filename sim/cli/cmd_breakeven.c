@@ -11,7 +11,7 @@
 #include "analytic.h"
 #include "breakeven_row.h"
 #include "breakeven_table.h"
-#include "case_build.h"
+#include "case_options.h"
 #include "cli_args.h"
 #include "cli_files.h"
 #include "cli_training.h"
@@ -76,16 +76,8 @@ static void usage(FILE *out)
 typedef struct {
     sweep_list platforms, models, compressors;
     const char *gpus, *output, *stack;
-    gcsim_exchange exchange;
-    gcsim_collective collective;
-    bool collective_given;
-    long long batch;
+    case_options run;             /* what every case is run with (case_options.h) */
     report_format format;
-    int precision, optimizer;     /* -1: the model's */
-    gcsim_sharding sharding;
-    long long grad_accum;
-    bool act_ckpt;
-    gcsim_act_ckpt act_ckpt_policy;
     conv_source convergence;
 } options;
 
@@ -126,16 +118,16 @@ static int parse(int argc, char **argv, options *o)
                 return -1;
             break;
         case 'X':
-            bad = gcsim_exchange_parse(optarg, &o->exchange) != 0;
+            bad = gcsim_exchange_parse(optarg, &o->run.exchange) != 0;
             snprintf(msg, sizeof msg, "--exchange: expected auto, allreduce, allgather or ps, got \"%s\"", optarg);
             break;
         case 'C':
-            o->collective_given = true;
-            bad = gcsim_collective_parse(optarg, &o->collective) != 0;
+            o->run.collective_given = true;
+            bad = gcsim_collective_parse(optarg, &o->run.collective) != 0;
             snprintf(msg, sizeof msg, "--collective: unknown collective \"%s\"", optarg);
             break;
         case 'b':
-            bad = !cli_parse_int(optarg, 1, 1 << 24, &o->batch);
+            bad = !cli_parse_int(optarg, 1, 1 << 24, &o->run.batch);
             snprintf(msg, sizeof msg, "--batch: expected a positive integer, got \"%s\"", optarg);
             break;
         case 'f':
@@ -143,25 +135,25 @@ static int parse(int argc, char **argv, options *o)
             snprintf(msg, sizeof msg, "--format: expected table, json or csv, got \"%s\"", optarg);
             break;
         case 1000:
-            if (cli_training_precision("breakeven", optarg, &o->precision))
+            if (cli_training_precision("breakeven", optarg, &o->run.precision))
                 return -1;
             break;
         case 1001:
-            if (cli_training_optimizer("breakeven", optarg, &o->optimizer))
+            if (cli_training_optimizer("breakeven", optarg, &o->run.optimizer))
                 return -1;
             break;
         case 1002:
-            if (cli_training_sharding("breakeven", optarg, &o->sharding))
+            if (cli_training_sharding("breakeven", optarg, &o->run.sharding))
                 return -1;
             break;
         case 1003:
-            if (cli_training_grad_accum("breakeven", optarg, &o->grad_accum))
+            if (cli_training_grad_accum("breakeven", optarg, &o->run.grad_accum))
                 return -1;
             break;
         case 1004:
-            if (cli_training_act_ckpt("breakeven", optarg, &o->act_ckpt_policy))
+            if (cli_training_act_ckpt("breakeven", optarg, &o->run.act_ckpt_policy))
                 return -1;
-            o->act_ckpt = true;
+            o->run.act_ckpt = true;
             break;
         case 1005:
             if (cli_convergence_option("breakeven", optarg, &o->convergence))
@@ -209,7 +201,7 @@ int cmd_breakeven(int argc, char **argv)
 {
     options o;
     memset(&o, 0, sizeof o);
-    o.precision = o.optimizer = -1;
+    case_options_init(&o.run); /* weak scaling, analytic, overlap: breakeven's method */
     o.convergence = CONV_SOURCE_BEST;
     int rc = parse(argc, argv, &o);
     int status = EXIT_BAD_INPUT;
@@ -247,7 +239,7 @@ int cmd_breakeven(int argc, char **argv)
     int n_pl = o.platforms.n ? o.platforms.n : 1, n_m = o.models.n ? o.models.n : 1;
     for (int mi = 0; mi < n_m; mi++) {
         const gcsim_model *m = sweep_cache_model_as(cache, o.models.n ? o.models.items[mi] : NULL,
-                                                    o.precision, o.optimizer, &err);
+                                                    o.run.precision, o.run.optimizer, &err);
         const gcsim_payload_plan *fp32 = m ? sweep_cache_payload(cache, m, "none", &err) : NULL;
         if (!fp32)
             goto fail;
@@ -279,14 +271,7 @@ int cmd_breakeven(int argc, char **argv)
                     const gcsim_payload_plan *pl =
                         sweep_cache_payload(cache, m, o.compressors.items[ci], &err);
                     breakeven_case bc = {
-                        .c = {.platform = p, .model = m, .payload = pl, .stack = st,
-                              .gpus = counts[g], .batch = (int)o.batch,
-                              .exchange = o.exchange, .collective = o.collective,
-                              .collective_given = o.collective_given,
-                              .scaling = SCALING_WEAK, .overlap = true,
-                              .sharding = o.sharding, .grad_accum = (int)o.grad_accum,
-                              .act_ckpt = o.act_ckpt, .act_ckpt_policy = o.act_ckpt_policy},
-                        .fp32 = fp32};
+                        .c = case_options_case(&o.run, p, m, pl, st, counts[g]), .fp32 = fp32};
                     conv_factor cf = conv_factor_at(&conv[ci], counts[g]);
                     breakeven_row answer;
                     if (!pl)

@@ -9,6 +9,7 @@
 
 #include "atomic_file.h"
 #include "baseline_check.h"
+#include "baseline_run.h"
 #include "check_table.h"
 #include "cli_files.h"
 #include "baseline_file.h"
@@ -185,34 +186,17 @@ int cmd_check(int argc, char **argv)
         }
     }
     /* Everything is evaluated before anything is printed or rewritten. */
-    int n_evaluated = 0, n_drifted = 0, n_new = 0;
-    for (int k = 0; k < b.n_cases; k++) {
-        const baseline_case *bc = &b.cases[k];
-        if (o.engine >= 0 && (int)bc->engine != o.engine)
-            continue;
-        if (bc->engine == ENGINE_DES && !engine_des_available()) {
-            fprintf(stderr, "gcsim check: %s: $.cases[%d] (%s): engine des is not in this build "
-                            "(use --engine analytic to check the other cases)\n",
-                    b.path, k, bc->name);
-            goto done;
-        }
-        if (baseline_case_predict(bc, cache, &predicted[k], &stacks[k], &err)) {
-            fprintf(stderr, "gcsim check: %s: $.cases[%d] (%s): %s\n", b.path, k, bc->name,
-                    err.message);
-            status = exit_code_for(&err); /* 3 when the simulation itself failed */
-            goto done;
-        }
-        tolerance[k] = baseline_tolerance_pct(&b, bc, o.tolerance_pct, DEFAULT_TOLERANCE_PCT);
-        evaluated[k] = 1;
-        n_evaluated++;
-        if (!bc->has_expected) { /* only with --update: recorded below */
-            n_new++;
-            continue;
-        }
-        drift_pct[k] = baseline_drift_pct(predicted[k], bc->expected_samples_per_s);
-        if (!baseline_within_tolerance(drift_pct[k], tolerance[k]))
-            n_drifted++;
+    baseline_results res = {.predicted = predicted, .drift_pct = drift_pct,
+                            .tolerance = tolerance, .evaluated = evaluated, .stacks = stacks};
+    int k = 0;
+    if (baseline_run(&b, cache, o.engine, o.tolerance_pct, DEFAULT_TOLERANCE_PCT, &res, &k,
+                     &err)) {
+        fprintf(stderr, "gcsim check: %s: $.cases[%d] (%s): %s\n", b.path, k, b.cases[k].name,
+                err.message);
+        status = exit_code_for(&err); /* 3 when the simulation itself failed */
+        goto done;
     }
+    int n_evaluated = res.n_evaluated, n_drifted = res.n_drifted, n_new = res.n_new;
     /* A check that checked nothing must not pass (issue 15: an empty baseline exited 0). */
     if (n_evaluated == 0) {
         if (b.n_cases == 0)

@@ -9,6 +9,7 @@
 #include "compressor_file.h"
 #include "atomic_file.h"
 #include "case_build.h"
+#include "case_options.h"
 #include "predict_phases.h"
 #include "predict_report.h"
 #include "predict_rows.h"
@@ -166,36 +167,20 @@ CLI_VARIABILITY_HELP);
 
 typedef struct {
     const char *platform_path, *model_path, *compressor, *gpus, *timeline, *output, *stack;
-    gcsim_scaling scaling;
-    gcsim_engine engine;
-    gcsim_collective collective;
-    bool collective_given;
-    gcsim_exchange exchange;
+    case_options run;             /* what every case is run with (case_options.h) */
     bool exchange_best;           /* --exchange best: the fastest per GPU count */
     bool exchange_mixed;          /* ... and the counts' fastest are not all the same */
     report_format format;
-    long long batch, ps_shards;
-    long long des_max_messages;   /* 0: the engine's default limit, < 0: none */
-    double bucket_bytes;
-    bool overlap;
     bool buckets;
     bool tensors;
     bool steps;
-    int precision, optimizer;     /* -1: the model's */
     bool phased;                  /* --optimizer onebit-adam / zero-one-adam (run_phases.h) */
     run_phased_spec phases;
     long long steps_total;        /* --steps-total; 0: not given */
-    gcsim_sharding sharding;
-    long long grad_accum;
-    bool act_ckpt;
-    gcsim_act_ckpt act_ckpt_policy;
-    double mfu, step_time_s;      /* compute overrides; 0: not given */
-    bool no_memory_check;
     bool convergence_given;       /* --convergence: notes only, the rows are per step */
     conv_source convergence;
     goodput_options goodput;      /* --goodput and its inputs (cli_goodput.h); off: as before */
     cli_fabric_options fabric;    /* --background-load, --background-links (cli_fabric.h) */
-    gcsim_variability variability; /* --compute-cv and the straggler options */
 } predict_options;
 
 /* --optimizer onebit-adam / zero-one-adam and --steps-total come together; the phases
@@ -212,12 +197,12 @@ static int predict_phases_options(const predict_options *o)
         return 0;
     const char *clash = !o->steps_total ? NULL
                         : o->compressor && strcmp(o->compressor, "none") ? "--compressor"
-                        : o->sharding.strategy != GCSIM_SHARD_DDP ? "--sharding"
+                        : o->run.sharding.strategy != GCSIM_SHARD_DDP ? "--sharding"
                         : o->exchange_best ? "--exchange best"
                         : o->buckets ? "--buckets" : o->tensors ? "--tensors"
                         : o->steps ? "--steps" : o->timeline ? "--timeline"
                         : o->goodput.on ? "--goodput"
-                        : o->variability.on ? "variable compute" : NULL;
+                        : o->run.variability.on ? "variable compute" : NULL;
     if (!o->steps_total) {
         fprintf(stderr, "gcsim predict: --optimizer %s: give the run's length with "
                         "--steps-total N (its end-to-end time is the sum over its phases)\n",
@@ -258,10 +243,9 @@ static int parse_options(int argc, char **argv, predict_options *o)
         {"convergence", required_argument, 0, 1007},
         {"steps-total", required_argument, 0, 1008},
         {0, 0, 0, 0}};
-    *o = (predict_options){.scaling = SCALING_WEAK, .engine = ENGINE_ANALYTIC,
-                           .collective = COLLECTIVE_TERNGRAD, .format = REPORT_TABLE,
-                           .overlap = true, .precision = -1, .optimizer = -1};
-    cli_groups groups = {.variability = &o->variability, .goodput = &o->goodput,
+    *o = (predict_options){.format = REPORT_TABLE};
+    case_options_init(&o->run);
+    cli_groups groups = {.variability = &o->run.variability, .goodput = &o->goodput,
                          .fabric = &o->fabric};
     const struct option *all_longopts = cli_groups_begin(&groups, longopts);
     optind = 1;
@@ -285,7 +269,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         case 'g': o->gpus = optarg; break;
         case 't': o->timeline = optarg; break;
         case 'o': o->output = optarg; break;
-        case 'n': o->overlap = false; break;
+        case 'n': o->run.overlap = false; break;
         case 'k': o->buckets = true; break;
         case 'T': o->tensors = true; break;
         case 'K':
@@ -294,33 +278,33 @@ static int parse_options(int argc, char **argv, predict_options *o)
             break;
         case 'Y': o->steps = true; break;
         case 'P':
-            if (cli_training_precision("predict", optarg, &o->precision))
+            if (cli_training_precision("predict", optarg, &o->run.precision))
                 return -1;
             break;
         case 'O':
-            if (cli_training_optimizer_phased("predict", optarg, &o->optimizer, &o->phases,
+            if (cli_training_optimizer_phased("predict", optarg, &o->run.optimizer, &o->phases,
                                               &o->phased))
                 return -1;
             break;
         case 's':
             if (strcmp(optarg, "strong") == 0)
-                o->scaling = SCALING_STRONG;
+                o->run.scaling = SCALING_STRONG;
             else if (strcmp(optarg, "weak") == 0)
-                o->scaling = SCALING_WEAK;
+                o->run.scaling = SCALING_WEAK;
             else {
                 fprintf(stderr, "gcsim predict: --scaling: expected strong or weak, got \"%s\"\n", optarg);
                 return -1;
             }
             break;
         case 'e':
-            if (engine_parse(optarg, &o->engine)) {
+            if (engine_parse(optarg, &o->run.engine)) {
                 fprintf(stderr, "gcsim predict: --engine: expected analytic, des or both, got \"%s\"\n", optarg);
                 return -1;
             }
             break;
         case 'C':
-            o->collective_given = true;
-            if (gcsim_collective_parse(optarg, &o->collective)) {
+            o->run.collective_given = true;
+            if (gcsim_collective_parse(optarg, &o->run.collective)) {
                 fprintf(stderr, "gcsim predict: --collective: unknown collective \"%s\" (terngrad, "
                                 "ring, halving-doubling, tree, double-tree, hierarchical, nvls, ps, allgather, "
                                 "dgc-paper)\n",
@@ -335,11 +319,11 @@ static int parse_options(int argc, char **argv, predict_options *o)
                                 "-1 (no limit), got \"%s\"\n", optarg);
                 return -1;
             }
-            o->des_max_messages = v;
+            o->run.des_max_messages = v;
             break;
         }
         case 'X':
-            if (exchange_option_parse(optarg, &o->exchange, &o->exchange_best)) {
+            if (exchange_option_parse(optarg, &o->run.exchange, &o->exchange_best)) {
                 fprintf(stderr, "gcsim predict: --exchange: expected auto, allreduce, allgather, "
                                 "ps or best, got \"%s\"\n", optarg);
                 return -1;
@@ -352,38 +336,38 @@ static int parse_options(int argc, char **argv, predict_options *o)
             }
             break;
         case 'b':
-            if (!cli_parse_int(optarg, 1, 1 << 24, &o->batch)) {
+            if (!cli_parse_int(optarg, 1, 1 << 24, &o->run.batch)) {
                 fprintf(stderr, "gcsim predict: --batch: expected a positive integer, got \"%s\"\n", optarg);
                 return -1;
             }
             break;
         case 'S':
-            if (!cli_parse_int(optarg, 1, 1 << 20, &o->ps_shards)) {
+            if (!cli_parse_int(optarg, 1, 1 << 20, &o->run.ps_shards)) {
                 fprintf(stderr, "gcsim predict: --ps-shards: expected a positive integer, got \"%s\"\n", optarg);
                 return -1;
             }
             break;
         case 'B':
-            if (!gcsim_parse_whole_bytes(optarg, &o->bucket_bytes)) {
+            if (!gcsim_parse_whole_bytes(optarg, &o->run.bucket_bytes)) {
                 fprintf(stderr, "gcsim predict: --bucket: expected a size such as 25MiB, got \"%s\" "
                                 "(whole bytes, at most 2^50)\n", optarg);
                 return -1;
             }
             break;
         case 1000:
-            if (cli_training_sharding("predict", optarg, &o->sharding))
+            if (cli_training_sharding("predict", optarg, &o->run.sharding))
                 return -1;
             break;
         case 1001:
-            if (cli_training_grad_accum("predict", optarg, &o->grad_accum))
+            if (cli_training_grad_accum("predict", optarg, &o->run.grad_accum))
                 return -1;
             break;
         case 1002:
-            if (cli_training_act_ckpt("predict", optarg, &o->act_ckpt_policy))
+            if (cli_training_act_ckpt("predict", optarg, &o->run.act_ckpt_policy))
                 return -1;
-            o->act_ckpt = true;
+            o->run.act_ckpt = true;
             break;
-        case 1005: o->no_memory_check = true; break;
+        case 1005: o->run.no_memory_check = true; break;
         case 1006: break; /* the full table: what any option prints */
         case 1007:
             if (cli_convergence_option("predict", optarg, &o->convergence))
@@ -391,11 +375,11 @@ static int parse_options(int argc, char **argv, predict_options *o)
             o->convergence_given = true;
             break;
         case 1003:
-            if (cli_training_mfu("predict", optarg, &o->mfu))
+            if (cli_training_mfu("predict", optarg, &o->run.mfu))
                 return -1;
             break;
         case 1004:
-            if (cli_training_step_time("predict", optarg, &o->step_time_s))
+            if (cli_training_step_time("predict", optarg, &o->run.step_time_s))
                 return -1;
             break;
         case 1008:
@@ -414,10 +398,10 @@ static int parse_options(int argc, char **argv, predict_options *o)
             return -1;
         }
     }
-    if (cli_training_compute_conflict("predict", o->mfu, o->step_time_s) ||
+    if (cli_training_compute_conflict("predict", o->run.mfu, o->run.step_time_s) ||
         cli_groups_finish(&groups, "predict"))
         return -1;
-    if (cli_fabric_des_only(&o->fabric) && o->engine == ENGINE_ANALYTIC) {
+    if (cli_fabric_des_only(&o->fabric) && o->run.engine == ENGINE_ANALYTIC) {
         fprintf(stderr, "gcsim predict: %s is simulated by the DES only: use "
                         "--engine des or both\n",
                 o->fabric.fraction > 0 ? "--background-load"
@@ -448,24 +432,6 @@ static int exchange_use(const exchange_search_count *pc, gcsim_stack_setup *ss, 
     return 0;
 }
 
-/* predict's case record (sim/planning/case_build.h): every row, the one-GPU reference and
- * the exchange search's tries are built from it, so no option is left out of any of them. */
-static sweep_case predict_case(const predict_options *o, const gcsim_platform *pf,
-                               const gcsim_model *m, const gcsim_payload_plan *pl,
-                               const gcsim_stack *st, int batch)
-{
-    return (sweep_case){.platform = pf, .model = m, .payload = pl, .stack = st,
-                        .collective = o->collective, .collective_given = o->collective_given,
-                        .exchange = o->exchange, .scaling = o->scaling, .engine = o->engine,
-                        .batch = batch, .gpus = 1, .ps_shards = (int)o->ps_shards,
-                        .bucket_bytes = o->bucket_bytes, .overlap = o->overlap,
-                        .sharding = o->sharding, .grad_accum = (int)o->grad_accum,
-                        .act_ckpt = o->act_ckpt, .act_ckpt_policy = o->act_ckpt_policy,
-                        .no_memory_check = o->no_memory_check,
-                        .des_max_messages = o->des_max_messages,
-                        .variability = o->variability.on ? &o->variability : NULL};
-}
-
 int cmd_predict(int argc, char **argv)
 {
     /* No option at all: the README's run command, a newcomer's first screen. */
@@ -488,9 +454,9 @@ int cmd_predict(int argc, char **argv)
     cli_files_output(&files, "--output", o.output);
     if (cli_files_check(&files))
         return EXIT_BAD_INPUT;
-    if (o.engine != ENGINE_ANALYTIC && !engine_des_available()) {
+    if (o.run.engine != ENGINE_ANALYTIC && !engine_des_available()) {
         fprintf(stderr, "gcsim predict: --engine %s: this build has no SimGrid engine\n",
-                engine_name(o.engine));
+                engine_name(o.run.engine));
         return EXIT_BAD_INPUT;
     }
     if ((o.tensors || o.steps) && (o.buckets || o.timeline || (o.tensors && o.steps))) {
@@ -499,7 +465,7 @@ int cmd_predict(int argc, char **argv)
                 o.buckets ? "--buckets" : o.timeline ? "--timeline" : "--steps");
         return EXIT_BAD_INPUT;
     }
-    if (o.timeline && o.engine == ENGINE_ANALYTIC) {
+    if (o.timeline && o.run.engine == ENGINE_ANALYTIC) {
         fprintf(stderr, "gcsim predict: --timeline needs --engine des or both\n");
         return EXIT_BAD_INPUT;
     }
@@ -525,15 +491,10 @@ int cmd_predict(int argc, char **argv)
         goto fail;
     if (cli_fabric_apply("predict", &o.fabric, &platform))
         goto done; /* the reason is printed; status is still EXIT_BAD_INPUT */
-    if (o.precision >= 0)
-        gcsim_model_set_precision(&model, (gcsim_precision)o.precision);
-    if (o.optimizer >= 0)
-        model.optimizer = (gcsim_optimizer)o.optimizer;
-    int batch = o.batch ? (int)o.batch : model.batch_per_gpu;
-    if ((o.mfu > 0 || o.step_time_s > 0) &&
-        gcsim_compute_override(&model, &platform, batch, o.mfu, o.step_time_s, &err))
+    if (case_options_model(&o.run, &platform, &model, &err))
         goto fail;
-    if (o.sharding.strategy != GCSIM_SHARD_DDP && o.stack && strcmp(o.stack, "fused") != 0) {
+    int batch = o.run.batch ? (int)o.run.batch : model.batch_per_gpu;
+    if (o.run.sharding.strategy != GCSIM_SHARD_DDP && o.stack && strcmp(o.stack, "fused") != 0) {
         gcsim_fail(&err, "--stack %s: sharded strategies run their own exchange (reduce-scatters "
                          "and all-gathers as FSDP and DeepSpeed issue them, docs/sharding.md), "
                          "not a DDP stack's hooks: leave --stack out or give fused", o.stack);
@@ -552,11 +513,11 @@ int cmd_predict(int argc, char **argv)
     o.compressor = spec;
     if (gcsim_payload_plan_build(o.compressor, &model, &plan, &err))
         goto fail;
-    sweep_case base = predict_case(&o, &platform, &model, &plan, stack, batch);
+    sweep_case base = case_options_case(&o.run, &platform, &model, &plan, stack, 1);
     gcsim_stack_setup ss;
     if (case_build_setup(&base, &ss, &err))
         goto fail;
-    base.collective = o.collective = ss.cs.exchange.collective;
+    base.collective = o.run.collective = ss.cs.exchange.collective;
     if (ss.unimplemented[0])
         fprintf(stderr, "gcsim predict: warning: %s; running it as asked, a what-if "
                         "(--exchange best and the exchange warning never pick it; --stack fused "
@@ -592,17 +553,17 @@ int cmd_predict(int argc, char **argv)
                 o.timeline ? "--timeline" : o.buckets ? "--buckets" : o.steps ? "--steps" : "--tensors");
         goto done;
     }
-    if (o.buckets && o.engine == ENGINE_ANALYTIC) {
+    if (o.buckets && o.run.engine == ENGINE_ANALYTIC) {
         fprintf(stderr, "gcsim predict: --buckets needs --engine des or both\n");
         goto done;
     }
-    if (o.variability.on && predict_variability_check(&o.variability, counts, n_counts))
+    if (o.run.variability.on && predict_variability_check(&o.run.variability, counts, n_counts))
         goto done;
 
     /* Every count is checked before any engine runs. Bad inputs fail the run; a count
      * that alone cannot run them (memory, a sharding's refusal) is a row with its reason
      * and the others are answered (issue 46); none running is a failure with every reason. */
-    if (o.act_ckpt && gcsim_act_ckpt_check(&model, &o.act_ckpt_policy, &err))
+    if (o.run.act_ckpt && gcsim_act_ckpt_check(&model, &o.run.act_ckpt_policy, &err))
         goto fail;
     int n_listed = n_counts, n_skips = 0;
     memcpy(listed, counts, sizeof counts);
@@ -628,8 +589,8 @@ int cmd_predict(int argc, char **argv)
      * best runs the fastest; otherwise a warning when it is much faster than this one,
      * for a compressed payload whose schedule nobody named (a collective given on the
      * command line or by the platform, such as the papers' patterns, is a choice). */
-    bool check_exchange = !(o.tensors || o.steps) && !o.collective_given &&
-                          o.sharding.strategy == GCSIM_SHARD_DDP &&
+    bool check_exchange = !(o.tensors || o.steps) && !o.run.collective_given &&
+                          o.run.sharding.strategy == GCSIM_SHARD_DDP &&
                           !platform.collective[0] && strcmp(plan.spec, "none") != 0;
     if (check_exchange || o.exchange_best) {
         search = calloc((size_t)n_counts, sizeof *search);
@@ -637,7 +598,7 @@ int cmd_predict(int argc, char **argv)
             gcsim_fail(&err, "out of memory");
             goto fail;
         }
-        if (exchange_search_run(&base, counts, n_counts, o.exchange, o.exchange_best, search,
+        if (exchange_search_run(&base, counts, n_counts, o.run.exchange, o.exchange_best, search,
                                 &err))
             goto fail;
     }
@@ -645,7 +606,7 @@ int cmd_predict(int argc, char **argv)
         /* one count: its winner's program */
         if (exchange_use(&search[0], &ss, &s, &err))
             goto fail;
-        o.collective = ss.cs.exchange.collective;
+        o.run.collective = ss.cs.exchange.collective;
     }
     if (o.tensors && ss.entry) {
         gcsim_fail(&err, "--tensors lists the codec model's per-tensor figures, which only the "
@@ -668,7 +629,7 @@ int cmd_predict(int argc, char **argv)
             goto fail;
         goto print;
     }
-    bool both = o.engine == ENGINE_BOTH;
+    bool both = o.run.engine == ENGINE_BOTH;
     int per_count = both ? 2 : 1;
     rows = calloc((size_t)n_counts * per_count, sizeof *rows);
     if (!rows) {
@@ -707,7 +668,7 @@ print:
         if (w >= 0) {
             if (exchange_use(&search[w], &ss, &s, &err))
                 goto fail;
-            o.collective = ss.cs.exchange.collective;
+            o.run.collective = ss.cs.exchange.collective;
         } else {
             o.exchange_mixed = true;
         }
@@ -716,7 +677,7 @@ print:
     for (int k = 0; k < n_counts; k++)
         max_gpus = counts[k] > max_gpus ? counts[k] : max_gpus;
     sweep_case shown = base; /* the collective that ran, when a search chose it */
-    shown.collective = o.collective;
+    shown.collective = o.run.collective;
     predict_view v = {.c = &shown, .exchange_best = o.exchange_best,
                       .exchange_mixed = o.exchange_mixed};
     predict_report_describe(r, &v, T1_s, &ss, max_gpus);

@@ -100,19 +100,11 @@ typedef struct {
     sweep_list platforms, models, compressors, stacks, collectives, scalings, batches, engines;
     const char *gpus, *output;
     sweep_format format;
-    long long ps_shards;
-    double bucket_bytes;
-    bool overlap, count_only;
+    bool count_only;
     int progress; /* -1 never, 0 when stderr is a terminal, 1 always */
     int shard_k, shard_n;
-    gcsim_exchange exchange;
-    int precision, optimizer;     /* -1: each model's */
-    gcsim_sharding sharding;
-    long long grad_accum;
-    bool act_ckpt;
-    gcsim_act_ckpt act_ckpt_policy;
+    case_options run;             /* every case's options (case_options.h) */
     long long max_cases;          /* the most cases this run writes (--max-cases) */
-    gcsim_variability variability; /* --compute-cv and the straggler options */
 } sweep_options;
 
 static void free_options(sweep_options *o)
@@ -174,7 +166,7 @@ static int parse_options(int argc, char **argv, sweep_options *o)
     /* the training options take one value each: a second one replaced the first */
     static const int once[] = {1002, 1003, 1004, 0};
     unsigned seen = 0;
-    cli_groups groups = {.variability = &o->variability};
+    cli_groups groups = {.variability = &o->run.variability};
     const struct option *all_longopts = cli_groups_begin(&groups, longopts);
     while ((ch = cli_getopt_long(argc, argv, ":h", all_longopts, "sweep")) != -1) {
         if (cli_option_once("sweep", ch, once, &seen, argv))
@@ -196,30 +188,30 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         case 'e': bad = sweep_list_add(&o->engines, optarg, "--engine", msg, sizeof msg); break;
         case 'g': o->gpus = optarg; break;
         case 'o': o->output = optarg; break;
-        case 'n': o->overlap = false; break;
+        case 'n': o->run.overlap = false; break;
         case 'P': o->progress = 1; break;
         case 'Q': o->progress = -1; break;
         case 'N': o->count_only = true; break;
         case 1000:
-            if (cli_training_precision("sweep", optarg, &o->precision))
+            if (cli_training_precision("sweep", optarg, &o->run.precision))
                 return -1;
             break;
         case 1001:
-            if (cli_training_optimizer("sweep", optarg, &o->optimizer))
+            if (cli_training_optimizer("sweep", optarg, &o->run.optimizer))
                 return -1;
             break;
         case 1002:
-            if (cli_training_sharding("sweep", optarg, &o->sharding))
+            if (cli_training_sharding("sweep", optarg, &o->run.sharding))
                 return -1;
             break;
         case 1003:
-            if (cli_training_grad_accum("sweep", optarg, &o->grad_accum))
+            if (cli_training_grad_accum("sweep", optarg, &o->run.grad_accum))
                 return -1;
             break;
         case 1004:
-            if (cli_training_act_ckpt("sweep", optarg, &o->act_ckpt_policy))
+            if (cli_training_act_ckpt("sweep", optarg, &o->run.act_ckpt_policy))
                 return -1;
-            o->act_ckpt = true;
+            o->run.act_ckpt = true;
             break;
         case 1005:
             if (!cli_parse_int(optarg, 1, 1LL << 62, &o->max_cases)) {
@@ -229,20 +221,20 @@ static int parse_options(int argc, char **argv, sweep_options *o)
             }
             break;
         case 'X':
-            if (gcsim_exchange_parse(optarg, &o->exchange)) {
+            if (gcsim_exchange_parse(optarg, &o->run.exchange)) {
                 snprintf(msg, sizeof msg, "--exchange: expected auto, allreduce, allgather or ps, "
                                           "got \"%s\"", optarg);
                 bad = 1;
             }
             break;
         case 'S':
-            if (!cli_parse_int(optarg, 1, 1 << 20, &o->ps_shards)) {
+            if (!cli_parse_int(optarg, 1, 1 << 20, &o->run.ps_shards)) {
                 snprintf(msg, sizeof msg, "--ps-shards: expected a positive integer, got \"%s\"", optarg);
                 bad = 1;
             }
             break;
         case 'B':
-            if (!gcsim_parse_whole_bytes(optarg, &o->bucket_bytes)) {
+            if (!gcsim_parse_whole_bytes(optarg, &o->run.bucket_bytes)) {
                 snprintf(msg, sizeof msg, "--bucket: expected a size such as 25MiB, got \"%s\" "
                                           "(whole bytes, at most 2^50)", optarg);
                 bad = 1;
@@ -303,8 +295,8 @@ static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *
                        .n_stacks = o->stacks.n, .stacks = (const char *const *)o->stacks.items,
                        .n_collectives = o->collectives.n, .n_scalings = o->scalings.n,
                        .n_batches = o->batches.n, .max_engines = 2 * (o->engines.n ? o->engines.n : 1),
-                       .max_gpu_counts = MAX_GPU_COUNTS, .precision = o->precision,
-                       .optimizer = o->optimizer};
+                       .max_gpu_counts = MAX_GPU_COUNTS, .precision = o->run.precision,
+                       .optimizer = o->run.optimizer};
     if (sweep_space_load(s, &in, cache, &err))
         goto fail;
     for (int k = 0; k < o->collectives.n; k++)
@@ -419,13 +411,9 @@ static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
     sweep_progress_start(&bar, show, stderr, mine);
     sweep_writer w;
     sweep_writer_begin(&w, o->format, out, sweep_rows_columns, SWEEP_ROWS_COLUMNS);
-    sweep_run_options ro = {.collective_given = o->collectives.n > 0, .exchange = o->exchange,
-                            .ps_shards = (int)o->ps_shards, .bucket_bytes = o->bucket_bytes,
-                            .overlap = o->overlap, .shard_k = o->shard_k, .shard_n = o->shard_n,
-                            .sharding = o->sharding, .grad_accum = (int)o->grad_accum,
-                            .act_ckpt = o->act_ckpt,
-                            .act_ckpt_policy = o->act_ckpt_policy,
-                            .variability = o->variability.on ? &o->variability : NULL};
+    case_options run = o->run;
+    run.collective_given = o->collectives.n > 0;
+    sweep_run_options ro = {.run = &run, .shard_k = o->shard_k, .shard_n = o->shard_n};
     sweep_sink sink = {.w = &w, .out = out, .bar = &bar};
     bool stopped;
     sweep_run(s, &ro, sweep_sink_outcome, &sink, &stopped);
@@ -450,9 +438,8 @@ static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
 int cmd_sweep(int argc, char **argv)
 {
     /* bucket 0: each case's stack's (25 MiB in DDP, with its 1 MiB first bucket) */
-    sweep_options o = {.format = SWEEP_CSV, .bucket_bytes = 0.0, .overlap = true,
-                       .precision = -1, .optimizer = -1,
-                       .max_cases = SWEEP_DEFAULT_MAX_CASES};
+    sweep_options o = {.format = SWEEP_CSV, .max_cases = SWEEP_DEFAULT_MAX_CASES};
+    case_options_init(&o.run);
     int rc = parse_options(argc, argv, &o);
     if (rc) {
         free_options(&o);
