@@ -221,28 +221,6 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
     return -1;
 }
 
-static int write_platform(const char *path, const char *text)
-{
-    atomic_file f;
-    char msg[1024];
-    if (atomic_file_open(&f, path, msg, sizeof msg)) {
-        fprintf(stderr, "gcsim calibrate: %s\n", msg);
-        return EXIT_BAD_INPUT;
-    }
-    errno = 0;
-    if (fputs(text, f.stream) == EOF) {
-        int saved = errno;
-        atomic_file_abort(&f);
-        fprintf(stderr, "gcsim calibrate: %s: write failed: %s\n", path, atomic_file_reason(saved));
-        return EXIT_BAD_INPUT;
-    }
-    if (atomic_file_commit(&f, msg, sizeof msg)) {
-        fprintf(stderr, "gcsim calibrate: %s\n", msg);
-        return EXIT_BAD_INPUT;
-    }
-    return EXIT_OK;
-}
-
 int cmd_calibrate(int argc, char **argv)
 {
     calibrate_cli o;
@@ -269,7 +247,8 @@ int cmd_calibrate(int argc, char **argv)
     for (int i = 0; i < r.n_warnings; i++)
         fprintf(stderr, "gcsim calibrate: warning: %s\n", r.warnings[i]);
     report *rep = calibrate_report(&o.calib, &r);
-    rc = write_platform(o.calib.output_path, r.platform_json);
+    rc = report_emit_text(o.calib.output_path, r.platform_json, "calibrate") ? EXIT_BAD_INPUT
+                                                                              : EXIT_OK;
     if (rc == EXIT_OK)
         rc = report_emit(rep, o.format, NULL, "calibrate");
     report_free(rep);

@@ -18,6 +18,10 @@
  * sim/cli/commands.h); else 0. */
 int report_emit(const report *r, report_format format, const char *output, const char *who);
 
+/* Writes text to path atomically (a file a command produces beside its report: calibrate's
+ * platform, plot's script). Returns 0, or -1 after "gcsim WHO: ..." on stderr. */
+int report_emit_text(const char *path, const char *text, const char *who);
+
 /* Checks that path (NULL: nothing to check) can be written, before the command does its
  * work: a run of minutes must not end in "cannot create a file". On failure prints
  * "gcsim WHO: OPTION: ..." (option NULL: "gcsim WHO: ...") and returns -1; else 0.
