@@ -400,39 +400,15 @@ static void unwatch_signals(void)
     interrupted_temp_path = NULL;
 }
 
-/* 0 written; -1 the output cannot be written (errno); -2 a case hit a limit of the machine,
- * said on stderr. */
+/* The sweep's rows to out (sweep_rows.h), with the progress bar when asked or stderr is a
+ * terminal. */
 static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
 {
-    long long total = sweep_space_count(s);
-    long long mine = sweep_shard_size(total, o->shard_k, o->shard_n);
-    sweep_progress bar;
     bool show = o->progress > 0 || (o->progress == 0 && isatty(STDERR_FILENO));
-    sweep_progress_start(&bar, show, stderr, mine);
-    sweep_writer w;
-    sweep_writer_begin(&w, o->format, out, sweep_rows_columns, SWEEP_ROWS_COLUMNS);
     case_options run = o->run;
     run.collective_given = o->collectives.n > 0;
     sweep_run_options ro = {.run = &run, .shard_k = o->shard_k, .shard_n = o->shard_n};
-    sweep_sink sink = {.w = &w, .out = out, .bar = &bar};
-    bool stopped;
-    sweep_run(s, &ro, sweep_sink_outcome, &sink, &stopped);
-    if (stopped && sink.limited) {
-        sweep_progress_finish(&bar, sink.done);
-        fprintf(stderr, "gcsim sweep: stopped after %lld of %lld cases: %s\n", sink.done, mine,
-                sink.limit.message);
-        return -2;
-    }
-    if (stopped) {
-        int saved = errno;
-        sweep_progress_finish(&bar, sink.done);
-        fprintf(stderr, "gcsim sweep: stopped after %lld of %lld cases: the output cannot be "
-                        "written\n", sink.done, mine);
-        errno = saved;
-        return -1;
-    }
-    sweep_progress_finish(&bar, sink.done);
-    return ferror(out) ? -1 : 0;
+    return sweep_rows_write(s, &ro, o->format, show, out);
 }
 
 int cmd_sweep(int argc, char **argv)

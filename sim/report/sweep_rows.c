@@ -1,11 +1,13 @@
 /* gcsim sweep's rows; see sweep_rows.h. */
 #include "sweep_rows.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
 #include "sweep_case.h"
+#include "sweep_space.h"
 
 const char *const sweep_rows_columns[SWEEP_ROWS_COLUMNS] = {
     "case", "cases", "id", "platform", "model", "compressor", "collective", "scaling",
@@ -118,3 +120,33 @@ int sweep_sink_outcome(void *ctx, const sweep_outcome *oc)
     return ferror(k->out) ? -1 : 0;
 }
 
+
+int sweep_rows_write(const sweep_space *s, const sweep_run_options *ro, sweep_format format,
+                     bool show_progress, FILE *out)
+{
+    long long total = sweep_space_count(s);
+    long long mine = sweep_shard_size(total, ro->shard_k, ro->shard_n);
+    sweep_progress bar;
+    sweep_progress_start(&bar, show_progress, stderr, mine);
+    sweep_writer w;
+    sweep_writer_begin(&w, format, out, sweep_rows_columns, SWEEP_ROWS_COLUMNS);
+    sweep_sink sink = {.w = &w, .out = out, .bar = &bar};
+    bool stopped;
+    sweep_run(s, ro, sweep_sink_outcome, &sink, &stopped);
+    if (stopped && sink.limited) {
+        sweep_progress_finish(&bar, sink.done);
+        fprintf(stderr, "gcsim sweep: stopped after %lld of %lld cases: %s\n", sink.done, mine,
+                sink.limit.message);
+        return -2;
+    }
+    if (stopped) {
+        int saved = errno;
+        sweep_progress_finish(&bar, sink.done);
+        fprintf(stderr, "gcsim sweep: stopped after %lld of %lld cases: the output cannot be "
+                        "written\n", sink.done, mine);
+        errno = saved;
+        return -1;
+    }
+    sweep_progress_finish(&bar, sink.done);
+    return ferror(out) ? -1 : 0;
+}

@@ -38,4 +38,10 @@ typedef struct {
  * written. */
 int sweep_sink_outcome(void *ctx, const sweep_outcome *oc);
 
+/* Runs the sweep (sweep_run) and writes its rows to out in format, drawing the progress
+ * bar on stderr when show_progress. 0 written; -1 the output cannot be written (errno); -2 a
+ * case hit a limit of the machine, said on stderr. */
+int sweep_rows_write(const sweep_space *s, const sweep_run_options *ro, sweep_format format,
+                     bool show_progress, FILE *out);
+
 #endif
