@@ -69,14 +69,8 @@ int cli_fabric_links(const char *cmd, const char *arg, cli_fabric_options *o);
 int cli_fabric_check(const char *cmd, const cli_fabric_options *o);
 /* Sets p->background (nothing without a load); refuses leaf links on a star. */
 int cli_fabric_apply(const char *cmd, const cli_fabric_options *o, gcsim_platform *p);
-/* The note: what is loaded, that only the DES simulates it, the bound. */
-void cli_fabric_note(const gcsim_platform *p, char *buf, size_t size);
-/* The ECMP note (with p->ecmp.spines set): the spines, the hash, what each engine does. */
-void cli_fabric_ecmp_note(const gcsim_platform *p, char *buf, size_t size);
-/* The network jitter note (with p->jitter.mean_s set). */
-void cli_fabric_jitter_note(const gcsim_platform *p, char *buf, size_t size);
 /* The notes and meta fields of whichever of these p carries (background load, ECMP,
- * jitter), as `collective` and `predict` report them. */
+ * jitter), as `collective` and `predict` report them (sim/report/fabric_notes.h). */
 struct report;
 void cli_fabric_report(struct report *r, const gcsim_platform *p);
 

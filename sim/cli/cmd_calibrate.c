@@ -9,6 +9,7 @@
 
 #include "atomic_file.h"
 #include "calibrate.h"
+#include "calibrate_report.h"
 #include "cli_args.h"
 #include "cli_files.h"
 #include "commands.h"
@@ -220,153 +221,6 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
     return -1;
 }
 
-static void add_notes(report *rep, const calibrate_cli *o, const calib_result *r)
-{
-    char key[64], value[1024];
-    snprintf(value, sizeof value, "%s -> %s", o->calib.platform_path, o->calib.output_path);
-    report_note(rep, "platform", value);
-    report_meta_str(rep, "platform.file", o->calib.platform_path);
-    report_meta_str(rep, "output_file", o->calib.output_path);
-    report_meta_int(rep, "logs", r->n_logs);
-    for (int k = 0; k < r->n_logs; k++) {
-        const calib_log_fit *lf = &r->logs[k];
-        snprintf(key, sizeof key, "log %d", k + 1);
-        char table[96] = "";
-        if (lf->n_tables > 1)
-            snprintf(table, sizeof table, " (table %d of %d: lines %d-%d)", lf->table,
-                     lf->n_tables, lf->table_first_line, lf->table_last_line);
-        snprintf(value, sizeof value, "%s%s: %s, %d GPUs on %d node%s (%s)%s%s, %s times",
-                 lf->path, table, lf->op, lf->gpus, lf->nodes, lf->nodes == 1 ? "" : "s",
-                 lf->counts_from_log ? "from its Rank lines" : "from --gpus/--nodes",
-                 lf->device[0] ? ", " : "", lf->device,
-                 o->calib.out_of_place ? "out-of-place" : "in-place");
-        report_note(rep, key, value);
-        snprintf(key, sizeof key, "fit %d", k + 1);
-        snprintf(value, sizeof value,
-                 "%s and %s searched so that the platform, run as `gcsim collective` runs it, "
-                 "has a median busbw error of 0 over the latency-bound and the bandwidth-bound "
-                 "rows%s%s%s",
-                 lf->lat_field, lf->bw_field, lf->fit.lat2_fitted ? "; " : "",
-                 lf->fit.lat2_fitted ? lf->lat2_field : "",
-                 lf->fit.lat2_fitted ? " polished with them (the node's hop latency, paid in "
-                                       "the log's floor)" : "");
-        report_note(rep, key, value);
-        snprintf(key, sizeof key, "error %d", k + 1);
-        snprintf(value, sizeof value,
-                 "the written platform on its own log: median |busbw error| %.3g%% over %d "
-                 "latency-bound rows, %.3g%% over %d bandwidth-bound rows; max %.3g%%",
-                 100 * lf->median_latency, lf->n_latency, 100 * lf->median_bandwidth,
-                 lf->n_bandwidth, 100 * lf->max_abs_error);
-        report_note(rep, key, value);
-        snprintf(key, sizeof key, "held-out %d", k + 1);
-        calib_held_out_text(&lf->held_out, value, sizeof value);
-        report_note(rep, key, value);
-    }
-    for (int i = 0; i < r->n_notes; i++) {
-        snprintf(key, sizeof key, "note %d", i + 1);
-        report_note(rep, key, r->notes[i]);
-    }
-    for (int i = 0; i < r->n_changes; i++) {
-        const calib_change *c = &r->changes[i];
-        if (c->new_value[0])
-            snprintf(value, sizeof value, "%s -> %s", c->old_value, c->new_value);
-        else
-            snprintf(value, sizeof value, "%s kept", c->old_value);
-        report_note(rep, c->path, value);
-    }
-    for (int i = 0; i < r->n_warnings; i++) {
-        snprintf(key, sizeof key, "warning %d", i + 1);
-        report_note(rep, key, r->warnings[i]);
-    }
-}
-
-static report *build_report(const calibrate_cli *o, const calib_result *r)
-{
-    report *rep = report_new();
-    add_notes(rep, o, r);
-    /* The columns of schema version 1 keep their names and units (docs/schema.json): fit_*
-     * are the written platform's figures, rel_error_pct its time error, alpha_s and B_Bps
-     * the latency and bandwidth fields it was given; regime, busbw_error_pct and algorithm
-     * were added by issue 42. */
-    int col[16];
-    col[0] = report_column(rep, "log", "log", -1);
-    col[1] = report_column(rep, "gpus", "GPUs", -1);
-    col[2] = report_column(rep, "nodes", "nodes", -1);
-    col[3] = report_column(rep, "line", "line", -1);
-    col[4] = report_column(rep, "size_bytes", "size B", -1);
-    /* yes: in both fits; held-out: left out of the held-out check's; no: below --min-size */
-    col[5] = report_column(rep, "in_fit", "fit", -1);
-    /* seconds and bytes per second in CSV and JSON; the text table shows us and GB/s */
-    col[6] = report_column_scaled(rep, "time_s", "time us", 2, 1e6);
-    col[7] = report_column_scaled(rep, "busbw_Bps", "busbw GB/s", 2, 1e-9);
-    col[8] = report_column_scaled(rep, "fit_time_s", "platform us", 2, 1e6);
-    col[9] = report_column_scaled(rep, "fit_busbw_Bps", "platform GB/s", 2, 1e-9);
-    col[10] = report_column(rep, "rel_error_pct", "time err %", 2);
-    col[11] = report_column_scaled(rep, "alpha_s", "latency us", 3, 1e6);
-    col[12] = report_column_scaled(rep, "B_Bps", "bandwidth GB/s", 2, 1e-9);
-    col[13] = report_column(rep, "regime", "regime", -1);
-    col[14] = report_column(rep, "busbw_error_pct", "busbw err %", 2);
-    col[15] = report_column(rep, "algorithm", "algorithm", -1);
-    /* the text table in 100 columns (issue 46): a point is its log and size; measured beside
-     * fitted, then the fit's figures */
-    report_column_brief(rep, col[11], "alpha us");
-    report_column_brief(rep, col[12], "B GB/s");
-    {
-        const int lead[] = {col[0], col[4], col[5], col[6], col[8], col[10], col[7], col[9],
-                            col[14], col[13], col[15]};
-        report_table_lead(rep, 2, lead, (int)(sizeof lead / sizeof lead[0]));
-    }
-    for (int k = 0; k < r->n_logs; k++) {
-        const calib_log_fit *lf = &r->logs[k];
-        for (int i = 0; i < lf->n_rows; i++) {
-            const calib_row *row = &lf->rows[i];
-            report_row(rep);
-            /* the fitted table's short form (--wide: the path, as before) */
-            const char *base = report_table_limit() ? strrchr(lf->path, '/') : NULL;
-            report_str_table(rep, col[0], lf->path, base ? base + 1 : lf->path);
-            report_int(rep, col[1], lf->gpus);
-            report_int(rep, col[2], lf->nodes);
-            report_int(rep, col[3], row->line);
-            report_int(rep, col[4], (long long)row->size_bytes);
-            report_str(rep, col[5], !row->used ? "no" : row->held_out ? "held-out" : "yes");
-            report_num(rep, col[6], row->time_s);
-            report_num(rep, col[7], row->busbw_Bps);
-            report_num(rep, col[8], row->pred_time_s);
-            report_num(rep, col[9], row->pred_busbw_Bps);
-            report_num(rep, col[10], 100 * (row->pred_time_s - row->time_s) / row->time_s);
-            report_num(rep, col[11], lf->lat_value_s);
-            report_num(rep, col[12], lf->bw_value_Bps);
-            report_str(rep, col[13], row->regime == CALIB_REGIME_LATENCY ? "latency"
-                                                                         : "bandwidth");
-            report_num(rep, col[14], 100 * row->rel_error);
-            report_str(rep, col[15], row->algorithm);
-        }
-    }
-    return rep;
-}
-
-static int write_platform(const char *path, const char *text)
-{
-    atomic_file f;
-    char msg[1024];
-    if (atomic_file_open(&f, path, msg, sizeof msg)) {
-        fprintf(stderr, "gcsim calibrate: %s\n", msg);
-        return EXIT_BAD_INPUT;
-    }
-    errno = 0;
-    if (fputs(text, f.stream) == EOF) {
-        int saved = errno;
-        atomic_file_abort(&f);
-        fprintf(stderr, "gcsim calibrate: %s: write failed: %s\n", path, atomic_file_reason(saved));
-        return EXIT_BAD_INPUT;
-    }
-    if (atomic_file_commit(&f, msg, sizeof msg)) {
-        fprintf(stderr, "gcsim calibrate: %s\n", msg);
-        return EXIT_BAD_INPUT;
-    }
-    return EXIT_OK;
-}
-
 int cmd_calibrate(int argc, char **argv)
 {
     calibrate_cli o;
@@ -392,8 +246,9 @@ int cmd_calibrate(int argc, char **argv)
         fprintf(stderr, "gcsim calibrate: note: %s\n", r.notes[i]);
     for (int i = 0; i < r.n_warnings; i++)
         fprintf(stderr, "gcsim calibrate: warning: %s\n", r.warnings[i]);
-    report *rep = build_report(&o, &r);
-    rc = write_platform(o.calib.output_path, r.platform_json);
+    report *rep = calibrate_report(&o.calib, &r);
+    rc = report_emit_text(o.calib.output_path, r.platform_json, "calibrate") ? EXIT_BAD_INPUT
+                                                                              : EXIT_OK;
     if (rc == EXIT_OK)
         rc = report_emit(rep, o.format, NULL, "calibrate");
     report_free(rep);

@@ -9,6 +9,8 @@
 
 #include "atomic_file.h"
 #include "baseline_check.h"
+#include "baseline_run.h"
+#include "check_table.h"
 #include "cli_files.h"
 #include "baseline_file.h"
 #include "cli_args.h"
@@ -117,62 +119,6 @@ static int parse_options(int argc, char **argv, check_options *o)
     return 0;
 }
 
-static int write_report(const report *r, const check_options *o)
-{
-    char msg[512];
-    if (o->output) {
-        atomic_file f;
-        if (atomic_file_open(&f, o->output, msg, sizeof msg)) {
-            fprintf(stderr, "gcsim check: %s\n", msg);
-            return -1;
-        }
-        if ((errno = 0), report_write(r, o->format, f.stream)) {
-            int write_errno = errno;
-            atomic_file_abort(&f);
-            fprintf(stderr, "gcsim check: %s: write failed: %s\n", o->output, atomic_file_reason(write_errno));
-            return -1;
-        }
-        if (atomic_file_commit(&f, msg, sizeof msg)) {
-            fprintf(stderr, "gcsim check: %s\n", msg);
-            return -1;
-        }
-        return 0;
-    }
-    if ((errno = 0), report_write(r, o->format, stdout) || fflush(stdout)) {
-        fprintf(stderr, "gcsim check: cannot write to standard output: %s\n", atomic_file_reason(errno));
-        return -1;
-    }
-    return 0;
-}
-
-/* The typed facts of the check (docs/schema.md), beside the free-text notes. */
-static void describe(report *r, const check_options *o, const baseline *b,
-                     const unsigned char *evaluated, int n_evaluated, int n_drifted, int n_new,
-                     int n_pinned, bool rewritten)
-{
-    report_meta_str(r, "baseline.file", b->path);
-    report_meta_str(r, "baseline.format", BASELINE_FORMAT);
-    report_meta_num(r, "baseline.tolerance_pct", b->tolerance_pct >= 0 ? b->tolerance_pct : NAN);
-    /* What a case without its own tolerance is held to. */
-    baseline_case plain = {.tolerance_pct = -1.0};
-    report_meta_num(r, "tolerance_pct",
-                    baseline_tolerance_pct(b, &plain, o->tolerance_pct, DEFAULT_TOLERANCE_PCT));
-    /* The engine of every case evaluated, when they share one (null: both engines). */
-    int engine = -1;
-    for (int k = 0; k < b->n_cases; k++)
-        if (evaluated[k])
-            engine = engine == -1 || engine == (int)b->cases[k].engine ? (int)b->cases[k].engine : -2;
-    report_meta_str(r, "engine", engine >= 0 ? engine_name((gcsim_engine)engine) : NULL);
-    report_meta_str(r, "engine_filter", o->engine >= 0 ? engine_name((gcsim_engine)o->engine) : NULL);
-    report_meta_bool(r, "update", o->update);
-    report_meta_int(r, "cases", b->n_cases);
-    report_meta_int(r, "cases_evaluated", n_evaluated);
-    report_meta_int(r, "cases_drifted", n_drifted);
-    report_meta_int(r, "cases_recorded", n_new);
-    report_meta_int(r, "stacks_pinned", n_pinned);
-    report_meta_bool(r, "baseline_rewritten", rewritten);
-}
-
 /* The baseline and the files its cases name against the output, before any case is
  * evaluated (cli_files.h). --update rewrites the baseline itself: that one is meant. */
 static int check_files(const check_options *o, const baseline *b)
@@ -240,34 +186,17 @@ int cmd_check(int argc, char **argv)
         }
     }
     /* Everything is evaluated before anything is printed or rewritten. */
-    int n_evaluated = 0, n_drifted = 0, n_new = 0;
-    for (int k = 0; k < b.n_cases; k++) {
-        const baseline_case *bc = &b.cases[k];
-        if (o.engine >= 0 && (int)bc->engine != o.engine)
-            continue;
-        if (bc->engine == ENGINE_DES && !engine_des_available()) {
-            fprintf(stderr, "gcsim check: %s: $.cases[%d] (%s): engine des is not in this build "
-                            "(use --engine analytic to check the other cases)\n",
-                    b.path, k, bc->name);
-            goto done;
-        }
-        if (baseline_case_predict(bc, cache, &predicted[k], &stacks[k], &err)) {
-            fprintf(stderr, "gcsim check: %s: $.cases[%d] (%s): %s\n", b.path, k, bc->name,
-                    err.message);
-            status = exit_code_for(&err); /* 3 when the simulation itself failed */
-            goto done;
-        }
-        tolerance[k] = baseline_tolerance_pct(&b, bc, o.tolerance_pct, DEFAULT_TOLERANCE_PCT);
-        evaluated[k] = 1;
-        n_evaluated++;
-        if (!bc->has_expected) { /* only with --update: recorded below */
-            n_new++;
-            continue;
-        }
-        drift_pct[k] = baseline_drift_pct(predicted[k], bc->expected_samples_per_s);
-        if (!baseline_within_tolerance(drift_pct[k], tolerance[k]))
-            n_drifted++;
+    baseline_results res = {.predicted = predicted, .drift_pct = drift_pct,
+                            .tolerance = tolerance, .evaluated = evaluated, .stacks = stacks};
+    int k = 0;
+    if (baseline_run(&b, cache, o.engine, o.tolerance_pct, DEFAULT_TOLERANCE_PCT, &res, &k,
+                     &err)) {
+        fprintf(stderr, "gcsim check: %s: $.cases[%d] (%s): %s\n", b.path, k, b.cases[k].name,
+                err.message);
+        status = exit_code_for(&err); /* 3 when the simulation itself failed */
+        goto done;
     }
+    int n_evaluated = res.n_evaluated, n_drifted = res.n_drifted, n_new = res.n_new;
     /* A check that checked nothing must not pass (issue 15: an empty baseline exited 0). */
     if (n_evaluated == 0) {
         if (b.n_cases == 0)
@@ -279,42 +208,12 @@ int cmd_check(int argc, char **argv)
         goto done;
     }
 
-    r = report_new();
-    int c_name = report_column(r, "name", "case", 0);
-    int c_engine = report_column(r, "engine", "engine", 0);
-    int c_gpus = report_column(r, "gpus", "GPUs", 0);
-    int c_exp = report_column(r, "expected_samples_per_s", "expected", 2);
-    int c_pred = report_column(r, "predicted_samples_per_s", "predicted", 2);
-    int c_drift = report_column(r, "drift_pct", "drift %", 3);
-    int c_tol = report_column(r, "tolerance_pct", "tol %", 2);
-    int c_status = report_column(r, "status", "status", 0);
-    int c_stack = report_column(r, "stack", "stack", 0); /* last: readers by position */
-    /* the text table in 100 columns (issue 46): the verdict beside the case */
-    {
-        const int lead[] = {c_name, c_engine, c_gpus, c_status, c_drift, c_exp, c_pred, c_tol,
-                            c_stack};
-        report_table_lead(r, 2, lead, (int)(sizeof lead / sizeof lead[0]));
-    }
-    for (int k = 0; k < b.n_cases; k++) {
-        if (!evaluated[k])
-            continue;
-        const baseline_case *bc = &b.cases[k];
-        report_row(r);
-        report_str(r, c_name, bc->name);
-        report_str(r, c_engine, engine_name(bc->engine));
-        report_int(r, c_gpus, bc->gpus);
-        report_num(r, c_pred, predicted[k]);
-        report_num(r, c_tol, tolerance[k]);
-        report_str(r, c_stack, stacks[k]->name);
-        if (!bc->has_expected) { /* new: no expected value, no drift (empty cells) */
-            report_str(r, c_status, "recorded");
-            continue;
-        }
-        report_num(r, c_exp, bc->expected_samples_per_s);
-        report_num(r, c_drift, drift_pct[k]);
-        bool drifted = !baseline_within_tolerance(drift_pct[k], tolerance[k]);
-        report_str(r, c_status, drifted ? (o.update ? "updated" : "DRIFT") : "ok");
-    }
+    check_outcome out = {.predicted = predicted, .drift_pct = drift_pct,
+                         .tolerance = tolerance, .evaluated = evaluated, .stacks = stacks,
+                         .n_evaluated = n_evaluated, .n_drifted = n_drifted, .n_new = n_new,
+                         .engine_filter = o.engine, .tolerance_pct = o.tolerance_pct,
+                         .default_tolerance_pct = DEFAULT_TOLERANCE_PCT, .update = o.update};
+    r = check_table_rows(&b, &out);
     /* Rewritten only when a value changes, so an up-to-date baseline keeps its bytes. */
     int n_changed = 0;
     for (int k = 0; k < b.n_cases; k++)
@@ -340,22 +239,11 @@ int cmd_check(int argc, char **argv)
         fprintf(stderr, "gcsim check: %s\n", err.message);
         goto done;
     }
-    describe(r, &o, &b, evaluated, n_evaluated, n_drifted, n_new, n_pinned, o.update && n_changed);
-    char note[1024];
-    report_note(r, "baseline", b.path);
-    char recorded[128] = "";
-    if (n_new)
-        snprintf(recorded, sizeof recorded, "; %d new case%s recorded", n_new, n_new == 1 ? "" : "s");
-    if (n_pinned)
-        snprintf(recorded + strlen(recorded), sizeof recorded - strlen(recorded),
-                 "; the stack of %d case%s pinned", n_pinned, n_pinned == 1 ? "" : "s");
-    snprintf(note, sizeof note, "%d of %d cases evaluated%s; %d beyond tolerance%s%s", n_evaluated,
-             b.n_cases, o.engine >= 0 ? " (--engine filter)" : "", n_drifted, recorded,
-             !o.update ? "" : n_changed ? "; baseline rewritten with the predicted values"
-                                        : "; baseline already up to date");
-    report_note(r, "result", note);
+    out.n_pinned = n_pinned;
+    out.n_changed = n_changed;
+    check_table_finish(r, &b, &out);
 
-    if (write_report(r, &o))
+    if (report_emit(r, o.format, o.output, "check"))
         goto done;
     if (n_drifted && !o.update) {
         fprintf(stderr, "gcsim check: %d of %d cases drifted beyond tolerance:", n_drifted,

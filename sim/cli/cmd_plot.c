@@ -15,6 +15,7 @@
 #include "cli_args.h"
 #include "cli_files.h"
 #include "commands.h"
+#include "report_emit.h"
 #include "plot_gnuplot.h"
 #include "plot_script.h"
 #include "plot_table.h"
@@ -107,28 +108,6 @@ static int parse(int argc, char **argv, options *o)
     return 0;
 }
 
-/* Writes text to path atomically. Returns 0, or -1 after the message. */
-static int write_text(const char *path, const char *text)
-{
-    char msg[8192];
-    atomic_file f;
-    if (atomic_file_open(&f, path, msg, sizeof msg)) {
-        fprintf(stderr, "gcsim plot: %s\n", msg);
-        return -1;
-    }
-    if ((errno = 0), fputs(text, f.stream) == EOF) {
-        int saved = errno;
-        atomic_file_abort(&f);
-        fprintf(stderr, "gcsim plot: %s: write failed: %s\n", path, atomic_file_reason(saved));
-        return -1;
-    }
-    if (atomic_file_commit(&f, msg, sizeof msg)) {
-        fprintf(stderr, "gcsim plot: %s\n", msg);
-        return -1;
-    }
-    return 0;
-}
-
 /* The script in a temporary file of its own (no --script). Returns 0, or -1 after the
  * message. */
 static int write_temp_script(const char *text, char *path, size_t size)
@@ -200,7 +179,7 @@ int cmd_plot(int argc, char **argv)
     int status = EXIT_INTERNAL;
     char temp_script[4096] = "", msg[8192];
     const char *script_path = o.script;
-    if (o.script ? write_text(o.script, script)
+    if (o.script ? report_emit_text(o.script, script, "plot")
                  : write_temp_script(script, temp_script, sizeof temp_script))
         goto done;
     if (!o.script)

@@ -22,6 +22,7 @@
 #include "sweep_lists.h"
 #include "sweep_output.h"
 #include "sweep_progress.h"
+#include "sweep_rows.h"
 #include "sweep_run.h"
 #include "sweep_space.h"
 #include "units.h"
@@ -99,19 +100,11 @@ typedef struct {
     sweep_list platforms, models, compressors, stacks, collectives, scalings, batches, engines;
     const char *gpus, *output;
     sweep_format format;
-    long long ps_shards;
-    double bucket_bytes;
-    bool overlap, count_only;
+    bool count_only;
     int progress; /* -1 never, 0 when stderr is a terminal, 1 always */
     int shard_k, shard_n;
-    gcsim_exchange exchange;
-    int precision, optimizer;     /* -1: each model's */
-    gcsim_sharding sharding;
-    long long grad_accum;
-    bool act_ckpt;
-    gcsim_act_ckpt act_ckpt_policy;
+    case_options run;             /* every case's options (case_options.h) */
     long long max_cases;          /* the most cases this run writes (--max-cases) */
-    gcsim_variability variability; /* --compute-cv and the straggler options */
 } sweep_options;
 
 static void free_options(sweep_options *o)
@@ -173,7 +166,7 @@ static int parse_options(int argc, char **argv, sweep_options *o)
     /* the training options take one value each: a second one replaced the first */
     static const int once[] = {1002, 1003, 1004, 0};
     unsigned seen = 0;
-    cli_groups groups = {.variability = &o->variability};
+    cli_groups groups = {.variability = &o->run.variability};
     const struct option *all_longopts = cli_groups_begin(&groups, longopts);
     while ((ch = cli_getopt_long(argc, argv, ":h", all_longopts, "sweep")) != -1) {
         if (cli_option_once("sweep", ch, once, &seen, argv))
@@ -195,30 +188,30 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         case 'e': bad = sweep_list_add(&o->engines, optarg, "--engine", msg, sizeof msg); break;
         case 'g': o->gpus = optarg; break;
         case 'o': o->output = optarg; break;
-        case 'n': o->overlap = false; break;
+        case 'n': o->run.overlap = false; break;
         case 'P': o->progress = 1; break;
         case 'Q': o->progress = -1; break;
         case 'N': o->count_only = true; break;
         case 1000:
-            if (cli_training_precision("sweep", optarg, &o->precision))
+            if (cli_training_precision("sweep", optarg, &o->run.precision))
                 return -1;
             break;
         case 1001:
-            if (cli_training_optimizer("sweep", optarg, &o->optimizer))
+            if (cli_training_optimizer("sweep", optarg, &o->run.optimizer))
                 return -1;
             break;
         case 1002:
-            if (cli_training_sharding("sweep", optarg, &o->sharding))
+            if (cli_training_sharding("sweep", optarg, &o->run.sharding))
                 return -1;
             break;
         case 1003:
-            if (cli_training_grad_accum("sweep", optarg, &o->grad_accum))
+            if (cli_training_grad_accum("sweep", optarg, &o->run.grad_accum))
                 return -1;
             break;
         case 1004:
-            if (cli_training_act_ckpt("sweep", optarg, &o->act_ckpt_policy))
+            if (cli_training_act_ckpt("sweep", optarg, &o->run.act_ckpt_policy))
                 return -1;
-            o->act_ckpt = true;
+            o->run.act_ckpt = true;
             break;
         case 1005:
             if (!cli_parse_int(optarg, 1, 1LL << 62, &o->max_cases)) {
@@ -228,20 +221,20 @@ static int parse_options(int argc, char **argv, sweep_options *o)
             }
             break;
         case 'X':
-            if (gcsim_exchange_parse(optarg, &o->exchange)) {
+            if (gcsim_exchange_parse(optarg, &o->run.exchange)) {
                 snprintf(msg, sizeof msg, "--exchange: expected auto, allreduce, allgather or ps, "
                                           "got \"%s\"", optarg);
                 bad = 1;
             }
             break;
         case 'S':
-            if (!cli_parse_int(optarg, 1, 1 << 20, &o->ps_shards)) {
+            if (!cli_parse_int(optarg, 1, 1 << 20, &o->run.ps_shards)) {
                 snprintf(msg, sizeof msg, "--ps-shards: expected a positive integer, got \"%s\"", optarg);
                 bad = 1;
             }
             break;
         case 'B':
-            if (!gcsim_parse_whole_bytes(optarg, &o->bucket_bytes)) {
+            if (!gcsim_parse_whole_bytes(optarg, &o->run.bucket_bytes)) {
                 snprintf(msg, sizeof msg, "--bucket: expected a size such as 25MiB, got \"%s\" "
                                           "(whole bytes, at most 2^50)", optarg);
                 bad = 1;
@@ -302,8 +295,8 @@ static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *
                        .n_stacks = o->stacks.n, .stacks = (const char *const *)o->stacks.items,
                        .n_collectives = o->collectives.n, .n_scalings = o->scalings.n,
                        .n_batches = o->batches.n, .max_engines = 2 * (o->engines.n ? o->engines.n : 1),
-                       .max_gpu_counts = MAX_GPU_COUNTS, .precision = o->precision,
-                       .optimizer = o->optimizer};
+                       .max_gpu_counts = MAX_GPU_COUNTS, .precision = o->run.precision,
+                       .optimizer = o->run.optimizer};
     if (sweep_space_load(s, &in, cache, &err))
         goto fail;
     for (int k = 0; k < o->collectives.n; k++)
@@ -370,83 +363,6 @@ fail:
     return -1;
 }
 
-static const char *const columns[] = {
-    "case", "cases", "id", "platform", "model", "compressor", "collective", "scaling",
-    "batch", "engine", "gpus", "machines", "gpus_per_machine", "status",
-    "samples_per_iteration", "iteration_s", "compute_s", "comm_s", "exposed_comm_s",
-    "compress_s", "throughput_samples_per_s", "speedup", "efficiency_pct", "bottleneck",
-    "usd_per_hour", "exchange", "encode_s", "decode_s", "payload_bytes",
-    /* added after the columns scripts read by position */
-    "stack"};
-enum { N_COLUMNS = sizeof columns / sizeof columns[0] };
-
-static void write_case(sweep_writer *w, long long index, long long total, const sweep_case *c,
-                       int run_rc, const sweep_result *r, const gcsim_error *err,
-                       bool have_one, double one_tput)
-{
-    char id[17];
-    sweep_case_id(c, id);
-    sweep_row_begin(w);
-    sweep_cell_int(w, index);
-    sweep_cell_int(w, total);
-    sweep_cell_str(w, id);
-    sweep_cell_str(w, c->platform->name);
-    sweep_cell_str(w, c->model->name);
-    sweep_cell_str(w, c->payload->spec);
-    char collective[96];
-    if (run_rc)
-        snprintf(collective, sizeof collective, "%s", gcsim_collective_name(c->collective));
-    else
-        sweep_collective_label(r, collective, sizeof collective);
-    sweep_cell_str(w, collective);
-    sweep_cell_str(w, gcsim_scaling_name(c->scaling));
-    sweep_cell_int(w, sweep_case_batch(c));
-    sweep_cell_str(w, engine_name(c->engine));
-    sweep_cell_int(w, c->gpus);
-    if (r->placement.gpus > 0) {
-        sweep_cell_int(w, r->placement.machines);
-        sweep_cell_int(w, r->placement.gpus_per_machine);
-    } else {
-        sweep_cell_empty(w);
-        sweep_cell_empty(w);
-    }
-    if (run_rc) {
-        sweep_cell_str(w, err->message);
-        for (int k = 0; k < 14; k++)
-            sweep_cell_empty(w);
-    } else {
-        const gcsim_prediction *p = &r->p;
-        sweep_cell_str(w, "ok");
-        sweep_cell_num(w, p->samples_per_iteration);
-        sweep_cell_num(w, p->iteration_s);
-        sweep_cell_num(w, p->compute_s);
-        sweep_cell_num(w, p->comm_s);
-        sweep_cell_num(w, p->exposed_comm_s);
-        sweep_cell_num(w, p->compress_s);
-        sweep_cell_num(w, p->throughput_samples_per_s);
-        if (have_one) {
-            double speedup = p->throughput_samples_per_s / one_tput;
-            sweep_cell_num(w, speedup);
-            sweep_cell_num(w, 100.0 * speedup / c->gpus);
-        } else {
-            sweep_cell_empty(w);
-            sweep_cell_empty(w);
-        }
-        sweep_cell_str(w, sweep_bottleneck_name(sweep_bottleneck_of(p)));
-        if (c->platform->has_price)
-            sweep_cell_num(w, c->platform->price_per_gpu_hour_usd * c->gpus);
-        else
-            sweep_cell_empty(w);
-        sweep_cell_str(w, sweep_exchange_label(&c->sharding, r->exchange));
-        sweep_cell_num(w, p->encode_s);
-        sweep_cell_num(w, p->decode_s);
-    }
-    /* One worker's encoded gradient per iteration: known even when the case failed. */
-    sweep_cell_num(w, c->payload->total_bytes);
-    sweep_cell_str(w, c->stack->name);
-    sweep_row_end(w);
-}
-
 /* The temporary output file, removed if the sweep is interrupted (the command-line layer
  * is the one place allowed process-wide state: a signal handler has no other way in). */
 static char *volatile interrupted_temp_path;
@@ -484,100 +400,22 @@ static void unwatch_signals(void)
     interrupted_temp_path = NULL;
 }
 
-/* Where finished cases go: written as rows, counted on the progress bar. */
-typedef struct {
-    sweep_writer *w;
-    FILE *out;
-    sweep_progress *bar;
-    long long done;
-    gcsim_error limit; /* a case a limit of this machine kept from being costed */
-    bool limited;
-    /* what-ifs already warned about (a named exchange the stack does not implement): once
-     * each, the first SWEEP_WHATIF_WARNINGS of them */
-#define SWEEP_WHATIF_WARNINGS 16
-    char whatif[SWEEP_WHATIF_WARNINGS][384];
-    int n_whatif;
-} sweep_sink;
-
-/* Warns once per distinct what-if (issue 43): the rows run the exchange as asked. */
-static void warn_whatif(sweep_sink *k, const char *why)
-{
-    for (int i = 0; i < k->n_whatif; i++)
-        if (strcmp(k->whatif[i], why) == 0)
-            return;
-    if (k->n_whatif == SWEEP_WHATIF_WARNINGS)
-        return;
-    snprintf(k->whatif[k->n_whatif++], sizeof k->whatif[0], "%s", why);
-    fprintf(stderr, "gcsim sweep: warning: %s; running it as asked, a what-if%s\n", why,
-            k->n_whatif == SWEEP_WHATIF_WARNINGS ? " (further what-ifs not listed)" : "");
-}
-
-static int write_outcome(void *ctx, const sweep_outcome *oc)
-{
-    sweep_sink *k = ctx;
-    /* A case the machine could not cost (the size guard, out of memory) is no row that
-     * says why, as a case the input rules out is: another machine would print its numbers
-     * there (issue 45). The sweep stops and says so. */
-    if (oc->rc && !gcsim_error_skippable(oc->err)) {
-        k->limit = *oc->err;
-        k->limited = true;
-        return -1;
-    }
-    if (oc->unimplemented)
-        warn_whatif(k, oc->unimplemented);
-    write_case(k->w, oc->index, oc->total, oc->c, oc->rc, oc->r, oc->err, oc->has_one_gpu,
-               oc->one_gpu_samples_per_s);
-    sweep_progress_update(k->bar, ++k->done);
-    /* A full disk shows at the first buffer that cannot be written: stop there, not after
-     * the last case (issue 15). */
-    return ferror(k->out) ? -1 : 0;
-}
-
-/* 0 written; -1 the output cannot be written (errno); -2 a case hit a limit of the machine,
- * said on stderr. */
+/* The sweep's rows to out (sweep_rows.h), with the progress bar when asked or stderr is a
+ * terminal. */
 static int run_sweep(const sweep_options *o, const sweep_space *s, FILE *out)
 {
-    long long total = sweep_space_count(s);
-    long long mine = sweep_shard_size(total, o->shard_k, o->shard_n);
-    sweep_progress bar;
     bool show = o->progress > 0 || (o->progress == 0 && isatty(STDERR_FILENO));
-    sweep_progress_start(&bar, show, stderr, mine);
-    sweep_writer w;
-    sweep_writer_begin(&w, o->format, out, columns, N_COLUMNS);
-    sweep_run_options ro = {.collective_given = o->collectives.n > 0, .exchange = o->exchange,
-                            .ps_shards = (int)o->ps_shards, .bucket_bytes = o->bucket_bytes,
-                            .overlap = o->overlap, .shard_k = o->shard_k, .shard_n = o->shard_n,
-                            .sharding = o->sharding, .grad_accum = (int)o->grad_accum,
-                            .act_ckpt = o->act_ckpt,
-                            .act_ckpt_policy = o->act_ckpt_policy,
-                            .variability = o->variability.on ? &o->variability : NULL};
-    sweep_sink sink = {.w = &w, .out = out, .bar = &bar};
-    bool stopped;
-    sweep_run(s, &ro, write_outcome, &sink, &stopped);
-    if (stopped && sink.limited) {
-        sweep_progress_finish(&bar, sink.done);
-        fprintf(stderr, "gcsim sweep: stopped after %lld of %lld cases: %s\n", sink.done, mine,
-                sink.limit.message);
-        return -2;
-    }
-    if (stopped) {
-        int saved = errno;
-        sweep_progress_finish(&bar, sink.done);
-        fprintf(stderr, "gcsim sweep: stopped after %lld of %lld cases: the output cannot be "
-                        "written\n", sink.done, mine);
-        errno = saved;
-        return -1;
-    }
-    sweep_progress_finish(&bar, sink.done);
-    return ferror(out) ? -1 : 0;
+    case_options run = o->run;
+    run.collective_given = o->collectives.n > 0;
+    sweep_run_options ro = {.run = &run, .shard_k = o->shard_k, .shard_n = o->shard_n};
+    return sweep_rows_write(s, &ro, o->format, show, out);
 }
 
 int cmd_sweep(int argc, char **argv)
 {
     /* bucket 0: each case's stack's (25 MiB in DDP, with its 1 MiB first bucket) */
-    sweep_options o = {.format = SWEEP_CSV, .bucket_bytes = 0.0, .overlap = true,
-                       .precision = -1, .optimizer = -1,
-                       .max_cases = SWEEP_DEFAULT_MAX_CASES};
+    sweep_options o = {.format = SWEEP_CSV, .max_cases = SWEEP_DEFAULT_MAX_CASES};
+    case_options_init(&o.run);
     int rc = parse_options(argc, argv, &o);
     if (rc) {
         free_options(&o);

@@ -16,6 +16,7 @@
 #include "compressor.h"
 #include "report.h"
 #include "train.h"
+#include "train_table.h"
 #include "report_emit.h"
 
 #define MAX_DUMP_STEPS 1024
@@ -267,23 +268,6 @@ static int parse_options(int argc, char **argv, train_options *o)
     return 0;
 }
 
-typedef struct {
-    report *r;
-    int c_epoch, c_step, c_loss, c_test_loss, c_acc, c_bits;
-} point_sink;
-
-static void on_point(const train_point *p, void *ctx)
-{
-    point_sink *s = ctx;
-    report_row(s->r);
-    report_int(s->r, s->c_epoch, p->epoch);
-    report_int(s->r, s->c_step, p->step);
-    report_num(s->r, s->c_loss, p->train_loss);
-    report_num(s->r, s->c_test_loss, p->test_loss);
-    report_num(s->r, s->c_acc, p->test_accuracy);
-    report_num(s->r, s->c_bits, p->bits_per_worker);
-}
-
 static int ensure_dir(const char *path)
 {
     struct stat st;
@@ -342,17 +326,11 @@ int cmd_train(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
 
-    report *r = report_new();
-    point_sink sink = {.r = r};
-    sink.c_epoch = report_column(r, "epoch", "epoch", 0);
-    sink.c_step = report_column(r, "iteration", "iteration", 0);
-    sink.c_loss = report_column(r, "train_loss", "train loss", 4);
-    sink.c_test_loss = report_column(r, "test_loss", "test loss", 4);
-    sink.c_acc = report_column(r, "test_accuracy", "test acc", 4);
-    sink.c_bits = report_column(r, "bits_per_worker", "bits/worker", 0);
+    train_table sink;
+    report *r = train_table_new(&sink);
 
     train_summary sum;
-    if (train_run(&o.cfg, &train, &test, on_point, &sink, &sum, msg, sizeof msg)) {
+    if (train_run(&o.cfg, &train, &test, train_table_point, &sink, &sum, msg, sizeof msg)) {
         fprintf(stderr, "gcsim train: %s\n", msg);
         report_free(r);
         fmnist_free(&train);
@@ -360,77 +338,8 @@ int cmd_train(int argc, char **argv)
         return EXIT_BAD_INPUT;
     }
 
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s, %zu parameters in %d tensors", train_model_name(o.cfg.model),
-             sum.params, sum.tensors);
-    report_note(r, "model", buf);
-    snprintf(buf, sizeof buf, "%s from %s: %zu training, %zu test images", train.name, o.data_dir,
-             train.count, test.count);
-    report_note(r, "data", buf);
-    snprintf(buf, sizeof buf, "%d workers x %d samples (global batch %d), %ld iterations",
-             o.cfg.workers, o.cfg.batch / o.cfg.workers, o.cfg.batch, sum.steps);
-    report_note(r, "workers", buf);
-    report_note(r, "compressor", sum.compressor_spec);
-    snprintf(buf, sizeof buf, "SGD lr %g, momentum %g%s, weight decay %g, seed %llu (BLAS: %s)",
-             o.cfg.lr, sum.momentum_applied,
-             sum.momentum_applied != o.cfg.momentum ? " (dgc: momentum correction in the compressor)" : "",
-             o.cfg.weight_decay, (unsigned long long)o.cfg.seed, train_blas_name());
-    report_note(r, "optimizer", buf);
-    if (o.cfg.target_accuracy > 0.0) {
-        if (sum.steps_to_target >= 0)
-            snprintf(buf, sizeof buf, "test accuracy %g reached after %ld iterations, %.17g bits per worker",
-                     o.cfg.target_accuracy, sum.steps_to_target, sum.bits_to_target);
-        else
-            snprintf(buf, sizeof buf, "test accuracy %g not reached in %ld iterations",
-                     o.cfg.target_accuracy, sum.steps);
-        report_note(r, "time_to_accuracy", buf);
-        snprintf(buf, sizeof buf, "%ld", sum.steps_to_target);
-        report_note(r, "iterations_to_target", buf);
-    }
-
-    report_meta_str(r, "model.name", train_model_name(o.cfg.model));
-    report_meta_int(r, "model.parameters", (long long)sum.params);
-    report_meta_str(r, "data.dir", o.data_dir);
-    report_meta_int(r, "data.train_images", (long long)train.count);
-    report_meta_int(r, "data.test_images", (long long)test.count);
-    report_meta_int(r, "workers", o.cfg.workers);
-    report_meta_int(r, "batch", o.cfg.batch);
-    report_meta_str(r, "batch_kind", "global");
-    report_meta_int(r, "iterations", sum.steps);
-    report_meta_str(r, "compressor.spec", sum.compressor_spec);
-    report_meta_num(r, "optimizer.lr", o.cfg.lr);
-    report_meta_num(r, "optimizer.momentum", sum.momentum_applied);
-    report_meta_num(r, "optimizer.weight_decay", o.cfg.weight_decay);
-    report_meta_int(r, "seed", (long long)o.cfg.seed);
-    report_meta_str(r, "blas", train_blas_name());
-    report_meta_num(r, "target_accuracy", o.cfg.target_accuracy > 0.0 ? o.cfg.target_accuracy : NAN);
-    if (o.cfg.target_accuracy > 0.0 && sum.steps_to_target >= 0) {
-        report_meta_int(r, "iterations_to_target", sum.steps_to_target);
-        report_meta_num(r, "bits_to_target", sum.bits_to_target);
-    } else {
-        report_meta_str(r, "iterations_to_target", NULL);
-        report_meta_str(r, "bits_to_target", NULL);
-    }
-
-    rc = EXIT_OK;
-    if (o.output) {
-        atomic_file f;
-        if (atomic_file_open(&f, o.output, msg, sizeof msg)) {
-            fprintf(stderr, "gcsim train: %s\n", msg);
-            rc = EXIT_BAD_INPUT;
-        } else if ((errno = 0), report_write(r, o.format, f.stream)) {
-            int write_errno = errno;
-            atomic_file_abort(&f);
-            fprintf(stderr, "gcsim train: %s: write failed: %s\n", o.output, atomic_file_reason(write_errno));
-            rc = EXIT_BAD_INPUT;
-        } else if (atomic_file_commit(&f, msg, sizeof msg)) {
-            fprintf(stderr, "gcsim train: %s\n", msg);
-            rc = EXIT_BAD_INPUT;
-        }
-    } else if ((errno = 0), report_write(r, o.format, stdout) || fflush(stdout)) {
-        fprintf(stderr, "gcsim train: cannot write to standard output: %s\n", atomic_file_reason(errno));
-        rc = EXIT_BAD_INPUT;
-    }
+    train_table_notes(r, &o.cfg, o.data_dir, &train, &test, &sum);
+    rc = report_emit(r, o.format, o.output, "train");
     report_free(r);
     fmnist_free(&train);
     fmnist_free(&test);

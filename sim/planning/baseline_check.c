@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "case_options.h"
+
 const char *baseline_case_stack(const baseline_case *bc, const gcsim_platform *pf)
 {
     return bc->stack[0] ? bc->stack : gcsim_stack_choice(NULL, pf);
@@ -64,14 +66,22 @@ int baseline_case_predict(const baseline_case *bc, sweep_cache *cache,
         return -1;
     if (stack)
         *stack = st;
-    /* The case names its collective, so the platform's choice does not apply. */
-    sweep_case c = {.platform = pf, .model = m, .payload = pl, .stack = st,
-                    .collective = bc->collective, .collective_given = true,
-                    .scaling = bc->scaling,
-                    .engine = bc->engine, .batch = bc->batch, .gpus = bc->gpus,
-                    .overlap = true, .sharding = bc->sharding, .grad_accum = bc->grad_accum,
-                    .act_ckpt = bc->act_ckpt,
-                    .act_ckpt_policy = bc->act_ckpt_policy};
+    /* The case's fields as the option record every command fills (case_options.h); the
+     * case names its collective, so the platform's choice does not apply. */
+    case_options o;
+    case_options_init(&o);
+    o.precision = bc->precision;
+    o.optimizer = bc->optimizer;
+    o.collective = bc->collective;
+    o.collective_given = true;
+    o.scaling = bc->scaling;
+    o.engine = bc->engine;
+    o.batch = bc->batch;
+    o.sharding = bc->sharding;
+    o.grad_accum = bc->grad_accum;
+    o.act_ckpt = bc->act_ckpt;
+    o.act_ckpt_policy = bc->act_ckpt_policy;
+    sweep_case c = case_options_case(&o, pf, m, pl, st, bc->gpus);
     sweep_result res;
     if (sweep_case_run(&c, &res, err)) {
         as_case_fields(err->message, sizeof err->message);

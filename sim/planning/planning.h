@@ -4,6 +4,8 @@
  * it and print; tests/planning calls it directly. One header per purpose, all included here:
  *
  *   engine.h         which engine predicts a scenario (analytic, or the DES when built)
+ *   case_options.h   the one option record of a command line, and the case it makes
+ *   case_build.h     the one place a case becomes a scenario (with its refusals)
  *   sweep_lists.h    list-valued options ("a,b --x c") and compressor specs with commas
  *   sweep_case.h     one case (platform, model, compressor, stack, collective, GPUs, ...)
  *                    run on an engine under its training stack, its stable id and
@@ -20,6 +22,10 @@
  *   plan_run.h       the plan search itself: candidates run, kept, ranked, explained
  *   baseline_file.h  the baseline format `gcsim check` re-evaluates and rewrites
  *   baseline_check.h one baseline case predicted, its drift and tolerance, its stack
+ *   baseline_run.h   every baseline case of a check evaluated
+ *   predict_rows.h   predict's rows: the counts that run, each count's prediction
+ *   predict_first_rows.h  the numbers of predict's first screen
+ *   breakeven_row.h  one breakeven row: under the stack, under fused, to accuracy
  *   stack_breakeven.h  the break-even NIC bandwidth of a compressor under a stack
  *   goodput.h        useful samples/s with failures, checkpoints and restarts, and the
  *                    checkpoint interval (Young's and Daly's optima)
@@ -33,6 +39,10 @@
 
 #include "baseline_check.h"
 #include "baseline_file.h"
+#include "baseline_run.h"
+#include "breakeven_row.h"
+#include "case_build.h"
+#include "case_options.h"
 #include "engine.h"
 #include "exchange_best.h"
 #include "goodput.h"
@@ -41,6 +51,8 @@
 #include "plan_rank.h"
 #include "plan_run.h"
 #include "plan_search.h"
+#include "predict_first_rows.h"
+#include "predict_rows.h"
 #include "schema_version.h"
 #include "stack_breakeven.h"
 #include "sweep_case.h"

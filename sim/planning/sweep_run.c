@@ -53,16 +53,14 @@ long long sweep_run(const sweep_space *s, const sweep_run_options *o, sweep_case
          for (int sc = 0; sc < s->n_scalings; sc++)
           for (int b = 0; b < s->n_batches; b++)
            for (int e = 0; e < s->n_engines; e++) {
-            sweep_case cs = {
-                .platform = s->platforms[p], .model = s->models[m],
-                .payload = s->plans[m * s->n_compressors + c],
-                .stack = s->stacks[p * s->n_stacks + t], .collective = s->collectives[k],
-                .collective_given = o->collective_given, .exchange = o->exchange,
-                .scaling = s->scalings[sc], .engine = s->engines[e], .batch = s->batches[b],
-                .ps_shards = o->ps_shards, .bucket_bytes = o->bucket_bytes,
-                .overlap = o->overlap, .sharding = o->sharding, .grad_accum = o->grad_accum,
-                .act_ckpt = o->act_ckpt, .act_ckpt_policy = o->act_ckpt_policy,
-                .variability = o->variability, .label_tuned = true};
+            sweep_case cs = case_options_case(o->run, s->platforms[p], s->models[m],
+                                              s->plans[m * s->n_compressors + c],
+                                              s->stacks[p * s->n_stacks + t], 0);
+            cs.collective = s->collectives[k];
+            cs.scaling = s->scalings[sc];
+            cs.engine = s->engines[e];
+            cs.batch = s->batches[b];
+            cs.label_tuned = true;
             /* The one-GPU run of this group, for speedups: computed once, and only when
              * this shard has a case of the group. */
             int one_state = 0; /* 0 not yet, 1 ok, -1 failed */

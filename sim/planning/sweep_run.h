@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "gcsim_error.h"
+#include "case_options.h"
 #include "sweep_case.h"
 #include "sweep_space.h"
 
@@ -41,18 +42,10 @@ int sweep_space_load(sweep_space *s, const sweep_inputs *in, sweep_cache *cache,
 
 /* What every case of a sweep shares, and the shard to run. */
 typedef struct {
-    bool collective_given;    /* false: each case's collective chosen with the exchange */
-    gcsim_exchange exchange;
-    int ps_shards;            /* 0: one per machine */
-    double bucket_bytes;      /* 0: each stack's */
-    bool overlap;
+    /* every case's options (case_options.h); its collective, scaling, engine and batch are
+     * the space's, collective_given false: each case's collective chosen with the exchange */
+    const case_options *run;
     int shard_k, shard_n;     /* shard K of N; 0/0: every case */
-    gcsim_sharding sharding;  /* every case's (zeroed: ddp) */
-    int grad_accum;
-    bool act_ckpt;
-    gcsim_act_ckpt act_ckpt_policy; /* zeroed: full */
-    /* Variable compute and stragglers (variability.h), or NULL. */
-    const struct gcsim_variability_s *variability;
 } sweep_run_options;
 
 /* One finished case, as the callback sees it (pointers valid during the call). */

@@ -12,6 +12,10 @@
 #   4. The engines (sim/analytic, sim/des) include from sim/config only the headers of the
 #      types a step and a scenario hand them (ENGINE_CONFIG_TYPES below); profiles,
 #      precision, rooflines, memory and file formats are resolved by the step.
+#   5. No room of sim/ but the command itself includes a header of sim/cli: the command
+#      parses options and dispatches, nothing builds on it.
+#   6. No room below sim/report (the rendering of results) includes it: the libraries
+#      compute, sim/report prints what they return.
 #
 # Prints every violation (file: included header: rule) and exits 1 if any, 0 otherwise.
 # `check_layers.sh --self-test` builds small trees with and without violations and checks
@@ -52,7 +56,7 @@ check() {
     done
     : >"$tmp/h.sim"
     cat "$tmp"/h.* 2>/dev/null | sort -u >"$tmp/h.sim"
-    touch "$tmp/h.step" "$tmp/h.analytic" "$tmp/h.des" "$tmp/h.config"
+    touch "$tmp/h.step" "$tmp/h.analytic" "$tmp/h.des" "$tmp/h.config" "$tmp/h.cli" "$tmp/h.report"
     cat "$tmp/h.analytic" "$tmp/h.des" | sort -u >"$tmp/h.engines"
     printf '%s\n' $ENGINE_CONFIG_TYPES | sort -u >"$tmp/allowed"
     comm -23 "$tmp/h.config" "$tmp/allowed" >"$tmp/h.config_forbidden"
@@ -79,6 +83,16 @@ check() {
         "$root/sim/step"
     rule "the engines include from sim/config only type headers ($ENGINE_CONFIG_TYPES)" \
         "$tmp/h.config_forbidden" "$root/sim/analytic" "$root/sim/des"
+    libraries=
+    for room in $(cd "$root/sim" 2>/dev/null && ls); do
+        [ "$room" = cli ] || libraries="$libraries $root/sim/$room"
+    done
+    rule "no library room includes sim/cli" "$tmp/h.cli" $libraries
+    below_report=
+    for room in $(cd "$root/sim" 2>/dev/null && ls); do
+        [ "$room" = cli ] || [ "$room" = report ] || below_report="$below_report $root/sim/$room"
+    done
+    rule "no room below sim/report includes it" "$tmp/h.report" $below_report
     rm -rf "$tmp"
     return $bad
 }
@@ -125,6 +139,12 @@ self_test() {
     reset; mk tree/sim/des/d.cpp '#include "../config/roofline.h"'; expect 1 "an engine's C++ including roofline.h by path"
     reset; mk tree/sim/des/scenario.h '/* */'; expect 1 "a header name in two rooms"
     reset; mk tree/sim/analytic/a.c '#include <roofline.h>'; expect 0 "a system include (not checked)"
+    reset; mk tree/sim/cli/inputs.h '/* */'; mk tree/sim/report/report.h '#include "inputs.h"'
+    expect 1 "sim/report including a sim/cli header"
+    reset; mk tree/sim/report/report.h '/* */'; mk tree/sim/planning/sweep.c '#include "report.h"'
+    expect 1 "sim/planning including a sim/report header"
+    reset; mk tree/sim/report/report.h '/* */'; mk tree/sim/cli/main.c '#include "report.h"'
+    expect 0 "sim/cli including sim/report"
     [ $fails -eq 0 ] && echo "self-test: every rule caught its violation"
     return $fails
 }

@@ -208,8 +208,11 @@ static void test_sweep_run(const char *src)
     const long long total = 32;
     CHECK(sweep_space_count(&s) == total);
 
-    sweep_run_options o = {.collective_given = true, .bucket_bytes = 25.0 * 1024 * 1024,
-                           .overlap = true};
+    case_options run;
+    case_options_init(&run);
+    run.collective_given = true;
+    run.bucket_bytes = 25.0 * 1024 * 1024;
+    sweep_run_options o = {.run = &run};
     static run_log whole;
     memset(&whole, 0, sizeof whole);
     bool stopped = true;
@@ -295,7 +298,9 @@ static void test_sweep_stacks(const char *src)
     s.gpus[0][1] = 64;
     s.n_gpus[0] = 2;
     CHECK(sweep_space_count(&s) == 4);
-    sweep_run_options o = {.overlap = true}; /* bucket 0: each stack's */
+    case_options run;
+    case_options_init(&run); /* overlap; bucket 0: each stack's */
+    sweep_run_options o = {.run = &run};
     static run_log log;
     memset(&log, 0, sizeof log);
     bool stopped = true;

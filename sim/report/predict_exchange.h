@@ -1,5 +1,5 @@
 /*
- * sim/cli/predict_exchange.h: `gcsim predict`'s look at the other exchanges, printed.
+ * sim/report/predict_exchange.h: `gcsim predict`'s look at the other exchanges, printed.
  *
  * The search itself is sim/planning/exchange_search.h: for every GPU count predict runs,
  * the exchanges the payload allows, tried with the analytic engine on copies of predict's
@@ -8,8 +8,8 @@
  * names, it warns on standard error and in a note when the exchange it runs is more than
  * EXCHANGE_BEST_WARN_RATIO times slower than the fastest.
  */
-#ifndef GCSIM_CLI_PREDICT_EXCHANGE_H
-#define GCSIM_CLI_PREDICT_EXCHANGE_H
+#ifndef GCSIM_REPORT_PREDICT_EXCHANGE_H
+#define GCSIM_REPORT_PREDICT_EXCHANGE_H
 
 #include <stdbool.h>
 

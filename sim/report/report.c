@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "report_fit.h"
-#include "version.h"
 
 /* The text tables' width (issue 46); 0 under --wide: no limit, the plain layout. */
 static int table_limit = REPORT_TABLE_COLUMNS;
@@ -532,7 +531,7 @@ static int write_json(const report *r, FILE *out)
     cJSON *root = cJSON_CreateObject();
     cJSON_AddNumberToObject(root, "schema_version", REPORT_SCHEMA_VERSION);
     cJSON_AddStringToObject(root, "command", r->command);
-    cJSON_AddStringToObject(root, "gcsim_version", GCSIM_VERSION);
+    cJSON_AddStringToObject(root, "gcsim_version", GCSIM_REPORT_VERSION);
     write_meta(r, root);
     cJSON *notes = cJSON_AddObjectToObject(root, "notes");
     for (int i = 0; i < r->n_notes; i++) {

@@ -1,11 +1,11 @@
 /*
- * sim/cli/predict_phases.h: `gcsim predict --optimizer onebit-adam:... | zero-one-adam:...
+ * sim/report/predict_phases.h: `gcsim predict --optimizer onebit-adam:... | zero-one-adam:...
  * --steps-total N`: the run's phases (sim/planning/run_phases.h) per GPU count and engine:
  * the steps of each kind, one step's time of each, the end-to-end time and the speedup over
  * the same run with every step uncompressed (docs/onebit-adam.md).
  */
-#ifndef GCSIM_CLI_PREDICT_PHASES_H
-#define GCSIM_CLI_PREDICT_PHASES_H
+#ifndef GCSIM_REPORT_PREDICT_PHASES_H
+#define GCSIM_REPORT_PREDICT_PHASES_H
 
 #include <stdbool.h>
 

@@ -1,10 +1,10 @@
 /*
- * sim/cli/sweep_progress.h: a progress bar on stderr with the rate (cases per second) and
+ * sim/report/sweep_progress.h: a progress bar on stderr with the rate (cases per second) and
  * the time left, redrawn at most ten times a second so that drawing never slows a fast
  * sweep down.
  */
-#ifndef GCSIM_CLI_SWEEP_PROGRESS_H
-#define GCSIM_CLI_SWEEP_PROGRESS_H
+#ifndef GCSIM_REPORT_SWEEP_PROGRESS_H
+#define GCSIM_REPORT_SWEEP_PROGRESS_H
 
 #include <stdbool.h>
 #include <stdio.h>

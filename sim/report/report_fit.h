@@ -1,5 +1,5 @@
 /*
- * sim/cli/report_fit.h: a text table laid out to fit a width (issue 46: every default table
+ * sim/report/report_fit.h: a text table laid out to fit a width (issue 46: every default table
  * fits 100 columns; `--wide` prints the full one-line-per-row table instead).
  *
  * report.c formats the cells; this file only places them. When the rows do not fit:
@@ -16,8 +16,8 @@
  * Notes ("key: value" lines above the table) longer than the width are wrapped at spaces
  * (a word longer than a line: after a comma or slash, else where the line ends).
  */
-#ifndef GCSIM_CLI_REPORT_FIT_H
-#define GCSIM_CLI_REPORT_FIT_H
+#ifndef GCSIM_REPORT_REPORT_FIT_H
+#define GCSIM_REPORT_REPORT_FIT_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,10 +1,10 @@
 /*
- * sim/cli/predict_steps.h: `gcsim predict --steps`: every bucket's program as the
+ * sim/report/predict_steps.h: `gcsim predict --steps`: every bucket's program as the
  * scenario's training stack runs it (codec steps and collective calls, docs/stacks.md),
  * with the analytic engine's closed-form duration of each call.
  */
-#ifndef GCSIM_CLI_PREDICT_STEPS_H
-#define GCSIM_CLI_PREDICT_STEPS_H
+#ifndef GCSIM_REPORT_PREDICT_STEPS_H
+#define GCSIM_REPORT_PREDICT_STEPS_H
 
 #include "report.h"
 #include "scenario.h"

@@ -1,5 +1,5 @@
 /*
- * sim/cli/predict_variability.h: gcsim predict's report under variable per-GPU compute
+ * sim/report/predict_variability.h: gcsim predict's report under variable per-GPU compute
  * (issue 41): the iteration's distribution per row (mean in the usual iteration column,
  * p50, p99, the mean's 95% interval, the largest compute factor over the job) and notes
  * naming the distribution and what only the DES includes.

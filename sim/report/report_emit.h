@@ -1,9 +1,9 @@
 /*
- * sim/cli/report_emit.h: a command's report to standard output or, atomically, to a file,
+ * sim/report/report_emit.h: a command's report to standard output or, atomically, to a file,
  * with the reason when the write fails. One place for what every command does last.
  */
-#ifndef GCSIM_CLI_REPORT_EMIT_H
-#define GCSIM_CLI_REPORT_EMIT_H
+#ifndef GCSIM_REPORT_REPORT_EMIT_H
+#define GCSIM_REPORT_REPORT_EMIT_H
 
 #include "codec.h"
 #include "stack.h"
@@ -14,9 +14,13 @@
 #include "scenario.h"
 
 /* Writes r in format to output (NULL: standard output). On failure prints
- * "gcsim WHO: ..." with the path and reason on stderr and returns EXIT_BAD_INPUT; else
- * EXIT_OK. */
+ * "gcsim WHO: ..." with the path and reason on stderr and returns 2 (EXIT_BAD_INPUT,
+ * sim/cli/commands.h); else 0. */
 int report_emit(const report *r, report_format format, const char *output, const char *who);
+
+/* Writes text to path atomically (a file a command produces beside its report: calibrate's
+ * platform, plot's script). Returns 0, or -1 after "gcsim WHO: ..." on stderr. */
+int report_emit_text(const char *path, const char *text, const char *who);
 
 /* Checks that path (NULL: nothing to check) can be written, before the command does its
  * work: a run of minutes must not end in "cannot create a file". On failure prints

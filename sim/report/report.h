@@ -1,5 +1,5 @@
 /*
- * sim/cli/report.h: one result table, printed as an aligned text table, CSV or JSON.
+ * sim/report/report.h: one result table, printed as an aligned text table, CSV or JSON.
  *
  * Every subcommand builds a report and writes it in the format the user chose, so the
  * three formats always carry the same rows. Numbers keep full precision in CSV and JSON
@@ -12,8 +12,8 @@
  * carry their unit (_s, _bytes, _Bps, _pct); the text table may show another unit
  * (report_column_scaled), its headers are for people.
  */
-#ifndef GCSIM_CLI_REPORT_H
-#define GCSIM_CLI_REPORT_H
+#ifndef GCSIM_REPORT_REPORT_H
+#define GCSIM_REPORT_REPORT_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -30,7 +30,8 @@ int report_format_parse(const char *text, report_format *out);
 typedef struct report report;
 
 /* The command is the subcommand the calling file implements: sim/cli/cmd_NAME.c gives
- * "NAME" (so every command's JSON names itself without each one saying so). */
+ * "NAME" (so every command's JSON names itself without each one saying so). A table built
+ * in sim/report for a command names it: report_new_for_file("predict"). */
 #define report_new() report_new_for_file(__FILE__)
 report *report_new_for_file(const char *source_file);
 void report_free(report *r);
@@ -54,7 +55,7 @@ void report_column_brief(report *r, int column, const char *brief);
 void report_table_lead(report *r, int n_keys, const int *columns, int n);
 
 /* Issue 46: every text table fits REPORT_TABLE_COLUMNS by default (short headers, stacked
- * tables, long texts listed after them, notes wrapped: sim/cli/report_fit.h); --wide (every
+ * tables, long texts listed after them, notes wrapped: sim/report/report_fit.h); --wide (every
  * command, main.c) prints the plain layout: one line per row, every column in CSV order. */
 #define REPORT_TABLE_COLUMNS 100
 void report_table_set_wide(bool wide);

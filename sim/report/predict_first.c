@@ -1,4 +1,4 @@
-/* sim/cli/predict_first.c: `gcsim predict` with no options (predict_first.h). */
+/* sim/report/predict_first.c: `gcsim predict` with no options (predict_first.h). */
 #include "predict_first.h"
 
 #include <math.h>
@@ -7,65 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "case_build.h"
-#include "commands.h"
-#include "inputs.h"
+#include "predict_first_rows.h"
 #include "roofline.h"
 #include "stack.h"
 #include "sweep_space.h"
 
 /* The compressor shown beside fp32: the one the default cluster's paper is about. */
 #define FIRST_COMPRESSOR "terngrad"
-#define MAX_COUNTS 32
-
-typedef struct {
-    int gpus, machines;
-    double comm_s, tput, speedup, mfu_pct;
-} first_row;
-
-typedef struct {
-    const char *label;
-    double payload_bytes; /* per GPU, what crosses PCIe and the network */
-    first_row rows[MAX_COUNTS];
-} first_config;
-
-/* One compressor at every count, as `predict --compressor SPEC` with no other option runs it
- * (the platform's stack and collective, weak scaling, the model's batch). */
-static int run_config(const char *spec, const gcsim_platform *pf, const gcsim_model *m,
-                      const gcsim_stack *st, int batch, const int *counts, int n,
-                      double peak_flops, first_config *cfg, gcsim_error *err)
-{
-    gcsim_payload_plan plan = {0};
-    gcsim_stack_setup ss;
-    gcsim_scenario s;
-    int rc = -1;
-    /* built as predict builds its case (sim/planning/case_build.h) */
-    sweep_case c = {.platform = pf, .model = m, .payload = &plan, .stack = st,
-                    .scaling = SCALING_WEAK, .batch = batch, .gpus = 1, .overlap = true};
-    if (gcsim_payload_plan_build(spec, m, &plan, err) || case_build_setup(&c, &ss, err))
-        goto out;
-    gcsim_prediction one, p;
-    if (case_build_scenario(&c, &ss, &s, err) || engine_run(ENGINE_ANALYTIC, &s, &one, err))
-        goto out;
-    double flops = gcsim_model_train_flops_per_sample(m);
-    cfg->payload_bytes = plan.total_bytes;
-    for (int k = 0; k < n; k++) {
-        c.gpus = counts[k];
-        if (case_build_scenario(&c, &ss, &s, err) || engine_run(ENGINE_ANALYTIC, &s, &p, err))
-            goto out;
-        first_row *r = &cfg->rows[k];
-        r->gpus = counts[k];
-        r->machines = s.placement.machines;
-        r->comm_s = p.comm_s;
-        r->tput = p.throughput_samples_per_s;
-        r->speedup = p.throughput_samples_per_s / one.throughput_samples_per_s;
-        r->mfu_pct = 100.0 * flops * r->tput / ((double)counts[k] * peak_flops);
-    }
-    rc = 0;
-out:
-    gcsim_payload_plan_free(&plan);
-    return rc;
-}
+#define MAX_COUNTS PREDICT_FIRST_MAX_COUNTS
 
 /* Appends printf-formatted text to a growing buffer (the screen is printed only once every
  * number is known, so that a failure leaves stdout empty). */
@@ -130,7 +79,7 @@ static void add_wrapped(text *t, const char *lead, const char *para)
 /* The reading, one line: generated from the numbers, so that it says something else when
  * they do. It names the first count that crosses the network, where the paper's cluster
  * falls off its cliff; the table beside it has the rest. */
-static void add_reading(text *t, const first_config *a, const first_config *b, int n,
+static void add_reading(text *t, const predict_first_config *a, const predict_first_config *b, int n,
                         const gcsim_platform *pf)
 {
     int x = -1; /* the first count that crosses the network */
@@ -139,7 +88,7 @@ static void add_reading(text *t, const first_config *a, const first_config *b, i
             x = k;
     if (x < 0) /* one GPU per node: every count crosses it; read the largest */
         x = n - 1;
-    const first_row *xa = &a->rows[x], *xb = &b->rows[x];
+    const predict_first_row *xa = &a->rows[x], *xb = &b->rows[x];
     char para[512];
     double nic_gbps = gcsim_platform_node_network_Bps(pf) * 8 / 1e9;
     double eff_a = xa->speedup / xa->gpus;
@@ -150,7 +99,7 @@ static void add_reading(text *t, const first_config *a, const first_config *b, i
     add_wrapped(t, "Reading: ", para);
 }
 
-static void add_table(text *t, const first_config *a, const first_config *b, int n)
+static void add_table(text *t, const predict_first_config *a, const predict_first_config *b, int n)
 {
     char ha[64], hb[64], ratio[32];
     snprintf(ha, sizeof ha, "%s: %.2f MiB per GPU", a->label, a->payload_bytes / 1048576.0);
@@ -160,7 +109,7 @@ static void add_table(text *t, const first_config *a, const first_config *b, int
     addf(t, "%4s %6s  %9s %8s %8s %6s   %9s %8s %8s %6s   %s\n", "GPUs", "nodes", "comm ms",
          "img/s", "speedup", "MFU %", "comm ms", "img/s", "speedup", "MFU %", ratio);
     for (int k = 0; k < n; k++) {
-        const first_row *ra = &a->rows[k], *rb = &b->rows[k];
+        const predict_first_row *ra = &a->rows[k], *rb = &b->rows[k];
         addf(t, "%4d %6d  %9.3f %8.1f %8.2f %6.1f   %9.3f %8.1f %8.2f %6.1f   %*.2fx\n",
              ra->gpus, ra->machines, ra->comm_s * 1e3, ra->tput, ra->speedup, ra->mfu_pct,
              rb->comm_s * 1e3, rb->tput, rb->speedup, rb->mfu_pct, (int)strlen(ratio) - 1,
@@ -168,7 +117,7 @@ static void add_table(text *t, const first_config *a, const first_config *b, int
     }
 }
 
-static void add_legend(text *t, const first_config *a, const first_config *b,
+static void add_legend(text *t, const predict_first_config *a, const predict_first_config *b,
                        const gcsim_platform *pf, const gcsim_model *m, double T1_s, int batch,
                        double peak_flops)
 {
@@ -202,20 +151,20 @@ static void add_legend(text *t, const first_config *a, const first_config *b,
     add_wrapped(t, "MFU %: ", para);
 }
 
-int predict_first_screen(FILE *out)
+int predict_first_screen(FILE *out, const sweep_loaders *loaders)
 {
     gcsim_error err = {.internal = 0};
     gcsim_platform pf;
     gcsim_model m = {0};
     gcsim_stack *st = malloc(sizeof *st);
-    first_config *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    predict_first_config *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
     text t = {0};
-    int status = EXIT_BAD_INPUT;
+    int status = 2; /* EXIT_BAD_INPUT, sim/cli/commands.h */
     if (!st || !a || !b) {
         gcsim_fail(&err, "out of memory");
         goto fail;
     }
-    if (inputs_load_platform(NULL, &pf, &err) || inputs_load_model(NULL, &m, &err) ||
+    if (loaders->platform(NULL, &pf, &err) || loaders->model(NULL, &m, &err) ||
         (gcsim_stack_load(gcsim_stack_choice(NULL, &pf), st, &err) &&
          (gcsim_stack_blame_platform(NULL, &pf, &err), 1)))
         goto fail;
@@ -231,8 +180,8 @@ int predict_first_screen(FILE *out)
     double peak = pf.gpu.speed_flops; /* the default model trains in fp32 */
     a->label = "fp32";
     b->label = FIRST_COMPRESSOR;
-    if (run_config("none", &pf, &m, st, batch, counts, n, peak, a, &err) ||
-        run_config(FIRST_COMPRESSOR, &pf, &m, st, batch, counts, n, peak, b, &err))
+    if (predict_first_run("none", &pf, &m, st, batch, counts, n, peak, a, &err) ||
+        predict_first_run(FIRST_COMPRESSOR, &pf, &m, st, batch, counts, n, peak, b, &err))
         goto fail;
 
     char para[2048];
@@ -259,11 +208,11 @@ int predict_first_screen(FILE *out)
         fprintf(stderr, "gcsim predict: cannot write to standard output\n");
         goto done;
     }
-    status = EXIT_OK;
+    status = 0;
     goto done;
 fail:
     fprintf(stderr, "gcsim predict: %s\n", err.message);
-    status = exit_code_for(&err);
+    status = err.internal ? 3 : 2; /* exit_code_for, sim/cli/commands.h */
 done:
     free(t.s);
     free(st);

@@ -4,7 +4,9 @@
 #include <stdio.h>
 
 #include "atomic_file.h"
-#include "commands.h"
+
+/* the process exit codes of sim/cli/commands.h that report_emit returns */
+enum { EXIT_OK = 0, EXIT_BAD_INPUT = 2 };
 
 int report_emit(const report *r, report_format format, const char *output, const char *who)
 {
@@ -35,6 +37,27 @@ int report_emit(const report *r, report_format format, const char *output, const
         return EXIT_BAD_INPUT;
     }
     return EXIT_OK;
+}
+
+int report_emit_text(const char *path, const char *text, const char *who)
+{
+    char msg[8192];
+    atomic_file f;
+    if (atomic_file_open(&f, path, msg, sizeof msg)) {
+        fprintf(stderr, "gcsim %s: %s\n", who, msg);
+        return -1;
+    }
+    if ((errno = 0), fputs(text, f.stream) == EOF) {
+        int saved = errno;
+        atomic_file_abort(&f);
+        fprintf(stderr, "gcsim %s: %s: write failed: %s\n", who, path, atomic_file_reason(saved));
+        return -1;
+    }
+    if (atomic_file_commit(&f, msg, sizeof msg)) {
+        fprintf(stderr, "gcsim %s: %s\n", who, msg);
+        return -1;
+    }
+    return 0;
 }
 
 int report_file_usable(const char *path, const char *who, const char *option)

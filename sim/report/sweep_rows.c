@@ -1,0 +1,152 @@
+/* gcsim sweep's rows; see sweep_rows.h. */
+#include "sweep_rows.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine.h"
+#include "sweep_case.h"
+#include "sweep_space.h"
+
+const char *const sweep_rows_columns[SWEEP_ROWS_COLUMNS] = {
+    "case", "cases", "id", "platform", "model", "compressor", "collective", "scaling",
+    "batch", "engine", "gpus", "machines", "gpus_per_machine", "status",
+    "samples_per_iteration", "iteration_s", "compute_s", "comm_s", "exposed_comm_s",
+    "compress_s", "throughput_samples_per_s", "speedup", "efficiency_pct", "bottleneck",
+    "usd_per_hour", "exchange", "encode_s", "decode_s", "payload_bytes",
+    /* added after the columns scripts read by position */
+    "stack"};
+
+static void write_case(sweep_writer *w, long long index, long long total, const sweep_case *c,
+                       int run_rc, const sweep_result *r, const gcsim_error *err,
+                       bool have_one, double one_tput)
+{
+    char id[17];
+    sweep_case_id(c, id);
+    sweep_row_begin(w);
+    sweep_cell_int(w, index);
+    sweep_cell_int(w, total);
+    sweep_cell_str(w, id);
+    sweep_cell_str(w, c->platform->name);
+    sweep_cell_str(w, c->model->name);
+    sweep_cell_str(w, c->payload->spec);
+    char collective[96];
+    if (run_rc)
+        snprintf(collective, sizeof collective, "%s", gcsim_collective_name(c->collective));
+    else
+        sweep_collective_label(r, collective, sizeof collective);
+    sweep_cell_str(w, collective);
+    sweep_cell_str(w, gcsim_scaling_name(c->scaling));
+    sweep_cell_int(w, sweep_case_batch(c));
+    sweep_cell_str(w, engine_name(c->engine));
+    sweep_cell_int(w, c->gpus);
+    if (r->placement.gpus > 0) {
+        sweep_cell_int(w, r->placement.machines);
+        sweep_cell_int(w, r->placement.gpus_per_machine);
+    } else {
+        sweep_cell_empty(w);
+        sweep_cell_empty(w);
+    }
+    if (run_rc) {
+        sweep_cell_str(w, err->message);
+        for (int k = 0; k < 14; k++)
+            sweep_cell_empty(w);
+    } else {
+        const gcsim_prediction *p = &r->p;
+        sweep_cell_str(w, "ok");
+        sweep_cell_num(w, p->samples_per_iteration);
+        sweep_cell_num(w, p->iteration_s);
+        sweep_cell_num(w, p->compute_s);
+        sweep_cell_num(w, p->comm_s);
+        sweep_cell_num(w, p->exposed_comm_s);
+        sweep_cell_num(w, p->compress_s);
+        sweep_cell_num(w, p->throughput_samples_per_s);
+        if (have_one) {
+            double speedup = p->throughput_samples_per_s / one_tput;
+            sweep_cell_num(w, speedup);
+            sweep_cell_num(w, 100.0 * speedup / c->gpus);
+        } else {
+            sweep_cell_empty(w);
+            sweep_cell_empty(w);
+        }
+        sweep_cell_str(w, sweep_bottleneck_name(sweep_bottleneck_of(p)));
+        if (c->platform->has_price)
+            sweep_cell_num(w, c->platform->price_per_gpu_hour_usd * c->gpus);
+        else
+            sweep_cell_empty(w);
+        sweep_cell_str(w, sweep_exchange_label(&c->sharding, r->exchange));
+        sweep_cell_num(w, p->encode_s);
+        sweep_cell_num(w, p->decode_s);
+    }
+    /* One worker's encoded gradient per iteration: known even when the case failed. */
+    sweep_cell_num(w, c->payload->total_bytes);
+    sweep_cell_str(w, c->stack->name);
+    sweep_row_end(w);
+}
+
+
+/* Warns once per distinct what-if (issue 43): the rows run the exchange as asked. */
+static void warn_whatif(sweep_sink *k, const char *why)
+{
+    for (int i = 0; i < k->n_whatif; i++)
+        if (strcmp(k->whatif[i], why) == 0)
+            return;
+    if (k->n_whatif == SWEEP_WHATIF_WARNINGS)
+        return;
+    snprintf(k->whatif[k->n_whatif++], sizeof k->whatif[0], "%s", why);
+    fprintf(stderr, "gcsim sweep: warning: %s; running it as asked, a what-if%s\n", why,
+            k->n_whatif == SWEEP_WHATIF_WARNINGS ? " (further what-ifs not listed)" : "");
+}
+
+int sweep_sink_outcome(void *ctx, const sweep_outcome *oc)
+{
+    sweep_sink *k = ctx;
+    /* A case the machine could not cost (the size guard, out of memory) is no row that
+     * says why, as a case the input rules out is: another machine would print its numbers
+     * there (issue 45). The sweep stops and says so. */
+    if (oc->rc && !gcsim_error_skippable(oc->err)) {
+        k->limit = *oc->err;
+        k->limited = true;
+        return -1;
+    }
+    if (oc->unimplemented)
+        warn_whatif(k, oc->unimplemented);
+    write_case(k->w, oc->index, oc->total, oc->c, oc->rc, oc->r, oc->err, oc->has_one_gpu,
+               oc->one_gpu_samples_per_s);
+    sweep_progress_update(k->bar, ++k->done);
+    /* A full disk shows at the first buffer that cannot be written: stop there, not after
+     * the last case (issue 15). */
+    return ferror(k->out) ? -1 : 0;
+}
+
+
+int sweep_rows_write(const sweep_space *s, const sweep_run_options *ro, sweep_format format,
+                     bool show_progress, FILE *out)
+{
+    long long total = sweep_space_count(s);
+    long long mine = sweep_shard_size(total, ro->shard_k, ro->shard_n);
+    sweep_progress bar;
+    sweep_progress_start(&bar, show_progress, stderr, mine);
+    sweep_writer w;
+    sweep_writer_begin(&w, format, out, sweep_rows_columns, SWEEP_ROWS_COLUMNS);
+    sweep_sink sink = {.w = &w, .out = out, .bar = &bar};
+    bool stopped;
+    sweep_run(s, ro, sweep_sink_outcome, &sink, &stopped);
+    if (stopped && sink.limited) {
+        sweep_progress_finish(&bar, sink.done);
+        fprintf(stderr, "gcsim sweep: stopped after %lld of %lld cases: %s\n", sink.done, mine,
+                sink.limit.message);
+        return -2;
+    }
+    if (stopped) {
+        int saved = errno;
+        sweep_progress_finish(&bar, sink.done);
+        fprintf(stderr, "gcsim sweep: stopped after %lld of %lld cases: the output cannot be "
+                        "written\n", sink.done, mine);
+        errno = saved;
+        return -1;
+    }
+    sweep_progress_finish(&bar, sink.done);
+    return ferror(out) ? -1 : 0;
+}
