@@ -6,6 +6,7 @@
 
 #include "cli_args.h"
 #include "report.h"
+#include "step.h"
 
 int cli_fabric_load(const char *cmd, const char *arg, cli_fabric_options *o)
 {
@@ -195,4 +196,22 @@ void cli_fabric_report(report *r, const gcsim_platform *p)
         report_note(r, "network jitter", msg);
         report_meta_num(r, "jitter_mean_s", p->jitter.mean_s);
     }
+}
+
+void cli_interference_report(report *r, const gcsim_platform *p)
+{
+    double share = gcsim_platform_interference(p);
+    if (!(share > 0))
+        return;
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "a collective in flight takes %.3g of the GPU from the compute it overlaps (%s; "
+             "docs/formats.md, \"Compute-communication interference\"): both engines run "
+             "overlapped compute slower while a call is in flight; gpu.comm_interference 0 "
+             "turns it off",
+             share, p->gpu.comm_interference >= 0
+                        ? "stated by the platform's gpu.comm_interference"
+                        : "derived: NCCL's CTAs, 2 per NIC, over the GPU type's SMs");
+    report_note(r, "interference", msg);
+    report_meta_num(r, "comm_interference", share);
 }

@@ -69,6 +69,10 @@ int cli_fabric_links(const char *cmd, const char *arg, cli_fabric_options *o);
 int cli_fabric_check(const char *cmd, const cli_fabric_options *o);
 /* Sets p->background (nothing without a load); refuses leaf links on a star. */
 int cli_fabric_apply(const char *cmd, const cli_fabric_options *o, gcsim_platform *p);
+/* predict's note and meta member on compute-communication interference (the share a call in
+ * flight takes from overlapped compute, sim/step/interference.c); nothing when it is 0. */
+struct report;
+void cli_interference_report(struct report *r, const gcsim_platform *p);
 /* The note: what is loaded, that only the DES simulates it, the bound. */
 void cli_fabric_note(const gcsim_platform *p, char *buf, size_t size);
 /* The ECMP note (with p->ecmp.spines set): the spines, the hash, what each engine does. */

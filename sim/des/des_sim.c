@@ -8,7 +8,8 @@
  * des_plan_compute_mode); the comm actor encodes, exchanges (des_exchange: the bucket's schedule)
  * and decodes buckets in order. A CPU runs one actor that takes its part of every bucket's
  * schedule. Codec work is an execution on the same host, so it shares the GPU with
- * backward compute (fair share): a contention the analytic engine does not see.
+ * backward compute (fair share), as the analytic timeline shares it; a call in flight holds a
+ * bounded share of the host (interference_start), the SMs and HBM its kernels take.
  * Messages carry only their simulated size (sg_mailbox_put_async with a dummy payload).
  */
 #include <malloc.h>
