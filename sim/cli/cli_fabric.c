@@ -198,10 +198,12 @@ void cli_fabric_report(report *r, const gcsim_platform *p)
     }
 }
 
-void cli_interference_report(report *r, const gcsim_platform *p)
+void cli_interference_report(report *r, const gcsim_platform *p, gcsim_collective c)
 {
     double share = gcsim_platform_interference(p);
-    if (!(share > 0))
+    /* the papers' patterns and a parameter server copy through the host (interference.c) */
+    if (!(share > 0) || gcsim_collective_is_paper_pattern(c) ||
+        gcsim_collective_exchange(c) == GCSIM_EXCHANGE_PS)
         return;
     char msg[512];
     snprintf(msg, sizeof msg,

@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "platform.h"
+#include "scenario.h" /* gcsim_collective */
 
 typedef struct {
     double fraction; /* 0: no load */
@@ -70,9 +71,10 @@ int cli_fabric_check(const char *cmd, const cli_fabric_options *o);
 /* Sets p->background (nothing without a load); refuses leaf links on a star. */
 int cli_fabric_apply(const char *cmd, const cli_fabric_options *o, gcsim_platform *p);
 /* predict's note and meta member on compute-communication interference (the share a call in
- * flight takes from overlapped compute, sim/step/interference.c); nothing when it is 0. */
+ * flight takes from overlapped compute, sim/step/interference.c); nothing when it is 0 or the
+ * exchange c takes none (a paper's pattern, a parameter server). */
 struct report;
-void cli_interference_report(struct report *r, const gcsim_platform *p);
+void cli_interference_report(struct report *r, const gcsim_platform *p, gcsim_collective c);
 /* The note: what is loaded, that only the DES simulates it, the bound. */
 void cli_fabric_note(const gcsim_platform *p, char *buf, size_t size);
 /* The ECMP note (with p->ecmp.spines set): the spines, the hash, what each engine does. */

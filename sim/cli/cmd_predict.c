@@ -1223,7 +1223,7 @@ print:
         max_gpus = counts[k] > max_gpus ? counts[k] : max_gpus;
     describe(r, &o, &platform, &model, &plan, batch, T1_s, &ss, max_gpus);
     cli_fabric_report(r, &platform);
-    cli_interference_report(r, &platform);
+    cli_interference_report(r, &platform, o.collective);
     if (search)
         predict_exchange_report(r, search, n_counts, o.exchange_best);
     if (o.convergence_given) {
