@@ -215,5 +215,4 @@ void cli_interference_report(report *r, const gcsim_platform *p, gcsim_collectiv
                         ? "stated by the platform's gpu.comm_interference"
                         : "derived: NCCL's CTAs, 2 per NIC, over the GPU type's SMs");
     report_note(r, "interference", msg);
-    report_meta_num(r, "comm_interference", share);
 }

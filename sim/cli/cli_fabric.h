@@ -70,7 +70,7 @@ int cli_fabric_links(const char *cmd, const char *arg, cli_fabric_options *o);
 int cli_fabric_check(const char *cmd, const cli_fabric_options *o);
 /* Sets p->background (nothing without a load); refuses leaf links on a star. */
 int cli_fabric_apply(const char *cmd, const cli_fabric_options *o, gcsim_platform *p);
-/* predict's note and meta member on compute-communication interference (the share a call in
+/* predict's note on compute-communication interference (the share a call in
  * flight takes from overlapped compute, sim/step/interference.c); nothing when it is 0 or the
  * exchange c takes none (a paper's pattern, a parameter server). */
 struct report;
