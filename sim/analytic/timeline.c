@@ -12,6 +12,8 @@ typedef struct {
     actor_state state;
     double left_s;    /* GPU_WORK: nominal seconds still to do */
     double until_s;   /* FIXED: when it ends */
+    double from_s;    /* FIXED: when the call itself starts (after its release wait): from
+                         then on it takes its share of the GPU (interference) */
     bool blocking;    /* FIXED: a call backward waits for */
     int bucket, step; /* comm and step actors: where in the programs */
 } actor;
@@ -69,6 +71,7 @@ static void start_step(sim *m, actor *a, const gcsim_step *st)
         if (c->release_s > 0 && c->bucket >= 0 && c->bucket < m->it->n_buckets)
             start_s = fmax(start_s, m->bucket_ready_s[c->bucket] + c->release_s);
         a->state = FIXED;
+        a->from_s = start_s;
         a->until_s = start_s + d;
         a->blocking = m->it->calls[st->call].blocking;
         m->out->comm_s += d;
@@ -205,6 +208,19 @@ int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, gcsim_ti
         int sharing = 0;
         for (int i = 0; i < 3; i++)
             sharing += actors[i]->state == GPU_WORK && !(held && i == 0);
+        /* A call in flight takes its share of the GPU from the work beside it
+         * (step.h, comm_interference): the k pieces of work share 1 - x, x = min(s,
+         * 1/(k+1)) as max-min fairness gives an execution bounded at s (the DES's). Before
+         * the call starts (its release wait) nothing is taken: that moment is an event. */
+        double x = 0, rate = 0, begins_s = INFINITY;
+        if (m.comm.state == FIXED && it->comm_interference > 0 && sharing > 0) {
+            if (m.comm.from_s > m.t)
+                begins_s = m.comm.from_s;
+            else
+                x = fmin(it->comm_interference, 1.0 / (sharing + 1));
+        }
+        if (x > 0)
+            rate = (1.0 - x) / sharing;
         /* Each actor's end time is computed once and compared as stored, so the actor that
          * sets `next` always ends there: every pass finishes a piece of work, even when a
          * remainder is too small to move the clock. */
@@ -214,13 +230,15 @@ int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, gcsim_ti
             const actor *a = actors[i];
             end_s[i] = INFINITY;
             if (a->state == GPU_WORK && !(held && i == 0))
-                end_s[i] = m.t + a->left_s * sharing;
+                end_s[i] = x > 0 ? m.t + a->left_s / rate : m.t + a->left_s * sharing;
             else if (a->state == FIXED)
                 end_s[i] = a->until_s;
             /* fmin without libm's call (1.6% of a sweep's cases, issue 47): the same
              * value, NaN included (never taken), and no end is -0 */
             next = end_s[i] < next ? end_s[i] : next;
         }
+        /* the call's share starts: no work ends there, the rates change */
+        next = begins_s < next ? begins_s : next;
         if (isinf(next))
             break;
         bool ends[3];
@@ -229,7 +247,8 @@ int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, gcsim_ti
             bool runs = a->state == GPU_WORK && !(held && i == 0);
             ends[i] = end_s[i] == next;
             if (runs && !ends[i]) {
-                double left_s = a->left_s - (next - m.t) / sharing;
+                double left_s = x > 0 ? a->left_s - (next - m.t) * rate
+                                      : a->left_s - (next - m.t) / sharing;
                 a->left_s = left_s > 0.0 ? left_s : 0.0; /* fmax(0, left_s), NaN to 0 too */
             }
         }

@@ -13,7 +13,10 @@
  * A blocking call (issued and waited for inside the gradient hook) stops compute until it
  * is done. Codec steps and compute share the GPU: while k of them run, each advances at 1/k of
  * full speed (the DES's SimGrid host shares its speed the same way), so a codec second
- * costs a compute second while backward is still running.
+ * costs a compute second while backward is still running. A call in flight (after its release
+ * wait) takes x = min(s, 1/(k+1)) of the GPU from the k pieces of work beside it, s the
+ * iteration's comm_interference (step.h): compute overlapped with communication runs slower,
+ * as the DES's bounded execution on the GPU's host makes it.
  */
 #ifndef GCSIM_ANALYTIC_TIMELINE_H
 #define GCSIM_ANALYTIC_TIMELINE_H

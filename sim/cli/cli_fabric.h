@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "platform.h"
+#include "scenario.h" /* gcsim_collective */
 
 typedef struct {
     double fraction; /* 0: no load */

@@ -29,6 +29,7 @@
 #include "predict_first.h"
 #include "predict_steps.h"
 #include "predict_variability.h"
+#include "fabric_notes.h"
 #include "report.h"
 #include "report_emit.h"
 #include "roofline.h"
@@ -682,6 +683,7 @@ print:
                       .exchange_mixed = o.exchange_mixed};
     predict_report_describe(r, &v, T1_s, &ss, max_gpus);
     cli_fabric_report(r, &platform);
+    interference_note_report(r, &platform, o.collective);
     if (search)
         predict_exchange_report(r, search, n_counts, o.exchange_best);
     if (o.convergence_given) {

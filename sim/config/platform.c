@@ -37,7 +37,7 @@ static int parse_gpu(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
 {
     static const char *const keys[] = {"type", "profile_as", "speed", "codec_throughput",
                                        "codec_profile", "memory", "memory_bandwidth",
-                                       "speed_16bit", NULL};
+                                       "speed_16bit", "comm_interference", NULL};
     const cJSON *gpu = json_member(root, "gpu");
     if (!gpu)
         return gcsim_fail(ctx->err, "%s: $.gpu: missing required key", ctx->origin);
@@ -50,6 +50,12 @@ static int parse_gpu(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
         json_size_bytes(gpu, "$.gpu", "memory", false, &p->gpu.memory_bytes, ctx) ||
         json_rate_Bps(gpu, "$.gpu", "memory_bandwidth", false, &p->gpu.memory_Bps, ctx) ||
         json_flops(gpu, "$.gpu", "speed_16bit", false, &p->gpu.speed_16bit_flops, ctx))
+        return -1;
+    /* the share of the GPU a collective in flight takes from compute (docs/formats.md,
+     * "Compute-communication interference"); absent: -1, the GPU type's default */
+    p->gpu.comm_interference = -1;
+    if (json_number(gpu, "$.gpu", "comm_interference", false, 0.0, 0.9,
+                    &p->gpu.comm_interference, ctx))
         return -1;
     char rel[256] = "";
     if (json_string(gpu, "$.gpu", "codec_profile", false, rel, sizeof rel, ctx))

@@ -54,6 +54,11 @@ typedef struct {
         double memory_bytes;      /* device memory; 0 if not given (no feasibility check) */
         double memory_Bps;        /* device memory bandwidth; 0 if not given (roofline) */
         double speed_16bit_flops; /* peak bf16/fp16 tensor speed; 0 if not given */
+        /* "comm_interference": the share s of the GPU's compute a collective in flight
+         * takes (its kernels' SMs, their HBM traffic): compute overlapped with a call runs
+         * at (1 - s) of its speed (sim/step/interference.c). -1: not given, the GPU type's
+         * derived default there (a platform built in code without the loader: 0 is off). */
+        double comm_interference;
     } gpu;
 
     struct {

@@ -120,10 +120,13 @@ int *des_plan_lanes(const des_plan *plan);
  * executes on a GPU's host (no codec second, no re-encoding hop), no call blocks backward
  * and no block waits for an exchange (gates) or deferred step, so that every GPU's compute
  * is the same sequence of executions alone on its host and ends at the same instants.
- * Half the actors of a data-parallel run without compression (docs/des.md, step 11). */
+ * Half the actors of a data-parallel run without compression (docs/des.md, step 11). A call
+ * in flight slowing compute (comm_interference, step.h) is simulated on GPU 0's host only:
+ * its compute stands for every GPU's, each slowed by its own calls alike. */
 typedef enum { DES_COMPUTE_NONE, DES_COMPUTE_PER_GPU, DES_COMPUTE_SHARED, DES_COMPUTE_DELAY } des_compute_mode;
 /* DELAY: where SHARED applies but the GPUs' compute factors differ (plan->compute_factor) and
- * there is no timeline: no compute actor; GPU g's comm actor waits until f_g x bucket b's
+ * there is no timeline and no interference (a call in flight slowing compute needs compute
+ * executing): no compute actor; GPU g's comm actor waits until f_g x bucket b's
  * nominal ready time (what its compute alone on its host would take) before exchanging it,
  * and until f_g x the whole compute before ending: the same instants as PER_GPU compute
  * actors, without their actors (des_sim.c). */

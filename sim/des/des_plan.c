@@ -375,8 +375,10 @@ des_compute_mode des_plan_compute_mode(const des_plan *plan)
     for (int x = 0; x < it->n_steps; x++)
         if (it->steps[x].kind == GCSIM_STEP_CODEC && it->steps[x].codec_s > 0)
             return DES_COMPUTE_PER_GPU;
+    /* DELAY has no compute executing for a call in flight to slow (interference) */
     if (plan->compute_factor)
-        return plan->timeline_path ? DES_COMPUTE_PER_GPU : DES_COMPUTE_DELAY;
+        return plan->timeline_path || it->comm_interference > 0 ? DES_COMPUTE_PER_GPU
+                                                                : DES_COMPUTE_DELAY;
     return DES_COMPUTE_SHARED;
 }
 

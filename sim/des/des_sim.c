@@ -8,7 +8,8 @@
  * des_plan_compute_mode); the comm actor encodes, exchanges (des_exchange: the bucket's schedule)
  * and decodes buckets in order. A CPU runs one actor that takes its part of every bucket's
  * schedule. Codec work is an execution on the same host, so it shares the GPU with
- * backward compute (fair share): a contention the analytic engine does not see.
+ * backward compute (fair share), as the analytic timeline shares it; a call in flight holds a
+ * bounded share of the host (interference_start), the SMs and HBM its kernels take.
  * Messages carry only their simulated size (sg_mailbox_put_async with a dummy payload).
  */
 #include <malloc.h>
@@ -22,6 +23,7 @@
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
 #include <simgrid/engine.h>
+#include <simgrid/exec.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
 #include <simgrid/semaphore.h>
@@ -198,6 +200,25 @@ static void wait_release(des_sim *sim, const gcsim_call *call)
         sg_actor_sleep_for(until - now);
 }
 
+/* While a call is in flight its kernels hold a share s of the GPU (step.h,
+ * comm_interference): an execution on the GPU's host bounded at s of its speed, which
+ * max-min sharing leaves min(s, 1/(k+1)) of the host beside k other executions (compute,
+ * codec), as the analytic timeline charges it. Only on a host whose compute is simulated
+ * (GPU 0's where one compute actor stands for every GPU); NULL: none started. */
+static sg_exec_t interference_start(des_actor *a)
+{
+    des_sim *sim = a->sim;
+    double share = sim->plan->iteration.comm_interference;
+    if (!(share > 0) || a->ep >= sim->plan->gpus ||
+        !(sim->compute == DES_COMPUTE_PER_GPU || (sim->compute == DES_COMPUTE_SHARED && a->ep == 0)))
+        return NULL;
+    double speed = sg_host_get_speed(sg_host_self());
+    sg_exec_t x = sg_actor_exec_init(1e300); /* never done: cancelled when the call is */
+    sg_exec_set_bound(x, share * speed);
+    sg_exec_start(x);
+    return x;
+}
+
 /* One call of bucket b's program: the library's overhead, then the schedule; one slice
  * on the collective track. */
 static void run_call(des_actor *a, int b, int c)
@@ -211,9 +232,12 @@ static void run_call(des_actor *a, int b, int c)
     if (held)
         sg_actor_suspend(held);
     wait_release(sim, call);
+    sg_exec_t interference = interference_start(a);
     if (call->overhead_s > 0)
         sg_actor_sleep_for(call->overhead_s);
     des_exchange(a, c);
+    if (interference)
+        sg_exec_cancel(interference);
     if (held)
         sg_actor_resume(held);
     if (!sim->timeline)

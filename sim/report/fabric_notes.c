@@ -3,6 +3,8 @@
 
 #include <stdio.h>
 
+#include "step.h"
+
 /* What is loaded, that only the DES simulates it, the bound. */
 static void background_note(const gcsim_platform *p, char *buf, size_t size)
 {
@@ -59,4 +61,23 @@ void fabric_notes_report(report *r, const gcsim_platform *p)
         report_note(r, "network jitter", msg);
         report_meta_num(r, "jitter_mean_s", p->jitter.mean_s);
     }
+}
+
+void interference_note_report(report *r, const gcsim_platform *p, gcsim_collective c)
+{
+    double share = gcsim_platform_interference(p);
+    /* the papers' patterns and a parameter server copy through the host (interference.c) */
+    if (!(share > 0) || gcsim_collective_is_paper_pattern(c) ||
+        gcsim_collective_exchange(c) == GCSIM_EXCHANGE_PS)
+        return;
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "a collective in flight takes %.3g of the GPU from the compute it overlaps (%s; "
+             "docs/formats.md, \"Compute-communication interference\"): both engines run "
+             "overlapped compute slower while a call is in flight; gpu.comm_interference 0 "
+             "turns it off",
+             share, p->gpu.comm_interference >= 0
+                        ? "stated by the platform's gpu.comm_interference"
+                        : "derived: NCCL's CTAs, 2 per NIC, over the GPU type's SMs");
+    report_note(r, "interference", msg);
 }

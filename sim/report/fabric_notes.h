@@ -12,4 +12,9 @@
 /* The notes and meta of whichever of background load, ECMP and jitter p carries. */
 void fabric_notes_report(report *r, const gcsim_platform *p);
 
+/* predict's note on compute-communication interference (the share a call in flight takes
+ * from overlapped compute, sim/step/interference.c); nothing when it is 0 or the exchange c
+ * takes none (a paper's pattern, a parameter server). */
+void interference_note_report(report *r, const gcsim_platform *p, gcsim_collective c);
+
 #endif

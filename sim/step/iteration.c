@@ -90,6 +90,7 @@ static int iteration_programs(gcsim_iteration *it, const gcsim_scenario *s, gcsi
 int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_error *err)
 {
     memset(it, 0, sizeof *it);
+    it->comm_interference = gcsim_step_interference(s);
     /* Plain data parallelism under weak scaling: nothing before the programs depends on
      * the GPU count, so a case memo's layers and buckets serve every count of a group. */
     bool plain = s->sharding.strategy == GCSIM_SHARD_DDP && sharding_micro_batches(s) <= 1 &&

@@ -139,6 +139,11 @@ typedef struct {
     int n_buckets;
     gcsim_bucket *buckets;       /* exchange units, in the order backward fills them */
     bool overlap;                /* buckets exchanged while backward goes on */
+    /* The share s of the GPU a collective call in flight takes from compute (its kernels'
+     * SMs; interference.c): while a call runs, the codec and compute work beside it share
+     * what is left (both engines: the call holds min(s, 1/(k+1)) of the GPU beside k
+     * such pieces of work, as a SimGrid execution bounded at s does). 0: none. */
+    double comm_interference;
     /* The programs of every bucket, and the collective calls they issue, in the order a
      * worker runs them (bucket by bucket, step by step). */
     int n_steps, n_calls;
@@ -177,6 +182,14 @@ bool gcsim_scenario_overlaps(const gcsim_scenario *s);
 /* The same from the collective and the overlap asked for, for a report that has no
  * scenario at hand (predict's notes and meta say what the step does). */
 bool gcsim_step_overlaps(gcsim_collective c, bool overlap);
+
+/* The share of a GPU a collective in flight takes from compute (interference.c): the
+ * platform's gpu.comm_interference where stated (0: off), else CTAs / SMs derived from its
+ * GPU type and NICs (0 for a GPU type without a known SM count). */
+double gcsim_platform_interference(const gcsim_platform *p);
+/* The same for a scenario's calls: 0 for a parameter server's and the papers' patterns'
+ * exchanges (host copies) and for one GPU. */
+double gcsim_step_interference(const gcsim_scenario *s);
 
 /* ---- the TernGrad paper's model ---- */
 

@@ -11,7 +11,15 @@
 set -eu
 gcsim=$1 src=$2 work=$3
 rm -rf "$work" && mkdir -p "$work"
-run="predict --platform $src/platforms/cloud-v100-25gbe.json --model $src/models/resnet-50.json --gpus 8 --engine des --compressor none --format json"
+# Compute-communication interference off (gpu.comm_interference 0): the hand-computed waits
+# are those of compute alone on its GPU; with it each GPU's backward is slowed by its own
+# calls as well (tests/des/interference_engines.sh checks that effect).
+python3 - "$src/platforms/cloud-v100-25gbe.json" "$work/platform.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1])); p["gpu"]["comm_interference"] = 0
+json.dump(p, open(sys.argv[2], "w"))
+PY
+run="predict --platform $work/platform.json --model $src/models/resnet-50.json --gpus 8 --engine des --compressor none --format json"
 "$gcsim" $run --slow-rank 5:2 --iterations 3 --timeline "$work/slow.json" >"$work/slow.out"
 "$gcsim" $run --compute-cv 0.1 --seed 7 --iterations 4 --timeline "$work/cv.json" >"$work/cv.out"
 "$gcsim" $run --timeline "$work/plain.json" >"$work/plain.out"
