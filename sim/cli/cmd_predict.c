@@ -683,7 +683,7 @@ print:
                       .exchange_mixed = o.exchange_mixed};
     predict_report_describe(r, &v, T1_s, &ss, max_gpus);
     cli_fabric_report(r, &platform);
-    interference_note_report(r, &platform, o.collective);
+    interference_note_report(r, &platform, o.run.collective);
     if (search)
         predict_exchange_report(r, search, n_counts, o.exchange_best);
     if (o.convergence_given) {

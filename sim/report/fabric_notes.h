@@ -8,6 +8,7 @@
 
 #include "platform.h"
 #include "report.h"
+#include "scenario.h"
 
 /* The notes and meta of whichever of background load, ECMP and jitter p carries. */
 void fabric_notes_report(report *r, const gcsim_platform *p);
