@@ -85,7 +85,14 @@ typedef struct {
 static tree_pair *pairs_of(gcsim_tree_template *tt, const gcsim_topology *t,
                            const gcsim_flow *raw, int n_raw, int *n_pairs)
 {
-    tree_pair *pairs = malloc(sizeof *pairs * (size_t)(n_raw > 0 ? n_raw : 1));
+    /* One pair per run of flows between the same two GPUs: counted first, since a pair
+     * carries its route (GCSIM_ROUTE_MAX_LINKS links) and the raw flows outnumber the
+     * pairs many times at 2^20 GPUs (cli.huge_counts runs there in 4 GiB). */
+    int n_runs = 0;
+    for (int f = 0; f < n_raw; f++)
+        if (f == 0 || raw[f].src != raw[f - 1].src || raw[f].dst != raw[f - 1].dst)
+            n_runs++;
+    tree_pair *pairs = malloc(sizeof *pairs * (size_t)(n_runs > 0 ? n_runs : 1));
     int *key = malloc(sizeof(int) * (3 * (size_t)n_raw + 1));
     tree_intern kinds = {0};
     int np = 0;
