@@ -27,8 +27,16 @@ static int at(const gcsim_scenario *dense, const gcsim_scenario *comp, double ni
     p.nic.bandwidth_Bps = nic_Bps;
     gcsim_scenario d = *dense, c = *comp;
     d.platform = c.platform = &p;
-    if (gcsim_analytic_predict(&d, pd, err) || gcsim_analytic_predict(&c, pc, err))
-        return -1;
+    /* each step resolved on this platform: NCCL's tuner may pick otherwise there */
+    for (int k = 0; k < 2; k++) {
+        gcsim_resolved_step st;
+        if (gcsim_step_resolve(&st, k == 0 ? &d : &c, err))
+            return -1;
+        int rc = gcsim_analytic_predict(&st, k == 0 ? pd : pc, err);
+        gcsim_step_release(&st);
+        if (rc)
+            return -1;
+    }
     return 0;
 }
 

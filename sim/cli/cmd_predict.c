@@ -791,7 +791,7 @@ static report *bucket_report(const gcsim_scenario *s, gcsim_error *err)
 #ifdef GCSIM_HAVE_DES
     gcsim_prediction p;
     gcsim_des_details d = {0};
-    if (gcsim_des_predict(s, &p, &d, err))
+    if (engine_run_des(s, &p, &d, err))
         return NULL;
     report *r = report_new();
     report_meta_str(r, "table", "buckets");

@@ -448,10 +448,10 @@ static void test_nccl_latency(void)
     double *with = calloc((size_t)it.n_calls, sizeof *with);
     double *without = calloc((size_t)it.n_calls, sizeof *without);
     CHECK(with && without);
-    CHECK(gcsim_analytic_call_times(&w.s, &it, with, &err) == 0);
+    CHECK(gcsim_analytic_call_times(w.s.platform, w.s.placement.gpus, w.s.ps_shards, &it, with, &err) == 0);
     for (int c = 0; c < it.n_calls; c++)
         it.calls[c].overhead_s = 0;
-    CHECK(gcsim_analytic_call_times(&w.s, &it, without, &err) == 0);
+    CHECK(gcsim_analytic_call_times(w.s.platform, w.s.placement.gpus, w.s.ps_shards, &it, without, &err) == 0);
     for (int c = 0; c < it.n_calls; c++)
         CHECK_REL(with[c] - without[c], 22.4e-6, 1e-6);
     free(with);
