@@ -12,6 +12,13 @@
 #   4. The engines (sim/analytic, sim/des) include from sim/config only the headers of the
 #      types a step and a scenario hand them (ENGINE_CONFIG_TYPES below); profiles,
 #      precision, rooflines, memory and file formats are resolved by the step.
+#   5. The engines take a resolved step (sim/step/step.h, gcsim_resolved_step): no source
+#      of sim/analytic or sim/des names a gcsim_scenario (the type or its helpers) or
+#      builds a step (gcsim_iteration_build, gcsim_terngrad_inputs_build,
+#      gcsim_step_resolve called); sim/planning/engine.c builds it and hands it over.
+#   6. The papers' patterns are decided where a step is built: no source of sim/ outside
+#      sim/step names gcsim_collective_is_paper_pattern; below the step a collective's
+#      exchange is data (gcsim_collective_exchange's table in sim/config/scenario.c).
 #
 # Prints every violation (file: included header: rule) and exits 1 if any, 0 otherwise.
 # `check_layers.sh --self-test` builds small trees with and without violations and checks
@@ -79,6 +86,23 @@ check() {
         "$root/sim/step"
     rule "the engines include from sim/config only type headers ($ENGINE_CONFIG_TYPES)" \
         "$tmp/h.config_forbidden" "$root/sim/analytic" "$root/sim/des"
+
+    # rule -> files that may not name what a pattern matches (grep -E)
+    names() { # name pattern folders...
+        name=$1 pat=$2
+        shift 2
+        for f in $(sources_of "$@"); do
+            grep -nE "$pat" "$f" | while IFS= read -r hit; do
+                echo "${f#"$root"/}:${hit%%:*}: $name"
+            done | grep . && bad=1
+        done
+    }
+    names "the engines take a resolved step, never a scenario" \
+        '(^|[^A-Za-z0-9_])gcsim_scenario|(^|[^A-Za-z0-9_])(gcsim_iteration_build|gcsim_terngrad_inputs_build|gcsim_step_resolve)[[:space:]]*[(]' \
+        "$root/sim/analytic" "$root/sim/des"
+    others=$(cd "$root/sim" 2>/dev/null && ls | grep -vx step | sed "s|^|$root/sim/|")
+    names "the papers' patterns are decided only where a step is built (sim/step)" \
+        'gcsim_collective_is_paper_pattern' $others
     rm -rf "$tmp"
     return $bad
 }
@@ -125,6 +149,13 @@ self_test() {
     reset; mk tree/sim/des/d.cpp '#include "../config/roofline.h"'; expect 1 "an engine's C++ including roofline.h by path"
     reset; mk tree/sim/des/scenario.h '/* */'; expect 1 "a header name in two rooms"
     reset; mk tree/sim/analytic/a.c '#include <roofline.h>'; expect 0 "a system include (not checked)"
+    reset; mk tree/sim/analytic/a.c 'int f(const gcsim_scenario *s);'; expect 1 "an engine taking a scenario"
+    reset; mk tree/sim/des/d.c 'x = gcsim_scenario_compresses(s);'; expect 1 "an engine calling a scenario helper"
+    reset; mk tree/sim/des/d.c 'rc = gcsim_iteration_build (&it, s, err);'; expect 1 "an engine building a step"
+    reset; mk tree/sim/analytic/a.c 'rc = gcsim_step_resolve_on(st, q, NULL, &on, err); /* gcsim_step_resolve */'
+    expect 0 "an engine rebuilding its step on another platform"
+    reset; mk tree/sim/config/scenario.c 'return gcsim_collective_is_paper_pattern(c);'; expect 1 "config/ asking for the papers' patterns"
+    reset; mk tree/sim/step/rules.c 'return gcsim_collective_is_paper_pattern(c);'; expect 0 "the step asking for the papers' patterns"
     [ $fails -eq 0 ] && echo "self-test: every rule caught its violation"
     return $fails
 }

@@ -1,11 +1,11 @@
-/* sim/analytic/breakeven.c: break-even bandwidth of a compressor (breakeven.h). */
+/* sim/planning/breakeven.c: break-even bandwidth of a compressor (breakeven.h). */
 #include "breakeven.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "analytic.h"
+#include "engine.h"
 
 const char *gcsim_breakeven_status_name(gcsim_breakeven_status s)
 {
@@ -27,16 +27,9 @@ static int at(const gcsim_scenario *dense, const gcsim_scenario *comp, double ni
     p.nic.bandwidth_Bps = nic_Bps;
     gcsim_scenario d = *dense, c = *comp;
     d.platform = c.platform = &p;
-    /* each step resolved on this platform: NCCL's tuner may pick otherwise there */
-    for (int k = 0; k < 2; k++) {
-        gcsim_resolved_step st;
-        if (gcsim_step_resolve(&st, k == 0 ? &d : &c, err))
-            return -1;
-        int rc = gcsim_analytic_predict(&st, k == 0 ? pd : pc, err);
-        gcsim_step_release(&st);
-        if (rc)
-            return -1;
-    }
+    /* each step built on this platform (engine_run): NCCL's tuner may pick otherwise there */
+    if (engine_run(ENGINE_ANALYTIC, &d, pd, err) || engine_run(ENGINE_ANALYTIC, &c, pc, err))
+        return -1;
     return 0;
 }
 
