@@ -35,7 +35,8 @@ static int pattern_codec_s(const gcsim_resolved_step *st, gcsim_prediction *out,
     gcsim_schedule sch;
     if (gcsim_topology_init(&topo, st->platform, st->placement.gpus, err) != 0)
         return -1;
-    if (gcsim_schedule_build(&sch, COLLECTIVE_TERNGRAD, &topo, 0, 1, err) != 0) {
+    /* the step's collective: the one whose costing is the paper's closed form */
+    if (gcsim_schedule_build(&sch, st->collective, &topo, 0, 1, err) != 0) {
         gcsim_topology_free(&topo);
         return -1;
     }
