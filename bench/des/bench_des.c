@@ -62,6 +62,19 @@
 #include "payload.h"
 #include "platform.h"
 
+/* The DES on a scenario's step, resolved once (step.h): the engines take steps. */
+static int des_predict_opts_s(const gcsim_scenario *s, const gcsim_des_options *o,
+                              gcsim_prediction *out, gcsim_des_details *d, gcsim_error *err)
+{
+    gcsim_resolved_step st;
+    if (gcsim_step_resolve(&st, s, err))
+        return -1;
+    int rc = gcsim_des_predict_opts(&st, o, out, d, err);
+    gcsim_step_release(&st);
+    return rc;
+}
+
+
 /* Runs of each timed case: medians are quoted (this is a shared machine). */
 #define MAX_REPEAT 9
 
@@ -308,7 +321,7 @@ static int iteration(const char *model_path, gcsim_platform *plat, bench_row *ro
     gcsim_des_details d = {0};
     int rc = gcsim_platform_place(plat, row->gpus, &s.placement, err);
     if (rc == 0)
-        rc = gcsim_des_predict(&s, &out, &d, err);
+        rc = des_predict_opts_s(&s, NULL, &out, &d, err);
     if (rc == 0) {
         row->cpu_s = d.cpu_s;
         row->peak_mib = d.peak_rss_kib / 1024.0;

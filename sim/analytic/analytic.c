@@ -27,24 +27,21 @@ terngrad_links gcsim_terngrad_links(const gcsim_platform *p)
  * encoded once and its aggregate decoded once (its reducing steps charge nothing,
  * gcsim_hop_codec_s); all of it in series with the paper's communication, which has no
  * overlap. */
-static int pattern_codec_s(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
+static int pattern_codec_s(const gcsim_resolved_step *st, gcsim_prediction *out,
+                           gcsim_error *err)
 {
-    gcsim_iteration it;
+    const gcsim_iteration *it = &st->it;
     gcsim_topology topo;
     gcsim_schedule sch;
-    if (gcsim_iteration_build(&it, s, err) != 0)
+    if (gcsim_topology_init(&topo, st->platform, st->placement.gpus, err) != 0)
         return -1;
-    if (gcsim_topology_init(&topo, s->platform, s->placement.gpus, err) != 0) {
-        gcsim_iteration_free(&it);
-        return -1;
-    }
-    if (gcsim_schedule_build(&sch, COLLECTIVE_TERNGRAD, &topo, 0, 1, err) != 0) {
+    /* the step's collective: the one whose costing is the paper's closed form */
+    if (gcsim_schedule_build(&sch, st->collective, &topo, 0, 1, err) != 0) {
         gcsim_topology_free(&topo);
-        gcsim_iteration_free(&it);
         return -1;
     }
-    for (int b = 0; b < it.n_buckets; b++) {
-        const gcsim_bucket_bytes *bb = &it.buckets[b].bytes;
+    for (int b = 0; b < it->n_buckets; b++) {
+        const gcsim_bucket_bytes *bb = &it->buckets[b].bytes;
         out->encode_s += gcsim_bucket_encode_s(bb);
         out->decode_s += gcsim_bucket_decode_s(bb, &sch);
         for (int p = 0; p < sch.n_phases; p++) {
@@ -58,58 +55,49 @@ static int pattern_codec_s(const gcsim_scenario *s, gcsim_prediction *out, gcsim
     out->compress_s = out->encode_s + out->decode_s;
     gcsim_schedule_free(&sch);
     gcsim_topology_free(&topo);
-    gcsim_iteration_free(&it);
     return 0;
 }
 
-/* TernGrad Appendix B, eq. 27-30, exactly as published. */
-static int terngrad_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
+/* TernGrad Appendix B, eq. 27-30, exactly as published, from the inputs the step resolved
+ * (profile, precision, payload; T(1,1,K) checked to include the host copy). */
+static int terngrad_predict(const gcsim_resolved_step *st, gcsim_prediction *out,
+                            gcsim_error *err)
 {
-    const gcsim_platform *pf = s->platform;
-    const gcsim_model *m = s->model;
-    const gcsim_placement *pc = &s->placement;
-    gcsim_terngrad_inputs in; /* resolved by the step (profile, precision, payload) */
-    if (gcsim_terngrad_inputs_build(s, &in, err))
-        return -1;
-    double T1_s = in.T1_s;
-    terngrad_links c = gcsim_terngrad_links(pf);
+    const gcsim_placement *pc = &st->placement;
+    const gcsim_terngrad_inputs *in = &st->terngrad;
+    double T1_s = in->T1_s;
+    terngrad_links c = gcsim_terngrad_links(st->platform);
     int i = pc->gpus_per_machine, j = pc->machines, N = pc->gpus;
-    bool compressed = in.compressed;
-    double g_dense = in.g_dense_bytes;
-    double g_wire = in.g_wire_bytes;
-    double T1_compute_s = T1_s - g_dense / c.C_cwd_Bps;
-    if (T1_compute_s <= 0.0)
-        return gcsim_fail(err, "%s: profiled time %g s for batch %d is shorter than copying the "
-                               "%g-byte gradient to the host at C_cwd, which the TernGrad model "
-                               "assumes it includes",
-                          m->source_path, T1_s, s->batch, g_dense);
+    double g_dense = in->g_dense_bytes;
+    double g_wire = in->g_wire_bytes;
     /* The paper has no partly filled machine; with one, the full-machine i and
      * j = ceil(N/i) are used (the slowest machine decides) and compute is divided by the
      * real N. */
-    if (s->scaling == SCALING_STRONG)
+    if (in->strong_scaling)
         out->compute_s = terngrad_T_comp_strong_s(i, j, T1_s, g_dense, &c) * (double)(i * j) / N;
     else
-        out->compute_s = T1_compute_s;
+        out->compute_s = T1_s - g_dense / c.C_cwd_Bps;
     out->comm_s = terngrad_T_comm_s(i, j, g_wire, &c);
-    if (compressed && pattern_codec_s(s, out, err) != 0)
+    if (in->compressed && pattern_codec_s(st, out, err) != 0)
         return -1;
     out->exposed_comm_s = out->comm_s;
     out->iteration_s = out->compute_s + out->comm_s + out->compress_s;
     return 0;
 }
 
-static int schedule_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
+static int schedule_predict(const gcsim_resolved_step *st, gcsim_prediction *out,
+                            gcsim_error *err)
 {
-    gcsim_iteration it;
-    if (gcsim_iteration_build(&it, s, err) != 0)
-        return -1;
-    double *call_s = calloc((size_t)(it.n_calls > 0 ? it.n_calls : 1), sizeof *call_s);
+    const gcsim_iteration *it = &st->it;
+    double *call_s = calloc((size_t)(it->n_calls > 0 ? it->n_calls : 1), sizeof *call_s);
     gcsim_timeline tl;
-    int rc = !call_s ? gcsim_fail(err, "out of memory for %d collective calls", it.n_calls)
-             : gcsim_analytic_call_times(s, &it, call_s, err) != 0 ? -1
-                                                                 : gcsim_timeline_run(&it, call_s, &tl, err);
+    int rc = !call_s ? gcsim_fail(err, "out of memory for %d collective calls", it->n_calls)
+             : gcsim_analytic_call_times(st->platform, st->placement.gpus, st->ps_shards, it,
+                                         call_s, err) != 0
+                 ? -1
+                 : gcsim_timeline_run(it, call_s, &tl, err);
     if (rc == 0) {
-        out->compute_s = it.compute_s;
+        out->compute_s = it->compute_s;
         out->comm_s = tl.comm_s;
         out->encode_s = tl.encode_s;
         out->decode_s = tl.decode_s;
@@ -118,43 +106,42 @@ static int schedule_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsi
         out->exposed_comm_s = fmax(0.0, out->iteration_s - out->compute_s - out->compress_s);
     }
     free(call_s);
-    gcsim_iteration_free(&it);
     return rc;
 }
 
-int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
+int gcsim_analytic_predict(const gcsim_resolved_step *st, gcsim_prediction *out,
+                           gcsim_error *err)
 {
     memset(out, 0, sizeof *out);
-    if (s->collective != COLLECTIVE_TERNGRAD && s->platform->ecmp.spines > 1) {
-        if (gcsim_analytic_ecmp_predict(s, out, err) != 0)
+    if (st->costing != GCSIM_COST_TERNGRAD_FORM && st->platform->ecmp.spines > 1) {
+        if (gcsim_analytic_ecmp_predict(st, out, err) != 0)
             return -1;
         out->exposed_comm_s = fmax(0.0, out->iteration_s - out->compute_s - out->compress_s);
         out->throughput_samples_per_s = out->samples_per_iteration / out->iteration_s;
         return 0;
     }
-    return gcsim_analytic_predict_one(s, out, err);
+    return gcsim_analytic_predict_one(st, out, err);
 }
 
-int gcsim_analytic_predict_one(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
+int gcsim_analytic_predict_one(const gcsim_resolved_step *st, gcsim_prediction *out,
+                               gcsim_error *err)
 {
     memset(out, 0, sizeof *out);
-    int rc = s->collective == COLLECTIVE_TERNGRAD ? terngrad_predict(s, out, err)
-                                                   : schedule_predict(s, out, err);
+    int rc = st->costing == GCSIM_COST_TERNGRAD_FORM ? terngrad_predict(st, out, err)
+                                                      : schedule_predict(st, out, err);
     if (rc != 0)
         return -1;
-    if (s->variability && s->variability->on) {
+    if (st->variability && st->variability->on) {
         /* variable compute: the expected iteration (variable_compute.c) */
-        gcsim_var_stats st;
-        if (gcsim_analytic_variable(s, &st, err) != 0)
+        gcsim_var_stats vs;
+        if (gcsim_analytic_variable(st, &vs, err) != 0)
             return -1;
-        out->iteration_s = st.mean_s;
-        if (s->variability_stats)
-            *s->variability_stats = st;
+        out->iteration_s = vs.mean_s;
+        if (st->variability_stats)
+            *st->variability_stats = vs;
         out->exposed_comm_s = fmax(0.0, out->iteration_s - out->compute_s - out->compress_s);
     }
-    out->samples_per_iteration =
-        (s->scaling == SCALING_STRONG ? (double)s->batch : (double)s->placement.gpus * s->batch) *
-        (s->grad_accum > 1 ? s->grad_accum : 1);
+    out->samples_per_iteration = st->samples_per_iteration;
     out->throughput_samples_per_s = out->samples_per_iteration / out->iteration_s;
     return 0;
 }

@@ -23,19 +23,24 @@
  * C_ncost. */
 terngrad_links gcsim_terngrad_links(const gcsim_platform *p);
 
-struct gcsim_var_stats_s;
-/* Under s->variability (variable per-GPU compute, sim/config/variability.h): the
- * iteration's mean, p50 and p99 and the expected largest factor over the synchronising
- * group, by the order statistics of the stated distribution through the shared iteration
- * (variable_compute.c). gcsim_analytic_predict reports the mean as its iteration time. */
-int gcsim_analytic_variable(const gcsim_scenario *s, struct gcsim_var_stats_s *st,
-                            gcsim_error *err);
-int gcsim_analytic_predict(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err);
+/* The engine takes a resolved step (step.h, gcsim_step_resolve): its iteration and the
+ * machine it runs on; it reads no scenario. */
 
-/* The closed-form duration of every collective call of an iteration built for s
- * (it->calls[k]: its overhead plus its schedule's time), into call_s[0 .. n_calls). */
-int gcsim_analytic_call_times(const gcsim_scenario *s, const gcsim_iteration *it,
-                              double *call_s, gcsim_error *err);
+struct gcsim_var_stats_s;
+/* Under st->variability (variable per-GPU compute, sim/config/variability.h): the
+ * iteration's mean, p50 and p99 and the expected largest factor over the synchronising
+ * group, by the order statistics of the stated distribution through the step's iteration
+ * (variable_compute.c). gcsim_analytic_predict reports the mean as its iteration time. */
+int gcsim_analytic_variable(const gcsim_resolved_step *st, struct gcsim_var_stats_s *vs,
+                            gcsim_error *err);
+int gcsim_analytic_predict(const gcsim_resolved_step *st, gcsim_prediction *out,
+                           gcsim_error *err);
+
+/* The closed-form duration of every collective call of iteration it on the first `gpus`
+ * GPUs of platform p (it->calls[k]: its overhead plus its schedule's time, parameter
+ * servers in ps_shards shards, 0: one per machine), into call_s[0 .. n_calls). */
+int gcsim_analytic_call_times(const gcsim_platform *p, int gpus, int ps_shards,
+                              const gcsim_iteration *it, double *call_s, gcsim_error *err);
 
 /* One bare collective of `bytes` dense fp32 bytes over the first `gpus` GPUs, in closed
  * form (the analytic twin of gcsim_des_collective_time). */

@@ -17,12 +17,12 @@
  * largest of its messages' Exp(M) delays, M H(messages) expected per step. The schedule
  * of each distinct (collective, chunks, group) is built once, with its flows. */
 enum { JITTER_KINDS = 16 };
-int gcsim_analytic_add_jitter(const gcsim_scenario *s, const gcsim_iteration *it,
+int gcsim_analytic_add_jitter(const gcsim_platform *p, int ps_shards, const gcsim_iteration *it,
                               const gcsim_topology *topo, double *call_s, gcsim_error *err)
 {
     int kind_c[JITTER_KINDS], kind_chunks[JITTER_KINDS], kind_group[JITTER_KINDS], nk = 0;
     double kind_h[JITTER_KINDS];
-    double mean_s = s->platform->jitter.mean_s;
+    double mean_s = p->jitter.mean_s;
     for (int k = 0; k < it->n_calls; k++) {
         const gcsim_call *c = &it->calls[k];
         int chunks = gcsim_call_pipeline_chunks(c, topo->gpus);
@@ -35,7 +35,7 @@ int gcsim_analytic_add_jitter(const gcsim_scenario *s, const gcsim_iteration *it
             h = kind_h[j];
         } else {
             gcsim_schedule sch;
-            if (gcsim_schedule_build_for_cost(&sch, c->collective, topo, s->ps_shards, chunks,
+            if (gcsim_schedule_build_for_cost(&sch, c->collective, topo, ps_shards, chunks,
                                               c->group, err) != 0)
                 return -1;
             h = gcsim_jitter_harmonic_steps(&sch);
@@ -58,7 +58,7 @@ int gcsim_analytic_add_jitter(const gcsim_scenario *s, const gcsim_iteration *it
 /* ECMP collisions (fabric_expect.h): the prediction's expectation over K, the most loaded
  * spine link's flows, each field (and the variable-compute statistics) weighted by P(K). */
 typedef struct {
-    const gcsim_scenario *s;
+    const gcsim_resolved_step *st;
     gcsim_prediction sum;
     gcsim_var_stats var;
 } ecmp_predict_ctx;
@@ -66,12 +66,14 @@ typedef struct {
 static int ecmp_predict_at(const gcsim_platform *q, double w, void *ctx, gcsim_error *err)
 {
     ecmp_predict_ctx *c = ctx;
-    gcsim_scenario sc = *c->s;
-    gcsim_var_stats st = {0};
-    sc.platform = q;
-    sc.variability_stats = c->s->variability_stats ? &st : NULL;
+    gcsim_var_stats vs = {0};
+    gcsim_resolved_step on; /* the step on this fabric: NCCL's tuner may pick otherwise */
+    if (gcsim_step_resolve_on(c->st, q, c->st->variability_stats ? &vs : NULL, &on, err) != 0)
+        return -1;
     gcsim_prediction p;
-    if (gcsim_analytic_predict_one(&sc, &p, err) != 0)
+    int rc = gcsim_analytic_predict_one(&on, &p, err);
+    gcsim_step_release(&on);
+    if (rc != 0)
         return -1;
     c->sum.compute_s += w * p.compute_s;
     c->sum.comm_s += w * p.comm_s;
@@ -80,56 +82,51 @@ static int ecmp_predict_at(const gcsim_platform *q, double w, void *ctx, gcsim_e
     c->sum.compress_s += w * p.compress_s;
     c->sum.iteration_s += w * p.iteration_s;
     c->sum.samples_per_iteration = p.samples_per_iteration;
-    c->var.iterations = st.iterations;
-    c->var.mean_s += w * st.mean_s;
-    c->var.p50_s += w * st.p50_s;
-    c->var.p99_s += w * st.p99_s;
-    c->var.ci95_low_s += w * st.ci95_low_s;
-    c->var.ci95_high_s += w * st.ci95_high_s;
-    c->var.max_factor_mean = st.max_factor_mean; /* does not depend on the fabric */
-    c->var.max_factor_p99 = st.max_factor_p99;
+    c->var.iterations = vs.iterations;
+    c->var.mean_s += w * vs.mean_s;
+    c->var.p50_s += w * vs.p50_s;
+    c->var.p99_s += w * vs.p99_s;
+    c->var.ci95_low_s += w * vs.ci95_low_s;
+    c->var.ci95_high_s += w * vs.ci95_high_s;
+    c->var.max_factor_mean = vs.max_factor_mean; /* does not depend on the fabric */
+    c->var.max_factor_p99 = vs.max_factor_p99;
     return 0;
 }
 
-int gcsim_analytic_ecmp_predict(const gcsim_scenario *s, gcsim_prediction *out,
+int gcsim_analytic_ecmp_predict(const gcsim_resolved_step *st, gcsim_prediction *out,
                                 gcsim_error *err)
 {
-    gcsim_iteration it;
-    if (gcsim_iteration_build(&it, s, err) != 0)
-        return -1;
+    const gcsim_iteration *it = &st->it;
     gcsim_topology topo;
-    if (gcsim_topology_init(&topo, s->platform, s->placement.gpus, err) != 0) {
-        gcsim_iteration_free(&it);
+    if (gcsim_topology_init(&topo, st->platform, st->placement.gpus, err) != 0)
         return -1;
-    }
     /* the flows per leaf link: the largest call's schedule */
     int big = 0;
-    for (int k = 1; k < it.n_calls; k++)
-        if (it.calls[k].bytes.dense_bytes > it.calls[big].bytes.dense_bytes)
+    for (int k = 1; k < it->n_calls; k++)
+        if (it->calls[k].bytes.dense_bytes > it->calls[big].bytes.dense_bytes)
             big = k;
     gcsim_schedule sch;
     int rc = -1;
-    if (it.n_calls == 0) {
-        gcsim_platform q = *s->platform;
+    if (it->n_calls == 0) {
+        gcsim_platform q = *st->platform;
         memset(&q.ecmp, 0, sizeof q.ecmp);
-        ecmp_predict_ctx c = {.s = s};
+        ecmp_predict_ctx c = {.st = st};
         rc = ecmp_predict_at(&q, 1.0, &c, err);
         *out = c.sum;
-        if (rc == 0 && s->variability_stats)
-            *s->variability_stats = c.var;
+        if (rc == 0 && st->variability_stats)
+            *st->variability_stats = c.var;
     } else if (gcsim_schedule_build_for_cost(
-                   &sch, it.calls[big].collective, &topo, s->ps_shards,
-                   gcsim_call_pipeline_chunks(&it.calls[big], topo.gpus), it.calls[big].group,
+                   &sch, it->calls[big].collective, &topo, st->ps_shards,
+                   gcsim_call_pipeline_chunks(&it->calls[big], topo.gpus), it->calls[big].group,
                    err) == 0) {
-        ecmp_predict_ctx c = {.s = s};
-        rc = gcsim_ecmp_expect(s->platform, &sch, &topo, ecmp_predict_at, &c, err);
+        ecmp_predict_ctx c = {.st = st};
+        rc = gcsim_ecmp_expect(st->platform, &sch, &topo, ecmp_predict_at, &c, err);
         gcsim_schedule_free(&sch);
         *out = c.sum;
-        if (rc == 0 && s->variability_stats)
-            *s->variability_stats = c.var;
+        if (rc == 0 && st->variability_stats)
+            *st->variability_stats = c.var;
     }
     gcsim_topology_free(&topo);
-    gcsim_iteration_free(&it);
     return rc;
 }
 

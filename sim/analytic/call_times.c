@@ -33,7 +33,7 @@ static bool same_cost_inputs(const gcsim_call *a, int a_chunks, const gcsim_call
  * come in call order as they did one call at a time. */
 enum { RECENT_CALLS = 8, CALLS_ON_STACK = 64 };
 
-static int call_durations(const gcsim_scenario *s, const gcsim_iteration *it,
+static int call_durations(const gcsim_platform *p, int ps_shards, const gcsim_iteration *it,
                           const gcsim_topology *topo, double *call_s, gcsim_error *err)
 {
     int nc = it->n_calls;
@@ -70,7 +70,7 @@ static int call_durations(const gcsim_scenario *s, const gcsim_iteration *it,
         if (n_recent < RECENT_CALLS)
             n_recent++;
     }
-    int done = gcsim_schedule_memo_times(s->platform, topo->gpus, s->ps_shards, q, nq, err);
+    int done = gcsim_schedule_memo_times(p, topo->gpus, ps_shards, q, nq, err);
     int rc = 0;
     for (int k = 0; k < nc && rc == 0; k++) {
         const gcsim_call *c = &it->calls[k];
@@ -78,13 +78,13 @@ static int call_durations(const gcsim_scenario *s, const gcsim_iteration *it,
             rc = -1; /* its schedule could not be built: err says why */
         } else if (!isfinite(q[from[k]].time_s)) {
             rc = gcsim_fail(err, "collective %s: no closed-form cost for %d GPUs",
-                            gcsim_collective_name(c->collective), s->placement.gpus);
+                            gcsim_collective_name(c->collective), topo->gpus);
         } else {
             call_s[k] = c->overhead_s + q[from[k]].time_s;
         }
     }
-    if (rc == 0 && s->platform->jitter.mean_s > 0) /* the expected jitter (analytic_fabric.c) */
-        rc = gcsim_analytic_add_jitter(s, it, topo, call_s, err);
+    if (rc == 0 && p->jitter.mean_s > 0) /* the expected jitter (analytic_fabric.c) */
+        rc = gcsim_analytic_add_jitter(p, ps_shards, it, topo, call_s, err);
     if (heap) {
         free(q);
         free(from);
@@ -92,13 +92,13 @@ static int call_durations(const gcsim_scenario *s, const gcsim_iteration *it,
     return rc;
 }
 
-int gcsim_analytic_call_times(const gcsim_scenario *s, const gcsim_iteration *it,
-                              double *call_s, gcsim_error *err)
+int gcsim_analytic_call_times(const gcsim_platform *p, int gpus, int ps_shards,
+                              const gcsim_iteration *it, double *call_s, gcsim_error *err)
 {
     gcsim_topology topo;
-    if (gcsim_topology_init(&topo, s->platform, s->placement.gpus, err) != 0)
+    if (gcsim_topology_init(&topo, p, gpus, err) != 0)
         return -1;
-    int rc = call_durations(s, it, &topo, call_s, err);
+    int rc = call_durations(p, ps_shards, it, &topo, call_s, err);
     gcsim_topology_free(&topo);
     return rc;
 }

@@ -25,8 +25,9 @@
 #include "variability.h"
 
 typedef struct {
-    const gcsim_scenario *s;
-    gcsim_iteration *it;
+    const gcsim_variability *v;
+    int gpus;
+    gcsim_iteration *it;     /* the step's, with blocks of its own (scaled here) */
     const double *nominal_s; /* the blocks' own seconds */
     const double *call_s;
     int failed;
@@ -49,35 +50,39 @@ static double iteration_at(var_ctx *c, double m)
 static double iteration_at_quantile(double u, void *ctx)
 {
     var_ctx *c = ctx;
-    const gcsim_variability *v = c->s->variability;
-    return iteration_at(c, gcsim_var_max_quantile(v, c->s->placement.gpus, u));
+    return iteration_at(c, gcsim_var_max_quantile(c->v, c->gpus, u));
 }
 
-int gcsim_analytic_variable(const gcsim_scenario *s, gcsim_var_stats *st, gcsim_error *err)
+int gcsim_analytic_variable(const gcsim_resolved_step *step, gcsim_var_stats *st,
+                            gcsim_error *err)
 {
-    const gcsim_variability *v = s->variability;
+    const gcsim_variability *v = step->variability;
     memset(st, 0, sizeof *st);
-    if (s->collective == COLLECTIVE_TERNGRAD)
+    if (step->costing == GCSIM_COST_TERNGRAD_FORM)
         return gcsim_fail(err, "variable compute (--compute-cv, --slow-fraction, --slow-rank): "
                                "the TernGrad pattern's closed form (its paper's eq. 27-30) has "
                                "no per-GPU compute; choose another --collective");
-    int n = s->placement.gpus;
+    int n = step->placement.gpus;
     if (gcsim_var_check(v, n, err))
         return -1;
-    gcsim_iteration it;
-    if (gcsim_iteration_build(&it, s, err) != 0)
-        return -1;
+    /* the step's iteration with its own blocks: the step handed in stays as it is */
+    gcsim_iteration it = step->it;
+    size_t nb = (size_t)(it.n_blocks > 0 ? it.n_blocks : 1);
+    it.blocks = malloc(sizeof *it.blocks * nb);
     double *call_s = calloc((size_t)(it.n_calls > 0 ? it.n_calls : 1), sizeof *call_s);
-    double *nominal = calloc((size_t)(it.n_blocks > 0 ? it.n_blocks : 1), sizeof *nominal);
+    double *nominal = calloc(nb, sizeof *nominal);
     int rc = 0;
-    if (!call_s || !nominal)
+    if (!call_s || !nominal || !it.blocks)
         rc = gcsim_fail(err, "out of memory for %d calls and %d blocks", it.n_calls, it.n_blocks);
     else
-        rc = gcsim_analytic_call_times(s, &it, call_s, err);
+        rc = gcsim_analytic_call_times(step->platform, n, step->ps_shards, &it, call_s, err);
     if (rc == 0) {
+        if (it.n_blocks > 0)
+            memcpy(it.blocks, step->it.blocks, sizeof *it.blocks * (size_t)it.n_blocks);
         for (int k = 0; k < it.n_blocks; k++)
             nominal[k] = it.blocks[k].seconds;
-        var_ctx c = {.s = s, .it = &it, .nominal_s = nominal, .call_s = call_s, .err = err};
+        var_ctx c = {.v = v, .gpus = n, .it = &it, .nominal_s = nominal, .call_s = call_s,
+                     .err = err};
         rc = gcsim_var_max_mean(v, n, &st->max_factor_mean, err);
         st->max_factor_p99 = gcsim_var_max_quantile(v, n, 0.99);
         st->p50_s = iteration_at(&c, gcsim_var_max_quantile(v, n, 0.5));
@@ -103,6 +108,6 @@ int gcsim_analytic_variable(const gcsim_scenario *s, gcsim_var_stats *st, gcsim_
     }
     free(call_s);
     free(nominal);
-    gcsim_iteration_free(&it);
+    free(it.blocks);
     return rc;
 }

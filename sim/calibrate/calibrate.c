@@ -191,8 +191,7 @@ static int load_log(const calib_options *opt, int k, const gcsim_platform *base,
     lf->collective = COLLECTIVE_COUNT;
     lf->protocol = GCSIM_PROTO_COUNT;
     if (opt->collective[k] &&
-        (gcsim_collective_parse(opt->collective[k], &lf->collective) ||
-         gcsim_collective_is_paper_pattern(lf->collective))) {
+        gcsim_collective_parse_algorithm(opt->collective[k], &lf->collective)) {
         gcsim_fail(err, "%s: --collective: expected ring, halving-doubling, tree, double-tree, "
                         "hierarchical, nvls, ps or allgather, got \"%s\"",
                    path, opt->collective[k]);

@@ -70,11 +70,10 @@ int calib_platform_op_time_s(const gcsim_platform *p, int gpus, gcsim_op op, dou
                              calib_cost *out, gcsim_error *err)
 {
     gcsim_collective forced = op == GCSIM_OP_ALLREDUCE ? collective : COLLECTIVE_COUNT;
-    if (forced == COLLECTIVE_COUNT && op == GCSIM_OP_ALLREDUCE && p->collective[0]) {
-        gcsim_collective c = gcsim_platform_default_collective(p);
-        if (!gcsim_collective_is_paper_pattern(c))
-            forced = c;
-    }
+    gcsim_collective c;
+    if (forced == COLLECTIVE_COUNT && op == GCSIM_OP_ALLREDUCE && p->collective[0] &&
+        gcsim_platform_default_algorithm(p, &c))
+        forced = c; /* a paper's pattern is no NCCL algorithm: the tuner's pick then */
     gcsim_tuned tuned;
     if (gcsim_tuner_choose(p, gpus, op, bytes, forced, protocol, &tuned, err))
         return -1;

@@ -133,8 +133,7 @@ static int parse_options(int argc, char **argv, collective_options *o)
             break;
         case 'C':
             o->collective_given = true;
-            if (gcsim_collective_parse(optarg, &o->collective) ||
-                gcsim_collective_is_paper_pattern(o->collective)) {
+            if (gcsim_collective_parse_algorithm(optarg, &o->collective)) {
                 fprintf(stderr, "gcsim collective: --collective: expected ring, halving-doubling, "
                                 "tree, double-tree, hierarchical, nvls, ps or allgather, got \"%s\"\n", optarg);
                 return EXIT_BAD_INPUT;
@@ -272,8 +271,7 @@ int cmd_collective(int argc, char **argv)
      * pattern is no NCCL algorithm: the tuner's then); other operations have one each. */
     gcsim_collective forced = COLLECTIVE_COUNT;
     if (!o.collective_given && platform.collective[0]) {
-        o.collective = gcsim_platform_default_collective(&platform);
-        o.collective_given = !gcsim_collective_is_paper_pattern(o.collective);
+        o.collective_given = gcsim_platform_default_algorithm(&platform, &o.collective);
     }
     if (o.collective_given && o.op == GCSIM_OP_ALLREDUCE)
         forced = o.collective;

@@ -901,24 +901,24 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
     if (!scratch)
         return gcsim_fail(err, "out of memory building the %s schedule for %d GPUs",
                           gcsim_collective_name(c), n);
+    /* One GPU exchanges nothing, except in the TernGrad pattern, whose one GPU still
+     * copies its gradient to the host and back (build_terngrad). */
     int rc = 0;
-    if (n > 1 || gcsim_collective_is_paper_pattern(c)) {
-        switch (c) {
-        case COLLECTIVE_RING: rc = build_ring(s, t, scratch); break;
-        case COLLECTIVE_ALLGATHER: rc = build_allgather(s, t, scratch); break;
-        case COLLECTIVE_HALVING_DOUBLING: rc = build_halving_doubling(s, t); break;
-        case COLLECTIVE_TREE: rc = build_trees(s, t, 1, s->chunks, false); break;
-        case COLLECTIVE_DOUBLE_TREE: rc = build_trees(s, t, 2, s->chunks, false); break;
-        case COLLECTIVE_HIERARCHICAL: rc = build_hierarchical(s, t, scratch); break;
-        case COLLECTIVE_PARAMETER_SERVER: rc = build_ps(s, t, ps_shards); break;
-        case COLLECTIVE_TERNGRAD:
-        case COLLECTIVE_DGC_PAPER: rc = build_terngrad(s, t, scratch); break;
-        case COLLECTIVE_NVLS: rc = build_nvls(s, t); break;
-        case COLLECTIVE_REDUCE_SCATTER:
-        case COLLECTIVE_CROSS_GROUP_RING: rc = build_group(s, t, n, scratch); break;
-        case COLLECTIVE_HIER_REDUCE_SCATTER: rc = hier_reduce_scatter(s, t, scratch); break;
-        case COLLECTIVE_COUNT: rc = -1; break;
-        }
+    switch (c) {
+    case COLLECTIVE_RING: rc = n > 1 ? build_ring(s, t, scratch) : 0; break;
+    case COLLECTIVE_ALLGATHER: rc = n > 1 ? build_allgather(s, t, scratch) : 0; break;
+    case COLLECTIVE_HALVING_DOUBLING: rc = n > 1 ? build_halving_doubling(s, t) : 0; break;
+    case COLLECTIVE_TREE: rc = n > 1 ? build_trees(s, t, 1, s->chunks, false) : 0; break;
+    case COLLECTIVE_DOUBLE_TREE: rc = n > 1 ? build_trees(s, t, 2, s->chunks, false) : 0; break;
+    case COLLECTIVE_HIERARCHICAL: rc = n > 1 ? build_hierarchical(s, t, scratch) : 0; break;
+    case COLLECTIVE_PARAMETER_SERVER: rc = n > 1 ? build_ps(s, t, ps_shards) : 0; break;
+    case COLLECTIVE_TERNGRAD:
+    case COLLECTIVE_DGC_PAPER: rc = build_terngrad(s, t, scratch); break;
+    case COLLECTIVE_NVLS: rc = n > 1 ? build_nvls(s, t) : 0; break;
+    case COLLECTIVE_REDUCE_SCATTER:
+    case COLLECTIVE_CROSS_GROUP_RING: rc = n > 1 ? build_group(s, t, n, scratch) : 0; break;
+    case COLLECTIVE_HIER_REDUCE_SCATTER: rc = n > 1 ? hier_reduce_scatter(s, t, scratch) : 0; break;
+    case COLLECTIVE_COUNT: rc = n > 1 ? -1 : 0; break;
     }
     free(scratch);
     return finish(s, rc, gcsim_collective_name(c), n, err);

@@ -36,40 +36,34 @@ int gcsim_collective_parse(const char *text, gcsim_collective *out)
     return -1;
 }
 
-bool gcsim_scenario_compresses(const gcsim_scenario *s)
-{
-    return strcmp(s->payload->spec, "none") != 0 &&
-           (s->placement.gpus > 1 || gcsim_collective_is_paper_pattern(s->collective));
-}
-
-bool gcsim_collective_is_paper_pattern(gcsim_collective c)
-{
-    return c == COLLECTIVE_TERNGRAD || c == COLLECTIVE_DGC_PAPER;
-}
+/* Which exchange each collective performs: data, so that no layer below sim/step asks
+ * whether a collective is one of the papers' patterns (scenario.h). */
+static const gcsim_exchange collective_exchanges[COLLECTIVE_COUNT] = {
+    [COLLECTIVE_TERNGRAD] = GCSIM_EXCHANGE_PATTERN,
+    [COLLECTIVE_RING] = GCSIM_EXCHANGE_ALLREDUCE,
+    [COLLECTIVE_HALVING_DOUBLING] = GCSIM_EXCHANGE_ALLREDUCE,
+    [COLLECTIVE_TREE] = GCSIM_EXCHANGE_ALLREDUCE,
+    [COLLECTIVE_DOUBLE_TREE] = GCSIM_EXCHANGE_ALLREDUCE,
+    [COLLECTIVE_HIERARCHICAL] = GCSIM_EXCHANGE_ALLREDUCE,
+    [COLLECTIVE_PARAMETER_SERVER] = GCSIM_EXCHANGE_PS,
+    [COLLECTIVE_ALLGATHER] = GCSIM_EXCHANGE_ALLGATHER,
+    [COLLECTIVE_DGC_PAPER] = GCSIM_EXCHANGE_PATTERN,
+    [COLLECTIVE_NVLS] = GCSIM_EXCHANGE_ALLREDUCE,
+};
 
 gcsim_exchange gcsim_collective_exchange(gcsim_collective c)
 {
-    return gcsim_collective_is_paper_pattern(c)      ? GCSIM_EXCHANGE_PATTERN
-           : c == COLLECTIVE_PARAMETER_SERVER ? GCSIM_EXCHANGE_PS
-           : c == COLLECTIVE_ALLGATHER        ? GCSIM_EXCHANGE_ALLGATHER
-                                              : GCSIM_EXCHANGE_ALLREDUCE;
+    /* the pieces of sharded data parallelism (never parsed) are pieces of an all-reduce */
+    return (unsigned)c < COLLECTIVE_COUNT ? collective_exchanges[c] : GCSIM_EXCHANGE_ALLREDUCE;
 }
 
-int gcsim_scenario_training_check(const gcsim_scenario *s, gcsim_error *err)
+int gcsim_collective_parse_algorithm(const char *text, gcsim_collective *out)
 {
-    if (!gcsim_collective_is_paper_pattern(s->collective))
-        return 0;
-    const char *what = s->sharding.strategy != GCSIM_SHARD_DDP ? "--sharding"
-                       : s->grad_accum > 1                      ? "--grad-accum"
-                       : s->act_ckpt                            ? "--act-ckpt"
-                                                                : NULL;
-    if (!what)
-        return 0;
-    return gcsim_fail(err, "%s does not apply to the %s collective: it is the paper's own model "
-                           "of one plain data-parallel step (TernGrad's Appendix B), which "
-                           "neither shards, accumulates micro-batches nor recomputes; name "
-                           "another collective (--collective ring, hierarchical, ...)",
-                      what, gcsim_collective_name(s->collective));
+    gcsim_collective c;
+    if (gcsim_collective_parse(text, &c) || collective_exchanges[c] == GCSIM_EXCHANGE_PATTERN)
+        return -1;
+    *out = c;
+    return 0;
 }
 
 const char *gcsim_scaling_name(gcsim_scaling s) { return s == SCALING_STRONG ? "strong" : "weak"; }
@@ -80,4 +74,10 @@ gcsim_collective gcsim_platform_default_collective(const gcsim_platform *p)
     if (p->collective[0] && gcsim_collective_parse(p->collective, &c) == 0)
         return c;
     return COLLECTIVE_RING;
+}
+
+bool gcsim_platform_default_algorithm(const gcsim_platform *p, gcsim_collective *out)
+{
+    *out = gcsim_platform_default_collective(p);
+    return gcsim_collective_exchange(*out) != GCSIM_EXCHANGE_PATTERN;
 }

@@ -37,11 +37,6 @@ typedef enum {
                                        every group (HSDP's replicas) */
 } gcsim_collective;
 
-/* The papers' own performance models (TernGrad Appendix B and DGC's use of it): gradients
- * aggregate on the nodes' CPUs, nothing overlaps backward, and the profile's T(1,1,K)
- * includes one host copy of the gradient. Never a default outside the papers' figures. */
-bool gcsim_collective_is_paper_pattern(gcsim_collective c);
-
 const char *gcsim_collective_name(gcsim_collective c);
 int gcsim_collective_parse(const char *text, gcsim_collective *out);
 const char *gcsim_scaling_name(gcsim_scaling s);
@@ -63,10 +58,23 @@ typedef enum {
     GCSIM_EXCHANGE_PATTERN     /* the TernGrad paper's Appendix B pattern */
 } gcsim_exchange;
 
-/* The exchange collective c performs: ps, all-gather, a paper's pattern, else all-reduce
- * (every other collective is an all-reduce algorithm or a piece of one). The one place
- * outside sim/step that tells the papers' patterns from the other collectives by kind. */
+/* The exchange collective c performs, from a table (scenario.c): ps, all-gather, a paper's
+ * pattern (terngrad, dgc-paper: the TernGrad paper's Appendix B model of a whole step,
+ * gradients summed on the nodes' CPUs), else all-reduce (every other collective is an
+ * all-reduce algorithm or a piece of one). What a pattern means for a step (no overlap,
+ * one bucket, the host copy in the profile) is decided in sim/step only. */
 gcsim_exchange gcsim_collective_exchange(gcsim_collective c);
+
+/* Parses the name of a collective algorithm, what one collective operation runs
+ * (`gcsim collective`, nccl-tests logs): every name gcsim_collective_parse knows but the
+ * papers' patterns, which model a whole training step and run no bare operation. -1 (and
+ * *out unchanged) otherwise. */
+int gcsim_collective_parse_algorithm(const char *text, gcsim_collective *out);
+
+/* *out = the platform's default collective (gcsim_platform_default_collective); whether
+ * it is a collective algorithm (not a paper's pattern), which a bare operation may be
+ * forced to run. */
+bool gcsim_platform_default_algorithm(const gcsim_platform *p, gcsim_collective *out);
 
 
 typedef struct {
@@ -132,16 +140,5 @@ typedef struct {
     double samples_per_iteration;
     double throughput_samples_per_s;
 } gcsim_prediction;
-
-/* Whether the scenario's gradients are compressed (and encode/decode time charged): a
- * compressor other than "none" and something to exchange. One GPU exchanges nothing,
- * except in the TernGrad paper's pattern, where even one GPU copies its gradient to the
- * host for the update. Both engines decide by this one rule. */
-bool gcsim_scenario_compresses(const gcsim_scenario *s);
-
-/* Fails where the scenario's training settings cannot apply to its collective: the
- * papers' patterns (terngrad, dgc-paper) are the papers' own model of one plain
- * data-parallel step, which neither shards, accumulates micro-batches nor recomputes. */
-int gcsim_scenario_training_check(const gcsim_scenario *s, gcsim_error *err);
 
 #endif

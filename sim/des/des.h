@@ -2,10 +2,10 @@
  * sim/des/des.h: the SimGrid discrete-event engine.
  *
  * Offers:
- *   - gcsim_des_predict: one training iteration of a scenario simulated on SimGrid
+ *   - gcsim_des_predict: one training iteration of a resolved step simulated on SimGrid
  *     (forward and backward replay, gradient buckets, the chosen collective hop by hop with
  *     compressed payload sizes, encode/decode time), with the same outputs as the analytic
- *     engine plus per-bucket timings and an optional Chrome trace (s->timeline_path);
+ *     engine plus per-bucket timings and an optional Chrome trace (st->timeline_path);
  *   - gcsim_des_collective_time: one bare collective of a dense buffer, for validation
  *     against closed forms and SimGrid's own MPI;
  *   - gcsim_des_write_platform: the SimGrid platform XML generated from a platform.
@@ -22,6 +22,7 @@
 #include "gcsim_error.h"
 #include "platform.h"
 #include "scenario.h"
+#include "step.h"
 
 /* One gradient bucket, in the order buckets are filled (backward order). Times are
  * simulated seconds from the start of the iteration. */
@@ -71,23 +72,24 @@ typedef struct {
     long long max_messages;
 } gcsim_des_options;
 
-/* Simulates one training iteration of the scenario; fills out (same meaning as the
-   analytic engine) and, if details != NULL, per-bucket timings. */
-int gcsim_des_predict(const gcsim_scenario *s, gcsim_prediction *out,
+/* Simulates one training iteration of a resolved step (step.h, gcsim_step_resolve: the
+   engine reads no scenario); fills out (same meaning as the analytic engine) and, if
+   details != NULL, per-bucket timings. The step is only read. */
+int gcsim_des_predict(const gcsim_resolved_step *st, gcsim_prediction *out,
                       gcsim_des_details *details, gcsim_error *err);
 
 /* The same with explicit network-model options (opts may be NULL). */
-int gcsim_des_predict_opts(const gcsim_scenario *s, const gcsim_des_options *opts,
+int gcsim_des_predict_opts(const gcsim_resolved_step *st, const gcsim_des_options *opts,
                            gcsim_prediction *out, gcsim_des_details *details,
                            gcsim_error *err);
 
-/* Variable per-GPU compute (s->variability on, sim/config/variability.h): the iteration
- * simulated for the scenario's iterations, each with its own seeded draw of the GPUs'
- * compute factors; st: mean, p50, p99 and the 95% interval of the mean, and the largest
+/* Variable per-GPU compute (st->variability on, sim/config/variability.h): the iteration
+ * simulated for the variability's iterations, each with its own seeded draw of the GPUs'
+ * compute factors; vs: mean, p50, p99 and the 95% interval of the mean, and the largest
  * factor's sample mean and p99 (des_variability.c). gcsim_des_predict reports the mean. */
 struct gcsim_var_stats_s;
-int gcsim_des_variable(const gcsim_scenario *s, const gcsim_des_options *opts,
-                       struct gcsim_var_stats_s *st, gcsim_des_details *details,
+int gcsim_des_variable(const gcsim_resolved_step *st, const gcsim_des_options *opts,
+                       struct gcsim_var_stats_s *vs, gcsim_des_details *details,
                        gcsim_error *err);
 
 /* One all-reduce (or the chosen collective) of `bytes` dense fp32 bytes over the first

@@ -302,7 +302,7 @@ void gcsim_des_details_free(gcsim_des_details *d)
     d->n_buckets = 0;
 }
 
-int gcsim_des_predict_opts(const gcsim_scenario *s, const gcsim_des_options *opts,
+int gcsim_des_predict_opts(const gcsim_resolved_step *s, const gcsim_des_options *opts,
                            gcsim_prediction *out, gcsim_des_details *details,
                            gcsim_error *err)
 {
@@ -315,7 +315,7 @@ int gcsim_des_predict_opts(const gcsim_scenario *s, const gcsim_des_options *opt
     bool variable = s->variability && s->variability->on;
     gcsim_var_stats st;
     /* variable compute: several iterations, the last one's details (des_variability.c) */
-    int rc = variable ? des_run_variable(&plan, s, &hdr, d, &st, err)
+    int rc = variable ? des_run_variable(&plan, s->variability, &hdr, d, &st, err)
                       : des_run_plan(&plan, &hdr, d, err);
     if (rc == 0) {
         double compute_s = plan.iteration.compute_s;
@@ -339,9 +339,7 @@ int gcsim_des_predict_opts(const gcsim_scenario *s, const gcsim_des_options *opt
         out->decode_s = d->decode_s;
         out->exposed_comm_s = fmax(0.0, hdr.iteration_s - compute_s - hdr.max_codec_s);
         d->exposed_comm_s = out->exposed_comm_s;
-        out->samples_per_iteration =
-            (s->scaling == SCALING_STRONG ? (double)s->batch : (double)s->batch * plan.gpus) *
-            (s->grad_accum > 1 ? s->grad_accum : 1);
+        out->samples_per_iteration = s->samples_per_iteration;
         out->throughput_samples_per_s = out->samples_per_iteration / hdr.iteration_s;
         if (variable) { /* the mean over the iterations simulated */
             out->iteration_s = st.mean_s;
@@ -358,7 +356,7 @@ int gcsim_des_predict_opts(const gcsim_scenario *s, const gcsim_des_options *opt
     return rc;
 }
 
-int gcsim_des_predict(const gcsim_scenario *s, gcsim_prediction *out,
+int gcsim_des_predict(const gcsim_resolved_step *s, gcsim_prediction *out,
                       gcsim_des_details *details, gcsim_error *err)
 {
     return gcsim_des_predict_opts(s, NULL, out, details, err);

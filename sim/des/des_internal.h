@@ -23,6 +23,7 @@ typedef struct {
 
     gcsim_topology topology;
     gcsim_iteration iteration;     /* compute and buckets, as the analytic engine has them */
+    bool iteration_borrowed;       /* a resolved step's (des_plan_build): not freed here */
     int n_schedules;
     gcsim_schedule *schedules;     /* one per distinct collective and pipeline chunk count */
     int *call_schedule;            /* per call of the iteration: index into schedules */
@@ -84,8 +85,9 @@ typedef struct {
     double straggler_end_s, straggler_max_wait_s;
 } des_result_header;
 
-/* Builds the plan of a scenario (des_plan.c); des_plan_free releases it. */
-int des_plan_build(des_plan *plan, const gcsim_scenario *s, const gcsim_des_options *opts,
+/* Builds the plan of a resolved step (des_plan.c), borrowing its iteration;
+ * des_plan_free releases the plan (not the step's iteration). */
+int des_plan_build(des_plan *plan, const gcsim_resolved_step *st, const gcsim_des_options *opts,
                    gcsim_error *err);
 /* The plan of one bare collective of a dense buffer over the first gpus GPUs. */
 int des_plan_collective(des_plan *plan, const gcsim_platform *p, int gpus, int op,
@@ -172,11 +174,12 @@ void des_progress(int c, int done, int n, int n_calls);
 struct gcsim_var_stats_s;
 int des_run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *details,
                  gcsim_error *err);
-/* Variable compute (des_variability.c): the plan simulated for the scenario's iterations,
+/* Variable compute v (des_variability.c): the plan simulated for v's iterations,
  * each with its own draw of the GPUs' compute factors; st gets the iteration times'
  * statistics and the largest factors' sample mean and p99; hdr and details are the last
  * iteration's, with CPU time summed and peak memory the largest over the iterations. */
-int des_run_variable(des_plan *plan, const gcsim_scenario *s, des_result_header *hdr,
+struct gcsim_variability_s;
+int des_run_variable(des_plan *plan, const struct gcsim_variability_s *v, des_result_header *hdr,
                      gcsim_des_details *details, struct gcsim_var_stats_s *st,
                      gcsim_error *err);
 

@@ -1,6 +1,6 @@
 /*
- * sim/des/des_plan.c: from a scenario to the plan of one simulated iteration. Compute,
- * buckets and payloads come from gcsim_iteration_build and the exchange of every bucket
+ * sim/des/des_plan.c: from a resolved step to the plan of one simulated iteration. Compute,
+ * buckets and payloads come from the step (gcsim_step_resolve) and the exchange of every bucket
  * from gcsim_schedule_build (sim/collectives), the same definitions the analytic engine
  * costs; this file only adds what the simulation needs (codec times, the network model).
  */
@@ -17,7 +17,10 @@ void des_plan_free(des_plan *plan)
     free(plan->schedules);
     free(plan->call_schedule);
     free(plan->buckets);
-    gcsim_iteration_free(&plan->iteration);
+    if (!plan->iteration_borrowed)
+        gcsim_iteration_free(&plan->iteration);
+    memset(&plan->iteration, 0, sizeof plan->iteration);
+    plan->iteration_borrowed = false;
     gcsim_topology_free(&plan->topology);
     plan->schedules = NULL;
     plan->call_schedule = NULL;
@@ -144,15 +147,15 @@ static int plan_buckets(des_plan *plan, gcsim_error *err)
     return plan_schedules(plan, err);
 }
 
-int des_plan_build(des_plan *plan, const gcsim_scenario *s, const gcsim_des_options *opts,
+int des_plan_build(des_plan *plan, const gcsim_resolved_step *st, const gcsim_des_options *opts,
                    gcsim_error *err)
 {
     memset(plan, 0, sizeof *plan);
     plan->op = -1;
-    const gcsim_platform *p = s->platform;
-    if (!p || !s->model || !s->payload)
-        return gcsim_fail(err, "des: scenario lacks a platform, model or payload plan");
-    int n = s->placement.gpus;
+    const gcsim_platform *p = st->platform;
+    if (!p)
+        return gcsim_fail(err, "des: step lacks a platform");
+    int n = st->placement.gpus;
     if (n < 1 || n > p->nodes * p->gpus_per_node)
         return gcsim_fail(err, "%s: %d GPUs requested, platform has %d x %d", p->source_path, n,
                           p->nodes, p->gpus_per_node);
@@ -162,14 +165,15 @@ int des_plan_build(des_plan *plan, const gcsim_scenario *s, const gcsim_des_opti
     plan->gpus = n;
     plan->gpus_per_node = p->gpus_per_node;
     plan->nodes = (n + p->gpus_per_node - 1) / p->gpus_per_node;
-    plan->collective = s->collective;
-    plan->ps_shards = s->ps_shards > 0 ? s->ps_shards : plan->nodes;
-    plan->compressed = gcsim_scenario_compresses(s);
-    plan->timeline_path = s->timeline_path;
+    plan->collective = st->collective;
+    plan->ps_shards = st->ps_shards > 0 ? st->ps_shards : plan->nodes;
+    plan->compressed = st->compressed;
+    plan->timeline_path = st->timeline_path;
     if (plan->max_messages == 0)
-        plan->max_messages = s->des_max_messages;
-    if (gcsim_iteration_build(&plan->iteration, s, err) != 0 ||
-        gcsim_topology_init(&plan->topology, p, n, err) != 0) {
+        plan->max_messages = st->des_max_messages;
+    plan->iteration = st->it; /* read only: the child's changes stay in the child */
+    plan->iteration_borrowed = true;
+    if (gcsim_topology_init(&plan->topology, p, n, err) != 0) {
         des_plan_free(plan);
         return -1;
     }

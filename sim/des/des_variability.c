@@ -80,10 +80,9 @@ static int rerun_with_timeline(des_plan *plan, const gcsim_variability *v, int k
     return rc;
 }
 
-int des_run_variable(des_plan *plan, const gcsim_scenario *s, des_result_header *hdr,
+int des_run_variable(des_plan *plan, const gcsim_variability *v, des_result_header *hdr,
                      gcsim_des_details *details, gcsim_var_stats *st, gcsim_error *err)
 {
-    const gcsim_variability *v = s->variability;
     int n = plan->gpus;
     memset(st, 0, sizeof *st);
     if (gcsim_var_check(v, n, err))
@@ -163,17 +162,17 @@ int des_run_variable(des_plan *plan, const gcsim_scenario *s, des_result_header 
     return rc;
 }
 
-int gcsim_des_variable(const gcsim_scenario *s, const gcsim_des_options *opts,
+int gcsim_des_variable(const gcsim_resolved_step *s, const gcsim_des_options *opts,
                        gcsim_var_stats *st, gcsim_des_details *details, gcsim_error *err)
 {
     if (!s->variability || !s->variability->on)
-        return gcsim_fail(err, "des: no variable compute in the scenario");
+        return gcsim_fail(err, "des: no variable compute in the step");
     des_plan plan;
     if (des_plan_build(&plan, s, opts, err) != 0)
         return -1;
     des_result_header hdr;
     gcsim_des_details local;
-    int rc = des_run_variable(&plan, s, &hdr, details ? details : &local, st, err);
+    int rc = des_run_variable(&plan, s->variability, &hdr, details ? details : &local, st, err);
     if (rc == 0 && !details)
         gcsim_des_details_free(&local);
     des_plan_free(&plan);

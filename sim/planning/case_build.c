@@ -4,6 +4,7 @@
 #include "act_ckpt.h"
 #include "memory.h"
 #include "sharding.h"
+#include "step.h"
 
 int case_build_check(const sweep_case *c, gcsim_placement *placement, gcsim_error *err)
 {

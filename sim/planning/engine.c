@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "analytic.h"
+#include "step.h"
 #ifdef GCSIM_HAVE_DES
 #include "des.h"
 #endif
@@ -35,14 +36,36 @@ int engine_des_available(void)
 #endif
 }
 
+/* The step is built once, here (gcsim_step_resolve), and handed to the engine, which
+ * reads no scenario. */
 int engine_run(gcsim_engine e, const gcsim_scenario *s, gcsim_prediction *out,
                gcsim_error *err)
 {
+    if (e != ENGINE_ANALYTIC && (e != ENGINE_DES || !engine_des_available()))
+        return gcsim_fail(err, "engine %s is not available in this build", engine_name(e));
+    gcsim_resolved_step st;
+    if (gcsim_step_resolve(&st, s, err))
+        return -1;
+    int rc = -1;
     if (e == ENGINE_ANALYTIC)
-        return gcsim_analytic_predict(s, out, err);
+        rc = gcsim_analytic_predict(&st, out, err);
 #ifdef GCSIM_HAVE_DES
-    if (e == ENGINE_DES)
-        return gcsim_des_predict(s, out, NULL, err);
+    else
+        rc = gcsim_des_predict(&st, out, NULL, err);
 #endif
-    return gcsim_fail(err, "engine %s is not available in this build", engine_name(e));
+    gcsim_step_release(&st);
+    return rc;
 }
+
+#ifdef GCSIM_HAVE_DES
+int engine_run_des(const gcsim_scenario *s, gcsim_prediction *out, gcsim_des_details *details,
+                   gcsim_error *err)
+{
+    gcsim_resolved_step st;
+    if (gcsim_step_resolve(&st, s, err))
+        return -1;
+    int rc = gcsim_des_predict(&st, out, details, err);
+    gcsim_step_release(&st);
+    return rc;
+}
+#endif

@@ -3,7 +3,9 @@
  * `breakeven` (CMake target gcsim_planning). The commands in sim/cli parse options, call
  * it and print; tests/planning calls it directly. One header per purpose, all included here:
  *
- *   engine.h         which engine predicts a scenario (analytic, or the DES when built)
+ *   engine.h         which engine predicts a scenario (analytic, or the DES when built):
+ *                    the one place that builds a scenario's step and hands it to one
+ *   breakeven.h      the NIC bandwidth below which a compressor beats fp32 (bisection)
  *   case_options.h   the one option record of a command line, and the case it makes
  *   case_build.h     the one place a case becomes a scenario (with its refusals)
  *   sweep_lists.h    list-valued options ("a,b --x c") and compressor specs with commas

@@ -7,6 +7,7 @@
 
 #include "analytic.h"
 #include "case_build.h"
+#include "engine.h"
 
 /* One side of the comparison: case c under stack st, set up and built as `gcsim predict
  * --stack` builds its case (case_build.h); ss must outlive the scenario. */
@@ -40,7 +41,7 @@ int stack_breakeven_find(const breakeven_case *bc, const gcsim_stack *st, stack_
     if (gcsim_stack_entry_for(st, bc->c.payload->spec, &entry, &refusal)) {
         /* fp32 still runs: the row keeps its fp32 throughput at the platform's bandwidth */
         gcsim_prediction pd;
-        if (gcsim_analytic_predict(&dense, &pd, err))
+        if (engine_run(ENGINE_ANALYTIC, &dense, &pd, err))
             return -1;
         out->be.status = BREAKEVEN_REFUSED;
         out->be.own_Bps = bc->c.platform->nic.bandwidth_Bps;

@@ -2,7 +2,7 @@
  * sim/planning/stack_breakeven.h: the break-even NIC bandwidth of a compressor under a
  * training stack (`gcsim breakeven`): fp32 and the compressor both run as the stack runs
  * them (its exchange, codec and per-call costs, buckets), each as `gcsim predict --stack S
- * --compressor X` would, and gcsim_breakeven_find (sim/analytic/breakeven.h) bisects the
+ * --compressor X` would, and gcsim_breakeven_find (sim/planning/breakeven.h) bisects the
  * platform's NIC bandwidth between them.
  *
  * The command asks twice: under the chosen stack (what the user runs) and under "fused"

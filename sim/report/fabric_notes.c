@@ -67,7 +67,7 @@ void interference_note_report(report *r, const gcsim_platform *p, gcsim_collecti
 {
     double share = gcsim_platform_interference(p);
     /* the papers' patterns and a parameter server copy through the host (interference.c) */
-    if (!(share > 0) || gcsim_collective_is_paper_pattern(c) ||
+    if (!(share > 0) || gcsim_collective_exchange(c) == GCSIM_EXCHANGE_PATTERN ||
         gcsim_collective_exchange(c) == GCSIM_EXCHANGE_PS)
         return;
     char msg[512];

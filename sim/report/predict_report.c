@@ -7,6 +7,7 @@
 
 #include "memory.h"
 #include "mfu.h"
+#include "engine.h"
 #include "predict_variability.h"
 #include "report_emit.h"
 #include "roofline.h"
@@ -362,7 +363,7 @@ report *predict_report_buckets(const gcsim_scenario *s, gcsim_error *err)
 #ifdef GCSIM_HAVE_DES
     gcsim_prediction p;
     gcsim_des_details d = {0};
-    if (gcsim_des_predict(s, &p, &d, err))
+    if (engine_run_des(s, &p, &d, err))
         return NULL;
     report *r = report_new_for_file("predict");
     report_meta_str(r, "table", "buckets");

@@ -1,4 +1,4 @@
-/* sim/cli/predict_steps.c: the per-step view of an iteration (predict_steps.h). */
+/* sim/report/predict_steps.c: the per-step view of an iteration (predict_steps.h). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -12,7 +12,7 @@ int predict_steps_fill(report *r, const gcsim_scenario *s, gcsim_error *err)
     if (gcsim_iteration_build(&it, s, err))
         return -1;
     double *call_s = calloc((size_t)(it.n_calls > 0 ? it.n_calls : 1), sizeof *call_s);
-    if (!call_s || gcsim_analytic_call_times(s, &it, call_s, err)) {
+    if (!call_s || gcsim_analytic_call_times(s->platform, s->placement.gpus, s->ps_shards, &it, call_s, err)) {
         if (!call_s)
             gcsim_fail(err, "out of memory");
         free(call_s);

@@ -10,8 +10,14 @@
  *     payloads and codec seconds. gcsim_iteration_build makes it from a gcsim_scenario
  *     (plain data parallelism, ZeRO-1/2/3, FSDP, HSDP, accumulation, checkpointing, the
  *     training stacks' programs, the papers' patterns); gcsim_iteration_free frees it.
- *   - gcsim_terngrad_inputs: what the TernGrad paper's closed form takes from a scenario
- *     (its compute time, gradient and wire bytes), for the analytic engine.
+ *   - gcsim_resolved_step: what an engine is handed: the iteration, the machine it runs
+ *     on (platform, placement, shards), whether it compresses, its samples, how the
+ *     analytic engine costs it (its programs, or the TernGrad paper's closed form from
+ *     gcsim_terngrad_inputs) and the run's options (variability, timeline, DES guard).
+ *     gcsim_step_resolve builds it once from a scenario; the engines read no scenario.
+ *   - the papers' patterns (gcsim_collective_is_paper_pattern, gcsim_scenario_compresses,
+ *     gcsim_scenario_training_check): decided here and nowhere else; they leave the step
+ *     as data (overlap, one bucket, the fused program, the costing).
  *   - gcsim_case_memo: what a group of cases differing only in GPU count shares (op prices,
  *     weak-scaling buckets), for sweeps.
  * Builds on sim/collectives (collectives.h: topology, schedules, the closed form, the
@@ -196,14 +202,85 @@ double gcsim_step_interference(const gcsim_scenario *s);
 /* What its closed form (sim/analytic/terngrad_model.h) takes from the scenario: T(1,1,K),
  * one GPU's profiled iteration for the batch (its compute profile, or the roofline's when
  * it has none); |g| in fp32 bytes; the bytes it sends (the payload when compressed, else
- * the gradient at the model's gradient precision). */
+ * the gradient at the model's gradient precision); the scaling. Fails, naming the model
+ * file, where T(1,1,K) is shorter than the host copy |g|/C_cwd it includes. */
 typedef struct {
     double T1_s;
     double g_dense_bytes;
     double g_wire_bytes;
     bool compressed;
+    bool strong_scaling;
 } gcsim_terngrad_inputs;
 int gcsim_terngrad_inputs_build(const gcsim_scenario *s, gcsim_terngrad_inputs *in,
                                 gcsim_error *err);
+
+/* ---- the papers' patterns and what they change in a step (step_rules.c) ---- */
+
+/* The papers' own performance models (TernGrad Appendix B and DGC's use of it, the
+ * collectives whose exchange is GCSIM_EXCHANGE_PATTERN): gradients aggregate on the nodes'
+ * CPUs, nothing overlaps backward, the whole gradient is one bucket, no stack's program
+ * runs, and the profile's T(1,1,K) includes one host copy of the gradient. Only the step
+ * builder (this room) asks; what it decides is data in the step it hands the engines
+ * (gcsim_resolved_step: overlap, buckets, calls, costing). Never a default outside the
+ * papers' figures. */
+bool gcsim_collective_is_paper_pattern(gcsim_collective c);
+
+/* Whether the scenario's gradients are compressed (and encode/decode time charged): a
+ * compressor other than "none" and something to exchange. One GPU exchanges nothing,
+ * except in the TernGrad paper's pattern, where even one GPU copies its gradient to the
+ * host for the update. The step records it (gcsim_resolved_step.compressed) for both
+ * engines. */
+bool gcsim_scenario_compresses(const gcsim_scenario *s);
+
+/* Fails where the scenario's training settings cannot apply to its collective: the
+ * papers' patterns (terngrad, dgc-paper) are the papers' own model of one plain
+ * data-parallel step, which neither shards, accumulates micro-batches nor recomputes. */
+int gcsim_scenario_training_check(const gcsim_scenario *s, gcsim_error *err);
+
+/* ---- the resolved step: what an engine is handed (step_resolve.c) ---- */
+
+/* How the analytic engine costs a step: its programs laid on the timeline, every call by
+ * its schedule; or, for the collective terngrad, the TernGrad paper's closed form
+ * (eq. 27-30, sim/analytic/terngrad_model.h) as published, from `terngrad`. The DES runs
+ * the programs whatever the costing. */
+typedef enum { GCSIM_COST_PROGRAMS, GCSIM_COST_TERNGRAD_FORM } gcsim_step_costing;
+
+struct gcsim_variability_s; /* sim/config/variability.h */
+struct gcsim_var_stats_s;
+
+/* One question for an engine, resolved: the step (blocks, buckets, programs, calls) and
+ * the machine it runs on, with everything an engine would otherwise read from a scenario.
+ * Built once by gcsim_step_resolve; both engines take it (analytic.h, des.h). */
+typedef struct {
+    gcsim_iteration it;
+    const gcsim_platform *platform;
+    gcsim_placement placement;     /* N GPUs as j machines of i */
+    gcsim_collective collective;   /* the one named (messages, the DES's size guard) */
+    int ps_shards;                 /* parameter server shards (0: one per machine) */
+    bool compressed;               /* gcsim_scenario_compresses */
+    double samples_per_iteration;  /* the batch over all GPUs and micro-batches */
+    gcsim_step_costing costing;
+    gcsim_terngrad_inputs terngrad; /* costing GCSIM_COST_TERNGRAD_FORM only */
+    /* Variable per-GPU compute (or NULL / off) and where its statistics go (or NULL). */
+    const struct gcsim_variability_s *variability;
+    struct gcsim_var_stats_s *variability_stats;
+    const char *timeline_path;     /* DES: Chrome trace output, or NULL */
+    long long des_max_messages;    /* DES: the scenario's size guard (0: default) */
+    /* Where it came from, for gcsim_step_resolve_on only (an engine never reads it). */
+    const gcsim_scenario *source;
+} gcsim_resolved_step;
+
+/* Builds the step of scenario s (gcsim_iteration_build, and for the collective terngrad
+ * the closed form's inputs first, whose refusals come first as they always did);
+ * gcsim_step_release frees it. s must outlive the step (the step points into it). */
+int gcsim_step_resolve(gcsim_resolved_step *st, const gcsim_scenario *s, gcsim_error *err);
+/* The same step rebuilt on platform q instead (a step depends on the fabric: NCCL's tuner
+ * picks each call's algorithm by its cost there), for an engine's expectation over
+ * fabrics (ECMP collisions, sim/analytic/analytic_fabric.c); stats: where its variable-
+ * compute statistics go (or NULL). */
+int gcsim_step_resolve_on(const gcsim_resolved_step *st, const gcsim_platform *q,
+                          struct gcsim_var_stats_s *stats, gcsim_resolved_step *out,
+                          gcsim_error *err);
+void gcsim_step_release(gcsim_resolved_step *st);
 
 #endif

@@ -17,10 +17,17 @@ int gcsim_terngrad_inputs_build(const gcsim_scenario *s, gcsim_terngrad_inputs *
     if (gcsim_profile_time_s(prof, s->batch, &in->T1_s, err))
         return -1;
     in->compressed = gcsim_scenario_compresses(s);
+    in->strong_scaling = s->scaling == SCALING_STRONG;
     in->g_dense_bytes = s->payload->dense_bytes;
     /* uncompressed, the gradient travels at the model's gradient precision */
     in->g_wire_bytes = in->compressed ? s->payload->total_bytes
                                       : in->g_dense_bytes *
                                             gcsim_precision_grad_elem_bytes(m->precision) / 4.0;
+    /* T(1,1,K) includes one host copy of the gradient at C_cwd (eq. 27) */
+    if (in->T1_s - in->g_dense_bytes / s->platform->intra.gpu_to_host_Bps <= 0.0)
+        return gcsim_fail(err, "%s: profiled time %g s for batch %d is shorter than copying the "
+                               "%g-byte gradient to the host at C_cwd, which the TernGrad model "
+                               "assumes it includes",
+                          m->source_path, in->T1_s, s->batch, in->g_dense_bytes);
     return 0;
 }

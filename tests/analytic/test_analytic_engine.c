@@ -6,6 +6,18 @@
 #include "analytic.h"
 #include "check.h"
 
+/* The engine on a scenario's step, resolved once (step.h): the engines take steps. */
+static int analytic_predict_s(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
+{
+    gcsim_resolved_step st;
+    if (gcsim_step_resolve(&st, s, err))
+        return -1;
+    int rc = gcsim_analytic_predict(&st, out, err);
+    gcsim_step_release(&st);
+    return rc;
+}
+
+
 /* 4 machines x 4 GPUs; C_gwd = 10e9 B/s, C_cwd = 12.5e9 B/s, C_nwd = 1 Gbps = 125e6 B/s,
  * C_ncost = 50 us, intra latency 5 us. */
 static const char *platform_json =
@@ -53,7 +65,7 @@ static double predict(gcsim_collective c, gcsim_scaling scaling, int gpus,
     gcsim_scenario s = {.platform = &platform, .model = &model, .payload = plan,
                         .scaling = scaling, .collective = c, .batch = 128};
     if (gcsim_platform_place(&platform, gpus, &s.placement, &err) ||
-        gcsim_analytic_predict(&s, out, &err)) {
+        analytic_predict_s(&s, out, &err)) {
         fprintf(stderr, "%s\n", err.message);
         return -1.0;
     }
@@ -120,7 +132,7 @@ int main(void)
     gcsim_scenario bf16_s = {.platform = &platform, .model = &model, .payload = &fp32,
                              .scaling = SCALING_WEAK, .collective = COLLECTIVE_RING, .batch = 128};
     CHECK(gcsim_platform_place(&platform, 16, &bf16_s.placement, &no_profile) == 0);
-    CHECK(gcsim_analytic_predict(&bf16_s, &p, &no_profile) != 0);
+    CHECK(analytic_predict_s(&bf16_s, &p, &no_profile) != 0);
     CHECK_STR_CONTAINS(no_profile.message, "no compute profile for GPU type \"testgpu\"");
     model.precision = GCSIM_PREC_FP32;
     /* Hierarchical, dense, i = 4, j = 4:

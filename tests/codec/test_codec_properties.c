@@ -21,6 +21,18 @@
 #include "step.h"
 #include "compressor.h"
 
+/* The engine on a scenario's step, resolved once (step.h): the engines take steps. */
+static int analytic_predict_s(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
+{
+    gcsim_resolved_step st;
+    if (gcsim_step_resolve(&st, s, err))
+        return -1;
+    int rc = gcsim_analytic_predict(&st, out, err);
+    gcsim_step_release(&st);
+    return rc;
+}
+
+
 static char root[512];
 
 static const char *path_of(const char *rel)
@@ -227,7 +239,7 @@ static int predict(const world *w, const char *spec, int gpus, const gcsim_codec
     gcsim_codec_setup_apply(&cs, &s);
     s.codec = codec ? codec : &cs.codec;
     if (gcsim_platform_place(&w->platform, gpus, &s.placement, &err) ||
-        gcsim_analytic_predict(&s, out, &err))
+        analytic_predict_s(&s, out, &err))
         goto fail_plan;
     gcsim_payload_plan_free(&plan);
     return 0;

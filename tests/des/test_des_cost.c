@@ -34,6 +34,19 @@
 #include "payload.h"
 #include "platform.h"
 
+/* The DES on a scenario's step, resolved once (step.h): the engines take steps. */
+static int des_predict_opts_s(const gcsim_scenario *s, const gcsim_des_options *o,
+                              gcsim_prediction *out, gcsim_des_details *d, gcsim_error *err)
+{
+    gcsim_resolved_step st;
+    if (gcsim_step_resolve(&st, s, err))
+        return -1;
+    int rc = gcsim_des_predict_opts(&st, o, out, d, err);
+    gcsim_step_release(&st);
+    return rc;
+}
+
+
 /* Estimates below this are printed, not checked (above). */
 #define MIN_CHECKED_CPU_S 0.2
 
@@ -68,7 +81,7 @@ static void iteration(gcsim_platform *p, const gcsim_model *m, gcsim_collective 
     *cpu_s = *est_cpu_s = 0;
     for (int run = 0; run < 3; run++) {
         gcsim_des_details d = {0};
-        int rc = gcsim_des_predict(&s, &out, &d, &err);
+        int rc = des_predict_opts_s(&s, NULL, &out, &d, &err);
         CHECK(rc == 0);
         if (rc != 0) {
             printf("%s\n", err.message);

@@ -23,6 +23,19 @@
 #include "payload.h"
 #include "platform.h"
 
+/* The DES on a scenario's step, resolved once (step.h): the engines take steps. */
+static int des_predict_opts_s(const gcsim_scenario *s, const gcsim_des_options *o,
+                              gcsim_prediction *out, gcsim_des_details *d, gcsim_error *err)
+{
+    gcsim_resolved_step st;
+    if (gcsim_step_resolve(&st, s, err))
+        return -1;
+    int rc = gcsim_des_predict_opts(&st, o, out, d, err);
+    gcsim_step_release(&st);
+    return rc;
+}
+
+
 #define TOLERANCE 0.005
 
 static void set_full(bool full)
@@ -75,7 +88,7 @@ static void iteration(const gcsim_platform *p, const gcsim_model *m, const gcsim
     for (int full = 0; full < 2; full++) {
         gcsim_prediction out;
         set_full(full);
-        CHECK(gcsim_des_predict(&s, &out, NULL, &err) == 0);
+        CHECK(des_predict_opts_s(&s, NULL, &out, NULL, &err) == 0);
         t[full] = out.iteration_s;
     }
     set_full(false);

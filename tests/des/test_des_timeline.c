@@ -21,6 +21,19 @@
 #include "des_test_platform.h"
 #include "payload.h"
 
+/* The DES on a scenario's step, resolved once (step.h): the engines take steps. */
+static int des_predict_opts_s(const gcsim_scenario *s, const gcsim_des_options *o,
+                              gcsim_prediction *out, gcsim_des_details *d, gcsim_error *err)
+{
+    gcsim_resolved_step st;
+    if (gcsim_step_resolve(&st, s, err))
+        return -1;
+    int rc = gcsim_des_predict_opts(&st, o, out, d, err);
+    gcsim_step_release(&st);
+    return rc;
+}
+
+
 static char *slurp(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -71,7 +84,7 @@ int main(void)
 
     gcsim_prediction on, off;
     gcsim_des_details d = {0}, d_off = {0};
-    int rc = gcsim_des_predict(&s, &on, &d, &err);
+    int rc = des_predict_opts_s(&s, NULL, &on, &d, &err);
     CHECK(rc == 0);
     if (rc) {
         fprintf(stderr, "%s\n", err.message);
@@ -103,7 +116,7 @@ int main(void)
 
     s.overlap = false;
     s.timeline_path = NULL;
-    CHECK(gcsim_des_predict(&s, &off, &d_off, &err) == 0);
+    CHECK(des_predict_opts_s(&s, NULL, &off, &d_off, &err) == 0);
     CHECK(d_off.buckets[0].exchange_start_s >= d_off.compute_end_s - 1e-12);
     CHECK(off.iteration_s > on.iteration_s);
     CHECK(off.exposed_comm_s > on.exposed_comm_s);
@@ -118,7 +131,7 @@ int main(void)
     s.codec = &tc;
     gcsim_prediction t;
     gcsim_des_details dt = {0};
-    CHECK(gcsim_des_predict(&s, &t, &dt, &err) == 0);
+    CHECK(des_predict_opts_s(&s, NULL, &t, &dt, &err) == 0);
     CHECK_REL(dt.encode_s, 1e8 / 1e10, 1e-9);
     CHECK_REL(dt.buckets[0].encode_s, 3e-3, 1e-9);
     CHECK(dt.decode_s > 0);
@@ -169,7 +182,7 @@ int main(void)
 
     /* errors are values: an unknown network model names the variable */
     gcsim_des_options bad = {.network_model = "nonsense"};
-    CHECK(gcsim_des_predict_opts(&s, &bad, &on, NULL, &err) != 0);
+    CHECK(des_predict_opts_s(&s, &bad, &on, NULL, &err) != 0);
     CHECK_STR_CONTAINS(err.message, "GCSIM_DES_NETWORK_MODEL");
 
     unlink(path);

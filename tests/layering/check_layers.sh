@@ -16,6 +16,13 @@
 #      parses options and dispatches, nothing builds on it.
 #   6. No room below sim/report (the rendering of results) includes it: the libraries
 #      compute, sim/report prints what they return.
+#   7. The engines take a resolved step (sim/step/step.h, gcsim_resolved_step): no source
+#      of sim/analytic or sim/des names a gcsim_scenario (the type or its helpers) or
+#      builds a step (gcsim_iteration_build, gcsim_terngrad_inputs_build,
+#      gcsim_step_resolve called); sim/planning/engine.c builds it and hands it over.
+#   8. The papers' patterns are decided where a step is built: no source of sim/ outside
+#      sim/step names gcsim_collective_is_paper_pattern; below the step a collective's
+#      exchange is data (gcsim_collective_exchange's table in sim/config/scenario.c).
 #
 # Prints every violation (file: included header: rule) and exits 1 if any, 0 otherwise.
 # `check_layers.sh --self-test` builds small trees with and without violations and checks
@@ -93,6 +100,23 @@ check() {
         [ "$room" = cli ] || [ "$room" = report ] || below_report="$below_report $root/sim/$room"
     done
     rule "no room below sim/report includes it" "$tmp/h.report" $below_report
+
+    # rule -> files that may not name what a pattern matches (grep -E)
+    names() { # name pattern folders...
+        name=$1 pat=$2
+        shift 2
+        for f in $(sources_of "$@"); do
+            grep -nE "$pat" "$f" | while IFS= read -r hit; do
+                echo "${f#"$root"/}:${hit%%:*}: $name"
+            done | grep . && bad=1
+        done
+    }
+    names "the engines take a resolved step, never a scenario" \
+        '(^|[^A-Za-z0-9_])gcsim_scenario|(^|[^A-Za-z0-9_])(gcsim_iteration_build|gcsim_terngrad_inputs_build|gcsim_step_resolve)[[:space:]]*[(]' \
+        "$root/sim/analytic" "$root/sim/des"
+    others=$(cd "$root/sim" 2>/dev/null && ls | grep -vx step | sed "s|^|$root/sim/|")
+    names "the papers' patterns are decided only where a step is built (sim/step)" \
+        'gcsim_collective_is_paper_pattern' $others
     rm -rf "$tmp"
     return $bad
 }
@@ -145,6 +169,13 @@ self_test() {
     expect 1 "sim/planning including a sim/report header"
     reset; mk tree/sim/report/report.h '/* */'; mk tree/sim/cli/main.c '#include "report.h"'
     expect 0 "sim/cli including sim/report"
+    reset; mk tree/sim/analytic/a.c 'int f(const gcsim_scenario *s);'; expect 1 "an engine taking a scenario"
+    reset; mk tree/sim/des/d.c 'x = gcsim_scenario_compresses(s);'; expect 1 "an engine calling a scenario helper"
+    reset; mk tree/sim/des/d.c 'rc = gcsim_iteration_build (&it, s, err);'; expect 1 "an engine building a step"
+    reset; mk tree/sim/analytic/a.c 'rc = gcsim_step_resolve_on(st, q, NULL, &on, err); /* gcsim_step_resolve */'
+    expect 0 "an engine rebuilding its step on another platform"
+    reset; mk tree/sim/config/scenario.c 'return gcsim_collective_is_paper_pattern(c);'; expect 1 "config/ asking for the papers' patterns"
+    reset; mk tree/sim/step/rules.c 'return gcsim_collective_is_paper_pattern(c);'; expect 0 "the step asking for the papers' patterns"
     [ $fails -eq 0 ] && echo "self-test: every rule caught its violation"
     return $fails
 }

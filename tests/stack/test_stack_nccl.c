@@ -24,6 +24,31 @@
 #include "des.h"
 #endif
 
+/* The engine on a scenario's step, resolved once (step.h): the engines take steps. */
+static int analytic_predict_s(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
+{
+    gcsim_resolved_step st;
+    if (gcsim_step_resolve(&st, s, err))
+        return -1;
+    int rc = gcsim_analytic_predict(&st, out, err);
+    gcsim_step_release(&st);
+    return rc;
+}
+#ifdef GCSIM_TEST_DES
+/* The DES on a scenario's step, resolved once (step.h): the engines take steps. */
+static int des_predict_opts_s(const gcsim_scenario *s, const gcsim_des_options *o,
+                              gcsim_prediction *out, gcsim_des_details *d, gcsim_error *err)
+{
+    gcsim_resolved_step st;
+    if (gcsim_step_resolve(&st, s, err))
+        return -1;
+    int rc = gcsim_des_predict_opts(&st, o, out, d, err);
+    gcsim_step_release(&st);
+    return rc;
+}
+#endif
+
+
 /* A stack whose calls cost 7 us, with no codec ops for fp32, PowerSGD or top-k. */
 static const char *stack_json =
     "{\"schema\": \"gcsim-stack/1\", \"name\": \"t\", \"description\": \"d\", \"source\": \"s\","
@@ -172,15 +197,15 @@ static void test_iteration(void)
     CHECK(gcsim_analytic_collective_time(&p, 4, c->collective, c->bytes.payload_bytes, 0,
                                          &sched_s, &err) == 0);
     CHECK_REL(sched_s, tc.schedule_s, 1e-12);
-    CHECK(gcsim_analytic_call_times(&s, &it, &call_s, &err) == 0);
+    CHECK(gcsim_analytic_call_times(s.platform, s.placement.gpus, s.ps_shards, &it, &call_s, &err) == 0);
     CHECK_REL(call_s, 7e-6 + fmax(tc.time_s, sched_s), 1e-12);
     gcsim_prediction ana;
-    CHECK(gcsim_analytic_predict(&s, &ana, &err) == 0);
+    CHECK(analytic_predict_s(&s, &ana, &err) == 0);
     CHECK_REL(ana.iteration_s, 100e-6 + call_s, 1e-9);
 #ifdef GCSIM_TEST_DES
     /* 3a. the DES charges it too */
     gcsim_prediction des;
-    CHECK(gcsim_des_predict(&s, &des, NULL, &err) == 0);
+    CHECK(des_predict_opts_s(&s, NULL, &des, NULL, &err) == 0);
     CHECK_REL(des.iteration_s, ana.iteration_s, 1e-3);
 #endif
     gcsim_iteration_free(&it);
@@ -210,8 +235,8 @@ static void test_engines(void)
         }
         gcsim_iteration it;
         gcsim_prediction ana, des;
-        if (gcsim_iteration_build(&it, &s, &err) || gcsim_analytic_predict(&s, &ana, &err) ||
-            gcsim_des_predict(&s, &des, NULL, &err)) {
+        if (gcsim_iteration_build(&it, &s, &err) || analytic_predict_s(&s, &ana, &err) ||
+            des_predict_opts_s(&s, NULL, &des, NULL, &err)) {
             fprintf(stderr, "%s: %s\n", specs[k], err.message);
             check_failures++;
             gcsim_payload_plan_free(&plan);

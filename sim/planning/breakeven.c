@@ -1,11 +1,11 @@
-/* sim/analytic/breakeven.c: break-even bandwidth of a compressor (breakeven.h). */
+/* sim/planning/breakeven.c: break-even bandwidth of a compressor (breakeven.h). */
 #include "breakeven.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "analytic.h"
+#include "engine.h"
 
 const char *gcsim_breakeven_status_name(gcsim_breakeven_status s)
 {
@@ -27,7 +27,8 @@ static int at(const gcsim_scenario *dense, const gcsim_scenario *comp, double ni
     p.nic.bandwidth_Bps = nic_Bps;
     gcsim_scenario d = *dense, c = *comp;
     d.platform = c.platform = &p;
-    if (gcsim_analytic_predict(&d, pd, err) || gcsim_analytic_predict(&c, pc, err))
+    /* each step built on this platform (engine_run): NCCL's tuner may pick otherwise there */
+    if (engine_run(ENGINE_ANALYTIC, &d, pd, err) || engine_run(ENGINE_ANALYTIC, &c, pc, err))
         return -1;
     return 0;
 }

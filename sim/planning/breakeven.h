@@ -1,7 +1,8 @@
 /*
- * sim/analytic/breakeven.h: the inter-node bandwidth below which a compressor beats fp32
+ * sim/planning/breakeven.h: the inter-node bandwidth below which a compressor beats fp32
  * (docs/codec.md, "Break-even"), by bisection on the platform's NIC bandwidth with the
- * analytic engine, codec cost and exchange included.
+ * analytic engine, codec cost and exchange included. A search over platforms above the
+ * engines (it was sim/analytic/breakeven.h until the engines took steps, issue 44).
  */
 #ifndef GCSIM_ANALYTIC_BREAKEVEN_H
 #define GCSIM_ANALYTIC_BREAKEVEN_H
