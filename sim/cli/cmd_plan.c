@@ -19,9 +19,12 @@
 #include "commands.h"
 #include "exchange_best.h"
 #include "inputs.h"
+#include "plan_answer.h"
 #include "plan_rank.h"
 #include "plan_run.h"
 #include "plan_search.h"
+#include "plan_setup.h"
+#include "mfu.h"
 #include "report.h"
 #include "sweep_case.h"
 #include "roofline.h"
@@ -41,6 +44,8 @@ static void plan_usage(FILE *out)
 "                  [--rank-by cost|time] [--gpus LIST] [--whole-nodes|--partial-nodes]\n"
 "                  [--search bounded|exhaustive]\n"
 "                  [--scaling weak|strong] [--batch K] [--engine analytic|des] [--top N]\n"
+"                  [--sharding LIST] [--act-ckpt[=LIST]] [--micro-batch LIST]\n"
+"                  [--global-batch B | --tokens-per-step T] [--best-per KEYS]\n"
 "                  [--format table|json|csv] [--output FILE]\n"
 "                  [--convergence best|catalog|train|bound|none]\n"
 "\n"
@@ -72,7 +77,8 @@ static void plan_usage(FILE *out)
 "                        exchange, allreduce (the payload's hop rule), allgather and ps,\n"
 "                        each with the schedule gcsim predict --exchange X picks, and keeps\n"
 "                        the fastest; the rows say which won and how much faster it is\n"
-"                        than the stack's own (4 evaluations per configuration)\n"
+"                        than the stack's own (4 evaluations per configuration)\n");
+    fprintf(out,
 "  --rank-by cost|time   cost: total cost of the work, or the cost per hour when no work\n"
 "                        is given; time: throughput (default: cost)\n"
 "  --gpus LIST           the GPU counts a configuration may take, at most 65536 (default: 1\n"
@@ -91,9 +97,23 @@ static void plan_usage(FILE *out)
 "  --top N               rows to show (default 10; 0: all)\n");
     fprintf(out,
 "  --sharding LIST       strategies to search: ddp, zero1, zero2, zero3, fsdp, hsdp[:G],\n"
-"                        zero3+qwz+hpz+qgz, ..., or all (ddp, zero1, zero2, fsdp, hsdp);\n"
-"                        default ddp, and all of them when ddp fits at no GPU count\n"
-"  --precision P, --optimizer O, --grad-accum K, --act-ckpt[=P], --mfu F   as in gcsim predict\n"
+"                        zero3+qwz+hpz+qgz, ..., or all: ddp, zero1, zero2, zero3, fsdp,\n"
+"                        zero3 with +qwz, +hpz, +qgz and all three (ZeRO++), hsdp on one\n"
+"                        node and on 2, 4, ... nodes up to half the GPUs; default ddp, and\n"
+"                        ddp, zero1, zero2, fsdp, hsdp when ddp fits at no GPU count\n"
+"  --act-ckpt[=LIST]     checkpointing: one policy for every case (full, op, every:N,\n"
+"                        fraction:P, as in gcsim predict), or a list searched, none for\n"
+"                        no checkpointing (--act-ckpt=none,op,full), all: none, op,\n"
+"                        every:2, full\n"
+"  --micro-batch LIST    samples per GPU per micro-batch to search (weak scaling)\n"
+"  --global-batch B      samples per optimizer step: each GPU count runs B / (GPUs x\n"
+"                        micro-batch) micro-batches per step, counts where that is not a\n"
+"                        whole number are skipped (counted, with the reason); micro-batches\n"
+"                        " PLAN_DEFAULT_MICRO_BATCHES " unless --micro-batch or --batch names them\n"
+"  --tokens-per-step T   the global batch in tokens (a whole number of the model's samples)\n"
+"  --best-per KEYS       rows: the best of each combination of platform, compressor, stack,\n"
+"                        sharding, act-ckpt, micro-batch (default: every configuration's)\n"
+"  --precision P, --optimizer O, --grad-accum K, --mfu F   as in gcsim predict\n"
 "  --compute-cv X, --compute-dist D, --slow-fraction F, --slow-factor X, --slow-rank R:X,\n"
 "  --seed N, --iterations K   variable compute and stragglers as in gcsim predict: each\n"
 "                    case's iteration is the mean (analytic: expected; DES: simulated)\n"
@@ -131,6 +151,11 @@ typedef struct {
     gcsim_exchange exchange;
     bool exchange_best;   /* --exchange best */
     sweep_list shardings;
+    sweep_list ckpts;        /* --act-ckpt=LIST: none, policies or all (plan_variant.h) */
+    sweep_list micro;        /* --micro-batch LIST */
+    long long global_batch;  /* --global-batch (samples), or from --tokens-per-step */
+    double tokens_per_step;
+    unsigned best_per;       /* --best-per keys (plan_answer.h); 0: every group's row */
     bool act_ckpt;
     gcsim_act_ckpt act_ckpt_policy;
     int precision, optimizer;     /* -1: the model's */
@@ -148,6 +173,8 @@ static void free_options(plan_options *o)
     sweep_list_free(&o->collectives);
     sweep_list_free(&o->stacks);
     sweep_list_free(&o->shardings);
+    sweep_list_free(&o->ckpts);
+    sweep_list_free(&o->micro);
 }
 
 static int parse_positive(const char *opt, const char *text, double *out)
@@ -182,13 +209,16 @@ static int parse_options(int argc, char **argv, plan_options *o)
         {"act-ckpt", optional_argument, 0, 1004},          {"mfu", required_argument, 0, 1005},
         {"convergence", required_argument, 0, 1006},
         {"search", required_argument, 0, 1008},
+        {"act-ckpts", required_argument, 0, 1009},   {"micro-batch", required_argument, 0, 1010},
+        {"micro-batches", required_argument, 0, 1010}, {"global-batch", required_argument, 0, 1011},
+        {"tokens-per-step", required_argument, 0, 1012}, {"best-per", required_argument, 0, 1013},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
     int ch;
     char msg[512];
     /* the training options take one value each: a second one replaced the first */
-    static const int once[] = {1003, 1004, 1005, 0};
+    static const int once[] = {1003, 1004, 1005, 1009, 1011, 1012, 1013, 0};
     unsigned seen = 0;
     cli_groups groups = {.variability = &o->variability, .goodput = &o->goodput};
     const struct option *all_longopts = cli_groups_begin(&groups, longopts);
@@ -290,11 +320,36 @@ static int parse_options(int argc, char **argv, plan_options *o)
                 return -1;
             }
             break;
-        case 1000:
-            if (sweep_list_add(&o->shardings, strcmp(optarg, "all") == 0
-                                                  ? "ddp,zero1,zero2,fsdp,hsdp" : optarg,
-                               "--sharding", msg, sizeof msg)) {
+        case 1000: /* "all" stays a word: its HSDP groups depend on the platforms */
+            if (sweep_list_add(&o->shardings, optarg, "--sharding", msg, sizeof msg)) {
                 fprintf(stderr, "gcsim plan: %s\n", msg);
+                return -1;
+            }
+            break;
+        case 1009:
+        case 1010: {
+            sweep_list *l = ch == 1009 ? &o->ckpts : &o->micro;
+            if (sweep_list_add(l, optarg, ch == 1009 ? "--act-ckpt" : "--micro-batch", msg,
+                               sizeof msg)) {
+                fprintf(stderr, "gcsim plan: %s\n", msg);
+                return -1;
+            }
+            break;
+        }
+        case 1011:
+            if (!cli_parse_int(optarg, 1, 1LL << 40, &o->global_batch)) {
+                fprintf(stderr, "gcsim plan: --global-batch: expected a positive integer "
+                                "(samples per optimizer step), got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 1012:
+            if (parse_positive("--tokens-per-step", optarg, &o->tokens_per_step))
+                return -1;
+            break;
+        case 1013:
+            if (plan_keys_parse(optarg, &o->best_per, msg, sizeof msg)) {
+                fprintf(stderr, "gcsim plan: --best-per: %s\n", msg);
                 return -1;
             }
             break;
@@ -311,6 +366,15 @@ static int parse_options(int argc, char **argv, plan_options *o)
                 return -1;
             break;
         case 1004:
+            /* a list (or none, all) is searched (--act-ckpts); one policy applies to all */
+            if (optarg && (strchr(optarg, ',') || !strcmp(optarg, "all") ||
+                           !strcmp(optarg, "none"))) {
+                if (sweep_list_add(&o->ckpts, optarg, "--act-ckpt", msg, sizeof msg)) {
+                    fprintf(stderr, "gcsim plan: %s\n", msg);
+                    return -1;
+                }
+                break;
+            }
             if (cli_training_act_ckpt("plan", optarg, &o->act_ckpt_policy))
                 return -1;
             o->act_ckpt = true;
@@ -358,6 +422,19 @@ static int parse_options(int argc, char **argv, plan_options *o)
     else if (o->exchange_best && o->shardings.n)
         problem = "--exchange best searches plain data parallelism's exchanges: not with "
                   "--sharding";
+    else if (o->act_ckpt && o->ckpts.n)
+        problem = "--act-ckpt: one policy or one list (--act-ckpt=none,op,full), not both";
+    else if (o->global_batch > 0 && o->tokens_per_step > 0)
+        problem = "--global-batch and --tokens-per-step both give the batch: use one";
+    else if ((o->global_batch > 0 || o->tokens_per_step > 0) && o->grad_accum > 0)
+        problem = "--grad-accum: the global batch sets the micro-batches per step at each "
+                  "GPU count: not with --global-batch or --tokens-per-step";
+    else if ((o->global_batch > 0 || o->tokens_per_step > 0 || o->micro.n) &&
+             o->scaling == SCALING_STRONG)
+        problem = "--scaling strong splits --batch over the GPUs: not with --global-batch, "
+                  "--tokens-per-step or --micro-batch";
+    else if (o->micro.n && o->batch)
+        problem = "--batch and --micro-batch both give the samples per GPU: use one";
     if (problem) {
         fprintf(stderr, "gcsim plan: %s\n", problem);
         return -1;
@@ -430,6 +507,14 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
     int c_conv_lo = report_column(r, "convergence_lo", "conv lo", 3);
     int c_conv_hi = report_column(r, "convergence_hi", "conv hi", 3);
     int c_conv_gap = report_column(r, "convergence_missed_gap_pts", "missed by pts", 1);
+    /* issue 46: what predict has for each row, and the variant's policy and micro-batches */
+    int c_tokens = report_column(r, "tokens_per_s", "tokens/s", 0);
+    int c_mfu = report_column(r, "mfu_pct", "MFU %", 1);
+    int c_mem = report_column_scaled(r, "memory_bytes_per_gpu", "mem GB", 1, 1e-9);
+    int c_ckpt = report_column(r, "act_ckpt_policy", "act ckpt", 0);
+    int c_mb = report_column(r, "micro_batch", "micro", 0);
+    int c_accum = report_column(r, "grad_accum", "accum", 0);
+    double train_flops = gcsim_model_train_flops_per_sample(pb->model);
     /* --goodput (issue 41): only when asked, last, so that a plan without it is as it was */
     int gp[6] = {0};
     if (pb->goodput) {
@@ -450,8 +535,9 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
     report_column_brief(r, c_step_h, "step hours");
     report_column_brief(r, c_conv_gap, "missed pts");
     {
-        const int lead[] = {c_rank, c_pf, c_gpus, c_j, c_comp, c_shard, c_tput, c_eff, c_rate,
-                            c_hours, c_total, c_bn, c_cmp, c_net, c_cod, c_coll, c_exch, c_stack};
+        const int lead[] = {c_rank, c_pf, c_gpus, c_comp, c_shard, c_ckpt, c_mb, c_accum,
+                            c_tokens, c_tput, c_mfu, c_mem, c_eff, c_rate, c_hours, c_total,
+                            c_bn, c_cmp, c_net, c_cod, c_coll, c_exch, c_stack, c_j};
         report_table_lead(r, 1, lead, (int)(sizeof lead / sizeof lead[0]));
     }
     for (int k = 0; k < n; k++) {
@@ -463,10 +549,11 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
         report_int(r, c_j, c->r.placement.machines);
         report_str_table(r, c_comp, pb->plans[c->compressor]->spec,
                          names->items[c->compressor]);
-        char sh[48] = "ddp";
-        if (pb->n_shardings > 0)
-            gcsim_sharding_format(&pb->shardings[c->sharding], sh, sizeof sh);
-        bool sharded = pb->n_shardings > 0 && pb->shardings[c->sharding].strategy != GCSIM_SHARD_DDP;
+        plan_variant v = plan_problem_variant(pb, c->variant);
+        char sh[48], ck[48];
+        gcsim_sharding_format(&v.sharding, sh, sizeof sh);
+        plan_ckpt_format(&v.ckpt, ck, sizeof ck);
+        bool sharded = v.sharding.strategy != GCSIM_SHARD_DDP;
         report_str(r, c_coll, sharded ? "ring (sharded)"
                                       : gcsim_collective_name(plan_candidate_collective(pb, c)));
         report_str(r, c_shard, sh);
@@ -485,10 +572,16 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
         report_num(r, c_cod, c->r.p.compress_s);
         if (!feasible)
             report_str(r, c_why, c->why);
-        report_str(r, c_exch, sweep_exchange_label(pb->n_shardings > 0
-                                                       ? &pb->shardings[c->sharding]
-                                                       : &(gcsim_sharding){0},
-                                                   c->r.exchange));
+        report_str(r, c_exch, sweep_exchange_label(&v.sharding, c->r.exchange));
+        report_str(r, c_ckpt, ck);
+        report_int(r, c_mb, c->micro_batch);
+        report_int(r, c_accum, c->grad_accum);
+        if (pb->model->tokens_per_sample > 0)
+            report_num(r, c_tokens, c->tput * pb->model->tokens_per_sample);
+        report_num(r, c_mfu, 100.0 * train_flops * c->tput /
+                                 ((double)c->gpus *
+                                  gcsim_mfu_peak_flops(pb->model, pb->platforms[c->platform])));
+        report_num(r, c_mem, plan_candidate_memory_bytes(pb, c));
         report_str(r, c_stack, sharded ? "none (sharded)" : c->r.stack->name);
         if (c->exchange_searched && c->own_samples_per_s > 0) {
             report_str(r, c_own, gcsim_exchange_name(c->own_exchange));
@@ -581,6 +674,10 @@ static void describe(report *r, const plan_options *o, const plan_problem *pb,
     else
         snprintf(shape, sizeof shape, "%d stack%s x %d collectives", pb->n_stacks,
                  pb->n_stacks == 1 ? "" : "s", pb->n_collectives);
+    int n_var = plan_problem_n_variants(pb);
+    if (n_var > 1) /* a sharded variant runs its own exchange, under no collective */
+        snprintf(shape + strlen(shape), sizeof shape - strlen(shape), " (ddp) or %d variants "
+                 "(sharding x act ckpt x micro-batch)", n_var);
     snprintf(buf, sizeof buf,
              "%lld configurations (%d platforms x %d compressors x %s x GPU counts %s); best "
              "GPU count per platform, compressor, stack and %s, ranked by %s",
@@ -729,7 +826,7 @@ int cmd_plan(int argc, char **argv)
     const gcsim_payload_plan **plans = NULL;
     const gcsim_stack **stacks = NULL;
     gcsim_collective *collectives = NULL;
-    gcsim_sharding *shardings = NULL;
+    plan_variant *variants = NULL;
     int *gpus = NULL;
     report *r = NULL;
     conv_factor *conv = NULL;
@@ -773,9 +870,6 @@ int cmd_plan(int argc, char **argv)
         gcsim_model_set_precision(own, (gcsim_precision)o.precision);
     if (o.optimizer >= 0)
         own->optimizer = (gcsim_optimizer)o.optimizer;
-    /* a policy the model cannot take is bad input (exit 2), not "no feasible configuration" */
-    if (o.act_ckpt && gcsim_act_ckpt_check(model, &o.act_ckpt_policy, &err))
-        goto fail;
     for (int p = 0; p < pb.n_platforms; p++)
         if (!(platforms[p] = sweep_cache_platform(cache, o.platforms.n ? o.platforms.items[p] : NULL, &err)))
             goto fail;
@@ -784,21 +878,7 @@ int cmd_plan(int argc, char **argv)
             if (gcsim_compute_override(own, platforms[p], o.batch ? (int)o.batch : own->batch_per_gpu,
                                        o.mfu, 0, &err))
                 goto fail;
-    int n_sh = o.shardings.n ? o.shardings.n : 1;
-    shardings = calloc((size_t)n_sh, sizeof *shardings);
-    if (!shardings) {
-        fprintf(stderr, "gcsim plan: out of memory\n");
-        goto done;
-    }
-    for (int k = 0; k < o.shardings.n; k++) {
-        if (cli_training_sharding("plan", o.shardings.items[k], &shardings[k]))
-            goto done;
-    }
-    pb.shardings = shardings;
-    pb.n_shardings = n_sh;
     pb.grad_accum = (int)o.grad_accum;
-    pb.act_ckpt = o.act_ckpt;
-    pb.act_ckpt_policy = o.act_ckpt_policy;
     pb.variability = o.variability.on ? &o.variability : NULL;
     for (int c = 0; c < pb.n_compressors; c++)
         if (!(plans[c] = sweep_cache_payload(cache, model, o.compressors.items[c], &err)))
@@ -856,39 +936,35 @@ int cmd_plan(int argc, char **argv)
                     pb.search == PLAN_SEARCH_BOUNDED ? "at least " : "", planned);
     }
 
-    if (plan_run(&pb, &res, &err))
+    if (o.tokens_per_step > 0 &&
+        (o.global_batch = plan_global_batch_of_tokens(model, o.tokens_per_step, &err)) < 0)
         goto fail;
-    bool widened = false;
-    if (!o.shardings.n && res.evaluated == 0 && res.skipped > 0 &&
-        strstr(res.first_error, "does not fit in GPU memory")) {
-        /* Plain data parallelism fits nowhere: search the sharded strategies, and say so. */
-        static const gcsim_sharding all[] = {{.strategy = GCSIM_SHARD_DDP},
-                                             {.strategy = GCSIM_SHARD_ZERO1},
-                                             {.strategy = GCSIM_SHARD_ZERO2},
-                                             {.strategy = GCSIM_SHARD_ZERO3, .fsdp = true},
-                                             {.strategy = GCSIM_SHARD_HSDP, .fsdp = true}};
-        plan_result_free(&res);
-        pb.shardings = all;
-        pb.n_shardings = (int)(sizeof all / sizeof *all);
-        widened = true;
-        if (plan_run(&pb, &res, &err))
-            goto fail;
-        if (res.evaluated == 0 && !pb.act_ckpt) {
-            plan_result_free(&res);
-            pb.act_ckpt = true;
-            if (plan_run(&pb, &res, &err))
-                goto fail;
-        }
-    }
-    int n_rows = res.n_rows;
+    pb.global_batch = o.global_batch;
+    plan_request rq = {.shardings = &o.shardings, .ckpts = &o.ckpts, .micro = &o.micro,
+                       .act_ckpt = o.act_ckpt, .act_ckpt_policy = o.act_ckpt_policy,
+                       .batch = (int)o.batch, .global_batch = o.global_batch,
+                       .max_gpus = pb.gpus && pb.n_gpus > 0 ? pb.gpus[pb.n_gpus - 1] : 0};
+    plan_widening widened;
+    if (plan_run_widening(&pb, &rq, &res, &variants, &widened, &err))
+        goto fail;
+    /* the answer per platform, from every feasible row (before --best-per and --top) */
+    char answers[8][1200];
+    int answered[8], n_answers = 0;
+    for (int p = 0; res.feasible && p < pb.n_platforms && n_answers < 8; p++)
+        if (!plan_answer_platform(&pb, res.rows, res.n_rows, p, answers[n_answers],
+                                  sizeof answers[0]))
+            answered[n_answers++] = p;
+    int n_shown = o.best_per ? plan_rows_best_per(&pb, res.rows, res.n_rows, o.best_per)
+                             : res.n_rows;
+    int n_rows = n_shown;
     if (o.top > 0 && n_rows > o.top)
         n_rows = (int)o.top;
     r = build_report(&pb, &o.compressors, res.rows, n_rows, res.feasible, conv);
     describe(r, &o, &pb, model, o.batch ? (int)o.batch : model->batch_per_gpu, res.evaluated);
     cli_convergence_notes(r, o.convergence, (const char *const *)o.compressors.items,
                           pb.n_compressors, conv);
-    if (widened)
-        report_note(r, "sharding", pb.act_ckpt && !o.act_ckpt
+    if (widened != PLAN_WIDENED_NO)
+        report_note(r, "sharding", widened == PLAN_WIDENED_CKPT
                                        ? "plain data parallelism (ddp) fits at no GPU count "
                                          "searched, nor does any sharded strategy without "
                                          "activation checkpointing: searched ddp, zero1, zero2, "
@@ -901,6 +977,22 @@ int cmd_plan(int argc, char **argv)
         snprintf(line, sizeof line, "%lld candidate(s) skipped; the first: %s", res.skipped,
                  res.first_error);
         report_note(r, "skipped", line);
+        /* by reason, when there is more than one kind (issue 46: a row or a count each) */
+        const struct { long long n; const char *key, *what, *first; } by[] = {
+            {res.skipped_memory, "skipped.memory", "do not fit in GPU memory", res.first_memory},
+            {res.skipped_sharding, "skipped.sharding", "the sharding refuses", res.first_sharding},
+            {res.skipped_batch, "skipped.batch", "the global batch does not divide",
+             res.first_batch},
+            {res.skipped_other, "skipped.other", "cannot run", res.first_other}};
+        int kinds = 0;
+        for (int k = 0; k < 4; k++)
+            kinds += by[k].n > 0;
+        for (int k = 0; kinds > 1 && k < 4; k++)
+            if (by[k].n > 0) {
+                snprintf(line, sizeof line, "%lld %s; the first: %s", by[k].n, by[k].what,
+                         by[k].first);
+                report_note(r, by[k].key, line);
+            }
     }
     if (res.n_unimplemented > 0) {
         char line[700];
@@ -921,9 +1013,12 @@ int cmd_plan(int argc, char **argv)
     if (res.feasible) {
         char line[1024];
         snprintf(line, sizeof line,
-                 "%d of %d (platform, compressor, stack, %s) combinations meet the target%s",
-                 res.n_rows, res.n_groups - res.n_unimplemented, o.exchange_best ? "best exchange" : "collective",
-                 n_rows < res.n_rows ? " (the best shown; --top 0 for all)" : "");
+                 "%d of %d (platform, compressor, stack, %s%s) combinations meet the target%s",
+                 res.n_rows, res.n_combinations - res.n_unimplemented,
+                 o.exchange_best ? "best exchange" : "collective",
+                 plan_problem_n_variants(&pb) > 1 ? " or sharding, act ckpt, micro-batch" : "",
+                 n_rows < n_shown ? " (the best shown; --top 0 for all)"
+                 : n_shown < res.n_rows ? " (the best per --best-per shown)" : "");
         report_note(r, "result", line);
     } else {
         char line[1200];
@@ -933,6 +1028,11 @@ int cmd_plan(int argc, char **argv)
     }
     if (o.exchange_best)
         describe_exchange_search(r, &pb, res.rows, n_rows);
+    for (int a = 0; a < n_answers; a++) {
+        char key[200];
+        snprintf(key, sizeof key, "answer.%s", pb.platforms[answered[a]]->name);
+        report_note(r, key, answers[a]);
+    }
     if (write_report(r, &o))
         goto done;
     status = res.feasible ? EXIT_OK : EXIT_CHECK_FAILED;
@@ -948,7 +1048,7 @@ done:
     free(plans);
     free(stacks);
     free(collectives);
-    free(shardings);
+    free(variants);
     free(conv);
     sweep_cache_free(cache);
     free_options(&o);
