@@ -950,7 +950,10 @@ int cmd_plan(int argc, char **argv)
     /* the answer per platform, from every feasible row (before --best-per and --top) */
     char answers[8][1200];
     int answered[8], n_answers = 0;
-    for (int p = 0; res.feasible && p < pb.n_platforms && n_answers < 8; p++)
+    /* only where training variants were searched: a plan of platforms and compressors
+     * answers in its first rows */
+    for (int p = 0; res.feasible && plan_problem_n_variants(&pb) > 1 && p < pb.n_platforms &&
+                    n_answers < 8; p++)
         if (!plan_answer_platform(&pb, res.rows, res.n_rows, p, answers[n_answers],
                                   sizeof answers[0]))
             answered[n_answers++] = p;
