@@ -23,6 +23,7 @@
 #include "plan_rank.h"
 #include "plan_run.h"
 #include "plan_search.h"
+#include "plan_notes.h"
 #include "plan_setup.h"
 #include "mfu.h"
 #include "report.h"
@@ -611,15 +612,10 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
     return r;
 }
 
-static void describe(report *r, const plan_options *o, const plan_problem *pb,
-                     const gcsim_model *m, int batch, long long evaluated)
+/* The plan's meta (JSON, CSV header comments): the model, the target, what was searched. */
+static void describe_meta(report *r, const plan_options *o, const plan_problem *pb,
+                          const gcsim_model *m, int batch, long long evaluated)
 {
-    char buf[1400];
-    snprintf(buf, sizeof buf, "%s (%s), %s scaling, %s %d, engine %s", m->name, m->source_path,
-             gcsim_scaling_name(o->scaling),
-             o->scaling == SCALING_STRONG ? "global mini-batch" : "mini-batch per GPU", batch,
-             engine_name(o->engine));
-    report_note(r, "model", buf);
     report_meta_scenario(r, NULL, m, NULL, NULL);
     report_meta_str(r, "engine", engine_name(o->engine));
     report_meta_str(r, "scaling", gcsim_scaling_name(o->scaling));
@@ -640,125 +636,30 @@ static void describe(report *r, const plan_options *o, const plan_problem *pb,
     report_meta_str(r, "rank_by", o->rank_by_time ? "time"
                                   : pb->target.work_samples > 0 ? "total_cost"
                                                                 : "cost_per_hour");
-    size_t len = 0;
-    buf[0] = '\0';
-    if (o->target_tput > 0)
-        len += (size_t)snprintf(buf + len, sizeof buf - len, "at least %.6g samples/s",
-                                o->target_tput);
-    if (pb->target.work_samples > 0) {
-        len += (size_t)snprintf(buf + len, sizeof buf - len, "%strain %.6g samples", len ? "; " : "",
-                                pb->target.work_samples);
-        if (o->epochs > 0)
-            len += (size_t)snprintf(buf + len, sizeof buf - len, " (%.6g epochs of %.6g)",
-                                    o->epochs, o->dataset_size);
-    }
-    if (o->deadline_h > 0)
-        len += (size_t)snprintf(buf + len, sizeof buf - len, " within %.6g h (%.6g samples/s)",
-                                o->deadline_h, pb->target.work_samples / (o->deadline_h * 3600.0));
-    if (o->budget_usd > 0)
-        snprintf(buf + len, sizeof buf - len, "%sbudget $%.2f", len ? "; " : "", o->budget_usd);
-    report_note(r, "target", buf);
-    char counts[600];
-    snprintf(counts, sizeof counts, "%.400s, %s",
-             o->gpus ? o->gpus : o->whole_nodes ? "1..one node, then whole nodes"
-                                                : "1..platform size",
-             pb->search == PLAN_SEARCH_EXHAUSTIVE
-                 ? "every count (--search exhaustive)"
-                 : "searched on a grid of 2 counts per doubling refined around the best "
-                   "(--search bounded)");
-    char shape[160];
-    if (pb->exchange_best)
-        snprintf(shape, sizeof shape, "%d stack%s x the best of %d exchanges (the stack's own, "
-                 "allreduce, allgather, ps)",
-                 pb->n_stacks, pb->n_stacks == 1 ? "" : "s", EXCHANGE_BEST_TRIES);
-    else
-        snprintf(shape, sizeof shape, "%d stack%s x %d collectives", pb->n_stacks,
-                 pb->n_stacks == 1 ? "" : "s", pb->n_collectives);
-    int n_var = plan_problem_n_variants(pb);
-    if (n_var > 1) /* a sharded variant runs its own exchange, under no collective */
-        snprintf(shape + strlen(shape), sizeof shape - strlen(shape), " (ddp) or %d variants "
-                 "(sharding x act ckpt x micro-batch)", n_var);
-    snprintf(buf, sizeof buf,
-             "%lld configurations (%d platforms x %d compressors x %s x GPU counts %s); best "
-             "GPU count per platform, compressor, stack and %s, ranked by %s",
-             evaluated, pb->n_platforms, pb->n_compressors, shape, counts,
-             pb->exchange_best ? "exchange" : "collective",
-             o->rank_by_time ? "time (throughput)" : pb->target.work_samples > 0 ? "total cost" : "cost per hour");
-    report_note(r, "searched", buf);
-    /* which stack each platform ran: the rows name theirs, this says where it came from */
-    size_t at = 0;
-    buf[0] = '\0';
-    for (int p = 0; p < pb->n_platforms && at < sizeof buf; p++)
-        for (int t = 0; t < pb->n_stacks && at < sizeof buf; t++) {
-            const gcsim_stack *st = pb->stacks[p * pb->n_stacks + t];
-            int w = snprintf(buf + at, sizeof buf - at, "%s%s: %s (%s)", at ? "; " : "",
-                             pb->platforms[p]->name, st->name, st->path);
-            at += w > 0 ? (size_t)w : 0;
-        }
-    report_note(r, "stacks", buf);
-    if (pb->goodput) {
-        goodput_result g;
-        gcsim_error err;
-        const gcsim_platform *pf = pb->platforms[0];
-        if (!goodput_evaluate(pb->goodput, m, pf->gpus_per_node, pf->gpus_per_node, 0.0, &g,
-                              &err)) {
-            goodput_describe(pb->goodput, &g, buf, sizeof buf);
-            size_t at2 = strlen(buf);
-            snprintf(buf + at2, sizeof buf - at2, "; hours, cost, feasibility and ranking count "
-                     "goodput, per-step hours failures but not convergence");
-            report_note(r, "goodput", buf);
-                        report_meta_str(r, "goodput.checkpoint_interval_rule", g.rule_name);
-            report_meta_num(r, "goodput.checkpoint_bytes", g.checkpoint_bytes);
-            const goodput_options *go = pb->goodput;
-            report_meta_num(r, go->node_mtbf_h > 0 ? "goodput.node_mtbf_hours"
-                                                   : "goodput.gpu_mtbf_hours",
-                            go->node_mtbf_h > 0  ? go->node_mtbf_h
-                            : go->gpu_mtbf_h > 0 ? go->gpu_mtbf_h
-                                                 : GOODPUT_DEFAULT_GPU_MTBF_H);
-        }
+    goodput_result g;
+    gcsim_error err;
+    const gcsim_platform *pf = pb->platforms[0];
+    if (pb->goodput && !goodput_evaluate(pb->goodput, m, pf->gpus_per_node, pf->gpus_per_node,
+                                         0.0, &g, &err)) {
+        const goodput_options *go = pb->goodput;
+        report_meta_str(r, "goodput.checkpoint_interval_rule", g.rule_name);
+        report_meta_num(r, "goodput.checkpoint_bytes", g.checkpoint_bytes);
+        report_meta_num(r, go->node_mtbf_h > 0 ? "goodput.node_mtbf_hours"
+                                               : "goodput.gpu_mtbf_hours",
+                        go->node_mtbf_h > 0  ? go->node_mtbf_h
+                        : go->gpu_mtbf_h > 0 ? go->gpu_mtbf_h
+                                             : GOODPUT_DEFAULT_GPU_MTBF_H);
     }
 }
 
-/* --exchange best: which exchange won where, and by how much over the stack's own (the
- * rows have it per configuration; this is the sentence a reader looks for). */
-static void describe_exchange_search(report *r, const plan_problem *pb, const plan_candidate *rows,
-                                     int n)
+/* The notes into the report, in order; the warnings on standard error too. */
+static void put_notes(report *r, const plan_notes *n)
 {
-    int moved = 0;
-    const plan_candidate *most = NULL;
-    for (int k = 0; k < n; k++) {
-        const plan_candidate *c = &rows[k];
-        if (c->own_samples_per_s > 0 && c->r.exchange == c->own_exchange &&
-            c->tput <= c->own_samples_per_s)
-            continue;
-        moved++;
-        if (!most || (c->own_samples_per_s > 0 &&
-                      (most->own_samples_per_s <= 0 ||
-                       c->tput / c->own_samples_per_s > most->tput / most->own_samples_per_s)))
-            most = c;
+    for (int k = 0; k < n->n; k++) {
+        report_note(r, n->v[k].key, n->v[k].text);
+        if (n->v[k].warn)
+            fprintf(stderr, "gcsim plan: warning: %s\n", n->v[k].text);
     }
-    char line[768];
-    if (!most) {
-        snprintf(line, sizeof line, "every configuration shown is fastest with its stack's own "
-                                    "exchange");
-    } else if (most->own_samples_per_s > 0) {
-        snprintf(line, sizeof line, "%d of %d configurations shown are faster with another "
-                 "exchange than their stack's own; the most: %s, %d GPUs, %s under %s runs %.3gx "
-                 "faster by %s (%s) than by the stack's %s", moved, n,
-                 pb->platforms[most->platform]->name, most->gpus,
-                 pb->plans[most->compressor]->spec, most->r.stack->name,
-                 most->tput / most->own_samples_per_s, gcsim_exchange_name(most->r.exchange),
-                 gcsim_collective_name(most->r.collective),
-                 gcsim_exchange_name(most->own_exchange));
-    } else {
-        snprintf(line, sizeof line, "%d of %d configurations shown are faster with another "
-                 "exchange than their stack's own; %s, %d GPUs, %s under %s runs only by %s (the "
-                 "stack's own exchange cannot run it)", moved, n,
-                 pb->platforms[most->platform]->name, most->gpus,
-                 pb->plans[most->compressor]->spec, most->r.stack->name,
-                 gcsim_exchange_name(most->r.exchange));
-    }
-    report_note(r, "exchange", line);
 }
 
 static int write_report(const report *r, const plan_options *o)
@@ -827,6 +728,7 @@ int cmd_plan(int argc, char **argv)
     const gcsim_stack **stacks = NULL;
     gcsim_collective *collectives = NULL;
     plan_variant *variants = NULL;
+    plan_notes described = {0}, outcome = {0}, answers = {0};
     int *gpus = NULL;
     report *r = NULL;
     conv_factor *conv = NULL;
@@ -948,94 +850,33 @@ int cmd_plan(int argc, char **argv)
     if (plan_run_widening(&pb, &rq, &res, &variants, &widened, &err))
         goto fail;
     /* the answer per platform, from every feasible row (before --best-per and --top) */
-    char answers[8][1200];
-    int answered[8], n_answers = 0;
-    /* only where training variants were searched: a plan of platforms and compressors
-     * answers in its first rows */
-    for (int p = 0; res.feasible && plan_problem_n_variants(&pb) > 1 && p < pb.n_platforms &&
-                    n_answers < 8; p++)
-        if (!plan_answer_platform(&pb, res.rows, res.n_rows, p, answers[n_answers],
-                                  sizeof answers[0]))
-            answered[n_answers++] = p;
+    plan_notes_answers(&answers, &pb, &res);
     int n_shown = o.best_per ? plan_rows_best_per(&pb, res.rows, res.n_rows, o.best_per)
                              : res.n_rows;
     int n_rows = n_shown;
     if (o.top > 0 && n_rows > o.top)
         n_rows = (int)o.top;
     r = build_report(&pb, &o.compressors, res.rows, n_rows, res.feasible, conv);
-    describe(r, &o, &pb, model, o.batch ? (int)o.batch : model->batch_per_gpu, res.evaluated);
+    int batch = o.batch ? (int)o.batch : model->batch_per_gpu;
+    describe_meta(r, &o, &pb, model, batch, res.evaluated);
+    plan_asked asked = {.target_tput = o.target_tput, .epochs = o.epochs,
+                        .dataset_size = o.dataset_size, .deadline_h = o.deadline_h,
+                        .budget_usd = o.budget_usd, .gpus = o.gpus, .batch = batch,
+                        .engine = engine_name(o.engine)};
+    plan_notes_describe(&described, &pb, &asked, res.evaluated);
+    put_notes(r, &described);
     cli_convergence_notes(r, o.convergence, (const char *const *)o.compressors.items,
                           pb.n_compressors, conv);
-    if (widened != PLAN_WIDENED_NO)
-        report_note(r, "sharding", widened == PLAN_WIDENED_CKPT
-                                       ? "plain data parallelism (ddp) fits at no GPU count "
-                                         "searched, nor does any sharded strategy without "
-                                         "activation checkpointing: searched ddp, zero1, zero2, "
-                                         "fsdp and hsdp with --act-ckpt (--sharding, --act-ckpt)"
-                                       : "plain data parallelism (ddp) fits at no GPU count "
-                                         "searched: searched zero1, zero2, fsdp and hsdp as "
-                                         "well (--sharding)");
-    if (res.skipped > 0) {
-        char line[700];
-        snprintf(line, sizeof line, "%lld candidate(s) skipped; the first: %s", res.skipped,
-                 res.first_error);
-        report_note(r, "skipped", line);
-        /* by reason, when there is more than one kind (issue 46: a row or a count each) */
-        const struct { long long n; const char *key, *what, *first; } by[] = {
-            {res.skipped_memory, "skipped.memory", "do not fit in GPU memory", res.first_memory},
-            {res.skipped_sharding, "skipped.sharding", "the sharding refuses", res.first_sharding},
-            {res.skipped_batch, "skipped.batch", "the global batch does not divide",
-             res.first_batch},
-            {res.skipped_other, "skipped.other", "cannot run", res.first_other}};
-        int kinds = 0;
-        for (int k = 0; k < 4; k++)
-            kinds += by[k].n > 0;
-        for (int k = 0; kinds > 1 && k < 4; k++)
-            if (by[k].n > 0) {
-                snprintf(line, sizeof line, "%lld %s; the first: %s", by[k].n, by[k].what,
-                         by[k].first);
-                report_note(r, by[k].key, line);
-            }
+    plan_notes_outcome(&outcome, &pb, &res, widened, n_rows, n_shown);
+    put_notes(r, &outcome);
+    put_notes(r, &answers);
+    if (described.failed || outcome.failed || answers.failed) {
+        fprintf(stderr, "gcsim plan: out of memory\n");
+        status = EXIT_INTERNAL;
+        goto done;
     }
-    if (res.n_unimplemented > 0) {
-        char line[700];
-        snprintf(line, sizeof line, "%d (platform, compressor, stack, collective) combination(s) "
-                 "not searched: the stack does not implement their exchange (give --collectives "
-                 "to run them as a what-if); the first: %s",
-                 res.n_unimplemented, res.first_unimplemented);
-        report_note(r, "not in the stack", line);
-    }
-    if (res.n_whatif > 0) {
-        char line[700];
-        snprintf(line, sizeof line, "%d (platform, compressor, stack, collective) combination(s) "
-                 "searched as named, though the stack does not implement their exchange; the "
-                 "first: %s", res.n_whatif, res.first_whatif);
-        report_note(r, "what-if", line);
-        fprintf(stderr, "gcsim plan: warning: %s\n", line);
-    }
-    if (res.feasible) {
-        char line[1024];
-        snprintf(line, sizeof line,
-                 "%d of %d (platform, compressor, stack, %s%s) combinations meet the target%s",
-                 res.n_rows, res.n_combinations - res.n_unimplemented,
-                 o.exchange_best ? "best exchange" : "collective",
-                 plan_problem_n_variants(&pb) > 1 ? " or sharding, act ckpt, micro-batch" : "",
-                 n_rows < n_shown ? " (the best shown; --top 0 for all)"
-                 : n_shown < res.n_rows ? " (the best per --best-per shown)" : "");
-        report_note(r, "result", line);
-    } else {
-        char line[1200];
-        snprintf(line, sizeof line, "no feasible configuration: %s; the closest follow", res.why);
-        report_note(r, "result", line);
+    if (!res.feasible)
         fprintf(stderr, "gcsim plan: no feasible configuration: %s\n", res.why);
-    }
-    if (o.exchange_best)
-        describe_exchange_search(r, &pb, res.rows, n_rows);
-    for (int a = 0; a < n_answers; a++) {
-        char key[200];
-        snprintf(key, sizeof key, "answer.%s", pb.platforms[answered[a]]->name);
-        report_note(r, key, answers[a]);
-    }
     if (write_report(r, &o))
         goto done;
     status = res.feasible ? EXIT_OK : EXIT_CHECK_FAILED;
@@ -1052,6 +893,9 @@ done:
     free(stacks);
     free(collectives);
     free(variants);
+    plan_notes_free(&described);
+    plan_notes_free(&outcome);
+    plan_notes_free(&answers);
     free(conv);
     sweep_cache_free(cache);
     free_options(&o);
