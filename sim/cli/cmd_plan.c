@@ -536,8 +536,8 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
     report_column_brief(r, c_step_h, "step hours");
     report_column_brief(r, c_conv_gap, "missed pts");
     {
-        const int lead[] = {c_rank, c_pf, c_gpus, c_comp, c_shard, c_ckpt, c_mb, c_accum,
-                            c_tokens, c_tput, c_mfu, c_mem, c_eff, c_rate, c_hours, c_total,
+        const int lead[] = {c_rank, c_pf, c_gpus, c_shard, c_ckpt, c_mb, c_accum, c_tokens,
+                            c_mfu, c_mem, c_comp, c_tput, c_eff, c_rate, c_hours, c_total,
                             c_bn, c_cmp, c_net, c_cod, c_coll, c_exch, c_stack, c_j};
         report_table_lead(r, 1, lead, (int)(sizeof lead / sizeof lead[0]));
     }
@@ -863,7 +863,7 @@ int cmd_plan(int argc, char **argv)
                         .dataset_size = o.dataset_size, .deadline_h = o.deadline_h,
                         .budget_usd = o.budget_usd, .gpus = o.gpus, .batch = batch,
                         .engine = engine_name(o.engine)};
-    plan_notes_describe(&described, &pb, &asked, res.evaluated);
+    plan_notes_describe(&described, &pb, &asked, res.evaluated, res.skipped);
     put_notes(r, &described);
     cli_convergence_notes(r, o.convergence, (const char *const *)o.compressors.items,
                           pb.n_compressors, conv);

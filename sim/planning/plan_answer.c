@@ -75,7 +75,7 @@ int plan_answer_platform(const plan_problem *pb, const plan_candidate *rows, int
     const plan_candidate *without = first(pb, rows, n, p, compressed, 0);
     if (with && without && at < size)
         at += (size_t)snprintf(out + at, size - at, "; compression: the best compressed row "
-                               "(%s, %s) %+.1f%% against the best uncompressed",
+                               "(%s, %s) %+.2f%% against the best uncompressed",
                                pb->plans[with->compressor]->spec,
                                with == best ? "ranked first" : "not first", gain_pct(with, without));
     const plan_candidate *zpp = first(pb, rows, n, p, zeropp, 1);
@@ -86,7 +86,7 @@ int plan_answer_platform(const plan_problem *pb, const plan_candidate *rows, int
         plan_variant vb = plan_problem_variant(pb, plain->variant);
         gcsim_sharding_format(&va.sharding, a, sizeof a);
         gcsim_sharding_format(&vb.sharding, b, sizeof b);
-        snprintf(out + at, size - at, "; ZeRO++: the best with it (%s) %+.1f%% against the best "
+        snprintf(out + at, size - at, "; ZeRO++: the best with it (%s) %+.2f%% against the best "
                  "without (%s)", a, gain_pct(zpp, plain), b);
     }
     return 0;

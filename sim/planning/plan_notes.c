@@ -61,7 +61,7 @@ static void add_warning(plan_notes *n, const char *key, const char *fmt, ...)
 }
 
 void plan_notes_describe(plan_notes *n, const plan_problem *pb, const plan_asked *o,
-                         long long evaluated)
+                         long long evaluated, long long skipped)
 {
     const gcsim_model *m = pb->model;
     int batch = o->batch;
@@ -116,6 +116,9 @@ void plan_notes_describe(plan_notes *n, const plan_problem *pb, const plan_asked
              evaluated, pb->n_platforms, pb->n_compressors, shape, counts,
              pb->exchange_best ? "exchange" : "collective",
              pb->rank_by_time ? "time (throughput)" : pb->target.work_samples > 0 ? "total cost" : "cost per hour");
+    if (skipped > 0) /* the configurations tried, not only those that ran */
+        snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "; %lld more could not run "
+                 "(skipped, below)", skipped);
     plan_notes_add(n, "searched", "%s", buf);
     /* which stack each platform ran: the rows name theirs, this says where it came from */
     size_t at = 0;

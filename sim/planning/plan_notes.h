@@ -37,9 +37,10 @@ typedef struct {
     const char *engine; /* its name */
 } plan_asked;
 
-/* model, target, searched, stacks (and goodput when on). */
+/* model, target, searched (evaluated candidates, and skipped ones when any), stacks (and
+ * goodput when on). */
 void plan_notes_describe(plan_notes *n, const plan_problem *pb, const plan_asked *a,
-                         long long evaluated);
+                         long long evaluated, long long skipped);
 /* sharding (when widened), skipped (and by reason), not in the stack, what-if (warn),
  * result; with exchange_best the exchange search over the rows shown. n_rows: rows shown,
  * n_shown: rows left by --best-per (res->n_rows without it). */
