@@ -723,10 +723,7 @@ int cmd_plan(int argc, char **argv)
                        .search = o.search,
                        .goodput = o.goodput.on ? &o.goodput : NULL};
     plan_result res = {0};
-    const gcsim_platform **platforms = NULL;
-    const gcsim_payload_plan **plans = NULL;
-    const gcsim_stack **stacks = NULL;
-    gcsim_collective *collectives = NULL;
+    plan_loaded loaded = {0};
     plan_variant *variants = NULL;
     plan_notes described = {0}, outcome = {0}, answers = {0};
     int *gpus = NULL;
@@ -743,48 +740,16 @@ int cmd_plan(int argc, char **argv)
     pb.target.budget_usd = o.budget_usd;
     if (o.deadline_h > 0 && pb.target.work_samples / (o.deadline_h * 3600.0) > pb.target.need_samples_per_s)
         pb.target.need_samples_per_s = pb.target.work_samples / (o.deadline_h * 3600.0);
-    pb.n_platforms = o.platforms.n ? o.platforms.n : 1;
-    pb.n_compressors = o.compressors.n;
-    pb.n_stacks = o.stacks.n ? o.stacks.n : 1;
-    gcsim_collective defaults[COLLECTIVE_COUNT];
-    int n_defaults = plan_default_collectives(o.exchange, defaults, COLLECTIVE_COUNT);
-    pb.n_collectives = o.collectives.n ? o.collectives.n : n_defaults;
-    pb.collectives_default = !o.collectives.n;
-    platforms = calloc((size_t)pb.n_platforms, sizeof *platforms);
-    plans = calloc((size_t)pb.n_compressors, sizeof *plans);
-    collectives = calloc((size_t)pb.n_collectives, sizeof *collectives);
-    stacks = calloc((size_t)pb.n_platforms * pb.n_stacks, sizeof *stacks);
-    if (!platforms || !plans || !collectives || !stacks) {
-        fprintf(stderr, "gcsim plan: out of memory\n");
-        goto done;
-    }
-    pb.platforms = platforms;
-    pb.plans = plans;
-    pb.collectives = collectives;
-    pb.stacks = stacks;
-    const gcsim_model *model = pb.model = sweep_cache_model(cache, o.model_path, &err);
-    if (!model)
+    plan_inputs in = {.model_path = o.model_path, .platforms = &o.platforms,
+                      .compressors = &o.compressors, .stacks = &o.stacks,
+                      .collectives = &o.collectives, .precision = o.precision,
+                      .optimizer = o.optimizer, .mfu = o.mfu, .batch = (int)o.batch,
+                      .exchange = o.exchange};
+    if (plan_inputs_load(&pb, &loaded, cache, &in, &err))
         goto fail;
-    /* The command's precision and optimizer apply to its one model (the cache's copy is
-     * this command's alone). */
-    gcsim_model *own = (gcsim_model *)model;
-    if (o.precision >= 0)
-        gcsim_model_set_precision(own, (gcsim_precision)o.precision);
-    if (o.optimizer >= 0)
-        own->optimizer = (gcsim_optimizer)o.optimizer;
-    for (int p = 0; p < pb.n_platforms; p++)
-        if (!(platforms[p] = sweep_cache_platform(cache, o.platforms.n ? o.platforms.items[p] : NULL, &err)))
-            goto fail;
-    if (o.mfu > 0)
-        for (int p = 0; p < pb.n_platforms; p++)
-            if (gcsim_compute_override(own, platforms[p], o.batch ? (int)o.batch : own->batch_per_gpu,
-                                       o.mfu, 0, &err))
-                goto fail;
+    const gcsim_model *model = pb.model;
     pb.grad_accum = (int)o.grad_accum;
     pb.variability = o.variability.on ? &o.variability : NULL;
-    for (int c = 0; c < pb.n_compressors; c++)
-        if (!(plans[c] = sweep_cache_payload(cache, model, o.compressors.items[c], &err)))
-            goto fail;
     if (!(conv = calloc((size_t)pb.n_compressors, sizeof *conv))) {
         fprintf(stderr, "gcsim plan: out of memory\n");
         goto done;
@@ -794,28 +759,8 @@ int cmd_plan(int argc, char **argv)
                                 conv))
         goto done;
     pb.conv = conv;
-    /* Without --stack each platform runs its own choice, as gcsim predict does. */
-    for (int p = 0; p < pb.n_platforms; p++)
-        for (int t = 0; t < pb.n_stacks; t++) {
-            const char *name = o.stacks.n ? o.stacks.items[t] : gcsim_stack_choice(NULL, platforms[p]);
-            if (!(stacks[p * pb.n_stacks + t] = sweep_cache_stack(cache, name, &err)) &&
-                (gcsim_stack_blame_platform(o.stacks.n ? name : NULL, platforms[p], &err), 1))
-                goto fail;
-        }
-    for (int k = 0; k < pb.n_collectives; k++) {
-        if (!o.collectives.n) {
-            collectives[k] = defaults[k];
-        } else if (gcsim_collective_parse(o.collectives.items[k], &collectives[k])) {
-            fprintf(stderr, "gcsim plan: --collectives: unknown collective \"%s\" (terngrad, ring, "
-                            "halving-doubling, tree, double-tree, hierarchical, nvls, ps, allgather, dgc-paper)\n",
-                    o.collectives.items[k]);
-            goto done;
-        }
-        gcsim_exchange_choice ch;
-        if (gcsim_exchange_resolve(o.exchange, collectives[k], COLLECTIVE_FROM_CLI, "none", &ch,
-                                   &err))
-            goto fail;
-    }
+    if (plan_inputs_load_stacks(&pb, &loaded, cache, &in, &err))
+        goto fail;
     if (o.gpus) {
         if (!(gpus = malloc(PLAN_MAX_GPU_COUNTS * sizeof *gpus))) {
             fprintf(stderr, "gcsim plan: out of memory\n");
@@ -888,10 +833,7 @@ done:
     report_free(r);
     plan_result_free(&res);
     free(gpus);
-    free(platforms);
-    free(plans);
-    free(stacks);
-    free(collectives);
+    plan_inputs_free(&loaded);
     free(variants);
     plan_notes_free(&described);
     plan_notes_free(&outcome);

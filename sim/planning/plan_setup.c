@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "codec.h"
 #include "plain_number.h"
+#include "roofline.h"
 
 /* The shardings of rq (or ddp), "all" expanded for the platforms. */
 static int shardings_of(const plan_request *rq, const gcsim_platform *const *platforms,
@@ -30,6 +32,15 @@ static int shardings_of(const plan_request *rq, const gcsim_platform *const *pla
     }
     if (!n)
         out[n++] = (gcsim_sharding){.strategy = GCSIM_SHARD_DDP};
+    /* a strategy named twice (or named and in all) would be searched twice */
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < a; b++) {
+            char x[48], y[48];
+            gcsim_sharding_format(&out[a], x, sizeof x);
+            gcsim_sharding_format(&out[b], y, sizeof y);
+            if (strcmp(x, y) == 0)
+                return gcsim_fail(err, "--sharding: \"%s\" given twice", x);
+        }
     return n;
 }
 
@@ -190,4 +201,90 @@ int plan_run_widening(plan_problem *pb, const plan_request *rq, plan_result *res
             return -1;
     }
     return 0;
+}
+
+int plan_inputs_load(plan_problem *pb, plan_loaded *l, sweep_cache *cache,
+                     const plan_inputs *in, gcsim_error *err)
+{
+    memset(l, 0, sizeof *l);
+    pb->n_platforms = in->platforms->n ? in->platforms->n : 1;
+    pb->n_compressors = in->compressors->n;
+    pb->n_stacks = in->stacks->n ? in->stacks->n : 1;
+    gcsim_collective defaults[COLLECTIVE_COUNT];
+    int n_defaults = plan_default_collectives(in->exchange, defaults, COLLECTIVE_COUNT);
+    pb->n_collectives = in->collectives->n ? in->collectives->n : n_defaults;
+    pb->collectives_default = !in->collectives->n;
+    l->platforms = calloc((size_t)pb->n_platforms, sizeof *l->platforms);
+    l->plans = calloc((size_t)pb->n_compressors + 1, sizeof *l->plans);
+    l->collectives = calloc((size_t)pb->n_collectives, sizeof *l->collectives);
+    l->stacks = calloc((size_t)pb->n_platforms * pb->n_stacks, sizeof *l->stacks);
+    if (!l->platforms || !l->plans || !l->collectives || !l->stacks)
+        return gcsim_fail_internal(err, "out of memory");
+    pb->platforms = l->platforms;
+    pb->plans = l->plans;
+    pb->collectives = l->collectives;
+    pb->stacks = l->stacks;
+    const gcsim_model *model = pb->model = sweep_cache_model(cache, in->model_path, err);
+    if (!model)
+        return -1;
+    /* The command's precision and optimizer apply to its one model (the cache's copy is
+     * this command's alone). */
+    gcsim_model *own = (gcsim_model *)model;
+    if (in->precision >= 0)
+        gcsim_model_set_precision(own, (gcsim_precision)in->precision);
+    if (in->optimizer >= 0)
+        own->optimizer = (gcsim_optimizer)in->optimizer;
+    for (int p = 0; p < pb->n_platforms; p++)
+        if (!(l->platforms[p] = sweep_cache_platform(
+                  cache, in->platforms->n ? in->platforms->items[p] : NULL, err)))
+            return -1;
+    if (in->mfu > 0)
+        for (int p = 0; p < pb->n_platforms; p++)
+            if (gcsim_compute_override(own, l->platforms[p],
+                                       in->batch ? in->batch : own->batch_per_gpu, in->mfu, 0,
+                                       err))
+                return -1;
+    for (int c = 0; c < pb->n_compressors; c++)
+        if (!(l->plans[c] = sweep_cache_payload(cache, model, in->compressors->items[c], err)))
+            return -1;
+    return 0;
+}
+
+int plan_inputs_load_stacks(plan_problem *pb, plan_loaded *l, sweep_cache *cache,
+                            const plan_inputs *in, gcsim_error *err)
+{
+    /* Without --stack each platform runs its own choice, as gcsim predict does. */
+    for (int p = 0; p < pb->n_platforms; p++)
+        for (int t = 0; t < pb->n_stacks; t++) {
+            const char *name = in->stacks->n ? in->stacks->items[t]
+                                             : gcsim_stack_choice(NULL, l->platforms[p]);
+            if (!(l->stacks[p * pb->n_stacks + t] = sweep_cache_stack(cache, name, err))) {
+                gcsim_stack_blame_platform(in->stacks->n ? name : NULL, l->platforms[p], err);
+                return -1;
+            }
+        }
+    gcsim_collective defaults[COLLECTIVE_COUNT];
+    plan_default_collectives(in->exchange, defaults, COLLECTIVE_COUNT);
+    for (int k = 0; k < pb->n_collectives; k++) {
+        if (!in->collectives->n)
+            l->collectives[k] = defaults[k];
+        else if (gcsim_collective_parse(in->collectives->items[k], &l->collectives[k]))
+            return gcsim_fail(err, "--collectives: unknown collective \"%s\" (terngrad, ring, "
+                                   "halving-doubling, tree, double-tree, hierarchical, nvls, ps, "
+                                   "allgather, dgc-paper)", in->collectives->items[k]);
+        gcsim_exchange_choice ch;
+        if (gcsim_exchange_resolve(in->exchange, l->collectives[k], COLLECTIVE_FROM_CLI, "none",
+                                   &ch, err))
+            return -1;
+    }
+    return 0;
+}
+
+void plan_inputs_free(plan_loaded *l)
+{
+    free(l->platforms);
+    free(l->plans);
+    free(l->stacks);
+    free(l->collectives);
+    memset(l, 0, sizeof *l);
 }

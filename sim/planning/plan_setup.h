@@ -41,6 +41,36 @@ int plan_variants_build(const plan_request *rq, const gcsim_model *m,
 long long plan_global_batch_of_tokens(const gcsim_model *m, double tokens_per_step,
                                       gcsim_error *err);
 
+/* What plan loads: the texts of its options. */
+typedef struct {
+    const char *model_path;  /* NULL: the embedded default (the cache's loaders) */
+    const sweep_list *platforms, *compressors, *stacks, *collectives; /* empty: defaults */
+    int precision, optimizer; /* -1: the model's */
+    double mfu;              /* > 0: --mfu for the model on every platform */
+    int batch;               /* --batch (0: the model's), the batch --mfu is fitted at */
+    gcsim_exchange exchange;
+} plan_inputs;
+
+/* The arrays pb points into (plan_inputs_free releases them). */
+typedef struct {
+    const gcsim_platform **platforms;
+    const gcsim_payload_plan **plans;
+    const gcsim_stack **stacks;
+    gcsim_collective *collectives;
+} plan_loaded;
+
+/* Loads the model (at in's precision and optimizer: the cache's copy is the command's
+ * own), the platforms (with --mfu), one payload plan per compressor, into pb (model,
+ * platforms, plans and their counts; the counts of stacks and collectives too). Returns 0,
+ * or -1 with the reason in err. */
+int plan_inputs_load(plan_problem *pb, plan_loaded *l, sweep_cache *cache,
+                     const plan_inputs *in, gcsim_error *err);
+/* Then the stacks (each platform's choice without --stack, as predict) and the collectives
+ * (the named ones, each checked against the exchange, or plan_default_collectives). */
+int plan_inputs_load_stacks(plan_problem *pb, plan_loaded *l, sweep_cache *cache,
+                            const plan_inputs *in, gcsim_error *err);
+void plan_inputs_free(plan_loaded *l);
+
 /* What plan_run_widening did. */
 typedef enum {
     PLAN_WIDENED_NO,       /* the request ran as given */
