@@ -175,6 +175,7 @@ typedef struct {
      * out, which would make its answer depend on the machine (issue 45). */
     gcsim_error *fatal;
     bool *failed;
+    bool fsdp_searched; /* the problem has a plain fsdp variant */
 } group_eval;
 
 /* Counts a skipped candidate under its reason (plan_result), keeping the first of each. */
@@ -222,6 +223,15 @@ static int eval_count(void *ctx, int gpus, plan_candidate *cand)
             return -1;
         }
         ge->cs.grad_accum = k;
+    }
+    if (ge->cs.sharding.strategy == GCSIM_SHARD_HSDP && ge->cs.sharding.group >= gpus &&
+        ge->fsdp_searched) {
+        /* one group of every GPU is fsdp, which the plan searches as such: not twice */
+        char why[200];
+        snprintf(why, sizeof why, "hsdp:%d on %d GPUs is one group of all of them, which is "
+                 "fsdp (searched as such)", ge->cs.sharding.group, gpus);
+        count_skip(ge->out, &ge->out->skipped_sharding, ge->out->first_sharding, why);
+        return -1;
     }
     cand->micro_batch = sweep_case_batch(&ge->cs);
     cand->grad_accum = ge->cs.grad_accum > 1 ? ge->cs.grad_accum : 1;
@@ -297,6 +307,10 @@ static int run_group(const plan_problem *pb, int p, int c, int t, int k, int sh,
                          .grad_accum = pb->grad_accum,
                          .variability = pb->variability};
     plan_variant v = plan_problem_variant(pb, sh);
+    for (int k = 0; k < plan_problem_n_variants(pb) && !ge.fsdp_searched; k++) {
+        gcsim_sharding o = plan_problem_variant(pb, k).sharding;
+        ge.fsdp_searched = o.strategy == GCSIM_SHARD_ZERO3 && o.fsdp && !o.qwz && !o.hpz && !o.qgz;
+    }
     ge.cs.sharding = v.sharding;
     ge.cs.act_ckpt = v.ckpt.on;
     ge.cs.act_ckpt_policy = v.ckpt.policy;
