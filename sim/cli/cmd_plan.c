@@ -774,15 +774,6 @@ int cmd_plan(int argc, char **argv)
         pb.gpus = gpus;
     }
 
-    if (o.engine == ENGINE_DES) {
-        /* The DES takes a fraction of a second per case: say what is coming. */
-        long long planned = plan_candidate_count(&pb);
-        if (planned > 200)
-            fprintf(stderr, "gcsim plan: --engine des: %s%lld simulations ahead; narrow them with "
-                            "--gpus, --whole-nodes, --compressors or --collectives\n",
-                    pb.search == PLAN_SEARCH_BOUNDED ? "at least " : "", planned);
-    }
-
     if (o.tokens_per_step > 0 &&
         (o.global_batch = plan_global_batch_of_tokens(model, o.tokens_per_step, &err)) < 0)
         goto fail;
@@ -791,6 +782,25 @@ int cmd_plan(int argc, char **argv)
                        .act_ckpt = o.act_ckpt, .act_ckpt_policy = o.act_ckpt_policy,
                        .batch = (int)o.batch, .global_batch = o.global_batch,
                        .max_gpus = pb.gpus && pb.n_gpus > 0 ? pb.gpus[pb.n_gpus - 1] : 0};
+    if (o.engine == ENGINE_DES) {
+        /* The DES takes a fraction of a second per case: say what is coming (the variants
+         * built here only to count them: plan_run_widening builds its own). */
+        int n_var;
+        if (plan_variants_build(&rq, model, pb.platforms, pb.n_platforms, &variants, &n_var,
+                                &err))
+            goto fail;
+        pb.variants = variants;
+        pb.n_variants = n_var;
+        long long planned = plan_candidate_count(&pb);
+        free(variants);
+        variants = NULL;
+        pb.variants = NULL;
+        pb.n_variants = 0;
+        if (planned > 200)
+            fprintf(stderr, "gcsim plan: --engine des: %s%lld simulations ahead; narrow them with "
+                            "--gpus, --whole-nodes, --compressors or --collectives\n",
+                    pb.search == PLAN_SEARCH_BOUNDED ? "at least " : "", planned);
+    }
     plan_widening widened;
     if (plan_run_widening(&pb, &rq, &res, &variants, &widened, &err))
         goto fail;

@@ -106,7 +106,13 @@ long long plan_candidate_count(const plan_problem *pb)
         if (n <= 0)
             continue;
         if (!pb->exchange_best) {
-            planned += n * plan_groups_per_platform(pb);
+            /* a sharded variant runs its own exchange: one group, not one per collective */
+            long long groups = 0;
+            for (int v = 0; v < plan_problem_n_variants(pb); v++)
+                groups += plan_problem_variant(pb, v).sharding.strategy == GCSIM_SHARD_DDP
+                              ? pb->n_collectives
+                              : 1;
+            planned += n * pb->n_compressors * pb->n_stacks * groups;
             continue;
         }
         planned += n * pb->n_compressors * pb->n_stacks * EXCHANGE_BEST_TRIES;
