@@ -19,9 +19,13 @@
 #include "commands.h"
 #include "exchange_best.h"
 #include "inputs.h"
+#include "plan_answer.h"
 #include "plan_rank.h"
 #include "plan_run.h"
 #include "plan_search.h"
+#include "plan_notes.h"
+#include "plan_setup.h"
+#include "mfu.h"
 #include "report.h"
 #include "sweep_case.h"
 #include "roofline.h"
@@ -41,6 +45,8 @@ static void plan_usage(FILE *out)
 "                  [--rank-by cost|time] [--gpus LIST] [--whole-nodes|--partial-nodes]\n"
 "                  [--search bounded|exhaustive]\n"
 "                  [--scaling weak|strong] [--batch K] [--engine analytic|des] [--top N]\n"
+"                  [--sharding LIST] [--act-ckpt[=LIST]] [--micro-batch LIST]\n"
+"                  [--global-batch B | --tokens-per-step T] [--best-per KEYS]\n"
 "                  [--format table|json|csv] [--output FILE]\n"
 "                  [--convergence best|catalog|train|bound|none]\n"
 "\n"
@@ -72,7 +78,8 @@ static void plan_usage(FILE *out)
 "                        exchange, allreduce (the payload's hop rule), allgather and ps,\n"
 "                        each with the schedule gcsim predict --exchange X picks, and keeps\n"
 "                        the fastest; the rows say which won and how much faster it is\n"
-"                        than the stack's own (4 evaluations per configuration)\n"
+"                        than the stack's own (4 evaluations per configuration)\n");
+    fprintf(out,
 "  --rank-by cost|time   cost: total cost of the work, or the cost per hour when no work\n"
 "                        is given; time: throughput (default: cost)\n"
 "  --gpus LIST           the GPU counts a configuration may take, at most 65536 (default: 1\n"
@@ -91,9 +98,23 @@ static void plan_usage(FILE *out)
 "  --top N               rows to show (default 10; 0: all)\n");
     fprintf(out,
 "  --sharding LIST       strategies to search: ddp, zero1, zero2, zero3, fsdp, hsdp[:G],\n"
-"                        zero3+qwz+hpz+qgz, ..., or all (ddp, zero1, zero2, fsdp, hsdp);\n"
-"                        default ddp, and all of them when ddp fits at no GPU count\n"
-"  --precision P, --optimizer O, --grad-accum K, --act-ckpt[=P], --mfu F   as in gcsim predict\n"
+"                        zero3+qwz+hpz+qgz, ..., or all: ddp, zero1, zero2, zero3, fsdp,\n"
+"                        zero3 with +qwz, +hpz, +qgz and all three (ZeRO++), hsdp on one\n"
+"                        node and on 2, 4, ... nodes up to half the GPUs; default ddp, and\n"
+"                        ddp, zero1, zero2, fsdp, hsdp when ddp fits at no GPU count\n"
+"  --act-ckpt[=LIST]     checkpointing: one policy for every case (full, op, every:N,\n"
+"                        fraction:P, as in gcsim predict), or a list searched, none for\n"
+"                        no checkpointing (--act-ckpt=none,op,full), all: none, op,\n"
+"                        every:2, full\n"
+"  --micro-batch LIST    samples per GPU per micro-batch to search (weak scaling)\n"
+"  --global-batch B      samples per optimizer step: each GPU count runs B / (GPUs x\n"
+"                        micro-batch) micro-batches per step, counts where that is not a\n"
+"                        whole number are skipped (counted, with the reason); micro-batches\n"
+"                        " PLAN_DEFAULT_MICRO_BATCHES " unless --micro-batch or --batch names them\n"
+"  --tokens-per-step T   the global batch in tokens (a whole number of the model's samples)\n"
+"  --best-per KEYS       rows: the best of each combination of platform, compressor, stack,\n"
+"                        sharding, act-ckpt, micro-batch (default: every configuration's)\n"
+"  --precision P, --optimizer O, --grad-accum K, --mfu F   as in gcsim predict\n"
 "  --compute-cv X, --compute-dist D, --slow-fraction F, --slow-factor X, --slow-rank R:X,\n"
 "  --seed N, --iterations K   variable compute and stragglers as in gcsim predict: each\n"
 "                    case's iteration is the mean (analytic: expected; DES: simulated)\n"
@@ -131,6 +152,11 @@ typedef struct {
     gcsim_exchange exchange;
     bool exchange_best;   /* --exchange best */
     sweep_list shardings;
+    sweep_list ckpts;        /* --act-ckpt=LIST: none, policies or all (plan_variant.h) */
+    sweep_list micro;        /* --micro-batch LIST */
+    long long global_batch;  /* --global-batch (samples), or from --tokens-per-step */
+    double tokens_per_step;
+    unsigned best_per;       /* --best-per keys (plan_answer.h); 0: every group's row */
     bool act_ckpt;
     gcsim_act_ckpt act_ckpt_policy;
     int precision, optimizer;     /* -1: the model's */
@@ -148,6 +174,8 @@ static void free_options(plan_options *o)
     sweep_list_free(&o->collectives);
     sweep_list_free(&o->stacks);
     sweep_list_free(&o->shardings);
+    sweep_list_free(&o->ckpts);
+    sweep_list_free(&o->micro);
 }
 
 static int parse_positive(const char *opt, const char *text, double *out)
@@ -182,13 +210,16 @@ static int parse_options(int argc, char **argv, plan_options *o)
         {"act-ckpt", optional_argument, 0, 1004},          {"mfu", required_argument, 0, 1005},
         {"convergence", required_argument, 0, 1006},
         {"search", required_argument, 0, 1008},
+        {"act-ckpts", required_argument, 0, 1009},   {"micro-batch", required_argument, 0, 1010},
+        {"micro-batches", required_argument, 0, 1010}, {"global-batch", required_argument, 0, 1011},
+        {"tokens-per-step", required_argument, 0, 1012}, {"best-per", required_argument, 0, 1013},
         {0, 0, 0, 0}};
     optind = 1;
     opterr = 0;
     int ch;
     char msg[512];
     /* the training options take one value each: a second one replaced the first */
-    static const int once[] = {1003, 1004, 1005, 0};
+    static const int once[] = {1003, 1004, 1005, 1009, 1011, 1012, 1013, 0};
     unsigned seen = 0;
     cli_groups groups = {.variability = &o->variability, .goodput = &o->goodput};
     const struct option *all_longopts = cli_groups_begin(&groups, longopts);
@@ -290,11 +321,36 @@ static int parse_options(int argc, char **argv, plan_options *o)
                 return -1;
             }
             break;
-        case 1000:
-            if (sweep_list_add(&o->shardings, strcmp(optarg, "all") == 0
-                                                  ? "ddp,zero1,zero2,fsdp,hsdp" : optarg,
-                               "--sharding", msg, sizeof msg)) {
+        case 1000: /* "all" stays a word: its HSDP groups depend on the platforms */
+            if (sweep_list_add(&o->shardings, optarg, "--sharding", msg, sizeof msg)) {
                 fprintf(stderr, "gcsim plan: %s\n", msg);
+                return -1;
+            }
+            break;
+        case 1009:
+        case 1010: {
+            sweep_list *l = ch == 1009 ? &o->ckpts : &o->micro;
+            if (sweep_list_add(l, optarg, ch == 1009 ? "--act-ckpt" : "--micro-batch", msg,
+                               sizeof msg)) {
+                fprintf(stderr, "gcsim plan: %s\n", msg);
+                return -1;
+            }
+            break;
+        }
+        case 1011:
+            if (!cli_parse_int(optarg, 1, 1LL << 40, &o->global_batch)) {
+                fprintf(stderr, "gcsim plan: --global-batch: expected a positive integer "
+                                "(samples per optimizer step), got \"%s\"\n", optarg);
+                return -1;
+            }
+            break;
+        case 1012:
+            if (parse_positive("--tokens-per-step", optarg, &o->tokens_per_step))
+                return -1;
+            break;
+        case 1013:
+            if (plan_keys_parse(optarg, &o->best_per, msg, sizeof msg)) {
+                fprintf(stderr, "gcsim plan: --best-per: %s\n", msg);
                 return -1;
             }
             break;
@@ -311,6 +367,15 @@ static int parse_options(int argc, char **argv, plan_options *o)
                 return -1;
             break;
         case 1004:
+            /* a list (or none, all) is searched (--act-ckpts); one policy applies to all */
+            if (optarg && (strchr(optarg, ',') || !strcmp(optarg, "all") ||
+                           !strcmp(optarg, "none"))) {
+                if (sweep_list_add(&o->ckpts, optarg, "--act-ckpt", msg, sizeof msg)) {
+                    fprintf(stderr, "gcsim plan: %s\n", msg);
+                    return -1;
+                }
+                break;
+            }
             if (cli_training_act_ckpt("plan", optarg, &o->act_ckpt_policy))
                 return -1;
             o->act_ckpt = true;
@@ -358,6 +423,19 @@ static int parse_options(int argc, char **argv, plan_options *o)
     else if (o->exchange_best && o->shardings.n)
         problem = "--exchange best searches plain data parallelism's exchanges: not with "
                   "--sharding";
+    else if (o->act_ckpt && o->ckpts.n)
+        problem = "--act-ckpt: one policy or one list (--act-ckpt=none,op,full), not both";
+    else if (o->global_batch > 0 && o->tokens_per_step > 0)
+        problem = "--global-batch and --tokens-per-step both give the batch: use one";
+    else if ((o->global_batch > 0 || o->tokens_per_step > 0) && o->grad_accum > 0)
+        problem = "--grad-accum: the global batch sets the micro-batches per step at each "
+                  "GPU count: not with --global-batch or --tokens-per-step";
+    else if ((o->global_batch > 0 || o->tokens_per_step > 0 || o->micro.n) &&
+             o->scaling == SCALING_STRONG)
+        problem = "--scaling strong splits --batch over the GPUs: not with --global-batch, "
+                  "--tokens-per-step or --micro-batch";
+    else if (o->micro.n && o->batch)
+        problem = "--batch and --micro-batch both give the samples per GPU: use one";
     if (problem) {
         fprintf(stderr, "gcsim plan: %s\n", problem);
         return -1;
@@ -430,6 +508,14 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
     int c_conv_lo = report_column(r, "convergence_lo", "conv lo", 3);
     int c_conv_hi = report_column(r, "convergence_hi", "conv hi", 3);
     int c_conv_gap = report_column(r, "convergence_missed_gap_pts", "missed by pts", 1);
+    /* issue 46: what predict has for each row, and the variant's policy and micro-batches */
+    int c_tokens = report_column(r, "tokens_per_s", "tokens/s", 0);
+    int c_mfu = report_column(r, "mfu_pct", "MFU %", 1);
+    int c_mem = report_column_scaled(r, "memory_bytes_per_gpu", "mem GB", 1, 1e-9);
+    int c_ckpt = report_column(r, "act_ckpt_policy", "act ckpt", 0);
+    int c_mb = report_column(r, "micro_batch", "micro", 0);
+    int c_accum = report_column(r, "grad_accum", "accum", 0);
+    double train_flops = gcsim_model_train_flops_per_sample(pb->model);
     /* --goodput (issue 41): only when asked, last, so that a plan without it is as it was */
     int gp[6] = {0};
     if (pb->goodput) {
@@ -450,8 +536,9 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
     report_column_brief(r, c_step_h, "step hours");
     report_column_brief(r, c_conv_gap, "missed pts");
     {
-        const int lead[] = {c_rank, c_pf, c_gpus, c_j, c_comp, c_shard, c_tput, c_eff, c_rate,
-                            c_hours, c_total, c_bn, c_cmp, c_net, c_cod, c_coll, c_exch, c_stack};
+        const int lead[] = {c_rank, c_pf, c_gpus, c_shard, c_ckpt, c_mb, c_accum, c_tokens,
+                            c_mfu, c_mem, c_comp, c_tput, c_eff, c_rate, c_hours, c_total,
+                            c_bn, c_cmp, c_net, c_cod, c_coll, c_exch, c_stack, c_j};
         report_table_lead(r, 1, lead, (int)(sizeof lead / sizeof lead[0]));
     }
     for (int k = 0; k < n; k++) {
@@ -463,10 +550,11 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
         report_int(r, c_j, c->r.placement.machines);
         report_str_table(r, c_comp, pb->plans[c->compressor]->spec,
                          names->items[c->compressor]);
-        char sh[48] = "ddp";
-        if (pb->n_shardings > 0)
-            gcsim_sharding_format(&pb->shardings[c->sharding], sh, sizeof sh);
-        bool sharded = pb->n_shardings > 0 && pb->shardings[c->sharding].strategy != GCSIM_SHARD_DDP;
+        plan_variant v = plan_problem_variant(pb, c->variant);
+        char sh[48], ck[48];
+        gcsim_sharding_format(&v.sharding, sh, sizeof sh);
+        plan_ckpt_format(&v.ckpt, ck, sizeof ck);
+        bool sharded = v.sharding.strategy != GCSIM_SHARD_DDP;
         report_str(r, c_coll, sharded ? "ring (sharded)"
                                       : gcsim_collective_name(plan_candidate_collective(pb, c)));
         report_str(r, c_shard, sh);
@@ -485,10 +573,16 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
         report_num(r, c_cod, c->r.p.compress_s);
         if (!feasible)
             report_str(r, c_why, c->why);
-        report_str(r, c_exch, sweep_exchange_label(pb->n_shardings > 0
-                                                       ? &pb->shardings[c->sharding]
-                                                       : &(gcsim_sharding){0},
-                                                   c->r.exchange));
+        report_str(r, c_exch, sweep_exchange_label(&v.sharding, c->r.exchange));
+        report_str(r, c_ckpt, ck);
+        report_int(r, c_mb, c->micro_batch);
+        report_int(r, c_accum, c->grad_accum);
+        if (pb->model->tokens_per_sample > 0)
+            report_num(r, c_tokens, c->tput * pb->model->tokens_per_sample);
+        report_num(r, c_mfu, 100.0 * train_flops * c->tput /
+                                 ((double)c->gpus *
+                                  gcsim_mfu_peak_flops(pb->model, pb->platforms[c->platform])));
+        report_num(r, c_mem, plan_candidate_memory_bytes(pb, c));
         report_str(r, c_stack, sharded ? "none (sharded)" : c->r.stack->name);
         if (c->exchange_searched && c->own_samples_per_s > 0) {
             report_str(r, c_own, gcsim_exchange_name(c->own_exchange));
@@ -518,15 +612,10 @@ static report *build_report(const plan_problem *pb, const sweep_list *names,
     return r;
 }
 
-static void describe(report *r, const plan_options *o, const plan_problem *pb,
-                     const gcsim_model *m, int batch, long long evaluated)
+/* The plan's meta (JSON, CSV header comments): the model, the target, what was searched. */
+static void describe_meta(report *r, const plan_options *o, const plan_problem *pb,
+                          const gcsim_model *m, int batch, long long evaluated)
 {
-    char buf[1400];
-    snprintf(buf, sizeof buf, "%s (%s), %s scaling, %s %d, engine %s", m->name, m->source_path,
-             gcsim_scaling_name(o->scaling),
-             o->scaling == SCALING_STRONG ? "global mini-batch" : "mini-batch per GPU", batch,
-             engine_name(o->engine));
-    report_note(r, "model", buf);
     report_meta_scenario(r, NULL, m, NULL, NULL);
     report_meta_str(r, "engine", engine_name(o->engine));
     report_meta_str(r, "scaling", gcsim_scaling_name(o->scaling));
@@ -547,121 +636,30 @@ static void describe(report *r, const plan_options *o, const plan_problem *pb,
     report_meta_str(r, "rank_by", o->rank_by_time ? "time"
                                   : pb->target.work_samples > 0 ? "total_cost"
                                                                 : "cost_per_hour");
-    size_t len = 0;
-    buf[0] = '\0';
-    if (o->target_tput > 0)
-        len += (size_t)snprintf(buf + len, sizeof buf - len, "at least %.6g samples/s",
-                                o->target_tput);
-    if (pb->target.work_samples > 0) {
-        len += (size_t)snprintf(buf + len, sizeof buf - len, "%strain %.6g samples", len ? "; " : "",
-                                pb->target.work_samples);
-        if (o->epochs > 0)
-            len += (size_t)snprintf(buf + len, sizeof buf - len, " (%.6g epochs of %.6g)",
-                                    o->epochs, o->dataset_size);
-    }
-    if (o->deadline_h > 0)
-        len += (size_t)snprintf(buf + len, sizeof buf - len, " within %.6g h (%.6g samples/s)",
-                                o->deadline_h, pb->target.work_samples / (o->deadline_h * 3600.0));
-    if (o->budget_usd > 0)
-        snprintf(buf + len, sizeof buf - len, "%sbudget $%.2f", len ? "; " : "", o->budget_usd);
-    report_note(r, "target", buf);
-    char counts[600];
-    snprintf(counts, sizeof counts, "%.400s, %s",
-             o->gpus ? o->gpus : o->whole_nodes ? "1..one node, then whole nodes"
-                                                : "1..platform size",
-             pb->search == PLAN_SEARCH_EXHAUSTIVE
-                 ? "every count (--search exhaustive)"
-                 : "searched on a grid of 2 counts per doubling refined around the best "
-                   "(--search bounded)");
-    char shape[160];
-    if (pb->exchange_best)
-        snprintf(shape, sizeof shape, "%d stack%s x the best of %d exchanges (the stack's own, "
-                 "allreduce, allgather, ps)",
-                 pb->n_stacks, pb->n_stacks == 1 ? "" : "s", EXCHANGE_BEST_TRIES);
-    else
-        snprintf(shape, sizeof shape, "%d stack%s x %d collectives", pb->n_stacks,
-                 pb->n_stacks == 1 ? "" : "s", pb->n_collectives);
-    snprintf(buf, sizeof buf,
-             "%lld configurations (%d platforms x %d compressors x %s x GPU counts %s); best "
-             "GPU count per platform, compressor, stack and %s, ranked by %s",
-             evaluated, pb->n_platforms, pb->n_compressors, shape, counts,
-             pb->exchange_best ? "exchange" : "collective",
-             o->rank_by_time ? "time (throughput)" : pb->target.work_samples > 0 ? "total cost" : "cost per hour");
-    report_note(r, "searched", buf);
-    /* which stack each platform ran: the rows name theirs, this says where it came from */
-    size_t at = 0;
-    buf[0] = '\0';
-    for (int p = 0; p < pb->n_platforms && at < sizeof buf; p++)
-        for (int t = 0; t < pb->n_stacks && at < sizeof buf; t++) {
-            const gcsim_stack *st = pb->stacks[p * pb->n_stacks + t];
-            int w = snprintf(buf + at, sizeof buf - at, "%s%s: %s (%s)", at ? "; " : "",
-                             pb->platforms[p]->name, st->name, st->path);
-            at += w > 0 ? (size_t)w : 0;
-        }
-    report_note(r, "stacks", buf);
-    if (pb->goodput) {
-        goodput_result g;
-        gcsim_error err;
-        const gcsim_platform *pf = pb->platforms[0];
-        if (!goodput_evaluate(pb->goodput, m, pf->gpus_per_node, pf->gpus_per_node, 0.0, &g,
-                              &err)) {
-            goodput_describe(pb->goodput, &g, buf, sizeof buf);
-            size_t at2 = strlen(buf);
-            snprintf(buf + at2, sizeof buf - at2, "; hours, cost, feasibility and ranking count "
-                     "goodput, per-step hours failures but not convergence");
-            report_note(r, "goodput", buf);
-                        report_meta_str(r, "goodput.checkpoint_interval_rule", g.rule_name);
-            report_meta_num(r, "goodput.checkpoint_bytes", g.checkpoint_bytes);
-            const goodput_options *go = pb->goodput;
-            report_meta_num(r, go->node_mtbf_h > 0 ? "goodput.node_mtbf_hours"
-                                                   : "goodput.gpu_mtbf_hours",
-                            go->node_mtbf_h > 0  ? go->node_mtbf_h
-                            : go->gpu_mtbf_h > 0 ? go->gpu_mtbf_h
-                                                 : GOODPUT_DEFAULT_GPU_MTBF_H);
-        }
+    goodput_result g;
+    gcsim_error err;
+    const gcsim_platform *pf = pb->platforms[0];
+    if (pb->goodput && !goodput_evaluate(pb->goodput, m, pf->gpus_per_node, pf->gpus_per_node,
+                                         0.0, &g, &err)) {
+        const goodput_options *go = pb->goodput;
+        report_meta_str(r, "goodput.checkpoint_interval_rule", g.rule_name);
+        report_meta_num(r, "goodput.checkpoint_bytes", g.checkpoint_bytes);
+        report_meta_num(r, go->node_mtbf_h > 0 ? "goodput.node_mtbf_hours"
+                                               : "goodput.gpu_mtbf_hours",
+                        go->node_mtbf_h > 0  ? go->node_mtbf_h
+                        : go->gpu_mtbf_h > 0 ? go->gpu_mtbf_h
+                                             : GOODPUT_DEFAULT_GPU_MTBF_H);
     }
 }
 
-/* --exchange best: which exchange won where, and by how much over the stack's own (the
- * rows have it per configuration; this is the sentence a reader looks for). */
-static void describe_exchange_search(report *r, const plan_problem *pb, const plan_candidate *rows,
-                                     int n)
+/* The notes into the report, in order; the warnings on standard error too. */
+static void put_notes(report *r, const plan_notes *n)
 {
-    int moved = 0;
-    const plan_candidate *most = NULL;
-    for (int k = 0; k < n; k++) {
-        const plan_candidate *c = &rows[k];
-        if (c->own_samples_per_s > 0 && c->r.exchange == c->own_exchange &&
-            c->tput <= c->own_samples_per_s)
-            continue;
-        moved++;
-        if (!most || (c->own_samples_per_s > 0 &&
-                      (most->own_samples_per_s <= 0 ||
-                       c->tput / c->own_samples_per_s > most->tput / most->own_samples_per_s)))
-            most = c;
+    for (int k = 0; k < n->n; k++) {
+        report_note(r, n->v[k].key, n->v[k].text);
+        if (n->v[k].warn)
+            fprintf(stderr, "gcsim plan: warning: %s\n", n->v[k].text);
     }
-    char line[768];
-    if (!most) {
-        snprintf(line, sizeof line, "every configuration shown is fastest with its stack's own "
-                                    "exchange");
-    } else if (most->own_samples_per_s > 0) {
-        snprintf(line, sizeof line, "%d of %d configurations shown are faster with another "
-                 "exchange than their stack's own; the most: %s, %d GPUs, %s under %s runs %.3gx "
-                 "faster by %s (%s) than by the stack's %s", moved, n,
-                 pb->platforms[most->platform]->name, most->gpus,
-                 pb->plans[most->compressor]->spec, most->r.stack->name,
-                 most->tput / most->own_samples_per_s, gcsim_exchange_name(most->r.exchange),
-                 gcsim_collective_name(most->r.collective),
-                 gcsim_exchange_name(most->own_exchange));
-    } else {
-        snprintf(line, sizeof line, "%d of %d configurations shown are faster with another "
-                 "exchange than their stack's own; %s, %d GPUs, %s under %s runs only by %s (the "
-                 "stack's own exchange cannot run it)", moved, n,
-                 pb->platforms[most->platform]->name, most->gpus,
-                 pb->plans[most->compressor]->spec, most->r.stack->name,
-                 gcsim_exchange_name(most->r.exchange));
-    }
-    report_note(r, "exchange", line);
 }
 
 static int write_report(const report *r, const plan_options *o)
@@ -725,11 +723,9 @@ int cmd_plan(int argc, char **argv)
                        .search = o.search,
                        .goodput = o.goodput.on ? &o.goodput : NULL};
     plan_result res = {0};
-    const gcsim_platform **platforms = NULL;
-    const gcsim_payload_plan **plans = NULL;
-    const gcsim_stack **stacks = NULL;
-    gcsim_collective *collectives = NULL;
-    gcsim_sharding *shardings = NULL;
+    plan_loaded loaded = {0};
+    plan_variant *variants = NULL;
+    plan_notes described = {0}, outcome = {0}, answers = {0};
     int *gpus = NULL;
     report *r = NULL;
     conv_factor *conv = NULL;
@@ -744,65 +740,16 @@ int cmd_plan(int argc, char **argv)
     pb.target.budget_usd = o.budget_usd;
     if (o.deadline_h > 0 && pb.target.work_samples / (o.deadline_h * 3600.0) > pb.target.need_samples_per_s)
         pb.target.need_samples_per_s = pb.target.work_samples / (o.deadline_h * 3600.0);
-    pb.n_platforms = o.platforms.n ? o.platforms.n : 1;
-    pb.n_compressors = o.compressors.n;
-    pb.n_stacks = o.stacks.n ? o.stacks.n : 1;
-    gcsim_collective defaults[COLLECTIVE_COUNT];
-    int n_defaults = plan_default_collectives(o.exchange, defaults, COLLECTIVE_COUNT);
-    pb.n_collectives = o.collectives.n ? o.collectives.n : n_defaults;
-    pb.collectives_default = !o.collectives.n;
-    platforms = calloc((size_t)pb.n_platforms, sizeof *platforms);
-    plans = calloc((size_t)pb.n_compressors, sizeof *plans);
-    collectives = calloc((size_t)pb.n_collectives, sizeof *collectives);
-    stacks = calloc((size_t)pb.n_platforms * pb.n_stacks, sizeof *stacks);
-    if (!platforms || !plans || !collectives || !stacks) {
-        fprintf(stderr, "gcsim plan: out of memory\n");
-        goto done;
-    }
-    pb.platforms = platforms;
-    pb.plans = plans;
-    pb.collectives = collectives;
-    pb.stacks = stacks;
-    const gcsim_model *model = pb.model = sweep_cache_model(cache, o.model_path, &err);
-    if (!model)
+    plan_inputs in = {.model_path = o.model_path, .platforms = &o.platforms,
+                      .compressors = &o.compressors, .stacks = &o.stacks,
+                      .collectives = &o.collectives, .precision = o.precision,
+                      .optimizer = o.optimizer, .mfu = o.mfu, .batch = (int)o.batch,
+                      .exchange = o.exchange};
+    if (plan_inputs_load(&pb, &loaded, cache, &in, &err))
         goto fail;
-    /* The command's precision and optimizer apply to its one model (the cache's copy is
-     * this command's alone). */
-    gcsim_model *own = (gcsim_model *)model;
-    if (o.precision >= 0)
-        gcsim_model_set_precision(own, (gcsim_precision)o.precision);
-    if (o.optimizer >= 0)
-        own->optimizer = (gcsim_optimizer)o.optimizer;
-    /* a policy the model cannot take is bad input (exit 2), not "no feasible configuration" */
-    if (o.act_ckpt && gcsim_act_ckpt_check(model, &o.act_ckpt_policy, &err))
-        goto fail;
-    for (int p = 0; p < pb.n_platforms; p++)
-        if (!(platforms[p] = sweep_cache_platform(cache, o.platforms.n ? o.platforms.items[p] : NULL, &err)))
-            goto fail;
-    if (o.mfu > 0)
-        for (int p = 0; p < pb.n_platforms; p++)
-            if (gcsim_compute_override(own, platforms[p], o.batch ? (int)o.batch : own->batch_per_gpu,
-                                       o.mfu, 0, &err))
-                goto fail;
-    int n_sh = o.shardings.n ? o.shardings.n : 1;
-    shardings = calloc((size_t)n_sh, sizeof *shardings);
-    if (!shardings) {
-        fprintf(stderr, "gcsim plan: out of memory\n");
-        goto done;
-    }
-    for (int k = 0; k < o.shardings.n; k++) {
-        if (cli_training_sharding("plan", o.shardings.items[k], &shardings[k]))
-            goto done;
-    }
-    pb.shardings = shardings;
-    pb.n_shardings = n_sh;
+    const gcsim_model *model = pb.model;
     pb.grad_accum = (int)o.grad_accum;
-    pb.act_ckpt = o.act_ckpt;
-    pb.act_ckpt_policy = o.act_ckpt_policy;
     pb.variability = o.variability.on ? &o.variability : NULL;
-    for (int c = 0; c < pb.n_compressors; c++)
-        if (!(plans[c] = sweep_cache_payload(cache, model, o.compressors.items[c], &err)))
-            goto fail;
     if (!(conv = calloc((size_t)pb.n_compressors, sizeof *conv))) {
         fprintf(stderr, "gcsim plan: out of memory\n");
         goto done;
@@ -812,28 +759,8 @@ int cmd_plan(int argc, char **argv)
                                 conv))
         goto done;
     pb.conv = conv;
-    /* Without --stack each platform runs its own choice, as gcsim predict does. */
-    for (int p = 0; p < pb.n_platforms; p++)
-        for (int t = 0; t < pb.n_stacks; t++) {
-            const char *name = o.stacks.n ? o.stacks.items[t] : gcsim_stack_choice(NULL, platforms[p]);
-            if (!(stacks[p * pb.n_stacks + t] = sweep_cache_stack(cache, name, &err)) &&
-                (gcsim_stack_blame_platform(o.stacks.n ? name : NULL, platforms[p], &err), 1))
-                goto fail;
-        }
-    for (int k = 0; k < pb.n_collectives; k++) {
-        if (!o.collectives.n) {
-            collectives[k] = defaults[k];
-        } else if (gcsim_collective_parse(o.collectives.items[k], &collectives[k])) {
-            fprintf(stderr, "gcsim plan: --collectives: unknown collective \"%s\" (terngrad, ring, "
-                            "halving-doubling, tree, double-tree, hierarchical, nvls, ps, allgather, dgc-paper)\n",
-                    o.collectives.items[k]);
-            goto done;
-        }
-        gcsim_exchange_choice ch;
-        if (gcsim_exchange_resolve(o.exchange, collectives[k], COLLECTIVE_FROM_CLI, "none", &ch,
-                                   &err))
-            goto fail;
-    }
+    if (plan_inputs_load_stacks(&pb, &loaded, cache, &in, &err))
+        goto fail;
     if (o.gpus) {
         if (!(gpus = malloc(PLAN_MAX_GPU_COUNTS * sizeof *gpus))) {
             fprintf(stderr, "gcsim plan: out of memory\n");
@@ -847,92 +774,64 @@ int cmd_plan(int argc, char **argv)
         pb.gpus = gpus;
     }
 
+    if (o.tokens_per_step > 0 &&
+        (o.global_batch = plan_global_batch_of_tokens(model, o.tokens_per_step, &err)) < 0)
+        goto fail;
+    pb.global_batch = o.global_batch;
+    plan_request rq = {.shardings = &o.shardings, .ckpts = &o.ckpts, .micro = &o.micro,
+                       .act_ckpt = o.act_ckpt, .act_ckpt_policy = o.act_ckpt_policy,
+                       .batch = (int)o.batch, .global_batch = o.global_batch,
+                       .max_gpus = pb.gpus && pb.n_gpus > 0 ? pb.gpus[pb.n_gpus - 1] : 0};
     if (o.engine == ENGINE_DES) {
-        /* The DES takes a fraction of a second per case: say what is coming. */
+        /* The DES takes a fraction of a second per case: say what is coming (the variants
+         * built here only to count them: plan_run_widening builds its own). */
+        int n_var;
+        if (plan_variants_build(&rq, model, pb.platforms, pb.n_platforms, &variants, &n_var,
+                                &err))
+            goto fail;
+        pb.variants = variants;
+        pb.n_variants = n_var;
         long long planned = plan_candidate_count(&pb);
+        free(variants);
+        variants = NULL;
+        pb.variants = NULL;
+        pb.n_variants = 0;
         if (planned > 200)
             fprintf(stderr, "gcsim plan: --engine des: %s%lld simulations ahead; narrow them with "
                             "--gpus, --whole-nodes, --compressors or --collectives\n",
                     pb.search == PLAN_SEARCH_BOUNDED ? "at least " : "", planned);
     }
-
-    if (plan_run(&pb, &res, &err))
+    plan_widening widened;
+    if (plan_run_widening(&pb, &rq, &res, &variants, &widened, &err))
         goto fail;
-    bool widened = false;
-    if (!o.shardings.n && res.evaluated == 0 && res.skipped > 0 &&
-        strstr(res.first_error, "does not fit in GPU memory")) {
-        /* Plain data parallelism fits nowhere: search the sharded strategies, and say so. */
-        static const gcsim_sharding all[] = {{.strategy = GCSIM_SHARD_DDP},
-                                             {.strategy = GCSIM_SHARD_ZERO1},
-                                             {.strategy = GCSIM_SHARD_ZERO2},
-                                             {.strategy = GCSIM_SHARD_ZERO3, .fsdp = true},
-                                             {.strategy = GCSIM_SHARD_HSDP, .fsdp = true}};
-        plan_result_free(&res);
-        pb.shardings = all;
-        pb.n_shardings = (int)(sizeof all / sizeof *all);
-        widened = true;
-        if (plan_run(&pb, &res, &err))
-            goto fail;
-        if (res.evaluated == 0 && !pb.act_ckpt) {
-            plan_result_free(&res);
-            pb.act_ckpt = true;
-            if (plan_run(&pb, &res, &err))
-                goto fail;
-        }
-    }
-    int n_rows = res.n_rows;
+    /* the answer per platform, from every feasible row (before --best-per and --top) */
+    plan_notes_answers(&answers, &pb, &res);
+    int n_shown = o.best_per ? plan_rows_best_per(&pb, res.rows, res.n_rows, o.best_per)
+                             : res.n_rows;
+    int n_rows = n_shown;
     if (o.top > 0 && n_rows > o.top)
         n_rows = (int)o.top;
     r = build_report(&pb, &o.compressors, res.rows, n_rows, res.feasible, conv);
-    describe(r, &o, &pb, model, o.batch ? (int)o.batch : model->batch_per_gpu, res.evaluated);
+    int batch = o.batch ? (int)o.batch : model->batch_per_gpu;
+    describe_meta(r, &o, &pb, model, batch, res.evaluated);
+    plan_asked asked = {.target_tput = o.target_tput, .epochs = o.epochs,
+                        .dataset_size = o.dataset_size, .deadline_h = o.deadline_h,
+                        .budget_usd = o.budget_usd, .gpus = o.gpus, .batch = batch,
+                        .engine = engine_name(o.engine)};
+    plan_notes_describe(&described, &pb, &asked, res.evaluated, res.skipped);
+    put_notes(r, &described);
     cli_convergence_notes(r, o.convergence, (const char *const *)o.compressors.items,
                           pb.n_compressors, conv);
-    if (widened)
-        report_note(r, "sharding", pb.act_ckpt && !o.act_ckpt
-                                       ? "plain data parallelism (ddp) fits at no GPU count "
-                                         "searched, nor does any sharded strategy without "
-                                         "activation checkpointing: searched ddp, zero1, zero2, "
-                                         "fsdp and hsdp with --act-ckpt (--sharding, --act-ckpt)"
-                                       : "plain data parallelism (ddp) fits at no GPU count "
-                                         "searched: searched zero1, zero2, fsdp and hsdp as "
-                                         "well (--sharding)");
-    if (res.skipped > 0) {
-        char line[700];
-        snprintf(line, sizeof line, "%lld candidate(s) skipped; the first: %s", res.skipped,
-                 res.first_error);
-        report_note(r, "skipped", line);
+    plan_notes_outcome(&outcome, &pb, &res, widened, n_rows, n_shown);
+    put_notes(r, &outcome);
+    put_notes(r, &answers);
+    if (described.failed || outcome.failed || answers.failed) {
+        fprintf(stderr, "gcsim plan: out of memory\n");
+        status = EXIT_INTERNAL;
+        goto done;
     }
-    if (res.n_unimplemented > 0) {
-        char line[700];
-        snprintf(line, sizeof line, "%d (platform, compressor, stack, collective) combination(s) "
-                 "not searched: the stack does not implement their exchange (give --collectives "
-                 "to run them as a what-if); the first: %s",
-                 res.n_unimplemented, res.first_unimplemented);
-        report_note(r, "not in the stack", line);
-    }
-    if (res.n_whatif > 0) {
-        char line[700];
-        snprintf(line, sizeof line, "%d (platform, compressor, stack, collective) combination(s) "
-                 "searched as named, though the stack does not implement their exchange; the "
-                 "first: %s", res.n_whatif, res.first_whatif);
-        report_note(r, "what-if", line);
-        fprintf(stderr, "gcsim plan: warning: %s\n", line);
-    }
-    if (res.feasible) {
-        char line[1024];
-        snprintf(line, sizeof line,
-                 "%d of %d (platform, compressor, stack, %s) combinations meet the target%s",
-                 res.n_rows, res.n_groups - res.n_unimplemented, o.exchange_best ? "best exchange" : "collective",
-                 n_rows < res.n_rows ? " (the best shown; --top 0 for all)" : "");
-        report_note(r, "result", line);
-    } else {
-        char line[1200];
-        snprintf(line, sizeof line, "no feasible configuration: %s; the closest follow", res.why);
-        report_note(r, "result", line);
+    if (!res.feasible)
         fprintf(stderr, "gcsim plan: no feasible configuration: %s\n", res.why);
-    }
-    if (o.exchange_best)
-        describe_exchange_search(r, &pb, res.rows, n_rows);
     if (write_report(r, &o))
         goto done;
     status = res.feasible ? EXIT_OK : EXIT_CHECK_FAILED;
@@ -944,11 +843,11 @@ done:
     report_free(r);
     plan_result_free(&res);
     free(gpus);
-    free(platforms);
-    free(plans);
-    free(stacks);
-    free(collectives);
-    free(shardings);
+    plan_inputs_free(&loaded);
+    free(variants);
+    plan_notes_free(&described);
+    plan_notes_free(&outcome);
+    plan_notes_free(&answers);
     free(conv);
     sweep_cache_free(cache);
     free_options(&o);

@@ -20,8 +20,11 @@ typedef struct {
 typedef struct {
     /* Set by the caller. */
     int platform, compressor, stack, collective; /* indices into the caller's lists */
-    int sharding;                                /* index into plan_problem.shardings */
+    int variant;     /* index of its training variant (plan_problem_variant) */
     int gpus;
+    /* what the variant ran at this count: samples per GPU per micro-batch, micro-batches
+     * per optimizer step (1: no accumulation) */
+    int micro_batch, grad_accum;
     sweep_result r;
     /* --exchange best (exchange_best.h): r is the fastest exchange's result; the stack's
      * own exchange (--exchange auto) and its throughput (0: it could not run), for the

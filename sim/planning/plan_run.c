@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "exchange_best.h"
+#include "memory.h"
 #include "plan_keep.h"
 #include "plan_search.h"
 #include "sweep_case.h"
@@ -53,10 +54,37 @@ long long plan_search_domain(const plan_problem *pb, const gcsim_platform *pf, i
     return n;
 }
 
+int plan_problem_n_variants(const plan_problem *pb)
+{
+    if (pb->n_variants > 0)
+        return pb->n_variants;
+    return pb->n_shardings > 0 ? pb->n_shardings : 1;
+}
+
+plan_variant plan_problem_variant(const plan_problem *pb, int i)
+{
+    if (pb->n_variants > 0)
+        return pb->variants[i];
+    plan_variant v = {.ckpt = {.on = pb->act_ckpt, .policy = pb->act_ckpt_policy}};
+    if (pb->n_shardings > 0)
+        v.sharding = pb->shardings[i];
+    return v;
+}
+
+double plan_candidate_memory_bytes(const plan_problem *pb, const plan_candidate *c)
+{
+    plan_variant v = plan_problem_variant(pb, c->variant);
+    gcsim_memory mem;
+    gcsim_memory_estimate_sharded(pb->model, pb->platforms[c->platform], &v.sharding, c->gpus,
+                                  gcsim_samples_per_gpu(pb->scaling, c->r.batch, c->gpus),
+                                  v.ckpt.on ? &v.ckpt.policy : NULL, 0.0, &mem);
+    return mem.total_bytes;
+}
+
 int plan_groups_per_platform(const plan_problem *pb)
 {
     return pb->n_compressors * pb->n_stacks * (pb->exchange_best ? 1 : pb->n_collectives) *
-           (pb->n_shardings > 0 ? pb->n_shardings : 1);
+           plan_problem_n_variants(pb);
 }
 
 gcsim_collective plan_candidate_collective(const plan_problem *pb, const plan_candidate *c)
@@ -78,7 +106,13 @@ long long plan_candidate_count(const plan_problem *pb)
         if (n <= 0)
             continue;
         if (!pb->exchange_best) {
-            planned += n * plan_groups_per_platform(pb);
+            /* a sharded variant runs its own exchange: one group, not one per collective */
+            long long groups = 0;
+            for (int v = 0; v < plan_problem_n_variants(pb); v++)
+                groups += plan_problem_variant(pb, v).sharding.strategy == GCSIM_SHARD_DDP
+                              ? pb->n_collectives
+                              : 1;
+            planned += n * pb->n_compressors * pb->n_stacks * groups;
             continue;
         }
         planned += n * pb->n_compressors * pb->n_stacks * EXCHANGE_BEST_TRIES;
@@ -147,7 +181,35 @@ typedef struct {
      * out, which would make its answer depend on the machine (issue 45). */
     gcsim_error *fatal;
     bool *failed;
+    bool fsdp_searched; /* the problem has a plain fsdp variant */
 } group_eval;
+
+/* Counts a skipped candidate under its reason (plan_result), keeping the first of each. */
+static void count_skip(plan_result *out, long long *n, char *first, const char *why)
+{
+    (*n)++;
+    if (!first[0])
+        snprintf(first, sizeof out->first_error, "%.500s", why);
+    if (!out->first_error[0])
+        snprintf(out->first_error, sizeof out->first_error, "%.500s", why);
+}
+
+/* Why a case the engine refused was refused: the worker's memory, the sharding, or else. */
+static void classify_skip(const sweep_case *cs, plan_result *out, const char *why)
+{
+    gcsim_error e;
+    if (gcsim_memory_check_sharded(cs->model, cs->platform, &cs->sharding, cs->gpus,
+                                   gcsim_samples_per_gpu(cs->scaling, sweep_case_batch(cs),
+                                                         cs->gpus),
+                                   cs->act_ckpt ? &cs->act_ckpt_policy : NULL, cs->bucket_bytes,
+                                   &e))
+        count_skip(out, &out->skipped_memory, out->first_memory, why);
+    else if (cs->sharding.strategy != GCSIM_SHARD_DDP &&
+             gcsim_sharding_check(&cs->sharding, cs->platform, cs->payload, cs->gpus, &e))
+        count_skip(out, &out->skipped_sharding, out->first_sharding, why);
+    else
+        count_skip(out, &out->skipped_other, out->first_other, why);
+}
 
 static int eval_count(void *ctx, int gpus, plan_candidate *cand)
 {
@@ -158,14 +220,34 @@ static int eval_count(void *ctx, int gpus, plan_candidate *cand)
     cand->gpus = ge->cs.gpus = gpus;
     if (*ge->failed)
         return -1; /* the plan stops: nothing more to cost */
+    if (pb->global_batch > 0) {
+        char why[300];
+        int mb = sweep_case_batch(&ge->cs);
+        int k = plan_grad_accum_for(pb->global_batch, gpus, mb, why, sizeof why);
+        if (!k) {
+            count_skip(ge->out, &ge->out->skipped_batch, ge->out->first_batch, why);
+            return -1;
+        }
+        ge->cs.grad_accum = k;
+    }
+    if (ge->cs.sharding.strategy == GCSIM_SHARD_HSDP && ge->cs.sharding.group >= gpus &&
+        ge->fsdp_searched) {
+        /* one group of every GPU is fsdp, which the plan searches as such: not twice */
+        char why[200];
+        snprintf(why, sizeof why, "hsdp:%d on %d GPUs is one group of all of them, which is "
+                 "fsdp (searched as such)", ge->cs.sharding.group, gpus);
+        count_skip(ge->out, &ge->out->skipped_sharding, ge->out->first_sharding, why);
+        return -1;
+    }
+    cand->micro_batch = sweep_case_batch(&ge->cs);
+    cand->grad_accum = ge->cs.grad_accum > 1 ? ge->cs.grad_accum : 1;
     if (run_candidate(pb, &ge->cs, cand, &err)) {
         if (!gcsim_error_skippable(&err)) {
             *ge->fatal = err;
             *ge->failed = true;
             return -1;
         }
-        if (!ge->out->first_error[0])
-            snprintf(ge->out->first_error, sizeof ge->out->first_error, "%.500s", err.message);
+        classify_skip(&ge->cs, ge->out, err.message);
         return -1;
     }
     if (pb->conv) {
@@ -193,7 +275,7 @@ static int eval_count(void *ctx, int gpus, plan_candidate *cand)
 static bool group_searched(const plan_problem *pb, int p, int c, int t, int k, int sh,
                            plan_result *out)
 {
-    if (pb->exchange_best || (pb->n_shardings > 0 && pb->shardings[sh].strategy != GCSIM_SHARD_DDP))
+    if (pb->exchange_best || plan_problem_variant(pb, sh).sharding.strategy != GCSIM_SHARD_DDP)
         return true; /* best skips by itself; a sharded strategy runs its own exchange */
     gcsim_collective col = pb->collectives[k];
     /* what gcsim_exchange_resolve makes of the group's exchange and collective */
@@ -228,11 +310,18 @@ static int run_group(const plan_problem *pb, int p, int c, int t, int k, int sh,
                          .collective_given = !pb->exchange_best,
                          .exchange = pb->exchange, .scaling = pb->scaling, .engine = pb->engine,
                          .batch = pb->batch, .gpus = 1, .overlap = true,
-                         .grad_accum = pb->grad_accum, .act_ckpt = pb->act_ckpt,
-                         .act_ckpt_policy = pb->act_ckpt_policy,
+                         .grad_accum = pb->grad_accum,
                          .variability = pb->variability};
-    if (pb->n_shardings > 0)
-        ge.cs.sharding = pb->shardings[sh];
+    plan_variant v = plan_problem_variant(pb, sh);
+    for (int k = 0; k < plan_problem_n_variants(pb) && !ge.fsdp_searched; k++) {
+        gcsim_sharding o = plan_problem_variant(pb, k).sharding;
+        ge.fsdp_searched = o.strategy == GCSIM_SHARD_ZERO3 && o.fsdp && !o.qwz && !o.hpz && !o.qgz;
+    }
+    ge.cs.sharding = v.sharding;
+    ge.cs.act_ckpt = v.ckpt.on;
+    ge.cs.act_ckpt_policy = v.ckpt.policy;
+    if (v.micro_batch > 0)
+        ge.cs.batch = v.micro_batch;
     /* One GPU exchanges nothing, so its throughput is the same under every exchange. */
     sweep_result one;
     gcsim_error err;
@@ -242,7 +331,7 @@ static int run_group(const plan_problem *pb, int p, int c, int t, int k, int sh,
     ge.proto.compressor = c;
     ge.proto.stack = t;
     ge.proto.collective = k;
-    ge.proto.sharding = sh;
+    ge.proto.variant = sh;
     ge.proto.one_gpu_samples_per_s = tput1;
     ge.proto.price_per_gpu_hour_usd = pf->has_price ? pf->price_per_gpu_hour_usd : NAN;
     return plan_search_group(domain, pb->search, &pb->target, pb->rank_by_time, eval_count, &ge,
@@ -283,7 +372,7 @@ int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
 {
     memset(out, 0, sizeof *out);
     int n_collectives = pb->exchange_best ? 1 : pb->n_collectives;
-    int n_shardings = pb->n_shardings > 0 ? pb->n_shardings : 1;
+    int n_shardings = plan_problem_n_variants(pb);
     out->n_groups = pb->n_platforms * plan_groups_per_platform(pb);
     int *counts = malloc(((size_t)(pb->gpus ? pb->n_gpus : 0) + 1) * sizeof *counts);
     plan_group *groups = calloc((size_t)out->n_groups + 1, sizeof *groups);
@@ -305,12 +394,13 @@ int plan_run(const plan_problem *pb, plan_result *out, gcsim_error *err)
                 for (int k = 0; k < n_collectives; k++)
                     for (int sh = 0; sh < n_shardings; sh++) {
                         /* a sharded strategy's exchange does not depend on the collective */
-                        if (k > 0 && pb->n_shardings > 0 &&
-                            pb->shardings[sh].strategy != GCSIM_SHARD_DDP)
+                        if (k > 0 &&
+                            plan_problem_variant(pb, sh).sharding.strategy != GCSIM_SHARD_DDP)
                             continue;
                         int g = (((p * pb->n_compressors + c) * pb->n_stacks + t) * n_collectives +
                                  k) * n_shardings + sh;
                         bool failed = false;
+                        out->n_combinations++;
                         if (!group_searched(pb, p, c, t, k, sh, out))
                             continue;
                         if (run_group(pb, p, c, t, k, sh, &domain, &groups[g], &extremes,

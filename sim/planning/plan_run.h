@@ -20,6 +20,7 @@
 #include "goodput.h"
 #include "plan_rank.h"
 #include "plan_search.h"
+#include "plan_variant.h"
 #include "scenario.h"
 
 /* A --gpus list has at most this many counts (a list with "..." can expand to many; issue
@@ -63,6 +64,15 @@ typedef struct {
     int grad_accum;
     bool act_ckpt;
     gcsim_act_ckpt act_ckpt_policy; /* zeroed: full */
+    /* The training variants searched (plan_variant.h: sharding x checkpointing policy x
+     * micro-batch), each its own group; when given, shardings, act_ckpt and its policy are
+     * not read. NULL: one variant per sharding with act_ckpt (plan_problem_variant). */
+    const plan_variant *variants;
+    int n_variants;
+    /* Samples per optimizer step (weak scaling): each count runs global_batch / (GPUs x
+     * micro-batch) micro-batches per step, and a count where that is not a whole number is
+     * skipped with the reason; 0: grad_accum micro-batches at every count. */
+    long long global_batch;
     /* Variable compute and stragglers (variability.h), or NULL: candidates ranked by their
      * mean iteration. */
     const struct gcsim_variability_s *variability;
@@ -83,6 +93,9 @@ typedef struct {
     bool feasible;
     int n_groups;             /* platforms x compressors x stacks x collectives (1 with
                                  exchange_best) */
+    /* combinations of platform, compressor, stack, collective and variant searched (a
+     * sharded variant runs its own exchange: one combination, not one per collective) */
+    int n_combinations;
     long long evaluated;      /* candidates run */
     long long skipped;        /* candidates that could not run, e.g. out of GPU memory */
     /* Groups not searched: their default collective runs an exchange the stack does not
@@ -94,6 +107,11 @@ typedef struct {
     int n_whatif;
     char first_whatif[384];
     char first_error[512];    /* why the first skipped one could not; empty when none */
+    /* The skipped candidates by reason (they add up to skipped), with the first of each:
+     * the worker cannot hold its training state; the sharding refuses the count or the
+     * compressor; the global batch is no whole number of micro-batches; anything else. */
+    long long skipped_memory, skipped_sharding, skipped_batch, skipped_other;
+    char first_memory[512], first_sharding[512], first_batch[512], first_other[512];
     char why[1024];           /* why nothing is feasible; empty when feasible */
 } plan_result;
 
@@ -136,6 +154,14 @@ void plan_result_free(plan_result *r);
 /* The collective a candidate ran: its group's, or with exchange_best the one the winning
  * exchange chose (r.collective). */
 gcsim_collective plan_candidate_collective(const plan_problem *pb, const plan_candidate *c);
+
+/* The variants the problem searches (at least one) and the i-th of them. */
+int plan_problem_n_variants(const plan_problem *pb);
+plan_variant plan_problem_variant(const plan_problem *pb, int i);
+
+/* The memory per GPU of a candidate as predict reports it (gcsim_memory_estimate_sharded
+ * for its variant, micro-batch and count), bytes. */
+double plan_candidate_memory_bytes(const plan_problem *pb, const plan_candidate *c);
 
 /* The groups each platform has: compressors x stacks x collectives (collectives count one
  * with exchange_best). */

@@ -51,6 +51,11 @@ extern const char *const plot_setting_columns[];
 void gp_line_styles(FILE *out);
 
 int plot_sweep_write(const plot_table *t, const plot_options *o, FILE *out, gcsim_error *err);
+/* A plan with one row per (platform, sharding), two or more of each, as bars clustered by
+ * strategy: 1 when written, 0 when the plan is not of that shape (nothing written), -1 on
+ * a bad number (err). */
+int plot_plan_grouped_write(const plot_table *t, const plot_options *o, FILE *out,
+                            gcsim_error *err);
 int plot_plan_write(const plot_table *t, const plot_options *o, FILE *out, gcsim_error *err);
 int plot_predict_write(const plot_table *t, const plot_options *o, FILE *out, gcsim_error *err);
 

@@ -8,6 +8,10 @@
 
 int plot_plan_write(const plot_table *t, const plot_options *o, FILE *out, gcsim_error *err)
 {
+    /* one row per (platform, sharding), several of each: clustered bars (plot_plan_grouped.c) */
+    int grouped = plot_plan_grouped_write(t, o, out, err);
+    if (grouped)
+        return grouped < 0 ? -1 : 0;
     if (plot_table_require(t, "rank", err) || plot_table_require(t, "gpus", err) ||
         plot_table_require(t, "throughput_samples_per_s", err))
         return -1;

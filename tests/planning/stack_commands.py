@@ -177,12 +177,14 @@ def test_plan_best(gcsim):
                "--stack", "fused,pytorch-ddp", "--gpus", "8,64", "--target-throughput", "1000",
                "--format", "csv")
     header = text.splitlines()[0].split(",")
-    check(header[-12:] == ["exchange", "stack", "stack_exchange", "stack_exchange_samples_per_s",
+    check(header[-18:] == ["exchange", "stack", "stack_exchange", "stack_exchange_samples_per_s",
                            "exchange_speedup", "sharding", "convergence_factor",
                            "convergence_source", "per_step_train_time_s", "convergence_lo",
-                           "convergence_hi", "convergence_missed_gap_pts"],
+                           "convergence_hi", "convergence_missed_gap_pts", "tokens_per_s",
+                           "mfu_pct", "memory_bytes_per_gpu", "act_ckpt_policy", "micro_batch",
+                           "grad_accum"],
           "plan csv: the stack columns, then sharding, then issue 26's convergence, then "
-          "issue 43's interval and missed gap: %s" % header)
+          "issue 43's interval and missed gap, then issue 46's predict fields: %s" % header)
     rows = rows_csv(text)
     check(sorted(r["stack"] for r in rows) == ["fused", "pytorch-ddp"], "a row per stack")
     check(all(r["stack_exchange"] == "" for r in rows), "no exchange search without best")
