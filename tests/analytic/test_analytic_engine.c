@@ -5,18 +5,7 @@
 
 #include "analytic.h"
 #include "check.h"
-
-/* The engine on a scenario's step, resolved once (step.h): the engines take steps. */
-static int analytic_predict_s(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
-{
-    gcsim_resolved_step st;
-    if (gcsim_step_resolve(&st, s, err))
-        return -1;
-    int rc = gcsim_analytic_predict(&st, out, err);
-    gcsim_step_release(&st);
-    return rc;
-}
-
+#include "resolved_predict.h"
 
 /* 4 machines x 4 GPUs; C_gwd = 10e9 B/s, C_cwd = 12.5e9 B/s, C_nwd = 1 Gbps = 125e6 B/s,
  * C_ncost = 50 us, intra latency 5 us. */

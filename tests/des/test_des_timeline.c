@@ -20,19 +20,7 @@
 #include "des_test_model.h"
 #include "des_test_platform.h"
 #include "payload.h"
-
-/* The DES on a scenario's step, resolved once (step.h): the engines take steps. */
-static int des_predict_opts_s(const gcsim_scenario *s, const gcsim_des_options *o,
-                              gcsim_prediction *out, gcsim_des_details *d, gcsim_error *err)
-{
-    gcsim_resolved_step st;
-    if (gcsim_step_resolve(&st, s, err))
-        return -1;
-    int rc = gcsim_des_predict_opts(&st, o, out, d, err);
-    gcsim_step_release(&st);
-    return rc;
-}
-
+#include "../resolved_predict.h"
 
 static char *slurp(const char *path)
 {

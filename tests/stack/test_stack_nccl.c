@@ -23,31 +23,7 @@
 #ifdef GCSIM_TEST_DES
 #include "des.h"
 #endif
-
-/* The engine on a scenario's step, resolved once (step.h): the engines take steps. */
-static int analytic_predict_s(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
-{
-    gcsim_resolved_step st;
-    if (gcsim_step_resolve(&st, s, err))
-        return -1;
-    int rc = gcsim_analytic_predict(&st, out, err);
-    gcsim_step_release(&st);
-    return rc;
-}
-#ifdef GCSIM_TEST_DES
-/* The DES on a scenario's step, resolved once (step.h): the engines take steps. */
-static int des_predict_opts_s(const gcsim_scenario *s, const gcsim_des_options *o,
-                              gcsim_prediction *out, gcsim_des_details *d, gcsim_error *err)
-{
-    gcsim_resolved_step st;
-    if (gcsim_step_resolve(&st, s, err))
-        return -1;
-    int rc = gcsim_des_predict_opts(&st, o, out, d, err);
-    gcsim_step_release(&st);
-    return rc;
-}
-#endif
-
+#include "resolved_predict.h"
 
 /* A stack whose calls cost 7 us, with no codec ops for fp32, PowerSGD or top-k. */
 static const char *stack_json =
