@@ -20,7 +20,7 @@ set -eu
 # Every figure the README and docs/train.md show, as OUTPUT_DIR/NAME.png and .svg
 # (`make_plots.sh --list` prints them; tests/plots checks the README against it).
 FIGURES="terngrad-fig5a terngrad-fig5b dgc-fig6 dgc-fig6-modern ecq-fig6 ecq-fig6-modern
-train-accuracy-vs-workers train-loss-vs-bits"
+plan-llama-3-70b train-accuracy-vs-workers train-loss-vs-bits"
 if [ "${1:-}" = --list ]; then
     printf '%s\n' $FIGURES
     exit 0
@@ -184,6 +184,17 @@ draw ecq_fig6.gp ecq-fig6 ecq-paper- -e "pattern='paper'; \
     what='parameter-server model the paper cites'"
 draw ecq_fig6.gp ecq-fig6-modern ecq-modern- -e "pattern='modern'; \
     what='current stack: ring all-reduce for fp32, exchange and codec cost per compressor'"
+
+# --- gcsim plan: the README's LLM question (Llama 3 70B on 256 H100s, two networks) ------
+# gcsim plot draws the plan's JSON; the rows' tokens/s are the plan's (planning.plan_llm
+# checks them against predict), so the picture carries no table of its own.
+"$GCSIM" plan --model "$M/llama-3-70b.json" --platform "$P/h100-ndr.json,$P/h100-400g.json" \
+    --gpus 256 --sharding all --act-ckpt=all --global-batch 512 --compressors none,fp16,qsgd \
+    --target-throughput 1 --rank-by time --best-per platform,sharding --top 0 \
+    --format json --output "$DATA/plan-llama-3-70b.json"
+for term in png svg; do
+    "$GCSIM" plot "$DATA/plan-llama-3-70b.json" --output "$OUT/plan-llama-3-70b.$term"
+done
 
 # --- what the figures show, as checksums ---------------------------------------------------
 # OUTPUT_DIR/data.sha256: one line per data table drawn (the x-y pairs of every curve), so
