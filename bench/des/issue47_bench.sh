@@ -28,11 +28,8 @@ GPUS=${4:-1024,4096}
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-python3 - "$SRC/platforms/a100-hdr.json" "$WORK/platform.json" <<'PY'
-import json, sys
-p = json.load(open(sys.argv[1])); p["nodes"] = 12500
-json.dump(p, open(sys.argv[2], "w"))
-PY
+. "$SRC/bench/des/bench_lib.sh"
+widen_platform
 
 case_args() {
     case $1 in
@@ -43,15 +40,10 @@ case_args() {
     esac
 }
 
-# run GCSIM CASE GPUS: prints "cpu_s peak_mib iteration_s"
+# run GCSIM CASE GPUS: prints "cpu_s peak_mib wall_s iteration_s"
 run() {
     # shellcheck disable=SC2046
-    /usr/bin/time -f "%U %S %M" -o "$WORK/time" "$1" predict --platform "$WORK/platform.json" \
-        $(case_args "$2") --gpus "$3" --engine des --des-max-messages -1 --format csv \
-        > "$WORK/out.csv" 2> "$WORK/err" || { echo "fail fail fail"; return; }
-    read -r u s kib < "$WORK/time"
-    iter=$(python3 -c "import csv;r=list(csv.DictReader(open('$WORK/out.csv')));print(r[-1]['iteration_s'])")
-    echo "$(echo "$u + $s" | bc -l) $(echo "$kib / 1024" | bc -l) $iter"
+    timed_predict "$1" $(case_args "$2") --gpus "$3" --engine des --des-max-messages -1
 }
 
 # estimate GCSIM CASE GPUS: the guard's CPU seconds. The CLI's own lower bound refuses a
@@ -74,9 +66,9 @@ printf "%-12s %6s | %9s %8s | %9s %8s | %7s %7s | %9s %6s | %s\n" case gpus ref_
 for c in $(echo "$CASES" | tr ',' ' '); do
     for n in $(echo "$GPUS" | tr ',' ' '); do
         set -- $(run "$REF" "$c" "$n")
-        rc=$1 rm=$2 ri=$3
+        rc=$1 rm=$2 ri=$4
         set -- $(run "$NEW" "$c" "$n")
-        nc=$1 nm=$2 ni=$3
+        nc=$1 nm=$2 ni=$4
         est=$(estimate "$NEW" "$c" "$n")
         [ "$rc" = fail ] || [ "$nc" = fail ] && { echo "$c $n: a run failed: $(head -c 300 "$WORK/err")"; continue; }
         same=$([ "$ri" = "$ni" ] && echo "" || echo " (ref $ri)")

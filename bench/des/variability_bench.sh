@@ -19,24 +19,17 @@ CV=${4:-0.05}
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
-python3 - "$SRC/platforms/a100-hdr.json" "$WORK/platform.json" <<'PY'
-import json, sys
-p = json.load(open(sys.argv[1])); p["nodes"] = 12500
-json.dump(p, open(sys.argv[2], "w"))
-PY
+. "$SRC/bench/des/bench_lib.sh"
+widen_platform
 run() {
-    /usr/bin/time -f "%U %S %M %e" -o "$WORK/time" "$GCSIM" predict \
-        --platform "$WORK/platform.json" --model "$SRC/models/resnet-50.json" \
-        --collective hierarchical --gpus "$GPUS" --engine des --format csv "$@" > "$WORK/out.csv"
-    read -r u s kib wall < "$WORK/time"
-    iter=$(python3 -c "import csv;r=list(csv.DictReader(open('$WORK/out.csv')));print(r[-1]['iteration_s'])")
-    echo "$u $s $kib $wall $iter"
+    timed_predict "$GCSIM" --model "$SRC/models/resnet-50.json" --collective hierarchical \
+        --gpus "$GPUS" --engine des "$@"
 }
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 set -- $(run)
-det_cpu=$(echo "$1 + $2" | bc -l); det_mib=$(echo "$3 / 1024" | bc -l); det_wall=$4; det_iter=$5
+det_cpu=$1; det_mib=$2; det_wall=$3; det_iter=$4
 set -- $(run --compute-cv "$CV" --iterations "$ITERS")
-var_cpu=$(echo "$1 + $2" | bc -l); var_mib=$(echo "$3 / 1024" | bc -l); var_wall=$4; var_iter=$5
+var_cpu=$1; var_mib=$2; var_wall=$3; var_iter=$4
 echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
 printf "deterministic, %d GPUs, 1 iteration:          %8.2f CPU s %8.1f MiB %8.1f s wall  iteration %.3f ms\n" \
     "$GPUS" "$det_cpu" "$det_mib" "$det_wall" "$(echo "$det_iter * 1000" | bc -l)"

@@ -8,6 +8,7 @@ import re
 import signal
 import shlex
 import subprocess
+import sys
 
 
 class GcsimError(Exception):
@@ -71,6 +72,42 @@ def run_json(argv, cwd, timeout_s=None):
         return json.loads(out)
     except ValueError as e:
         raise GcsimError(argv, p.returncode, err, "output is not JSON: %s" % e)
+
+
+def table_script_main(name, argv, tables):
+    """The main() of a script that prints one markdown table: `NAME GCSIM REPO [--markdown
+    FILE]`. tables(gcsim, repo) returns (table text, summary lines); the table goes to FILE
+    or standard output, the summaries to standard error. A failed gcsim run (GcsimError,
+    RuntimeError) or a bad data file (ValueError, KeyError) exits 1 with its message; bad
+    arguments exit 2."""
+    if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "--markdown"):
+        print("usage: %s GCSIM REPO [--markdown FILE]" % name, file=sys.stderr)
+        return 2
+    gcsim, repo = os.path.abspath(argv[0]), os.path.abspath(argv[1])
+    try:
+        table, summaries = tables(gcsim, repo)
+    except (GcsimError, RuntimeError, ValueError, KeyError) as e:
+        print("%s: %s" % (name, e), file=sys.stderr)
+        return 1
+    if len(argv) == 4:
+        with open(argv[3], "w") as f:
+            f.write(table)
+    else:
+        sys.stdout.write(table)
+    for line in summaries:
+        print(line, file=sys.stderr)
+    return 0
+
+
+def first_row(gcsim, repo, args):
+    """The first row of `gcsim ARGS --format json`, run in the repository (paths in ARGS
+    are relative to it)."""
+    argv = [gcsim] + list(args)
+    doc = run_json(argv, repo, timeout_s=600)
+    rows = doc.get("rows") if isinstance(doc, dict) else doc
+    if not isinstance(rows, list) or not rows:
+        raise GcsimError(argv, 0, "", "JSON has no rows")
+    return rows[0]
 
 
 def predict_rows(doc, argv):

@@ -10,27 +10,20 @@ as NCCL's tuner picks the algorithm; signed error = gcsim / measured - 1 (positi
 too fast). Nothing is fitted to these numbers. Exit 1 when a gcsim run fails (not on
 accuracy: the numbers are reported, not gated). Standard library only.
 """
-import json
 import os
 import statistics
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import gcsim_cli  # noqa: E402  (read_tsv)
+import gcsim_cli  # noqa: E402  (read_tsv, first_row, table_script_main)
 
 
 def busbw(gcsim, repo, row):
-    argv = [gcsim, "collective", "--engine", "analytic", "--format", "json",
-            "--platform", row["platform"], "--gpus", row["gpus"], "--sizes", row["size"]]
-    r = subprocess.run(argv, capture_output=True, text=True, cwd=repo, timeout=600)
-    if r.returncode != 0:
-        raise RuntimeError("%s: exit %d: %s" % (" ".join(argv[1:]), r.returncode,
-                                                r.stderr.strip()))
-    out = json.loads(r.stdout)
-    rows = out["rows"] if isinstance(out, dict) else out
-    return rows[0]["busbw_Bps"] / 1e9, rows[0].get("algorithm", "")
+    got = gcsim_cli.first_row(gcsim, repo, [
+        "collective", "--engine", "analytic", "--platform", row["platform"],
+        "--gpus", row["gpus"], "--sizes", row["size"]])
+    return got["busbw_Bps"] / 1e9, got.get("algorithm", "")
 
 
 def predict(gcsim, repo, rows):
@@ -54,29 +47,17 @@ def markdown(rows):
     return "\n".join(out) + "\n"
 
 
-def main(argv):
-    if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "--markdown"):
-        print("usage: socket_busbw.py GCSIM REPO [--markdown FILE]", file=sys.stderr)
-        return 2
-    gcsim, repo = os.path.abspath(argv[0]), os.path.abspath(argv[1])
-    try:
-        rows = predict(gcsim, repo, [r for _, r in gcsim_cli.read_tsv(
-            os.path.join(HERE, "published_socket_busbw.tsv"))])
-    except (RuntimeError, ValueError, KeyError) as e:
-        print("socket_busbw.py: %s" % e, file=sys.stderr)
-        return 1
-    table = markdown(rows)
-    if len(argv) == 4:
-        with open(argv[3], "w") as f:
-            f.write(table)
-    else:
-        sys.stdout.write(table)
+def tables(gcsim, repo):
+    rows = predict(gcsim, repo, [r for _, r in gcsim_cli.read_tsv(
+        os.path.join(HERE, "published_socket_busbw.tsv"))])
     errs = [r["error"] for r in rows]
-    print("socket busbw: %d rows, signed error median %+.0f%%, from %+.0f%% to %+.0f%%"
-          % (len(errs), 100 * statistics.median(errs), 100 * min(errs), 100 * max(errs)),
-          file=sys.stderr)
-    return 0
+    return markdown(rows), [
+        "socket busbw: %d rows, signed error median %+.0f%%, from %+.0f%% to %+.0f%%"
+        % (len(errs), 100 * statistics.median(errs), 100 * min(errs), 100 * max(errs))]
 
+
+def main(argv):
+    return gcsim_cli.table_script_main("socket_busbw.py", argv, tables)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

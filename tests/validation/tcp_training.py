@@ -11,15 +11,13 @@ Signed error = predicted / measured - 1: positive means gcsim is optimistic (too
 Nothing is fitted to these numbers. Exit 1 when a gcsim run fails (not on accuracy: the
 numbers are reported, not gated). Standard library only.
 """
-import json
 import os
 import statistics
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import gcsim_cli  # noqa: E402  (read_tsv)
+import gcsim_cli  # noqa: E402  (read_tsv, first_row, table_script_main)
 
 
 def read_cases(path):
@@ -27,15 +25,10 @@ def read_cases(path):
 
 
 def throughput(gcsim, repo, case, gpus):
-    argv = [gcsim, "predict", "--engine", "analytic", "--format", "json",
-            "--platform", case["platform"], "--model", case["model"], "--gpus", str(gpus),
-            "--batch", case["batch"], "--compressor", "none", "--stack", case["stack"]]
-    r = subprocess.run(argv, capture_output=True, text=True, cwd=repo, timeout=600)
-    if r.returncode != 0:
-        raise RuntimeError("%s: exit %d: %s" % (" ".join(argv[1:]), r.returncode,
-                                                r.stderr.strip()))
-    return json.loads(r.stdout)["rows"][0]["throughput_samples_per_s"]
-
+    return gcsim_cli.first_row(gcsim, repo, [
+        "predict", "--engine", "analytic", "--platform", case["platform"],
+        "--model", case["model"], "--gpus", str(gpus), "--batch", case["batch"],
+        "--compressor", "none", "--stack", case["stack"]])["throughput_samples_per_s"]
 
 def predict(gcsim, repo, cases):
     """Each case with 'predicted' and 'error' (signed) added."""
@@ -75,27 +68,13 @@ def markdown(rows):
     return "\n".join(out) + "\n"
 
 
-def main(argv):
-    if len(argv) not in (2, 4) or (len(argv) == 4 and argv[2] != "--markdown"):
-        print("usage: tcp_training.py GCSIM REPO [--markdown FILE]", file=sys.stderr)
-        return 2
-    gcsim, repo = os.path.abspath(argv[0]), os.path.abspath(argv[1])
-    try:
-        rows = predict(gcsim, repo, read_cases(os.path.join(HERE,
-                                                            "published_tcp_training.tsv")))
-    except (RuntimeError, ValueError, KeyError) as e:
-        print("tcp_training.py: %s" % e, file=sys.stderr)
-        return 1
-    table = markdown(rows)
-    if len(argv) == 4:
-        with open(argv[3], "w") as f:
-            f.write(table)
-    else:
-        sys.stdout.write(table)
-    for kind in ("tcp", "local"):
-        print(summary(rows, kind), file=sys.stderr)
-    return 0
+def tables(gcsim, repo):
+    rows = predict(gcsim, repo, read_cases(os.path.join(HERE, "published_tcp_training.tsv")))
+    return markdown(rows), [summary(rows, kind) for kind in ("tcp", "local")]
 
+
+def main(argv):
+    return gcsim_cli.table_script_main("tcp_training.py", argv, tables)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,29 @@
+# Shared by the DES benchmarks in this folder (sourced, not run): the widened platform
+# they all simulate on and one timed `gcsim predict` run. The caller sets SRC (the source
+# tree) and WORK (a scratch folder it removes).
+
+# widen_platform: $WORK/platform.json, platforms/a100-hdr.json with 12,500 nodes (100,000
+# GPUs), so that every GPU count of the scale runs (docs/des.md) fits one platform.
+widen_platform() {
+    python3 - "$SRC/platforms/a100-hdr.json" "$WORK/platform.json" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1])); p["nodes"] = 12500
+json.dump(p, open(sys.argv[2], "w"))
+PY
+}
+
+# timed_predict GCSIM ARGS...: runs `GCSIM predict --platform $WORK/platform.json ARGS
+# --format csv` under /usr/bin/time and prints "cpu_s peak_mib wall_s iteration_s": user +
+# system CPU of the whole process (the forked simulation child included), peak resident
+# memory, and the last row's iteration time. Prints "fail fail fail fail" when gcsim fails;
+# its standard error is left in $WORK/err.
+timed_predict() {
+    gcsim=$1
+    shift
+    /usr/bin/time -f "%U %S %M %e" -o "$WORK/time" "$gcsim" predict \
+        --platform "$WORK/platform.json" "$@" --format csv > "$WORK/out.csv" 2> "$WORK/err" ||
+        { echo "fail fail fail fail"; return; }
+    read -r u s kib wall < "$WORK/time"
+    iter=$(python3 -c "import csv;r=list(csv.DictReader(open('$WORK/out.csv')));print(r[-1]['iteration_s'])")
+    echo "$(echo "$u + $s" | bc -l) $(echo "$kib / 1024" | bc -l) $wall $iter"
+}
