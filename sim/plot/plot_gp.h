@@ -1,5 +1,5 @@
 /*
- * sim/plot/plot_gp.h: what the three pictures' scripts share (plot_script.c): quoting,
+ * sim/plot/plot_gp.h: what the three pictures' scripts share (plot_gp.c): quoting,
  * the terminal lines, and the labels made of the columns that vary among rows.
  */
 #ifndef GCSIM_PLOT_PLOT_GP_H
