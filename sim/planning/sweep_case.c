@@ -229,11 +229,6 @@ const gcsim_payload_plan *sweep_cache_payload(sweep_cache *c, const gcsim_model 
     return plan;
 }
 
-int sweep_case_batch(const sweep_case *c)
-{
-    return c->batch > 0 ? c->batch : c->model->batch_per_gpu;
-}
-
 int sweep_case_setup(const sweep_case *c, gcsim_stack_setup *ss, gcsim_error *err)
 {
     return case_build_setup(c, ss, err);

@@ -126,8 +126,12 @@ int sweep_case_setup(const sweep_case *c, gcsim_stack_setup *ss, gcsim_error *er
  * tuned:ring+double-tree). */
 void sweep_collective_label(const sweep_result *r, char *buf, size_t size);
 
-/* The batch a case uses. */
-int sweep_case_batch(const sweep_case *c);
+/* The batch a case uses: its own, else the model's per GPU. Inline so that the case
+ * builder (case_build.c), which sweep_case.c calls, need not call back into it. */
+static inline int sweep_case_batch(const sweep_case *c)
+{
+    return c->batch > 0 ? c->batch : c->model->batch_per_gpu;
+}
 
 /* The largest of compute_s, exposed_comm_s and compress_s names what limits the
  * iteration; ties go to compute, then network. */
