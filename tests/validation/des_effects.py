@@ -216,7 +216,7 @@ def main():
     try:
         items = evaluate(a.gcsim, rows)
         scaling = None if a.no_scaling else scaling_summary(a.gcsim)
-    except (RuntimeError, ValueError, KeyError) as e:
+    except (RuntimeError, ValueError, KeyError, OSError) as e:
         print("des_effects.py: gcsim failed: %s" % e, file=sys.stderr)
         return 1
     text = markdown(items, scaling)
