@@ -737,7 +737,8 @@ def des_effects_section(gcsim, repo):
     out = ["## What only a discrete-event simulation sees: failures, stragglers, collisions", "",
            "Issue 41. `python3 tests/validation/des_effects.py --gcsim $G` (CTest: "
            "`validation_des_effects`): published measurements of failures of large jobs, "
-           "fail-slow stragglers and collision losses (`tests/validation/des_effects.tsv`, "
+           "fail-slow stragglers, collision losses and collective bandwidth spread "
+           "(`tests/validation/des_effects.tsv`, "
            "with URL, section and date, the inputs taken from each, and whether it is "
            "independent of gcsim's defaults), gcsim before issue 41 and now. The split: the "
            "defaults (failure rate, storage, restart; the compute CV) were set from other "
@@ -905,7 +906,7 @@ def main(argv):
             "lost between two GPU counts of one configuration against published tables, default "
             "and with a sourced --compute-cv (a report). CTest: `validation_scaling_loss` |",
             "| `python3 tests/validation/des_effects.py --gcsim $G` | failures of large jobs, "
-            "fail-slow stragglers and collision losses as published, gcsim before issue 41 "
+            "fail-slow stragglers, collision losses and busbw spread as published, gcsim before issue 41 "
             "and now (a report). CTest: `validation_des_effects` |",
             "| `build/tests/convergence/conv_validate .` | convergence factors (catalog, `gcsim "
             "train`, variance bound) against the held-out third of the published outcomes "
