@@ -19,6 +19,9 @@ ResNet-50, ring all-reduce, DES, --timeline.
    1.25e9 B/s; four counters per leaf (2 spines x up/down), each 0 or at most 1.25e9, and
    per leaf and direction the spines together integrate to the bytes crossing.
 4. A star (no fat tree, no background load) has no "shared links" process.
+5. The star with --background-load 0.5 --background-links nic: one counter per NIC and
+   direction, background_Bps = 0.5 x 1.25e9, carried at most the other half, and each
+   NIC's outbound counter integrates to the bytes its GPU's transfer slices send.
 """
 import json
 import os
@@ -185,6 +188,29 @@ def main():
     platform(star, 1, star=True)
     ev = timeline(gcsim, work, "star", star, [])
     check(shared_pid(ev)[0] is None, "star: no 'shared links' process")
+
+    # 5. a star with half of every NIC taken: one counter per NIC and direction, at most the
+    # other half, each integrating to what its GPU sends (every peer is on another node)
+    ev = timeline(gcsim, work, "star_nic", star, ["--background-load", "0.5",
+                                                  "--background-links", "nic"])
+    pid, _ = shared_pid(ev)
+    check(pid is not None, "NIC load: a 'shared links' process")
+    if pid is not None:
+        s = series(ev, pid)
+        want_names = sorted("node %d NIC 0 %s" % (k, d) for k in range(4) for d in ("in", "out"))
+        check(sorted(s) == want_names, "eight NIC counters: %s" % sorted(s))
+        for name, pts in s.items():
+            check(all(b is not None and close(b, 0.5 * NIC_Bps) for _, _, b in pts),
+                  "%s: background_Bps = 0.5 x 1.25e9" % name)
+            check(all(v <= 0.5 * NIC_Bps * (1 + 1e-6) for _, v, _ in pts),
+                  "%s: carries at most the other half" % name)
+        for k in range(4):
+            sent = sum(e["args"].get("bytes_sent", 0) for e in ev
+                       if e.get("ph") == "X" and e["args"].get("kind") == "transfer"
+                       and e["pid"] == k + 1)
+            got = integral(s.get("node %d NIC 0 out" % k, []))
+            check(sent > 0 and close(got, sent),
+                  "node %d NIC out integrates to %.6g B, GPU %d sends %.6g B" % (k, got, k, sent))
 
     print("link_rates_check: %d failure(s)" % len(failures))
     return 1 if failures else 0
