@@ -349,6 +349,8 @@ static size_t post_lane(des_actor *a, int lane, int n_lanes, const des_lane_task
             extra[n] = 0;
         comms[n++] = sg_mailbox_put_async(boxes(a, f->dst, &spill)->out, a,
                                           bytes > 0 ? (long)ceil(bytes) : 0);
+        if (a->sim->timeline) /* the shared links' counters (des_link_rates.h) */
+            des_timeline_message(a->sim->timeline, comms[n - 1], bytes > 0 ? ceil(bytes) : 0);
     }
     for (int x = i0; x < i1; x++) {
         const gcsim_flow *f = &ph->flows[s->in_flows[p][x]];

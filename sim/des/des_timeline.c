@@ -13,6 +13,7 @@
 #include "des_timeline.h"
 
 #include "atomic_file.h"
+#include "des_link_rates.h"
 
 typedef struct {
     int endpoint;
@@ -39,6 +40,7 @@ struct des_timeline {
     des_straggler shown;
     des_straggler *all;
     int n_all;
+    des_link_rates *links; /* the shared links' counters (des_link_rates.h), or NULL */
 };
 
 void des_timeline_stragglers(des_timeline *t, const des_straggler *shown,
@@ -84,6 +86,13 @@ des_timeline *des_timeline_new(const des_plan *plan)
     t->gpus = plan->gpus;
     t->nodes = plan->nodes;
     t->shards = 0; /* shards run on the node CPUs */
+    des_shared_link *shared = NULL;
+    int n = des_shared_links(&plan->topology, &shared);
+    if (n < 0)
+        t->failed = 1;
+    else if (n > 0)
+        t->links = des_link_rates_new(shared, n, &t->failed);
+    free(shared);
     return t;
 }
 
@@ -127,6 +136,12 @@ long des_timeline_add(des_timeline *t, int endpoint, des_track track, const char
         e->name[k] = '\0';
     }
     return (long)t->n++;
+}
+
+void des_timeline_message(des_timeline *t, const void *comm, double bytes)
+{
+    if (t)
+        des_link_rates_message(t->links, comm, bytes);
 }
 
 void des_timeline_flow(des_timeline *t, long slice, uint64_t key, int is_sender)
@@ -380,6 +395,8 @@ int des_timeline_write(const des_timeline *t, const char *path, char *msg, size_
     }
     write_flows(t, f);
     int bad = write_rates(t, f, n_ep);
+    if (!bad && t->links) /* after every endpoint's pid */
+        bad = des_link_rates_write(t->links, f, n_ep + 1, put_us);
     if (t->stragglers)
         write_stragglers(t, f);
     else
@@ -400,5 +417,6 @@ void des_timeline_free(des_timeline *t)
     free(t->ev);
     free(t->flows);
     free(t->all);
+    des_link_rates_free(t->links);
     free(t);
 }

@@ -10,7 +10,9 @@
  * its track ends never overlaps it (rounding start and duration independently did, by
  * 1 ns). Every slice carries args (see des_event_args); each transfer has a flow arrow
  * (ph "s" at the sender's step slice, ph "f" at the receiver's); each endpoint has a
- * "transfer rate" counter (bytes/s sent and received). docs/des.md lists it all.
+ * "transfer rate" counter (bytes/s sent and received); a fat tree's shared links (leaf
+ * uplinks and downlinks, ECMP spine links, NICs under a background load) have a counter
+ * each on a process "shared links" (des_link_rates.h). docs/des.md lists it all.
  */
 #ifndef GCSIM_DES_TIMELINE_H
 #define GCSIM_DES_TIMELINE_H
@@ -67,6 +69,9 @@ long des_timeline_add(des_timeline *t, int endpoint, des_track track, const char
 /* Marks event `slice` as one end of a transfer; the sender's and receiver's calls name the
  * same key (des_flow_key), and the writer links each matched pair by a flow arrow. */
 void des_timeline_flow(des_timeline *t, long slice, uint64_t key, int is_sender);
+/* A message the DES sent (its sg_comm_t, the sender's, and its simulated bytes): what the
+ * shared links' counter tracks are made of (des_link_rates.h). NULL timeline: a no-op. */
+void des_timeline_message(des_timeline *t, const void *comm, double bytes);
 /* A transfer's key: bucket, phase, step (-1: all steps, coalesced) and flow index. */
 uint64_t des_flow_key(int bucket, int phase, int step, int flow);
 /* The straggler of the iteration shown (an instant event on its GPU) and of every

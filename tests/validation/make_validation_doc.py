@@ -725,6 +725,29 @@ def scaling_loss_section(gcsim, repo):
     return "\n".join(out)
 
 
+def des_effects_section(gcsim, repo):
+    """Issue 41: failures, stragglers and collision losses as published, gcsim before issue
+    41 and now (tests/validation/des_effects.py)."""
+    script = os.path.join(HERE, "des_effects.py")
+    r = subprocess.run([sys.executable, script, "--gcsim", gcsim], capture_output=True,
+                       text=True, timeout=3600)
+    if r.returncode != 0:
+        raise RuntimeError("des_effects.py failed (exit %d): %s"
+                           % (r.returncode, r.stderr.strip()))
+    out = ["## What only a discrete-event simulation sees: failures, stragglers, collisions", "",
+           "Issue 41. `python3 tests/validation/des_effects.py --gcsim $G` (CTest: "
+           "`validation_des_effects`): published measurements of failures of large jobs, "
+           "fail-slow stragglers, collision losses and collective bandwidth spread "
+           "(`tests/validation/des_effects.tsv`, "
+           "with URL, section and date, the inputs taken from each, and whether it is "
+           "independent of gcsim's defaults), gcsim before issue 41 and now. The split: the "
+           "defaults (failure rate, storage, restart; the compute CV) were set from other "
+           "sources (docs/planning.md \"Goodput\", docs/des.md \"Sources of typical "
+           "values\"), and the one row from the same source (Llama 3) is marked as not a "
+           "validation.", "", r.stdout]
+    return "\n".join(out)
+
+
 def zeropp_section(gcsim, repo):
     """Issue 43: ZeRO++ against ZeRO-3, the predicted speedup against DeepSpeed's published
     pairs (tests/validation/zeropp.py). Test it alone: python3 -c "import sys;
@@ -882,6 +905,9 @@ def main(argv):
             "| `python3 tests/validation/scaling_loss.py --gcsim $G` | per-GPU throughput "
             "lost between two GPU counts of one configuration against published tables, default "
             "and with a sourced --compute-cv (a report). CTest: `validation_scaling_loss` |",
+            "| `python3 tests/validation/des_effects.py --gcsim $G` | failures of large jobs, "
+            "fail-slow stragglers, collision losses and busbw spread as published, gcsim before issue 41 "
+            "and now (a report). CTest: `validation_des_effects` |",
             "| `build/tests/convergence/conv_validate .` | convergence factors (catalog, `gcsim "
             "train`, variance bound) against the held-out third of the published outcomes "
             "(docs/convergence.md). CTest: `convergence_validate` |",
@@ -904,6 +930,7 @@ def main(argv):
         parts.append(sharded_section(gcsim, repo))
         parts.append(peak_memory_section(gcsim, repo))
         parts.append(scaling_loss_section(gcsim, repo))
+        parts.append(des_effects_section(gcsim, repo))
         parts.append(zeropp_section(gcsim, repo))
         parts.append(onebit_adam_section(gcsim, repo))
         parts.append(convergence_section(gcsim, repo))
