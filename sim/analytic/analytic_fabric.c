@@ -62,6 +62,10 @@ int gcsim_analytic_add_jitter(const gcsim_platform *p, int ps_shards, const gcsi
 int gcsim_analytic_ecmp_predict(const gcsim_resolved_step *st, gcsim_prediction *out,
                                 gcsim_error *err)
 {
+    if (st->fabrics_error) { /* why they could not be resolved with the step */
+        *err = *st->fabrics_error;
+        return -1;
+    }
     if (st->n_fabrics < 1)
         return gcsim_fail(err, "analytic: a step on a fabric with ECMP collisions was "
                                "resolved without its fabrics (gcsim_step_resolve)");

@@ -279,6 +279,10 @@ typedef struct {
      * DES hashes flows onto spines itself and reads none of them. */
     int n_fabrics;
     gcsim_step_fabric *fabrics;
+    /* Why the fabrics could not be resolved (e.g. more spines than a leaf has uplink
+     * ports), or NULL: kept for the analytic engine to report when it needs them, so that
+     * the DES, which needs none, refuses such a step with its own message as before. */
+    gcsim_error *fabrics_error;
 } gcsim_resolved_step;
 
 /* One fabric of the expectation over ECMP collisions: the platform with its ECMP cleared
@@ -294,7 +298,8 @@ struct gcsim_step_fabric {
 
 /* Builds the step of scenario s (gcsim_iteration_build, and for the collective terngrad
  * the closed form's inputs first, whose refusals come first as they always did; then, with
- * ECMP collisions, the step on each fabric of the expectation, step_fabrics.c);
+ * ECMP collisions, the step on each fabric of the expectation, step_fabrics.c, whose
+ * failure is kept in fabrics_error rather than returned);
  * gcsim_step_release frees it. The step points into what s points to (platform, model,
  * variability), not into s itself. */
 int gcsim_step_resolve(gcsim_resolved_step *st, const gcsim_scenario *s, gcsim_error *err);

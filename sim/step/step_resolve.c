@@ -9,6 +9,17 @@
 #include "step.h"
 #include "step_fabrics.h"
 
+static void release_fabrics(gcsim_resolved_step *st)
+{
+    for (int k = 0; k < st->n_fabrics; k++) {
+        gcsim_step_release(&st->fabrics[k].step);
+        gcsim_topology_free(&st->fabrics[k].topology);
+    }
+    free(st->fabrics);
+    st->fabrics = NULL;
+    st->n_fabrics = 0;
+}
+
 int gcsim_step_resolve(gcsim_resolved_step *st, const gcsim_scenario *s, gcsim_error *err)
 {
     memset(st, 0, sizeof *st);
@@ -34,11 +45,19 @@ int gcsim_step_resolve(gcsim_resolved_step *st, const gcsim_scenario *s, gcsim_e
     st->variability_stats = s->variability_stats;
     st->timeline_path = s->timeline_path;
     st->des_max_messages = s->des_max_messages;
-    /* the analytic engine's expectation over ECMP collisions: the step on each fabric */
-    if (st->costing == GCSIM_COST_PROGRAMS && s->platform && s->platform->ecmp.spines > 1 &&
-        gcsim_step_resolve_fabrics(st, s, err) != 0) {
-        gcsim_step_release(st);
-        return -1;
+    /* the analytic engine's expectation over ECMP collisions: the step on each fabric;
+     * why not, kept for that engine to report (the DES needs none) */
+    if (st->costing == GCSIM_COST_PROGRAMS && s->platform && s->platform->ecmp.spines > 1) {
+        gcsim_error why;
+        if (gcsim_step_resolve_fabrics(st, s, &why) != 0) {
+            release_fabrics(st);
+            st->fabrics_error = malloc(sizeof *st->fabrics_error);
+            if (!st->fabrics_error) {
+                gcsim_step_release(st);
+                return gcsim_fail(err, "out of memory for the fabrics of a step");
+            }
+            *st->fabrics_error = why;
+        }
     }
     return 0;
 }
@@ -51,11 +70,7 @@ int gcsim_step_topology(const gcsim_resolved_step *st, gcsim_topology *t, gcsim_
 void gcsim_step_release(gcsim_resolved_step *st)
 {
     gcsim_iteration_free(&st->it);
-    for (int k = 0; k < st->n_fabrics; k++) {
-        gcsim_step_release(&st->fabrics[k].step);
-        gcsim_topology_free(&st->fabrics[k].topology);
-    }
-    free(st->fabrics);
-    st->fabrics = NULL;
-    st->n_fabrics = 0;
+    release_fabrics(st);
+    free(st->fabrics_error);
+    st->fabrics_error = NULL;
 }
