@@ -1,6 +1,5 @@
 #include "analytic.h"
 #include "analytic_internal.h"
-#include "schedule_memo.h"
 #include "timeline.h"
 #include "variability.h"
 
