@@ -2,7 +2,8 @@
  * tests/resolved_predict.h: the engines on a hand-built scenario, for tests and benchmarks.
  *
  * The engines take a resolved step (sim/step/step.h); a test that builds a gcsim_scenario
- * by hand resolves it once, runs the engine and releases it, as sim/planning/engine.c does
+ * by hand resolves it once with its topology (gcsim_step_topology), runs the engine and
+ * releases them, as sim/planning/engine.c does
  * for the commands. Include the engine's header first: the analytic helper is defined
  * after analytic.h, the DES ones after des.h.
  */
@@ -16,9 +17,15 @@ static inline int analytic_predict_s(const gcsim_scenario *s, gcsim_prediction *
                                      gcsim_error *err)
 {
     gcsim_resolved_step st;
+    gcsim_topology topo;
     if (gcsim_step_resolve(&st, s, err))
         return -1;
-    int rc = gcsim_analytic_predict(&st, out, err);
+    if (gcsim_step_topology(&st, &topo, err)) {
+        gcsim_step_release(&st);
+        return -1;
+    }
+    int rc = gcsim_analytic_predict(&st, &topo, out, err);
+    gcsim_topology_free(&topo);
     gcsim_step_release(&st);
     return rc;
 }
@@ -30,9 +37,15 @@ static inline int des_predict_opts_s(const gcsim_scenario *s, const gcsim_des_op
                                      gcsim_error *err)
 {
     gcsim_resolved_step st;
+    gcsim_topology topo;
     if (gcsim_step_resolve(&st, s, err))
         return -1;
-    int rc = gcsim_des_predict_opts(&st, o, out, d, err);
+    if (gcsim_step_topology(&st, &topo, err)) {
+        gcsim_step_release(&st);
+        return -1;
+    }
+    int rc = gcsim_des_predict_opts(&st, &topo, o, out, d, err);
+    gcsim_topology_free(&topo);
     gcsim_step_release(&st);
     return rc;
 }

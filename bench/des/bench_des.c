@@ -67,9 +67,15 @@ static int des_predict_opts_s(const gcsim_scenario *s, const gcsim_des_options *
                               gcsim_prediction *out, gcsim_des_details *d, gcsim_error *err)
 {
     gcsim_resolved_step st;
+    gcsim_topology topo;
     if (gcsim_step_resolve(&st, s, err))
         return -1;
-    int rc = gcsim_des_predict_opts(&st, o, out, d, err);
+    if (gcsim_step_topology(&st, &topo, err)) {
+        gcsim_step_release(&st);
+        return -1;
+    }
+    int rc = gcsim_des_predict_opts(&st, &topo, o, out, d, err);
+    gcsim_topology_free(&topo);
     gcsim_step_release(&st);
     return rc;
 }

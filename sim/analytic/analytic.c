@@ -1,6 +1,5 @@
 #include "analytic.h"
 #include "analytic_internal.h"
-#include "schedule_memo.h"
 #include "timeline.h"
 #include "variability.h"
 
@@ -27,19 +26,14 @@ terngrad_links gcsim_terngrad_links(const gcsim_platform *p)
  * encoded once and its aggregate decoded once (its reducing steps charge nothing,
  * gcsim_hop_codec_s); all of it in series with the paper's communication, which has no
  * overlap. */
-static int pattern_codec_s(const gcsim_resolved_step *st, gcsim_prediction *out,
-                           gcsim_error *err)
+static int pattern_codec_s(const gcsim_resolved_step *st, const gcsim_topology *topo,
+                           gcsim_prediction *out, gcsim_error *err)
 {
     const gcsim_iteration *it = &st->it;
-    gcsim_topology topo;
     gcsim_schedule sch;
-    if (gcsim_topology_init(&topo, st->platform, st->placement.gpus, err) != 0)
-        return -1;
     /* the step's collective: the one whose costing is the paper's closed form */
-    if (gcsim_schedule_build(&sch, st->collective, &topo, 0, 1, err) != 0) {
-        gcsim_topology_free(&topo);
+    if (gcsim_schedule_build(&sch, st->collective, topo, 0, 1, err) != 0)
         return -1;
-    }
     for (int b = 0; b < it->n_buckets; b++) {
         const gcsim_bucket_bytes *bb = &it->buckets[b].bytes;
         out->encode_s += gcsim_bucket_encode_s(bb);
@@ -54,14 +48,13 @@ static int pattern_codec_s(const gcsim_resolved_step *st, gcsim_prediction *out,
     }
     out->compress_s = out->encode_s + out->decode_s;
     gcsim_schedule_free(&sch);
-    gcsim_topology_free(&topo);
     return 0;
 }
 
 /* TernGrad Appendix B, eq. 27-30, exactly as published, from the inputs the step resolved
  * (profile, precision, payload; T(1,1,K) checked to include the host copy). */
-static int terngrad_predict(const gcsim_resolved_step *st, gcsim_prediction *out,
-                            gcsim_error *err)
+static int terngrad_predict(const gcsim_resolved_step *st, const gcsim_topology *topo,
+                            gcsim_prediction *out, gcsim_error *err)
 {
     const gcsim_placement *pc = &st->placement;
     const gcsim_terngrad_inputs *in = &st->terngrad;
@@ -78,22 +71,21 @@ static int terngrad_predict(const gcsim_resolved_step *st, gcsim_prediction *out
     else
         out->compute_s = T1_s - g_dense / c.C_cwd_Bps;
     out->comm_s = terngrad_T_comm_s(i, j, g_wire, &c);
-    if (in->compressed && pattern_codec_s(st, out, err) != 0)
+    if (in->compressed && pattern_codec_s(st, topo, out, err) != 0)
         return -1;
     out->exposed_comm_s = out->comm_s;
     out->iteration_s = out->compute_s + out->comm_s + out->compress_s;
     return 0;
 }
 
-static int schedule_predict(const gcsim_resolved_step *st, gcsim_prediction *out,
-                            gcsim_error *err)
+static int schedule_predict(const gcsim_resolved_step *st, const gcsim_topology *topo,
+                            gcsim_prediction *out, gcsim_error *err)
 {
     const gcsim_iteration *it = &st->it;
     double *call_s = calloc((size_t)(it->n_calls > 0 ? it->n_calls : 1), sizeof *call_s);
     gcsim_timeline tl;
     int rc = !call_s ? gcsim_fail(err, "out of memory for %d collective calls", it->n_calls)
-             : gcsim_analytic_call_times(st->platform, st->placement.gpus, st->ps_shards, it,
-                                         call_s, err) != 0
+             : gcsim_analytic_call_times_on(topo, st->ps_shards, it, call_s, err) != 0
                  ? -1
                  : gcsim_timeline_run(it, call_s, &tl, err);
     if (rc == 0) {
@@ -109,10 +101,21 @@ static int schedule_predict(const gcsim_resolved_step *st, gcsim_prediction *out
     return rc;
 }
 
-int gcsim_analytic_predict(const gcsim_resolved_step *st, gcsim_prediction *out,
-                           gcsim_error *err)
+int gcsim_analytic_check_topology(const gcsim_resolved_step *st, const gcsim_topology *topo,
+                                  gcsim_error *err)
+{
+    if (!topo || topo->platform != st->platform || topo->gpus != st->placement.gpus)
+        return gcsim_fail(err, "analytic: the topology handed in is not the step's (its "
+                               "platform and GPU count; gcsim_step_topology builds it)");
+    return 0;
+}
+
+int gcsim_analytic_predict(const gcsim_resolved_step *st, const gcsim_topology *topo,
+                           gcsim_prediction *out, gcsim_error *err)
 {
     memset(out, 0, sizeof *out);
+    if (gcsim_analytic_check_topology(st, topo, err) != 0)
+        return -1;
     if (st->costing != GCSIM_COST_TERNGRAD_FORM && st->platform->ecmp.spines > 1) {
         if (gcsim_analytic_ecmp_predict(st, out, err) != 0)
             return -1;
@@ -120,21 +123,21 @@ int gcsim_analytic_predict(const gcsim_resolved_step *st, gcsim_prediction *out,
         out->throughput_samples_per_s = out->samples_per_iteration / out->iteration_s;
         return 0;
     }
-    return gcsim_analytic_predict_one(st, out, err);
+    return gcsim_analytic_predict_one(st, topo, out, err);
 }
 
-int gcsim_analytic_predict_one(const gcsim_resolved_step *st, gcsim_prediction *out,
-                               gcsim_error *err)
+int gcsim_analytic_predict_one(const gcsim_resolved_step *st, const gcsim_topology *topo,
+                               gcsim_prediction *out, gcsim_error *err)
 {
     memset(out, 0, sizeof *out);
-    int rc = st->costing == GCSIM_COST_TERNGRAD_FORM ? terngrad_predict(st, out, err)
-                                                      : schedule_predict(st, out, err);
+    int rc = st->costing == GCSIM_COST_TERNGRAD_FORM ? terngrad_predict(st, topo, out, err)
+                                                      : schedule_predict(st, topo, out, err);
     if (rc != 0)
         return -1;
     if (st->variability && st->variability->on) {
         /* variable compute: the expected iteration (variable_compute.c) */
         gcsim_var_stats vs;
-        if (gcsim_analytic_variable(st, &vs, err) != 0)
+        if (gcsim_analytic_variable(st, topo, &vs, err) != 0)
             return -1;
         out->iteration_s = vs.mean_s;
         if (st->variability_stats)
@@ -144,62 +147,4 @@ int gcsim_analytic_predict_one(const gcsim_resolved_step *st, gcsim_prediction *
     out->samples_per_iteration = st->samples_per_iteration;
     out->throughput_samples_per_s = out->samples_per_iteration / out->iteration_s;
     return 0;
-}
-
-int gcsim_analytic_collective_time_one(const gcsim_platform *p, int gpus, gcsim_collective c,
-                                       double bytes, int ps_shards, double *time_s,
-                                       gcsim_error *err)
-{
-    if (!(bytes >= 0) || (unsigned)c >= COLLECTIVE_COUNT)
-        return gcsim_fail(err, "invalid collective or size");
-    gcsim_topology topo;
-    if (gcsim_topology_init(&topo, p, gpus, err) != 0)
-        return -1;
-    gcsim_schedule sch;
-    if (gcsim_schedule_build(&sch, c, &topo, ps_shards, gcsim_pipeline_chunks(c, bytes), err)) {
-        gcsim_topology_free(&topo);
-        return -1;
-    }
-    gcsim_bucket_bytes b = {.dense_bytes = bytes, .payload_bytes = bytes,
-                            .aggregation = PAYLOAD_DENSE_SUMMABLE};
-    *time_s = gcsim_schedule_time_s(&sch, &topo, &b);
-    gcsim_schedule_free(&sch);
-    gcsim_topology_free(&topo);
-    return isfinite(*time_s) ? 0 : gcsim_fail(err, "out of memory costing the %s schedule",
-                                              gcsim_collective_name(c));
-}
-
-int gcsim_analytic_op_time_one(const gcsim_platform *p, int gpus, gcsim_op op,
-                               gcsim_collective c, double bytes, double *time_s,
-                               gcsim_error *err)
-{
-    if (!(bytes >= 0) || (unsigned)c >= COLLECTIVE_COUNT || (unsigned)op >= GCSIM_OP_COUNT)
-        return gcsim_fail(err, "invalid collective, operation or size");
-    if (op == GCSIM_OP_ALLREDUCE) {
-        /* the memo's schedule: the same number, and the one tree template the tuner made
-         * for this pick (gcsim_tuner_choose) rather than a listed schedule beside it */
-        gcsim_bucket_bytes b = {.dense_bytes = bytes, .payload_bytes = bytes,
-                                .aggregation = PAYLOAD_DENSE_SUMMABLE};
-        if (gcsim_schedule_memo_time_s(p, gpus, c, 0, gcsim_pipeline_chunks(c, bytes), 0, &b,
-                                       time_s, err))
-            return -1;
-        return isfinite(*time_s) ? 0 : gcsim_fail(err, "out of memory costing the %s schedule",
-                                                  gcsim_collective_name(c));
-    }
-    gcsim_topology topo;
-    if (gcsim_topology_init(&topo, p, gpus, err) != 0)
-        return -1;
-    gcsim_schedule sch;
-    double payload;
-    if (gcsim_op_schedule_build(&sch, op, c, &topo, bytes, &payload, err)) {
-        gcsim_topology_free(&topo);
-        return -1;
-    }
-    gcsim_bucket_bytes b = {.dense_bytes = payload, .payload_bytes = payload,
-                            .aggregation = PAYLOAD_DENSE_SUMMABLE};
-    *time_s = gcsim_schedule_time_s(&sch, &topo, &b);
-    gcsim_schedule_free(&sch);
-    gcsim_topology_free(&topo);
-    return isfinite(*time_s) ? 0 : gcsim_fail(err, "out of memory costing the %s schedule",
-                                              gcsim_op_name(op));
 }

@@ -23,21 +23,24 @@
  * C_ncost. */
 terngrad_links gcsim_terngrad_links(const gcsim_platform *p);
 
-/* The engine takes a resolved step (step.h, gcsim_step_resolve): its iteration and the
- * machine it runs on; it reads no scenario. */
+/* The engine takes a resolved step (step.h, gcsim_step_resolve: its iteration and the
+ * machine it runs on, with ECMP collisions the step on each fabric) and the topology it
+ * runs on (gcsim_step_topology: the step's platform for its GPUs, built once where the step
+ * is handed over, sim/planning/engine.c); it reads no scenario and builds no topology. */
 
 struct gcsim_var_stats_s;
 /* Under st->variability (variable per-GPU compute, sim/config/variability.h): the
  * iteration's mean, p50 and p99 and the expected largest factor over the synchronising
  * group, by the order statistics of the stated distribution through the step's iteration
  * (variable_compute.c). gcsim_analytic_predict reports the mean as its iteration time. */
-int gcsim_analytic_variable(const gcsim_resolved_step *st, struct gcsim_var_stats_s *vs,
-                            gcsim_error *err);
-int gcsim_analytic_predict(const gcsim_resolved_step *st, gcsim_prediction *out,
-                           gcsim_error *err);
+int gcsim_analytic_variable(const gcsim_resolved_step *st, const gcsim_topology *topo,
+                            struct gcsim_var_stats_s *vs, gcsim_error *err);
+int gcsim_analytic_predict(const gcsim_resolved_step *st, const gcsim_topology *topo,
+                           gcsim_prediction *out, gcsim_error *err);
 
-/* The closed-form duration of every collective call of iteration it on the first `gpus`
- * GPUs of platform p (it->calls[k]: its overhead plus its schedule's time, parameter
+/* Questions without a step (analytic_bare.c), each building its topology from a platform
+ * and a GPU count. The closed-form duration of every collective call of iteration it on
+ * the first `gpus` GPUs of platform p (it->calls[k]: its overhead plus its schedule's time, parameter
  * servers in ps_shards shards, 0: one per machine), into call_s[0 .. n_calls). */
 int gcsim_analytic_call_times(const gcsim_platform *p, int gpus, int ps_shards,
                               const gcsim_iteration *it, double *call_s, gcsim_error *err);

@@ -8,16 +8,18 @@
 #include "analytic.h"
 #include "fabric_expect.h"
 
-/* The engine's closed form without ECMP's expectation (analytic.c): the prediction, a bare
- * collective and one operation; network jitter included where the platform has it. */
-int gcsim_analytic_predict_one(const gcsim_resolved_step *st, gcsim_prediction *out,
-                               gcsim_error *err);
-int gcsim_analytic_collective_time_one(const gcsim_platform *p, int gpus, gcsim_collective c,
-                                       double bytes, int ps_shards, double *time_s,
-                                       gcsim_error *err);
-int gcsim_analytic_op_time_one(const gcsim_platform *p, int gpus, gcsim_op op,
-                               gcsim_collective c, double bytes, double *time_s,
-                               gcsim_error *err);
+/* The engine's closed form without ECMP's expectation (analytic.c), on the step's
+ * topology; network jitter included where the platform has it. */
+int gcsim_analytic_predict_one(const gcsim_resolved_step *st, const gcsim_topology *topo,
+                               gcsim_prediction *out, gcsim_error *err);
+/* Fails unless topo is the step's: its platform and GPU count (gcsim_step_topology). */
+int gcsim_analytic_check_topology(const gcsim_resolved_step *st, const gcsim_topology *topo,
+                                  gcsim_error *err);
+
+/* The closed-form duration of every call of iteration it on topology topo (call_times.c):
+ * gcsim_analytic_call_times without building a topology. */
+int gcsim_analytic_call_times_on(const gcsim_topology *topo, int ps_shards,
+                                 const gcsim_iteration *it, double *call_s, gcsim_error *err);
 
 /* Adds each call's expected jitter, M x the harmonic sum of its schedule's steps, to
  * call_s (analytic_fabric.c). */
@@ -26,7 +28,8 @@ int gcsim_analytic_add_jitter(const gcsim_platform *p, int ps_shards, const gcsi
 
 /* The prediction's expectation over ECMP collisions (st->platform->ecmp.spines > 1): each
  * field, and the variable-compute statistics, weighted by the most loaded spine link's law
- * (analytic_fabric.c), the step rebuilt on each fabric (gcsim_step_resolve_on). */
+ * (analytic_fabric.c), over the step's fabrics (st->fabrics: the step resolved on each,
+ * with its topology, by sim/step). */
 int gcsim_analytic_ecmp_predict(const gcsim_resolved_step *st, gcsim_prediction *out,
                                 gcsim_error *err);
 

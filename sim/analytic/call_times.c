@@ -1,6 +1,6 @@
 /*
- * sim/analytic/call_times.c: every collective call of a step in closed form
- * (gcsim_analytic_call_times, analytic.h), for the expected iteration (analytic.c) and for
+ * sim/analytic/call_times.c: every collective call of a step in closed form on the topology
+ * handed in (gcsim_analytic_call_times_on, analytic_internal.h), for the expected iteration (analytic.c) and for
  * variable compute (variable_compute.c); its own file so that neither calls the other back.
  */
 #include <math.h>
@@ -92,13 +92,8 @@ static int call_durations(const gcsim_platform *p, int ps_shards, const gcsim_it
     return rc;
 }
 
-int gcsim_analytic_call_times(const gcsim_platform *p, int gpus, int ps_shards,
-                              const gcsim_iteration *it, double *call_s, gcsim_error *err)
+int gcsim_analytic_call_times_on(const gcsim_topology *topo, int ps_shards,
+                                 const gcsim_iteration *it, double *call_s, gcsim_error *err)
 {
-    gcsim_topology topo;
-    if (gcsim_topology_init(&topo, p, gpus, err) != 0)
-        return -1;
-    int rc = call_durations(p, ps_shards, it, &topo, call_s, err);
-    gcsim_topology_free(&topo);
-    return rc;
+    return call_durations(topo->platform, ps_shards, it, topo, call_s, err);
 }

@@ -32,37 +32,27 @@
 #define GCSIM_ANALYTIC_FABRIC_EXPECT_H
 
 #include "collectives.h"
+#include "step.h" /* the law of ECMP collisions (gcsim_ecmp_law, sim/step/ecmp_law.c) */
 
 /* H(n) = 1 + 1/2 + ... + 1/n (0 for n <= 0); the sum up to 1000, the asymptotic series
  * above (error under 1e-14). */
 double gcsim_harmonic(long long n);
 
-/* P(the most loaded of `bins` bins holds <= c balls) when `balls` balls fall uniformly and
- * independently into them. */
-double gcsim_ecmp_max_load_cdf(int balls, int bins, int c);
-/* E[the largest bin's load] = sum over c >= 0 of (1 - P(max <= c)). */
-double gcsim_ecmp_expected_max_load(int balls, int bins);
-
 /* The messages of each step of schedule s: M x sum over steps of H(messages of the step)
  * is the expected extra time of jitter of mean M (one message per flow and active step). */
 double gcsim_jitter_harmonic_steps(const gcsim_schedule *s);
-
-/* Counts flows between leaves of each leaf link (up and down, distinct senders resp.
- * receivers, as the DES hashes per endpoint) in the phase of s with the most such flows:
- * counts[2 * leaf + dir], `leaves` entries pairs (t->leaves). Returns the largest count
- * (0: nothing crosses a spine), or -1 when out of memory. */
-int gcsim_ecmp_leaf_counts(const gcsim_schedule *s, const gcsim_topology *t, int *counts);
 
 /* One closed-form evaluation on platform q (its ECMP fields cleared), to be
  * added into the caller's ctx with this weight (the weights of one expectation sum to 1). */
 typedef int (*gcsim_fabric_cost_fn)(const gcsim_platform *q, double weight, void *ctx,
                                     gcsim_error *err);
 
-/* The expectation over ECMP collisions of cost (see above): schedule s on topology t
- * (of p, with p->ecmp.spines > 1) gives the flows per leaf link; cost is evaluated at each
- * k with P(K = k) > 1e-15 on a copy of p whose oversubscription is scaled by S k / n and
- * whose ecmp is cleared (its jitter kept). Without flows between leaves (or S = 1) it is cost on
- * that copy unscaled. */
+/* The expectation over ECMP collisions of cost (see above), for a bare collective (a step's
+ * fabrics are resolved with it, sim/step/step_fabrics.c): schedule s on topology t (of p,
+ * with p->ecmp.spines > 1) gives the flows per leaf link; cost is evaluated at each case of
+ * gcsim_ecmp_law (k with P(K = k) > 1e-15) on a copy of p whose oversubscription is scaled
+ * by S k / n and whose ecmp is cleared (its jitter kept). Without flows between leaves (or
+ * S = 1) it is cost on that copy unscaled. */
 int gcsim_ecmp_expect(const gcsim_platform *p, const gcsim_schedule *s,
                       const gcsim_topology *t, gcsim_fabric_cost_fn cost, void *ctx,
                       gcsim_error *err);

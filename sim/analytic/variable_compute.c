@@ -21,6 +21,7 @@
 #include <gsl/gsl_integration.h>
 
 #include "analytic.h"
+#include "analytic_internal.h"
 #include "timeline.h"
 #include "variability.h"
 
@@ -53,11 +54,13 @@ static double iteration_at_quantile(double u, void *ctx)
     return iteration_at(c, gcsim_var_max_quantile(c->v, c->gpus, u));
 }
 
-int gcsim_analytic_variable(const gcsim_resolved_step *step, gcsim_var_stats *st,
-                            gcsim_error *err)
+int gcsim_analytic_variable(const gcsim_resolved_step *step, const gcsim_topology *topo,
+                            gcsim_var_stats *st, gcsim_error *err)
 {
     const gcsim_variability *v = step->variability;
     memset(st, 0, sizeof *st);
+    if (gcsim_analytic_check_topology(step, topo, err) != 0)
+        return -1;
     if (step->costing == GCSIM_COST_TERNGRAD_FORM)
         return gcsim_fail(err, "variable compute (--compute-cv, --slow-fraction, --slow-rank): "
                                "the TernGrad pattern's closed form (its paper's eq. 27-30) has "
@@ -75,7 +78,7 @@ int gcsim_analytic_variable(const gcsim_resolved_step *step, gcsim_var_stats *st
     if (!call_s || !nominal || !it.blocks)
         rc = gcsim_fail(err, "out of memory for %d calls and %d blocks", it.n_calls, it.n_blocks);
     else
-        rc = gcsim_analytic_call_times(step->platform, n, step->ps_shards, &it, call_s, err);
+        rc = gcsim_analytic_call_times_on(topo, step->ps_shards, &it, call_s, err);
     if (rc == 0) {
         if (it.n_blocks > 0)
             memcpy(it.blocks, step->it.blocks, sizeof *it.blocks * (size_t)it.n_blocks);

@@ -30,6 +30,10 @@ typedef struct {
     double fp32_flops;       /* plain fp32 (non-tensor-core) peak */
     double launch_s;         /* one kernel launch, as a sequential codec pays it */
     const char *source;
+    /* Streaming multiprocessors (datasheet or whitepaper, per row of gpu_params.c): what
+     * a collective's thread blocks take from compute (sim/step/interference.c); 0: not
+     * known. Last, so that a row written without it leaves it 0. */
+    int sms;
 } gcsim_gpu_params;
 
 /* The parameters of a GPU type, or an error naming the type and the types known. */

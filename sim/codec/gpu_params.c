@@ -10,6 +10,9 @@
  * sequential codec whose kernels are short waits for each launch, so it pays this per
  * kernel. Kernel launch is a host and driver cost more than a GPU one; the H100 host's
  * figure is used for every other type, an assumption docs/codec.md states.
+ * SMs per type (the last column): datasheets and architecture whitepapers, named per row
+ * (derived from CUDA cores / cores per SM where so written); the interference of a collective
+ * with compute uses them (sim/step/interference.c).
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,45 +25,67 @@
 
 static const gcsim_gpu_params catalog[] = {
     {"h100", 3350e9, 67e12, LAUNCH_MEASURED_H100_S,
-     "NVIDIA H100 SXM datasheet: 3.35 TB/s HBM3, 67 TFLOP/s fp32; " LAUNCH_SOURCE},
+     "NVIDIA H100 SXM datasheet: 3.35 TB/s HBM3, 67 TFLOP/s fp32; " LAUNCH_SOURCE,
+     /* H100 SXM5: 132 SMs, NVIDIA H100 Tensor Core GPU Architecture whitepaper */
+     132},
     /* The H200 host's own launch figure: bench/gpu/results/h200-codec.json,
      * references.launch_latency.per_call_us_enqueue_only = 9.952 us (same op and count). */
     {"h200", 4800e9, 67e12, 9.952e-6,
      "NVIDIA H200 SXM datasheet: 4.8 TB/s HBM3e, 67 TFLOP/s fp32; launch 9.952 us: measured, "
-     "H200 host, PyTorch op enqueue (bench/gpu/results/h200-codec.json)"},
+     "H200 host, PyTorch op enqueue (bench/gpu/results/h200-codec.json)",
+     /* H200 SXM: 132 SMs, the same GH100 configuration as H100 SXM5 */
+     132},
     {"a100", 2039e9, 19.5e12, LAUNCH_MEASURED_H100_S,
-     "NVIDIA A100 80GB SXM datasheet: 2,039 GB/s HBM2e, 19.5 TFLOP/s fp32; " LAUNCH_SOURCE},
+     "NVIDIA A100 80GB SXM datasheet: 2,039 GB/s HBM2e, 19.5 TFLOP/s fp32; " LAUNCH_SOURCE,
+     /* A100: 108 SMs, NVIDIA A100 Tensor Core GPU Architecture whitepaper */
+     108},
     {"v100", 900e9, 15.7e12, LAUNCH_MEASURED_H100_S,
-     "NVIDIA V100 SXM2 datasheet: 900 GB/s HBM2, 15.7 TFLOP/s fp32; " LAUNCH_SOURCE},
+     "NVIDIA V100 SXM2 datasheet: 900 GB/s HBM2, 15.7 TFLOP/s fp32; " LAUNCH_SOURCE,
+     /* V100: 80 SMs, NVIDIA Tesla V100 GPU Architecture whitepaper */
+     80},
     {"p100", 732e9, 10.6e12, LAUNCH_MEASURED_H100_S,
-     "NVIDIA Tesla P100 SXM2 datasheet: 732 GB/s HBM2, 10.6 TFLOP/s fp32; " LAUNCH_SOURCE},
+     "NVIDIA Tesla P100 SXM2 datasheet: 732 GB/s HBM2, 10.6 TFLOP/s fp32; " LAUNCH_SOURCE,
+     /* P100: 56 SMs, NVIDIA Tesla P100 whitepaper */
+     56},
     {"p40", 346e9, 11.76e12, LAUNCH_MEASURED_H100_S,
-     "NVIDIA Tesla P40 datasheet: 346 GB/s GDDR5, 11.76 TFLOP/s fp32; " LAUNCH_SOURCE},
+     "NVIDIA Tesla P40 datasheet: 346 GB/s GDDR5, 11.76 TFLOP/s fp32; " LAUNCH_SOURCE,
+     /* Tesla P40: 3,840 CUDA cores / 128 per SM = 30 SMs */
+     30},
     /* Titan Xp spec page: 3840 CUDA cores, 1582 MHz boost, 384-bit GDDR5X at 11.4 Gb/s per
      * pin: 384 / 8 x 11.4e9 = 547.2 GB/s; 3840 x 1582 MHz x 2 = 12.15 TFLOP/s (derived). */
     {"titan-xp", 547.2e9, 12.15e12, LAUNCH_MEASURED_H100_S,
      "NVIDIA Titan Xp spec: 384-bit GDDR5X at 11.4 Gb/s = 547.2 GB/s, 3840 cores x 1582 MHz "
-     "x 2 = 12.15 TFLOP/s fp32 (derived); " LAUNCH_SOURCE},
+     "x 2 = 12.15 TFLOP/s fp32 (derived); " LAUNCH_SOURCE,
+     /* TITAN Xp: 3,840 CUDA cores / 128 per SM = 30 SMs */
+     30},
     /* GTX 1080 spec page: 2560 CUDA cores, 1733 MHz boost, 256-bit GDDR5X at 10 Gb/s:
      * 320 GB/s; 2560 x 1733 MHz x 2 = 8.87 TFLOP/s (derived). */
     {"gtx1080", 320e9, 8.87e12, LAUNCH_MEASURED_H100_S,
      "NVIDIA GeForce GTX 1080 spec: 256-bit GDDR5X at 10 Gb/s = 320 GB/s, 2560 cores x "
-     "1733 MHz x 2 = 8.87 TFLOP/s fp32 (derived); " LAUNCH_SOURCE},
+     "1733 MHz x 2 = 8.87 TFLOP/s fp32 (derived); " LAUNCH_SOURCE,
+     /* GeForce GTX 1080: 2,560 CUDA cores / 128 per SM = 20 SMs */
+     20},
     /* GeForce RTX 2080 Ti (TU102) spec: 352-bit GDDR6 at 14 Gb/s = 616 GB/s; 4352 cores,
      * 13.45 TFLOP/s fp32 at the reference boost clock. */
     {"rtx2080ti", 616e9, 13.45e12, LAUNCH_MEASURED_H100_S,
      "NVIDIA GeForce RTX 2080 Ti spec (TechPowerUp-style spec pages): 352-bit GDDR6, 616 GB/s, "
-     "13.45 TFLOP/s fp32; " LAUNCH_SOURCE},
+     "13.45 TFLOP/s fp32; " LAUNCH_SOURCE,
+     /* GeForce RTX 2080 Ti: 4,352 CUDA cores / 64 per SM = 68 SMs */
+     68},
     /* GeForce RTX 3090 (GA102): NVIDIA Ampere GA102 architecture whitepaper and RTX 3090
      * spec: 384-bit GDDR6X at 19.5 Gb/s = 936 GB/s; 10496 cores x 1695 MHz boost x 2 =
      * 35.6 TFLOP/s fp32 (TF32 tensor, dense, is the same 35.6 on GeForce). */
     {"rtx3090", 936e9, 35.6e12, LAUNCH_MEASURED_H100_S,
      "NVIDIA GeForce RTX 3090 spec (GA102 whitepaper): 384-bit GDDR6X at 19.5 Gb/s = 936 GB/s, "
-     "10496 cores x 1695 MHz x 2 = 35.6 TFLOP/s fp32; " LAUNCH_SOURCE},
+     "10496 cores x 1695 MHz x 2 = 35.6 TFLOP/s fp32; " LAUNCH_SOURCE,
+     /* GeForce RTX 3090: 10,496 CUDA cores / 128 per SM = 82 SMs */
+     82},
     /* NVIDIA A40 datasheet: 48 GB GDDR6 with ECC, 696 GB/s, 37.4 TFLOP/s fp32 (TF32 tensor
      * 74.8 dense), PCIe 4.0 x16. */
     {"a40", 696e9, 37.4e12, LAUNCH_MEASURED_H100_S,
-     "NVIDIA A40 datasheet: 696 GB/s GDDR6, 37.4 TFLOP/s fp32; " LAUNCH_SOURCE},
+     "NVIDIA A40 datasheet: 696 GB/s GDDR6, 37.4 TFLOP/s fp32; " LAUNCH_SOURCE,
+     /* NVIDIA A40 datasheet: 10,752 CUDA cores / 128 per SM = 84 SMs */
+     84},
 };
 #define N_TYPES (sizeof catalog / sizeof catalog[0])
 

@@ -73,26 +73,29 @@ typedef struct {
 } gcsim_des_options;
 
 /* Simulates one training iteration of a resolved step (step.h, gcsim_step_resolve: the
-   engine reads no scenario); fills out (same meaning as the analytic engine) and, if
-   details != NULL, per-bucket timings. The step is only read. */
-int gcsim_des_predict(const gcsim_resolved_step *st, gcsim_prediction *out,
-                      gcsim_des_details *details, gcsim_error *err);
+   engine reads no scenario) on its topology (gcsim_step_topology: built once where the
+   step is handed over, sim/planning/engine.c; the engine builds none for a step); fills out
+   (same meaning as the analytic engine) and, if details != NULL, per-bucket timings. The
+   step and the topology are only read. */
+int gcsim_des_predict(const gcsim_resolved_step *st, const gcsim_topology *topo,
+                      gcsim_prediction *out, gcsim_des_details *details, gcsim_error *err);
 
 /* The same with explicit network-model options (opts may be NULL). */
-int gcsim_des_predict_opts(const gcsim_resolved_step *st, const gcsim_des_options *opts,
-                           gcsim_prediction *out, gcsim_des_details *details,
-                           gcsim_error *err);
+int gcsim_des_predict_opts(const gcsim_resolved_step *st, const gcsim_topology *topo,
+                           const gcsim_des_options *opts, gcsim_prediction *out,
+                           gcsim_des_details *details, gcsim_error *err);
 
 /* Variable per-GPU compute (st->variability on, sim/config/variability.h): the iteration
  * simulated for the variability's iterations, each with its own seeded draw of the GPUs'
  * compute factors; vs: mean, p50, p99 and the 95% interval of the mean, and the largest
  * factor's sample mean and p99 (des_variability.c). gcsim_des_predict reports the mean. */
 struct gcsim_var_stats_s;
-int gcsim_des_variable(const gcsim_resolved_step *st, const gcsim_des_options *opts,
-                       struct gcsim_var_stats_s *vs, gcsim_des_details *details,
-                       gcsim_error *err);
+int gcsim_des_variable(const gcsim_resolved_step *st, const gcsim_topology *topo,
+                       const gcsim_des_options *opts, struct gcsim_var_stats_s *vs,
+                       gcsim_des_details *details, gcsim_error *err);
 
-/* One all-reduce (or the chosen collective) of `bytes` dense fp32 bytes over the first
+/* Questions without a step (des_bare.c), each building its topology from the platform.
+ * One all-reduce (or the chosen collective) of `bytes` dense fp32 bytes over the first
  * `gpus` GPUs of the platform, starting at time 0 on every GPU, with no compute and no
  * codec: *time_s is when the last participant finishes. */
 int gcsim_des_collective_time(const gcsim_platform *p, int gpus, gcsim_collective c,

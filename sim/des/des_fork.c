@@ -302,12 +302,12 @@ void gcsim_des_details_free(gcsim_des_details *d)
     d->n_buckets = 0;
 }
 
-int gcsim_des_predict_opts(const gcsim_resolved_step *s, const gcsim_des_options *opts,
-                           gcsim_prediction *out, gcsim_des_details *details,
-                           gcsim_error *err)
+int gcsim_des_predict_opts(const gcsim_resolved_step *s, const gcsim_topology *topo,
+                           const gcsim_des_options *opts, gcsim_prediction *out,
+                           gcsim_des_details *details, gcsim_error *err)
 {
     des_plan plan;
-    if (des_plan_build(&plan, s, opts, err) != 0)
+    if (des_plan_build(&plan, s, topo, opts, err) != 0)
         return -1;
     des_result_header hdr;
     gcsim_des_details local;
@@ -356,46 +356,8 @@ int gcsim_des_predict_opts(const gcsim_resolved_step *s, const gcsim_des_options
     return rc;
 }
 
-int gcsim_des_predict(const gcsim_resolved_step *s, gcsim_prediction *out,
-                      gcsim_des_details *details, gcsim_error *err)
+int gcsim_des_predict(const gcsim_resolved_step *s, const gcsim_topology *topo,
+                      gcsim_prediction *out, gcsim_des_details *details, gcsim_error *err)
 {
-    return gcsim_des_predict_opts(s, NULL, out, details, err);
-}
-
-int gcsim_des_collective_time(const gcsim_platform *p, int gpus, gcsim_collective c,
-                              double bytes, int ps_shards, const gcsim_des_options *opts,
-                              double *time_s, gcsim_des_details *details, gcsim_error *err)
-{
-    des_plan plan;
-    if (des_plan_collective(&plan, p, gpus, -1, c, bytes, ps_shards, opts, err) != 0)
-        return -1;
-    des_result_header hdr;
-    gcsim_des_details local;
-    int rc = des_run_plan(&plan, &hdr, details ? details : &local, err);
-    des_plan_free(&plan);
-    if (rc != 0)
-        return -1;
-    if (!details)
-        gcsim_des_details_free(&local);
-    *time_s = hdr.iteration_s;
-    return 0;
-}
-
-int gcsim_des_op_time(const gcsim_platform *p, int gpus, gcsim_op op, gcsim_collective c,
-                      double bytes, const gcsim_des_options *opts, double *time_s,
-                      gcsim_des_details *details, gcsim_error *err)
-{
-    des_plan plan;
-    if (des_plan_collective(&plan, p, gpus, (int)op, c, bytes, 0, opts, err) != 0)
-        return -1;
-    des_result_header hdr;
-    gcsim_des_details local;
-    int rc = des_run_plan(&plan, &hdr, details ? details : &local, err);
-    des_plan_free(&plan);
-    if (rc != 0)
-        return -1;
-    if (!details)
-        gcsim_des_details_free(&local);
-    *time_s = hdr.iteration_s;
-    return 0;
+    return gcsim_des_predict_opts(s, topo, NULL, out, details, err);
 }

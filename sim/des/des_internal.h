@@ -87,12 +87,17 @@ typedef struct {
 
 /* Builds the plan of a resolved step (des_plan.c), borrowing its iteration;
  * des_plan_free releases the plan (not the step's iteration). */
-int des_plan_build(des_plan *plan, const gcsim_resolved_step *st, const gcsim_des_options *opts,
-                   gcsim_error *err);
-/* The plan of one bare collective of a dense buffer over the first gpus GPUs. */
-int des_plan_collective(des_plan *plan, const gcsim_platform *p, int gpus, int op,
-                        gcsim_collective c, double bytes, int ps_shards,
-                        const gcsim_des_options *opts, gcsim_error *err);
+int des_plan_build(des_plan *plan, const gcsim_resolved_step *st, const gcsim_topology *topo,
+                   const gcsim_des_options *opts, gcsim_error *err);
+/* What a bare collective's plan refuses before its topology is built (des_bare.c): the
+ * GPU count, the collective and size, the network model. */
+int des_plan_check_collective(const gcsim_platform *p, int gpus, gcsim_collective c,
+                              double bytes, const gcsim_des_options *opts, gcsim_error *err);
+/* The plan of one bare collective of a dense buffer over the GPUs of topology topo (the
+ * first topo->gpus of its platform). */
+int des_plan_collective(des_plan *plan, const gcsim_topology *topo, int op, gcsim_collective c,
+                        double bytes, int ps_shards, const gcsim_des_options *opts,
+                        gcsim_error *err);
 void des_plan_free(des_plan *plan);
 /* Chooses the network model: option, else GCSIM_DES_NETWORK_MODEL, else alpha-beta. */
 int des_plan_network(des_plan *plan, const gcsim_platform *p, const gcsim_des_options *opts,

@@ -21,7 +21,8 @@ void des_plan_free(des_plan *plan)
         gcsim_iteration_free(&plan->iteration);
     memset(&plan->iteration, 0, sizeof plan->iteration);
     plan->iteration_borrowed = false;
-    gcsim_topology_free(&plan->topology);
+    /* plan->topology is a copy of the caller's (des_plan_build, des_plan_collective): the
+     * caller frees its own */
     plan->schedules = NULL;
     plan->call_schedule = NULL;
     plan->buckets = NULL;
@@ -147,8 +148,8 @@ static int plan_buckets(des_plan *plan, gcsim_error *err)
     return plan_schedules(plan, err);
 }
 
-int des_plan_build(des_plan *plan, const gcsim_resolved_step *st, const gcsim_des_options *opts,
-                   gcsim_error *err)
+int des_plan_build(des_plan *plan, const gcsim_resolved_step *st, const gcsim_topology *topo,
+                   const gcsim_des_options *opts, gcsim_error *err)
 {
     memset(plan, 0, sizeof *plan);
     plan->op = -1;
@@ -159,6 +160,9 @@ int des_plan_build(des_plan *plan, const gcsim_resolved_step *st, const gcsim_de
     if (n < 1 || n > p->nodes * p->gpus_per_node)
         return gcsim_fail(err, "%s: %d GPUs requested, platform has %d x %d", p->source_path, n,
                           p->nodes, p->gpus_per_node);
+    if (!topo || topo->platform != p || topo->gpus != n)
+        return gcsim_fail(err, "des: the topology handed in is not the step's (its platform and "
+                               "GPU count; gcsim_step_topology builds it)");
     if (des_plan_network(plan, p, opts, err) != 0)
         return -1;
     plan->platform = p;
@@ -173,10 +177,7 @@ int des_plan_build(des_plan *plan, const gcsim_resolved_step *st, const gcsim_de
         plan->max_messages = st->des_max_messages;
     plan->iteration = st->it; /* read only: the child's changes stay in the child */
     plan->iteration_borrowed = true;
-    if (gcsim_topology_init(&plan->topology, p, n, err) != 0) {
-        des_plan_free(plan);
-        return -1;
-    }
+    plan->topology = *topo; /* a copy of the caller's (its links are computed, not stored) */
     plan->overlap = plan->iteration.overlap;
     if (plan_buckets(plan, err) != 0) {
         des_plan_free(plan);
@@ -185,18 +186,28 @@ int des_plan_build(des_plan *plan, const gcsim_resolved_step *st, const gcsim_de
     return 0;
 }
 
-int des_plan_collective(des_plan *plan, const gcsim_platform *p, int gpus, int op,
-                        gcsim_collective c, double bytes_total, int ps_shards,
-                        const gcsim_des_options *opts, gcsim_error *err)
+int des_plan_check_collective(const gcsim_platform *p, int gpus, gcsim_collective c,
+                              double bytes_total, const gcsim_des_options *opts, gcsim_error *err)
 {
-    memset(plan, 0, sizeof *plan);
-    plan->op = op;
     if (gpus < 1 || gpus > p->nodes * p->gpus_per_node)
         return gcsim_fail(err, "%s: %d GPUs requested, platform has %d x %d", p->source_path, gpus,
                           p->nodes, p->gpus_per_node);
     if (!(bytes_total >= 0) || (unsigned)c >= COLLECTIVE_COUNT)
         return gcsim_fail(err, "des: invalid collective or size");
-    if (des_plan_network(plan, p, opts, err) != 0)
+    des_plan scratch = {0};
+    return des_plan_network(&scratch, p, opts, err);
+}
+
+int des_plan_collective(des_plan *plan, const gcsim_topology *topo, int op, gcsim_collective c,
+                        double bytes_total, int ps_shards, const gcsim_des_options *opts,
+                        gcsim_error *err)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->op = op;
+    const gcsim_platform *p = topo->platform;
+    int gpus = topo->gpus;
+    if (des_plan_check_collective(p, gpus, c, bytes_total, opts, err) != 0 ||
+        des_plan_network(plan, p, opts, err) != 0)
         return -1;
     plan->platform = p;
     plan->gpus = gpus;
@@ -223,7 +234,8 @@ int des_plan_collective(des_plan *plan, const gcsim_platform *p, int gpus, int o
     it->calls[0] = (gcsim_call){.collective = c, .bytes = bytes, .name = gcsim_collective_name(c)};
     it->steps[0] = (gcsim_step){.kind = GCSIM_STEP_CALL, .name = it->calls[0].name, .call = 0};
     it->n_calls = it->n_steps = 1;
-    if (gcsim_topology_init(&plan->topology, p, gpus, err) != 0 || plan_buckets(plan, err) != 0) {
+    plan->topology = *topo;
+    if (plan_buckets(plan, err) != 0) {
         des_plan_free(plan);
         return -1;
     }

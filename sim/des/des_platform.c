@@ -108,20 +108,6 @@ static void route(const writer *w, bool zone_route, const char *src, const char 
     w->sink->route(w->sink->ctx, zone_route, src, dst, gw_src, gw_dst, list, k);
 }
 
-int gcsim_des_write_platform(const gcsim_platform *p, int nodes, const char *path,
-                             gcsim_error *err)
-{
-    if (nodes < 1 || p->gpus_per_node < 1 || nodes > p->nodes)
-        return gcsim_fail(err, "%s: cannot generate a SimGrid platform with %d node(s) of %d GPU(s)",
-                          p->source_path, nodes, p->gpus_per_node);
-    gcsim_topology t;
-    if (gcsim_topology_init(&t, p, nodes * p->gpus_per_node, err) != 0)
-        return -1;
-    int rc = gcsim_des_write_topology(&t, path, err);
-    gcsim_topology_free(&t);
-    return rc;
-}
-
 /* Children of a grouping zone, at most this many: its Full routing table holds (F+1)^2
  * routes, and a route crosses one zone per level, log_F(nodes) levels. */
 #define GROUP_FANOUT 32

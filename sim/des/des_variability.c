@@ -162,13 +162,14 @@ int des_run_variable(des_plan *plan, const gcsim_variability *v, des_result_head
     return rc;
 }
 
-int gcsim_des_variable(const gcsim_resolved_step *s, const gcsim_des_options *opts,
-                       gcsim_var_stats *st, gcsim_des_details *details, gcsim_error *err)
+int gcsim_des_variable(const gcsim_resolved_step *s, const gcsim_topology *topo,
+                       const gcsim_des_options *opts, gcsim_var_stats *st,
+                       gcsim_des_details *details, gcsim_error *err)
 {
     if (!s->variability || !s->variability->on)
         return gcsim_fail(err, "des: no variable compute in the step");
     des_plan plan;
-    if (des_plan_build(&plan, s, opts, err) != 0)
+    if (des_plan_build(&plan, s, topo, opts, err) != 0)
         return -1;
     des_result_header hdr;
     gcsim_des_details local;

@@ -24,35 +24,19 @@
  * (NVIDIA/nccl#689, S. Jeaugey, 2023): 2 channels per NIC of the node, or the platform's
  * nic.channels per NIC where its transport states them; at most 32 (NCCL's MAXCHANNELS
  * before 2.19; NVLS on sm90 uses 16 channels, src/transport/nvls.cc NVLS_NCHANNELS_SM90).
- * SMs: the GPU type's, from NVIDIA's datasheets and architecture whitepapers.
+ * SMs: the GPU type's, from NVIDIA's datasheets and architecture whitepapers (the
+ * sms column of sim/codec/gpu_params.c, one table of GPU types).
  */
-#include <string.h>
-
+#include "codec.h"
 #include "step.h"
 
-/* SMs per GPU type (the platform's gpu.type); 0: not known, no default. */
+/* SMs of the platform's gpu.type: the GPU-type table's (sim/codec/gpu_params.c, its
+ * sms column, each with its datasheet); 0 for a type it does not know (no default). */
 static int gpu_sms(const char *type)
 {
-    static const struct {
-        const char *type;
-        int sms;
-    } table[] = {
-        {"h100", 132},     /* H100 SXM5: NVIDIA H100 Tensor Core GPU Architecture whitepaper */
-        {"h200", 132},     /* H200 SXM: the same GH100 configuration as H100 SXM5 */
-        {"a100", 108},     /* NVIDIA A100 Tensor Core GPU Architecture whitepaper */
-        {"v100", 80},      /* NVIDIA Tesla V100 GPU Architecture whitepaper */
-        {"a40", 84},       /* NVIDIA A40 datasheet: 10,752 CUDA cores / 128 per SM */
-        {"rtx3090", 82},   /* GeForce RTX 3090: 10,496 CUDA cores / 128 per SM */
-        {"rtx2080ti", 68}, /* GeForce RTX 2080 Ti: 4,352 CUDA cores / 64 per SM */
-        {"p100", 56},      /* NVIDIA Tesla P100 whitepaper */
-        {"p40", 30},       /* Tesla P40: 3,840 CUDA cores / 128 per SM */
-        {"titan-xp", 30},  /* TITAN Xp: 3,840 CUDA cores / 128 per SM */
-        {"gtx1080", 20},   /* GeForce GTX 1080: 2,560 CUDA cores / 128 per SM */
-    };
-    for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)
-        if (strcmp(table[k].type, type) == 0)
-            return table[k].sms;
-    return 0;
+    const gcsim_gpu_params *g;
+    gcsim_error unknown; /* not an error here: no interference is derived */
+    return gcsim_gpu_params_find(type, &g, &unknown) == 0 ? g->sms : 0;
 }
 
 #define NCCL_CHANNELS_PER_NIC 2 /* NVIDIA/nccl#689 (derived, above) */

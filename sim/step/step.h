@@ -14,7 +14,9 @@
  *     on (platform, placement, shards), whether it compresses, its samples, how the
  *     analytic engine costs it (its programs, or the TernGrad paper's closed form from
  *     gcsim_terngrad_inputs) and the run's options (variability, timeline, DES guard).
- *     gcsim_step_resolve builds it once from a scenario; the engines read no scenario.
+ *     gcsim_step_resolve builds it once from a scenario (with ECMP collisions, the step on
+ *     each fabric of the expectation too); the engines read no scenario. gcsim_step_topology
+ *     builds the topology it is handed with.
  *   - the papers' patterns (gcsim_collective_is_paper_pattern, gcsim_scenario_compresses,
  *     gcsim_scenario_training_check): decided here and nowhere else; they leave the step
  *     as data (overlap, one bucket, the fused program, the costing).
@@ -248,9 +250,13 @@ typedef enum { GCSIM_COST_PROGRAMS, GCSIM_COST_TERNGRAD_FORM } gcsim_step_costin
 struct gcsim_variability_s; /* sim/config/variability.h */
 struct gcsim_var_stats_s;
 
+/* The same step on one fabric of an ECMP expectation (below). */
+typedef struct gcsim_step_fabric gcsim_step_fabric;
+
 /* One question for an engine, resolved: the step (blocks, buckets, programs, calls) and
  * the machine it runs on, with everything an engine would otherwise read from a scenario.
- * Built once by gcsim_step_resolve; both engines take it (analytic.h, des.h). */
+ * Built once by gcsim_step_resolve; both engines take it with its topology (analytic.h,
+ * des.h). It holds no scenario. */
 typedef struct {
     gcsim_iteration it;
     const gcsim_platform *platform;
@@ -266,21 +272,71 @@ typedef struct {
     struct gcsim_var_stats_s *variability_stats;
     const char *timeline_path;     /* DES: Chrome trace output, or NULL */
     long long des_max_messages;    /* DES: the scenario's size guard (0: default) */
-    /* Where it came from, for gcsim_step_resolve_on only (an engine never reads it). */
-    const gcsim_scenario *source;
+    /* With ECMP collisions on the platform (ecmp.spines > 1) and costing
+     * GCSIM_COST_PROGRAMS: the step rebuilt on each fabric of the analytic engine's
+     * expectation (a step depends on the fabric: NCCL's tuner picks each call's algorithm
+     * by its cost there), with their weights (gcsim_ecmp_law); 0 / NULL otherwise. The
+     * DES hashes flows onto spines itself and reads none of them. */
+    int n_fabrics;
+    gcsim_step_fabric *fabrics;
+    /* Why the fabrics could not be resolved (e.g. more spines than a leaf has uplink
+     * ports), or NULL: kept for the analytic engine to report when it needs them, so that
+     * the DES, which needs none, refuses such a step with its own message as before. */
+    gcsim_error *fabrics_error;
 } gcsim_resolved_step;
 
+/* One fabric of the expectation over ECMP collisions: the platform with its ECMP cleared
+ * and its oversubscription scaled to the most loaded spine link's share, its topology for
+ * the step's GPUs, the step resolved on it (its variability_stats NULL) and its weight
+ * P(K = k) (the weights sum to 1). */
+struct gcsim_step_fabric {
+    double weight;
+    gcsim_platform platform;
+    gcsim_topology topology;
+    gcsim_resolved_step step;
+};
+
 /* Builds the step of scenario s (gcsim_iteration_build, and for the collective terngrad
- * the closed form's inputs first, whose refusals come first as they always did);
- * gcsim_step_release frees it. s must outlive the step (the step points into it). */
+ * the closed form's inputs first, whose refusals come first as they always did; then, with
+ * ECMP collisions, the step on each fabric of the expectation, step_fabrics.c, whose
+ * failure is kept in fabrics_error rather than returned);
+ * gcsim_step_release frees it. The step points into what s points to (platform, model,
+ * variability), not into s itself. */
 int gcsim_step_resolve(gcsim_resolved_step *st, const gcsim_scenario *s, gcsim_error *err);
-/* The same step rebuilt on platform q instead (a step depends on the fabric: NCCL's tuner
- * picks each call's algorithm by its cost there), for an engine's expectation over
- * fabrics (ECMP collisions, sim/analytic/analytic_fabric.c); stats: where its variable-
- * compute statistics go (or NULL). */
-int gcsim_step_resolve_on(const gcsim_resolved_step *st, const gcsim_platform *q,
-                          struct gcsim_var_stats_s *stats, gcsim_resolved_step *out,
-                          gcsim_error *err);
 void gcsim_step_release(gcsim_resolved_step *st);
+
+/* The topology a step runs on: its platform's links for its GPUs (gcsim_topology_init).
+ * Built once, where the step is handed to an engine (sim/planning/engine.c), and handed
+ * in with it; the engines build none. */
+int gcsim_step_topology(const gcsim_resolved_step *st, gcsim_topology *t, gcsim_error *err);
+
+/* ---- the law of ECMP collisions (ecmp_law.c; sim/analytic/fabric_expect.h explains it) ---- */
+
+/* P(the most loaded of `bins` bins holds <= c balls) when `balls` balls fall uniformly and
+ * independently into them. */
+double gcsim_ecmp_max_load_cdf(int balls, int bins, int c);
+/* E[the largest bin's load] = sum over c >= 0 of (1 - P(max <= c)). */
+double gcsim_ecmp_expected_max_load(int balls, int bins);
+
+/* Counts flows between leaves of each leaf link (up and down, distinct senders resp.
+ * receivers, as the DES hashes per endpoint) in the phase of s with the most such flows:
+ * counts[2 * leaf + dir], `leaves` entries pairs (t->leaves). Returns the largest count
+ * (0: nothing crosses a spine), or -1 when out of memory. */
+int gcsim_ecmp_leaf_counts(const gcsim_schedule *s, const gcsim_topology *t, int *counts);
+
+/* One fabric of the expectation: evaluate on p with its ECMP cleared and its fabric's
+ * oversubscription set to this (p's own where unscaled), weighted by this weight. */
+typedef struct {
+    double weight;
+    double oversubscription;
+} gcsim_ecmp_case;
+
+/* The law of K, the most loaded spine link's flows, for schedule s on topology t (of p,
+ * p->ecmp.spines > 1): the cases k with P(K = k) > 1e-15, each on a copy of p whose
+ * oversubscription is scaled by S k / n, into *cases (malloc'ed, *n_cases of them; free
+ * it). Without flows between leaves (or S = 1, or one leaf) one case, unscaled. Fails where
+ * S exceeds a leaf's uplink ports. */
+int gcsim_ecmp_law(const gcsim_platform *p, const gcsim_schedule *s, const gcsim_topology *t,
+                   gcsim_ecmp_case **cases, int *n_cases, gcsim_error *err);
 
 #endif

@@ -3,9 +3,22 @@
  * from a scenario, so that neither engine reads a scenario nor asks which collective the
  * step came from.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "step.h"
+#include "step_fabrics.h"
+
+static void release_fabrics(gcsim_resolved_step *st)
+{
+    for (int k = 0; k < st->n_fabrics; k++) {
+        gcsim_step_release(&st->fabrics[k].step);
+        gcsim_topology_free(&st->fabrics[k].topology);
+    }
+    free(st->fabrics);
+    st->fabrics = NULL;
+    st->n_fabrics = 0;
+}
 
 int gcsim_step_resolve(gcsim_resolved_step *st, const gcsim_scenario *s, gcsim_error *err)
 {
@@ -32,26 +45,32 @@ int gcsim_step_resolve(gcsim_resolved_step *st, const gcsim_scenario *s, gcsim_e
     st->variability_stats = s->variability_stats;
     st->timeline_path = s->timeline_path;
     st->des_max_messages = s->des_max_messages;
-    st->source = s;
+    /* the analytic engine's expectation over ECMP collisions: the step on each fabric;
+     * why not, kept for that engine to report (the DES needs none) */
+    if (st->costing == GCSIM_COST_PROGRAMS && s->platform && s->platform->ecmp.spines > 1) {
+        gcsim_error why;
+        if (gcsim_step_resolve_fabrics(st, s, &why) != 0) {
+            release_fabrics(st);
+            st->fabrics_error = malloc(sizeof *st->fabrics_error);
+            if (!st->fabrics_error) {
+                gcsim_step_release(st);
+                return gcsim_fail(err, "out of memory for the fabrics of a step");
+            }
+            *st->fabrics_error = why;
+        }
+    }
     return 0;
 }
 
-int gcsim_step_resolve_on(const gcsim_resolved_step *st, const gcsim_platform *q,
-                          struct gcsim_var_stats_s *stats, gcsim_resolved_step *out,
-                          gcsim_error *err)
+int gcsim_step_topology(const gcsim_resolved_step *st, gcsim_topology *t, gcsim_error *err)
 {
-    if (!st->source)
-        return gcsim_fail(err, "a step rebuilt on another platform needs its scenario");
-    gcsim_scenario sc = *st->source;
-    sc.platform = q;
-    sc.variability_stats = stats;
-    if (gcsim_step_resolve(out, &sc, err))
-        return -1;
-    out->source = NULL; /* sc lives on this stack frame only */
-    return 0;
+    return gcsim_topology_init(t, st->platform, st->placement.gpus, err);
 }
 
 void gcsim_step_release(gcsim_resolved_step *st)
 {
     gcsim_iteration_free(&st->it);
+    release_fabrics(st);
+    free(st->fabrics_error);
+    st->fabrics_error = NULL;
 }

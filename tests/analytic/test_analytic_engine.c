@@ -4,26 +4,13 @@
 #include <string.h>
 
 #include "analytic.h"
+#include "analytic_fixture.h"
 #include "check.h"
 #include "resolved_predict.h"
 
-/* 4 machines x 4 GPUs; C_gwd = 10e9 B/s, C_cwd = 12.5e9 B/s, C_nwd = 1 Gbps = 125e6 B/s,
- * C_ncost = 50 us, intra latency 5 us. */
-static const char *platform_json =
-    "{\"name\": \"test\", \"nodes\": 4, \"gpus_per_node\": 4,"
-    " \"gpu\": {\"type\": \"testgpu\", \"speed\": \"10Tflops\"},"
-    " \"intra_node\": {\"kind\": \"pcie-switch\", \"gpu_to_host\": \"100Gbps\","
-    "                  \"gpu_to_gpu\": \"10GBps\", \"latency\": \"5us\"},"
-    " \"nic\": {\"kind\": \"ethernet\", \"bandwidth\": \"1Gbps\", \"latency\": \"50us\"},"
-    " \"fabric\": {\"topology\": \"star\"}}";
-
-/* 50e6 parameters = 200e6 bytes fp32; 0.25 s for a batch of 128. */
-static const char *model_json =
-    "{\"name\": \"m\", \"batch_per_gpu\": 128,"
-    " \"layers\": [{\"name\": \"fc\", \"kind\": \"fc\", \"weights\": 49999000, \"bias\": 1000,"
-    "              \"fwd_flops\": 1e8}],"
-    " \"profiles\": [{\"gpu\": \"testgpu\", \"framework\": \"none\", \"source\": \"test\","
-    "                 \"points\": [{\"batch\": 128, \"time\": \"250ms\"}]}]}";
+/* The cluster and model of analytic_fixture.h (its header gives their figures). */
+static const char *platform_json = FIXTURE_PLATFORM_JSON;
+static const char *model_json = FIXTURE_MODEL_JSON;
 
 /* The same cluster with 100 Gbps InfiniBand, where communication stays below compute. */
 static const char *fast_platform_json =

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "codec.h"
 #include "step.h"
 #include "timeline.h"
 
@@ -98,5 +99,19 @@ int main(void)
     sc.collective = COLLECTIVE_RING;
     sc.placement.gpus = 1;
     CHECK(gcsim_step_interference(&sc) == 0);
+
+    /* One table of GPU types (sim/codec/gpu_params.c): every type it knows has an SM count,
+     * and the default is 2 CTAs per NIC over that count (4 NICs: 8 CTAs) for each; the
+     * whitepapers' figures of the two most used types by hand. */
+    const gcsim_gpu_params *g;
+    gcsim_error err;
+    CHECK(gcsim_gpu_params_find("a100", &g, &err) == 0 && g->sms == 108);
+    CHECK(gcsim_gpu_params_find("h200", &g, &err) == 0 && g->sms == 132);
+    p.nic.per_node = 4;
+    for (const char *const *t = gcsim_gpu_types(); *t; t++) {
+        CHECK(gcsim_gpu_params_find(*t, &g, &err) == 0 && g->sms > 8);
+        strcpy(p.gpu.type, *t);
+        CHECK_REL(gcsim_platform_interference(&p), 8.0 / g->sms, 1e-15);
+    }
     CHECK_DONE();
 }

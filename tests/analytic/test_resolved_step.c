@@ -1,28 +1,18 @@
 /* The resolved step an engine is handed (sim/step/step.h, issue 44): what the step builder
  * decides for the papers' patterns is data in it, the engines cost it without reading a
  * scenario or changing it, and the names a bare collective accepts leave the patterns out.
- * Hand values on the cluster of test_analytic_engine.c: 4 machines x 4 GPUs, a 50e6-
+ * Hand values on the cluster of analytic_fixture.h: 4 machines x 4 GPUs, a 50e6-
  * parameter model (|g| = 200e6 B fp32) at 0.25 s for its batch of 128, C_cwd = 12.5e9 B/s. */
 #include <string.h>
 
 #include "analytic.h"
+#include "analytic_fixture.h"
 #include "check.h"
 #include "variability.h"
 
-static const char *platform_json =
-    "{\"name\": \"test\", \"nodes\": 4, \"gpus_per_node\": 4,"
-    " \"gpu\": {\"type\": \"testgpu\", \"speed\": \"10Tflops\"},"
-    " \"intra_node\": {\"kind\": \"pcie-switch\", \"gpu_to_host\": \"100Gbps\","
-    "                  \"gpu_to_gpu\": \"10GBps\", \"latency\": \"5us\"},"
-    " \"nic\": {\"kind\": \"ethernet\", \"bandwidth\": \"1Gbps\", \"latency\": \"50us\"},"
-    " \"fabric\": {\"topology\": \"star\"}}";
-
-static const char *model_json =
-    "{\"name\": \"m\", \"batch_per_gpu\": 128,"
-    " \"layers\": [{\"name\": \"fc\", \"kind\": \"fc\", \"weights\": 49999000, \"bias\": 1000,"
-    "              \"fwd_flops\": 1e8}],"
-    " \"profiles\": [{\"gpu\": \"testgpu\", \"framework\": \"none\", \"source\": \"test\","
-    "                 \"points\": [{\"batch\": 128, \"time\": \"250ms\"}]}]}";
+/* The cluster and model of analytic_fixture.h (its header gives their figures). */
+static const char *platform_json = FIXTURE_PLATFORM_JSON;
+static const char *model_json = FIXTURE_MODEL_JSON;
 
 static gcsim_platform platform;
 static gcsim_model model;
@@ -124,19 +114,79 @@ int main(void)
     s = scenario(COLLECTIVE_RING, 16, SCALING_WEAK, "none", 200e6);
     s.variability = &v;
     CHECK(gcsim_step_resolve(&st, &s, &err) == 0);
+    gcsim_topology topo;
+    CHECK(gcsim_step_topology(&st, &topo, &err) == 0);
     double block0 = st.it.blocks[0].seconds;
     gcsim_prediction a, b;
-    CHECK(gcsim_analytic_predict(&st, &a, &err) == 0);
+    CHECK(gcsim_analytic_predict(&st, &topo, &a, &err) == 0);
     CHECK(st.it.blocks[0].seconds == block0);
-    CHECK(gcsim_analytic_predict(&st, &b, &err) == 0);
+    CHECK(gcsim_analytic_predict(&st, &topo, &b, &err) == 0);
     CHECK(a.iteration_s == b.iteration_s && a.iteration_s > a.compute_s);
+
+    /* The topology is the step's: one for other GPUs is refused, not costed. */
+    gcsim_topology eight;
+    CHECK(gcsim_topology_init(&eight, &platform, 8, &err) == 0);
+    CHECK(gcsim_analytic_predict(&st, &eight, &a, &err) != 0);
+    CHECK_STR_CONTAINS(err.message, "not the step's");
+    gcsim_step_release(&st);
+
+    /* ECMP collisions: the step is resolved on each fabric of the expectation when it is
+     * built, and the engine weighs those. On a fat tree of 2 leaves of 2 nodes with 2
+     * spines, the ring's most loaded leaf link carries one flow: K = 1 with P = 1, so one
+     * fabric, its oversubscription 1 x S K / n = 2, its ECMP cleared, and the prediction
+     * that of the same step without ECMP on that oversubscription. */
+    gcsim_platform tree = platform;
+    tree.fabric.topology = FABRIC_FAT_TREE;
+    tree.fabric.nodes_per_leaf = 2;
+    tree.fabric.oversubscription = 1;
+    tree.ecmp.spines = 2;
+    s = scenario(COLLECTIVE_RING, 16, SCALING_WEAK, "none", 200e6);
+    s.platform = &tree;
+    CHECK(gcsim_step_resolve(&st, &s, &err) == 0);
+    CHECK(st.n_fabrics == 1 && st.fabrics != NULL);
+    double weights = 0;
+    for (int k = 0; k < st.n_fabrics; k++) {
+        const gcsim_step_fabric *f = &st.fabrics[k];
+        weights += f->weight;
+        CHECK(f->platform.ecmp.spines == 0 && f->step.n_fabrics == 0);
+        CHECK(f->step.platform == &f->platform && f->topology.platform == &f->platform);
+        CHECK(f->topology.gpus == 16 && f->step.variability_stats == NULL);
+    }
+    CHECK_REL(weights, 1.0, 1e-12);
+    CHECK_REL(st.fabrics[0].platform.fabric.oversubscription, 2.0, 1e-15);
+    CHECK(gcsim_step_topology(&st, &topo, &err) == 0);
+    CHECK(gcsim_analytic_predict(&st, &topo, &a, &err) == 0);
+    gcsim_platform scaled = tree;
+    scaled.ecmp.spines = 0;
+    scaled.fabric.oversubscription = 2;
+    s.platform = &scaled;
+    gcsim_resolved_step plain;
+    gcsim_topology plain_topo;
+    CHECK(gcsim_step_resolve(&plain, &s, &err) == 0 && plain.n_fabrics == 0);
+    CHECK(gcsim_step_topology(&plain, &plain_topo, &err) == 0);
+    CHECK(gcsim_analytic_predict(&plain, &plain_topo, &b, &err) == 0);
+    CHECK(a.iteration_s == b.iteration_s && a.comm_s == b.comm_s);
+    gcsim_step_release(&plain);
+    gcsim_step_release(&st);
+
+    /* Too many spines for a leaf's uplink ports (2 nodes x 1 NIC / 1): the step is built,
+     * without fabrics, and the analytic engine refuses it, naming the option (the DES
+     * refuses it with its own message when it lays out its platform). */
+    tree.ecmp.spines = 3;
+    s.platform = &tree;
+    CHECK(gcsim_step_resolve(&st, &s, &err) == 0);
+    CHECK(st.n_fabrics == 0 && st.fabrics_error != NULL);
+    CHECK(gcsim_step_topology(&st, &topo, &err) == 0);
+    CHECK(gcsim_analytic_predict(&st, &topo, &a, &err) != 0);
+    CHECK_STR_CONTAINS(err.message, "--ecmp-spines 3: a leaf has 2 uplink ports");
     gcsim_step_release(&st);
 
     /* terngrad refuses variable compute: its closed form has no per-GPU compute. */
     s = scenario(COLLECTIVE_TERNGRAD, 8, SCALING_WEAK, "none", 200e6);
     s.variability = &v;
     CHECK(gcsim_step_resolve(&st, &s, &err) == 0);
-    CHECK(gcsim_analytic_predict(&st, &a, &err) != 0);
+    CHECK(gcsim_step_topology(&st, &topo, &err) == 0);
+    CHECK(gcsim_analytic_predict(&st, &topo, &a, &err) != 0);
     CHECK_STR_CONTAINS(err.message, "has no per-GPU compute");
     gcsim_step_release(&st);
     CHECK_DONE();

@@ -25,9 +25,15 @@
 static int analytic_predict_s(const gcsim_scenario *s, gcsim_prediction *out, gcsim_error *err)
 {
     gcsim_resolved_step st;
+    gcsim_topology topo;
     if (gcsim_step_resolve(&st, s, err))
         return -1;
-    int rc = gcsim_analytic_predict(&st, out, err);
+    if (gcsim_step_topology(&st, &topo, err)) {
+        gcsim_step_release(&st);
+        return -1;
+    }
+    int rc = gcsim_analytic_predict(&st, &topo, out, err);
+    gcsim_topology_free(&topo);
     gcsim_step_release(&st);
     return rc;
 }
@@ -257,7 +263,7 @@ static void zero_codec_and_infinite_bandwidth(void)
     CHECK(gcsim_platform_load(path_of("platforms/cloud-v100-25gbe.json"), &w.platform, &err) == 0);
     CHECK(gcsim_model_load(path_of("models/resnet-50.json"), &w.model, &err) == 0);
     /* zero codec time: a GPU with infinite memory bandwidth and FLOP/s and free launches */
-    gcsim_gpu_params free_gpu = {"free", INFINITY, INFINITY, 0, "test"};
+    gcsim_gpu_params free_gpu = {"free", INFINITY, INFINITY, 0, "test", 0};
     for (int k = 0; specs[k]; k++) {
         if (!predictable(specs[k]))
             continue;

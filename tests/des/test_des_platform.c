@@ -127,7 +127,9 @@ int main(void)
         int n = sizes[k];
         gcsim_platform star = des_test_platform(n, 1);
         des_plan plan;
-        CHECK(des_plan_collective(&plan, &star, n, GCSIM_OP_ALLREDUCE, COLLECTIVE_PARAMETER_SERVER,
+        gcsim_topology topo; /* the plan is handed its topology (des_bare.c builds it) */
+        CHECK(gcsim_topology_init(&topo, &star, n, &err) == 0);
+        CHECK(des_plan_collective(&plan, &topo, GCSIM_OP_ALLREDUCE, COLLECTIVE_PARAMETER_SERVER,
                                   S, 0, NULL, &err) == 0);
         CHECK(plan.endpoints == 2 * n);
         int *lanes = des_plan_lanes(&plan);
@@ -138,7 +140,7 @@ int main(void)
         CHECK(wrong == 0);
         free(lanes);
         des_plan_free(&plan);
-        CHECK(des_plan_collective(&plan, &star, n, GCSIM_OP_ALLREDUCE, COLLECTIVE_RING, S, 0, NULL,
+        CHECK(des_plan_collective(&plan, &topo, GCSIM_OP_ALLREDUCE, COLLECTIVE_RING, S, 0, NULL,
                                   &err) == 0);
         lanes = des_plan_lanes(&plan);
         CHECK(lanes != NULL);

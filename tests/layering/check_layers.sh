@@ -19,10 +19,17 @@
 #   7. The engines take a resolved step (sim/step/step.h, gcsim_resolved_step): no source
 #      of sim/analytic or sim/des names a gcsim_scenario (the type or its helpers) or
 #      builds a step (gcsim_iteration_build, gcsim_terngrad_inputs_build,
-#      gcsim_step_resolve called); sim/planning/engine.c builds it and hands it over.
+#      gcsim_step_resolve or any gcsim_step_resolve_* called); sim/planning/engine.c builds
+#      it and hands it over. The step carries no scenario either: the structs of step.h
+#      an engine is handed (gcsim_resolved_step, gcsim_step_fabric) name no gcsim_scenario.
 #   8. The papers' patterns are decided where a step is built: no source of sim/ outside
 #      sim/step names gcsim_collective_is_paper_pattern; below the step a collective's
 #      exchange is data (gcsim_collective_exchange's table in sim/config/scenario.c).
+#   9. The engines are handed their topology with the step (gcsim_step_topology, built
+#      where the step is handed over): no source of sim/analytic or sim/des builds one
+#      (calls gcsim_topology_init), except the entry points for questions that have no step
+#      (BARE_ENTRY_FILES below: a bare collective of given bytes, nccl-tests' operations, a
+#      SimGrid platform file), which take a platform and a GPU count.
 #
 # Prints every violation (file: included header: rule) and exits 1 if any, 0 otherwise.
 # `check_layers.sh --self-test` builds small trees with and without violations and checks
@@ -33,6 +40,8 @@
 # payload.h: the payload aggregation classes; variability.h: the compute-variability
 # record and the draws the engines make from it.
 ENGINE_CONFIG_TYPES="gcsim_error.h scenario.h platform.h payload.h variability.h"
+# Rule 9's exceptions, by path under sim/: the engines' answers to questions without a step.
+BARE_ENTRY_FILES="analytic/analytic_bare.c des/des_bare.c"
 
 headers_of() { # folder -> header names, one a line
     [ -d "$1" ] && find "$1" -name '*.h' -exec basename {} \; | sort -u
@@ -112,8 +121,30 @@ check() {
         done
     }
     names "the engines take a resolved step, never a scenario" \
-        '(^|[^A-Za-z0-9_])gcsim_scenario|(^|[^A-Za-z0-9_])(gcsim_iteration_build|gcsim_terngrad_inputs_build|gcsim_step_resolve)[[:space:]]*[(]' \
+        '(^|[^A-Za-z0-9_])gcsim_scenario|(^|[^A-Za-z0-9_])(gcsim_iteration_build|gcsim_terngrad_inputs_build|gcsim_step_resolve[A-Za-z0-9_]*)[[:space:]]*[(]' \
         "$root/sim/analytic" "$root/sim/des"
+    # ... and the step it is handed holds none: the type named in the body of each struct
+    # of step.h that an engine reads (up to "} gcsim_resolved_step;" and the fabric's "};")
+    if [ -f "$root/sim/step/step.h" ]; then
+        awk '/^(typedef )?struct/ { body = ""; start = NR }
+             { body = body "\n" NR ":" $0 }
+             /^} gcsim_resolved_step;/ || (/^};/ && keep) { print body; body = "" }
+             /^struct gcsim_step_fabric/ { keep = 1 }
+             /^};/ { keep = 0 }' "$root/sim/step/step.h" |
+            grep -E '(^|[^A-Za-z0-9_])gcsim_scenario([^A-Za-z0-9_]|$)' | while IFS= read -r hit; do
+            echo "sim/step/step.h:${hit%%:*}: the step an engine is handed carries no scenario"
+        done | grep . && bad=1
+    fi
+    engine_sources=
+    for f in $(sources_of "$root/sim/analytic" "$root/sim/des"); do
+        case " $BARE_ENTRY_FILES " in *" ${f#"$root"/sim/} "*) continue ;; esac
+        engine_sources="$engine_sources $f"
+    done
+    for f in $engine_sources; do
+        grep -nE '(^|[^A-Za-z0-9_])gcsim_topology_init[[:space:]]*[(]' "$f" | while IFS= read -r hit; do
+            echo "${f#"$root"/}:${hit%%:*}: the engines are handed their topology (gcsim_step_topology), never build one"
+        done | grep . && bad=1
+    done
     others=$(cd "$root/sim" 2>/dev/null && ls | grep -vx step | sed "s|^|$root/sim/|")
     names "the papers' patterns are decided only where a step is built (sim/step)" \
         'gcsim_collective_is_paper_pattern' $others
@@ -172,8 +203,40 @@ self_test() {
     reset; mk tree/sim/analytic/a.c 'int f(const gcsim_scenario *s);'; expect 1 "an engine taking a scenario"
     reset; mk tree/sim/des/d.c 'x = gcsim_scenario_compresses(s);'; expect 1 "an engine calling a scenario helper"
     reset; mk tree/sim/des/d.c 'rc = gcsim_iteration_build (&it, s, err);'; expect 1 "an engine building a step"
-    reset; mk tree/sim/analytic/a.c 'rc = gcsim_step_resolve_on(st, q, NULL, &on, err); /* gcsim_step_resolve */'
-    expect 0 "an engine rebuilding its step on another platform"
+    reset; mk tree/sim/analytic/a.c 'rc = gcsim_step_resolve_on(st, q, NULL, &on, err);'
+    expect 1 "an engine rebuilding its step on another platform"
+    reset; mk tree/sim/analytic/a.c 'on = st->fabrics[k].step; /* gcsim_step_resolve */'
+    expect 0 "an engine reading the fabrics its step was resolved on"
+    reset; mk tree/sim/step/step.h 'typedef struct {
+    int n;
+    const gcsim_scenario *source;
+} gcsim_resolved_step;'
+    expect 1 "the resolved step carrying its scenario"
+    reset; mk tree/sim/step/step.h 'typedef struct gcsim_step_fabric gcsim_step_fabric;
+typedef struct {
+    int n;
+} gcsim_resolved_step;
+int gcsim_step_resolve(gcsim_resolved_step *st, const gcsim_scenario *s, gcsim_error *err);
+struct gcsim_step_fabric {
+    gcsim_resolved_step step;
+    const gcsim_scenario *s;
+};'
+    expect 1 "a fabric of the step carrying a scenario"
+    reset; mk tree/sim/step/step.h 'typedef struct {
+    int n;
+    bool compressed; /* gcsim_scenario_compresses */
+} gcsim_resolved_step;
+int gcsim_step_resolve(gcsim_resolved_step *st, const gcsim_scenario *s, gcsim_error *err);'
+    expect 0 "step.h declaring its builder from a scenario"
+    reset; mk tree/sim/des/des_plan.c 'if (gcsim_topology_init(&plan->topology, p, n, err) != 0)'
+    expect 1 "the DES building a step's topology"
+    reset; mk tree/sim/analytic/call_times.c 'rc = gcsim_topology_init (&t, p, gpus, err);'
+    expect 1 "the analytic engine building a topology"
+    reset; mk tree/sim/analytic/analytic_bare.c 'rc = gcsim_topology_init(&t, p, gpus, err);'
+    mk tree/sim/des/des_bare.c 'rc = gcsim_topology_init(&t, p, gpus, err);'
+    expect 0 "the bare-collective entry points building theirs"
+    reset; mk tree/sim/planning/engine.c 'rc = gcsim_topology_init(&t, p, gpus, err);'
+    expect 0 "the planning room building a topology"
     reset; mk tree/sim/config/scenario.c 'return gcsim_collective_is_paper_pattern(c);'; expect 1 "config/ asking for the papers' patterns"
     reset; mk tree/sim/step/rules.c 'return gcsim_collective_is_paper_pattern(c);'; expect 0 "the step asking for the papers' patterns"
     [ $fails -eq 0 ] && echo "self-test: every rule caught its violation"

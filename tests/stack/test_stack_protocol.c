@@ -101,17 +101,22 @@ static int one_call(gcsim_platform *p, double weights, int gpus, double *call_s,
         *coll = it.calls[0].collective;
         gcsim_prediction ana;
         gcsim_resolved_step st; /* the engines take a resolved step (step.h) */
+        gcsim_topology topo;
         int resolved = gcsim_step_resolve(&st, &s, &err) == 0;
+        if (resolved && gcsim_step_topology(&st, &topo, &err) != 0) {
+            gcsim_step_release(&st);
+            resolved = 0;
+        }
         if (resolved &&
             gcsim_analytic_call_times(s.platform, s.placement.gpus, s.ps_shards, &it, call_s,
                                       &err) == 0 &&
-            gcsim_analytic_predict(&st, &ana, &err) == 0) {
+            gcsim_analytic_predict(&st, &topo, &ana, &err) == 0) {
             /* no overlap: compute, then the call */
             CHECK_REL(ana.iteration_s, 100e-6 + *call_s, 1e-9);
             rc = 0;
 #ifdef GCSIM_TEST_DES
             gcsim_prediction des;
-            CHECK(gcsim_des_predict(&st, &des, NULL, &err) == 0);
+            CHECK(gcsim_des_predict(&st, &topo, &des, NULL, &err) == 0);
             CHECK_REL(des.iteration_s, ana.iteration_s, 1e-9);
 #endif
         }
