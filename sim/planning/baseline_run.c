@@ -18,6 +18,7 @@ int baseline_run(const baseline *b, sweep_cache *cache, int engine, double toler
         if (bc->engine == ENGINE_DES && !engine_des_available())
             return gcsim_fail(err, "engine des is not in this build (use --engine analytic to "
                                    "check the other cases)");
+        out->tolerance[k] = baseline_tolerance_pct(b, bc, tolerance_pct, default_pct);
         int ran = baseline_case_predict(bc, cache, &out->predicted[k], &out->stacks[k], err);
         if (ran) {
             if (ran < 0 || !out->why)
@@ -26,7 +27,6 @@ int baseline_run(const baseline *b, sweep_cache *cache, int engine, double toler
             out->n_infeasible++;
             continue;
         }
-        out->tolerance[k] = baseline_tolerance_pct(b, bc, tolerance_pct, default_pct);
         out->evaluated[k] = 1;
         out->n_evaluated++;
         if (!bc->has_expected) { /* only with --update: recorded by the caller */

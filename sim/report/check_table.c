@@ -66,7 +66,10 @@ report *check_table_rows(const baseline *b, const check_outcome *o)
             report_int(r, c_gpus, bc->gpus);
             if (bc->has_expected)
                 report_num(r, c_exp, bc->expected_samples_per_s);
+            report_num(r, c_tol, o->tolerance[k]);
             report_str(r, c_status, "infeasible");
+            if (o->stacks[k])
+                report_str(r, c_stack, o->stacks[k]->name);
             report_str(r, c_why, o->why[k]);
             continue;
         }
