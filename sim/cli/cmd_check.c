@@ -162,8 +162,9 @@ int cmd_check(int argc, char **argv)
     double *tolerance = calloc((size_t)b.n_cases + 1, sizeof *tolerance);
     unsigned char *evaluated = calloc((size_t)b.n_cases + 1, 1);
     const gcsim_stack **stacks = calloc((size_t)b.n_cases + 1, sizeof *stacks);
+    char (*why)[BASELINE_WHY_LEN] = calloc((size_t)b.n_cases + 1, sizeof *why);
     report *r = NULL;
-    if (!cache || !predicted || !drift_pct || !tolerance || !evaluated || !stacks) {
+    if (!cache || !predicted || !drift_pct || !tolerance || !evaluated || !stacks || !why) {
         fprintf(stderr, "gcsim check: out of memory\n");
         goto done;
     }
@@ -187,7 +188,8 @@ int cmd_check(int argc, char **argv)
     }
     /* Everything is evaluated before anything is printed or rewritten. */
     baseline_results res = {.predicted = predicted, .drift_pct = drift_pct,
-                            .tolerance = tolerance, .evaluated = evaluated, .stacks = stacks};
+                            .tolerance = tolerance, .evaluated = evaluated, .stacks = stacks,
+                            .why = why};
     int k = 0;
     if (baseline_run(&b, cache, o.engine, o.tolerance_pct, DEFAULT_TOLERANCE_PCT, &res, &k,
                      &err)) {
@@ -198,6 +200,15 @@ int cmd_check(int argc, char **argv)
     }
     int n_evaluated = res.n_evaluated, n_drifted = res.n_drifted, n_new = res.n_new;
     /* A check that checked nothing must not pass (issue 15: an empty baseline exited 0). */
+    /* None could run, or --update (which cannot record a case that does not run, and
+     * rewrites nothing then): every reason, exit 2. */
+    if (res.n_infeasible && (n_evaluated == 0 || o.update)) {
+        for (k = 0; k < b.n_cases; k++)
+            if (why[k][0])
+                fprintf(stderr, "gcsim check: %s: $.cases[%d] (%s): %s\n", b.path, k,
+                        b.cases[k].name, why[k]);
+        goto done;
+    }
     if (n_evaluated == 0) {
         if (b.n_cases == 0)
             fprintf(stderr, "gcsim check: %s: $.cases: empty: a baseline needs at least one "
@@ -210,7 +221,8 @@ int cmd_check(int argc, char **argv)
 
     check_outcome out = {.predicted = predicted, .drift_pct = drift_pct,
                          .tolerance = tolerance, .evaluated = evaluated, .stacks = stacks,
-                         .n_evaluated = n_evaluated, .n_drifted = n_drifted, .n_new = n_new,
+                         .why = (const char (*)[BASELINE_WHY_LEN])why,
+                         .n_infeasible = res.n_infeasible, .n_evaluated = n_evaluated, .n_drifted = n_drifted, .n_new = n_new,
                          .engine_filter = o.engine, .tolerance_pct = o.tolerance_pct,
                          .default_tolerance_pct = DEFAULT_TOLERANCE_PCT, .update = o.update};
     r = check_table_rows(&b, &out);
@@ -256,6 +268,14 @@ int cmd_check(int argc, char **argv)
     } else {
         status = EXIT_OK;
     }
+    /* The others are answered; a case that could not run is no pass (issue 46): exit 1. */
+    if (res.n_infeasible) {
+        for (k = 0; k < b.n_cases; k++)
+            if (why[k][0])
+                fprintf(stderr, "gcsim check: %s: $.cases[%d] (%s) could not run: %s\n", b.path,
+                        k, b.cases[k].name, why[k]);
+        status = EXIT_CHECK_FAILED;
+    }
 done:
     report_free(r);
     free(predicted);
@@ -263,6 +283,7 @@ done:
     free(tolerance);
     free(evaluated);
     free(stacks);
+    free(why);
     sweep_cache_free(cache);
     baseline_free(&b);
     return status;

@@ -261,12 +261,22 @@ int cmd_collective(int argc, char **argv)
     }
     if (cli_fabric_apply("collective", &o.fabric, &platform))
         return EXIT_BAD_INPUT;
-    int max_gpus = o.gpus[o.gpu_counts - 1];
-    if (max_gpus > (long long)platform.nodes * platform.gpus_per_node) {
-        fprintf(stderr, "gcsim collective: %s: --gpus %d does not fit %d nodes x %d GPUs\n",
-                platform.source_path, max_gpus, platform.nodes, platform.gpus_per_node);
+    /* A count the platform cannot hold is skipped with its reason (a note, and on stderr);
+     * the others are timed (issue 46). None left: exit 2. */
+    char skipped[1024] = "";
+    int n_fit = 0;
+    for (int g = 0; g < o.gpu_counts; g++)
+        if (o.gpus[g] <= (long long)platform.nodes * platform.gpus_per_node)
+            o.gpus[n_fit++] = o.gpus[g];
+        else if (!skipped[0]) /* counts increase: the first too large, and the rest */
+            snprintf(skipped, sizeof skipped, "%.900s: --gpus %d%s does not fit %d nodes x %d GPUs",
+                     platform.source_path, o.gpus[g], g + 1 < o.gpu_counts ? " and above" : "",
+                     platform.nodes, platform.gpus_per_node);
+    if (skipped[0])
+        fprintf(stderr, "gcsim collective: %s%s\n", skipped, n_fit ? ": skipped" : "");
+    if (!(o.gpu_counts = n_fit))
         return EXIT_BAD_INPUT;
-    }
+    int max_gpus = o.gpus[o.gpu_counts - 1];
     /* The tuner picks the algorithm unless the user or the platform names one (a paper's
      * pattern is no NCCL algorithm: the tuner's then); other operations have one each. */
     gcsim_collective forced = COLLECTIVE_COUNT;
@@ -316,6 +326,8 @@ int cmd_collective(int argc, char **argv)
                                           : "ring, double-tree or nvls, as the tuner picks per size",
              o.op == GCSIM_OP_ALLREDUCE ? "" : o.op == GCSIM_OP_BROADCAST ? "pipelined chain and tree" : "ring");
     report_note(r, "operation", msg);
+    if (skipped[0])
+        report_note(r, "skipped", skipped);
     cli_fabric_report(r, &platform);
     report_note(r, "bandwidth", "algbw = size / time; busbw = algbw x nccl-tests' factor; GB/s = 1e9 B/s");
     report_note(r, "protocol", o.protocol == GCSIM_PROTO_COUNT

@@ -202,15 +202,28 @@ static int compress_command(int argc, char **argv, compress_options *op)
     if (cli_files_check(&files))
         return EXIT_BAD_INPUT;
     char err[1024];
-    /* Every spec is checked before any work, so a typo fails fast. */
+    /* Every spec is checked before any work, so a typo fails fast. A described compressor
+     * (payload sizes only, no encoder) cannot run on gradients: skipped with its reason,
+     * the others answered (issue 46); none left is exit 2. */
+    char skipped[1024] = "";
+    int n_run = 0;
     for (int i = 0; i < o.n_specs; i++) {
         gc_compressor *c;
         if (gc_compressor_create(o.specs[i], &c, err, sizeof err) != 0) {
             fprintf(stderr, "gcsim compress: --compressor \"%s\": %s\n", o.specs[i], err);
             return EXIT_BAD_INPUT;
         }
+        bool described = strcmp(gc_compressor_name(c), "described") == 0;
         gc_compressor_free(c);
+        if (!described)
+            o.specs[n_run++] = o.specs[i];
+        else if (snprintf(skipped, sizeof skipped, "%.700s: a described compressor sizes "
+                          "payloads only: it has no encoder to run on gradients "
+                          "(docs/compressors.md)", o.specs[i]) > 0)
+            fprintf(stderr, "gcsim compress: %s%s\n", skipped, o.n_specs > 1 ? ": skipped" : "");
     }
+    if (!(o.n_specs = n_run))
+        return EXIT_BAD_INPUT;
     compress_series_file *s = calloc((size_t)o.n_files, sizeof *s);
     if (!s) {
         fprintf(stderr, "gcsim compress: out of memory\n");
@@ -227,6 +240,8 @@ static int compress_command(int argc, char **argv, compress_options *op)
                         .seed = o.seed, .per_layer = o.per_layer, .quiet = o.quiet};
     int col[COMPRESS_COLUMNS];
     r = compress_table_new(&run, col);
+    if (skipped[0])
+        report_note(r, "skipped", skipped);
     double t0 = compress_now_s();
     for (int i = 0; i < o.n_specs; i++) {
         if (compress_table_run(&run, s, o.specs[i], i, r, col, t0, err, sizeof err) != 0) {

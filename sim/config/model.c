@@ -216,7 +216,7 @@ int gcsim_model_parse(const char *text, const char *origin, gcsim_model *m, gcsi
     static const char *const keys[] = {"name", "description", "source", "batch_per_gpu",
                                        "layers", "profiles", "precision", "optimizer",
                                        "activation_bytes_per_sample", "tokens_per_sample",
-                                       NULL};
+                                       "profiled_batch", NULL};
     json_ctx ctx = {origin, err};
     memset(m, 0, sizeof *m);
     snprintf(m->source_path, sizeof m->source_path, "%s", origin);
@@ -224,7 +224,7 @@ int gcsim_model_parse(const char *text, const char *origin, gcsim_model *m, gcsi
     if (json_parse_document(text, &ctx, &root))
         return -1;
     char source[512];
-    long long batch = 0, tokens = 0;
+    long long batch = 0, tokens = 0, profiled = 0;
     int precision = GCSIM_PREC_FP32, optimizer = GCSIM_OPT_MOMENTUM;
     if (json_expect_object(root, "$", keys, &ctx) ||
         json_string(root, "$", "name", true, m->name, sizeof m->name, &ctx) ||
@@ -236,9 +236,12 @@ int gcsim_model_parse(const char *text, const char *origin, gcsim_model *m, gcsi
         json_choice(root, "$", "optimizer", false, optimizer_names, &optimizer, &ctx) ||
         json_number(root, "$", "activation_bytes_per_sample", false, 0.0, 1e15,
                     &m->activation_bytes_per_sample, &ctx) ||
-        json_integer(root, "$", "tokens_per_sample", false, 1, 1 << 24, &tokens, &ctx))
+        json_integer(root, "$", "tokens_per_sample", false, 1, 1 << 24, &tokens, &ctx) ||
+        /* the batch gcsim_export.py traced (and with --profile timed): as batch_per_gpu */
+        json_integer(root, "$", "profiled_batch", false, 1, 1 << 24, &profiled, &ctx))
         goto fail;
     m->batch_per_gpu = (int)batch;
+    m->profiled_batch = (int)profiled;
     m->precision = (gcsim_precision)precision;
     m->optimizer = (gcsim_optimizer)optimizer;
     m->tokens_per_sample = (int)tokens;

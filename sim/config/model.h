@@ -90,6 +90,8 @@ typedef struct {
     gcsim_optimizer optimizer;   /* default SGD with momentum */
     double activation_bytes_per_sample; /* kept for backward, at `precision`; 0: not estimated */
     int tokens_per_sample;       /* sequence length of a sample; 0: not a token model */
+    int profiled_batch;          /* the example batch an exporter traced and timed
+                                    ("profiled_batch", docs/formats.md); 0: not stated */
     int n_layers;
     gcsim_layer *layers;     /* forward order */
     int n_profiles;

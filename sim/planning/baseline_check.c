@@ -1,6 +1,8 @@
 /* One baseline case predicted and compared (baseline_check.h). */
 #include "baseline_check.h"
 
+#include "case_build.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -82,6 +84,15 @@ int baseline_case_predict(const baseline_case *bc, sweep_cache *cache,
     o.act_ckpt = bc->act_ckpt;
     o.act_ckpt_policy = bc->act_ckpt_policy;
     sweep_case c = case_options_case(&o, pf, m, pl, st, bc->gpus);
+    /* What the inputs cannot run (a count above the platform, memory, a sharding's refusal)
+     * is 1, apart from bad inputs (-1), as predict's rows (issue 46). */
+    gcsim_placement placed;
+    int feasible = gcsim_platform_place(pf, bc->gpus, &placed, err) ? 1
+                   : case_build_feasible(&c, err);
+    if (feasible) {
+        as_case_fields(err->message, sizeof err->message);
+        return feasible > 0 && gcsim_error_skippable(err) ? 1 : -1;
+    }
     sweep_result res;
     if (sweep_case_run(&c, &res, err)) {
         as_case_fields(err->message, sizeof err->message);

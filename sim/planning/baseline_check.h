@@ -11,9 +11,10 @@
 #include "sweep_case.h"
 
 /* Runs the case on its engine under its stack (inputs read through cache) and gives the
- * predicted throughput and, when stack is not NULL, the stack it ran under. Returns 0, or
- * -1 with the reason in err (an input that cannot be read, a case the platform cannot
- * hold, a compressor the stack cannot run, an engine failure). */
+ * predicted throughput and, when stack is not NULL, the stack it ran under. Returns 0; 1
+ * with the reason in err when the inputs cannot run the case (a GPU count the platform
+ * cannot hold, memory, a sharding's refusal: issue 46); or -1 with the reason in err (an
+ * input that cannot be read, a compressor the stack cannot run, an engine failure). */
 int baseline_case_predict(const baseline_case *bc, sweep_cache *cache,
                           double *predicted_samples_per_s, const gcsim_stack **stack,
                           gcsim_error *err);

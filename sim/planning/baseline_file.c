@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "atomic_file.h"
+#include "compressor_file.h"
 #include "data_dir.h"
 #include "json_strict.h"
 
@@ -154,6 +155,31 @@ static int read_training(const cJSON *item, const char *path, baseline_case *c, 
     return 0;
 }
 
+/* A described compressor ("file:PATH.json", docs/compressors.md) as on the command line:
+ * PATH is found as a platform file is (beside the baseline, then in each folder above it),
+ * and the case keeps the spec the description lowers to, as sweep's list items do; the
+ * file's "file:..." member stays as written when --update rewrites the baseline. */
+static int read_described_compressor(const baseline *b, const char *path, baseline_case *c,
+                                     json_ctx *ctx)
+{
+    if (!gcsim_compressor_is_file(c->compressor))
+        return 0;
+    const char *rel = c->compressor + strlen(GCSIM_COMPRESSOR_FILE_PREFIX);
+    if (!*rel)
+        return gcsim_fail(ctx->err, "%s: %s.compressor: \"file:\" names no file "
+                                    "(file:PATH.json)", ctx->origin, path);
+    char found[4096];
+    if (resolve(b->path, rel, found, sizeof found))
+        return gcsim_fail(ctx->err, "%s: %s.compressor: \"%s\" not found beside the baseline "
+                                    "nor in any folder above it", ctx->origin, path, rel);
+    char arg[4096 + 8];
+    snprintf(arg, sizeof arg, "%s%s", GCSIM_COMPRESSOR_FILE_PREFIX, found);
+    gcsim_error e = {0};
+    if (gcsim_compressor_resolve(arg, c->compressor, sizeof c->compressor, &e))
+        return gcsim_fail(ctx->err, "%s: %s.compressor: %s", ctx->origin, path, e.message);
+    return 0;
+}
+
 static int read_case(const cJSON *item, const char *path, baseline *b, baseline_case *c,
                      json_ctx *ctx)
 {
@@ -200,6 +226,7 @@ static int read_case(const cJSON *item, const char *path, baseline *b, baseline_
     }
     strcpy(c->compressor, "none");
     if (json_string(item, path, "compressor", false, c->compressor, sizeof c->compressor, ctx) ||
+        read_described_compressor(b, path, c, ctx) ||
         json_string(item, path, "collective", true, text, sizeof text, ctx))
         return -1;
     if (gcsim_collective_parse(text, &c->collective))

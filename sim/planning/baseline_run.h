@@ -11,12 +11,18 @@
 #include "stack.h"
 #include "sweep_case.h"
 
+#define BASELINE_WHY_LEN 1024
+
 /* Per case (indexed as b's cases, each array of b->n_cases entries, zeroed) and in all. */
 typedef struct {
     double *predicted, *drift_pct, *tolerance;
     unsigned char *evaluated;
     const gcsim_stack **stacks;
-    int n_evaluated, n_drifted, n_new;
+    /* A case its inputs cannot run (a GPU count its platform cannot hold, a refusal of the
+     * sharding...): why[k] says why, the others are evaluated (issue 46). NULL: such a case
+     * fails the run as any other failure. */
+    char (*why)[BASELINE_WHY_LEN];
+    int n_evaluated, n_drifted, n_new, n_infeasible;
 } baseline_results;
 
 /* Evaluates the cases of engine `engine` (-1: every case); tolerance_pct: --tolerance (< 0:

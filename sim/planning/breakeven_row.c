@@ -8,11 +8,16 @@
 int breakeven_row_answer(breakeven_case *bc, const gcsim_stack *st, const gcsim_stack *ideal,
                          double conv_factor, breakeven_row *out, gcsim_error *err)
 {
-    /* bad inputs (a count above the platform...) fail the run; the sharding's refusal of
+    /* bad inputs fail the run; the sharding's refusal of
      * this payload or count is this row's answer. Memory is not checked here, as before:
      * breakeven compares rates. */
     sweep_case checked = bc->c;
     checked.no_memory_check = true;
+    /* A count one platform of a --platforms list cannot hold is that row's answer, as in
+     * sweep (issue 46); alone, it is still the run's error (the caller's one-row rule). */
+    gcsim_placement placed;
+    if (gcsim_platform_place(checked.platform, checked.gpus, &placed, err))
+        return gcsim_error_skippable(err) ? 1 : -1;
     int feasible = case_build_feasible(&checked, err);
     if (feasible < 0)
         return -1;

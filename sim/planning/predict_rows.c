@@ -12,7 +12,10 @@ int predict_rows_split(sweep_case *base, const int *listed, int n_listed, int *c
     *n_counts = *n_skips = 0;
     for (int k = 0; k < n_listed; k++) {
         base->gpus = listed[k];
-        int feasible = case_build_feasible(base, err);
+        /* a count above the platform's size is that row's reason, as in sweep (issue 46) */
+        gcsim_placement placed;
+        int feasible = gcsim_platform_place(base->platform, listed[k], &placed, err) ? 1
+                       : case_build_feasible(base, err);
         if (feasible < 0)
             return -1;
         if (feasible > 0) {

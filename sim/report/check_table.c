@@ -30,6 +30,8 @@ static void describe(report *r, const check_outcome *o, const baseline *b, bool 
     report_meta_int(r, "cases", b->n_cases);
     report_meta_int(r, "cases_evaluated", o->n_evaluated);
     report_meta_int(r, "cases_drifted", o->n_drifted);
+    if (o->n_infeasible) /* only then, so that other checks print as before */
+        report_meta_int(r, "cases_infeasible", o->n_infeasible);
     report_meta_int(r, "cases_recorded", o->n_new);
     report_meta_int(r, "stacks_pinned", o->n_pinned);
     report_meta_bool(r, "baseline_rewritten", rewritten);
@@ -47,6 +49,8 @@ report *check_table_rows(const baseline *b, const check_outcome *o)
     int c_tol = report_column(r, "tolerance_pct", "tol %", 2);
     int c_status = report_column(r, "status", "status", 0);
     int c_stack = report_column(r, "stack", "stack", 0); /* last: readers by position */
+    /* only when a case could not run, so that other checks print as before */
+    int c_why = o->n_infeasible ? report_column(r, "why", "why", 0) : -1;
     /* the text table in 100 columns (issue 46): the verdict beside the case */
     {
         const int lead[] = {c_name, c_engine, c_gpus, c_status, c_drift, c_exp, c_pred, c_tol,
@@ -54,9 +58,23 @@ report *check_table_rows(const baseline *b, const check_outcome *o)
         report_table_lead(r, 2, lead, (int)(sizeof lead / sizeof lead[0]));
     }
     for (int k = 0; k < b->n_cases; k++) {
+        const baseline_case *bc = &b->cases[k];
+        if (!o->evaluated[k] && o->why && o->why[k][0]) { /* could not run: the reason */
+            report_row(r);
+            report_str(r, c_name, bc->name);
+            report_str(r, c_engine, engine_name(bc->engine));
+            report_int(r, c_gpus, bc->gpus);
+            if (bc->has_expected)
+                report_num(r, c_exp, bc->expected_samples_per_s);
+            report_num(r, c_tol, o->tolerance[k]);
+            report_str(r, c_status, "infeasible");
+            if (o->stacks[k])
+                report_str(r, c_stack, o->stacks[k]->name);
+            report_str(r, c_why, o->why[k]);
+            continue;
+        }
         if (!o->evaluated[k])
             continue;
-        const baseline_case *bc = &b->cases[k];
         report_row(r);
         report_str(r, c_name, bc->name);
         report_str(r, c_engine, engine_name(bc->engine));
@@ -87,6 +105,9 @@ void check_table_finish(report *r, const baseline *b, const check_outcome *o)
     if (o->n_pinned)
         snprintf(recorded + strlen(recorded), sizeof recorded - strlen(recorded),
                  "; the stack of %d case%s pinned", o->n_pinned, o->n_pinned == 1 ? "" : "s");
+    if (o->n_infeasible)
+        snprintf(recorded + strlen(recorded), sizeof recorded - strlen(recorded),
+                 "; %d could not run (status infeasible)", o->n_infeasible);
     snprintf(note, sizeof note, "%d of %d cases evaluated%s; %d beyond tolerance%s%s", o->n_evaluated,
              b->n_cases, o->engine_filter >= 0 ? " (--engine filter)" : "", o->n_drifted, recorded,
              !o->update ? "" : o->n_changed ? "; baseline rewritten with the predicted values"

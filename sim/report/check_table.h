@@ -9,6 +9,7 @@
 #include <stdbool.h>
 
 #include "baseline_file.h"
+#include "baseline_run.h"
 #include "report.h"
 #include "stack.h"
 
@@ -17,7 +18,8 @@ typedef struct {
     const double *predicted, *drift_pct, *tolerance;
     const unsigned char *evaluated;
     const gcsim_stack *const *stacks;
-    int n_evaluated, n_drifted, n_new;
+    const char (*why)[BASELINE_WHY_LEN]; /* a case that could not run: why ("": it ran) */
+    int n_evaluated, n_drifted, n_new, n_infeasible;
     int n_pinned, n_changed;      /* set before check_table_finish */
     int engine_filter;            /* --engine, or -1 */
     double tolerance_pct;         /* --tolerance, or < 0 */

@@ -317,7 +317,28 @@ int main(void)
     CHECK(gcsim_model_load(lstm_path, &m, &err) == 0);
     if (m.layers) {
         CHECK_REL(gcsim_model_gradient_bytes(&m) / (1024.0 * 1024.0), 194.68, 0.00005);
+        CHECK(m.profiled_batch == 0); /* a catalog model states no exported batch */
         gcsim_model_free(&m);
+    }
+
+    /* issue 46: "profiled_batch", the batch gcsim_export.py traced, read as written, and
+     * refused unless a whole number of at least 1, naming the field. */
+    static const char *const head = "{\"name\": \"x\", \"batch_per_gpu\": 8, \"profiled_batch\": ";
+    static const char *const tail = ", \"layers\": [{\"name\": \"fc\", \"kind\": \"fc\", "
+                                    "\"weights\": 10, \"bias\": 1, \"fwd_flops\": 20}], \"profiles\": []}";
+    static const struct { const char *value; int want; } cases[] = {
+        {"4", 4}, {"0", -1}, {"-2", -1}, {"2.5", -1}, {"\"4\"", -1}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s%s%s", head, cases[i].value, tail);
+        memset(&m, 0, sizeof m);
+        int rc = gcsim_model_parse(text, "exported.json", &m, &err);
+        if (cases[i].want > 0) {
+            CHECK(rc == 0 && m.profiled_batch == cases[i].want && m.batch_per_gpu == 8);
+            gcsim_model_free(&m);
+        } else {
+            CHECK(rc != 0 && strstr(err.message, "exported.json: $.profiled_batch") != NULL);
+        }
     }
     CHECK_DONE();
 }

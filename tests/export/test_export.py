@@ -206,6 +206,26 @@ with open(bad_json, "w") as f:
 r = run([gcsim, "predict", "--platform", plat, "--model", bad_json, "--gpus", "1"], expect_rc=2)
 check("fwd_flops_source" in r.stderr, "bad fwd_flops_source: %s" % r.stderr)
 
+# issue 46: the export records the batch it traced and timed (profiled_batch), equal to its
+# profile's batch; the C loader reads it back (a predict at another batch_per_gpu keeps it),
+# and refuses a value that is not a positive integer, naming the field.
+check(d["profiled_batch"] == 4 and p["points"][0]["batch"] == d["profiled_batch"],
+      "LM profiled_batch %r, profile batch %r" % (d.get("profiled_batch"), p["points"][0]["batch"]))
+moved = dict(d, batch_per_gpu=8)
+moved_json = os.path.join(work, "small-lm-batch8.json")
+with open(moved_json, "w") as f:
+    json.dump(moved, f)
+r = run([gcsim, "predict", "--platform", plat, "--model", moved_json, "--gpus", "1",
+         "--format", "json"])
+if r.returncode == 0:
+    check(json.loads(r.stdout)["meta"]["batch"] == 8, "batch_per_gpu 8 with profiled_batch 4")
+for value, want in ((0, "$.profiled_batch"), ("4", "$.profiled_batch"), (2.5, "$.profiled_batch")):
+    with open(bad_json, "w") as f:
+        json.dump(dict(d, profiled_batch=value), f)
+    r = run([gcsim, "predict", "--platform", plat, "--model", bad_json, "--gpus", "1"],
+            expect_rc=2)
+    check(want in r.stderr and r.stdout == "", "profiled_batch %r: %s" % (value, r.stderr))
+
 # PyTorch's counter agrees with the exporter's analytic count on every layer it counts
 # (the fallback), here on an LSTM model too.
 sys.path.insert(0, os.path.join(src, "traces", "capture"))

@@ -432,7 +432,10 @@ def export(model, example, out, name, description="", optimizer="momentum",
            "description": description or "%s exported from PyTorch" % type(model).__name__,
            "source": "traces/capture/gcsim_export.py, torch %s, example input %s"
                      % (torch.__version__, "x".join(str(s) for s in example.shape)),
-           "batch_per_gpu": batch, "precision": "fp32", "optimizer": optimizer,
+           "batch_per_gpu": batch,
+           # the batch this export traced (FLOPs per sample and activation bytes divided
+           # by it) and, with --profile, timed: batch_per_gpu is the user's to change
+           "profiled_batch": batch, "precision": "fp32", "optimizer": optimizer,
            "activation_bytes_per_sample": act // batch}
     if tokens_per_sample:
         doc["tokens_per_sample"] = tokens_per_sample
