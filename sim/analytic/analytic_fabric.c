@@ -1,9 +1,8 @@
 /*
- * sim/analytic/analytic_fabric.c: the analytic engine on a fabric with ECMP collisions or
- * network jitter (issue 41): their expectations (fabric_expect.h) around the engine's own
- * closed form (analytic.c): jitter added to every call of an iteration, ECMP as the
- * expectation of the whole prediction, or of a bare collective, over the most loaded spine
- * link's law.
+ * sim/analytic/analytic_fabric.c: the analytic engine on a fabric with ECMP collisions
+ * (issue 41): the expectation of the whole prediction over the most loaded spine link's
+ * law (fabric_expect.h), around the engine's closed form of one fabric (predict_one.c).
+ * Network jitter, added to every call's time, is in call_times.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -12,48 +11,6 @@
 #include "analytic.h"
 #include "analytic_internal.h"
 #include "variability.h"
-
-/* Network jitter (fabric_expect.h): each call's schedule waits, step by step, for the
- * largest of its messages' Exp(M) delays, M H(messages) expected per step. The schedule
- * of each distinct (collective, chunks, group) is built once, with its flows. */
-enum { JITTER_KINDS = 16 };
-int gcsim_analytic_add_jitter(const gcsim_platform *p, int ps_shards, const gcsim_iteration *it,
-                              const gcsim_topology *topo, double *call_s, gcsim_error *err)
-{
-    int kind_c[JITTER_KINDS], kind_chunks[JITTER_KINDS], kind_group[JITTER_KINDS], nk = 0;
-    double kind_h[JITTER_KINDS];
-    double mean_s = p->jitter.mean_s;
-    for (int k = 0; k < it->n_calls; k++) {
-        const gcsim_call *c = &it->calls[k];
-        int chunks = gcsim_call_pipeline_chunks(c, topo->gpus);
-        int j = 0;
-        while (j < nk && !(kind_c[j] == (int)c->collective && kind_chunks[j] == chunks &&
-                           kind_group[j] == c->group))
-            j++;
-        double h;
-        if (j < nk) {
-            h = kind_h[j];
-        } else {
-            gcsim_schedule sch;
-            if (gcsim_schedule_build_for_cost(&sch, c->collective, topo, ps_shards, chunks,
-                                              c->group, err) != 0)
-                return -1;
-            h = gcsim_jitter_harmonic_steps(&sch);
-            gcsim_schedule_free(&sch);
-            if (!isfinite(h))
-                return gcsim_fail(err, "out of memory counting the messages of a schedule");
-            if (nk < JITTER_KINDS) {
-                kind_c[nk] = (int)c->collective;
-                kind_chunks[nk] = chunks;
-                kind_group[nk] = c->group;
-                kind_h[nk++] = h;
-            }
-        }
-        call_s[k] += mean_s * h;
-    }
-    return 0;
-}
-
 
 /* ECMP collisions (fabric_expect.h): the prediction's expectation over K, the most loaded
  * spine link's flows, each field (and the variable-compute statistics) weighted by P(K):

@@ -1,6 +1,7 @@
 /*
- * sim/analytic/analytic_internal.h: what analytic.c and analytic_fabric.c share (not for
- * other libraries).
+ * sim/analytic/analytic_internal.h: what the analytic engine's files share (not for other
+ * libraries). Who calls whom, top down: analytic.c -> analytic_fabric.c -> predict_one.c
+ * -> variable_compute.c -> call_times.c; nothing calls back up.
  */
 #ifndef GCSIM_ANALYTIC_INTERNAL_H
 #define GCSIM_ANALYTIC_INTERNAL_H
@@ -8,23 +9,27 @@
 #include "analytic.h"
 #include "fabric_expect.h"
 
-/* The engine's closed form without ECMP's expectation (analytic.c), on the step's
+/* The engine's closed form without ECMP's expectation (predict_one.c), on the step's
  * topology; network jitter included where the platform has it. */
 int gcsim_analytic_predict_one(const gcsim_resolved_step *st, const gcsim_topology *topo,
                                gcsim_prediction *out, gcsim_error *err);
-/* Fails unless topo is the step's: its platform and GPU count (gcsim_step_topology). */
-int gcsim_analytic_check_topology(const gcsim_resolved_step *st, const gcsim_topology *topo,
-                                  gcsim_error *err);
+/* Fails unless topo is the step's: its platform and GPU count (gcsim_step_topology).
+ * Inline: the entry (analytic.c) and variable compute (variable_compute.c), which the
+ * closed form below calls, both check it. */
+static inline int gcsim_analytic_check_topology(const gcsim_resolved_step *st,
+                                                const gcsim_topology *topo,
+                                                gcsim_error *err)
+{
+    if (!topo || topo->platform != st->platform || topo->gpus != st->placement.gpus)
+        return gcsim_fail(err, "analytic: the topology handed in is not the step's (its "
+                               "platform and GPU count; gcsim_step_topology builds it)");
+    return 0;
+}
 
 /* The closed-form duration of every call of iteration it on topology topo (call_times.c):
  * gcsim_analytic_call_times without building a topology. */
 int gcsim_analytic_call_times_on(const gcsim_topology *topo, int ps_shards,
                                  const gcsim_iteration *it, double *call_s, gcsim_error *err);
-
-/* Adds each call's expected jitter, M x the harmonic sum of its schedule's steps, to
- * call_s (analytic_fabric.c). */
-int gcsim_analytic_add_jitter(const gcsim_platform *p, int ps_shards, const gcsim_iteration *it,
-                              const gcsim_topology *topo, double *call_s, gcsim_error *err);
 
 /* The prediction's expectation over ECMP collisions (st->platform->ecmp.spines > 1): each
  * field, and the variable-compute statistics, weighted by the most loaded spine link's law

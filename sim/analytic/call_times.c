@@ -1,7 +1,8 @@
 /*
  * sim/analytic/call_times.c: every collective call of a step in closed form on the topology
- * handed in (gcsim_analytic_call_times_on, analytic_internal.h), for the expected iteration (analytic.c) and for
- * variable compute (variable_compute.c); its own file so that neither calls the other back.
+ * handed in (gcsim_analytic_call_times_on, analytic_internal.h), network jitter's
+ * expectation included, for the expected iteration (predict_one.c) and for variable
+ * compute (variable_compute.c); its own file so that neither calls the other back.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "analytic.h"
 #include "analytic_internal.h"
+#include "fabric_expect.h"
 #include "schedule_memo.h"
 
 /* Whether two calls cost the same schedule for the same bytes: every input of
@@ -23,6 +25,47 @@ static bool same_cost_inputs(const gcsim_call *a, int a_chunks, const gcsim_call
     return a->collective == b->collective && a_chunks == b_chunks && a->group == b->group &&
            x->aggregation == y->aggregation && x->compressed == y->compressed &&
            memcmp(vx, vy, sizeof vx) == 0;
+}
+
+/* Network jitter (fabric_expect.h): each call's schedule waits, step by step, for the
+ * largest of its messages' Exp(M) delays, M H(messages) expected per step. The schedule
+ * of each distinct (collective, chunks, group) is built once, with its flows. */
+enum { JITTER_KINDS = 16 };
+static int add_jitter(const gcsim_platform *p, int ps_shards, const gcsim_iteration *it,
+                      const gcsim_topology *topo, double *call_s, gcsim_error *err)
+{
+    int kind_c[JITTER_KINDS], kind_chunks[JITTER_KINDS], kind_group[JITTER_KINDS], nk = 0;
+    double kind_h[JITTER_KINDS];
+    double mean_s = p->jitter.mean_s;
+    for (int k = 0; k < it->n_calls; k++) {
+        const gcsim_call *c = &it->calls[k];
+        int chunks = gcsim_call_pipeline_chunks(c, topo->gpus);
+        int j = 0;
+        while (j < nk && !(kind_c[j] == (int)c->collective && kind_chunks[j] == chunks &&
+                           kind_group[j] == c->group))
+            j++;
+        double h;
+        if (j < nk) {
+            h = kind_h[j];
+        } else {
+            gcsim_schedule sch;
+            if (gcsim_schedule_build_for_cost(&sch, c->collective, topo, ps_shards, chunks,
+                                              c->group, err) != 0)
+                return -1;
+            h = gcsim_jitter_harmonic_steps(&sch);
+            gcsim_schedule_free(&sch);
+            if (!isfinite(h))
+                return gcsim_fail(err, "out of memory counting the messages of a schedule");
+            if (nk < JITTER_KINDS) {
+                kind_c[nk] = (int)c->collective;
+                kind_chunks[nk] = chunks;
+                kind_group[nk] = c->group;
+                kind_h[nk++] = h;
+            }
+        }
+        call_s[k] += mean_s * h;
+    }
+    return 0;
 }
 
 /* Every call's duration in closed form: its overhead, then its schedule, built and
@@ -84,7 +127,7 @@ static int call_durations(const gcsim_platform *p, int ps_shards, const gcsim_it
         }
     }
     if (rc == 0 && p->jitter.mean_s > 0) /* the expected jitter (analytic_fabric.c) */
-        rc = gcsim_analytic_add_jitter(p, ps_shards, it, topo, call_s, err);
+        rc = add_jitter(p, ps_shards, it, topo, call_s, err);
     if (heap) {
         free(q);
         free(from);

@@ -168,12 +168,14 @@ typedef void (*des_done_fn)(void *ctx, const des_result_header *hdr,
 void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket *buckets,
                   des_done_fn done, void *done_ctx);
 
-/* Progress of the exchanges on stderr for long runs (des_sim.c): fd is a descriptor of the
+/* Progress of the exchanges on stderr for long runs (des_progress.c): fd is a descriptor of the
  * caller's stderr (the child's own stderr is captured), or -1 for none; tty: overwrite one
  * line with carriage returns, else one line per report. */
 void des_progress_init(int fd, bool tty);
 /* GPU 0 finished `done` of the n phases of call c (of n_calls). */
 void des_progress(int c, int done, int n, int n_calls);
+/* Ends the progress line (a tty) and closes the descriptor (des_progress.c). */
+void des_progress_end(void);
 
 /* des_fork.c's run of one plan: size guard, fork, results and costs into details. */
 struct gcsim_var_stats_s;

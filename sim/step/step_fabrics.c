@@ -1,6 +1,7 @@
 /*
- * sim/step/step_fabrics.c: the step on each fabric of the analytic engine's expectation
- * over ECMP collisions (step_fabrics.h; the model: sim/analytic/fabric_expect.h). A step
+ * sim/step/step_fabrics.c: gcsim_step_resolve (step.h): the step on its own fabric
+ * (step_resolve.c) and, for ECMP, on each fabric of the analytic engine's expectation
+ * over the collisions (the model: sim/analytic/fabric_expect.h). A step
  * depends on its fabric (NCCL's tuner picks each call's algorithm by its cost there), so it
  * is resolved again on each, here, where the scenario is at hand: the engine then only
  * costs the steps it is handed and weighs them.
@@ -44,8 +45,11 @@ static int law_of(const gcsim_resolved_step *st, gcsim_ecmp_case **cases, int *n
     return rc;
 }
 
-int gcsim_step_resolve_fabrics(gcsim_resolved_step *st, const gcsim_scenario *s,
-                               gcsim_error *err)
+/* Fills st->fabrics for the resolved step st of scenario s (s->platform->ecmp.spines > 1):
+ * the law of the most loaded spine link (gcsim_ecmp_law) over the largest call's schedule
+ * on the step's topology, and for each of its cases the platform, its topology and the
+ * step resolved on it. On failure st->fabrics holds what was built. */
+static int resolve_fabrics(gcsim_resolved_step *st, const gcsim_scenario *s, gcsim_error *err)
 {
     gcsim_ecmp_case *cases;
     int n;
@@ -66,7 +70,7 @@ int gcsim_step_resolve_fabrics(gcsim_resolved_step *st, const gcsim_scenario *s,
         gcsim_scenario sc = *s; /* s's step on this fabric; sc lives on this frame only */
         sc.platform = &f->platform;
         sc.variability_stats = NULL; /* the engine keeps each fabric's statistics */
-        rc = gcsim_step_resolve(&f->step, &sc, err);
+        rc = gcsim_step_resolve_one(&f->step, &sc, err);
         if (rc == 0) {
             st->n_fabrics = k + 1;
             rc = gcsim_topology_init(&f->topology, &f->platform, f->step.placement.gpus, err);
@@ -74,4 +78,25 @@ int gcsim_step_resolve_fabrics(gcsim_resolved_step *st, const gcsim_scenario *s,
     }
     free(cases);
     return rc;
+}
+
+int gcsim_step_resolve(gcsim_resolved_step *st, const gcsim_scenario *s, gcsim_error *err)
+{
+    if (gcsim_step_resolve_one(st, s, err) != 0)
+        return -1;
+    /* the analytic engine's expectation over ECMP collisions: the step on each fabric;
+     * why not, kept for that engine to report (the DES needs none) */
+    if (st->costing == GCSIM_COST_PROGRAMS && s->platform && s->platform->ecmp.spines > 1) {
+        gcsim_error why;
+        if (resolve_fabrics(st, s, &why) != 0) {
+            gcsim_step_release_fabrics(st);
+            st->fabrics_error = malloc(sizeof *st->fabrics_error);
+            if (!st->fabrics_error) {
+                gcsim_step_release(st);
+                return gcsim_fail(err, "out of memory for the fabrics of a step");
+            }
+            *st->fabrics_error = why;
+        }
+    }
+    return 0;
 }

@@ -1,7 +1,8 @@
 /*
- * sim/step/step_resolve.c: the resolved step an engine is handed (step.h): built once
- * from a scenario, so that neither engine reads a scenario nor asks which collective the
- * step came from.
+ * sim/step/step_resolve.c: the resolved step an engine is handed (step.h) on one fabric:
+ * built once from a scenario, so that neither engine reads a scenario nor asks which
+ * collective the step came from. gcsim_step_resolve (step_fabrics.c) adds, for ECMP, the
+ * step on each fabric of the expectation, each resolved here.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,7 @@
 #include "step.h"
 #include "step_fabrics.h"
 
-static void release_fabrics(gcsim_resolved_step *st)
+void gcsim_step_release_fabrics(gcsim_resolved_step *st)
 {
     for (int k = 0; k < st->n_fabrics; k++) {
         gcsim_step_release(&st->fabrics[k].step);
@@ -20,7 +21,7 @@ static void release_fabrics(gcsim_resolved_step *st)
     st->n_fabrics = 0;
 }
 
-int gcsim_step_resolve(gcsim_resolved_step *st, const gcsim_scenario *s, gcsim_error *err)
+int gcsim_step_resolve_one(gcsim_resolved_step *st, const gcsim_scenario *s, gcsim_error *err)
 {
     memset(st, 0, sizeof *st);
     /* The TernGrad paper's closed form costs the collective terngrad as published (its
@@ -45,20 +46,6 @@ int gcsim_step_resolve(gcsim_resolved_step *st, const gcsim_scenario *s, gcsim_e
     st->variability_stats = s->variability_stats;
     st->timeline_path = s->timeline_path;
     st->des_max_messages = s->des_max_messages;
-    /* the analytic engine's expectation over ECMP collisions: the step on each fabric;
-     * why not, kept for that engine to report (the DES needs none) */
-    if (st->costing == GCSIM_COST_PROGRAMS && s->platform && s->platform->ecmp.spines > 1) {
-        gcsim_error why;
-        if (gcsim_step_resolve_fabrics(st, s, &why) != 0) {
-            release_fabrics(st);
-            st->fabrics_error = malloc(sizeof *st->fabrics_error);
-            if (!st->fabrics_error) {
-                gcsim_step_release(st);
-                return gcsim_fail(err, "out of memory for the fabrics of a step");
-            }
-            *st->fabrics_error = why;
-        }
-    }
     return 0;
 }
 
@@ -70,7 +57,7 @@ int gcsim_step_topology(const gcsim_resolved_step *st, gcsim_topology *t, gcsim_
 void gcsim_step_release(gcsim_resolved_step *st)
 {
     gcsim_iteration_free(&st->it);
-    release_fabrics(st);
+    gcsim_step_release_fabrics(st);
     free(st->fabrics_error);
     st->fabrics_error = NULL;
 }
