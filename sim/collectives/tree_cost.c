@@ -80,6 +80,27 @@ typedef struct {
     double latency_s;
 } tree_pair;
 
+/* The pair kinds (sequences of first step, sums) into the template's flows; -1 when out of
+ * memory. */
+static int keep_kinds(gcsim_tree_template *tt, const tree_intern *kinds)
+{
+    tt->n_kinds = kinds->n;
+    tt->kind_first = malloc(sizeof(int) * (size_t)(kinds->n + 1));
+    tt->kind_count = malloc(sizeof(int) * (size_t)(kinds->n + 1));
+    tt->flows = malloc(sizeof(tree_flow) * (kinds->n_data / 3 + 1));
+    if (!tt->kind_first || !tt->kind_count || !tt->flows)
+        return -1;
+    for (int k = 0; k < kinds->n; k++) {
+        tt->kind_first[k] = tt->n_kind_flows;
+        tt->kind_count[k] = kinds->len[k] / 3;
+        for (int x = 0; x < kinds->len[k]; x += 3) {
+            const int *v = kinds->data + kinds->off[k] + x;
+            tt->flows[tt->n_kind_flows++] = (tree_flow){v[0], tree_get_double(v + 1)};
+        }
+    }
+    return 0;
+}
+
 /* Pairs (with routes and kinds) of the raw flows; the template's flows and kinds filled.
  * Returns the pairs (*n_pairs), or NULL when out of memory. */
 static tree_pair *pairs_of(gcsim_tree_template *tt, const gcsim_topology *t,
@@ -121,26 +142,73 @@ static tree_pair *pairs_of(gcsim_tree_template *tt, const gcsim_topology *t,
         if ((pairs[p].kind = tree_intern_id(&kinds, key, n)) < 0)
             goto fail;
     }
-    tt->n_kinds = kinds.n;
-    tt->kind_first = malloc(sizeof(int) * (size_t)(kinds.n + 1));
-    tt->kind_count = malloc(sizeof(int) * (size_t)(kinds.n + 1));
-    tt->flows = malloc(sizeof(tree_flow) * (kinds.n_data / 3 + 1));
-    if (!tt->kind_first || !tt->kind_count || !tt->flows)
+    if (keep_kinds(tt, &kinds) != 0)
         goto fail;
-    for (int k = 0; k < kinds.n; k++) {
-        tt->kind_first[k] = tt->n_kind_flows;
-        tt->kind_count[k] = kinds.len[k] / 3;
-        for (int x = 0; x < kinds.len[k]; x += 3) {
-            const int *v = kinds.data + kinds.off[k] + x;
-            tt->flows[tt->n_kind_flows++] = (tree_flow){v[0], tree_get_double(v + 1)};
-        }
-    }
     tree_intern_free(&kinds);
     free(key);
     *n_pairs = np;
     return pairs;
 fail:
     tree_intern_free(&kinds);
+    free(key);
+    free(pairs);
+    return NULL;
+}
+
+/* pairs_of without the raw flows: each sender's flows from the trees' shape
+ * (tree_sender.c), already in flow order, so the pairs, their flows and the kinds come in
+ * the order the sorted raw flows gave them. */
+static tree_pair *pairs_of_shape(gcsim_tree_template *tt, const gcsim_topology *t, int *n_pairs)
+{
+    tree_shape_form *sf = tree_shape_new(t, tt->per_rail);
+    tree_sender_flow *out = sf ? malloc(sizeof *out * (size_t)tree_sender_max(sf)) : NULL;
+    int *key = sf ? malloc(sizeof(int) * (3 * (size_t)tree_sender_max(sf) + 1)) : NULL;
+    tree_intern kinds = {0};
+    tree_pair *pairs = NULL;
+    int np = 0, cap = 0;
+    if (!out || !key)
+        goto fail;
+    for (int g = 0; g < t->gpus; g++) {
+        int m = tree_sender_flows(sf, g, out);
+        tt->n_raw += m;
+        for (int a = 0, b; a < m; a = b) {
+            int n = 0;
+            for (b = a; b < m && out[b].dst == out[a].dst; b++) {
+                if (out[b].first > tt->omax)
+                    tt->omax = out[b].first;
+                key[n++] = out[b].first;
+                tree_put_double(key + n, out[b].k0);
+                n += 2;
+            }
+            if (np == cap) {
+                cap = cap ? 2 * cap : 1024;
+                tree_pair *grown = realloc(pairs, sizeof *pairs * (size_t)cap);
+                if (!grown)
+                    goto fail;
+                pairs = grown;
+            }
+            tree_pair *p = &pairs[np++];
+            p->src = g;
+            p->dst = out[a].dst;
+            p->first = -1; /* no raw flows */
+            p->count = b - a;
+            p->n_links = gcsim_topology_route(t, g, p->dst, p->links, &p->latency_s);
+            if ((p->kind = tree_intern_id(&kinds, key, n)) < 0)
+                goto fail;
+        }
+    }
+    if (keep_kinds(tt, &kinds) != 0)
+        goto fail;
+    tree_intern_free(&kinds);
+    tree_shape_free(sf);
+    free(out);
+    free(key);
+    *n_pairs = np;
+    return pairs;
+fail:
+    tree_intern_free(&kinds);
+    tree_shape_free(sf);
+    free(out);
     free(key);
     free(pairs);
     return NULL;
@@ -286,7 +354,9 @@ static int dependents_of(gcsim_tree_template *tt)
     return 0;
 }
 
-gcsim_tree_template *gcsim_tree_template_new(const gcsim_topology *t, gcsim_collective c)
+/* The template from the trees' shape (from_flows false) or from their raw flows. */
+static gcsim_tree_template *template_new(const gcsim_topology *t, gcsim_collective c,
+                                         bool from_flows)
 {
     gcsim_tree_template *tt = calloc(1, sizeof *tt);
     gcsim_flow *raw = NULL;
@@ -298,18 +368,35 @@ gcsim_tree_template *gcsim_tree_template_new(const gcsim_topology *t, gcsim_coll
     tt->gpus = t->gpus;
     tt->per_rail = c == COLLECTIVE_DOUBLE_TREE ? 2 : 1;
     tt->rails = t->nodes > 1 ? t->nics_per_node : 1;
-    if (gcsim_tree_raw_flows(t, tt->per_rail, &raw, &n_raw) ||
-        !(pairs = pairs_of(tt, t, raw, n_raw, &np)) || kinds_of(tt, t, pairs, np) ||
-        dependents_of(tt)) {
-        free(raw);
-        free(pairs);
-        gcsim_tree_template_free(tt);
-        return NULL;
+    if (from_flows) {
+        if (gcsim_tree_raw_flows(t, tt->per_rail, &raw, &n_raw) ||
+            !(pairs = pairs_of(tt, t, raw, n_raw, &np)))
+            goto fail;
+        tt->n_raw = n_raw;
+    } else if (!(pairs = pairs_of_shape(tt, t, &np))) {
+        goto fail;
     }
-    tt->n_raw = n_raw;
+    if (kinds_of(tt, t, pairs, np) || dependents_of(tt))
+        goto fail;
     free(raw);
     free(pairs);
     return tt;
+fail:
+    free(raw);
+    free(pairs);
+    gcsim_tree_template_free(tt);
+    return NULL;
+}
+
+gcsim_tree_template *gcsim_tree_template_new(const gcsim_topology *t, gcsim_collective c)
+{
+    return template_new(t, c, false);
+}
+
+gcsim_tree_template *gcsim_tree_template_new_from_flows(const gcsim_topology *t,
+                                                        gcsim_collective c)
+{
+    return template_new(t, c, true);
 }
 
 int gcsim_tree_template_prepare(gcsim_tree_template *tt, int chunks, gcsim_schedule *s)
