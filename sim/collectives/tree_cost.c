@@ -165,13 +165,21 @@ static tree_pair *pairs_of_shape(gcsim_tree_template *tt, const gcsim_topology *
     int *key = sf ? malloc(sizeof(int) * (3 * (size_t)tree_sender_max(sf) + 1)) : NULL;
     tree_intern kinds = {0};
     tree_pair *pairs = NULL;
+    /* The kinds of the last node's pairs, by local index of the sender and pair: most nodes'
+     * pairs have the same keys as the node before's, found by one compare, not a hash. */
+    int most = sf ? tree_sender_max(sf) : 0, i = t->gpus_per_node, width = 3 * most + 1;
+    size_t slots = (size_t)i * (size_t)(most > 0 ? most : 1);
+    int *last_len = malloc(sizeof(int) * slots), *last_kind = malloc(sizeof(int) * slots);
+    int *last_key = malloc(sizeof(int) * slots * (size_t)width);
     int np = 0, cap = 0;
-    if (!out || !key)
+    if (!out || !key || !last_len || !last_kind || !last_key)
         goto fail;
+    for (size_t x = 0; x < slots; x++)
+        last_len[x] = -1;
     for (int g = 0; g < t->gpus; g++) {
-        int m = tree_sender_flows(sf, g, out);
+        int m = tree_sender_flows(sf, g, out), slot = g % i * most;
         tt->n_raw += m;
-        for (int a = 0, b; a < m; a = b) {
+        for (int a = 0, b; a < m; a = b, slot++) {
             int n = 0;
             for (b = a; b < m && out[b].dst == out[a].dst; b++) {
                 if (out[b].first > tt->omax)
@@ -193,25 +201,34 @@ static tree_pair *pairs_of_shape(gcsim_tree_template *tt, const gcsim_topology *
             p->first = -1; /* no raw flows */
             p->count = b - a;
             p->n_links = gcsim_topology_route(t, g, p->dst, p->links, &p->latency_s);
+            int *seen = last_key + (size_t)slot * (size_t)width;
+            if (last_len[slot] == n && memcmp(seen, key, sizeof(int) * (size_t)n) == 0) {
+                p->kind = last_kind[slot]; /* what tree_intern_id returns for this key */
+                continue;
+            }
             if ((p->kind = tree_intern_id(&kinds, key, n)) < 0)
                 goto fail;
+            last_len[slot] = n;
+            last_kind[slot] = p->kind;
+            memcpy(seen, key, sizeof(int) * (size_t)n);
         }
     }
     if (keep_kinds(tt, &kinds) != 0)
         goto fail;
-    tree_intern_free(&kinds);
-    tree_shape_free(sf);
-    free(out);
-    free(key);
     *n_pairs = np;
-    return pairs;
+    goto done;
 fail:
+    free(pairs);
+    pairs = NULL;
+done:
     tree_intern_free(&kinds);
     tree_shape_free(sf);
     free(out);
     free(key);
-    free(pairs);
-    return NULL;
+    free(last_len);
+    free(last_kind);
+    free(last_key);
+    return pairs;
 }
 
 /* Link kinds (of the links some pair crosses) and flow kinds; -1 when out of memory. */

@@ -27,6 +27,9 @@
 struct tree_shape_form {
     int n, i, j, rails, per_rail;
     int *height[2], *size[2]; /* per tree kind, by heap position */
+    /* tree_sender_flows' scratch (so a template is built by one thread at a time) */
+    int *dst, *at;
+    tree_sender_flow *tmp;
 };
 
 void tree_shape_free(tree_shape_form *sf)
@@ -37,6 +40,9 @@ void tree_shape_free(tree_shape_form *sf)
         free(sf->height[k]);
         free(sf->size[k]);
     }
+    free(sf->dst);
+    free(sf->at);
+    free(sf->tmp);
     free(sf);
 }
 
@@ -54,18 +60,22 @@ static int rail_head(const tree_shape_form *sf, int rail, int k, int cnt)
     return h < cnt ? h : cnt - 1;
 }
 
+/* schedule.c's chain_local for 0 <= head, pos < cnt (a conditional subtraction for its
+ * modulo: a predict at 2^20 GPUs calls this 50 million times) */
 static int chain_local(int head, int pos, int cnt, int k)
 {
-    return k ? ((head - pos) % cnt + cnt) % cnt : (head + pos) % cnt;
+    int x = k ? head - pos : head + pos;
+    return x < 0 ? x + cnt : x >= cnt ? x - cnt : x;
 }
 
-static int heap_depth(int q)
+/* the position of the GPU at local index `local` in a chain ending at `head` */
+static int chain_pos(int head, int local, int cnt, int k)
 {
-    int d = 0;
-    for (unsigned v = (unsigned)q + 1; v > 1; v >>= 1)
-        d++;
-    return d;
+    int x = k ? head - local : local - head;
+    return x < 0 ? x + cnt : x;
 }
+
+static int heap_depth(int q) { return 31 - __builtin_clz((unsigned)q + 1); }
 
 tree_shape_form *tree_shape_new(const gcsim_topology *t, int per_rail)
 {
@@ -77,6 +87,14 @@ tree_shape_form *tree_shape_new(const gcsim_topology *t, int per_rail)
     sf->j = t->nodes;
     sf->rails = t->nodes > 1 ? t->nics_per_node : 1;
     sf->per_rail = per_rail;
+    int most = 4 * sf->rails * per_rail;
+    sf->dst = malloc(sizeof(int) * (size_t)most);
+    sf->at = malloc(sizeof(int) * ((size_t)most + 1));
+    sf->tmp = malloc(sizeof *sf->tmp * (size_t)most);
+    if (!sf->dst || !sf->at || !sf->tmp) {
+        tree_shape_free(sf);
+        return NULL;
+    }
     for (int k = 0; k < per_rail; k++) {
         sf->height[k] = malloc(sizeof(int) * (size_t)sf->j);
         sf->size[k] = malloc(sizeof(int) * (size_t)sf->j);
@@ -119,10 +137,12 @@ static bool after(const tree_sender_flow *x, const tree_sender_flow *y)
 int tree_sender_flows(const tree_shape_form *sf, int g, tree_sender_flow *out)
 {
     int i = sf->i, j = sf->j, node = g / i, local = g % i, cnt = node_gpus(sf, node), m = 0;
-    for (int r = 0; r < sf->rails; r++)
-        for (int k = 0; k < sf->per_rail; k++) {
+    /* tree kind outer: a receiver's flows then come nearly in order (the plain trees' up
+     * flows before the mirrored trees' down flows to the same chain neighbour) */
+    for (int k = 0; k < sf->per_rail; k++)
+        for (int r = 0; r < sf->rails; r++) {
             int head = rail_head(sf, r, k, cnt), q = node_at(sf, k, node);
-            int pos = k ? ((head - local) % cnt + cnt) % cnt : ((local - head) % cnt + cnt) % cnt;
+            int pos = chain_pos(head, local, cnt, k);
             int depth = heap_depth(q) + pos;
             if (pos > 0) /* up the chain */
                 add(out, &m, node * i + chain_local(head, pos - 1, cnt, k), cnt - 1 - pos,
@@ -142,7 +162,41 @@ int tree_sender_flows(const tree_shape_form *sf, int g, tree_sender_flow *out)
                         sf->n);
                 }
         }
-    for (int a = 1; a < m; a++) { /* insertion sort: a few dozen flows */
+    /* Flow order. A sender has a few dozen flows to a handful of receivers (its chain
+     * neighbours, and for a head its parent's and children's heads), and each receiver's
+     * come nearly sorted (rail after rail): grouped by receiver first (the receivers in
+     * order), then each group sorted by insertion, instead of one insertion sort of all. */
+    int nd = 0, *dst = sf->dst, *at = sf->at;
+    for (int f = 0; f < m; f++) {
+        int d = 0;
+        while (d < nd && dst[d] != out[f].dst)
+            d++;
+        if (d == nd) {
+            int x = nd++;
+            for (; x > 0 && dst[x - 1] > out[f].dst; x--)
+                dst[x] = dst[x - 1];
+            dst[x] = out[f].dst;
+        }
+    }
+    for (int d = 0; d <= nd; d++)
+        at[d] = 0;
+    for (int f = 0; f < m; f++) {
+        int d = 0;
+        while (dst[d] != out[f].dst)
+            d++;
+        at[d + 1]++;
+    }
+    for (int d = 0; d < nd; d++)
+        at[d + 1] += at[d];
+    for (int f = 0; f < m; f++) { /* stable: a group keeps the order flows came in */
+        int d = 0;
+        while (dst[d] != out[f].dst)
+            d++;
+        sf->tmp[at[d]++] = out[f];
+    }
+    for (int f = 0; f < m; f++)
+        out[f] = sf->tmp[f];
+    for (int a = 1; a < m; a++) {
         tree_sender_flow x = out[a];
         int b = a;
         for (; b > 0 && after(&out[b - 1], &x); b--)
