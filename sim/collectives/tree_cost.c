@@ -74,11 +74,58 @@ double gcsim_tree_template_bytes(const gcsim_tree_template *tt)
 
 /* ---- the template ---- */
 
+/* A GPU pair of the reference path (pairs_of): its run of raw flows and kind. */
 typedef struct {
-    int src, dst, first, count, kind, n_links;
-    int links[GCSIM_ROUTE_MAX_LINKS];
-    double latency_s;
+    int src, dst, first, count, kind;
 } tree_pair;
+
+/* The pairs in flow order as kinds_of needs them: kind, route latency and links (at
+ * links[at .. at + n_links)). 6.3 million pairs at 2^20 GPUs on a100-hdr: 24 bytes and
+ * their few links each, where a pair with room for the longest route took 80. */
+typedef struct {
+    double latency_s;
+    int kind, n_links, at;
+} pair_route;
+
+typedef struct {
+    pair_route *v;
+    int n, cap;
+    int *links;
+    size_t n_links, cap_links;
+} pair_list;
+
+static void pair_list_free(pair_list *pl)
+{
+    free(pl->v);
+    free(pl->links);
+}
+
+/* Appends the pair src -> dst of kind `kind` with its route; -1 when out of memory. */
+static int pair_add(pair_list *pl, const gcsim_topology *t, int src, int dst, int kind)
+{
+    if (pl->n == pl->cap) {
+        int cap = pl->cap ? 2 * pl->cap : 1024;
+        pair_route *grown = realloc(pl->v, sizeof *grown * (size_t)cap);
+        if (!grown)
+            return -1;
+        pl->v = grown;
+        pl->cap = cap;
+    }
+    if (pl->n_links + GCSIM_ROUTE_MAX_LINKS > pl->cap_links) {
+        size_t cap = 2 * pl->cap_links + 4 * GCSIM_ROUTE_MAX_LINKS;
+        int *grown = realloc(pl->links, sizeof(int) * cap);
+        if (!grown)
+            return -1;
+        pl->links = grown;
+        pl->cap_links = cap;
+    }
+    pair_route *p = &pl->v[pl->n++];
+    p->kind = kind;
+    p->at = (int)pl->n_links;
+    p->n_links = gcsim_topology_route(t, src, dst, pl->links + pl->n_links, &p->latency_s);
+    pl->n_links += (size_t)p->n_links;
+    return 0;
+}
 
 /* The pair kinds (sequences of first step, sums) into the template's flows; -1 when out of
  * memory. */
@@ -103,8 +150,8 @@ static int keep_kinds(gcsim_tree_template *tt, const tree_intern *kinds)
 
 /* Pairs (with routes and kinds) of the raw flows; the template's flows and kinds filled.
  * Returns the pairs (*n_pairs), or NULL when out of memory. */
-static tree_pair *pairs_of(gcsim_tree_template *tt, const gcsim_topology *t,
-                           const gcsim_flow *raw, int n_raw, int *n_pairs)
+static int pairs_of(gcsim_tree_template *tt, const gcsim_topology *t, const gcsim_flow *raw,
+                    int n_raw, pair_list *pl)
 {
     /* One pair per run of flows between the same two GPUs: counted first, since a pair
      * carries its route (GCSIM_ROUTE_MAX_LINKS links) and the raw flows outnumber the
@@ -128,7 +175,6 @@ static tree_pair *pairs_of(gcsim_tree_template *tt, const gcsim_topology *t,
             p->dst = raw[f].dst;
             p->first = f;
             p->count = 0;
-            p->n_links = gcsim_topology_route(t, p->src, p->dst, p->links, &p->latency_s);
         }
         pairs[np - 1].count++;
     }
@@ -144,36 +190,38 @@ static tree_pair *pairs_of(gcsim_tree_template *tt, const gcsim_topology *t,
     }
     if (keep_kinds(tt, &kinds) != 0)
         goto fail;
+    for (int p = 0; p < np; p++)
+        if (pair_add(pl, t, pairs[p].src, pairs[p].dst, pairs[p].kind) != 0)
+            goto fail;
     tree_intern_free(&kinds);
     free(key);
-    *n_pairs = np;
-    return pairs;
+    free(pairs);
+    return 0;
 fail:
     tree_intern_free(&kinds);
     free(key);
     free(pairs);
-    return NULL;
+    return -1;
 }
 
 /* pairs_of without the raw flows: each sender's flows from the trees' shape
  * (tree_sender.c), already in flow order, so the pairs, their flows and the kinds come in
  * the order the sorted raw flows gave them. */
-static tree_pair *pairs_of_shape(gcsim_tree_template *tt, const gcsim_topology *t, int *n_pairs)
+static int pairs_of_shape(gcsim_tree_template *tt, const gcsim_topology *t, pair_list *pl)
 {
     tree_shape_form *sf = tree_shape_new(t, tt->per_rail);
     tree_sender_flow *out = sf ? malloc(sizeof *out * (size_t)tree_sender_max(sf)) : NULL;
     int *key = sf ? malloc(sizeof(int) * (3 * (size_t)tree_sender_max(sf) + 1)) : NULL;
     tree_intern kinds = {0};
-    tree_pair *pairs = NULL;
+    int rc = -1;
     /* The kinds of the last node's pairs, by local index of the sender and pair: most nodes'
      * pairs have the same keys as the node before's, found by one compare, not a hash. */
     int most = sf ? tree_sender_max(sf) : 0, i = t->gpus_per_node, width = 3 * most + 1;
     size_t slots = (size_t)i * (size_t)(most > 0 ? most : 1);
     int *last_len = malloc(sizeof(int) * slots), *last_kind = malloc(sizeof(int) * slots);
     int *last_key = malloc(sizeof(int) * slots * (size_t)width);
-    int np = 0, cap = 0;
     if (!out || !key || !last_len || !last_kind || !last_key)
-        goto fail;
+        goto done;
     for (size_t x = 0; x < slots; x++)
         last_len[x] = -1;
     for (int g = 0; g < t->gpus; g++) {
@@ -188,38 +236,23 @@ static tree_pair *pairs_of_shape(gcsim_tree_template *tt, const gcsim_topology *
                 tree_put_double(key + n, out[b].k0);
                 n += 2;
             }
-            if (np == cap) {
-                cap = cap ? 2 * cap : 1024;
-                tree_pair *grown = realloc(pairs, sizeof *pairs * (size_t)cap);
-                if (!grown)
-                    goto fail;
-                pairs = grown;
-            }
-            tree_pair *p = &pairs[np++];
-            p->src = g;
-            p->dst = out[a].dst;
-            p->first = -1; /* no raw flows */
-            p->count = b - a;
-            p->n_links = gcsim_topology_route(t, g, p->dst, p->links, &p->latency_s);
-            int *seen = last_key + (size_t)slot * (size_t)width;
+            int *seen = last_key + (size_t)slot * (size_t)width, kind;
             if (last_len[slot] == n && memcmp(seen, key, sizeof(int) * (size_t)n) == 0) {
-                p->kind = last_kind[slot]; /* what tree_intern_id returns for this key */
-                continue;
+                kind = last_kind[slot]; /* what tree_intern_id returns for this key */
+            } else {
+                if ((kind = tree_intern_id(&kinds, key, n)) < 0)
+                    goto done;
+                last_len[slot] = n;
+                last_kind[slot] = kind;
+                memcpy(seen, key, sizeof(int) * (size_t)n);
             }
-            if ((p->kind = tree_intern_id(&kinds, key, n)) < 0)
-                goto fail;
-            last_len[slot] = n;
-            last_kind[slot] = p->kind;
-            memcpy(seen, key, sizeof(int) * (size_t)n);
+            if (pair_add(pl, t, g, out[a].dst, kind) != 0)
+                goto done;
         }
     }
     if (keep_kinds(tt, &kinds) != 0)
-        goto fail;
-    *n_pairs = np;
-    goto done;
-fail:
-    free(pairs);
-    pairs = NULL;
+        goto done;
+    rc = 0;
 done:
     tree_intern_free(&kinds);
     tree_shape_free(sf);
@@ -228,13 +261,14 @@ done:
     free(last_len);
     free(last_kind);
     free(last_key);
-    return pairs;
+    return rc;
 }
 
 /* Link kinds (of the links some pair crosses) and flow kinds; -1 when out of memory. */
-static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree_pair *pairs,
-                    int np)
+static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair_list *pl)
 {
+    const pair_route *pairs = pl->v;
+    int np = pl->n;
     int nl = t->n_links, rc = -1;
     int *index = calloc((size_t)nl + 1, sizeof(int)), *fill = NULL, *cross = NULL;
     int *kind_of_link = malloc(sizeof(int) * ((size_t)nl + 1)), *key = NULL;
@@ -243,7 +277,7 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree
         goto done;
     for (int p = 0; p < np; p++)
         for (int k = 0; k < pairs[p].n_links; k++)
-            index[pairs[p].links[k] + 1]++;
+            index[pl->links[pairs[p].at + k] + 1]++;
     int longest = 0;
     for (int l = 0; l < nl; l++) {
         if (index[l + 1] > longest)
@@ -258,7 +292,7 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree
     memcpy(fill, index, sizeof(int) * (size_t)nl);
     for (int p = 0; p < np; p++)
         for (int k = 0; k < pairs[p].n_links; k++)
-            cross[fill[pairs[p].links[k]]++] = pairs[p].kind;
+            cross[fill[pl->links[pairs[p].at + k]]++] = pairs[p].kind;
     for (int l = 0; l < nl; l++) {
         kind_of_link[l] = -1;
         if (index[l + 1] == index[l])
@@ -273,7 +307,7 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree
         tree_put_double(key, pairs[p].latency_s);
         key[2] = pairs[p].kind;
         for (int k = 0; k < pairs[p].n_links; k++)
-            key[3 + k] = kind_of_link[pairs[p].links[k]];
+            key[3 + k] = kind_of_link[pl->links[pairs[p].at + k]];
         if (tree_intern_id(&sigs, key, 3 + pairs[p].n_links) < 0)
             goto done;
     }
@@ -377,8 +411,8 @@ static gcsim_tree_template *template_new(const gcsim_topology *t, gcsim_collecti
 {
     gcsim_tree_template *tt = calloc(1, sizeof *tt);
     gcsim_flow *raw = NULL;
-    tree_pair *pairs = NULL;
-    int n_raw = 0, np = 0;
+    pair_list pl = {0};
+    int n_raw = 0;
     if (!tt)
         return NULL;
     tt->collective = c;
@@ -387,20 +421,21 @@ static gcsim_tree_template *template_new(const gcsim_topology *t, gcsim_collecti
     tt->rails = t->nodes > 1 ? t->nics_per_node : 1;
     if (from_flows) {
         if (gcsim_tree_raw_flows(t, tt->per_rail, &raw, &n_raw) ||
-            !(pairs = pairs_of(tt, t, raw, n_raw, &np)))
+            pairs_of(tt, t, raw, n_raw, &pl))
             goto fail;
         tt->n_raw = n_raw;
-    } else if (!(pairs = pairs_of_shape(tt, t, &np))) {
+        free(raw);
+        raw = NULL;
+    } else if (pairs_of_shape(tt, t, &pl)) {
         goto fail;
     }
-    if (kinds_of(tt, t, pairs, np) || dependents_of(tt))
+    if (kinds_of(tt, t, &pl) || dependents_of(tt))
         goto fail;
-    free(raw);
-    free(pairs);
+    pair_list_free(&pl);
     return tt;
 fail:
     free(raw);
-    free(pairs);
+    pair_list_free(&pl);
     gcsim_tree_template_free(tt);
     return NULL;
 }

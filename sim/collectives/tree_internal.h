@@ -81,8 +81,9 @@ tree_shape_form *tree_shape_new(const gcsim_topology *t, int per_rail);
 void tree_shape_free(tree_shape_form *sf);
 /* The most flows one GPU sends: room for tree_sender_flows' out. */
 int tree_sender_max(const tree_shape_form *sf);
-/* GPU g's flows, in flow order (receiver, first step, sums), at out[0 ..); their number. */
-int tree_sender_flows(const tree_shape_form *sf, int g, tree_sender_flow *out);
+/* GPU g's flows, in flow order (receiver, first step, sums), at out[0 ..); their number
+ * (sf holds the scratch: one sender at a time). */
+int tree_sender_flows(tree_shape_form *sf, int g, tree_sender_flow *out);
 
 /* The template built from gcsim_tree_raw_flows (the flows of every tree listed and sorted),
  * as gcsim_tree_template_new built it before tree_sender.c: kept as the reference that

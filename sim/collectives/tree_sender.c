@@ -27,9 +27,10 @@
 struct tree_shape_form {
     int n, i, j, rails, per_rail;
     int *height[2], *size[2]; /* per tree kind, by heap position */
-    /* tree_sender_flows' scratch (so a template is built by one thread at a time) */
-    int *dst, *at;
-    tree_sender_flow *tmp;
+    /* tree_sender_flows' scratch (one sender at a time): each receiver's flows, kept in
+     * order as they are added, in group[d] (room for `most` each), and the groups' order */
+    int most, n_groups, *group_dst, *group_n, *rank;
+    tree_sender_flow *group;
 };
 
 void tree_shape_free(tree_shape_form *sf)
@@ -40,9 +41,10 @@ void tree_shape_free(tree_shape_form *sf)
         free(sf->height[k]);
         free(sf->size[k]);
     }
-    free(sf->dst);
-    free(sf->at);
-    free(sf->tmp);
+    free(sf->group_dst);
+    free(sf->group_n);
+    free(sf->rank);
+    free(sf->group);
     free(sf);
 }
 
@@ -87,11 +89,12 @@ tree_shape_form *tree_shape_new(const gcsim_topology *t, int per_rail)
     sf->j = t->nodes;
     sf->rails = t->nodes > 1 ? t->nics_per_node : 1;
     sf->per_rail = per_rail;
-    int most = 4 * sf->rails * per_rail;
-    sf->dst = malloc(sizeof(int) * (size_t)most);
-    sf->at = malloc(sizeof(int) * ((size_t)most + 1));
-    sf->tmp = malloc(sizeof *sf->tmp * (size_t)most);
-    if (!sf->dst || !sf->at || !sf->tmp) {
+    int most = sf->most = 4 * sf->rails * per_rail;
+    sf->group_dst = malloc(sizeof(int) * (size_t)most);
+    sf->group_n = malloc(sizeof(int) * (size_t)most);
+    sf->rank = malloc(sizeof(int) * (size_t)most);
+    sf->group = malloc(sizeof *sf->group * (size_t)most * (size_t)most);
+    if (!sf->group_dst || !sf->group_n || !sf->rank || !sf->group) {
         tree_shape_free(sf);
         return NULL;
     }
@@ -119,10 +122,6 @@ tree_shape_form *tree_shape_new(const gcsim_topology *t, int per_rail)
 
 int tree_sender_max(const tree_shape_form *sf) { return 4 * sf->rails * sf->per_rail; }
 
-static void add(tree_sender_flow *out, int *m, int dst, int first, double k0)
-{
-    out[(*m)++] = (tree_sender_flow){dst, first, k0};
-}
 
 /* flow_order of schedule.c for one sender's one-chunk flows: receiver, first step, sums */
 static bool after(const tree_sender_flow *x, const tree_sender_flow *y)
@@ -134,9 +133,29 @@ static bool after(const tree_sender_flow *x, const tree_sender_flow *y)
     return x->k0 > y->k0;
 }
 
-int tree_sender_flows(const tree_shape_form *sf, int g, tree_sender_flow *out)
+/* Adds a flow to its receiver's group, in flow order (by insertion: a receiver's flows come
+ * nearly in order, rail after rail). */
+static void add(tree_shape_form *sf, int dst, int first, double k0)
+{
+    int d = 0;
+    while (d < sf->n_groups && sf->group_dst[d] != dst)
+        d++;
+    if (d == sf->n_groups) {
+        sf->n_groups++;
+        sf->group_dst[d] = dst;
+        sf->group_n[d] = 0;
+    }
+    tree_sender_flow x = {dst, first, k0}, *v = sf->group + (size_t)d * (size_t)sf->most;
+    int b = sf->group_n[d]++;
+    for (; b > 0 && after(&v[b - 1], &x); b--)
+        v[b] = v[b - 1];
+    v[b] = x;
+}
+
+int tree_sender_flows(tree_shape_form *sf, int g, tree_sender_flow *out)
 {
     int i = sf->i, j = sf->j, node = g / i, local = g % i, cnt = node_gpus(sf, node), m = 0;
+    sf->n_groups = 0;
     /* tree kind outer: a receiver's flows then come nearly in order (the plain trees' up
      * flows before the mirrored trees' down flows to the same chain neighbour) */
     for (int k = 0; k < sf->per_rail; k++)
@@ -145,63 +164,34 @@ int tree_sender_flows(const tree_shape_form *sf, int g, tree_sender_flow *out)
             int pos = chain_pos(head, local, cnt, k);
             int depth = heap_depth(q) + pos;
             if (pos > 0) /* up the chain */
-                add(out, &m, node * i + chain_local(head, pos - 1, cnt, k), cnt - 1 - pos,
-                    cnt - pos);
+                add(sf, node * i + chain_local(head, pos - 1, cnt, k), cnt - 1 - pos, cnt - pos);
             else if (q > 0) { /* the head, up to its parent node's head */
                 int pnode = node_at(sf, k, (q - 1) / 2);
-                add(out, &m, pnode * i + rail_head(sf, r, k, node_gpus(sf, pnode)),
+                add(sf, pnode * i + rail_head(sf, r, k, node_gpus(sf, pnode)),
                     sf->height[k][q], sf->size[k][q]);
             }
             int down = sf->height[k][0] + depth;
             if (pos + 1 < cnt)
-                add(out, &m, node * i + chain_local(head, pos + 1, cnt, k), down, sf->n);
+                add(sf, node * i + chain_local(head, pos + 1, cnt, k), down, sf->n);
             if (pos == 0)
                 for (int c = 2 * q + 1; c <= 2 * q + 2 && c < j; c++) {
                     int cnode = node_at(sf, k, c);
-                    add(out, &m, cnode * i + rail_head(sf, r, k, node_gpus(sf, cnode)), down,
-                        sf->n);
+                    add(sf, cnode * i + rail_head(sf, r, k, node_gpus(sf, cnode)), down, sf->n);
                 }
         }
-    /* Flow order. A sender has a few dozen flows to a handful of receivers (its chain
-     * neighbours, and for a head its parent's and children's heads), and each receiver's
-     * come nearly sorted (rail after rail): grouped by receiver first (the receivers in
-     * order), then each group sorted by insertion, instead of one insertion sort of all. */
-    int nd = 0, *dst = sf->dst, *at = sf->at;
-    for (int f = 0; f < m; f++) {
-        int d = 0;
-        while (d < nd && dst[d] != out[f].dst)
-            d++;
-        if (d == nd) {
-            int x = nd++;
-            for (; x > 0 && dst[x - 1] > out[f].dst; x--)
-                dst[x] = dst[x - 1];
-            dst[x] = out[f].dst;
-        }
+    /* Flow order: the groups by receiver (a handful: the chain neighbours, and for a head
+     * its parent's and children's heads), each already in order. */
+    int nd = sf->n_groups, *rank = sf->rank;
+    for (int d = 0; d < nd; d++) {
+        int x = d;
+        for (; x > 0 && sf->group_dst[rank[x - 1]] > sf->group_dst[d]; x--)
+            rank[x] = rank[x - 1];
+        rank[x] = d;
     }
-    for (int d = 0; d <= nd; d++)
-        at[d] = 0;
-    for (int f = 0; f < m; f++) {
-        int d = 0;
-        while (dst[d] != out[f].dst)
-            d++;
-        at[d + 1]++;
-    }
-    for (int d = 0; d < nd; d++)
-        at[d + 1] += at[d];
-    for (int f = 0; f < m; f++) { /* stable: a group keeps the order flows came in */
-        int d = 0;
-        while (dst[d] != out[f].dst)
-            d++;
-        sf->tmp[at[d]++] = out[f];
-    }
-    for (int f = 0; f < m; f++)
-        out[f] = sf->tmp[f];
-    for (int a = 1; a < m; a++) {
-        tree_sender_flow x = out[a];
-        int b = a;
-        for (; b > 0 && after(&out[b - 1], &x); b--)
-            out[b] = out[b - 1];
-        out[b] = x;
+    for (int x = 0; x < nd; x++) {
+        const tree_sender_flow *v = sf->group + (size_t)rank[x] * (size_t)sf->most;
+        for (int f = 0; f < sf->group_n[rank[x]]; f++)
+            out[m++] = v[f];
     }
     return m;
 }
