@@ -25,7 +25,10 @@
  * Chunk counts above the deepest offset share one structure and are prepared from the
  * template's steady form (tree_steady.c); smaller ones by walking their intervals
  * (tree_walk.c). Both use the interned sequences of tree_intern.c. This file builds the
- * template and picks the form, so that no two of these files call each other.
+ * template and picks the form, so that no two of these files call each other. The pairs
+ * come sender by sender from the trees' shape (tree_sender.c); building them from the
+ * sorted raw flows of every tree (gcsim_tree_raw_flows) is kept as the tests' reference
+ * (gcsim_tree_template_new_from_flows).
  */
 #include <math.h>
 #include <stdint.h>
