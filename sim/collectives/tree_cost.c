@@ -207,6 +207,38 @@ fail:
     return -1;
 }
 
+/* A one-entry cache in front of tree_intern_id: the id of the last key seen in a slot, for
+ * keys that repeat one after another (the same GPU of consecutive nodes, the same link of
+ * consecutive nodes, pairs of one kind): one compare instead of a hash. The id is the one
+ * tree_intern_id gives (ids are by content), so nothing depends on hits. */
+enum { RECENT_KEY_MAX = 64 };
+typedef struct {
+    int len, id;
+    int key[RECENT_KEY_MAX];
+} recent_key;
+
+/* a[0 .. n) == b[0 .. n): inlined, the keys are a few ints (memcmp's call cost more) */
+static bool same_ints(const int *a, const int *b, int n)
+{
+    for (int x = 0; x < n; x++)
+        if (a[x] != b[x])
+            return false;
+    return true;
+}
+
+static int intern_recent(tree_intern *t, recent_key *r, const int *v, int n)
+{
+    if (r->len == n && same_ints(r->key, v, n))
+        return r->id;
+    int id = tree_intern_id(t, v, n);
+    if (id >= 0 && n <= RECENT_KEY_MAX) {
+        r->len = n;
+        r->id = id;
+        memcpy(r->key, v, sizeof(int) * (size_t)n);
+    }
+    return id;
+}
+
 /* pairs_of without the raw flows: each sender's flows from the trees' shape
  * (tree_sender.c), already in flow order, so the pairs, their flows and the kinds come in
  * the order the sorted raw flows gave them. */
@@ -240,7 +272,7 @@ static int pairs_of_shape(gcsim_tree_template *tt, const gcsim_topology *t, pair
                 n += 2;
             }
             int *seen = last_key + (size_t)slot * (size_t)width, kind;
-            if (last_len[slot] == n && memcmp(seen, key, sizeof(int) * (size_t)n) == 0) {
+            if (last_len[slot] == n && same_ints(seen, key, n)) {
                 kind = last_kind[slot]; /* what tree_intern_id returns for this key */
             } else {
                 if ((kind = tree_intern_id(&kinds, key, n)) < 0)
@@ -276,8 +308,12 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair
     int *index = calloc((size_t)nl + 1, sizeof(int)), *fill = NULL, *cross = NULL;
     int *kind_of_link = malloc(sizeof(int) * ((size_t)nl + 1)), *key = NULL;
     tree_intern links = {0}, sigs = {0};
-    if (!index || !kind_of_link)
+    /* per pair kind: the last link first crossed by it, the last flow kind of it */
+    recent_key *recent = malloc(sizeof *recent * 2 * ((size_t)tt->n_kinds + 1));
+    if (!index || !kind_of_link || !recent)
         goto done;
+    for (int k = 0; k < 2 * (tt->n_kinds + 1); k++)
+        recent[k].len = -1;
     for (int p = 0; p < np; p++)
         for (int k = 0; k < pairs[p].n_links; k++)
             index[pl->links[pairs[p].at + k] + 1]++;
@@ -303,7 +339,8 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair
         tree_put_double(key, gcsim_topology_capacity_Bps(t, l));
         int n = index[l + 1] - index[l];
         memcpy(key + 2, cross + index[l], sizeof(int) * (size_t)n);
-        if ((kind_of_link[l] = tree_intern_id(&links, key, n + 2)) < 0)
+        recent_key *r = &recent[cross[index[l]]];
+        if ((kind_of_link[l] = intern_recent(&links, r, key, n + 2)) < 0)
             goto done;
     }
     for (int p = 0; p < np; p++) {
@@ -311,7 +348,8 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair
         key[2] = pairs[p].kind;
         for (int k = 0; k < pairs[p].n_links; k++)
             key[3 + k] = kind_of_link[pl->links[pairs[p].at + k]];
-        if (tree_intern_id(&sigs, key, 3 + pairs[p].n_links) < 0)
+        recent_key *r = &recent[tt->n_kinds + 1 + pairs[p].kind];
+        if (intern_recent(&sigs, r, key, 3 + pairs[p].n_links) < 0)
             goto done;
     }
     tt->n_links = links.n;
@@ -345,6 +383,7 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair
     }
     rc = 0;
 done:
+    free(recent);
     tree_intern_free(&links);
     tree_intern_free(&sigs);
     free(index);
