@@ -25,7 +25,10 @@
  * Chunk counts above the deepest offset share one structure and are prepared from the
  * template's steady form (tree_steady.c); smaller ones by walking their intervals
  * (tree_walk.c). Both use the interned sequences of tree_intern.c. This file builds the
- * template and picks the form, so that no two of these files call each other.
+ * template and picks the form, so that no two of these files call each other. The pairs
+ * come sender by sender from the trees' shape (tree_sender.c); building them from the
+ * sorted raw flows of every tree (gcsim_tree_raw_flows) is kept as the tests' reference
+ * (gcsim_tree_template_new_from_flows).
  */
 #include <math.h>
 #include <stdint.h>
@@ -74,16 +77,84 @@ double gcsim_tree_template_bytes(const gcsim_tree_template *tt)
 
 /* ---- the template ---- */
 
+/* A GPU pair of the reference path (pairs_of): its run of raw flows and kind. */
 typedef struct {
-    int src, dst, first, count, kind, n_links;
-    int links[GCSIM_ROUTE_MAX_LINKS];
-    double latency_s;
+    int src, dst, first, count, kind;
 } tree_pair;
+
+/* The pairs in flow order as kinds_of needs them: kind, route latency and links (at
+ * links[at .. at + n_links)). 6.3 million pairs at 2^20 GPUs on a100-hdr: 24 bytes and
+ * their few links each, where a pair with room for the longest route took 80. */
+typedef struct {
+    double latency_s;
+    int kind, n_links, at;
+} pair_route;
+
+typedef struct {
+    pair_route *v;
+    int n, cap;
+    int *links;
+    size_t n_links, cap_links;
+} pair_list;
+
+static void pair_list_free(pair_list *pl)
+{
+    free(pl->v);
+    free(pl->links);
+}
+
+/* Appends the pair src -> dst of kind `kind` with its route; -1 when out of memory. */
+static int pair_add(pair_list *pl, const gcsim_topology *t, int src, int dst, int kind)
+{
+    if (pl->n == pl->cap) {
+        int cap = pl->cap ? 2 * pl->cap : 1024;
+        pair_route *grown = realloc(pl->v, sizeof *grown * (size_t)cap);
+        if (!grown)
+            return -1;
+        pl->v = grown;
+        pl->cap = cap;
+    }
+    if (pl->n_links + GCSIM_ROUTE_MAX_LINKS > pl->cap_links) {
+        size_t cap = 2 * pl->cap_links + 4 * GCSIM_ROUTE_MAX_LINKS;
+        int *grown = realloc(pl->links, sizeof(int) * cap);
+        if (!grown)
+            return -1;
+        pl->links = grown;
+        pl->cap_links = cap;
+    }
+    pair_route *p = &pl->v[pl->n++];
+    p->kind = kind;
+    p->at = (int)pl->n_links;
+    p->n_links = gcsim_topology_route(t, src, dst, pl->links + pl->n_links, &p->latency_s);
+    pl->n_links += (size_t)p->n_links;
+    return 0;
+}
+
+/* The pair kinds (sequences of first step, sums) into the template's flows; -1 when out of
+ * memory. */
+static int keep_kinds(gcsim_tree_template *tt, const tree_intern *kinds)
+{
+    tt->n_kinds = kinds->n;
+    tt->kind_first = malloc(sizeof(int) * (size_t)(kinds->n + 1));
+    tt->kind_count = malloc(sizeof(int) * (size_t)(kinds->n + 1));
+    tt->flows = malloc(sizeof(tree_flow) * (kinds->n_data / 3 + 1));
+    if (!tt->kind_first || !tt->kind_count || !tt->flows)
+        return -1;
+    for (int k = 0; k < kinds->n; k++) {
+        tt->kind_first[k] = tt->n_kind_flows;
+        tt->kind_count[k] = kinds->len[k] / 3;
+        for (int x = 0; x < kinds->len[k]; x += 3) {
+            const int *v = kinds->data + kinds->off[k] + x;
+            tt->flows[tt->n_kind_flows++] = (tree_flow){v[0], tree_get_double(v + 1)};
+        }
+    }
+    return 0;
+}
 
 /* Pairs (with routes and kinds) of the raw flows; the template's flows and kinds filled.
  * Returns the pairs (*n_pairs), or NULL when out of memory. */
-static tree_pair *pairs_of(gcsim_tree_template *tt, const gcsim_topology *t,
-                           const gcsim_flow *raw, int n_raw, int *n_pairs)
+static int pairs_of(gcsim_tree_template *tt, const gcsim_topology *t, const gcsim_flow *raw,
+                    int n_raw, pair_list *pl)
 {
     /* One pair per run of flows between the same two GPUs: counted first, since a pair
      * carries its route (GCSIM_ROUTE_MAX_LINKS links) and the raw flows outnumber the
@@ -107,7 +178,6 @@ static tree_pair *pairs_of(gcsim_tree_template *tt, const gcsim_topology *t,
             p->dst = raw[f].dst;
             p->first = f;
             p->count = 0;
-            p->n_links = gcsim_topology_route(t, p->src, p->dst, p->links, &p->latency_s);
         }
         pairs[np - 1].count++;
     }
@@ -121,44 +191,132 @@ static tree_pair *pairs_of(gcsim_tree_template *tt, const gcsim_topology *t,
         if ((pairs[p].kind = tree_intern_id(&kinds, key, n)) < 0)
             goto fail;
     }
-    tt->n_kinds = kinds.n;
-    tt->kind_first = malloc(sizeof(int) * (size_t)(kinds.n + 1));
-    tt->kind_count = malloc(sizeof(int) * (size_t)(kinds.n + 1));
-    tt->flows = malloc(sizeof(tree_flow) * (kinds.n_data / 3 + 1));
-    if (!tt->kind_first || !tt->kind_count || !tt->flows)
+    if (keep_kinds(tt, &kinds) != 0)
         goto fail;
-    for (int k = 0; k < kinds.n; k++) {
-        tt->kind_first[k] = tt->n_kind_flows;
-        tt->kind_count[k] = kinds.len[k] / 3;
-        for (int x = 0; x < kinds.len[k]; x += 3) {
-            const int *v = kinds.data + kinds.off[k] + x;
-            tt->flows[tt->n_kind_flows++] = (tree_flow){v[0], tree_get_double(v + 1)};
-        }
-    }
+    for (int p = 0; p < np; p++)
+        if (pair_add(pl, t, pairs[p].src, pairs[p].dst, pairs[p].kind) != 0)
+            goto fail;
     tree_intern_free(&kinds);
     free(key);
-    *n_pairs = np;
-    return pairs;
+    free(pairs);
+    return 0;
 fail:
     tree_intern_free(&kinds);
     free(key);
     free(pairs);
-    return NULL;
+    return -1;
+}
+
+/* A one-entry cache in front of tree_intern_id: the id of the last key seen in a slot, for
+ * keys that repeat one after another (the same GPU of consecutive nodes, the same link of
+ * consecutive nodes, pairs of one kind): one compare instead of a hash. The id is the one
+ * tree_intern_id gives (ids are by content), so nothing depends on hits. */
+enum { RECENT_KEY_MAX = 64 };
+typedef struct {
+    int len, id;
+    int key[RECENT_KEY_MAX];
+} recent_key;
+
+/* a[0 .. n) == b[0 .. n): inlined, the keys are a few ints (memcmp's call cost more) */
+static bool same_ints(const int *a, const int *b, int n)
+{
+    for (int x = 0; x < n; x++)
+        if (a[x] != b[x])
+            return false;
+    return true;
+}
+
+static int intern_recent(tree_intern *t, recent_key *r, const int *v, int n)
+{
+    if (r->len == n && same_ints(r->key, v, n))
+        return r->id;
+    int id = tree_intern_id(t, v, n);
+    if (id >= 0 && n <= RECENT_KEY_MAX) {
+        r->len = n;
+        r->id = id;
+        memcpy(r->key, v, sizeof(int) * (size_t)n);
+    }
+    return id;
+}
+
+/* pairs_of without the raw flows: each sender's flows from the trees' shape
+ * (tree_sender.c), already in flow order, so the pairs, their flows and the kinds come in
+ * the order the sorted raw flows gave them. */
+static int pairs_of_shape(gcsim_tree_template *tt, const gcsim_topology *t, pair_list *pl)
+{
+    tree_shape_form *sf = tree_shape_new(t, tt->per_rail);
+    tree_sender_flow *out = sf ? malloc(sizeof *out * (size_t)tree_sender_max(sf)) : NULL;
+    int *key = sf ? malloc(sizeof(int) * (3 * (size_t)tree_sender_max(sf) + 1)) : NULL;
+    tree_intern kinds = {0};
+    int rc = -1;
+    /* The kinds of the last node's pairs, by local index of the sender and pair: most nodes'
+     * pairs have the same keys as the node before's, found by one compare, not a hash. */
+    int most = sf ? tree_sender_max(sf) : 0, i = t->gpus_per_node, width = 3 * most + 1;
+    size_t slots = (size_t)i * (size_t)(most > 0 ? most : 1);
+    int *last_len = malloc(sizeof(int) * slots), *last_kind = malloc(sizeof(int) * slots);
+    int *last_key = malloc(sizeof(int) * slots * (size_t)width);
+    if (!out || !key || !last_len || !last_kind || !last_key)
+        goto done;
+    for (size_t x = 0; x < slots; x++)
+        last_len[x] = -1;
+    for (int g = 0; g < t->gpus; g++) {
+        int m = tree_sender_flows(sf, g, out), slot = g % i * most;
+        tt->n_raw += m;
+        for (int a = 0, b; a < m; a = b, slot++) {
+            int n = 0;
+            for (b = a; b < m && out[b].dst == out[a].dst; b++) {
+                if (out[b].first > tt->omax)
+                    tt->omax = out[b].first;
+                key[n++] = out[b].first;
+                tree_put_double(key + n, out[b].k0);
+                n += 2;
+            }
+            int *seen = last_key + (size_t)slot * (size_t)width, kind;
+            if (last_len[slot] == n && same_ints(seen, key, n)) {
+                kind = last_kind[slot]; /* what tree_intern_id returns for this key */
+            } else {
+                if ((kind = tree_intern_id(&kinds, key, n)) < 0)
+                    goto done;
+                last_len[slot] = n;
+                last_kind[slot] = kind;
+                memcpy(seen, key, sizeof(int) * (size_t)n);
+            }
+            if (pair_add(pl, t, g, out[a].dst, kind) != 0)
+                goto done;
+        }
+    }
+    if (keep_kinds(tt, &kinds) != 0)
+        goto done;
+    rc = 0;
+done:
+    tree_intern_free(&kinds);
+    tree_shape_free(sf);
+    free(out);
+    free(key);
+    free(last_len);
+    free(last_kind);
+    free(last_key);
+    return rc;
 }
 
 /* Link kinds (of the links some pair crosses) and flow kinds; -1 when out of memory. */
-static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree_pair *pairs,
-                    int np)
+static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair_list *pl)
 {
+    const pair_route *pairs = pl->v;
+    int np = pl->n;
     int nl = t->n_links, rc = -1;
     int *index = calloc((size_t)nl + 1, sizeof(int)), *fill = NULL, *cross = NULL;
     int *kind_of_link = malloc(sizeof(int) * ((size_t)nl + 1)), *key = NULL;
     tree_intern links = {0}, sigs = {0};
-    if (!index || !kind_of_link)
+    /* per pair kind: the last link first crossed by it, the last flow kind of it */
+    recent_key *recent = malloc(sizeof *recent * 2 * ((size_t)tt->n_kinds + 1));
+    if (!index || !kind_of_link || !recent)
         goto done;
+    for (int k = 0; k < 2 * (tt->n_kinds + 1); k++)
+        recent[k].len = -1;
     for (int p = 0; p < np; p++)
         for (int k = 0; k < pairs[p].n_links; k++)
-            index[pairs[p].links[k] + 1]++;
+            index[pl->links[pairs[p].at + k] + 1]++;
     int longest = 0;
     for (int l = 0; l < nl; l++) {
         if (index[l + 1] > longest)
@@ -173,7 +331,7 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree
     memcpy(fill, index, sizeof(int) * (size_t)nl);
     for (int p = 0; p < np; p++)
         for (int k = 0; k < pairs[p].n_links; k++)
-            cross[fill[pairs[p].links[k]]++] = pairs[p].kind;
+            cross[fill[pl->links[pairs[p].at + k]]++] = pairs[p].kind;
     for (int l = 0; l < nl; l++) {
         kind_of_link[l] = -1;
         if (index[l + 1] == index[l])
@@ -181,15 +339,17 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree
         tree_put_double(key, gcsim_topology_capacity_Bps(t, l));
         int n = index[l + 1] - index[l];
         memcpy(key + 2, cross + index[l], sizeof(int) * (size_t)n);
-        if ((kind_of_link[l] = tree_intern_id(&links, key, n + 2)) < 0)
+        recent_key *r = &recent[cross[index[l]]];
+        if ((kind_of_link[l] = intern_recent(&links, r, key, n + 2)) < 0)
             goto done;
     }
     for (int p = 0; p < np; p++) {
         tree_put_double(key, pairs[p].latency_s);
         key[2] = pairs[p].kind;
         for (int k = 0; k < pairs[p].n_links; k++)
-            key[3 + k] = kind_of_link[pairs[p].links[k]];
-        if (tree_intern_id(&sigs, key, 3 + pairs[p].n_links) < 0)
+            key[3 + k] = kind_of_link[pl->links[pairs[p].at + k]];
+        recent_key *r = &recent[tt->n_kinds + 1 + pairs[p].kind];
+        if (intern_recent(&sigs, r, key, 3 + pairs[p].n_links) < 0)
             goto done;
     }
     tt->n_links = links.n;
@@ -223,6 +383,7 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const tree
     }
     rc = 0;
 done:
+    free(recent);
     tree_intern_free(&links);
     tree_intern_free(&sigs);
     free(index);
@@ -286,30 +447,50 @@ static int dependents_of(gcsim_tree_template *tt)
     return 0;
 }
 
-gcsim_tree_template *gcsim_tree_template_new(const gcsim_topology *t, gcsim_collective c)
+/* The template from the trees' shape (from_flows false) or from their raw flows. */
+static gcsim_tree_template *template_new(const gcsim_topology *t, gcsim_collective c,
+                                         bool from_flows)
 {
     gcsim_tree_template *tt = calloc(1, sizeof *tt);
     gcsim_flow *raw = NULL;
-    tree_pair *pairs = NULL;
-    int n_raw = 0, np = 0;
+    pair_list pl = {0};
+    int n_raw = 0;
     if (!tt)
         return NULL;
     tt->collective = c;
     tt->gpus = t->gpus;
     tt->per_rail = c == COLLECTIVE_DOUBLE_TREE ? 2 : 1;
     tt->rails = t->nodes > 1 ? t->nics_per_node : 1;
-    if (gcsim_tree_raw_flows(t, tt->per_rail, &raw, &n_raw) ||
-        !(pairs = pairs_of(tt, t, raw, n_raw, &np)) || kinds_of(tt, t, pairs, np) ||
-        dependents_of(tt)) {
+    if (from_flows) {
+        if (gcsim_tree_raw_flows(t, tt->per_rail, &raw, &n_raw) ||
+            pairs_of(tt, t, raw, n_raw, &pl))
+            goto fail;
+        tt->n_raw = n_raw;
         free(raw);
-        free(pairs);
-        gcsim_tree_template_free(tt);
-        return NULL;
+        raw = NULL;
+    } else if (pairs_of_shape(tt, t, &pl)) {
+        goto fail;
     }
-    tt->n_raw = n_raw;
-    free(raw);
-    free(pairs);
+    if (kinds_of(tt, t, &pl) || dependents_of(tt))
+        goto fail;
+    pair_list_free(&pl);
     return tt;
+fail:
+    free(raw);
+    pair_list_free(&pl);
+    gcsim_tree_template_free(tt);
+    return NULL;
+}
+
+gcsim_tree_template *gcsim_tree_template_new(const gcsim_topology *t, gcsim_collective c)
+{
+    return template_new(t, c, false);
+}
+
+gcsim_tree_template *gcsim_tree_template_new_from_flows(const gcsim_topology *t,
+                                                        gcsim_collective c)
+{
+    return template_new(t, c, true);
 }
 
 int gcsim_tree_template_prepare(gcsim_tree_template *tt, int chunks, gcsim_schedule *s)

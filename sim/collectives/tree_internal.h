@@ -66,6 +66,31 @@ static inline double tree_fmin_as_libm(double x, double y)
     return x < y ? x : y;
 }
 
+/* ---- the trees' flows sender by sender (tree_sender.c) ----
+ * The trees' shape in closed form (per tree kind and node: the head's height and subtree
+ * size), from which each GPU's flows with one chunk are listed in flow order: what
+ * gcsim_tree_raw_flows gives for that sender, without building the trees GPU by GPU. */
+typedef struct tree_shape_form tree_shape_form;
+typedef struct {
+    int dst, first; /* receiver; first (and, with one chunk, only) step */
+    double k0;      /* workers summed */
+} tree_sender_flow;
+
+/* The shape of t's trees (per_rail 1: tree, 2: double tree); NULL when out of memory. */
+tree_shape_form *tree_shape_new(const gcsim_topology *t, int per_rail);
+void tree_shape_free(tree_shape_form *sf);
+/* The most flows one GPU sends: room for tree_sender_flows' out. */
+int tree_sender_max(const tree_shape_form *sf);
+/* GPU g's flows, in flow order (receiver, first step, sums), at out[0 ..); their number
+ * (sf holds the scratch: one sender at a time). */
+int tree_sender_flows(tree_shape_form *sf, int g, tree_sender_flow *out);
+
+/* The template built from gcsim_tree_raw_flows (the flows of every tree listed and sorted),
+ * as gcsim_tree_template_new built it before tree_sender.c: kept as the reference that
+ * tests/collectives/test_tree_sender.c compares the template with, array by array. */
+gcsim_tree_template *gcsim_tree_template_new_from_flows(const gcsim_topology *t,
+                                                        gcsim_collective c);
+
 /* ---- one chunk count's intervals, walked one after another ----
  * Only what a starting or stopping merged flow changes is computed again: the loads of the
  * link kinds its pair kind crosses, and the classes of the flow kinds of that pair kind or

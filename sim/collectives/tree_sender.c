@@ -1,0 +1,197 @@
+/*
+ * sim/collectives/tree_sender.c: the pipelined trees' flows sender by sender, from the
+ * trees' shape in closed form (tree_internal.h), without building the trees GPU by GPU.
+ *
+ * schedule.c's tree_flows builds each of the rails x trees trees over all N GPUs (parent,
+ * then depth, height and size by two passes) and lists its 2(N - 1) flows; the template
+ * then sorted those 32 N flows (a100-hdr) by sender to find each GPU pair's: 1.3 GB and
+ * most of the CPU of a predict at 2^20 GPUs. The trees are regular: rail r's tree is a
+ * chain through each node's GPUs ending at the node's head, and a binary heap over the
+ * nodes (mirrored: the reversed node order and chain direction). So, per tree kind k
+ * (0 plain, 1 mirrored) and heap position q of a node:
+ *   - depth of the node's head: floor(log2(q + 1)); of the GPU at chain position p: that + p;
+ *   - height and size of the GPU at chain position p > 0: cnt - 1 - p and cnt - p (cnt the
+ *     node's GPUs); of the head: H[q] = max(cnt - 1, 1 + H of its child nodes) and
+ *     S[q] = cnt + S of its child nodes, one pass over the nodes (O(nodes), not O(GPUs));
+ *   - a GPU at height h sends up in step h holding size workers; a parent at depth d sends
+ *     down in step H[0] + d holding all N (tree_flows' windows with one chunk).
+ * A sender's flows are then listed and put in flow order (receiver, first step, sums), as
+ * the sort of the raw flows gave them: the same pairs with the same flows in the same
+ * order, so the template is the same to the bit (tests/collectives/test_tree_sender.c
+ * compares the two templates array by array, and their costs with the built schedule's).
+ */
+#include <stdlib.h>
+
+#include "tree_internal.h"
+
+struct tree_shape_form {
+    int n, i, j, rails, per_rail;
+    int *height[2], *size[2]; /* per tree kind, by heap position */
+    /* tree_sender_flows' scratch (one sender at a time): each receiver's flows, kept in
+     * order as they are added, in group[d] (room for `most` each), and the groups' order */
+    int most, n_groups, *group_dst, *group_n, *rank;
+    tree_sender_flow *group;
+};
+
+void tree_shape_free(tree_shape_form *sf)
+{
+    if (!sf)
+        return;
+    for (int k = 0; k < 2; k++) {
+        free(sf->height[k]);
+        free(sf->size[k]);
+    }
+    free(sf->group_dst);
+    free(sf->group_n);
+    free(sf->rank);
+    free(sf->group);
+    free(sf);
+}
+
+static int node_gpus(const tree_shape_form *sf, int node)
+{
+    return (node + 1) * sf->i <= sf->n ? sf->i : sf->n - node * sf->i;
+}
+
+static int node_at(const tree_shape_form *sf, int k, int q) { return k ? sf->j - 1 - q : q; }
+
+/* schedule.c's rail_head: the head (local index) of rail r's chain in a node of cnt GPUs */
+static int rail_head(const tree_shape_form *sf, int rail, int k, int cnt)
+{
+    int i = sf->i, h = k ? (rail + 1) * i / sf->rails - 1 : rail * i / sf->rails;
+    return h < cnt ? h : cnt - 1;
+}
+
+/* schedule.c's chain_local for 0 <= head, pos < cnt (a conditional subtraction for its
+ * modulo: a predict at 2^20 GPUs calls this 50 million times) */
+static int chain_local(int head, int pos, int cnt, int k)
+{
+    int x = k ? head - pos : head + pos;
+    return x < 0 ? x + cnt : x >= cnt ? x - cnt : x;
+}
+
+/* the position of the GPU at local index `local` in a chain ending at `head` */
+static int chain_pos(int head, int local, int cnt, int k)
+{
+    int x = k ? head - local : local - head;
+    return x < 0 ? x + cnt : x;
+}
+
+static int heap_depth(int q) { return 31 - __builtin_clz((unsigned)q + 1); }
+
+tree_shape_form *tree_shape_new(const gcsim_topology *t, int per_rail)
+{
+    tree_shape_form *sf = calloc(1, sizeof *sf);
+    if (!sf)
+        return NULL;
+    sf->n = t->gpus;
+    sf->i = t->gpus_per_node;
+    sf->j = t->nodes;
+    sf->rails = t->nodes > 1 ? t->nics_per_node : 1;
+    sf->per_rail = per_rail;
+    int most = sf->most = 4 * sf->rails * per_rail;
+    sf->group_dst = malloc(sizeof(int) * (size_t)most);
+    sf->group_n = malloc(sizeof(int) * (size_t)most);
+    sf->rank = malloc(sizeof(int) * (size_t)most);
+    sf->group = malloc(sizeof *sf->group * (size_t)most * (size_t)most);
+    if (!sf->group_dst || !sf->group_n || !sf->rank || !sf->group) {
+        tree_shape_free(sf);
+        return NULL;
+    }
+    for (int k = 0; k < per_rail; k++) {
+        sf->height[k] = malloc(sizeof(int) * (size_t)sf->j);
+        sf->size[k] = malloc(sizeof(int) * (size_t)sf->j);
+        if (!sf->height[k] || !sf->size[k]) {
+            tree_shape_free(sf);
+            return NULL;
+        }
+        for (int q = sf->j - 1; q >= 0; q--) {
+            int cnt = node_gpus(sf, node_at(sf, k, q));
+            int h = cnt - 1, s = cnt;
+            for (int c = 2 * q + 1; c <= 2 * q + 2 && c < sf->j; c++) {
+                if (sf->height[k][c] + 1 > h)
+                    h = sf->height[k][c] + 1;
+                s += sf->size[k][c];
+            }
+            sf->height[k][q] = h;
+            sf->size[k][q] = s;
+        }
+    }
+    return sf;
+}
+
+int tree_sender_max(const tree_shape_form *sf) { return 4 * sf->rails * sf->per_rail; }
+
+
+/* flow_order of schedule.c for one sender's one-chunk flows: receiver, first step, sums */
+static bool after(const tree_sender_flow *x, const tree_sender_flow *y)
+{
+    if (x->dst != y->dst)
+        return x->dst > y->dst;
+    if (x->first != y->first)
+        return x->first > y->first;
+    return x->k0 > y->k0;
+}
+
+/* Adds a flow to its receiver's group, in flow order (by insertion: a receiver's flows come
+ * nearly in order, rail after rail). */
+static void add(tree_shape_form *sf, int dst, int first, double k0)
+{
+    int d = 0;
+    while (d < sf->n_groups && sf->group_dst[d] != dst)
+        d++;
+    if (d == sf->n_groups) {
+        sf->n_groups++;
+        sf->group_dst[d] = dst;
+        sf->group_n[d] = 0;
+    }
+    tree_sender_flow x = {dst, first, k0}, *v = sf->group + (size_t)d * (size_t)sf->most;
+    int b = sf->group_n[d]++;
+    for (; b > 0 && after(&v[b - 1], &x); b--)
+        v[b] = v[b - 1];
+    v[b] = x;
+}
+
+int tree_sender_flows(tree_shape_form *sf, int g, tree_sender_flow *out)
+{
+    int i = sf->i, j = sf->j, node = g / i, local = g % i, cnt = node_gpus(sf, node), m = 0;
+    sf->n_groups = 0;
+    /* tree kind outer: a receiver's flows then come nearly in order (the plain trees' up
+     * flows before the mirrored trees' down flows to the same chain neighbour) */
+    for (int k = 0; k < sf->per_rail; k++)
+        for (int r = 0; r < sf->rails; r++) {
+            int head = rail_head(sf, r, k, cnt), q = node_at(sf, k, node);
+            int pos = chain_pos(head, local, cnt, k);
+            int depth = heap_depth(q) + pos;
+            if (pos > 0) /* up the chain */
+                add(sf, node * i + chain_local(head, pos - 1, cnt, k), cnt - 1 - pos, cnt - pos);
+            else if (q > 0) { /* the head, up to its parent node's head */
+                int pnode = node_at(sf, k, (q - 1) / 2);
+                add(sf, pnode * i + rail_head(sf, r, k, node_gpus(sf, pnode)),
+                    sf->height[k][q], sf->size[k][q]);
+            }
+            int down = sf->height[k][0] + depth;
+            if (pos + 1 < cnt)
+                add(sf, node * i + chain_local(head, pos + 1, cnt, k), down, sf->n);
+            if (pos == 0)
+                for (int c = 2 * q + 1; c <= 2 * q + 2 && c < j; c++) {
+                    int cnode = node_at(sf, k, c);
+                    add(sf, cnode * i + rail_head(sf, r, k, node_gpus(sf, cnode)), down, sf->n);
+                }
+        }
+    /* Flow order: the groups by receiver (a handful: the chain neighbours, and for a head
+     * its parent's and children's heads), each already in order. */
+    int nd = sf->n_groups, *rank = sf->rank;
+    for (int d = 0; d < nd; d++) {
+        int x = d;
+        for (; x > 0 && sf->group_dst[rank[x - 1]] > sf->group_dst[d]; x--)
+            rank[x] = rank[x - 1];
+        rank[x] = d;
+    }
+    for (int x = 0; x < nd; x++) {
+        const tree_sender_flow *v = sf->group + (size_t)rank[x] * (size_t)sf->most;
+        for (int f = 0; f < sf->group_n[rank[x]]; f++)
+            out[m++] = v[f];
+    }
+    return m;
+}
