@@ -77,6 +77,31 @@ int gcsim_nccl_algo_of(gcsim_collective c)
     }
 }
 
+/* NCCL's NVLS-tree all-reduce (src/device/all_reduce.h, RunWorkColl<..., NCCL_ALGO_NVLS_TREE,
+ * NCCL_PROTO_SIMPLE>, commit 5067397) has no chain inside the node: every GPU scatters its
+ * buffer into the NVSwitch, which reduces it onto the node's NVLS heads (one share each);
+ * the heads run the tree across nodes (treeUp / treeDown); the sum comes back through the
+ * switch's multicast (gather). Each GPU port moves the buffer once each way at the
+ * switch's reducing rate: the node's part takes S / nvls_bandwidth, as a one-node NVLS
+ * all-reduce (platform.h: nvls_Bps is what a port moves each way then). NCCL's own model
+ * of it (src/graph/tuning.cc, same commit, lines 309-318) takes the same intra-node figure
+ * (bwIntra x NVLS efficiency, x2 as "AllReduce pipelines two operations") and does not
+ * charge a chain.
+ * gcsim runs NVLS-tree as its railed double tree (its trees across nodes are NCCL's head
+ * trees, one per rail); what differs is inside the node, where the double tree's chains
+ * put 2 (i-1)/i x S through each GPU port (i GPUs per node: the reduce up and the
+ * broadcast down of the 2 R chains of S / (2R) each, less the heads' hop; measured on the
+ * schedule: algbw -> gpu_to_gpu x i / (2 (i-1)) with the NIC out of the way,
+ * tests/collectives/test_protocol.c). The chain at nvls x 2 (i-1)/i therefore takes the
+ * switch's S / nvls: the rate returned, 0 where there is no NVLS or no chain (i < 2).
+ * Derived, nothing fitted. */
+double gcsim_nvls_tree_chain_Bps(double nvls_Bps, int gpus_per_node)
+{
+    if (!(nvls_Bps > 0) || gpus_per_node < 2)
+        return 0;
+    return nvls_Bps * 2.0 * (gpus_per_node - 1) / gpus_per_node;
+}
+
 static bool tree_like(int a)
 {
     return a == GCSIM_NCCL_TREE || a == GCSIM_NCCL_NVLS_TREE;
@@ -201,6 +226,15 @@ static int overhead_platform(const gcsim_platform *p, int gpus, gcsim_op op, int
         q->intra.gpu_to_host_Bps *= c;
         q->intra.nvlink_link_Bps *= c;
         q->nic.bandwidth_Bps *= c;
+    }
+    /* NVLS-tree moves a node's data through the switch, not a chain: the double tree that
+     * stands for it runs its chain at the rate that gives the switch's time
+     * (gcsim_nvls_tree_chain_Bps) */
+    if (op == GCSIM_OP_ALLREDUCE && algo == GCSIM_NCCL_NVLS_TREE && p->gpus_per_node > 1 &&
+        gpus > p->gpus_per_node) {
+        double chain_Bps = gcsim_nvls_tree_chain_Bps(p->intra.nvls_Bps, p->gpus_per_node);
+        if (chain_Bps > 0)
+            q->intra.gpu_to_gpu_Bps = chain_Bps;
     }
     *t = closed_form_s(q, gpus, op, coll, bytes, err);
     if (isnan(*t))
