@@ -153,6 +153,18 @@ void gcsim_protocol_platform(const gcsim_platform *in, gcsim_op op, int algo, in
         out->intra.host_memory_Bps *= bw;
         out->intra.socket_link_Bps *= bw;
     }
+    /* NVLS-tree across nodes moves a node's data through the switch, not a chain: the
+     * double tree that stands for it runs its chains at the rate that gives the switch's
+     * time (gcsim_nvls_tree_chain_Bps), and its 2 (i-1) chain hops together at the
+     * switch's latency, GCSIM_NVLS_STEPS intra-node latencies as gcsim's NVLS on one node
+     * (schedule.c: NCCL's 25 us NVLS hop against its 3.4 us ring hop) */
+    if (algo == GCSIM_NCCL_NVLS_TREE && op == GCSIM_OP_ALLREDUCE && nodes > 1) {
+        double chain_Bps = gcsim_nvls_tree_chain_Bps(in->intra.nvls_Bps, per_node);
+        if (chain_Bps > 0) {
+            out->intra.gpu_to_gpu_Bps = chain_Bps;
+            out->intra.latency_s *= GCSIM_NVLS_STEPS / (2.0 * (per_node - 1));
+        }
+    }
     /* A ring across nodes launches every hop's network operation: each hop at least
      * NCCL's net overhead (tuner_model.c). */
     if (algo == GCSIM_NCCL_RING && op != GCSIM_OP_BROADCAST) {
@@ -226,15 +238,6 @@ static int overhead_platform(const gcsim_platform *p, int gpus, gcsim_op op, int
         q->intra.gpu_to_host_Bps *= c;
         q->intra.nvlink_link_Bps *= c;
         q->nic.bandwidth_Bps *= c;
-    }
-    /* NVLS-tree moves a node's data through the switch, not a chain: the double tree that
-     * stands for it runs its chain at the rate that gives the switch's time
-     * (gcsim_nvls_tree_chain_Bps) */
-    if (op == GCSIM_OP_ALLREDUCE && algo == GCSIM_NCCL_NVLS_TREE && p->gpus_per_node > 1 &&
-        gpus > p->gpus_per_node) {
-        double chain_Bps = gcsim_nvls_tree_chain_Bps(p->intra.nvls_Bps, p->gpus_per_node);
-        if (chain_Bps > 0)
-            q->intra.gpu_to_gpu_Bps = chain_Bps;
     }
     *t = closed_form_s(q, gpus, op, coll, bytes, err);
     if (isnan(*t))
