@@ -77,14 +77,15 @@ int gcsim_nccl_algo_of(gcsim_collective c)
     }
 }
 
-/* NCCL's NVLS-tree all-reduce (src/device/all_reduce.h, RunWorkColl<..., NCCL_ALGO_NVLS_TREE,
- * NCCL_PROTO_SIMPLE>, commit 5067397) has no chain inside the node: every GPU scatters its
+/* NCCL's NVLS-tree all-reduce (src/device/all_reduce.h lines 527-620, RunWorkColl<...,
+ * NCCL_ALGO_NVLS_TREE, NCCL_PROTO_SIMPLE>, commit 5067397) has no chain inside the node: every GPU scatters its
  * buffer into the NVSwitch, which reduces it onto the node's NVLS heads (one share each);
- * the heads run the tree across nodes (treeUp / treeDown); the sum comes back through the
+ * the heads run NCCL's double binary tree across nodes (treeUp / treeDown; src/graph/
+ * connect.cc line 275, ncclGetDtree over the nodes); the sum comes back through the
  * switch's multicast (gather). Each GPU port moves the buffer once each way at the
  * switch's reducing rate: the node's part takes S / nvls_bandwidth, as a one-node NVLS
  * all-reduce (platform.h: nvls_Bps is what a port moves each way then). NCCL's own model
- * of it (src/graph/tuning.cc, same commit, lines 309-318) takes the same intra-node figure
+ * of it (src/graph/tuning.cc, same commit, lines 306-322) takes the same intra-node figure
  * (bwIntra x NVLS efficiency, x2 as "AllReduce pipelines two operations") and does not
  * charge a chain.
  * gcsim runs NVLS-tree as its railed double tree (its trees across nodes are NCCL's head
