@@ -160,6 +160,22 @@ int main(void)
     CHECK_REL(gcsim_nvls_tree_chain_Bps(274e9, 8), 479.5e9, 1e-12);
     CHECK_REL(gcsim_nvls_tree_chain_Bps(100e9, 2), 100e9, 1e-12);
     CHECK(gcsim_nvls_tree_chain_Bps(0, 8) == 0 && gcsim_nvls_tree_chain_Bps(274e9, 1) == 0);
+    {
+        /* NVLS-tree's platform (no overheads spread): the chains at 479.5 GB/s, their 14
+         * hops together at the switch's 7 intra-node latencies (5 us x 7/14 each); one
+         * node, or no NVLS: the platform as for the tree */
+        gcsim_platform q2, tr;
+        gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_NVLS_TREE, 16,
+                                GCSIM_PROTO_SIMPLE, 0, &q2);
+        CHECK_REL(q2.intra.gpu_to_gpu_Bps, 479.5e9, 1e-12);
+        CHECK_REL(q2.intra.latency_s, 5e-6 * 7 / 14, 1e-12);
+        CHECK(q2.nic.bandwidth_Bps == r.nic.bandwidth_Bps && q2.nic.latency_s == r.nic.latency_s);
+        gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_NVLS_TREE, 8,
+                                GCSIM_PROTO_SIMPLE, 0, &q2);
+        gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_TREE, 8, GCSIM_PROTO_SIMPLE,
+                                0, &tr);
+        CHECK(memcmp(&q2, &tr, sizeof q2) == 0);
+    }
     CHECK(t.algo == GCSIM_NCCL_NVLS_TREE);
     CHECK_REL(t.platform.intra.gpu_to_gpu_Bps, 479.5e9, 1e-12);
     CHECK(t.platform.nic.bandwidth_Bps == r.nic.bandwidth_Bps);
