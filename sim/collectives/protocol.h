@@ -73,6 +73,13 @@ typedef struct {
 double gcsim_tuner_rank_s(int algo, gcsim_protocol pr, int gpus, int nodes, double bytes,
                           double time_s, double latency_s, double ring_bandwidth_s);
 
+/* The intra-node rate at which gcsim's double tree, standing for NCCL's NVLS-tree across
+ * nodes, runs its chains so that a node's part takes the switch's S / nvls_Bps (NCCL moves
+ * it through the NVSwitch, not a chain): nvls_Bps x 2 (i-1)/i for i GPUs per node; 0 with
+ * no NVLS (nvls_Bps <= 0) or fewer than 2 GPUs per node. gcsim_tuner_choose runs an
+ * NVLS-tree pick on it. */
+double gcsim_nvls_tree_chain_Bps(double nvls_Bps, int gpus_per_node);
+
 /* The tuner's choice for operation op of `bytes` on `gpus` GPUs: the candidate of lowest
  * rank (gcsim_tuner_rank_s). collective: the one to use, or COLLECTIVE_COUNT to let the
  * tuner choose (all-reduce: ring, tree (the double tree), and NVLS on one node or

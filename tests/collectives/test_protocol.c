@@ -154,6 +154,49 @@ int main(void)
     CHECK(gcsim_tuner_choose(&r, 16, GCSIM_OP_ALLREDUCE, 8e9, COLLECTIVE_COUNT,
                              GCSIM_PROTO_COUNT, &t, &err) == 0);
     CHECK(t.collective == COLLECTIVE_DOUBLE_TREE && t.protocol == GCSIM_PROTO_SIMPLE);
+    /* NVLS-tree across nodes (protocol.h: gcsim_nvls_tree_chain_Bps): the double tree's
+     * chains run at 2 (i-1)/i x nvls, so that a node's part takes the switch's S / nvls:
+     * 274 GB/s x 14/8 = 479.5 GB/s on 8 GPUs per node; none without NVLS or a chain. */
+    CHECK_REL(gcsim_nvls_tree_chain_Bps(274e9, 8), 479.5e9, 1e-12);
+    CHECK_REL(gcsim_nvls_tree_chain_Bps(100e9, 2), 100e9, 1e-12);
+    CHECK(gcsim_nvls_tree_chain_Bps(0, 8) == 0 && gcsim_nvls_tree_chain_Bps(274e9, 1) == 0);
+    {
+        /* NVLS-tree's platform (no overheads spread): the chains at 479.5 GB/s, their 14
+         * hops together at the switch's 7 intra-node latencies (5 us x 7/14 each); one
+         * node, or no NVLS: the platform as for the tree */
+        gcsim_platform q2, tr;
+        gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_NVLS_TREE, 16,
+                                GCSIM_PROTO_SIMPLE, 0, &q2);
+        CHECK_REL(q2.intra.gpu_to_gpu_Bps, 479.5e9, 1e-12);
+        CHECK_REL(q2.intra.latency_s, 5e-6 * 7 / 14, 1e-12);
+        CHECK(q2.nic.bandwidth_Bps == r.nic.bandwidth_Bps && q2.nic.latency_s == r.nic.latency_s);
+        gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_NVLS_TREE, 8,
+                                GCSIM_PROTO_SIMPLE, 0, &q2);
+        gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_TREE, 8, GCSIM_PROTO_SIMPLE,
+                                0, &tr);
+        CHECK(memcmp(&q2, &tr, sizeof q2) == 0);
+    }
+    CHECK(t.algo == GCSIM_NCCL_NVLS_TREE);
+    CHECK_REL(t.platform.intra.gpu_to_gpu_Bps, 479.5e9, 1e-12);
+    CHECK(t.platform.nic.bandwidth_Bps == r.nic.bandwidth_Bps);
+    {
+        /* With the network (and the heads' PCIe to it) out of the way, a large NVLS-tree call takes the switch's time,
+         * S / nvls (the chain's fill and drain: under 1% at 64 GB); the tree without NVLS
+         * takes its chains' 2 (i-1)/i x S / gpu_to_gpu. */
+        gcsim_platform fast = r;
+        fast.nic.bandwidth_Bps = 1e13;
+        fast.intra.gpu_to_host_Bps = 1e13; /* the head's PCIe to its NIC */
+        double s = 64e9;
+        CHECK(gcsim_tuner_choose(&fast, 16, GCSIM_OP_ALLREDUCE, s, COLLECTIVE_DOUBLE_TREE,
+                                 GCSIM_PROTO_SIMPLE, &t, &err) == 0);
+        CHECK(t.algo == GCSIM_NCCL_NVLS_TREE);
+        CHECK(t.time_s >= s / 274e9 && t.time_s < 1.01 * s / 274e9);
+        fast.intra.nvls_Bps = 0;
+        CHECK(gcsim_tuner_choose(&fast, 16, GCSIM_OP_ALLREDUCE, s, COLLECTIVE_DOUBLE_TREE,
+                                 GCSIM_PROTO_SIMPLE, &t, &err) == 0);
+        CHECK(t.algo == GCSIM_NCCL_TREE);
+        CHECK(t.time_s >= 2 * 7.0 / 8 * s / 300e9 && t.time_s < 1.01 * 2 * 7.0 / 8 * s / 300e9);
+    }
     /* On one node with NVLS, the switch reduces large messages. */
     CHECK(gcsim_tuner_choose(&r, 8, GCSIM_OP_ALLREDUCE, 8e9, COLLECTIVE_COUNT,
                              GCSIM_PROTO_COUNT, &t, &err) == 0);
