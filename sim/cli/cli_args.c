@@ -10,7 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "inputs.h"
 #include "plain_number.h"
+#include "stack.h"
 
 /* One parser of plain decimal numbers for options and configuration (plain_number.h). */
 bool cli_parse_int(const char *text, long long min, long long max, long long *out)
@@ -186,4 +188,27 @@ int cli_stack_option(const char *command, const char *arg, const char **stack)
     }
     *stack = arg;
     return 0;
+}
+
+extern const char gcsim_help__fabric[], gcsim_help__goodput[], gcsim_help__variability[];
+
+void cli_help(FILE *out, const char *text, const char *const *values)
+{
+    static const char *const shared[] = {
+        "@FABRIC@", gcsim_help__fabric, "@GOODPUT@", gcsim_help__goodput,
+        "@VARIABILITY@", gcsim_help__variability, "@DEFAULT_PLATFORM@", DEFAULT_PLATFORM_NAME,
+        "@DEFAULT_MODEL@", DEFAULT_MODEL_NAME, "@DEFAULT_STACK@", GCSIM_DEFAULT_STACK, NULL};
+    for (const char *at; (at = strchr(text, '@')); ) {
+        const char *end = strchr(at + 1, '@'), *value = NULL;
+        size_t len = end ? (size_t)(end - at + 1) : 0;
+        for (const char *const *v = shared; len && !value && *v; v += 2)
+            value = strlen(v[0]) == len && !strncmp(at, v[0], len) ? v[1] : NULL;
+        for (const char *const *v = values; len && values && !value && *v; v += 2)
+            value = strlen(v[0]) == len && !strncmp(at, v[0], len) ? v[1] : NULL;
+        fwrite(text, 1, (size_t)(at - text) + (value ? 0 : 1), out);
+        if (value)
+            cli_help(out, value, NULL);
+        text = value ? at + len : at + 1;
+    }
+    fputs(text, out);
 }

@@ -6,6 +6,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 /* A strictly parsed integer in [min, max]. */
 bool cli_parse_int(const char *text, long long min, long long max, long long *out);
@@ -42,5 +43,13 @@ int cli_stack_option(const char *command, const char *arg, const char **stack);
  * "./x" and "x"), or the same name in the same folder for a file not yet written. Devices
  * and FIFOs are written through, never replaced, so they never count as the same file. */
 bool cli_same_output(const char *a, const char *b);
+
+/* A command's help, docs/help/CMD.txt embedded at build time (sim/cli/CMakeLists.txt) as
+ * gcsim_help_CMD, printed with each @NAME@ replaced: the option groups' shared paragraphs
+ * (@FABRIC@, @GOODPUT@, @VARIABILITY@: docs/help/_NAME.txt), the defaults every command
+ * shares (@DEFAULT_PLATFORM@, @DEFAULT_MODEL@, @DEFAULT_STACK@), then `values`: the
+ * command's own, "@NAME@", "text" pairs, NULL-terminated (NULL: none). The defaults are
+ * the C constants the command runs with, so the text cannot drift from them. */
+void cli_help(FILE *out, const char *text, const char *const *values);
 
 #endif

@@ -75,18 +75,5 @@ int cli_fabric_apply(const char *cmd, const cli_fabric_options *o, gcsim_platfor
 struct report;
 void cli_fabric_report(struct report *r, const gcsim_platform *p);
 
-#define CLI_FABRIC_USAGE                                                                        \
-    "  --background-load F  other traffic holding a fraction F (0 to 0.99) of the capacity of\n" \
-    "                    the loaded links, each direction (DES only: the analytic rows are\n"    \
-    "                    the unloaded fabric; docs/des.md, \"Shared fabric\")\n"                 \
-    "  --background-links L leaf (a fat tree's leaf uplinks and downlinks, the default there)\n" \
-    "                    or nic (every NIC, the default on a star)\n"                        \
-    "  --ecmp-spines S   ECMP collisions: a fat tree's leaf uplinks split over S spines,\n"    \
-    "                    each endpoint's traffic between leaves hashed onto one (analytic:\n" \
-    "                    the expectation over hashes)\n"                                     \
-    "  --ecmp-seed N     the hash's seed (default 1)\n"                                       \
-    "  --jitter-us M     network jitter: each message delayed by an exponential extra latency\n" \
-    "                    of mean M microseconds (analytic: M H(n) per step of n messages)\n" \
-    "  --jitter-seed N   its seed (default 1)\n"
 
 #endif

@@ -30,47 +30,11 @@
 /* The ideal implementation every row is also shown under (platforms/stacks/fused.json). */
 #define IDEAL_STACK "fused"
 
+extern const char gcsim_help_breakeven[]; /* docs/help/breakeven.txt */
+
 static void usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim breakeven [--platform FILES] [--model FILES] --compressor SPECS\n"
-"                       [--gpus LIST] [--stack NAME] [--exchange X] [--collective C]\n"
-"                       [--batch K] [--format table|json|csv] [--output FILE]\n"
-"                       [--precision P] [--optimizer O] [--sharding S] [--grad-accum K]\n"
-"                       [--act-ckpt[=P]] [--convergence best|catalog|train|bound|none]\n"
-"\n"
-"For every platform, model, GPU count and compressor: the NIC bandwidth below which the\n"
-"compressor's throughput beats the uncompressed gradient's (none, at the training\n"
-"precision: the none samples/s column; analytic engine, codec time and the exchange\n"
-"included; bisection over the platform's NIC bandwidth / and x 10^4, to 0.1%%), or the\n"
-"reason it never does. Weak scaling. docs/codec.md.\n"
-"A compressor or count the inputs cannot run (dgc under --sharding zero2) is a row with\n"
-"status infeasible and the reason; the others are answered. Exit 2 when none can run.\n"
-"\n"
-"Each row answers twice: under the training stack (none and the compressor both as it\n"
-"runs them, as gcsim predict --stack does) and, in the fused_ columns, under the fused\n"
-"stack (gcsim's codec model: fused kernels per tensor, no framework or per-call cost),\n"
-"what an implementation without the framework's overhead would need.\n"
-"\n"
-"  --platform FILES  clusters (default: the embedded " DEFAULT_PLATFORM_NAME ")\n"
-"  --model FILES     workloads (default: the embedded " DEFAULT_MODEL_NAME ")\n"
-"  --compressor SPECS  compressors to compare with the uncompressed gradient (none) at\n"
-"                    the training precision; file:PATH.json is a compressor described in\n"
-"                    JSON (docs/compressors.md)\n"
-"  (each list option takes its plural name too: --platforms, --models, --compressors)\n"
-"  --gpus LIST       GPU counts (default: 64)\n"
-"  --stack NAME      training stack: pytorch-ddp, horovod, fused or a stack file (default:\n"
-"                    each platform's \"stack\", else " GCSIM_DEFAULT_STACK "); a compressor it\n"
-"                    cannot run is a row with status refused\n"
-"  --exchange X, --collective C   as in gcsim predict (none uses its own default)\n"
-"  --batch K         mini-batch per GPU (default: the model's)\n"
-"  --format F, --output FILE      as in gcsim predict\n"
-"  --precision P, --optimizer O, --sharding S, --grad-accum K, --act-ckpt[=P]\n"
-"                    as in gcsim predict, for both sides (docs/sharding.md)\n"
-"  --convergence S   also answer on time to accuracy: the compressor wins where its\n"
-"                    throughput / its convergence factor beats none's (the accuracy_\n"
-"                    columns; default best: the best evidence, docs/convergence.md;\n"
-"                    none: per step only); docs/convergence.md\n");
+    cli_help(out, gcsim_help_breakeven, NULL);
 }
 
 typedef struct {

@@ -22,42 +22,14 @@
 #define MAX_SIZES 64
 #define MAX_GPU_COUNTS 64
 
+extern const char gcsim_help_collective[]; /* docs/help/collective.txt */
+
 static void collective_usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim collective [--platform FILE] --gpus LIST [--op OP] [--sizes LIST|MIN:MAX]\n"
-"                        [--collective NAME] [--protocol P] [--engine analytic|des|both]\n"
-"                        [--dtype fp32|bf16|fp16] [--format table|json|csv] [--output FILE]\n"
-"\n"
-"Times one collective operation on the first N GPUs of a platform, as nccl-tests'\n"
-"*_perf programs measure it: time from the start on every GPU until the last GPU is done;\n"
-"algbw = size / time; busbw = algbw x 2(n-1)/n (allreduce), x (n-1)/n (allgather,\n"
-"reducescatter), x 1 (broadcast). size is nccl-tests' size: the buffer reduced, the whole\n"
-"gathered result, the input scattered. GB/s are 1e9 bytes per second.\n"
-"\n"
-"  --platform FILE   cluster description (default: the embedded platforms/terngrad-fig5a.json)\n"
-"  --gpus LIST       GPUs taking part: one count or a list (8,16,...,128), each at least\n"
-"                    2, at most %d counts; each count times every size\n"
-"  --op OP           allreduce (default), allgather, reducescatter, broadcast\n"
-"  --sizes S         a list (16MiB,8GiB) or MIN:MAX doubling from MIN (8B:8GiB; default\n"
-"                    8B:8GiB, as nccl-tests -b 8 -e 8G -f 2); whole byte counts from 1 B\n"
-"                    to 2^50 B (1024TiB), at most 64 sizes\n"
-"  --collective C    the all-reduce algorithm (default: the platform's if it names one,\n"
-"                    else NCCL's tuner picks ring, double-tree or, on one node with\n"
-"                    NVLink SHARP (nvls_bandwidth), nvls per size);\n"
-"                    the other operations use a ring (allgather, reducescatter) or the\n"
-"                    pipelined chain and tree (broadcast)\n"
-"  --protocol P      simple, ll128 or ll (default: the tuner's pick per size, as NCCL's:\n"
-"                    the lowest closed-form time; ll128 only with NVLink in the node, and\n"
-"                    refused on a PCIe node, where NCCL does not enable it)\n"
-"  --engine E        analytic, des, or both (default)\n"
-"  --dtype D         element type (nccl-tests -d): fp32 (default, float), bf16 or fp16\n"
-"                    (bfloat16, half); sets count = size / element bytes. Bandwidth does\n"
-"                    not depend on it: NCCL moves bytes and reduces in the type\n"
-"  --format F        table (default), json or csv: the same numbers\n"
-"  --output FILE     write there (atomically) instead of standard output\n"
-CLI_FABRIC_USAGE,
-            MAX_GPU_COUNTS);
+    char n[16];
+    snprintf(n, sizeof n, "%d", MAX_GPU_COUNTS);
+    const char *const values[] = {"@MAX_GPU_COUNTS@", n, NULL};
+    cli_help(out, gcsim_help_collective, values);
 }
 
 typedef struct {

@@ -35,107 +35,12 @@
 
 #define DEFAULT_COMPRESSORS "none,fp16,terngrad"
 
+extern const char gcsim_help_plan[]; /* docs/help/plan.txt */
+
 static void plan_usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim plan [--model FILE] [--platform FILES]\n"
-"                  (--target-throughput X | --samples S | --epochs E --dataset-size D)\n"
-"                  [--deadline HOURS] [--budget USD] [--compressors SPECS]\n"
-"                  [--stack LIST] [--collectives LIST] [--exchange X|best]\n"
-"                  [--rank-by cost|time] [--gpus LIST] [--whole-nodes|--partial-nodes]\n"
-"                  [--search bounded|exhaustive]\n"
-"                  [--scaling weak|strong] [--batch K] [--engine analytic|des] [--top N]\n"
-"                  [--sharding LIST] [--act-ckpt[=LIST]] [--micro-batch LIST]\n"
-"                  [--global-batch B | --tokens-per-step T] [--best-per KEYS]\n"
-"                  [--format table|json|csv] [--output FILE]\n"
-"                  [--convergence best|catalog|train|bound|none]\n"
-"\n"
-"Finds, for every platform, compressor, stack and collective, the GPU count that meets the\n"
-"target at the lowest cost (--rank-by cost, default) or in the shortest time (--rank-by\n"
-"time), and ranks these configurations. Each list option takes its singular or plural\n"
-"name: --platform(s), --compressor(s), --stack(s), --collective(s), --sharding(s).\n"
-"\n"
-"  --model FILE          workload (default: the embedded " DEFAULT_MODEL_NAME ")\n"
-"  --platform FILES      clusters, repeatable or a comma list (default: the embedded\n"
-"                        " DEFAULT_PLATFORM_NAME "); price from $.price.usd_per_gpu_hour\n"
-"  --target-throughput X samples per second to reach\n"
-"  --samples S           samples to train on (the work), or\n"
-"  --epochs E --dataset-size D   E passes over D samples\n"
-"  --deadline HOURS      finish the work within this time (needs the work)\n"
-"  --budget USD          total cost of the work at most this (needs the work)\n"
-"  --compressors SPECS   compressors to consider (default: " DEFAULT_COMPRESSORS "),\n"
-"                        or file:X.json\n"
-"  --stack LIST          training stacks that run them, as in gcsim predict: pytorch-ddp,\n"
-"                        horovod, fused or stack files (default: each platform's \"stack\",\n"
-"                        else " GCSIM_DEFAULT_STACK "); a compressor a stack cannot run is skipped\n"
-"  --collectives LIST    collectives to consider (default: all but the papers' patterns\n"
-"                        terngrad and dgc-paper: ring,\n"
-"                        halving-doubling, tree, double-tree, hierarchical, nvls, ps, allgather)\n"
-"  --exchange X          allreduce, allgather or ps: only the collectives of that exchange\n"
-"                        (default auto: each collective as it is; codec time is charged\n"
-"                        in every case, docs/codec.md)\n"
-"  --exchange best       no collective list: every configuration runs with the stack's own\n"
-"                        exchange, allreduce (the payload's hop rule), allgather and ps,\n"
-"                        each with the schedule gcsim predict --exchange X picks, and keeps\n"
-"                        the fastest; the rows say which won and how much faster it is\n"
-"                        than the stack's own (4 evaluations per configuration)\n");
-    fprintf(out,
-"  --rank-by cost|time   cost: total cost of the work, or the cost per hour when no work\n"
-"                        is given; time: throughput (default: cost)\n"
-"  --gpus LIST           the GPU counts a configuration may take, at most 65536 (default: 1\n"
-"                        to one node, then every whole node up to the platform's size)\n"
-"  --whole-nodes         beyond one node, only multiples of gpus_per_node: the default\n"
-"                        rule, and with --gpus a filter of its list\n"
-"  --partial-nodes       every count up to the platform's size (a machine partly used: 9\n"
-"                        or 15 GPUs on 8-GPU nodes)\n"
-"  --search S            bounded (default): a geometric grid of those counts refined around\n"
-"                        the best, evaluations growing with the logarithm of their number;\n"
-"                        exhaustive: every count (docs/planning.md: how the two compare)\n"
-"  --scaling S           weak (default: K samples per GPU, the global batch grows with the\n"
-"                        GPUs) or strong (the global batch K is split)\n"
-"  --batch K             mini-batch (default: the model's)\n"
-"  --engine E            analytic (default) or des (slow: narrow --gpus)\n"
-"  --top N               rows to show (default 10; 0: all)\n");
-    fprintf(out,
-"  --sharding LIST       strategies to search: ddp, zero1, zero2, zero3, fsdp, hsdp[:G],\n"
-"                        zero3+qwz+hpz+qgz, ..., or all: ddp, zero1, zero2, zero3, fsdp,\n"
-"                        zero3 with +qwz, +hpz, +qgz and all three (ZeRO++), hsdp on one\n"
-"                        node and on 2, 4, ... nodes up to half the GPUs; default ddp, and\n"
-"                        ddp, zero1, zero2, fsdp, hsdp when ddp fits at no GPU count\n"
-"  --act-ckpt[=LIST]     checkpointing: one policy for every case (full, op, every:N,\n"
-"                        fraction:P, as in gcsim predict), or a list searched, none for\n"
-"                        no checkpointing (--act-ckpt=none,op,full), all: none, op,\n"
-"                        every:2, full\n"
-"  --micro-batch LIST    samples per GPU per micro-batch to search (weak scaling)\n"
-"  --global-batch B      samples per optimizer step: each GPU count runs B / (GPUs x\n"
-"                        micro-batch) micro-batches per step, counts where that is not a\n"
-"                        whole number are skipped (counted, with the reason); micro-batches\n"
-"                        " PLAN_DEFAULT_MICRO_BATCHES " unless --micro-batch or --batch names them\n"
-"  --tokens-per-step T   the global batch in tokens (a whole number of the model's samples)\n"
-"  --best-per KEYS       rows: the best of each combination of platform, compressor, stack,\n"
-"                        sharding, act-ckpt, micro-batch (default: every configuration's)\n"
-"  --precision P, --optimizer O, --grad-accum K, --mfu F   as in gcsim predict\n"
-"  --compute-cv X, --compute-dist D, --slow-fraction F, --slow-factor X, --slow-rank R:X,\n"
-"  --seed N, --iterations K   variable compute and stragglers as in gcsim predict: each\n"
-"                    case's iteration is the mean (analytic: expected; DES: simulated)\n"
-"  --format F, --output FILE   as in gcsim predict\n"
-"  --convergence S       count each compressor's convergence factor (iterations to fp32's\n"
-"                        accuracy / fp32's) in hours, cost and the ranking: catalog\n"
-"                        (published outcomes), train (gcsim train runs), bound (variance\n"
-"                        and bias on a gradient trace), best (default: the best evidence\n"
-"                        that covers it) or none (per-step ranking); docs/convergence.md\n");
-    fprintf(out, CLI_GOODPUT_USAGE
-"                    With goodput, hours, cost, feasibility and the ranking count it\n"
-"                    (progress = throughput x the useful fraction at each GPU count)\n");
-    fprintf(out,
-"\n"
-"A configuration is feasible when its throughput reaches the target (and the work over\n"
-"the deadline), and its total cost is within the budget. Cost is GPUs x price per GPU-hour\n"
-"x hours. The bottleneck is the largest of compute, exposed communication (network) and\n"
-"compression time per iteration.\n"
-"\n"
-"Exit codes: 0 a feasible configuration was found; 1 none is feasible (the output says\n"
-"why and lists the configurations that come closest); 2 bad input.\n");
+    static const char *const values[] = {"@DEFAULT_COMPRESSORS@", DEFAULT_COMPRESSORS, "@DEFAULT_MICRO_BATCHES@", PLAN_DEFAULT_MICRO_BATCHES, NULL};
+    cli_help(out, gcsim_help_plan, values);
 }
 
 typedef struct {

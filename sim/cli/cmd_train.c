@@ -21,53 +21,11 @@
 
 #define MAX_DUMP_STEPS 1024
 
+extern const char gcsim_help_train[]; /* docs/help/train.txt */
+
 static void train_usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim train [--model softmax|mlp|lenet] [--workers N] [--compressor SPEC]\n"
-"                   [--epochs E] [--batch B] [--lr LR] [--seed S] [--momentum M]\n"
-"                   [--weight-decay W] [--target-accuracy A [--stop-at-target]]\n"
-"                   [--eval-every STEPS]\n"
-"                   [--data DIR] [--limit-train N] [--limit-test N]\n"
-"                   [--dump-trace DIR --dump-steps LIST] [--format table|json|csv]\n"
-"                   [--output FILE]\n"
-"\n"
-"Trains a small network on Fashion-MNIST (or, with --data traces/datasets/digits, the 8x8\n"
-"UCI digits) with N simulated data-parallel workers in one process: each worker computes\n"
-"the gradient of its B/N share of the mini-batch and compresses it with its own compressor\n"
-"instance; the decoded gradients are averaged and every worker applies the same\n"
-"momentum-SGD step.\n"
-"Prints training loss, test accuracy and bits sent per worker at every evaluation point.\n"
-"Same seed, same output.\n"
-"\n"
-"  --model M          softmax (7,850 parameters), mlp (784-128-10, 101,770) or lenet\n"
-"                     (LeNet-5 style, 61,706) (default: mlp)\n"
-"  --workers N        simulated workers; must divide the batch (default: 1)\n"
-"  --compressor SPEC  gradient compressor, e.g. none (fp32, the default), terngrad,\n"
-"                     qsgd:s=4, dgc:ratio=0.001, ecq, signsgd, orq. With dgc the optimizer\n"
-"                     momentum is 0: DGC's momentum correction keeps the velocity inside\n"
-"                     each worker's compressor (its own key, dgc:momentum=0.9).\n"
-"  --epochs E         passes over the training set (default: 5)\n"
-"  --batch B          global mini-batch, split evenly over the workers (default: 64)\n"
-"  --lr LR            learning rate, constant (default: 0.01, as TernGrad's LeNet runs)\n"
-"  --momentum M       heavy-ball momentum in [0, 1) (default: 0.9)\n"
-"  --weight-decay W   L2 coefficient (default: 0.0005)\n"
-"  --seed S           seed of every random stream (default: 1)\n"
-"  --target-accuracy A  report the iterations (and bits) to reach test accuracy A in (0,1]\n"
-"  --stop-at-target   end the run at the evaluation that reaches --target-accuracy\n"
-"  --eval-every K     evaluate on the test set every K iterations as well as at the end of\n"
-"                     each epoch (default: 0, epochs only)\n"
-"  --data DIR         directory of Fashion-MNIST's IDX .gz files\n"
-"                     (default: " FMNIST_DEFAULT_DIR ", package " FMNIST_DEBIAN_PACKAGE "),\n"
-"                     or of " DIGITS_FILE " (the 8x8 digits: traces/datasets/digits in the\n"
-"                     source tree; the last quarter of its 1,797 images is the test set)\n"
-"  --limit-train N    use the first N training images only (default: all 60,000)\n"
-"  --limit-test N     use the first N test images only (default: all 10,000)\n"
-"  --dump-trace DIR   write worker 0's gradients (before compression) as safetensors,\n"
-"                     DIR/<model>-step<NNNNNN>.safetensors, at the iterations in\n"
-"  --dump-steps LIST  comma-separated 0-based iterations, e.g. 0,100,1000\n"
-"  --format F         table (default), json or csv: the same numbers\n"
-"  --output FILE      write there (atomically) instead of standard output\n");
+    cli_help(out, gcsim_help_train, NULL);
 }
 
 typedef struct {
