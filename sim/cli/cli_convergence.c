@@ -96,19 +96,3 @@ done:
     conv_train_free(&train);
     return rc;
 }
-
-void cli_convergence_notes(report *r, conv_source want, const char *const *specs, int n,
-                           const conv_factor *f)
-{
-    convergence_notes_report(r, want, specs, n, f);
-}
-
-void cli_convergence_meta(report *r, const conv_factor *f, int gpus)
-{
-    convergence_notes_meta(r, f, gpus);
-}
-
-const char *cli_convergence_source_label(const conv_factor *f)
-{
-    return convergence_source_label(f);
-}

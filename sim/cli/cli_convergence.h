@@ -10,6 +10,7 @@
 
 #include "cli_files.h"
 #include "convergence.h"
+#include "convergence_notes.h"
 #include "report.h"
 
 /* none, catalog, train, bound or best; 0, or -1 after printing "gcsim CMD: --convergence:
@@ -26,20 +27,6 @@ void cli_convergence_files(cli_files *f, conv_source want);
 int cli_convergence_factors(const char *cmd, conv_source want, const char *model,
                             const char *const *specs, int n, int workers, conv_factor *out);
 
-/* Notes "convergence" (the source asked and what the factor means) and one
- * "convergence.<spec>" per compressor: the evidence, factor and interval, how it was
- * matched, or "unknown" (ranked after every known factor); a compressor that missed the
- * target in gcsim's own runs says so with the accuracy reached and the target. */
-void cli_convergence_notes(report *r, conv_source want, const char *const *specs, int n,
-                           const conv_factor *f);
-
-/* Meta fields of one compressor's factor at a GPU count (predict): convergence_source,
- * convergence_gpus, convergence_factor, convergence_lo, convergence_hi (null: unknown or
- * no upper limit), convergence_reached_target and, when missed, the accuracy reached, the
- * target and the task. */
-void cli_convergence_meta(report *r, const conv_factor *f, int gpus);
-
-/* The source column of a row: the evidence (conv_evidence_name), "unknown", or "none". */
-const char *cli_convergence_source_label(const conv_factor *f);
+/* The notes, meta and source column of the factors: convergence_notes.h (sim/report). */
 
 #endif

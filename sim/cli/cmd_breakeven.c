@@ -216,7 +216,7 @@ int cmd_breakeven(int argc, char **argv)
                                     conv))
             goto done;
         if (mi == 0)
-            cli_convergence_notes(r, o.convergence, (const char *const *)o.compressors.items,
+            convergence_notes_report(r, o.convergence, (const char *const *)o.compressors.items,
                                   o.compressors.n, conv);
         for (int pi = 0; pi < n_pl; pi++) {
             const gcsim_platform *p =
@@ -254,7 +254,7 @@ int cmd_breakeven(int argc, char **argv)
                     }
                     n_answered++;
                     breakeven_table_answer(r, &t, &answer, &cf,
-                                           cli_convergence_source_label(&cf));
+                                           convergence_source_label(&cf));
                 }
         }
     }

@@ -573,8 +573,8 @@ print:
         const char *spec = plan.spec;
         if (cli_convergence_factors("predict", o.convergence, model.name, &spec, 1, 0, &cf))
             goto done;
-        cli_convergence_notes(r, o.convergence, &spec, 1, &cf);
-        cli_convergence_meta(r, &cf, max_gpus);
+        convergence_notes_report(r, o.convergence, &spec, 1, &cf);
+        convergence_notes_meta(r, &cf, max_gpus);
     }
     status = report_emit(r, o.format, o.output, "predict");
     goto done;
