@@ -123,6 +123,16 @@ int cli_getopt_long(int argc, char **argv, const char *shortopts,
     return '?';
 }
 
+int cli_option_error(const char *command, int ch, char **argv)
+{
+    if (ch == ':')
+        fprintf(stderr, "gcsim %s: %s needs a value\n", command, argv[optind - 1]);
+    else
+        fprintf(stderr, "gcsim %s: unknown option \"%s\" (see gcsim %s --help)\n", command,
+                argv[optind - 1], command);
+    return -1;
+}
+
 int cli_option_once(const char *command, int ch, const int *once, unsigned *seen, char **argv)
 {
     for (int k = 0; once[k]; k++) {

@@ -28,6 +28,11 @@ int cli_parse_gpu_list(const char *text, int *counts, int max_counts, char *err,
 int cli_getopt_long(int argc, char **argv, const char *shortopts,
                     const struct option *longopts, const char *command);
 
+/* A command's parser's last case: ch ':' (a value missing) prints "gcsim CMD: --OPTION
+ * needs a value", anything else "gcsim CMD: unknown option "WORD" (see gcsim CMD --help)".
+ * Returns -1. */
+int cli_option_error(const char *command, int ch, char **argv);
+
 /* Refuses an option given a second time, with "gcsim COMMAND: --OPTION given twice" on
  * stderr: a second --mfu, --act-ckpt or --sharding replaced the first without a word. `once`
  * lists the getopt values of the options that take one value (0-terminated, at most 32);

@@ -124,11 +124,7 @@ static int parse(int argc, char **argv, options *o)
                 return -1;
             break;
         case 'h': usage(stdout); return 1;
-        case ':': snprintf(msg, sizeof msg, "%s needs a value", argv[optind - 1]); bad = 1; break;
-        default:
-            snprintf(msg, sizeof msg, "unknown option \"%s\" (see gcsim breakeven --help)",
-                     argv[optind - 1]);
-            bad = 1;
+        default: return cli_option_error("breakeven", ch, argv);
         }
         if (bad) {
             fprintf(stderr, "gcsim breakeven: %s\n", msg);

@@ -145,13 +145,7 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
             }
             break;
         case 'h': calibrate_usage(stdout); return EXIT_OK;
-        case ':':
-            fprintf(stderr, "gcsim calibrate: %s needs a value\n", argv[optind - 1]);
-            return EXIT_BAD_INPUT;
-        default:
-            fprintf(stderr, "gcsim calibrate: unknown option \"%s\" (see gcsim calibrate "
-                            "--help)\n", argv[optind - 1]);
-            return EXIT_BAD_INPUT;
+        default: cli_option_error("calibrate", ch, argv); return EXIT_BAD_INPUT;
         }
     }
     if (optind < argc) {

@@ -52,11 +52,7 @@ static int parse(int argc, char **argv, options *o)
             break;
         case 'o': o->output = optarg; break;
         case 'h': usage(stdout); return 1;
-        case ':': fprintf(stderr, "gcsim catalog: %s needs a value\n", argv[optind - 1]); return -1;
-        default:
-            fprintf(stderr, "gcsim catalog: unknown option \"%s\" (see gcsim catalog --help)\n",
-                    argv[optind - 1]);
-            return -1;
+        default: return cli_option_error("catalog", ch, argv);
         }
     }
     if (optind < argc) {

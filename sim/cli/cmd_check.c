@@ -80,13 +80,7 @@ static int parse_options(int argc, char **argv, check_options *o)
         case 'h':
             check_usage(stdout);
             return 1;
-        case ':':
-            fprintf(stderr, "gcsim check: %s needs a value\n", argv[optind - 1]);
-            return -1;
-        default:
-            fprintf(stderr, "gcsim check: unknown option \"%s\" (see gcsim check --help)\n",
-                    argv[optind - 1]);
-            return -1;
+        default: return cli_option_error("check", ch, argv);
         }
     }
     if (optind < argc) {

@@ -132,13 +132,7 @@ static int parse_options(int argc, char **argv, compress_options *o)
             break;
         case 'o': o->output = optarg; break;
         case 'h': compress_usage(stdout); return 1;
-        case ':':
-            fprintf(stderr, "gcsim compress: %s needs a value\n", argv[optind - 1]);
-            return -1;
-        default:
-            fprintf(stderr, "gcsim compress: unknown option \"%s\" (see gcsim compress --help)\n",
-                    argv[optind - 1]);
-            return -1;
+        default: return cli_option_error("compress", ch, argv);
         }
     }
     if (optind < argc) {

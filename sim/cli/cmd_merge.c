@@ -31,13 +31,7 @@ int cmd_merge(int argc, char **argv)
         switch (ch) {
         case 'o': output = optarg; break;
         case 'h': merge_usage(stdout); return EXIT_OK;
-        case ':':
-            fprintf(stderr, "gcsim merge: %s needs a value\n", argv[optind - 1]);
-            return EXIT_BAD_INPUT;
-        default:
-            fprintf(stderr, "gcsim merge: unknown option \"%s\" (see gcsim merge --help)\n",
-                    argv[optind - 1]);
-            return EXIT_BAD_INPUT;
+        default: cli_option_error("merge", ch, argv); return EXIT_BAD_INPUT;
         }
     }
     if (optind >= argc) {

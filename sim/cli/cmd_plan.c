@@ -299,13 +299,7 @@ static int parse_options(int argc, char **argv, plan_options *o)
         case 'h':
             plan_usage(stdout);
             return 1;
-        case ':':
-            fprintf(stderr, "gcsim plan: %s needs a value\n", argv[optind - 1]);
-            return -1;
-        default:
-            fprintf(stderr, "gcsim plan: unknown option \"%s\" (see gcsim plan --help)\n",
-                    argv[optind - 1]);
-            return -1;
+        default: return cli_option_error("plan", ch, argv);
         }
     }
     if (cli_groups_finish(&groups, "plan"))

@@ -51,11 +51,7 @@ static int parse(int argc, char **argv, options *o)
         case 's': o->script = optarg; break;
         case 't': o->title = optarg; break;
         case 'h': usage(stdout); return 1;
-        case ':': fprintf(stderr, "gcsim plot: %s needs a value\n", argv[optind - 1]); return -1;
-        default:
-            fprintf(stderr, "gcsim plot: unknown option \"%s\" (see gcsim plot --help)\n",
-                    argv[optind - 1]);
-            return -1;
+        default: return cli_option_error("plot", ch, argv);
         }
     }
     if (optind >= argc) {

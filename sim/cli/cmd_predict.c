@@ -272,13 +272,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         case 'h':
             predict_usage(stdout);
             return 1;
-        case ':':
-            fprintf(stderr, "gcsim predict: %s needs a value\n", argv[optind - 1]);
-            return -1;
-        default:
-            fprintf(stderr, "gcsim predict: unknown option \"%s\" (see gcsim predict --help)\n",
-                    argv[optind - 1]);
-            return -1;
+        default: return cli_option_error("predict", ch, argv);
         }
     }
     if (cli_training_compute_conflict("predict", o->run.mfu, o->run.step_time_s) ||

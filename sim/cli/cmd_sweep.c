@@ -200,14 +200,7 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         case 'h':
             sweep_usage(stdout);
             return 1;
-        case ':':
-            snprintf(msg, sizeof msg, "%s needs a value", argv[optind - 1]);
-            bad = 1;
-            break;
-        default:
-            snprintf(msg, sizeof msg, "unknown option \"%s\" (see gcsim sweep --help)", argv[optind - 1]);
-            bad = 1;
-            break;
+        default: return cli_option_error("sweep", ch, argv);
         }
         if (bad) {
             fprintf(stderr, "gcsim sweep: %s\n", msg);

@@ -183,12 +183,7 @@ static int parse_options(int argc, char **argv, train_options *o)
         case 'h':
             train_usage(stdout);
             return 1;
-        case ':':
-            fprintf(stderr, "gcsim train: %s needs a value\n", argv[optind - 1]);
-            return -1;
-        default:
-            fprintf(stderr, "gcsim train: unknown option \"%s\" (see gcsim train --help)\n", argv[optind - 1]);
-            return -1;
+        default: return cli_option_error("train", ch, argv);
         }
     }
     if (optind < argc) {
