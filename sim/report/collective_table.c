@@ -62,7 +62,7 @@ report *collective_table(const collective_request *o, const gcsim_platform *plat
     gcsim_collective forced = o->forced;
     int max_gpus = o->gpus[o->n_gpus - 1];
     char msg[1024];
-    report *r = report_new();
+    report *r = report_new_for_file("collective");
     int col[10];
     col[0] = report_column(r, "size_bytes", "size (B)", 0);
     col[1] = report_column(r, "count", "count", 0);

@@ -34,7 +34,7 @@ report *plan_table_rows(const plan_problem *pb, const char *const *names,
                             const plan_candidate *rows, int n, bool feasible,
                             const conv_factor *conv)
 {
-    report *r = report_new();
+    report *r = report_new_for_file("plan");
     int c_rank = report_column(r, "rank", "#", 0);
     int c_pf = report_column(r, "platform", "platform", 0);
     int c_gpus = report_column(r, "gpus", "GPUs", 0);
