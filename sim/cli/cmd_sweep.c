@@ -20,6 +20,7 @@
 #include "cli_groups.h"
 #include "sharding.h"
 #include "sweep_lists.h"
+#include "sweep_values.h"
 #include "sweep_output.h"
 #include "sweep_progress.h"
 #include "sweep_rows.h"
@@ -233,52 +234,8 @@ static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *
                        .optimizer = o->run.optimizer};
     if (sweep_space_load(s, &in, cache, &err))
         goto fail;
-    for (int k = 0; k < o->collectives.n; k++)
-        if (gcsim_collective_parse(o->collectives.items[k], &s->collectives[k])) {
-            fprintf(stderr, "gcsim sweep: --collective: unknown collective \"%s\" (terngrad, ring, "
-                            "halving-doubling, tree, double-tree, hierarchical, nvls, ps, allgather, dgc-paper)\n",
-                    o->collectives.items[k]);
-            return -1;
-        }
-    for (int k = 0; k < o->scalings.n; k++) {
-        const char *t = o->scalings.items[k];
-        if (strcmp(t, "strong") && strcmp(t, "weak")) {
-            fprintf(stderr, "gcsim sweep: --scaling: expected strong or weak, got \"%s\"\n", t);
-            return -1;
-        }
-        s->scalings[k] = strcmp(t, "strong") == 0 ? SCALING_STRONG : SCALING_WEAK;
-    }
-    for (int k = 0; k < o->batches.n; k++) {
-        long long b;
-        if (!cli_parse_int(o->batches.items[k], 1, 1 << 24, &b)) {
-            fprintf(stderr, "gcsim sweep: --batch: expected a positive integer, got \"%s\"\n",
-                    o->batches.items[k]);
-            return -1;
-        }
-        s->batches[k] = (int)b;
-    }
-    s->n_engines = 0;
-    if (!o->engines.n)
-        s->engines[s->n_engines++] = ENGINE_ANALYTIC;
-    for (int k = 0; k < o->engines.n; k++) {
-        gcsim_engine e;
-        if (engine_parse(o->engines.items[k], &e)) {
-            fprintf(stderr, "gcsim sweep: --engine: expected analytic, des or both, got \"%s\"\n",
-                    o->engines.items[k]);
-            return -1;
-        }
-        if (e != ENGINE_ANALYTIC && !engine_des_available()) {
-            fprintf(stderr, "gcsim sweep: --engine %s: this build has no SimGrid engine\n",
-                    o->engines.items[k]);
-            return -1;
-        }
-        if (e == ENGINE_BOTH) {
-            s->engines[s->n_engines++] = ENGINE_ANALYTIC;
-            s->engines[s->n_engines++] = ENGINE_DES;
-        } else {
-            s->engines[s->n_engines++] = e;
-        }
-    }
+    if (sweep_values_parse(s, &o->collectives, &o->scalings, &o->batches, &o->engines, &err))
+        goto fail;
     for (int p = 0; p < s->n_platforms; p++) {
         if (o->gpus) {
             s->n_gpus[p] = cli_parse_gpu_list(o->gpus, s->gpus[p], MAX_GPU_COUNTS, msg, sizeof msg);
