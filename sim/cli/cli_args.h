@@ -12,12 +12,7 @@
 bool cli_parse_int(const char *text, long long min, long long max, long long *out);
 bool cli_parse_double(const char *text, double min, double max, double *out);
 
-/* A list of GPU counts: "1,2,4,8", with "..." continuing a geometric (or arithmetic)
- * progression up to the next value: "1,2,4,...,512", "8,16,...,64", "1,2,3,...,8".
- * Values must be >= 1 and strictly increasing. Fills at most max_counts values; returns
- * the number, or -1 with a message in err. */
-int cli_parse_gpu_list(const char *text, int *counts, int max_counts, char *err,
-                       unsigned long err_len);
+/* A list of GPU counts: gpu_list_parse (sim/planning/gpu_list.h). */
 
 /* getopt_long, with long option names taken only in full: getopt_long accepts any unique
  * prefix (--gpu for --gpus, --plat for --platform), which reads a typo as another option

@@ -13,6 +13,7 @@
 #include "breakeven_table.h"
 #include "case_options.h"
 #include "cli_args.h"
+#include "gpu_list.h"
 #include "cli_files.h"
 #include "cli_training.h"
 #include "cli_convergence.h"
@@ -175,7 +176,7 @@ int cmd_breakeven(int argc, char **argv)
         goto done_opts;
     int counts[MAX_GPU_COUNTS] = {64}, n_counts = 1;
     char msg[256];
-    if (o.gpus && (n_counts = cli_parse_gpu_list(o.gpus, counts, MAX_GPU_COUNTS, msg, sizeof msg)) < 0) {
+    if (o.gpus && (n_counts = gpu_list_parse(o.gpus, counts, MAX_GPU_COUNTS, msg, sizeof msg)) < 0) {
         fprintf(stderr, "gcsim breakeven: %s\n", msg);
         goto done;
     }

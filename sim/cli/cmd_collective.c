@@ -8,6 +8,7 @@
 
 #include "analytic.h"
 #include "cli_args.h"
+#include "gpu_list.h"
 #include "cli_groups.h"
 #include "cli_files.h"
 #include "collectives.h"
@@ -90,7 +91,7 @@ static int parse_options(int argc, char **argv, collective_options *o)
             break;
         case 'g': {
             char msg[256];
-            o->gpu_counts = cli_parse_gpu_list(optarg, o->gpus, MAX_GPU_COUNTS, msg, sizeof msg);
+            o->gpu_counts = gpu_list_parse(optarg, o->gpus, MAX_GPU_COUNTS, msg, sizeof msg);
             if (o->gpu_counts < 0) {
                 fprintf(stderr, "gcsim collective: %s\n", msg);
                 return EXIT_BAD_INPUT;

@@ -11,6 +11,7 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "gpu_list.h"
 #include "cli_files.h"
 #include "cli_training.h"
 #include "cli_groups.h"
@@ -429,7 +430,7 @@ int cmd_plan(int argc, char **argv)
             fprintf(stderr, "gcsim plan: out of memory\n");
             goto done;
         }
-        pb.n_gpus = cli_parse_gpu_list(o.gpus, gpus, PLAN_MAX_GPU_COUNTS, msg, sizeof msg);
+        pb.n_gpus = gpu_list_parse(o.gpus, gpus, PLAN_MAX_GPU_COUNTS, msg, sizeof msg);
         if (pb.n_gpus < 0) {
             fprintf(stderr, "gcsim plan: %s\n", msg);
             goto done;

@@ -14,6 +14,7 @@
 #include "predict_report.h"
 #include "predict_rows.h"
 #include "cli_args.h"
+#include "gpu_list.h"
 #include "cli_files.h"
 #include "cli_training.h"
 #include "cli_groups.h"
@@ -405,7 +406,7 @@ int cmd_predict(int argc, char **argv)
     int counts[MAX_GPU_COUNTS], n_counts, listed[MAX_GPU_COUNTS];
     char msg[1024]; /* output messages quote the path: 256 bytes cut the reason off */
     if (o.gpus) {
-        n_counts = cli_parse_gpu_list(o.gpus, counts, MAX_GPU_COUNTS, msg, sizeof msg);
+        n_counts = gpu_list_parse(o.gpus, counts, MAX_GPU_COUNTS, msg, sizeof msg);
         if (n_counts < 0) {
             fprintf(stderr, "gcsim predict: %s\n", msg);
             goto done;

@@ -11,6 +11,7 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "gpu_list.h"
 #include "cli_files.h"
 #include "cli_training.h"
 #include "codec.h"
@@ -238,7 +239,7 @@ static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *
         goto fail;
     for (int p = 0; p < s->n_platforms; p++) {
         if (o->gpus) {
-            s->n_gpus[p] = cli_parse_gpu_list(o->gpus, s->gpus[p], MAX_GPU_COUNTS, msg, sizeof msg);
+            s->n_gpus[p] = gpu_list_parse(o->gpus, s->gpus[p], MAX_GPU_COUNTS, msg, sizeof msg);
             if (s->n_gpus[p] < 0) {
                 fprintf(stderr, "gcsim sweep: %s\n", msg);
                 return -1;

@@ -44,7 +44,7 @@ long long plan_search_domain(const plan_problem *pb, const gcsim_platform *pf, i
     d->whole_nodes = pb->whole_nodes;
     if (!pb->gpus)
         return plan_domain_size(d);
-    /* a --gpus list: ascending and distinct (cli_parse_gpu_list), filtered by whole_nodes */
+    /* a --gpus list: ascending and distinct (gpu_list_parse), filtered by whole_nodes */
     long long n = 0;
     for (int k = 0; k < pb->n_gpus; k++)
         if (!pb->whole_nodes || pb->gpus[k] <= pf->gpus_per_node ||
