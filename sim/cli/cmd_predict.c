@@ -12,6 +12,7 @@
 #include "case_options.h"
 #include "predict_phases.h"
 #include "predict_report.h"
+#include "predict_counts.h"
 #include "predict_rows.h"
 #include "cli_args.h"
 #include "gpu_list.h"
@@ -404,33 +405,14 @@ int cmd_predict(int argc, char **argv)
                 ss.unimplemented);
 
     int counts[MAX_GPU_COUNTS], n_counts, listed[MAX_GPU_COUNTS];
-    char msg[1024]; /* output messages quote the path: 256 bytes cut the reason off */
-    if (o.gpus) {
-        n_counts = gpu_list_parse(o.gpus, counts, MAX_GPU_COUNTS, msg, sizeof msg);
-        if (n_counts < 0) {
-            fprintf(stderr, "gcsim predict: %s\n", msg);
-            goto done;
-        }
-    } else if (o.timeline || o.buckets || o.tensors || o.steps) {
-        /* One count is needed: two machines (one when the platform has one), enough to show
-         * both intra- and inter-machine transfers in a trace of readable size. */
-        int machines = platform.nodes < 2 ? platform.nodes : 2;
-        counts[0] = machines * platform.gpus_per_node;
-        n_counts = 1;
-        fprintf(stderr, "gcsim predict: %s without --gpus: %d GPUs (%d machine%s of %d)\n",
-                o.timeline ? "--timeline" : o.buckets ? "--buckets" : o.steps ? "--steps" : "--tensors",
-                counts[0], machines,
-                machines == 1 ? "" : "s", platform.gpus_per_node);
-    } else {
-        /* powers of two up to the platform's size, and its size: sweep's default */
-        n_counts = sweep_default_gpus((long long)platform.nodes * platform.gpus_per_node, counts,
-                                      MAX_GPU_COUNTS);
-    }
-    if ((o.timeline || o.buckets || o.tensors || o.steps) && n_counts != 1) {
-        fprintf(stderr, "gcsim predict: %s needs exactly one GPU count in --gpus\n",
-                o.timeline ? "--timeline" : o.buckets ? "--buckets" : o.steps ? "--steps" : "--tensors");
-        goto done;
-    }
+    const char *one_table = o.timeline ? "--timeline" : o.buckets ? "--buckets"
+                            : o.steps ? "--steps" : o.tensors ? "--tensors" : NULL;
+    char note[160];
+    if ((n_counts = predict_counts(&platform, o.gpus, one_table, counts, MAX_GPU_COUNTS, note,
+                                   sizeof note, &err)) < 0)
+        goto fail;
+    if (note[0])
+        fprintf(stderr, "gcsim predict: %s\n", note);
     if (o.buckets && o.run.engine == ENGINE_ANALYTIC) {
         fprintf(stderr, "gcsim predict: --buckets needs --engine des or both\n");
         goto done;
