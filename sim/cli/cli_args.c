@@ -25,6 +25,29 @@ bool cli_parse_double(const char *text, double min, double max, double *out)
     return gcsim_plain_double(text, min, max, out);
 }
 
+static int refuse(const char *cmd, const char *name, const char *what, const char *arg)
+{
+    fprintf(stderr, "gcsim %s: %s: expected %s, got \"%s\"\n", cmd, name, what, arg);
+    return -1;
+}
+
+int cli_int_option(const char *cmd, const char *name, const char *arg, long long min,
+                   long long max, const char *what, long long *out)
+{
+    return cli_parse_int(arg, min, max, out) ? 0 : refuse(cmd, name, what, arg);
+}
+
+int cli_num_option(const char *cmd, const char *name, const char *arg, double min, double max,
+                   const char *what, double *out)
+{
+    return cli_parse_double(arg, min, max, out) ? 0 : refuse(cmd, name, what, arg);
+}
+
+int cli_format_option(const char *cmd, const char *arg, report_format *out)
+{
+    return report_format_parse(arg, out) ? refuse(cmd, "--format", "table, json or csv", arg) : 0;
+}
+
 /* The argv word of the option getopt_long has just returned: the one before optind, or
  * the one before that when its value was the separate next word. */
 static int option_word(char **argv)

@@ -8,9 +8,20 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "report.h"
+
 /* A strictly parsed integer in [min, max]. */
 bool cli_parse_int(const char *text, long long min, long long max, long long *out);
 bool cli_parse_double(const char *text, double min, double max, double *out);
+
+/* An option's number, as cli_parse_int / cli_parse_double read it: 0, or -1 after
+ * "gcsim CMD: NAME: expected WHAT, got "ARG"" on stderr (one wording for every command). */
+int cli_int_option(const char *cmd, const char *name, const char *arg, long long min,
+                   long long max, const char *what, long long *out);
+int cli_num_option(const char *cmd, const char *name, const char *arg, double min, double max,
+                   const char *what, double *out);
+/* --format table, json or csv (report.h): 0, or -1 after the same kind of message. */
+int cli_format_option(const char *cmd, const char *arg, report_format *out);
 
 /* A list of GPU counts: gpu_list_parse (sim/planning/gpu_list.h). */
 

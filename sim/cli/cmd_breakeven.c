@@ -96,8 +96,8 @@ static int parse(int argc, char **argv, options *o)
             snprintf(msg, sizeof msg, "--batch: expected a positive integer, got \"%s\"", optarg);
             break;
         case 'f':
-            bad = report_format_parse(optarg, &o->format) != 0;
-            snprintf(msg, sizeof msg, "--format: expected table, json or csv, got \"%s\"", optarg);
+            if (cli_format_option("breakeven", optarg, &o->format))
+                return -1;
             break;
         case 1000:
             if (cli_training_precision("breakeven", optarg, &o->run.precision))

@@ -138,11 +138,8 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
             break;
         }
         case 'f':
-            if (report_format_parse(optarg, &o->format)) {
-                fprintf(stderr, "gcsim calibrate: --format: expected table, json or csv, got "
-                                "\"%s\"\n", optarg);
+            if (cli_format_option("calibrate", optarg, &o->format))
                 return EXIT_BAD_INPUT;
-            }
             break;
         case 'h': calibrate_usage(stdout); return EXIT_OK;
         default: cli_option_error("calibrate", ch, argv); return EXIT_BAD_INPUT;

@@ -44,11 +44,8 @@ static int parse(int argc, char **argv, options *o)
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "catalog")) != -1) {
         switch (ch) {
         case 'f':
-            if (report_format_parse(optarg, &o->format)) {
-                fprintf(stderr, "gcsim catalog: --format: expected table, json or csv, got "
-                                "\"%s\"\n", optarg);
+            if (cli_format_option("catalog", optarg, &o->format))
                 return -1;
-            }
             break;
         case 'o': o->output = optarg; break;
         case 'h': usage(stdout); return 1;

@@ -72,10 +72,8 @@ static int parse_options(int argc, char **argv, check_options *o)
             break;
         }
         case 'f':
-            if (report_format_parse(optarg, &o->format)) {
-                fprintf(stderr, "gcsim check: --format: expected table, json or csv, got \"%s\"\n", optarg);
+            if (cli_format_option("check", optarg, &o->format))
                 return -1;
-            }
             break;
         case 'h':
             check_usage(stdout);

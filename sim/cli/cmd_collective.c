@@ -129,10 +129,8 @@ static int parse_options(int argc, char **argv, collective_options *o)
             }
             break;
         case 'f':
-            if (report_format_parse(optarg, &o->format)) {
-                fprintf(stderr, "gcsim collective: --format: expected table, json or csv, got \"%s\"\n", optarg);
+            if (cli_format_option("collective", optarg, &o->format))
                 return EXIT_BAD_INPUT;
-            }
             break;
         case 'h': collective_usage(stdout); return EXIT_OK;
         default:

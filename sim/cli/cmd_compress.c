@@ -115,20 +115,15 @@ static int parse_options(int argc, char **argv, compress_options *o)
             o->seeds = (int)v;
             break;
         case 's':
-            if (!cli_parse_int(optarg, 0, (long long)(~0ull >> 1), &o->seed)) {
-                fprintf(stderr, "gcsim compress: --seed: expected a non-negative integer, got "
-                                "\"%s\"\n", optarg);
+            if (cli_int_option("compress", "--seed", optarg, 0, (long long)(~0ull >> 1),
+                               "a non-negative integer", &o->seed))
                 return -1;
-            }
             break;
         case 'p': o->per_layer = 1; break;
         case 'q': o->quiet = 1; break;
         case 'f':
-            if (report_format_parse(optarg, &o->format)) {
-                fprintf(stderr, "gcsim compress: --format: expected table, json or csv, got "
-                                "\"%s\"\n", optarg);
+            if (cli_format_option("compress", optarg, &o->format))
                 return -1;
-            }
             break;
         case 'o': o->output = optarg; break;
         case 'h': compress_usage(stdout); return 1;

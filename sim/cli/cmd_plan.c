@@ -196,16 +196,13 @@ static int parse_options(int argc, char **argv, plan_options *o)
             o->run.scaling = strcmp(optarg, "strong") == 0 ? SCALING_STRONG : SCALING_WEAK;
             break;
         case 'b':
-            if (!cli_parse_int(optarg, 1, 1 << 24, &o->run.batch)) {
-                fprintf(stderr, "gcsim plan: --batch: expected a positive integer, got \"%s\"\n", optarg);
+            if (cli_int_option("plan", "--batch", optarg, 1, 1 << 24,
+                               "a positive integer", &o->run.batch))
                 return -1;
-            }
             break;
         case 't':
-            if (!cli_parse_int(optarg, 0, 1 << 30, &o->top)) {
-                fprintf(stderr, "gcsim plan: --top: expected a count (0: all), got \"%s\"\n", optarg);
+            if (cli_int_option("plan", "--top", optarg, 0, 1 << 30, "a count (0: all)", &o->top))
                 return -1;
-            }
             break;
         case 'e':
             if (engine_parse(optarg, &o->run.engine) || o->run.engine == ENGINE_BOTH) {
@@ -218,10 +215,8 @@ static int parse_options(int argc, char **argv, plan_options *o)
             }
             break;
         case 'f':
-            if (report_format_parse(optarg, &o->format)) {
-                fprintf(stderr, "gcsim plan: --format: expected table, json or csv, got \"%s\"\n", optarg);
+            if (cli_format_option("plan", optarg, &o->format))
                 return -1;
-            }
             break;
         case 1000: /* "all" stays a word: its HSDP groups depend on the platforms */
             if (sweep_list_add(&o->shardings, optarg, "--sharding", msg, sizeof msg)) {
@@ -240,11 +235,9 @@ static int parse_options(int argc, char **argv, plan_options *o)
             break;
         }
         case 1011:
-            if (!cli_parse_int(optarg, 1, 1LL << 40, &o->global_batch)) {
-                fprintf(stderr, "gcsim plan: --global-batch: expected a positive integer "
-                                "(samples per optimizer step), got \"%s\"\n", optarg);
+            if (cli_int_option("plan", "--global-batch", optarg, 1, 1LL << 40,
+                               "a positive integer (samples per optimizer step)", &o->global_batch))
                 return -1;
-            }
             break;
         case 1012:
             if (parse_positive("--tokens-per-step", optarg, &o->tokens_per_step))

@@ -215,22 +215,18 @@ static int parse_options(int argc, char **argv, predict_options *o)
             }
             break;
         case 'f':
-            if (report_format_parse(optarg, &o->format)) {
-                fprintf(stderr, "gcsim predict: --format: expected table, json or csv, got \"%s\"\n", optarg);
+            if (cli_format_option("predict", optarg, &o->format))
                 return -1;
-            }
             break;
         case 'b':
-            if (!cli_parse_int(optarg, 1, 1 << 24, &o->run.batch)) {
-                fprintf(stderr, "gcsim predict: --batch: expected a positive integer, got \"%s\"\n", optarg);
+            if (cli_int_option("predict", "--batch", optarg, 1, 1 << 24,
+                               "a positive integer", &o->run.batch))
                 return -1;
-            }
             break;
         case 'S':
-            if (!cli_parse_int(optarg, 1, 1 << 20, &o->run.ps_shards)) {
-                fprintf(stderr, "gcsim predict: --ps-shards: expected a positive integer, got \"%s\"\n", optarg);
+            if (cli_int_option("predict", "--ps-shards", optarg, 1, 1 << 20,
+                               "a positive integer", &o->run.ps_shards))
                 return -1;
-            }
             break;
         case 'B':
             if (!gcsim_parse_whole_bytes(optarg, &o->run.bucket_bytes)) {

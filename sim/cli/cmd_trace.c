@@ -43,11 +43,8 @@ int cmd_trace(int argc, char **argv)
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "trace info")) != -1) {
         switch (ch) {
         case 'f':
-            if (report_format_parse(optarg, &format)) {
-                fprintf(stderr, "gcsim trace info: --format: expected table, json or csv, got "
-                                "\"%s\"\n", optarg);
+            if (cli_format_option("trace info", optarg, &format))
                 return EXIT_BAD_INPUT;
-            }
             break;
         case 'o': output = optarg; break;
         case 'h': trace_usage(stdout); return EXIT_OK;

@@ -91,78 +91,64 @@ static int parse_options(int argc, char **argv, train_options *o)
             }
             break;
         case 'w':
-            if (!cli_parse_int(optarg, 1, 4096, &v)) {
-                fprintf(stderr, "gcsim train: --workers: expected an integer in 1..4096, got \"%s\"\n", optarg);
+            if (cli_int_option("train", "--workers", optarg, 1, 4096, "an integer in 1..4096", &v))
                 return -1;
-            }
             o->cfg.workers = (int)v;
             break;
         case 'c': o->cfg.compressor = optarg; break;
         case 'e':
-            if (!cli_parse_int(optarg, 1, 10000, &v)) {
-                fprintf(stderr, "gcsim train: --epochs: expected an integer in 1..10000, got \"%s\"\n", optarg);
+            if (cli_int_option("train", "--epochs", optarg, 1, 10000, "an integer in 1..10000", &v))
                 return -1;
-            }
             o->cfg.epochs = (int)v;
             break;
         case 'b':
-            if (!cli_parse_int(optarg, 1, 60000, &v)) {
-                fprintf(stderr, "gcsim train: --batch: expected an integer in 1..60000, got \"%s\"\n", optarg);
+            if (cli_int_option("train", "--batch", optarg, 1, 60000, "an integer in 1..60000", &v))
                 return -1;
-            }
             o->cfg.batch = (int)v;
             break;
         case 'l':
-            if (!cli_parse_double(optarg, 1e-12, 1e3, &o->cfg.lr)) {
-                fprintf(stderr, "gcsim train: --lr: expected a positive number, got \"%s\"\n", optarg);
+            if (cli_num_option("train", "--lr", optarg, 1e-12, 1e3,
+                               "a positive number", &o->cfg.lr))
                 return -1;
-            }
             break;
         case 's':
-            if (!cli_parse_int(optarg, 0, (long long)(~0ull >> 1), &v)) {
-                fprintf(stderr, "gcsim train: --seed: expected a non-negative integer, got \"%s\"\n", optarg);
+            if (cli_int_option("train", "--seed", optarg, 0, (long long)(~0ull >> 1),
+                               "a non-negative integer", &v))
                 return -1;
-            }
             o->cfg.seed = (uint64_t)v;
             break;
         case 'M':
-            if (!cli_parse_double(optarg, 0.0, 0.999999, &o->cfg.momentum)) {
-                fprintf(stderr, "gcsim train: --momentum: expected a number in [0, 1), got \"%s\"\n", optarg);
+            if (cli_num_option("train", "--momentum", optarg, 0.0, 0.999999,
+                               "a number in [0, 1)", &o->cfg.momentum))
                 return -1;
-            }
             break;
         case 'W':
-            if (!cli_parse_double(optarg, 0.0, 1.0, &o->cfg.weight_decay)) {
-                fprintf(stderr, "gcsim train: --weight-decay: expected a number in [0, 1], got \"%s\"\n", optarg);
+            if (cli_num_option("train", "--weight-decay", optarg, 0.0, 1.0,
+                               "a number in [0, 1]", &o->cfg.weight_decay))
                 return -1;
-            }
             break;
         case 'a':
-            if (!cli_parse_double(optarg, 1e-9, 1.0, &o->cfg.target_accuracy)) {
-                fprintf(stderr, "gcsim train: --target-accuracy: expected a fraction in (0, 1], got \"%s\"\n", optarg);
+            if (cli_num_option("train", "--target-accuracy", optarg, 1e-9, 1.0,
+                               "a fraction in (0, 1]", &o->cfg.target_accuracy))
                 return -1;
-            }
             break;
         case 'E':
-            if (!cli_parse_int(optarg, 0, 1LL << 40, &v)) {
-                fprintf(stderr, "gcsim train: --eval-every: expected a non-negative integer, got \"%s\"\n", optarg);
+            if (cli_int_option("train", "--eval-every", optarg, 0, 1LL << 40,
+                               "a non-negative integer", &v))
                 return -1;
-            }
             o->cfg.eval_every = (long)v;
             break;
         case 'X': o->cfg.stop_at_target = 1; break;
         case 'd': o->data_dir = optarg; break;
         case 'L':
-            if (!cli_parse_int(optarg, 1, 1LL << 40, &o->limit_train)) {
-                fprintf(stderr, "gcsim train: --limit-train: expected a positive integer, got \"%s\"\n", optarg);
+            if (cli_int_option("train", "--limit-train", optarg, 1, 1LL << 40,
+                               "a positive integer", &o->limit_train))
                 return -1;
-            }
             break;
         case 'T':
-            if (!cli_parse_int(optarg, 1, 1LL << 40, &o->limit_test)) {
-                fprintf(stderr, "gcsim train: --limit-test: expected a positive integer, got \"%s\"\n", optarg);
+            if (cli_int_option("train", "--limit-test", optarg, 1, 1LL << 40,
+                               "a positive integer", &o->limit_test))
                 return -1;
-            }
             break;
         case 'D': o->cfg.dump_dir = optarg; break;
         case 'S':
@@ -174,10 +160,8 @@ static int parse_options(int argc, char **argv, train_options *o)
             o->has_dump_steps = 1;
             break;
         case 'f':
-            if (report_format_parse(optarg, &o->format)) {
-                fprintf(stderr, "gcsim train: --format: expected table, json or csv, got \"%s\"\n", optarg);
+            if (cli_format_option("train", optarg, &o->format))
                 return -1;
-            }
             break;
         case 'o': o->output = optarg; break;
         case 'h':
