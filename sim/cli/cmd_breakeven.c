@@ -17,6 +17,7 @@
 #include "cli_files.h"
 #include "cli_training.h"
 #include "cli_convergence.h"
+#include "convergence_factors.h"
 #include "codec.h"
 #include "commands.h"
 #include "report.h"
@@ -208,10 +209,9 @@ int cmd_breakeven(int argc, char **argv)
         for (int ci = 0; ci < o.compressors.n; ci++)
             if (!sweep_cache_payload(cache, m, o.compressors.items[ci], &err))
                 goto fail;
-        if (cli_convergence_factors("breakeven", o.convergence, m->name,
-                                    (const char *const *)o.compressors.items, o.compressors.n, 0,
-                                    conv))
-            goto done;
+        if (convergence_factors(o.convergence, m->name, (const char *const *)o.compressors.items,
+                                o.compressors.n, 0, conv, &err))
+            goto fail;
         if (mi == 0)
             convergence_notes_report(r, o.convergence, (const char *const *)o.compressors.items,
                                   o.compressors.n, conv);

@@ -16,6 +16,7 @@
 #include "cli_training.h"
 #include "cli_groups.h"
 #include "cli_convergence.h"
+#include "convergence_factors.h"
 #include "codec.h"
 #include "commands.h"
 #include "exchange_best.h"
@@ -411,10 +412,9 @@ int cmd_plan(int argc, char **argv)
         fprintf(stderr, "gcsim plan: out of memory\n");
         goto done;
     }
-    if (cli_convergence_factors("plan", o.convergence, model->name,
-                                (const char *const *)o.compressors.items, pb.n_compressors, 0,
-                                conv))
-        goto done;
+    if (convergence_factors(o.convergence, model->name, (const char *const *)o.compressors.items,
+                            pb.n_compressors, 0, conv, &err))
+        goto fail;
     pb.conv = conv;
     if (plan_inputs_load_stacks(&pb, &loaded, cache, &in, &err))
         goto fail;

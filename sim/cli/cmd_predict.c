@@ -38,6 +38,7 @@
 #include "stack.h"
 #include "units.h"
 #include "cli_convergence.h"
+#include "convergence_factors.h"
 #include "cli_fabric.h"
 #include "cli_goodput.h"
 
@@ -544,8 +545,8 @@ print:
     if (o.convergence_given) {
         conv_factor cf;
         const char *spec = plan.spec;
-        if (cli_convergence_factors("predict", o.convergence, model.name, &spec, 1, 0, &cf))
-            goto done;
+        if (convergence_factors(o.convergence, model.name, &spec, 1, 0, &cf, &err))
+            goto fail;
         convergence_notes_report(r, o.convergence, &spec, 1, &cf);
         convergence_notes_meta(r, &cf, max_gpus);
     }
