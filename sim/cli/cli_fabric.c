@@ -5,8 +5,6 @@
 #include <string.h>
 
 #include "cli_args.h"
-#include "fabric_notes.h"
-#include "report.h"
 
 int cli_fabric_load(const char *cmd, const char *arg, cli_fabric_options *o)
 {
@@ -133,9 +131,4 @@ int cli_fabric_apply(const char *cmd, const cli_fabric_options *o, gcsim_platfor
     p->background.fraction = o->fraction;
     p->background.links = links;
     return 0;
-}
-
-void cli_fabric_report(report *r, const gcsim_platform *p)
-{
-    fabric_notes_report(r, p);
 }

@@ -70,10 +70,7 @@ int cli_fabric_links(const char *cmd, const char *arg, cli_fabric_options *o);
 int cli_fabric_check(const char *cmd, const cli_fabric_options *o);
 /* Sets p->background (nothing without a load); refuses leaf links on a star. */
 int cli_fabric_apply(const char *cmd, const cli_fabric_options *o, gcsim_platform *p);
-/* The notes and meta fields of whichever of these p carries (background load, ECMP,
- * jitter), as `collective` and `predict` report them (sim/report/fabric_notes.h). */
-struct report;
-void cli_fabric_report(struct report *r, const gcsim_platform *p);
+/* Their notes and meta fields: fabric_notes_report (sim/report/fabric_notes.h). */
 
 
 #endif

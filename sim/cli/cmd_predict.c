@@ -538,7 +538,7 @@ print:
     predict_view v = {.c = &shown, .exchange_best = o.exchange_best,
                       .exchange_mixed = o.exchange_mixed};
     predict_report_describe(r, &v, T1_s, &ss, max_gpus);
-    cli_fabric_report(r, &platform);
+    fabric_notes_report(r, &platform);
     interference_note_report(r, &platform, o.run.collective);
     if (search)
         predict_exchange_report(r, search, n_counts, o.exchange_best);
