@@ -11,6 +11,7 @@
 #   row's platform, GPU count, collective and --precision (the same case, built the same way);
 # - on the A100 the best bf16 row is faster than the best fp32 row (bf16 runs the measured
 #   bf16 profile: at 8 GPUs predict gives about 9.7k against 2.1k samples/s);
+# - --best-per platform,precision keeps one row per (platform, precision): 3;
 # - without the list the plan is the one-precision plan (no precision column), and a bad item
 #   (fp8, a name given twice) is refused with exit 2 naming --precision.
 # usage: plan_precision.sh GCSIM SOURCE_DIR WORK_DIR
@@ -60,6 +61,10 @@ if errors:
     sys.exit(1)
 print("ok: %d rows, each = predict at its precision; %s" % (len(rows), skip[:80]))
 PY
+# --best-per platform,precision: one row per (platform, precision) that ran
+n=$("$gcsim" plan $common $pfs --precision fp32,bf16 --target-throughput 1 --top 0 \
+    --best-per platform,precision --format csv 2>/dev/null | tail -n +2 | wc -l)
+[ "$n" -eq 3 ] || bad "--best-per platform,precision: $n rows, expected 3"
 # one precision: as before, no column
 "$gcsim" plan $common $pfs --precision fp32 --target-throughput 1 --format csv > one.csv 2>/dev/null
 head -1 one.csv | grep -q precision && bad "a single --precision adds a precision column"
