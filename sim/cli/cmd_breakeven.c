@@ -10,6 +10,7 @@
 
 #include "analytic.h"
 #include "breakeven_row.h"
+#include "breakeven_report.h"
 #include "breakeven_table.h"
 #include "case_options.h"
 #include "cli_args.h"
@@ -29,8 +30,6 @@
 #include "sweep_lists.h"
 
 #define MAX_GPU_COUNTS 64
-/* The ideal implementation every row is also shown under (platforms/stacks/fused.json). */
-#define IDEAL_STACK "fused"
 
 extern const char gcsim_help_breakeven[]; /* docs/help/breakeven.txt */
 
@@ -169,7 +168,6 @@ int cmd_breakeven(int argc, char **argv)
     int status = EXIT_BAD_INPUT;
     sweep_cache *cache = NULL;
     report *r = NULL;
-    conv_factor *conv = NULL;
     gcsim_error err;
     breakeven_infeasible_log log = {0};
     int n_answered = 0;
@@ -182,79 +180,16 @@ int cmd_breakeven(int argc, char **argv)
         goto done;
     }
     cache = sweep_cache_new(&inputs_loaders);
-    breakeven_table t;
-    r = breakeven_table_new(&t);
-    if (!cache || !r) {
+    if (!cache) {
         gcsim_fail(&err, "out of memory");
         goto fail;
     }
-    conv = calloc((size_t)o.compressors.n, sizeof *conv);
-    if (!conv) {
-        gcsim_fail(&err, "out of memory");
+    breakeven_request q = {.platforms = &o.platforms, .models = &o.models,
+                           .compressors = &o.compressors, .stack = o.stack, .run = &o.run,
+                           .counts = counts, .n_counts = n_counts,
+                           .convergence = o.convergence};
+    if (!(r = breakeven_report(&q, cache, &log, &n_answered, &err)))
         goto fail;
-    }
-    const gcsim_stack *ideal = sweep_cache_stack(cache, IDEAL_STACK, &err);
-    if (!ideal)
-        goto fail;
-    const gcsim_stack *shared = NULL; /* the stack of every row, when they have one */
-    bool one_stack = true;
-    int n_pl = o.platforms.n ? o.platforms.n : 1, n_m = o.models.n ? o.models.n : 1;
-    for (int mi = 0; mi < n_m; mi++) {
-        const gcsim_model *m = sweep_cache_model_as(cache, o.models.n ? o.models.items[mi] : NULL,
-                                                    o.run.precision, o.run.optimizer, &err);
-        const gcsim_payload_plan *fp32 = m ? sweep_cache_payload(cache, m, "none", &err) : NULL;
-        if (!fp32)
-            goto fail;
-        /* A bad spec is a --compressor error: name it before the convergence lookup does. */
-        for (int ci = 0; ci < o.compressors.n; ci++)
-            if (!sweep_cache_payload(cache, m, o.compressors.items[ci], &err))
-                goto fail;
-        if (convergence_factors(o.convergence, m->name, (const char *const *)o.compressors.items,
-                                o.compressors.n, 0, conv, &err))
-            goto fail;
-        if (mi == 0)
-            convergence_notes_report(r, o.convergence, (const char *const *)o.compressors.items,
-                                  o.compressors.n, conv);
-        for (int pi = 0; pi < n_pl; pi++) {
-            const gcsim_platform *p =
-                sweep_cache_platform(cache, o.platforms.n ? o.platforms.items[pi] : NULL, &err);
-            /* as gcsim predict: --stack, else the platform's "stack", else the default */
-            const gcsim_stack *st =
-                p ? sweep_cache_stack(cache, gcsim_stack_choice(o.stack, p), &err) : NULL;
-            if (p && !st)
-                gcsim_stack_blame_platform(o.stack, p, &err);
-            if (!st)
-                goto fail;
-            one_stack = one_stack && (!shared || shared == st);
-            shared = st;
-            for (int g = 0; g < n_counts; g++)
-                for (int ci = 0; ci < o.compressors.n; ci++) {
-                    const gcsim_payload_plan *pl =
-                        sweep_cache_payload(cache, m, o.compressors.items[ci], &err);
-                    breakeven_case bc = {
-                        .c = case_options_case(&o.run, p, m, pl, st, counts[g]), .fp32 = fp32};
-                    conv_factor cf = conv_factor_at(&conv[ci], counts[g]);
-                    breakeven_row answer;
-                    if (!pl)
-                        goto fail;
-                    int row = breakeven_row_answer(&bc, st, ideal, cf.factor, &answer, &err);
-                    if (row < 0)
-                        goto fail;
-                    breakeven_table_keys(r, &t, m->name, p->name, counts[g], pl->spec,
-                                         o.compressors.items[ci], st->name);
-                    if (row > 0) {
-                        breakeven_table_infeasible(r, &t, p->nic.bandwidth_Bps, err.message);
-                        if (breakeven_infeasible_add(&log, pl->spec, counts[g], m->name,
-                                                     p->name, err.message, &err))
-                            goto fail;
-                        continue;
-                    }
-                    n_answered++;
-                    breakeven_table_answer(r, &t, &answer, &cf,
-                                           convergence_source_label(&cf));
-                }
-        }
-    }
     if (!n_answered) {
         /* nothing could run: no table, every row's reason */
         if (log.n == 1) /* the one row: its reason as before issue 46 */
@@ -263,14 +198,12 @@ int cmd_breakeven(int argc, char **argv)
         fprintf(stderr, "gcsim breakeven: none of the %d rows can run\n", log.n);
         goto done;
     }
-    breakeven_table_finish(r, log.n, one_stack ? shared : NULL, o.stack != NULL, ideal);
     status = report_emit(r, o.format, o.output, "breakeven");
     goto done;
 fail:
     fprintf(stderr, "gcsim breakeven: %s\n", err.message);
 done:
     free(log.text);
-    free(conv);
     report_free(r);
     sweep_cache_free(cache);
 done_opts:
