@@ -3,47 +3,32 @@
  * throughput or time-to-train target (within a budget) at the lowest cost or in the
  * shortest time; the configurations ranked. */
 #include <getopt.h>
-#include <math.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "atomic_file.h"
 #include "cli_args.h"
-#include "gpu_list.h"
-#include "cli_files.h"
-#include "cli_training.h"
-#include "cli_groups.h"
 #include "cli_convergence.h"
-#include "convergence_factors.h"
-#include "codec.h"
+#include "cli_files.h"
+#include "cli_groups.h"
+#include "cli_training.h"
 #include "commands.h"
 #include "exchange_best.h"
 #include "inputs.h"
 #include "plan_answer.h"
-#include "plan_rank.h"
-#include "plan_run.h"
-#include "plan_search.h"
-#include "plan_notes.h"
 #include "plan_command.h"
-#include "plan_setup.h"
+#include "plan_notes.h"
 #include "plan_table.h"
-#include "case_options.h"
-#include "mfu.h"
 #include "report.h"
-#include "sweep_case.h"
-#include "roofline.h"
-#include "sharding.h"
-#include "sweep_lists.h"
 #include "report_emit.h"
-
 
 extern const char gcsim_help_plan[]; /* docs/help/plan.txt */
 
 static void plan_usage(FILE *out)
 {
-    static const char *const values[] = {"@DEFAULT_COMPRESSORS@", PLAN_DEFAULT_COMPRESSORS, "@DEFAULT_MICRO_BATCHES@", PLAN_DEFAULT_MICRO_BATCHES, NULL};
+    static const char *const values[] = {"@DEFAULT_COMPRESSORS@", PLAN_DEFAULT_COMPRESSORS,
+                                         "@DEFAULT_MICRO_BATCHES@", PLAN_DEFAULT_MICRO_BATCHES,
+                                         NULL};
     cli_help(out, gcsim_help_plan, values);
 }
 

@@ -88,7 +88,8 @@ double plan_candidate_memory_bytes(const plan_problem *pb, const plan_candidate 
 {
     plan_variant v = plan_problem_variant(pb, c->variant);
     gcsim_memory mem;
-    gcsim_memory_estimate_sharded(plan_variant_model(pb, &v), pb->platforms[c->platform], &v.sharding, c->gpus,
+    gcsim_memory_estimate_sharded(plan_variant_model(pb, &v), pb->platforms[c->platform],
+                                  &v.sharding, c->gpus,
                                   gcsim_samples_per_gpu(pb->scaling, c->r.batch, c->gpus),
                                   v.ckpt.on ? &v.ckpt.policy : NULL, 0.0, &mem);
     return mem.total_bytes;
