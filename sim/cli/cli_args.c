@@ -10,7 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "inputs.h"
 #include "plain_number.h"
+#include "stack.h"
 
 /* One parser of plain decimal numbers for options and configuration (plain_number.h). */
 bool cli_parse_int(const char *text, long long min, long long max, long long *out)
@@ -23,76 +25,27 @@ bool cli_parse_double(const char *text, double min, double max, double *out)
     return gcsim_plain_double(text, min, max, out);
 }
 
-int cli_parse_gpu_list(const char *text, int *counts, int max_counts, char *err,
-                       unsigned long err_len)
+static int refuse(const char *cmd, const char *name, const char *what, const char *arg)
 {
-    char buf[1024];
-    if (strlen(text) >= sizeof buf) {
-        snprintf(err, err_len, "--gpus: list too long");
-        return -1;
-    }
-    strcpy(buf, text);
-    size_t len = strlen(buf);
-    if (len == 0 || buf[0] == ',' || buf[len - 1] == ',' || strstr(buf, ",,")) {
-        snprintf(err, err_len, "--gpus: \"%s\" has an empty item", text);
-        return -1;
-    }
-    int n = 0;
-    bool pending_ellipsis = false;
-    char *save = NULL;
-    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (strcmp(tok, "...") == 0) {
-            if (n < 2 || pending_ellipsis) {
-                snprintf(err, err_len, "--gpus: \"...\" needs two values before it, as in "
-                                       "1,2,4,...,512");
-                return -1;
-            }
-            pending_ellipsis = true;
-            continue;
-        }
-        long long v;
-        if (!cli_parse_int(tok, 1, 1 << 24, &v)) {
-            snprintf(err, err_len, "--gpus: \"%s\" is not a GPU count (a whole number from 1 to "
-                                   "%d)", tok, 1 << 24);
-            return -1;
-        }
-        if (pending_ellipsis) {
-            long long a = counts[n - 2], b = counts[n - 1];
-            bool geometric = a > 0 && b % a == 0 && b / a > 1;
-            for (;;) {
-                long long next = geometric ? b * (b / a) : b + (b - a);
-                if (next >= v)
-                    break;
-                if (n >= max_counts) {
-                    snprintf(err, err_len, "--gpus: more than %d counts", max_counts);
-                    return -1;
-                }
-                counts[n++] = (int)next;
-                a = b;
-                b = next;
-            }
-            pending_ellipsis = false;
-        }
-        if (n > 0 && v <= counts[n - 1]) {
-            snprintf(err, err_len, "--gpus: counts must increase (%lld after %d)", v,
-                     counts[n - 1]);
-            return -1;
-        }
-        if (n >= max_counts) {
-            snprintf(err, err_len, "--gpus: more than %d counts", max_counts);
-            return -1;
-        }
-        counts[n++] = (int)v;
-    }
-    if (pending_ellipsis) {
-        snprintf(err, err_len, "--gpus: \"...\" must be followed by a last value");
-        return -1;
-    }
-    if (n == 0) {
-        snprintf(err, err_len, "--gpus: empty list");
-        return -1;
-    }
-    return n;
+    fprintf(stderr, "gcsim %s: %s: expected %s, got \"%s\"\n", cmd, name, what, arg);
+    return -1;
+}
+
+int cli_int_option(const char *cmd, const char *name, const char *arg, long long min,
+                   long long max, const char *what, long long *out)
+{
+    return cli_parse_int(arg, min, max, out) ? 0 : refuse(cmd, name, what, arg);
+}
+
+int cli_num_option(const char *cmd, const char *name, const char *arg, double min, double max,
+                   const char *what, double *out)
+{
+    return cli_parse_double(arg, min, max, out) ? 0 : refuse(cmd, name, what, arg);
+}
+
+int cli_format_option(const char *cmd, const char *arg, report_format *out)
+{
+    return report_format_parse(arg, out) ? refuse(cmd, "--format", "table, json or csv", arg) : 0;
 }
 
 /* The argv word of the option getopt_long has just returned: the one before optind, or
@@ -119,6 +72,16 @@ int cli_getopt_long(int argc, char **argv, const char *shortopts,
                     "abbreviated: --%s?)\n", command, (int)(len + 2), word, name);
     optind = w + 1;
     return '?';
+}
+
+int cli_option_error(const char *command, int ch, char **argv)
+{
+    if (ch == ':')
+        fprintf(stderr, "gcsim %s: %s needs a value\n", command, argv[optind - 1]);
+    else
+        fprintf(stderr, "gcsim %s: unknown option \"%s\" (see gcsim %s --help)\n", command,
+                argv[optind - 1], command);
+    return -1;
 }
 
 int cli_option_once(const char *command, int ch, const int *once, unsigned *seen, char **argv)
@@ -186,4 +149,27 @@ int cli_stack_option(const char *command, const char *arg, const char **stack)
     }
     *stack = arg;
     return 0;
+}
+
+extern const char gcsim_help__fabric[], gcsim_help__goodput[], gcsim_help__variability[];
+
+void cli_help(FILE *out, const char *text, const char *const *values)
+{
+    static const char *const shared[] = {
+        "@FABRIC@", gcsim_help__fabric, "@GOODPUT@", gcsim_help__goodput,
+        "@VARIABILITY@", gcsim_help__variability, "@DEFAULT_PLATFORM@", DEFAULT_PLATFORM_NAME,
+        "@DEFAULT_MODEL@", DEFAULT_MODEL_NAME, "@DEFAULT_STACK@", GCSIM_DEFAULT_STACK, NULL};
+    for (const char *at; (at = strchr(text, '@')); ) {
+        const char *end = strchr(at + 1, '@'), *value = NULL;
+        size_t len = end ? (size_t)(end - at + 1) : 0;
+        for (const char *const *v = shared; len && !value && *v; v += 2)
+            value = strlen(v[0]) == len && !strncmp(at, v[0], len) ? v[1] : NULL;
+        for (const char *const *v = values; len && values && !value && *v; v += 2)
+            value = strlen(v[0]) == len && !strncmp(at, v[0], len) ? v[1] : NULL;
+        fwrite(text, 1, (size_t)(at - text) + (value ? 0 : 1), out);
+        if (value)
+            cli_help(out, value, NULL);
+        text = value ? at + len : at + 1;
+    }
+    fputs(text, out);
 }

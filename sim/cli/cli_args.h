@@ -6,17 +6,24 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdio.h>
+
+#include "report.h"
 
 /* A strictly parsed integer in [min, max]. */
 bool cli_parse_int(const char *text, long long min, long long max, long long *out);
 bool cli_parse_double(const char *text, double min, double max, double *out);
 
-/* A list of GPU counts: "1,2,4,8", with "..." continuing a geometric (or arithmetic)
- * progression up to the next value: "1,2,4,...,512", "8,16,...,64", "1,2,3,...,8".
- * Values must be >= 1 and strictly increasing. Fills at most max_counts values; returns
- * the number, or -1 with a message in err. */
-int cli_parse_gpu_list(const char *text, int *counts, int max_counts, char *err,
-                       unsigned long err_len);
+/* An option's number, as cli_parse_int / cli_parse_double read it: 0, or -1 after
+ * "gcsim CMD: NAME: expected WHAT, got "ARG"" on stderr (one wording for every command). */
+int cli_int_option(const char *cmd, const char *name, const char *arg, long long min,
+                   long long max, const char *what, long long *out);
+int cli_num_option(const char *cmd, const char *name, const char *arg, double min, double max,
+                   const char *what, double *out);
+/* --format table, json or csv (report.h): 0, or -1 after the same kind of message. */
+int cli_format_option(const char *cmd, const char *arg, report_format *out);
+
+/* A list of GPU counts: gpu_list_parse (sim/planning/gpu_list.h). */
 
 /* getopt_long, with long option names taken only in full: getopt_long accepts any unique
  * prefix (--gpu for --gpus, --plat for --platform), which reads a typo as another option
@@ -26,6 +33,11 @@ int cli_parse_gpu_list(const char *text, int *counts, int max_counts, char *err,
  * on stderr naming the option it abbreviates. */
 int cli_getopt_long(int argc, char **argv, const char *shortopts,
                     const struct option *longopts, const char *command);
+
+/* A command's parser's last case: ch ':' (a value missing) prints "gcsim CMD: --OPTION
+ * needs a value", anything else "gcsim CMD: unknown option "WORD" (see gcsim CMD --help)".
+ * Returns -1. */
+int cli_option_error(const char *command, int ch, char **argv);
 
 /* Refuses an option given a second time, with "gcsim COMMAND: --OPTION given twice" on
  * stderr: a second --mfu, --act-ckpt or --sharding replaced the first without a word. `once`
@@ -42,5 +54,13 @@ int cli_stack_option(const char *command, const char *arg, const char **stack);
  * "./x" and "x"), or the same name in the same folder for a file not yet written. Devices
  * and FIFOs are written through, never replaced, so they never count as the same file. */
 bool cli_same_output(const char *a, const char *b);
+
+/* A command's help, docs/help/CMD.txt embedded at build time (sim/cli/CMakeLists.txt) as
+ * gcsim_help_CMD, printed with each @NAME@ replaced: the option groups' shared paragraphs
+ * (@FABRIC@, @GOODPUT@, @VARIABILITY@: docs/help/_NAME.txt), the defaults every command
+ * shares (@DEFAULT_PLATFORM@, @DEFAULT_MODEL@, @DEFAULT_STACK@), then `values`: the
+ * command's own, "@NAME@", "text" pairs, NULL-terminated (NULL: none). The defaults are
+ * the C constants the command runs with, so the text cannot drift from them. */
+void cli_help(FILE *out, const char *text, const char *const *values);
 
 #endif

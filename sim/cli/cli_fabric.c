@@ -5,17 +5,13 @@
 #include <string.h>
 
 #include "cli_args.h"
-#include "fabric_notes.h"
-#include "report.h"
 
 int cli_fabric_load(const char *cmd, const char *arg, cli_fabric_options *o)
 {
     /* at most 0.99: a link loaded to its full capacity carries nothing else */
-    if (!cli_parse_double(arg, 0, 0.99, &o->fraction)) {
-        fprintf(stderr, "gcsim %s: --background-load: expected a fraction of capacity from 0 "
-                        "to 0.99, got \"%s\"\n", cmd, arg);
+    if (cli_num_option(cmd, "--background-load", arg, 0, 0.99,
+                       "a fraction of capacity from 0 to 0.99", &o->fraction))
         return -1;
-    }
     return 0;
 }
 
@@ -46,29 +42,23 @@ int cli_fabric_ecmp(const char *cmd, int ch, const char *arg, cli_fabric_options
         return 0;
     }
     if (ch == CLI_FABRIC_JITTER_SEED) {
-        if (!cli_parse_int(arg, 0, 4294967295LL, &v)) {
-            fprintf(stderr, "gcsim %s: --jitter-seed: expected an integer from 0 to 4294967295, "
-                            "got \"%s\"\n", cmd, arg);
+        if (cli_int_option(cmd, "--jitter-seed", arg, 0, 4294967295LL,
+                           "an integer from 0 to 4294967295", &v))
             return -1;
-        }
         o->jitter_seed = v;
         return 0;
     }
     if (ch == CLI_FABRIC_ECMP_SPINES) {
         /* a leaf switch's uplink ports: 1 (no choice, no collision) to a radix's worth */
-        if (!cli_parse_int(arg, 1, 1024, &v)) {
-            fprintf(stderr, "gcsim %s: --ecmp-spines: expected a number of spine switches from "
-                            "1 to 1024, got \"%s\"\n", cmd, arg);
+        if (cli_int_option(cmd, "--ecmp-spines", arg, 1, 1024,
+                           "a number of spine switches from 1 to 1024", &v))
             return -1;
-        }
         o->spines = (int)v;
         return 0;
     }
-    if (!cli_parse_int(arg, 0, 4294967295LL, &v)) {
-        fprintf(stderr, "gcsim %s: --ecmp-seed: expected an integer from 0 to 4294967295, got "
-                        "\"%s\"\n", cmd, arg);
+    if (cli_int_option(cmd, "--ecmp-seed", arg, 0, 4294967295LL,
+                       "an integer from 0 to 4294967295", &v))
         return -1;
-    }
     o->seed = v;
     return 0;
 }
@@ -141,9 +131,4 @@ int cli_fabric_apply(const char *cmd, const cli_fabric_options *o, gcsim_platfor
     p->background.fraction = o->fraction;
     p->background.links = links;
     return 0;
-}
-
-void cli_fabric_report(report *r, const gcsim_platform *p)
-{
-    fabric_notes_report(r, p);
 }

@@ -70,23 +70,7 @@ int cli_fabric_links(const char *cmd, const char *arg, cli_fabric_options *o);
 int cli_fabric_check(const char *cmd, const cli_fabric_options *o);
 /* Sets p->background (nothing without a load); refuses leaf links on a star. */
 int cli_fabric_apply(const char *cmd, const cli_fabric_options *o, gcsim_platform *p);
-/* The notes and meta fields of whichever of these p carries (background load, ECMP,
- * jitter), as `collective` and `predict` report them (sim/report/fabric_notes.h). */
-struct report;
-void cli_fabric_report(struct report *r, const gcsim_platform *p);
+/* Their notes and meta fields: fabric_notes_report (sim/report/fabric_notes.h). */
 
-#define CLI_FABRIC_USAGE                                                                        \
-    "  --background-load F  other traffic holding a fraction F (0 to 0.99) of the capacity of\n" \
-    "                    the loaded links, each direction (DES only: the analytic rows are\n"    \
-    "                    the unloaded fabric; docs/des.md, \"Shared fabric\")\n"                 \
-    "  --background-links L leaf (a fat tree's leaf uplinks and downlinks, the default there)\n" \
-    "                    or nic (every NIC, the default on a star)\n"                        \
-    "  --ecmp-spines S   ECMP collisions: a fat tree's leaf uplinks split over S spines,\n"    \
-    "                    each endpoint's traffic between leaves hashed onto one (analytic:\n" \
-    "                    the expectation over hashes)\n"                                     \
-    "  --ecmp-seed N     the hash's seed (default 1)\n"                                       \
-    "  --jitter-us M     network jitter: each message delayed by an exponential extra latency\n" \
-    "                    of mean M microseconds (analytic: M H(n) per step of n messages)\n" \
-    "  --jitter-seed N   its seed (default 1)\n"
 
 #endif

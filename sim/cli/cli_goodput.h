@@ -33,18 +33,5 @@ int cli_goodput_option(const char *cmd, int ch, const char *arg, goodput_options
 /* After all options: refuses contradictions (both MTBFs). 0 or -1 as above. */
 int cli_goodput_check(const char *cmd, const goodput_options *o);
 
-/* The help lines of the options. */
-#define CLI_GOODPUT_USAGE                                                                      \
-    "  --goodput         also report goodput: useful samples/s with failures, checkpoints\n"    \
-    "                    and restarts, and the checkpoint interval (docs/planning.md,\n"        \
-    "                    \"Goodput\"); each option below implies it:\n"                         \
-    "  --mtbf-gpu-hours H   a GPU's mean time between job failures (default 50677 h: Llama\n"   \
-    "                    3's 419 unexpected interruptions on 16,384 H100 in 54 days)\n"         \
-    "  --mtbf-node-hours H  a node's instead\n"                                                 \
-    "  --storage-gb-per-s X checkpoint write and read rate of the job, GB/s (default 0.122\n"   \
-    "                    GB/s per GPU: Llama 3's 2 TB/s over 16,384 GPUs)\n"                    \
-    "  --restart-s S     restart time before the checkpoint is read (default 150 s)\n"          \
-    "  --checkpoint-interval R  daly (default: Daly's higher-order optimum), young\n"           \
-    "                    (sqrt(2 delta MTBF)), or seconds of work between checkpoints\n"
 
 #endif

@@ -44,11 +44,9 @@ int cli_variability_option(const char *cmd, int ch, const char *arg, gcsim_varia
         }
         return 0;
     case CLI_VAR_SLOW_FRACTION:
-        if (!cli_parse_double(arg, 0.0, 1.0, &v->slow_fraction)) {
-            fprintf(stderr, "gcsim %s: --slow-fraction: expected a fraction from 0 to 1 in plain "
-                            "decimal, got \"%s\"\n", cmd, arg);
+        if (cli_num_option(cmd, "--slow-fraction", arg, 0.0, 1.0,
+                           "a fraction from 0 to 1 in plain decimal", &v->slow_fraction))
             return -1;
-        }
         return 0;
     case CLI_VAR_SLOW_FACTOR:
         if (!cli_parse_double(arg, 1.0, GCSIM_VAR_MAX_SLOW_FACTOR, &v->slow_factor) ||
@@ -76,11 +74,9 @@ int cli_variability_option(const char *cmd, int ch, const char *arg, gcsim_varia
     }
     case CLI_VAR_SEED: {
         long long seed = 0;
-        if (!cli_parse_int(arg, 0, 4294967295LL, &seed)) {
-            fprintf(stderr, "gcsim %s: --seed: expected an integer from 0 to 4294967295, got "
-                            "\"%s\"\n", cmd, arg);
+        if (cli_int_option(cmd, "--seed", arg, 0, 4294967295LL,
+                           "an integer from 0 to 4294967295", &seed))
             return -1;
-        }
         v->seed = (unsigned long)seed;
         return 0;
     }

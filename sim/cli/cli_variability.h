@@ -35,18 +35,6 @@ enum {
         {"seed", required_argument, 0, CLI_VAR_SEED},                                      \
         {"iterations", required_argument, 0, CLI_VAR_ITERATIONS}
 
-/* The lines of the commands' --help. */
-#define CLI_VARIABILITY_HELP                                                                    \
-    "  --compute-cv X    variable compute: each GPU's per-iteration compute time varies with\n" \
-    "                    this coefficient of variation (0..1; off by default)\n"              \
-    "  --compute-dist D  its distribution: lognormal (default), normal (truncated at 0) or\n"  \
-    "                    pareto (heavy tail)\n"                                                \
-    "  --slow-fraction F a fraction (0..1) of the GPUs persistently slow by --slow-factor X\n" \
-    "  --slow-factor X   their compute factor (> 1)\n"                                         \
-    "  --slow-rank R:X   rank R computes X times slower (X >= 1)\n"                            \
-    "  --seed N          seed of the compute draws (default 1)\n"                              \
-    "  --iterations K    iterations the DES simulates under variable compute (default: 10,\n" \
-    "                    more until the mean's 95 pct interval is within 0.5 pct; at most 100)\n"
 
 /* Zeroed, no slow rank, lognormal, seed 1. */
 void cli_variability_init(gcsim_variability *v);

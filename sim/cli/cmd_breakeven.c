@@ -10,12 +10,15 @@
 
 #include "analytic.h"
 #include "breakeven_row.h"
+#include "breakeven_report.h"
 #include "breakeven_table.h"
 #include "case_options.h"
 #include "cli_args.h"
+#include "gpu_list.h"
 #include "cli_files.h"
 #include "cli_training.h"
 #include "cli_convergence.h"
+#include "convergence_factors.h"
 #include "codec.h"
 #include "commands.h"
 #include "report.h"
@@ -27,50 +30,12 @@
 #include "sweep_lists.h"
 
 #define MAX_GPU_COUNTS 64
-/* The ideal implementation every row is also shown under (platforms/stacks/fused.json). */
-#define IDEAL_STACK "fused"
+
+extern const char gcsim_help_breakeven[]; /* docs/help/breakeven.txt */
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim breakeven [--platform FILES] [--model FILES] --compressor SPECS\n"
-"                       [--gpus LIST] [--stack NAME] [--exchange X] [--collective C]\n"
-"                       [--batch K] [--format table|json|csv] [--output FILE]\n"
-"                       [--precision P] [--optimizer O] [--sharding S] [--grad-accum K]\n"
-"                       [--act-ckpt[=P]] [--convergence best|catalog|train|bound|none]\n"
-"\n"
-"For every platform, model, GPU count and compressor: the NIC bandwidth below which the\n"
-"compressor's throughput beats the uncompressed gradient's (none, at the training\n"
-"precision: the none samples/s column; analytic engine, codec time and the exchange\n"
-"included; bisection over the platform's NIC bandwidth / and x 10^4, to 0.1%%), or the\n"
-"reason it never does. Weak scaling. docs/codec.md.\n"
-"A compressor or count the inputs cannot run (dgc under --sharding zero2) is a row with\n"
-"status infeasible and the reason; the others are answered. Exit 2 when none can run.\n"
-"\n"
-"Each row answers twice: under the training stack (none and the compressor both as it\n"
-"runs them, as gcsim predict --stack does) and, in the fused_ columns, under the fused\n"
-"stack (gcsim's codec model: fused kernels per tensor, no framework or per-call cost),\n"
-"what an implementation without the framework's overhead would need.\n"
-"\n"
-"  --platform FILES  clusters (default: the embedded " DEFAULT_PLATFORM_NAME ")\n"
-"  --model FILES     workloads (default: the embedded " DEFAULT_MODEL_NAME ")\n"
-"  --compressor SPECS  compressors to compare with the uncompressed gradient (none) at\n"
-"                    the training precision; file:PATH.json is a compressor described in\n"
-"                    JSON (docs/compressors.md)\n"
-"  (each list option takes its plural name too: --platforms, --models, --compressors)\n"
-"  --gpus LIST       GPU counts (default: 64)\n"
-"  --stack NAME      training stack: pytorch-ddp, horovod, fused or a stack file (default:\n"
-"                    each platform's \"stack\", else " GCSIM_DEFAULT_STACK "); a compressor it\n"
-"                    cannot run is a row with status refused\n"
-"  --exchange X, --collective C   as in gcsim predict (none uses its own default)\n"
-"  --batch K         mini-batch per GPU (default: the model's)\n"
-"  --format F, --output FILE      as in gcsim predict\n"
-"  --precision P, --optimizer O, --sharding S, --grad-accum K, --act-ckpt[=P]\n"
-"                    as in gcsim predict, for both sides (docs/sharding.md)\n"
-"  --convergence S   also answer on time to accuracy: the compressor wins where its\n"
-"                    throughput / its convergence factor beats none's (the accuracy_\n"
-"                    columns; default best: the best evidence, docs/convergence.md;\n"
-"                    none: per step only); docs/convergence.md\n");
+    cli_help(out, gcsim_help_breakeven, NULL);
 }
 
 typedef struct {
@@ -131,8 +96,8 @@ static int parse(int argc, char **argv, options *o)
             snprintf(msg, sizeof msg, "--batch: expected a positive integer, got \"%s\"", optarg);
             break;
         case 'f':
-            bad = report_format_parse(optarg, &o->format) != 0;
-            snprintf(msg, sizeof msg, "--format: expected table, json or csv, got \"%s\"", optarg);
+            if (cli_format_option("breakeven", optarg, &o->format))
+                return -1;
             break;
         case 1000:
             if (cli_training_precision("breakeven", optarg, &o->run.precision))
@@ -160,11 +125,7 @@ static int parse(int argc, char **argv, options *o)
                 return -1;
             break;
         case 'h': usage(stdout); return 1;
-        case ':': snprintf(msg, sizeof msg, "%s needs a value", argv[optind - 1]); bad = 1; break;
-        default:
-            snprintf(msg, sizeof msg, "unknown option \"%s\" (see gcsim breakeven --help)",
-                     argv[optind - 1]);
-            bad = 1;
+        default: return cli_option_error("breakeven", ch, argv);
         }
         if (bad) {
             fprintf(stderr, "gcsim breakeven: %s\n", msg);
@@ -207,7 +168,6 @@ int cmd_breakeven(int argc, char **argv)
     int status = EXIT_BAD_INPUT;
     sweep_cache *cache = NULL;
     report *r = NULL;
-    conv_factor *conv = NULL;
     gcsim_error err;
     breakeven_infeasible_log log = {0};
     int n_answered = 0;
@@ -215,85 +175,21 @@ int cmd_breakeven(int argc, char **argv)
         goto done_opts;
     int counts[MAX_GPU_COUNTS] = {64}, n_counts = 1;
     char msg[256];
-    if (o.gpus && (n_counts = cli_parse_gpu_list(o.gpus, counts, MAX_GPU_COUNTS, msg, sizeof msg)) < 0) {
+    if (o.gpus && (n_counts = gpu_list_parse(o.gpus, counts, MAX_GPU_COUNTS, msg, sizeof msg)) < 0) {
         fprintf(stderr, "gcsim breakeven: %s\n", msg);
         goto done;
     }
     cache = sweep_cache_new(&inputs_loaders);
-    breakeven_table t;
-    r = breakeven_table_new(&t);
-    if (!cache || !r) {
+    if (!cache) {
         gcsim_fail(&err, "out of memory");
         goto fail;
     }
-    conv = calloc((size_t)o.compressors.n, sizeof *conv);
-    if (!conv) {
-        gcsim_fail(&err, "out of memory");
+    breakeven_request q = {.platforms = &o.platforms, .models = &o.models,
+                           .compressors = &o.compressors, .stack = o.stack, .run = &o.run,
+                           .counts = counts, .n_counts = n_counts,
+                           .convergence = o.convergence};
+    if (!(r = breakeven_report(&q, cache, &log, &n_answered, &err)))
         goto fail;
-    }
-    const gcsim_stack *ideal = sweep_cache_stack(cache, IDEAL_STACK, &err);
-    if (!ideal)
-        goto fail;
-    const gcsim_stack *shared = NULL; /* the stack of every row, when they have one */
-    bool one_stack = true;
-    int n_pl = o.platforms.n ? o.platforms.n : 1, n_m = o.models.n ? o.models.n : 1;
-    for (int mi = 0; mi < n_m; mi++) {
-        const gcsim_model *m = sweep_cache_model_as(cache, o.models.n ? o.models.items[mi] : NULL,
-                                                    o.run.precision, o.run.optimizer, &err);
-        const gcsim_payload_plan *fp32 = m ? sweep_cache_payload(cache, m, "none", &err) : NULL;
-        if (!fp32)
-            goto fail;
-        /* A bad spec is a --compressor error: name it before the convergence lookup does. */
-        for (int ci = 0; ci < o.compressors.n; ci++)
-            if (!sweep_cache_payload(cache, m, o.compressors.items[ci], &err))
-                goto fail;
-        if (cli_convergence_factors("breakeven", o.convergence, m->name,
-                                    (const char *const *)o.compressors.items, o.compressors.n, 0,
-                                    conv))
-            goto done;
-        if (mi == 0)
-            cli_convergence_notes(r, o.convergence, (const char *const *)o.compressors.items,
-                                  o.compressors.n, conv);
-        for (int pi = 0; pi < n_pl; pi++) {
-            const gcsim_platform *p =
-                sweep_cache_platform(cache, o.platforms.n ? o.platforms.items[pi] : NULL, &err);
-            /* as gcsim predict: --stack, else the platform's "stack", else the default */
-            const gcsim_stack *st =
-                p ? sweep_cache_stack(cache, gcsim_stack_choice(o.stack, p), &err) : NULL;
-            if (p && !st)
-                gcsim_stack_blame_platform(o.stack, p, &err);
-            if (!st)
-                goto fail;
-            one_stack = one_stack && (!shared || shared == st);
-            shared = st;
-            for (int g = 0; g < n_counts; g++)
-                for (int ci = 0; ci < o.compressors.n; ci++) {
-                    const gcsim_payload_plan *pl =
-                        sweep_cache_payload(cache, m, o.compressors.items[ci], &err);
-                    breakeven_case bc = {
-                        .c = case_options_case(&o.run, p, m, pl, st, counts[g]), .fp32 = fp32};
-                    conv_factor cf = conv_factor_at(&conv[ci], counts[g]);
-                    breakeven_row answer;
-                    if (!pl)
-                        goto fail;
-                    int row = breakeven_row_answer(&bc, st, ideal, cf.factor, &answer, &err);
-                    if (row < 0)
-                        goto fail;
-                    breakeven_table_keys(r, &t, m->name, p->name, counts[g], pl->spec,
-                                         o.compressors.items[ci], st->name);
-                    if (row > 0) {
-                        breakeven_table_infeasible(r, &t, p->nic.bandwidth_Bps, err.message);
-                        if (breakeven_infeasible_add(&log, pl->spec, counts[g], m->name,
-                                                     p->name, err.message, &err))
-                            goto fail;
-                        continue;
-                    }
-                    n_answered++;
-                    breakeven_table_answer(r, &t, &answer, &cf,
-                                           cli_convergence_source_label(&cf));
-                }
-        }
-    }
     if (!n_answered) {
         /* nothing could run: no table, every row's reason */
         if (log.n == 1) /* the one row: its reason as before issue 46 */
@@ -302,14 +198,12 @@ int cmd_breakeven(int argc, char **argv)
         fprintf(stderr, "gcsim breakeven: none of the %d rows can run\n", log.n);
         goto done;
     }
-    breakeven_table_finish(r, log.n, one_stack ? shared : NULL, o.stack != NULL, ideal);
     status = report_emit(r, o.format, o.output, "breakeven");
     goto done;
 fail:
     fprintf(stderr, "gcsim breakeven: %s\n", err.message);
 done:
     free(log.text);
-    free(conv);
     report_free(r);
     sweep_cache_free(cache);
 done_opts:

@@ -17,65 +17,18 @@
 #include "report_emit.h"
 #include "units.h"
 
+extern const char gcsim_help_calibrate[]; /* docs/help/calibrate.txt */
+
 static void calibrate_usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim calibrate --log FILE [--gpus N --nodes J] [--table K]\n"
-"                       [--collective C] [--protocol P]\n"
-"                       [--log FILE2 [--gpus N --nodes J] [--table K] ...]\n"
-"                       --platform BASE --output NEW.json [--out-of-place]\n"
-"                       [--min-size SIZE] [--force] [--format table|json|csv]\n"
-"\n"
-"Fits platform fields to the output of nccl-tests' all_reduce_perf, all_gather_perf or\n"
-"reduce_scatter_perf, and writes BASE with those fields replaced (every other field kept) to\n"
-"NEW, with $.sources entries naming the log, the fit and its error. Prints, for every row\n"
-"of the log, the written platform's own prediction and its busbw error.\n"
-"\n"
-"The model fitted is the one the platform is run with: every row is costed as `gcsim\n"
-"collective --gpus N` costs it (the platform's algorithm, or the tuner's algorithm and\n"
-"protocol per size; analytic engine). Rows fall in two size regimes: bandwidth-bound where\n"
-"the measured busbw is at least half the log's highest, latency-bound below. A latency is\n"
-"searched so that the median busbw error of the latency-bound rows is 0, a bandwidth so\n"
-"that that of the bandwidth-bound rows is, then both are polished for the smallest median\n"
-"|error| of the worse regime.\n"
-"  single-node log: intra_node.latency, and intra_node.gpu_to_gpu (link_bandwidth for\n"
-"                   \"nvlink\") or nvls_bandwidth, whichever reproduces the log\n"
-"  multi-node log:  nic.latency, and nic.bandwidth, or the node's bandwidth where the log\n"
-"                   is bound by the node (not with a single-node log: that one sets it)\n"
-"  two logs:        one single-node (fitted first) and one multi-node\n"
-"The written file is loaded back and every row costed on it: the errors printed are its\n"
-"own. Held-out check: the fit repeated on every other size (the 1st, 3rd, ... used), its\n"
-"error on the sizes between. Warnings when a regime's median |error| exceeds 5%%, the\n"
-"held-out median 10%%, or a fitted bandwidth falls below half the base's value.\n"
-"\n"
-"  --log FILE       an all_reduce_perf, all_gather_perf or reduce_scatter_perf log (13\n"
-"                   columns with root, or 12 without); one or two\n"
-"  --gpus N         GPUs (ranks) of the preceding --log; default: its \"# Rank\" lines\n"
-"  --nodes J        nodes of the preceding --log; default: distinct hosts on its Rank lines\n"
-"                   (both are required for a log without Rank lines, or listing only some\n"
-"                   ranks, as vendor logs often do)\n"
-"  --table K        the K-th table (run) of the preceding --log, from 1; default: the first,\n"
-"                   with a warning listing them when the log holds several\n"
-"  --collective C   algorithm the preceding --log's run forced (NCCL_ALGO)\n"
-"  --protocol P     simple, ll128 or ll: protocol its run forced (NCCL_PROTO)\n"
-"  --platform BASE  the base platform: a file, or a catalog name such as h100-ndr\n"
-"  --output FILE    the new platform file, written atomically (required)\n"
-"  --out-of-place   fit the out-of-place times (default: in-place)\n"
-"  --min-size SIZE  smallest message in the fit, e.g. 1MiB or 262144 (default: every row)\n"
-"  --force          write a fitted bandwidth above the base's line rate (nic.bandwidth,\n"
-"                   gpu_to_gpu, link_bandwidth or nvls_bandwidth), which is refused\n"
-"                   otherwise; a warning says it\n"
-"  --format F       table (default), json or csv: the same numbers\n"
-"\n"
-"Logs may be pasted as they come: lines that are not part of a table (environment lines,\n"
-"NCCL INFO output, shell prompts) are skipped and counted, mpirun \"[1,0]<stdout>:\" and\n"
-"Slurm \"0: \" prefixes removed, and a truncated last row is dropped with a warning. Inside a\n"
-"table they are read strictly: a short row that other rows follow, a wrong column count, a\n"
-"non-numeric, NaN, infinite, negative or absurd value, sizes not increasing, no rows,\n"
-"another test, binary data, or a busbw that is not algbw x the test's factor (2(n-1)/n,\n"
-"(n-1)/n) within 2%% is an error naming the file and line: exit 2. A fit more than 1%% above\n"
-"a line rate without --force: exit 2. Limits: %ld bytes per log, %d rows, %d ranks, %d tables.\n",
-            NCCL_LOG_MAX_BYTES, NCCL_LOG_MAX_ROWS, NCCL_LOG_MAX_RANKS, NCCL_LOG_MAX_TABLES);
+    char v[4][24];
+    snprintf(v[0], sizeof v[0], "%ld", NCCL_LOG_MAX_BYTES);
+    snprintf(v[1], sizeof v[1], "%d", NCCL_LOG_MAX_ROWS);
+    snprintf(v[2], sizeof v[2], "%d", NCCL_LOG_MAX_RANKS);
+    snprintf(v[3], sizeof v[3], "%d", NCCL_LOG_MAX_TABLES);
+    const char *const values[] = {"@LOG_MAX_BYTES@", v[0], "@LOG_MAX_ROWS@", v[1],
+                                  "@LOG_MAX_RANKS@", v[2], "@LOG_MAX_TABLES@", v[3], NULL};
+    cli_help(out, gcsim_help_calibrate, values);
 }
 
 typedef struct {
@@ -185,20 +138,11 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
             break;
         }
         case 'f':
-            if (report_format_parse(optarg, &o->format)) {
-                fprintf(stderr, "gcsim calibrate: --format: expected table, json or csv, got "
-                                "\"%s\"\n", optarg);
+            if (cli_format_option("calibrate", optarg, &o->format))
                 return EXIT_BAD_INPUT;
-            }
             break;
         case 'h': calibrate_usage(stdout); return EXIT_OK;
-        case ':':
-            fprintf(stderr, "gcsim calibrate: %s needs a value\n", argv[optind - 1]);
-            return EXIT_BAD_INPUT;
-        default:
-            fprintf(stderr, "gcsim calibrate: unknown option \"%s\" (see gcsim calibrate "
-                            "--help)\n", argv[optind - 1]);
-            return EXIT_BAD_INPUT;
+        default: cli_option_error("calibrate", ch, argv); return EXIT_BAD_INPUT;
         }
     }
     if (optind < argc) {

@@ -19,27 +19,11 @@
 #include "report.h"
 #include "report_emit.h"
 
+extern const char gcsim_help_catalog[]; /* docs/help/catalog.txt */
+
 static void usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim catalog [platforms|models|stacks|compressors] [--format table|json|csv]\n"
-"                     [--output FILE]\n"
-"\n"
-"Lists what ships with this gcsim, one line each: the platforms, models and training\n"
-"stacks of its data folder (gcsim --version names it: the source tree, or PREFIX/share/gcsim\n"
-"when installed) and the built-in compressors. The first column is the name --platform,\n"
-"--model, --stack and --compressor take.\n"
-"\n"
-"  KIND              platforms (GPUs per node, nodes, GPU, intra-node link, network),\n"
-"                    models (parameters, precision, batch per GPU, tokens per sample, the\n"
-"                    dataset its description names), stacks, or compressors (aggregation,\n"
-"                    unbiased with the default keys; docs/compressors.md); default: all four\n"
-"  --format F        table (default: one table per kind, descriptions cut to fit 100\n"
-"                    columns, or left out where too little room is left), json or csv\n"
-"                    (one table of the kinds asked, a kind column, descriptions whole,\n"
-"                    each file's path)\n"
-"  --wide            the table with every column and the descriptions whole\n"
-"  --output FILE     write there (atomically) instead of standard output\n");
+    cli_help(out, gcsim_help_catalog, NULL);
 }
 
 typedef struct {
@@ -60,19 +44,12 @@ static int parse(int argc, char **argv, options *o)
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "catalog")) != -1) {
         switch (ch) {
         case 'f':
-            if (report_format_parse(optarg, &o->format)) {
-                fprintf(stderr, "gcsim catalog: --format: expected table, json or csv, got "
-                                "\"%s\"\n", optarg);
+            if (cli_format_option("catalog", optarg, &o->format))
                 return -1;
-            }
             break;
         case 'o': o->output = optarg; break;
         case 'h': usage(stdout); return 1;
-        case ':': fprintf(stderr, "gcsim catalog: %s needs a value\n", argv[optind - 1]); return -1;
-        default:
-            fprintf(stderr, "gcsim catalog: unknown option \"%s\" (see gcsim catalog --help)\n",
-                    argv[optind - 1]);
-            return -1;
+        default: return cli_option_error("catalog", ch, argv);
         }
     }
     if (optind < argc) {

@@ -22,33 +22,14 @@
 
 #define DEFAULT_TOLERANCE_PCT 1.0
 
+extern const char gcsim_help_check[]; /* docs/help/check.txt */
+
 static void check_usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim check --baseline FILE [--tolerance PCT] [--update] [--engine analytic|des]\n"
-"                   [--format table|json|csv] [--output FILE]\n"
-"\n"
-"Re-evaluates every case of a baseline file and prints expected, predicted and drift\n"
-"(100 x (predicted - expected) / expected). A case drifts when |drift| exceeds its\n"
-"tolerance: the case's tolerance_pct, else --tolerance, else the file's tolerance_pct,\n"
-"else %.1f%%.\n"
-"\n"
-"  --baseline FILE   the baseline (format in docs/planning.md); platform and model paths\n"
-"                    are looked up beside it, then in each folder above it, then as\n"
-"                    catalog names (a100-hdr, resnet-50) like --platform and --model\n"
-"  --tolerance PCT   allowed drift in percent for cases without their own\n"
-"  --update          write the predicted values into the baseline (atomically) and exit 0;\n"
-"                    records new cases (those without expected_throughput_samples_per_s),\n"
-"                    which is how a baseline is created: write its cases, then --update;\n"
-"                    pins the stack of each case without one (\"stack\": the platform's\n"
-"                    choice, else " GCSIM_DEFAULT_STACK ", as gcsim predict without --stack)\n"
-"  --engine E        only the cases of this engine (e.g. analytic in a build without DES)\n"
-"  --format F, --output FILE   the table, as in gcsim predict\n"
-"\n"
-"Exit codes: 0 every case within tolerance (or --update), 1 some case drifted (they are\n"
-"named on stderr), 2 bad baseline or input (named by file and JSON path), or new cases\n"
-"without --update, 3 a DES simulation that failed inside (an internal error).\n",
-            DEFAULT_TOLERANCE_PCT);
+    char tolerance[32];
+    snprintf(tolerance, sizeof tolerance, "%.1f", DEFAULT_TOLERANCE_PCT);
+    const char *const values[] = {"@DEFAULT_TOLERANCE_PCT@", tolerance, NULL};
+    cli_help(out, gcsim_help_check, values);
 }
 
 typedef struct {
@@ -91,21 +72,13 @@ static int parse_options(int argc, char **argv, check_options *o)
             break;
         }
         case 'f':
-            if (report_format_parse(optarg, &o->format)) {
-                fprintf(stderr, "gcsim check: --format: expected table, json or csv, got \"%s\"\n", optarg);
+            if (cli_format_option("check", optarg, &o->format))
                 return -1;
-            }
             break;
         case 'h':
             check_usage(stdout);
             return 1;
-        case ':':
-            fprintf(stderr, "gcsim check: %s needs a value\n", argv[optind - 1]);
-            return -1;
-        default:
-            fprintf(stderr, "gcsim check: unknown option \"%s\" (see gcsim check --help)\n",
-                    argv[optind - 1]);
-            return -1;
+        default: return cli_option_error("check", ch, argv);
         }
     }
     if (optind < argc) {

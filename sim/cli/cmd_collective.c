@@ -8,6 +8,7 @@
 
 #include "analytic.h"
 #include "cli_args.h"
+#include "gpu_list.h"
 #include "cli_groups.h"
 #include "cli_files.h"
 #include "collectives.h"
@@ -15,6 +16,7 @@
 #include "des.h"
 #include "inputs.h"
 #include "protocol.h"
+#include "collective_table.h"
 #include "report_emit.h"
 #include "size_list.h"
 #include "units.h"
@@ -22,42 +24,14 @@
 #define MAX_SIZES 64
 #define MAX_GPU_COUNTS 64
 
+extern const char gcsim_help_collective[]; /* docs/help/collective.txt */
+
 static void collective_usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim collective [--platform FILE] --gpus LIST [--op OP] [--sizes LIST|MIN:MAX]\n"
-"                        [--collective NAME] [--protocol P] [--engine analytic|des|both]\n"
-"                        [--dtype fp32|bf16|fp16] [--format table|json|csv] [--output FILE]\n"
-"\n"
-"Times one collective operation on the first N GPUs of a platform, as nccl-tests'\n"
-"*_perf programs measure it: time from the start on every GPU until the last GPU is done;\n"
-"algbw = size / time; busbw = algbw x 2(n-1)/n (allreduce), x (n-1)/n (allgather,\n"
-"reducescatter), x 1 (broadcast). size is nccl-tests' size: the buffer reduced, the whole\n"
-"gathered result, the input scattered. GB/s are 1e9 bytes per second.\n"
-"\n"
-"  --platform FILE   cluster description (default: the embedded platforms/terngrad-fig5a.json)\n"
-"  --gpus LIST       GPUs taking part: one count or a list (8,16,...,128), each at least\n"
-"                    2, at most %d counts; each count times every size\n"
-"  --op OP           allreduce (default), allgather, reducescatter, broadcast\n"
-"  --sizes S         a list (16MiB,8GiB) or MIN:MAX doubling from MIN (8B:8GiB; default\n"
-"                    8B:8GiB, as nccl-tests -b 8 -e 8G -f 2); whole byte counts from 1 B\n"
-"                    to 2^50 B (1024TiB), at most 64 sizes\n"
-"  --collective C    the all-reduce algorithm (default: the platform's if it names one,\n"
-"                    else NCCL's tuner picks ring, double-tree or, on one node with\n"
-"                    NVLink SHARP (nvls_bandwidth), nvls per size);\n"
-"                    the other operations use a ring (allgather, reducescatter) or the\n"
-"                    pipelined chain and tree (broadcast)\n"
-"  --protocol P      simple, ll128 or ll (default: the tuner's pick per size, as NCCL's:\n"
-"                    the lowest closed-form time; ll128 only with NVLink in the node, and\n"
-"                    refused on a PCIe node, where NCCL does not enable it)\n"
-"  --engine E        analytic, des, or both (default)\n"
-"  --dtype D         element type (nccl-tests -d): fp32 (default, float), bf16 or fp16\n"
-"                    (bfloat16, half); sets count = size / element bytes. Bandwidth does\n"
-"                    not depend on it: NCCL moves bytes and reduces in the type\n"
-"  --format F        table (default), json or csv: the same numbers\n"
-"  --output FILE     write there (atomically) instead of standard output\n"
-CLI_FABRIC_USAGE,
-            MAX_GPU_COUNTS);
+    char n[16];
+    snprintf(n, sizeof n, "%d", MAX_GPU_COUNTS);
+    const char *const values[] = {"@MAX_GPU_COUNTS@", n, NULL};
+    cli_help(out, gcsim_help_collective, values);
 }
 
 typedef struct {
@@ -117,7 +91,7 @@ static int parse_options(int argc, char **argv, collective_options *o)
             break;
         case 'g': {
             char msg[256];
-            o->gpu_counts = cli_parse_gpu_list(optarg, o->gpus, MAX_GPU_COUNTS, msg, sizeof msg);
+            o->gpu_counts = gpu_list_parse(optarg, o->gpus, MAX_GPU_COUNTS, msg, sizeof msg);
             if (o->gpu_counts < 0) {
                 fprintf(stderr, "gcsim collective: %s\n", msg);
                 return EXIT_BAD_INPUT;
@@ -155,10 +129,8 @@ static int parse_options(int argc, char **argv, collective_options *o)
             }
             break;
         case 'f':
-            if (report_format_parse(optarg, &o->format)) {
-                fprintf(stderr, "gcsim collective: --format: expected table, json or csv, got \"%s\"\n", optarg);
+            if (cli_format_option("collective", optarg, &o->format))
                 return EXIT_BAD_INPUT;
-            }
             break;
         case 'h': collective_usage(stdout); return EXIT_OK;
         default:
@@ -186,52 +158,6 @@ static int parse_options(int argc, char **argv, collective_options *o)
         return EXIT_BAD_INPUT;
     }
     return -1;
-}
-
-/* One row per engine and size for one GPU count: the tuner's pick, costed by each engine. */
-static int time_sizes(report *r, const int *col, const collective_options *o,
-                      const gcsim_platform *platform, gcsim_collective forced, int gpus,
-                      const double *sizes, int n)
-{
-    gcsim_error err = {.internal = 0};
-    double factor = gcsim_op_busbw_factor(o->op, gpus);
-    for (int k = 0; k < n; k++) {
-        double t_ana = NAN;
-        gcsim_tuned tuned;
-        if (gcsim_tuner_choose(platform, gpus, o->op, sizes[k], forced, o->protocol, &tuned, &err)) {
-            fprintf(stderr, "gcsim collective: %s\n", err.message);
-            return exit_code_for(&err);
-        }
-        for (int e = 1; e <= 2; e++) {
-            if (!(o->engines & e))
-                continue;
-            double t = 0;
-            const gcsim_platform *q = &tuned.platform;
-            int bad = e == 1 ? gcsim_analytic_op_time(q, gpus, o->op, tuned.collective, sizes[k], &t, &err)
-                             : gcsim_des_op_time(q, gpus, o->op, tuned.collective, sizes[k], NULL, &t, NULL, &err);
-            if (bad) {
-                fprintf(stderr, "gcsim collective: %s\n", err.message);
-                return exit_code_for(&err);
-            }
-            if (e == 1)
-                t_ana = t;
-            report_row(r);
-            report_num(r, col[0], sizes[k]);
-            report_num(r, col[1], floor(sizes[k] / o->elem_bytes));
-            report_str(r, col[2], e == 1 ? "analytic" : "des");
-            report_num(r, col[3], t);
-            double algbw = t > 0 ? sizes[k] / t : INFINITY;
-            report_num(r, col[4], algbw);
-            report_num(r, col[5], algbw * factor);
-            if (e == 2 && isfinite(t_ana))
-                report_num(r, col[6], 100 * (t_ana / t - 1));
-            report_str(r, col[7], o->op == GCSIM_OP_ALLREDUCE ? gcsim_collective_name(tuned.collective)
-                                  : o->op == GCSIM_OP_BROADCAST ? "chain-and-tree" : "ring");
-            report_str(r, col[8], gcsim_protocol_name(tuned.protocol));
-            report_num(r, col[9], gpus);
-        }
-    }
-    return EXIT_OK;
 }
 
 int cmd_collective(int argc, char **argv)
@@ -276,7 +202,6 @@ int cmd_collective(int argc, char **argv)
         fprintf(stderr, "gcsim collective: %s%s\n", skipped, n_fit ? ": skipped" : "");
     if (!(o.gpu_counts = n_fit))
         return EXIT_BAD_INPUT;
-    int max_gpus = o.gpus[o.gpu_counts - 1];
     /* The tuner picks the algorithm unless the user or the platform names one (a paper's
      * pattern is no NCCL algorithm: the tuner's then); other operations have one each. */
     gcsim_collective forced = COLLECTIVE_COUNT;
@@ -285,59 +210,12 @@ int cmd_collective(int argc, char **argv)
     }
     if (o.collective_given && o.op == GCSIM_OP_ALLREDUCE)
         forced = o.collective;
-    report *r = report_new();
-    int col[10];
-    col[0] = report_column(r, "size_bytes", "size (B)", 0);
-    col[1] = report_column(r, "count", "count", 0);
-    col[2] = report_column(r, "engine", "engine", -1);
-    /* seconds and bytes per second in CSV and JSON; the text table shows us and GB/s */
-    col[3] = report_column_scaled(r, "time_s", "time (us)", 2, 1e6);
-    col[4] = report_column_scaled(r, "algbw_Bps", "algbw (GB/s)", 2, 1e-9);
-    col[5] = report_column_scaled(r, "busbw_Bps", "busbw (GB/s)", 2, 1e-9);
-    col[6] = report_column(r, "des_vs_analytic_pct", "DES vs analytic %", 2);
-    col[7] = report_column(r, "algorithm", "algorithm", -1);
-    col[8] = report_column(r, "protocol", "protocol", -1);
-    col[9] = report_column(r, "gpus", "GPUs", 0); /* last: CSV readers by position keep working */
-    /* the text table in 100 columns (issue 46): short headers, the legend names them */
-    report_column_brief(r, col[0], "bytes");
-    report_column_brief(r, col[3], "us");
-    report_column_brief(r, col[4], "algbw");
-    report_column_brief(r, col[5], "busbw");
-    report_column_brief(r, col[6], "DES-ana %");
-    snprintf(msg, sizeof msg, "%s (%s)", platform.name, platform.source_path);
-    report_note(r, "platform", msg);
-    report_meta_scenario(r, &platform, NULL, NULL, NULL);
-    report_meta_str(r, "operation", gcsim_op_name(o.op));
-    report_meta_str(r, "collective", o.op != GCSIM_OP_ALLREDUCE ? o.op == GCSIM_OP_BROADCAST ? "chain-and-tree" : "ring"
-                                     : forced != COLLECTIVE_COUNT ? gcsim_collective_name(forced)
-                                                                  : "tuned");
-    report_meta_str(r, "protocol", o.protocol == GCSIM_PROTO_COUNT ? "tuned"
-                                                                   : gcsim_protocol_name(o.protocol));
-    report_meta_int(r, "gpus", max_gpus);
-    report_meta_str(r, "dtype", o.dtype);
-    char over[64];
-    if (o.gpu_counts == 1)
-        snprintf(over, sizeof over, "%d GPUs", max_gpus);
-    else
-        snprintf(over, sizeof over, "%d to %d GPUs (%d counts)", o.gpus[0], max_gpus, o.gpu_counts);
-    snprintf(msg, sizeof msg, "%s of %s over %s, %s%s", gcsim_op_name(o.op), o.dtype, over,
-             o.op != GCSIM_OP_ALLREDUCE ? ""
-             : forced != COLLECTIVE_COUNT ? gcsim_collective_name(forced)
-                                          : "ring, double-tree or nvls, as the tuner picks per size",
-             o.op == GCSIM_OP_ALLREDUCE ? "" : o.op == GCSIM_OP_BROADCAST ? "pipelined chain and tree" : "ring");
-    report_note(r, "operation", msg);
-    if (skipped[0])
-        report_note(r, "skipped", skipped);
-    cli_fabric_report(r, &platform);
-    report_note(r, "bandwidth", "algbw = size / time; busbw = algbw x nccl-tests' factor; GB/s = 1e9 B/s");
-    report_note(r, "protocol", o.protocol == GCSIM_PROTO_COUNT
-                                   ? "algorithm and protocol per size as NCCL's tuner picks them: the "
-                                     "lowest closed-form time (docs/collectives.md); both engines run "
-                                     "that choice"
-                                   : "the protocol named, on every size");
+    collective_request q = {.op = o.op, .protocol = o.protocol, .engines = o.engines,
+                            .elem_bytes = o.elem_bytes, .dtype = o.dtype, .forced = forced,
+                            .gpus = o.gpus, .n_gpus = o.gpu_counts, .sizes = sizes, .n_sizes = n,
+                            .skipped = skipped};
     int status = EXIT_OK;
-    for (int g = 0; g < o.gpu_counts && status == EXIT_OK; g++)
-        status = time_sizes(r, col, &o, &platform, forced, o.gpus[g], sizes, n);
+    report *r = collective_table(&q, &platform, &status);
     if (status == EXIT_OK)
         status = report_emit(r, o.format, o.output, "collective");
     report_free(r);

@@ -44,39 +44,11 @@ static void print_compressor_names(FILE *out)
     }
 }
 
+extern const char gcsim_help_compress[]; /* docs/help/compress.txt */
+
 static void compress_usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim compress --trace FILE... --compressor SPEC [--compressor SPEC ...]\n"
-"                      [--seeds R] [--seed S] [--per-layer] [--quiet]\n"
-"                      [--format table|json|csv] [--output FILE]\n"
-"\n"
-"Runs every compressor on every tensor of the trace files (safetensors or .npy) and\n"
-"reports, per step and over all steps (and per tensor with --per-layer): exact payload\n"
-"bytes, bits per element, ratio against fp32, normalized error ||q-g||^2/||g||^2, cosine\n"
-"<q,g>/(||q|| ||g||), density of q, bias ||mean_r Q_r(g) - g|| / ||g|| over R seeds with\n"
-"its noise floor sqrt(mse / (R ||g||^2)) (what an unbiased quantizer shows from variance\n"
-"alone), and mse / theoretical bound where the compressor has one (QSGD, ECQ).\n"
-"\n"
-"Several files form a series: they are ordered by their __metadata__ step and each\n"
-"compressor keeps its state (error-feedback residuals, momentum) across them, tensor by\n"
-"tensor; every file must hold the same tensors. Bias is measured on a separate instance\n"
-"with fresh state for each repeat (the one-shot quantizer's bias).\n"
-"\n"
-"  --trace FILE...      trace files; several may follow one --trace, or repeat it\n"
-"  --compressor SPECS   name[:key=value,...], e.g. terngrad, qsgd:s=4, dgc:ratio=0.001, orq,\n"
-"                       ecq (the names are listed below); repeatable, and a comma list as\n"
-"                       in gcsim sweep (terngrad,qsgd:s=4,bucket=512 is two); --compressors\n"
-"                       too\n"
-"  --seeds R            repeats for the bias, 2..1000 (default 4); 0 skips it\n"
-"  --seed S             seed of the encoders' random streams (default 1)\n"
-"  --per-layer          a row per tensor as well as the totals\n"
-"  --quiet              no progress lines on standard error\n"
-"  --format F           table (default), json or csv: the same numbers\n"
-"  --output FILE        write there (atomically) instead of standard output\n"
-"\n"
-"Bad input (unreadable or malformed trace, NaN/Inf, unknown compressor or key, a series\n"
-"whose files disagree) is reported with the file and field: exit code 2.\n");
+    cli_help(out, gcsim_help_compress, NULL);
     print_compressor_names(out);
 }
 
@@ -143,30 +115,19 @@ static int parse_options(int argc, char **argv, compress_options *o)
             o->seeds = (int)v;
             break;
         case 's':
-            if (!cli_parse_int(optarg, 0, (long long)(~0ull >> 1), &o->seed)) {
-                fprintf(stderr, "gcsim compress: --seed: expected a non-negative integer, got "
-                                "\"%s\"\n", optarg);
+            if (cli_int_option("compress", "--seed", optarg, 0, (long long)(~0ull >> 1),
+                               "a non-negative integer", &o->seed))
                 return -1;
-            }
             break;
         case 'p': o->per_layer = 1; break;
         case 'q': o->quiet = 1; break;
         case 'f':
-            if (report_format_parse(optarg, &o->format)) {
-                fprintf(stderr, "gcsim compress: --format: expected table, json or csv, got "
-                                "\"%s\"\n", optarg);
+            if (cli_format_option("compress", optarg, &o->format))
                 return -1;
-            }
             break;
         case 'o': o->output = optarg; break;
         case 'h': compress_usage(stdout); return 1;
-        case ':':
-            fprintf(stderr, "gcsim compress: %s needs a value\n", argv[optind - 1]);
-            return -1;
-        default:
-            fprintf(stderr, "gcsim compress: unknown option \"%s\" (see gcsim compress --help)\n",
-                    argv[optind - 1]);
-            return -1;
+        default: return cli_option_error("compress", ch, argv);
         }
     }
     if (optind < argc) {

@@ -11,18 +11,11 @@
 #include "commands.h"
 #include "merge.h"
 
+extern const char gcsim_help_merge[]; /* docs/help/merge.txt */
+
 static void merge_usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim merge [--output FILE] SHARD_FILE...\n"
-"\n"
-"Joins the outputs of `gcsim sweep --shard K/N` (all CSV or all JSON lines) into the\n"
-"output the unsharded sweep writes: rows in case order, the CSV header once. Checks that\n"
-"the files come from one sweep: the same CSV header (or the same JSON members in every\n"
-"line), the same total in `cases`, every case 0..cases-1 exactly once. A problem exits 2\n"
-"naming the file and line.\n"
-"\n"
-"  --output FILE   write there atomically instead of standard output\n");
+    cli_help(out, gcsim_help_merge, NULL);
 }
 
 int cmd_merge(int argc, char **argv)
@@ -38,13 +31,7 @@ int cmd_merge(int argc, char **argv)
         switch (ch) {
         case 'o': output = optarg; break;
         case 'h': merge_usage(stdout); return EXIT_OK;
-        case ':':
-            fprintf(stderr, "gcsim merge: %s needs a value\n", argv[optind - 1]);
-            return EXIT_BAD_INPUT;
-        default:
-            fprintf(stderr, "gcsim merge: unknown option \"%s\" (see gcsim merge --help)\n",
-                    argv[optind - 1]);
-            return EXIT_BAD_INPUT;
+        default: cli_option_error("merge", ch, argv); return EXIT_BAD_INPUT;
         }
     }
     if (optind >= argc) {

@@ -20,34 +20,11 @@
 #include "plot_script.h"
 #include "plot_table.h"
 
+extern const char gcsim_help_plot[]; /* docs/help/plot.txt */
+
 static void usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim plot INPUT --output FILE.png|FILE.svg [--script FILE.gp] [--title TEXT]\n"
-"\n"
-"Draws the output of gcsim sweep, plan or predict with gnuplot. INPUT is what the command\n"
-"wrote with --format csv, jsonl (sweep) or json (plan, predict); which command wrote it is\n"
-"read from the file itself:\n"
-"  sweep     throughput against GPUs (log2 axis), one line per value of the settings that\n"
-"            vary among the rows (platform, model, compressor, stack, collective, sharding,\n"
-"            ...); tokens/s when every row has them, else samples/s; rows whose status is\n"
-"            not ok are left out (the subtitle counts them)\n"
-"  plan      the ranked configurations as bars of throughput, best first (at most 40),\n"
-"            the chosen one (rank 1 of a feasible plan) in red, the target as a dashed line\n"
-"  predict   the step's time per GPU count as stacked bars: compute, codec (encode +\n"
-"            decode), exposed communication, with the iteration time as a dot; beside it\n"
-"            the memory per GPU\n"
-"\n"
-"  --output FILE     the picture: PNG or SVG by its extension (.png, .svg); written\n"
-"                    whole or not at all\n"
-"  --script FILE     also write the gnuplot script (self-contained: the numbers are in\n"
-"                    it), to restyle and redraw with `gnuplot FILE`\n"
-"  --title TEXT      the figure's title instead of the one made from the input\n"
-"\n"
-"gnuplot (5.0 or later, with the pngcairo and svg terminals) runs as a child process:\n"
-"$GCSIM_GNUPLOT when set, else gnuplot from PATH. Exit codes: 2 bad input (not a gcsim\n"
-"output, a column or value missing; the message names the file and line), 3 gnuplot\n"
-"missing or failing (the script given with --script is kept to rerun it).\n");
+    cli_help(out, gcsim_help_plot, NULL);
 }
 
 typedef struct {
@@ -74,11 +51,7 @@ static int parse(int argc, char **argv, options *o)
         case 's': o->script = optarg; break;
         case 't': o->title = optarg; break;
         case 'h': usage(stdout); return 1;
-        case ':': fprintf(stderr, "gcsim plot: %s needs a value\n", argv[optind - 1]); return -1;
-        default:
-            fprintf(stderr, "gcsim plot: unknown option \"%s\" (see gcsim plot --help)\n",
-                    argv[optind - 1]);
-            return -1;
+        default: return cli_option_error("plot", ch, argv);
         }
     }
     if (optind >= argc) {

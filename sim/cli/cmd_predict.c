@@ -12,8 +12,10 @@
 #include "case_options.h"
 #include "predict_phases.h"
 #include "predict_report.h"
+#include "predict_counts.h"
 #include "predict_rows.h"
 #include "cli_args.h"
+#include "gpu_list.h"
 #include "cli_files.h"
 #include "cli_training.h"
 #include "cli_groups.h"
@@ -36,134 +38,17 @@
 #include "stack.h"
 #include "units.h"
 #include "cli_convergence.h"
+#include "convergence_factors.h"
 #include "cli_fabric.h"
 #include "cli_goodput.h"
 
 #define MAX_GPU_COUNTS 256
 
+extern const char gcsim_help_predict[]; /* docs/help/predict.txt */
+
 static void predict_usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim predict [--platform FILE] [--model FILE] [--compressor SPEC]\n"
-"                     [--stack NAME] [--gpus LIST] [--scaling strong|weak]\n"
-"                     [--engine analytic|des|both]\n"
-"                     [--batch K] [--collective NAME] [--exchange X] [--ps-shards S]\n"
-"                     [--bucket SIZE] [--des-max-messages N]\n"
-"                     [--no-overlap] [--timeline FILE] [--buckets] [--tensors]\n"
-"                     [--steps]\n"
-"                     [--precision fp32|tf32|bf16|fp16] [--optimizer O]\n"
-"                     [--sharding S] [--grad-accum K] [--act-ckpt[=P]] [--mfu F | --step-time T]\n"
-"                     [--no-memory-check] [--convergence S]\n"
-"                     [--format table|json|csv] [--wide]\n"
-"                     [--output FILE]\n"
-"\n"
-"Predicts the training throughput of a model on a platform for each GPU count.\n"
-"\n");
-    fprintf(out,
-"  --platform FILE   cluster description, a file or a catalog name such as a100-hdr\n"
-"                    (default: the embedded " DEFAULT_PLATFORM_NAME ")\n"
-"  --model FILE      workload description, a file or a catalog name such as resnet-50\n"
-"                    (default: the embedded " DEFAULT_MODEL_NAME ")\n"
-"  --compressor SPEC gradient compressor, e.g. terngrad, qsgd:s=4, dgc:ratio=0.001\n"
-"                    (default: none, fp32), or file:PATH.json, a compressor described in\n"
-"                    JSON (docs/compressors.md, \"Described compressors\")\n"
-"  --stack NAME      training stack that runs it: pytorch-ddp (hooks per 25 MiB bucket),\n"
-"                    horovod (GRACE, tensor by tensor), fused (ideal kernels per tensor,\n"
-"                    no framework cost), or a stack file (default: the platform's \"stack\", else\n"
-"                    " GCSIM_DEFAULT_STACK "; docs/stacks.md)\n"
-"  --gpus LIST       GPU counts, e.g. 1,2,4,...,512 (default: 1,2,4,... up to the platform);\n"
-"                    a count that cannot run (memory, the sharding) is a row with status\n"
-"                    infeasible and why; exit 2 only when no count can run\n"
-"  --scaling S       strong: the mini-batch K is split over the GPUs;\n"
-"                    weak: every GPU trains K samples (default: weak)\n"
-"  --batch K         mini-batch (strong: global, weak: per GPU; default: the model's)\n"
-"  --engine E        analytic (default), des (SimGrid), or both with their difference\n"
-"  --collective C    ring, halving-doubling, tree, double-tree, hierarchical, ps,\n"
-"                    allgather (and nvls on one node whose NVSwitch reduces:\n"
-"                    nvls_bandwidth), or the papers' models: terngrad (TernGrad Appendix B,\n"
-"                    eq. 27-30), dgc-paper (the same steps, sparse density doubling at\n"
-"                    every aggregation, as DGC Sec. 5 models it);\n"
-"                    default: the platform's \"collective\"; else the stack tunes each\n"
-"                    all-reduce call (ring, double-tree or nvls, as NCCL's tuner; --steps\n"
-"                    lists them), except fused, which all-reduces with ring\n"
-"  --exchange X      auto (default): what the stack does with the compressor (fused:\n"
-"                    summable payloads all-reduce with the collective, the others\n"
-"                    all-gather, N-1 payloads decoded and summed); --collective C means the\n"
-"                    exchange C is, and so does a platform's terngrad, allgather or ps;\n"
-"                    allreduce: the collective with the payload's hop rule;\n"
-"                    allgather; ps (parameter server); best: per GPU count the fastest of\n"
-"                    these, chosen with the analytic engine (the papers' patterns only\n"
-"                    when named: --collective). For a compressed gradient whose\n"
-"                    collective is not named, predict warns when another exchange would\n"
-"                    be over 1.5x faster. docs/codec.md, docs/stacks.md\n"
-"  --ps-shards S     parameter-server shards (default: one per machine)\n"
-"  --bucket SIZE     gradient bucket, e.g. 25MiB (default: the stack's)\n"
-"  --no-overlap      exchange gradients only after backward has finished (both engines;\n"
-"                    terngrad and dgc-paper never overlap, as in the papers' model)\n"
-"  --timeline FILE   DES: write a Chrome trace of the iteration (one GPU count only;\n"
-"                    without --gpus, two machines' GPUs)\n"
-"  --des-max-messages N  DES: run even if the simulation sends up to N SimGrid messages\n"
-"                    (-1: any number). By default a DES run of more than 20 million\n"
-"                    messages (minutes of CPU, e.g. GCSIM_DES_FULL=1 at thousands of GPUs)\n"
-"                    is refused (exit 2) with its estimated CPU time and memory\n"
-"  --buckets         DES: print each gradient bucket's size and timing instead (one GPU\n"
-"                    count only; without --gpus, two machines' GPUs)\n");
-    /* several strings: ISO C99 compilers need support only 4,095 characters in one */
-    fprintf(out,
-"  --tensors         print each layer's gradient (tensor) instead: elements, payload\n"
-"                    bytes, bucket, and the codec model's encode and decode seconds on\n"
-"                    one GPU for the compressor, the same figures both engines sum per\n"
-"                    bucket (fused stack only; no engine runs; decode_s is one received\n"
-"                    payload; one GPU count only, without --gpus two machines' GPUs)\n"
-"  --steps           print every bucket's program instead, as the stack runs it: its\n"
-"                    codec steps (nominal seconds) and collective calls (overhead and\n"
-"                    closed-form time, payload, algorithm); one GPU count, as --tensors\n");
-    fprintf(out,
-"  --precision P     training precision (default: the model's, else fp32): picks the\n"
-"                    profile measured at it; bf16/fp16 gradients travel at 2 bytes\n"
-"  --optimizer O     optimizer state for the memory check (default: the model's, else\n"
-"                    momentum); or a run of phases with --steps-total N: onebit-adam[:freeze=N]\n"
-"                    (DeepSpeed's 1-bit Adam: N uncompressed warm-up steps, then 1-bit),\n"
-"                    zero-one-adam[:var_freeze=N,var_update_scaler=K,local_step_scaler=A,\n"
-"                    local_step_clipper=B] (0/1 Adam: 1-bit and skipped steps): each phase's\n"
-"                    steps and step time, end-to-end time and speedup over all steps\n"
-"                    uncompressed (docs/onebit-adam.md)\n"
-"  --steps-total N   the run's optimizer steps (with a run of phases)\n"
-"  --format F        table (default), json or csv: the same numbers\n"
-"  --wide            the table whole, one line per row (by default it fits 100 columns);\n"
-"                    alone: the full table and notes instead of the first screen\n"
-"  --output FILE     write there (atomically) instead of standard output\n");
-    fprintf(out,
-"  --sharding S      ddp (default), zero1, zero2, zero3, fsdp (= zero3), hsdp[:GROUP]\n"
-"                    (shard inside groups of GROUP GPUs, default a node; replicas across),\n"
-"                    zero3 with ZeRO++'s +qwz (int8 parameter all-gathers), +hpz (backward\n"
-"                    all-gathers inside the node), +qgz (int4 hierarchical reduce-scatter);\n"
-"                    docs/sharding.md\n"
-"  --grad-accum K    micro-batches per optimizer step (the batch is one micro-batch)\n"
-"  --act-ckpt[=P]    activation checkpointing, forward work recomputed before backward:\n"
-"                    full (the flag alone: each unit's whole forward, activations kept\n"
-"                    at unit boundaries), op (torchtitan's op policy: every other matmul\n"
-"                    of each transformer block), every:N (torchtitan: every N-th block\n"
-"                    whole), fraction:P (fms-fsdp: a share P of the blocks whole)\n"
-"  --mfu F           compute at this fraction of the GPU's peak (0 < F <= 1) instead of the\n"
-"                    model's profile or the compute model (the time it gives: at most 1 h)\n"
-"  --step-time T     one GPU's forward + backward time for the batch, e.g. 350ms (1us to\n"
-"                    3600s; one of --mfu and --step-time)\n"
-"  --no-memory-check predict even when the memory estimate exceeds gpu.memory (a\n"
-"                    configuration known to run; the mem GB column still shows the estimate)\n"
-"  --convergence S   note the compressor's convergence factor (best, catalog, train, bound;\n"
-"                    docs/convergence.md): time to fp32's accuracy = time per step x factor\n"
-CLI_VARIABILITY_HELP);
-    fprintf(out, CLI_GOODPUT_USAGE);
-    fprintf(out, CLI_FABRIC_USAGE);
-    fprintf(out,
-"\n"
-"GPUs fill machines first: N GPUs use ceil(N / gpus_per_node) machines; when N is not a\n"
-"multiple of gpus_per_node the last machine is partly filled and the models use\n"
-"i = gpus_per_node, j = ceil(N / i).\n"
-"\n"
-"A configuration whose weights, gradients, optimizer state and activations exceed the\n"
-"platform's gpu.memory is refused (exit 2) with the arithmetic.\n");
+    cli_help(out, gcsim_help_predict, NULL);
 }
 
 typedef struct {
@@ -331,22 +216,18 @@ static int parse_options(int argc, char **argv, predict_options *o)
             }
             break;
         case 'f':
-            if (report_format_parse(optarg, &o->format)) {
-                fprintf(stderr, "gcsim predict: --format: expected table, json or csv, got \"%s\"\n", optarg);
+            if (cli_format_option("predict", optarg, &o->format))
                 return -1;
-            }
             break;
         case 'b':
-            if (!cli_parse_int(optarg, 1, 1 << 24, &o->run.batch)) {
-                fprintf(stderr, "gcsim predict: --batch: expected a positive integer, got \"%s\"\n", optarg);
+            if (cli_int_option("predict", "--batch", optarg, 1, 1 << 24,
+                               "a positive integer", &o->run.batch))
                 return -1;
-            }
             break;
         case 'S':
-            if (!cli_parse_int(optarg, 1, 1 << 20, &o->run.ps_shards)) {
-                fprintf(stderr, "gcsim predict: --ps-shards: expected a positive integer, got \"%s\"\n", optarg);
+            if (cli_int_option("predict", "--ps-shards", optarg, 1, 1 << 20,
+                               "a positive integer", &o->run.ps_shards))
                 return -1;
-            }
             break;
         case 'B':
             if (!gcsim_parse_whole_bytes(optarg, &o->run.bucket_bytes)) {
@@ -390,13 +271,7 @@ static int parse_options(int argc, char **argv, predict_options *o)
         case 'h':
             predict_usage(stdout);
             return 1;
-        case ':':
-            fprintf(stderr, "gcsim predict: %s needs a value\n", argv[optind - 1]);
-            return -1;
-        default:
-            fprintf(stderr, "gcsim predict: unknown option \"%s\" (see gcsim predict --help)\n",
-                    argv[optind - 1]);
-            return -1;
+        default: return cli_option_error("predict", ch, argv);
         }
     }
     if (cli_training_compute_conflict("predict", o->run.mfu, o->run.step_time_s) ||
@@ -527,33 +402,14 @@ int cmd_predict(int argc, char **argv)
                 ss.unimplemented);
 
     int counts[MAX_GPU_COUNTS], n_counts, listed[MAX_GPU_COUNTS];
-    char msg[1024]; /* output messages quote the path: 256 bytes cut the reason off */
-    if (o.gpus) {
-        n_counts = cli_parse_gpu_list(o.gpus, counts, MAX_GPU_COUNTS, msg, sizeof msg);
-        if (n_counts < 0) {
-            fprintf(stderr, "gcsim predict: %s\n", msg);
-            goto done;
-        }
-    } else if (o.timeline || o.buckets || o.tensors || o.steps) {
-        /* One count is needed: two machines (one when the platform has one), enough to show
-         * both intra- and inter-machine transfers in a trace of readable size. */
-        int machines = platform.nodes < 2 ? platform.nodes : 2;
-        counts[0] = machines * platform.gpus_per_node;
-        n_counts = 1;
-        fprintf(stderr, "gcsim predict: %s without --gpus: %d GPUs (%d machine%s of %d)\n",
-                o.timeline ? "--timeline" : o.buckets ? "--buckets" : o.steps ? "--steps" : "--tensors",
-                counts[0], machines,
-                machines == 1 ? "" : "s", platform.gpus_per_node);
-    } else {
-        /* powers of two up to the platform's size, and its size: sweep's default */
-        n_counts = sweep_default_gpus((long long)platform.nodes * platform.gpus_per_node, counts,
-                                      MAX_GPU_COUNTS);
-    }
-    if ((o.timeline || o.buckets || o.tensors || o.steps) && n_counts != 1) {
-        fprintf(stderr, "gcsim predict: %s needs exactly one GPU count in --gpus\n",
-                o.timeline ? "--timeline" : o.buckets ? "--buckets" : o.steps ? "--steps" : "--tensors");
-        goto done;
-    }
+    const char *one_table = o.timeline ? "--timeline" : o.buckets ? "--buckets"
+                            : o.steps ? "--steps" : o.tensors ? "--tensors" : NULL;
+    char note[160];
+    if ((n_counts = predict_counts(&platform, o.gpus, one_table, counts, MAX_GPU_COUNTS, note,
+                                   sizeof note, &err)) < 0)
+        goto fail;
+    if (note[0])
+        fprintf(stderr, "gcsim predict: %s\n", note);
     if (o.buckets && o.run.engine == ENGINE_ANALYTIC) {
         fprintf(stderr, "gcsim predict: --buckets needs --engine des or both\n");
         goto done;
@@ -682,17 +538,17 @@ print:
     predict_view v = {.c = &shown, .exchange_best = o.exchange_best,
                       .exchange_mixed = o.exchange_mixed};
     predict_report_describe(r, &v, T1_s, &ss, max_gpus);
-    cli_fabric_report(r, &platform);
+    fabric_notes_report(r, &platform);
     interference_note_report(r, &platform, o.run.collective);
     if (search)
         predict_exchange_report(r, search, n_counts, o.exchange_best);
     if (o.convergence_given) {
         conv_factor cf;
         const char *spec = plan.spec;
-        if (cli_convergence_factors("predict", o.convergence, model.name, &spec, 1, 0, &cf))
-            goto done;
-        cli_convergence_notes(r, o.convergence, &spec, 1, &cf);
-        cli_convergence_meta(r, &cf, max_gpus);
+        if (convergence_factors(o.convergence, model.name, &spec, 1, 0, &cf, &err))
+            goto fail;
+        convergence_notes_report(r, o.convergence, &spec, 1, &cf);
+        convergence_notes_meta(r, &cf, max_gpus);
     }
     status = report_emit(r, o.format, o.output, "predict");
     goto done;

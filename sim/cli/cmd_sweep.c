@@ -11,6 +11,7 @@
 
 #include "atomic_file.h"
 #include "cli_args.h"
+#include "gpu_list.h"
 #include "cli_files.h"
 #include "cli_training.h"
 #include "codec.h"
@@ -20,6 +21,7 @@
 #include "cli_groups.h"
 #include "sharding.h"
 #include "sweep_lists.h"
+#include "sweep_values.h"
 #include "sweep_output.h"
 #include "sweep_progress.h"
 #include "sweep_rows.h"
@@ -30,70 +32,11 @@
 
 #define MAX_GPU_COUNTS 4096
 
+extern const char gcsim_help_sweep[]; /* docs/help/sweep.txt */
+
 static void sweep_usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim sweep [--platform FILES] [--model FILES] [--compressor SPECS]\n"
-"                   [--stack LIST] [--collective LIST] [--exchange X] [--gpus LIST]\n"
-"                   [--scaling strong,weak] [--batch LIST] [--engine analytic,des|both]\n"
-"                   [--ps-shards S]\n"
-"                   [--bucket SIZE] [--no-overlap] [--format csv|jsonl] [--output FILE]\n"
-"                   [--shard K/N] [--progress|--no-progress] [--count] [--max-cases N]\n"
-"                   [--precision P] [--optimizer O] [--sharding S] [--grad-accum K]\n"
-"                   [--act-ckpt[=P]]\n"
-"\n"
-"Runs every combination of the listed values and writes one row per case. Each list\n"
-"option may be repeated and takes comma lists (a compressor's own options continue its\n"
-"spec: --compressor none,qsgd:s=4,bucket=512 is two compressors), under its name or its\n"
-"plural: --platforms, --models, --compressors, --stacks, --collectives, --scalings,\n"
-"--batches, --engines.\n"
-"\n"
-"  --platform FILES  cluster descriptions (default: the embedded " DEFAULT_PLATFORM_NAME ")\n"
-"  --model FILES     workload descriptions (default: the embedded " DEFAULT_MODEL_NAME ")\n"
-"  --compressor SPECS  compressors (default: none); file:PATH.json is a compressor\n"
-"                    described in JSON (docs/compressors.md)\n"
-"  --stack LIST      training stacks, as in gcsim predict: pytorch-ddp, horovod, fused or\n"
-"                    stack files (default: each platform's \"stack\", else " GCSIM_DEFAULT_STACK ");\n"
-"                    a compressor a stack cannot run is a row saying why\n"
-"  --collective LIST ring, terngrad, halving-doubling, tree, double-tree,\n"
-"                    hierarchical, nvls, ps, allgather, dgc-paper (default: as in gcsim\n"
-"                    predict: the platform's \"collective\"; else the stack tunes each\n"
-"                    all-reduce call, the collective column then saying tuned: and the\n"
-"                    algorithms it picked, e.g. tuned:ring or tuned:ring+double-tree;\n"
-"                    fused all-reduces with ring)\n"
-"  --exchange X      auto (default), allreduce, allgather or ps, as in gcsim predict;\n"
-"                    columns exchange, encode_s and decode_s say what each case used\n"
-"  --gpus LIST       GPU counts, e.g. 1,2,4,...,512 or 1,2,3,...,64 (default: powers of\n"
-"                    two up to each platform's size, and its size)\n"
-"  --scaling LIST    strong and/or weak (default: weak)\n"
-"  --batch LIST      mini-batches (strong: global, weak: per GPU; default: the model's)\n"
-"  --engine LIST     analytic (default) and/or des; both = analytic,des\n"
-"  --ps-shards S, --bucket SIZE, --no-overlap   as in gcsim predict, for every case\n"
-"  --format F        csv (default) or jsonl (one JSON object per line)\n"
-"  --output FILE     write there atomically (whole or not at all) instead of stdout\n"
-"  --shard K/N       only the cases whose index i (0-based, in the unsharded order) has\n"
-"                    i mod N = K-1; `gcsim merge` joins the N outputs\n"
-"  --progress        draw the progress bar on stderr even when it is not a terminal\n"
-"  --no-progress     never draw it (default: drawn when stderr is a terminal)\n"
-"  --count           print the number of cases (in the shard, and in all) and exit\n"
-"  --max-cases N     run up to N cases (in the shard); a sweep of more is refused before\n"
-"                    anything is written (default: 10000000, about 4 GB of CSV)\n");
-    fprintf(out,
-"  --precision P, --optimizer O, --sharding S, --grad-accum K, --act-ckpt[=P]\n"
-"                    as in gcsim predict, for every case (a sharded case's id includes\n"
-"                    them; docs/sharding.md)\n"
-"  --compute-cv X, --compute-dist D, --slow-fraction F, --slow-factor X, --slow-rank R:X,\n"
-"  --seed N, --iterations K   variable compute and stragglers as in gcsim predict: each\n"
-"                    case's iteration is the mean (analytic: expected; DES: simulated)\n"
-"\n"
-"Case order: platform, model, compressor, stack, collective, scaling, batch, engine,\n"
-"then GPU count, each in the order given; `case` is the index in that order (0-based),\n"
-"`cases` the total, `id` a hash of the case's values (its stack's name among them) that\n"
-"stays the same across sweeps. A case that cannot run (GPUs beyond the platform, no\n"
-"profile for its GPU, a strong-scaling batch smaller than the GPU count, a compressor\n"
-"its stack cannot run) is a row with the reason in `status`; other rows say\n"
-"ok. speedup is over one GPU with the same engine, compressor, stack, collective and\n"
-"batch.\n");
+    cli_help(out, gcsim_help_sweep, NULL);
 }
 
 typedef struct {
@@ -259,14 +202,7 @@ static int parse_options(int argc, char **argv, sweep_options *o)
         case 'h':
             sweep_usage(stdout);
             return 1;
-        case ':':
-            snprintf(msg, sizeof msg, "%s needs a value", argv[optind - 1]);
-            bad = 1;
-            break;
-        default:
-            snprintf(msg, sizeof msg, "unknown option \"%s\" (see gcsim sweep --help)", argv[optind - 1]);
-            bad = 1;
-            break;
+        default: return cli_option_error("sweep", ch, argv);
         }
         if (bad) {
             fprintf(stderr, "gcsim sweep: %s\n", msg);
@@ -299,55 +235,11 @@ static int build_space(const sweep_options *o, sweep_cache *cache, sweep_space *
                        .optimizer = o->run.optimizer};
     if (sweep_space_load(s, &in, cache, &err))
         goto fail;
-    for (int k = 0; k < o->collectives.n; k++)
-        if (gcsim_collective_parse(o->collectives.items[k], &s->collectives[k])) {
-            fprintf(stderr, "gcsim sweep: --collective: unknown collective \"%s\" (terngrad, ring, "
-                            "halving-doubling, tree, double-tree, hierarchical, nvls, ps, allgather, dgc-paper)\n",
-                    o->collectives.items[k]);
-            return -1;
-        }
-    for (int k = 0; k < o->scalings.n; k++) {
-        const char *t = o->scalings.items[k];
-        if (strcmp(t, "strong") && strcmp(t, "weak")) {
-            fprintf(stderr, "gcsim sweep: --scaling: expected strong or weak, got \"%s\"\n", t);
-            return -1;
-        }
-        s->scalings[k] = strcmp(t, "strong") == 0 ? SCALING_STRONG : SCALING_WEAK;
-    }
-    for (int k = 0; k < o->batches.n; k++) {
-        long long b;
-        if (!cli_parse_int(o->batches.items[k], 1, 1 << 24, &b)) {
-            fprintf(stderr, "gcsim sweep: --batch: expected a positive integer, got \"%s\"\n",
-                    o->batches.items[k]);
-            return -1;
-        }
-        s->batches[k] = (int)b;
-    }
-    s->n_engines = 0;
-    if (!o->engines.n)
-        s->engines[s->n_engines++] = ENGINE_ANALYTIC;
-    for (int k = 0; k < o->engines.n; k++) {
-        gcsim_engine e;
-        if (engine_parse(o->engines.items[k], &e)) {
-            fprintf(stderr, "gcsim sweep: --engine: expected analytic, des or both, got \"%s\"\n",
-                    o->engines.items[k]);
-            return -1;
-        }
-        if (e != ENGINE_ANALYTIC && !engine_des_available()) {
-            fprintf(stderr, "gcsim sweep: --engine %s: this build has no SimGrid engine\n",
-                    o->engines.items[k]);
-            return -1;
-        }
-        if (e == ENGINE_BOTH) {
-            s->engines[s->n_engines++] = ENGINE_ANALYTIC;
-            s->engines[s->n_engines++] = ENGINE_DES;
-        } else {
-            s->engines[s->n_engines++] = e;
-        }
-    }
+    if (sweep_values_parse(s, &o->collectives, &o->scalings, &o->batches, &o->engines, &err))
+        goto fail;
     for (int p = 0; p < s->n_platforms; p++) {
         if (o->gpus) {
-            s->n_gpus[p] = cli_parse_gpu_list(o->gpus, s->gpus[p], MAX_GPU_COUNTS, msg, sizeof msg);
+            s->n_gpus[p] = gpu_list_parse(o->gpus, s->gpus[p], MAX_GPU_COUNTS, msg, sizeof msg);
             if (s->n_gpus[p] < 0) {
                 fprintf(stderr, "gcsim sweep: %s\n", msg);
                 return -1;

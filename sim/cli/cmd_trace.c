@@ -12,23 +12,11 @@
 #include "trace_table.h"
 #include "traces.h"
 
+extern const char gcsim_help_trace[]; /* docs/help/trace.txt */
+
 static void trace_usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim trace info FILE... [--format table|json|csv] [--output FILE]\n"
-"\n"
-"Validates gradient trace files (safetensors with F32/F16/BF16 tensors, or NumPy .npy\n"
-"'<f4'/'<f2' in C order) and lists every tensor: layer kind (from the capture tool's\n"
-"layer_kinds metadata), dtype, shape, elements, bytes, and statistics: mean, std (population),\n"
-"max |g|, rms, kurtosis (Pearson, 3 for a normal distribution), near_zero (fraction with\n"
-"|g| <= 1e-3 max |g|, zeros included) and zeros (fraction exactly 0). The file's metadata\n"
-"is printed above the table (\"meta\" in JSON).\n"
-"\n"
-"A malformed file, or a tensor holding NaN or Inf, is an error naming the file and the byte\n"
-"offset or tensor: exit code 2.\n"
-"\n"
-"  --format F     table (default), json or csv: the same numbers\n"
-"  --output FILE  write there (atomically) instead of standard output\n");
+    cli_help(out, gcsim_help_trace, NULL);
 }
 
 int cmd_trace(int argc, char **argv)
@@ -55,11 +43,8 @@ int cmd_trace(int argc, char **argv)
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "trace info")) != -1) {
         switch (ch) {
         case 'f':
-            if (report_format_parse(optarg, &format)) {
-                fprintf(stderr, "gcsim trace info: --format: expected table, json or csv, got "
-                                "\"%s\"\n", optarg);
+            if (cli_format_option("trace info", optarg, &format))
                 return EXIT_BAD_INPUT;
-            }
             break;
         case 'o': output = optarg; break;
         case 'h': trace_usage(stdout); return EXIT_OK;

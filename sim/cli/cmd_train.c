@@ -21,53 +21,11 @@
 
 #define MAX_DUMP_STEPS 1024
 
+extern const char gcsim_help_train[]; /* docs/help/train.txt */
+
 static void train_usage(FILE *out)
 {
-    fprintf(out,
-"usage: gcsim train [--model softmax|mlp|lenet] [--workers N] [--compressor SPEC]\n"
-"                   [--epochs E] [--batch B] [--lr LR] [--seed S] [--momentum M]\n"
-"                   [--weight-decay W] [--target-accuracy A [--stop-at-target]]\n"
-"                   [--eval-every STEPS]\n"
-"                   [--data DIR] [--limit-train N] [--limit-test N]\n"
-"                   [--dump-trace DIR --dump-steps LIST] [--format table|json|csv]\n"
-"                   [--output FILE]\n"
-"\n"
-"Trains a small network on Fashion-MNIST (or, with --data traces/datasets/digits, the 8x8\n"
-"UCI digits) with N simulated data-parallel workers in one process: each worker computes\n"
-"the gradient of its B/N share of the mini-batch and compresses it with its own compressor\n"
-"instance; the decoded gradients are averaged and every worker applies the same\n"
-"momentum-SGD step.\n"
-"Prints training loss, test accuracy and bits sent per worker at every evaluation point.\n"
-"Same seed, same output.\n"
-"\n"
-"  --model M          softmax (7,850 parameters), mlp (784-128-10, 101,770) or lenet\n"
-"                     (LeNet-5 style, 61,706) (default: mlp)\n"
-"  --workers N        simulated workers; must divide the batch (default: 1)\n"
-"  --compressor SPEC  gradient compressor, e.g. none (fp32, the default), terngrad,\n"
-"                     qsgd:s=4, dgc:ratio=0.001, ecq, signsgd, orq. With dgc the optimizer\n"
-"                     momentum is 0: DGC's momentum correction keeps the velocity inside\n"
-"                     each worker's compressor (its own key, dgc:momentum=0.9).\n"
-"  --epochs E         passes over the training set (default: 5)\n"
-"  --batch B          global mini-batch, split evenly over the workers (default: 64)\n"
-"  --lr LR            learning rate, constant (default: 0.01, as TernGrad's LeNet runs)\n"
-"  --momentum M       heavy-ball momentum in [0, 1) (default: 0.9)\n"
-"  --weight-decay W   L2 coefficient (default: 0.0005)\n"
-"  --seed S           seed of every random stream (default: 1)\n"
-"  --target-accuracy A  report the iterations (and bits) to reach test accuracy A in (0,1]\n"
-"  --stop-at-target   end the run at the evaluation that reaches --target-accuracy\n"
-"  --eval-every K     evaluate on the test set every K iterations as well as at the end of\n"
-"                     each epoch (default: 0, epochs only)\n"
-"  --data DIR         directory of Fashion-MNIST's IDX .gz files\n"
-"                     (default: " FMNIST_DEFAULT_DIR ", package " FMNIST_DEBIAN_PACKAGE "),\n"
-"                     or of " DIGITS_FILE " (the 8x8 digits: traces/datasets/digits in the\n"
-"                     source tree; the last quarter of its 1,797 images is the test set)\n"
-"  --limit-train N    use the first N training images only (default: all 60,000)\n"
-"  --limit-test N     use the first N test images only (default: all 10,000)\n"
-"  --dump-trace DIR   write worker 0's gradients (before compression) as safetensors,\n"
-"                     DIR/<model>-step<NNNNNN>.safetensors, at the iterations in\n"
-"  --dump-steps LIST  comma-separated 0-based iterations, e.g. 0,100,1000\n"
-"  --format F         table (default), json or csv: the same numbers\n"
-"  --output FILE      write there (atomically) instead of standard output\n");
+    cli_help(out, gcsim_help_train, NULL);
 }
 
 typedef struct {
@@ -133,78 +91,64 @@ static int parse_options(int argc, char **argv, train_options *o)
             }
             break;
         case 'w':
-            if (!cli_parse_int(optarg, 1, 4096, &v)) {
-                fprintf(stderr, "gcsim train: --workers: expected an integer in 1..4096, got \"%s\"\n", optarg);
+            if (cli_int_option("train", "--workers", optarg, 1, 4096, "an integer in 1..4096", &v))
                 return -1;
-            }
             o->cfg.workers = (int)v;
             break;
         case 'c': o->cfg.compressor = optarg; break;
         case 'e':
-            if (!cli_parse_int(optarg, 1, 10000, &v)) {
-                fprintf(stderr, "gcsim train: --epochs: expected an integer in 1..10000, got \"%s\"\n", optarg);
+            if (cli_int_option("train", "--epochs", optarg, 1, 10000, "an integer in 1..10000", &v))
                 return -1;
-            }
             o->cfg.epochs = (int)v;
             break;
         case 'b':
-            if (!cli_parse_int(optarg, 1, 60000, &v)) {
-                fprintf(stderr, "gcsim train: --batch: expected an integer in 1..60000, got \"%s\"\n", optarg);
+            if (cli_int_option("train", "--batch", optarg, 1, 60000, "an integer in 1..60000", &v))
                 return -1;
-            }
             o->cfg.batch = (int)v;
             break;
         case 'l':
-            if (!cli_parse_double(optarg, 1e-12, 1e3, &o->cfg.lr)) {
-                fprintf(stderr, "gcsim train: --lr: expected a positive number, got \"%s\"\n", optarg);
+            if (cli_num_option("train", "--lr", optarg, 1e-12, 1e3,
+                               "a positive number", &o->cfg.lr))
                 return -1;
-            }
             break;
         case 's':
-            if (!cli_parse_int(optarg, 0, (long long)(~0ull >> 1), &v)) {
-                fprintf(stderr, "gcsim train: --seed: expected a non-negative integer, got \"%s\"\n", optarg);
+            if (cli_int_option("train", "--seed", optarg, 0, (long long)(~0ull >> 1),
+                               "a non-negative integer", &v))
                 return -1;
-            }
             o->cfg.seed = (uint64_t)v;
             break;
         case 'M':
-            if (!cli_parse_double(optarg, 0.0, 0.999999, &o->cfg.momentum)) {
-                fprintf(stderr, "gcsim train: --momentum: expected a number in [0, 1), got \"%s\"\n", optarg);
+            if (cli_num_option("train", "--momentum", optarg, 0.0, 0.999999,
+                               "a number in [0, 1)", &o->cfg.momentum))
                 return -1;
-            }
             break;
         case 'W':
-            if (!cli_parse_double(optarg, 0.0, 1.0, &o->cfg.weight_decay)) {
-                fprintf(stderr, "gcsim train: --weight-decay: expected a number in [0, 1], got \"%s\"\n", optarg);
+            if (cli_num_option("train", "--weight-decay", optarg, 0.0, 1.0,
+                               "a number in [0, 1]", &o->cfg.weight_decay))
                 return -1;
-            }
             break;
         case 'a':
-            if (!cli_parse_double(optarg, 1e-9, 1.0, &o->cfg.target_accuracy)) {
-                fprintf(stderr, "gcsim train: --target-accuracy: expected a fraction in (0, 1], got \"%s\"\n", optarg);
+            if (cli_num_option("train", "--target-accuracy", optarg, 1e-9, 1.0,
+                               "a fraction in (0, 1]", &o->cfg.target_accuracy))
                 return -1;
-            }
             break;
         case 'E':
-            if (!cli_parse_int(optarg, 0, 1LL << 40, &v)) {
-                fprintf(stderr, "gcsim train: --eval-every: expected a non-negative integer, got \"%s\"\n", optarg);
+            if (cli_int_option("train", "--eval-every", optarg, 0, 1LL << 40,
+                               "a non-negative integer", &v))
                 return -1;
-            }
             o->cfg.eval_every = (long)v;
             break;
         case 'X': o->cfg.stop_at_target = 1; break;
         case 'd': o->data_dir = optarg; break;
         case 'L':
-            if (!cli_parse_int(optarg, 1, 1LL << 40, &o->limit_train)) {
-                fprintf(stderr, "gcsim train: --limit-train: expected a positive integer, got \"%s\"\n", optarg);
+            if (cli_int_option("train", "--limit-train", optarg, 1, 1LL << 40,
+                               "a positive integer", &o->limit_train))
                 return -1;
-            }
             break;
         case 'T':
-            if (!cli_parse_int(optarg, 1, 1LL << 40, &o->limit_test)) {
-                fprintf(stderr, "gcsim train: --limit-test: expected a positive integer, got \"%s\"\n", optarg);
+            if (cli_int_option("train", "--limit-test", optarg, 1, 1LL << 40,
+                               "a positive integer", &o->limit_test))
                 return -1;
-            }
             break;
         case 'D': o->cfg.dump_dir = optarg; break;
         case 'S':
@@ -216,21 +160,14 @@ static int parse_options(int argc, char **argv, train_options *o)
             o->has_dump_steps = 1;
             break;
         case 'f':
-            if (report_format_parse(optarg, &o->format)) {
-                fprintf(stderr, "gcsim train: --format: expected table, json or csv, got \"%s\"\n", optarg);
+            if (cli_format_option("train", optarg, &o->format))
                 return -1;
-            }
             break;
         case 'o': o->output = optarg; break;
         case 'h':
             train_usage(stdout);
             return 1;
-        case ':':
-            fprintf(stderr, "gcsim train: %s needs a value\n", argv[optind - 1]);
-            return -1;
-        default:
-            fprintf(stderr, "gcsim train: unknown option \"%s\" (see gcsim train --help)\n", argv[optind - 1]);
-            return -1;
+        default: return cli_option_error("train", ch, argv);
         }
     }
     if (optind < argc) {

@@ -1,6 +1,6 @@
 /*
  * sim/planning/case_options.h: the one option record every command fills from its command
- * line (predict, sweep, breakeven, check's baseline cases; plan may too), and the one
+ * line (predict, sweep, breakeven, check's baseline cases, plan), and the one
  * function that turns it into a case (sweep_case.h) for case_build.h. A search copies the
  * case and changes only what it searches (the exchange, the collective, the GPU count, a
  * sweep's listed values), so every option given reaches every case it tries (issue 44; issue

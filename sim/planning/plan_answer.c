@@ -42,8 +42,11 @@ static void label(const plan_problem *pb, const plan_candidate *c, char *out, si
     char sh[48], ck[48];
     gcsim_sharding_format(&v.sharding, sh, sizeof sh);
     plan_ckpt_format(&v.ckpt, ck, sizeof ck);
-    snprintf(out, size, "%s, %s, act ckpt %s, micro-batch %d x %d", pb->plans[c->compressor]->spec,
-             sh, ck, c->micro_batch, c->grad_accum);
+    int n = snprintf(out, size, "%s, %s, act ckpt %s, micro-batch %d x %d",
+                     pb->plans[c->compressor]->spec, sh, ck, c->micro_batch, c->grad_accum);
+    if (pb->n_precisions > 1 && n > 0 && (size_t)n < size) /* --precision LIST searched */
+        snprintf(out + n, size - (size_t)n, ", %s",
+                 gcsim_precision_name((gcsim_precision)pb->precisions[v.precision]));
 }
 
 /* "+1.2%" of a over b in throughput */
@@ -59,7 +62,8 @@ int plan_answer_platform(const plan_problem *pb, const plan_candidate *rows, int
     const plan_candidate *best = first(pb, rows, n, p, NULL, 0);
     if (!best)
         return -1;
-    const gcsim_model *m = pb->model;
+    plan_variant bv = plan_problem_variant(pb, best->variant);
+    const gcsim_model *m = plan_variant_model(pb, &bv); /* its precision's */
     const gcsim_platform *pf = pb->platforms[p];
     char what[400];
     label(pb, best, what, sizeof what);
@@ -97,7 +101,8 @@ int plan_keys_parse(const char *text, unsigned *mask, char *why, size_t why_len)
     static const struct { const char *name; unsigned bit; } keys[] = {
         {"platform", PLAN_KEY_PLATFORM}, {"compressor", PLAN_KEY_COMPRESSOR},
         {"stack", PLAN_KEY_STACK},       {"sharding", PLAN_KEY_SHARDING},
-        {"act-ckpt", PLAN_KEY_CKPT},     {"micro-batch", PLAN_KEY_MICRO}};
+        {"act-ckpt", PLAN_KEY_CKPT},     {"micro-batch", PLAN_KEY_MICRO},
+        {"precision", PLAN_KEY_PRECISION}};
     *mask = 0;
     const char *s = text;
     for (;;) {
@@ -108,7 +113,7 @@ int plan_keys_parse(const char *text, unsigned *mask, char *why, size_t why_len)
                 bit = keys[k].bit;
         if (!bit) {
             snprintf(why, why_len, "unknown key \"%.*s\" (platform, compressor, stack, "
-                     "sharding, act-ckpt, micro-batch)", (int)(len < 60 ? len : 60), s);
+                     "sharding, act-ckpt, micro-batch, precision)", (int)(len < 60 ? len : 60), s);
             return -1;
         }
         *mask |= bit;
@@ -145,7 +150,7 @@ static bool same_keys(const plan_problem *pb, const plan_candidate *a, const pla
     }
     if ((mask & PLAN_KEY_MICRO) && a->micro_batch != b->micro_batch)
         return false;
-    return true;
+    return !(mask & PLAN_KEY_PRECISION) || va.precision == vb.precision;
 }
 
 int plan_rows_best_per(const plan_problem *pb, plan_candidate *rows, int n, unsigned mask)

@@ -23,7 +23,7 @@ int plan_sharding_is_zeropp(const gcsim_sharding *s);
 /* --best-per: the keys a row's configuration is grouped by. */
 enum {
     PLAN_KEY_PLATFORM = 1, PLAN_KEY_COMPRESSOR = 2, PLAN_KEY_STACK = 4, PLAN_KEY_SHARDING = 8,
-    PLAN_KEY_CKPT = 16, PLAN_KEY_MICRO = 32
+    PLAN_KEY_CKPT = 16, PLAN_KEY_MICRO = 32, PLAN_KEY_PRECISION = 64
 };
 /* Parses a comma list of platform, compressor, stack, sharding, act-ckpt, micro-batch into
  * a mask. Returns 0, or -1 with the unknown word in why. */

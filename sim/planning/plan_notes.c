@@ -109,7 +109,8 @@ void plan_notes_describe(plan_notes *n, const plan_problem *pb, const plan_asked
     int n_var = plan_problem_n_variants(pb);
     if (n_var > 1) /* a sharded variant runs its own exchange, under no collective */
         snprintf(shape + strlen(shape), sizeof shape - strlen(shape), " (ddp) or %d variants "
-                 "(sharding x act ckpt x micro-batch)", n_var);
+                 "(%ssharding x act ckpt x micro-batch)", n_var,
+                 pb->n_precisions > 1 ? "precision x " : "");
     snprintf(buf, sizeof buf,
              "%lld configurations (%d platforms x %d compressors x %s x GPU counts %s); best "
              "GPU count per platform, compressor, stack and %s, ranked by %s",
@@ -210,11 +211,14 @@ void plan_notes_outcome(plan_notes *n, const plan_problem *pb, const plan_result
              res->first_sharding},
             {res->skipped_batch, "skipped.batch", "the global batch does not divide",
              res->first_batch},
-            {res->skipped_other, "skipped.other", "cannot run", res->first_other}};
+            {res->skipped_other, "skipped.other", "cannot run", res->first_other},
+            {res->skipped_precision, "skipped.precision", "have no compute at their precision",
+             res->first_precision}};
         int kinds = 0;
-        for (int k = 0; k < 4; k++)
+        for (int k = 0; k < 5; k++)
             kinds += by[k].n > 0;
-        for (int k = 0; kinds > 1 && k < 4; k++)
+        /* a precision the model cannot run is always named (--precision LIST) */
+        for (int k = 0; (kinds > 1 || res->skipped_precision) && k < 5; k++)
             if (by[k].n > 0)
                 plan_notes_add(n, by[k].key, "%lld %s; the first: %s", by[k].n, by[k].what,
                                by[k].first);

@@ -10,6 +10,7 @@
 #include "memory.h"
 #include "plan_keep.h"
 #include "plan_search.h"
+#include "roofline.h"
 #include "sweep_case.h"
 
 int plan_default_collectives(gcsim_exchange exchange, gcsim_collective *out, int max)
@@ -43,7 +44,7 @@ long long plan_search_domain(const plan_problem *pb, const gcsim_platform *pf, i
     d->whole_nodes = pb->whole_nodes;
     if (!pb->gpus)
         return plan_domain_size(d);
-    /* a --gpus list: ascending and distinct (cli_parse_gpu_list), filtered by whole_nodes */
+    /* a --gpus list: ascending and distinct (gpu_list_parse), filtered by whole_nodes */
     long long n = 0;
     for (int k = 0; k < pb->n_gpus; k++)
         if (!pb->whole_nodes || pb->gpus[k] <= pf->gpus_per_node ||
@@ -71,11 +72,24 @@ plan_variant plan_problem_variant(const plan_problem *pb, int i)
     return v;
 }
 
+const gcsim_model *plan_variant_model(const plan_problem *pb, const plan_variant *v)
+{
+    return pb->n_precisions > 0 ? pb->precision_models[v->precision] : pb->model;
+}
+
+const gcsim_payload_plan *plan_variant_payload(const plan_problem *pb, const plan_variant *v,
+                                               int compressor)
+{
+    return pb->n_precisions > 0 ? pb->precision_plans[v->precision * pb->n_compressors + compressor]
+                                : pb->plans[compressor];
+}
+
 double plan_candidate_memory_bytes(const plan_problem *pb, const plan_candidate *c)
 {
     plan_variant v = plan_problem_variant(pb, c->variant);
     gcsim_memory mem;
-    gcsim_memory_estimate_sharded(pb->model, pb->platforms[c->platform], &v.sharding, c->gpus,
+    gcsim_memory_estimate_sharded(plan_variant_model(pb, &v), pb->platforms[c->platform],
+                                  &v.sharding, c->gpus,
                                   gcsim_samples_per_gpu(pb->scaling, c->r.batch, c->gpus),
                                   v.ckpt.on ? &v.ckpt.policy : NULL, 0.0, &mem);
     return mem.total_bytes;
@@ -194,11 +208,17 @@ static void count_skip(plan_result *out, long long *n, char *first, const char *
         snprintf(out->first_error, sizeof out->first_error, "%.500s", why);
 }
 
-/* Why a case the engine refused was refused: the worker's memory, the sharding, or else. */
-static void classify_skip(const sweep_case *cs, plan_result *out, const char *why)
+/* Why a case the engine refused was refused: with precisions searched, no compute at the
+ * case's precision; the worker's memory, the sharding, or else. */
+static void classify_skip(const plan_problem *pb, const sweep_case *cs, plan_result *out,
+                          const char *why)
 {
     gcsim_error e;
-    if (gcsim_memory_check_sharded(cs->model, cs->platform, &cs->sharding, cs->gpus,
+    gcsim_profile roofline;
+    if (pb->n_precisions > 0 &&
+        !gcsim_compute_profile(cs->model, cs->platform, sweep_case_batch(cs), &roofline, &e))
+        count_skip(out, &out->skipped_precision, out->first_precision, why);
+    else if (gcsim_memory_check_sharded(cs->model, cs->platform, &cs->sharding, cs->gpus,
                                    gcsim_samples_per_gpu(cs->scaling, sweep_case_batch(cs),
                                                          cs->gpus),
                                    cs->act_ckpt ? &cs->act_ckpt_policy : NULL, cs->bucket_bytes,
@@ -247,7 +267,7 @@ static int eval_count(void *ctx, int gpus, plan_candidate *cand)
             *ge->failed = true;
             return -1;
         }
-        classify_skip(&ge->cs, ge->out, err.message);
+        classify_skip(pb, &ge->cs, ge->out, err.message);
         return -1;
     }
     if (pb->conv) {
@@ -257,7 +277,7 @@ static int eval_count(void *ctx, int gpus, plan_candidate *cand)
     }
     if (pb->goodput && pb->goodput->on) {
         goodput_result g;
-        if (goodput_evaluate(pb->goodput, pb->model, gpus, pb->platforms[cand->platform]->gpus_per_node,
+        if (goodput_evaluate(pb->goodput, ge->cs.model, gpus, pb->platforms[cand->platform]->gpus_per_node,
                              cand->r.p.throughput_samples_per_s, &g, &err)) {
             *ge->fatal = err;
             *ge->failed = true;
@@ -304,24 +324,34 @@ static int run_group(const plan_problem *pb, int p, int c, int t, int k, int sh,
     /* With exchange_best no collective is named: each exchange takes the schedule the
      * platform and the stack give it, as `gcsim predict --exchange X` does. */
     group_eval ge = {.pb = pb, .compressor = c, .out = out, .fatal = fatal, .failed = failed};
-    ge.cs = (sweep_case){.platform = pf, .model = pb->model, .payload = pb->plans[c],
-                         .stack = pb->stacks[p * pb->n_stacks + t],
-                         .collective = pb->exchange_best ? COLLECTIVE_RING : pb->collectives[k],
-                         .collective_given = !pb->exchange_best,
-                         .exchange = pb->exchange, .scaling = pb->scaling, .engine = pb->engine,
-                         .batch = pb->batch, .gpus = 1, .overlap = true,
-                         .grad_accum = pb->grad_accum,
-                         .variability = pb->variability};
     plan_variant v = plan_problem_variant(pb, sh);
+    case_options run;
+    if (pb->run) {
+        run = *pb->run;
+    } else {
+        case_options_init(&run);
+        run.scaling = pb->scaling, run.engine = pb->engine, run.batch = pb->batch;
+        run.exchange = pb->exchange, run.grad_accum = pb->grad_accum;
+        if (pb->variability)
+            run.variability = *pb->variability;
+    }
+    /* the group's collective (or, with exchange_best, none named: each exchange takes the
+     * schedule the platform and the stack give it, as `gcsim predict --exchange X` does) and
+     * the variant's training choices */
+    run.collective = pb->exchange_best ? COLLECTIVE_RING : pb->collectives[k];
+    run.collective_given = !pb->exchange_best;
+    run.sharding = v.sharding;
+    run.act_ckpt = v.ckpt.on;
+    run.act_ckpt_policy = v.ckpt.policy;
+    if (v.micro_batch > 0)
+        run.batch = v.micro_batch;
+    ge.cs = case_options_case(&run, pf, plan_variant_model(pb, &v),
+                              plan_variant_payload(pb, &v, c), pb->stacks[p * pb->n_stacks + t], 1);
+    ge.cs.variability = pb->variability; /* the problem's record outlives this copy */
     for (int k = 0; k < plan_problem_n_variants(pb) && !ge.fsdp_searched; k++) {
         gcsim_sharding o = plan_problem_variant(pb, k).sharding;
         ge.fsdp_searched = o.strategy == GCSIM_SHARD_ZERO3 && o.fsdp && !o.qwz && !o.hpz && !o.qgz;
     }
-    ge.cs.sharding = v.sharding;
-    ge.cs.act_ckpt = v.ckpt.on;
-    ge.cs.act_ckpt_policy = v.ckpt.policy;
-    if (v.micro_batch > 0)
-        ge.cs.batch = v.micro_batch;
     /* One GPU exchanges nothing, so its throughput is the same under every exchange. */
     sweep_result one;
     gcsim_error err;

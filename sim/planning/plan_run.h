@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "case_options.h"
 #include "convergence.h"
 #include "engine.h"
 #include "gcsim_error.h"
@@ -83,6 +84,17 @@ typedef struct {
      * When on, every candidate's progress is its throughput x the useful fraction at its
      * GPU count: feasibility, hours, cost and the ranking see goodput. */
     const goodput_options *goodput;
+    /* The command line's option record (case_options.h): every case is built from it by
+     * case_options_case, then given its group's collective and its variant (issue 44: one
+     * case builder); NULL: a record made of the fields above (tests that fill them). */
+    const case_options *run;
+    /* --precision LIST (issue 46): the precisions searched, each with the model loaded at
+     * it and its payload plans (precision_plans[k * n_compressors + c]); a variant's
+     * precision indexes them. 0: the model as loaded, and plans. */
+    int n_precisions;
+    const int *precisions; /* gcsim_precision */
+    const gcsim_model *const *precision_models;
+    const gcsim_payload_plan *const *precision_plans;
 } plan_problem;
 
 typedef struct {
@@ -112,6 +124,9 @@ typedef struct {
      * compressor; the global batch is no whole number of micro-batches; anything else. */
     long long skipped_memory, skipped_sharding, skipped_batch, skipped_other;
     char first_memory[512], first_sharding[512], first_batch[512], first_other[512];
+    /* with precisions searched: the model has no compute at the precision on the GPU */
+    long long skipped_precision;
+    char first_precision[512];
     char why[1024];           /* why nothing is feasible; empty when feasible */
 } plan_result;
 
@@ -158,6 +173,11 @@ gcsim_collective plan_candidate_collective(const plan_problem *pb, const plan_ca
 /* The variants the problem searches (at least one) and the i-th of them. */
 int plan_problem_n_variants(const plan_problem *pb);
 plan_variant plan_problem_variant(const plan_problem *pb, int i);
+
+/* The model and a compressor's payload plan of a variant (its precision's, or pb's). */
+const gcsim_model *plan_variant_model(const plan_problem *pb, const plan_variant *v);
+const gcsim_payload_plan *plan_variant_payload(const plan_problem *pb, const plan_variant *v,
+                                               int compressor);
 
 /* The memory per GPU of a candidate as predict reports it (gcsim_memory_estimate_sharded
  * for its variant, micro-batch and count), bytes. */

@@ -129,13 +129,23 @@ static int build(const plan_request *rq, const gcsim_model *m,
         return gcsim_fail_internal(err, "out of memory");
     *n_out = plan_variants_cross(force_sh ? force_sh : sh, n_sh, ck, n_ck, mb, n_mb, *out,
                                  PLAN_MAX_VARIANTS);
+    /* each precision searched repeats the cross product, precision slowest */
+    int n_prec = rq->n_precisions > 1 ? rq->n_precisions : 1, n_one = *n_out;
+    if (n_one >= 0 && (long long)n_one * n_prec > PLAN_MAX_VARIANTS)
+        *n_out = -1;
+    for (int p = 1; *n_out >= 0 && p < n_prec; p++)
+        for (int k = 0; k < n_one; k++) {
+            (*out)[p * n_one + k] = (*out)[k];
+            (*out)[p * n_one + k].precision = p;
+            *n_out = (p + 1) * n_one;
+        }
     if (*n_out < 0) {
         free(*out);
         *out = NULL;
-        return gcsim_fail(err, "%d shardings x %d checkpointing policies x %d micro-batches: "
+        return gcsim_fail(err, "%d shardings x %d checkpointing policies x %d micro-batches%s: "
                                "more than the %d variants plan searches; narrow --sharding, "
                                "--act-ckpt or --micro-batch", n_sh, n_ck, n_mb,
-                          PLAN_MAX_VARIANTS);
+                          rq->n_precisions > 1 ? " x precisions" : "", PLAN_MAX_VARIANTS);
     }
     return 0;
 }
@@ -203,6 +213,26 @@ int plan_run_widening(plan_problem *pb, const plan_request *rq, plan_result *res
     return 0;
 }
 
+int plan_precisions_parse(const sweep_list *l, int *out, gcsim_error *err)
+{
+    int n = 0;
+    for (int k = 0; k < l->n; k++) {
+        bool all = strcmp(l->items[k], "all") == 0;
+        for (int p = all ? 0 : -1; p < (all ? 4 : 0); p++) {
+            gcsim_precision v = (gcsim_precision)p;
+            if (!all && gcsim_precision_parse(l->items[k], &v))
+                return gcsim_fail(err, "--precision: expected fp32, tf32, bf16, fp16 or all, got "
+                                       "\"%s\"", l->items[k]);
+            for (int j = 0; j < n; j++)
+                if (out[j] == (int)v)
+                    return gcsim_fail(err, "--precision: %s given twice",
+                                      gcsim_precision_name(v));
+            out[n++] = (int)v;
+        }
+    }
+    return n;
+}
+
 int plan_inputs_load(plan_problem *pb, plan_loaded *l, sweep_cache *cache,
                      const plan_inputs *in, gcsim_error *err)
 {
@@ -247,6 +277,39 @@ int plan_inputs_load(plan_problem *pb, plan_loaded *l, sweep_cache *cache,
     for (int c = 0; c < pb->n_compressors; c++)
         if (!(l->plans[c] = sweep_cache_payload(cache, model, in->compressors->items[c], err)))
             return -1;
+    if (in->n_precisions < 2)
+        return 0;
+    /* each precision searched: a copy of the model at it (as --precision P sets the one
+     * model, the optimizer and --mfu as above), and its payload plans (16-bit gradients
+     * travel at 2 bytes) */
+    int n = in->n_precisions;
+    l->models = calloc((size_t)n, sizeof *l->models);
+    l->precision_plans = calloc((size_t)n * pb->n_compressors, sizeof *l->precision_plans);
+    if (!l->models || !l->precision_plans)
+        return gcsim_fail_internal(err, "out of memory");
+    for (int k = 0; k < n; k++) {
+        /* the cache's copy at that precision and optimizer is this command's alone */
+        gcsim_model *m = (gcsim_model *)sweep_cache_model_as(cache, in->model_path,
+                                                             in->precisions[k], in->optimizer,
+                                                             err);
+        if (!m)
+            return -1;
+        if (in->mfu > 0)
+            for (int p = 0; p < pb->n_platforms; p++)
+                if (gcsim_compute_override(m, l->platforms[p], in->batch ? in->batch
+                                                                          : m->batch_per_gpu,
+                                           in->mfu, 0, err))
+                    return -1;
+        l->models[k] = m;
+        for (int c = 0; c < pb->n_compressors; c++)
+            if (!(l->precision_plans[k * pb->n_compressors + c] =
+                      sweep_cache_payload(cache, m, in->compressors->items[c], err)))
+                return -1;
+    }
+    pb->n_precisions = n;
+    pb->precisions = in->precisions;
+    pb->precision_models = l->models;
+    pb->precision_plans = l->precision_plans;
     return 0;
 }
 
@@ -286,5 +349,7 @@ void plan_inputs_free(plan_loaded *l)
     free(l->plans);
     free(l->stacks);
     free(l->collectives);
+    free(l->models);
+    free(l->precision_plans);
     memset(l, 0, sizeof *l);
 }

@@ -23,6 +23,8 @@ typedef struct {
      * micro-batches searched are PLAN_DEFAULT_MICRO_BATCHES. */
     long long global_batch;
     int max_gpus;                /* the largest count searched (0: each platform's size) */
+    int n_precisions;            /* precisions searched (--precision LIST), each variant's
+                                    precision indexes them; 0 or 1: one */
 } plan_request;
 
 /* The micro-batch sizes a global batch searches when none is named. */
@@ -41,6 +43,11 @@ int plan_variants_build(const plan_request *rq, const gcsim_model *m,
 long long plan_global_batch_of_tokens(const gcsim_model *m, double tokens_per_step,
                                       gcsim_error *err);
 
+/* The precisions of --precision LIST (fp32, tf32, bf16, fp16, or all: those four), in the
+ * order given, into out (room for 4): how many, or -1 with the reason in err (an unknown
+ * name, one given twice). */
+int plan_precisions_parse(const sweep_list *l, int *out, gcsim_error *err);
+
 /* What plan loads: the texts of its options. */
 typedef struct {
     const char *model_path;  /* NULL: the embedded default (the cache's loaders) */
@@ -49,6 +56,8 @@ typedef struct {
     double mfu;              /* > 0: --mfu for the model on every platform */
     int batch;               /* --batch (0: the model's), the batch --mfu is fitted at */
     gcsim_exchange exchange;
+    const int *precisions;   /* --precision LIST: a model and plans per precision (or NULL) */
+    int n_precisions;
 } plan_inputs;
 
 /* The arrays pb points into (plan_inputs_free releases them). */
@@ -57,6 +66,8 @@ typedef struct {
     const gcsim_payload_plan **plans;
     const gcsim_stack **stacks;
     gcsim_collective *collectives;
+    const gcsim_model **models;          /* one per precision searched */
+    const gcsim_payload_plan **precision_plans;
 } plan_loaded;
 
 /* Loads the model (at in's precision and optimizer: the cache's copy is the command's

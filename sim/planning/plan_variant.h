@@ -25,6 +25,7 @@ typedef struct {
     gcsim_sharding sharding;
     plan_ckpt ckpt;
     int micro_batch; /* samples per GPU per micro-batch; 0: the plan's batch (--batch, model's) */
+    int precision;   /* index into plan_problem's precisions (0 when none are searched) */
 } plan_variant;
 
 /* Variants at most (shardings x policies x micro-batches): each is a group of the search

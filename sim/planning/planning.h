@@ -22,6 +22,11 @@
  *   plan_rank.h      cost, feasibility and ranking of plan candidates
  *   plan_keep.h      what the plan search keeps per group, and its extremes
  *   plan_run.h       the plan search itself: candidates run, kept, ranked, explained
+ *   plan_command.h   what `gcsim plan` is asked, checked, set up and searched
+ *   gpu_list.h       --gpus lists ("1,2,4,...,512")
+ *   sweep_values.h   a sweep's listed collectives, scalings, batches and engines
+ *   predict_counts.h the GPU counts predict runs
+ *   convergence_factors.h  each compressor's convergence factor from the shipped evidence
  *   baseline_file.h  the baseline format `gcsim check` re-evaluates and rewrites
  *   baseline_check.h one baseline case predicted, its drift and tolerance, its stack
  *   baseline_run.h   every baseline case of a check evaluated
@@ -45,14 +50,18 @@
 #include "breakeven_row.h"
 #include "case_build.h"
 #include "case_options.h"
+#include "convergence_factors.h"
 #include "engine.h"
 #include "exchange_best.h"
 #include "goodput.h"
+#include "gpu_list.h"
 #include "merge.h"
+#include "plan_command.h"
 #include "plan_keep.h"
 #include "plan_rank.h"
 #include "plan_run.h"
 #include "plan_search.h"
+#include "predict_counts.h"
 #include "predict_first_rows.h"
 #include "predict_rows.h"
 #include "schema_version.h"
@@ -62,5 +71,6 @@
 #include "sweep_output.h"
 #include "sweep_run.h"
 #include "sweep_space.h"
+#include "sweep_values.h"
 
 #endif

@@ -21,6 +21,8 @@
  *   sweep_rows.h          sweep's rows (the run written as CSV or JSON lines)
  *   sweep_progress.h      a progress bar on stderr for long sweeps
  *   breakeven_table.h     breakeven's table and its infeasible rows' reasons
+ *   plan_table.h          plan's ranked rows, meta and notes
+ *   collective_table.h    collective's rows per GPU count and size, and its notes
  *   check_table.h         check's table, meta and result line
  *   calibrate_report.h    calibrate's fits, notes and measured-vs-platform rows
  *   catalog_table.h       catalog's tables (text per kind, or one JSON/CSV table)
@@ -39,6 +41,7 @@
 #include "calibrate_report.h"
 #include "catalog_table.h"
 #include "check_table.h"
+#include "collective_table.h"
 #include "compress_table.h"
 #include "convergence_notes.h"
 #include "fabric_notes.h"
@@ -47,6 +50,7 @@
 #include "predict_phases.h"
 #include "predict_report.h"
 #include "predict_steps.h"
+#include "plan_table.h"
 #include "predict_variability.h"
 #include "report.h"
 #include "report_emit.h"

@@ -3,10 +3,11 @@
 # from one option record, so an option given on the command line reaches every search's
 # cases. The same case, with several training options set (--precision bf16,
 # --grad-accum 4, --act-ckpt, --sharding zero2; then --compute-cv, a variability option),
-# evaluated through predict, sweep, breakeven and check (a baseline case with the same
-# fields) gives the same samples/s, and a different one from the case without the options
-# (so a search that dropped one would fail here). `--exchange best` runs its winner's case
-# with the options too: its row is what predict --exchange <winner> prints.
+# evaluated through predict, sweep, breakeven, check (a baseline case with the same fields)
+# and plan (its one row at that count) gives the same samples/s, and a different one from the
+# case without the options (so a search that dropped one would fail here). `--exchange best`
+# runs its winner's case with the options too: its row is what predict --exchange <winner>
+# prints, and plan --exchange best's row the same.
 #   one_case_builder.sh GCSIM SOURCE_DIR WORK_DIR
 set -u
 gcsim=$1
@@ -58,6 +59,8 @@ cat >"$work/baseline.json" <<JSON
   ]
 }
 JSON
+plan=$("$gcsim" plan $case_opts $train_opts --compressor none --target-throughput 1 \
+       --format csv | col throughput_samples_per_s)
 check=$("$gcsim" check --baseline "$work/baseline.json" --update --format csv |
         col predicted_samples_per_s)
 
@@ -67,6 +70,7 @@ check=$("$gcsim" check --baseline "$work/baseline.json" --update --format csv |
 [ "$sweep" = "$predict" ] || fail "sweep $sweep samples/s, predict $predict"
 [ "$breakeven" = "$predict" ] || fail "breakeven (none) $breakeven samples/s, predict $predict"
 [ "$check" = "$predict" ] || fail "check $check samples/s, predict $predict"
+[ "$plan" = "$predict" ] || fail "plan $plan samples/s, predict $predict"
 
 # A variability option (the analytic engine's expected iteration) and --exchange best: the
 # winner's row equals predict --exchange <winner>, and sweep's case with that exchange.
@@ -82,13 +86,16 @@ named=$("$gcsim" predict $var_opts --exchange "$winner" --format csv 2>/dev/null
         col throughput_samples_per_s)
 swept=$("$gcsim" sweep $var_opts --exchange "$winner" --no-progress 2>/dev/null |
         col throughput_samples_per_s)
+planned=$("$gcsim" plan $var_opts --exchange best --target-throughput 1 --format csv \
+          2>/dev/null | col throughput_samples_per_s)
 steady=$("$gcsim" predict $var_opts --exchange "$winner" --compute-cv 0 --format csv \
          2>/dev/null | col throughput_samples_per_s)
 [ -n "$best" ] && [ "$best" = "$named" ] ||
     fail "--exchange best $best samples/s, predict --exchange $winner $named"
 [ "$swept" = "$named" ] || fail "sweep --exchange $winner $swept samples/s, predict $named"
+[ "$planned" = "$named" ] || fail "plan --exchange best $planned samples/s, predict $named"
 [ "$steady" != "$named" ] ||
     fail "--compute-cv does not change the samples/s ($named): the test proves nothing"
 
-[ $status -eq 0 ] && echo "one case builder: predict, sweep, breakeven, check and --exchange best agree ($predict; $best samples/s)"
+[ $status -eq 0 ] && echo "one case builder: predict, sweep, breakeven, check, plan and --exchange best agree ($predict; $best samples/s)"
 exit $status
