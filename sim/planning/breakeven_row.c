@@ -8,11 +8,14 @@
 int breakeven_row_answer(breakeven_case *bc, const gcsim_stack *st, const gcsim_stack *ideal,
                          double conv_factor, breakeven_row *out, gcsim_error *err)
 {
-    /* bad inputs fail the run; the sharding's refusal of
-     * this payload or count is this row's answer. Memory is not checked here, as before:
-     * breakeven compares rates. */
-    sweep_case checked = bc->c;
-    checked.no_memory_check = true;
+    /* Bad inputs fail the run; what this count alone cannot run is this row's answer:
+     * the sharding's refusal of the payload or count, and a worker that cannot hold its
+     * training state. Memory is checked as predict, sweep and plan check it (the one
+     * builder, case_build.h): a break-even bandwidth of a configuration that cannot run
+     * would be a number that looks like an answer (issue 46; it used to be skipped here,
+     * "breakeven compares rates", and llama-2-70b on 16 GPUs of a100-hdr under ddp got a
+     * break-even of 14.9 Gb/s at 1195 GB per GPU). */
+    const sweep_case checked = bc->c;
     /* A count one platform of a --platforms list cannot hold is that row's answer, as in
      * sweep (issue 46); alone, it is still the run's error (the caller's one-row rule). */
     gcsim_placement placed;

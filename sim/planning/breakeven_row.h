@@ -18,10 +18,11 @@ typedef struct {
     double conv_factor;       /* the factor applied (1 when unknown) */
 } breakeven_row;
 
-/* Answers bc (its case built by case_build.h, memory not checked: breakeven compares rates)
+/* Answers bc (its case checked and built by case_build.h, memory included, as predict's)
  * under st and ideal, then to accuracy with conv_factor (NAN: unknown, taken as 1).
- * Returns 0 answered; 1 the case cannot run these inputs (a sparse payload under a ZeRO
- * sharding, a count the sharding refuses: err says why, the row says so); -1 the run
+ * Returns 0 answered; 1 the case cannot run these inputs (a worker that cannot hold its
+ * training state, a sparse payload under a ZeRO sharding, a count the sharding refuses: err
+ * says why, the row says so); -1 the run
  * fails (bad inputs at any count, gcsim's own failure or a machine limit). */
 int breakeven_row_answer(breakeven_case *bc, const gcsim_stack *st, const gcsim_stack *ideal,
                          double conv_factor, breakeven_row *out, gcsim_error *err);
