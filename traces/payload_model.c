@@ -166,6 +166,71 @@ static int expected_count_spec(const char *canonical, char *out, size_t out_len)
     return w > 0 && (size_t)w < out_len;
 }
 
+/* Layers past GC_PAYLOAD_CHUNK_MAX elements are sized from one chunk of that many resampled
+ * values, the same chunk whatever the layer's size (the resample depends on the pool, the
+ * spec and the seed only): its encoded length is kept per (directory, trace kind, spec,
+ * seed) and scaled per layer, as gc_payload_pool_estimate scales it. A model's large layers
+ * and the same compressor over several models were each encoding the same 4M values (most
+ * of a sweep's start-up, issue 47). Called with cache_lock held. */
+#define CHUNK_CACHE 64
+
+typedef struct {
+    char dir[1024];
+    char trace_kind[16];
+    char spec[512];
+    uint64_t seed;
+    size_t len;
+} chunk_entry;
+
+static chunk_entry chunks[CHUNK_CACHE];
+static size_t n_chunks, next_chunk;
+
+static int chunk_estimate(const gc_payload_pool *pool, const char *dir, const char *trace_kind,
+                          const char *spec, size_t n, uint64_t seed, size_t *bytes, char *err,
+                          size_t err_len)
+{
+    gc_compressor *c;
+    if (gc_compressor_create(spec, &c, err, err_len) != 0)
+        return -1;
+    size_t fixed;
+    int is_fixed = gc_compressor_fixed_payload_bytes(c, n, &fixed);
+    gc_compressor_free(c);
+    if (is_fixed) {
+        *bytes = fixed;
+        return 0;
+    }
+    const size_t m = GC_PAYLOAD_CHUNK_MAX;
+    if (strlen(dir) < sizeof chunks[0].dir && strlen(trace_kind) < sizeof chunks[0].trace_kind &&
+        strlen(spec) < sizeof chunks[0].spec) {
+        for (size_t i = 0; i < n_chunks; i++) {
+            const chunk_entry *e = &chunks[i];
+            if (e->seed == seed && strcmp(e->spec, spec) == 0 &&
+                strcmp(e->trace_kind, trace_kind) == 0 && strcmp(e->dir, dir) == 0) {
+                *bytes = gc_payload_pool_scaled(e->len, n, m);
+                return 0;
+            }
+        }
+    }
+    size_t len;
+    if (gc_payload_pool_encoded_len(pool, spec, m, GC_PAYLOAD_BLOCK, seed, &len, err,
+                                    err_len) != 0)
+        return -1;
+    if (strlen(dir) < sizeof chunks[0].dir && strlen(trace_kind) < sizeof chunks[0].trace_kind &&
+        strlen(spec) < sizeof chunks[0].spec) {
+        chunk_entry *e = &chunks[next_chunk];
+        snprintf(e->dir, sizeof e->dir, "%s", dir);
+        snprintf(e->trace_kind, sizeof e->trace_kind, "%s", trace_kind);
+        snprintf(e->spec, sizeof e->spec, "%s", spec);
+        e->seed = seed;
+        e->len = len;
+        next_chunk = (next_chunk + 1) % CHUNK_CACHE;
+        if (n_chunks < CHUNK_CACHE)
+            n_chunks++;
+    }
+    *bytes = gc_payload_pool_scaled(len, n, m);
+    return 0;
+}
+
 int gc_trace_payload_estimate(const char *compressor_spec, const char *layer_kind,
                               size_t n_elements, uint64_t seed, size_t *payload_bytes,
                               char *err, size_t err_len)
@@ -217,9 +282,13 @@ int gc_trace_payload_estimate(const char *compressor_spec, const char *layer_kin
     const char *trace_kind;
     size_t bytes = 0;
     if (resolve_pool(dir, layer_kind, &pool, &trace_kind, err, err_len) == 0)
-        rc = gc_payload_pool_estimate(pool, expected ? exact_spec : compressor_spec,
-                                      n_elements, GC_PAYLOAD_BLOCK,
-                                      GC_PAYLOAD_CHUNK_MAX, seed, &bytes, err, err_len);
+        rc = n_elements > GC_PAYLOAD_CHUNK_MAX
+                 ? chunk_estimate(pool, dir, trace_kind,
+                                  expected ? exact_spec : compressor_spec, n_elements, seed,
+                                  &bytes, err, err_len)
+                 : gc_payload_pool_estimate(pool, expected ? exact_spec : compressor_spec,
+                                            n_elements, GC_PAYLOAD_BLOCK,
+                                            GC_PAYLOAD_CHUNK_MAX, seed, &bytes, err, err_len);
     if (rc == 0) {
         result_entry *r = &results[next_result];
         snprintf(r->dir, sizeof r->dir, "%s", dir);

@@ -277,25 +277,14 @@ void gc_payload_pool_resample(const gc_payload_pool *p, size_t n, size_t block, 
     }
 }
 
-int gc_payload_pool_estimate(const gc_payload_pool *p, const char *spec, size_t n,
-                             size_t block, size_t chunk_max, uint64_t seed,
-                             size_t *payload_bytes, char *err, size_t err_len)
+int gc_payload_pool_encoded_len(const gc_payload_pool *p, const char *spec, size_t m,
+                                size_t block, uint64_t seed, size_t *len, char *err,
+                                size_t err_len)
 {
     gc_compressor *c;
     if (gc_compressor_create(spec, &c, err, err_len) != 0)
         return -1;
-    size_t fixed;
-    if (gc_compressor_fixed_payload_bytes(c, n, &fixed)) {
-        gc_compressor_free(c);
-        *payload_bytes = fixed;
-        return 0;
-    }
-    if (n == 0) {
-        gc_compressor_free(c);
-        return gc_trace_fail(err, err_len, "payload model: a layer of 0 elements");
-    }
-    size_t m = chunk_max && n > chunk_max ? chunk_max : n;
-    float *x = malloc(m * sizeof *x);
+    float *x = malloc((m ? m : 1) * sizeof *x);
     gc_bytes payload = {0};
     if (!x) {
         gc_compressor_free(c);
@@ -311,10 +300,37 @@ int gc_payload_pool_estimate(const gc_payload_pool *p, const char *spec, size_t 
         gc_compressor_next_step(c);
     }
     if (rc == 0)
-        *payload_bytes = m == n ? payload.len
-                                : (size_t)llround((double)payload.len * (double)n / (double)m);
+        *len = payload.len;
     free(x);
     gc_bytes_free(&payload);
     gc_compressor_free(c);
     return rc;
+}
+
+size_t gc_payload_pool_scaled(size_t len, size_t n, size_t m)
+{
+    return m == n ? len : (size_t)llround((double)len * (double)n / (double)m);
+}
+
+int gc_payload_pool_estimate(const gc_payload_pool *p, const char *spec, size_t n,
+                             size_t block, size_t chunk_max, uint64_t seed,
+                             size_t *payload_bytes, char *err, size_t err_len)
+{
+    gc_compressor *c;
+    if (gc_compressor_create(spec, &c, err, err_len) != 0)
+        return -1;
+    size_t fixed;
+    int is_fixed = gc_compressor_fixed_payload_bytes(c, n, &fixed);
+    gc_compressor_free(c);
+    if (is_fixed) {
+        *payload_bytes = fixed;
+        return 0;
+    }
+    if (n == 0)
+        return gc_trace_fail(err, err_len, "payload model: a layer of 0 elements");
+    size_t m = chunk_max && n > chunk_max ? chunk_max : n, len;
+    if (gc_payload_pool_encoded_len(p, spec, m, block, seed, &len, err, err_len) != 0)
+        return -1;
+    *payload_bytes = gc_payload_pool_scaled(len, n, m);
+    return 0;
 }
