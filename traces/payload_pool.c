@@ -278,15 +278,15 @@ void gc_payload_pool_resample(const gc_payload_pool *p, size_t n, size_t block, 
 }
 
 int gc_payload_pool_encoded_len(const gc_payload_pool *p, const char *spec, size_t m,
-                                size_t block, uint64_t seed, size_t *len, char *err,
-                                size_t err_len)
+                                size_t block, uint64_t seed, const float *const given[2],
+                                size_t *len, char *err, size_t err_len)
 {
     gc_compressor *c;
     if (gc_compressor_create(spec, &c, err, err_len) != 0)
         return -1;
-    float *x = malloc((m ? m : 1) * sizeof *x);
+    float *x = given ? NULL : malloc((m ? m : 1) * sizeof *x);
     gc_bytes payload = {0};
-    if (!x) {
+    if (!given && !x) {
         gc_compressor_free(c);
         return gc_trace_fail(err, err_len, "payload model: out of memory for %zu floats", m);
     }
@@ -295,8 +295,10 @@ int gc_payload_pool_encoded_len(const gc_payload_pool *p, const char *spec, size
     /* Warm-up step, then the measured step, each from its own resample. */
     int rc = 0;
     for (int step = 0; rc == 0 && step < 2; step++) {
-        gc_payload_pool_resample(p, m, block, seed * 2 + (uint64_t)step, x);
-        rc = gc_compressor_encode(c, 0, x, m, &rng, &payload, NULL, err, err_len);
+        const float *v = given ? given[step] : x;
+        if (!given)
+            gc_payload_pool_resample(p, m, block, seed * 2 + (uint64_t)step, x);
+        rc = gc_compressor_encode(c, 0, v, m, &rng, &payload, NULL, err, err_len);
         gc_compressor_next_step(c);
     }
     if (rc == 0)
@@ -329,7 +331,7 @@ int gc_payload_pool_estimate(const gc_payload_pool *p, const char *spec, size_t 
     if (n == 0)
         return gc_trace_fail(err, err_len, "payload model: a layer of 0 elements");
     size_t m = chunk_max && n > chunk_max ? chunk_max : n, len;
-    if (gc_payload_pool_encoded_len(p, spec, m, block, seed, &len, err, err_len) != 0)
+    if (gc_payload_pool_encoded_len(p, spec, m, block, seed, NULL, &len, err, err_len) != 0)
         return -1;
     *payload_bytes = gc_payload_pool_scaled(len, n, m);
     return 0;
