@@ -3,6 +3,7 @@
  * mapping, the trace directory, and the per-process caches of loaded pools and results.
  */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,6 +167,138 @@ static int expected_count_spec(const char *canonical, char *out, size_t out_len)
     return w > 0 && (size_t)w < out_len;
 }
 
+/* Layers past GC_PAYLOAD_CHUNK_MAX elements are sized from one chunk of that many resampled
+ * values, the same chunk whatever the layer's size (the resample depends on the pool, the
+ * spec and the seed only): its encoded length is kept per (directory, trace kind, spec,
+ * seed) and scaled per layer, as gc_payload_pool_estimate scales it. A model's large layers
+ * and the same compressor over several models were each encoding the same 4M values (most
+ * of a sweep's start-up, issue 47). Called with cache_lock held. */
+#define CHUNK_CACHE 64
+
+typedef struct {
+    char dir[1024];
+    char trace_kind[16];
+    char spec[512];
+    uint64_t seed;
+    size_t len;
+} chunk_entry;
+
+static chunk_entry chunks[CHUNK_CACHE];
+static size_t n_chunks, next_chunk;
+
+/* The two steps' resamples of one pool and seed, kept and grown (geometrically, up to
+ * GC_PAYLOAD_CHUNK_MAX values): with block 1 the resample of m values is the first m of any
+ * longer one, so every layer size reads its values from here instead of drawing them again
+ * (drawing was most of the payload plans' time: random reads of a pool larger than the
+ * caches). At most RESAMPLE_CACHE of them, 2 x 16 MB each at most. Called with cache_lock
+ * held; NULL when out of memory (the caller then draws its own). */
+#define RESAMPLE_CACHE 2
+
+typedef struct {
+    char dir[1024];
+    char trace_kind[16];
+    uint64_t seed;
+    size_t n;
+    float *x[2];
+} resample_entry;
+
+static resample_entry resamples[RESAMPLE_CACHE];
+static size_t next_resample;
+
+static const float *const *resampled(const gc_payload_pool *pool, const char *dir,
+                                     const char *trace_kind, uint64_t seed, size_t m)
+{
+    if (GC_PAYLOAD_BLOCK > 1 || strlen(dir) >= sizeof resamples[0].dir ||
+        strlen(trace_kind) >= sizeof resamples[0].trace_kind)
+        return NULL;
+    resample_entry *e = NULL;
+    for (int i = 0; i < RESAMPLE_CACHE && !e; i++)
+        if (resamples[i].x[0] && resamples[i].seed == seed &&
+            strcmp(resamples[i].trace_kind, trace_kind) == 0 && strcmp(resamples[i].dir, dir) == 0)
+            e = &resamples[i];
+    if (e && e->n >= m)
+        return (const float *const *)e->x;
+    if (!e) {
+        e = &resamples[next_resample];
+        next_resample = (next_resample + 1) % RESAMPLE_CACHE;
+        free(e->x[0]);
+        free(e->x[1]);
+        memset(e, 0, sizeof *e);
+        snprintf(e->dir, sizeof e->dir, "%s", dir);
+        snprintf(e->trace_kind, sizeof e->trace_kind, "%s", trace_kind);
+        e->seed = seed;
+    }
+    size_t n = 2 * e->n > m ? 2 * e->n : m;
+    if (n > GC_PAYLOAD_CHUNK_MAX)
+        n = GC_PAYLOAD_CHUNK_MAX > m ? GC_PAYLOAD_CHUNK_MAX : m;
+    for (int step = 0; step < 2; step++) {
+        float *x = malloc(n * sizeof *x);
+        if (!x) {
+            free(e->x[0]);
+            free(e->x[1]);
+            memset(e, 0, sizeof *e);
+            return NULL;
+        }
+        gc_payload_pool_resample(pool, n, GC_PAYLOAD_BLOCK, seed * 2 + (uint64_t)step, x);
+        free(e->x[step]);
+        e->x[step] = x;
+    }
+    e->n = n;
+    return (const float *const *)e->x;
+}
+
+/* gc_payload_pool_estimate of n values of spec from pool (dir's trace_kind), with the
+ * values from resampled() and, past GC_PAYLOAD_CHUNK_MAX, the chunk's encoded length kept:
+ * the same bytes. */
+static int model_estimate(const gc_payload_pool *pool, const char *dir, const char *trace_kind,
+                          const char *spec, size_t n, uint64_t seed, size_t *bytes, char *err,
+                          size_t err_len)
+{
+    gc_compressor *c;
+    if (gc_compressor_create(spec, &c, err, err_len) != 0)
+        return -1;
+    size_t fixed;
+    int is_fixed = gc_compressor_fixed_payload_bytes(c, n, &fixed);
+    gc_compressor_free(c);
+    if (is_fixed) {
+        *bytes = fixed;
+        return 0;
+    }
+    if (n == 0)
+        return gc_trace_fail(err, err_len, "payload model: a layer of 0 elements");
+    const size_t m = n > GC_PAYLOAD_CHUNK_MAX ? GC_PAYLOAD_CHUNK_MAX : n;
+    bool keep = n > GC_PAYLOAD_CHUNK_MAX && strlen(dir) < sizeof chunks[0].dir &&
+                strlen(trace_kind) < sizeof chunks[0].trace_kind &&
+                strlen(spec) < sizeof chunks[0].spec;
+    if (keep)
+        for (size_t i = 0; i < n_chunks; i++) {
+            const chunk_entry *e = &chunks[i];
+            if (e->seed == seed && strcmp(e->spec, spec) == 0 &&
+                strcmp(e->trace_kind, trace_kind) == 0 && strcmp(e->dir, dir) == 0) {
+                *bytes = gc_payload_pool_scaled(e->len, n, m);
+                return 0;
+            }
+        }
+    size_t len;
+    const float *const *given = resampled(pool, dir, trace_kind, seed, m);
+    if (gc_payload_pool_encoded_len(pool, spec, m, GC_PAYLOAD_BLOCK, seed, given, &len, err,
+                                    err_len) != 0)
+        return -1;
+    if (keep) {
+        chunk_entry *e = &chunks[next_chunk];
+        snprintf(e->dir, sizeof e->dir, "%s", dir);
+        snprintf(e->trace_kind, sizeof e->trace_kind, "%s", trace_kind);
+        snprintf(e->spec, sizeof e->spec, "%s", spec);
+        e->seed = seed;
+        e->len = len;
+        next_chunk = (next_chunk + 1) % CHUNK_CACHE;
+        if (n_chunks < CHUNK_CACHE)
+            n_chunks++;
+    }
+    *bytes = gc_payload_pool_scaled(len, n, m);
+    return 0;
+}
+
 int gc_trace_payload_estimate(const char *compressor_spec, const char *layer_kind,
                               size_t n_elements, uint64_t seed, size_t *payload_bytes,
                               char *err, size_t err_len)
@@ -217,9 +350,8 @@ int gc_trace_payload_estimate(const char *compressor_spec, const char *layer_kin
     const char *trace_kind;
     size_t bytes = 0;
     if (resolve_pool(dir, layer_kind, &pool, &trace_kind, err, err_len) == 0)
-        rc = gc_payload_pool_estimate(pool, expected ? exact_spec : compressor_spec,
-                                      n_elements, GC_PAYLOAD_BLOCK,
-                                      GC_PAYLOAD_CHUNK_MAX, seed, &bytes, err, err_len);
+        rc = model_estimate(pool, dir, trace_kind, expected ? exact_spec : compressor_spec,
+                            n_elements, seed, &bytes, err, err_len);
     if (rc == 0) {
         result_entry *r = &results[next_result];
         snprintf(r->dir, sizeof r->dir, "%s", dir);

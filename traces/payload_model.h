@@ -93,5 +93,17 @@ void gc_payload_pool_resample(const gc_payload_pool *p, size_t n, size_t block, 
 int gc_payload_pool_estimate(const gc_payload_pool *p, const char *spec, size_t n,
                              size_t block, size_t chunk_max, uint64_t seed,
                              size_t *payload_bytes, char *err, size_t err_len);
+/* The encoded length of m resampled values (the warm-up step, then the measured one) that
+ * gc_payload_pool_estimate scales: the same for every n of at least chunk_max, so a caller
+ * may keep it per (pool, spec, m, block, seed). given: NULL, or the two steps' resamples
+ * (gc_payload_pool_resample with seed * 2 and seed * 2 + 1), at least m values each: with
+ * block 1, the first m values of a longer resample are the resample of m (the draws come
+ * in the same order), so a caller may resample once for all its sizes. -1 with err on an
+ * error. */
+int gc_payload_pool_encoded_len(const gc_payload_pool *p, const char *spec, size_t m,
+                                size_t block, uint64_t seed, const float *const given[2],
+                                size_t *len, char *err, size_t err_len);
+/* len scaled from m values to n, as gc_payload_pool_estimate does (len itself when m == n). */
+size_t gc_payload_pool_scaled(size_t len, size_t n, size_t m);
 
 #endif

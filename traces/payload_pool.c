@@ -277,27 +277,16 @@ void gc_payload_pool_resample(const gc_payload_pool *p, size_t n, size_t block, 
     }
 }
 
-int gc_payload_pool_estimate(const gc_payload_pool *p, const char *spec, size_t n,
-                             size_t block, size_t chunk_max, uint64_t seed,
-                             size_t *payload_bytes, char *err, size_t err_len)
+int gc_payload_pool_encoded_len(const gc_payload_pool *p, const char *spec, size_t m,
+                                size_t block, uint64_t seed, const float *const given[2],
+                                size_t *len, char *err, size_t err_len)
 {
     gc_compressor *c;
     if (gc_compressor_create(spec, &c, err, err_len) != 0)
         return -1;
-    size_t fixed;
-    if (gc_compressor_fixed_payload_bytes(c, n, &fixed)) {
-        gc_compressor_free(c);
-        *payload_bytes = fixed;
-        return 0;
-    }
-    if (n == 0) {
-        gc_compressor_free(c);
-        return gc_trace_fail(err, err_len, "payload model: a layer of 0 elements");
-    }
-    size_t m = chunk_max && n > chunk_max ? chunk_max : n;
-    float *x = malloc(m * sizeof *x);
+    float *x = given ? NULL : malloc((m ? m : 1) * sizeof *x);
     gc_bytes payload = {0};
-    if (!x) {
+    if (!given && !x) {
         gc_compressor_free(c);
         return gc_trace_fail(err, err_len, "payload model: out of memory for %zu floats", m);
     }
@@ -306,15 +295,44 @@ int gc_payload_pool_estimate(const gc_payload_pool *p, const char *spec, size_t 
     /* Warm-up step, then the measured step, each from its own resample. */
     int rc = 0;
     for (int step = 0; rc == 0 && step < 2; step++) {
-        gc_payload_pool_resample(p, m, block, seed * 2 + (uint64_t)step, x);
-        rc = gc_compressor_encode(c, 0, x, m, &rng, &payload, NULL, err, err_len);
+        const float *v = given ? given[step] : x;
+        if (!given)
+            gc_payload_pool_resample(p, m, block, seed * 2 + (uint64_t)step, x);
+        rc = gc_compressor_encode(c, 0, v, m, &rng, &payload, NULL, err, err_len);
         gc_compressor_next_step(c);
     }
     if (rc == 0)
-        *payload_bytes = m == n ? payload.len
-                                : (size_t)llround((double)payload.len * (double)n / (double)m);
+        *len = payload.len;
     free(x);
     gc_bytes_free(&payload);
     gc_compressor_free(c);
     return rc;
+}
+
+size_t gc_payload_pool_scaled(size_t len, size_t n, size_t m)
+{
+    return m == n ? len : (size_t)llround((double)len * (double)n / (double)m);
+}
+
+int gc_payload_pool_estimate(const gc_payload_pool *p, const char *spec, size_t n,
+                             size_t block, size_t chunk_max, uint64_t seed,
+                             size_t *payload_bytes, char *err, size_t err_len)
+{
+    gc_compressor *c;
+    if (gc_compressor_create(spec, &c, err, err_len) != 0)
+        return -1;
+    size_t fixed;
+    int is_fixed = gc_compressor_fixed_payload_bytes(c, n, &fixed);
+    gc_compressor_free(c);
+    if (is_fixed) {
+        *payload_bytes = fixed;
+        return 0;
+    }
+    if (n == 0)
+        return gc_trace_fail(err, err_len, "payload model: a layer of 0 elements");
+    size_t m = chunk_max && n > chunk_max ? chunk_max : n, len;
+    if (gc_payload_pool_encoded_len(p, spec, m, block, seed, NULL, &len, err, err_len) != 0)
+        return -1;
+    *payload_bytes = gc_payload_pool_scaled(len, n, m);
+    return 0;
 }

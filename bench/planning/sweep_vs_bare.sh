@@ -8,9 +8,14 @@
 # cases per CPU-second and the ratio of the bare loop's rate to the sweep's after start-up
 # (how many times the floor's cost a case pays). A bench, never a test.
 #
+# With REF=OTHER_GCSIM (the base binary, say), the same figures for it, the commands of
+# both binaries taking turns in each run, then NEW / REF per figure and whether the two
+# CSVs are byte-identical (cmp).
+#
 # usage: bench/planning/sweep_vs_bare.sh [GCSIM [BARE_SWEEP [SOURCE_DIR]]]
 #   env: RUNS (default 3); FULL=1 for the 307,200-case grid of sweep_307k.sh (10 platforms),
-#   else its first 2 platforms (61,440 cases); OUT=FILE keeps the last sweep's CSV.
+#   else its first 2 platforms (61,440 cases); OUT=FILE keeps the last sweep's CSV;
+#   REF=GCSIM a second binary to compare with.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=${3:-$(cd "$here/../.." && pwd)}
@@ -41,24 +46,44 @@ cpu() { # command... -> user+sys CPU seconds of the whole process
 median() { sort -g | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}'; }
 
 cases=$("$gcsim" sweep "$@" --count | cut -d' ' -f1)
-: > "$tmp/sweep"; : > "$tmp/count"; : > "$tmp/bare"
+ref=${REF:-}
+sides="new"
+[ -z "$ref" ] || sides="new ref"
+for d in $sides; do : > "$tmp/$d.sweep"; : > "$tmp/$d.count"; done
+: > "$tmp/bare"
 i=0
 while [ "$i" -lt "$runs" ]; do
-    cpu "$gcsim" sweep "$@" --output "$tmp/sweep.csv" >> "$tmp/sweep"
-    cpu "$gcsim" sweep "$@" --count >> "$tmp/count"
+    for d in $sides; do
+        if [ "$d" = new ]; then g=$gcsim; else g=$ref; fi
+        cpu "$g" sweep "$@" --output "$tmp/$d.csv" >> "$tmp/$d.sweep"
+        cpu "$g" sweep "$@" --count >> "$tmp/$d.count"
+    done
     cpu "$bare" "$np" 5 6 4 256 >> "$tmp/bare"
     i=$((i + 1))
 done
-[ -z "${OUT:-}" ] || cp "$tmp/sweep.csv" "$OUT"
+[ -z "${OUT:-}" ] || cp "$tmp/new.csv" "$OUT"
 bare_cases=$("$bare" "$np" 5 6 4 256 2>&1 > /dev/null)
 [ "$bare_cases" = "$cases" ] || { echo "bare loop: $bare_cases cases, sweep: $cases" >&2; exit 2; }
-s=$(median < "$tmp/sweep") l=$(median < "$tmp/count") b=$(median < "$tmp/bare")
-awk -v n="$cases" -v s="$s" -v l="$l" -v b="$b" -v r="$runs" 'BEGIN {
-    run = s - l; if (run <= 0) run = 0.001; if (b <= 0) b = 0.001
-    printf "cases                          %d\n", n
-    printf "sweep, CPU s (median of %d)     %.3f  -> %.0f cases per CPU-s overall\n", r, s, n / s
-    printf "  start-up (--count)           %.3f\n", l
-    printf "  after start-up               %.3f  -> %.0f cases per CPU-s\n", run, n / run
-    printf "bare loop, CPU s               %.3f  -> %.0f cases per CPU-s\n", b, n / b
-    printf "ratio bare / sweep (per case)  %.1f overall, %.1f after start-up\n", (n / b) / (n / s), (n / b) / (n / run)
-}'
+b=$(median < "$tmp/bare")
+printf "cases                          %d\n" "$cases"
+for d in $sides; do
+    s=$(median < "$tmp/$d.sweep") l=$(median < "$tmp/$d.count")
+    echo "$d $s $l" >> "$tmp/figures"
+    awk -v d="$d" -v n="$cases" -v s="$s" -v l="$l" -v b="$b" -v r="$runs" 'BEGIN {
+        run = s - l; if (run <= 0) run = 0.001; if (b <= 0) b = 0.001
+        printf "%s: sweep, CPU s (median of %d)     %.3f  -> %.0f cases per CPU-s overall\n", d, r, s, n / s
+        printf "%s:   start-up (--count)           %.3f\n", d, l
+        printf "%s:   after start-up               %.3f  -> %.0f cases per CPU-s\n", d, run, n / run
+        printf "%s: ratio bare / sweep (per case)  %.1f overall, %.1f after start-up\n", d, (n / b) / (n / s), (n / b) / (n / run)
+    }'
+done
+awk -v n="$cases" -v b="$b" 'BEGIN { if (b <= 0) b = 0.001
+    printf "bare loop, CPU s               %.3f  -> %.0f cases per CPU-s\n", b, n / b }'
+if [ -n "$ref" ]; then
+    awk '{s[$1] = $2; c[$1] = $3} END {
+        rn = s["new"] - c["new"]; rr = s["ref"] - c["ref"]; if (rr <= 0) rr = 0.001
+        printf "new / ref CPU: sweep %.3f, start-up %.3f, after start-up %.3f\n",
+            s["new"] / s["ref"], c["new"] / (c["ref"] > 0 ? c["ref"] : 0.001), rn / rr
+    }' "$tmp/figures"
+    cmp -s "$tmp/new.csv" "$tmp/ref.csv" && echo "sweep CSVs: identical" || echo "sweep CSVs: DIFFERENT"
+fi

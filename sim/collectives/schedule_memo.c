@@ -15,6 +15,7 @@
 #include "closed_form.h"
 #include "schedule_memo.h"
 #include "tree_cost.h"
+#include "tree_internal.h"
 
 typedef struct {
     int platform, gpus, collective, shards, chunks, group;
@@ -94,31 +95,58 @@ void gcsim_schedule_memo_clear(void)
     pthread_mutex_lock(&lock);
     clear_locked();
     pthread_mutex_unlock(&lock);
+    tree_walk_scratch_release(); /* this thread's: a leak checker sees nothing kept */
 }
 
-/* The platform's id by content; -1 when out of memory. The last one asked for is
- * checked first: a sweep asks for one platform thousands of times in a row. */
+/* What a schedule depends on of a platform: its copy with the fields no schedule reads
+ * (sim/collectives reads the node, the intra-node links, the NICs, the fabric and the
+ * DES-only options, never the GPU, the names, the stack, the default collective or the
+ * price) cleared, so that platforms with the same network share their schedules (h100-ndr
+ * and h200-ndr differ only in their GPU: a tenth of the 307,200-case sweep's schedule
+ * preparation, issue 47). */
+static void network_of(const gcsim_platform *p, gcsim_platform *out)
+{
+    memcpy(out, p, sizeof *out);
+    memset(out->name, 0, sizeof out->name);
+    memset(out->description, 0, sizeof out->description);
+    memset(out->source_path, 0, sizeof out->source_path);
+    memset(&out->gpu, 0, sizeof out->gpu);
+    memset(out->collective, 0, sizeof out->collective);
+    memset(out->stack, 0, sizeof out->stack);
+    out->has_price = false;
+    out->price_per_gpu_hour_usd = 0;
+    memset(out->price_source, 0, sizeof out->price_source);
+}
+
+/* The last platform asked for, whole, and its id: a sweep asks for one platform thousands
+ * of times in a row. */
+static gcsim_platform last_whole;
+
+/* The id of p's network (network_of) by content; -1 when out of memory. */
 static int platform_id(const gcsim_platform *p)
 {
-    if (last_platform >= 0 && p == last_address &&
-        memcmp(platforms[last_platform], p, sizeof *p) == 0)
+    if (last_platform >= 0 && p == last_address && memcmp(&last_whole, p, sizeof *p) == 0)
         return last_platform;
-    for (int k = 0; k < n_platforms; k++)
-        if (memcmp(platforms[k], p, sizeof *p) == 0) {
-            last_platform = k;
-            last_address = p;
-            return k;
-        }
-    if (n_platforms == PLATFORMS_MAX)
-        clear_locked();
-    gcsim_platform *copy = malloc(sizeof *copy);
-    if (!copy)
+    gcsim_platform *net = malloc(sizeof *net);
+    if (!net)
         return -1;
-    memcpy(copy, p, sizeof *copy);
-    platforms[n_platforms] = copy;
-    last_platform = n_platforms++;
+    network_of(p, net);
+    int id = -1;
+    for (int k = 0; k < n_platforms && id < 0; k++)
+        if (memcmp(platforms[k], net, sizeof *net) == 0)
+            id = k;
+    if (id >= 0) {
+        free(net);
+    } else {
+        if (n_platforms == PLATFORMS_MAX)
+            clear_locked();
+        platforms[n_platforms] = net;
+        id = n_platforms++;
+    }
+    memcpy(&last_whole, p, sizeof last_whole);
+    last_platform = id;
     last_address = p;
-    return last_platform;
+    return id;
 }
 
 static uint64_t key_hash(const memo_key *k)
@@ -199,7 +227,8 @@ static int trees_grow(void)
 
 /* The tree template of k's platform, GPUs and collective, built on first use; NULL with
  * err when it cannot be. */
-static gcsim_tree_template *tree_template(const memo_key *k, gcsim_error *err)
+static gcsim_tree_template *tree_template(const gcsim_platform *p, const memo_key *k,
+                                          gcsim_error *err)
 {
     if (tree_capacity) {
         tree_entry *e = &trees[tree_slot(k->platform, k->gpus, k->collective)];
@@ -219,11 +248,15 @@ static gcsim_tree_template *tree_template(const memo_key *k, gcsim_error *err)
         gcsim_fail(err, "out of memory building a tree template");
         return NULL;
     }
-    if (gcsim_topology_init(topo, platforms[k->platform], k->gpus, err) != 0 ||
+    /* from the caller's platform, so that a refusal names its file; then the interned
+     * network's copy, which lives as long as the template (the same network: the same
+     * links, capacities and latencies) */
+    if (gcsim_topology_init(topo, p, k->gpus, err) != 0 ||
         gcsim_schedule_size_check((gcsim_collective)k->collective, topo, 0, 0, err) != 0) {
         free(topo);
         return NULL;
     }
+    topo->platform = platforms[k->platform];
     e->tt = gcsim_tree_template_new(topo, (gcsim_collective)k->collective);
     if (!e->tt) {
         gcsim_topology_free(topo);
@@ -247,7 +280,7 @@ static int build(const gcsim_platform *p, const memo_key *k, gcsim_schedule *s,
 {
     gcsim_collective c = (gcsim_collective)k->collective;
     if ((c == COLLECTIVE_TREE || c == COLLECTIVE_DOUBLE_TREE) && k->group == 0 && k->gpus > 1) {
-        gcsim_tree_template *tt = tree_template(k, err);
+        gcsim_tree_template *tt = tree_template(p, k, err);
         if (!tt)
             return -1;
         double before = gcsim_tree_template_bytes(tt);

@@ -106,6 +106,9 @@ typedef struct {
     int *state;              /* pair kind k's merged flow in the current interval, -1: none */
     int *lstamp, *dl, n_dl;  /* the link kinds whose pair kinds changed */
     int *gstamp, *dg, n_dg;  /* the flow kinds whose class may have changed */
+    int *ev_first, *ev_kind; /* per interval, the pair kinds that may change there */
+    int *ev_block;           /* their allocation (NULL when kept) */
+    bool kept;               /* the arrays are the thread's scratch (tree_walk_prepare's) */
 } tree_walk;
 
 /* The merged flows and intervals of `chunks` (w->windowed false: no intervals); -1 when out
@@ -170,6 +173,9 @@ double tree_steady_bytes(const tree_steady *sd);
 /* A chunk count prepared by walking its intervals one after another (any chunk count;
  * tree_walk.c): the same as gcsim_tree_template_prepare. -1 when out of memory. */
 int tree_walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule *s);
+/* Frees the calling thread's scratch that tree_walk_prepare keeps between chunk counts (it
+ * grows to the largest walk prepared; the memo's clear calls it). */
+void tree_walk_scratch_release(void);
 
 /* The prepared schedule's one phase (both forms): the arrays are handed over to it and their
  * pointers set to NULL. Returns -1 (nothing handed over) when out of memory. */

@@ -159,6 +159,8 @@ static int list_once(const int *items, int first, int end, int i, int *stamp, in
 
 void tree_walk_free(tree_walk *w)
 {
+    if (w->kept)
+        return; /* the thread's scratch */
     free(w->st);
     free(w->st_index);
     free(w->cur);
@@ -168,9 +170,116 @@ void tree_walk_free(tree_walk *w)
     free(w->dl);
     free(w->gstamp);
     free(w->dg);
+    free(w->ev_block);
 }
 
-int tree_walk_init(tree_walk *w, const gcsim_tree_template *tt, int chunks)
+/* ---- scratch kept per thread for tree_walk_prepare ----
+ * A sweep prepares tens of thousands of chunk counts, each of which allocated and freed
+ * about twenty arrays (malloc and free were a fifth of a walk's time): the walk's arrays,
+ * the loads, the class values and the held set now live in one scratch per thread that
+ * only grows (released by tree_walk_scratch_release). Nothing in them carries over from
+ * one chunk count to the next but their capacity: every array is set before it is read. */
+enum {
+    SC_ST, SC_ST_INDEX, SC_CUR, SC_BOUND, SC_STATE, SC_LSTAMP, SC_DL, SC_GSTAMP, SC_DG,
+    SC_MARK, SC_LOAD, SC_SIG_VAL, SC_FROM, SC_TO, SC_START, SC_ALL, SC_EV, SC_N
+};
+
+typedef struct {
+    void *p[SC_N];
+    size_t cap[SC_N];
+    tree_values vt; /* vals and stamp grow; slot reset per use */
+    int *h_count, *h_at, *h_live, h_cap; /* held_values' arrays (h_count all 0 between uses) */
+} walk_scratch;
+
+static _Thread_local walk_scratch scratch;
+
+/* scratch array `which` with room for `bytes`, its contents undefined; NULL when out of
+ * memory (the old array kept). */
+static void *scratch_get(int which, size_t bytes)
+{
+    if (bytes == 0)
+        bytes = 1;
+    if (scratch.cap[which] < bytes) {
+        size_t cap = bytes + bytes / 2;
+        void *p = malloc(cap);
+        if (!p)
+            return NULL;
+        free(scratch.p[which]);
+        scratch.p[which] = p;
+        scratch.cap[which] = cap;
+    }
+    return scratch.p[which];
+}
+
+void tree_walk_scratch_release(void)
+{
+    for (int k = 0; k < SC_N; k++)
+        free(scratch.p[k]);
+    tree_values_free(&scratch.vt);
+    free(scratch.h_count);
+    free(scratch.h_at);
+    free(scratch.h_live);
+    memset(&scratch, 0, sizeof scratch);
+}
+
+/* Per interval, the pair kinds whose merged flow may change there (a stretch of theirs
+ * starts at the interval's first step or ends at the step before), ascending:
+ * ev_kind[ev_first[i] .. ev_first[i + 1]). A kind's flow in an interval is the stretch
+ * holding its first step, so from one interval to the next it changes only at such a
+ * bound: tree_walk_interval visits these kinds instead of every kind, in the same order
+ * (interval 0 visits every kind). -1 when out of memory. */
+static int kind_events(tree_walk *w, bool kept)
+{
+    int nk = w->tt->n_kinds, ni = w->n_intervals, steps = w->steps;
+    /* one block: ev_first (ni + 2), ev_kind (2 n_st + 1), then scratch: iv (steps + 1),
+     * fill (ni + 1), last (ni + 1) */
+    size_t n_ints = (size_t)ni + 2 + 2 * (size_t)w->n_st + 1 + (size_t)steps + 1 +
+                    2 * ((size_t)ni + 1);
+    int *block = kept ? scratch_get(SC_EV, sizeof(int) * n_ints) : malloc(sizeof(int) * n_ints);
+    if (!block)
+        return -1;
+    if (!kept)
+        w->ev_block = block;
+    int *first = block, *kind = first + ni + 2, *iv = kind + 2 * w->n_st + 1,
+        *fill = iv + steps + 1, *last = fill + ni + 1;
+    w->ev_first = first;
+    w->ev_kind = kind;
+    for (int j = 0; j <= ni; j++)
+        iv[w->bound[j]] = j;
+    for (int j = 0; j <= ni + 1; j++)
+        first[j] = 0;
+    for (int j = 0; j <= ni; j++)
+        last[j] = -1;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int k = 0; k < nk; k++)
+            for (int q = w->st_index[k]; q < w->st_index[k + 1]; q++) {
+                int at[2] = {w->st[q].from, w->st[q].to + 1};
+                for (int e = 0; e < 2; e++) {
+                    if (at[e] <= 0 || at[e] >= steps)
+                        continue; /* interval 0 visits every kind; none starts at `steps` */
+                    int j = iv[at[e]];
+                    if (last[j] == k)
+                        continue;
+                    last[j] = k;
+                    if (pass == 0)
+                        first[j + 1]++;
+                    else
+                        kind[fill[j]++] = k;
+                }
+            }
+        if (pass == 0) {
+            for (int j = 0; j <= ni; j++)
+                first[j + 1] += first[j];
+            for (int j = 0; j <= ni; j++) {
+                fill[j] = first[j];
+                last[j] = -1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int walk_init(tree_walk *w, const gcsim_tree_template *tt, int chunks, bool kept)
 {
     int nk = tt->n_kinds, nlk = tt->n_links, ns = tt->n_sigs, steps = tt->omax + chunks;
     size_t nkf = (size_t)(tt->n_kind_flows > 0 ? tt->n_kind_flows : 1);
@@ -178,21 +287,44 @@ int tree_walk_init(tree_walk *w, const gcsim_tree_template *tt, int chunks)
     w->tt = tt;
     w->chunks = chunks;
     w->steps = steps;
+    w->kept = kept;
     w->share = 1.0 / ((double)tt->rails * tt->per_rail * chunks);
-    w->st = malloc(sizeof *w->st * 2 * nkf);
-    w->st_index = malloc(sizeof(int) * ((size_t)nk + 1));
-    w->cur = malloc(sizeof(int) * ((size_t)nk + 1));
-    w->bound = malloc(sizeof(int) * (2 * nkf + (size_t)steps + 2));
-    w->state = malloc(sizeof(int) * ((size_t)nk + 1));
-    w->lstamp = malloc(sizeof(int) * ((size_t)nlk + 1));
-    w->dl = malloc(sizeof(int) * ((size_t)nlk + 1));
-    w->gstamp = malloc(sizeof(int) * ((size_t)ns + 1));
-    w->dg = malloc(sizeof(int) * ((size_t)ns + 1));
-    char *mark = calloc((size_t)steps + 1, 1);
-    if (!w->st || !w->st_index || !w->cur || !w->bound || !w->state || !w->lstamp || !w->dl ||
-        !w->gstamp || !w->dg || !mark) {
-        free(mark);
-        return -1;
+    size_t b_st = sizeof *w->st * 2 * nkf, b_k = sizeof(int) * ((size_t)nk + 1),
+           b_bound = sizeof(int) * (2 * nkf + (size_t)steps + 2),
+           b_l = sizeof(int) * ((size_t)nlk + 1), b_s = sizeof(int) * ((size_t)ns + 1);
+    char *mark;
+    if (kept) {
+        w->st = scratch_get(SC_ST, b_st);
+        w->st_index = scratch_get(SC_ST_INDEX, b_k);
+        w->cur = scratch_get(SC_CUR, b_k);
+        w->bound = scratch_get(SC_BOUND, b_bound);
+        w->state = scratch_get(SC_STATE, b_k);
+        w->lstamp = scratch_get(SC_LSTAMP, b_l);
+        w->dl = scratch_get(SC_DL, b_l);
+        w->gstamp = scratch_get(SC_GSTAMP, b_s);
+        w->dg = scratch_get(SC_DG, b_s);
+        mark = scratch_get(SC_MARK, (size_t)steps + 1);
+        if (mark)
+            memset(mark, 0, (size_t)steps + 1);
+        if (!w->st || !w->st_index || !w->cur || !w->bound || !w->state || !w->lstamp ||
+            !w->dl || !w->gstamp || !w->dg || !mark)
+            return -1;
+    } else {
+        w->st = malloc(b_st);
+        w->st_index = malloc(b_k);
+        w->cur = malloc(b_k);
+        w->bound = malloc(b_bound);
+        w->state = malloc(b_k);
+        w->lstamp = malloc(b_l);
+        w->dl = malloc(b_l);
+        w->gstamp = malloc(b_s);
+        w->dg = malloc(b_s);
+        mark = calloc((size_t)steps + 1, 1);
+        if (!w->st || !w->st_index || !w->cur || !w->bound || !w->state || !w->lstamp ||
+            !w->dl || !w->gstamp || !w->dg || !mark) {
+            free(mark);
+            return -1;
+        }
     }
     /* every pair kind's merged flows (merge_pairs), and whether the phase is windowed */
     const tree_stretch *st = w->st;
@@ -207,7 +339,8 @@ int tree_walk_init(tree_walk *w, const gcsim_tree_template *tt, int chunks)
     for (int k = 0; k < w->n_st && !w->windowed; k++)
         w->windowed = st[k].from != 0 || st[k].to != steps - 1;
     if (!w->windowed) {
-        free(mark);
+        if (!kept)
+            free(mark);
         return 0;
     }
     /* the intervals' bounds (interval_bounds): 0, the end, every merged flow's ends */
@@ -222,13 +355,19 @@ int tree_walk_init(tree_walk *w, const gcsim_tree_template *tt, int chunks)
     for (int k = 0; k <= steps; k++)
         if (mark[k])
             w->bound[nb++] = k;
-    free(mark);
+    if (!kept)
+        free(mark);
     w->n_intervals = nb - 1;
     for (int l = 0; l < nlk; l++)
         w->lstamp[l] = -1;
     for (int g = 0; g < ns; g++)
         w->gstamp[g] = -1;
-    return 0;
+    return kind_events(w, kept);
+}
+
+int tree_walk_init(tree_walk *w, const gcsim_tree_template *tt, int chunks)
+{
+    return walk_init(w, tt, chunks, false);
 }
 
 void tree_walk_interval(tree_walk *w, int i)
@@ -236,7 +375,9 @@ void tree_walk_interval(tree_walk *w, int i)
     const gcsim_tree_template *tt = w->tt;
     int s0 = w->bound[i];
     w->n_dl = w->n_dg = 0;
-    for (int k = 0; k < tt->n_kinds; k++) {
+    int e0 = i == 0 ? 0 : w->ev_first[i], e1 = i == 0 ? tt->n_kinds : w->ev_first[i + 1];
+    for (int e = e0; e < e1; e++) {
+        int k = i == 0 ? e : w->ev_kind[e];
         while (w->cur[k] < w->st_index[k + 1] && w->st[w->cur[k]].to < s0)
             w->cur[k]++;
         int now = w->cur[k] < w->st_index[k + 1] && w->st[w->cur[k]].from <= s0 ? w->cur[k] : -1;
@@ -263,13 +404,6 @@ typedef struct {
     int *count, *at, *live;
     int n_live, cap;
 } held_values;
-
-static void held_free(held_values *h)
-{
-    free(h->count);
-    free(h->at);
-    free(h->live);
-}
 
 static void held_drop(held_values *h, int v)
 {
@@ -313,24 +447,39 @@ int tree_walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule 
 {
     int nlk = tt->n_links, ns = tt->n_sigs;
     tree_walk w;
-    double *load = malloc(sizeof(double) * ((size_t)nlk + 1));
-    int *sig_val = malloc(sizeof(int) * ((size_t)ns + 1));
-    tree_values vt = {0};
-    held_values held = {0};
+    double *load = scratch_get(SC_LOAD, sizeof(double) * ((size_t)nlk + 1));
+    int *sig_val = scratch_get(SC_SIG_VAL, sizeof(int) * ((size_t)ns + 1));
+    /* the class values and the held set from the scratch, emptied (their ids start at 0 as
+     * in a fresh table: the same ids in the same order) */
+    tree_values *vt = &scratch.vt;
+    vt->n = 0;
+    if (vt->slot && vt->mask + 1 > 4096) { /* a large walk's table: not cleared each time */
+        free(vt->slot);
+        vt->slot = NULL;
+    }
+    if (vt->slot)
+        memset(vt->slot, 0xff, sizeof(int) * (vt->mask + 1));
+    held_values held = {scratch.h_count, NULL, NULL, 0, scratch.h_cap};
+    held.at = scratch.h_at;
+    held.live = scratch.h_live;
     int rc = -1, ni = 0, total = 0, cap = 0, *from = NULL, *to = NULL, *start = NULL;
     gcsim_flow_class *all = NULL;
-    if (tree_walk_init(&w, tt, chunks) != 0 || !load || !sig_val)
+    int *from_out = NULL, *to_out = NULL, *start_out = NULL;
+    gcsim_flow_class *all_out = NULL;
+    if (walk_init(&w, tt, chunks, true) != 0 || !load || !sig_val)
         goto done;
     if (!w.windowed || w.n_st == 0) {
         rc = 1;
         goto done;
     }
     ni = w.n_intervals;
-    from = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
-    to = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
-    start = malloc(sizeof(int) * (size_t)(ni + 1));
+    from = scratch_get(SC_FROM, sizeof(int) * (size_t)(ni > 0 ? ni : 1));
+    to = scratch_get(SC_TO, sizeof(int) * (size_t)(ni > 0 ? ni : 1));
+    start = scratch_get(SC_START, sizeof(int) * (size_t)(ni + 1));
     if (!from || !to || !start)
         goto done;
+    all = scratch.p[SC_ALL];
+    cap = (int)(scratch.cap[SC_ALL] / sizeof *all);
     for (int g = 0; g < ns; g++)
         sig_val[g] = -1;
     /* no load yet: NaN equals no sum, so a link kind's first interval always sets its load
@@ -367,9 +516,9 @@ int tree_walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule 
                 bw = tree_fmin_as_libm(bw, tt->link_cap[l] * (f->share / load[l]));
             }
             gcsim_flow_class c = {tt->sig_lat[g], bw, f->share, f->k0, 0, 0};
-            if (sig_val[g] >= 0 && tree_same_value(&vt.vals[sig_val[g]], &c))
+            if (sig_val[g] >= 0 && tree_same_value(&vt->vals[sig_val[g]], &c))
                 continue; /* the value it had: its id stays */
-            int v = tree_values_id(&vt, &c);
+            int v = tree_values_id(vt, &c);
             if (v < 0 || held_add(&held, v) != 0)
                 goto done;
             held_drop(&held, sig_val[g]);
@@ -379,33 +528,53 @@ int tree_walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule 
         to[i] = w.bound[i + 1] - 1;
         start[i] = total;
         if (total + ns > cap) {
-            cap = 2 * (total + ns) + 16;
-            gcsim_flow_class *grown = realloc(all, sizeof *all * (size_t)cap);
+            size_t want = sizeof *all * (size_t)(2 * (total + ns) + 16);
+            gcsim_flow_class *grown = malloc(want);
             if (!grown)
                 goto done;
-            all = grown;
+            if (total > 0)
+                memcpy(grown, all, sizeof *all * (size_t)total);
+            free(scratch.p[SC_ALL]);
+            scratch.p[SC_ALL] = all = grown;
+            scratch.cap[SC_ALL] = want;
+            cap = (int)(want / sizeof *all);
         }
         for (int x = 0; x < held.n_live; x++) {
-            gcsim_flow_class c = vt.vals[held.live[x]];
+            gcsim_flow_class c = vt->vals[held.live[x]];
             c.first = from[i];
             c.last = to[i];
             all[total++] = c;
         }
     }
     start[ni] = total;
-    if (tree_schedule_fill(s, tt, chunks, w.n_st, &all, total, ni, &from, &to, &start) != 0)
+    /* the schedule's own arrays, of their sizes */
+    from_out = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
+    to_out = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
+    start_out = malloc(sizeof(int) * (size_t)(ni + 1));
+    all_out = malloc(sizeof *all * (size_t)(total > 0 ? total : 1));
+    if (!from_out || !to_out || !start_out || !all_out)
+        goto done;
+    memcpy(from_out, from, sizeof(int) * (size_t)ni);
+    memcpy(to_out, to, sizeof(int) * (size_t)ni);
+    memcpy(start_out, start, sizeof(int) * (size_t)(ni + 1));
+    memcpy(all_out, all, sizeof *all * (size_t)total);
+    if (tree_schedule_fill(s, tt, chunks, w.n_st, &all_out, total, ni, &from_out, &to_out,
+                           &start_out) != 0)
         goto done;
     rc = 0;
 done:
-    free(all);
-    free(from);
-    free(to);
-    free(start);
-    free(load);
-    free(sig_val);
+    free(all_out);
+    free(from_out);
+    free(to_out);
+    free(start_out);
+    /* the held set back to empty (every count 0) for the next chunk count */
+    for (int x = 0; x < held.n_live; x++)
+        held.count[held.live[x]] = 0;
+    scratch.h_count = held.count;
+    scratch.h_at = held.at;
+    scratch.h_live = held.live;
+    scratch.h_cap = held.cap;
     tree_walk_free(&w);
-    tree_values_free(&vt);
-    held_free(&held);
     return rc;
 }
 

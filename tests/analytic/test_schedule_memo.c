@@ -150,6 +150,49 @@ int main(int argc, char **argv)
         if (check_trees(argv[1], buckets, falling, &tree_compared, &tree_bitwise) != 0)
             return 1;
     }
+    /* Platforms are interned by their network (issue 47): one that differs only in its GPU,
+     * names and price shares the schedules and costs what a fresh build costs; one with
+     * another NIC bandwidth does not share; a refusal names the caller's file. */
+    {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/platforms/h100-ndr.json", argv[1]);
+        gcsim_platform p, q, r;
+        gcsim_error err;
+        CHECK(gcsim_platform_load(path, &p, &err) == 0);
+        q = p;
+        snprintf(q.name, sizeof q.name, "other-gpu");
+        snprintf(q.source_path, sizeof q.source_path, "other-gpu.json");
+        snprintf(q.gpu.type, sizeof q.gpu.type, "other");
+        q.gpu.speed_flops *= 2;
+        r = p;
+        r.nic.bandwidth_Bps /= 2;
+        const gcsim_collective cs[] = {COLLECTIVE_RING, COLLECTIVE_DOUBLE_TREE};
+        const int ns[] = {16, 64, 256};
+        int shared = 0, differ = 0;
+        for (int ci = 0; ci < 2; ci++)
+            for (int ni = 0; ni < 3; ni++) {
+                int chunks = gcsim_pipeline_chunks(cs[ci], buckets[0].dense_bytes), ok;
+                double tp, tq, tr;
+                CHECK(gcsim_schedule_memo_time_s(&p, ns[ni], cs[ci], 0, chunks, 0, &buckets[0],
+                                                 &tp, &err) == 0);
+                CHECK(gcsim_schedule_memo_time_s(&q, ns[ni], cs[ci], 0, chunks, 0, &buckets[0],
+                                                 &tq, &err) == 0);
+                CHECK(gcsim_schedule_memo_time_s(&r, ns[ni], cs[ci], 0, chunks, 0, &buckets[0],
+                                                 &tr, &err) == 0);
+                double fq = fresh_time_s(&q, ns[ni], cs[ci], chunks, 0, &buckets[0], &ok);
+                CHECK(ok && tq == fq && tq == tp);
+                double fr = fresh_time_s(&r, ns[ni], cs[ci], chunks, 0, &buckets[0], &ok);
+                CHECK(ok && tr == fr);
+                differ += tr != tp; /* not all: a 256-GPU ring is not bound by its NICs */
+                shared++;
+            }
+        CHECK(shared == 6 && differ >= 4);
+        double t;
+        int too_many = q.nodes * q.gpus_per_node + 1;
+        CHECK(gcsim_schedule_memo_time_s(&q, too_many, COLLECTIVE_DOUBLE_TREE, 0, 4, 0,
+                                         &buckets[0], &t, &err) != 0);
+        CHECK_STR_CONTAINS(err.message, "other-gpu.json");
+    }
     printf("%d memoized costs compared, %d bit for bit; trees at every chunk count: %d, %d bit "
            "for bit\n", compared, bitwise, tree_compared, tree_bitwise);
     CHECK(tree_compared > 10000);

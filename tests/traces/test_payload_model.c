@@ -54,6 +54,29 @@ int main(int argc, char **argv)
     CHECK(gc_payload_pool_estimate(pool, "qsgd:code=elias", 100000, GC_PAYLOAD_BLOCK,
                                    GC_PAYLOAD_CHUNK_MAX, 7, &direct, err, sizeof err) == 0);
     CHECK(direct == bytes);
+    /* The model keeps each (kind, seed)'s resamples and encodes prefixes of them, and a
+     * chunk's length past GC_PAYLOAD_CHUNK_MAX (issue 47): every size, in an order that
+     * grows, shrinks and grows the kept resamples, with three (kind, seed) pairs taking
+     * turns in two kept slots, gives what the pool's own estimate gives. */
+    {
+        gc_payload_pool *fc_pool;
+        CHECK(gc_payload_pool_load(dir, "fc", NULL, &fc_pool, err, sizeof err) == 0);
+        const size_t sizes[] = {1000, 77777, 5000, 300001, 63, 65, 4194305, 1500000,
+                                GC_PAYLOAD_CHUNK_MAX, 9000000, 129};
+        const char *kinds[] = {"conv", "fc", "conv"};
+        const uint64_t seeds[] = {11, 11, 12};
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+            for (int k = 0; k < 3; k++) {
+                size_t via_model = 0, via_pool = 0;
+                CHECK(gc_trace_payload_estimate("qsgd:code=elias", kinds[k], sizes[i], seeds[k],
+                                                &via_model, err, sizeof err) == 0);
+                CHECK(gc_payload_pool_estimate(k == 1 ? fc_pool : pool, "qsgd:code=elias",
+                                               sizes[i], GC_PAYLOAD_BLOCK, GC_PAYLOAD_CHUNK_MAX,
+                                               seeds[k], &via_pool, err, sizeof err) == 0);
+                CHECK(via_model == via_pool && via_model > 0);
+            }
+        gc_payload_pool_free(fc_pool);
+    }
     /* An absolute threshold depends on the gradient scale the model does not know. */
     CHECK(gc_trace_payload_estimate("threshold", "fc", 1000, 1, &bytes, err, sizeof err) == -1);
     CHECK_STR_CONTAINS(err, "absolute threshold");
