@@ -9,7 +9,7 @@
 
 #include "des_internal.h"
 
-/* The refusals of the plan (des_plan_check_collective, in the order they always came), then
+/* The plan (its refusals: the GPU count, the collective and size, the network model), then
  * the simulation. */
 static int bare_time(const gcsim_topology *topo, int op, gcsim_collective c, double bytes,
                      int ps_shards, const gcsim_des_options *opts, double *time_s,

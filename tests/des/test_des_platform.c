@@ -128,7 +128,7 @@ int main(void)
         int n = sizes[k];
         gcsim_platform star = des_test_platform(n, 1);
         des_plan plan;
-        gcsim_topology topo; /* the plan is handed its topology (des_bare.c builds it) */
+        gcsim_topology topo; /* the plan is handed its topology (by its caller) */
         CHECK(gcsim_topology_init(&topo, &star, n, &err) == 0);
         CHECK(des_plan_collective(&plan, &topo, GCSIM_OP_ALLREDUCE, COLLECTIVE_PARAMETER_SERVER,
                                   S, 0, NULL, &err) == 0);
