@@ -151,7 +151,7 @@ int main(void)
     e3.ecmp.spines = 3;
     double t3;
     CHECK(bare_analytic_op_time(&e3, 4, GCSIM_OP_ALLREDUCE, COLLECTIVE_HALVING_DOUBLING, SIZE,
-                                 &t3, &err) != 0);
+                                &t3, &err) != 0);
     CHECK(strstr(err.message, "at most that many spines") != NULL);
     /* 5 */
     gcsim_topology t2;

@@ -37,7 +37,7 @@ static void one_message(const gcsim_platform *p, int gpus, double latency_s, dou
     for (int k = 0; k < 2; k++) {
         double t = 0;
         int rc = bare_des_collective_time(p, gpus, COLLECTIVE_ALLGATHER, sizes[k], 0, NULL, &t,
-                                           NULL, &err);
+                                          NULL, &err);
         CHECK(rc == 0);
         if (rc)
             fprintf(stderr, "%s: %s\n", what, err.message);
@@ -94,7 +94,7 @@ int main(void)
             CHECK(d.transfers == (full && !strcmp(full, "1") ? 2LL * n * (n - 1) : 2LL * n));
             gcsim_des_details_free(&d);
             CHECK(bare_des_collective_time(&p, n, COLLECTIVE_HALVING_DOUBLING, s, 0, NULL, &t_hd,
-                                            NULL, &err) == 0);
+                                           NULL, &err) == 0);
             double ring = 2.0 * (n - 1) * (alpha + s / n / beta);
             double hd = 2.0 * log2(n) * alpha + 2.0 * (n - 1) / n * s / beta;
             printf("N=%2d S=%10.0f  ring %.6e (closed %.6e)  hd %.6e (closed %.6e)\n", n, s,
@@ -110,7 +110,7 @@ int main(void)
     const double ps_want = 2 * (20e-6 + ps_bytes / 2 / 1.25e9);
     gcsim_des_details d = {0};
     CHECK(bare_des_collective_time(&p, 2, COLLECTIVE_PARAMETER_SERVER, ps_bytes, 2, NULL, &t,
-                                    &d, &err) == 0);
+                                   &d, &err) == 0);
     printf("ps 2 nodes, 16 MiB: %.6e s (closed %.6e)\n", t, ps_want);
     CHECK_REL(t, ps_want, 0.001);
     gcsim_des_details_free(&d);

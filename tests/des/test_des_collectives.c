@@ -43,7 +43,7 @@ static void agree(const gcsim_platform *p, int gpus, double bytes, const long lo
             continue;
         }
         CHECK(bare_analytic_collective_time(p, gpus, (gcsim_collective)c, bytes, 0, &closed,
-                                             &err) == 0);
+                                            &err) == 0);
         printf("%-12s %-18s %9.3f ms  closed form %9.3f ms  %5lld transfers\n", p->name,
                gcsim_collective_name((gcsim_collective)c), t * 1e3, closed * 1e3, d.transfers);
         CHECK_REL(t, closed, 0.01);

@@ -115,7 +115,7 @@ int main(void)
     gcsim_error err = {.internal = 0};
     double t = 0;
     CHECK(bare_des_op_time(&big, 4, GCSIM_OP_ALLREDUCE, COLLECTIVE_RING, SIZE, NULL, &t, NULL,
-                            &err) != 0);
+                           &err) != 0);
     CHECK(strstr(err.message, "at most that many spines") != NULL);
     CHECK_DONE();
 }

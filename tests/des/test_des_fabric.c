@@ -100,7 +100,7 @@ static double des_s(const gcsim_platform *p, gcsim_collective c)
     gcsim_error err = {.internal = 0};
     double t = 0;
     CHECK(bare_des_op_time(p, NODES * GPN, GCSIM_OP_ALLREDUCE, c, SIZE, NULL, &t, NULL,
-                            &err) == 0);
+                           &err) == 0);
     return t;
 }
 

@@ -116,7 +116,7 @@ int main(void)
     wide.fabric.nodes_per_leaf = 1;
     wide.fabric.oversubscription = 4;
     CHECK(bare_des_collective_time(&wide, 64, COLLECTIVE_HALVING_DOUBLING, S, 0, NULL, &t, NULL,
-                                    &err) == 0);
+                                   &err) == 0);
     CHECK_REL(t, 12 * alpha + 4 * 2.0 * 63 / 64 * S / beta, 0.01);
 
     /* Lanes (des_collectives.c): with one GPU per node the parameter server has a shard per

@@ -137,8 +137,8 @@ int main(int argc, char **argv)
             for (size_t ai = 0; ai < 2; ai++) {
                 double ours = -1;
                 CHECK(bare_des_collective_time(&p, ranks[ri], algs[ai].ours,
-                                                (double)sizes[si].bytes, 0, NULL, &ours, NULL,
-                                                &err) == 0);
+                                               (double)sizes[si].bytes, 0, NULL, &ours, NULL,
+                                               &err) == 0);
                 double smpi = sizes[si].replay
                                   ? smpi_replay(ranks[ri], algs[ai].smpi, sizes[si].bytes)
                                   : smpi_compiled(ranks[ri], algs[ai].smpi, sizes[si].bytes);

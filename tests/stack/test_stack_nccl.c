@@ -172,7 +172,7 @@ static void test_iteration(void)
     CHECK_REL(c->overhead_s, 7e-6 + tc.fixed_s, 1e-12);
     double sched_s = 0, call_s = 0;
     CHECK(bare_analytic_collective_time(&p, 4, c->collective, c->bytes.payload_bytes, 0,
-                                         &sched_s, &err) == 0);
+                                        &sched_s, &err) == 0);
     CHECK_REL(sched_s, tc.schedule_s, 1e-12);
     CHECK(bare_analytic_call_times(s.platform, s.placement.gpus, s.ps_shards, &it, &call_s, &err) == 0);
     CHECK_REL(call_s, 7e-6 + fmax(tc.time_s, sched_s), 1e-12);

@@ -110,7 +110,7 @@ static int one_call(gcsim_platform *p, double weights, int gpus, double *call_s,
         }
         if (resolved &&
             bare_analytic_call_times(s.platform, s.placement.gpus, s.ps_shards, &it, call_s,
-                                      &err) == 0 &&
+                                     &err) == 0 &&
             gcsim_analytic_predict(&st, &topo, &ana, &err) == 0) {
             /* no overlap: compute, then the call */
             CHECK_REL(ana.iteration_s, 100e-6 + *call_s, 1e-9);
