@@ -422,7 +422,9 @@ int main(int argc, char **argv)
         if (!mkdtemp(dir))
             return 1;
         snprintf(xml, sizeof xml, "%s/p.xml", dir);
-        if (gcsim_des_write_platform(&star, ring_gpus, xml, &err) != 0) {
+        gcsim_topology star_topo; /* one GPU per node: ring_gpus nodes */
+        if (gcsim_topology_init(&star_topo, &star, ring_gpus, &err) != 0 ||
+            gcsim_des_write_topology(&star_topo, xml, &err) != 0) {
             fprintf(stderr, "%s\n", err.message);
             return 1;
         }
@@ -456,8 +458,8 @@ int main(int argc, char **argv)
                 gcsim_des_details d = {0};
                 if (full)
                     setenv("GCSIM_DES_FULL", "1", 1);
-                int rc = gcsim_des_collective_time(&star, ring_gpus, COLLECTIVE_RING, (double)bytes,
-                                                   0, NULL, full ? &t_full : &t_ours, &d, &err);
+                int rc = gcsim_des_collective_time(&star_topo, COLLECTIVE_RING, (double)bytes, 0,
+                                                   NULL, full ? &t_full : &t_ours, &d, &err);
                 unsetenv("GCSIM_DES_FULL");
                 if (rc != 0) {
                     fprintf(stderr, "%s\n", err.message);
@@ -488,6 +490,7 @@ int main(int argc, char **argv)
         }
         unlink(xml);
         rmdir(dir);
+        gcsim_topology_free(&star_topo);
         printf("ring all-reduce of %ld B over %d GPUs (1 per node, 10 Gb/s star), alpha-beta "
                "network model everywhere, CPU seconds (user + system), median of %d runs\n",
                bytes, ring_gpus, repeat);

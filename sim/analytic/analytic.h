@@ -38,21 +38,22 @@ int gcsim_analytic_variable(const gcsim_resolved_step *st, const gcsim_topology 
 int gcsim_analytic_predict(const gcsim_resolved_step *st, const gcsim_topology *topo,
                            gcsim_prediction *out, gcsim_error *err);
 
-/* Questions without a step (analytic_bare.c), each building its topology from a platform
- * and a GPU count. The closed-form duration of every collective call of iteration it on
- * the first `gpus` GPUs of platform p (it->calls[k]: its overhead plus its schedule's time, parameter
- * servers in ps_shards shards, 0: one per machine), into call_s[0 .. n_calls). */
-int gcsim_analytic_call_times(const gcsim_platform *p, int gpus, int ps_shards,
+/* Questions without a step, each handed the topology it runs on (built by the caller,
+ * gcsim_topology_init: the first topo->gpus GPUs of topo->platform). The closed-form
+ * duration of every collective call of iteration it (it->calls[k]: its overhead plus its
+ * schedule's time, parameter servers in ps_shards shards, 0: one per machine), into
+ * call_s[0 .. n_calls) (call_times.c). */
+int gcsim_analytic_call_times(const gcsim_topology *topo, int ps_shards,
                               const gcsim_iteration *it, double *call_s, gcsim_error *err);
 
-/* One bare collective of `bytes` dense fp32 bytes over the first `gpus` GPUs, in closed
- * form (the analytic twin of gcsim_des_collective_time). */
-int gcsim_analytic_collective_time(const gcsim_platform *p, int gpus, gcsim_collective c,
+/* One bare collective of `bytes` dense fp32 bytes on topo, in closed form (the analytic
+ * twin of gcsim_des_collective_time; analytic_bare.c). */
+int gcsim_analytic_collective_time(const gcsim_topology *topo, gcsim_collective c,
                                    double bytes, int ps_shards, double *time_s,
                                    gcsim_error *err);
 
 /* The same for one operation as nccl-tests runs it (gcsim_op_schedule_build). */
-int gcsim_analytic_op_time(const gcsim_platform *p, int gpus, gcsim_op op, gcsim_collective c,
+int gcsim_analytic_op_time(const gcsim_topology *topo, gcsim_op op, gcsim_collective c,
                            double bytes, double *time_s, gcsim_error *err);
 
 #endif

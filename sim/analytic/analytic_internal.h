@@ -26,11 +26,6 @@ static inline int gcsim_analytic_check_topology(const gcsim_resolved_step *st,
     return 0;
 }
 
-/* The closed-form duration of every call of iteration it on topology topo (call_times.c):
- * gcsim_analytic_call_times without building a topology. */
-int gcsim_analytic_call_times_on(const gcsim_topology *topo, int ps_shards,
-                                 const gcsim_iteration *it, double *call_s, gcsim_error *err);
-
 /* The prediction's expectation over ECMP collisions (st->platform->ecmp.spines > 1): each
  * field, and the variable-compute statistics, weighted by the most loaded spine link's law
  * (analytic_fabric.c), over the step's fabrics (st->fabrics: the step resolved on each,

@@ -1,8 +1,8 @@
 /*
  * sim/analytic/call_times.c: every collective call of a step in closed form on the topology
- * handed in (gcsim_analytic_call_times_on, analytic_internal.h), network jitter's
+ * handed in (gcsim_analytic_call_times, analytic.h), network jitter's
  * expectation included, for the expected iteration (predict_one.c) and for variable
- * compute (variable_compute.c); its own file so that neither calls the other back.
+ * compute (variable_compute.c) and for the reports that list a step's calls; its own file so that neither calls the other back.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -135,8 +135,8 @@ static int call_durations(const gcsim_platform *p, int ps_shards, const gcsim_it
     return rc;
 }
 
-int gcsim_analytic_call_times_on(const gcsim_topology *topo, int ps_shards,
-                                 const gcsim_iteration *it, double *call_s, gcsim_error *err)
+int gcsim_analytic_call_times(const gcsim_topology *topo, int ps_shards,
+                              const gcsim_iteration *it, double *call_s, gcsim_error *err)
 {
     return call_durations(topo->platform, ps_shards, it, topo, call_s, err);
 }

@@ -67,10 +67,16 @@ int gcsim_ecmp_expect(const gcsim_platform *p, const gcsim_schedule *s,
         return -1;
     gcsim_platform q = *p;
     memset(&q.ecmp, 0, sizeof q.ecmp);
+    /* t's links on q: every field of a topology comes from the platform's shape (GPUs,
+     * nodes, NICs, leaves, transports), none from its ECMP, jitter or oversubscription,
+     * and capacities are read from the platform (gcsim_topology_capacity_Bps); the scaled
+     * oversubscription stays >= p's (S k >= n), so q passes gcsim_topology_init as p does */
+    gcsim_topology tq = *t;
+    tq.platform = &q;
     int rc = 0;
     for (int k = 0; k < n && rc == 0; k++) {
         q.fabric.oversubscription = cases[k].oversubscription;
-        rc = cost(&q, cases[k].weight, ctx, err);
+        rc = cost(&tq, cases[k].weight, ctx, err);
     }
     free(cases);
     return rc;

@@ -42,17 +42,18 @@ double gcsim_harmonic(long long n);
  * is the expected extra time of jitter of mean M (one message per flow and active step). */
 double gcsim_jitter_harmonic_steps(const gcsim_schedule *s);
 
-/* One closed-form evaluation on platform q (its ECMP fields cleared), to be
- * added into the caller's ctx with this weight (the weights of one expectation sum to 1). */
-typedef int (*gcsim_fabric_cost_fn)(const gcsim_platform *q, double weight, void *ctx,
+/* One closed-form evaluation on topology tq (the caller's links on platform tq->platform,
+ * its ECMP fields cleared), to be added into the caller's ctx with this weight (the weights
+ * of one expectation sum to 1). */
+typedef int (*gcsim_fabric_cost_fn)(const gcsim_topology *tq, double weight, void *ctx,
                                     gcsim_error *err);
 
 /* The expectation over ECMP collisions of cost (see above), for a bare collective (a step's
  * fabrics are resolved with it, sim/step/step_fabrics.c): schedule s on topology t (of p,
  * with p->ecmp.spines > 1) gives the flows per leaf link; cost is evaluated at each case of
- * gcsim_ecmp_law (k with P(K = k) > 1e-15) on a copy of p whose oversubscription is scaled
- * by S k / n and whose ecmp is cleared (its jitter kept). Without flows between leaves (or
- * S = 1) it is cost on that copy unscaled. */
+ * gcsim_ecmp_law (k with P(K = k) > 1e-15) on t's links over a copy of p whose
+ * oversubscription is scaled by S k / n and whose ecmp is cleared (its jitter kept). Without
+ * flows between leaves (or S = 1) it is cost on that copy unscaled. */
 int gcsim_ecmp_expect(const gcsim_platform *p, const gcsim_schedule *s,
                       const gcsim_topology *t, gcsim_fabric_cost_fn cost, void *ctx,
                       gcsim_error *err);

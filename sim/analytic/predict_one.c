@@ -93,7 +93,7 @@ static int schedule_predict(const gcsim_resolved_step *st, const gcsim_topology 
     double *call_s = calloc((size_t)(it->n_calls > 0 ? it->n_calls : 1), sizeof *call_s);
     gcsim_timeline tl;
     int rc = !call_s ? gcsim_fail(err, "out of memory for %d collective calls", it->n_calls)
-             : gcsim_analytic_call_times_on(topo, st->ps_shards, it, call_s, err) != 0
+             : gcsim_analytic_call_times(topo, st->ps_shards, it, call_s, err) != 0
                  ? -1
                  : gcsim_timeline_run(it, call_s, &tl, err);
     if (rc == 0) {

@@ -78,7 +78,7 @@ int gcsim_analytic_variable(const gcsim_resolved_step *step, const gcsim_topolog
     if (!call_s || !nominal || !it.blocks)
         rc = gcsim_fail(err, "out of memory for %d calls and %d blocks", it.n_calls, it.n_blocks);
     else
-        rc = gcsim_analytic_call_times_on(topo, step->ps_shards, &it, call_s, err);
+        rc = gcsim_analytic_call_times(topo, step->ps_shards, &it, call_s, err);
     if (rc == 0) {
         if (it.n_blocks > 0)
             memcpy(it.blocks, step->it.blocks, sizeof *it.blocks * (size_t)it.n_blocks);

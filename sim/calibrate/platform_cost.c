@@ -79,8 +79,12 @@ int calib_platform_op_time_s(const gcsim_platform *p, int gpus, gcsim_op op, dou
         return -1;
     out->collective = tuned.collective;
     out->protocol = tuned.protocol;
-    return gcsim_analytic_op_time(&tuned.platform, gpus, op, tuned.collective, bytes,
-                                  &out->time_s, err);
+    gcsim_topology topo;
+    if (gcsim_topology_init(&topo, &tuned.platform, gpus, err))
+        return -1;
+    int rc = gcsim_analytic_op_time(&topo, op, tuned.collective, bytes, &out->time_s, err);
+    gcsim_topology_free(&topo);
+    return rc;
 }
 
 void calib_cost_text(gcsim_op op, const calib_cost *c, char *buf, size_t len)

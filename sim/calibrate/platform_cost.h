@@ -6,7 +6,7 @@
  * with its defaults (sim/cli/cmd_collective.c, time_sizes): the platform's own all-reduce
  * algorithm when it names one (not a paper's pattern), else the tuner's pick
  * (gcsim_tuner_choose: algorithm and protocol per size), costed by the analytic engine on
- * the protocol's platform (gcsim_analytic_op_time). No constant of the tuner is copied
+ * the protocol's platform's topology (gcsim_analytic_op_time). No constant of the tuner is copied
  * here: a fit through this function fits whatever tuner the build has.
  *
  * A knob is one platform field a fit may set: a bandwidth (a link's line rate) or a

@@ -8,7 +8,7 @@
  *     engine plus per-bucket timings and an optional Chrome trace (st->timeline_path);
  *   - gcsim_des_collective_time: one bare collective of a dense buffer, for validation
  *     against closed forms and SimGrid's own MPI;
- *   - gcsim_des_write_platform: the SimGrid platform XML generated from a platform.
+ *   - gcsim_des_write_topology: the SimGrid platform XML generated from a topology.
  *
  * SimGrid keeps one engine per process with global state, so every simulation runs in a
  * forked child that pipes its result back; these functions can be called any number of
@@ -94,27 +94,24 @@ int gcsim_des_variable(const gcsim_resolved_step *st, const gcsim_topology *topo
                        const gcsim_des_options *opts, struct gcsim_var_stats_s *vs,
                        gcsim_des_details *details, gcsim_error *err);
 
-/* Questions without a step (des_bare.c), each building its topology from the platform.
- * One all-reduce (or the chosen collective) of `bytes` dense fp32 bytes over the first
- * `gpus` GPUs of the platform, starting at time 0 on every GPU, with no compute and no
- * codec: *time_s is when the last participant finishes. */
-int gcsim_des_collective_time(const gcsim_platform *p, int gpus, gcsim_collective c,
-                              double bytes, int ps_shards, const gcsim_des_options *opts,
-                              double *time_s, gcsim_des_details *details, gcsim_error *err);
+/* Questions without a step (des_bare.c), each handed the topology it runs on (built by the
+ * caller, gcsim_topology_init: the first topo->gpus GPUs of topo->platform).
+ * One all-reduce (or the chosen collective) of `bytes` dense fp32 bytes over the GPUs of
+ * topo, starting at time 0 on every GPU, with no compute and no codec: *time_s is when the
+ * last participant finishes. */
+int gcsim_des_collective_time(const gcsim_topology *topo, gcsim_collective c, double bytes,
+                              int ps_shards, const gcsim_des_options *opts, double *time_s,
+                              gcsim_des_details *details, gcsim_error *err);
 
 /* One operation as nccl-tests runs it (collectives.h, gcsim_op_schedule_build): `bytes` is
  * nccl-tests' size; *time_s is when the last GPU finishes. */
-int gcsim_des_op_time(const gcsim_platform *p, int gpus, gcsim_op op, gcsim_collective c,
+int gcsim_des_op_time(const gcsim_topology *topo, gcsim_op op, gcsim_collective c,
                       double bytes, const gcsim_des_options *opts, double *time_s,
                       gcsim_des_details *details, gcsim_error *err);
 
-/* Writes the SimGrid platform for `nodes` nodes of p (all GPUs of each) to path.
- * Host names: GPU g is "g<g>" (g = node * gpus_per_node + local index), node n's host
- * memory/CPU is "c<n>". */
-int gcsim_des_write_platform(const gcsim_platform *p, int nodes, const char *path,
-                             gcsim_error *err);
-
-/* The same for a topology of any size (its GPUs' nodes only). */
+/* Writes the SimGrid platform of topology t (the nodes of its GPUs, all GPUs of each node
+ * described) to path. Host names: GPU g is "g<g>" (g = node * gpus_per_node + local
+ * index), node n's host memory/CPU is "c<n>". */
 int gcsim_des_write_topology(const gcsim_topology *t, const char *path, gcsim_error *err);
 
 /* The network model used for p when nothing overrides it. */

@@ -89,8 +89,8 @@ typedef struct {
  * des_plan_free releases the plan (not the step's iteration). */
 int des_plan_build(des_plan *plan, const gcsim_resolved_step *st, const gcsim_topology *topo,
                    const gcsim_des_options *opts, gcsim_error *err);
-/* What a bare collective's plan refuses before its topology is built (des_bare.c): the
- * GPU count, the collective and size, the network model. */
+/* What a bare collective's plan refuses (des_plan_collective checks it first): the GPU
+ * count, the collective and size, the network model. */
 int des_plan_check_collective(const gcsim_platform *p, int gpus, gcsim_collective c,
                               double bytes, const gcsim_des_options *opts, gcsim_error *err);
 /* The plan of one bare collective of a dense buffer over the GPUs of topology topo (the

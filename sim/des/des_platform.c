@@ -20,7 +20,7 @@
  * (1 ns, so that no shortest path ever detours through it).
  *
  * The description is written once, to a des_platform_sink (des_platform.h): the XML writer
- * here (gcsim_des_write_platform, for SMPI and for reading), or des_platform_sg.cpp, which
+ * here (gcsim_des_write_topology, for SMPI and for reading), or des_platform_sg.cpp, which
  * builds the same zones, links and routes in the simulation child through SimGrid's own
  * platform API (SimGrid 3.32's XML loader resolves every <link_ctn> by a search through all
  * zones: quadratic in the platform's size, 72% of a 4,096-GPU run).

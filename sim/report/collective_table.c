@@ -28,9 +28,12 @@ static int time_sizes(report *r, const int *col, const collective_request *o,
             if (!(o->engines & e))
                 continue;
             double t = 0;
-            const gcsim_platform *q = &tuned.platform;
-            int bad = e == 1 ? gcsim_analytic_op_time(q, gpus, o->op, tuned.collective, sizes[k], &t, &err)
-                             : gcsim_des_op_time(q, gpus, o->op, tuned.collective, sizes[k], NULL, &t, NULL, &err);
+            gcsim_topology topo; /* the protocol's platform's first GPUs */
+            int bad = gcsim_topology_init(&topo, &tuned.platform, gpus, &err);
+            if (!bad)
+                bad = e == 1 ? gcsim_analytic_op_time(&topo, o->op, tuned.collective, sizes[k], &t, &err)
+                             : gcsim_des_op_time(&topo, o->op, tuned.collective, sizes[k], NULL, &t, NULL, &err);
+            gcsim_topology_free(&topo);
             if (bad) {
                 fprintf(stderr, "gcsim collective: %s\n", err.message);
                 return err.internal ? 3 : 2;

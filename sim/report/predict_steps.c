@@ -12,9 +12,12 @@ int predict_steps_fill(report *r, const gcsim_scenario *s, gcsim_error *err)
     if (gcsim_iteration_build(&it, s, err))
         return -1;
     double *call_s = calloc((size_t)(it.n_calls > 0 ? it.n_calls : 1), sizeof *call_s);
-    if (!call_s || gcsim_analytic_call_times(s->platform, s->placement.gpus, s->ps_shards, &it, call_s, err)) {
+    gcsim_topology topo = {0};
+    if (!call_s || gcsim_topology_init(&topo, s->platform, s->placement.gpus, err) ||
+        gcsim_analytic_call_times(&topo, s->ps_shards, &it, call_s, err)) {
         if (!call_s)
             gcsim_fail(err, "out of memory");
+        gcsim_topology_free(&topo);
         free(call_s);
         gcsim_iteration_free(&it);
         return -1;
@@ -74,6 +77,7 @@ int predict_steps_fill(report *r, const gcsim_scenario *s, gcsim_error *err)
     report_meta_num(r, "decode_s", dec);
     report_meta_num(r, "calls_s", calls);
     report_meta_num(r, "blocking_calls_s", blocking);
+    gcsim_topology_free(&topo);
     free(call_s);
     gcsim_iteration_free(&it);
     return 0;

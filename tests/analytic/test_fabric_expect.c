@@ -16,7 +16,12 @@
  *     flows in 2 bins, P(no collision anywhere) = (1/2)^4 = 1/16. With a collision the two
  *     flows of S/2 bytes share B in the first halving and the last doubling step:
  *     2 x (S/2) / B = S/B longer. Expected: T0 + 15/16 x S/B, S = 64 MiB, S/B = 0.0536870912 s.
- *     With one spine, or on the platform without ECMP, the time is T0. */
+ *     With one spine, or on the platform without ECMP, the time is T0.
+ *  5. The topology gcsim_ecmp_expect hands each case (the caller's links re-pointed at the
+ *     case's platform, analytic_bare.c's bare collectives being handed theirs) is the one
+ *     gcsim_topology_init builds on that platform: on case 4's schedule, two cases
+ *     (k = 1, 2 flows on the busiest spine link: oversubscription 1 x 2 x k / 2 = 1, 2),
+ *     weights 1/16 and 15/16, ECMP cleared. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +31,7 @@
 #include "collectives.h"
 #include "../des/des_test_platform.h"
 #include "fabric_expect.h"
+#include "../bare_topology.h"
 
 #define SIZE (64.0 * 1024 * 1024)
 
@@ -43,9 +49,38 @@ static double analytic_s(const gcsim_platform *p, int gpus, gcsim_collective c)
 {
     gcsim_error err = {.internal = 0};
     double t = -1;
-    if (gcsim_analytic_op_time(p, gpus, GCSIM_OP_ALLREDUCE, c, SIZE, &t, &err) != 0)
+    if (bare_analytic_op_time(p, gpus, GCSIM_OP_ALLREDUCE, c, SIZE, &t, &err) != 0)
         printf("analytic: %s\n", err.message);
     return t;
+}
+
+/* 5: what each case of gcsim_ecmp_expect is handed */
+typedef struct {
+    int calls, same_as_init, ecmp_cleared;
+    double oversub[4], weight[4];
+} topo_probe;
+
+static int probe(const gcsim_topology *tq, double w, void *ctx, gcsim_error *err)
+{
+    topo_probe *pr = ctx;
+    gcsim_topology ref;
+    if (gcsim_topology_init(&ref, tq->platform, tq->gpus, err) != 0)
+        return -1;
+    pr->same_as_init +=
+        ref.platform == tq->platform && ref.gpus == tq->gpus &&
+        ref.gpus_per_node == tq->gpus_per_node && ref.nodes == tq->nodes &&
+        ref.nics_per_node == tq->nics_per_node && ref.leaves == tq->leaves &&
+        ref.n_links == tq->n_links && ref.conn_base == tq->conn_base &&
+        ref.host_base == tq->host_base && ref.socket_base == tq->socket_base &&
+        ref.proxy_base == tq->proxy_base && ref.sockets == tq->sockets;
+    pr->ecmp_cleared += tq->platform->ecmp.spines == 0;
+    if (pr->calls < 4) {
+        pr->oversub[pr->calls] = tq->platform->fabric.oversubscription;
+        pr->weight[pr->calls] = w;
+    }
+    pr->calls++;
+    gcsim_topology_free(&ref);
+    return 0;
 }
 
 int main(void)
@@ -115,8 +150,27 @@ int main(void)
     gcsim_platform e3 = p4;
     e3.ecmp.spines = 3;
     double t3;
-    CHECK(gcsim_analytic_op_time(&e3, 4, GCSIM_OP_ALLREDUCE, COLLECTIVE_HALVING_DOUBLING, SIZE,
-                                 &t3, &err) != 0);
+    CHECK(bare_analytic_op_time(&e3, 4, GCSIM_OP_ALLREDUCE, COLLECTIVE_HALVING_DOUBLING, SIZE,
+                                &t3, &err) != 0);
     CHECK(strstr(err.message, "at most that many spines") != NULL);
+    /* 5 */
+    gcsim_topology t2;
+    gcsim_schedule sch;
+    CHECK(gcsim_topology_init(&t2, &e2, 4, &err) == 0);
+    CHECK(gcsim_schedule_build(&sch, COLLECTIVE_HALVING_DOUBLING, &t2, 0,
+                               gcsim_pipeline_chunks(COLLECTIVE_HALVING_DOUBLING, SIZE), &err) == 0);
+    topo_probe pr = {0};
+    CHECK(gcsim_ecmp_expect(&e2, &sch, &t2, probe, &pr, &err) == 0);
+    gcsim_schedule_free(&sch);
+    gcsim_topology_free(&t2);
+    printf("ECMP cases: %d, oversubscription %g, %g, weights %g, %g\n", pr.calls, pr.oversub[0],
+           pr.oversub[1], pr.weight[0], pr.weight[1]);
+    CHECK(pr.calls == 2);
+    CHECK(pr.same_as_init == 2);
+    CHECK(pr.ecmp_cleared == 2);
+    CHECK_REL(pr.oversub[0], 1.0, 1e-15);
+    CHECK_REL(pr.oversub[1], 2.0, 1e-15);
+    CHECK_REL(pr.weight[0], 1.0 / 16, 1e-12);
+    CHECK_REL(pr.weight[1], 15.0 / 16, 1e-12);
     CHECK_DONE();
 }

@@ -20,6 +20,7 @@
 #include "sharding.h"
 #include "test_platforms.h"
 #include "timeline.h"
+#include "../bare_topology.h"
 
 /* Bytes endpoint e sends over the whole schedule for bucket b. */
 static double bytes_sent(const gcsim_schedule *s, int e, const gcsim_bucket_bytes *b)
@@ -454,10 +455,10 @@ static void test_nccl_latency(void)
     double *with = calloc((size_t)it.n_calls, sizeof *with);
     double *without = calloc((size_t)it.n_calls, sizeof *without);
     CHECK(with && without);
-    CHECK(gcsim_analytic_call_times(w.s.platform, w.s.placement.gpus, w.s.ps_shards, &it, with, &err) == 0);
+    CHECK(bare_analytic_call_times(w.s.platform, w.s.placement.gpus, w.s.ps_shards, &it, with, &err) == 0);
     for (int c = 0; c < it.n_calls; c++)
         it.calls[c].overhead_s = 0;
-    CHECK(gcsim_analytic_call_times(w.s.platform, w.s.placement.gpus, w.s.ps_shards, &it, without, &err) == 0);
+    CHECK(bare_analytic_call_times(w.s.platform, w.s.placement.gpus, w.s.ps_shards, &it, without, &err) == 0);
     for (int c = 0; c < it.n_calls; c++)
         CHECK_REL(with[c] - without[c], 22.4e-6, 1e-6);
     free(with);
@@ -481,7 +482,7 @@ static void test_protocol(void)
     gcsim_iteration it;
     CHECK(gcsim_iteration_build(&it, &w.s, &err) == 0);
     double *call_s = calloc((size_t)it.n_calls, sizeof *call_s);
-    CHECK(call_s && gcsim_analytic_call_times(w.s.platform, w.s.placement.gpus, w.s.ps_shards, &it, call_s, &err) == 0);
+    CHECK(call_s && bare_analytic_call_times(w.s.platform, w.s.placement.gpus, w.s.ps_shards, &it, call_s, &err) == 0);
     int not_simple = 0;
     for (int c = 0; c < it.n_calls; c++) {
         const gcsim_call *k = &it.calls[c];

@@ -27,6 +27,7 @@
 #include "../check.h"
 #include "des.h"
 #include "des_test_platform.h"
+#include "../bare_topology.h"
 
 static void one_message(const gcsim_platform *p, int gpus, double latency_s, double Bps,
                         const char *what)
@@ -35,8 +36,8 @@ static void one_message(const gcsim_platform *p, int gpus, double latency_s, dou
     const double sizes[] = {1, 1073741824.0};
     for (int k = 0; k < 2; k++) {
         double t = 0;
-        int rc = gcsim_des_collective_time(p, gpus, COLLECTIVE_ALLGATHER, sizes[k], 0, NULL, &t,
-                                           NULL, &err);
+        int rc = bare_des_collective_time(p, gpus, COLLECTIVE_ALLGATHER, sizes[k], 0, NULL, &t,
+                                          NULL, &err);
         CHECK(rc == 0);
         if (rc)
             fprintf(stderr, "%s: %s\n", what, err.message);
@@ -77,7 +78,7 @@ int main(void)
     const double alpha = 20e-6, beta = 1.25e9;
     gcsim_error err;
     double t = 0;
-    CHECK(gcsim_des_collective_time(&p, 8, COLLECTIVE_RING, 1048576.0, 0, NULL, &t, NULL, &err) == 0);
+    CHECK(bare_des_collective_time(&p, 8, COLLECTIVE_RING, 1048576.0, 0, NULL, &t, NULL, &err) == 0);
     CHECK_REL(t, 1.748e-3, 0.001);
     const int ns[] = {2, 8, 64};
     const double sizes[] = {1024.0, 1048576.0, 268435456.0};
@@ -86,14 +87,14 @@ int main(void)
             int n = ns[a];
             double s = sizes[b], t_ring = 0, t_hd = 0;
             gcsim_des_details d = {0};
-            CHECK(gcsim_des_collective_time(&p, n, COLLECTIVE_RING, s, 0, NULL, &t_ring, &d, &err) == 0);
+            CHECK(bare_des_collective_time(&p, n, COLLECTIVE_RING, s, 0, NULL, &t_ring, &d, &err) == 0);
             /* Every GPU sends 2 (N-1) messages; coalesced, one per phase (N = 2: one step,
              * nothing to coalesce). */
             const char *full = getenv("GCSIM_DES_FULL");
             CHECK(d.transfers == (full && !strcmp(full, "1") ? 2LL * n * (n - 1) : 2LL * n));
             gcsim_des_details_free(&d);
-            CHECK(gcsim_des_collective_time(&p, n, COLLECTIVE_HALVING_DOUBLING, s, 0, NULL, &t_hd,
-                                            NULL, &err) == 0);
+            CHECK(bare_des_collective_time(&p, n, COLLECTIVE_HALVING_DOUBLING, s, 0, NULL, &t_hd,
+                                           NULL, &err) == 0);
             double ring = 2.0 * (n - 1) * (alpha + s / n / beta);
             double hd = 2.0 * log2(n) * alpha + 2.0 * (n - 1) / n * s / beta;
             printf("N=%2d S=%10.0f  ring %.6e (closed %.6e)  hd %.6e (closed %.6e)\n", n, s,
@@ -108,8 +109,8 @@ int main(void)
     const double ps_bytes = 16777216.0;
     const double ps_want = 2 * (20e-6 + ps_bytes / 2 / 1.25e9);
     gcsim_des_details d = {0};
-    CHECK(gcsim_des_collective_time(&p, 2, COLLECTIVE_PARAMETER_SERVER, ps_bytes, 2, NULL, &t,
-                                    &d, &err) == 0);
+    CHECK(bare_des_collective_time(&p, 2, COLLECTIVE_PARAMETER_SERVER, ps_bytes, 2, NULL, &t,
+                                   &d, &err) == 0);
     printf("ps 2 nodes, 16 MiB: %.6e s (closed %.6e)\n", t, ps_want);
     CHECK_REL(t, ps_want, 0.001);
     gcsim_des_details_free(&d);

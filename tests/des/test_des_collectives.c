@@ -26,6 +26,7 @@
 #include "des_test_platform.h"
 #include "protocol.h"
 #include "tuner_model.h"
+#include "../bare_topology.h"
 
 static void agree(const gcsim_platform *p, int gpus, double bytes, const long long *expected)
 {
@@ -35,14 +36,14 @@ static void agree(const gcsim_platform *p, int gpus, double bytes, const long lo
             continue; /* one NVSwitch node that reduces in the switch */
         double t = 0, closed = 0;
         gcsim_des_details d = {0};
-        int rc = gcsim_des_collective_time(p, gpus, (gcsim_collective)c, bytes, 0, NULL, &t, &d, &err);
+        int rc = bare_des_collective_time(p, gpus, (gcsim_collective)c, bytes, 0, NULL, &t, &d, &err);
         CHECK(rc == 0);
         if (rc) {
             fprintf(stderr, "%s: %s\n", gcsim_collective_name((gcsim_collective)c), err.message);
             continue;
         }
-        CHECK(gcsim_analytic_collective_time(p, gpus, (gcsim_collective)c, bytes, 0, &closed,
-                                             &err) == 0);
+        CHECK(bare_analytic_collective_time(p, gpus, (gcsim_collective)c, bytes, 0, &closed,
+                                            &err) == 0);
         printf("%-12s %-18s %9.3f ms  closed form %9.3f ms  %5lld transfers\n", p->name,
                gcsim_collective_name((gcsim_collective)c), t * 1e3, closed * 1e3, d.transfers);
         CHECK_REL(t, closed, 0.01);
@@ -107,8 +108,8 @@ int main(void)
      * in opposite directions) finish sooner than one tree carrying everything. */
     gcsim_error err;
     double one = 0, two = 0;
-    CHECK(gcsim_des_collective_time(&p, 4, COLLECTIVE_TREE, 64e6, 0, NULL, &one, NULL, &err) == 0);
-    CHECK(gcsim_des_collective_time(&p, 4, COLLECTIVE_DOUBLE_TREE, 64e6, 0, NULL, &two, NULL, &err) == 0);
+    CHECK(bare_des_collective_time(&p, 4, COLLECTIVE_TREE, 64e6, 0, NULL, &one, NULL, &err) == 0);
+    CHECK(bare_des_collective_time(&p, 4, COLLECTIVE_DOUBLE_TREE, 64e6, 0, NULL, &two, NULL, &err) == 0);
     CHECK(two < one);
     CHECK_DONE();
 }

@@ -23,6 +23,7 @@
 #include "payload.h"
 #include "platform.h"
 #include "../resolved_predict.h"
+#include "../bare_topology.h"
 
 #define TOLERANCE 0.005
 
@@ -42,7 +43,7 @@ static void compare(const gcsim_platform *p, int gpus, gcsim_collective c, doubl
     for (int full = 0; full < 2; full++) {
         gcsim_des_details d = {0};
         set_full(full);
-        int rc = gcsim_des_collective_time(p, gpus, c, bytes, 0, NULL, &t[full], &d, &err);
+        int rc = bare_des_collective_time(p, gpus, c, bytes, 0, NULL, &t[full], &d, &err);
         CHECK(rc == 0);
         if (rc)
             fprintf(stderr, "%s %s %d: %s\n", p->name, gcsim_collective_name(c), gpus, err.message);

@@ -15,6 +15,7 @@
 #include "des.h"
 #include "des_test_platform.h"
 #include "platform.h"
+#include "../bare_topology.h"
 
 static void guard(const gcsim_platform *p, int gpus, gcsim_collective c, bool full)
 {
@@ -26,17 +27,17 @@ static void guard(const gcsim_platform *p, int gpus, gcsim_collective c, bool fu
         unsetenv("GCSIM_DES_FULL");
     gcsim_des_details d = {0};
     gcsim_des_options open = {.max_messages = -1};
-    CHECK(gcsim_des_collective_time(p, gpus, c, 8e6, 0, &open, &t, &d, &err) == 0);
+    CHECK(bare_des_collective_time(p, gpus, c, 8e6, 0, &open, &t, &d, &err) == 0);
     long long sent = d.transfers;
     gcsim_des_details_free(&d);
     CHECK(sent > 0);
 
     gcsim_des_options exact = {.max_messages = sent};
-    CHECK(gcsim_des_collective_time(p, gpus, c, 8e6, 0, &exact, &t, NULL, &err) == 0);
+    CHECK(bare_des_collective_time(p, gpus, c, 8e6, 0, &exact, &t, NULL, &err) == 0);
 
     gcsim_des_options below = {.max_messages = sent - 1};
     memset(&err, 0, sizeof err);
-    int rc = gcsim_des_collective_time(p, gpus, c, 8e6, 0, &below, &t, NULL, &err);
+    int rc = bare_des_collective_time(p, gpus, c, 8e6, 0, &below, &t, NULL, &err);
     CHECK(rc != 0);
     CHECK(err.internal == 0);
     char count[32];

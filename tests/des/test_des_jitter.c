@@ -19,6 +19,7 @@
 #include "des.h"
 #include "des_fabric.h"
 #include "des_test_platform.h"
+#include "../bare_topology.h"
 
 #define SIZE (4.0 * 1024 * 1024)
 
@@ -26,7 +27,7 @@ static double des_s(const gcsim_platform *p, int gpus, gcsim_op op)
 {
     gcsim_error err = {.internal = 0};
     double t = 0;
-    if (gcsim_des_op_time(p, gpus, op, COLLECTIVE_RING, SIZE, NULL, &t, NULL, &err) != 0)
+    if (bare_des_op_time(p, gpus, op, COLLECTIVE_RING, SIZE, NULL, &t, NULL, &err) != 0)
         printf("des: %s\n", err.message);
     return t;
 }

@@ -21,6 +21,7 @@
 #include "des.h"
 #include "des_internal.h"
 #include "des_test_platform.h"
+#include "../bare_topology.h"
 
 static char *slurp(const char *path)
 {
@@ -51,7 +52,7 @@ int main(void)
     nv.intra.nvlink_links_per_pair = 2;
     nv.intra.nvlink_link_Bps = 25e9;
     nv.intra.gpu_to_gpu_Bps = 50e9;
-    CHECK(gcsim_des_write_platform(&nv, 2, path, &err) == 0);
+    CHECK(bare_des_write_platform(&nv, 2, path, &err) == 0);
     char *xml = slurp(path);
     CHECK_STR_CONTAINS(xml, "<link id=\"L19\" bandwidth=\"50000000000Bps\""); /* node 1, pair 0->3 */
     CHECK_STR_CONTAINS(xml, "<host id=\"g7\" speed=\"1000000000000f\"/>");
@@ -64,7 +65,7 @@ int main(void)
     ft.fabric.topology = FABRIC_FAT_TREE;
     ft.fabric.nodes_per_leaf = 4;
     ft.fabric.oversubscription = 4;
-    CHECK(gcsim_des_write_platform(&ft, 8, path, &err) == 0);
+    CHECK(bare_des_write_platform(&ft, 8, path, &err) == 0);
     xml = slurp(path);
     CHECK_STR_CONTAINS(xml, "<zone id=\"leaf1\"");
     CHECK_STR_CONTAINS(xml, "bandwidth=\"1250000000Bps\" latency=\"0s\""); /* the uplinks */
@@ -81,9 +82,9 @@ int main(void)
     double hd_star = 6 * alpha + 2.0 * 7 / 8 * S / beta;
     double ring_star = 14 * (alpha + S / 8 / beta);
     double t = 0;
-    CHECK(gcsim_des_collective_time(&ft, 8, COLLECTIVE_HALVING_DOUBLING, S, 0, NULL, &t, NULL, &err) == 0);
+    CHECK(bare_des_collective_time(&ft, 8, COLLECTIVE_HALVING_DOUBLING, S, 0, NULL, &t, NULL, &err) == 0);
     CHECK_REL(t, hd_star + 2 * 3 * (S / 2) / beta, 0.01);
-    CHECK(gcsim_des_collective_time(&ft, 8, COLLECTIVE_RING, S, 0, NULL, &t, NULL, &err) == 0);
+    CHECK(bare_des_collective_time(&ft, 8, COLLECTIVE_RING, S, 0, NULL, &t, NULL, &err) == 0);
     CHECK_REL(t, ring_star, 0.01);
 
     /* More nodes than a zone's children (32): nodes are grouped in zones of at most 32,
@@ -93,7 +94,7 @@ int main(void)
     gcsim_platform big = des_test_platform(70, 1);
     snprintf(path, sizeof path, "%s/big.xml", dir);
     CHECK(mkdir(dir, 0700) == 0 || access(dir, F_OK) == 0);
-    CHECK(gcsim_des_write_platform(&big, 70, path, &err) == 0);
+    CHECK(bare_des_write_platform(&big, 70, path, &err) == 0);
     xml = slurp(path);
     CHECK_STR_CONTAINS(xml, "<zone id=\"fabric_0\" routing=\"Full\">");
     int routes = 0;
@@ -103,7 +104,7 @@ int main(void)
     free(xml);
     unlink(path);
     rmdir(dir);
-    CHECK(gcsim_des_collective_time(&big, 70, COLLECTIVE_RING, S, 0, NULL, &t, NULL, &err) == 0);
+    CHECK(bare_des_collective_time(&big, 70, COLLECTIVE_RING, S, 0, NULL, &t, NULL, &err) == 0);
     CHECK_REL(t, 2 * 69 * (alpha + S / 70 / beta), 0.01);
 
     /* A fat tree of 64 leaves of one node, uplinks a quarter of a NIC (oversubscription 4):
@@ -114,8 +115,8 @@ int main(void)
     wide.fabric.topology = FABRIC_FAT_TREE;
     wide.fabric.nodes_per_leaf = 1;
     wide.fabric.oversubscription = 4;
-    CHECK(gcsim_des_collective_time(&wide, 64, COLLECTIVE_HALVING_DOUBLING, S, 0, NULL, &t, NULL,
-                                    &err) == 0);
+    CHECK(bare_des_collective_time(&wide, 64, COLLECTIVE_HALVING_DOUBLING, S, 0, NULL, &t, NULL,
+                                   &err) == 0);
     CHECK_REL(t, 12 * alpha + 4 * 2.0 * 63 / 64 * S / beta, 0.01);
 
     /* Lanes (des_collectives.c): with one GPU per node the parameter server has a shard per
@@ -127,7 +128,7 @@ int main(void)
         int n = sizes[k];
         gcsim_platform star = des_test_platform(n, 1);
         des_plan plan;
-        gcsim_topology topo; /* the plan is handed its topology (des_bare.c builds it) */
+        gcsim_topology topo; /* the plan is handed its topology (by its caller) */
         CHECK(gcsim_topology_init(&topo, &star, n, &err) == 0);
         CHECK(des_plan_collective(&plan, &topo, GCSIM_OP_ALLREDUCE, COLLECTIVE_PARAMETER_SERVER,
                                   S, 0, NULL, &err) == 0);
@@ -155,14 +156,15 @@ int main(void)
     /* Invalid input. */
     gcsim_platform bad = ft;
     bad.fabric.nodes_per_leaf = 0;
-    CHECK(gcsim_des_write_platform(&bad, 8, "/tmp/never-written.xml", &err) != 0);
+    CHECK(bare_des_write_platform(&bad, 8, "/tmp/never-written.xml", &err) != 0);
     CHECK_STR_CONTAINS(err.message, "fat tree");
     CHECK(access("/tmp/never-written.xml", F_OK) != 0);
-    CHECK(gcsim_des_collective_time(&ft, 9, COLLECTIVE_RING, S, 0, NULL, &t, NULL, &err) != 0);
-    CHECK_STR_CONTAINS(err.message, "9 GPUs requested");
+    /* more GPUs than the platform has: its topology is refused before the engine is asked */
+    CHECK(bare_des_collective_time(&ft, 9, COLLECTIVE_RING, S, 0, NULL, &t, NULL, &err) != 0);
+    CHECK_STR_CONTAINS(err.message, "9 GPUs do not fit 8 nodes of 1");
     bad = ft;
     bad.nic.bandwidth_Bps = 0;
-    CHECK(gcsim_des_collective_time(&bad, 8, COLLECTIVE_RING, S, 0, NULL, &t, NULL, &err) != 0);
+    CHECK(bare_des_collective_time(&bad, 8, COLLECTIVE_RING, S, 0, NULL, &t, NULL, &err) != 0);
     CHECK_STR_CONTAINS(err.message, "<des test platform>");
 
     CHECK_DONE();

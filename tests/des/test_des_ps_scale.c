@@ -15,6 +15,7 @@
 #include "analytic.h"
 #include "des.h"
 #include "platform.h"
+#include "../bare_topology.h"
 
 #ifndef GCSIM_SOURCE_DIR
 #define GCSIM_SOURCE_DIR "."
@@ -29,13 +30,13 @@ int main(void)
     const double bytes = 100.0 * 1024 * 1024;
     double t = 0, closed = 0;
     gcsim_des_details d = {0};
-    int rc = gcsim_des_collective_time(&p, gpus, COLLECTIVE_PARAMETER_SERVER, bytes, 0, NULL, &t,
-                                       &d, &err);
+    int rc = bare_des_collective_time(&p, gpus, COLLECTIVE_PARAMETER_SERVER, bytes, 0, NULL, &t,
+                                      &d, &err);
     if (rc)
         fprintf(stderr, "des: %s\n", err.message);
     CHECK(rc == 0);
-    CHECK(gcsim_analytic_collective_time(&p, gpus, COLLECTIVE_PARAMETER_SERVER, bytes, 0, &closed,
-                                         &err) == 0);
+    CHECK(bare_analytic_collective_time(&p, gpus, COLLECTIVE_PARAMETER_SERVER, bytes, 0, &closed,
+                                        &err) == 0);
     printf("ps, %d GPUs, 100 MiB: DES %.9f s, closed form %.9f s, %lld transfers, %.2f CPU s\n",
            gpus, t, closed, d.transfers, d.cpu_s);
     CHECK_REL(t, closed, 0.005);

@@ -28,6 +28,7 @@
 #include "../check.h"
 #include "des.h"
 #include "des_test_platform.h"
+#include "../bare_topology.h"
 
 static char dir[512];
 
@@ -106,7 +107,7 @@ int main(int argc, char **argv)
     gcsim_error err;
     char path[700], cmd[2048];
     snprintf(path, sizeof path, "%s/platform.xml", dir);
-    CHECK(gcsim_des_write_platform(&p, 64, path, &err) == 0);
+    CHECK(bare_des_write_platform(&p, 64, path, &err) == 0);
     snprintf(path, sizeof path, "%s/hosts", dir);
     FILE *hosts = fopen(path, "w");
     CHECK(hosts != NULL);
@@ -135,9 +136,9 @@ int main(int argc, char **argv)
         for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
             for (size_t ai = 0; ai < 2; ai++) {
                 double ours = -1;
-                CHECK(gcsim_des_collective_time(&p, ranks[ri], algs[ai].ours,
-                                                (double)sizes[si].bytes, 0, NULL, &ours, NULL,
-                                                &err) == 0);
+                CHECK(bare_des_collective_time(&p, ranks[ri], algs[ai].ours,
+                                               (double)sizes[si].bytes, 0, NULL, &ours, NULL,
+                                               &err) == 0);
                 double smpi = sizes[si].replay
                                   ? smpi_replay(ranks[ri], algs[ai].smpi, sizes[si].bytes)
                                   : smpi_compiled(ranks[ri], algs[ai].smpi, sizes[si].bytes);

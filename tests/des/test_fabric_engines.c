@@ -26,6 +26,7 @@
 #include "collectives.h"
 #include "des.h"
 #include "des_test_platform.h"
+#include "../bare_topology.h"
 
 #define SIZE (64.0 * 1024 * 1024)
 
@@ -45,8 +46,8 @@ static double time_s(const gcsim_platform *p, int gpus, gcsim_op op, gcsim_colle
 {
     gcsim_error err = {.internal = 0};
     double t = -1;
-    int rc = des ? gcsim_des_op_time(p, gpus, op, c, SIZE, NULL, &t, NULL, &err)
-                 : gcsim_analytic_op_time(p, gpus, op, c, SIZE, &t, &err);
+    int rc = des ? bare_des_op_time(p, gpus, op, c, SIZE, NULL, &t, NULL, &err)
+                 : bare_analytic_op_time(p, gpus, op, c, SIZE, &t, &err);
     if (rc != 0)
         printf("%s: %s\n", des ? "des" : "analytic", err.message);
     return t;

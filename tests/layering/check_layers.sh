@@ -25,11 +25,11 @@
 #   8. The papers' patterns are decided where a step is built: no source of sim/ outside
 #      sim/step names gcsim_collective_is_paper_pattern; below the step a collective's
 #      exchange is data (gcsim_collective_exchange's table in sim/config/scenario.c).
-#   9. The engines are handed their topology with the step (gcsim_step_topology, built
-#      where the step is handed over): no source of sim/analytic or sim/des builds one
-#      (calls gcsim_topology_init), except the entry points for questions that have no step
-#      (BARE_ENTRY_FILES below: a bare collective of given bytes, nccl-tests' operations, a
-#      SimGrid platform file), which take a platform and a GPU count.
+#   9. The engines are handed their topology: with the step (gcsim_step_topology, built
+#      where the step is handed over), and by the caller for the questions without a step
+#      (a bare collective of given bytes, nccl-tests' operations, call times, a SimGrid
+#      platform file): no source of sim/analytic or sim/des builds one (calls
+#      gcsim_topology_init).
 #
 # Prints every violation (file: included header: rule) and exits 1 if any, 0 otherwise.
 # `check_layers.sh --self-test` builds small trees with and without violations and checks
@@ -40,8 +40,6 @@
 # payload.h: the payload aggregation classes; variability.h: the compute-variability
 # record and the draws the engines make from it.
 ENGINE_CONFIG_TYPES="gcsim_error.h scenario.h platform.h payload.h variability.h"
-# Rule 9's exceptions, by path under sim/: the engines' answers to questions without a step.
-BARE_ENTRY_FILES="analytic/analytic_bare.c des/des_bare.c"
 
 headers_of() { # folder -> header names, one a line
     [ -d "$1" ] && find "$1" -name '*.h' -exec basename {} \; | sort -u
@@ -135,12 +133,7 @@ check() {
             echo "sim/step/step.h:${hit%%:*}: the step an engine is handed carries no scenario"
         done | grep . && bad=1
     fi
-    engine_sources=
     for f in $(sources_of "$root/sim/analytic" "$root/sim/des"); do
-        case " $BARE_ENTRY_FILES " in *" ${f#"$root"/sim/} "*) continue ;; esac
-        engine_sources="$engine_sources $f"
-    done
-    for f in $engine_sources; do
         grep -nE '(^|[^A-Za-z0-9_])gcsim_topology_init[[:space:]]*[(]' "$f" | while IFS= read -r hit; do
             echo "${f#"$root"/}:${hit%%:*}: the engines are handed their topology (gcsim_step_topology), never build one"
         done | grep . && bad=1
@@ -233,8 +226,14 @@ int gcsim_step_resolve(gcsim_resolved_step *st, const gcsim_scenario *s, gcsim_e
     reset; mk tree/sim/analytic/call_times.c 'rc = gcsim_topology_init (&t, p, gpus, err);'
     expect 1 "the analytic engine building a topology"
     reset; mk tree/sim/analytic/analytic_bare.c 'rc = gcsim_topology_init(&t, p, gpus, err);'
-    mk tree/sim/des/des_bare.c 'rc = gcsim_topology_init(&t, p, gpus, err);'
-    expect 0 "the bare-collective entry points building theirs"
+    expect 1 "the analytic engine's bare-collective entry point building a topology"
+    reset; mk tree/sim/des/des_bare.c 'rc = gcsim_topology_init(&t, p, gpus, err);'
+    expect 1 "the DES's bare-collective entry point building a topology"
+    reset; mk tree/sim/analytic/analytic_bare.c 'rc = gcsim_analytic_op_time(&topo, op, c, bytes, &t, err);'
+    mk tree/sim/des/des_bare.c 'rc = gcsim_des_write_topology(topo, path, err);'
+    expect 0 "the bare-collective entry points handed their topology"
+    reset; mk tree/sim/report/collective_table.c 'bad = gcsim_topology_init(&topo, q, gpus, &err);'
+    expect 0 "a report building the topology of a bare collective"
     reset; mk tree/sim/planning/engine.c 'rc = gcsim_topology_init(&t, p, gpus, err);'
     expect 0 "the planning room building a topology"
     reset; mk tree/sim/config/scenario.c 'return gcsim_collective_is_paper_pattern(c);'; expect 1 "config/ asking for the papers' patterns"

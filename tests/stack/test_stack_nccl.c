@@ -24,6 +24,7 @@
 #include "des.h"
 #endif
 #include "resolved_predict.h"
+#include "../bare_topology.h"
 
 /* A stack whose calls cost 7 us, with no codec ops for fp32, PowerSGD or top-k. */
 static const char *stack_json =
@@ -119,8 +120,8 @@ static void test_figures(void)
                             2 * (16 - 1), &spread);
     double t0, t1;
     gcsim_error err;
-    CHECK(gcsim_analytic_collective_time(&plain, 16, COLLECTIVE_RING, 1 << 20, 0, &t0, &err) == 0);
-    CHECK(gcsim_analytic_collective_time(&spread, 16, COLLECTIVE_RING, 1 << 20, 0, &t1, &err) == 0);
+    CHECK(bare_analytic_collective_time(&plain, 16, COLLECTIVE_RING, 1 << 20, 0, &t0, &err) == 0);
+    CHECK(bare_analytic_collective_time(&spread, 16, COLLECTIVE_RING, 1 << 20, 0, &t1, &err) == 0);
     CHECK_REL(t1 - t0, whole, 1e-9);
 }
 
@@ -170,10 +171,10 @@ static void test_iteration(void)
           strcmp(c->protocol, gcsim_protocol_name((gcsim_protocol)tc.protocol)) == 0);
     CHECK_REL(c->overhead_s, 7e-6 + tc.fixed_s, 1e-12);
     double sched_s = 0, call_s = 0;
-    CHECK(gcsim_analytic_collective_time(&p, 4, c->collective, c->bytes.payload_bytes, 0,
-                                         &sched_s, &err) == 0);
+    CHECK(bare_analytic_collective_time(&p, 4, c->collective, c->bytes.payload_bytes, 0,
+                                        &sched_s, &err) == 0);
     CHECK_REL(sched_s, tc.schedule_s, 1e-12);
-    CHECK(gcsim_analytic_call_times(s.platform, s.placement.gpus, s.ps_shards, &it, &call_s, &err) == 0);
+    CHECK(bare_analytic_call_times(s.platform, s.placement.gpus, s.ps_shards, &it, &call_s, &err) == 0);
     CHECK_REL(call_s, 7e-6 + fmax(tc.time_s, sched_s), 1e-12);
     gcsim_prediction ana;
     CHECK(analytic_predict_s(&s, &ana, &err) == 0);

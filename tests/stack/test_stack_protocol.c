@@ -25,6 +25,7 @@
 #include "tuner_model.h"
 #ifdef GCSIM_TEST_DES
 #include "des.h"
+#include "../bare_topology.h"
 #endif
 
 static const char *stack_json =
@@ -108,8 +109,8 @@ static int one_call(gcsim_platform *p, double weights, int gpus, double *call_s,
             resolved = 0;
         }
         if (resolved &&
-            gcsim_analytic_call_times(s.platform, s.placement.gpus, s.ps_shards, &it, call_s,
-                                      &err) == 0 &&
+            bare_analytic_call_times(s.platform, s.placement.gpus, s.ps_shards, &it, call_s,
+                                     &err) == 0 &&
             gcsim_analytic_predict(&st, &topo, &ana, &err) == 0) {
             /* no overlap: compute, then the call */
             CHECK_REL(ana.iteration_s, 100e-6 + *call_s, 1e-9);
@@ -166,8 +167,8 @@ static void test_small_and_large(void)
     CHECK(t.protocol == GCSIM_PROTO_LL && t.collective == COLLECTIVE_RING &&
           t.algo == GCSIM_NCCL_RING);
     double s8 = 0;
-    CHECK(gcsim_analytic_collective_time(&p, 4, COLLECTIVE_RING, 4096, 0, &sched_s, &err) == 0);
-    CHECK(gcsim_analytic_collective_time(&p, 4, COLLECTIVE_RING, 8, 0, &s8, &err) == 0);
+    CHECK(bare_analytic_collective_time(&p, 4, COLLECTIVE_RING, 4096, 0, &sched_s, &err) == 0);
+    CHECK(bare_analytic_collective_time(&p, 4, COLLECTIVE_RING, 8, 0, &s8, &err) == 0);
     CHECK_REL(t.schedule_s, sched_s, 1e-12);
     CHECK_REL(t.fixed_s, 6.6e-6 + 2 * 2.7e-6 + (sched_s - s8), 1e-9);
     CHECK_REL(t.time_s, t.schedule_s + t.fixed_s, 1e-12);
