@@ -71,6 +71,7 @@ report *breakeven_report(const breakeven_request *q, sweep_cache *cache,
                         goto fail;
                     breakeven_table_keys(r, &t, m->name, p->name, q->counts[g], pl->spec,
                                          q->compressors->items[ci], st->name);
+                    breakeven_table_case(r, &t, &bc.c, row == 0 ? &answer : NULL);
                     if (row > 0) {
                         breakeven_table_infeasible(r, &t, p->nic.bandwidth_Bps, err->message);
                         if (breakeven_infeasible_add(log, pl->spec, q->counts[g], m->name,

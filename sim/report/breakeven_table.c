@@ -6,7 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "act_ckpt.h"
 #include "breakeven.h"
+#include "roofline.h"
+#include "row_fields.h"
+#include "sharding.h"
 
 static int prefixed_column(report *r, const char *prefix, const char *key, const char *header,
                            int precision, double scale)
@@ -57,6 +61,13 @@ report *breakeven_table_new(breakeven_table *t)
                                      3, 8e-9);
     t->acc_st = report_column(r, "accuracy_status", "to-accuracy status", 0);
     t->acc_why = report_column(r, "accuracy_reason", "to-accuracy reason", 0);
+    /* issue 46, after every other: what predict has for the row's case */
+    t->tokens = report_column(r, "tokens_per_s", "tokens/s", 0);
+    t->mfu = report_column(r, "mfu_pct", "MFU %", 1);
+    t->mem = report_column_scaled(r, "memory_bytes_per_gpu", "mem GB", 1, 1e-9);
+    t->sharding = report_column(r, "sharding", "sharding", 0);
+    t->ckpt = report_column(r, "act_ckpt_policy", "act ckpt", 0);
+    t->csrc = report_column(r, "compute_source", "compute", 0);
     /* the text table in 100 columns (issue 46): the row's keys, then the answer under the
      * chosen stack, under fused, to accuracy; the reasons are listed after the tables */
     report_column_brief(r, own->none, "fp32/s");
@@ -118,6 +129,30 @@ void breakeven_table_answer(report *r, const breakeven_table *t, const breakeven
         report_num(r, t->acc_be, a->accuracy.be.breakeven_Bps);
     report_str(r, t->acc_st, gcsim_breakeven_status_name(a->accuracy.be.status));
     report_str(r, t->acc_why, a->accuracy.be.reason);
+}
+
+void breakeven_table_case(report *r, const breakeven_table *t, const sweep_case *c,
+                          const breakeven_row *a)
+{
+    if (a) {
+        if (a->own.be.status != BREAKEVEN_REFUSED) {
+            double tokens = row_tokens_per_s(c->model, a->own.be.comp_tput);
+            if (isfinite(tokens)) /* null for a model without tokens_per_sample */
+                report_num(r, t->tokens, tokens);
+            report_num(r, t->mfu, row_mfu_pct(c->model, c->platform, a->own.be.comp_tput,
+                                              c->gpus));
+        }
+        report_num(r, t->mem, sweep_case_memory_bytes(c, c->gpus));
+    }
+    char text[48];
+    gcsim_sharding_format(&c->sharding, text, sizeof text);
+    report_str(r, t->sharding, text);
+    if (c->act_ckpt)
+        gcsim_act_ckpt_format(&c->act_ckpt_policy, text, sizeof text);
+    else
+        snprintf(text, sizeof text, "none");
+    report_str(r, t->ckpt, text);
+    report_str(r, t->csrc, gcsim_compute_source(c->model, c->platform));
 }
 
 void breakeven_table_infeasible(report *r, const breakeven_table *t, double nic_Bps,

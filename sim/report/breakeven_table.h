@@ -13,6 +13,7 @@
 #include "breakeven_row.h"
 #include "convergence.h"
 #include "report.h"
+#include "sweep_case.h"
 
 /* The columns of one stack's answer (the chosen stack's, or fused's with a "fused"
  * prefix). */
@@ -24,6 +25,8 @@ typedef struct {
     int model, platform, gpus, compressor, own_Bps, stack, conv, conv_src, acc_be, acc_st,
         acc_why;
     breakeven_answer_columns own, fused;
+    /* issue 46: what predict has for the row's case, after every other column */
+    int tokens, mfu, mem, sharding, ckpt, csrc;
 } breakeven_table;
 
 /* A new report with breakeven's columns (NULL: out of memory). */
@@ -38,6 +41,12 @@ void breakeven_table_keys(report *r, const breakeven_table *t, const char *model
  * convergence factor at the row's count, conv_source its label. */
 void breakeven_table_answer(report *r, const breakeven_table *t, const breakeven_row *a,
                             const conv_factor *cf, const char *conv_source);
+/* predict's fields for the row's case c (sim/planning/row_fields.h): its sharding,
+ * activation checkpointing policy and compute source always; with a (an answered row), the
+ * memory per GPU, and tokens/s and MFU of the compressor's samples/s under the chosen stack
+ * (none where the stack refused the compressor). a NULL: a row that cannot run. */
+void breakeven_table_case(report *r, const breakeven_table *t, const sweep_case *c,
+                          const breakeven_row *a);
 /* A row that cannot run: every status says so and every reason why. */
 void breakeven_table_infeasible(report *r, const breakeven_table *t, double nic_Bps,
                                 const char *why);

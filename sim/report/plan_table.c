@@ -5,7 +5,8 @@
 #include <stdio.h>
 
 #include "convergence_notes.h"
-#include "mfu.h"
+#include "roofline.h"
+#include "row_fields.h"
 #include "report_emit.h"
 #include "sharding.h"
 #include "sweep_case.h"
@@ -78,7 +79,6 @@ report *plan_table_rows(const plan_problem *pb, const char *const *names,
     int c_ckpt = report_column(r, "act_ckpt_policy", "act ckpt", 0);
     int c_mb = report_column(r, "micro_batch", "micro", 0);
     int c_accum = report_column(r, "grad_accum", "accum", 0);
-    double train_flops = gcsim_model_train_flops_per_sample(pb->model);
     /* --goodput (issue 41): only when asked, last, so that a plan without it is as it was */
     int gp[6] = {0};
     if (pb->goodput) {
@@ -91,6 +91,8 @@ report *plan_table_rows(const plan_problem *pb, const char *const *names,
     }
     /* --precision LIST (issue 46): each row's precision, only when searched */
     int c_prec = pb->n_precisions > 1 ? report_column(r, "precision", "precision", 0) : -1;
+    /* issue 46: the compute source predict has for the row, after every other column */
+    int c_csrc = report_column(r, "compute_source", "compute", 0);
     /* the text table in 100 columns (issue 46): the answer first (what to buy, how fast,
      * what it costs), then why; # names the row in each stacked table */
     report_column_brief(r, c_net, "exposed ms");
@@ -143,11 +145,12 @@ report *plan_table_rows(const plan_problem *pb, const char *const *names,
         report_int(r, c_mb, c->micro_batch);
         report_int(r, c_accum, c->grad_accum);
         const gcsim_model *vm = plan_variant_model(pb, &v);
-        if (vm->tokens_per_sample > 0)
-            report_num(r, c_tokens, c->tput * vm->tokens_per_sample);
-        report_num(r, c_mfu, 100.0 * train_flops * c->tput /
-                                 ((double)c->gpus *
-                                  gcsim_mfu_peak_flops(vm, pb->platforms[c->platform])));
+        /* one definition for predict, sweep, breakeven and plan (row_fields.h) */
+        double tokens = row_tokens_per_s(vm, c->tput);
+        if (isfinite(tokens)) /* null for a model without tokens_per_sample */
+            report_num(r, c_tokens, tokens);
+        report_num(r, c_mfu, row_mfu_pct(vm, pb->platforms[c->platform], c->tput, c->gpus));
+        report_str(r, c_csrc, gcsim_compute_source(vm, pb->platforms[c->platform]));
         if (c_prec >= 0)
             report_str(r, c_prec, gcsim_precision_name(pb->precisions[v.precision]));
         report_num(r, c_mem, plan_candidate_memory_bytes(pb, c));

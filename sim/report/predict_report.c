@@ -2,6 +2,7 @@
  * see predict_report.h. */
 #include "predict_report.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "predict_variability.h"
 #include "report_emit.h"
 #include "roofline.h"
+#include "row_fields.h"
 #include "sharding.h"
 #include "step.h"
 #include "sweep_output.h"
@@ -246,7 +248,6 @@ report *predict_report_rows(const predict_view *v, const predict_row *rows, int 
     const sweep_case *o = v->c;
     const gcsim_platform *pf = o->platform;
     const gcsim_model *m = o->model;
-    int batch = o->batch;
     report *r = report_new_for_file("predict");
     report_meta_str(r, "table", "gpu_counts");
     int c_gpus = report_column(r, "gpus", "GPUs", 0);
@@ -266,7 +267,6 @@ report *predict_report_rows(const predict_view *v, const predict_row *rows, int 
     int c_eff = report_column(r, "efficiency_pct", "eff %", 1);
     int c_tokens = report_column(r, "tokens_per_s", "tokens/s", 0);
     int c_mfu = report_column(r, "mfu_pct", "MFU %", 1);
-    double train_flops = gcsim_model_train_flops_per_sample(m);
     /* added after the columns scripts read by position */
     int c_enc = report_column_scaled(r, "encode_s", "encode ms", 3, 1e3);
     int c_dec = report_column_scaled(r, "decode_s", "decode ms", 3, 1e3);
@@ -334,16 +334,13 @@ report *predict_report_rows(const predict_view *v, const predict_row *rows, int 
                 report_num(r, c_diff, 100.0 * (row->p.throughput_samples_per_s /
                                                    rows[k - 1].p.throughput_samples_per_s -
                                                1.0));
-            if (m->tokens_per_sample > 0)
-                report_num(r, c_tokens, row->p.throughput_samples_per_s * m->tokens_per_sample);
-            report_num(r, c_mfu, 100.0 * train_flops * row->p.throughput_samples_per_s /
-                                     ((double)row->gpus * gcsim_mfu_peak_flops(m, pf)));
-            gcsim_memory mem;
-            gcsim_memory_estimate_sharded(m, pf, &o->sharding, row->gpus,
-                                          gcsim_samples_per_gpu(o->scaling, batch, row->gpus),
-                                          o->act_ckpt ? &o->act_ckpt_policy : NULL,
-                                          o->bucket_bytes, &mem);
-            report_num(r, c_mem, mem.total_bytes);
+            /* one definition for predict, sweep, breakeven and plan (row_fields.h) */
+            double tokens = row_tokens_per_s(m, row->p.throughput_samples_per_s);
+            if (isfinite(tokens)) /* null for a model without tokens_per_sample */
+                report_num(r, c_tokens, tokens);
+            report_num(r, c_mfu,
+                       row_mfu_pct(m, pf, row->p.throughput_samples_per_s, row->gpus));
+            report_num(r, c_mem, sweep_case_memory_bytes(o, row->gpus));
             report_str(r, c_csrc, csrc);
             if (o->variability)
                 predict_variability_row(r, &vc, &row->var, row->engine == ENGINE_DES,

@@ -5,7 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "act_ckpt.h"
 #include "engine.h"
+#include "roofline.h"
+#include "row_fields.h"
+#include "sharding.h"
 #include "sweep_case.h"
 #include "sweep_space.h"
 
@@ -16,7 +20,10 @@ const char *const sweep_rows_columns[SWEEP_ROWS_COLUMNS] = {
     "compress_s", "throughput_samples_per_s", "speedup", "efficiency_pct", "bottleneck",
     "usd_per_hour", "exchange", "encode_s", "decode_s", "payload_bytes",
     /* added after the columns scripts read by position */
-    "stack"};
+    "stack",
+    /* issue 46: what predict has for the case (row_fields.h), after every other */
+    "tokens_per_s", "mfu_pct", "memory_bytes_per_gpu", "sharding", "act_ckpt_policy",
+    "compute_source"};
 
 static void write_case(sweep_writer *w, long long index, long long total, const sweep_case *c,
                        int run_rc, const sweep_result *r, const gcsim_error *err,
@@ -82,6 +89,26 @@ static void write_case(sweep_writer *w, long long index, long long total, const 
     /* One worker's encoded gradient per iteration: known even when the case failed. */
     sweep_cell_num(w, c->payload->total_bytes);
     sweep_cell_str(w, c->stack->name);
+    /* predict's fields: the numbers only where the case ran (tokens/s only for a model
+     * with tokens_per_sample); the case's sharding, policy and compute source always */
+    if (run_rc) {
+        for (int k = 0; k < 3; k++)
+            sweep_cell_empty(w);
+    } else {
+        sweep_cell_num(w, row_tokens_per_s(c->model, r->p.throughput_samples_per_s));
+        sweep_cell_num(w, row_mfu_pct(c->model, c->platform, r->p.throughput_samples_per_s,
+                                      c->gpus));
+        sweep_cell_num(w, sweep_case_memory_bytes(c, c->gpus));
+    }
+    char text[48];
+    gcsim_sharding_format(&c->sharding, text, sizeof text);
+    sweep_cell_str(w, text);
+    if (c->act_ckpt)
+        gcsim_act_ckpt_format(&c->act_ckpt_policy, text, sizeof text);
+    else
+        snprintf(text, sizeof text, "none");
+    sweep_cell_str(w, text);
+    sweep_cell_str(w, gcsim_compute_source(c->model, c->platform));
     sweep_row_end(w);
 }
 

@@ -14,7 +14,7 @@
 #include "sweep_progress.h"
 #include "sweep_run.h"
 
-enum { SWEEP_ROWS_COLUMNS = 30 };
+enum { SWEEP_ROWS_COLUMNS = 36 };
 /* The column names of a sweep row, in order (scripts read them by position). */
 extern const char *const sweep_rows_columns[SWEEP_ROWS_COLUMNS];
 

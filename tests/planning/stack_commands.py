@@ -62,6 +62,10 @@ SWEEP_COLUMNS = ["case", "cases", "id", "platform", "model", "compressor", "coll
                  "exposed_comm_s", "compress_s", "throughput_samples_per_s", "speedup",
                  "efficiency_pct", "bottleneck", "usd_per_hour", "exchange", "encode_s",
                  "decode_s", "payload_bytes"]
+# issue 46: what predict has for the case, after stack (sweep) and after every column
+# (breakeven)
+PREDICT_FIELDS = ["tokens_per_s", "mfu_pct", "memory_bytes_per_gpu", "sharding",
+                  "act_ckpt_policy", "compute_source"]
 
 
 def test_sweep(gcsim):
@@ -69,8 +73,9 @@ def test_sweep(gcsim):
             "--gpus", "1,64"]
     text = run(gcsim, "sweep", *base, "--stack", "pytorch-ddp,fused", "--format", "csv")
     header = text.splitlines()[0].split(",")
-    check(header == SWEEP_COLUMNS + ["stack"],
-          "sweep csv: the existing columns in their order, then stack: %s" % header)
+    check(header == SWEEP_COLUMNS + ["stack"] + PREDICT_FIELDS,
+          "sweep csv: the existing columns in their order, then stack, then issue 46's "
+          "predict fields: %s" % header)
     rows = rows_csv(text)
     check(len(rows) == 4, "2 stacks x 2 GPU counts: %d rows" % len(rows))
     if len(rows) != 4:
@@ -97,8 +102,10 @@ def test_sweep(gcsim):
           "the default stack's cases keep the ids of --stack pytorch-ddp")
     lines = run(gcsim, "sweep", *base, "--stack", "fused", "--format", "jsonl").splitlines()
     objs = [json.loads(line) for line in lines]
-    check(len(objs) == 2 and all(list(o)[-1] == "stack" and o["stack"] == "fused" for o in objs),
-          "jsonl: stack is the last member")
+    check(len(objs) == 2 and all(list(o)[-1 - len(PREDICT_FIELDS)] == "stack" and
+                                 list(o)[-len(PREDICT_FIELDS):] == PREDICT_FIELDS and
+                                 o["stack"] == "fused" for o in objs),
+          "jsonl: stack, then issue 46's predict fields, are the last members")
 
 
 def test_plan_best(gcsim):
@@ -177,12 +184,12 @@ def test_plan_best(gcsim):
                "--stack", "fused,pytorch-ddp", "--gpus", "8,64", "--target-throughput", "1000",
                "--format", "csv")
     header = text.splitlines()[0].split(",")
-    check(header[-18:] == ["exchange", "stack", "stack_exchange", "stack_exchange_samples_per_s",
+    check(header[-19:] == ["exchange", "stack", "stack_exchange", "stack_exchange_samples_per_s",
                            "exchange_speedup", "sharding", "convergence_factor",
                            "convergence_source", "per_step_train_time_s", "convergence_lo",
                            "convergence_hi", "convergence_missed_gap_pts", "tokens_per_s",
                            "mfu_pct", "memory_bytes_per_gpu", "act_ckpt_policy", "micro_batch",
-                           "grad_accum"],
+                           "grad_accum", "compute_source"],
           "plan csv: the stack columns, then sharding, then issue 26's convergence, then "
           "issue 43's interval and missed gap, then issue 46's predict fields: %s" % header)
     rows = rows_csv(text)
