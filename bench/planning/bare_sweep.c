@@ -3,7 +3,7 @@
  * 47): a bare loop over the same grid (platforms x models x compressors x collectives x GPU
  * counts) that computes each case's all-reduce from its alpha-beta closed form, the
  * iteration time, throughput, speedup and efficiency, and prints one CSV row per case with
- * the sweep's 30 columns and its number format (%.17g). No file is read, nothing is kept
+ * the sweep's 36 columns and its number format (%.17g). No file is read, nothing is kept
  * between cases: what is left is the arithmetic (about a hundred instructions) and printf.
  *
  * The figures below are round numbers of the catalog's order (a bandwidth, a latency, a
@@ -40,7 +40,8 @@ int main(int argc, char **argv)
     printf("case,cases,id,platform,model,compressor,collective,scaling,batch,engine,gpus,"
            "machines,gpus_per_machine,status,samples_per_iteration,iteration_s,compute_s,"
            "comm_s,exposed_comm_s,compress_s,throughput_samples_per_s,speedup,efficiency_pct,"
-           "bottleneck,usd_per_hour,exchange,encode_s,decode_s,payload_bytes,stack\n");
+           "bottleneck,usd_per_hour,exchange,encode_s,decode_s,payload_bytes,stack,tokens_per_s,"
+           "mfu_pct,memory_bytes_per_gpu,sharding,act_ckpt_policy,compute_source\n");
     for (int p = 0; p < np; p++) {
         const double nic_Bps = 12.5e9 * (1 + p % 4), intra_Bps = 150e9, lat_s = 5e-6 + 1e-6 * p;
         const int per_node = p % 3 == 2 ? 4 : 8;
@@ -70,13 +71,15 @@ int main(int argc, char **argv)
                         double speedup = tput / one;
                         printf("%ld,%ld,%016lx,p%d,m%d,%s,%s,weak,%d,analytic,%d,%d,%d,ok,%.17g,"
                                "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%s,%.17g,"
-                               "allreduce,%.17g,%.17g,%.17g,pytorch-ddp\n",
+                               "allreduce,%.17g,%.17g,%.17g,pytorch-ddp,,%.17g,%.17g,none,none,"
+                               "profile\n",
                                id, cases, (unsigned long)(id * 0x9e3779b97f4a7c15ull), p, m,
                                compressor_names[c], collective_names[k], batch, n, machines,
                                here, samples, iter_s, compute_s, comm_s, exposed_s, codec_s,
                                tput, speedup, 100.0 * speedup / n,
                                exposed_s > 0 ? "network" : "compute", 3.4 * n, codec_s / 2,
-                               codec_s / 2, bytes);
+                               codec_s / 2, bytes, 100.0 * tput * 3.0 * 4e9 / (n * 312e12),
+                               16.0 * grad_bytes / 4);
                     }
             }
         }

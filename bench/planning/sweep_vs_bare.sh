@@ -2,7 +2,7 @@
 # The sweep's per-case path against its floor (issue 47): `gcsim sweep` over a grid of
 # platforms x models x compressors x collectives x GPU counts 1..256, against bare_sweep
 # (bench/planning/bare_sweep.c: the same number of cases, each an alpha-beta closed form and
-# one printf'd CSV row of the sweep's 30 columns). Runs the sweep, the sweep with --count
+# one printf'd CSV row of the sweep's 36 columns). Runs the sweep, the sweep with --count
 # (start-up: inputs and payload plans) and the bare loop in turn RUNS times, CPU seconds
 # (user+sys, /usr/bin/time) of each whole process, and prints the medians, the rates in
 # cases per CPU-second and the ratio of the bare loop's rate to the sweep's after start-up
