@@ -40,22 +40,24 @@ check tcp-8gpu-staged 32 2.2222222 "8 GPUs per NIC, staged: host memory shared b
 # Defaults: no helper thread (NCCL_SOCKET_NTHREADS 0): 2 channels of one socket each, 2
 # flows at flow_balance 0.846; the GPU's proxy thread moves all its sockets' bytes, both
 # directions, at one core's rate, which follows the MTU (platform_transport.c: per segment
-# 0.66 us, per byte 0.117 ns, through 42 Gb/s at MTU 9000 and a third of it at 1500).
-# At the default MTU 1500 a core moves 14 Gb/s = 1.75 GB/s (the connections, 2 x 1.75 x
-# 0.846 = 2.961 GB/s, and the NIC's payload, 11.768531 x 0.846 = 9.956 GB/s, are above it).
-# With one GPU per node the ring sends and receives through the same GPU: 1.75 / 2 = 0.875.
-check tcp-defaults 4 0.875 "tcp defaults, 1 GPU per NIC, MTU 1500: the proxy thread shared by send and receive"
+# 0.3275 us, per byte 0.1539 ns, through 42 Gb/s at MTU 9000 and 21.05 Gb/s at 1500).
+# At the default MTU 1500 a core moves 21.05 Gb/s = 2.63125 GB/s (the connections, 2 x
+# 2.63125 x 0.846 = 4.452 GB/s, and the NIC's payload, 11.768531 x 0.846 = 9.956 GB/s, are
+# above it). With one GPU per node the ring sends and receives through the same GPU:
+# 2.63125 / 2 = 1.315625 GB/s each way.
+check tcp-defaults 4 1.315625 "tcp defaults, 1 GPU per NIC, MTU 1500: the proxy thread shared by send and receive"
 # 8 GPUs per NIC (P2P at 16 GB/s): the ring leaves a node from one GPU and enters it at
-# another, so each proxy thread carries one direction: 1.75 GB/s, twice the 1-GPU case
+# another, so each proxy thread carries one direction: 2.63125 GB/s, twice the 1-GPU case
 # (NVIDIA/nccl#398: "with 2+ GPUs, you will use 2x more cores for network processing").
-check tcp-proxy-8gpu 16 1.75 "tcp defaults, 8 GPUs per NIC, MTU 1500: one proxy thread per direction"
+check tcp-proxy-8gpu 16 2.63125 "tcp defaults, 8 GPUs per NIC, MTU 1500: one proxy thread per direction"
 # MTU 9000: a core moves Cai et al.'s 42 Gb/s = 5.25 GB/s; 1 GPU per NIC 2.625, 8 GPUs 5.25
 # (the NIC's payload at 9000, 12.5 x 8948 / 9038 x 0.846 = 10.47 GB/s, is above both).
 check tcp-defaults-jumbo 4 2.625 "tcp defaults, 1 GPU per NIC, MTU 9000: 42 Gb/s shared by both directions"
 check tcp-proxy-8gpu-jumbo 16 5.25 "tcp defaults, 8 GPUs per NIC, MTU 9000: 42 Gb/s per direction"
-# Between the two points, MTU 4000 (3948 B of payload per segment): 1 / (1.16927e-10 +
-# 6.58118e-7 / 3948) = 3.5258 GB/s per direction with 8 GPUs per NIC.
-check tcp-proxy-8gpu-mtu4000 16 3.5257995 "tcp defaults, 8 GPUs per NIC, MTU 4000: per byte + per segment"
+# Between the two points, MTU 4000 (3948 B of payload per segment): per segment s =
+# (1/2.63125e9 - 1/5.25e9) / (1/1448 - 1/8948) = 3.27496e-7 s, per byte 1/5.25e9 - s/8948 =
+# 1.53876e-10 s; 1 / (1.53876e-10 + 3.27496e-7 / 3948) = 4.22246 GB/s with 8 GPUs per NIC.
+check tcp-proxy-8gpu-mtu4000 16 4.2224621 "tcp defaults, 8 GPUs per NIC, MTU 4000: per byte + per segment"
 # Without a transport the NIC alone: 100 Gb/s = 12.5 GB/s (the behaviour before transports).
 check no-transport 4 12.5 "no transport: the NIC's line rate"
 # One node, 2 sockets of 4 GPUs, P2P: the ring 0..7 crosses 3 -> 4 and 7 -> 0, one flow on
