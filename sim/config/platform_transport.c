@@ -31,11 +31,26 @@
  *     ring's send and receive share one proxy thread, with several they do not. With helper
  *     threads (socket_threads >= 1) each connection has its own threads for its bytes and
  *     the proxy thread only posts requests: no shared cap (connection_Bps per direction).
- *   tcp stream_bandwidth and thread_bandwidth 42 Gb/s (measured): "modern Linux network
- *     stack can achieve ~42Gbps throughput-per-core" for one long TCP flow at 100 Gb/s with
- *     TSO/GRO, jumbo frames and aRFS (Cai et al., "Understanding Host Network Stack
- *     Overheads", SIGCOMM 2021, https://www.cs.cornell.edu/~ragarwal/pubs/network-stack.pdf);
- *     a stream is processed by one core, so a stream gets what a core gets. A best case:
+ *   tcp stream_bandwidth and thread_bandwidth: one core's rate at the platform's MTU
+ *     (gcsim_tcp_core_Bps; 21.05 Gb/s at MTU 1500, 20.7 at 1460, 42 at 9000, 42.0 at 9001):
+ *     - 42 Gb/s at MTU 9000 (measured, a tuned best case): "modern Linux network stack can
+ *       achieve ~42Gbps throughput-per-core" for one long TCP flow at 100 Gb/s with TSO/GRO,
+ *       jumbo frames (9000 B) and aRFS (Cai et al., "Understanding Host Network Stack
+ *       Overheads", SIGCOMM 2021, https://www.cs.cornell.edu/~ragarwal/pubs/network-stack.pdf),
+ *       where the receiver's copy to the application is the core's bottleneck;
+ *     - 21.05 Gb/s at MTU 1500 (measured on a GPU cluster's LAN; the MTU is assumed): two
+ *       concurrent iperf3 flows between two 100 GbE hosts of 8 V100 moved 42.1 Gb/s
+ *       together, far below the NIC (8 flows moved 86.62), so each flow, one process and
+ *       core each, moved 21.05 on average (shjwudp, NVIDIA/nccl#450, 2021-01-10: the
+ *       measurement flow_balance comes from). No MTU is stated there; Linux's default 1500
+ *       is assumed (ESnet's fasterdata, "MTU Issues", says jumbo frames lower the packet
+ *       rate, "requiring less CPU for packet processing", and measured single streams 2.5-3x
+ *       faster with them across its wide-area paths, where loss recovery also gains: not
+ *       used, as it is not a per-core LAN figure);
+ *     - between and beyond those (derived): time per payload byte = per byte + per segment /
+ *       (mtu - 52), the line through the two points (per segment 0.33 us, per byte 0.154 ns:
+ *       6.5 GB/s of copying at an unbounded MTU).
+ *     A stream is processed by one core, so a stream gets what a core gets. A best case:
  *     clouds cap a flow lower (AWS: 5 Gb/s per flow outside a cluster placement group, 10
  *     inside, https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-instance-network-bandwidth.html),
  *     which a platform states with stream_bandwidth.
@@ -70,10 +85,26 @@
 #include <math.h>
 #include <string.h>
 
-#define TCP_CORE_Bps (42e9 / 8) /* Cai et al. 2021, see above */
+#define TCP_CORE_JUMBO_Bps (42e9 / 8) /* Cai et al. 2021 at MTU 9000, see above */
+#define TCP_JUMBO_MTU 9000
+#define TCP_STANDARD_MTU 1500
+#define TCP_CORE_STANDARD_Bps (42.1e9 / 2 / 8) /* NVIDIA/nccl#450: 2 iperf3 flows, 42.1 Gb/s */
 #define TCP_FLOW_BALANCE 0.846   /* NVIDIA/nccl#450's iperf3 flows, see above */
 #define NCCL_MAX_THREADS 16
 #define NCCL_MAX_SOCKETS 64
+
+/* What one core moves through the socket stack, one direction, at a given MTU (derived, see
+ * above): the time per payload byte is a per-byte cost (the copies) plus a per-segment cost
+ * over the segment's payload (mtu - 52), the two set by 42 Gb/s at MTU 9000 and 21.05 Gb/s
+ * at MTU 1500. */
+double gcsim_tcp_core_Bps(int mtu)
+{
+    double mss_jumbo = TCP_JUMBO_MTU - 52, mss_std = TCP_STANDARD_MTU - 52;
+    double s_jumbo = 1 / TCP_CORE_JUMBO_Bps, s_std = 1 / TCP_CORE_STANDARD_Bps;
+    double per_segment_s = (s_std - s_jumbo) / (1 / mss_std - 1 / mss_jumbo);
+    double per_byte_s = s_jumbo - per_segment_s / mss_jumbo;
+    return 1 / (per_byte_s + per_segment_s / (mtu - 52));
+}
 
 static int boolean(const cJSON *o, const char *path, const char *key, bool *out, json_ctx *ctx)
 {
@@ -142,14 +173,16 @@ int gcsim_platform_parse_transport(const cJSON *nic, gcsim_platform *p, json_ctx
         p->nic.proxy_Bps = 0;
         return 0;
     }
-    long long threads = 0, socks = 1, mtu = 1500;
-    p->nic.stream_Bps = TCP_CORE_Bps;
-    p->nic.thread_Bps = TCP_CORE_Bps;
+    long long threads = 0, socks = 1, mtu = TCP_STANDARD_MTU;
+    if (json_integer(nic, path, "mtu", false, 576, 65535, &mtu, ctx))
+        return -1;
+    /* A stream is processed by one core, so both default to one core's rate at this MTU. */
+    p->nic.stream_Bps = gcsim_tcp_core_Bps((int)mtu);
+    p->nic.thread_Bps = p->nic.stream_Bps;
     if (json_integer(nic, path, "socket_threads", false, 0, NCCL_MAX_THREADS, &threads, ctx) ||
         json_integer(nic, path, "sockets_per_thread", false, 1, NCCL_MAX_SOCKETS, &socks, ctx) ||
         json_rate_Bps(nic, path, "stream_bandwidth", false, &p->nic.stream_Bps, ctx) ||
-        json_rate_Bps(nic, path, "thread_bandwidth", false, &p->nic.thread_Bps, ctx) ||
-        json_integer(nic, path, "mtu", false, 576, 65535, &mtu, ctx))
+        json_rate_Bps(nic, path, "thread_bandwidth", false, &p->nic.thread_Bps, ctx))
         return -1;
     p->nic.mtu_bytes = (int)mtu;
     if (threads * socks > NCCL_MAX_SOCKETS)

@@ -10,6 +10,9 @@
 
 /* $.nic's transport keys (the other keys are platform.c's). */
 int gcsim_platform_parse_transport(const cJSON *nic, gcsim_platform *p, json_ctx *ctx);
+/* One core's socket throughput, one direction, at an Ethernet MTU: the default of
+ * nic.stream_bandwidth and nic.thread_bandwidth (platform_transport.c has the sources). */
+double gcsim_tcp_core_Bps(int mtu);
 /* $.intra_node.pcie and $.intra_node.host_memory_bandwidth, after the kind is known. */
 int gcsim_platform_parse_pcie(const cJSON *intra_node, gcsim_platform *p, json_ctx *ctx);
 

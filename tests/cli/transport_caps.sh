@@ -32,21 +32,32 @@ check tcp-8gpu-balance 32 2.0 "8 GPUs per NIC: the exiting GPU's connections x f
 # connections' 2 GB/s), and the equal split gets 0.5 of it: 0.58842655 GB/s.
 check tcp-8gpu-10gbe-balance 32 0.58842655 "8 GPUs per NIC, NIC-bound: TCP payload x flow_balance 0.5"
 # One flow per connection (channels 1, the proxy thread's one socket): nothing to balance,
-# the NIC's 1.1768531 GB/s of payload.
+# the NIC's 1.1768531 GB/s of payload (the proxy thread stated at 100 Gb/s, above it).
 check tcp-1flow 4 1.1768531 "one flow: no equal-split loss"
 # No P2P and host memory 40 GB/s (20 GB/s of staged copies: written and read): per node the
 # 7 hops inside the node, the hop out and the hop in all cross it: 9 flows, 20/9 GB/s each.
 check tcp-8gpu-staged 32 2.2222222 "8 GPUs per NIC, staged: host memory shared by 9 flows"
-# Defaults: no helper thread (NCCL_SOCKET_NTHREADS 0): 2 channels of one 42 Gb/s socket each,
-# 2 flows at flow_balance 0.846: 8.883 GB/s each way (the NIC's payload, 11.768531 x 0.846 =
-# 9.956 GB/s, is above it); but the GPU's proxy thread moves all its sockets' bytes, both
-# directions, at one core's 42 Gb/s = 5.25 GB/s. With one GPU per node the ring sends and
-# receives through the same GPU: 5.25 / 2 = 2.625 GB/s each way.
-check tcp-defaults 4 2.625 "tcp defaults, 1 GPU per NIC: the proxy thread shared by send and receive"
+# Defaults: no helper thread (NCCL_SOCKET_NTHREADS 0): 2 channels of one socket each, 2
+# flows at flow_balance 0.846; the GPU's proxy thread moves all its sockets' bytes, both
+# directions, at one core's rate, which follows the MTU (platform_transport.c: per segment
+# 0.3275 us, per byte 0.1539 ns, through 42 Gb/s at MTU 9000 and 21.05 Gb/s at 1500).
+# At the default MTU 1500 a core moves 21.05 Gb/s = 2.63125 GB/s (the connections, 2 x
+# 2.63125 x 0.846 = 4.452 GB/s, and the NIC's payload, 11.768531 x 0.846 = 9.956 GB/s, are
+# above it). With one GPU per node the ring sends and receives through the same GPU:
+# 2.63125 / 2 = 1.315625 GB/s each way.
+check tcp-defaults 4 1.315625 "tcp defaults, 1 GPU per NIC, MTU 1500: the proxy thread shared by send and receive"
 # 8 GPUs per NIC (P2P at 16 GB/s): the ring leaves a node from one GPU and enters it at
-# another, so each proxy thread carries one direction: 5.25 GB/s, twice the 1-GPU case
+# another, so each proxy thread carries one direction: 2.63125 GB/s, twice the 1-GPU case
 # (NVIDIA/nccl#398: "with 2+ GPUs, you will use 2x more cores for network processing").
-check tcp-proxy-8gpu 16 5.25 "tcp defaults, 8 GPUs per NIC: one proxy thread per direction"
+check tcp-proxy-8gpu 16 2.63125 "tcp defaults, 8 GPUs per NIC, MTU 1500: one proxy thread per direction"
+# MTU 9000: a core moves Cai et al.'s 42 Gb/s = 5.25 GB/s; 1 GPU per NIC 2.625, 8 GPUs 5.25
+# (the NIC's payload at 9000, 12.5 x 8948 / 9038 x 0.846 = 10.47 GB/s, is above both).
+check tcp-defaults-jumbo 4 2.625 "tcp defaults, 1 GPU per NIC, MTU 9000: 42 Gb/s shared by both directions"
+check tcp-proxy-8gpu-jumbo 16 5.25 "tcp defaults, 8 GPUs per NIC, MTU 9000: 42 Gb/s per direction"
+# Between the two points, MTU 4000 (3948 B of payload per segment): per segment s =
+# (1/2.63125e9 - 1/5.25e9) / (1/1448 - 1/8948) = 3.27496e-7 s, per byte 1/5.25e9 - s/8948 =
+# 1.53876e-10 s; 1 / (1.53876e-10 + 3.27496e-7 / 3948) = 4.22246 GB/s with 8 GPUs per NIC.
+check tcp-proxy-8gpu-mtu4000 16 4.2224621 "tcp defaults, 8 GPUs per NIC, MTU 4000: per byte + per segment"
 # Without a transport the NIC alone: 100 Gb/s = 12.5 GB/s (the behaviour before transports).
 check no-transport 4 12.5 "no transport: the NIC's line rate"
 # One node, 2 sockets of 4 GPUs, P2P: the ring 0..7 crosses 3 -> 4 and 7 -> 0, one flow on
@@ -76,5 +87,5 @@ for engine in analytic des; do
         { echo "FAIL: tcp-overhead: message_overhead per hop ($engine)"; fail=1; }
 done
 rm -f "${TMPDIR:-/tmp}/transport_caps_no_overhead.$$.json"
-[ "$fail" -eq 0 ] && echo "ok: socket caps and flow balance (1 and 8 GPUs per NIC), proxy thread, staging, defaults, framing, sockets, overhead"
+[ "$fail" -eq 0 ] && echo "ok: socket caps and flow balance (1 and 8 GPUs per NIC), proxy thread and its MTU law, staging, defaults, framing, sockets, overhead"
 exit "$fail"
