@@ -20,7 +20,7 @@ typedef struct {
 static const struct option variability_opts[] = {CLI_VARIABILITY_LONGOPTS, {0, 0, 0, 0}};
 static const int variability_once[] = {CLI_VAR_CV, CLI_VAR_DIST, CLI_VAR_SLOW_FRACTION,
                                        CLI_VAR_SLOW_FACTOR, CLI_VAR_SLOW_RANK, CLI_VAR_SEED,
-                                       CLI_VAR_ITERATIONS, 0};
+                                       CLI_VAR_ITERATIONS, CLI_VAR_PRESET, 0};
 static void *variability_slot(const cli_groups *g) { return g->variability; }
 static void variability_init(void *v) { cli_variability_init(v); }
 static int variability_option(const char *cmd, int ch, const char *arg, void *v)

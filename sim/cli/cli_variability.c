@@ -8,6 +8,9 @@
 
 /* which options were given (bits by ch - CLI_VAR_CV) */
 static unsigned given;
+/* --variability NAME: applied in cli_variability_finish, under explicit --compute-cv and
+ * --compute-dist whichever order they came in */
+static const gcsim_var_preset *preset;
 
 void cli_variability_init(gcsim_variability *v)
 {
@@ -18,6 +21,7 @@ void cli_variability_init(gcsim_variability *v)
     v->slow_rank_factor = 1.0;
     v->seed = 1;
     given = 0;
+    preset = NULL;
 }
 
 int cli_variability_is_option(int ch)
@@ -90,6 +94,14 @@ int cli_variability_option(const char *cmd, int ch, const char *arg, gcsim_varia
         v->iterations = (int)k;
         return 0;
     }
+    case CLI_VAR_PRESET:
+        preset = gcsim_var_preset_find(arg);
+        if (!preset) {
+            fprintf(stderr, "gcsim %s: --variability: expected a preset (%s), got \"%s\"\n", cmd,
+                    gcsim_var_preset_names(), arg);
+            return -1;
+        }
+        return 0;
     default:
         return -1;
     }
@@ -107,10 +119,18 @@ int cli_variability_finish(const char *cmd, gcsim_variability *v)
         fprintf(stderr, "gcsim %s: --slow-fraction needs --slow-factor (how slow they are)\n", cmd);
         return -1;
     }
-    v->on = GIVEN(CLI_VAR_CV) || GIVEN(CLI_VAR_SLOW_FRACTION) || GIVEN(CLI_VAR_SLOW_RANK);
+    if (preset) {
+        v->preset = preset;
+        if (!GIVEN(CLI_VAR_CV))
+            v->cv = preset->cv;
+        if (!GIVEN(CLI_VAR_DIST))
+            v->family = preset->family;
+    }
+    v->on = GIVEN(CLI_VAR_CV) || GIVEN(CLI_VAR_SLOW_FRACTION) || GIVEN(CLI_VAR_SLOW_RANK) ||
+            preset != NULL;
     if (!v->on && (GIVEN(CLI_VAR_DIST) || GIVEN(CLI_VAR_SEED) || GIVEN(CLI_VAR_ITERATIONS))) {
         fprintf(stderr, "gcsim %s: --%s applies to variable compute: give --compute-cv, "
-                        "--slow-fraction or --slow-rank\n", cmd,
+                        "--variability, --slow-fraction or --slow-rank\n", cmd,
                 GIVEN(CLI_VAR_DIST) ? "compute-dist" : GIVEN(CLI_VAR_SEED) ? "seed" : "iterations");
         return -1;
     }

@@ -22,7 +22,8 @@
 /* getopt values of the options (above the commands' own 1000-series codes) */
 enum {
     CLI_VAR_CV = 1200, CLI_VAR_DIST, CLI_VAR_SLOW_FRACTION, CLI_VAR_SLOW_FACTOR,
-    CLI_VAR_SLOW_RANK, CLI_VAR_SEED, CLI_VAR_ITERATIONS, CLI_VAR_LAST = CLI_VAR_ITERATIONS
+    CLI_VAR_SLOW_RANK, CLI_VAR_SEED, CLI_VAR_ITERATIONS, CLI_VAR_PRESET,
+    CLI_VAR_LAST = CLI_VAR_PRESET
 };
 
 /* The entries of a command's longopts table. */
@@ -33,7 +34,8 @@ enum {
         {"slow-factor", required_argument, 0, CLI_VAR_SLOW_FACTOR},                        \
         {"slow-rank", required_argument, 0, CLI_VAR_SLOW_RANK},                            \
         {"seed", required_argument, 0, CLI_VAR_SEED},                                      \
-        {"iterations", required_argument, 0, CLI_VAR_ITERATIONS}
+        {"iterations", required_argument, 0, CLI_VAR_ITERATIONS},                          \
+        {"variability", required_argument, 0, CLI_VAR_PRESET}
 
 
 /* Zeroed, no slow rank, lognormal, seed 1. */
@@ -42,7 +44,8 @@ void cli_variability_init(gcsim_variability *v);
 int cli_variability_is_option(int ch);
 /* Parses one of them: 0, or -1 after "gcsim CMD: --OPTION: reason" on stderr. */
 int cli_variability_option(const char *cmd, int ch, const char *arg, gcsim_variability *v);
-/* After all options: sets v->on, refuses options that would do nothing (--slow-factor
+/* After all options: applies a --variability preset to the CV and family not given
+ * explicitly, sets v->on, refuses options that would do nothing (--slow-factor
  * without --slow-fraction, --compute-dist, --seed or --iterations without variable
  * compute). 0, or -1 after a message. */
 int cli_variability_finish(const char *cmd, gcsim_variability *v);

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,48 @@ int gcsim_var_family_parse(const char *text, gcsim_var_family *out)
             return 0;
         }
     return -1;
+}
+
+/* Presets. Each number carries its source and whether it is measured or derived. */
+static const gcsim_var_preset presets[] = {
+    /* Sinha et al., "Not All GPUs Are Created Equal: Characterizing Variability in
+     * Large-Scale, Accelerator-Rich Systems", SC22 (arXiv 2208.11035v3 abstract, 2022:
+     * https://arxiv.org/abs/2208.11035; SC22 page
+     * https://sc22.supercomputing.org/proceedings/tech_paper/tech_paper_pages/pap186.html):
+     * over 90% of the GPUs of Summit, Vortex, Frontera, Longhorn (NVIDIA, V100 among them)
+     * and Corona (AMD MI60), 18,800 hours of data: "8% (max 22%) average performance variation" between GPUs
+     * of one SKU, outliers up to 1.5x slower than the median. *Derived*, not measured: an 8%
+     * spread read as the range of a normal over the ~27,000 GPUs of Summit (about 8 to 9
+     * standard deviations) gives a CV of about 0.01; over a few hundred GPUs (Longhorn,
+     * Corona: about 6 standard deviations) 0.013. 0.01 is the low end. The persistent
+     * per-GPU spread is drawn per iteration here: the mean iteration (the expected largest
+     * factor over the job's GPUs) is the same as for a spread fixed per GPU and averaged
+     * over placements; its p99 across iterations is not. */
+    {"sinha22", GCSIM_VAR_NORMAL, 0.01,
+     "derived: 8% average spread across the GPUs of one SKU read as the range of a normal "
+     "over ~27,000 GPUs (about 9 standard deviations), CV ~0.01 (0.013 over a few hundred GPUs)",
+     "Sinha et al., SC22, Not All GPUs Are Created Equal (arXiv 2208.11035): 8% (max 22%) "
+     "average performance variation across V100/MI60 GPUs of one SKU, outliers up to 1.5x"},
+};
+#define N_PRESETS ((int)(sizeof presets / sizeof presets[0]))
+
+const gcsim_var_preset *gcsim_var_preset_find(const char *name)
+{
+    for (int k = 0; name && k < N_PRESETS; k++)
+        if (strcmp(name, presets[k].name) == 0)
+            return &presets[k];
+    return NULL;
+}
+
+const char *gcsim_var_preset_names(void)
+{
+    static char names[256];
+    if (!names[0])
+        for (int k = 0; k < N_PRESETS; k++) {
+            size_t len = strlen(names);
+            snprintf(names + len, sizeof names - len, "%s%s", k ? ", " : "", presets[k].name);
+        }
+    return names;
 }
 
 int gcsim_var_slow_count(const gcsim_variability *v, int n)

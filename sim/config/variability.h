@@ -56,7 +56,26 @@ typedef struct gcsim_variability_s {
     double slow_rank_factor; /* >= 1 */
     unsigned long seed;
     int iterations;          /* DES iterations; 0: automatic (GCSIM_VAR_MIN_ITERATIONS ...) */
+    const struct gcsim_var_preset_s *preset; /* the named preset taken (--variability), or NULL */
 } gcsim_variability;
+
+/* ---- named presets (--variability NAME) ----
+ * A preset is a stated distribution with its published source. None is applied by default:
+ * docs/des.md, "Sources of typical values", says why (the evidence found does not support
+ * charging a spread on every prediction). Explicit --compute-cv / --compute-dist win over a
+ * preset's values. */
+typedef struct gcsim_var_preset_s {
+    const char *name;
+    gcsim_var_family family;
+    double cv;
+    const char *kind;   /* "measured", "derived" or "assumed", and from what */
+    const char *source; /* the publication, its URL and the figure taken */
+} gcsim_var_preset;
+
+/* The preset named `name`, or NULL. */
+const gcsim_var_preset *gcsim_var_preset_find(const char *name);
+/* The presets' names, comma-separated (for messages and --help). */
+const char *gcsim_var_preset_names(void);
 
 /* The family's name ("normal", "lognormal", "pareto") and its parser (0 or -1). */
 const char *gcsim_var_family_name(gcsim_var_family f);

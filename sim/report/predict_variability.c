@@ -41,6 +41,16 @@ void predict_variability_columns(report *r, const gcsim_variability *v, bool bot
     snprintf(buf + len, sizeof buf - (size_t)len, "; seed %lu. The iteration column is the mean",
              v->seed);
     report_note(r, "variable compute", buf);
+    if (v->preset) {
+        /* a named preset: which numbers it set and where they come from (docs/des.md) */
+        char src[1024];
+        snprintf(src, sizeof src, "--variability %s: %s, CV %g (%s). Source: %s",
+                 v->preset->name, gcsim_var_family_name(v->preset->family), v->preset->cv,
+                 v->preset->kind, v->preset->source);
+        report_note(r, "variability preset", src);
+        report_meta_str(r, "variability.preset", v->preset->name);
+        report_meta_str(r, "variability.preset_source", v->preset->source);
+    }
     report_note(r, "analytic under variable compute",
                 "the expected largest factor over the job's GPUs (order statistics of the "
                 "stated distribution) scales every GPU's compute in the shared iteration, "

@@ -19,7 +19,8 @@ defaults). Per row gcsim's answer before issue 41 and now:
 
 Rows whose quantity gcsim cannot be asked about say why. Scaling loss (the published pairs
 of tests/validation/scaling_loss.tsv) is summarised from scaling_loss.py: before = every
-GPU at its nominal speed, now = a sourced per-GPU spread (--compute-cv 0.01); its own
+GPU at its nominal speed, now = a sourced per-GPU spread (--variability sinha22, CV 0.01,
+asked for: not a default); its own
 section has the pairs.
 
 The split issue 41 asks for: no row marked independent set any parameter used here (the
@@ -227,9 +228,9 @@ def markdown(items, scaling):
         lines.append(
             "| scaling_loss | scaling loss at one configuration across GPU counts | %d pairs, "
             "published per-GPU loss %.1f to %.1f %% (tests/validation/scaling_loss.tsv) | 8 to "
-            "512 | the pairs' configurations; --compute-cv 0.01 derived from Sinha et al., SC22 "
-            "(not from these pairs) | nominal speed: mean error | %+.2f pp (range %+.2f to "
-            "%+.2f) | with CV 0.01 | %+.2f pp (range %+.2f to %+.2f) | section \"Scaling "
+            "512 | the pairs' configurations; --variability sinha22 (CV 0.01, not a default) "
+            "derived from Sinha et al., SC22 (not from these pairs) | nominal speed: mean "
+            "error | %+.2f pp (range %+.2f to %+.2f) | with CV 0.01 | %+.2f pp (range %+.2f to %+.2f) | section \"Scaling "
             "loss\" |" % (n, min(pub), max(pub), sum(d) / n, min(d), max(d), sum(v) / n,
                          min(v), max(v)))
     lines += [""] + ["- %s: %s" % (it["row"]["id"], it["row"]["notes"])
