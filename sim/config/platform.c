@@ -8,6 +8,7 @@
 
 #include "json_strict.h"
 #include "platform_transport.h"
+#include "platform_nvlink_domain.h"
 #include "codec_profile_file.h"
 #include "data_dir.h"
 #include <errno.h>
@@ -274,7 +275,8 @@ int gcsim_platform_parse(const char *text, const char *origin, gcsim_platform *p
 {
     static const char *const keys[] = {"name", "description", "sources", "nodes",
                                        "gpus_per_node", "gpu", "intra_node", "nic",
-                                       "fabric", "price", "collective", "stack", NULL};
+                                       "fabric", "price", "collective", "stack",
+                                       "nvlink_domain", NULL};
     json_ctx ctx = {origin, err};
     memset(p, 0, sizeof *p);
     snprintf(p->source_path, sizeof p->source_path, "%s", origin);
@@ -320,6 +322,9 @@ int gcsim_platform_parse(const char *text, const char *origin, gcsim_platform *p
                    p->fabric.nodes_per_leaf, p->nodes);
         goto out;
     }
+    /* Last: it makes the domain the node, after every per-host check above. */
+    if (gcsim_platform_parse_nvlink_domain(root, p, &ctx))
+        goto out;
     rc = 0;
 out:
     cJSON_Delete(root);
