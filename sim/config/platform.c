@@ -158,6 +158,9 @@ static int parse_nic(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
         json_choice(nic, "$.nic", "kind", true, kinds, &kind, ctx) ||
         json_rate_Bps(nic, "$.nic", "bandwidth", true, &p->nic.bandwidth_Bps, ctx) ||
         latency(nic, "$.nic", "latency", true, &p->nic.latency_s, ctx) ||
+        /* per host: at most one per GPU (checked after gpus_per_node); 64 is above any host
+         * with GPUDirect NIC rails (DGX H100/B200: 8, a GB200 compute tray: 4). An NVLink
+         * domain's NICs are its hosts' sum, 72 on an NVL72 (platform_nvlink_domain.c). */
         json_integer(nic, "$.nic", "per_node", false, 1, 64, &per_node, ctx))
         return -1;
     p->nic.kind = (gcsim_nic_kind)kind;
