@@ -86,6 +86,16 @@ static const gcsim_gpu_params catalog[] = {
      "NVIDIA A40 datasheet: 696 GB/s GDDR6, 37.4 TFLOP/s fp32; " LAUNCH_SOURCE,
      /* NVIDIA A40 datasheet: 10,752 CUDA cores / 128 per SM = 84 SMs */
      84},
+    /* GB200's Blackwell GPU (platforms/gb200-nvl72.json, issue 42): NVIDIA GB200 NVL72
+     * datasheet per rack of 72 GPUs: 576 TB/s HBM3e = 8 TB/s, FP32 6,480 TFLOP/s = 90 TFLOP/s
+     * per GPU (glennklockwood.com/garden/processors/B200: FP32 VFMA 90 TFLOP/s, GB200 at
+     * 1,200 W). No GB200 host was measured: the H100 host's launch latency. */
+    {"gb200", 8000e9, 90e12, LAUNCH_MEASURED_H100_S,
+     "NVIDIA GB200 NVL72 datasheet: 576 TB/s HBM3e and 6,480 TFLOP/s fp32 per 72 GPUs = "
+     "8 TB/s, 90 TFLOP/s fp32 per GPU; " LAUNCH_SOURCE,
+     /* B200: 148 SMs (2 dies of 74 enabled), as reported for the Blackwell B200 (not
+      * found in an NVIDIA document here: an assumption for the interference share) */
+     148},
 };
 #define N_TYPES (sizeof catalog / sizeof catalog[0])
 

@@ -8,6 +8,7 @@
 
 #include "json_strict.h"
 #include "platform_transport.h"
+#include "platform_nvlink_domain.h"
 #include "codec_profile_file.h"
 #include "data_dir.h"
 #include <errno.h>
@@ -157,6 +158,9 @@ static int parse_nic(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
         json_choice(nic, "$.nic", "kind", true, kinds, &kind, ctx) ||
         json_rate_Bps(nic, "$.nic", "bandwidth", true, &p->nic.bandwidth_Bps, ctx) ||
         latency(nic, "$.nic", "latency", true, &p->nic.latency_s, ctx) ||
+        /* per host: at most one per GPU (checked after gpus_per_node); 64 is above any host
+         * with GPUDirect NIC rails (DGX H100/B200: 8, a GB200 compute tray: 4). An NVLink
+         * domain's NICs are its hosts' sum, 72 on an NVL72 (platform_nvlink_domain.c). */
         json_integer(nic, "$.nic", "per_node", false, 1, 64, &per_node, ctx))
         return -1;
     p->nic.kind = (gcsim_nic_kind)kind;
@@ -274,7 +278,8 @@ int gcsim_platform_parse(const char *text, const char *origin, gcsim_platform *p
 {
     static const char *const keys[] = {"name", "description", "sources", "nodes",
                                        "gpus_per_node", "gpu", "intra_node", "nic",
-                                       "fabric", "price", "collective", "stack", NULL};
+                                       "fabric", "price", "collective", "stack",
+                                       "nvlink_domain", NULL};
     json_ctx ctx = {origin, err};
     memset(p, 0, sizeof *p);
     snprintf(p->source_path, sizeof p->source_path, "%s", origin);
@@ -320,6 +325,9 @@ int gcsim_platform_parse(const char *text, const char *origin, gcsim_platform *p
                    p->fabric.nodes_per_leaf, p->nodes);
         goto out;
     }
+    /* Last: it makes the domain the node, after every per-host check above. */
+    if (gcsim_platform_parse_nvlink_domain(root, p, &ctx))
+        goto out;
     rc = 0;
 out:
     cJSON_Delete(root);

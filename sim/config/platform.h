@@ -124,6 +124,17 @@ typedef struct {
         double switch_latency_s;
     } fabric;
 
+    /* "nvlink_domain" (platform_nvlink_domain.c): an NVLink domain across hosts (GB200
+     * NVL72). When given, gcsim's node is the domain, as NCCL's is: gpus_per_node, nodes,
+     * nic.per_node and nodes_per_leaf above count domains, and these keep the file's hosts.
+     * All 0: no such domain (a node is a host). */
+    struct {
+        int hosts;       /* hosts (compute trays) per domain */
+        int host_gpus;   /* GPUs per host (the file's gpus_per_node) */
+        int host_nics;   /* NICs per host (the file's nic.per_node) */
+        int file_nodes;  /* hosts in the cluster (the file's nodes) */
+    } nvlink_domain;
+
     /* The exchange current stacks use on this cluster, if the file names one (key
      * "collective"); gcsim_platform_default_collective (scenario.h) falls back to ring. */
     char collective[32];

@@ -134,11 +134,14 @@ int main(void)
         }
     }
 
-    /* Each platform's GPU is profiled by some model. */
+    /* Each platform's GPU is profiled by some model, itself or the type it is profiled as
+     * (gpu.profile_as: gb200-nvl72 runs on h100's profiles, no GB200 being measured). */
     for (int k = 0; k < n_platforms; k++) {
         int found = 0;
+        const char *as = platforms[k].gpu.profile_as;
         for (int i = 0; i < n_models; i++)
-            if (models[i].layers && gcsim_model_profile(&models[i], platforms[k].gpu.type))
+            if (models[i].layers && (gcsim_model_profile(&models[i], platforms[k].gpu.type) ||
+                                     (as[0] && gcsim_model_profile(&models[i], as))))
                 found = 1;
         if (!found)
             fprintf(stderr, "FAIL: no model has a profile for %s (%s)\n",
