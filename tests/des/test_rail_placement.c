@@ -1,0 +1,187 @@
+/* Rail-optimized against node-placed fat trees (issue 41, fabric.placement), both engines.
+ *
+ * Platform (built in code): 4 nodes of 2 GPUs on an NVSwitch (100e9 B/s, 1 us), 2 NICs per
+ * node of B = 1.25e9 B/s (20 us), switch latency 0. Leaf switches of equal radix, 4 NIC ports
+ * down and 4:1 oversubscribed (o = 4):
+ *   node  (npl 2, o 4): 2 leaves, each holding both NICs of 2 nodes; uplink 2 x 2 x B / 4 = B;
+ *   rail  (npl 4, o 4): one rail group, leaf r holding NIC r of the 4 nodes; uplink 4 B / 4 = B;
+ *   flat  (npl 4, o 1, node placement): one leaf, no uplink on any route: the NIC bound.
+ * M = 64 MiB, N = 8 GPUs, j = 4 nodes, i = R = 2. Bare collectives (no NCCL protocol), whose
+ * time is the sum over steps of latency + bytes / (the flow's part of its tightest link), so
+ * the differences below are the bandwidth terms alone (latencies and intra-node hops cancel):
+ *
+ *  1. Hierarchical all-reduce: its inter-node ring of local rank l runs over GPU l of every
+ *     node, NIC l to NIC l, 2(j-1) = 6 steps of M/(i j) = 8 MiB. Rail: same rail, same group:
+ *     no uplink, the NIC bound: T_rail = T_flat exactly. Node: the hop out of each leaf
+ *     carries the R = 2 rank rings' flows on an uplink of B: B/2 each, so
+ *     T_node - T_flat = 6 x 8 MiB x (2 - 1) / B = 40.2653184 ms.
+ *  2. Ring all-reduce (one ring per rail, ring r leaving each node on NIC r and entering the
+ *     next on NIC r+1: every hop between nodes changes rails, as NCCL's without PXN):
+ *     2(N-1) = 14 steps of M/(N R) = 4 MiB. Rail: leaf r's uplink carries the 4 flows leaving
+ *     NIC r of the 4 nodes, B/4 each: T_rail - T_flat = 14 x 4 MiB x (4 - 1) / B =
+ *     140.9286144 ms. Node: 2 flows per uplink, B/2: T_node - T_flat = 46.9762048 ms.
+ *  3. Parameter server, 4 shards (one per node CPU, NIC 0), push then pull, each GPU sending
+ *     M/4 to each other node's CPU. Flat: NIC 0 down of a CPU carries 6 flows, B/6 each:
+ *     M/4 x 6/B per direction. Rail: the 4 rail-1 GPUs' flows to 3 other CPUs change rails:
+ *     leaf 1 up and leaf 0 down carry 12, B/12: T_rail - T_flat = 2 x M/4 x (12 - 6)/B =
+ *     3 M/B = 161.0612736 ms. Node: a leaf's 4 GPUs send to the other leaf's 2 CPUs, 8 flows
+ *     per uplink: T_node - T_flat = 2 x M/4 x (8 - 6)/B = M/B = 53.6870912 ms.
+ *  4. Parameter server, 1 shard (CPU 0, NIC 0 talking to all): NIC 0 down carries the 6
+ *     other nodes' GPUs (B/6) and no uplink is tighter (rail: leaf 1 up carries 3, leaf 0
+ *     down 3; node: 4 each): the same time in all three.
+ *  5. Background load f = 0.5 on the leaf links (DES only): the rail ring's flows (item 2)
+ *     get B/8: T - T_rail = 14 x 4 MiB x (8 - 4)/B = 187.9048192 ms; the rail hierarchical
+ *     all-reduce crosses no leaf link: unchanged.
+ *  6. ECMP, rail npl 4 o 1 (uplink 4 B), 4 spines of B: the ring's 4 endpoints leaving each
+ *     rail leaf hash onto 4 spine links; the flows of the fullest spine link (K) get B/K.
+ *     The analytic expectation (balls into bins over both leaves' links, every step the
+ *     same endpoints, so exact) against the DES's mean over 200 seeds, within 4 standard
+ *     errors; both above the unhashed time (the NIC bound).
+ * Absolute: flat ring 14 (20 us + 4 MiB / B) = 47.2562048 ms; flat 1-shard parameter server
+ * 2 (20 us + 6 M / B) = 644.2850944 ms.
+ * Every figure is asked of both engines; they agree within 1e-6 (the DES's max-min solver). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../check.h"
+#include "analytic.h"
+#include "collectives.h"
+#include "des.h"
+#include "des_test_platform.h"
+#include "../bare_topology.h"
+
+#define M (64.0 * 1024 * 1024)
+#define B 1.25e9
+
+static gcsim_platform tree(int per_leaf, double oversub, bool rail)
+{
+    gcsim_platform p = des_test_platform(4, 2);
+    strcpy(p.name, "rail-placement-test");
+    p.intra.kind = INTRA_NVSWITCH;
+    p.nic.per_node = 2;
+    p.fabric.topology = FABRIC_FAT_TREE;
+    p.fabric.nodes_per_leaf = per_leaf;
+    p.fabric.oversubscription = oversub;
+    p.fabric.placement = rail ? FABRIC_PLACEMENT_RAIL : FABRIC_PLACEMENT_NODE;
+    return p;
+}
+
+/* The analytic time, checked against the DES's (within 1e-6). */
+static double both(const char *what, const gcsim_platform *p, gcsim_collective c, int shards)
+{
+    gcsim_error err = {.internal = 0};
+    double a = -1, d = -1;
+    if (bare_analytic_collective_time(p, 8, c, M, shards, &a, &err) != 0)
+        printf("analytic: %s\n", err.message);
+    if (bare_des_collective_time(p, 8, c, M, shards, NULL, &d, NULL, &err) != 0)
+        printf("des: %s\n", err.message);
+    printf("%-34s analytic %.10f s  DES %.10f s\n", what, a, d);
+    CHECK(a > 0);
+    CHECK_REL(d, a, 1e-6);
+    return a;
+}
+
+static double des_only(const char *what, const gcsim_platform *p, gcsim_collective c)
+{
+    gcsim_error err = {.internal = 0};
+    double d = -1;
+    if (bare_des_collective_time(p, 8, c, M, 0, NULL, &d, NULL, &err) != 0)
+        printf("des: %s\n", err.message);
+    printf("%-34s DES %.10f s\n", what, d);
+    return d;
+}
+
+int main(void)
+{
+    gcsim_platform flat = tree(4, 1, false), node = tree(2, 4, false), rail = tree(4, 4, true);
+
+    /* the topology: leaves, uplink capacity, routes */
+    gcsim_topology t;
+    gcsim_error err = {.internal = 0};
+    CHECK(gcsim_topology_init(&t, &rail, 8, &err) == 0);
+    CHECK(t.leaves == 2);
+    CHECK(gcsim_topology_leaf_nics(&t) == 4);
+    CHECK_REL(gcsim_topology_capacity_Bps(&t, gcsim_topology_leaf_link(&t, 1, 0)), B, 1e-15);
+    int links[GCSIM_ROUTE_MAX_LINKS];
+    double lat;
+    /* GPU 1 (NIC 1) of node 0 to GPU 3 (NIC 1) of node 1: PCIe, NIC, NIC, PCIe */
+    CHECK(gcsim_topology_route(&t, 1, 3, links, &lat) == 4);
+    /* GPU 1 (NIC 1) to GPU 2 (NIC 0) of node 1: through leaf 1 up and leaf 0 down */
+    CHECK(gcsim_topology_route(&t, 1, 2, links, &lat) == 6);
+    CHECK(links[2] == gcsim_topology_leaf_link(&t, 1, 0));
+    CHECK(links[3] == gcsim_topology_leaf_link(&t, 0, 1));
+    CHECK(gcsim_topology_leaf_of(&t, 8) == 0 && gcsim_topology_leaf_of(&t, 7) == 1);
+    gcsim_topology_free(&t);
+    CHECK(gcsim_topology_init(&t, &node, 8, &err) == 0);
+    CHECK(t.leaves == 2 && gcsim_topology_leaf_nics(&t) == 4);
+    CHECK_REL(gcsim_topology_capacity_Bps(&t, gcsim_topology_leaf_link(&t, 0, 0)), B, 1e-15);
+    gcsim_topology_free(&t);
+
+    /* 1 */
+    double hf = both("hierarchical, flat", &flat, COLLECTIVE_HIERARCHICAL, 0);
+    double hn = both("hierarchical, node npl 2 o 4", &node, COLLECTIVE_HIERARCHICAL, 0);
+    double hr = both("hierarchical, rail npl 4 o 4", &rail, COLLECTIVE_HIERARCHICAL, 0);
+    CHECK_REL(hr, hf, 1e-12);
+    CHECK_REL(hn - hf, 6 * (M / 8) / B, 1e-9);
+
+    /* 2 */
+    double rf = both("ring, flat", &flat, COLLECTIVE_RING, 0);
+    double rn = both("ring, node npl 2 o 4", &node, COLLECTIVE_RING, 0);
+    double rr = both("ring, rail npl 4 o 4", &rail, COLLECTIVE_RING, 0);
+    CHECK_REL(rr - rf, 14 * (M / 16) * 3 / B, 1e-9);
+    CHECK_REL(rn - rf, 14 * (M / 16) * 1 / B, 1e-9);
+
+    /* 3 */
+    double pf = both("ps 4 shards, flat", &flat, COLLECTIVE_PARAMETER_SERVER, 4);
+    double pn = both("ps 4 shards, node npl 2 o 4", &node, COLLECTIVE_PARAMETER_SERVER, 4);
+    double pr = both("ps 4 shards, rail npl 4 o 4", &rail, COLLECTIVE_PARAMETER_SERVER, 4);
+    CHECK_REL(pr - pf, 3 * M / B, 1e-9);
+    CHECK_REL(pn - pf, M / B, 1e-9);
+
+    /* 4 */
+    double qf = both("ps 1 shard, flat", &flat, COLLECTIVE_PARAMETER_SERVER, 1);
+    double qn = both("ps 1 shard, node npl 2 o 4", &node, COLLECTIVE_PARAMETER_SERVER, 1);
+    double qr = both("ps 1 shard, rail npl 4 o 4", &rail, COLLECTIVE_PARAMETER_SERVER, 1);
+    CHECK_REL(qn, qf, 1e-12);
+    CHECK_REL(qr, qf, 1e-12);
+
+    /* 5 */
+    gcsim_platform loaded = rail;
+    loaded.background.fraction = 0.5;
+    loaded.background.links = GCSIM_BACKGROUND_LEAF_UPLINKS;
+    double rl = des_only("ring, rail, leaf links half taken", &loaded, COLLECTIVE_RING);
+    double hl = des_only("hierarchical, rail, leaf links half", &loaded, COLLECTIVE_HIERARCHICAL);
+    CHECK_REL(rl - rr, 14 * (M / 16) * 4 / B, 1e-6);
+    CHECK_REL(hl, hr, 1e-6);
+
+    /* 6 */
+    gcsim_platform ecmp = tree(4, 1, true);
+    double e0 = both("ring, rail npl 4 o 1", &ecmp, COLLECTIVE_RING, 0);
+    CHECK_REL(e0, rf, 1e-12);
+    ecmp.ecmp.spines = 4;
+    ecmp.ecmp.seed = 1;
+    double ea = -1, s1 = 0, s2 = 0;
+    CHECK(bare_analytic_collective_time(&ecmp, 8, COLLECTIVE_RING, M, 0, &ea, &err) == 0);
+    int seeds = 200;
+    for (int k = 1; k <= seeds; k++) {
+        ecmp.ecmp.seed = (unsigned long long)k;
+        double d = -1;
+        if (bare_des_collective_time(&ecmp, 8, COLLECTIVE_RING, M, 0, NULL, &d, NULL, &err))
+            printf("des: %s\n", err.message);
+        s1 += d;
+        s2 += d * d;
+    }
+    double mean = s1 / seeds, var = (s2 - s1 * s1 / seeds) / (seeds - 1);
+    double se = sqrt(var > 0 ? var : 0) / sqrt((double)seeds);
+    printf("ECMP 4 spines, ring, rail: unhashed %.6f s, analytic %.6f s, DES mean %.6f s "
+           "(SE %.6f, %d seeds)\n", e0, ea, mean, se, seeds);
+    CHECK(ea > e0);
+    CHECK(mean > e0);
+    CHECK(fabs(mean - ea) <= 4 * se + 1e-9 * ea);
+
+    /* absolute */
+    CHECK_REL(rf, 14 * (20e-6 + M / 16 / B), 1e-12);
+    CHECK_REL(qf, 2 * (20e-6 + 6 * M / B), 1e-12);
+    CHECK_DONE();
+}
