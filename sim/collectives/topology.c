@@ -189,7 +189,6 @@ int gcsim_topology_nic_of(const gcsim_topology *t, int e)
     return (e % t->gpus_per_node) * t->nics_per_node / t->gpus_per_node;
 }
 
-
 int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
                          double *latency_s)
 {

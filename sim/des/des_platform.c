@@ -397,14 +397,16 @@ static void group_zone(writer *w, item_kind kind, int lo, int hi, const char *id
  * rail group "su<g>" holds, per node k, one zone per present rail "n<k>r<r>" (the GPUs on
  * NIC r) and one for the CPU "cz<k>" (NIC 0), and lists the route between every two of
  * them (Full), each through the gateways ("<zone>_<v|b|x|y>") the pair needs:
- *   same node, two rails:    _v: port up, "fab<k>", port down (staged: PCIe, "stg<k>", PCIe);
+ *   same node, two rails:    _v: port up, "fab<k>", port down;
  *   same node, GPU and CPU:  _b: PCIe up, "bus<k>"; "cpu<k>", "bus<k>", PCIe down;
  *   two nodes, same rail:    _x: PCIe, NIC r up; a helper; NIC r down, PCIe;
  *   two nodes, two rails:    _x and the two rail leaves' uplink and downlink (ECMP: _y,
  *                            whose routes add the endpoint's hashed spine link, and a helper);
  *   out of the group:        its rail leaf's uplink (ECMP: _y and a helper), in: its downlink.
  * Groups are joined as leaves are (group_zone, helpers only). This costs R + 1 zones per node
- * (node placement: 1) and (nodes_per_leaf (R + 1))^2 routes per group: slower to build. */
+ * (node placement: 1) and (nodes_per_leaf (R + 1))^2 routes per group: slower to build.
+ * Transport and PCIe-topology links (staging without P2P included) are refused here
+ * (rail_describe): their routes inside a node cross links this layout does not place. */
 
 /* A member of a rail group: a rail's GPUs of a node, or its CPU (rail -1). */
 typedef struct {
@@ -432,20 +434,6 @@ static void path_zone_route(const writer *w, const char *src, const char *dst, c
     w->sink->route(w->sink->ctx, true, src, dst, gs, gd, q->list, q->n);
 }
 
-/* The intra-node copy between rails leaves and enters through PCIe when staged (no P2P),
- * else through the GPU's port. */
-static int rail_port(const gcsim_topology *t, int g, int d)
-{
-    const gcsim_platform *p = t->platform;
-    if (p->intra.p2p_off && p->intra.kind != INTRA_NVLINK) {
-        int links[GCSIM_ROUTE_MAX_LINKS];
-        double lat;
-        gcsim_topology_route(t, g, t->gpus + g / t->gpus_per_node, links, &lat);
-        return links[0] + d; /* PCIe up, and down next to it (topology.c) */
-    }
-    return 2 * g + d;
-}
-
 static void rail_spine(const writer *w, path *q, int leaf, int endpoint, int d)
 {
     char spine[32];
@@ -463,15 +451,14 @@ static void rail_gpu_zone(writer *w, int k, int r)
     int end = k * i + i < t->gpus ? k * i + i : t->gpus;
     int first = k * i + r * per_rail, last = first + per_rail < end ? first + per_rail : end;
     int cpu = t->gpus + k;
-    bool staged = p->intra.p2p_off && p->intra.kind != INTRA_NVLINK, exit = t->nodes > 1;
+    bool exit = t->nodes > 1;
     rail_member m = {k, r};
-    char name[32], v[48], b[48], x[48], y[48], a[32], h[32], stg[32];
+    char name[32], v[48], b[48], x[48], y[48], a[32], h[32];
     rail_zone_name(&m, name, sizeof name);
     rail_gw_name(&m, 'v', v, sizeof v);
     rail_gw_name(&m, 'b', b, sizeof b);
     rail_gw_name(&m, 'x', x, sizeof x);
     rail_gw_name(&m, 'y', y, sizeof y);
-    snprintf(stg, sizeof stg, "stg%d", k);
     sk->zone_open(sk->ctx, name);
     for (int g = first; g < last; g++) {
         snprintf(a, sizeof a, "g%d", g);
@@ -522,15 +509,13 @@ static void rail_gpu_zone(writer *w, int k, int r)
             snprintf(bb, sizeof bb, "g%d", hh);
             path q = {.n = 0};
             path_topology(&q, t, g, hh);
-            if (staged)
-                path_name(&q, stg);
             path_route(w, a, bb, &q);
         }
         if (R > 1) {
             path up = {.n = 0}, down = {.n = 0};
-            path_id(&up, rail_port(t, g, 0));
+            path_id(&up, 2 * g);
             path_route(w, a, v, &up);
-            path_id(&down, rail_port(t, g, 1));
+            path_id(&down, 2 * g + 1);
             path_route(w, v, a, &down);
         }
         if (w->cpus) {
@@ -615,9 +600,8 @@ static void rail_group_zone(writer *w, int x, const char *id, bool exit)
     const des_platform_sink *sk = w->sink;
     const gcsim_topology *t = w->t;
     const gcsim_platform *p = t->platform;
-    int i = t->gpus_per_node, R = t->nics_per_node, per_rail = i / R, npl = p->fabric.nodes_per_leaf;
+    int R = t->nics_per_node, npl = p->fabric.nodes_per_leaf;
     int lo = x * npl, hi = lo + npl < t->nodes ? lo + npl : t->nodes;
-    bool staged = p->intra.p2p_off && p->intra.kind != INTRA_NVLINK;
     char name[48];
     sk->zone_open(sk->ctx, id);
     /* the group's rail leaves' uplinks and downlinks (ECMP: their spine links) */
@@ -635,11 +619,11 @@ static void rail_group_zone(writer *w, int x, const char *id, bool exit)
                 link_line(w, name, bw, link_latency_s(t, ll));
             }
         }
-    /* the nodes' helpers: NVSwitch fabric or staging between rails, host bus, CPU */
+    /* the nodes' helpers: NVSwitch fabric between rails, host bus, CPU */
     for (int k = lo; k < hi; k++) {
-        snprintf(name, sizeof name, "%s%d", staged ? "stg" : "fab", k);
-        if (R > 1 || staged)
-            helper_line(w, name, staged ? p->intra.latency_s : FABRIC_LATENCY_S);
+        snprintf(name, sizeof name, "fab%d", k);
+        if (R > 1)
+            helper_line(w, name, FABRIC_LATENCY_S);
         if (!w->cpus)
             continue;
         snprintf(name, sizeof name, "bus%d", k);
@@ -695,7 +679,7 @@ static void rail_group_zone(writer *w, int x, const char *id, bool exit)
             char tag;
             if (m[c].node == m[e].node && m[c].rail >= 0 && m[e].rail >= 0) {
                 tag = 'v';
-                snprintf(name, sizeof name, "%s%d", staged ? "stg" : "fab", m[c].node);
+                snprintf(name, sizeof name, "fab%d", m[c].node);
                 path_name(&q, name);
             } else if (m[c].node == m[e].node) {
                 tag = 'b';
@@ -727,7 +711,6 @@ static void rail_group_zone(writer *w, int x, const char *id, bool exit)
         path_zone_route(w, za, xz, ga, xr, &out);
         path_zone_route(w, xz, za, xr, ga, &in);
     }
-    (void)per_rail;
     free(m);
     sk->zone_close(sk->ctx);
 }
