@@ -168,10 +168,11 @@ int gcsim_ecmp_law(const gcsim_platform *p, const gcsim_schedule *s, const gcsim
     int ports = (int)floor(gcsim_topology_leaf_nics(t) / over0 * (1 + 1e-9));
     if (S > ports) {
         free(one);
-        return gcsim_fail(err, "%s: --ecmp-spines %d: a leaf has %d uplink ports of one NIC's "
-                               "rate (nodes_per_leaf x NICs / oversubscription): at most that "
+        return gcsim_fail(err, "%s: --ecmp-spines %d: a %sleaf has %d uplink ports of one NIC's "
+                               "rate (nodes_per_leaf%s / oversubscription): at most that "
                                "many spines",
-                          p->source_path, S, ports);
+                          p->source_path, S, gcsim_topology_rail_placed(t) ? "rail " : "", ports,
+                          gcsim_topology_rail_placed(t) ? "" : " x NICs");
     }
     int links = 2 * t->leaves;
     int *counts = calloc((size_t)links, sizeof *counts);
