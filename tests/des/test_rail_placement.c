@@ -15,11 +15,20 @@
  *     no uplink, the NIC bound: T_rail = T_flat exactly. Node: the hop out of each leaf
  *     carries the R = 2 rank rings' flows on an uplink of B: B/2 each, so
  *     T_node - T_flat = 6 x 8 MiB x (2 - 1) / B = 40.2653184 ms.
- *  2. Ring all-reduce (one ring per rail, ring r leaving each node on NIC r and entering the
- *     next on NIC r+1: every hop between nodes changes rails, as NCCL's without PXN):
- *     2(N-1) = 14 steps of M/(N R) = 4 MiB. Rail: leaf r's uplink carries the 4 flows leaving
- *     NIC r of the 4 nodes, B/4 each: T_rail - T_flat = 14 x 4 MiB x (4 - 1) / B =
- *     140.9286144 ms. Node: 2 flows per uplink, B/2: T_node - T_flat = 46.9762048 ms.
+ *  2. Ring all-reduce (one ring per rail, 2(N-1) = 14 steps of M/(N R) = 4 MiB per NIC).
+ *     Node placement: ring r leaves each node on NIC r and enters the next on NIC r+1; the
+ *     leaf uplink carries 2 flows, B/2: T_node - T_flat = 14 x 4 MiB x (2 - 1)/B =
+ *     46.9762048 ms. Rail placement: ring r enters and leaves every node on rail r, as
+ *     NCCL's default search (crossNic 0) with PXN: with i = R = 2 the exit GPU hands its hop
+ *     over NVLink to the node's GPU on rail r (the schedule is checked flow by flow in
+ *     check_rail_ring): no hop leaves its rail leaf: T_rail = T_flat (NVLink's 2 x 4 MiB at
+ *     100e9 B/s is far below a NIC's 4 MiB at B). Before (and still on PCIe-switch nodes,
+ *     no PXN) every hop between nodes changed rails: leaf r's uplink carried 4 flows, B/4:
+ *     T - T_flat = 14 x 4 MiB x 3/B = 140.9286144 ms. Two rail groups of 2 nodes at 4:1
+ *     (uplink 2B/4): the hop between groups, one per rail leaf, gets B/2: the node-placed
+ *     figure. 2 nodes of 4 GPUs on 2 NICs: GPU 2r in, GPU 2r+1 out, both NIC r, no relay:
+ *     the one-leaf time. All-gather (7 steps of M/R per NIC): rail = one leaf =
+ *     7 (20 us + M/2/B).
  *  3. Parameter server, 4 shards (one per node CPU, NIC 0), push then pull, each GPU sending
  *     M/4 to each other node's CPU. Flat: NIC 0 down of a CPU carries 6 flows, B/6 each:
  *     M/4 x 6/B per direction. Rail: the 4 rail-1 GPUs' flows to 3 other CPUs change rails:
@@ -29,14 +38,15 @@
  *  4. Parameter server, 1 shard (CPU 0, NIC 0 talking to all): NIC 0 down carries the 6
  *     other nodes' GPUs (B/6) and no uplink is tighter (rail: leaf 1 up carries 3, leaf 0
  *     down 3; node: 4 each): the same time in all three.
- *  5. Background load f = 0.5 on the leaf links (DES only): the rail ring's flows (item 2)
- *     get B/8: T - T_rail = 14 x 4 MiB x (8 - 4)/B = 187.9048192 ms; the rail hierarchical
- *     all-reduce crosses no leaf link: unchanged.
- *  6. ECMP, rail npl 4 o 1 (uplink 4 B), 4 spines of B: the ring's 4 endpoints leaving each
- *     rail leaf hash onto 4 spine links; the flows of the fullest spine link (K) get B/K.
- *     The analytic expectation (balls into bins over both leaves' links, every step the
- *     same endpoints, so exact) against the DES's mean over 200 seeds, within 4 standard
- *     errors; both above the unhashed time (the NIC bound).
+ *  5. Background load f = 0.5 on the leaf links (DES only): the rail ring and hierarchical
+ *     all-reduce of one group cross no leaf link: unchanged; the two-group ring's hops
+ *     between groups get B/4: T - T_flat = 14 x 4 MiB x 3/B.
+ *  6. ECMP, rail npl 4 o 1 (uplink 4 B), 4 spines of B: no ring hop leaves its rail leaf,
+ *     so hashing leaves the ring at the NIC bound; two rail groups at 1:1 with 2 spines of
+ *     B: one hop per rail leaf and direction, no collision: the NIC bound. The 4-shard
+ *     parameter server (rail-1 GPUs' flows to other CPUs climb; 4 endpoints per rail leaf
+ *     hashed onto 4 spine links): the analytic expectation against the DES's mean over 200
+ *     seeds, within 4 standard errors; both above the unhashed time.
  *  7. Engines' agreement only (no hand value) on two rail groups (npl 2, 2:1: routes between
  *     groups and the DES's group zones) with 8 and 7 GPUs (a short last node: its rail 1
  *     absent), ring, hierarchical, double tree, parameter server (4 shards): within 1e-6,
@@ -186,6 +196,11 @@ int main(void)
     pcie.intra.kind = INTRA_PCIE_SWITCH;
     double rp = both("ring, rail, PCIe switch (no PXN)", &pcie, COLLECTIVE_RING, 0);
     CHECK_REL(rp - rf, 14 * (M / 16) * 3 / B, 1e-9);
+    /* the all-gather's rings are the same: rail at 4:1 = one leaf */
+    double af = both("allgather, flat", &flat, COLLECTIVE_ALLGATHER, 0);
+    double ar = both("allgather, rail npl 4 o 4", &rail, COLLECTIVE_ALLGATHER, 0);
+    CHECK_REL(ar, af, 1e-12);
+    CHECK_REL(af, 7 * (20e-6 + M / 2 / B), 1e-12); /* N-1 steps of M/R per NIC */
     /* 2 nodes of 4 GPUs on 2 NICs: ring r enters at GPU 2r and leaves from GPU 2r + 1, both
      * on NIC r, no relay; one rail group at 4:1 against one leaf at 1:1: the same time */
     gcsim_platform wide = rail, wide_flat = flat;
