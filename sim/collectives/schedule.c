@@ -6,6 +6,8 @@
  *   ring: one ring per NIC rail (R rings, each with 1/R of the data), ring r entering a
  *     node at the GPU after the last GPU of rail r and leaving from that GPU, so every NIC
  *     carries one ring each way; reduce-scatter (N-1 steps of 1/N) then all-gather;
+ *     on rail-optimized fat trees ring r enters and leaves every node on rail r, relaying
+ *     over NVLink to that rail where needed (NCCL's crossNic 0 and PXN, ring_rail.c);
  *   allgather: the same rings, N-1 steps each forwarding one worker's whole payload;
  *   halving-doubling: recursive halving then doubling over the largest power of two,
  *     the extra ranks folded into a partner first;
