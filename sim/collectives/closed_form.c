@@ -27,6 +27,9 @@ bool gcsim_closed_form_preferred(gcsim_collective c, const gcsim_topology *t, in
      * costed flow by flow (topology.c). */
     if (gcsim_platform_has_transport_links(t->platform))
         return false;
+    /* nor rail-optimized leaves (a leaf per NIC rail): costed flow by flow over the routes */
+    if (gcsim_topology_rail_placed(t))
+        return false;
     if (c != COLLECTIVE_PARAMETER_SERVER)
         return true;
     return gcsim_schedule_listed_flows(c, t, ps_shards, group) > GCSIM_CLOSED_FORM_PS_FLOWS_MIN;
@@ -38,8 +41,8 @@ int gcsim_closed_form_prepare(gcsim_schedule *s, gcsim_collective c, const gcsim
     bool grouped = c == COLLECTIVE_ALLGATHER || c == COLLECTIVE_REDUCE_SCATTER ||
                    c == COLLECTIVE_HIER_REDUCE_SCATTER;
     if (!gcsim_closed_form_covers(c, group) || (grouped && group != 0 && group != t->gpus) ||
-        gcsim_platform_has_transport_links(t->platform))
-        return 1; /* groups smaller than all GPUs, transport links: built flow by flow */
+        gcsim_platform_has_transport_links(t->platform) || gcsim_topology_rail_placed(t))
+        return 1; /* groups smaller than all GPUs, transport links, rail leaves: flow by flow */
     gcsim_closed_init(s, c, t);
     int rc = 0;
     if (t->gpus > 1) {

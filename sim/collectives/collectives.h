@@ -64,6 +64,16 @@ int gcsim_topology_nic_of(const gcsim_topology *t, int endpoint);
  * switch latencies per switch level crossed. Returns the number of links. */
 int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
                          double *latency_s);
+/* Fat tree: the leaf (0 .. leaves-1) of an endpoint's NIC; 0 on a star. Node placement:
+ * node / nodes_per_leaf; rail-optimized: (node / nodes_per_leaf) R + its NIC (topology.c). */
+int gcsim_topology_leaf_of(const gcsim_topology *t, int endpoint);
+/* Leaf l's uplink (dir 0) or downlink (dir 1) id. */
+int gcsim_topology_leaf_link(const gcsim_topology *t, int leaf, int dir);
+/* NIC ports under one leaf: nodes_per_leaf x R (node placement) or nodes_per_leaf (a rail
+ * leaf); its uplink carries that many NICs' rate / oversubscription. */
+int gcsim_topology_leaf_nics(const gcsim_topology *t);
+/* Whether the fat tree is rail-optimized (fabric.placement). */
+bool gcsim_topology_rail_placed(const gcsim_topology *t);
 /* Whether link l is a NIC link (either direction). */
 bool gcsim_topology_is_nic_link(const gcsim_topology *t, int l);
 /* The transport and PCIe-topology links that belong to node k (conn_base .. above): ids

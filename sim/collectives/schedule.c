@@ -6,6 +6,8 @@
  *   ring: one ring per NIC rail (R rings, each with 1/R of the data), ring r entering a
  *     node at the GPU after the last GPU of rail r and leaving from that GPU, so every NIC
  *     carries one ring each way; reduce-scatter (N-1 steps of 1/N) then all-gather;
+ *     on rail-optimized fat trees ring r enters and leaves every node on rail r, relaying
+ *     over NVLink to that rail where needed (NCCL's crossNic 0 and PXN, ring_rail.c);
  *   allgather: the same rings, N-1 steps each forwarding one worker's whole payload;
  *   halving-doubling: recursive halving then doubling over the largest power of two,
  *     the extra ranks folded into a partner first;
@@ -29,6 +31,7 @@
 
 #include "closed_form.h"
 #include "collectives.h"
+#include "ring_rail.h"
 #include "tree_cost.h"
 
 typedef struct {
@@ -273,13 +276,32 @@ static int ring_order_nodes(const gcsim_topology *t, int node0, int nodes, int r
 {
     int i = t->gpus_per_node, n = 0;
     int exit_local = rings > 1 ? (r + 1) * i / rings - 1 : i - 1;
-    for (int m = node0; m < node0 + nodes; m++)
+    bool railed = rings > 1 && gcsim_ring_rail_aligned(t);
+    for (int m = node0; m < node0 + nodes; m++) {
+        int got = railed ? gcsim_ring_rail_order_node(t, m, r, order + n) : -1;
+        if (got >= 0) { /* rail-optimized: in and out on rail r (ring_rail.c) */
+            n += got;
+            continue;
+        }
         for (int step = 1; step <= i; step++) {
             int g = m * i + (exit_local + step) % i;
             if (g < t->gpus)
                 order[n++] = g;
         }
+    }
     return n;
+}
+
+/* A ring's hop a -> b; a hop between nodes that a rail-optimized fabric's ring sends
+ * through the receiver's rail is relayed by the GPU on that rail (PXN, ring_rail.c): a ->
+ * relay and relay -> b in the same steps. */
+static int push_ring_hop(const gcsim_topology *t, flow_list *l, int a, int b, double share,
+                         double k0, int first, int last)
+{
+    int relay = gcsim_ring_pxn_relay(t, a, b);
+    if (relay < 0)
+        return push(l, a, b, share, k0, first, last);
+    return push(l, a, relay, share, k0, first, last) || push(l, relay, b, share, k0, first, last);
 }
 
 static int ring_order(const gcsim_topology *t, int r, int rings, int *order)
@@ -294,7 +316,8 @@ static int ring_flows(const gcsim_topology *t, int *order, double share_per_ring
     for (int r = 0; r < rings; r++) {
         int n = ring_order(t, r, rings, order);
         for (int p = 0; p < n; p++)
-            if (push(l, order[p], order[(p + 1) % n], share_per_ring / rings, k0, first, last))
+            if (push_ring_hop(t, l, order[p], order[(p + 1) % n], share_per_ring / rings, k0,
+                              first, last))
                 return -1;
     }
     return 0;
@@ -429,7 +452,8 @@ static int group_rings(const gcsim_topology *t, int g, double share, double k0, 
         for (int r = 0; r < rings; r++) {
             int cnt = ring_order_nodes(t, first / i, group_nodes, r, rings, order);
             for (int p = 0; p < cnt; p++)
-                if (push(l, order[p], order[(p + 1) % cnt], share / rings, k0, 0, steps - 1))
+                if (push_ring_hop(t, l, order[p], order[(p + 1) % cnt], share / rings, k0, 0,
+                                  steps - 1))
                     return -1;
         }
     }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "collectives.h"
+#include "ring_rail.h"
 
 /* Bytes per listed flow while a schedule is built and prepared: the flow (32 B), its copy
  * while sorted or merged, its route (44 B) and the per-endpoint lists the DES reads.
@@ -33,10 +34,12 @@ double gcsim_schedule_listed_flows(gcsim_collective c, const gcsim_topology *t, 
     double g = group > 0 ? group : n;
     if (n < 2)
         return 0;
+    /* rail-aligned rings: at most one PXN relay flow more per ring and node (ring_rail.c) */
+    double relays = gcsim_ring_rail_aligned(t) ? j : 0;
     switch (c) {
-    case COLLECTIVE_RING: return 2 * rails * n;
+    case COLLECTIVE_RING: return 2 * rails * (n + relays);
     case COLLECTIVE_ALLGATHER:
-    case COLLECTIVE_REDUCE_SCATTER: return (g <= i ? 1 : rails) * n;
+    case COLLECTIVE_REDUCE_SCATTER: return g <= i ? n : rails * (n + relays);
     case COLLECTIVE_HALVING_DOUBLING: return 2 * n + 2 * n * log2_ceil(n);
     case COLLECTIVE_TREE: return 2 * rails * n;
     case COLLECTIVE_DOUBLE_TREE: return 4 * rails * n;

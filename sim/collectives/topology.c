@@ -9,6 +9,9 @@
  *   NIC per node and rail, nic.bandwidth: GPU l of a node uses NIC l*R/i, as GPUs reach
  *     the NIC on their own PCIe switch on DGX-class nodes; the node's CPU uses NIC 0;
  *   fat tree: one uplink per leaf, nodes_per_leaf x R x nic.bandwidth / oversubscription;
+ *     rail-optimized (fabric.placement, rail_* below): R leaves per group of nodes_per_leaf
+ *     nodes, leaf g R + r holding NIC r of the group's nodes, uplink nodes_per_leaf x
+ *     nic.bandwidth / oversubscription;
  * and, only where the platform describes them (docs/formats.md, "Transports and PCIe
  * topology"), after those so that no other id moves:
  *   (NIC and leaf links of the socket transport carry TCP's payload per wire byte:
@@ -68,6 +71,8 @@ static int nic_link(const gcsim_topology *t, int node, int nic, int dir)
 
 static int leaf_link(const gcsim_topology *t, int leaf, int dir) { return leaf_base(t) + 2 * leaf + dir; }
 
+static int rail_leaves_per_group(const gcsim_topology *t);
+
 static int conn_link(const gcsim_topology *t, int gpu, int dir) { return t->conn_base + 2 * gpu + dir; }
 static int host_link(const gcsim_topology *t, int node) { return t->host_base + node; }
 static int proxy_link(const gcsim_topology *t, int gpu) { return t->proxy_base + gpu; }
@@ -109,6 +114,7 @@ int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gc
     t->nics_per_node = p->nic.per_node;
     bool tree = p->fabric.topology == FABRIC_FAT_TREE;
     t->leaves = tree ? (t->nodes + p->fabric.nodes_per_leaf - 1) / p->fabric.nodes_per_leaf : 0;
+    t->leaves *= rail_leaves_per_group(t);
     /* Link ids are ints; only all-pairs NVLink in very large nodes could pass that. */
     long long links = (pairwise(t) ? (long long)t->nodes * i * i : 2LL * t->nodes * i) +
                       2LL * t->nodes * i + 2LL * t->nodes * t->nics_per_node + 2LL * t->leaves;
@@ -161,7 +167,7 @@ double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l)
     if (l < leaf_base(t))
         return gcsim_platform_nic_payload_Bps(p);
     double oversub = p->fabric.oversubscription >= 1 ? p->fabric.oversubscription : 1;
-    return p->fabric.nodes_per_leaf * t->nics_per_node * gcsim_platform_nic_payload_Bps(p) / oversub;
+    return gcsim_topology_leaf_nics(t) * gcsim_platform_nic_payload_Bps(p) / oversub;
 }
 
 void gcsim_topology_free(gcsim_topology *t)
@@ -181,11 +187,6 @@ int gcsim_topology_nic_of(const gcsim_topology *t, int e)
     if (e >= t->gpus)
         return 0;
     return (e % t->gpus_per_node) * t->nics_per_node / t->gpus_per_node;
-}
-
-static int leaf_of(const gcsim_topology *t, int node)
-{
-    return t->leaves ? node / t->platform->fabric.nodes_per_leaf : 0;
 }
 
 int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
@@ -238,9 +239,10 @@ int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
             links[n++] = proxy_link(t, src);
     }
     links[n++] = nic_link(t, ns, gcsim_topology_nic_of(t, src), UP);
-    if (t->leaves && leaf_of(t, ns) != leaf_of(t, nd)) {
-        links[n++] = leaf_link(t, leaf_of(t, ns), UP);
-        links[n++] = leaf_link(t, leaf_of(t, nd), DOWN);
+    int ls = gcsim_topology_leaf_of(t, src), ld = gcsim_topology_leaf_of(t, dst);
+    if (t->leaves && ls != ld) {
+        links[n++] = leaf_link(t, ls, UP);
+        links[n++] = leaf_link(t, ld, DOWN);
         *latency_s += 2 * sw;
     }
     links[n++] = nic_link(t, nd, gcsim_topology_nic_of(t, dst), DOWN);
@@ -305,4 +307,47 @@ void gcsim_topology_link_name(const gcsim_topology *t, int l, char *buf, int len
     } else {
         snprintf(buf, (size_t)len, "leaf%d_%s", (l - leaf_base(t)) / 2, dir);
     }
+}
+
+/* ---- rail-optimized placement (fabric.placement; docs/formats.md, docs/des.md) ----
+ * A rail group is nodes_per_leaf consecutive nodes; its R rail leaves hold NIC r of each
+ * of its nodes (one port per node each), leaf g R + r. Same-rail traffic inside a group
+ * stays under its rail leaf; any other traffic between nodes (another rail: the CPU's NIC
+ * 0 to a GPU's rail, a ring hop from NIC r to NIC r + 1; or another group) climbs to the
+ * spine through both leaves' uplinks, as it does across leaves of a node-placed tree. No
+ * PXN: a GPU's traffic leaves on its own NIC (gcsim_topology_nic_of), not relayed over
+ * NVLink to the destination's rail. */
+
+static bool rail_placed(const gcsim_topology *t)
+{
+    return t->platform->fabric.topology == FABRIC_FAT_TREE &&
+           t->platform->fabric.placement == FABRIC_PLACEMENT_RAIL;
+}
+
+static int rail_leaves_per_group(const gcsim_topology *t)
+{
+    return rail_placed(t) ? t->nics_per_node : 1;
+}
+
+int gcsim_topology_leaf_nics(const gcsim_topology *t)
+{
+    return t->platform->fabric.nodes_per_leaf * (rail_placed(t) ? 1 : t->nics_per_node);
+}
+
+int gcsim_topology_leaf_of(const gcsim_topology *t, int e)
+{
+    if (!t->leaves)
+        return 0;
+    int group = gcsim_topology_node_of(t, e) / t->platform->fabric.nodes_per_leaf;
+    return rail_placed(t) ? group * t->nics_per_node + gcsim_topology_nic_of(t, e) : group;
+}
+
+int gcsim_topology_leaf_link(const gcsim_topology *t, int leaf, int dir)
+{
+    return leaf_link(t, leaf, dir);
+}
+
+bool gcsim_topology_rail_placed(const gcsim_topology *t)
+{
+    return rail_placed(t);
 }

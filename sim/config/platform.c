@@ -171,12 +171,13 @@ static int parse_nic(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
 static int parse_fabric(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
 {
     static const char *const keys[] = {"topology", "oversubscription", "nodes_per_leaf",
-                                       "switch_latency", NULL};
+                                       "switch_latency", "placement", NULL};
+    static const char *const placements[] = {"node", "rail-optimized", NULL};
     static const char *const topologies[] = {"star", "fat-tree", NULL};
     const cJSON *f = json_member(root, "fabric");
     if (!f)
         return gcsim_fail(ctx->err, "%s: $.fabric: missing required key", ctx->origin);
-    int topology = 0;
+    int topology = 0, placement = 0;
     long long per_leaf = 0;
     p->fabric.oversubscription = 1.0;
     p->fabric.switch_latency_s = 0.0;
@@ -188,12 +189,15 @@ static int parse_fabric(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
     if (p->fabric.topology == FABRIC_FAT_TREE) {
         if (json_number(f, "$.fabric", "oversubscription", false, 1.0, 1024.0,
                         &p->fabric.oversubscription, ctx) ||
-            json_integer(f, "$.fabric", "nodes_per_leaf", true, 1, 1 << 20, &per_leaf, ctx))
+            json_integer(f, "$.fabric", "nodes_per_leaf", true, 1, 1 << 20, &per_leaf, ctx) ||
+            json_choice(f, "$.fabric", "placement", false, placements, &placement, ctx))
             return -1;
         p->fabric.nodes_per_leaf = (int)per_leaf;
+        p->fabric.placement = (gcsim_fabric_placement)placement;
     } else {
         const char *bad = json_member(f, "oversubscription") ? "oversubscription"
                           : json_member(f, "nodes_per_leaf") ? "nodes_per_leaf"
+                          : json_member(f, "placement")      ? "placement"
                                                              : NULL;
         if (bad)
             return gcsim_fail(ctx->err, "%s: $.fabric.%s: only used with topology \"fat-tree\"",

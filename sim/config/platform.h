@@ -16,6 +16,10 @@
 typedef enum { INTRA_PCIE_SWITCH, INTRA_NVLINK, INTRA_NVSWITCH } gcsim_intra_kind;
 typedef enum { NIC_ETHERNET, NIC_INFINIBAND } gcsim_nic_kind;
 typedef enum { FABRIC_STAR, FABRIC_FAT_TREE } gcsim_fabric_topology;
+/* Where a fat tree's leaves attach a node's NICs (issue 41; docs/formats.md, "fabric"):
+ * all under the node's one leaf (node, the default), or NIC r of every node of a rail
+ * group under the group's rail leaf r (rail-optimized, as NVIDIA's DGX SuperPOD). */
+typedef enum { FABRIC_PLACEMENT_NODE, FABRIC_PLACEMENT_RAIL } gcsim_fabric_placement;
 /* What drives a NIC (platform_transport.c; docs/formats.md, "Transports"). TRANSPORT_NONE:
  * the key is absent, the NIC moves nic.bandwidth as an RDMA NIC with GPUDirect does (the
  * behaviour before transports existed). */
@@ -120,7 +124,10 @@ typedef struct {
     struct {
         gcsim_fabric_topology topology;
         double oversubscription;  /* fat tree: leaf downlink over uplink bandwidth, >= 1 */
-        int nodes_per_leaf;       /* fat tree: nodes under one leaf switch */
+        int nodes_per_leaf;       /* fat tree: nodes under one leaf switch; rail-optimized:
+                                     the nodes of one rail group, each of whose R rail
+                                     leaves has one port to each of them */
+        gcsim_fabric_placement placement; /* fat tree: node (default) or rail-optimized */
         double switch_latency_s;
     } fabric;
 

@@ -10,17 +10,11 @@
 #include "collectives.h"
 #include "des_fabric.h"
 
-/* A leaf's uplink (d 0) or downlink (d 1): the second link of a route from the leaf's
- * first node CPU to another leaf's, the second to last back (des_platform.c, leaf_link). */
+/* A leaf's uplink (d 0) or downlink (d 1), as the topology numbers them (a node's leaf, or
+ * a rail leaf of a rail-optimized tree). */
 static int leaf_link(const gcsim_topology *t, int l, int d)
 {
-    int links[GCSIM_ROUTE_MAX_LINKS];
-    double lat;
-    int per = t->platform->fabric.nodes_per_leaf;
-    int here = t->gpus + l * per, there = t->gpus + (l + 1 < t->leaves ? (l + 1) * per : 0);
-    int n = d == 0 ? gcsim_topology_route(t, here, there, links, &lat)
-                   : gcsim_topology_route(t, there, here, links, &lat);
-    return d == 0 ? links[1] : links[n - 2];
+    return gcsim_topology_leaf_link(t, l, d);
 }
 
 /* Node k's NIC r link, out (d 0) or in (d 1): the first NIC link of the rail's first GPU's

@@ -145,16 +145,11 @@ static int cpu_nic_link(const gcsim_topology *t, int k, int d)
     return links[n - 1];
 }
 
-/* A leaf's uplink (d 0) or downlink (d 1), from a route across leaves. */
+/* A leaf's uplink (d 0) or downlink (d 1), as the topology numbers them (a node's leaf,
+ * or a rail leaf of a rail-optimized tree). */
 static int leaf_link(const gcsim_topology *t, int l, int d)
 {
-    int links[GCSIM_ROUTE_MAX_LINKS];
-    double lat;
-    int per = t->platform->fabric.nodes_per_leaf;
-    int here = t->gpus + l * per, there = t->gpus + (l + 1 < t->leaves ? (l + 1) * per : 0);
-    int n = d == 0 ? gcsim_topology_route(t, here, there, links, &lat)
-                   : gcsim_topology_route(t, there, here, links, &lat);
-    return d == 0 ? links[1] : links[n - 2];
+    return gcsim_topology_leaf_link(t, l, d);
 }
 
 static bool rail_present(const gcsim_topology *t, int k, int r)
@@ -165,7 +160,7 @@ static bool rail_present(const gcsim_topology *t, int k, int r)
 /* A route being put together: link names in the order a message crosses them. */
 #define PATH_MAX_LINKS (2 * GCSIM_ROUTE_MAX_LINKS + 2)
 typedef struct {
-    char names[PATH_MAX_LINKS][32];
+    char names[PATH_MAX_LINKS][64];
     const char *list[PATH_MAX_LINKS];
     int n;
 } path;
@@ -390,10 +385,369 @@ static void node_zone(writer *w, int k, bool exit)
     sk->zone_close(sk->ctx);
 }
 
-/* Items of a grouping level: nodes, or leaves of a fat tree (each a group of its nodes). */
-typedef enum { ITEM_NODE, ITEM_LEAF } item_kind;
+/* Items of a grouping level: nodes, or leaves of a fat tree (each a group of its nodes), or
+ * rail groups of a rail-optimized one (below). */
+typedef enum { ITEM_NODE, ITEM_LEAF, ITEM_RAIL_GROUP } item_kind;
 
 static void group_zone(writer *w, item_kind kind, int lo, int hi, const char *id, bool exit);
+
+/* ---- rail-optimized fat tree (fabric.placement "rail-optimized"; topology.c) ----
+ * The route between two nodes depends on both endpoints' rails, which a zone route between
+ * two node zones cannot see (one route, one pair of gateways per pair of zones). So each
+ * rail group "su<g>" holds, per node k, one zone per present rail "n<k>r<r>" (the GPUs on
+ * NIC r) and one for the CPU "cz<k>" (NIC 0), and lists the route between every two of
+ * them (Full), each through the gateways ("<zone>_<v|b|x|y>") the pair needs:
+ *   same node, two rails:    _v: port up, "fab<k>", port down;
+ *   same node, GPU and CPU:  _b: PCIe up, "bus<k>"; "cpu<k>", "bus<k>", PCIe down;
+ *   two nodes, same rail:    _x: PCIe, NIC r up; a helper; NIC r down, PCIe;
+ *   two nodes, two rails:    _x and the two rail leaves' uplink and downlink (ECMP: _y,
+ *                            whose routes add the endpoint's hashed spine link, and a helper);
+ *   out of the group:        its rail leaf's uplink (ECMP: _y and a helper), in: its downlink.
+ * Groups are joined as leaves are (group_zone, helpers only). This costs R + 1 zones per node
+ * (node placement: 1) and (nodes_per_leaf (R + 1))^2 routes per group: slower to build.
+ * Transport and PCIe-topology links (staging without P2P included) are refused here
+ * (rail_describe): their routes inside a node cross links this layout does not place. */
+
+/* A member of a rail group: a rail's GPUs of a node, or its CPU (rail -1). */
+typedef struct {
+    int node, rail;
+} rail_member;
+
+static void rail_zone_name(const rail_member *m, char *buf, size_t len)
+{
+    if (m->rail < 0)
+        snprintf(buf, len, "cz%d", m->node);
+    else
+        snprintf(buf, len, "n%dr%d", m->node, m->rail);
+}
+
+static void rail_gw_name(const rail_member *m, char tag, char *buf, size_t len)
+{
+    char z[32];
+    rail_zone_name(m, z, sizeof z);
+    snprintf(buf, len, "%s_%c", z, tag);
+}
+
+static void path_zone_route(const writer *w, const char *src, const char *dst, const char *gs,
+                            const char *gd, const path *q)
+{
+    w->sink->route(w->sink->ctx, true, src, dst, gs, gd, q->list, q->n);
+}
+
+static void rail_spine(const writer *w, path *q, int leaf, int endpoint, int d)
+{
+    char spine[32];
+    spine_name(spine, sizeof spine, leaf, d, des_fabric_spine(w->seed, endpoint, d, w->spines));
+    path_name(q, spine);
+}
+
+/* Zone n<k>r<r>: the GPUs of node k on NIC r, their links, routes and gateways. */
+static void rail_gpu_zone(writer *w, int k, int r)
+{
+    const des_platform_sink *sk = w->sink;
+    const gcsim_topology *t = w->t;
+    const gcsim_platform *p = t->platform;
+    int i = t->gpus_per_node, R = t->nics_per_node, per_rail = i / R;
+    int end = k * i + i < t->gpus ? k * i + i : t->gpus;
+    int first = k * i + r * per_rail, last = first + per_rail < end ? first + per_rail : end;
+    int cpu = t->gpus + k;
+    bool exit = t->nodes > 1;
+    rail_member m = {k, r};
+    char name[32], v[48], b[48], x[48], y[48], a[32], h[32];
+    rail_zone_name(&m, name, sizeof name);
+    rail_gw_name(&m, 'v', v, sizeof v);
+    rail_gw_name(&m, 'b', b, sizeof b);
+    rail_gw_name(&m, 'x', x, sizeof x);
+    rail_gw_name(&m, 'y', y, sizeof y);
+    sk->zone_open(sk->ctx, name);
+    for (int g = first; g < last; g++) {
+        snprintf(a, sizeof a, "g%d", g);
+        sk->host(sk->ctx, a, p->gpu.speed_flops);
+    }
+    if (R > 1)
+        sk->router(sk->ctx, v);
+    if (w->cpus)
+        sk->router(sk->ctx, b);
+    if (exit)
+        sk->router(sk->ctx, x);
+    if (exit && w->spines)
+        sk->router(sk->ctx, y);
+    for (int g = first; g < last; g++) {
+        int links[GCSIM_ROUTE_MAX_LINKS];
+        double lat;
+        char id[32];
+        int n = gcsim_topology_route(t, g, cpu, links, &lat);
+        for (int d = 0; d < 2 && n == 1; d++) {
+            snprintf(id, sizeof id, "L%d", links[0] + d);
+            link_line(w, id, gcsim_topology_capacity_Bps(t, links[0] + d), link_latency_s(t, links[0] + d));
+        }
+        for (int hh = first; hh < last && p->intra.kind == INTRA_NVLINK; hh++) {
+            if (hh == g)
+                continue;
+            gcsim_topology_route(t, g, hh, links, &lat);
+            snprintf(id, sizeof id, "L%d", links[0]);
+            link_line(w, id, gcsim_topology_capacity_Bps(t, links[0]), link_latency_s(t, links[0]));
+        }
+        if (p->intra.kind != INTRA_NVLINK)
+            for (int d = 0; d < 2; d++) {
+                snprintf(id, sizeof id, "L%d", 2 * g + d);
+                link_line(w, id, gcsim_topology_capacity_Bps(t, 2 * g + d), link_latency_s(t, 2 * g + d));
+            }
+    }
+    for (int d = 0; d < 2 && exit; d++) {
+        int l = nic_link(t, k, r, d);
+        snprintf(h, sizeof h, "L%d", l);
+        link_line(w, h, des_fabric_capacity_Bps(t, l, true), link_latency_s(t, l));
+    }
+    int leaf = gcsim_topology_leaf_of(t, first);
+    for (int g = first; g < last; g++) {
+        snprintf(a, sizeof a, "g%d", g);
+        for (int hh = first; hh < last; hh++) {
+            if (hh == g)
+                continue;
+            char bb[32];
+            snprintf(bb, sizeof bb, "g%d", hh);
+            path q = {.n = 0};
+            path_topology(&q, t, g, hh);
+            path_route(w, a, bb, &q);
+        }
+        if (R > 1) {
+            path up = {.n = 0}, down = {.n = 0};
+            path_id(&up, 2 * g);
+            path_route(w, a, v, &up);
+            path_id(&down, 2 * g + 1);
+            path_route(w, v, a, &down);
+        }
+        if (w->cpus) {
+            path up = {.n = 0}, down = {.n = 0};
+            path_topology(&up, t, g, cpu);
+            path_route(w, a, b, &up);
+            path_topology(&down, t, cpu, g);
+            path_route(w, b, a, &down);
+        }
+        if (exit) {
+            path out = {.n = 0}, in = {.n = 0};
+            path_exit(&out, &in, t, g, cpu);
+            path_route(w, a, x, &out);
+            path_route(w, x, a, &in);
+            if (w->spines) {
+                path down = {.n = 0};
+                rail_spine(w, &out, leaf, g, 0);
+                path_route(w, a, y, &out);
+                rail_spine(w, &down, leaf, g, 1);
+                for (int z = 0; z < in.n; z++)
+                    path_name(&down, in.names[z]);
+                path_route(w, y, a, &down);
+            }
+        }
+    }
+    sk->zone_close(sk->ctx);
+}
+
+/* Zone cz<k>: node k's CPU (NIC 0). */
+static void rail_cpu_zone(writer *w, int k)
+{
+    const des_platform_sink *sk = w->sink;
+    const gcsim_topology *t = w->t;
+    bool exit = t->nodes > 1;
+    int cpu = t->gpus + k;
+    rail_member m = {k, -1};
+    char name[32], b[48], x[48], y[48], c[32], cpul[32], cin[32];
+    rail_zone_name(&m, name, sizeof name);
+    rail_gw_name(&m, 'b', b, sizeof b);
+    rail_gw_name(&m, 'x', x, sizeof x);
+    rail_gw_name(&m, 'y', y, sizeof y);
+    snprintf(c, sizeof c, "c%d", k);
+    snprintf(cpul, sizeof cpul, "cpu%d", k);
+    snprintf(cin, sizeof cin, "cin%d", k);
+    sk->zone_open(sk->ctx, name);
+    sk->host(sk->ctx, c, t->platform->gpu.speed_flops);
+    sk->router(sk->ctx, b);
+    if (exit)
+        sk->router(sk->ctx, x);
+    if (exit && w->spines)
+        sk->router(sk->ctx, y);
+    path q = {.n = 0};
+    path_name(&q, cpul);
+    path_route(w, c, b, &q);
+    q.n = 0;
+    path_name(&q, cin);
+    path_route(w, b, c, &q);
+    if (exit) {
+        int leaf = gcsim_topology_leaf_of(t, cpu);
+        path out = {.n = 0}, in = {.n = 0};
+        path_name(&out, cpul);
+        path_id(&out, cpu_nic_link(t, k, 0));
+        path_route(w, c, x, &out);
+        path_id(&in, cpu_nic_link(t, k, 1));
+        path_route(w, x, c, &in);
+        if (w->spines) {
+            path down = {.n = 0};
+            rail_spine(w, &out, leaf, cpu, 0);
+            path_route(w, c, y, &out);
+            rail_spine(w, &down, leaf, cpu, 1);
+            path_id(&down, cpu_nic_link(t, k, 1));
+            path_route(w, y, c, &down);
+        }
+    }
+    sk->zone_close(sk->ctx);
+}
+
+/* Rail group x (nodes [x npl, (x + 1) npl)): its members' zones and every route between them
+ * (see above); exit: the gateway "<id>x_r" to the other groups. */
+static void rail_group_zone(writer *w, int x, const char *id, bool exit)
+{
+    const des_platform_sink *sk = w->sink;
+    const gcsim_topology *t = w->t;
+    const gcsim_platform *p = t->platform;
+    int R = t->nics_per_node, npl = p->fabric.nodes_per_leaf;
+    int lo = x * npl, hi = lo + npl < t->nodes ? lo + npl : t->nodes;
+    char name[48];
+    sk->zone_open(sk->ctx, id);
+    /* the group's rail leaves' uplinks and downlinks (ECMP: their spine links) */
+    for (int r = 0; r < R && t->leaves > 1; r++)
+        for (int d = 0; d < 2; d++) {
+            int leaf = x * R + r, ll = leaf_link(t, leaf, d);
+            if (!w->spines) {
+                snprintf(name, sizeof name, "L%d", ll);
+                link_line(w, name, des_fabric_capacity_Bps(t, ll, false), link_latency_s(t, ll));
+                continue;
+            }
+            double bw = des_fabric_capacity_Bps(t, ll, false) / w->spines;
+            for (int sp = 0; sp < w->spines; sp++) {
+                spine_name(name, sizeof name, leaf, d, sp);
+                link_line(w, name, bw, link_latency_s(t, ll));
+            }
+        }
+    /* the nodes' helpers: NVSwitch fabric between rails, host bus, CPU */
+    for (int k = lo; k < hi; k++) {
+        snprintf(name, sizeof name, "fab%d", k);
+        if (R > 1)
+            helper_line(w, name, FABRIC_LATENCY_S);
+        if (!w->cpus)
+            continue;
+        snprintf(name, sizeof name, "bus%d", k);
+        helper_line(w, name, p->intra.latency_s);
+        snprintf(name, sizeof name, "cpu%d", k);
+        helper_line(w, name, 0);
+        snprintf(name, sizeof name, "cin%d", k);
+        helper_line(w, name, 0);
+    }
+    int cap = (hi - lo) * (R + 1), n = 0;
+    rail_member *m = malloc(sizeof *m * (size_t)(cap > 0 ? cap : 1));
+    if (!m) {
+        w->out_of_memory = true;
+        sk->zone_close(sk->ctx);
+        return;
+    }
+    for (int k = lo; k < hi; k++) {
+        for (int r = 0; r < R && rail_present(t, k, r); r++) {
+            rail_gpu_zone(w, k, r);
+            m[n++] = (rail_member){k, r};
+        }
+        if (w->cpus) {
+            rail_cpu_zone(w, k);
+            m[n++] = (rail_member){k, -1};
+        }
+    }
+    char xz[56], xr[64], hx[64];
+    snprintf(xz, sizeof xz, "%sx", id);
+    snprintf(xr, sizeof xr, "%sx_r", id);
+    snprintf(hx, sizeof hx, "%s_hx", id);
+    if (exit) {
+        sk->zone_open(sk->ctx, xz);
+        sk->router(sk->ctx, xr);
+        sk->zone_close(sk->ctx);
+        helper_line(w, hx, 0);
+    }
+    bool between = t->nodes > 1;
+    for (int c = 0; c < n && between; c++) {
+        snprintf(name, sizeof name, "%s_h%d", id, c);
+        helper_line(w, name, 0);
+    }
+    for (int c = 0; c < n; c++) {
+        char za[32], zb[32], ga[48], gb[48], hc[64];
+        rail_zone_name(&m[c], za, sizeof za);
+        snprintf(hc, sizeof hc, "%s_h%d", id, c);
+        int ra = m[c].rail < 0 ? 0 : m[c].rail, la = x * R + ra;
+        for (int e = 0; e < n; e++) {
+            if (e == c)
+                continue;
+            rail_zone_name(&m[e], zb, sizeof zb);
+            int rb = m[e].rail < 0 ? 0 : m[e].rail, lb = x * R + rb;
+            path q = {.n = 0};
+            char tag;
+            if (m[c].node == m[e].node && m[c].rail >= 0 && m[e].rail >= 0) {
+                tag = 'v';
+                snprintf(name, sizeof name, "fab%d", m[c].node);
+                path_name(&q, name);
+            } else if (m[c].node == m[e].node) {
+                tag = 'b';
+                snprintf(name, sizeof name, "bus%d", m[c].node);
+                path_name(&q, name);
+            } else if (ra == rb || w->spines) {
+                tag = ra == rb ? 'x' : 'y';
+                path_name(&q, hc);
+            } else {
+                tag = 'x';
+                path_id(&q, leaf_link(t, la, 0));
+                path_id(&q, leaf_link(t, lb, 1));
+            }
+            rail_gw_name(&m[c], tag, ga, sizeof ga);
+            rail_gw_name(&m[e], tag, gb, sizeof gb);
+            path_zone_route(w, za, zb, ga, gb, &q);
+        }
+        if (!exit)
+            continue;
+        rail_gw_name(&m[c], w->spines ? 'y' : 'x', ga, sizeof ga);
+        path out = {.n = 0}, in = {.n = 0};
+        if (w->spines) {
+            path_name(&out, hc);
+            path_name(&in, hx);
+        } else {
+            path_id(&out, leaf_link(t, la, 0));
+            path_id(&in, leaf_link(t, la, 1));
+        }
+        path_zone_route(w, za, xz, ga, xr, &out);
+        path_zone_route(w, xz, za, xr, ga, &in);
+    }
+    free(m);
+    sk->zone_close(sk->ctx);
+}
+
+/* The whole platform of a rail-optimized tree: one rail group as the root, or the groups
+ * joined as group_zone joins leaves. */
+static int rail_describe(writer *w, gcsim_error *err)
+{
+    const gcsim_topology *t = w->t;
+    const gcsim_platform *p = t->platform;
+    if (gcsim_platform_has_transport_links(p))
+        return gcsim_fail(err, "%s: $.fabric.placement: a rail-optimized fat tree with transport "
+                               "or PCIe-topology links (connections, host memory, sockets, proxy "
+                               "threads) is not supported by the DES (the analytic engine costs it)",
+                          p->source_path);
+    if (t->leaves > 1 && p->ecmp.spines > 0) {
+        double up = gcsim_topology_capacity_Bps(t, leaf_link(t, 0, 0));
+        double nic = gcsim_topology_capacity_Bps(t, nic_link(t, 0, 0, 0));
+        int ports = (int)floor(up / nic * (1 + 1e-9));
+        if (p->ecmp.spines > ports)
+            return gcsim_fail(err, "%s: --ecmp-spines %d: a rail leaf has %d uplink ports of one "
+                                   "NIC's rate (nodes_per_leaf / oversubscription): at most that "
+                                   "many spines",
+                              p->source_path, p->ecmp.spines, ports);
+        w->spines = p->ecmp.spines;
+        w->seed = p->ecmp.seed;
+    }
+    int groups = t->leaves / t->nics_per_node;
+    if (groups <= 1)
+        rail_group_zone(w, 0, "fabric", false);
+    else
+        group_zone(w, ITEM_RAIL_GROUP, 0, groups, "fabric", false);
+    if (w->out_of_memory)
+        return gcsim_fail(err, "%s: out of memory while describing the SimGrid platform",
+                          p->source_path);
+    return 0;
+}
 
 static void item_names(const gcsim_topology *t, item_kind kind, int x, char *zone, char *gw)
 {
@@ -401,6 +755,9 @@ static void item_names(const gcsim_topology *t, item_kind kind, int x, char *zon
     if (kind == ITEM_NODE) {
         snprintf(zone, 32, "n%d", x);
         snprintf(gw, 40, "n%dx_r", x);
+    } else if (kind == ITEM_RAIL_GROUP) {
+        snprintf(zone, 32, "su%d", x);
+        snprintf(gw, 40, "su%dx_r", x);
     } else {
         snprintf(zone, 32, "leaf%d", x);
         snprintf(gw, 40, "leaf%dx_r", x);
@@ -412,6 +769,12 @@ static void item_zone(writer *w, item_kind kind, int x)
     const gcsim_topology *t = w->t;
     if (kind == ITEM_NODE) {
         node_zone(w, x, t->nodes > 1);
+        return;
+    }
+    if (kind == ITEM_RAIL_GROUP) {
+        char su[32];
+        snprintf(su, sizeof su, "su%d", x);
+        rail_group_zone(w, x, su, true);
         return;
     }
     int per = t->platform->fabric.nodes_per_leaf, lo = x * per, hi = lo + per;
@@ -546,6 +909,8 @@ int des_platform_describe(const gcsim_topology *t, bool with_cpus, const des_pla
                                "not supported by the DES (use nvswitch, or one NIC per node)",
                           p->source_path);
     writer w = {sink, t, with_cpus, false, 0, 0, -1};
+    if (gcsim_topology_rail_placed(t))
+        return rail_describe(&w, err);
     if (t->leaves > 1 && p->ecmp.spines > 0) {
         /* the spine gateways are the nodes' own, in their leaf's zone (node_zone) */
         if (p->fabric.nodes_per_leaf > GROUP_FANOUT)

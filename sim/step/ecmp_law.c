@@ -65,9 +65,11 @@ double gcsim_ecmp_expected_max_load(int balls, int bins)
     return e;
 }
 
+/* The leaf of e's NIC: its node's leaf, or its rail's leaf in its group (rail-optimized),
+ * so that a flow between rails of one group climbs to the spines as the topology routes it. */
 static int leaf_of_endpoint(const gcsim_topology *t, int e)
 {
-    return gcsim_topology_node_of(t, e) / t->platform->fabric.nodes_per_leaf;
+    return gcsim_topology_leaf_of(t, e);
 }
 
 int gcsim_ecmp_leaf_counts(const gcsim_schedule *s, const gcsim_topology *t, int *counts)
@@ -163,13 +165,14 @@ int gcsim_ecmp_law(const gcsim_platform *p, const gcsim_schedule *s, const gcsim
     }
     /* as the DES: a spine link is at least one uplink port of one NIC's rate */
     double over0 = p->fabric.oversubscription >= 1 ? p->fabric.oversubscription : 1;
-    int ports = (int)floor(p->fabric.nodes_per_leaf * t->nics_per_node / over0 * (1 + 1e-9));
+    int ports = (int)floor(gcsim_topology_leaf_nics(t) / over0 * (1 + 1e-9));
     if (S > ports) {
         free(one);
-        return gcsim_fail(err, "%s: --ecmp-spines %d: a leaf has %d uplink ports of one NIC's "
-                               "rate (nodes_per_leaf x NICs / oversubscription): at most that "
+        return gcsim_fail(err, "%s: --ecmp-spines %d: a %sleaf has %d uplink ports of one NIC's "
+                               "rate (nodes_per_leaf%s / oversubscription): at most that "
                                "many spines",
-                          p->source_path, S, ports);
+                          p->source_path, S, gcsim_topology_rail_placed(t) ? "rail " : "", ports,
+                          gcsim_topology_rail_placed(t) ? "" : " x NICs");
     }
     int links = 2 * t->leaves;
     int *counts = calloc((size_t)links, sizeof *counts);
