@@ -334,6 +334,7 @@ void gcsim_topology_link_name(const gcsim_topology *t, int l, char *buf, int len
         snprintf(buf, (size_t)len, "n%d_pcisw%d_%s", x / t->switches, x % t->switches,
                  (l - t->switch_base) % 2 == UP ? "up" : "down");
     } else if (t->proxy_base >= 0 && l >= t->proxy_base) {
+        snprintf(buf, (size_t)len, "g%d_proxy", l - t->proxy_base);
     } else if (t->socket_base >= 0 && l >= t->socket_base) {
         int x = l - t->socket_base, S = t->sockets;
         snprintf(buf, (size_t)len, "n%d_upi%d_%d", x / (S * S), x % (S * S) / S, x % S);
