@@ -48,6 +48,8 @@ typedef struct {
     int socket_base;     /* per node, sockets x sockets directed socket links */
     int proxy_base;      /* per GPU, its proxy thread's socket I/O (both directions) */
     int sockets;         /* CPU sockets of a node (>= 1) */
+    int switch_base;     /* per node and PCIe switch, its uplink up and down (-1: none) */
+    int switches;        /* PCIe switches per node with a shared uplink (0: none) */
 } gcsim_topology;
 
 int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gcsim_error *err);

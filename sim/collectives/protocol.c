@@ -153,6 +153,7 @@ void gcsim_protocol_platform(const gcsim_platform *in, gcsim_op op, int algo, in
         out->nic.proxy_Bps *= bw;
         out->intra.host_memory_Bps *= bw;
         out->intra.socket_link_Bps *= bw;
+        out->intra.switch_uplink_Bps *= bw;
     }
     /* NVLS-tree across nodes moves a node's data through the switch, not a chain: the
      * double tree that stands for it runs its chains at the rate that gives the switch's

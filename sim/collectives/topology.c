@@ -26,6 +26,10 @@
  *   proxy thread per GPU, one link for both directions (tcp without helper threads:
  *     nic.proxy_Bps, platform_transport.c): the GPU's proxy thread moves the bytes of all
  *     its sockets, so its traffic to and from other nodes shares one core.
+ *   PCIe switch uplinks per node, up and down (pcie.gpus_per_switch, switch_uplink): the
+ *     GPUs behind one switch reach their root complex through it, so a copy staged through
+ *     host memory climbs it and comes back down it, and a peer copy between two switches
+ *     crosses both (pcie_switch_hops below).
  * Links of a kind share one capacity (gcsim_topology_capacity_Bps): nothing is kept per link.
  * Latencies are end to end, as measured: intra_node.latency inside a node; between nodes
  * nic.latency plus two switch latencies per switch level (leaf, and core across leaves).
@@ -84,6 +88,31 @@ static int socket_link(const gcsim_topology *t, int node, int a, int b)
 {
     return t->socket_base + (node * t->sockets + a) * t->sockets + b;
 }
+/* PCIe switches with a shared uplink (intra_node.pcie.gpus_per_switch): switch of a GPU
+ * within its node, and its uplink link, up (into the root complex) or down. */
+static int switch_of(const gcsim_topology *t, int gpu)
+{
+    return gpu % t->gpus_per_node / t->platform->intra.gpus_per_switch;
+}
+static int uplink_link(const gcsim_topology *t, int node, int sw, int dir)
+{
+    return t->switch_base + 2 * (node * t->switches + sw) + dir;
+}
+/* Appends to links[n..] the uplinks a copy from GPU src to dst of node `node` crosses
+ * before (`leg` UP: out of src's switch) or after (DOWN: into dst's switch) the root
+ * complex: a copy staged through host memory always leaves its switch and comes back, a
+ * peer copy only when the two GPUs sit behind different switches. Returns the new n. */
+static int pcie_switch_hops(const gcsim_topology *t, int node, int src, int dst, bool staged,
+                            int leg, int *links, int n)
+{
+    if (t->switch_base < 0)
+        return n;
+    int a = switch_of(t, src), b = switch_of(t, dst);
+    if (!staged && a == b)
+        return n;
+    links[n++] = uplink_link(t, node, leg == UP ? a : b, leg);
+    return n;
+}
 /* Copies between a node's GPUs go through host memory (no P2P). */
 static bool staged_intra(const gcsim_topology *t) { return t->platform->intra.p2p_off; }
 /* The NIC reaches GPU memory through host memory (a transport without GPUDirect). */
@@ -140,6 +169,13 @@ int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gc
         t->proxy_base = (int)links;
         links += gpus;
     }
+    t->switch_base = -1;
+    t->switches = p->intra.kind == INTRA_PCIE_SWITCH && p->intra.gpus_per_switch > 0
+                      ? i / p->intra.gpus_per_switch : 0;
+    if (t->switches > 0 && links <= INT_MAX) {
+        t->switch_base = (int)links;
+        links += 2LL * t->nodes * t->switches;
+    }
     if (links > INT_MAX)
         return gcsim_fail(err, "%s: %d GPUs in nodes of %d have %lld links, more than the %d "
                                "gcsim numbers", p->source_path, gpus, i, links, INT_MAX);
@@ -152,6 +188,8 @@ int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gc
 double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l)
 {
     const gcsim_platform *p = t->platform;
+    if (t->switch_base >= 0 && l >= t->switch_base)
+        return p->intra.switch_uplink_Bps;
     if (t->proxy_base >= 0 && l >= t->proxy_base)
         return p->nic.proxy_Bps;
     if (t->socket_base >= 0 && l >= t->socket_base)
@@ -206,20 +244,26 @@ int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
                 links[n++] = pair_link(t, src, dst);
             } else if (staged_intra(t)) { /* into host memory and out of it */
                 links[n++] = pcie_link(t, src, UP);
+                n = pcie_switch_hops(t, ns, src, dst, true, UP, links, n);
                 if (t->host_base >= 0)
                     links[n++] = host_link(t, ns);
                 if (a != b)
                     links[n++] = socket_link(t, ns, a, b);
+                n = pcie_switch_hops(t, ns, src, dst, true, DOWN, links, n);
                 links[n++] = pcie_link(t, dst, DOWN);
             } else {
                 links[n++] = port_link(src, UP);
+                n = pcie_switch_hops(t, ns, src, dst, false, UP, links, n);
                 if (a != b) /* peer to peer through both root complexes */
                     links[n++] = socket_link(t, ns, a, b);
+                n = pcie_switch_hops(t, ns, src, dst, false, DOWN, links, n);
                 links[n++] = port_link(dst, DOWN);
             }
-        } else if (src_gpu) {
+        } else if (src_gpu) { /* to host memory, through its switch's uplink */
             links[n++] = pcie_link(t, src, UP);
+            n = pcie_switch_hops(t, ns, src, src, true, UP, links, n);
         } else if (dst_gpu) {
+            n = pcie_switch_hops(t, ns, dst, dst, true, DOWN, links, n);
             links[n++] = pcie_link(t, dst, DOWN);
         }
         return n;
@@ -277,6 +321,9 @@ int gcsim_topology_node_extra_links(const gcsim_topology *t, int k, int *ids, in
                 ids[n++] = socket_link(t, k, a, b);
     for (int g = first; g < last && t->proxy_base >= 0 && n < max; g++)
         ids[n++] = proxy_link(t, g);
+    for (int sw = 0; sw < t->switches && t->switch_base >= 0; sw++)
+        for (int d = 0; d < 2 && n < max; d++)
+            ids[n++] = uplink_link(t, k, sw, d);
     return n;
 }
 
@@ -284,7 +331,11 @@ void gcsim_topology_link_name(const gcsim_topology *t, int l, char *buf, int len
 {
     const char *dir = l % 2 == UP ? "up" : "down";
     int i = t->gpus_per_node;
-    if (t->proxy_base >= 0 && l >= t->proxy_base) {
+    if (t->switch_base >= 0 && l >= t->switch_base) {
+        int x = (l - t->switch_base) / 2;
+        snprintf(buf, (size_t)len, "n%d_pcisw%d_%s", x / t->switches, x % t->switches,
+                 (l - t->switch_base) % 2 == UP ? "up" : "down");
+    } else if (t->proxy_base >= 0 && l >= t->proxy_base) {
         snprintf(buf, (size_t)len, "g%d_proxy", l - t->proxy_base);
     } else if (t->socket_base >= 0 && l >= t->socket_base) {
         int x = l - t->socket_base, S = t->sockets;

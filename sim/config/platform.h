@@ -88,6 +88,11 @@ typedef struct {
                                         that a zeroed platform is the flat node of before) */
         double host_memory_Bps;      /* a node's host memory bandwidth for staged copies (its
                                         GPUs share it); 0: not a limit */
+        int gpus_per_switch;         /* "gpus_per_switch": GPUs behind one PCIe switch, which
+                                        reaches its root complex through one uplink; 0: each
+                                        GPU on its own root port (no shared uplink) */
+        double switch_uplink_Bps;    /* "switch_uplink": that uplink, one direction (0 with
+                                        gpus_per_switch 0) */
     } intra;
 
     struct {

@@ -229,14 +229,41 @@ double gcsim_platform_nic_payload_Bps(const gcsim_platform *p)
     return p->nic.flow_balance * p->nic.bandwidth_Bps * ((mtu - 52) / (mtu + 38));
 }
 
+/* PCIe switches under a root complex: GPUs behind one switch share its uplink (issue 42,
+ * "PCIe topology"). Each switch holds GPUs of one socket only, so gpus_per_switch divides
+ * a socket's share. */
+static int parse_pcie_switches(const cJSON *pc, const char *path, gcsim_platform *p,
+                               json_ctx *ctx)
+{
+    long long per = 0;
+    if (json_integer(pc, path, "gpus_per_switch", false, 1, 256, &per, ctx))
+        return -1;
+    if (per == 0) {
+        if (json_member(pc, "switch_uplink"))
+            return gcsim_fail(ctx->err, "%s: %s.switch_uplink: only used with gpus_per_switch",
+                              ctx->origin, path);
+        return 0;
+    }
+    int per_socket = p->gpus_per_node / p->intra.sockets;
+    if (per_socket % per != 0)
+        return gcsim_fail(ctx->err, "%s: %s.gpus_per_switch: %lld GPUs per switch do not "
+                                    "divide the %d GPUs of a socket",
+                          ctx->origin, path, per, per_socket);
+    p->intra.gpus_per_switch = (int)per;
+    return json_rate_Bps(pc, path, "switch_uplink", true, &p->intra.switch_uplink_Bps, ctx);
+}
+
 int gcsim_platform_parse_pcie(const cJSON *in, gcsim_platform *p, json_ctx *ctx)
 {
-    static const char *const keys[] = {"sockets", "socket_link", "p2p", NULL};
+    static const char *const keys[] = {"sockets", "socket_link", "p2p", "gpus_per_switch",
+                                       "switch_uplink", NULL};
     const char *path = "$.intra_node.pcie";
     p->intra.sockets = 1;
     p->intra.socket_link_Bps = 0;
     p->intra.p2p_off = false;
     p->intra.host_memory_Bps = 0;
+    p->intra.gpus_per_switch = 0;
+    p->intra.switch_uplink_Bps = 0;
     if (json_rate_Bps(in, "$.intra_node", "host_memory_bandwidth", false,
                       &p->intra.host_memory_Bps, ctx))
         return -1;
@@ -263,7 +290,7 @@ int gcsim_platform_parse_pcie(const cJSON *in, gcsim_platform *p, json_ctx *ctx)
     if (p->gpus_per_node % p->intra.sockets != 0)
         return gcsim_fail(ctx->err, "%s: %s.sockets: %d sockets cannot hold %d GPUs evenly",
                           ctx->origin, path, p->intra.sockets, p->gpus_per_node);
-    return 0;
+    return parse_pcie_switches(pc, path, p, ctx);
 }
 
 bool gcsim_platform_host_staging(const gcsim_platform *p)
@@ -275,5 +302,6 @@ bool gcsim_platform_host_staging(const gcsim_platform *p)
 bool gcsim_platform_has_transport_links(const gcsim_platform *p)
 {
     return p->nic.connection_Bps > 0 || p->nic.message_overhead_s > 0 ||
-           gcsim_platform_host_staging(p) || p->intra.sockets > 1 || p->intra.p2p_off;
+           gcsim_platform_host_staging(p) || p->intra.sockets > 1 || p->intra.p2p_off ||
+           p->intra.gpus_per_switch > 0;
 }

@@ -55,7 +55,7 @@ static double link_latency_s(const gcsim_topology *t, int id)
     if (strstr(name, "_nvl"))
         return p->intra.latency_s;
     if (strstr(name, "_pcie_") || strstr(name, "_conn_") || strstr(name, "_hostmem") ||
-        strstr(name, "_upi") || strstr(name, "_proxy"))
+        strstr(name, "_upi") || strstr(name, "_proxy") || strstr(name, "_pcisw"))
         return 0; /* transports and PCIe topology: the route's latency is the NICs' */
     if (strstr(name, "_nic"))
         return p->nic.latency_s / 2 + p->fabric.switch_latency_s +
@@ -267,7 +267,8 @@ static void node_zone(writer *w, int k, bool exit)
         double lat;
         char id[32];
         n = gcsim_topology_route(t, g, cpu, links, &lat);
-        for (int d = 0; d < 2 && n == 1; d++) {
+        for (int d = 0; d < 2 && n >= 1; d++) { /* its PCIe link comes first (then, behind
+                                                    a PCIe switch, the switch's uplink) */
             snprintf(id, sizeof id, "L%d", links[0] + d);
             link_line(w, id, gcsim_topology_capacity_Bps(t, links[0] + d), link_latency_s(t, links[0] + d));
         }
@@ -286,7 +287,7 @@ static void node_zone(writer *w, int k, bool exit)
     }
     /* transports and PCIe topology: the node's connections, host memory and socket links */
     bool extra = gcsim_platform_has_transport_links(p);
-    int ext[3 * 256 + 1 + 8 * 7], n_ext = gcsim_topology_node_extra_links(t, k, ext, (int)(sizeof ext / sizeof *ext));
+    int ext[3 * 256 + 1 + 8 * 7 + 2 * 256], n_ext = gcsim_topology_node_extra_links(t, k, ext, (int)(sizeof ext / sizeof *ext));
     for (int x = 0; x < n_ext; x++) {
         char id[32];
         snprintf(id, sizeof id, "L%d", ext[x]);
