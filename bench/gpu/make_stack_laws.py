@@ -234,7 +234,8 @@ def at_setting(law, v, n):
                 j += 1
             i = j - 1
         x, x0, x1 = (coordinate(scale, u, n, l2) for u in (v, st[i]["at"], st[j]["at"]))
-    w = (x - x0) / (x1 - x0) if x1 != x0 else 0.0
+    # two settings at one coordinate (QSGD's 2 and 4 bits): v's own, else the lower
+    w = (x - x0) / (x1 - x0) if x1 != x0 else (1.0 if k > 1 and v >= st[j]["at"] else 0.0)
     h0 = _interp_size(law, st[i]["host_us"], n, False)
     h1 = _interp_size(law, st[j]["host_us"], n, False)
     g0 = _interp_size(law, st[i]["gpu_us"], n, True)

@@ -175,7 +175,8 @@ static void at_setting(const gcsim_stack_law *law, double v, double n, double *h
         x = coordinate(law, v, n);
         x0 = coordinate(law, law->at[i], n), x1 = coordinate(law, law->at[j], n);
     }
-    double w = x1 != x0 ? (x - x0) / (x1 - x0) : 0; /* from setting i (0) to setting j (1) */
+    /* from setting i (0) to setting j (1); two settings at one coordinate: v's own, else i */
+    double w = x1 != x0 ? (x - x0) / (x1 - x0) : v >= law->at[j] ? 1 : 0;
     double h0 = interpolate(law, law->host_s[i], n, false);
     double h1 = interpolate(law, law->host_s[j], n, false);
     double g0 = interpolate(law, law->gpu_s[i], n, true);

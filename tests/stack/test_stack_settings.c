@@ -137,6 +137,7 @@ static const char *scales_json =
     "  \"pas\": {\"gpu\": \"h100\", \"elements\": [1000, 100000], \"parameter\": \"bits\","
     "           \"scale\": \"passes\", \"beyond\": \"extends\", \"reference\": 8, \"source\": \"s\","
     "           \"settings\": ["
+    "   {\"at\": 2, \"basis\": \"m\", \"host_us\": [110, 110], \"gpu_us\": [10, 800], \"source\": \"s\"},"
     "   {\"at\": 4, \"basis\": \"m\", \"host_us\": [100, 100], \"gpu_us\": [10, 700], \"source\": \"s\"},"
     "   {\"at\": 8, \"basis\": \"m\", \"host_us\": [60, 60], \"gpu_us\": [10, 500], \"source\": \"s\"}]}},"
     STACK_TAIL;
@@ -165,11 +166,14 @@ static void test_scales(void)
     CHECK_REL(at_density(s, gat, 1000000, 0.5), 1172.4727e-6, 1e-6);
     /* passes (falling as the width grows): 16 bits is 2 passes, one beyond 8's 3: the GPU's
      * 100 us per pass and the host's 20 us (extends) come off: 400 us; host-bound at 1,000
-     * elements: 40 us; 2 bits has 4 bits' 5 passes: 700 us */
-    gcsim_stack_setting b16 = {.bits = 16}, b2 = {.bits = 2};
+     * elements: 40 us; 2 and 4 bits have 5 passes each: each its own (800, 700 us), 3 bits
+     * between them the lower's (800) */
+    gcsim_stack_setting b16 = {.bits = 16}, b2 = {.bits = 2}, b3 = {.bits = 3}, b4 = {.bits = 4};
     CHECK_REL(gcsim_stack_law_s(s, pas, 100000, &b16, 1, 1, NULL), 400e-6, 1e-12);
     CHECK_REL(gcsim_stack_law_s(s, pas, 1000, &b16, 1, 1, NULL), 40e-6, 1e-12);
-    CHECK_REL(gcsim_stack_law_s(s, pas, 100000, &b2, 1, 1, NULL), 700e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(s, pas, 100000, &b2, 1, 1, NULL), 800e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(s, pas, 100000, &b3, 1, 1, NULL), 800e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(s, pas, 100000, &b4, 1, 1, NULL), 700e-6, 1e-12);
     char buf[256];
     CHECK_STR_CONTAINS(gcsim_stack_law_basis(sec, 0.25, buf, sizeof buf),
                        "density 0.25: interpolated between measured 0.1 and 0.5 (sectors)");
