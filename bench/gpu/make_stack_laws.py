@@ -61,14 +61,16 @@ ADD_BYTES_OVER_COPY = 1.5  # an add reads two fp32 arrays and writes one; a copy
 
 # ---------------------------------------------------------------- laws by setting
 
-# law prefix -> (settings-run family, parameter, scale per phase, host beyond, the
+# law prefix -> (settings-run family, parameter, (scale, host beyond) per phase, the
 # reference setting the reference GPU's law was measured at)
 SETTING_LAWS = {
-    "topk": ("topk", "density", {"encode": "log", "decode": "linear"}, "held", 0.01),
-    "dgc": ("dgc", "density", {"encode": "linear", "decode": "linear"}, "held", 0.001),
-    "randomk": ("randk", "density", {"encode": "linear", "decode": "linear"}, "held", 0.01),
-    "qsgd": ("qsgd", "bits", {"encode": "log", "decode": "log"}, "held", 8),
-    "powersgd": ("powersgd", "rank", {"encode": "linear", "decode": "linear"}, "extends", None),
+    "topk": ("topk", "density", {"encode": ("log", "held"), "decode": ("sectors", "held")}, 0.01),
+    "dgc": ("dgc", "density", {"encode": ("linear", "held"), "decode": ("sectors", "held")}, 0.001),
+    "randomk": ("randk", "density", {"encode": ("gather", "held"), "decode": ("linear", "held")},
+                0.01),
+    "qsgd": ("qsgd", "bits", {"encode": ("log", "held"), "decode": ("passes", "extends")}, 8),
+    "powersgd": ("powersgd", "rank", {"encode": ("linear", "extends"),
+                                      "decode": ("linear", "extends")}, None),
 }
 # Whose host time depends on the setting: QSGD's widths run different ops (packing below 8
 # bits, an offset at 8, neither at 16) and PowerSGD's Gram-Schmidt loops over the rank's
@@ -78,12 +80,65 @@ SETTING_LAWS = {
 # 41-51 us, random-k's 43-63 us) being within its run-to-run spread (median 46%).
 HOST_BY_SETTING = {"qsgd", "powersgd"}
 
-# why each form (docs/stacks.md): torch.topk's radix selection makes passes over the tensor
-# whatever k is, growing with log k; a scatter, DGC's nonzero and random-k's gather and
-# randint write or read each kept element once (linear in k); QSGD's cost is set by the code
-# width (packing passes below 8 bits, bytes moved), not by the levels within a width, and
-# the widths 2, 4, 8, 16 are its steps (log scale: each a doubling);
-# PowerSGD's Gram-Schmidt loops over the rank's columns (host) and its products move n*r.
+# One kernel under two names: top-k's and DGC's decode are both codec_profile.dec_scatter
+# (int32 indices widened to int64, a scatter of k values into n zeros; top-k's indices come
+# from the radix select, DGC's from nonzero, both in ascending blocks): the settings run
+# measured them within 1% of each other at every shared density (0.001, 0.01, 0.1, 0.5), so
+# their law's shape by density is one table pooled from both (medians over both names'
+# samples), and leaving a density out leaves it out under both names.
+SAME_KERNEL = {("topk", "decode"): "scatter", ("dgc", "decode"): "scatter"}
+
+# The L2 capacity that decides whether random-k's gather re-reads the gradient from L2 or
+# from DRAM: the settings run's GPU as the device reports it (torch.cuda.get_device_properties
+# .L2_cache_size, "gpu_l2_cache_bytes" in h200-codec-settings*.json's provenance: 62,914,560
+# bytes on the H200 measured, 2026-11-28; the GH100 die has 60 MB of L2, Chips and Cheese,
+# "Nvidia's H100: Funny L2, and Tons of Bandwidth", 2023-07-02; the H100 SXM reports 50 MiB,
+# h100-codec.json). Read from the run, not fitted.
+L2_SOURCE = ("gpu_l2_cache_bytes of the settings run's provenance (torch's L2_cache_size of "
+             "the measuring GPU)")
+
+# Why each form (docs/stacks.md, "Laws by setting"); the coordinate in which cost is linear
+# between measured settings, per element of the tensor (sim/stack/stack_law.c's coordinate):
+#   log      torch.topk's radix selection passes over the whole tensor whatever k is: log k;
+#   linear   work per kept element (DGC's nonzero and gathers, random-k's scatter, PowerSGD's
+#            products and Gram-Schmidt by rank);
+#   sectors  a scatter of k sorted (ascending-block) indices into n zeros: 24 bytes streamed
+#            per kept element (int32 index read, int64 written, both read back, the fp32
+#            value read) plus 64 bytes per touched 32-byte sector (a partial sector: read
+#            and written back), sectors touched = n/8 (1 - (1 - d)^8): sublinear in k at
+#            high density (many kept elements share a sector);
+#   gather   random-k's gather of k elements at random indices (with replacement) of n:
+#            20 bytes per kept element (int64 index written by randint and read back, fp32
+#            value written) plus 32 bytes per sector read from DRAM: the first touches of the
+#            gradient's n/8 sectors, n/8 (1 - exp(-8d)) (L2 is cold: the profile flushes it),
+#            and the re-touches k - that, missed in the share 1 - L2/footprint of the
+#            footprint (gradient 4n bytes + the kernel's index and value streams 12k) beyond
+#            the L2 (0 while it fits): saturating while the gradient stays in L2, linear in
+#            k beyond it;
+#   passes   QSGD's decode by code width: the elementwise passes over n elements its kernel
+#            runs (bench/gpu/codec_settings.py dec_qsgd_packed): 16 bits a cast and a scale
+#            (2), 8 bits a cast, the offset subtraction and the scale (3), 2 and 4 bits the
+#            unpacking shift and mask before those (5); a pass costs about the same at any
+#            element width (the uint8 shift and mask of 4-bit codes cost as the fp32 passes).
+
+
+def coordinate(scale, v, n, l2_bytes=0.0):
+    """sim/stack/stack_law.c's coordinate, line for line: where setting v lies, at n elements,
+    in the coordinate the law is linear in."""
+    import math
+    if scale == "log":
+        return math.log(v)
+    if scale == "sectors":
+        d = min(max(v, 0.0), 1.0)
+        return 24 * d + 8 * (1 - (1 - d) ** 8)
+    if scale == "gather":
+        d = max(v, 0.0)
+        first = 1 - math.exp(-8 * d)  # sectors touched, per sector
+        miss = max(0.0, 1 - l2_bytes / (n * (4 + 12 * d))) if n > 0 else 0.0
+        return 20 * d + 4 * first + 32 * max(d - first / 8, 0.0) * miss
+    if scale == "passes":
+        return 2.0 if v >= 16 else 3.0 if v >= 8 else 5.0
+    return v
 
 
 def qsgd_bits(levels):
@@ -98,7 +153,9 @@ def qsgd_bits(levels):
 
 def settings_tables(runs, dtype="fp32"):
     """{(family, phase): {setting: {"elements": [...], "host_us": H, "gpu_us": [...]}}}
-    from codec_settings.py runs (QSGD keyed by code width, its levels of one width pooled)."""
+    from codec_settings.py runs (QSGD keyed by code width, its levels of one width pooled);
+    plus, for each kernel of SAME_KERNEL, (kernel, phase): the table of its names' samples
+    pooled."""
     import statistics
     samples = {}
     for run in runs:
@@ -106,9 +163,12 @@ def settings_tables(runs, dtype="fp32"):
             if "error" in o or o["phase"] == "copy" or o["dtype"] != dtype:
                 continue
             v = qsgd_bits(o["value"]) if o["family"] == "qsgd" else o["value"]
-            key = (o["family"], o["phase"], v)
-            samples.setdefault(key, {}).setdefault(o["elements"], []).append(
-                (o["host_back_to_back_us"], o["gpu_busy_us"]))
+            keys = [(o["family"], o["phase"], v)]
+            if (o["family"], o["phase"]) in SAME_KERNEL:
+                keys.append((SAME_KERNEL[(o["family"], o["phase"])], o["phase"], v))
+            for key in keys:
+                samples.setdefault(key, {}).setdefault(o["elements"], []).append(
+                    (o["host_back_to_back_us"], o["gpu_busy_us"]))
     out = {}
     for (fam, phase, v), by_size in samples.items():
         sizes = sorted(by_size)
@@ -120,15 +180,24 @@ def settings_tables(runs, dtype="fp32"):
     return out
 
 
-def setting_law(settings, parameter, scale, beyond):
+def shape_table(tables, fam, phase):
+    """The table a family's law takes its shape by setting from: its kernel's pooled one
+    where two names run one kernel (SAME_KERNEL), else its own."""
+    return tables.get((SAME_KERNEL.get((fam, phase), fam), phase), {})
+
+
+def setting_law(settings, parameter, scale, beyond, l2_bytes=0.0):
     """A law by setting from tables {v: {"elements", "host_us" (one number or per size),
     "gpu_us"}} (all of one size grid)."""
     vs = sorted(settings)
     el = settings[vs[0]]["elements"]
     per = lambda h: h if isinstance(h, list) else [h] * len(el)
-    return {"elements": el, "parameter": parameter, "scale": scale, "beyond": beyond,
-            "settings": [{"at": v, "host_us": per(settings[v]["host_us"]),
-                          "gpu_us": settings[v]["gpu_us"]} for v in vs]}
+    law = {"elements": el, "parameter": parameter, "scale": scale, "beyond": beyond,
+           "settings": [{"at": v, "host_us": per(settings[v]["host_us"]),
+                         "gpu_us": settings[v]["gpu_us"]} for v in vs]}
+    if scale == "gather":
+        law["l2_bytes"] = l2_bytes
+    return law
 
 
 def _interp_size(law, ys, n, grows):
@@ -145,11 +214,14 @@ def _interp_size(law, ys, n, grows):
 
 def at_setting(law, v, n):
     """(host_us, gpu_us) of a law by setting at setting v and n elements on its own GPU:
-    sim/stack/stack_law.c's at_setting, line for line."""
-    import math
+    sim/stack/stack_law.c's at_setting, line for line. Linear in the law's coordinate
+    between the two measured settings around v; beyond them the nearest segment continued
+    with a slope per unit of coordinate never below 0 (cost never falls as the work grows),
+    never below zero; below the smallest setting of a log law the GPU part is held."""
     st = law["settings"]
-    coord = (lambda x: math.log(x)) if law["scale"] == "log" else (lambda x: x)
-    k, i, j, w = len(st), 0, 0, 0.0
+    scale, l2 = law["scale"], law.get("l2_bytes", 0.0)
+    k, i, j = len(st), 0, 0
+    x = x0 = x1 = 0.0
     extends = law["beyond"] == "extends"
     if k > 1:
         if v <= st[0]["at"]:
@@ -161,40 +233,46 @@ def at_setting(law, v, n):
             while st[j]["at"] < v:
                 j += 1
             i = j - 1
-        w = (coord(v) - coord(st[i]["at"])) / (coord(st[j]["at"]) - coord(st[i]["at"]))
+        x, x0, x1 = (coordinate(scale, u, n, l2) for u in (v, st[i]["at"], st[j]["at"]))
+    # two settings at one coordinate (QSGD's 2 and 4 bits): v's own, else the lower
+    w = (x - x0) / (x1 - x0) if x1 != x0 else (1.0 if k > 1 and v >= st[j]["at"] else 0.0)
     h0 = _interp_size(law, st[i]["host_us"], n, False)
     h1 = _interp_size(law, st[j]["host_us"], n, False)
     g0 = _interp_size(law, st[i]["gpu_us"], n, True)
     g1 = _interp_size(law, st[j]["gpu_us"], n, True)
+    hs = (h1 - h0) / (x1 - x0) if x1 != x0 else 0.0
+    gs = (g1 - g0) / (x1 - x0) if x1 != x0 else 0.0
     if w < 0:
-        host = max(h0 + max(h1 - h0, 0) * w, 0) if extends else h0
-        gpu = g0 if law["scale"] == "log" else max(g0 + max(g1 - g0, 0) * w, 0)
+        host = max(h0 + max(hs, 0) * (x - x0), 0) if extends else h0
+        gpu = g0 if scale == "log" else max(g0 + max(gs, 0) * (x - x0), 0)
         return host, gpu
     if w <= 1:
         return h0 + (h1 - h0) * w, g0 + (g1 - g0) * w
-    host = h1 + max(h1 - h0, 0) * (w - 1) if extends else h1
-    return host, g1 + max(g1 - g0, 0) * (w - 1)
+    host = h1 + max(hs, 0) * (x - x1) if extends else h1
+    return host, g1 + max(gs, 0) * (x - x1)
 
 
-def leave_one_out(tables, per_run=()):
+def leave_one_out(tables, per_run=(), l2_bytes=0.0):
     """Every family and phase with >= 3 settings: each setting predicted from the others by
-    its law form, against its own table, at every size. Rows (family, phase, setting,
-    elements, predicted us, measured us, error, spread) of max(host, GPU), what gcsim
-    charges; spread: the run-to-run range of the measured value (max/min - 1 over the
-    tables of per_run, one per run), 0 without them."""
+    its law form (the shape from shape_table, the setting left out under every name of its
+    kernel), against its own table, at every size. Rows (family, phase, setting, elements,
+    predicted us, measured us, error, spread) of max(host, GPU), what gcsim charges;
+    spread: the run-to-run range of the measured value (max/min - 1 over the tables of
+    per_run, one per run), 0 without them."""
+    import statistics
     rows = []
-    for prefix, (fam, parameter, scales, beyond, _) in SETTING_LAWS.items():
+    for prefix, (fam, parameter, forms, _) in SETTING_LAWS.items():
         for phase in ("encode", "decode"):
-            t = tables.get((fam, phase), {})
+            t, shape = tables.get((fam, phase), {}), shape_table(tables, fam, phase)
             if len(t) < 3:
                 continue
+            scale, beyond = forms[phase]
             for out in sorted(t):
-                rest = {v: x for v, x in t.items() if v != out}
+                rest = {v: x for v, x in shape.items() if v != out}
                 if fam not in HOST_BY_SETTING:  # one host time: the others' median
-                    import statistics
                     pooled = statistics.median(x["host_us"] for x in rest.values())
                     rest = {v: dict(x, host_us=pooled) for v, x in rest.items()}
-                law = setting_law(rest, parameter, scales[phase], beyond)
+                law = setting_law(rest, parameter, scale, beyond, l2_bytes)
                 for i, n in enumerate(t[out]["elements"]):
                     h, g = at_setting(law, out, n)
                     pred = max(h, g)
@@ -204,6 +282,14 @@ def leave_one_out(tables, per_run=()):
                     spread = max(each) / min(each) - 1 if len(each) > 1 else 0.0
                     rows.append((fam, phase, out, n, pred, meas, pred / meas - 1, spread))
     return rows
+
+
+def l2_of(runs):
+    """The settings run's L2 capacity in bytes (L2_SOURCE); every run must agree."""
+    sizes = {r["provenance"].get("gpu_l2_cache_bytes") for r in runs}
+    if len(sizes) != 1 or not isinstance(next(iter(sizes)), int):
+        raise ValueError("settings runs disagree on, or lack, gpu_l2_cache_bytes: %s" % sizes)
+    return sizes.pop()
 
 
 def _ratio_at(table, v, ref, n):
@@ -221,7 +307,7 @@ def _ratio_at(table, v, ref, n):
     return r[i - 1] + (r[i] - r[i - 1]) * (n - el[i - 1]) / (el[i] - el[i - 1])
 
 
-def stack_setting_laws(laws, tables, where, sgpu="h200"):
+def stack_setting_laws(laws, tables, where, sgpu="h200", l2_bytes=0.0):
     """Replaces laws (of the reference GPU, one setting each) by laws by setting: the
     reference law at its setting, times the settings run's ratios at the others (module
     docstring). Returns the names of the laws it replaced or added."""
@@ -237,20 +323,31 @@ def stack_setting_laws(laws, tables, where, sgpu="h200"):
         return ([r1(h * hr) for h in law["host_us"]],
                 [r1(g * _ratio_at(t, v, ref, n)) for g, n in zip(law["gpu_us"], law["elements"])])
 
-    def make(name, base, parameter, scale, beyond, ref, settings, how):
+    def make(name, base, parameter, form, ref, settings, how):
+        scale, beyond = form
         laws[name] = {"gpu": base["gpu"], "elements": base["elements"], "parameter": parameter,
-                      "scale": scale, "beyond": beyond, "reference": ref,
-                      "settings": settings,
-                      "source": "by setting (bench/gpu/make_stack_laws.py --settings): %s; "
-                                "settings from %s" % (how, where)}
+                      "scale": scale, "beyond": beyond, "reference": ref}
+        if scale == "gather":
+            laws[name]["l2_bytes"] = l2_bytes
+            how += "; l2_bytes: the %s's L2 as the device reports it (%s)" % (sgpu, L2_SOURCE)
+        laws[name]["settings"] = settings
+        laws[name]["source"] = ("by setting (bench/gpu/make_stack_laws.py --settings): %s; "
+                                "settings from %s" % (how, where))
         done.append(name)
 
-    for prefix, (fam, parameter, scales, beyond, ref) in SETTING_LAWS.items():
+    for prefix, (fam, parameter, forms, ref) in SETTING_LAWS.items():
         if prefix == "powersgd":
             continue
         dec = {}
         for phase in ("encode", "decode"):
-            base, t = laws["%s.%s" % (prefix, phase)], tables[(fam, phase)]
+            base, t = laws["%s.%s" % (prefix, phase)], shape_table(tables, fam, phase)
+            if (fam, phase) in SAME_KERNEL:
+                fam_how = "%s %s (the %s kernel: its names' samples pooled)" % (
+                    fam, phase, SAME_KERNEL[(fam, phase)])
+            else:
+                fam_how = "%s %s" % (fam, phase)
+            what = ("%s kernel (top-k's and DGC's decode pooled)" % SAME_KERNEL[(fam, phase)]
+                    if (fam, phase) in SAME_KERNEL else "%s %s" % (fam, phase))
             sts = []
             for v in sorted(t):
                 h, g = by_ratio(base, t, ref, v, fam)
@@ -259,12 +356,11 @@ def stack_setting_laws(laws, tables, where, sgpu="h200"):
                             "%s law at %g x %s ratio" % (base["gpu"], ref, sgpu),
                             "host_us": h, "gpu_us": g,
                             "source": "measured: %s" % base["source"][10:] if v == ref else
-                            "derived: the %g law x the settings run's %s %s %g / %g (GPU per "
-                            "size; host %s)" % (ref, fam, phase, v, ref,
+                            "derived: the %g law x the settings run's %s %g / %g (GPU per "
+                            "size; host %s)" % (ref, what, v, ref,
                                                 "one ratio" if fam in HOST_BY_SETTING else
                                                 "as at %g: the same ops" % ref)})
-            make("%s.%s" % (prefix, phase), base, parameter, scales[phase], beyond, ref, sts,
-                 "%s %s" % (fam, phase))
+            make("%s.%s" % (prefix, phase), base, parameter, forms[phase], ref, sts, fam_how)
             if phase == "decode" and "%s.decode_add" % prefix in laws:
                 da = laws["%s.decode_add" % prefix]
                 sts = []
@@ -279,10 +375,10 @@ def stack_setting_laws(laws, tables, where, sgpu="h200"):
                                 "source": da["source"] if v == ref else
                                 "derived: the %g law plus %s.decode's difference at %g (the add "
                                 "does not depend on the setting)" % (ref, prefix, v)})
-                make("%s.decode_add" % prefix, da, parameter, scales["decode"], beyond, ref,
+                make("%s.decode_add" % prefix, da, parameter, forms["decode"], ref,
                      sts, "%s decode + an add" % fam)
     # PowerSGD: ranks 1, 2, 4 measured on the reference GPU; above, rank 4 x the ratio
-    fam, parameter, scales, beyond, _ = SETTING_LAWS["powersgd"]
+    fam, parameter, forms, _ = SETTING_LAWS["powersgd"]
     for part in ("encode", "decode", "gs"):
         t = tables[(fam, "encode" if part == "gs" else part)]
         sts = []
@@ -305,7 +401,7 @@ def stack_setting_laws(laws, tables, where, sgpu="h200"):
                         "host_us": h, "gpu_us": g,
                         "source": "derived: the rank-4 law x the settings run's powersgd " + how})
         make("powersgd.%s" % part, laws["powersgd_r4.%s" % part], parameter,
-             scales["encode" if part == "gs" else part], beyond, 1, sts, "powersgd " + part)
+             forms["encode" if part == "gs" else part], 1, sts, "powersgd " + part)
     for r in (1, 2, 4):
         for part in ("encode", "decode", "gs"):
             del laws["powersgd_r%d.%s" % (r, part)]
@@ -494,10 +590,11 @@ def main(argv):
                    .split(",")[0].strip()),
             sp.get("date_utc"), len(sruns), ", ".join(a.settings))
         tables = settings_tables(sruns)
+        l2 = l2_of(sruns)
         done = stack_setting_laws(laws, tables, swhere,
-                                  (sp.get("gpu_name") or "settings run").split()[-1].lower())
+                                  (sp.get("gpu_name") or "settings run").split()[-1].lower(), l2)
         print("laws by setting: %s" % ", ".join(done), file=sys.stderr)
-        rows = leave_one_out(tables, [settings_tables([r]) for r in sruns])
+        rows = leave_one_out(tables, [settings_tables([r]) for r in sruns], l2)
         over = [r for r in rows if abs(r[6]) > 0.25]
         print("leave-one-setting-out: %d points, %d over 25%% (%d beyond the run-to-run spread)"
               % (len(rows), len(over), sum(1 for r in over if abs(r[6]) > r[7])), file=sys.stderr)
@@ -514,6 +611,8 @@ def main(argv):
             if name in stack["laws"]:
                 stack["laws"][name]["settings"] = [x for x in stack["laws"][name]["settings"]
                                                    if x["at"] >= 8]
+                # no unpacking passes to count: narrower widths run as 8 bits (log, held)
+                stack["laws"][name].update(scale="log", beyond="held")
         if a.settings:
             setting_ops(stack)
             for name, text in SOURCES.items():

@@ -53,9 +53,15 @@ typedef enum {
 } gcsim_stack_parameter;
 
 typedef enum {
-    STACK_SCALE_LINEAR, /* cost linear in the setting between measured ones (work per kept
-                           element, per rank, per bit) */
-    STACK_SCALE_LOG     /* linear in log(setting) (a selection's passes) */
+    STACK_SCALE_LINEAR,  /* cost linear in the setting between measured ones (work per kept
+                            element, per rank, per bit) */
+    STACK_SCALE_LOG,     /* linear in log(setting) (a selection's passes) */
+    STACK_SCALE_SECTORS, /* linear in the bytes a scatter of sorted indices moves: per kept
+                            element streamed, per touched 32-byte sector (stack_law.c) */
+    STACK_SCALE_GATHER,  /* linear in the bytes a gather at random indices moves: per kept
+                            element streamed, per sector read from DRAM (first touches, and
+                            re-touches beyond the L2: l2_bytes) */
+    STACK_SCALE_PASSES   /* QSGD's decode: linear in its elementwise passes per code width */
 } gcsim_stack_scale;
 
 typedef struct {
@@ -70,6 +76,8 @@ typedef struct {
                                        "held": the host part held, the GPU's continued above,
                                        held below; stack_law.c) */
     double reference;               /* the setting for a compressor without the parameter */
+    double l2_bytes;                /* STACK_SCALE_GATHER: the L2 capacity of the GPU whose
+                                       settings set the law's shape ("l2_bytes") */
     int n_settings;                 /* >= 1, settings increasing */
     double at[GCSIM_STACK_LAW_SETTINGS];
     char basis[GCSIM_STACK_LAW_SETTINGS][48]; /* "measured", or how a setting was derived */

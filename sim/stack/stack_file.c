@@ -92,10 +92,10 @@ static int parse_setting(const cJSON *v, const char *path, gcsim_stack_law *law,
 static int parse_law(const cJSON *v, const char *key, gcsim_stack_law *law, json_ctx *ctx)
 {
     static const char *const keys[] = {"gpu", "elements", "host_us", "gpu_us", "parameter",
-                                       "scale", "beyond", "reference", "settings",
-                                       "source", NULL};
+                                       "scale", "beyond", "reference", "l2_bytes",
+                                       "settings", "source", NULL};
     static const char *const parameters[] = {"none", "density", "bits", "rank", NULL};
-    static const char *const scales[] = {"linear", "log", NULL};
+    static const char *const scales[] = {"linear", "log", "sectors", "gather", "passes", NULL};
     static const char *const beyond[] = {"held", "extends", NULL};
     char path[128], source[1024];
     snprintf(path, sizeof path, "$.laws.%s", key);
@@ -144,6 +144,14 @@ static int parse_law(const cJSON *v, const char *key, gcsim_stack_law *law, json
             json_choice(v, path, "beyond", true, beyond, &extends, ctx) ||
             json_number(v, path, "reference", true, 1e-9, 1e9, &law->reference, ctx))
             return -1;
+        law->l2_bytes = 0;
+        if (scale == STACK_SCALE_GATHER &&
+            json_number(v, path, "l2_bytes", true, 1.0, 1e12, &law->l2_bytes, ctx))
+            return -1;
+        if (scale != STACK_SCALE_GATHER && json_member(v, "l2_bytes"))
+            return gcsim_fail(ctx->err, "%s: %s.l2_bytes: only for a law with \"scale\": "
+                                        "\"gather\"",
+                              ctx->origin, path);
         if (parameter == STACK_SETTING_NONE)
             return gcsim_fail(ctx->err, "%s: %s.parameter: a law with settings names the "
                                         "parameter they are of (density, bits or rank)",

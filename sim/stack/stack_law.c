@@ -103,23 +103,63 @@ double gcsim_stack_law_setting(const gcsim_stack_law *law, const gcsim_stack_set
     return v > 0 ? v : law->reference;
 }
 
-static double coordinate(const gcsim_stack_law *law, double v)
+/* Where setting v lies, at n elements, in the coordinate the law's cost is linear in
+ * (bench/gpu/make_stack_laws.py's coordinate, line for line; why each form: there and
+ * docs/stacks.md, "Laws by setting"). Per element of the tensor: */
+static double coordinate(const gcsim_stack_law *law, double v, double n)
 {
-    return law->scale == STACK_SCALE_LOG ? log(v) : v;
+    switch (law->scale) {
+    case STACK_SCALE_LOG: /* torch.topk's radix passes over the tensor: log k */
+        return log(v);
+    case STACK_SCALE_SECTORS: {
+        /* a scatter of sorted indices: 24 bytes streamed per kept element, 64 per touched
+         * 32-byte sector (read and written back), n/8 (1 - (1 - d)^8) sectors touched */
+        double d = fmin(fmax(v, 0), 1);
+        return 24 * d + 8 * (1 - pow(1 - d, 8));
+    }
+    case STACK_SCALE_GATHER: {
+        /* a gather at random indices: 20 bytes streamed per kept element, 32 per sector read
+         * from DRAM: first touches n/8 (1 - exp(-8d)), re-touches missed in the share of
+         * the footprint (4n + 12k bytes) beyond the L2 */
+        double d = fmax(v, 0);
+        double first = 1 - exp(-8 * d);
+        double miss = n > 0 ? fmax(0, 1 - law->l2_bytes / (n * (4 + 12 * d))) : 0;
+        return 20 * d + 4 * first + 32 * fmax(d - first / 8, 0) * miss;
+    }
+    case STACK_SCALE_PASSES: /* QSGD decode: cast + scale; + offset at 8; + unpack below */
+        return v >= 16 ? 2 : v >= 8 ? 3 : 5;
+    case STACK_SCALE_LINEAR:
+        break;
+    }
+    return v;
+}
+
+static const char *scale_name(gcsim_stack_scale s)
+{
+    switch (s) {
+    case STACK_SCALE_LOG: return "log";
+    case STACK_SCALE_SECTORS: return "sectors";
+    case STACK_SCALE_GATHER: return "gather";
+    case STACK_SCALE_PASSES: return "passes";
+    case STACK_SCALE_LINEAR: break;
+    }
+    return "linear";
 }
 
 /* The law's host and GPU seconds at n elements for setting v: linear in the law's
  * coordinate between the two measured settings around v. Beyond them the GPU part continues
- * the nearest segment (work growing with the kept elements, bits or rank; never falling,
- * never below zero), except below the smallest setting of a log-scale law, where it is the
- * smallest's (a selection's passes over the tensor do not shrink with k). The host part,
- * by the law's "beyond": held (the same ops whatever the setting: the nearest setting's) or
- * extends (PowerSGD's per-column loop: the nearest segment continued, as the GPU's). */
+ * the nearest segment with a slope per unit of coordinate never below 0 (cost never falls
+ * as the work grows; never below zero), except below the smallest setting of a log-scale
+ * law, where it is the smallest's (a selection's passes over the tensor do not shrink with
+ * k). The host part, by the law's "beyond": held (the same ops whatever the setting: the
+ * nearest setting's) or extends (PowerSGD's per-column loop, QSGD's passes per width: the
+ * nearest segment continued, as the GPU's). A coordinate may fall as the setting grows
+ * (QSGD's passes: fewer at wider codes); two settings at one coordinate cost as the lower. */
 static void at_setting(const gcsim_stack_law *law, double v, double n, double *host, double *busy,
                        double *floor_s)
 {
     int k = law->n_settings, i = 0, j = 0;
-    double w = 0; /* where v lies from setting i (0) to setting j (1) */
+    double x = 0, x0 = 0, x1 = 0;
     bool extends = law->host_extends;
     if (k > 1) {
         if (v <= law->at[0]) {
@@ -132,26 +172,28 @@ static void at_setting(const gcsim_stack_law *law, double v, double n, double *h
                 j++;
             i = j - 1;
         }
-        double x = coordinate(law, v);
-        double x0 = coordinate(law, law->at[i]), x1 = coordinate(law, law->at[j]);
-        w = (x - x0) / (x1 - x0);
+        x = coordinate(law, v, n);
+        x0 = coordinate(law, law->at[i], n), x1 = coordinate(law, law->at[j], n);
     }
+    /* from setting i (0) to setting j (1); two settings at one coordinate: v's own, else i */
+    double w = x1 != x0 ? (x - x0) / (x1 - x0) : v >= law->at[j] ? 1 : 0;
     double h0 = interpolate(law, law->host_s[i], n, false);
     double h1 = interpolate(law, law->host_s[j], n, false);
     double g0 = interpolate(law, law->gpu_s[i], n, true);
     double g1 = interpolate(law, law->gpu_s[j], n, true);
+    double hs = x1 != x0 ? (h1 - h0) / (x1 - x0) : 0, gs = x1 != x0 ? (g1 - g0) / (x1 - x0) : 0;
     double f0 = law->gpu_s[i][0], f1 = law->gpu_s[j][0];
-    if (w < 0) { /* below the smallest setting */
-        *host = extends ? fmax(h0 + fmax(h1 - h0, 0) * w, 0) : h0;
-        *busy = law->scale == STACK_SCALE_LOG ? g0 : fmax(g0 + fmax(g1 - g0, 0) * w, 0);
+    if (w < 0) { /* before the first segment */
+        *host = extends ? fmax(h0 + fmax(hs, 0) * (x - x0), 0) : h0;
+        *busy = law->scale == STACK_SCALE_LOG ? g0 : fmax(g0 + fmax(gs, 0) * (x - x0), 0);
         *floor_s = f0;
     } else if (w <= 1) {
         *host = h0 + (h1 - h0) * w;
         *busy = g0 + (g1 - g0) * w;
         *floor_s = f0 + (f1 - f0) * w;
-    } else { /* above the largest setting */
-        *host = extends ? h1 + fmax(h1 - h0, 0) * (w - 1) : h1;
-        *busy = g1 + fmax(g1 - g0, 0) * (w - 1);
+    } else { /* past the last segment */
+        *host = extends ? h1 + fmax(hs, 0) * (x - x1) : h1;
+        *busy = g1 + fmax(gs, 0) * (x - x1);
         *floor_s = f1;
     }
 }
@@ -191,7 +233,7 @@ const char *gcsim_stack_law_basis(const gcsim_stack_law *law, double v, char *bu
             snprintf(buf, size, "%s %g: at a measured setting (%s)", p, v, law->basis[i]);
             return buf;
         }
-    const char *scale = law->scale == STACK_SCALE_LOG ? "log" : "linear";
+    const char *scale = scale_name(law->scale);
     if (k == 1)
         snprintf(buf, size, "%s %g: modelled as the one measured setting %g (%s)", p, v,
                  law->at[0], law->basis[0]);

@@ -113,6 +113,75 @@ static void test_small_laws(void)
     free(s);
 }
 
+/* The scales built from what sets a kernel's cost (stack_law.c's coordinate; docs/stacks.md
+ * "Laws by setting"), each on a two-setting law, the coordinates computed by hand:
+ *   sectors: x(d) = 24 d + 8 (1 - (1 - d)^8): x(0.1) = 6.956262, x(0.25) = 13.199097,
+ *            x(0.5) = 19.96875, x(1) = 32, x(0.01) = 0.858042;
+ *   gather, L2 2 MB, 10^6 elements: x(d) = 20 d + 4 (1 - e^-8d) + 32 (d - (1 - e^-8d)/8)
+ *            (1 - 2e6 / (1e6 (4 + 12 d))): x(0.01) = 0.513949, x(0.05) = 2.477704,
+ *            x(0.1) = 4.816417, x(0.5) = 23.585347;
+ *   passes:  5 below 8 bits, 3 at 8, 2 at 16. */
+static const char *scales_json =
+    STACK_HEAD
+    " \"laws\": {"
+    "  \"sec\": {\"gpu\": \"h100\", \"elements\": [1000, 100000], \"parameter\": \"density\","
+    "           \"scale\": \"sectors\", \"beyond\": \"held\", \"reference\": 0.1, \"source\": \"s\","
+    "           \"settings\": ["
+    "   {\"at\": 0.1, \"basis\": \"m\", \"host_us\": [1, 1], \"gpu_us\": [10, 1000], \"source\": \"s\"},"
+    "   {\"at\": 0.5, \"basis\": \"m\", \"host_us\": [1, 1], \"gpu_us\": [10, 2000], \"source\": \"s\"}]},"
+    "  \"gat\": {\"gpu\": \"h100\", \"elements\": [1000, 1000000], \"parameter\": \"density\","
+    "           \"scale\": \"gather\", \"beyond\": \"held\", \"reference\": 0.01, \"l2_bytes\": 2e6,"
+    "           \"source\": \"s\", \"settings\": ["
+    "   {\"at\": 0.01, \"basis\": \"m\", \"host_us\": [1, 1], \"gpu_us\": [10, 100], \"source\": \"s\"},"
+    "   {\"at\": 0.1, \"basis\": \"m\", \"host_us\": [1, 1], \"gpu_us\": [10, 300], \"source\": \"s\"}]},"
+    "  \"pas\": {\"gpu\": \"h100\", \"elements\": [1000, 100000], \"parameter\": \"bits\","
+    "           \"scale\": \"passes\", \"beyond\": \"extends\", \"reference\": 8, \"source\": \"s\","
+    "           \"settings\": ["
+    "   {\"at\": 2, \"basis\": \"m\", \"host_us\": [110, 110], \"gpu_us\": [10, 800], \"source\": \"s\"},"
+    "   {\"at\": 4, \"basis\": \"m\", \"host_us\": [100, 100], \"gpu_us\": [10, 700], \"source\": \"s\"},"
+    "   {\"at\": 8, \"basis\": \"m\", \"host_us\": [60, 60], \"gpu_us\": [10, 500], \"source\": \"s\"}]}},"
+    STACK_TAIL;
+
+static void test_scales(void)
+{
+    gcsim_error err;
+    gcsim_stack *s = parse(scales_json, &err);
+    CHECK(s != NULL);
+    if (!s)
+        return;
+    const gcsim_stack_law *sec = law_named(s, "sec"), *gat = law_named(s, "gat"),
+                          *pas = law_named(s, "pas");
+    CHECK(sec && gat && pas);
+    CHECK(sec->scale == STACK_SCALE_SECTORS && gat->scale == STACK_SCALE_GATHER &&
+          pas->scale == STACK_SCALE_PASSES && gat->l2_bytes == 2e6 && pas->host_extends);
+    /* sectors: 0.25 at (13.199097 - 6.956262) / (19.96875 - 6.956262) = 0.479757 of the way:
+     * 1,479.757 us; 1.0 beyond, the slope per unit (1,000 / 13.012488) continued: 2,924.593;
+     * 0.01 below: 1,000 - 76.849 x 6.098220 = 531.356 (never below zero) */
+    CHECK_REL(at_density(s, sec, 100000, 0.25), 1479.7572e-6, 1e-6);
+    CHECK_REL(at_density(s, sec, 100000, 1.0), 2924.5926e-6, 1e-6);
+    CHECK_REL(at_density(s, sec, 100000, 0.01), 531.3563e-6, 1e-6);
+    /* gather: 0.05 at (2.477704 - 0.513949) / (4.816417 - 0.513949) = 0.456425: 191.285 us;
+     * 0.5 beyond: 300 + 200 / 4.302468 x (23.585347 - 4.816417) = 1,172.473 */
+    CHECK_REL(at_density(s, gat, 1000000, 0.05), 191.2851e-6, 1e-6);
+    CHECK_REL(at_density(s, gat, 1000000, 0.5), 1172.4727e-6, 1e-6);
+    /* passes (falling as the width grows): 16 bits is 2 passes, one beyond 8's 3: the GPU's
+     * 100 us per pass and the host's 20 us (extends) come off: 400 us; host-bound at 1,000
+     * elements: 40 us; 2 and 4 bits have 5 passes each: each its own (800, 700 us), 3 bits
+     * between them the lower's (800) */
+    gcsim_stack_setting b16 = {.bits = 16}, b2 = {.bits = 2}, b3 = {.bits = 3}, b4 = {.bits = 4};
+    CHECK_REL(gcsim_stack_law_s(s, pas, 100000, &b16, 1, 1, NULL), 400e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(s, pas, 1000, &b16, 1, 1, NULL), 40e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(s, pas, 100000, &b2, 1, 1, NULL), 800e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(s, pas, 100000, &b3, 1, 1, NULL), 800e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_s(s, pas, 100000, &b4, 1, 1, NULL), 700e-6, 1e-12);
+    char buf[256];
+    CHECK_STR_CONTAINS(gcsim_stack_law_basis(sec, 0.25, buf, sizeof buf),
+                       "density 0.25: interpolated between measured 0.1 and 0.5 (sectors)");
+    CHECK_STR_CONTAINS(gcsim_stack_law_basis(gat, 0.5, buf, sizeof buf),
+                       "the 0.01-0.1 segment (gather)");
+    free(s);
+}
+
 static void test_strict(void)
 {
     static const struct {
@@ -136,6 +205,14 @@ static void test_strict(void)
         {"{\"gpu\": \"h100\", \"elements\": [1], \"parameter\": \"bits\", \"scale\": \"log\","
          " \"beyond\": \"sideways\", \"reference\": 8, \"source\": \"s\", \"settings\": []}",
          "t.json: $.laws.x.beyond"},
+        {"{\"gpu\": \"h100\", \"elements\": [1], \"parameter\": \"density\", \"scale\": \"gather\","
+         " \"beyond\": \"held\", \"reference\": 0.01, \"source\": \"s\", \"settings\": []}",
+         "t.json: $.laws.x.l2_bytes"},
+        {"{\"gpu\": \"h100\", \"elements\": [1], \"parameter\": \"density\", \"scale\": \"sectors\","
+         " \"beyond\": \"held\", \"reference\": 0.01, \"l2_bytes\": 5, \"source\": \"s\","
+         " \"settings\": [{\"at\": 0.1, \"basis\": \"m\", \"host_us\": [1], \"gpu_us\": [1],"
+         " \"source\": \"s\"}]}",
+         "t.json: $.laws.x.l2_bytes: only for a law with \"scale\": \"gather\""},
     };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         char json[2048];
@@ -215,6 +292,7 @@ static void test_shipped(void)
 int main(void)
 {
     test_small_laws();
+    test_scales();
     test_strict();
     test_spec_settings();
     test_shipped();
