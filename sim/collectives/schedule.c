@@ -11,8 +11,9 @@
  *     the extra ranks folded into a partner first;
  *   tree: a chain through the GPUs of each node and a binary tree over the nodes, reduce
  *     then broadcast, pipelined in chunks; double-tree: two such trees each with half the
- *     data, the second over the mirrored node order and the reversed chain, so that a
- *     node's head in one tree is a leaf region of the other (NCCL's double binary tree);
+ *     data, the second over NCCL's mirrored (or, on an odd node count, shifted) node order
+ *     and the reversed chain, so that a node interior in one tree is a leaf of the other
+ *     (NCCL's double binary tree, tree_nodes.h);
  *   hierarchical: ring reduce-scatter inside each node, ring all-reduce of each 1/i shard
  *     across the nodes (one ring per local GPU index: per rail), ring all-gather inside;
  *   ps: every GPU pushes 1/S of its payload to each of S shards (on the nodes' CPUs, shard
@@ -30,6 +31,7 @@
 #include "closed_form.h"
 #include "collectives.h"
 #include "tree_cost.h"
+#include "tree_nodes.h"
 
 typedef struct {
     gcsim_flow *v;
@@ -531,8 +533,9 @@ static int rail_head(const gcsim_topology *t, int rail, int rails, bool mirrored
 }
 
 /* Rail r's tree: a chain through the GPUs of each node ending at the node's head (the
- * rail's GPU), plus a binary tree over the nodes (heap order) linking the heads; mirrored:
- * reversed node order and chain direction. Returns the root. */
+ * rail's GPU), plus NCCL's binary tree over the nodes linking the heads (tree_nodes.h);
+ * mirrored: NCCL's second tree (mirrored or shifted node order) and the reversed chain
+ * direction. Returns the root. */
 static int tree_shape(const gcsim_topology *t, int rail, int rails, bool mirrored, tree *tr)
 {
     int i = t->gpus_per_node, j = t->nodes, n = t->gpus;
@@ -540,11 +543,13 @@ static int tree_shape(const gcsim_topology *t, int rail, int rails, bool mirrore
         int node = g / i, cnt = (node + 1) * i <= n ? i : n - node * i, local = g % i;
         int head = rail_head(t, rail, rails, mirrored, cnt);
         int pos = mirrored ? ((head - local) % cnt + cnt) % cnt : ((local - head) % cnt + cnt) % cnt;
-        int q = mirrored ? j - 1 - node : node; /* heap position of the node */
+        /* the node's position in NCCL's node tree (tree_nodes.h) and its parent's */
+        int q = gcsim_dtree_position(j, mirrored, node), up, d0, d1;
+        gcsim_btree(j, q, &up, &d0, &d1);
         if (pos > 0) {
             tr->parent[g] = node * i + chain_local(head, pos - 1, cnt, mirrored);
-        } else if (q > 0) {
-            int pnode = mirrored ? j - 1 - (q - 1) / 2 : (q - 1) / 2;
+        } else if (up >= 0) {
+            int pnode = gcsim_dtree_node(j, mirrored, up);
             int pcnt = (pnode + 1) * i <= n ? i : n - pnode * i;
             tr->parent[g] = pnode * i + rail_head(t, rail, rails, mirrored, pcnt);
         } else {
