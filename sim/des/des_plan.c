@@ -192,7 +192,7 @@ int des_plan_check_collective(const gcsim_platform *p, int gpus, gcsim_collectiv
     if (gpus < 1 || gpus > p->nodes * p->gpus_per_node)
         return gcsim_fail(err, "%s: %d GPUs requested, platform has %d x %d", p->source_path, gpus,
                           p->nodes, p->gpus_per_node);
-    if (!(bytes_total >= 0) || (unsigned)c >= COLLECTIVE_COUNT)
+    if (!(bytes_total >= 0) || !gcsim_collective_runs_bare(c))
         return gcsim_fail(err, "des: invalid collective or size");
     des_plan scratch = {0};
     return des_plan_network(&scratch, p, opts, err);
