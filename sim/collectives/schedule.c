@@ -991,8 +991,9 @@ int gcsim_schedule_build_for_cost(gcsim_schedule *s, gcsim_collective c,
                                   gcsim_error *err)
 {
     cost_only = true;
-    int rc = group > 0 || c > COLLECTIVE_COUNT ? gcsim_schedule_build_group(s, c, t, group, err)
-                                               : gcsim_schedule_build(s, c, t, ps_shards, chunks, err);
+    int rc = group > 0 || !gcsim_collective_runs_bare(c)
+                 ? gcsim_schedule_build_group(s, c, t, group, err)
+                 : gcsim_schedule_build(s, c, t, ps_shards, chunks, err);
     cost_only = false;
     return rc;
 }

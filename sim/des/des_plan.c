@@ -108,7 +108,7 @@ static int plan_schedules(des_plan *plan, gcsim_error *err)
             k++;
         if (k == plan->n_schedules) {
             gcsim_schedule *sk = &plan->schedules[k];
-            int rc = call->group > 0 || call->collective > COLLECTIVE_COUNT
+            int rc = call->group > 0 || !gcsim_collective_runs_bare(call->collective)
                          ? gcsim_schedule_build_group(sk, call->collective, &plan->topology,
                                                       call->group, err)
                          : gcsim_schedule_build(sk, call->collective, &plan->topology,
