@@ -17,7 +17,7 @@
 static int collective_time_one(const gcsim_topology *topo, gcsim_collective c, double bytes,
                                int ps_shards, double *time_s, gcsim_error *err)
 {
-    if (!(bytes >= 0) || (unsigned)c >= COLLECTIVE_COUNT)
+    if (!(bytes >= 0) || !gcsim_collective_runs_bare(c))
         return gcsim_fail(err, "invalid collective or size");
     gcsim_schedule sch;
     if (gcsim_schedule_build(&sch, c, topo, ps_shards, gcsim_pipeline_chunks(c, bytes), err))
@@ -33,7 +33,7 @@ static int collective_time_one(const gcsim_topology *topo, gcsim_collective c, d
 static int op_time_one(const gcsim_topology *topo, gcsim_op op, gcsim_collective c,
                        double bytes, double *time_s, gcsim_error *err)
 {
-    if (!(bytes >= 0) || (unsigned)c >= COLLECTIVE_COUNT || (unsigned)op >= GCSIM_OP_COUNT)
+    if (!(bytes >= 0) || !gcsim_collective_runs_bare(c) || (unsigned)op >= GCSIM_OP_COUNT)
         return gcsim_fail(err, "invalid collective, operation or size");
     if (op == GCSIM_OP_ALLREDUCE) {
         /* the memo's schedule: the same number, and the one tree template the tuner made
@@ -111,7 +111,7 @@ int gcsim_analytic_collective_time(const gcsim_topology *topo, gcsim_collective 
                                    double bytes, int ps_shards, double *time_s,
                                    gcsim_error *err)
 {
-    if (!fabric_on(topo->platform) || !(bytes >= 0) || (unsigned)c >= COLLECTIVE_COUNT)
+    if (!fabric_on(topo->platform) || !(bytes >= 0) || !gcsim_collective_runs_bare(c))
         return collective_time_one(topo, c, bytes, ps_shards, time_s, err);
     bare_ctx b = {.ps_shards = ps_shards, .c = c, .bytes = bytes};
     return bare_fabric(topo, &b, time_s, err);
@@ -120,7 +120,7 @@ int gcsim_analytic_collective_time(const gcsim_topology *topo, gcsim_collective 
 int gcsim_analytic_op_time(const gcsim_topology *topo, gcsim_op op, gcsim_collective c,
                            double bytes, double *time_s, gcsim_error *err)
 {
-    if (!fabric_on(topo->platform) || !(bytes >= 0) || (unsigned)c >= COLLECTIVE_COUNT ||
+    if (!fabric_on(topo->platform) || !(bytes >= 0) || !gcsim_collective_runs_bare(c) ||
         (unsigned)op >= GCSIM_OP_COUNT)
         return op_time_one(topo, op, c, bytes, time_s, err);
     bare_ctx b = {.op = op, .is_op = true, .c = c, .bytes = bytes};

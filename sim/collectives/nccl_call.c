@@ -208,15 +208,16 @@ int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
     int per_node = p->gpus_per_node > 0 ? p->gpus_per_node : 1;
     int nodes = (gpus + per_node - 1) / per_node;
     bool nvls = p->intra.nvls_Bps > 0;
-    /* NCCL's ring, tree (the double tree), NVLS on one node and NVLS-tree (the double tree)
-     * across nodes where the platform has NVLS; ties go to the earlier */
+    /* NCCL's ring, tree (the double tree), NVLS on one node and NVLS-tree across nodes
+     * where the platform has NVLS (its own schedule, as `gcsim collective` runs it:
+     * tree_nvls.c); ties go to the earlier */
     static const struct {
         int algo;
         gcsim_collective coll;
     } algos[] = {{GCSIM_NCCL_RING, COLLECTIVE_RING},
                  {GCSIM_NCCL_TREE, COLLECTIVE_DOUBLE_TREE},
                  {GCSIM_NCCL_NVLS, COLLECTIVE_NVLS},
-                 {GCSIM_NCCL_NVLS_TREE, COLLECTIVE_DOUBLE_TREE}};
+                 {GCSIM_NCCL_NVLS_TREE, COLLECTIVE_NVLS_TREE}};
     candidate c[3 * GCSIM_PROTO_COUNT + 1];
     int n = 0;
     double ring_bw_s = 0;

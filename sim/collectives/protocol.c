@@ -73,34 +73,9 @@ int gcsim_nccl_algo_of(gcsim_collective c)
     case COLLECTIVE_TREE:
     case COLLECTIVE_DOUBLE_TREE: return GCSIM_NCCL_TREE;
     case COLLECTIVE_NVLS: return GCSIM_NCCL_NVLS;
+    case COLLECTIVE_NVLS_TREE: return GCSIM_NCCL_NVLS_TREE;
     default: return -1;
     }
-}
-
-/* NCCL's NVLS-tree all-reduce (src/device/all_reduce.h lines 527-620, RunWorkColl<...,
- * NCCL_ALGO_NVLS_TREE, NCCL_PROTO_SIMPLE>, commit 5067397) has no chain inside the node: every GPU scatters its
- * buffer into the NVSwitch, which reduces it onto the node's NVLS heads (one share each);
- * the heads run NCCL's double binary tree across nodes (treeUp / treeDown; src/graph/
- * connect.cc line 275, ncclGetDtree over the nodes); the sum comes back through the
- * switch's multicast (gather). Each GPU port moves the buffer once each way at the
- * switch's reducing rate: the node's part takes S / nvls_bandwidth, as a one-node NVLS
- * all-reduce (platform.h: nvls_Bps is what a port moves each way then). NCCL's own model
- * of it (src/graph/tuning.cc, same commit, lines 306-322) takes the same intra-node figure
- * (bwIntra x NVLS efficiency, x2 as "AllReduce pipelines two operations") and does not
- * charge a chain.
- * gcsim runs NVLS-tree as its railed double tree (its trees across nodes are NCCL's head
- * trees, one per rail); what differs is inside the node, where the double tree's chains
- * put 2 (i-1)/i x S through each GPU port (i GPUs per node: the reduce up and the
- * broadcast down of the 2 R chains of S / (2R) each, less the heads' hop; measured on the
- * schedule: algbw -> gpu_to_gpu x i / (2 (i-1)) with the NIC out of the way,
- * tests/collectives/test_protocol.c). The chain at nvls x 2 (i-1)/i therefore takes the
- * switch's S / nvls: the rate returned, 0 where there is no NVLS or no chain (i < 2).
- * Derived, nothing fitted. */
-double gcsim_nvls_tree_chain_Bps(double nvls_Bps, int gpus_per_node)
-{
-    if (!(nvls_Bps > 0) || gpus_per_node < 2)
-        return 0;
-    return nvls_Bps * 2.0 * (gpus_per_node - 1) / gpus_per_node;
 }
 
 static bool tree_like(int a)
@@ -155,18 +130,17 @@ void gcsim_protocol_platform(const gcsim_platform *in, gcsim_op op, int algo, in
         out->intra.socket_link_Bps *= bw;
         out->intra.switch_uplink_Bps *= bw;
     }
-    /* NVLS-tree across nodes moves a node's data through the switch, not a chain: the
-     * double tree that stands for it runs its chains at the rate that gives the switch's
-     * time (gcsim_nvls_tree_chain_Bps), and its 2 (i-1) chain hops together at the
-     * switch's latency, GCSIM_NVLS_STEPS intra-node latencies as gcsim's NVLS on one node
-     * (schedule.c: NCCL's 25 us NVLS hop against its 3.4 us ring hop) */
-    if (algo == GCSIM_NCCL_NVLS_TREE && op == GCSIM_OP_ALLREDUCE && nodes > 1) {
-        double chain_Bps = gcsim_nvls_tree_chain_Bps(in->intra.nvls_Bps, per_node);
-        if (chain_Bps > 0) {
-            out->intra.gpu_to_gpu_Bps = chain_Bps;
-            out->intra.latency_s *= GCSIM_NVLS_STEPS / (2.0 * (per_node - 1));
-        }
-    }
+    /* NVLS-tree across nodes moves a node's data through the switch, not a chain: its
+     * schedule does that (COLLECTIVE_NVLS_TREE, tree_nvls.c: the chains' flows at the
+     * switch's rate), in `gcsim collective` and in training calls alike. What a schedule
+     * cannot carry is the latency: here the chain's 2 (i-1) hops take the switch's
+     * GCSIM_NVLS_STEPS intra-node latencies together, as gcsim's NVLS on one node
+     * (schedule.c: NCCL's 25 us NVLS hop against its 3.4 us ring hop); a training call
+     * runs on the platform as written, its hops at the platform's latency
+     * (docs/collectives.md) */
+    if (algo == GCSIM_NCCL_NVLS_TREE && op == GCSIM_OP_ALLREDUCE && nodes > 1 &&
+        gcsim_nvls_tree_chain_Bps(in->intra.nvls_Bps, per_node) > 0)
+        out->intra.latency_s *= GCSIM_NVLS_STEPS / (2.0 * (per_node - 1));
     /* A ring across nodes launches every hop's network operation: each hop at least
      * NCCL's net overhead (tuner_model.c). */
     if (algo == GCSIM_NCCL_RING && op != GCSIM_OP_BROADCAST) {
@@ -300,14 +274,15 @@ static int tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double b
     bool nvls = p->intra.nvls_Bps > 0;
     /* NCCL's algorithms for the operation, each with the gcsim schedule that stands for
      * it: ring; tree (the railed double tree); NVLS on one node with NVLink SHARP;
-     * NVLS-tree across nodes with it (the railed double tree again, ranked as NCCL ranks
-     * NVLS-tree). The other operations run one schedule each, NCCL's ring. */
+     * NVLS-tree across nodes with it (its own schedule, tree_nvls.c: the railed double
+     * tree with each node's part at the switch's rate). The other operations run one
+     * schedule each, NCCL's ring. */
     candidate all[4] = {{GCSIM_NCCL_RING, COLLECTIVE_RING}, {GCSIM_NCCL_TREE, COLLECTIVE_DOUBLE_TREE}};
     int n_all = 2;
     if (nvls && nodes == 1)
         all[n_all++] = (candidate){GCSIM_NCCL_NVLS, COLLECTIVE_NVLS};
     if (nvls && nodes > 1)
-        all[n_all++] = (candidate){GCSIM_NCCL_NVLS_TREE, COLLECTIVE_DOUBLE_TREE};
+        all[n_all++] = (candidate){GCSIM_NCCL_NVLS_TREE, COLLECTIVE_NVLS_TREE};
     if (op != GCSIM_OP_ALLREDUCE)
         n_all = 1;
     candidate cand[4];
@@ -316,10 +291,14 @@ static int tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double b
         for (int k = 0; k < n_all; k++)
             cand[n_cand++] = all[k];
     } else {
+        /* a forced tree runs as NCCL's tree; a forced double tree also as NVLS-tree (its
+         * trees across nodes), each on its own schedule */
         for (int k = 0; k < n_all; k++)
             if (all[k].coll == collective ||
                 (collective == COLLECTIVE_TREE && all[k].algo == GCSIM_NCCL_TREE))
                 cand[n_cand++] = (candidate){all[k].algo, collective};
+            else if (collective == COLLECTIVE_DOUBLE_TREE && all[k].algo == GCSIM_NCCL_NVLS_TREE)
+                cand[n_cand++] = all[k];
         if (n_cand == 0) /* a gcsim pattern, or an algorithm this platform lacks */
             cand[n_cand++] = (candidate){op == GCSIM_OP_ALLREDUCE ? gcsim_nccl_algo_of(collective)
                                                                   : GCSIM_NCCL_RING,

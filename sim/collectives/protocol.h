@@ -73,12 +73,15 @@ typedef struct {
 double gcsim_tuner_rank_s(int algo, gcsim_protocol pr, int gpus, int nodes, double bytes,
                           double time_s, double latency_s, double ring_bandwidth_s);
 
-/* The intra-node rate at which gcsim's double tree, standing for NCCL's NVLS-tree across
- * nodes, runs its chains so that a node's part takes the switch's S / nvls_Bps (NCCL moves
- * it through the NVSwitch, not a chain): nvls_Bps x 2 (i-1)/i for i GPUs per node; 0 with
- * no NVLS (nvls_Bps <= 0) or fewer than 2 GPUs per node. gcsim_tuner_choose runs an
- * NVLS-tree pick on it. */
+/* NCCL's NVLS-tree across nodes (tree_nvls.c): the intra-node rate at which gcsim's
+ * NVLS-tree schedule (COLLECTIVE_NVLS_TREE, the railed double tree) runs its chains so that
+ * a node's part takes the switch's S / nvls_Bps (NCCL moves it through the NVSwitch, not a
+ * chain): nvls_Bps x 2 (i-1)/i for i GPUs per node; 0 with no NVLS (nvls_Bps <= 0) or fewer
+ * than 2 GPUs per node. */
 double gcsim_nvls_tree_chain_Bps(double nvls_Bps, int gpus_per_node);
+/* That rate over the platform's gpu_to_gpu: how much faster the NVLS-tree schedule's flows
+ * inside a node run than the double tree's (1 where there is no such rate). */
+double gcsim_nvls_tree_port_scale(const gcsim_platform *p);
 
 /* The tuner's choice for operation op of `bytes` on `gpus` GPUs: the candidate of lowest
  * rank (gcsim_tuner_rank_s). collective: the one to use, or COLLECTIVE_COUNT to let the

@@ -13,8 +13,9 @@
  *     the extra ranks folded into a partner first;
  *   tree: a chain through the GPUs of each node and a binary tree over the nodes, reduce
  *     then broadcast, pipelined in chunks; double-tree: two such trees each with half the
- *     data, the second over the mirrored node order and the reversed chain, so that a
- *     node's head in one tree is a leaf region of the other (NCCL's double binary tree);
+ *     data, the second over NCCL's mirrored (or, on an odd node count, shifted) node order
+ *     and the reversed chain, so that a node interior in one tree is a leaf of the other
+ *     (NCCL's double binary tree, tree_nodes.h);
  *   hierarchical: ring reduce-scatter inside each node, ring all-reduce of each 1/i shard
  *     across the nodes (one ring per local GPU index: per rail), ring all-gather inside;
  *   ps: every GPU pushes 1/S of its payload to each of S shards (on the nodes' CPUs, shard
@@ -33,6 +34,8 @@
 #include "collectives.h"
 #include "ring_rail.h"
 #include "tree_cost.h"
+#include "protocol.h"
+#include "tree_nodes.h"
 
 typedef struct {
     gcsim_flow *v;
@@ -555,8 +558,9 @@ static int rail_head(const gcsim_topology *t, int rail, int rails, bool mirrored
 }
 
 /* Rail r's tree: a chain through the GPUs of each node ending at the node's head (the
- * rail's GPU), plus a binary tree over the nodes (heap order) linking the heads; mirrored:
- * reversed node order and chain direction. Returns the root. */
+ * rail's GPU), plus NCCL's binary tree over the nodes linking the heads (tree_nodes.h);
+ * mirrored: NCCL's second tree (mirrored or shifted node order) and the reversed chain
+ * direction. Returns the root. */
 static int tree_shape(const gcsim_topology *t, int rail, int rails, bool mirrored, tree *tr)
 {
     int i = t->gpus_per_node, j = t->nodes, n = t->gpus;
@@ -564,11 +568,13 @@ static int tree_shape(const gcsim_topology *t, int rail, int rails, bool mirrore
         int node = g / i, cnt = (node + 1) * i <= n ? i : n - node * i, local = g % i;
         int head = rail_head(t, rail, rails, mirrored, cnt);
         int pos = mirrored ? ((head - local) % cnt + cnt) % cnt : ((local - head) % cnt + cnt) % cnt;
-        int q = mirrored ? j - 1 - node : node; /* heap position of the node */
+        /* the node's position in NCCL's node tree (tree_nodes.h) and its parent's */
+        int q = gcsim_dtree_position(j, mirrored, node), up, d0, d1;
+        gcsim_btree(j, q, &up, &d0, &d1);
         if (pos > 0) {
             tr->parent[g] = node * i + chain_local(head, pos - 1, cnt, mirrored);
-        } else if (q > 0) {
-            int pnode = mirrored ? j - 1 - (q - 1) / 2 : (q - 1) / 2;
+        } else if (up >= 0) {
+            int pnode = gcsim_dtree_node(j, mirrored, up);
             int pcnt = (pnode + 1) * i <= n ? i : n - pnode * i;
             tr->parent[g] = pnode * i + rail_head(t, rail, rails, mirrored, pcnt);
         } else {
@@ -633,7 +639,7 @@ static int tree_shape(const gcsim_topology *t, int rail, int rails, bool mirrore
  * broadcast_only, only the downward half of one tree rooted at GPU 0, from step d + c (the
  * broadcast operation, whose data starts on one GPU). */
 static int tree_flows(const gcsim_topology *t, int per_rail, int chunks, bool broadcast_only,
-                      flow_list *l, int *steps_out)
+                      double port_scale, flow_list *l, int *steps_out)
 {
     int n = t->gpus, rails = t->nodes > 1 && !broadcast_only ? t->nics_per_node : 1;
     int *mem = malloc(sizeof(int) * (size_t)n * 4);
@@ -641,6 +647,10 @@ static int tree_flows(const gcsim_topology *t, int per_rail, int chunks, bool br
         return -1;
     tree tr = {mem, mem + n, mem + 2 * n, mem + 3 * n};
     double share = 1.0 / ((double)rails * per_rail * chunks);
+    /* NVLS-tree (tree_nvls.c): a flow inside a node moves its share at the switch's rate,
+     * port_scale x the port's */
+    double node_share = port_scale != 1.0 ? share / port_scale : share;
+    int per_node = t->gpus_per_node;
     int steps = 0, rc = reserve(l, rails * per_rail * (broadcast_only ? 1 : 2) * n);
     for (int r = 0; r < rails && !rc; r++)
         for (int k = 0; k < per_rail && !rc; k++) {
@@ -656,13 +666,15 @@ static int tree_flows(const gcsim_topology *t, int per_rail, int chunks, bool br
                     continue;
                 if (!broadcast_only) {
                     int h = tr.height[g];
-                    rc = push(l, g, p, share, tr.size[g], h, h + chunks - 1);
+                    rc = push(l, g, p, g / per_node == p / per_node ? node_share : share,
+                              tr.size[g], h, h + chunks - 1);
                     if (h + chunks > steps)
                         steps = h + chunks;
                 }
                 int d = down_from + tr.depth[p];
                 if (!rc)
-                    rc = push(l, p, g, share, n, d, d + chunks - 1);
+                    rc = push(l, p, g, g / per_node == p / per_node ? node_share : share, n,
+                              d, d + chunks - 1);
                 if (d + chunks > steps)
                     steps = d + chunks;
             }
@@ -673,11 +685,12 @@ static int tree_flows(const gcsim_topology *t, int per_rail, int chunks, bool br
 }
 
 static int build_trees(gcsim_schedule *s, const gcsim_topology *t, int per_rail, int chunks,
-                       bool broadcast_only)
+                       bool broadcast_only, double port_scale)
 {
     flow_list l = {0};
     int steps = 0;
-    if (tree_flows(t, per_rail, chunks, broadcast_only, &l, &steps) || merge_pairs(&l)) {
+    if (tree_flows(t, per_rail, chunks, broadcast_only, port_scale, &l, &steps) ||
+        merge_pairs(&l)) {
         free(l.v);
         return -1;
     }
@@ -688,7 +701,7 @@ int gcsim_tree_raw_flows(const gcsim_topology *t, int per_rail, gcsim_flow **flo
 {
     flow_list l = {0};
     int steps = 0;
-    if (tree_flows(t, per_rail, 1, false, &l, &steps) || sort_flows(&l)) {
+    if (tree_flows(t, per_rail, 1, false, 1.0, &l, &steps) || sort_flows(&l)) {
         free(l.v);
         return -1;
     }
@@ -810,9 +823,9 @@ static int build_terngrad(gcsim_schedule *s, const gcsim_topology *t, int *m)
 
 int gcsim_pipeline_chunks(gcsim_collective c, double payload_bytes)
 {
-    if (c != COLLECTIVE_TREE && c != COLLECTIVE_DOUBLE_TREE)
+    if (c != COLLECTIVE_TREE && c != COLLECTIVE_DOUBLE_TREE && c != COLLECTIVE_NVLS_TREE)
         return 1;
-    double per_tree = c == COLLECTIVE_DOUBLE_TREE ? payload_bytes / 2 : payload_bytes;
+    double per_tree = c != COLLECTIVE_TREE ? payload_bytes / 2 : payload_bytes;
     double chunks = ceil(per_tree / GCSIM_PIPELINE_CHUNK_BYTES);
     if (!(chunks >= 1))
         return 1;
@@ -932,8 +945,13 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
     case COLLECTIVE_RING: rc = n > 1 ? build_ring(s, t, scratch) : 0; break;
     case COLLECTIVE_ALLGATHER: rc = n > 1 ? build_allgather(s, t, scratch) : 0; break;
     case COLLECTIVE_HALVING_DOUBLING: rc = n > 1 ? build_halving_doubling(s, t) : 0; break;
-    case COLLECTIVE_TREE: rc = n > 1 ? build_trees(s, t, 1, s->chunks, false) : 0; break;
-    case COLLECTIVE_DOUBLE_TREE: rc = n > 1 ? build_trees(s, t, 2, s->chunks, false) : 0; break;
+    case COLLECTIVE_TREE: rc = n > 1 ? build_trees(s, t, 1, s->chunks, false, 1.0) : 0; break;
+    case COLLECTIVE_DOUBLE_TREE: rc = n > 1 ? build_trees(s, t, 2, s->chunks, false, 1.0) : 0; break;
+    case COLLECTIVE_NVLS_TREE:
+        rc = n > 1 ? build_trees(s, t, 2, s->chunks, false,
+                                 gcsim_nvls_tree_port_scale(t->platform))
+                   : 0;
+        break;
     case COLLECTIVE_HIERARCHICAL: rc = n > 1 ? build_hierarchical(s, t, scratch) : 0; break;
     case COLLECTIVE_PARAMETER_SERVER: rc = n > 1 ? build_ps(s, t, ps_shards) : 0; break;
     case COLLECTIVE_TERNGRAD:
@@ -988,7 +1006,7 @@ int gcsim_schedule_build_broadcast(gcsim_schedule *s, const gcsim_topology *t, i
     schedule_init(s, COLLECTIVE_TREE, t, chunks);
     if (gcsim_schedule_size_check(COLLECTIVE_TREE, t, 0, 0, err) != 0)
         return -1;
-    int rc = t->gpus > 1 ? build_trees(s, t, 1, s->chunks, true) : 0;
+    int rc = t->gpus > 1 ? build_trees(s, t, 1, s->chunks, true, 1.0) : 0;
     return finish(s, rc, "broadcast", t->gpus, err);
 }
 
@@ -997,8 +1015,9 @@ int gcsim_schedule_build_for_cost(gcsim_schedule *s, gcsim_collective c,
                                   gcsim_error *err)
 {
     cost_only = true;
-    int rc = group > 0 || c > COLLECTIVE_COUNT ? gcsim_schedule_build_group(s, c, t, group, err)
-                                               : gcsim_schedule_build(s, c, t, ps_shards, chunks, err);
+    int rc = group > 0 || !gcsim_collective_runs_bare(c)
+                 ? gcsim_schedule_build_group(s, c, t, group, err)
+                 : gcsim_schedule_build(s, c, t, ps_shards, chunks, err);
     cost_only = false;
     return rc;
 }

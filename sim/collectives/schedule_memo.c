@@ -279,7 +279,8 @@ static int build(const gcsim_platform *p, const memo_key *k, gcsim_schedule *s,
                  gcsim_error *err)
 {
     gcsim_collective c = (gcsim_collective)k->collective;
-    if ((c == COLLECTIVE_TREE || c == COLLECTIVE_DOUBLE_TREE) && k->group == 0 && k->gpus > 1) {
+    if ((c == COLLECTIVE_TREE || c == COLLECTIVE_DOUBLE_TREE || c == COLLECTIVE_NVLS_TREE) &&
+        k->group == 0 && k->gpus > 1) {
         gcsim_tree_template *tt = tree_template(p, k, err);
         if (!tt)
             return -1;

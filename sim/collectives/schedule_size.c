@@ -42,7 +42,8 @@ double gcsim_schedule_listed_flows(gcsim_collective c, const gcsim_topology *t, 
     case COLLECTIVE_REDUCE_SCATTER: return g <= i ? n : rails * (n + relays);
     case COLLECTIVE_HALVING_DOUBLING: return 2 * n + 2 * n * log2_ceil(n);
     case COLLECTIVE_TREE: return 2 * rails * n;
-    case COLLECTIVE_DOUBLE_TREE: return 4 * rails * n;
+    case COLLECTIVE_DOUBLE_TREE:
+    case COLLECTIVE_NVLS_TREE: return 4 * rails * n;
     case COLLECTIVE_HIERARCHICAL: return 4 * n;
     case COLLECTIVE_HIER_REDUCE_SCATTER:
     case COLLECTIVE_CROSS_GROUP_RING: return 2 * n;

@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "protocol.h"
 #include "slot_table.h"
 #include "tree_internal.h"
 
@@ -88,6 +89,7 @@ typedef struct {
 typedef struct {
     double latency_s;
     int kind, n_links, at;
+    bool in_node; /* both GPUs on one node */
 } pair_route;
 
 typedef struct {
@@ -124,6 +126,7 @@ static int pair_add(pair_list *pl, const gcsim_topology *t, int src, int dst, in
     }
     pair_route *p = &pl->v[pl->n++];
     p->kind = kind;
+    p->in_node = src / t->gpus_per_node == dst / t->gpus_per_node;
     p->at = (int)pl->n_links;
     p->n_links = gcsim_topology_route(t, src, dst, pl->links + pl->n_links, &p->latency_s);
     pl->n_links += (size_t)p->n_links;
@@ -307,11 +310,16 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair
     int nl = t->n_links, rc = -1;
     int *index = calloc((size_t)nl + 1, sizeof(int)), *fill = NULL, *cross = NULL;
     int *kind_of_link = malloc(sizeof(int) * ((size_t)nl + 1)), *key = NULL;
+    /* NVLS-tree: the links flows inside a node cross, at tt->port_scale x their capacity */
+    bool *scaled = tt->port_scale != 1.0 ? calloc((size_t)nl + 1, sizeof(bool)) : NULL;
     tree_intern links = {0}, sigs = {0};
     /* per pair kind: the last link first crossed by it, the last flow kind of it */
     recent_key *recent = malloc(sizeof *recent * 2 * ((size_t)tt->n_kinds + 1));
-    if (!index || !kind_of_link || !recent)
+    if (!index || !kind_of_link || !recent || (tt->port_scale != 1.0 && !scaled))
         goto done;
+    for (int p = 0; scaled && p < np; p++)
+        for (int k = 0; pairs[p].in_node && k < pairs[p].n_links; k++)
+            scaled[pl->links[pairs[p].at + k]] = true;
     for (int k = 0; k < 2 * (tt->n_kinds + 1); k++)
         recent[k].len = -1;
     for (int p = 0; p < np; p++)
@@ -336,7 +344,8 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair
         kind_of_link[l] = -1;
         if (index[l + 1] == index[l])
             continue;
-        tree_put_double(key, gcsim_topology_capacity_Bps(t, l));
+        double cap = gcsim_topology_capacity_Bps(t, l);
+        tree_put_double(key, scaled && scaled[l] ? cap * tt->port_scale : cap);
         int n = index[l + 1] - index[l];
         memcpy(key + 2, cross + index[l], sizeof(int) * (size_t)n);
         recent_key *r = &recent[cross[index[l]]];
@@ -391,6 +400,7 @@ done:
     free(cross);
     free(kind_of_link);
     free(key);
+    free(scaled);
     return rc;
 }
 
@@ -459,7 +469,8 @@ static gcsim_tree_template *template_new(const gcsim_topology *t, gcsim_collecti
         return NULL;
     tt->collective = c;
     tt->gpus = t->gpus;
-    tt->per_rail = c == COLLECTIVE_DOUBLE_TREE ? 2 : 1;
+    tt->per_rail = c == COLLECTIVE_DOUBLE_TREE || c == COLLECTIVE_NVLS_TREE ? 2 : 1;
+    tt->port_scale = c == COLLECTIVE_NVLS_TREE ? gcsim_nvls_tree_port_scale(t->platform) : 1.0;
     tt->rails = t->nodes > 1 ? t->nics_per_node : 1;
     if (from_flows) {
         if (gcsim_tree_raw_flows(t, tt->per_rail, &raw, &n_raw) ||

@@ -20,8 +20,8 @@
 
 typedef struct gcsim_tree_template gcsim_tree_template;
 
-/* The template of collective c (COLLECTIVE_TREE or COLLECTIVE_DOUBLE_TREE) on t, which
- * must outlive it. NULL when out of memory. */
+/* The template of collective c (COLLECTIVE_TREE, COLLECTIVE_DOUBLE_TREE or
+ * COLLECTIVE_NVLS_TREE, tree_nvls.c) on t, which must outlive it. NULL when out of memory. */
 gcsim_tree_template *gcsim_tree_template_new(const gcsim_topology *t, gcsim_collective c);
 void gcsim_tree_template_free(gcsim_tree_template *tt);
 /* Bytes it holds (its steady form too, once built), for a memo's bound. */

@@ -22,6 +22,10 @@ typedef struct tree_steady tree_steady;
 struct gcsim_tree_template {
     gcsim_collective collective;
     int gpus, rails, per_rail, omax, n_raw;
+    /* NVLS-tree (tree_nvls.c): the capacity of the links that flows inside a node cross is
+     * this x the link's (what the schedule's flows do by moving their share / this); 1 for
+     * the tree and the double tree */
+    double port_scale;
     /* pair kinds: flows[kind_first[k] .. + kind_count[k]) */
     int n_kinds;
     int *kind_first, *kind_count;

@@ -6,15 +6,16 @@
  * then depth, height and size by two passes) and lists its 2(N - 1) flows; the template
  * then sorted those 32 N flows (a100-hdr) by sender to find each GPU pair's: 1.3 GB and
  * most of the CPU of a predict at 2^20 GPUs. The trees are regular: rail r's tree is a
- * chain through each node's GPUs ending at the node's head, and a binary heap over the
- * nodes (mirrored: the reversed node order and chain direction). So, per tree kind k
- * (0 plain, 1 mirrored) and heap position q of a node:
- *   - depth of the node's head: floor(log2(q + 1)); of the GPU at chain position p: that + p;
+ * chain through each node's GPUs ending at the node's head, and NCCL's binary tree over
+ * the nodes' positions (tree_nodes.h: the second tree mirrored or shifted, with the chain
+ * direction reversed). So, per tree kind k (0 plain, 1 second) and position q of a node:
+ *   - depth of the node's head: D[q], its depth in the node tree; of the GPU at chain
+ *     position p: that + p;
  *   - height and size of the GPU at chain position p > 0: cnt - 1 - p and cnt - p (cnt the
  *     node's GPUs); of the head: H[q] = max(cnt - 1, 1 + H of its child nodes) and
  *     S[q] = cnt + S of its child nodes, one pass over the nodes (O(nodes), not O(GPUs));
  *   - a GPU at height h sends up in step h holding size workers; a parent at depth d sends
- *     down in step H[0] + d holding all N (tree_flows' windows with one chunk).
+ *     down in step H[root] + d holding all N (tree_flows' windows with one chunk).
  * A sender's flows are then listed and put in flow order (receiver, first step, sums), as
  * the sort of the raw flows gave them: the same pairs with the same flows in the same
  * order, so the template is the same to the bit (tests/collectives/test_tree_sender.c
@@ -23,10 +24,13 @@
 #include <stdlib.h>
 
 #include "tree_internal.h"
+#include "tree_nodes.h"
 
 struct tree_shape_form {
     int n, i, j, rails, per_rail;
-    int *height[2], *size[2]; /* per tree kind, by heap position */
+    /* per tree kind, by position in the node tree: the head's height, subtree size and
+     * depth, the parent position (-1: root) and the two child positions (-1: none) */
+    int *height[2], *size[2], *depth[2], *up[2], *down[2];
     /* tree_sender_flows' scratch (one sender at a time): each receiver's flows, kept in
      * order as they are added, in group[d] (room for `most` each), and the groups' order */
     int most, n_groups, *group_dst, *group_n, *rank;
@@ -40,6 +44,9 @@ void tree_shape_free(tree_shape_form *sf)
     for (int k = 0; k < 2; k++) {
         free(sf->height[k]);
         free(sf->size[k]);
+        free(sf->depth[k]);
+        free(sf->up[k]);
+        free(sf->down[k]);
     }
     free(sf->group_dst);
     free(sf->group_n);
@@ -53,7 +60,7 @@ static int node_gpus(const tree_shape_form *sf, int node)
     return (node + 1) * sf->i <= sf->n ? sf->i : sf->n - node * sf->i;
 }
 
-static int node_at(const tree_shape_form *sf, int k, int q) { return k ? sf->j - 1 - q : q; }
+static int node_at(const tree_shape_form *sf, int k, int q) { return gcsim_dtree_node(sf->j, k, q); }
 
 /* schedule.c's rail_head: the head (local index) of rail r's chain in a node of cnt GPUs */
 static int rail_head(const tree_shape_form *sf, int rail, int k, int cnt)
@@ -77,8 +84,6 @@ static int chain_pos(int head, int local, int cnt, int k)
     return x < 0 ? x + cnt : x;
 }
 
-static int heap_depth(int q) { return 31 - __builtin_clz((unsigned)q + 1); }
-
 tree_shape_form *tree_shape_new(const gcsim_topology *t, int per_rail)
 {
     tree_shape_form *sf = calloc(1, sizeof *sf);
@@ -98,25 +103,43 @@ tree_shape_form *tree_shape_new(const gcsim_topology *t, int per_rail)
         tree_shape_free(sf);
         return NULL;
     }
+    int *order = malloc(sizeof(int) * (size_t)sf->j);
+    if (!order) {
+        tree_shape_free(sf);
+        return NULL;
+    }
+    gcsim_btree_bottom_up(sf->j, order);
     for (int k = 0; k < per_rail; k++) {
         sf->height[k] = malloc(sizeof(int) * (size_t)sf->j);
         sf->size[k] = malloc(sizeof(int) * (size_t)sf->j);
-        if (!sf->height[k] || !sf->size[k]) {
+        sf->depth[k] = malloc(sizeof(int) * (size_t)sf->j);
+        sf->up[k] = malloc(sizeof(int) * (size_t)sf->j);
+        sf->down[k] = malloc(sizeof(int) * 2 * (size_t)sf->j);
+        if (!sf->height[k] || !sf->size[k] || !sf->depth[k] || !sf->up[k] || !sf->down[k]) {
+            free(order);
             tree_shape_free(sf);
             return NULL;
         }
-        for (int q = sf->j - 1; q >= 0; q--) {
-            int cnt = node_gpus(sf, node_at(sf, k, q));
+        for (int x = 0; x < sf->j; x++) { /* children before parents */
+            int q = order[x], cnt = node_gpus(sf, node_at(sf, k, q));
+            int *d = sf->down[k] + 2 * q;
+            gcsim_btree(sf->j, q, &sf->up[k][q], &d[0], &d[1]);
             int h = cnt - 1, s = cnt;
-            for (int c = 2 * q + 1; c <= 2 * q + 2 && c < sf->j; c++) {
-                if (sf->height[k][c] + 1 > h)
-                    h = sf->height[k][c] + 1;
-                s += sf->size[k][c];
-            }
+            for (int c = 0; c < 2; c++)
+                if (d[c] >= 0) {
+                    if (sf->height[k][d[c]] + 1 > h)
+                        h = sf->height[k][d[c]] + 1;
+                    s += sf->size[k][d[c]];
+                }
             sf->height[k][q] = h;
             sf->size[k][q] = s;
         }
+        for (int x = sf->j - 1; x >= 0; x--) { /* parents before children */
+            int q = order[x];
+            sf->depth[k][q] = sf->up[k][q] < 0 ? 0 : sf->depth[k][sf->up[k][q]] + 1;
+        }
     }
+    free(order);
     return sf;
 }
 
@@ -154,19 +177,19 @@ static void add(tree_shape_form *sf, int dst, int first, double k0)
 
 int tree_sender_flows(tree_shape_form *sf, int g, tree_sender_flow *out)
 {
-    int i = sf->i, j = sf->j, node = g / i, local = g % i, cnt = node_gpus(sf, node), m = 0;
+    int i = sf->i, node = g / i, local = g % i, cnt = node_gpus(sf, node), m = 0;
     sf->n_groups = 0;
     /* tree kind outer: a receiver's flows then come nearly in order (the plain trees' up
      * flows before the mirrored trees' down flows to the same chain neighbour) */
     for (int k = 0; k < sf->per_rail; k++)
         for (int r = 0; r < sf->rails; r++) {
-            int head = rail_head(sf, r, k, cnt), q = node_at(sf, k, node);
+            int head = rail_head(sf, r, k, cnt), q = gcsim_dtree_position(sf->j, k, node);
             int pos = chain_pos(head, local, cnt, k);
-            int depth = heap_depth(q) + pos;
+            int depth = sf->depth[k][q] + pos;
             if (pos > 0) /* up the chain */
                 add(sf, node * i + chain_local(head, pos - 1, cnt, k), cnt - 1 - pos, cnt - pos);
-            else if (q > 0) { /* the head, up to its parent node's head */
-                int pnode = node_at(sf, k, (q - 1) / 2);
+            else if (sf->up[k][q] >= 0) { /* the head, up to its parent node's head */
+                int pnode = node_at(sf, k, sf->up[k][q]);
                 add(sf, pnode * i + rail_head(sf, r, k, node_gpus(sf, pnode)),
                     sf->height[k][q], sf->size[k][q]);
             }
@@ -174,7 +197,10 @@ int tree_sender_flows(tree_shape_form *sf, int g, tree_sender_flow *out)
             if (pos + 1 < cnt)
                 add(sf, node * i + chain_local(head, pos + 1, cnt, k), down, sf->n);
             if (pos == 0)
-                for (int c = 2 * q + 1; c <= 2 * q + 2 && c < j; c++) {
+                for (int x = 0; x < 2; x++) {
+                    int c = sf->down[k][2 * q + x];
+                    if (c < 0)
+                        continue;
                     int cnode = node_at(sf, k, c);
                     add(sf, cnode * i + rail_head(sf, r, k, node_gpus(sf, cnode)), down, sf->n);
                 }

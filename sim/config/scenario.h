@@ -29,15 +29,25 @@ typedef enum {
     COLLECTIVE_NVLS,          /* NVLink SHARP: reduced in the NVSwitch, one node */
     COLLECTIVE_COUNT,         /* the collectives a user names; the ones below are the
                                  pieces of sharded data parallelism (sim/collectives/
-                                 sharding.c), over groups of GPUs, never parsed */
+                                 sharding.c), over groups of GPUs, and the tuner's
+                                 NVLS-tree, never parsed */
     COLLECTIVE_REDUCE_SCATTER,      /* ring reduce-scatter inside each group */
     COLLECTIVE_HIER_REDUCE_SCATTER, /* reduce-scatter inside each node, then across nodes
                                        per rail (ZeRO++'s hierarchical qgZ) */
-    COLLECTIVE_CROSS_GROUP_RING     /* ring all-reduce among the GPUs of the same rank in
+    COLLECTIVE_CROSS_GROUP_RING,    /* ring all-reduce among the GPUs of the same rank in
                                        every group (HSDP's replicas) */
+    COLLECTIVE_NVLS_TREE            /* NCCL's NVLS-tree across NVSwitch nodes, as the tuner
+                                       picks it: the double tree with each node's part at
+                                       the switch's rate (sim/collectives/tree_nvls.c) */
 } gcsim_collective;
 
 const char *gcsim_collective_name(gcsim_collective c);
+/* Whether an engine's bare-collective entry runs c: the named collectives and the tuner's
+ * NVLS-tree pick (the sharded pieces need their groups). */
+static inline bool gcsim_collective_runs_bare(gcsim_collective c)
+{
+    return (unsigned)c < COLLECTIVE_COUNT || c == COLLECTIVE_NVLS_TREE;
+}
 int gcsim_collective_parse(const char *text, gcsim_collective *out);
 const char *gcsim_scaling_name(gcsim_scaling s);
 

@@ -108,7 +108,7 @@ static int plan_schedules(des_plan *plan, gcsim_error *err)
             k++;
         if (k == plan->n_schedules) {
             gcsim_schedule *sk = &plan->schedules[k];
-            int rc = call->group > 0 || call->collective > COLLECTIVE_COUNT
+            int rc = call->group > 0 || !gcsim_collective_runs_bare(call->collective)
                          ? gcsim_schedule_build_group(sk, call->collective, &plan->topology,
                                                       call->group, err)
                          : gcsim_schedule_build(sk, call->collective, &plan->topology,
@@ -192,7 +192,7 @@ int des_plan_check_collective(const gcsim_platform *p, int gpus, gcsim_collectiv
     if (gpus < 1 || gpus > p->nodes * p->gpus_per_node)
         return gcsim_fail(err, "%s: %d GPUs requested, platform has %d x %d", p->source_path, gpus,
                           p->nodes, p->gpus_per_node);
-    if (!(bytes_total >= 0) || (unsigned)c >= COLLECTIVE_COUNT)
+    if (!(bytes_total >= 0) || !gcsim_collective_runs_bare(c))
         return gcsim_fail(err, "des: invalid collective or size");
     des_plan scratch = {0};
     return des_plan_network(&scratch, p, opts, err);

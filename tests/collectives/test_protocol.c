@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../check.h"
+#include "nccl_call.h"
 #include "protocol.h"
 #include "tuner_model.h"
 #include "test_platforms.h"
@@ -153,7 +154,7 @@ int main(void)
     r.intra.nvls_Bps = 274e9;
     CHECK(gcsim_tuner_choose(&r, 16, GCSIM_OP_ALLREDUCE, 8e9, COLLECTIVE_COUNT,
                              GCSIM_PROTO_COUNT, &t, &err) == 0);
-    CHECK(t.collective == COLLECTIVE_DOUBLE_TREE && t.protocol == GCSIM_PROTO_SIMPLE);
+    CHECK(t.collective == COLLECTIVE_NVLS_TREE && t.protocol == GCSIM_PROTO_SIMPLE);
     /* NVLS-tree across nodes (protocol.h: gcsim_nvls_tree_chain_Bps): the double tree's
      * chains run at 2 (i-1)/i x nvls, so that a node's part takes the switch's S / nvls:
      * 274 GB/s x 14/8 = 479.5 GB/s on 8 GPUs per node; none without NVLS or a chain. */
@@ -161,13 +162,15 @@ int main(void)
     CHECK_REL(gcsim_nvls_tree_chain_Bps(100e9, 2), 100e9, 1e-12);
     CHECK(gcsim_nvls_tree_chain_Bps(0, 8) == 0 && gcsim_nvls_tree_chain_Bps(274e9, 1) == 0);
     {
-        /* NVLS-tree's platform (no overheads spread): the chains at 479.5 GB/s, their 14
+        /* NVLS-tree's node rate is its schedule's (COLLECTIVE_NVLS_TREE, tree_nvls.c): the
+         * schedule's flows inside a node run at 479.5 / 300 x the port's rate; its
+         * protocol platform (no overheads spread) keeps the ports and takes the chain's 14
          * hops together at the switch's 7 intra-node latencies (5 us x 7/14 each); one
          * node, or no NVLS: the platform as for the tree */
         gcsim_platform q2, tr;
         gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_NVLS_TREE, 16,
                                 GCSIM_PROTO_SIMPLE, 0, &q2);
-        CHECK_REL(q2.intra.gpu_to_gpu_Bps, 479.5e9, 1e-12);
+        CHECK(q2.intra.gpu_to_gpu_Bps == r.intra.gpu_to_gpu_Bps);
         CHECK_REL(q2.intra.latency_s, 5e-6 * 7 / 14, 1e-12);
         CHECK(q2.nic.bandwidth_Bps == r.nic.bandwidth_Bps && q2.nic.latency_s == r.nic.latency_s);
         gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_NVLS_TREE, 8,
@@ -175,10 +178,27 @@ int main(void)
         gcsim_protocol_platform(&r, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_TREE, 8, GCSIM_PROTO_SIMPLE,
                                 0, &tr);
         CHECK(memcmp(&q2, &tr, sizeof q2) == 0);
+        CHECK_REL(gcsim_nvls_tree_port_scale(&r), 479.5 / 300, 1e-12);
+        gcsim_platform none = platform_r();
+        CHECK(gcsim_nvls_tree_port_scale(&none) == 1.0);
     }
     CHECK(t.algo == GCSIM_NCCL_NVLS_TREE);
-    CHECK_REL(t.platform.intra.gpu_to_gpu_Bps, 479.5e9, 1e-12);
+    CHECK(t.platform.intra.gpu_to_gpu_Bps == r.intra.gpu_to_gpu_Bps);
     CHECK(t.platform.nic.bandwidth_Bps == r.nic.bandwidth_Bps);
+    {
+        /* A training call of the same size picks the same and runs the same schedule
+         * (nccl_call.h), on the platform as written: NCCL's overheads lumped into its fixed
+         * cost rather than spread over the steps, and the chain hops at the platform's
+         * 5 us rather than the switch's 2.5 us: within 2% of `gcsim collective`'s time at
+         * 8 GB; before, it ran the double tree's chains at 300 GB/s (1.6 x the switch's
+         * time inside the node) */
+        gcsim_nccl_tuned_call tc;
+        CHECK(gcsim_nccl_call_tune(&r, 16, 8e9, &tc, &err) == 0);
+        CHECK(tc.collective == COLLECTIVE_NVLS_TREE && tc.algo == GCSIM_NCCL_NVLS_TREE);
+        CHECK(tc.time_s >= t.time_s && tc.time_s <= 1.02 * t.time_s);
+        printf("NVLS-tree 8 GB on 2 x 8: collective %.4f ms, training call %.4f ms\n",
+               t.time_s * 1e3, tc.time_s * 1e3);
+    }
     {
         /* With the network (and the heads' PCIe to it) out of the way, a large NVLS-tree call takes the switch's time,
          * S / nvls (the chain's fill and drain: under 1% at 64 GB); the tree without NVLS

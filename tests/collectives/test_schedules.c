@@ -159,6 +159,19 @@ int main(void)
     /* Before rails, every tree left a node through NIC 0: at least S / 25e9 for that NIC
      * alone, 5x the bound above. */
     CHECK(cost(&r, 16, COLLECTIVE_DOUBLE_TREE, big) < 0.25 * big / 25e9);
+    /* On 4 x 8 the trees across nodes are NCCL's (ncclGetDtree, tree_nodes.h): tree 0 is
+     * 0-2-{1,3}, tree 1 3-1-{2,0}, both on every rail. Nodes 1 and 2 are interior in one
+     * tree (a parent and two children) and a leaf in the other: each of their NICs sends
+     * and receives 4 x S/16 = S/4 (a heap pair, 0-{1,2}-3 and its mirror, gave every NIC
+     * 3 x S/16, which NCCL's logs do not reach). The head GPU's PCIe link carries the same
+     * S/4 at 31.5e9, the NVSwitch ports 1.75 S: the NICs bound it, S/4 / 25e9. */
+    double bound4 = big / 4 / 25e9;
+    r.nodes = 4;
+    double dtree4_s = cost(&r, 32, COLLECTIVE_DOUBLE_TREE, big);
+    r.nodes = 2;
+    printf("double-tree on 4 x 8 rails, 1 GiB: %.3f ms, bound %.3f ms (%.1f%% above)\n",
+           dtree4_s * 1e3, bound4 * 1e3, 100 * (dtree4_s / bound4 - 1));
+    CHECK(dtree4_s >= bound4 && dtree4_s <= 1.15 * bound4);
     /* NVLS on one node of R whose switch reduces at 274 GB/s per port each way: 7 steps
      * (NCCL's 25 us NVLS latency in 5 us hops, about) each moving S/7 at that rate:
      *   7 x 5e-6 + S / 274e9. Across nodes, or without nvls_bandwidth, it is refused. */

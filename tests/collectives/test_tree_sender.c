@@ -10,7 +10,9 @@
  *      flow (gcsim_schedule_time_s), against the template prepared for it
  *      (gcsim_schedule_prepared_time_s) at chunk counts 1, 2, 3, 7, 16, 33 and 64 (below and
  *      above the trees' depth: the walk and the steady form) and four payload kinds: relative
- *      1e-9, and in fact bit for bit (counted and checked).
+ *      1e-9, and in fact bit for bit (counted and checked); and NVLS-tree's template
+ *      (capacities scaled) against its built schedule (shares scaled) on h100-ndr:
+ *      relative 1e-9.
  *   test_tree_sender SOURCE_DIR */
 #include <math.h>
 #include <stdio.h>
@@ -68,7 +70,7 @@ static const gcsim_bucket_bytes buckets[] = {
 
 /* The template's costs against the built schedule's, flow by flow. */
 static void check_costs(gcsim_tree_template *tt, const gcsim_topology *t, gcsim_collective c,
-                        int *compared, int *bitwise)
+                        size_t n_buckets, int *compared, int *bitwise)
 {
     const int chunk_counts[] = {1, 2, 3, 7, 16, 33, 64};
     for (size_t ci = 0; ci < sizeof chunk_counts / sizeof *chunk_counts; ci++) {
@@ -83,7 +85,7 @@ static void check_costs(gcsim_tree_template *tt, const gcsim_topology *t, gcsim_
             gcsim_schedule_free(&built);
             continue;
         }
-        for (size_t bi = 0; bi < sizeof buckets / sizeof *buckets; bi++) {
+        for (size_t bi = 0; bi < n_buckets; bi++) {
             double want = gcsim_schedule_time_s(&built, t, &buckets[bi]);
             double got = gcsim_schedule_prepared_time_s(&prepared, &buckets[bi]);
             CHECK(want > 0);
@@ -107,7 +109,7 @@ int main(int argc, char **argv)
     const int counts[] = {2, 3, 5, 8, 9, 15, 17, 31, 48, 67, 100, 129, 257, 1000, 4099};
     /* per node: the platform's own, then 4 GPUs with 2 NICs, then 2 GPUs with 1 NIC */
     const int shapes[][2] = {{0, 0}, {4, 2}, {2, 1}};
-    int templates = 0, compared = 0, bitwise = 0;
+    int templates = 0, compared = 0, bitwise = 0, nvls_compared = 0;
     for (size_t pi = 0; pi < sizeof names / sizeof *names; pi++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/platforms/%s.json", argv[1], names[pi]);
@@ -146,9 +148,25 @@ int main(int argc, char **argv)
                                 names[pi], p.gpus_per_node, p.nic.per_node, counts[ni],
                                 dbl ? "double tree" : "tree");
                     if (x && counts[ni] <= 257)
-                        check_costs(x, &t, c, &compared, &bitwise);
+                        check_costs(x, &t, c, sizeof buckets / sizeof *buckets, &compared,
+                                    &bitwise);
                     gcsim_tree_template_free(x);
                     gcsim_tree_template_free(y);
+                }
+                /* NVLS-tree (tree_nvls.c): the template scales the capacity of the links
+                 * flows inside a node cross, the built schedule those flows' shares; the
+                 * same time to rounding (not bit for bit: cap x s x share / (s x load)
+                 * against cap x (share / s) / load), for the payloads whose time does not
+                 * depend on a flow's share otherwise: not the per-worker scale's
+                 * re-encode, charged on a step's largest share, which NVLS-tree (dense
+                 * calls only: the tuner's pick) never carries */
+                if (p.intra.nvls_Bps > 0 && counts[ni] <= 257 && t.nodes > 1) {
+                    gcsim_tree_template *x = gcsim_tree_template_new(&t, COLLECTIVE_NVLS_TREE);
+                    int unused = 0;
+                    CHECK(x != NULL);
+                    if (x)
+                        check_costs(x, &t, COLLECTIVE_NVLS_TREE, 3, &nvls_compared, &unused);
+                    gcsim_tree_template_free(x);
                 }
                 gcsim_topology_free(&t);
             }
@@ -159,5 +177,7 @@ int main(int argc, char **argv)
     CHECK(templates > 300);
     CHECK(compared > 2000);
     CHECK(bitwise == compared);
+    printf("%d NVLS-tree costs against the built schedule (relative 1e-9)\n", nvls_compared);
+    CHECK(nvls_compared > 100);
     CHECK_DONE();
 }

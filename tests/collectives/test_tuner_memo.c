@@ -47,12 +47,12 @@ int main(void)
     CHECK(gcsim_tuner_memo_entries() == 4);
 
     /* Keyed by contents: 8 GB on R is the ring; with NVLS in R's nodes (same address) the
-     * double tree (NVLS-tree), as asked fresh; a copy of R elsewhere shares R's answer. */
+     * NVLS-tree, as asked fresh; a copy of R elsewhere shares R's answer. */
     CHECK(choose(&r, 16, 8e9, GCSIM_PROTO_COUNT, &a, &err) == 0);
     CHECK(a.collective == COLLECTIVE_RING);
     r.intra.nvls_Bps = 274e9;
     CHECK(choose(&r, 16, 8e9, GCSIM_PROTO_COUNT, &b, &err) == 0);
-    CHECK(b.collective == COLLECTIVE_DOUBLE_TREE && b.algo == GCSIM_NCCL_NVLS_TREE);
+    CHECK(b.collective == COLLECTIVE_NVLS_TREE && b.algo == GCSIM_NCCL_NVLS_TREE);
     gcsim_platform copy = platform_r();
     size_t hits = gcsim_tuner_memo_hits();
     CHECK(choose(&copy, 16, 8e9, GCSIM_PROTO_COUNT, &b, &err) == 0);

@@ -222,7 +222,7 @@ static void test_nvls_tree(void)
             continue;
         if (!found++)
             printf("NVLS-tree from %.0f B on 2 x 8 GPUs\n", s);
-        CHECK(t.collective == COLLECTIVE_DOUBLE_TREE && t.protocol == GCSIM_PROTO_SIMPLE);
+        CHECK(t.collective == COLLECTIVE_NVLS_TREE && t.protocol == GCSIM_PROTO_SIMPLE);
         CHECK_REL(t.fixed_s, 2 * 1 * 20.9e-6, 1e-6);
     }
     CHECK(found > 0);
