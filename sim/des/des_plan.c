@@ -262,9 +262,11 @@ bool des_phase_coalesces(const des_plan *plan, int c, const gcsim_schedule *s, i
 }
 
 /* The most flows endpoint ep has in progress together in phase p of schedule s: all of
- * them in a single-step or coalesced phase, else the most active in one step (a pipelined
+ * them in a single-step or coalesced phase, else the most active in one step, or in one
+ * block of a phase run in blocks (bounds, n_blocks > 0: des_phase_blocks) (a pipelined
  * tree's endpoint has a flow per chunk and peer, two or three at a time). */
-static int phase_concurrent_flows(const gcsim_schedule *s, int p, bool coalesced, int ep)
+static int phase_concurrent_flows(const gcsim_schedule *s, int p, bool coalesced, int ep,
+                                  const int *bounds, int n_blocks)
 {
     int o0 = s->out_index[p][ep], o1 = s->out_index[p][ep + 1];
     int i0 = s->in_index[p][ep], i1 = s->in_index[p][ep + 1];
@@ -272,6 +274,25 @@ static int phase_concurrent_flows(const gcsim_schedule *s, int p, bool coalesced
     const gcsim_phase *ph = &s->phases[p];
     if (all <= DES_LANE_COMMS || ph->steps <= 1 || coalesced)
         return all;
+    if (n_blocks > 0) { /* one message per run active in the block (des_collectives.c) */
+        int most = 0;
+        for (int k = 0; k < n_blocks; k++) {
+            int from = bounds[k], to = bounds[k + 1] - 1, now = 0;
+            for (int x = o0, y; x < o1; x = y + 1) {
+                y = des_run_end(ph, s->out_flows[p], x, o1);
+                now += ph->flows[s->out_flows[p][x]].first_step <= to &&
+                       ph->flows[s->out_flows[p][y]].last_step >= from;
+            }
+            for (int x = i0, y; x < i1; x = y + 1) {
+                y = des_run_end(ph, s->in_flows[p], x, i1);
+                now += ph->flows[s->in_flows[p][x]].first_step <= to &&
+                       ph->flows[s->in_flows[p][y]].last_step >= from;
+            }
+            if (now > most)
+                most = now;
+        }
+        return most;
+    }
     int *delta = calloc((size_t)ph->steps + 1, sizeof *delta);
     if (!delta)
         return all;
@@ -293,6 +314,37 @@ static int phase_concurrent_flows(const gcsim_schedule *s, int p, bool coalesced
     return most;
 }
 
+/* Messages of call c's phase p: one per flow in a coalesced phase, one per flow and block
+ * it is active in for a phase in blocks, else one per flow and active step. *rounds: the
+ * rounds of messages (1, the blocks, or the steps). */
+static long long phase_messages(const des_plan *plan, int c, const gcsim_schedule *s, int p,
+                                bool coalesced, int *rounds)
+{
+    const gcsim_phase *ph = &s->phases[p];
+    long long m = 0;
+    *rounds = ph->steps > 0 ? ph->steps : 1;
+    if (coalesced) {
+        *rounds = 1;
+        return ph->n_flows;
+    }
+    int *bounds = NULL;
+    int n = des_phase_blocks(plan, c, s, p, &bounds);
+    if (n > 0) {
+        *rounds = n;
+        for (int x = 0, y; x < ph->n_flows; x = y + 1) { /* a message per run and block */
+            for (y = x; y + 1 < ph->n_flows && des_same_run(&ph->flows[y], &ph->flows[y + 1]);)
+                y++;
+            for (int k = 0; k < n; k++)
+                m += ph->flows[x].first_step < bounds[k + 1] && ph->flows[y].last_step >= bounds[k];
+        }
+        free(bounds);
+        return m;
+    }
+    for (int x = 0; x < ph->n_flows; x++)
+        m += ph->flows[x].last_step - ph->flows[x].first_step + 1;
+    return m;
+}
+
 int *des_plan_lanes(const des_plan *plan)
 {
     int *lanes = malloc(sizeof *lanes * (size_t)(plan->endpoints > 0 ? plan->endpoints : 1));
@@ -306,11 +358,14 @@ int *des_plan_lanes(const des_plan *plan)
             continue;
         for (int p = 0; p < s->n_phases; p++) {
             bool coalesced = des_phase_coalesces(plan, c, s, p);
+            int *bounds = NULL;
+            int n_blocks = coalesced ? 0 : des_phase_blocks(plan, c, s, p, &bounds);
             for (int e = 0; e < s->endpoints && e < plan->endpoints; e++) {
-                int n = phase_concurrent_flows(s, p, coalesced, e);
+                int n = phase_concurrent_flows(s, p, coalesced, e, bounds, n_blocks);
                 if (n > lanes[e])
                     lanes[e] = n;
             }
+            free(bounds);
         }
     }
     for (int e = 0; e < plan->endpoints; e++)
@@ -324,13 +379,8 @@ long long des_plan_messages(const des_plan *plan)
     for (int c = 0; c < plan->iteration.n_calls; c++) {
         const gcsim_schedule *s = &plan->schedules[plan->call_schedule[c]];
         for (int p = 0; p < s->n_phases; p++) {
-            const gcsim_phase *ph = &s->phases[p];
-            if (des_phase_coalesces(plan, c, s, p)) {
-                total += ph->n_flows;
-                continue;
-            }
-            for (int x = 0; x < ph->n_flows; x++)
-                total += ph->flows[x].last_step - ph->flows[x].first_step + 1;
+            int rounds;
+            total += phase_messages(plan, c, s, p, des_phase_coalesces(plan, c, s, p), &rounds);
         }
     }
     return total;
@@ -440,21 +490,15 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
         for (int p = 0; p < s->n_phases; p++) {
             const gcsim_phase *ph = &s->phases[p];
             bool coalesced = des_phase_coalesces(plan, c, s, p);
-            long long m = 0;
-            if (coalesced)
-                m = ph->n_flows;
-            else
-                for (int x = 0; x < ph->n_flows; x++)
-                    m += ph->flows[x].last_step - ph->flows[x].first_step + 1;
+            int rounds;
+            long long m = phase_messages(plan, c, s, p, coalesced, &rounds);
             est->messages += m;
             /* Flows in progress together: a step's share of a stepped phase's. A coalesced
              * phase counts its senders, not its flows: FSDP's phases over N GPUs (2N
              * flows a phase) cost what the all-reduce's phases of N flows cost per message
              * (ResNet-50 on a100-hdr with 12,500 nodes, 2026-11-25: 39 against 37 us at
              * 65,536 GPUs, 36 against 43 us at 100,000; docs/des.md step 12). */
-            double f = coalesced && stamp ? senders_of(ph, stamp, mark++)
-                       : ph->steps > 0    ? (double)m / (coalesced ? 1 : ph->steps)
-                                          : (double)m;
+            double f = coalesced && stamp ? senders_of(ph, stamp, mark++) : (double)m / rounds;
             if (f < 1)
                 f = 1;
             weighted += (double)m * (DES_CPU_S_PER_MESSAGE + DES_CPU_S_PER_MESSAGE_FLOW * f);
