@@ -38,13 +38,6 @@
 
 double des_block_slack(void)
 {
-    const char *env = getenv("GCSIM_DES_BLOCK_SLACK");
-    if (env && *env) {
-        char *end;
-        double v = strtod(env, &end);
-        if (*end == '\0' && v >= 0)
-            return v;
-    }
     return DES_BLOCK_SLACK;
 }
 

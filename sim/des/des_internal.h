@@ -114,8 +114,7 @@ bool des_phase_coalesces(const des_plan *plan, int c, const gcsim_schedule *s, i
  * pipeline, GCSIM_DES_FULL, jitter, decode-sum-encode, bytes that change between steps,
  * or no fewer blocks than steps); -1 when out of memory. */
 int des_phase_blocks(const des_plan *plan, int c, const gcsim_schedule *s, int p, int **bounds);
-/* The blocks of a phase for a slack (des_blocks.c), and the slack used
- * (GCSIM_DES_BLOCK_SLACK, else DES_BLOCK_SLACK). */
+/* The blocks of a phase for a slack (des_blocks.c), and the slack used (DES_BLOCK_SLACK). */
 int des_blocks_of(const gcsim_phase *ph, double slack, int **bounds);
 /* Whether flow next continues flow prev's run (des_blocks.c): the same pair, from the step
  * after prev's last; a phase in blocks sends one message per run and block. */
