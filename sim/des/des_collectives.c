@@ -74,9 +74,38 @@ static des_peer_boxes *boxes(des_actor *a, int peer, des_peer_boxes *spill)
     return spill;
 }
 
-static bool active(const gcsim_flow *f, int step)
+/* Whether flow f sends in task steps [step, to] (step -1: a coalesced phase, every flow). */
+static bool in_task(const gcsim_flow *f, int step, int to)
 {
-    return step >= f->first_step && step <= f->last_step;
+    return step < 0 || (f->first_step <= to && f->last_step >= step);
+}
+
+/* Steps of [step, to] in which f is active (step -1: all of the phase's). */
+static int task_steps(const gcsim_phase *ph, const gcsim_flow *f, int step, int to)
+{
+    if (step < 0)
+        return ph->steps;
+    int a = f->first_step > step ? f->first_step : step;
+    int z = f->last_step < to ? f->last_step : to;
+    return z >= a ? z - a + 1 : 0;
+}
+
+/* The bytes f sends in task [step, to]: its bytes in each of its steps there (a coalesced
+ * phase's and a block's flows carry the same bytes in every step: des_phase_coalesces,
+ * des_phase_blocks). */
+static double task_bytes(const gcsim_phase *ph, const gcsim_flow *f, int step, int to,
+                         const gcsim_bucket_bytes *bb)
+{
+    if (step >= 0 && to == step)
+        return gcsim_flow_bytes(ph, f, step, bb);
+    int first = step < 0 ? 0 : (f->first_step > step ? f->first_step : step);
+    return task_steps(ph, f, step, to) * gcsim_flow_bytes(ph, f, first, bb);
+}
+
+/* Whether a task's messages carry more than one step (coalesced phase or block). */
+static bool task_coalesced(const des_lane_task *t)
+{
+    return t->step < 0 || t->to > t->step;
 }
 
 /* Runs `seconds` of nominal codec work on the actor's host (it shares the GPU with
@@ -171,7 +200,7 @@ void des_codec_step(des_actor *a, int b, const gcsim_step *st)
 /* The transfer slice of one endpoint's step (step -1: a coalesced phase) and a flow end
  * for each of its flows, matched by key to the other endpoint's slice. */
 static void record_transfers(des_actor *a, int c, const gcsim_schedule *s, int p, int step,
-                             double t0, double sent, double received)
+                             int to, double t0, double sent, double received)
 {
     des_timeline *t = a->sim->timeline;
     if (!t)
@@ -181,12 +210,12 @@ static void record_transfers(des_actor *a, int c, const gcsim_schedule *s, int p
     int i0 = s->in_index[p][a->ep], i1 = s->in_index[p][a->ep + 1];
     int n_out = 0, n_in = 0, peer = -1;
     for (int x = o0; x < o1; x++)
-        if (step < 0 || active(&ph->flows[s->out_flows[p][x]], step)) {
+        if (in_task(&ph->flows[s->out_flows[p][x]], step, to)) {
             n_out++;
             peer = ph->flows[s->out_flows[p][x]].dst;
         }
     for (int x = i0; x < i1; x++)
-        if (step < 0 || active(&ph->flows[s->in_flows[p][x]], step))
+        if (in_task(&ph->flows[s->in_flows[p][x]], step, to))
             n_in++;
     if (n_out + n_in == 0)
         return;
@@ -200,18 +229,22 @@ static void record_transfers(des_actor *a, int c, const gcsim_schedule *s, int p
     args.bytes_sent = sent;
     args.bytes_received = received;
     char name[96];
-    snprintf(name, sizeof name, "bucket %d %s phase %d %s", call->bucket, call->name, p,
-             step < 0 ? "all steps" : "step");
+    if (step >= 0 && to > step)
+        snprintf(name, sizeof name, "bucket %d %s phase %d steps %d-%d", call->bucket, call->name,
+                 p, step, to);
+    else
+        snprintf(name, sizeof name, "bucket %d %s phase %d %s", call->bucket, call->name, p,
+                 step < 0 ? "all steps" : "step");
     long slice = des_timeline_add(t, a->ep, DES_TRACK_TRANSFER, name, t0, simgrid_get_clock(),
                                   &args);
     for (int x = o0; x < o1; x++) {
         int fi = s->out_flows[p][x];
-        if (step < 0 || active(&ph->flows[fi], step))
+        if (in_task(&ph->flows[fi], step, to))
             des_timeline_flow(t, slice, des_flow_key(c, p, step, fi), 1);
     }
     for (int x = i0; x < i1; x++) {
         int fi = s->in_flows[p][x];
-        if (step < 0 || active(&ph->flows[fi], step))
+        if (in_task(&ph->flows[fi], step, to))
             des_timeline_flow(t, slice, des_flow_key(c, p, step, fi), 0);
     }
 }
@@ -317,34 +350,47 @@ static void *sink;
 /* Posts the communications of task t that belong to lane `lane` of n_lanes: one per flow of
  * the endpoint active in the step whose peer p has p % n_lanes == lane. In a coalesced
  * phase (t->step < 0: see coalesced) a flow's message carries all `steps` steps' bytes and
- * extra[k] gets the route latencies of the other steps. With comms NULL, only counts them.
- * Returns how many. */
+ * extra[k] gets the route latencies of the other steps; in a block of a pipelined phase
+ * (steps t->step .. t->to, des_blocks.c) one message per run of the pair's flows active
+ * there carries their bytes of the block's steps, with the latencies of the block's other
+ * steps. With comms NULL, only counts them. Returns how many. */
 static size_t post_lane(des_actor *a, int lane, int n_lanes, const des_lane_task *t,
                         sg_comm_t *comms, double *extra)
 {
     const des_plan *pl = a->sim->plan;
     const gcsim_schedule *s = t->schedule;
-    int p = t->phase, step = t->step;
+    int p = t->phase, step = t->step, to = t->to;
     const gcsim_phase *ph = &s->phases[p];
     const gcsim_bucket_bytes *bb = &pl->iteration.calls[t->call].bytes;
     int o0 = s->out_index[p][a->ep], o1 = s->out_index[p][a->ep + 1];
     int i0 = s->in_index[p][a->ep], i1 = s->in_index[p][a->ep + 1];
-    bool all = step < 0;
+    bool all = task_coalesced(t);
+    bool runs = step >= 0 && to > step; /* a block: one message per run (des_same_run) */
+    int span = step < 0 ? ph->steps : to - step + 1; /* steps whose latencies it takes */
+    const int *out = s->out_flows[p], *in = s->in_flows[p];
     des_peer_boxes spill;
     size_t n = 0;
-    for (int x = o0; x < o1; x++) {
-        const gcsim_flow *f = &ph->flows[s->out_flows[p][x]];
-        if ((!all && !active(f, step)) || f->dst % n_lanes != lane)
+    for (int x = o0, y; x < o1; x = y + 1) {
+        y = runs ? des_run_end(ph, out, x, o1) : x;
+        const gcsim_flow *f = &ph->flows[out[x]];
+        if (f->dst % n_lanes != lane)
+            continue;
+        double bytes = 0;
+        bool sends = false;
+        for (int z = x; z <= y; z++)
+            if (in_task(&ph->flows[out[z]], step, to)) {
+                sends = true;
+                bytes += task_bytes(ph, &ph->flows[out[z]], step, to, bb);
+            }
+        if (!sends)
             continue;
         if (!comms) {
             n++;
             continue;
         }
-        double bytes = all ? ph->steps * gcsim_flow_bytes(ph, f, 0, bb)
-                           : gcsim_flow_bytes(ph, f, step, bb);
         a->sim->transfers++;
         if (all)
-            extra[n] = (ph->steps - 1) * route_latency_s(pl, f->src, f->dst);
+            extra[n] = (span - 1) * route_latency_s(pl, f->src, f->dst);
         else
             extra[n] = 0;
         comms[n++] = sg_mailbox_put_async(boxes(a, f->dst, &spill)->out, a,
@@ -352,16 +398,22 @@ static size_t post_lane(des_actor *a, int lane, int n_lanes, const des_lane_task
         if (a->sim->timeline) /* the shared links' counters (des_link_rates.h) */
             des_timeline_message(a->sim->timeline, comms[n - 1], bytes > 0 ? ceil(bytes) : 0);
     }
-    for (int x = i0; x < i1; x++) {
-        const gcsim_flow *f = &ph->flows[s->in_flows[p][x]];
-        if ((!all && !active(f, step)) || f->src % n_lanes != lane)
+    for (int x = i0, y; x < i1; x = y + 1) {
+        y = runs ? des_run_end(ph, in, x, i1) : x;
+        const gcsim_flow *f = &ph->flows[in[x]];
+        if (f->src % n_lanes != lane)
+            continue;
+        bool receives = false;
+        for (int z = x; z <= y && !receives; z++)
+            receives = in_task(&ph->flows[in[z]], step, to);
+        if (!receives)
             continue;
         if (!comms) {
             n++;
             continue;
         }
         if (all)
-            extra[n] = (ph->steps - 1) * route_latency_s(pl, f->src, f->dst);
+            extra[n] = (span - 1) * route_latency_s(pl, f->src, f->dst);
         else if (pl->platform->jitter.mean_s > 0) /* this message's network jitter */
             extra[n] = des_fabric_jitter_s(pl->platform->jitter.seed, pl->platform->jitter.mean_s,
                                            pl->iteration_index, a->ep, a->lane, a->received++);
@@ -419,7 +471,7 @@ void des_lane_main(int argc, char **argv)
             h->comms_cap = n;
         }
         n = post_lane(h, h->lane, o->n_lanes, &o->task, h->comms, h->extra);
-        h->end_s = wait_lane(h->comms, h->extra, n, o->task.step < 0,
+        h->end_s = wait_lane(h->comms, h->extra, n, task_coalesced(&o->task),
                              h->sim->plan->platform->jitter.mean_s > 0);
         sg_sem_release(o->done);
     }
@@ -438,7 +490,8 @@ static double run_lanes(des_actor *a, const des_lane_task *t, sg_comm_t *comms, 
             sg_sem_release(a->lanes[l - 1].go);
     }
     size_t n = post_lane(a, 0, n_lanes, t, comms, extra);
-    double end = wait_lane(comms, extra, n, t->step < 0, a->sim->plan->platform->jitter.mean_s > 0);
+    double end = wait_lane(comms, extra, n, task_coalesced(t),
+                           a->sim->plan->platform->jitter.mean_s > 0);
     for (int l = 1; l < n_lanes; l++) {
         sg_sem_acquire(a->done);
         if (a->lanes[l - 1].end_s > end)
@@ -447,10 +500,10 @@ static double run_lanes(des_actor *a, const des_lane_task *t, sg_comm_t *comms, 
     return end;
 }
 
-/* The bytes endpoint a sends and receives in a step (step -1: all of a coalesced phase's),
- * and the largest share of the payloads it receives. */
+/* The bytes endpoint a sends and receives in task steps [step, to] (step -1: all of a
+ * coalesced phase's), and the largest share of the payloads it receives in a single step. */
 static void step_bytes(const des_actor *a, int c, const gcsim_schedule *s, int p, int step,
-                       double *sent, double *received, double *in_share)
+                       int to, double *sent, double *received, double *in_share)
 {
     const gcsim_phase *ph = &s->phases[p];
     const gcsim_bucket_bytes *bb = &a->sim->plan->iteration.calls[c].bytes;
@@ -459,20 +512,43 @@ static void step_bytes(const des_actor *a, int c, const gcsim_schedule *s, int p
     *sent = *received = *in_share = 0;
     for (int x = o0; x < o1; x++) {
         const gcsim_flow *f = &ph->flows[s->out_flows[p][x]];
-        if (step < 0)
-            *sent += ph->steps * gcsim_flow_bytes(ph, f, 0, bb);
-        else if (active(f, step))
-            *sent += gcsim_flow_bytes(ph, f, step, bb);
+        if (in_task(f, step, to))
+            *sent += task_bytes(ph, f, step, to, bb);
     }
     for (int x = i0; x < i1; x++) {
         const gcsim_flow *f = &ph->flows[s->in_flows[p][x]];
-        if (step < 0) {
-            *received += ph->steps * gcsim_flow_bytes(ph, f, 0, bb);
-        } else if (active(f, step)) {
+        if (!in_task(f, step, to))
+            continue;
+        if (step >= 0 && to == step)
             *in_share = fmax(*in_share, f->share);
-            *received += gcsim_flow_bytes(ph, f, step, bb);
-        }
+        *received += task_bytes(ph, f, step, to, bb);
     }
+}
+
+/* Call c's phase p in blocks (des_phase_blocks), decided once for all endpoints: their
+ * number, bounds in *bounds; 0 when it runs step by step. Called only for phases with a
+ * step barrier (step_barrier has set barrier_phases). */
+static int phase_blocks(des_sim *sim, int c, const gcsim_schedule *s, int p, const int **bounds)
+{
+    *bounds = NULL;
+    if (!sim->blocks) {
+        size_t cells = (size_t)sim->plan->iteration.n_calls * (size_t)sim->barrier_phases;
+        sim->blocks = calloc(cells, sizeof *sim->blocks);
+        sim->n_blocks = calloc(cells, sizeof *sim->n_blocks);
+        sim->blocks_known = calloc(cells, sizeof *sim->blocks_known);
+        if (!sim->blocks || !sim->n_blocks || !sim->blocks_known)
+            xbt_die("des: out of memory");
+    }
+    size_t k = (size_t)c * (size_t)sim->barrier_phases + (size_t)p;
+    if (!sim->blocks_known[k]) {
+        int n = des_phase_blocks(sim->plan, c, s, p, &sim->blocks[k]);
+        if (n < 0)
+            xbt_die("des: out of memory");
+        sim->n_blocks[k] = n;
+        sim->blocks_known[k] = true;
+    }
+    *bounds = sim->blocks[k];
+    return sim->n_blocks[k];
 }
 
 static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_comm_t *comms,
@@ -486,7 +562,7 @@ static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_co
     if (o0 == o1 && i0 == i1)
         return;
     bool reencode = gcsim_hop_codec_s(ph, bb, 1.0) > 0;
-    des_lane_task t = {.call = c, .phase = p, .step = -1, .schedule = s};
+    des_lane_task t = {.call = c, .phase = p, .step = -1, .to = -1, .schedule = s};
     double sent = 0, received = 0, in_share = 0;
     if (coalesced(a->sim, c, s, p, reencode)) {
         double t0 = simgrid_get_clock();
@@ -495,23 +571,29 @@ static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_co
         if (end > now)
             sg_actor_sleep_for(end - now);
         if (a->sim->timeline)
-            step_bytes(a, c, s, p, -1, &sent, &received, &in_share);
-        record_transfers(a, c, s, p, -1, t0, sent, received);
+            step_bytes(a, c, s, p, -1, -1, &sent, &received, &in_share);
+        record_transfers(a, c, s, p, -1, -1, t0, sent, received);
         return;
     }
     sg_bar_t barrier = step_barrier(a->sim, c, s, p);
-    for (int step = 0; step < ph->steps; step++) {
+    /* blocks (des_blocks.c) exist only for pipelined phases, which have the barrier */
+    const int *bounds = NULL;
+    int n_blocks = barrier ? phase_blocks(a->sim, c, s, p, &bounds) : 0;
+    int n_tasks = n_blocks > 0 ? n_blocks : ph->steps;
+    for (int k = 0; k < n_tasks; k++) {
+        int step = n_blocks > 0 ? bounds[k] : k, to = n_blocks > 0 ? bounds[k + 1] - 1 : k;
         double t0 = simgrid_get_clock();
         t.step = step;
+        t.to = to;
         double end = run_lanes(a, &t, comms, extra);
         double now = simgrid_get_clock();
-        if (end > now) /* network jitter: the step's last message arrives then */
+        if (end > now) /* network jitter, or a block's other latencies */
             sg_actor_sleep_for(end - now);
         if (barrier)
             sg_barrier_wait(barrier);
         if (a->sim->timeline || reencode)
-            step_bytes(a, c, s, p, step, &sent, &received, &in_share);
-        record_transfers(a, c, s, p, step, t0, sent, received);
+            step_bytes(a, c, s, p, step, to, &sent, &received, &in_share);
+        record_transfers(a, c, s, p, step, to, t0, sent, received);
         if (reencode && in_share > 0)
             des_codec(a, gcsim_hop_codec_s(ph, bb, in_share), "decode-sum-encode",
                       "decode-sum-encode", c, p, step);

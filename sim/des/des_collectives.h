@@ -26,6 +26,8 @@ typedef struct {
 typedef struct {
     int call, phase;
     int step;                    /* -1: the phase's steps coalesced */
+    int to;                      /* step >= 0: the last step of the task (a block of a
+                                    pipelined phase, des_blocks.c), else step */
     const gcsim_schedule *schedule;
 } des_lane_task;
 
@@ -75,6 +77,12 @@ struct des_sim {
     des_timeline *timeline;      /* or NULL */
     signed char *coalesce;       /* per call and phase: 0 undecided, 1 coalesced, -1 not */
     int coalesce_phases;         /* row length of coalesce */
+    /* Per call and phase (row length barrier_phases): the blocks of a pipelined phase
+     * (des_phase_blocks), NULL and 0 when it runs step by step; decided (blocks_known)
+     * once for all endpoints. */
+    int **blocks;
+    int *n_blocks;
+    bool *blocks_known;
     /* Per call and phase (row length coalesce_phases), for pipelined phases run step by
      * step: the barrier that ends each of their steps on every endpoint that has flows in
      * the phase (des_collectives.c, step_barrier); NULL: not created yet. */

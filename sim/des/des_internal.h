@@ -108,6 +108,21 @@ int des_plan_network(des_plan *plan, const gcsim_platform *p, const gcsim_des_op
  * between steps, and not GCSIM_DES_FULL. */
 bool des_phase_coalesces(const des_plan *plan, int c, const gcsim_schedule *s, int p);
 
+/* Call c's pipelined phase p (the trees) run in blocks of steps (des_blocks.c): the
+ * number of blocks, and in *bounds (malloc'd, n + 1 entries) block k's steps
+ * [bounds[k], bounds[k + 1] - 1]; 0 (*bounds NULL) where the phase runs step by step (not a
+ * pipeline, GCSIM_DES_FULL, jitter, decode-sum-encode, bytes that change between steps,
+ * or no fewer blocks than steps); -1 when out of memory. */
+int des_phase_blocks(const des_plan *plan, int c, const gcsim_schedule *s, int p, int **bounds);
+/* The blocks of a phase for a slack (des_blocks.c), and the slack used (DES_BLOCK_SLACK). */
+int des_blocks_of(const gcsim_phase *ph, double slack, int **bounds);
+/* Whether flow next continues flow prev's run (des_blocks.c): the same pair, from the step
+ * after prev's last; a phase in blocks sends one message per run and block. */
+bool des_same_run(const gcsim_flow *prev, const gcsim_flow *next);
+/* The last position of the run that starts at idx[x], among idx[x .. end) (flow indices of
+ * phase ph in order, e.g. an endpoint's out_flows: a run's flows are adjacent there). */
+int des_run_end(const gcsim_phase *ph, const int *idx, int x, int end);
+double des_block_slack(void);
 /* An endpoint's communications of one step are spread over lanes of at most this many
  * flows each: SimGrid 3.32 keeps an actor's pending communications in a std::list that it
  * walks to the end each time one of them is waited for (ActorImpl::activities_.remove in

@@ -4,6 +4,7 @@
  * from gcsim_schedule_build (sim/collectives), the same definitions the analytic engine
  * costs; this file only adds what the simulation needs (codec times, the network model).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,9 +263,11 @@ bool des_phase_coalesces(const des_plan *plan, int c, const gcsim_schedule *s, i
 }
 
 /* The most flows endpoint ep has in progress together in phase p of schedule s: all of
- * them in a single-step or coalesced phase, else the most active in one step (a pipelined
+ * them in a single-step or coalesced phase, else the most active in one step, or in one
+ * block of a phase run in blocks (bounds, n_blocks > 0: des_phase_blocks) (a pipelined
  * tree's endpoint has a flow per chunk and peer, two or three at a time). */
-static int phase_concurrent_flows(const gcsim_schedule *s, int p, bool coalesced, int ep)
+static int phase_concurrent_flows(const gcsim_schedule *s, int p, bool coalesced, int ep,
+                                  const int *bounds, int n_blocks)
 {
     int o0 = s->out_index[p][ep], o1 = s->out_index[p][ep + 1];
     int i0 = s->in_index[p][ep], i1 = s->in_index[p][ep + 1];
@@ -272,6 +275,25 @@ static int phase_concurrent_flows(const gcsim_schedule *s, int p, bool coalesced
     const gcsim_phase *ph = &s->phases[p];
     if (all <= DES_LANE_COMMS || ph->steps <= 1 || coalesced)
         return all;
+    if (n_blocks > 0) { /* one message per run active in the block (des_collectives.c) */
+        int most = 0;
+        for (int k = 0; k < n_blocks; k++) {
+            int from = bounds[k], to = bounds[k + 1] - 1, now = 0;
+            for (int x = o0, y; x < o1; x = y + 1) {
+                y = des_run_end(ph, s->out_flows[p], x, o1);
+                now += ph->flows[s->out_flows[p][x]].first_step <= to &&
+                       ph->flows[s->out_flows[p][y]].last_step >= from;
+            }
+            for (int x = i0, y; x < i1; x = y + 1) {
+                y = des_run_end(ph, s->in_flows[p], x, i1);
+                now += ph->flows[s->in_flows[p][x]].first_step <= to &&
+                       ph->flows[s->in_flows[p][y]].last_step >= from;
+            }
+            if (now > most)
+                most = now;
+        }
+        return most;
+    }
     int *delta = calloc((size_t)ph->steps + 1, sizeof *delta);
     if (!delta)
         return all;
@@ -293,6 +315,63 @@ static int phase_concurrent_flows(const gcsim_schedule *s, int p, bool coalesced
     return most;
 }
 
+/* Messages of call c's phase p: one per flow in a coalesced phase, one per run and block
+ * it is active in for a phase in blocks, else one per flow and active step. *rounds: the
+ * rounds of messages (1, the blocks, or the steps); *most: the most messages of one round
+ * (in progress together). */
+static long long phase_messages(const des_plan *plan, int c, const gcsim_schedule *s, int p,
+                                bool coalesced, int *rounds, long long *most, bool *blocked)
+{
+    const gcsim_phase *ph = &s->phases[p];
+    long long m = 0;
+    *blocked = false;
+    *rounds = ph->steps > 0 ? ph->steps : 1;
+    *most = ph->n_flows;
+    if (coalesced || ph->steps <= 1) {
+        *rounds = 1;
+        return ph->n_flows;
+    }
+    int *bounds = NULL;
+    int n = des_phase_blocks(plan, c, s, p, &bounds);
+    long long *per = calloc((size_t)(n > 0 ? n : ph->steps) + 1, sizeof *per);
+    if (!per) {
+        free(bounds);
+        n = 0;
+    }
+    if (n > 0) {
+        *rounds = n;
+        *blocked = true;
+        for (int x = 0, y; x < ph->n_flows; x = y + 1) { /* a message per run and block */
+            for (y = x; y + 1 < ph->n_flows && des_same_run(&ph->flows[y], &ph->flows[y + 1]);)
+                y++;
+            for (int k = 0; k < n; k++)
+                if (ph->flows[x].first_step < bounds[k + 1] && ph->flows[y].last_step >= bounds[k]) {
+                    m++;
+                    per[k]++;
+                }
+        }
+        free(bounds);
+    } else {
+        for (int x = 0; x < ph->n_flows; x++) {
+            m += ph->flows[x].last_step - ph->flows[x].first_step + 1;
+            if (per) { /* active flows per step, as differences */
+                per[ph->flows[x].first_step]++;
+                per[ph->flows[x].last_step + 1]--;
+            }
+        }
+        for (int k = 1; per && k < ph->steps; k++)
+            per[k] += per[k - 1];
+    }
+    if (per) {
+        *most = 0;
+        for (int k = 0; k < *rounds; k++)
+            if (per[k] > *most)
+                *most = per[k];
+    }
+    free(per);
+    return m;
+}
+
 int *des_plan_lanes(const des_plan *plan)
 {
     int *lanes = malloc(sizeof *lanes * (size_t)(plan->endpoints > 0 ? plan->endpoints : 1));
@@ -306,11 +385,14 @@ int *des_plan_lanes(const des_plan *plan)
             continue;
         for (int p = 0; p < s->n_phases; p++) {
             bool coalesced = des_phase_coalesces(plan, c, s, p);
+            int *bounds = NULL;
+            int n_blocks = coalesced ? 0 : des_phase_blocks(plan, c, s, p, &bounds);
             for (int e = 0; e < s->endpoints && e < plan->endpoints; e++) {
-                int n = phase_concurrent_flows(s, p, coalesced, e);
+                int n = phase_concurrent_flows(s, p, coalesced, e, bounds, n_blocks);
                 if (n > lanes[e])
                     lanes[e] = n;
             }
+            free(bounds);
         }
     }
     for (int e = 0; e < plan->endpoints; e++)
@@ -324,13 +406,11 @@ long long des_plan_messages(const des_plan *plan)
     for (int c = 0; c < plan->iteration.n_calls; c++) {
         const gcsim_schedule *s = &plan->schedules[plan->call_schedule[c]];
         for (int p = 0; p < s->n_phases; p++) {
-            const gcsim_phase *ph = &s->phases[p];
-            if (des_phase_coalesces(plan, c, s, p)) {
-                total += ph->n_flows;
-                continue;
-            }
-            for (int x = 0; x < ph->n_flows; x++)
-                total += ph->flows[x].last_step - ph->flows[x].first_step + 1;
+            int rounds;
+            long long most;
+            bool blocked;
+            total += phase_messages(plan, c, s, p, des_phase_coalesces(plan, c, s, p), &rounds,
+                                    &most, &blocked);
         }
     }
     return total;
@@ -356,12 +436,26 @@ long long des_plan_messages(const des_plan *plan)
  *    (touched stack pages, context), 8 KiB per endpoint (host, links, routes) and 3 KiB per
  *    flow of the largest phase (a SimGrid communication and solver variable each, plus our
  *    records): the hierarchical all-reduce costs 39.3 KiB per GPU from 1,024 to 65,536
- *    GPUs; the parameter server's 131,072 flows a phase at 1,024 GPUs 378 MiB more.
+ *    GPUs; the parameter server's 131,072 flows a phase at 1,024 GPUs 378 MiB more. The
+ *    flows counted are those in progress together: a phase's, or the most of one step or
+ *    block of a pipelined phase (a 1,024-GPU double tree: 6,112 of its 59,376 flows).
  * tests/des/test_des_cost.c checks it within a factor 2 at three sizes. */
 #define DES_CPU_S_BASE 0.02
 #define DES_CPU_S_PER_ACTOR 8e-5
 #define DES_CPU_S_PER_MESSAGE 8e-6
 #define DES_CPU_S_PER_MESSAGE_FLOW 3.1e-10
+/* A message of a pipelined phase run in blocks (the trees, des_blocks.c) costs less to
+ * post and wait for than a step's (one per run and block, fewer actor switches), and its
+ * share of the solver grows with the flows of its block F more slowly than F: a block's
+ * flows end at as many instants as they have distinct rates (the trees' kinds, which grow
+ * with their depth and the leaves they span), each instant re-solving the block's F flows.
+ * Fitted by hand to ResNet-50 with the tuned default (the double tree) on a100-hdr widened
+ * to 12,500 nodes, 28 Nov 2026, load 10-16: 0.40, 5.0-6.1, 12.8 and ~30 CPU s at 256,
+ * 1,024, 2,048 and 4,096 GPUs for 79 k, 321 k, 643 k and 1.29 M messages (block means F of
+ * about 2,600, 4,200, 7,100 and 12,900): per message 2e-6 + 1.4e-7 sqrt(F) s, within a
+ * factor 2 of each (bench/des/guard_grid.sh prints the ratio). */
+#define DES_CPU_S_BLOCK_MESSAGE 2e-6
+#define DES_CPU_S_BLOCK_SQRT 1.4e-7
 #define DES_BYTES_BASE (8.2 * 1024 * 1024)
 #define DES_BYTES_PER_ACTOR (14.0 * 1024)
 #define DES_BYTES_PER_ENDPOINT (8.3 * 1024)
@@ -431,7 +525,8 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
 {
     memset(est, 0, sizeof *est);
     double weighted = 0; /* CPU s of the messages */
-    int max_flows = 0, mark = 0;
+    long long max_flows = 0;
+    int mark = 0;
     int *stamp = malloc(sizeof(int) * (size_t)(plan->endpoints > 0 ? plan->endpoints : 1));
     for (int e = 0; stamp && e < plan->endpoints; e++)
         stamp[e] = -1;
@@ -440,26 +535,25 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
         for (int p = 0; p < s->n_phases; p++) {
             const gcsim_phase *ph = &s->phases[p];
             bool coalesced = des_phase_coalesces(plan, c, s, p);
-            long long m = 0;
-            if (coalesced)
-                m = ph->n_flows;
-            else
-                for (int x = 0; x < ph->n_flows; x++)
-                    m += ph->flows[x].last_step - ph->flows[x].first_step + 1;
+            int rounds;
+            long long most;
+            bool blocked;
+            long long m = phase_messages(plan, c, s, p, coalesced, &rounds, &most, &blocked);
             est->messages += m;
             /* Flows in progress together: a step's share of a stepped phase's. A coalesced
              * phase counts its senders, not its flows: FSDP's phases over N GPUs (2N
              * flows a phase) cost what the all-reduce's phases of N flows cost per message
              * (ResNet-50 on a100-hdr with 12,500 nodes, 2026-11-25: 39 against 37 us at
              * 65,536 GPUs, 36 against 43 us at 100,000; docs/des.md step 12). */
-            double f = coalesced && stamp ? senders_of(ph, stamp, mark++)
-                       : ph->steps > 0    ? (double)m / (coalesced ? 1 : ph->steps)
-                                          : (double)m;
+            double f = coalesced && stamp ? senders_of(ph, stamp, mark++) : (double)m / rounds;
             if (f < 1)
                 f = 1;
-            weighted += (double)m * (DES_CPU_S_PER_MESSAGE + DES_CPU_S_PER_MESSAGE_FLOW * f);
-            if (ph->n_flows > max_flows)
-                max_flows = ph->n_flows;
+            if (blocked) /* a pipelined phase in blocks (des_blocks.c): see DES_CPU_S_BLOCK_* */
+                weighted += (double)m * (DES_CPU_S_BLOCK_MESSAGE + DES_CPU_S_BLOCK_SQRT * sqrt(f));
+            else
+                weighted += (double)m * (DES_CPU_S_PER_MESSAGE + DES_CPU_S_PER_MESSAGE_FLOW * f);
+            if (most > max_flows) /* messages in progress together */
+                max_flows = most;
         }
     }
     free(stamp);

@@ -1,7 +1,7 @@
 /*
  * tests/des/test_des_collectives.c: every collective, executed by the DES, takes the time
  * the analytic engine's closed form gives for the same schedule (sim/collectives), within
- * 1%, on contention-free platforms: a uniform star of 4 nodes x 4 GPUs (PCIe switch, one
+ * 1% (the pipelined trees, run in blocks, 1.5%: below), on contention-free platforms: a uniform star of 4 nodes x 4 GPUs (PCIe switch, one
  * NIC per node) and 2 DGX-like nodes of 8 GPUs on NVSwitch with a NIC per GPU (rails).
  * And each sends the number of messages its schedule implies (N = 16, j = 4, i = 4,
  * S = 1 MiB):
@@ -46,7 +46,14 @@ static void agree(const gcsim_platform *p, int gpus, double bytes, const long lo
                                             &err) == 0);
         printf("%-12s %-18s %9.3f ms  closed form %9.3f ms  %5lld transfers\n", p->name,
                gcsim_collective_name((gcsim_collective)c), t * 1e3, closed * 1e3, d.transfers);
-        CHECK_REL(t, closed, 0.01);
+        /* A pipelined tree runs in blocks (sim/des/des_blocks.c): a pair's consecutive
+         * stretches of different sizes go as one message per block, so a step that carried
+         * the larger one no longer outlasts the others and the DES may come in under the
+         * closed form's sum of per-step maxima (rails, 12 GPUs, double tree: -1.25%). With
+         * every step simulated (des_collectives_full) the 1% holds for every collective. */
+        bool blocked = (c == COLLECTIVE_TREE || c == COLLECTIVE_DOUBLE_TREE) &&
+                       !getenv("GCSIM_DES_FULL");
+        CHECK_REL(t, closed, blocked ? 0.015 : 0.01);
         if (expected)
             CHECK(d.transfers == expected[c]);
         CHECK(d.n_buckets == 1 && d.buckets[0].exchange_end_s == t);

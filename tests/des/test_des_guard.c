@@ -4,8 +4,8 @@
  * simulation then sends: with the limit set to exactly that number the run goes ahead, one
  * below it the run is refused as an input error (exit 2 in the commands) whose message
  * names the count and the option that lifts the limit; -1 lifts it. Checked for several
- * collectives, coalesced and fully simulated (GCSIM_DES_FULL=1), on a star of 4 GPUs per
- * node and on platforms/a100-hdr.json.
+ * collectives, coalesced (the pipelined trees in blocks) and fully simulated
+ * (GCSIM_DES_FULL=1), on a star of 4 GPUs per node and on platforms/a100-hdr.json.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +17,8 @@
 #include "platform.h"
 #include "../bare_topology.h"
 
-static void guard(const gcsim_platform *p, int gpus, gcsim_collective c, bool full)
+/* Returns the messages the run sent. */
+static long long guard(const gcsim_platform *p, int gpus, gcsim_collective c, bool full)
 {
     gcsim_error err;
     double t = 0;
@@ -46,6 +47,7 @@ static void guard(const gcsim_platform *p, int gpus, gcsim_collective c, bool fu
     CHECK_STR_CONTAINS(err.message, "--des-max-messages");
     printf("%-12s %4d GPUs %-18s %s: %lld messages, limit %lld refused\n", p->name, gpus,
            gcsim_collective_name(c), full ? "full" : "coalesced", sent, sent - 1);
+    return sent;
 }
 
 int main(void)
@@ -62,6 +64,17 @@ int main(void)
     for (int full = 0; full < 2; full++) {
         guard(&a100, 64, COLLECTIVE_RING, full);
         guard(&a100, 64, COLLECTIVE_HIERARCHICAL, full);
+    }
+    /* The pipelined trees, run in blocks (des_blocks.c) or every step (full), on the star
+     * and on a100-hdr: the count is exact either way, and blocks send fewer messages. */
+    gcsim_collective trees[] = {COLLECTIVE_TREE, COLLECTIVE_DOUBLE_TREE};
+    for (size_t k = 0; k < 2; k++) {
+        long long sent[2];
+        for (int full = 0; full < 2; full++) {
+            guard(&star, 16, trees[k], full);
+            sent[full] = guard(&a100, 256, trees[k], full);
+        }
+        CHECK(sent[0] < sent[1]);
     }
     /* 256 GPUs on 32 nodes: each shard has 256 flows a phase, spread over 8 lanes
      * (des_collectives.c), whose messages the count must include. */
