@@ -229,6 +229,37 @@ static void path_route(const writer *w, const char *src, const char *dst, const 
  * One zone per node, not one per rail and per CPU: SimGrid 3.32 seals every zone by
  * scanning every host of the platform, so the number of zones must not grow with the GPUs
  * faster than it must (this was 87% of a 16,384-GPU run with 11 zones per node). */
+/* The links of GPUs [first, last) of one node: per GPU its PCIe pair (its route to the
+ * node's CPU starts with it; behind a PCIe switch the switch's uplink follows, listed with
+ * the node's extra links), then its switch ports or its NVLink pairs. Node and rail zones
+ * both declare them. */
+static void gpu_link_lines(const writer *w, int first, int last, int cpu)
+{
+    const gcsim_topology *t = w->t;
+    bool nvlink = t->platform->intra.kind == INTRA_NVLINK;
+    for (int g = first; g < last; g++) {
+        int links[GCSIM_ROUTE_MAX_LINKS];
+        double lat;
+        char id[32];
+        int n = gcsim_topology_route(t, g, cpu, links, &lat);
+        for (int d = 0; d < 2 && n >= 1; d++) {
+            snprintf(id, sizeof id, "L%d", links[0] + d);
+            link_line(w, id, gcsim_topology_capacity_Bps(t, links[0] + d), link_latency_s(t, links[0] + d));
+        }
+        for (int h = first; h < last && nvlink; h++) {
+            if (h == g)
+                continue;
+            gcsim_topology_route(t, g, h, links, &lat);
+            snprintf(id, sizeof id, "L%d", links[0]);
+            link_line(w, id, gcsim_topology_capacity_Bps(t, links[0]), link_latency_s(t, links[0]));
+        }
+        for (int d = 0; d < 2 && !nvlink; d++) {
+            snprintf(id, sizeof id, "L%d", 2 * g + d);
+            link_line(w, id, gcsim_topology_capacity_Bps(t, 2 * g + d), link_latency_s(t, 2 * g + d));
+        }
+    }
+}
+
 static void node_zone(writer *w, int k, bool exit)
 {
     const des_platform_sink *sk = w->sink;
@@ -261,30 +292,8 @@ static void node_zone(writer *w, int k, bool exit)
     if (exit && w->spines)
         sk->router(sk->ctx, yr);
 
-    /* Links: per GPU its PCIe pair and its ports or NVLink pairs; then the node's. */
-    for (int g = first; g < last; g++) {
-        int links[GCSIM_ROUTE_MAX_LINKS], n;
-        double lat;
-        char id[32];
-        n = gcsim_topology_route(t, g, cpu, links, &lat);
-        for (int d = 0; d < 2 && n >= 1; d++) { /* its PCIe link comes first (then, behind
-                                                    a PCIe switch, the switch's uplink) */
-            snprintf(id, sizeof id, "L%d", links[0] + d);
-            link_line(w, id, gcsim_topology_capacity_Bps(t, links[0] + d), link_latency_s(t, links[0] + d));
-        }
-        for (int h = first; h < last && p->intra.kind == INTRA_NVLINK; h++) {
-            if (h == g)
-                continue;
-            gcsim_topology_route(t, g, h, links, &lat);
-            snprintf(id, sizeof id, "L%d", links[0]);
-            link_line(w, id, gcsim_topology_capacity_Bps(t, links[0]), link_latency_s(t, links[0]));
-        }
-        if (p->intra.kind != INTRA_NVLINK)
-            for (int d = 0; d < 2; d++) {
-                snprintf(id, sizeof id, "L%d", 2 * g + d);
-                link_line(w, id, gcsim_topology_capacity_Bps(t, 2 * g + d), link_latency_s(t, 2 * g + d));
-            }
-    }
+    /* Links: the GPUs' own; then the node's. */
+    gpu_link_lines(w, first, last, cpu);
     /* transports and PCIe topology: the node's connections, host memory and socket links */
     bool extra = gcsim_platform_has_transport_links(p);
     int ext[3 * 256 + 1 + 8 * 7 + 2 * 256], n_ext = gcsim_topology_node_extra_links(t, k, ext, (int)(sizeof ext / sizeof *ext));
@@ -473,28 +482,7 @@ static void rail_gpu_zone(writer *w, int k, int r)
         sk->router(sk->ctx, x);
     if (exit && w->spines)
         sk->router(sk->ctx, y);
-    for (int g = first; g < last; g++) {
-        int links[GCSIM_ROUTE_MAX_LINKS];
-        double lat;
-        char id[32];
-        int n = gcsim_topology_route(t, g, cpu, links, &lat);
-        for (int d = 0; d < 2 && n == 1; d++) {
-            snprintf(id, sizeof id, "L%d", links[0] + d);
-            link_line(w, id, gcsim_topology_capacity_Bps(t, links[0] + d), link_latency_s(t, links[0] + d));
-        }
-        for (int hh = first; hh < last && p->intra.kind == INTRA_NVLINK; hh++) {
-            if (hh == g)
-                continue;
-            gcsim_topology_route(t, g, hh, links, &lat);
-            snprintf(id, sizeof id, "L%d", links[0]);
-            link_line(w, id, gcsim_topology_capacity_Bps(t, links[0]), link_latency_s(t, links[0]));
-        }
-        if (p->intra.kind != INTRA_NVLINK)
-            for (int d = 0; d < 2; d++) {
-                snprintf(id, sizeof id, "L%d", 2 * g + d);
-                link_line(w, id, gcsim_topology_capacity_Bps(t, 2 * g + d), link_latency_s(t, 2 * g + d));
-            }
-    }
+    gpu_link_lines(w, first, last, cpu);
     for (int d = 0; d < 2 && exit; d++) {
         int l = nic_link(t, k, r, d);
         snprintf(h, sizeof h, "L%d", l);
