@@ -4,7 +4,7 @@
 #   nvlink_domain.sh GCSIM SOURCE_DIR
 # - all-reduce of 8 GiB in one domain: NCCL's tuner picks NVLS (in-switch reduction across
 #   the 18 trays), busbw = 8 GiB / (8 GiB / 477 GB/s + 35 us) x 2 x 71/72 = 938.93 GB/s,
-#   both engines; over 2 domains NVLS-tree (reported as double-tree: the NICs between
+#   both engines; over 2 domains NVLS-tree (reported as nvls-tree: the NICs between
 #   domains, NVLS inside), the engines within 0.1%;
 # - an LLM trains on 72 and 144 GPUs in both engines, within 3% of each other;
 # - a platform whose nodes are not whole domains is refused: exit 2, the file and field
@@ -21,7 +21,7 @@ echo "$out" | awk -F, '
   $10 == 72 && $8 != "nvls" { print "FAIL: 72 GPUs run " $8 ", not nvls"; bad = 1 }
   $10 == 72 && ($6 / 938.93e9 - 1 > 1e-5 || 1 - $6 / 938.93e9 > 1e-5) {
     print "FAIL: 72 GPUs busbw " $6 " B/s, hand value 938.93e9"; bad = 1 }
-  $10 == 144 && $8 != "double-tree" { print "FAIL: 144 GPUs run " $8 ", not NVLS-tree"; bad = 1 }
+  $10 == 144 && $8 != "nvls-tree" { print "FAIL: 144 GPUs run " $8 ", not nvls-tree"; bad = 1 }
   $3 == "analytic" { ana[$10] = $4 }
   $3 == "des" { des[$10] = $4 }
   END {

@@ -93,8 +93,8 @@ static void every_compressor_every_gpu(void)
                 CHECK(e > 0 && d > 0 && isfinite(e) && isfinite(d));
         }
     }
-    /* the catalog's eleven types */
-    CHECK(n_types == 11);
+    /* the catalog's twelve types (gb200 since the NVLink domains) */
+    CHECK(n_types == 12);
     const gcsim_gpu_params *g;
     gcsim_error err;
     CHECK(gcsim_gpu_params_find("k80", &g, &err) == -1);
