@@ -1,5 +1,5 @@
 # Shared by the DES benchmarks in this folder (sourced, not run): the widened platform
-# they all simulate on and one timed `gcsim predict` run. The caller sets SRC (the source
+# they all simulate on, one timed `gcsim predict` run and the size guard's estimate. The caller sets SRC (the source
 # tree) and WORK (a scratch folder it removes).
 
 # widen_platform: $WORK/platform.json, platforms/a100-hdr.json with 12,500 nodes (100,000
@@ -26,4 +26,20 @@ timed_predict() {
     read -r u s kib wall < "$WORK/time"
     iter=$(python3 -c "import csv;r=list(csv.DictReader(open('$WORK/out.csv')));print(r[-1]['iteration_s'])")
     echo "$(echo "$u + $s" | bc -l) $(echo "$kib / 1024" | bc -l) $wall $iter"
+}
+
+# guard_estimate GCSIM ARGS...: prints "cpu_s mib", the DES size guard's estimate for
+# `GCSIM predict --platform $WORK/platform.json ARGS --engine des` (des_plan_estimate), read
+# from its refusals without simulating: a limit of 1 message is refused first by the CLI's
+# lower bound, which names its count; a limit of that count passes it, and the engine's
+# guard then refuses with its estimate. Prints nothing when gcsim names no estimate.
+guard_estimate() {
+    gcsim=$1
+    shift
+    lim=$("$gcsim" predict --platform "$WORK/platform.json" "$@" --engine des \
+        --des-max-messages 1 --format csv 2>&1 >/dev/null |
+        sed -n 's/.*would send at least \([0-9]*\).*/\1/p')
+    "$gcsim" predict --platform "$WORK/platform.json" "$@" --engine des \
+        --des-max-messages "${lim:-1}" --format csv 2>&1 >/dev/null |
+        sed -n 's/.*an estimated \([0-9.]*\) CPU s and \([0-9.]*\) MiB.*/\1 \2/p'
 }

@@ -27,22 +27,11 @@ trap 'rm -rf "$WORK"' EXIT
 . "$SRC/bench/des/bench_lib.sh"
 widen_platform
 
-# estimate ARGS...: "cpu_s mib" of the guard (the CLI's lower bound is passed first, then
-# the engine's guard refuses with its estimate)
-estimate() {
-    lim=$("$GCSIM" predict --platform "$WORK/platform.json" "$@" --engine des \
-        --des-max-messages 1 --format csv 2>&1 >/dev/null |
-        sed -n 's/.*would send at least \([0-9]*\).*/\1/p')
-    "$GCSIM" predict --platform "$WORK/platform.json" "$@" --engine des \
-        --des-max-messages "${lim:-1}" --format csv 2>&1 >/dev/null |
-        sed -n 's/.*an estimated \([0-9.]*\) CPU s and \([0-9.]*\) MiB.*/\1 \2/p'
-}
-
 row() { # row LABEL GPUS ARGS...
     label=$1 n=$2
     shift 2
     set -- "$@" --gpus "$n"
-    est=$(estimate "$@")
+    est=$(guard_estimate "$GCSIM" "$@")
     # shellcheck disable=SC2086
     set -- $(timed_predict "$GCSIM" "$@" --engine des --des-max-messages -1) $est
     if [ "$1" = fail ] || [ -z "${6:-}" ]; then

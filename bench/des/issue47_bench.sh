@@ -46,18 +46,10 @@ run() {
     timed_predict "$1" $(case_args "$2") --gpus "$3" --engine des --des-max-messages -1
 }
 
-# estimate GCSIM CASE GPUS: the guard's CPU seconds. The CLI's own lower bound refuses a
-# limit of 1 first and names its count; a limit of that count passes it and the engine's
-# guard then refuses with its estimate (no simulation runs).
+# estimate GCSIM CASE GPUS: the guard's CPU seconds (bench_lib.sh's guard_estimate).
 estimate() {
     # shellcheck disable=SC2046
-    lim=$("$1" predict --platform "$WORK/platform.json" $(case_args "$2") --gpus "$3" \
-        --engine des --des-max-messages 1 --format csv 2>&1 >/dev/null |
-        sed -n 's/.*would send at least \([0-9]*\).*/\1/p')
-    # shellcheck disable=SC2046
-    "$1" predict --platform "$WORK/platform.json" $(case_args "$2") --gpus "$3" --engine des \
-        --des-max-messages "${lim:-1}" --format csv 2>&1 >/dev/null |
-        sed -n 's/.*an estimated \([0-9.]*\) CPU s.*/\1/p'
+    guard_estimate "$1" $(case_args "$2") --gpus "$3" | cut -d' ' -f1
 }
 
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
