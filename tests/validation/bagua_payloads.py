@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Bagua's compressed payloads in published_compression.tsv against Bagua's own code.
+
+Usage: bagua_payloads.py GCSIM SOURCE_DIR
+
+For every BAG case (published_compression.tsv), the payload gcsim computes for the case's
+compressor spec (`gcsim predict` meta.compressor.payload_bytes) against the width Bagua's
+code sends (derived from the code, BaguaSys/bagua @3e480d29):
+  - ByteGrad (bagua/torch_api/algorithms/bytegrad.py, compression="MinMaxUInt8") and QAdam
+    (q_adam.py, compression="MinMaxUInt8" in every version since the algorithm's first
+    commit 0dafd246, 2021-07-02) send one byte per element plus a min and a max (2 fp32)
+    per chunk (rust/bagua-core/.../centralized_low_precision_synchronous.rs: one chunk per
+    rank of the inter-node communicator): for VGG-16's 138,357,544 parameters that is
+    138,357,544 B (hand-computed: 1 B x 138,357,544) plus 8 B x 16 leaders per bucket, under
+    0.01% of it. Checked: within 0.01% of parameters x 1 B, and VGG-16's parameter count
+    equal to the hand figure (the model file is what the 8 VGG QAdam rows run).
+  - BERT-Large's QAdam is 'QAdam-1bit' on the page (src/benchmark/index.md @45b5c9f):
+    checked at most 2 bits per element (a 1-bit code and its scales).
+Exit 1 when a check fails or a gcsim run fails. Seconds."""
+import os
+import shlex
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gcsim_cli import GcsimError, read_tsv, run_json  # noqa: E402
+
+VGG16_PARAMETERS = 138357544      # models/vgg-16.json (torchvision's vgg16, no batch norm)
+VGG16_MINMAXUINT8_BYTES = 138357544  # hand-computed: 1 byte per element
+MINMAX_TOLERANCE = 1e-4           # min/max headers: 8 B x 16 chunks per bucket, < 1e-4 here
+ONEBIT_MAX_BITS = 2.0
+
+
+def payload(gcsim, repo, case):
+    argv = [gcsim, "predict", "--engine", "analytic", "--platform", case["platform"],
+            "--model", case["model"], "--gpus", case["gpus"], "--batch", case["batch"],
+            "--compressor", case["compressor"], "--stack", case["stack"]]
+    if case["exchange"] != "auto":
+        argv += ["--exchange", case["exchange"]]
+    args = case["args"] if case.get("compressed_args", "-") in ("", "-") else case["compressed_args"]
+    if args not in ("", "-"):
+        argv += shlex.split(args)
+    meta = run_json(argv, cwd=repo, timeout_s=300)["meta"]
+    return meta["model"]["parameters"], meta["compressor"]["payload_bytes"]
+
+
+def main(argv):
+    if len(argv) != 3:
+        sys.stderr.write(__doc__.split("\n\n")[1] + "\n")
+        return 2
+    gcsim, repo = argv[1], argv[2]
+    rows = read_tsv(os.path.join(repo, "tests", "validation", "published_compression.tsv"))
+    failures, checked = [], 0
+    for line, case in rows:
+        if case["source"] != "BAG":
+            continue
+        name = case["case"]
+        minmax_uint8 = "ByteGrad" in name or ("QAdam" in name and "VGG16" in name)
+        onebit = "QAdam" in name and "BERTL" in name
+        if not (minmax_uint8 or onebit):
+            continue
+        try:
+            params, bytes_ = payload(gcsim, repo, case)
+        except GcsimError as e:
+            failures.append("%s (line %d): %s" % (name, line, e))
+            continue
+        checked += 1
+        bits = 8.0 * bytes_ / params
+        if minmax_uint8:
+            want = params * 1.0
+            ok = abs(bytes_ / want - 1) <= MINMAX_TOLERANCE
+            if "VGG16" in name:
+                ok = ok and params == VGG16_PARAMETERS and \
+                    abs(bytes_ / VGG16_MINMAXUINT8_BYTES - 1) <= MINMAX_TOLERANCE
+            what = "MinMaxUInt8: %d B (1 B per element)" % want
+        else:
+            ok = bits <= ONEBIT_MAX_BITS
+            what = "1-bit: at most %g bits per element" % ONEBIT_MAX_BITS
+        print("%-34s %-34s %12d B  %.3f bits/element  %s" % (
+            name, case["compressor"], bytes_, bits, "ok" if ok else "WRONG, want " + what))
+        if not ok:
+            failures.append("%s (line %d): %d B, %.3f bits per element; Bagua sends %s"
+                            % (name, line, bytes_, bits, what))
+    if checked == 0:
+        failures.append("no BAG ByteGrad or QAdam case found")
+    for f in failures:
+        sys.stderr.write("bagua_payloads: %s\n" % f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
