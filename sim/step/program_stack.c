@@ -525,7 +525,9 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
         bytes.decode_s = priced_ops_s(s, st, &e->decode, &u, gpu, 1);
         if (compressed && ef)
             enc += priced_ops_s(s, st, &st->error_feedback, &u, gpu, 1);
-        if (st->hook_host_queued) { /* the hook's host time behind the queued backward */
+        /* the hook's host time behind the queued backward (without overlap the exchange
+         * starts after backward: nothing is queued) */
+        if (st->hook_host_queued && s->overlap) {
             double enc_gpu = ops_gpu_s(st, &e->encode, &u, gpu) +
                              (compressed && ef ? ops_gpu_s(st, &st->error_feedback, &u, gpu) : 0);
             enc = gcsim_stack_hook_encode_s(st, e, enc, enc_gpu, bk->backward_s);

@@ -421,6 +421,46 @@ static void test_hook_host(void)
     }
     stack = saved;
     free(q);
+    /* a host-bound encode: top-k's encode as the "host" law per tensor (100 us of host,
+     * about 1 us of GPU each); the bucket (both layers) has 20 ms of backward queued */
+    const char *from = "\"encode\": [{\"law\": \"lin\", \"per\": \"unit\"}]";
+    const char *to = "\"encode\": [{\"law\": \"host\", \"per\": \"tensor\"}]";
+    const char *hook = "\"hook_host\": {\"runs\": \"queued\", \"source\": \"s\"}, ";
+    const char *at = strstr(test_stack_json, from), *laws = strstr(test_stack_json, "\"laws\": {");
+    char json[8192];
+    snprintf(json, sizeof json, "%.*s%s%.*s%s%s", (int)(laws - test_stack_json), test_stack_json,
+             hook, (int)(at - laws), laws, to, at + strlen(from));
+    gcsim_stack *h = malloc(sizeof *h);
+    if (gcsim_stack_parse(json, "host-encode", h, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        check_failures++;
+        free(h);
+        return;
+    }
+    stack = h;
+    /* GPU parts on the v100: 4 tensors under 1,000 elements at the 1 us floor; A's 4,096 and
+     * B's 8,192 weights 1 us + the part above it x 3350/900 (as test_batched_decode) */
+    double gpu_us = 4 * 1.0 + (1 + 3096.0 / 99000 * 3350 / 900) +
+                    (1 + 7192.0 / 99000 * 3350 / 900);
+    if (build("topk:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+        CHECK(it.buckets[0].backward_s > 6 * 100e-6);
+        CHECK_REL(it.steps[0].codec_s, gpu_us * 1e-6, 1e-9); /* serial: 6 x 100 us */
+        CHECK(strstr(ss.description, "host time charged only beyond the backward") != NULL);
+        gcsim_iteration_free(&it);
+        gcsim_payload_plan_free(&plan);
+    } else {
+        check_failures++;
+    }
+    h->hook_host_queued = false; /* the same stack, serial: 6 calls of 100 us */
+    if (build("topk:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+        CHECK_REL(it.steps[0].codec_s, 6 * 100e-6, 1e-12);
+        gcsim_iteration_free(&it);
+        gcsim_payload_plan_free(&plan);
+    } else {
+        check_failures++;
+    }
+    stack = saved;
+    free(h);
 }
 
 static void test_batched_decode(void)
