@@ -181,6 +181,9 @@ typedef struct gcsim_stack {
      * a per-payload op runs once, plus the GPU work of the other payloads (program_stack.c);
      * false: once per payload ("looped", what GRACE and torch-op hooks do). */
     bool batched_decode;
+    /* "hook_host": {"runs": "queued"} (stack_hook.c): the encode's host part passes while
+     * the GPU runs the backward queued ahead of it; false: charged on the stream. */
+    bool hook_host_queued;
     char reference_gpu[32];     /* GPU type the laws were measured on */
     int n_laws;
     gcsim_stack_law laws[GCSIM_STACK_MAX_LAWS];
@@ -233,6 +236,17 @@ gcsim_stack_setting gcsim_stack_setting_of(const char *spec);
 /* QSGD's code width for s levels: 1 + ceil(log2(s + 1)) bits rounded up to 2, 4, 8, 16
  * (32 above 32,767 levels). */
 int gcsim_stack_qsgd_bits(double levels);
+/* The stream's charge for an encode priced priced_s (host and GPU, the larger per op) whose
+ * GPU part alone is gpu_s, issued in the hook with queued_s of backward GPU work queued ahead
+ * of it (stack_hook.c): priced_s unless the stack's hook host time runs queued. */
+double gcsim_stack_hook_encode_s(const gcsim_stack *s, const gcsim_stack_entry *e,
+                                 double priced_s, double gpu_s, double queued_s);
+
+/* One call of a law with its host part left out (fraction x the GPU part, stack_law.c). */
+double gcsim_stack_law_gpu_s(const gcsim_stack *s, const gcsim_stack_law *law, double elements,
+                             const gcsim_stack_setting *set, double fraction, double gpu_scale,
+                             const gcsim_gpu_params *gpu);
+
 /* The value of the law's parameter the compressor has (its reference when it has none). */
 double gcsim_stack_law_setting(const gcsim_stack_law *law, const gcsim_stack_setting *set);
 /* How law is priced at setting value v: "measured at density 0.01 (measured)",

@@ -14,6 +14,7 @@
 #include "model.h"
 #include "stack.h"
 #include "stack_exchanges.h"
+#include "stack_hook.h"
 #include "stack_host.h"
 
 #define STACK_MAX_BYTES (4L << 20)
@@ -354,7 +355,7 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
     static const char *const keys[] = {"schema", "name", "description", "codec", "granularity",
                                        "deferred_decode", "costs", "laws", "error_feedback",
                                        "compressors", "exchanges", "source", "host",
-                                       "gathered_decode", NULL};
+                                       "gathered_decode", "hook_host", NULL};
     static const char *const codecs[] = {"model", "laws", NULL};
     char schema[64], source[1024];
     int codec = 0;
@@ -382,7 +383,7 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
         /* The ideal stack: sim/codec prices the codec, nothing else is charged. */
         static const char *const model_only[] = {"costs", "laws", "error_feedback",
                                                  "compressors", "host", "gathered_decode",
-                                                 NULL};
+                                                 "hook_host", NULL};
         for (const char *const *k = model_only; *k; k++)
             if (json_member(root, *k))
                 return gcsim_fail(ctx->err, "%s: $.%s: a \"codec\": \"model\" stack takes its "
@@ -394,7 +395,8 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
                               ctx->origin);
         return stack_exchanges_finish(s, ctx);
     }
-    if (parse_costs(json_member(root, "costs"), s, ctx) || stack_host_parse(root, s, ctx))
+    if (parse_costs(json_member(root, "costs"), s, ctx) || stack_host_parse(root, s, ctx) ||
+        stack_hook_parse(root, s, ctx))
         return -1;
     const cJSON *laws = json_member(root, "laws");
     if (!cJSON_IsObject(laws))

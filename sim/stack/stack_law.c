@@ -220,6 +220,18 @@ double gcsim_stack_law_s(const gcsim_stack *s, const gcsim_stack_law *law, doubl
     return fraction * fmax(host, device);
 }
 
+double gcsim_stack_law_gpu_s(const gcsim_stack *s, const gcsim_stack_law *law, double elements,
+                             const gcsim_stack_setting *set, double fraction, double gpu_scale,
+                             const gcsim_gpu_params *gpu)
+{
+    /* the same law with its host part at 0: what the GPU's stream runs of the call */
+    gcsim_stack_law g = *law;
+    for (int k = 0; k < g.n_settings; k++)
+        for (int i = 0; i < g.n_points; i++)
+            g.host_s[k][i] = 0;
+    return gcsim_stack_law_s(s, &g, elements, set, fraction, gpu_scale, gpu);
+}
+
 const char *gcsim_stack_law_basis(const gcsim_stack_law *law, double v, char *buf, size_t size)
 {
     const char *p = gcsim_stack_parameter_name(law->parameter);

@@ -157,11 +157,18 @@ int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const
     setting_note(st, e, spec, note, sizeof note);
     if (snprintf(ss->description, sizeof ss->description,
                  "stack %s (%s): %s %s; %s, GPU work scaled to %s by "
-                 "memory bandwidth (x %.3g)%s%s; %s",
+                 "memory bandwidth (x %.3g)%s%s%s; %s",
                  st->name, st->path, e->compressor, exchange_word(e->exchange), host,
                  gpu->type, ratio, note,
                  st->batched_decode && e->exchange == STACK_EXCHANGE_ALLGATHER
                      ? "; gathered payloads decoded in one batched pass"
+                     : "",
+                 /* stack_hook.c: what program_stack.c hides of the encode */
+                 st->hook_host_queued && !e->size_exchange &&
+                         (e->exchange == STACK_EXCHANGE_ALLREDUCE ||
+                          e->exchange == STACK_EXCHANGE_ALLGATHER)
+                     ? "; the encode's host time charged only beyond the backward queued "
+                       "ahead of the hook ($.hook_host)"
                      : "",
                  e->source) < 0)
         ss->description[0] = '\0';

@@ -82,7 +82,7 @@ static double batched_extra_s(const gcsim_stack *st, const gcsim_stack_law *law,
 
 /* Seconds of one op over the bucket, once (payloads: how many times per_payload ops run). */
 static double op_s(const gcsim_stack *st, const gcsim_stack_op *op, const unit *u,
-                   const gcsim_gpu_params *gpu, double payloads)
+                   const gcsim_gpu_params *gpu, double payloads, bool gpu_only)
 {
     const gcsim_stack_law *law = &st->laws[op->law];
     if (op->rank > 0 && op->rank != u->op_rank)
@@ -91,7 +91,8 @@ static double op_s(const gcsim_stack *st, const gcsim_stack_op *op, const unit *
     double times = op->per_payload && !batched ? payloads : 1.0, total = 0;
     double scale = op->gpu_scale * (op->rank > 0 ? (double)u->rank / u->op_rank : 1.0);
 #define LAW(n)                                                                              \
-    (gcsim_stack_law_s(st, law, (n), &u->setting, op->fraction, scale, gpu) +               \
+    ((gpu_only ? gcsim_stack_law_gpu_s : gcsim_stack_law_s)(st, law, (n), &u->setting,      \
+                                                           op->fraction, scale, gpu) +     \
      (batched ? batched_extra_s(st, law, (n), op->fraction, scale, gpu, u, payloads) : 0.0))
     if (op->per == STACK_PER_UNIT)
         return times * LAW(u->elements);
@@ -124,7 +125,17 @@ static double ops_s(const gcsim_stack *st, const gcsim_stack_ops *ops, const uni
 {
     double total = 0;
     for (int k = 0; k < ops->n; k++)
-        total += op_s(st, &ops->ops[k], u, gpu, payloads);
+        total += op_s(st, &ops->ops[k], u, gpu, payloads, false);
+    return total;
+}
+
+/* ops_s with every law's host part left out: what the GPU's stream runs of them. */
+static double ops_gpu_s(const gcsim_stack *st, const gcsim_stack_ops *ops, const unit *u,
+                        const gcsim_gpu_params *gpu)
+{
+    double total = 0;
+    for (int k = 0; k < ops->n; k++)
+        total += op_s(st, &ops->ops[k], u, gpu, 1, true);
     return total;
 }
 
@@ -514,6 +525,13 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
         bytes.decode_s = priced_ops_s(s, st, &e->decode, &u, gpu, 1);
         if (compressed && ef)
             enc += priced_ops_s(s, st, &st->error_feedback, &u, gpu, 1);
+        /* the hook's host time behind the queued backward (without overlap the exchange
+         * starts after backward: nothing is queued) */
+        if (st->hook_host_queued && s->overlap) {
+            double enc_gpu = ops_gpu_s(st, &e->encode, &u, gpu) +
+                             (compressed && ef ? ops_gpu_s(st, &st->error_feedback, &u, gpu) : 0);
+            enc = gcsim_stack_hook_encode_s(st, e, enc, enc_gpu, bk->backward_s);
+        }
         /* a summable payload's all-reduce by the tuner's algorithm */
         pick main = nccl(s->collective);
         if (is_allreduce(main.coll) && bytes.aggregation == PAYLOAD_DENSE_SUMMABLE)

@@ -373,6 +373,96 @@ static void test_graph_host(void)
     free(g);
 }
 
+/* "hook_host": {"runs": "queued"} (stack_hook.c): an encode in the hook is charged its GPU
+ * part, and its host part only where it exceeds the backward queued ahead of it. */
+static void test_hook_host(void)
+{
+    gcsim_stack *q = variant("\"hook_host\": {\"runs\": \"queued\", \"source\": \"s\"},");
+    if (!q) {
+        check_failures++;
+        return;
+    }
+    CHECK(q->hook_host_queued && !stack->hook_host_queued);
+    const gcsim_stack_entry *topk = NULL, *dgc = NULL;
+    gcsim_error err;
+    CHECK(gcsim_stack_entry_for(q, "topk:ratio=0.01", &topk, &err) == 0);
+    CHECK(gcsim_stack_entry_for(q, "dgc:ratio=0.001", &dgc, &err) == 0);
+    if (topk && dgc) {
+        /* 100 us priced (host-bound), 2 us of GPU: 1 ms of backward queued hides the host
+         * part (2 us charged); 30 us queued leaves 70 us of it; none queued, all 100 */
+        CHECK_REL(gcsim_stack_hook_encode_s(q, topk, 100e-6, 2e-6, 1e-3), 2e-6, 1e-12);
+        CHECK_REL(gcsim_stack_hook_encode_s(q, topk, 100e-6, 2e-6, 30e-6), 70e-6, 1e-12);
+        CHECK_REL(gcsim_stack_hook_encode_s(q, topk, 100e-6, 2e-6, 0), 100e-6, 1e-12);
+        /* GPU-bound (priced = GPU part): unchanged */
+        CHECK_REL(gcsim_stack_hook_encode_s(q, topk, 50e-6, 50e-6, 1e-3), 50e-6, 1e-12);
+        /* DGC's entry all-gathers its sizes in the hook (a host wait): serial */
+        CHECK_REL(gcsim_stack_hook_encode_s(q, dgc, 100e-6, 2e-6, 1e-3), 100e-6, 1e-12);
+        /* a stack without "hook_host": serial */
+        CHECK_REL(gcsim_stack_hook_encode_s(stack, topk, 100e-6, 2e-6, 1e-3), 100e-6, 1e-12);
+    }
+    /* "lin" at 1,000 elements on the h100: host 20 us, GPU 10 us; GPU part alone 10 us */
+    const gcsim_gpu_params *h100;
+    CHECK(gcsim_gpu_params_find("h100", &h100, &err) == 0);
+    CHECK_REL(gcsim_stack_law_s(q, &q->laws[0], 1000, NULL, 1, 1, h100), 20e-6, 1e-12);
+    CHECK_REL(gcsim_stack_law_gpu_s(q, &q->laws[0], 1000, NULL, 1, 1, h100), 10e-6, 1e-12);
+    /* in a program: top-k's encode ("lin" on the whole bucket, 12,672 elements) is GPU-bound
+     * on the v100, so queued or serial it costs the same */
+    gcsim_stack *saved = stack;
+    stack = q;
+    gcsim_iteration it;
+    gcsim_payload_plan plan;
+    gcsim_stack_setup ss;
+    if (build("topk:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+        CHECK_REL(it.steps[0].codec_s, lin_v100_s(4096 + 128 + 8192 + 256), 1e-12);
+        gcsim_iteration_free(&it);
+        gcsim_payload_plan_free(&plan);
+    } else {
+        check_failures++;
+    }
+    stack = saved;
+    free(q);
+    /* a host-bound encode: top-k's encode as the "host" law per tensor (100 us of host,
+     * about 1 us of GPU each); the bucket (both layers) has 20 ms of backward queued */
+    const char *from = "\"encode\": [{\"law\": \"lin\", \"per\": \"unit\"}]";
+    const char *to = "\"encode\": [{\"law\": \"host\", \"per\": \"tensor\"}]";
+    const char *hook = "\"hook_host\": {\"runs\": \"queued\", \"source\": \"s\"}, ";
+    const char *at = strstr(test_stack_json, from), *laws = strstr(test_stack_json, "\"laws\": {");
+    char json[8192];
+    snprintf(json, sizeof json, "%.*s%s%.*s%s%s", (int)(laws - test_stack_json), test_stack_json,
+             hook, (int)(at - laws), laws, to, at + strlen(from));
+    gcsim_stack *h = malloc(sizeof *h);
+    if (gcsim_stack_parse(json, "host-encode", h, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        check_failures++;
+        free(h);
+        return;
+    }
+    stack = h;
+    /* GPU parts on the v100: 4 tensors under 1,000 elements at the 1 us floor; A's 4,096 and
+     * B's 8,192 weights 1 us + the part above it x 3350/900 (as test_batched_decode) */
+    double gpu_us = 4 * 1.0 + (1 + 3096.0 / 99000 * 3350 / 900) +
+                    (1 + 7192.0 / 99000 * 3350 / 900);
+    if (build("topk:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+        CHECK(it.buckets[0].backward_s > 6 * 100e-6);
+        CHECK_REL(it.steps[0].codec_s, gpu_us * 1e-6, 1e-9); /* serial: 6 x 100 us */
+        CHECK(strstr(ss.description, "host time charged only beyond the backward") != NULL);
+        gcsim_iteration_free(&it);
+        gcsim_payload_plan_free(&plan);
+    } else {
+        check_failures++;
+    }
+    h->hook_host_queued = false; /* the same stack, serial: 6 calls of 100 us */
+    if (build("topk:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+        CHECK_REL(it.steps[0].codec_s, 6 * 100e-6, 1e-12);
+        gcsim_iteration_free(&it);
+        gcsim_payload_plan_free(&plan);
+    } else {
+        check_failures++;
+    }
+    stack = saved;
+    free(h);
+}
+
 static void test_batched_decode(void)
 {
     gcsim_stack *b = variant("\"gathered_decode\": \"batched\",");
@@ -772,6 +862,7 @@ int main(void)
     test_release();
     test_graph_host();
     test_batched_decode();
+    test_hook_host();
     test_strict();
     test_exchanges();
     gcsim_model_free(&model);
