@@ -118,6 +118,22 @@ static void network_of(const gcsim_platform *p, gcsim_platform *out)
     memset(out->price_source, 0, sizeof out->price_source);
 }
 
+bool gcsim_schedule_memo_same_network(const gcsim_platform *a, const gcsim_platform *b)
+{
+    if (a == b)
+        return true;
+    gcsim_platform *na = malloc(sizeof *na), *nb = malloc(sizeof *nb);
+    bool same = false; /* out of memory: "not known to be the same" */
+    if (na && nb) {
+        network_of(a, na);
+        network_of(b, nb);
+        same = memcmp(na, nb, sizeof *na) == 0;
+    }
+    free(na);
+    free(nb);
+    return same;
+}
+
 /* The last platform asked for, whole, and its id: a sweep asks for one platform thousands
  * of times in a row. */
 static gcsim_platform last_whole;

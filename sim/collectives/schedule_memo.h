@@ -42,4 +42,9 @@ int gcsim_schedule_memo_times(const gcsim_platform *p, int gpus, int shards,
 /* Drops everything kept (tests, and the end of a process under a leak checker). */
 void gcsim_schedule_memo_clear(void);
 
+/* Whether a and b share their schedules here (the same network: they differ only in
+ * fields no schedule reads, such as the GPU, names and price). A sweep that moves on to a
+ * platform of another network drops what the last one kept (sim/planning/sweep_run.c). */
+bool gcsim_schedule_memo_same_network(const gcsim_platform *a, const gcsim_platform *b);
+
 #endif

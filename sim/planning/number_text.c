@@ -50,17 +50,25 @@ static void pow10_fill(void)
 
 /* The 17 digits of 10^16 <= D < 10^17 written to d[0..16]; returns how many remain once trailing
  * zeros are dropped (at least 1). */
+/* "00" to "99": two digits per division */
+static const char two_digits[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 static int digits_of(long long D, char d[17])
 {
-    /* two halves of 32-bit arithmetic: the low 9 digits, then the high 8 */
+    /* two halves of 32-bit arithmetic: the low 9 digits (4 pairs and one), then the high 8
+     * (4 pairs) */
     uint32_t low = (uint32_t)(D % 1000000000), high = (uint32_t)(D / 1000000000);
-    for (int i = 16; i >= 8; i--) {
-        d[i] = (char)('0' + low % 10);
-        low /= 10;
+    for (int i = 15; i >= 9; i -= 2) {
+        memcpy(d + i, two_digits + 2 * (low % 100), 2);
+        low /= 100;
     }
-    for (int i = 7; i >= 0; i--) {
-        d[i] = (char)('0' + high % 10);
-        high /= 10;
+    d[8] = (char)('0' + low);
+    for (int i = 6; i >= 0; i -= 2) {
+        memcpy(d + i, two_digits + 2 * (high % 100), 2);
+        high /= 100;
     }
     int n = 17;
     while (n > 1 && d[n - 1] == '0')
@@ -70,7 +78,15 @@ static int digits_of(long long D, char d[17])
 
 int number_text_g17(char out[NUMBER_TEXT_MAX], double v)
 {
-    if (v == 0 || !isfinite(v))
+    if (v == 0) { /* "%.17g" of a zero: its sign, then one digit (a sweep writes many) */
+        int n = 0;
+        if (signbit(v))
+            out[n++] = '-';
+        out[n++] = '0';
+        out[n] = '\0';
+        return n;
+    }
+    if (!isfinite(v))
         return slow(out, v);
     call_once(&pow10_once, pow10_fill);
     long double a = fabsl((long double)v);

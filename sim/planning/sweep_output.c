@@ -124,6 +124,34 @@ void sweep_row_end(sweep_writer *w)
     putc_unlocked('\n', w->out);
 }
 
+char *sweep_cells_capture(const sweep_writer *w, int col,
+                          void (*fill)(sweep_writer *, const void *), const void *arg,
+                          size_t *len, int *n)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    if (!mem)
+        return NULL;
+    sweep_writer t = *w;
+    t.out = mem;
+    t.col = col;
+    fill(&t, arg);
+    if (fclose(mem) != 0) {
+        free(text);
+        return NULL;
+    }
+    *len = size;
+    *n = t.col - col;
+    return text;
+}
+
+void sweep_cells_put(sweep_writer *w, const char *text, size_t len, int n)
+{
+    fwrite_unlocked(text, 1, len, w->out);
+    w->col += n;
+}
+
 int sweep_csv_split(char *line, char **fields, int max)
 {
     int n = 0;

@@ -34,6 +34,16 @@ void sweep_cell_str(sweep_writer *w, const char *s);
 void sweep_cell_empty(sweep_writer *w);
 void sweep_row_end(sweep_writer *w);
 
+/* Cells written once and put again: sweep_cells_capture runs fill(w', arg) on a writer w'
+ * like w whose row stands at column `col`, and returns the text its cells wrote (malloc'd,
+ * *len bytes, *n cells; NULL when out of memory); sweep_cells_put writes such a text into
+ * w's row at that column (w->col == col) and moves on by its n cells. A sweep's rows share
+ * most of their text within a group of GPU counts (sim/report/sweep_rows.c). */
+char *sweep_cells_capture(const sweep_writer *w, int col,
+                          void (*fill)(sweep_writer *, const void *), const void *arg,
+                          size_t *len, int *n);
+void sweep_cells_put(sweep_writer *w, const char *text, size_t len, int n);
+
 /* Splits one CSV line in place into fields (quotes removed, "" unescaped). Returns the
  * number of fields, or -1 when the line is malformed or has more than max fields. */
 int sweep_csv_split(char *line, char **fields, int max);

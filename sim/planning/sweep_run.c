@@ -1,6 +1,7 @@
 /* sim/planning/sweep_run.c: a sweep's inputs loaded and its cases run (sweep_run.h). */
 #include "sweep_run.h"
 
+#include "schedule_memo.h"
 #include "step.h"
 
 int sweep_space_load(sweep_space *s, const sweep_inputs *in, sweep_cache *cache,
@@ -45,7 +46,13 @@ long long sweep_run(const sweep_space *s, const sweep_run_options *o, sweep_case
     long long total = sweep_space_count(s);
     long long index = 0, n_done = 0;
     *stopped = false;
-    for (int p = 0; p < s->n_platforms; p++)
+    for (int p = 0; p < s->n_platforms; p++) {
+     /* Platforms come one after another: the schedules of one network (schedule_memo.h)
+      * are of no use to the next, and dropping them keeps the memo from filling up and
+      * starting over in the middle of a platform (whose schedules it then builds twice).
+      * Results are the same either way: a memo keeps numbers, it does not change them. */
+     if (p > 0 && !gcsim_schedule_memo_same_network(s->platforms[p - 1], s->platforms[p]))
+         gcsim_schedule_memo_clear();
      for (int m = 0; m < s->n_models; m++)
       for (int c = 0; c < s->n_compressors; c++)
        for (int t = 0; t < s->n_stacks; t++)
@@ -109,5 +116,6 @@ long long sweep_run(const sweep_space *s, const sweep_run_options *o, sweep_case
             }
             gcsim_case_memo_free(cs.case_memo);
           }
+    }
     return n_done;
 }

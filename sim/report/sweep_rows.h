@@ -31,6 +31,8 @@ typedef struct {
 #define SWEEP_WHATIF_WARNINGS 16
     char whatif[SWEEP_WHATIF_WARNINGS][384];
     int n_whatif;
+    /* the text of the cells a group of cases shares (sweep_rows.c), NULL: none kept */
+    struct sweep_row_cache *cache;
 } sweep_sink;
 
 /* sweep_run's callback (ctx: a sweep_sink): the case's row, or -1 to stop when the machine
