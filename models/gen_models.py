@@ -111,7 +111,8 @@ def cgx_rtx3090(key, batch, units_per_sample=1):
     total, fig, unit = CGX_IDEAL_8[key]
     per_gpu = total / 8.0
     src = ("derived: %s, %s figure): Ideal bar at 8 GPUs ~%d %s / 8 = %.1f per GPU; batch "
-           "not stated, the model's default batch" % (CGX_BENCHMARKS, fig, total, unit, per_gpu))
+           "and precision not stated: the model's default batch, fp32"
+           % (CGX_BENCHMARKS, fig, total, unit, per_gpu))
     assert len(src) < 256, src
     return {"gpu": "rtx3090", "framework": "PyTorch DDP (CGX benchmarks; versions not stated)",
             "source": src,
