@@ -35,6 +35,10 @@ A100_80G_TBPS = 2.039   # NVIDIA A100 80GB SXM datasheet
 H100_SXM_TBPS = 3.35    # NVIDIA H100 SXM5 80GB datasheet
 
 JCJ = "jcjohnson/cnn-benchmarks"
+# jcjohnson's harness rerun on a Tesla V100 16 GB (AWS P3 / Paperspace), same Torch models and
+# settings (batch 16, 224x224, forward + backward, no optimizer step): dmikushin/cnn-benchmarks
+# README.md @1a67201 (2019-10-23), V100 rows (cuDNN 7.0.04)
+DMK = "dmikushin/cnn-benchmarks README @1a67201 (2019-10-23), jcjohnson's harness"
 CHAINER = "chainer-performance-improvements BENCHMARK.md"
 
 # Measured single-GPU fp32 forward+backward times, seconds per batch: (gpu, model, batch).
@@ -69,6 +73,15 @@ FIGURES = {
     ("rtx2080ti", "vgg16", 12): (85.36e-3, "PyTorch, CUDA 10.0, cuDNN 7.6",
                                  "ryujaehun/pytorch-gpu-benchmark new_results (RTX 2080 Ti, "
                                  "float, train): VGG-16 85.36 ms at batch 12"),
+    # Tesla V100 16 GB, the models the validation cases run on V100 (issue 24/43: Bagua,
+    # BytePS VGG-16; MergeComp ResNet-101); chosen over the other public V100 VGG-16 figure
+    # (tensorlayer/TensorLayer tests/performance_test/vgg: PyTorch 1.0.1, batch 32 with Adam,
+    # 41-43 s for 300 host-timed steps including the first, i.e. 137-143 ms, no
+    # cudnn.benchmark) because it is the harness of the Titan X Pascal / GTX 1080 figures
+    # above, excludes warm-up and states its cuDNN; the two agree within ~10% per image.
+    ("v100", "vgg16", 16): (76.45e-3, "Torch, cuDNN 7.0.04, FP32", DMK + ": VGG-16 76.45 ms"),
+    ("v100", "resnet101", 16): (113.75e-3, "Torch, cuDNN 7.0.04, FP32",
+                                DMK + ": ResNet-101 (fb.resnet.torch) 113.75 ms"),
     ("rtx2080ti", "resnet101", 12): (92.66e-3, "PyTorch, CUDA 10.0, cuDNN 7.6",
                                      "ryujaehun/pytorch-gpu-benchmark new_results (RTX 2080 Ti, "
                                      "float, train): ResNet-101 92.66 ms at batch 12"),
@@ -98,7 +111,8 @@ def cgx_rtx3090(key, batch, units_per_sample=1):
     total, fig, unit = CGX_IDEAL_8[key]
     per_gpu = total / 8.0
     src = ("derived: %s, %s figure): Ideal bar at 8 GPUs ~%d %s / 8 = %.1f per GPU; batch "
-           "not stated, the model's default batch" % (CGX_BENCHMARKS, fig, total, unit, per_gpu))
+           "and precision not stated: the model's default batch, fp32"
+           % (CGX_BENCHMARKS, fig, total, unit, per_gpu))
     assert len(src) < 256, src
     return {"gpu": "rtx3090", "framework": "PyTorch DDP (CGX benchmarks; versions not stated)",
             "source": src,
@@ -447,6 +461,31 @@ def flop_scaled_from(gpu, base, ratio, base_name):
                   % base_name)
 
 
+# Batch effect on the V100 in the same harness (dmikushin/cnn-benchmarks README, "The effect
+# of varying minibatch size", total ms at batch 16 / 32 / 64): VGG-19 87.97 / 166.77 /
+# 327.46, ResNet-34 32.51 / 56.43 / 108.50. Only batch 16 was measured for VGG-16 and
+# ResNet-101; their larger batches take the nearest measured relative's time ratio.
+V100_BATCH_CURVE = {"vgg19": {16: 87.97e-3, 32: 166.77e-3, 64: 327.46e-3},
+                    "resnet34": {16: 32.51e-3, 32: 56.43e-3, 64: 108.50e-3}}
+
+
+def v100_with_batch_curve(model, relative):
+    """The V100's measured batch-16 point, and batches 32 and 64 derived from it by the
+    time ratio `relative` shows in the same harness on the same GPU (an assumption: the
+    two networks gain alike from a larger batch)."""
+    p = measured("v100", model, [16])
+    t16 = FIGURES[("v100", model, 16)][0]
+    curve = V100_BATCH_CURVE[relative]
+    for b in (32, 64):
+        p["points"].append({"batch": b, "time": ms(t16 * curve[b] / curve[16])})
+    p["source"] = ("batch 16 measured (%s); batches 32, 64 derived: x its %s time ratios "
+                   "32/16, 64/16 on that V100 (%.4f, %.4f)"
+                   % (FIGURES[("v100", model, 16)][2], relative, curve[32] / curve[16],
+                      curve[64] / curve[16]))
+    assert len(p["source"]) < 256, p["source"]
+    return p
+
+
 def gtx_from_txp_128(model):
     """GTX 1080 at batch 128: Titan X Pascal at 128 x the GTX/Titan time ratio at batch 16."""
     g16 = FIGURES[("gtx1080", model, 16)][0]
@@ -522,7 +561,8 @@ def main():
         "vgg-16", "VGG-16 (configuration D), ImageNet, %(params)s parameters, %(mib)s fp32",
         csvsrc % "vgg16_D" + "; batch 32 per GPU as VGG-A (no paper fixes one)",
         32, vgg16, with_h100(gpu_family("vgg-16", gtx16, txp16,
-                                        [("rtx2080ti", measured("rtx2080ti", "vgg16", [12]))]),
+                                        [("rtx2080ti", measured("rtx2080ti", "vgg16", [12])),
+                                         ("v100", v100_with_batch_curve("vgg16", "vgg19"))]),
                              h100_measured("vgg16")) + h200_measured("vgg16")))
 
     rn50 = csv_layers("resnet50_torchvision")
@@ -542,13 +582,14 @@ def main():
                                measured("titan-x-pascal", "resnet50", [16]), direct.items())
     # ResNet-101 (issue 24's validation cases): the same blocks, [3, 4, 23, 3]; compute
     # derived from ResNet-50's profile on each GPU by the forward-FLOP ratio, except on the
-    # RTX 2080 Ti, where it was measured
+    # RTX 2080 Ti and the V100, where it was measured
     assert resnet_bottleneck_layers([3, 4, 6, 3]) == rn50, "the ResNet generator drifted"
     rn101 = resnet_bottleneck_layers([3, 4, 23, 3])
     r101 = total_flops(rn101) / total_flops(rn50)
-    rn101_profiles = [flop_scaled_from(p["gpu"], p, r101, "ResNet-50") for p in rn50_profiles
-                      if p["gpu"] != "rtx2080ti"]
-    rn101_profiles.append(measured("rtx2080ti", "resnet101", [12]))
+    rn101_measured = {"rtx2080ti": measured("rtx2080ti", "resnet101", [12]),
+                      "v100": v100_with_batch_curve("resnet101", "resnet34")}
+    rn101_profiles = [rn101_measured.get(p["gpu"])
+                      or flop_scaled_from(p["gpu"], p, r101, "ResNet-50") for p in rn50_profiles]
     rn101_profiles = (with_h100(rn101_profiles, h100_measured("resnet101"))
                       + h200_measured("resnet101"))
     write("resnet-101.json", model_doc(

@@ -1,6 +1,6 @@
 /* sim/config/roofline_fit.h: written by models/fit_roofline.py, do not edit.
  * Fitted: efficiencies of the roofline compute model (roofline.h), least squares
- * on log time over 52 measured points of the catalog's profiles:
+ * on log time over 54 measured points of the catalog's profiles:
  *   alexnet gtx1080 fp32 b16
  *   alexnet h100 tf32 b64
  *   alexnet h100 tf32 b128
@@ -19,6 +19,7 @@
  *   gpt2-small h100 tf32 b16
  *   gpt2-small h100 bf16 b8
  *   gpt2-small h100 bf16 b16
+ *   resnet-101 v100 fp32 b16
  *   resnet-101 h100 tf32 b32
  *   resnet-101 h100 tf32 b64
  *   resnet-101 h100 tf32 b128
@@ -36,6 +37,7 @@
  *   resnet-50 h100 bf16 b128
  *   resnet-50 h100 bf16 b256
  *   vgg-16 gtx1080 fp32 b16
+ *   vgg-16 v100 fp32 b16
  *   vgg-16 h100 tf32 b16
  *   vgg-16 h100 tf32 b32
  *   vgg-16 h100 tf32 b64
@@ -57,8 +59,8 @@
 #ifndef GCSIM_CONFIG_ROOFLINE_FIT_H
 #define GCSIM_CONFIG_ROOFLINE_FIT_H
 
-#define GCSIM_ROOFLINE_EFF_CONV 0.2089
-#define GCSIM_ROOFLINE_EFF_MATMUL 0.1445
-#define GCSIM_ROOFLINE_FIT_POINTS 52
+#define GCSIM_ROOFLINE_EFF_CONV 0.2427
+#define GCSIM_ROOFLINE_EFF_MATMUL 0.1429
+#define GCSIM_ROOFLINE_FIT_POINTS 54
 
 #endif
