@@ -199,8 +199,31 @@ static int objectives(const point_set *s, objective objs[3])
     return 3;
 }
 
+/* Appends to out (holding n) PLAN_REFINE_POINTS indices strictly inside the gap between
+ * the evaluated points lo_at < hi_at; returns the new count. */
+static int refine_gap(const point_set *s, int lo_at, int hi_at, long long *out, int n, int max)
+{
+    long long lo = s->p[lo_at].idx, hi = s->p[hi_at].idx;
+    for (int j = 1; j <= PLAN_REFINE_POINTS && hi - lo > 1; j++) {
+        long long i = lo + (hi - lo) * j / (PLAN_REFINE_POINTS + 1);
+        if (i > lo && i < hi && n < max)
+            out[n++] = i;
+    }
+    return n;
+}
+
+/* The position of the smallest evaluated feasible count, or -1. */
+static int first_feasible(const point_set *s)
+{
+    for (int k = 0; k < s->n; k++)
+        if (s->p[k].ran && s->p[k].c.feasible)
+            return k;
+    return -1;
+}
+
 /* The skeleton indices to evaluate next: PLAN_REFINE_POINTS in each gap beside each
- * objective's best (every point of s is a skeleton point here). */
+ * objective's best, and in the gap below the smallest feasible count (every point of s is
+ * a skeleton point here). */
 static int next_indices(const point_set *s, const plan_target *t, bool by_time, long long *out,
                         int max)
 {
@@ -212,14 +235,17 @@ static int next_indices(const point_set *s, const plan_target *t, bool by_time, 
             continue;
         for (int side = 0; side < 2; side++) {
             int nb = side ? at + 1 : at - 1;
-            if (nb < 0 || nb >= s->n)
-                continue;
-            long long lo = s->p[side ? at : nb].idx, hi = s->p[side ? nb : at].idx;
-            for (int j = 1; j <= PLAN_REFINE_POINTS && hi - lo > 1; j++) {
-                long long i = lo + (hi - lo) * j / (PLAN_REFINE_POINTS + 1);
-                if (i > lo && i < hi && n < max)
-                    out[n++] = i;
-            }
+            if (nb >= 0 && nb < s->n)
+                n = refine_gap(s, side ? at : nb, side ? nb : at, out, n, max);
+        }
+        /* The feasibility boundary: the smallest feasible count often costs least (cost
+         * per sample grows with the count where scaling is sublinear), and a count just
+         * above an infeasible grid point can be cheaper than every feasible grid point
+         * when the curve dips between them (a collective that favours powers of two). */
+        if (objs[o] == OBJ_BEST) {
+            int first = first_feasible(s);
+            if (first > 0 && first != at)
+                n = refine_gap(s, first - 1, first, out, n, max);
         }
     }
     return n;
@@ -275,7 +301,7 @@ int plan_search_group(const plan_domain *d, plan_search_mode mode, const plan_ta
         }
     }
     point_set s = {0};
-    long long grid[256], next[2 * 3 * PLAN_REFINE_POINTS];
+    long long grid[256], next[3 * 3 * PLAN_REFINE_POINTS];
     int n_grid = plan_grid(&sk, grid, 256), rc = -1;
     for (int k = 0; k < n_grid; k++)
         if (add(&s, plan_domain_count(&sk, grid[k]), grid[k], eval, ctx, evaluated, skipped) < 0)
