@@ -43,11 +43,12 @@ def expected(prop, case, detail):
 # Cases that found a known issue or a modelled effect, run in every CI sample so the
 # entries above stay exercised: (property, case, keyword arguments of its function).
 PINNED = [
-    # item 7: VGG-16, DGC under horovod, 64 V100s: 25.25 Gb/s gives 4,621.9 samples/s,
-    # 27.5 Gb/s 4,590.6 (-0.68%)
+    # item 7: VGG-16, DGC under horovod, 256 V100s: 31.25 Gb/s gives 6,127.3 samples/s,
+    # 100 Gb/s 5,939.4 (-3.1%; with the measured V100 VGG-16 profile the 64-GPU case that
+    # was pinned here no longer drops)
     ("monotonic", Case(platform="cloud-v100-25gbe", model="vgg-16", compressor="dgc",
-                       stack="horovod", gpus=64),
-     {"knobs": ["nic_bandwidth"], "factors": [1.01, 1.1]}),
+                       stack="horovod", gpus=256),
+     {"knobs": ["nic_bandwidth"], "factors": [1.25, 4.0]}),
     # the tuner: GPT-2 small, fp16, 16 V100s over 25 GbE, strong scaling; 30 us of NIC
     # latency rings the 14 MB buckets (9.716 ms each), 60 us double-trees them (6.020 ms):
     # 36.115 -> 36.263 samples/s
