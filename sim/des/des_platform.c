@@ -275,8 +275,9 @@ static void gpu_link_lines(const writer *w, int first, int last, int cpu, double
  *     more capacity than the NIC, and nothing else crosses them (no CPU endpoints, GPU-to-GPU
  *     routes over NVSwitch ports or NVLink): every flow on the PCIe link crosses the NIC,
  *     which fills first.
- * On a100-hdr's double tree this is about a third of the elements the solver walks (the
- * intra-node chains' 3 links per route become 2, an inter-node route loses 2 of about 6). */
+ * On a100-hdr's double tree the intra-node chains' routes go from 3 links to 2 and an
+ * inter-node route loses 2 of its 6-9 (an estimate of a quarter to a third of the
+ * elements the solver walks, from the route lengths; docs/des.md step 15 has the CPU). */
 static bool node_folds_fabric(const gcsim_topology *t, bool extra, bool staged)
 {
     const gcsim_platform *p = t->platform;
@@ -358,7 +359,7 @@ static void node_zone(writer *w, int k, bool exit)
     bool staged = p->intra.p2p_off && p->intra.kind != INTRA_NVLINK;
     bool cross_rail = last - first > per_rail;
     /* Links that never limit a flow are left off the routes where leaving them changes
-     * neither a route's latency nor any flow's max-min share (node_lean_routes). */
+     * neither a route's latency nor any flow's max-min share (see node_folds_fabric). */
     bool fold_fab = cross_rail && node_folds_fabric(t, extra, staged);
     bool no_pcie = exit && node_exits_skip_pcie(w, extra, staged);
 
