@@ -233,7 +233,7 @@ static void path_route(const writer *w, const char *src, const char *dst, const 
  * node's CPU starts with it; behind a PCIe switch the switch's uplink follows, listed with
  * the node's extra links), then its switch ports or its NVLink pairs. Node and rail zones
  * both declare them. */
-static void gpu_link_lines(const writer *w, int first, int last, int cpu)
+static void gpu_link_lines(const writer *w, int first, int last, int cpu, double port_up_extra_s)
 {
     const gcsim_topology *t = w->t;
     bool nvlink = t->platform->intra.kind == INTRA_NVLINK;
@@ -255,9 +255,71 @@ static void gpu_link_lines(const writer *w, int first, int last, int cpu)
         }
         for (int d = 0; d < 2 && !nvlink; d++) {
             snprintf(id, sizeof id, "L%d", 2 * g + d);
-            link_line(w, id, gcsim_topology_capacity_Bps(t, 2 * g + d), link_latency_s(t, 2 * g + d));
+            link_line(w, id, gcsim_topology_capacity_Bps(t, 2 * g + d),
+                      link_latency_s(t, 2 * g + d) + (d == 0 ? port_up_extra_s : 0));
         }
     }
+}
+
+/* Leaner node routes (issue 47). SimGrid's full max-min update re-solves every flow in
+ * progress at each event, and the solve walks every link of every flow's route, binding or
+ * not. Two kinds of link are left off a node's routes where leaving them changes neither a
+ * route's latency (SimGrid adds a route's link latencies in order from 0) nor any flow's
+ * share (a link that can never be the tightest of its flows takes no part in max-min):
+ *   - node_folds_fabric: the NVSwitch fabric helper "fab<k>" (1e18 B/s) where every GPU of
+ *     the node is on a rail of its own (one GPU per NIC), so that every GPU-to-GPU route is
+ *     port up, fab<k>, port down and nothing else crosses the ports: the helper's 1 ns is
+ *     added to each port up instead ((a + 1 ns) + b is the same sum, bit for bit);
+ *   - exit_skips_pcie: a GPU's PCIe pair on its way out of and into the node, where the
+ *     route there is PCIe then NIC with no link between, the PCIe links have no latency and
+ *     more capacity than the NIC, and nothing else crosses them (no CPU endpoints, GPU-to-GPU
+ *     routes over NVSwitch ports or NVLink): every flow on the PCIe link crosses the NIC,
+ *     which fills first.
+ * On a100-hdr's double tree the intra-node chains' routes go from 3 links to 2 and an
+ * inter-node route loses 2 of its 6-9 (an estimate of a quarter to a third of the
+ * elements the solver walks, from the route lengths; docs/des.md step 15 has the CPU). */
+static bool node_folds_fabric(const gcsim_topology *t, bool extra, bool staged)
+{
+    const gcsim_platform *p = t->platform;
+    return p->intra.kind == INTRA_NVSWITCH && !extra && !staged &&
+           t->gpus_per_node / t->nics_per_node == 1;
+}
+
+static bool node_exits_skip_pcie(const writer *w, bool extra, bool staged)
+{
+    gcsim_intra_kind kind = w->t->platform->intra.kind;
+    return !w->cpus && !extra && !staged && (kind == INTRA_NVSWITCH || kind == INTRA_NVLINK);
+}
+
+/* PCIe link l has no latency and more capacity than NIC link nic as the node declares it
+ * (a margin, so that the two never fill at the same level). */
+static bool pcie_slack(const gcsim_topology *t, int l, int nic)
+{
+    return link_latency_s(t, l) == 0 && !gcsim_topology_is_nic_link(t, l) &&
+           gcsim_topology_is_nic_link(t, nic) &&
+           gcsim_topology_capacity_Bps(t, l) > 1.01 * des_fabric_capacity_Bps(t, nic, true);
+}
+
+static bool exit_skips_pcie(const gcsim_topology *t, int g, int cpu)
+{
+    int links[GCSIM_ROUTE_MAX_LINKS];
+    double lat;
+    int other = t->gpus + (cpu - t->gpus + 1) % t->nodes;
+    int n = gcsim_topology_route(t, g, other, links, &lat);
+    if (n < 2 || !pcie_slack(t, links[0], links[1]))
+        return false;
+    n = gcsim_topology_route(t, other, g, links, &lat);
+    return n >= 2 && pcie_slack(t, links[n - 1], links[n - 2]);
+}
+
+/* Leaves link x off path q. */
+static void path_drop(path *q, int x)
+{
+    for (int y = x; y + 1 < q->n; y++)
+        snprintf(q->names[y], sizeof q->names[y], "%s", q->names[y + 1]);
+    q->n--;
+    for (int y = 0; y < q->n; y++)
+        q->list[y] = q->names[y];
 }
 
 static void node_zone(writer *w, int k, bool exit)
@@ -292,10 +354,17 @@ static void node_zone(writer *w, int k, bool exit)
     if (exit && w->spines)
         sk->router(sk->ctx, yr);
 
-    /* Links: the GPUs' own; then the node's. */
-    gpu_link_lines(w, first, last, cpu);
     /* transports and PCIe topology: the node's connections, host memory and socket links */
     bool extra = gcsim_platform_has_transport_links(p);
+    bool staged = p->intra.p2p_off && p->intra.kind != INTRA_NVLINK;
+    bool cross_rail = last - first > per_rail;
+    /* Links that never limit a flow are left off the routes where leaving them changes
+     * neither a route's latency nor any flow's max-min share (see node_folds_fabric). */
+    bool fold_fab = cross_rail && node_folds_fabric(t, extra, staged);
+    bool no_pcie = exit && node_exits_skip_pcie(w, extra, staged);
+
+    /* Links: the GPUs' own; then the node's. */
+    gpu_link_lines(w, first, last, cpu, fold_fab ? FABRIC_LATENCY_S : 0);
     int ext[3 * 256 + 1 + 8 * 7 + 2 * 256], n_ext = gcsim_topology_node_extra_links(t, k, ext, (int)(sizeof ext / sizeof *ext));
     for (int x = 0; x < n_ext; x++) {
         char id[32];
@@ -304,7 +373,6 @@ static void node_zone(writer *w, int k, bool exit)
     }
     /* A copy staged through host memory crosses PCIe links (latency 0): its
      * intra_node.latency is this helper's, as the ports' halves are a P2P copy's. */
-    bool staged = p->intra.p2p_off && p->intra.kind != INTRA_NVLINK;
     char stg[32];
     snprintf(stg, sizeof stg, "stg%d", k);
     if (staged && last - first > 1)
@@ -321,8 +389,7 @@ static void node_zone(writer *w, int k, bool exit)
     if (w->cpus)
         helper_line(w, bus, p->intra.latency_s);
     /* the NVSwitch fabric joins GPUs of different rails: only a node with several has it */
-    bool cross_rail = last - first > per_rail;
-    if (cross_rail)
+    if (cross_rail && !fold_fab)
         helper_line(w, fab, FABRIC_LATENCY_S);
 
     for (int g = first; g < last; g++) {
@@ -339,7 +406,8 @@ static void node_zone(writer *w, int k, bool exit)
                     path_name(&q, stg);
             } else { /* ports (an NVLink mesh has one rail: checked in describe) */
                 path_id(&q, 2 * g);
-                path_name(&q, fab);
+                if (!fold_fab) /* else its latency is g's port up's */
+                    path_name(&q, fab);
                 path_id(&q, 2 * h + 1);
             }
             path_route(w, a, b, &q);
@@ -357,6 +425,10 @@ static void node_zone(writer *w, int k, bool exit)
         if (exit) {
             path out = {.n = 0}, in = {.n = 0};
             path_exit(&out, &in, t, g, cpu);
+            if (no_pcie && out.n == 2 && in.n == 2 && exit_skips_pcie(t, g, cpu)) {
+                path_drop(&out, 0);
+                path_drop(&in, 1);
+            }
             path_route(w, a, xr, &out);
             path_route(w, xr, a, &in);
             if (w->spines) {
@@ -482,7 +554,7 @@ static void rail_gpu_zone(writer *w, int k, int r)
         sk->router(sk->ctx, x);
     if (exit && w->spines)
         sk->router(sk->ctx, y);
-    gpu_link_lines(w, first, last, cpu);
+    gpu_link_lines(w, first, last, cpu, 0);
     for (int d = 0; d < 2 && exit; d++) {
         int l = nic_link(t, k, r, d);
         snprintf(h, sizeof h, "L%d", l);
