@@ -7,7 +7,8 @@
  * protocol order (Simple, LL128, LL; NCCL's own order is LL, LL128, Simple). Left out:
  * CollNet (no gcsim platform describes a SHARP fabric), PAT (all-gather and reduce-scatter
  * with one GPU per node only), the per-channel bandwidth caps and LL's cap (gcsim has no
- * channel count: its bandwidths are the links'), the CPU vendor (the net overhead is
+ * channel count: its bandwidths are the links'; docs/collectives.md, "Mid sizes", checks
+ * where they would bind), the CPU vendor (the net overhead is
  * NCCL's Intel/default 1 us; AMD's is 2 us) and the graph's extra network latency
  * (latencyInter, 0 unless a net plugin reports one). The ring's plateau factor
  * (gcsim_nccl_ring_plateau_factor) is NCCL's ncclTopoGetAlgoTime, lines 646-650.
