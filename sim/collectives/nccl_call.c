@@ -155,7 +155,10 @@ static void cost_candidate(const gcsim_platform *p, candidate *c, gcsim_op op, i
                            int nodes, double bytes, double simple_s, double lat_s)
 {
     double bw_s = fmax(0.0, c->sched_s - lat_s);
-    c->extra_s = simple_s;
+    /* NCCL's ring plateau at this size (a ring Simple all-reduce across nodes, protocol.h),
+     * as `gcsim collective` charges it */
+    c->extra_s = simple_s + gcsim_protocol_plateau_s(p, op, c->algo, ranks,
+                                                     (gcsim_protocol)c->protocol, bytes);
     if (c->protocol != GCSIM_PROTO_SIMPLE)
         c->extra_s += protocol_latency_delta_s(p, c->algo, (gcsim_protocol)c->protocol, op,
                                                ranks, nodes, lat_s) +

@@ -21,7 +21,10 @@
  *     tree has. Network latencies (nic.latency, the switches') are the wire's and stay
  *     beside it;
  *   - a tree all-reduce's bandwidths also carry NCCL's tree correction for the size (0.4 to
- *     1: NCCL's own estimate of how far a tree falls short of its bandwidth at medium sizes).
+ *     1: NCCL's own estimate of how far a tree falls short of its bandwidth at medium sizes);
+ *   - a ring Simple all-reduce across nodes also carries NCCL's ring plateau: its latency
+ *     x 1.4 (x 1.9 below compute capability 8.0) from 64 bytes per channel and rank on
+ *     (tuner_model.c), i.e. 0.4 (0.9) x NCCL's ring latency added, spread as the rest.
  * Both engines run the collective on the changed platform (gcsim collective), so both
  * charge the same overheads (engine agreement). The gcsim patterns that are no NCCL
  * algorithm (halving-doubling, parameter server, ...) keep the protocol's ratios only.
@@ -98,6 +101,23 @@ double gcsim_protocol_overhead_s(const gcsim_platform *in, gcsim_op op, int algo
     gcsim_nccl_latency l;
     gcsim_nccl_latency_of((gcsim_nccl_algo)algo, pr, op, nvlink_node(in), gpus, nodes, &l);
     return l.base_s + l.inter_hops * l.inter_hop_s;
+}
+
+double gcsim_protocol_plateau_s(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
+                                gcsim_protocol pr, double bytes)
+{
+    if (algo != GCSIM_NCCL_RING || (unsigned)pr >= GCSIM_PROTO_COUNT)
+        return 0;
+    int per_node = in->gpus_per_node > 0 ? in->gpus_per_node : 1;
+    int nodes = (gpus + per_node - 1) / per_node;
+    double f = gcsim_nccl_ring_plateau_factor(GCSIM_NCCL_RING, pr, op,
+                                              gcsim_nccl_pre_ampere(in->gpu.type), gpus, nodes,
+                                              bytes);
+    if (f == 1.0)
+        return 0;
+    gcsim_nccl_latency l;
+    gcsim_nccl_latency_of(GCSIM_NCCL_RING, pr, op, nvlink_node(in), gpus, nodes, &l);
+    return (f - 1.0) * l.latency_s;
 }
 
 void gcsim_protocol_platform(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
@@ -219,7 +239,7 @@ static int overhead_platform(const gcsim_platform *p, int gpus, gcsim_op op, int
     if (isnan(*t))
         return -1;
     if (gcsim_protocol_overhead_s(p, op, algo, gpus, pr) <= 0)
-        return 0;
+        return 0; /* no network hop: no plateau either (it needs nodes > 1) */
     const double probe_s = 1e-3;
     gcsim_platform probe = *q;
     probe.intra.latency_s += probe_s;
@@ -232,6 +252,10 @@ static int overhead_platform(const gcsim_platform *p, int gpus, gcsim_op op, int
         return 0;
     gcsim_platform base = *q;
     gcsim_protocol_platform(p, op, algo, gpus, pr, (int)steps, q);
+    /* NCCL's ring plateau at this size (tuner_model.c), spread over the same steps */
+    double plateau_s = gcsim_protocol_plateau_s(p, op, algo, gpus, pr, bytes);
+    q->intra.latency_s += plateau_s / (double)steps;
+    q->nic.latency_s += plateau_s / (double)steps;
     q->intra.gpu_to_gpu_Bps = base.intra.gpu_to_gpu_Bps;
     q->intra.gpu_to_host_Bps = base.intra.gpu_to_host_Bps;
     q->intra.nvlink_link_Bps = base.intra.nvlink_link_Bps;

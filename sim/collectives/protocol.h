@@ -45,6 +45,15 @@ int gcsim_nccl_algo_of(gcsim_collective c);
 double gcsim_protocol_overhead_s(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
                                  gcsim_protocol pr);
 
+/* NCCL's ring plateau that a ring (algo GCSIM_NCCL_RING) running op with protocol pr on
+ * `gpus` GPUs adds at `bytes`: (factor - 1) x NCCL's ring latency for the shape
+ * (gcsim_nccl_ring_plateau_factor, gcsim_nccl_latency_of); 0 where the factor is 1 (not a
+ * ring Simple all-reduce across nodes, or below 64 bytes per channel and rank). The
+ * tuner's platform (gcsim_tuner_choose) and a training call's fixed cost
+ * (gcsim_nccl_call_tune) carry it. */
+double gcsim_protocol_plateau_s(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
+                                gcsim_protocol pr, double bytes);
+
 /* The platform as protocol pr sees it when NCCL algorithm algo (gcsim_nccl_algo, or -1
  * for a gcsim pattern: the protocol's ratios only) runs operation op on `gpus` GPUs, with
  * gcsim_protocol_overhead_s spread over `steps` steps (added to every hop's latency;

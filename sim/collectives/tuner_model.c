@@ -7,11 +7,14 @@
  * protocol order (Simple, LL128, LL; NCCL's own order is LL, LL128, Simple). Left out:
  * CollNet (no gcsim platform describes a SHARP fabric), PAT (all-gather and reduce-scatter
  * with one GPU per node only), the per-channel bandwidth caps and LL's cap (gcsim has no
- * channel count: its bandwidths are the links'), the CPU vendor (the net overhead is
+ * channel count: its bandwidths are the links'; docs/collectives.md, "Mid sizes", checks
+ * where they would bind), the CPU vendor (the net overhead is
  * NCCL's Intel/default 1 us; AMD's is 2 us) and the graph's extra network latency
- * (latencyInter, 0 unless a net plugin reports one).
+ * (latencyInter, 0 unless a net plugin reports one). The ring's plateau factor
+ * (gcsim_nccl_ring_plateau_factor) is NCCL's ncclTopoGetAlgoTime, lines 646-650.
  */
 #include <math.h>
+#include <string.h>
 
 #include "tuner_model.h"
 
@@ -160,4 +163,40 @@ double gcsim_nccl_ring_bw_factor(gcsim_protocol pr)
 {
     /* lines 327-329: ring LL x 0.5, LL128 x 0.92 */
     return pr == GCSIM_PROTO_LL ? 0.5 : pr == GCSIM_PROTO_LL128 ? 0.92 : 1.0;
+}
+
+/* NCCL's "plateau effect of ring" (ncclTopoGetAlgoTime, tuning.cc lines 646-650 at commit
+ * 5067397; present since commit 5949d96, June 2020, NCCL 2.7): a ring all-reduce with the
+ * Simple protocol across nodes whose bytes per channel and rank, nBytes / (nChannels x
+ * nRanks), are at least 64 has its latency multiplied by 1.9 on GPUs below compute
+ * capability 8.0 and by 1.4 from 8.0 on. gcsim has no channel count: it takes NCCL's
+ * largest (MAXCHANNELS, src/include/device.h line 91: 64), so the factor is applied only
+ * where it holds whatever channel count NCCL settled on (64 x 64 x gpus bytes and up:
+ * 64 KiB on 16 GPUs, 4 MiB on 1,024); below that it is left out. */
+#define NCCL_MAX_CHANNELS 64
+#define PLATEAU_MIN_BYTES_PER_CHANNEL_RANK 64.0
+
+double gcsim_nccl_ring_plateau_factor(gcsim_nccl_algo a, gcsim_protocol pr, gcsim_op op,
+                                      bool pre_ampere, int gpus, int nodes, double bytes)
+{
+    if (a != GCSIM_NCCL_RING || pr != GCSIM_PROTO_SIMPLE || op != GCSIM_OP_ALLREDUCE ||
+        nodes < 2 || gpus < 2 ||
+        !(bytes / ((double)NCCL_MAX_CHANNELS * gpus) >= PLATEAU_MIN_BYTES_PER_CHANNEL_RANK))
+        return 1.0;
+    return pre_ampere ? 1.9 : 1.4;
+}
+
+/* GPU types of compute capability below 8.0 (Pascal, Volta, Turing), by the names gcsim's
+ * catalog and platforms use (sim/codec/gpu_params.c; NVIDIA's CUDA GPUs table: P100 6.0,
+ * P40/Titan Xp/GTX 1080 6.1, V100 7.0, T4/RTX 2080 Ti 7.5). Every other name (A100, A40,
+ * RTX 3090: 8.x; H100, H200, GH200: 9.0; GB200: 10.0; or a type gcsim does not know) is
+ * taken as 8.0 or later. */
+bool gcsim_nccl_pre_ampere(const char *gpu_type)
+{
+    static const char *const older[] = {"p100", "p40", "titan-xp", "gtx1080", "v100",
+                                        "t4", "rtx2080ti", "k80"};
+    for (size_t k = 0; gpu_type && k < sizeof older / sizeof older[0]; k++)
+        if (strcmp(gpu_type, older[k]) == 0)
+            return true;
+    return false;
 }

@@ -60,4 +60,13 @@ double gcsim_nccl_tree_bw_factor(gcsim_protocol pr, int nodes);
 /* The ring's: Simple 1, LL128 0.92, LL 0.5. */
 double gcsim_nccl_ring_bw_factor(gcsim_protocol pr);
 
+/* NCCL's ring plateau factor on its latency (tuner_model.c): 1.4 (1.9 where pre_ampere,
+ * compute capability below 8.0) for a ring Simple all-reduce across nodes of at least
+ * 64 x 64 x gpus bytes (64 bytes per channel and rank at NCCL's most channels, 64); 1
+ * otherwise. */
+double gcsim_nccl_ring_plateau_factor(gcsim_nccl_algo a, gcsim_protocol pr, gcsim_op op,
+                                      bool pre_ampere, int gpus, int nodes, double bytes);
+/* Whether platform GPU type gpu_type (gpu.type) is of compute capability below 8.0. */
+bool gcsim_nccl_pre_ampere(const char *gpu_type);
+
 #endif

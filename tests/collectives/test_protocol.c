@@ -78,6 +78,67 @@ int main(void)
     CHECK(gcsim_nccl_tree_correction(GCSIM_PROTO_SIMPLE, 1 << 20) == 0.5);
     CHECK(gcsim_nccl_tree_correction(GCSIM_PROTO_SIMPLE, 512.0 * (1 << 20)) == 1.0);
 
+    /* NCCL's ring plateau (tuning.cc ncclTopoGetAlgoTime): a ring Simple all-reduce across
+     * nodes from 64 bytes per channel and rank at NCCL's 64 channels on: on R's 16 GPUs
+     * from 64 x 64 x 16 = 65536 B; x1.4 (Ampere on), x1.9 (below compute capability 8.0);
+     * never for LL, one node or an all-gather. */
+    CHECK(gcsim_nccl_ring_plateau_factor(GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE, GCSIM_OP_ALLREDUCE,
+                                         false, 16, 2, 65536) == 1.4);
+    CHECK(gcsim_nccl_ring_plateau_factor(GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE, GCSIM_OP_ALLREDUCE,
+                                         false, 16, 2, 65535) == 1.0);
+    CHECK(gcsim_nccl_ring_plateau_factor(GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE, GCSIM_OP_ALLREDUCE,
+                                         true, 16, 2, 65536) == 1.9);
+    CHECK(gcsim_nccl_ring_plateau_factor(GCSIM_NCCL_RING, GCSIM_PROTO_LL, GCSIM_OP_ALLREDUCE,
+                                         false, 16, 2, 1e9) == 1.0);
+    CHECK(gcsim_nccl_ring_plateau_factor(GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE, GCSIM_OP_ALLREDUCE,
+                                         false, 8, 1, 1e9) == 1.0);
+    CHECK(gcsim_nccl_ring_plateau_factor(GCSIM_NCCL_TREE, GCSIM_PROTO_SIMPLE, GCSIM_OP_ALLREDUCE,
+                                         false, 16, 2, 1e9) == 1.0);
+    CHECK(gcsim_nccl_ring_plateau_factor(GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE, GCSIM_OP_ALLGATHER,
+                                         false, 16, 2, 1e9) == 1.0);
+    CHECK(gcsim_nccl_pre_ampere("v100") && gcsim_nccl_pre_ampere("t4") &&
+          !gcsim_nccl_pre_ampere("a100") && !gcsim_nccl_pre_ampere("gh200") &&
+          !gcsim_nccl_pre_ampere(""));
+    {
+        /* On R (16 GPUs, 2 nodes, NVLink; gpu.type not pre-Ampere): NCCL's ring Simple
+         * latency 8.4 + 28 x max(3.4, 3) + 2 x 14 = 131.6 us, so the plateau adds 0.4 x
+         * 131.6 = 52.64 us, spread over the ring's 30 steps: a forced ring Simple takes
+         * 52.64 us more at 65536 B than at 65535 B (one byte less: 30 x 1/16 B at 25 GB/s,
+         * 0.08 ps, is below the tolerance). On V100s the factor is 1.9: 0.9 x 131.6 us. */
+        gcsim_platform rr = platform_r();
+        strcpy(rr.gpu.type, "a100");
+        CHECK_REL(gcsim_protocol_plateau_s(&rr, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_RING, 16,
+                                           GCSIM_PROTO_SIMPLE, 1 << 20), 52.64e-6, 1e-12);
+        CHECK(gcsim_protocol_plateau_s(&rr, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_RING, 8,
+                                       GCSIM_PROTO_SIMPLE, 1 << 20) == 0);
+        gcsim_error perr;
+        gcsim_tuned below, at;
+        CHECK(gcsim_tuner_choose(&rr, 16, GCSIM_OP_ALLREDUCE, 65535, COLLECTIVE_RING,
+                                 GCSIM_PROTO_SIMPLE, &below, &perr) == 0);
+        CHECK(gcsim_tuner_choose(&rr, 16, GCSIM_OP_ALLREDUCE, 65536, COLLECTIVE_RING,
+                                 GCSIM_PROTO_SIMPLE, &at, &perr) == 0);
+        CHECK_REL(at.time_s - below.time_s, 52.64e-6, 1e-6);
+        strcpy(rr.gpu.type, "v100");
+        CHECK_REL(gcsim_protocol_plateau_s(&rr, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_RING, 16,
+                                           GCSIM_PROTO_SIMPLE, 1 << 20), 0.9 * 131.6e-6, 1e-12);
+        /* A training call that the tuner runs as a ring with Simple pays the same: its
+         * fixed cost is NCCL's Simple overhead plus the plateau. On U (16 GPUs on 4 nodes
+         * of 4, PCIe, 1 Gb/s NICs) a 400 MB call is a ring Simple one. */
+        gcsim_platform uu = platform_u();
+        gcsim_nccl_tuned_call tc;
+        CHECK(gcsim_nccl_call_tune(&uu, 16, 400e6, &tc, &perr) == 0);
+        CHECK(tc.algo == GCSIM_NCCL_RING && tc.protocol == GCSIM_PROTO_SIMPLE);
+        CHECK_REL(tc.fixed_s,
+                  gcsim_nccl_call_overhead_s(&uu, 16, COLLECTIVE_RING, GCSIM_NCCL_RING) +
+                      gcsim_protocol_plateau_s(&uu, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_RING, 16,
+                                               GCSIM_PROTO_SIMPLE, 400e6),
+                  1e-12);
+        /* by hand: NCCL's ring Simple latency on U's PCIe, 8.4 + 24 x max(5.7, 3) + 6 x 14
+         * = 229.2 us ("testgpu": taken as Ampere or later), x 0.4 = 91.68 us */
+        CHECK_REL(gcsim_protocol_plateau_s(&uu, GCSIM_OP_ALLREDUCE, GCSIM_NCCL_RING, 16,
+                                           GCSIM_PROTO_SIMPLE, 400e6), 91.68e-6, 1e-12);
+    }
+
     /* The tuner on one node of U (4 GPUs, ring or double tree). A ring all-reduce of S
      * takes 6 (a + S/4 / B), a the hop latency with NCCL's base spread over 6 hops:
      * Simple 5 + 8.4/6 us, LL 5/5.7 + 6.6/6 us. At 8 B LL wins on latency; the double
