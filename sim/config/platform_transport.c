@@ -73,10 +73,11 @@
  *     (c5n, p3dn, g4dn: no GPUDirect RDMA, no RDMA read) the EFA provider segments and
  *     reassembles messages in software ("The EFA provider provides segmentation, reassembly
  *     of out-of-order packets", fi_efa(7)), and one endpoint pair is CPU-bound: fabtests'
- *     fi_rdm_tagged_bw between two c5n.18xlarge (100 Gb/s EFA, one placement group) moved
- *     6,892.86 MB/s at 1 MiB, 6,899.89 at 1.5 MiB, 6,851.09 at 4 MiB, below the NIC, while two
- *     endpoint pairs on the same hosts reached 100 Gb/s (zarzen, ofiwg/libfabric#5694,
- *     2020-03-03). That test sends on one core and receives on the other; a GPU's proxy
+ *     fi_rdm_tagged_bw (tagged send/receive, as aws-ofi-nccl's fi_tsend / fi_trecv) between
+ *     two c5n.18xlarge (100 Gb/s EFA, one placement group) moved 6,892.86 MB/s at 1 MiB,
+ *     6,899.89 at 1.5 MiB, 6,851.09 at 4 MiB, below the NIC, while two endpoint pairs on the
+ *     same hosts reached 100 Gb/s (zarzen, ofiwg/libfabric#5694, 2020-03-03, who reads it as
+ *     the one endpoint's CPU). That test sends on one core and receives on the other; a GPU's proxy
  *     thread does both on one endpoint, so gcsim charges its sends and receives against the
  *     one 6.9 GB/s (assumed: a byte costs the core as much to send as to receive; the
  *     receiver's copies make sending the cheaper side, so this is the pessimistic end: with
