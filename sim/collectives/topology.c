@@ -23,9 +23,10 @@
  *     it: GPU to GPU without P2P, and to and from the NIC without GPUDirect;
  *   socket links per node, one per ordered pair of sockets (UPI/xGMI, socket_link): GPUs
  *     are split evenly over the sockets in order, and a copy between two sockets crosses it;
- *   proxy thread per GPU, one link for both directions (tcp without helper threads:
- *     nic.proxy_Bps, platform_transport.c): the GPU's proxy thread moves the bytes of all
- *     its sockets, so its traffic to and from other nodes shares one core.
+ *   proxy thread per GPU, one link for both directions (tcp without helper threads, efa
+ *     without GPUDirect: nic.proxy_Bps, platform_transport.c): the GPU's proxy thread moves
+ *     the bytes of all its sockets, or progresses its one libfabric endpoint, so its traffic
+ *     to and from other nodes shares one core.
  *   PCIe switch uplinks per node, up and down (pcie.gpus_per_switch, switch_uplink): the
  *     GPUs behind one switch reach their root complex through it, so a copy staged through
  *     host memory climbs it and comes back down it, and a peer copy between two switches

@@ -147,7 +147,8 @@ static int parse_nic(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
                                        "transport", "gpudirect", "channels",
                                        "message_overhead", "socket_threads",
                                        "sockets_per_thread", "stream_bandwidth",
-                                       "thread_bandwidth", "mtu", "flow_balance", NULL};
+                                       "thread_bandwidth", "mtu", "flow_balance",
+                                       "proxy_bandwidth", NULL};
     static const char *const kinds[] = {"ethernet", "infiniband", NULL};
     const cJSON *nic = json_member(root, "nic");
     if (!nic)

@@ -123,7 +123,9 @@ typedef struct {
                                      socket_threads 0: channels x stream); 0: no cap */
         double proxy_Bps;         /* derived, tcp with socket_threads 0: what the GPU's proxy
                                      thread moves through its sockets, both directions and
-                                     all channels together (thread_Bps); 0: no such cap */
+                                     all channels together (thread_Bps); efa: what it moves
+                                     through its libfabric endpoint (nic.proxy_bandwidth,
+                                     default without GPUDirect); 0: no such cap */
     } nic;
 
     struct {

@@ -65,6 +65,26 @@
  *     99.0% at 9000. Charged to the NIC and fabric links of the socket transport only.
  *   message_overhead 0 (assumed): nic.latency is the measured end-to-end latency of the
  *     transport; a per-message cost beyond it is charged only where a platform states it.
+ *   efa proxy_bandwidth 6.9 GB/s without GPUDirect (measured), none with it: what one core
+ *     moves through libfabric's EFA endpoint, sends and receives together. aws-ofi-nccl opens
+ *     one endpoint per device and process, bound to one completion queue for FI_SEND |
+ *     FI_RECV (src/nccl_ofi_net.c at v1.4.0, create_nccl_ofi_component: nccl_ofi_component
+ *     [dev]->ep), and NCCL's proxy thread of the GPU progresses it. On first-generation EFA
+ *     (c5n, p3dn, g4dn: no GPUDirect RDMA, no RDMA read) the EFA provider segments and
+ *     reassembles messages in software ("The EFA provider provides segmentation, reassembly
+ *     of out-of-order packets", fi_efa(7)), and one endpoint pair is CPU-bound: fabtests'
+ *     fi_rdm_tagged_bw (tagged send/receive, as aws-ofi-nccl's fi_tsend / fi_trecv) between
+ *     two c5n.18xlarge (100 Gb/s EFA, one placement group) moved 6,892.86 MB/s at 1 MiB,
+ *     6,899.89 at 1.5 MiB, 6,851.09 at 4 MiB, below the NIC, while two endpoint pairs on the
+ *     same hosts reached 100 Gb/s (zarzen, ofiwg/libfabric#5694, 2020-03-03, who reads it as
+ *     the one endpoint's CPU). That test sends on one core and receives on the other; a GPU's proxy
+ *     thread does both on one endpoint, so gcsim charges its sends and receives against the
+ *     one 6.9 GB/s (assumed: a byte costs the core as much to send as to receive; the
+ *     receiver's copies make sending the cheaper side, so this is the pessimistic end: with
+ *     one GPU per node each direction gets between 3.45 and 6.9 GB/s). c5n's 3.0 GHz
+ *     Skylake cores are assumed no slower than other instances' of that generation. With
+ *     GPUDirect RDMA (p4d on) large messages are read by the device (RDMA read), no
+ *     per-byte CPU work: no cap.
  *   tcp flow_balance 0.846 with two or more flows per connection (measured), 1 with one:
  *     NCCL splits every transfer equally over its channels and, within a connection, over
  *     its sockets (src/transport/net_socket.cc, ncclNetSocketTest: "taskSize =
@@ -92,6 +112,7 @@
 #define TCP_FLOW_BALANCE 0.846   /* NVIDIA/nccl#450's iperf3 flows, see above */
 #define NCCL_MAX_THREADS 16
 #define NCCL_MAX_SOCKETS 64
+#define EFA_NO_GDR_ENDPOINT_Bps 6.9e9 /* ofiwg/libfabric#5694: one c5n endpoint pair, see above */
 
 /* What one core moves through the socket stack, one direction, at a given MTU (derived, see
  * above): the time per payload byte is a per-byte cost (the copies) plus a per-segment cost
@@ -135,11 +156,14 @@ int gcsim_platform_parse_transport(const cJSON *nic, gcsim_platform *p, json_ctx
     static const char *const tcp_only[] = {"socket_threads", "sockets_per_thread",
                                            "stream_bandwidth", "thread_bandwidth", "mtu",
                                            "flow_balance", NULL};
+    static const char *const efa_only[] = {"proxy_bandwidth", NULL};
     const char *path = "$.nic";
     if (!json_member(nic, "transport")) {
         const char *bad = first_present(nic, with_transport);
         if (!bad)
             bad = first_present(nic, tcp_only);
+        if (!bad)
+            bad = first_present(nic, efa_only);
         if (bad)
             return gcsim_fail(ctx->err, "%s: %s.%s: only used with $.nic.transport", ctx->origin,
                               path, bad);
@@ -171,8 +195,20 @@ int gcsim_platform_parse_transport(const cJSON *nic, gcsim_platform *p, json_ctx
                               ctx->origin, path, bad);
         p->nic.connection_Bps = 0;
         p->nic.proxy_Bps = 0;
-        return 0;
+        if (tr != TRANSPORT_EFA) {
+            if (json_member(nic, "proxy_bandwidth"))
+                return gcsim_fail(ctx->err, "%s: %s.proxy_bandwidth: only used with transport "
+                                            "\"efa\"", ctx->origin, path);
+            return 0;
+        }
+        /* The GPU's proxy thread progresses its one libfabric endpoint, both directions. */
+        p->nic.proxy_Bps = p->nic.gpudirect ? 0 : EFA_NO_GDR_ENDPOINT_Bps;
+        return json_rate_Bps(nic, path, "proxy_bandwidth", false, &p->nic.proxy_Bps, ctx);
     }
+    if (json_member(nic, "proxy_bandwidth"))
+        return gcsim_fail(ctx->err, "%s: %s.proxy_bandwidth: only used with transport \"efa\" "
+                                    "(the socket transport's proxy thread is thread_bandwidth)",
+                          ctx->origin, path);
     long long threads = 0, socks = 1, mtu = TCP_STANDARD_MTU;
     if (json_integer(nic, path, "mtu", false, 576, 65535, &mtu, ctx))
         return -1;
@@ -301,7 +337,7 @@ bool gcsim_platform_host_staging(const gcsim_platform *p)
 
 bool gcsim_platform_has_transport_links(const gcsim_platform *p)
 {
-    return p->nic.connection_Bps > 0 || p->nic.message_overhead_s > 0 ||
+    return p->nic.connection_Bps > 0 || p->nic.proxy_Bps > 0 || p->nic.message_overhead_s > 0 ||
            gcsim_platform_host_staging(p) || p->intra.sockets > 1 || p->intra.p2p_off ||
            p->intra.gpus_per_switch > 0;
 }

@@ -54,6 +54,7 @@ OPTIONAL = {"description", "source", "sources", "price", "usd_per_gpu_hour", "gp
             # transports and PCIe topology (docs/formats.md): all optional
             "transport", "gpudirect", "channels", "message_overhead", "socket_threads",
             "sockets_per_thread", "stream_bandwidth", "thread_bandwidth", "mtu", "flow_balance",
+            "proxy_bandwidth",
             "pcie",
             "sockets", "socket_link", "p2p", "host_memory_bandwidth"}
 

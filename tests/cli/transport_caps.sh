@@ -58,6 +58,27 @@ check tcp-proxy-8gpu-jumbo 16 5.25 "tcp defaults, 8 GPUs per NIC, MTU 9000: 42 G
 # (1/2.63125e9 - 1/5.25e9) / (1/1448 - 1/8948) = 3.27496e-7 s, per byte 1/5.25e9 - s/8948 =
 # 1.53876e-10 s; 1 / (1.53876e-10 + 3.27496e-7 / 3948) = 4.22246 GB/s with 8 GPUs per NIC.
 check tcp-proxy-8gpu-mtu4000 16 4.2224621 "tcp defaults, 8 GPUs per NIC, MTU 4000: per byte + per segment"
+# A cloud's per-flow cap with no helper thread (NCCL's default when the interface has no PCI
+# vendor, e.g. a Kubernetes pod's veth; t4-aws-g4dn-8xl-socket.json): 2 nodes x 1 GPU, 50
+# Gb/s NIC, MTU 9001, stream_bandwidth 10 Gb/s. The connection is 2 channels x 1 socket x
+# 1.25 GB/s x 0.846 (2 flows) = 2.115 GB/s; the proxy thread (one core at MTU 9001, 5.2501
+# GB/s for both directions: 2.625 each way), the NIC's payload (6.25 x 8949 / 9039 x 0.846 =
+# 5.2349 GB/s) and PCIe (16) are above it. 2 ranks: busbw = algbw = 2.115 GB/s.
+check tcp-pod-flowcap 2 2.115 "socket_threads 0: 2 flows at the cloud's per-flow cap bound the ring"
+# The same NIC with NCCL's AWS auto-detection (2 threads x 8 sockets per connection): 32
+# flows at 10 Gb/s and 4 threads of 5.25 GB/s are far above the NIC, whose payload binds:
+# 5.2349 GB/s.
+check tcp-aws-autodetect 2 5.2348531 "2 threads x 8 sockets: the NIC's TCP payload x 0.846 binds"
+# EFA without GPUDirect (first-generation EFA, g4dn): the GPU's proxy thread progresses its
+# one libfabric endpoint at the default 6.9 GB/s for sends and receives together
+# (platform_transport.c, ofiwg/libfabric#5694). 2 nodes x 1 GPU, 50 Gb/s NIC: a ring's send
+# and receive share it, 3.45 GB/s each way, below the NIC's 6.25 GB/s (EFA: no TCP framing).
+check efa-no-gdr 2 3.45 "efa without GPUDirect, 1 GPU per node: one endpoint for both directions"
+# 8 GPUs per node: the ring leaves and enters a node through different GPUs, one direction
+# per proxy thread (6.9 GB/s), so the NIC binds: 6.25 GB/s.
+check efa-no-gdr-8gpu 16 6.25 "efa without GPUDirect, 8 GPUs per node: the NIC binds"
+# With GPUDirect RDMA (the default for efa) no endpoint cap: the NIC's 6.25 GB/s.
+check efa-gdr 2 6.25 "efa with GPUDirect: the NIC alone"
 # Without a transport the NIC alone: 100 Gb/s = 12.5 GB/s (the behaviour before transports).
 check no-transport 4 12.5 "no transport: the NIC's line rate"
 # One node, 2 sockets of 4 GPUs, P2P: the ring 0..7 crosses 3 -> 4 and 7 -> 0, one flow on
@@ -87,5 +108,5 @@ for engine in analytic des; do
         { echo "FAIL: tcp-overhead: message_overhead per hop ($engine)"; fail=1; }
 done
 rm -f "${TMPDIR:-/tmp}/transport_caps_no_overhead.$$.json"
-[ "$fail" -eq 0 ] && echo "ok: socket caps and flow balance (1 and 8 GPUs per NIC), proxy thread and its MTU law, staging, defaults, framing, sockets, overhead"
+[ "$fail" -eq 0 ] && echo "ok: socket caps and flow balance (1 and 8 GPUs per NIC), proxy thread and its MTU law, staging, defaults, framing, sockets, EFA endpoint, overhead"
 exit "$fail"
