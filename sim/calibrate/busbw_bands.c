@@ -108,7 +108,8 @@ int calib_bands_fit(const double *size_bytes, const double *rel_error, const int
         for (int q = k; q >= 1; q--) { /* back from the last band */
             int i = from[q * n + j];
             b.factor[q - 1] = clamp_factor(exp(med[i * n + j]));
-            b.below_bytes[q - 1] = q == k ? INFINITY : 0;
+            if (q == k)
+                b.below_bytes[q - 1] = INFINITY;
             if (q > 1) /* the edge between rows i-1 and i */
                 b.below_bytes[q - 2] = fmax(size_bytes[i - 1] + 1,
                                             floor(sqrt(size_bytes[i - 1] * size_bytes[i])));

@@ -420,9 +420,11 @@ static void test_bands_fit(void)
     CHECK(b.n_bands == 1);
 }
 
-/* A log with a step no field explains (made by a platform whose busbw is 0.55x below
- * 32 MiB): the fields alone miss it, so calibrate writes $.busbw_correction fitted to the
- * log, and the written platform, loaded back, reproduces it within 5% in both regimes. */
+/* A log with a step no field explains (made by a platform whose busbw is 1.6x from 64 MiB
+ * to 1 GiB, as a transport's own thresholds make it): the fields alone miss it (one
+ * bandwidth serves both sides of the step), so calibrate writes $.busbw_correction fitted
+ * to the log, and the written platform, loaded back, reproduces it within 5% in both
+ * regimes. */
 static void test_step_corrected(void)
 {
     char base_path[1024], log[1024];
@@ -434,11 +436,13 @@ static void test_step_corrected(void)
     snprintf(c->fitted_to, sizeof c->fitted_to, "truth");
     c->op = 0;
     c->gpus = 16;
-    c->n_bands = 2;
-    c->below_bytes[0] = 32.0 * 1048576;
-    c->below_bytes[1] = INFINITY;
-    c->factor[0] = 0.55;
-    c->factor[1] = 1;
+    c->n_bands = 3;
+    c->below_bytes[0] = 64.0 * 1048576;
+    c->below_bytes[1] = 1024.0 * 1048576;
+    c->below_bytes[2] = INFINITY;
+    c->factor[0] = 1;
+    c->factor[1] = 1.6;
+    c->factor[2] = 1;
     snprintf(log, sizeof log, "%s/model_step_2x8.log", scratch);
     write_model_log(log, &truth, NCCL_TEST_ALL_REDUCE, 16, 2, RANKS_ALL, 0);
     calib_result r;
