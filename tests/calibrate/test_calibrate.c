@@ -420,11 +420,11 @@ static void test_bands_fit(void)
     CHECK(b.n_bands == 1);
 }
 
-/* A log with a step no field explains (made by a platform whose busbw is 1.6x from 64 MiB
- * to 1 GiB, as a transport's own thresholds make it): the fields alone miss it (one
- * bandwidth serves both sides of the step), so calibrate writes $.busbw_correction fitted
- * to the log, and the written platform, loaded back, reproduces it within 5% in both
- * regimes. */
+/* A log with steps no field explains (made by a platform whose busbw is 1.35x, 0.75x,
+ * 1.35x and 0.75x in the bands from 16 MiB, 64 MiB, 256 MiB and 1 GiB, as a transport's own
+ * thresholds make it): one bandwidth cannot serve both sides of a step, so the fields alone
+ * miss the bandwidth-bound rows; calibrate writes $.busbw_correction fitted to the log, and
+ * the written platform, loaded back, reproduces it within 5% in both regimes. */
 static void test_step_corrected(void)
 {
     char base_path[1024], log[1024];
@@ -436,13 +436,12 @@ static void test_step_corrected(void)
     snprintf(c->fitted_to, sizeof c->fitted_to, "truth");
     c->op = 0;
     c->gpus = 16;
-    c->n_bands = 3;
-    c->below_bytes[0] = 64.0 * 1048576;
-    c->below_bytes[1] = 1024.0 * 1048576;
-    c->below_bytes[2] = INFINITY;
-    c->factor[0] = 1;
-    c->factor[1] = 1.6;
-    c->factor[2] = 1;
+    c->n_bands = 5;
+    double edge_mib[4] = {16, 64, 256, 1024}, f[5] = {1, 1.35, 0.75, 1.35, 0.75};
+    for (int b = 0; b < 5; b++) {
+        c->below_bytes[b] = b < 4 ? edge_mib[b] * 1048576 : INFINITY;
+        c->factor[b] = f[b];
+    }
     snprintf(log, sizeof log, "%s/model_step_2x8.log", scratch);
     write_model_log(log, &truth, NCCL_TEST_ALL_REDUCE, 16, 2, RANKS_ALL, 0);
     calib_result r;
@@ -460,7 +459,7 @@ static void test_step_corrected(void)
     CHECK(out.busbw_correction.n == 1);
     CHECK(out.busbw_correction.entry[0].gpus == 16 && out.busbw_correction.entry[0].op == 0);
     CHECK(strcmp(out.busbw_correction.entry[0].fitted_to, "model_step_2x8.log") == 0);
-    CHECK_STR_CONTAINS(r.platform_json, "\"busbw_correction\": \"fitted by gcsim calibrate to");
+    CHECK_STR_CONTAINS(r.platform_json, "\"busbw_correction\":\t\"fitted by gcsim calibrate to");
     bool noted = false;
     for (int i = 0; i < r.n_notes; i++)
         noted = noted || strstr(r.notes[i], "written as $.busbw_correction, fitted to this log");
