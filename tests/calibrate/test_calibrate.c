@@ -437,10 +437,10 @@ static void test_step_corrected(void)
     c->op = 0;
     c->gpus = 16;
     c->n_bands = 5;
-    double edge_mib[4] = {16, 64, 256, 1024}, f[5] = {1, 1.35, 0.75, 1.35, 0.75};
+    double edge_mib[4] = {16, 64, 256, 1024}, fac[5] = {1, 1.35, 0.75, 1.35, 0.75};
     for (int b = 0; b < 5; b++) {
         c->below_bytes[b] = b < 4 ? edge_mib[b] * 1048576 : INFINITY;
-        c->factor[b] = f[b];
+        c->factor[b] = fac[b];
     }
     snprintf(log, sizeof log, "%s/model_step_2x8.log", scratch);
     write_model_log(log, &truth, NCCL_TEST_ALL_REDUCE, 16, 2, RANKS_ALL, 0);
