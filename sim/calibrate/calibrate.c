@@ -706,6 +706,11 @@ static double round6(double v)
 static int write_correction(calib_result *r, const char *origin, gcsim_error *err)
 {
     static const char *const ops[] = {"all_reduce", "all_gather", "reduce_scatter"};
+    bool any = false;
+    for (int k = 0; k < r->n_logs; k++)
+        any = any || r->logs[k].corrected;
+    if (!any && !strstr(r->platform_json, "\"busbw_correction\"")) /* the file as patched */
+        return 0;
     cJSON *root = cJSON_Parse(r->platform_json);
     if (!root)
         return gcsim_fail_internal(err, "%s: out of memory writing busbw_correction", origin);
@@ -753,7 +758,7 @@ static int write_correction(calib_result *r, const char *origin, gcsim_error *er
             sources = cJSON_AddObjectToObject(root, "sources");
         cJSON_AddStringToObject(sources, "busbw_correction", text);
     }
-    char *printed = cJSON_Print(root);
+    char *printed = platform_patch_print(root);
     cJSON_Delete(root);
     if (!printed)
         return gcsim_fail_internal(err, "%s: out of memory writing busbw_correction", origin);

@@ -459,7 +459,7 @@ static void test_step_corrected(void)
     CHECK(out.busbw_correction.n == 1);
     CHECK(out.busbw_correction.entry[0].gpus == 16 && out.busbw_correction.entry[0].op == 0);
     CHECK(strcmp(out.busbw_correction.entry[0].fitted_to, "model_step_2x8.log") == 0);
-    CHECK_STR_CONTAINS(r.platform_json, "\"busbw_correction\":\t\"fitted by gcsim calibrate to");
+    CHECK_STR_CONTAINS(r.platform_json, "\"busbw_correction\": \"fitted by gcsim calibrate to");
     bool noted = false;
     for (int i = 0; i < r.n_notes; i++)
         noted = noted || strstr(r.notes[i], "written as $.busbw_correction, fitted to this log");

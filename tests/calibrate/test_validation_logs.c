@@ -112,7 +112,7 @@ static void check_log(const char *dir, const char *file, const char *platform, i
     if (lf->corrected) {
         CHECK(strcmp(out.busbw_correction.entry[0].fitted_to, file) == 0);
         CHECK(out.busbw_correction.entry[0].gpus == gpus);
-        CHECK_STR_CONTAINS(r.platform_json, "\"busbw_correction\":\t\"fitted by gcsim calibrate");
+        CHECK_STR_CONTAINS(r.platform_json, "\"busbw_correction\": \"fitted by gcsim calibrate");
     } else {
         CHECK(strstr(r.platform_json, "busbw_correction") == NULL);
     }
