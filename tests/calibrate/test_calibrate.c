@@ -420,11 +420,12 @@ static void test_bands_fit(void)
     CHECK(b.n_bands == 1);
 }
 
-/* A log with steps no field explains (made by a platform whose busbw is 1.35x, 0.75x,
- * 1.35x and 0.75x in the bands from 16 MiB, 64 MiB, 256 MiB and 1 GiB, as a transport's own
- * thresholds make it): one bandwidth cannot serve both sides of a step, so the fields alone
- * miss the bandwidth-bound rows; calibrate writes $.busbw_correction fitted to the log, and
- * the written platform, loaded back, reproduces it within 5% in both regimes. */
+/* A log with steps no field explains (made by a platform whose busbw, from 1 MiB, is 1.3x,
+ * 1x and 0.75x in turn from one size to the next, as thresholds of a transport or of the
+ * channel count make it): one bandwidth cannot follow it (no level holds a majority of the
+ * bandwidth-bound rows), so the fields alone miss them; calibrate writes $.busbw_correction
+ * fitted to the log, and the written platform, loaded back, reproduces it within 5% in both
+ * regimes. */
 static void test_step_corrected(void)
 {
     char base_path[1024], log[1024];
@@ -436,11 +437,13 @@ static void test_step_corrected(void)
     snprintf(c->fitted_to, sizeof c->fitted_to, "truth");
     c->op = 0;
     c->gpus = 16;
-    c->n_bands = 5;
-    double edge_mib[4] = {16, 64, 256, 1024}, fac[5] = {1, 1.35, 0.75, 1.35, 0.75};
-    for (int b = 0; b < 5; b++) {
-        c->below_bytes[b] = b < 4 ? edge_mib[b] * 1048576 : INFINITY;
-        c->factor[b] = fac[b];
+    double fac[3] = {1.3, 1, 0.75};
+    c->n_bands = 15; /* below 1 MiB: 1; then one band per doubling to 8 GiB and above */
+    c->below_bytes[0] = 1048576;
+    c->factor[0] = 1;
+    for (int b = 1; b < 15; b++) {
+        c->below_bytes[b] = b < 14 ? ldexp(1048576, b) : INFINITY;
+        c->factor[b] = fac[b % 3];
     }
     snprintf(log, sizeof log, "%s/model_step_2x8.log", scratch);
     write_model_log(log, &truth, NCCL_TEST_ALL_REDUCE, 16, 2, RANKS_ALL, 0);
