@@ -13,6 +13,7 @@
 #include "analytic_internal.h"
 #include "fabric_expect.h"
 #include "schedule_memo.h"
+#include "platform_busbw_correction.h"
 
 static int collective_time_one(const gcsim_topology *topo, gcsim_collective c, double bytes,
                                int ps_shards, double *time_s, gcsim_error *err)
@@ -117,12 +118,22 @@ int gcsim_analytic_collective_time(const gcsim_topology *topo, gcsim_collective 
     return bare_fabric(topo, &b, time_s, err);
 }
 
-int gcsim_analytic_op_time(const gcsim_topology *topo, gcsim_op op, gcsim_collective c,
-                           double bytes, double *time_s, gcsim_error *err)
+static int op_time_modelled(const gcsim_topology *topo, gcsim_op op, gcsim_collective c,
+                            double bytes, double *time_s, gcsim_error *err)
 {
     if (!fabric_on(topo->platform) || !(bytes >= 0) || !gcsim_collective_runs_bare(c) ||
         (unsigned)op >= GCSIM_OP_COUNT)
         return op_time_one(topo, op, c, bytes, time_s, err);
     bare_ctx b = {.op = op, .is_op = true, .c = c, .bytes = bytes};
     return bare_fabric(topo, &b, time_s, err);
+}
+
+int gcsim_analytic_op_time(const gcsim_topology *topo, gcsim_op op, gcsim_collective c,
+                           double bytes, double *time_s, gcsim_error *err)
+{
+    if (op_time_modelled(topo, op, c, bytes, time_s, err))
+        return -1;
+    /* a platform's fitted busbw factors (platform_busbw_correction.h; none: unchanged) */
+    *time_s = gcsim_busbw_corrected_time_s(topo->platform, (int)op, topo->gpus, bytes, *time_s);
+    return 0;
 }

@@ -327,6 +327,36 @@ static int bandwidth_candidates(const gcsim_platform *p, const calib_log_fit *lf
     return n;
 }
 
+/* Per-size-band factors on the rows where use[i] (sizes ascending), from their errors e[i]:
+ * fitted only when a regime's median |error| there is above 5% (busbw_bands.h). Returns
+ * whether bands were fitted. */
+static bool bands_for(const calib_log_fit *lf, const bool *use, const double *e,
+                      calib_bands *out)
+{
+    int n = lf->n_rows, m = 0;
+    double *sz = calloc((size_t)n + 1, sizeof *sz), *er = calloc((size_t)n + 1, sizeof *er);
+    int *rg = calloc((size_t)n + 1, sizeof *rg);
+    bool done = false;
+    if (sz && er && rg) {
+        for (int i = 0; i < n; i++)
+            if (use[i]) {
+                sz[m] = lf->rows[i].size_bytes;
+                er[m] = e[i];
+                rg[m] = (int)lf->rows[i].regime;
+                m++;
+            }
+        calib_bands none = {.n_bands = 1, .below_bytes = {INFINITY}, .factor = {1}};
+        double med[2];
+        calib_bands_medians(&none, sz, er, rg, m, med);
+        if (m > 0 && fmax(med[0], med[1]) > CALIB_REGIME_WARN)
+            done = calib_bands_fit(sz, er, rg, m, CALIB_BANDS_TARGET, out) == 0;
+    }
+    free(sz);
+    free(er);
+    free(rg);
+    return done;
+}
+
 /* Fits the knobs of log lf on *w (the platform so far, in the base's shape) and runs the
  * held-out check. */
 static int fit_log(calib_log_fit *lf, gcsim_platform *w, bool node_set, calib_result *r,
@@ -380,6 +410,11 @@ static int fit_log(calib_log_fit *lf, gcsim_platform *w, bool node_set, calib_re
         free(e);
         goto out;
     }
+    /* as the whole fit: where the fields miss the fit rows, bands fitted on them */
+    calib_bands hb;
+    if (bands_for(lf, half.use, e, &hb))
+        for (int i = 0; i < lf->n_rows; i++)
+            e[i] = (1 + e[i]) * calib_bands_factor(&hb, lf->rows[i].size_bytes) - 1;
     int m = 0;
     for (int i = 0; i < lf->n_rows; i++)
         if (lf->rows[i].held_out)
@@ -583,6 +618,12 @@ static void describe_fit(const calib_options *opt, const calib_log_fit *lf, char
         snprintf(lat2, sizeof lat2, " (%s polished with them: the node's hop latency, paid "
                                     "in the log's floor)", lf->lat2_field);
     int used = lf->n_latency + lf->n_bandwidth;
+    char bands[200] = "";
+    if (lf->corrected)
+        snprintf(bands, sizeof bands, " (with $.busbw_correction's %d band%s fitted to this log; "
+                 "the fields alone: %.3g%% and %.3g%%)", lf->bands.n_bands,
+                 lf->bands.n_bands == 1 ? "" : "s", 100 * lf->model_median_latency,
+                 100 * lf->model_median_bandwidth);
     snprintf(buf, len,
              "fitted by gcsim calibrate to %s%s (nccl-tests %s, %d GPUs on %d node%s, %s "
              "times, %d rows%s): every row costed as `gcsim collective` runs this platform (its "
@@ -590,12 +631,12 @@ static void describe_fit(const calib_options *opt, const calib_log_fit *lf, char
              "engine%s); %s set so that the median busbw error over the latency-bound rows is "
              "0, %s over the bandwidth-bound rows%s; the written platform's median |busbw "
              "error|: %.3g%% over %d latency-bound rows, %.3g%% over %d bandwidth-bound rows, "
-             "max %.3g%%; held-out check: %s",
+             "max %.3g%%%s; held-out check: %s",
              lf->path, table, lf->op, lf->gpus, lf->nodes, lf->nodes == 1 ? "" : "s",
              opt->out_of_place ? "out-of-place" : "in-place", used, min_size, forced,
              lf->lat_field, lf->bw_field, lat2,
              100 * lf->median_latency, lf->n_latency, 100 * lf->median_bandwidth,
-             lf->n_bandwidth, 100 * lf->max_abs_error, held);
+             lf->n_bandwidth, 100 * lf->max_abs_error, bands, held);
 }
 
 static void knob_text(calib_knob k, double v, char *buf, size_t len)
@@ -646,6 +687,114 @@ static int log_changes(const calib_options *opt, const gcsim_platform *base,
     return 0;
 }
 
+/* The log's file name, for "fitted_to" */
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+static double round6(double v)
+{
+    char t[32];
+    snprintf(t, sizeof t, "%.6g", v);
+    return strtod(t, NULL);
+}
+
+/* r->platform_json with $.busbw_correction (and its $.sources entry) replaced by the bands
+ * of the logs that have them (none: the key removed, as a base's own is refitted). */
+static int write_correction(calib_result *r, const char *origin, gcsim_error *err)
+{
+    static const char *const ops[] = {"all_reduce", "all_gather", "reduce_scatter"};
+    bool any = false;
+    for (int k = 0; k < r->n_logs; k++)
+        any = any || r->logs[k].corrected;
+    if (!any && !strstr(r->platform_json, "\"busbw_correction\"")) /* the file as patched */
+        return 0;
+    cJSON *root = cJSON_Parse(r->platform_json);
+    if (!root)
+        return gcsim_fail_internal(err, "%s: out of memory writing busbw_correction", origin);
+    cJSON_DeleteItemFromObjectCaseSensitive(root, "busbw_correction");
+    cJSON *sources = cJSON_GetObjectItemCaseSensitive(root, "sources");
+    if (cJSON_IsObject(sources))
+        cJSON_DeleteItemFromObjectCaseSensitive(sources, "busbw_correction");
+    char text[2048] = "";
+    cJSON *arr = NULL;
+    for (int k = 0; k < r->n_logs; k++) {
+        const calib_log_fit *lf = &r->logs[k];
+        if (!lf->corrected)
+            continue;
+        if (!arr)
+            arr = cJSON_AddArrayToObject(root, "busbw_correction");
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddItemToArray(arr, e);
+        char name[128];
+        snprintf(name, sizeof name, "%.127s", base_name(lf->path));
+        cJSON_AddStringToObject(e, "fitted_to", name);
+        cJSON_AddStringToObject(e, "collective", ops[lf->gop <= 2 ? lf->gop : 0]);
+        cJSON_AddNumberToObject(e, "gpus", lf->gpus);
+        cJSON *bands = cJSON_AddArrayToObject(e, "bands");
+        for (int b = 0; b < lf->bands.n_bands; b++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddItemToArray(bands, o);
+            if (b < lf->bands.n_bands - 1)
+                cJSON_AddNumberToObject(o, "below_bytes", lf->bands.below_bytes[b]);
+            cJSON_AddNumberToObject(o, "busbw_factor", lf->bands.factor[b]);
+        }
+        size_t used = strlen(text);
+        snprintf(text + used, sizeof text - used,
+                 "%sfitted by gcsim calibrate to %s (%s on %d GPUs), no mechanism: %d size "
+                 "band%s of busbw factors measured / modelled, applied to that operation on "
+                 "that GPU count only; the fitted fields alone missed the log by a median "
+                 "%.3g%% latency-bound, %.3g%% bandwidth-bound (steps in the log's busbw that "
+                 "the model's curve does not follow); with the bands %.3g%%, %.3g%%",
+                 used ? "; " : "", lf->path, ops[lf->gop <= 2 ? lf->gop : 0], lf->gpus,
+                 lf->bands.n_bands, lf->bands.n_bands == 1 ? "" : "s",
+                 100 * lf->model_median_latency, 100 * lf->model_median_bandwidth,
+                 100 * lf->median_latency, 100 * lf->median_bandwidth);
+    }
+    if (arr) {
+        if (!cJSON_IsObject(sources))
+            sources = cJSON_AddObjectToObject(root, "sources");
+        cJSON_AddStringToObject(sources, "busbw_correction", text);
+    }
+    char *printed = platform_patch_print(root);
+    cJSON_Delete(root);
+    if (!printed)
+        return gcsim_fail_internal(err, "%s: out of memory writing busbw_correction", origin);
+    free(r->platform_json);
+    r->platform_json = printed;
+    return 0;
+}
+
+/* Where the fitted fields leave a regime of a log above 5%: bands on its rows' errors,
+ * rounded as written. Returns whether any log got them. */
+static bool fit_corrections(calib_result *r)
+{
+    bool any = false;
+    for (int k = 0; k < r->n_logs; k++) {
+        calib_log_fit *lf = &r->logs[k];
+        lf->model_median_latency = lf->median_latency;
+        lf->model_median_bandwidth = lf->median_bandwidth;
+        int n = lf->n_rows;
+        double *e = malloc((size_t)n * sizeof *e);
+        bool *use = malloc((size_t)n * sizeof *use);
+        if (e && use) {
+            for (int i = 0; i < n; i++) {
+                e[i] = lf->rows[i].rel_error;
+                use[i] = lf->rows[i].used;
+            }
+            lf->corrected = bands_for(lf, use, e, &lf->bands);
+            for (int b = 0; lf->corrected && b < lf->bands.n_bands; b++)
+                lf->bands.factor[b] = round6(lf->bands.factor[b]);
+        }
+        free(e);
+        free(use);
+        any = any || lf->corrected;
+    }
+    return any;
+}
+
 int calib_run(const calib_options *opt, calib_result *r, gcsim_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -684,6 +833,11 @@ int calib_run(const calib_options *opt, calib_result *r, gcsim_error *err)
         }
     }
     gcsim_platform w = base;
+    if (base.busbw_correction.n > 0) { /* fitted to a log: the fields are fitted without it */
+        w.busbw_correction.n = 0;
+        note(r, "%s: its busbw_correction (fitted to %s) is left out of the fit and replaced",
+             opt->platform_path, base.busbw_correction.entry[0].fitted_to);
+    }
     bool node_set = false;
     for (int k = 0; k < opt->n_logs; k++) {
         calib_log_fit *lf = &r->logs[order[k]];
@@ -723,15 +877,41 @@ int calib_run(const calib_options *opt, calib_result *r, gcsim_error *err)
         free(r->platform_json);
         r->platform_json = NULL;
         if (platform_patch_apply(base_text, opt->platform_path, patches, r->n_changes,
-                                 opt->output_path, &r->platform_json, err))
+                                 opt->output_path, &r->platform_json, err) ||
+            write_correction(r, opt->output_path, err))
             goto out;
         if (gcsim_platform_parse(r->platform_json, opt->output_path, &written, err)) {
             err->internal = 1;
             goto out;
         }
-        for (int k = 0; pass == 0 && k < opt->n_logs; k++)
+        if (pass == 1)
+            break;
+        int scored = r->n_warnings;
+        for (int k = 0; k < opt->n_logs; k++)
             if (score_written(&r->logs[k], &written, r, err))
                 goto out;
+        if (!fit_corrections(r))
+            continue;
+        /* the fields' own misses become a note; the corrected platform is scored */
+        r->n_warnings = scored;
+        if (write_correction(r, opt->output_path, err))
+            goto out;
+        if (gcsim_platform_parse(r->platform_json, opt->output_path, &written, err)) {
+            err->internal = 1;
+            goto out;
+        }
+        for (int k = 0; k < opt->n_logs; k++) {
+            calib_log_fit *lf = &r->logs[k];
+            if (score_written(lf, &written, r, err))
+                goto out;
+            if (lf->corrected)
+                note(r, "%s: the fitted fields alone miss the log by a median %.3g%% "
+                        "latency-bound, %.3g%% bandwidth-bound: %d busbw factor band%s by "
+                        "message size written as $.busbw_correction, fitted to this log (no "
+                        "mechanism; it applies to %d GPUs only)",
+                     lf->path, 100 * lf->model_median_latency, 100 * lf->model_median_bandwidth,
+                     lf->bands.n_bands, lf->bands.n_bands == 1 ? "" : "s", lf->gpus);
+        }
     }
     rc = 0;
 out:

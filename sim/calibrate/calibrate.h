@@ -31,6 +31,7 @@
 
 #include <stdbool.h>
 
+#include "busbw_bands.h"
 #include "gcsim_error.h"
 #include "nccl_log.h"
 #include "platform_fit.h"
@@ -101,6 +102,12 @@ typedef struct {
     double median_latency, median_bandwidth; /* the written platform's median |error| */
     double max_abs_error;
     calib_held_out held_out;
+    /* Steps no field explains (docs/calibrate.md): when the fitted fields leave a regime
+     * above 5%, per-size-band busbw factors written as $.busbw_correction ("fitted to" this
+     * log); the medians above are then the corrected platform's, these the fields' alone. */
+    bool corrected;
+    calib_bands bands;
+    double model_median_latency, model_median_bandwidth;
     calib_row *rows;
     int n_rows;
 } calib_log_fit;

@@ -81,6 +81,40 @@ static int keep_relative_file(cJSON *object, const char *key, const char *base_o
     return set_string(object, key, real);
 }
 
+/* cJSON indents with tabs and puts one after each colon; platform files use two spaces
+ * and one. A raw tab cannot occur inside a JSON string (it is escaped), so every raw tab
+ * is layout. A tab becomes at most two spaces. */
+char *platform_patch_print(const cJSON *root)
+{
+    char *printed = cJSON_Print(root);
+    if (!printed)
+        return NULL;
+    size_t len = strlen(printed), tabs = 0;
+    for (size_t i = 0; i < len; i++)
+        tabs += printed[i] == '\t';
+    char *text = malloc(len + tabs + 2);
+    if (!text) {
+        cJSON_free(printed);
+        return NULL;
+    }
+    size_t o = 0;
+    bool indent = true;
+    for (size_t i = 0; i < len; i++) {
+        char c = printed[i];
+        if (c == '\t') {
+            memcpy(text + o, indent ? "  " : " ", indent ? 2 : 1);
+            o += indent ? 2 : 1;
+            continue;
+        }
+        indent = c == '\n';
+        text[o++] = c;
+    }
+    text[o++] = '\n';
+    text[o] = '\0';
+    cJSON_free(printed);
+    return text;
+}
+
 int platform_patch_apply(const char *base_text, const char *base_origin,
                          const platform_patch *patches, int n_patches, const char *out_origin,
                          char **out, gcsim_error *err)
@@ -127,39 +161,11 @@ int platform_patch_apply(const char *base_text, const char *base_origin,
             goto done;
         }
     }
-    char *printed = cJSON_Print(root);
-    size_t len = printed ? strlen(printed) : 0;
-    if (!printed) {
-        gcsim_fail(err, "%s: out of memory", out_origin);
-        goto done;
-    }
-    /* cJSON indents with tabs and puts one after each colon; platform files use two spaces
-     * and one. A raw tab cannot occur inside a JSON string (it is escaped), so every raw tab
-     * is layout. A tab becomes at most two spaces. */
-    size_t tabs = 0;
-    for (size_t i = 0; i < len; i++)
-        tabs += printed[i] == '\t';
-    char *text = malloc(len + tabs + 2);
+    char *text = platform_patch_print(root);
     if (!text) {
-        cJSON_free(printed);
         gcsim_fail(err, "%s: out of memory", out_origin);
         goto done;
     }
-    size_t o = 0;
-    bool indent = true;
-    for (size_t i = 0; i < len; i++) {
-        char c = printed[i];
-        if (c == '\t') {
-            memcpy(text + o, indent ? "  " : " ", indent ? 2 : 1);
-            o += indent ? 2 : 1;
-            continue;
-        }
-        indent = c == '\n';
-        text[o++] = c;
-    }
-    text[o++] = '\n';
-    text[o] = '\0';
-    cJSON_free(printed);
     gcsim_platform check;
     if (gcsim_platform_parse(text, out_origin, &check, err)) {
         /* The patches are gcsim's own values: a file that does not load is gcsim's fault. */

@@ -11,6 +11,8 @@
 #ifndef GCSIM_CALIBRATE_PLATFORM_PATCH_H
 #define GCSIM_CALIBRATE_PLATFORM_PATCH_H
 
+#include <cjson/cJSON.h>
+
 #include "gcsim_error.h"
 
 typedef struct {
@@ -24,5 +26,9 @@ typedef struct {
 int platform_patch_apply(const char *base_text, const char *base_origin,
                          const platform_patch *patches, int n_patches, const char *out_origin,
                          char **out, gcsim_error *err);
+
+/* root printed as platform files are laid out (two spaces, not cJSON's tabs), with a final
+ * newline; malloc'ed, NULL when memory runs out. */
+char *platform_patch_print(const cJSON *root);
 
 #endif

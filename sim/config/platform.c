@@ -9,6 +9,7 @@
 #include "json_strict.h"
 #include "platform_transport.h"
 #include "platform_nvlink_domain.h"
+#include "platform_busbw_correction.h"
 #include "codec_profile_file.h"
 #include "data_dir.h"
 #include <errno.h>
@@ -284,7 +285,7 @@ int gcsim_platform_parse(const char *text, const char *origin, gcsim_platform *p
     static const char *const keys[] = {"name", "description", "sources", "nodes",
                                        "gpus_per_node", "gpu", "intra_node", "nic",
                                        "fabric", "price", "collective", "stack",
-                                       "nvlink_domain", NULL};
+                                       "nvlink_domain", "busbw_correction", NULL};
     json_ctx ctx = {origin, err};
     memset(p, 0, sizeof *p);
     snprintf(p->source_path, sizeof p->source_path, "%s", origin);
@@ -331,7 +332,8 @@ int gcsim_platform_parse(const char *text, const char *origin, gcsim_platform *p
         goto out;
     }
     /* Last: it makes the domain the node, after every per-host check above. */
-    if (gcsim_platform_parse_nvlink_domain(root, p, &ctx))
+    if (gcsim_platform_parse_nvlink_domain(root, p, &ctx) ||
+        gcsim_platform_parse_busbw_correction(root, p, &ctx))
         goto out;
     rc = 0;
 out:

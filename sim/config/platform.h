@@ -32,6 +32,19 @@ typedef enum {
     TRANSPORT_TCPXO
 } gcsim_transport;
 
+/* "busbw_correction" (platform_busbw_correction.h): busbw factors by message-size band,
+ * fitted by `gcsim calibrate` to one log (an operation on a GPU count). */
+#define GCSIM_BUSBW_MAX_ENTRIES 2
+#define GCSIM_BUSBW_MAX_BANDS 24
+typedef struct {
+    char fitted_to[128];  /* the log's file name */
+    int op;               /* 0 all_reduce, 1 all_gather, 2 reduce_scatter (gcsim_op's order) */
+    int gpus;
+    int n_bands;
+    double below_bytes[GCSIM_BUSBW_MAX_BANDS]; /* band k: sizes below this (the last: +inf) */
+    double factor[GCSIM_BUSBW_MAX_BANDS];      /* measured / modelled busbw in band k */
+} gcsim_busbw_correction;
+
 typedef struct {
     char name[128];
     char description[512];
@@ -185,6 +198,11 @@ typedef struct {
         double mean_s;
         unsigned long long seed;
     } jitter;
+    /* "busbw_correction": fitted per-size-band busbw factors; n = 0: none. */
+    struct {
+        int n;
+        gcsim_busbw_correction entry[GCSIM_BUSBW_MAX_ENTRIES];
+    } busbw_correction;
 } gcsim_platform;
 
 enum { GCSIM_BACKGROUND_LEAF_UPLINKS = 0, GCSIM_BACKGROUND_NICS = 1 };

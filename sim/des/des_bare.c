@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "des_internal.h"
+#include "platform_busbw_correction.h"
 
 /* The plan (its refusals: the GPU count, the collective and size, the network model), then
  * the simulation. */
@@ -41,5 +42,9 @@ int gcsim_des_op_time(const gcsim_topology *topo, gcsim_op op, gcsim_collective 
                       double bytes, const gcsim_des_options *opts, double *time_s,
                       gcsim_des_details *details, gcsim_error *err)
 {
-    return bare_time(topo, (int)op, c, bytes, 0, opts, time_s, details, err);
+    if (bare_time(topo, (int)op, c, bytes, 0, opts, time_s, details, err))
+        return -1;
+    /* a platform's fitted busbw factors (platform_busbw_correction.h), as the analytic */
+    *time_s = gcsim_busbw_corrected_time_s(topo->platform, (int)op, topo->gpus, bytes, *time_s);
+    return 0;
 }

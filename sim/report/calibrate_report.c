@@ -41,6 +41,14 @@ static void add_notes(report *rep, const calib_options *calib, const calib_resul
                  "latency-bound rows, %.3g%% over %d bandwidth-bound rows; max %.3g%%",
                  100 * lf->median_latency, lf->n_latency, 100 * lf->median_bandwidth,
                  lf->n_bandwidth, 100 * lf->max_abs_error);
+        if (lf->corrected) { /* a fit, said as one (docs/calibrate.md) */
+            size_t used = strlen(value);
+            snprintf(value + used, sizeof value - used,
+                     ", with busbw_correction: %d busbw factor band%s fitted to this log (the "
+                     "fitted fields alone: %.3g%% and %.3g%%)",
+                     lf->bands.n_bands, lf->bands.n_bands == 1 ? "" : "s",
+                     100 * lf->model_median_latency, 100 * lf->model_median_bandwidth);
+        }
         report_note(rep, key, value);
         snprintf(key, sizeof key, "held-out %d", k + 1);
         calib_held_out_text(&lf->held_out, value, sizeof value);

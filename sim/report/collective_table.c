@@ -7,8 +7,20 @@
 #include "analytic.h"
 #include "des.h"
 #include "fabric_notes.h"
+#include "platform_busbw_correction.h"
 #include "protocol.h"
 #include "report_emit.h"
+
+/* Both engines scale a bare operation's time by the platform's fitted busbw factors
+ * (platform_busbw_correction.h): said where they apply, as the fit they are. */
+static void busbw_correction_note(const gcsim_platform *p, gcsim_op op, int gpus)
+{
+    const gcsim_busbw_correction *c = gcsim_busbw_correction_find(p, (int)op, gpus);
+    if (c)
+        fprintf(stderr, "gcsim collective: note: %d GPUs: busbw scaled by %s's busbw_correction, "
+                        "%d size band%s fitted to %s (no mechanism: a fit to that log)\n",
+                gpus, p->source_path, c->n_bands, c->n_bands == 1 ? "" : "s", c->fitted_to);
+}
 
 /* One row per engine and size for one GPU count: the tuner's pick, costed by each engine. */
 static int time_sizes(report *r, const int *col, const collective_request *o,
@@ -17,6 +29,7 @@ static int time_sizes(report *r, const int *col, const collective_request *o,
 {
     gcsim_error err = {.internal = 0};
     double factor = gcsim_op_busbw_factor(o->op, gpus);
+    busbw_correction_note(platform, o->op, gpus);
     for (int k = 0; k < n; k++) {
         double t_ana = NAN;
         gcsim_tuned tuned;

@@ -135,6 +135,7 @@ static void test_round_trip_network(nccl_test test)
         return;
     }
     const calib_log_fit *lf = &r.logs[0];
+    CHECK(!lf->corrected && out.busbw_correction.n == 0); /* the fields follow it: no bands */
     CHECK(lf->gop == (test == NCCL_TEST_ALL_GATHER       ? GCSIM_OP_ALLGATHER
                       : test == NCCL_TEST_REDUCE_SCATTER ? GCSIM_OP_REDUCESCATTER
                                                          : GCSIM_OP_ALLREDUCE));
@@ -389,6 +390,105 @@ static void test_factor_checked(void)
     nccl_log_free(&l);
 }
 
+/* The bands alone: a step of the errors at 32 MiB (the model 30% slow below, 20% fast from
+ * there) takes two bands, edged at the geometric middle of 16 and 32 MiB, with the factors
+ * measured / modelled busbw; errors within 2.5% take one band. */
+static void test_bands_fit(void)
+{
+    double size[21], e[21];
+    int regime[21];
+    for (int i = 0; i < 21; i++) {
+        size[i] = ldexp(1, 10 + i); /* 1 KiB .. 1 GiB */
+        e[i] = size[i] < 32.0 * 1048576 ? -0.3 : 0.2;
+        regime[i] = size[i] < 1048576 ? 0 : 1;
+    }
+    calib_bands b;
+    CHECK(calib_bands_fit(size, e, regime, 21, CALIB_BANDS_TARGET, &b) == 0);
+    CHECK(b.n_bands == 2);
+    CHECK(b.below_bytes[0] == 23726566); /* floor(sqrt(2^24 * 2^25)) */
+    CHECK(isinf(b.below_bytes[1]));
+    CHECK_REL(b.factor[0], 1 / 0.7, 1e-12);
+    CHECK_REL(b.factor[1], 1 / 1.2, 1e-12);
+    double med[2];
+    calib_bands_medians(&b, size, e, regime, 21, med);
+    CHECK(med[0] < 1e-12 && med[1] < 1e-12);
+    CHECK(calib_bands_factor(&b, 23726565) == b.factor[0]);
+    CHECK(calib_bands_factor(&b, 23726566) == b.factor[1]);
+    for (int i = 0; i < 21; i++)
+        e[i] = i % 2 ? 0.01 : -0.01;
+    CHECK(calib_bands_fit(size, e, regime, 21, CALIB_BANDS_TARGET, &b) == 0);
+    CHECK(b.n_bands == 1);
+}
+
+/* A log with steps no field explains (made by a platform whose busbw, from 1 MiB, is 1.3x,
+ * 1x and 0.75x in turn from one size to the next, as thresholds of a transport or of the
+ * channel count make it): one bandwidth cannot follow it (no level holds a majority of the
+ * bandwidth-bound rows), so the fields alone miss them; calibrate writes $.busbw_correction
+ * fitted to the log, and the written platform, loaded back, reproduces it within 5% in both
+ * regimes. */
+static void test_step_corrected(void)
+{
+    char base_path[1024], log[1024];
+    gcsim_platform base, truth, out;
+    load_base("a100-hdr.json", &base, base_path, sizeof base_path);
+    truth = base;
+    truth.busbw_correction.n = 1;
+    gcsim_busbw_correction *c = &truth.busbw_correction.entry[0];
+    snprintf(c->fitted_to, sizeof c->fitted_to, "truth");
+    c->op = 0;
+    c->gpus = 16;
+    double fac[3] = {1.3, 1, 0.75};
+    c->n_bands = 15; /* below 1 MiB: 1; then one band per doubling to 8 GiB and above */
+    c->below_bytes[0] = 1048576;
+    c->factor[0] = 1;
+    for (int b = 1; b < 15; b++) {
+        c->below_bytes[b] = b < 14 ? ldexp(1048576, b) : INFINITY;
+        c->factor[b] = fac[b % 3];
+    }
+    snprintf(log, sizeof log, "%s/model_step_2x8.log", scratch);
+    write_model_log(log, &truth, NCCL_TEST_ALL_REDUCE, 16, 2, RANKS_ALL, 0);
+    calib_result r;
+    gcsim_error err = {{0}, 0, 0};
+    const char *logs[] = {log};
+    if (run(base_path, logs, NULL, NULL, 1, true, &r, &out, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        CHECK(0);
+        return;
+    }
+    const calib_log_fit *lf = &r.logs[0];
+    CHECK(lf->corrected);
+    CHECK(fmax(lf->model_median_latency, lf->model_median_bandwidth) > CALIB_REGIME_WARN);
+    CHECK(lf->median_latency <= CALIB_REGIME_WARN && lf->median_bandwidth <= CALIB_REGIME_WARN);
+    CHECK(out.busbw_correction.n == 1);
+    CHECK(out.busbw_correction.entry[0].gpus == 16 && out.busbw_correction.entry[0].op == 0);
+    CHECK(strcmp(out.busbw_correction.entry[0].fitted_to, "model_step_2x8.log") == 0);
+    CHECK_STR_CONTAINS(r.platform_json, "\"busbw_correction\": \"fitted by gcsim calibrate to");
+    bool noted = false;
+    for (int i = 0; i < r.n_notes; i++)
+        noted = noted || strstr(r.notes[i], "written as $.busbw_correction, fitted to this log");
+    CHECK(noted);
+    for (int i = 0; i < r.n_warnings; i++)
+        CHECK(!strstr(r.warnings[i], "misses its own log"));
+    check_rows_are_written_platform(&r, &out);
+    /* recalibrated on its own output: the old bands are left out of the fit and replaced */
+    char again[1024];
+    snprintf(again, sizeof again, "%s/step_written.json", scratch);
+    FILE *f = fopen(again, "w");
+    CHECK(f != NULL);
+    if (f) {
+        fputs(r.platform_json, f);
+        fclose(f);
+    }
+    calib_result r2;
+    gcsim_platform out2;
+    CHECK(run(again, logs, NULL, NULL, 1, true, &r2, &out2, &err) == 0);
+    CHECK(r2.logs[0].corrected && out2.busbw_correction.n == 1);
+    CHECK(r2.logs[0].median_latency <= CALIB_REGIME_WARN &&
+          r2.logs[0].median_bandwidth <= CALIB_REGIME_WARN);
+    calib_result_free(&r2);
+    calib_result_free(&r);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -407,5 +507,7 @@ int main(int argc, char **argv)
     test_held_out_split();
     test_two_logs();
     test_factor_checked();
+    test_bands_fit();
+    test_step_corrected();
     CHECK_DONE();
 }
