@@ -51,18 +51,6 @@ static bool factored(const unit *u, double rows, double cols)
     return u->rank > 0 && (rows + cols) * r * u->min_compression_rate < rows * cols;
 }
 
-/* The GPU part alone of one call of a law (its host part set to 0). */
-static double gpu_only_s(const gcsim_stack *st, const gcsim_stack_law *law, double n,
-                         const gcsim_stack_setting *setting, double fraction, double scale,
-                         const gcsim_gpu_params *gpu)
-{
-    gcsim_stack_law g = *law;
-    for (int k = 0; k < g.n_settings; k++)
-        for (int i = 0; i < g.n_points; i++)
-            g.host_s[k][i] = 0;
-    return gcsim_stack_law_s(st, &g, n, setting, fraction, scale, gpu);
-}
-
 /* A batched decode of an all-gather's payloads (stack "gathered_decode": "batched",
  * docs/stacks.md): the payloads stacked and decoded in one pass pay one call's host time
  * and launches, and the GPU work of every payload: per-payload op = one call (host and
@@ -77,7 +65,7 @@ static double batched_extra_s(const gcsim_stack *st, const gcsim_stack_law *law,
     if (!(payloads > 1))
         return 0;
     return (payloads - 1) * u->batch_share *
-           gpu_only_s(st, law, n, &u->setting, fraction, scale, gpu);
+           gcsim_stack_law_gpu_s(st, law, n, &u->setting, fraction, scale, gpu);
 }
 
 /* Seconds of one op over the bucket, once (payloads: how many times per_payload ops run). */
