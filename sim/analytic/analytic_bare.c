@@ -13,7 +13,7 @@
 #include "analytic_internal.h"
 #include "fabric_expect.h"
 #include "schedule_memo.h"
-#include "platform_busbw_correction.h"
+#include "platform.h"
 
 static int collective_time_one(const gcsim_topology *topo, gcsim_collective c, double bytes,
                                int ps_shards, double *time_s, gcsim_error *err)

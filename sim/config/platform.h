@@ -243,4 +243,17 @@ typedef struct {
 int gcsim_platform_place(const gcsim_platform *p, int gpus, gcsim_placement *out,
                          gcsim_error *err);
 
+/* Fitted busbw bands ("busbw_correction"; parsed by platform_busbw_correction.c). */
+/* The entry for operation `op` (0 all_reduce, 1 all_gather, 2 reduce_scatter: gcsim_op's
+ * order) on `gpus` GPUs, or NULL. */
+const gcsim_busbw_correction *gcsim_busbw_correction_find(const gcsim_platform *p, int op,
+                                                          int gpus);
+/* Its factor at `bytes` (the band holding it: the first whose below_bytes exceeds it). */
+double gcsim_busbw_correction_factor(const gcsim_busbw_correction *c, double bytes);
+/* A collective's time on p corrected by the platform's fitted factor (time / factor: busbw
+ * x factor); the time unchanged when p has no entry for op and gpus. The hook the engines
+ * call on a bare operation's time (sim/analytic/analytic_bare.c, sim/des/des_bare.c). */
+double gcsim_busbw_corrected_time_s(const gcsim_platform *p, int op, int gpus, double bytes,
+                                    double time_s);
+
 #endif

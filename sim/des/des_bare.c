@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "des_internal.h"
-#include "platform_busbw_correction.h"
+#include "platform.h"
 
 /* The plan (its refusals: the GPU count, the collective and size, the network model), then
  * the simulation. */

@@ -9,7 +9,7 @@ set -eu
 gcsim=$1 src=$2 work=$3
 fail() { echo "FAIL: $*"; exit 1; }
 rm -rf "$work" && mkdir -p "$work"
-run="collective --platform $src/platforms/h100-ndr.json --gpus 16 --sizes 1GiB --collective ring --protocol simple --engine both --format json"
+run="collective --platform $src/platforms/h100-ndr.json --gpus 16 --sizes 8GiB --collective ring --protocol simple --engine both --format json"
 "$gcsim" $run >"$work/plain.json"
 "$gcsim" $run --background-load 0.5 --background-links nic >"$work/nic.json"
 "$gcsim" $run --background-load 0.5 >"$work/leaf.json"
