@@ -164,13 +164,22 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
                                    ? s->stack
                                    : NULL;
     bool by_cycle = stack && stack->unit == STACK_UNIT_TENSOR;
-    double stack_cap = !stack ? 0 : by_cycle ? stack->fusion_bytes : stack->bucket_bytes;
+    /* A codec-model stack has no programs of its own, but where its framework closes a
+     * bucket is still its own: DeepSpeed's engine all-reduces after backward in buffers of
+     * 5e8 elements, one bucket for most models (platforms/stacks/deepspeed.json); the
+     * fused stack names PyTorch's 25 MiB, the default. */
+    const gcsim_stack *bucketing =
+        stack ? stack
+        : s->stack && s->stack->codec_model && !gcsim_collective_is_paper_pattern(s->collective)
+            ? s->stack
+            : NULL;
+    double stack_cap = !bucketing ? 0 : by_cycle ? stack->fusion_bytes : bucketing->bucket_bytes;
     double cap = s->bucket_bytes > 0 ? s->bucket_bytes
                  : stack_cap > 0     ? stack_cap
                                      : GCSIM_DEFAULT_BUCKET_BYTES;
-    double first_cap = stack && !by_cycle && !(s->bucket_bytes > 0) &&
-                               stack->first_bucket_bytes > 0
-                           ? stack->first_bucket_bytes
+    double first_cap = bucketing && !by_cycle && !(s->bucket_bytes > 0) &&
+                               bucketing->first_bucket_bytes > 0
+                           ? bucketing->first_bucket_bytes
                            : cap;
     double cycle_s = by_cycle ? stack->cycle_s : 0;
     /* The papers' models exchange the whole gradient once backward is done (eq. 27-30

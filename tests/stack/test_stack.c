@@ -690,6 +690,67 @@ static void test_strict(void)
     free(s);
 }
 
+/* A codec-model stack (no laws) still says where its framework closes buckets (iteration.c):
+ * DeepSpeed's engine all-reduces once backward is done in 5e8-element buffers
+ * (platforms/stacks/deepspeed.json). Backward produces B (8,192 + 256 = 8,448 elements,
+ * 33,792 fp32 bytes) and then A (4,096 + 128 = 4,224 elements, 16,896 bytes). */
+static int model_stack_buckets(const char *granularity, int *n_buckets, int *first_last_layer)
+{
+    char json[1024];
+    snprintf(json, sizeof json,
+             "{\"schema\": \"gcsim-stack/1\", \"name\": \"m\", \"description\": \"d\","
+             " \"source\": \"s\", \"codec\": \"model\", \"granularity\": {%s}}",
+             granularity);
+    gcsim_stack *st = malloc(sizeof *st);
+    gcsim_error err;
+    gcsim_payload_plan plan;
+    gcsim_iteration it;
+    int rc = -1;
+    if (!st || gcsim_stack_parse(json, "model-stack", st, &err) ||
+        gcsim_payload_plan_build("none", &model, &plan, &err)) {
+        fprintf(stderr, "%s\n", st ? err.message : "out of memory");
+        free(st);
+        return -1;
+    }
+    gcsim_scenario s = {.platform = &platform, .model = &model, .payload = &plan,
+                        .scaling = SCALING_WEAK, .batch = 8, .overlap = true, .stack = st,
+                        .collective = COLLECTIVE_RING};
+    if (gcsim_platform_place(&platform, 4, &s.placement, &err) ||
+        gcsim_iteration_build(&it, &s, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+    } else {
+        *n_buckets = it.n_buckets;
+        *first_last_layer = it.buckets[0].first_layer;
+        gcsim_iteration_free(&it);
+        rc = 0;
+    }
+    gcsim_payload_plan_free(&plan);
+    free(st);
+    return rc;
+}
+
+static void test_model_stack_buckets(void)
+{
+    int n = 0, first = -1;
+    /* 25 MiB (the fused stack's): both layers in one bucket */
+    CHECK(model_stack_buckets("\"unit\": \"bucket\", \"bucket_bytes\": \"25MiB\", "
+                              "\"source\": \"s\"", &n, &first) == 0);
+    CHECK(n == 1 && first == 0);
+    /* 20,000 B: B's 33,792 bytes close the first bucket, A is the second */
+    CHECK(model_stack_buckets("\"unit\": \"bucket\", \"bucket_bytes\": \"20000B\", "
+                              "\"source\": \"s\"", &n, &first) == 0);
+    CHECK(n == 2 && first == 1);
+    /* a first bucket of 1,000 B holds B alone, then A fits the 1 MiB cap */
+    CHECK(model_stack_buckets("\"unit\": \"bucket\", \"bucket_bytes\": \"1MiB\", "
+                              "\"first_bucket_bytes\": \"1000B\", \"source\": \"s\"",
+                              &n, &first) == 0);
+    CHECK(n == 2 && first == 1);
+    /* DeepSpeed's 2 GB buffer: one bucket */
+    CHECK(model_stack_buckets("\"unit\": \"bucket\", \"bucket_bytes\": \"2GB\", "
+                              "\"source\": \"s\"", &n, &first) == 0);
+    CHECK(n == 1 && first == 0);
+}
+
 /* The exchanges a stack implements (stack_exchanges.c, issue 43). */
 #define GOOD_EXCHANGES                                                                     \
     "\"exchanges\": {\"summable\": [\"allreduce\", \"allgather\"], \"low-rank\": "           \
@@ -865,6 +926,7 @@ int main(void)
     test_hook_host();
     test_strict();
     test_exchanges();
+    test_model_stack_buckets();
     gcsim_model_free(&model);
     free(stack);
     CHECK_DONE();

@@ -7,7 +7,8 @@ engine_agreement.py compares the engines on every collective with --no-overlap. 
 what that grid leaves out: each stack's own programs as users run them, with overlap (codec
 work sharing the GPU with backward), the stacks' exchanges chosen by themselves and their
 all-reduce algorithms by the tuner: the PowerSGD hook's three dependent all-reduces, Horovod's
-fused groups, deferred decodes and blocking calls (GRACE's PowerSGD, DGC's size exchange).
+fused groups, deferred decodes and blocking calls (GRACE's PowerSGD, DGC's size exchange),
+DeepSpeed's one buffer exchanged after backward (a codec-model stack's own bucket).
 Gap = DES throughput / analytic throughput - 1, `gcsim predict --engine both`. With --check
 it exits 1 when a gap exceeds 3% or a case fails; the engines share one timeline model, so a
 larger gap is a bug or an unlisted mechanism, not noise.
@@ -16,7 +17,7 @@ import json
 import subprocess
 import sys
 
-STACKS = ["pytorch-ddp", "horovod", "horovod-tf"]
+STACKS = ["pytorch-ddp", "horovod", "horovod-tf", "deepspeed"]
 COMPRESSORS = ["none", "fp16", "topk:ratio=0.01", "dgc:ratio=0.001", "powersgd:rank=1",
                "qsgd"]
 PLATFORMS = ["platforms/cloud-v100-25gbe.json", "platforms/a100-hdr.json"]
