@@ -379,12 +379,13 @@ def compression_section(gcsim, repo):
            "cross-socket PCIe rate, predicts 96%; no single link rate explains both (0.3 GB/s "
            "fits ResNet-50 and then gives ResNet-101 26%). With communication hidden in the "
            "prediction, FP16 cannot pay (gcsim 0.96-0.97 against 1.23-1.56).",
-           "- **Sign-based codecs on MergeComp** (signSGD, EF-signSGD, 1-bit) come out about "
-           "twice as slow as measured (0.44-0.46 against 0.67-0.94): the horovod stack decodes "
-           "each worker's payload with its own ops, as GRACE's all-gather communicator does (8 "
-           "payloads x 161 tensors of bit unpacking for ResNet-50); an implementation that "
-           "unpacks the gathered concatenation at once pays an eighth of that. MergeComp's "
-           "decoder was not read here.",
+           "- **Sign-based codecs on MergeComp** (signSGD, EF-signSGD, 1-bit): the ratio comes "
+           "out too low, but not because the decoder is overcharged. MergeComp's code at the "
+           "commit the figures cite (Cupcake 82bc96c3: `PoolAllgather`, one `decompress` per "
+           "worker's chunk, the residual memory's reduce adding each payload) decodes as the "
+           "horovod stack charges. In absolute terms gcsim is too fast on every MergeComp run "
+           "(ResNet-50 scaling factor: fp32 about 4x the measured, the sign family about 2x): "
+           "the ratio's error is the fp32 baseline's (above). docs/stacks.md has the reading.",
            "- **DGC's VGG-16 gains** beyond one machine are under-predicted (1.7-2.0 against "
            "2.7-3.0) because the measured dense NCCL baseline over 25 GbE TCP is twice as slow as "
            "gcsim's (speedup 4.2 at 16 GPUs against gcsim's 8.4): NCCL's socket transport is not "
