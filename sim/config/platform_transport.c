@@ -80,8 +80,19 @@
  *     before the GPU may read. gcsim already charges nic.latency per message, so the default
  *     is the difference. AWS does not say how the figures were obtained (they are not
  *     published measurements); a platform with its own measurement states message_overhead.
+ *     Measurements of the mechanism agree in order of magnitude (not used for the value):
+ *     osu_latency over EFA between two hpc6a (Intel MPI 2021.6 on libfabric, host memory)
+ *     took 9.87 us at 1 B, 18.43 us at 64 KiB, 46.34 us at 128 KiB (a jump read here, as
+ *     an inference, as the provider leaving its eager protocol), 104.86 us at 512 KiB
+ *     (stefan-vaisala, aws/aws-parallelcluster#6449, 2025-08-20): a message of NCCL's
+ *     step sizes (tens to hundreds of KiB) costs tens of us beyond the 100 Gb/s wire time;
+ *     hpc6a is another instance type than the logs' p4d and g4dn. The plugin's table is
+ *     newer than some EFA runs (NCCL 2.9.9 in 2021); the default describes the transport's
+ *     step cost as AWS states it, not one plugin version's tuning.
  *     Both engines charge it on every message between nodes (a schedule step: a ring's
- *     2(N-1) steps, a pipelined tree's chunk steps), as a stated one.
+ *     2(N-1) steps, a pipelined tree's chunk steps), as a stated one. A pipelined tree's
+ *     chunk steps each pay it whole, where NCCL keeps up to NCCL_STEPS (8) messages in
+ *     flight per connection and overlaps their costs: the pessimistic side there.
  *   efa proxy_bandwidth 6.9 GB/s without GPUDirect (measured), none with it: what one core
  *     moves through libfabric's EFA endpoint, sends and receives together. aws-ofi-nccl opens
  *     one endpoint per device and process, bound to one completion queue for FI_SEND |
