@@ -63,8 +63,36 @@
  *     4 FCS, 8 preamble and 12 inter-frame gap, IEEE 802.3): 1448 / 1538 = 94.1% of the
  *     line rate at 1500 (the "TCP goodput ~941 Mb/s" of 1 GbE the shipped platforms cite),
  *     99.0% at 9000. Charged to the NIC and fabric links of the socket transport only.
- *   message_overhead 0 (assumed): nic.latency is the measured end-to-end latency of the
- *     transport; a per-message cost beyond it is charged only where a platform states it.
+ *   message_overhead 0 (assumed) for ib, roce, tcp and tcpxo: nic.latency is the measured
+ *     end-to-end latency of the transport; a per-message cost beyond it is charged only where
+ *     a platform states it.
+ *   efa message_overhead: 75 us per network step with GPUDirect, 150 us without, less
+ *     nic.latency (derived from the plugin's own figure; at least 0): what aws-ofi-nccl tells
+ *     NCCL one network step costs. Its platform table (aws/aws-ofi-nccl a21f4df,
+ *     src/platform-aws.c, platform_data_map and platform_init) sets net_latency 75.0 us on
+ *     p4d.24xlarge, p4de.24xlarge and p5.48xlarge (the GPUDirect RDMA instances), 150.0 us on
+ *     p3dn.24xlarge (no GPUDirect RDMA) and 150 us on any other EFA instance ("For historical
+ *     reasons, default value for EFA is 150 us"), and reports it as the device's latency
+ *     (src/nccl_ofi_net.c, "props->latency = net_latency"). It covers what a step between
+ *     nodes costs beyond the wire: NCCL's proxy thread posting the request, libfabric's EFA
+ *     provider (segmentation of a message into MTU-sized packets, bounce buffers and the
+ *     RDMA-read handshake of long messages), the completion and, with GPUDirect, the flush
+ *     before the GPU may read. gcsim already charges nic.latency per message, so the default
+ *     is the difference. AWS does not say how the figures were obtained (they are not
+ *     published measurements); a platform with its own measurement states message_overhead.
+ *     Measurements of the mechanism agree in order of magnitude (not used for the value):
+ *     osu_latency over EFA between two hpc6a (Intel MPI 2021.6 on libfabric, host memory)
+ *     took 9.87 us at 1 B, 18.43 us at 64 KiB, 46.34 us at 128 KiB (a jump read here, as
+ *     an inference, as the provider leaving its eager protocol), 104.86 us at 512 KiB
+ *     (stefan-vaisala, aws/aws-parallelcluster#6449, 2025-08-20): a message of NCCL's
+ *     step sizes (tens to hundreds of KiB) costs tens of us beyond the 100 Gb/s wire time;
+ *     hpc6a is another instance type than the logs' p4d and g4dn. The plugin's table is
+ *     newer than some EFA runs (NCCL 2.9.9 in 2021); the default describes the transport's
+ *     step cost as AWS states it, not one plugin version's tuning.
+ *     Both engines charge it on every message between nodes (a schedule step: a ring's
+ *     2(N-1) steps, a pipelined tree's chunk steps), as a stated one. A pipelined tree's
+ *     chunk steps each pay it whole, where NCCL keeps up to NCCL_STEPS (8) messages in
+ *     flight per connection and overlaps their costs: the pessimistic side there.
  *   efa proxy_bandwidth 6.9 GB/s without GPUDirect (measured), none with it: what one core
  *     moves through libfabric's EFA endpoint, sends and receives together. aws-ofi-nccl opens
  *     one endpoint per device and process, bound to one completion queue for FI_SEND |
@@ -113,6 +141,8 @@
 #define NCCL_MAX_THREADS 16
 #define NCCL_MAX_SOCKETS 64
 #define EFA_NO_GDR_ENDPOINT_Bps 6.9e9 /* ofiwg/libfabric#5694: one c5n endpoint pair, see above */
+#define EFA_GDR_STEP_S 75e-6     /* aws-ofi-nccl platform-aws.c: p4d, p4de, p5, see above */
+#define EFA_NO_GDR_STEP_S 150e-6 /* aws-ofi-nccl platform-aws.c: p3dn and the EFA default */
 
 /* What one core moves through the socket stack, one direction, at a given MTU (derived, see
  * above): the time per payload byte is a per-byte cost (the copies) plus a per-segment cost
@@ -125,6 +155,14 @@ double gcsim_tcp_core_Bps(int mtu)
     double per_segment_s = (s_std - s_jumbo) / (1 / mss_std - 1 / mss_jumbo);
     double per_byte_s = s_jumbo - per_segment_s / mss_jumbo;
     return 1 / (per_byte_s + per_segment_s / (mtu - 52));
+}
+
+/* EFA's default per-message overhead (see above): the plugin's per-step figure less the
+ * platform's nic.latency, never negative. */
+double gcsim_efa_message_overhead_s(bool gpudirect, double nic_latency_s)
+{
+    double step_s = gpudirect ? EFA_GDR_STEP_S : EFA_NO_GDR_STEP_S;
+    return step_s > nic_latency_s ? step_s - nic_latency_s : 0;
 }
 
 static int boolean(const cJSON *o, const char *path, const char *key, bool *out, json_ctx *ctx)
@@ -201,6 +239,11 @@ int gcsim_platform_parse_transport(const cJSON *nic, gcsim_platform *p, json_ctx
                                             "\"efa\"", ctx->origin, path);
             return 0;
         }
+        /* What aws-ofi-nccl says a network step costs, less the wire's latency charged
+         * already; a stated message_overhead replaces it. */
+        if (!json_member(nic, "message_overhead"))
+            p->nic.message_overhead_s = gcsim_efa_message_overhead_s(p->nic.gpudirect,
+                                                                     p->nic.latency_s);
         /* The GPU's proxy thread progresses its one libfabric endpoint, both directions. */
         p->nic.proxy_Bps = p->nic.gpudirect ? 0 : EFA_NO_GDR_ENDPOINT_Bps;
         return json_rate_Bps(nic, path, "proxy_bandwidth", false, &p->nic.proxy_Bps, ctx);

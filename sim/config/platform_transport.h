@@ -13,6 +13,9 @@ int gcsim_platform_parse_transport(const cJSON *nic, gcsim_platform *p, json_ctx
 /* One core's socket throughput, one direction, at an Ethernet MTU: the default of
  * nic.stream_bandwidth and nic.thread_bandwidth (platform_transport.c has the sources). */
 double gcsim_tcp_core_Bps(int mtu);
+/* The default nic.message_overhead of transport "efa": what aws-ofi-nccl says a network step
+ * costs (75 us with GPUDirect RDMA, 150 us without) less nic.latency, at least 0. */
+double gcsim_efa_message_overhead_s(bool gpudirect, double nic_latency_s);
 /* $.intra_node.pcie and $.intra_node.host_memory_bandwidth, after the kind is known. */
 int gcsim_platform_parse_pcie(const cJSON *intra_node, gcsim_platform *p, json_ctx *ctx);
 

@@ -110,5 +110,43 @@ for engine in analytic des; do
         { echo "FAIL: tcp-overhead: message_overhead per hop ($engine)"; fail=1; }
 done
 rm -f "${TMPDIR:-/tmp}/transport_caps_no_overhead.$$.json"
-[ "$fail" -eq 0 ] && echo "ok: socket caps and flow balance (1 and 8 GPUs per NIC), proxy thread and its MTU law, staging, defaults, framing, sockets, EFA endpoint, overhead"
+# EFA's default message_overhead (platform_transport.c): what aws-ofi-nccl tells NCCL a
+# network step costs, 75 us with GPUDirect and 150 us without, less nic.latency (1 ns in the
+# fixtures). Against the same platform stating message_overhead 1 ns, each step between nodes
+# costs 75 us - 2 ns (150 us - 2 ns) more: 8 B on 2 x 1 GPUs is 2 steps. On 2 x 8 GPUs the
+# ring's 30 steps each cross the nodes, but with 1 ns stated a step is set by its hops inside
+# the node, which a ring across nodes keeps at NCCL's net overhead (3 us with Simple,
+# tuner_model.c), so each step costs 150 us - 3 us more. Within 10 ns (the 8 B themselves).
+# efa_step PLATFORM_PATH GPUS EXPECTED_S WHY: (time as written) - (time with message_overhead
+# 1 ns instead of the default, or without the line where the fixture states 1 ns)
+efa_step() {
+    tmp="${TMPDIR:-/tmp}/transport_caps_efa.$$.json"
+    if grep -q '"message_overhead"' "$1"; then
+        sed '/"message_overhead"/d; s/"gpudirect": false,/"gpudirect": false/' "$1" > "$tmp"
+        a="$tmp" b="$1"
+    else
+        sed 's/"transport": "efa"/"transport": "efa", "message_overhead": "1ns"/' "$1" > "$tmp"
+        a="$1" b="$tmp"
+    fi
+    for engine in analytic des; do
+        ta=$("$gcsim" collective --platform "$a" --gpus "$2" --sizes 8B --engine $engine \
+            --collective ring --protocol simple --format csv | awk -F, 'NR == 2 { print $4 }')
+        tb=$("$gcsim" collective --platform "$b" --gpus "$2" --sizes 8B --engine $engine \
+            --collective ring --protocol simple --format csv | awk -F, 'NR == 2 { print $4 }')
+        awk -v a="$ta" -v b="$tb" -v want="$3" -v e=$engine 'BEGIN { d = a - b
+                if (d < want - 1e-8 || d > want + 1e-8) { printf "%s: the default adds %.9g s, expected %.9g\n", e, d, want; exit 1 } }' ||
+            { echo "FAIL: $(basename "$1"): $4 ($engine)"; fail=1; }
+    done
+    rm -f "$tmp"
+}
+efa_step "$dir/efa-gdr.json" 2 149.996e-6 "efa with GPUDirect: 75 us per step less nic.latency, 2 steps"
+efa_step "$dir/efa-no-gdr.json" 2 299.996e-6 "efa without GPUDirect: 150 us per step less nic.latency, 2 steps"
+efa_step "$dir/efa-no-gdr-8gpu.json" 16 4.41e-3 "efa without GPUDirect, 2 x 8 GPUs: 30 ring steps of 147 us more"
+# A nic.latency above the plugin's figure (80 us with GPUDirect): no default overhead, so
+# stating 1 ns adds 2 x 1 ns.
+efa80="${TMPDIR:-/tmp}/transport_caps_efa80.$$.json"
+sed '/"nic"/,/}/ s/"latency": "1ns"/"latency": "80us"/' "$dir/efa-gdr.json" > "$efa80"
+efa_step "$efa80" 2 -2e-9 "efa, nic.latency 80 us, above the plugin's 75 us: no default overhead"
+rm -f "$efa80"
+[ "$fail" -eq 0 ] && echo "ok: socket caps and flow balance (1 and 8 GPUs per NIC), proxy thread and its MTU law, staging, defaults, framing, sockets, EFA endpoint, overhead, EFA step overhead"
 exit "$fail"
