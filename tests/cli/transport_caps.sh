@@ -71,6 +71,19 @@ check tcp-pod-flowcap 2 2.115 "socket_threads 0: 2 flows at the cloud's per-flow
 # flows at 10 Gb/s and 4 threads of 5.25 GB/s are far above the NIC, whose payload binds:
 # 5.2349 GB/s.
 check tcp-aws-autodetect 2 5.2348531 "2 threads x 8 sockets: the NIC's TCP payload x 0.846 binds"
+# The same two NICs with 8 GPUs per node (P2P at 16 GB/s inside): the ring leaves each node
+# from one GPU and enters it at another, so the exiting GPU's 2 flows at the per-flow cap
+# bind as with one GPU (2.115 GB/s; its proxy thread now carries one direction, 5.2501 GB/s,
+# still above), and with 2 threads x 8 sockets the NIC's payload binds (5.2349 GB/s): a
+# shared NIC gets no more than one GPU's connections or the NIC give.
+check tcp-pod-flowcap-8gpu 16 2.115 "8 GPUs per NIC, socket_threads 0: the exiting GPU's 2 capped flows bind"
+check tcp-aws-autodetect-8gpu 16 5.2348531 "8 GPUs per NIC, 2 threads x 8 sockets: the NIC's TCP payload x 0.846 binds"
+# Host memory 6 GB/s (3 GB/s of staged copies, written and read) under the socket path (no
+# GPUDirect, P2P on): per node the bytes sent and the bytes received both cross it, one
+# flow each, whether one GPU does both (1 GPU per NIC) or two GPUs do (8 per NIC): 1.5 GB/s,
+# below the 2.115 of the connections.
+check tcp-pod-flowcap-hostmem 2 1.5 "1 GPU per NIC: host memory shared by the socket path's send and receive"
+check tcp-pod-flowcap-8gpu-hostmem 16 1.5 "8 GPUs per NIC: host memory shared by the exiting and entering GPUs"
 # EFA without GPUDirect (first-generation EFA, g4dn): the GPU's proxy thread progresses its
 # one libfabric endpoint at the default 6.9 GB/s for sends and receives together
 # (platform_transport.c, ofiwg/libfabric#5694). 2 nodes x 1 GPU, 50 Gb/s NIC: a ring's send
