@@ -29,9 +29,9 @@
 
 /* ---- topology ---- */
 
-/* Between nodes: PCIe, host memory, connection, proxy thread, NIC and leaf up, then the
- * same down. */
-#define GCSIM_ROUTE_MAX_LINKS 12
+/* Between nodes: PCIe, host memory (twice over sockets), connection, proxy thread, NIC and
+ * leaf up, then the same down. */
+#define GCSIM_ROUTE_MAX_LINKS 14
 
 typedef struct {
     const gcsim_platform *platform;

@@ -20,7 +20,8 @@
  *     platform_transport.c), crossed by its traffic to and from other nodes;
  *   host memory per node, one link for both directions: host_memory_bandwidth / 2 (a staged
  *     byte is written to and read from host memory), crossed by the copies staged through
- *     it: GPU to GPU without P2P, and to and from the NIC without GPUDirect;
+ *     it: GPU to GPU without P2P, and to and from the NIC without GPUDirect (twice over
+ *     sockets: socket_host_passes);
  *   socket links per node, one per ordered pair of sockets (UPI/xGMI, socket_link): GPUs
  *     are split evenly over the sockets in order, and a copy between two sockets crosses it;
  *   proxy thread per GPU, one link for both directions (tcp without helper threads, efa
@@ -120,6 +121,21 @@ static bool staged_intra(const gcsim_topology *t) { return t->platform->intra.p2
 static bool staged_net(const gcsim_topology *t)
 {
     return t->platform->nic.transport != TRANSPORT_NONE && !t->platform->nic.gpudirect;
+}
+
+/* A byte between the NIC and a GPU without GPUDirect crosses host memory once (the GPU
+ * writes or reads the pinned buffer, the NIC reads or writes it: two passes). Over
+ * sockets it crosses it twice: send() and recv() copy it between that buffer and the
+ * kernel's socket buffers (a read and a write more), and the NIC DMAs the socket buffer.
+ * NCCL's socket transport calls plain recv() and send() with MSG_DONTWAIT, no MSG_ZEROCOPY
+ * (NVIDIA/nccl src/os/linux.cc lines 346-350 at 5067397; src/transport/net_socket.cc
+ * lines 400-401 at v2.4.8-1), so the kernel copies every byte (derived). */
+static int socket_host_passes(const gcsim_topology *t, int node, int *links, int n)
+{
+    links[n++] = host_link(t, node);
+    if (t->platform->nic.transport == TRANSPORT_TCP)
+        links[n++] = host_link(t, node);
+    return n;
 }
 
 int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gcsim_error *err)
@@ -277,7 +293,7 @@ int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
     if (src_gpu) {
         links[n++] = pcie_link(t, src, UP);
         if (host)
-            links[n++] = host_link(t, ns);
+            n = socket_host_passes(t, ns, links, n);
         if (t->conn_base >= 0)
             links[n++] = conn_link(t, src, UP);
         if (t->proxy_base >= 0)
@@ -297,7 +313,7 @@ int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
         if (t->conn_base >= 0)
             links[n++] = conn_link(t, dst, DOWN);
         if (host)
-            links[n++] = host_link(t, nd);
+            n = socket_host_passes(t, nd, links, n);
         links[n++] = pcie_link(t, dst, DOWN);
     }
     return n;

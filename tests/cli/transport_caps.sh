@@ -37,8 +37,10 @@ check tcp-8gpu-10gbe-balance 32 0.58842655 "8 GPUs per NIC, NIC-bound: TCP paylo
 # the NIC's 1.1768531 GB/s of payload (the proxy thread stated at 100 Gb/s, above it).
 check tcp-1flow 4 1.1768531 "one flow: no equal-split loss"
 # No P2P and host memory 40 GB/s (20 GB/s of staged copies: written and read): per node the
-# 7 hops inside the node, the hop out and the hop in all cross it: 9 flows, 20/9 GB/s each.
-check tcp-8gpu-staged 32 2.2222222 "8 GPUs per NIC, staged: host memory shared by 9 flows"
+# 7 hops inside the node cross it once each, and the hop out and the hop in twice each (the
+# pinned buffer's write and read, then send()/recv()'s copy to or from the socket buffers
+# and the NIC's DMA): 7 + 2 x 2 = 11 crossings, 20/11 GB/s each.
+check tcp-8gpu-staged 32 1.8181818 "8 GPUs per NIC, staged: host memory crossed by 7 copies and twice by each socket direction"
 # Defaults: no helper thread (NCCL_SOCKET_NTHREADS 0): 2 channels of one socket each, 2
 # flows at flow_balance 0.846; the GPU's proxy thread moves all its sockets' bytes, both
 # directions, at one core's rate, which follows the MTU (platform_transport.c: per segment
@@ -71,6 +73,20 @@ check tcp-pod-flowcap 2 2.115 "socket_threads 0: 2 flows at the cloud's per-flow
 # flows at 10 Gb/s and 4 threads of 5.25 GB/s are far above the NIC, whose payload binds:
 # 5.2349 GB/s.
 check tcp-aws-autodetect 2 5.2348531 "2 threads x 8 sockets: the NIC's TCP payload x 0.846 binds"
+# The same two NICs with 8 GPUs per node (P2P at 16 GB/s inside): the ring leaves each node
+# from one GPU and enters it at another, so the exiting GPU's 2 flows at the per-flow cap
+# bind as with one GPU (2.115 GB/s; its proxy thread now carries one direction, 5.2501 GB/s,
+# still above), and with 2 threads x 8 sockets the NIC's payload binds (5.2349 GB/s): a
+# shared NIC gets no more than one GPU's connections or the NIC give.
+check tcp-pod-flowcap-8gpu 16 2.115 "8 GPUs per NIC, socket_threads 0: the exiting GPU's 2 capped flows bind"
+check tcp-aws-autodetect-8gpu 16 5.2348531 "8 GPUs per NIC, 2 threads x 8 sockets: the NIC's TCP payload x 0.846 binds"
+# Host memory 6 GB/s (3 GB/s of staged copies, written and read) under the socket path (no
+# GPUDirect, P2P on): per node the bytes sent and the bytes received both cross it twice
+# (GPU to pinned buffer to socket buffer to NIC, and back: 4 passes each way), whether one
+# GPU does both (1 GPU per NIC) or two GPUs do (8 per NIC): 3 / 4 = 0.75 GB/s, below the
+# 2.115 of the connections.
+check tcp-pod-flowcap-hostmem 2 0.75 "1 GPU per NIC: host memory, 4 passes per socket byte each way"
+check tcp-pod-flowcap-8gpu-hostmem 16 0.75 "8 GPUs per NIC: host memory, 4 passes per socket byte each way"
 # EFA without GPUDirect (first-generation EFA, g4dn): the GPU's proxy thread progresses its
 # one libfabric endpoint at the default 6.9 GB/s for sends and receives together
 # (platform_transport.c, ofiwg/libfabric#5694). 2 nodes x 1 GPU, 50 Gb/s NIC: a ring's send
