@@ -88,6 +88,10 @@ struct des_sim {
      * the phase (des_collectives.c, step_barrier); NULL: not created yet. */
     sg_bar_t *step_barriers;
     int barrier_phases;          /* row length of step_barriers */
+    /* Blocks solved outside SimGrid (des_collectives.c, solo_block): per call and phase
+     * (row length barrier_phases) the last block solved and its end; the routes and links
+     * met so far. NULL until the first one. */
+    struct des_solo *solo;
     int live;                    /* actors started and not finished */
     des_compute_mode compute;    /* how forward and backward run (des_plan_compute_mode) */
     sg_sem_t parked;             /* never released: where finished actors wait (des_sim.c) */

@@ -256,6 +256,8 @@ int des_run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *deta
 {
     const char *full = getenv("GCSIM_DES_FULL");
     plan->full_simulation = full && strcmp(full, "1") == 0;
+    const char *replay = getenv("GCSIM_DES_REPLAY");
+    plan->replay = replay && strcmp(replay, "1") == 0;
     if (des_plan_check_size(plan, plan->max_messages, err) != 0)
         return -1;
     gcsim_des_bucket *buckets = calloc((size_t)plan->n_buckets, sizeof *buckets);

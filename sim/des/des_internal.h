@@ -42,6 +42,10 @@ typedef struct {
     /* Every step of every phase as its own messages (GCSIM_DES_FULL=1), instead of the
      * contention-identical steps of a flow coalesced into one (des_collectives.c). */
     bool full_simulation;
+    /* Blocks of a pipelined phase that start together behind its barrier and have the
+     * network to themselves are solved outside SimGrid (des_maxmin.h) unless this is set
+     * (GCSIM_DES_REPLAY=1): every block then sends its messages (docs/des.md, step 16). */
+    bool replay;
     long long max_messages;        /* size guard (des_plan_check_size) */
     /* Variable compute (issue 41): each GPU's compute factor in this iteration, or NULL
      * (every GPU the nominal time). Set by des_run_variable for each simulated iteration. */
