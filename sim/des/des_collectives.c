@@ -769,6 +769,7 @@ static double solo_solve(des_sim *sim, des_solo *so, int c, const gcsim_schedule
     if (des_mm_solve(&prob, simgrid_get_clock(), &end, NULL, NULL) != 0)
         xbt_die("des: out of memory");
     sim->transfers += messages;
+    sim->solved_transfers += messages;
     return end;
 }
 

@@ -74,6 +74,7 @@ struct des_sim {
     double compute_end_s;
     double *gpu_compute_end_s;   /* per GPU: when its forward and backward ended */
     long long transfers;
+    long long solved_transfers;  /* of transfers, those of blocks solved outside SimGrid */
     des_timeline *timeline;      /* or NULL */
     signed char *coalesce;       /* per call and phase: 0 undecided, 1 coalesced, -1 not */
     int coalesce_phases;         /* row length of coalesce */

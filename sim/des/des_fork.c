@@ -281,6 +281,7 @@ int des_run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *deta
             details->decode_s += buckets[b].decode_s;
         }
         details->transfers = hdr->transfers;
+        details->solved_transfers = hdr->solved_transfers;
         snprintf(details->network_model, sizeof details->network_model, "%s", plan->network_model);
         details->wall_s = cost.wall_s;
         details->cpu_s = cost.cpu_s;

@@ -83,6 +83,7 @@ typedef struct {
     double max_codec_s;            /* largest nominal codec time charged to one actor */
     double gpu_codec_s;            /* nominal codec time charged to GPU 0 */
     long long transfers;
+    long long solved_transfers;    /* of transfers, those solved outside SimGrid */
     /* The slowest GPU's compute (des_straggler's rank, compute_end_s and max_wait_s; rank
      * -1 without compute). */
     int straggler;
