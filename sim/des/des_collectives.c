@@ -704,12 +704,7 @@ static bool solo_allowed(des_sim *sim, des_solo *so, size_t cell, const gcsim_sc
                          int p)
 {
     if (so->allowed[cell] == 0) {
-        const des_plan *pl = sim->plan;
-        bool ok = !pl->replay && !sim->timeline && !pl->deferred &&
-                  strcmp(pl->network_model, "alpha-beta") == 0 && s->endpoints >= pl->endpoints;
-        for (int e = 0; ok && e < pl->endpoints; e++)
-            ok = s->out_index[p][e] < s->out_index[p][e + 1] ||
-                 s->in_index[p][e] < s->in_index[p][e + 1];
+        bool ok = !sim->timeline && des_phase_solves(sim->plan, s, p);
         so->allowed[cell] = ok ? 1 : -1;
     }
     return so->allowed[cell] == 1;

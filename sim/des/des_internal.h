@@ -128,6 +128,12 @@ bool des_same_run(const gcsim_flow *prev, const gcsim_flow *next);
  * phase ph in order, e.g. an endpoint's out_flows: a run's flows are adjacent there). */
 int des_run_end(const gcsim_phase *ph, const int *idx, int x, int end);
 double des_block_slack(void);
+/* Whether the blocks after the first of call c's pipelined phase p are solved outside
+ * SimGrid (des_maxmin.h, des_collectives.c's solo_block; des_blocks.c): every endpoint of
+ * the simulation has flows in the phase (no other actor has a flow in progress while its
+ * blocks run), no step actors, the alpha-beta network model, no timeline, not
+ * GCSIM_DES_REPLAY=1. Only where the phase runs in blocks (des_phase_blocks). */
+bool des_phase_solves(const des_plan *plan, const gcsim_schedule *s, int p);
 /* An endpoint's communications of one step are spread over lanes of at most this many
  * flows each: SimGrid 3.32 keeps an actor's pending communications in a std::list that it
  * walks to the end each time one of them is waited for (ActorImpl::activities_.remove in
