@@ -39,15 +39,21 @@ json.dump(p, open(sys.argv[2], "w"))
 PY
 }
 
+# Both binaries run from one installed layout (PREFIX/bin/gcsim beside PREFIX/share/gcsim,
+# this source tree), one after the other: the catalog paths printed in outputs are then the
+# same strings on both sides.
+mkdir -p "$WORK/inst/bin" "$WORK/inst/share"
+ln -s "$SRC" "$WORK/inst/share/gcsim"
 run() { # run REF|NEW OUT ARGS...
     who=$1 out=$2
     shift 2
+    bin=$NEW
+    [ "$who" = ref ] && [ "$REF" != replay ] && bin=$REF
+    cp "$bin" "$WORK/inst/bin/gcsim"
     if [ "$who" = ref ] && [ "$REF" = replay ]; then
-        GCSIM_DES_REPLAY=1 "$NEW" "$@" > "$out" 2> "$out.err" || echo "exit $?" >> "$out"
-    elif [ "$who" = ref ]; then
-        "$REF" "$@" > "$out" 2> "$out.err" || echo "exit $?" >> "$out"
+        GCSIM_DES_REPLAY=1 "$WORK/inst/bin/gcsim" "$@" > "$out" 2> "$out.err" || echo "exit $?" >> "$out"
     else
-        "$NEW" "$@" > "$out" 2> "$out.err" || echo "exit $?" >> "$out"
+        "$WORK/inst/bin/gcsim" "$@" > "$out" 2> "$out.err" || echo "exit $?" >> "$out"
     fi
 }
 
@@ -88,7 +94,7 @@ PY
             echo "$plat $g $label: differs, largest relative difference $rel"
             if [ "$rel" = shape ]; then
                 bad=$((bad + 1))
-                head -c 300 "$WORK/b.err" >&2 || true
+                diff "$WORK/a" "$WORK/b" | head -5 >&2 || true
             else
                 echo "$rel" >> "$WORK/rel"
                 if python3 -c "import sys; sys.exit(0 if float('$rel') > float('$MAX_REL') else 1)"; then
