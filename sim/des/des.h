@@ -44,6 +44,9 @@ typedef struct {
     double encode_s, decode_s;   /* totals per GPU, nominal (at full GPU speed) */
     double exposed_comm_s;       /* iteration time not covered by compute or codec work */
     long long transfers;         /* simulated point-to-point messages */
+    /* Of transfers, those of blocks solved outside SimGrid (docs/des.md, step 16): counted
+     * as the replay (GCSIM_DES_REPLAY=1) sends them, not sent. */
+    long long solved_transfers;
     char network_model[32];      /* SimGrid network/model used */
     double wall_s;               /* wall-clock time of the simulation (fork to result) */
     double cpu_s;                /* CPU time (user + system) of the simulation child, fork to exit */

@@ -26,6 +26,7 @@
  * block is an interval of steps with the same busy pairs.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "des_internal.h"
 
@@ -41,6 +42,18 @@
 double des_block_slack(void)
 {
     return DES_BLOCK_SLACK;
+}
+
+bool des_phase_solves(const des_plan *pl, const gcsim_schedule *s, int p)
+{
+    if (pl->replay || pl->timeline_path || pl->deferred ||
+        strcmp(pl->network_model, "alpha-beta") != 0 || s->endpoints < pl->endpoints)
+        return false;
+    for (int e = 0; e < pl->endpoints; e++)
+        if (s->out_index[p][e] == s->out_index[p][e + 1] &&
+            s->in_index[p][e] == s->in_index[p][e + 1])
+            return false;
+    return true;
 }
 
 bool des_same_run(const gcsim_flow *prev, const gcsim_flow *next)

@@ -13,17 +13,21 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <simgrid/actor.h>
 #include <simgrid/comm.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
+#include <simgrid/link.h>
 #include <simgrid/mailbox.h>
 #include <simgrid/semaphore.h>
 #include <xbt/asserts.h>
+#include <xbt/dynar.h>
 
 #include "des_collectives.h"
 #include "des_fabric.h"
+#include "des_maxmin.h"
 #include "des_timeline.h"
 
 /* Writes the decimal digits of v >= 0 at p; returns the end. */
@@ -551,6 +555,247 @@ static int phase_blocks(des_sim *sim, int c, const gcsim_schedule *s, int p, con
     return sim->n_blocks[k];
 }
 
+/*
+ * Blocks solved outside SimGrid (issue 47). A block of a pipelined phase other than its
+ * first starts on every endpoint at one instant, the release of the previous block's
+ * barrier, and ends on its own barrier: its flows are in progress together and, when every
+ * endpoint of the simulation takes part in the phase (so no other actor has a flow in
+ * progress) and no step actor runs beside the comm actors, nothing else crosses their
+ * links while they are. What SimGrid then computes for the block is a function of its
+ * flows alone: the latest of every flow's end plus the block's other latencies
+ * (wait_lane), the instant the barrier releases. des_maxmin.c computes it with SimGrid's
+ * rules, from the routes, latencies and capacities of the links SimGrid itself holds (so
+ * oversubscription, background load and ECMP's links are what the replay sees); one actor
+ * sleeps until then, the others wait on the barrier. Not with a timeline (its per-message
+ * records), another network model than alpha-beta (factors, cross-traffic), deferred
+ * steps, GCSIM_DES_REPLAY=1, or a FATPIPE link that could bind (none on gcsim's
+ * platforms: their FATPIPE helpers hold 1e18 B/s). Network jitter and decode-sum-encode
+ * leave a phase without blocks (des_phase_blocks). The first block of a phase is replayed:
+ * its endpoints arrive when their previous work ends, which need not be together.
+ */
+typedef struct {
+    int src, dst;      /* -1: empty */
+    int first, n;      /* links in des_solo.route_links */
+    double latency_s;  /* SimGrid's route latency */
+} solo_route;
+
+typedef struct des_solo des_solo;
+struct des_solo {
+    int *block;              /* per call and phase: the last block solved (-1: none) */
+    double *end_s;           /* its end (NAN: replayed) */
+    signed char *allowed;    /* per call and phase: 0 undecided, 1 yes, -1 no */
+    solo_route *routes;      /* open addressing on (src, dst) */
+    size_t route_cap, route_n;
+    int *route_links;
+    size_t route_links_n, route_links_cap;
+    double *capacity_Bps;    /* per link met so far (its index + 1 is the link's data) */
+    bool *bounded;           /* per link: a FATPIPE link that could bind */
+    int n_links, links_cap;
+    des_mm_flow *flows;      /* a block's flows (scratch) */
+    size_t flows_cap;
+    int *flow_links;
+    size_t flow_links_cap;
+    xbt_dynar_t dynar;
+};
+
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return p;
+    size_t c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *q = realloc(p, c * size);
+    if (!q)
+        xbt_die("des: out of memory");
+    *cap = c;
+    return q;
+}
+
+static des_solo *solo_state(des_sim *sim)
+{
+    if (sim->solo)
+        return sim->solo;
+    des_solo *so = calloc(1, sizeof *so);
+    size_t cells = (size_t)sim->plan->iteration.n_calls * (size_t)sim->barrier_phases;
+    if (!so || !(so->block = malloc(cells * sizeof *so->block)) ||
+        !(so->end_s = malloc(cells * sizeof *so->end_s)) ||
+        !(so->allowed = calloc(cells, 1)))
+        xbt_die("des: out of memory");
+    for (size_t k = 0; k < cells; k++)
+        so->block[k] = -1;
+    so->dynar = xbt_dynar_new(sizeof(sg_link_t), NULL);
+    sim->solo = so;
+    return so;
+}
+
+/* The index of link l among those met (its data holds index + 1). */
+static int solo_link(des_solo *so, sg_link_t l)
+{
+    intptr_t d = (intptr_t)sg_link_get_data(l);
+    if (d > 0)
+        return (int)(d - 1);
+    if (so->n_links == so->links_cap) {
+        so->links_cap = so->links_cap ? 2 * so->links_cap : 1024;
+        so->capacity_Bps = realloc(so->capacity_Bps, (size_t)so->links_cap * sizeof(double));
+        so->bounded = realloc(so->bounded, (size_t)so->links_cap * sizeof(bool));
+        if (!so->capacity_Bps || !so->bounded)
+            xbt_die("des: out of memory");
+    }
+    int k = so->n_links++;
+    so->capacity_Bps[k] = sg_link_get_bandwidth(l);
+    /* a FATPIPE link caps each flow at its capacity instead of sharing it: only the
+     * helpers of 1e18 B/s, which no flow reaches, are left out of the solve */
+    so->bounded[k] = !sg_link_is_shared(l) && so->capacity_Bps[k] < 1e15;
+    sg_link_set_data(l, (void *)(intptr_t)(k + 1));
+    return k;
+}
+
+/* The route from endpoint src to dst, memoized. */
+static const solo_route *solo_route_of(des_sim *sim, des_solo *so, int src, int dst)
+{
+    if (2 * (so->route_n + 1) > so->route_cap) {
+        size_t cap = so->route_cap ? 2 * so->route_cap : 4096;
+        solo_route *t = malloc(cap * sizeof *t);
+        if (!t)
+            xbt_die("des: out of memory");
+        for (size_t k = 0; k < cap; k++)
+            t[k].src = -1;
+        for (size_t k = 0; k < so->route_cap; k++) {
+            if (so->routes[k].src < 0)
+                continue;
+            size_t h = ((uint64_t)(uint32_t)so->routes[k].src * 2654435761u ^
+                        (uint64_t)(uint32_t)so->routes[k].dst * 40503u) % cap;
+            while (t[h].src >= 0)
+                h = (h + 1) % cap;
+            t[h] = so->routes[k];
+        }
+        free(so->routes);
+        so->routes = t;
+        so->route_cap = cap;
+    }
+    size_t h = ((uint64_t)(uint32_t)src * 2654435761u ^ (uint64_t)(uint32_t)dst * 40503u) %
+               so->route_cap;
+    while (so->routes[h].src >= 0) {
+        if (so->routes[h].src == src && so->routes[h].dst == dst)
+            return &so->routes[h];
+        h = (h + 1) % so->route_cap;
+    }
+    solo_route *r = &so->routes[h];
+    xbt_dynar_reset(so->dynar);
+    sg_host_get_route(sim->hosts[src], sim->hosts[dst], so->dynar);
+    unsigned n = xbt_dynar_length(so->dynar);
+    so->route_links = grow(so->route_links, &so->route_links_cap, so->route_links_n + n,
+                           sizeof(int));
+    r->first = (int)so->route_links_n;
+    r->n = (int)n;
+    for (unsigned k = 0; k < n; k++)
+        so->route_links[so->route_links_n++] =
+            solo_link(so, xbt_dynar_get_as(so->dynar, k, sg_link_t));
+    r->latency_s = sg_host_get_route_latency(sim->hosts[src], sim->hosts[dst]);
+    r->src = src;
+    r->dst = dst;
+    so->route_n++;
+    return r;
+}
+
+/* Whether call c's pipelined phase p may have its blocks solved (decided once). */
+static bool solo_allowed(des_sim *sim, des_solo *so, size_t cell, const gcsim_schedule *s,
+                         int p)
+{
+    if (so->allowed[cell] == 0) {
+        bool ok = !sim->timeline && des_phase_solves(sim->plan, s, p);
+        so->allowed[cell] = ok ? 1 : -1;
+    }
+    return so->allowed[cell] == 1;
+}
+
+/* The end of block [step, to] of call c's phase p, solved from now, counting the messages
+ * the replay would send; NAN where it must be replayed (a FATPIPE link that could bind). */
+static double solo_solve(des_sim *sim, des_solo *so, int c, const gcsim_schedule *s, int p,
+                         int step, int to)
+{
+    const des_plan *pl = sim->plan;
+    const gcsim_phase *ph = &s->phases[p];
+    const gcsim_bucket_bytes *bb = &pl->iteration.calls[c].bytes;
+    const int *out = s->out_flows[p];
+    bool runs = to > step;
+    int span = to - step + 1;
+    size_t n_flows = 0, n_links = 0;
+    long long messages = 0;
+    for (int e = 0; e < pl->endpoints; e++) {
+        int o0 = s->out_index[p][e], o1 = s->out_index[p][e + 1];
+        for (int x = o0, y; x < o1; x = y + 1) {
+            y = runs ? des_run_end(ph, out, x, o1) : x;
+            double bytes = 0;
+            bool sends = false;
+            for (int z = x; z <= y; z++)
+                if (in_task(&ph->flows[out[z]], step, to)) {
+                    sends = true;
+                    bytes += task_bytes(ph, &ph->flows[out[z]], step, to, bb);
+                }
+            if (!sends)
+                continue;
+            const gcsim_flow *f = &ph->flows[out[x]];
+            const solo_route *r = solo_route_of(sim, so, f->src, f->dst);
+            so->flows = grow(so->flows, &so->flows_cap, n_flows + 1, sizeof *so->flows);
+            so->flow_links = grow(so->flow_links, &so->flow_links_cap, n_links + (size_t)r->n,
+                                  sizeof(int));
+            des_mm_flow *m = &so->flows[n_flows++];
+            m->bytes = (double)(bytes > 0 ? (long)ceil(bytes) : 0);
+            m->latency_s = r->latency_s;
+            m->extra_s = runs ? (span - 1) * route_latency_s(pl, f->src, f->dst) : 0;
+            m->first_link = (int)n_links;
+            m->n_links = 0;
+            for (int k = 0; k < r->n; k++) {
+                int l = so->route_links[r->first + k];
+                if (so->bounded[l])
+                    return NAN;
+                so->flow_links[n_links++] = l;
+                m->n_links++;
+            }
+            messages++;
+        }
+    }
+    des_mm_problem prob = {.n_links = so->n_links, .capacity_Bps = so->capacity_Bps,
+                           .n_flows = (int)n_flows, .flows = so->flows,
+                           .links = so->flow_links};
+    double end;
+    if (des_mm_solve(&prob, simgrid_get_clock(), &end, NULL, NULL) != 0)
+        xbt_die("des: out of memory");
+    sim->transfers += messages;
+    sim->solved_transfers += messages;
+    return end;
+}
+
+/* Block k ([step, to]) of call c's phase p solved outside SimGrid where it may be: returns
+ * true once the actor has waited on the block's barrier; false: replay it. */
+static bool solo_block(des_actor *a, int c, const gcsim_schedule *s, int p, int k, int step,
+                       int to, sg_bar_t barrier)
+{
+    des_sim *sim = a->sim;
+    if (k == 0 || !barrier)
+        return false;
+    des_solo *so = solo_state(sim);
+    size_t cell = (size_t)c * (size_t)sim->barrier_phases + (size_t)p;
+    if (!solo_allowed(sim, so, cell, s, p))
+        return false;
+    bool mine = false;
+    if (so->block[cell] != k) { /* the first endpoint at block k solves it for all */
+        so->block[cell] = k;
+        so->end_s[cell] = solo_solve(sim, so, c, s, p, step, to);
+        mine = true;
+    }
+    double end = so->end_s[cell];
+    if (isnan(end))
+        return false;
+    double now = simgrid_get_clock();
+    if (mine && end > now)
+        sg_actor_sleep_for(end - now);
+    sg_barrier_wait(barrier);
+    return true;
+}
+
 static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_comm_t *comms,
                       double *extra)
 {
@@ -582,6 +827,8 @@ static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_co
     int n_tasks = n_blocks > 0 ? n_blocks : ph->steps;
     for (int k = 0; k < n_tasks; k++) {
         int step = n_blocks > 0 ? bounds[k] : k, to = n_blocks > 0 ? bounds[k + 1] - 1 : k;
+        if (n_blocks > 0 && solo_block(a, c, s, p, k, step, to, barrier))
+            continue;
         double t0 = simgrid_get_clock();
         t.step = step;
         t.to = to;

@@ -74,6 +74,7 @@ struct des_sim {
     double compute_end_s;
     double *gpu_compute_end_s;   /* per GPU: when its forward and backward ended */
     long long transfers;
+    long long solved_transfers;  /* of transfers, those of blocks solved outside SimGrid */
     des_timeline *timeline;      /* or NULL */
     signed char *coalesce;       /* per call and phase: 0 undecided, 1 coalesced, -1 not */
     int coalesce_phases;         /* row length of coalesce */
@@ -88,6 +89,10 @@ struct des_sim {
      * the phase (des_collectives.c, step_barrier); NULL: not created yet. */
     sg_bar_t *step_barriers;
     int barrier_phases;          /* row length of step_barriers */
+    /* Blocks solved outside SimGrid (des_collectives.c, solo_block): per call and phase
+     * (row length barrier_phases) the last block solved and its end; the routes and links
+     * met so far. NULL until the first one. */
+    struct des_solo *solo;
     int live;                    /* actors started and not finished */
     des_compute_mode compute;    /* how forward and backward run (des_plan_compute_mode) */
     sg_sem_t parked;             /* never released: where finished actors wait (des_sim.c) */

@@ -256,6 +256,8 @@ int des_run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *deta
 {
     const char *full = getenv("GCSIM_DES_FULL");
     plan->full_simulation = full && strcmp(full, "1") == 0;
+    const char *replay = getenv("GCSIM_DES_REPLAY");
+    plan->replay = replay && strcmp(replay, "1") == 0;
     if (des_plan_check_size(plan, plan->max_messages, err) != 0)
         return -1;
     gcsim_des_bucket *buckets = calloc((size_t)plan->n_buckets, sizeof *buckets);
@@ -279,6 +281,7 @@ int des_run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *deta
             details->decode_s += buckets[b].decode_s;
         }
         details->transfers = hdr->transfers;
+        details->solved_transfers = hdr->solved_transfers;
         snprintf(details->network_model, sizeof details->network_model, "%s", plan->network_model);
         details->wall_s = cost.wall_s;
         details->cpu_s = cost.cpu_s;

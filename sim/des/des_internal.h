@@ -42,6 +42,10 @@ typedef struct {
     /* Every step of every phase as its own messages (GCSIM_DES_FULL=1), instead of the
      * contention-identical steps of a flow coalesced into one (des_collectives.c). */
     bool full_simulation;
+    /* Blocks of a pipelined phase that start together behind its barrier and have the
+     * network to themselves are solved outside SimGrid (des_maxmin.h) unless this is set
+     * (GCSIM_DES_REPLAY=1): every block then sends its messages (docs/des.md, step 16). */
+    bool replay;
     long long max_messages;        /* size guard (des_plan_check_size) */
     /* Variable compute (issue 41): each GPU's compute factor in this iteration, or NULL
      * (every GPU the nominal time). Set by des_run_variable for each simulated iteration. */
@@ -79,6 +83,7 @@ typedef struct {
     double max_codec_s;            /* largest nominal codec time charged to one actor */
     double gpu_codec_s;            /* nominal codec time charged to GPU 0 */
     long long transfers;
+    long long solved_transfers;    /* of transfers, those solved outside SimGrid */
     /* The slowest GPU's compute (des_straggler's rank, compute_end_s and max_wait_s; rank
      * -1 without compute). */
     int straggler;
@@ -123,6 +128,12 @@ bool des_same_run(const gcsim_flow *prev, const gcsim_flow *next);
  * phase ph in order, e.g. an endpoint's out_flows: a run's flows are adjacent there). */
 int des_run_end(const gcsim_phase *ph, const int *idx, int x, int end);
 double des_block_slack(void);
+/* Whether the blocks after the first of call c's pipelined phase p are solved outside
+ * SimGrid (des_maxmin.h, des_collectives.c's solo_block; des_blocks.c): every endpoint of
+ * the simulation has flows in the phase (no other actor has a flow in progress while its
+ * blocks run), no step actors, the alpha-beta network model, no timeline, not
+ * GCSIM_DES_REPLAY=1. Only where the phase runs in blocks (des_phase_blocks). */
+bool des_phase_solves(const des_plan *plan, const gcsim_schedule *s, int p);
 /* An endpoint's communications of one step are spread over lanes of at most this many
  * flows each: SimGrid 3.32 keeps an actor's pending communications in a std::list that it
  * walks to the end each time one of them is waited for (ActorImpl::activities_.remove in

@@ -320,11 +320,13 @@ static int phase_concurrent_flows(const gcsim_schedule *s, int p, bool coalesced
  * rounds of messages (1, the blocks, or the steps); *most: the most messages of one round
  * (in progress together). */
 static long long phase_messages(const des_plan *plan, int c, const gcsim_schedule *s, int p,
-                                bool coalesced, int *rounds, long long *most, bool *blocked)
+                                bool coalesced, int *rounds, long long *most, bool *blocked,
+                                long long *solved)
 {
     const gcsim_phase *ph = &s->phases[p];
     long long m = 0;
     *blocked = false;
+    *solved = 0;
     *rounds = ph->steps > 0 ? ph->steps : 1;
     *most = ph->n_flows;
     if (coalesced || ph->steps <= 1) {
@@ -351,6 +353,8 @@ static long long phase_messages(const des_plan *plan, int c, const gcsim_schedul
                 }
         }
         free(bounds);
+        if (des_phase_solves(plan, s, p)) /* blocks after the first: des_maxmin.c */
+            *solved = m - per[0];
     } else {
         for (int x = 0; x < ph->n_flows; x++) {
             m += ph->flows[x].last_step - ph->flows[x].first_step + 1;
@@ -409,8 +413,9 @@ long long des_plan_messages(const des_plan *plan)
             int rounds;
             long long most;
             bool blocked;
+            long long solved;
             total += phase_messages(plan, c, s, p, des_phase_coalesces(plan, c, s, p), &rounds,
-                                    &most, &blocked);
+                                    &most, &blocked, &solved);
         }
     }
     return total;
@@ -456,6 +461,14 @@ long long des_plan_messages(const des_plan *plan)
  * factor 2 of each (bench/des/guard_grid.sh prints the ratio). */
 #define DES_CPU_S_BLOCK_MESSAGE 2e-6
 #define DES_CPU_S_BLOCK_SQRT 1.4e-7
+/* A message of a block solved outside SimGrid (des_maxmin.c): its flow's route looked up
+ * and its share of the block's max-min solves, one per event (latencies paid, flows done),
+ * each over the block's F flows. Fitted by hand to ResNet-50 under the tuned default (the
+ * double tree) on a100-hdr widened to 12,500 nodes, 29 Nov 2026, load 13-15: 1.17, 4.40 and
+ * 25.9 CPU s at 1,024, 4,096 and 16,384 GPUs (0.39, 1.58 and 6.32 M messages, most of them
+ * solved), which the whole estimate puts at 0.80, 4.30 and 26.2 (docs/des.md step 16). */
+#define DES_CPU_S_SOLVED_MESSAGE 1e-6
+#define DES_CPU_S_SOLVED_SQRT 1e-8
 #define DES_BYTES_BASE (8.2 * 1024 * 1024)
 #define DES_BYTES_PER_ACTOR (14.0 * 1024)
 #define DES_BYTES_PER_ENDPOINT (8.3 * 1024)
@@ -538,7 +551,9 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
             int rounds;
             long long most;
             bool blocked;
-            long long m = phase_messages(plan, c, s, p, coalesced, &rounds, &most, &blocked);
+            long long solved;
+            long long m = phase_messages(plan, c, s, p, coalesced, &rounds, &most, &blocked,
+                                         &solved);
             est->messages += m;
             /* Flows in progress together: a step's share of a stepped phase's. A coalesced
              * phase counts its senders, not its flows: FSDP's phases over N GPUs (2N
@@ -549,7 +564,10 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
             if (f < 1)
                 f = 1;
             if (blocked) /* a pipelined phase in blocks (des_blocks.c): see DES_CPU_S_BLOCK_* */
-                weighted += (double)m * (DES_CPU_S_BLOCK_MESSAGE + DES_CPU_S_BLOCK_SQRT * sqrt(f));
+                weighted += (double)(m - solved) *
+                                (DES_CPU_S_BLOCK_MESSAGE + DES_CPU_S_BLOCK_SQRT * sqrt(f)) +
+                            (double)solved * (DES_CPU_S_SOLVED_MESSAGE +
+                                              DES_CPU_S_SOLVED_SQRT * sqrt(f));
             else
                 weighted += (double)m * (DES_CPU_S_PER_MESSAGE + DES_CPU_S_PER_MESSAGE_FLOW * f);
             if (most > max_flows) /* messages in progress together */

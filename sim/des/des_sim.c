@@ -376,6 +376,7 @@ static void collect(des_sim *sim)
     hdr->iteration_s = simgrid_get_clock();
     hdr->compute_end_s = sim->compute_end_s;
     hdr->transfers = sim->transfers;
+    hdr->solved_transfers = sim->solved_transfers;
     hdr->gpu_codec_s = sim->actors[0].codec_s;
     for (int e = 0; e < sim->n_endpoints; e++) {
         double codec_s = sim->actors[e].codec_s;
