@@ -3,12 +3,13 @@
  * (intra_node.pcie.shm_efficiency; docs/formats.md, "Transports and PCIe topology";
  * issue 42, "PCIe-only servers").
  *
- * Mechanism (NVIDIA/nccl src/transport/shm.cc, e.g. 033d799 shmSendConnect/shmRecvConnect):
- * where two GPUs cannot peer (pcie.p2p false; NCCL also refuses P2P above its P2P level,
- * src/graph/paths.cc ncclTopoCheckP2p, e.g. across sockets on Intel hosts), NCCL connects
- * them through pinned host memory: the sender's kernel stores its chunk into the
- * receiver's host buffer ("send->conn.buffs[p] = resources->devRemHostMem->buff"), the
- * receiver's kernel loads it from there. Both are SM loads and stores crossing PCIe in
+ * Mechanism (NVIDIA/nccl 5067397, src/transport/shm.cc, shmSendConnect/shmRecvConnect):
+ * where two GPUs cannot peer (pcie.p2p false; NCCL also refuses P2P beyond PATH_PXB, i.e.
+ * through a CPU host bridge or between sockets, except between the 2 GPUs of an AMD host:
+ * src/graph/paths.cc, ncclTopoCheckP2p, "int p2pLevel = PATH_PXB"), NCCL connects them
+ * through pinned host memory: both sides' conn.buffs point into one host buffer (the
+ * receiver's by default, NCCL_SHM_LOCALITY = SHM_RECV_SIDE), the sender's kernel stores
+ * its chunk there and the receiver's kernel loads it. Both are SM loads and stores crossing PCIe in
  * small transactions, not the copy engines' DMA bursts that a copy test (bandwidthTest,
  * p2pBandwidthLatencyTest with P2P disabled, which stages through the driver's DMA) or
  * NCCL's own network path through a PCIe switch reaches. So a staged hop gets a fraction
