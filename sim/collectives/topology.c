@@ -205,8 +205,9 @@ int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gc
 double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l)
 {
     const gcsim_platform *p = t->platform;
+    /* PCIe links without P2P carry NCCL's SHM stores and loads (gcsim_platform_pcie_shm_scale) */
     if (t->switch_base >= 0 && l >= t->switch_base)
-        return p->intra.switch_uplink_Bps;
+        return p->intra.switch_uplink_Bps * gcsim_platform_pcie_shm_scale(p);
     if (t->proxy_base >= 0 && l >= t->proxy_base)
         return p->nic.proxy_Bps;
     if (t->socket_base >= 0 && l >= t->socket_base)
@@ -218,7 +219,7 @@ double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l)
     if (l < pcie_base(t))
         return p->intra.gpu_to_gpu_Bps;
     if (l < nic_base(t))
-        return p->intra.gpu_to_host_Bps;
+        return p->intra.gpu_to_host_Bps * gcsim_platform_pcie_shm_scale(p);
     if (l < leaf_base(t))
         return gcsim_platform_nic_payload_Bps(p);
     double oversub = p->fabric.oversubscription >= 1 ? p->fabric.oversubscription : 1;

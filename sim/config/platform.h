@@ -106,6 +106,10 @@ typedef struct {
                                         GPU on its own root port (no shared uplink) */
         double switch_uplink_Bps;    /* "switch_uplink": that uplink, one direction (0 with
                                         gpus_per_switch 0) */
+        double shm_efficiency;       /* "shm_efficiency", p2p false only: the fraction of a
+                                        PCIe link's (DMA) rate NCCL's SHM transport gets, its
+                                        kernels storing to and loading from host memory
+                                        (platform_pcie_shm.c); 0 in a platform built in code */
     } intra;
 
     struct {
@@ -217,6 +221,11 @@ int gcsim_platform_parse(const char *json_text, const char *origin, gcsim_platfo
  * P2P), or its NIC cannot reach GPU memory (no GPUDirect), and a host memory bandwidth is
  * given to bound it. */
 bool gcsim_platform_host_staging(const gcsim_platform *p);
+
+/* The factor on a PCIe link's capacity (a GPU's link, a switch uplink) on a platform whose
+ * GPUs cannot peer: the SHM transport's share of the DMA rate (intra_node.pcie.
+ * shm_efficiency, platform_pcie_shm.c); 1 with P2P. */
+double gcsim_platform_pcie_shm_scale(const gcsim_platform *p);
 /* What one GPU's connections move each way over the socket transport (0: no such cap). */
 double gcsim_platform_connection_Bps(const gcsim_platform *p);
 /* Whether the topology has links beyond the flat node of before transports (per-GPU

@@ -335,7 +335,7 @@ static int parse_pcie_switches(const cJSON *pc, const char *path, gcsim_platform
 int gcsim_platform_parse_pcie(const cJSON *in, gcsim_platform *p, json_ctx *ctx)
 {
     static const char *const keys[] = {"sockets", "socket_link", "p2p", "gpus_per_switch",
-                                       "switch_uplink", NULL};
+                                       "switch_uplink", "shm_efficiency", NULL};
     const char *path = "$.intra_node.pcie";
     p->intra.sockets = 1;
     p->intra.socket_link_Bps = 0;
@@ -348,7 +348,7 @@ int gcsim_platform_parse_pcie(const cJSON *in, gcsim_platform *p, json_ctx *ctx)
         return -1;
     const cJSON *pc = json_member(in, "pcie");
     if (!pc)
-        return 0;
+        return gcsim_platform_parse_shm(NULL, path, p, ctx);
     if (p->intra.kind != INTRA_PCIE_SWITCH)
         return gcsim_fail(ctx->err, "%s: %s: only used with kind \"pcie-switch\"", ctx->origin,
                           path);
@@ -369,7 +369,9 @@ int gcsim_platform_parse_pcie(const cJSON *in, gcsim_platform *p, json_ctx *ctx)
     if (p->gpus_per_node % p->intra.sockets != 0)
         return gcsim_fail(ctx->err, "%s: %s.sockets: %d sockets cannot hold %d GPUs evenly",
                           ctx->origin, path, p->intra.sockets, p->gpus_per_node);
-    return parse_pcie_switches(pc, path, p, ctx);
+    if (parse_pcie_switches(pc, path, p, ctx))
+        return -1;
+    return gcsim_platform_parse_shm(pc, path, p, ctx);
 }
 
 bool gcsim_platform_host_staging(const gcsim_platform *p)

@@ -19,19 +19,22 @@ check() {
     rm -f "${TMPDIR:-/tmp}/pcie_switch_caps.$$"
 }
 # No P2P, 2 switches of 4 GPUs, uplink 6 GB/s: every staged hop climbs its source's uplink
-# and comes down its destination's. Ring 0..7: switch 0's uplink carries up the hops out of
-# 0, 1, 2, 3 and down the hops into 1, 2, 3, 0: 4 flows each way, 6/4 = 1.5 GB/s.
-check staged-2x4 8 1.5 "staged: 4 hops share each uplink direction"
-# 4 GPUs (one switch): the ring's 4 hops all cross its uplink both ways: 1.5 GB/s.
-check staged-2x4 4 1.5 "staged, one switch: 4 hops share the uplink"
-# 2 GPUs: 2 hops each way, 3 GB/s (below the 16 GB/s PCIe links).
-check staged-2x4 2 3.0 "staged, one switch: 2 hops share the uplink"
+# and comes down its destination's, as NCCL's SHM transport's stores and loads, at the
+# default pcie.shm_efficiency 0.75 of the uplink (platform_pcie_shm.c): 4.5 GB/s. Ring
+# 0..7: switch 0's uplink carries up the hops out of 0, 1, 2, 3 and down the hops into
+# 1, 2, 3, 0: 4 flows each way, 4.5/4 = 1.125 GB/s.
+check staged-2x4 8 1.125 "staged: 4 hops share each uplink direction"
+# 4 GPUs (one switch): the ring's 4 hops all cross its uplink both ways: 1.125 GB/s.
+check staged-2x4 4 1.125 "staged, one switch: 4 hops share the uplink"
+# 2 GPUs: 2 hops each way, 2.25 GB/s (below the PCIe links' 0.75 x 16 = 12).
+check staged-2x4 2 2.25 "staged, one switch: 2 hops share the uplink"
 # P2P through the switches: hops inside a switch stay below it (16 GB/s ports); the ring
 # leaves switch 0 once (3 -> 4) and enters it once (7 -> 0): one flow each way, 6 GB/s.
 check p2p-2x4 8 6.0 "P2P: only the hops between switches cross the uplinks"
 check p2p-2x4 4 16.0 "P2P inside one switch: the ports, no uplink"
-# No P2P, 2 sockets (link 8 GB/s), 2 GPUs per switch, uplink 10 GB/s: each uplink carries
-# 2 hops each way (5 GB/s); the socket link one hop each way (8 GB/s): the uplinks bind.
-check staged-2socket-2x2 8 5.0 "staged, 2 sockets: the uplinks (2 hops each) bind before the socket link"
+# No P2P, 2 sockets (link 8 GB/s), 2 GPUs per switch, uplink 10 GB/s at SHM's 0.75: each
+# uplink carries 2 hops each way (7.5/2 = 3.75 GB/s); the socket link (not PCIe: not
+# scaled) one hop each way (8 GB/s): the uplinks bind.
+check staged-2socket-2x2 8 3.75 "staged, 2 sockets: the uplinks (2 hops each) bind before the socket link"
 [ "$fail" -eq 0 ] && echo "ok: PCIe switch uplinks (staged and P2P, 1 and 2 switches, 2 sockets)"
 exit "$fail"
