@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bagua_leader.h"
 #include "closed_form.h"
 #include "collectives.h"
 #include "ring_rail.h"
@@ -960,6 +961,7 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
     case COLLECTIVE_REDUCE_SCATTER:
     case COLLECTIVE_CROSS_GROUP_RING: rc = n > 1 ? build_group(s, t, n, scratch) : 0; break;
     case COLLECTIVE_HIER_REDUCE_SCATTER: rc = n > 1 ? hier_reduce_scatter(s, t, scratch) : 0; break;
+    case COLLECTIVE_BAGUA_LEADER: rc = n > 1 ? gcsim_bagua_leader_build(s, t) : 0; break;
     case COLLECTIVE_COUNT: rc = n > 1 ? -1 : 0; break;
     }
     free(scratch);
