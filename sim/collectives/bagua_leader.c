@@ -36,27 +36,6 @@
 
 #include <stdlib.h>
 
-#include "closed_form.h"
-
-/* Appends the flows in `v` (taken over) as a phase; frees them when no phase is added. */
-static int add(gcsim_schedule *s, const char *name, bool reduce, bool uncompressed,
-               gcsim_flow *v, int n)
-{
-    if (n == 0) {
-        free(v);
-        return 0;
-    }
-    gcsim_phase *ph = gcsim_schedule_new_phase(s, name, 1, 0, reduce);
-    if (!ph) {
-        free(v);
-        return -1;
-    }
-    ph->n_flows = n;
-    ph->flows = v;
-    ph->uncompressed = uncompressed;
-    return 0;
-}
-
 /* The chain of node m: GPU m i + l hands to m i + l - 1 (reduce), or m i + l - 1 to
  * m i + l (broadcast), for l = 1 .. the node's GPUs - 1; in sender order. */
 static int chain(const gcsim_topology *t, bool towards_leader, gcsim_flow **out, int *n)
@@ -99,19 +78,22 @@ static int leaders(const gcsim_topology *t, gcsim_flow **out, int *n)
     return 0;
 }
 
-int gcsim_bagua_leader_build(gcsim_schedule *s, const gcsim_topology *t)
+int gcsim_bagua_leader_phase(const gcsim_topology *t, int k, gcsim_bagua_phase *ph,
+                             gcsim_flow **flows, int *n)
 {
-    gcsim_flow *v;
-    int n;
-    if (chain(t, true, &v, &n) || add(s, "node reduce", true, true, v, n))
-        return -1;
-    if (t->nodes > 1) {
-        if (leaders(t, &v, &n) || add(s, "leader all-to-all", true, false, v, n))
-            return -1;
-        if (leaders(t, &v, &n) || add(s, "leader all-gather", false, false, v, n))
-            return -1;
-    }
-    return chain(t, false, &v, &n) || add(s, "node broadcast", false, true, v, n) ? -1 : 0;
+    static const gcsim_bagua_phase phases[GCSIM_BAGUA_LEADER_PHASES] = {
+        {"node reduce", true, true},
+        {"leader all-to-all", true, false},
+        {"leader all-gather", false, false},
+        {"node broadcast", false, true}};
+    *flows = NULL;
+    *n = 0;
+    if (k < 0 || k >= GCSIM_BAGUA_LEADER_PHASES)
+        return 0;
+    *ph = phases[k];
+    if (k == 1 || k == 2) /* one node: no leader exchange */
+        return t->nodes > 1 ? leaders(t, flows, n) : 0;
+    return chain(t, k == 0, flows, n);
 }
 
 double gcsim_bagua_leader_flows(const gcsim_topology *t)
