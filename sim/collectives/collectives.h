@@ -129,6 +129,9 @@ typedef struct {
     double dk;              /* workers summed grow by dk per step (ring reduce-scatter) */
     bool reduce;            /* receivers add what arrives into their own data */
     bool fixed_k;           /* payload never grows (TernGrad's Appendix B model) */
+    bool uncompressed;      /* moves the fp32 gradient whatever the payload, no hop codec
+                               (Bagua's in-node reduce and broadcast around the compressed
+                               leader exchange, bagua_leader.c) */
     int n_flows;
     gcsim_flow *flows;
     int n_classes;          /* 0 until prepared */
@@ -188,6 +191,11 @@ double gcsim_schedule_listed_flows(gcsim_collective c, const gcsim_topology *t, 
                                    int group);
 int gcsim_schedule_size_check(gcsim_collective c, const gcsim_topology *t, int ps_shards,
                               int group, gcsim_error *err);
+
+/* The bytes a phase moves: b itself, or for an uncompressed phase *tmp, b's fp32 bucket
+ * as an uncompressed payload (no hop codec, no growth). */
+const gcsim_bucket_bytes *gcsim_phase_bucket(const gcsim_phase *ph, const gcsim_bucket_bytes *b,
+                                             gcsim_bucket_bytes *tmp);
 
 /* Bytes a flow carries in step `step` of its phase. */
 double gcsim_flow_bytes(const gcsim_phase *ph, const gcsim_flow *f, int step,

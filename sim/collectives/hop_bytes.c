@@ -52,9 +52,24 @@ double gcsim_hop_bytes(const gcsim_bucket_bytes *b, double k)
     return v + fixed;
 }
 
+const gcsim_bucket_bytes *gcsim_phase_bucket(const gcsim_phase *ph, const gcsim_bucket_bytes *b,
+                                             gcsim_bucket_bytes *tmp)
+{
+    if (!ph->uncompressed)
+        return b;
+    *tmp = *b;
+    tmp->payload_bytes = b->dense_bytes;
+    tmp->fixed_bytes = 0;
+    tmp->compressed = false;
+    tmp->aggregation = PAYLOAD_DENSE_SUMMABLE;
+    return tmp;
+}
+
 double gcsim_flow_bytes(const gcsim_phase *ph, const gcsim_flow *f, int step,
                         const gcsim_bucket_bytes *b)
 {
+    gcsim_bucket_bytes tmp;
+    b = gcsim_phase_bucket(ph, b, &tmp);
     double k = ph->fixed_k ? 1.0 : f->k0 + ph->dk * (step - f->first_step);
     return f->share * gcsim_hop_bytes(b, k);
 }

@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bagua_leader.h"
 #include "closed_form.h"
 #include "collectives.h"
 #include "ring_rail.h"
@@ -731,6 +732,25 @@ static int build_nvls(gcsim_schedule *s, const gcsim_topology *t)
     return add_phase(s, "nvls", GCSIM_NVLS_STEPS, 0, true, &l);
 }
 
+/* ---- Bagua's leader exchange (bagua_leader.c: its phases and flows) ---- */
+
+static int build_bagua_leader(gcsim_schedule *s, const gcsim_topology *t)
+{
+    for (int k = 0; k < GCSIM_BAGUA_LEADER_PHASES; k++) {
+        gcsim_bagua_phase ph;
+        flow_list l = {0};
+        if (gcsim_bagua_leader_phase(t, k, &ph, &l.v, &l.n))
+            return -1;
+        l.cap = l.n;
+        int before = s->n_phases;
+        if (add_phase(s, ph.name, 1, 0, ph.reduce, &l))
+            return -1;
+        if (s->n_phases > before)
+            s->phases[before].uncompressed = ph.uncompressed;
+    }
+    return 0;
+}
+
 /* ---- parameter server ---- */
 
 static int build_ps(gcsim_schedule *s, const gcsim_topology *t, int shards)
@@ -960,6 +980,7 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
     case COLLECTIVE_REDUCE_SCATTER:
     case COLLECTIVE_CROSS_GROUP_RING: rc = n > 1 ? build_group(s, t, n, scratch) : 0; break;
     case COLLECTIVE_HIER_REDUCE_SCATTER: rc = n > 1 ? hier_reduce_scatter(s, t, scratch) : 0; break;
+    case COLLECTIVE_BAGUA_LEADER: rc = n > 1 ? build_bagua_leader(s, t) : 0; break;
     case COLLECTIVE_COUNT: rc = n > 1 ? -1 : 0; break;
     }
     free(scratch);

@@ -249,6 +249,8 @@ static bool hop_bytes_fixed(const gcsim_bucket_bytes *b)
 static double classes_time_s(const gcsim_phase *ph, const flow_class *cls, int nc,
                              int from_step, int to_step, const gcsim_bucket_bytes *b)
 {
+    gcsim_bucket_bytes tmp;
+    b = gcsim_phase_bucket(ph, b, &tmp);
     double max_share = 0;
     bool every_step = true; /* every class active in every one of these steps */
     for (int c = 0; c < nc; c++) {
@@ -381,7 +383,7 @@ static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
  * form it, and gcsim keeps its model as published. */
 double gcsim_hop_codec_s(const gcsim_phase *ph, const gcsim_bucket_bytes *b, double share)
 {
-    if (!ph->reduce || ph->fixed_k || !b->compressed ||
+    if (!ph->reduce || ph->fixed_k || ph->uncompressed || !b->compressed ||
         b->aggregation != PAYLOAD_PER_WORKER_SCALE)
         return 0;
     return share * (b->encode_s + b->decode_s);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "collectives.h"
+#include "bagua_leader.h"
 #include "ring_rail.h"
 
 /* Bytes per listed flow while a schedule is built and prepared: the flow (32 B), its copy
@@ -51,6 +52,7 @@ double gcsim_schedule_listed_flows(gcsim_collective c, const gcsim_topology *t, 
     case COLLECTIVE_TERNGRAD:
     case COLLECTIVE_DGC_PAPER: return n * log2_ceil(i) + j + j * log2_ceil(j);
     case COLLECTIVE_NVLS: return n;
+    case COLLECTIVE_BAGUA_LEADER: return gcsim_bagua_leader_flows(t);
     case COLLECTIVE_COUNT: break;
     }
     return n;

@@ -36,9 +36,13 @@ typedef enum {
                                        per rail (ZeRO++'s hierarchical qgZ) */
     COLLECTIVE_CROSS_GROUP_RING,    /* ring all-reduce among the GPUs of the same rank in
                                        every group (HSDP's replicas) */
-    COLLECTIVE_NVLS_TREE            /* NCCL's NVLS-tree across NVSwitch nodes, as the tuner
+    COLLECTIVE_NVLS_TREE,           /* NCCL's NVLS-tree across NVSwitch nodes, as the tuner
                                        picks it: the double tree with each node's part at
                                        the switch's rate (sim/collectives/tree_nvls.c) */
+    COLLECTIVE_BAGUA_LEADER         /* Bagua's hierarchical low-precision all-reduce: fp32
+                                       reduce to a leader per node, compressed all-to-all and
+                                       all-gather among leaders, fp32 broadcast; run by the
+                                       bagua stack (sim/collectives/bagua_leader.c) */
 } gcsim_collective;
 
 const char *gcsim_collective_name(gcsim_collective c);

@@ -195,6 +195,10 @@ typedef struct gcsim_stack {
      * only the exchanges its compressors run with (stack_exchanges.c). */
     unsigned exchanges[STACK_PAYLOAD_KINDS];
     bool exchanges_listed;       /* the file lists them ("exchanges") */
+    /* "compressed_allreduce" (stack_leader.c): a quantized payload's all-reduce runs this
+     * collective, not the platform's or the library's (Bagua's leader exchange). */
+    bool has_compressed_allreduce;
+    gcsim_collective compressed_allreduce;
 } gcsim_stack;
 
 /* The stack a name or path means: a catalog name ("pytorch-ddp", looked up in

@@ -11,6 +11,7 @@
 #include "compressor.h"
 #include "data_dir.h"
 #include "json_strict.h"
+#include "stack_leader.h"
 #include "model.h"
 #include "stack.h"
 #include "stack_exchanges.h"
@@ -19,7 +20,8 @@
 
 #define STACK_MAX_BYTES (4L << 20)
 
-static const char *const catalog[] = {"fused", "pytorch-ddp", "horovod", "horovod-tf", NULL};
+static const char *const catalog[] = {"fused", "pytorch-ddp", "horovod", "horovod-tf", "bagua",
+                                      NULL};
 
 const char *const *gcsim_stack_catalog(void) { return catalog; }
 
@@ -355,7 +357,8 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
     static const char *const keys[] = {"schema", "name", "description", "codec", "granularity",
                                        "deferred_decode", "costs", "laws", "error_feedback",
                                        "compressors", "exchanges", "source", "host",
-                                       "gathered_decode", "hook_host", NULL};
+                                       "gathered_decode", "hook_host", "compressed_allreduce",
+                                       NULL};
     static const char *const codecs[] = {"model", "laws", NULL};
     char schema[64], source[1024];
     int codec = 0;
@@ -377,7 +380,8 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
         return gcsim_fail(ctx->err, "%s: $.deferred_decode: expected true or false", ctx->origin);
     s->deferred_decode = cJSON_IsTrue(deferred);
     if (parse_granularity(json_member(root, "granularity"), s, ctx) ||
-        stack_exchanges_parse(json_member(root, "exchanges"), s, ctx))
+        stack_exchanges_parse(json_member(root, "exchanges"), s, ctx) ||
+        stack_leader_parse(json_member(root, "compressed_allreduce"), s, ctx))
         return -1;
     if (s->codec_model) {
         /* The ideal stack: sim/codec prices the codec, nothing else is charged. */

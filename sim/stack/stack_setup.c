@@ -7,6 +7,7 @@
 
 #include "compressor_file.h"
 #include "stack.h"
+#include "stack_leader.h"
 
 const char *gcsim_stack_choice(const char *given, const gcsim_platform *p)
 {
@@ -84,6 +85,12 @@ int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const
     if (stack_decides)
         asked = e->exchange == STACK_EXCHANGE_ALLGATHER ? GCSIM_EXCHANGE_ALLGATHER
                                                         : GCSIM_EXCHANGE_ALLREDUCE;
+    gcsim_collective own;
+    /* a codec-model stack with its own all-reduce for quantized payloads (Bagua) runs them
+     * with it when nothing else is asked */
+    if (!e && requested == GCSIM_EXCHANGE_AUTO && !platform_names &&
+        stack_leader_collective(st, spec, cli_collective || p->collective[0], &own))
+        asked = GCSIM_EXCHANGE_ALLREDUCE;
     const char *measured_gpu;
     if (e && gcsim_compressor_file_codec(spec, &measured_gpu))
         /* a stack prices each op by its own measured laws; a description's per-tensor
@@ -119,6 +126,16 @@ int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const
      * asked, a what-if the commands warn about; searches skip it (exchange_best.c). */
     gcsim_stack_unimplemented(st, spec, ss->cs.exchange.exchange, ss->unimplemented,
                               sizeof ss->unimplemented);
+    /* a stack with its own schedule for quantized all-reduces (Bagua's leader exchange) */
+    if (ss->cs.exchange.exchange == GCSIM_EXCHANGE_ALLREDUCE &&
+        stack_leader_collective(st, spec, cli_collective || p->collective[0], &own)) {
+        ss->cs.exchange.collective = own;
+        ss->tune = false;
+        size_t used = strlen(ss->cs.exchange.why);
+        snprintf(ss->cs.exchange.why + used, sizeof ss->cs.exchange.why - used,
+                 "%sstack %s runs it as %s", used ? "; " : "", st->name,
+                 gcsim_collective_name(own));
+    }
     if (ss->cs.exchange.exchange == GCSIM_EXCHANGE_PATTERN) /* the paper's own model */
         ss->entry = e = NULL, ss->tune = false;
     if (!e) { /* the fused stack charges the codec model (or the platform's profile) */

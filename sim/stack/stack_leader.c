@@ -1,0 +1,44 @@
+/*
+ * sim/stack/stack_leader.c: "compressed_allreduce", the schedule a stack runs a quantized
+ * payload's all-reduce with (stack_leader.h, docs/stacks.md "Bagua").
+ */
+#include <string.h>
+
+#include "stack_leader.h"
+
+/* The schedules a stack may name, and the collectives they are. */
+static const char *const schedules[] = {"bagua-leader", NULL};
+static const gcsim_collective collectives[] = {COLLECTIVE_BAGUA_LEADER};
+
+int stack_leader_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
+{
+    static const char *const keys[] = {"schedule", "source", NULL};
+    const char *path = "$.compressed_allreduce";
+    char source[1024];
+    int which = 0;
+    s->has_compressed_allreduce = false;
+    if (!v)
+        return 0;
+    if (json_expect_object(v, path, keys, ctx) ||
+        json_choice(v, path, "schedule", true, schedules, &which, ctx) ||
+        json_string(v, path, "source", true, source, sizeof source, ctx))
+        return -1;
+    if (!source[0])
+        return gcsim_fail(ctx->err, "%s: %s.source: must say where the schedule comes from",
+                          ctx->origin, path);
+    s->has_compressed_allreduce = true;
+    s->compressed_allreduce = collectives[which];
+    return 0;
+}
+
+bool stack_leader_collective(const gcsim_stack *st, const char *spec, bool collective_named,
+                             gcsim_collective *out)
+{
+    gcsim_stack_payload kind;
+    gcsim_error ignored;
+    if (!st || !st->has_compressed_allreduce || collective_named ||
+        gcsim_stack_payload_of(spec, &kind, &ignored) || kind != STACK_PAYLOAD_QUANTIZED)
+        return false;
+    *out = st->compressed_allreduce;
+    return true;
+}
