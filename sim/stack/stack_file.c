@@ -20,8 +20,8 @@
 
 #define STACK_MAX_BYTES (4L << 20)
 
-static const char *const catalog[] = {"fused", "pytorch-ddp", "horovod", "horovod-tf", "bagua",
-                                      NULL};
+static const char *const catalog[] = {"fused",  "pytorch-ddp", "horovod", "horovod-tf",
+                                      "bagua",  "deepspeed",   NULL};
 
 const char *const *gcsim_stack_catalog(void) { return catalog; }
 

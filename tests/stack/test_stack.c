@@ -667,7 +667,7 @@ static void test_strict(void)
     gcsim_error err;
     CHECK(gcsim_stack_load("no-such-stack", s, &err) != 0);
     CHECK_STR_CONTAINS(err.message, "stack \"no-such-stack\": no such stack in the catalog (fused, "
-                                    "pytorch-ddp, horovod, horovod-tf, bagua)");
+                                    "pytorch-ddp, horovod, horovod-tf, bagua, deepspeed)");
     /* the shipped stacks load, and every compressor of the library has an entry in each
      * (a cost or a refusal) */
     for (const char *const *name = gcsim_stack_catalog(); *name; name++) {
@@ -888,12 +888,15 @@ static void test_exchanges(void)
         }
         CHECK(s->exchanges_listed);
         bool fused = strcmp(*name, "fused") == 0, bagua = strcmp(*name, "bagua") == 0;
+        bool deepspeed = strcmp(*name, "deepspeed") == 0;
         /* Horovod and DDP have no parameter server, and cannot all-reduce a payload that
          * does not add as sent; Bagua all-reduces quantized payloads (its leaders decode,
-         * sum and re-encode); the ideal stack runs every exchange gcsim models */
+         * sum and re-encode), as does DeepSpeed's 1-bit compressed_allreduce (its server
+         * chunk re-encodes); the ideal stack runs every exchange gcsim models */
         CHECK(gcsim_stack_implements(s, "qsgd", GCSIM_EXCHANGE_PS) == fused);
         CHECK(gcsim_stack_implements(s, "topk", GCSIM_EXCHANGE_ALLREDUCE) == fused);
-        CHECK(gcsim_stack_implements(s, "signsgd", GCSIM_EXCHANGE_ALLREDUCE) == (fused || bagua));
+        CHECK(gcsim_stack_implements(s, "signsgd", GCSIM_EXCHANGE_ALLREDUCE) ==
+              (fused || bagua || deepspeed));
         CHECK(gcsim_stack_implements(s, "none", GCSIM_EXCHANGE_PS) == fused);
         CHECK(gcsim_stack_implements(s, "powersgd", GCSIM_EXCHANGE_ALLGATHER) == fused);
         CHECK(gcsim_stack_implements(s, "qsgd", GCSIM_EXCHANGE_ALLGATHER));
