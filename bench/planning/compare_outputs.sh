@@ -40,8 +40,9 @@ compare() {
         eval "\"$g\" $args" >"$work/$side.$n.out" 2>"$work/$side.$n.err"
         echo "exit $?" >>"$work/$side.$n.out"
         [ -f "$out" ] && cat "$out" >>"$work/$side.$n.out"
-        # the binary's own path may appear in messages
-        sed -i "s#$g#GCSIM#g" "$work/$side.$n.err"
+        # the binary's own path and the output file's may appear in messages
+        sed -i -e "s#$g#GCSIM#g" -e "s#$out#OUTPUT#g" "$work/$side.$n.err"
+        sed -i "s#$out#OUTPUT#g" "$work/$side.$n.out"
     done
     if cmp -s "$work/new.$n.out" "$work/ref.$n.out" && cmp -s "$work/new.$n.err" "$work/ref.$n.err"; then
         printf "same       %s\n" "$name"
