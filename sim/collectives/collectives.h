@@ -56,6 +56,10 @@ int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gc
 void gcsim_topology_free(gcsim_topology *t);
 /* The capacity of directed link l (bytes per second). */
 double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l);
+/* Which of gcsim_topology_capacity_Bps's formulas gives link l's capacity (0, 1, ...): two
+ * links of one type have the same capacity on every platform of the same shape, whatever
+ * its bandwidths (the tree templates' link kinds, shared across such platforms). */
+int gcsim_topology_link_type(const gcsim_topology *t, int l);
 
 int gcsim_topology_endpoints(const gcsim_topology *t);
 int gcsim_topology_node_of(const gcsim_topology *t, int endpoint);

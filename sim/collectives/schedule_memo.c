@@ -37,12 +37,22 @@ static memo_entry *table;
 static size_t capacity, n_entries;
 static double kept_bytes;
 
-/* Tree templates (tree_cost.h) per (platform, GPUs, collective): a tree's schedule depends
- * on its chunk count, and a sweep asks for dozens of chunk counts per GPU count. */
+/* Tree templates (tree_cost.h) per (shape, GPUs, collective): a tree's schedule depends
+ * on its chunk count, and a sweep asks for dozens of chunk counts per GPU count. A
+ * template's kinds depend on the network's shape only (shape_of), its numbers on the
+ * platform: set again (tree_template_value) when another platform of the shape asks.
+ * `gcsim calibrate` and the tuner cost each size on platforms that differ from the
+ * written one only in bandwidths and latencies (a protocol's, NCCL's tree correction at
+ * that size, its overheads spread over the steps): one template serves them all, where
+ * each built its own (issue 47: 11 CPU-minutes for the 20 GB200 racks' log, most of it
+ * listing the 72-rail trees' flows again). */
 typedef struct {
-    int platform, gpus, collective;
+    int shape, gpus, collective;
+    gcsim_platform *own;  /* the topology's platform: a copy the template's entry keeps */
     gcsim_topology *topo; /* on the heap: the template points to it, entries move */
     gcsim_tree_template *tt;
+    int valued;           /* the platform id whose numbers tt holds (-1: none) */
+    unsigned valued_gen;  /* ... in this generation of platform ids */
 } tree_entry;
 
 static tree_entry *trees;
@@ -62,6 +72,7 @@ static void drop_trees_locked(void)
             gcsim_tree_template_free(trees[k].tt);
             gcsim_topology_free(trees[k].topo);
             free(trees[k].topo);
+            free(trees[k].own);
         }
     free(trees);
     trees = NULL;
@@ -72,6 +83,23 @@ static void drop_trees_locked(void)
 /* Counts the times everything was dropped: a platform id taken before a drop is stale. */
 static unsigned generation;
 
+/* Shapes (shape_of), interned as the platforms are; they outlive a start-over of the
+ * schedules and platforms (the templates, keyed by shape, do too). */
+static gcsim_platform *shapes[PLATFORMS_MAX];
+static int n_shapes;
+static int platform_shape[PLATFORMS_MAX]; /* each platform id's shape id */
+
+static void drop_shapes_locked(void)
+{
+    drop_trees_locked();
+    for (int k = 0; k < n_shapes; k++)
+        free(shapes[k]);
+    n_shapes = 0;
+}
+
+/* The schedules and platforms dropped; the templates kept (their own bound: each keeps a
+ * copy of the platform its topology was built on, and takes a later platform's numbers
+ * when asked). */
 static void clear_locked(void)
 {
     generation++;
@@ -81,7 +109,6 @@ static void clear_locked(void)
     free(table);
     table = NULL;
     capacity = n_entries = 0;
-    drop_trees_locked(); /* their topologies point to the platforms freed below */
     kept_bytes = 0;
     for (int k = 0; k < n_platforms; k++)
         free(platforms[k]);
@@ -94,6 +121,7 @@ void gcsim_schedule_memo_clear(void)
 {
     pthread_mutex_lock(&lock);
     clear_locked();
+    drop_shapes_locked();
     pthread_mutex_unlock(&lock);
     tree_walk_scratch_release(); /* this thread's: a leak checker sees nothing kept */
 }
@@ -116,6 +144,51 @@ static void network_of(const gcsim_platform *p, gcsim_platform *out)
     out->has_price = false;
     out->price_per_gpu_hour_usd = 0;
     memset(out->price_source, 0, sizeof out->price_source);
+}
+
+/* What a tree template's kinds depend on of a platform (tree_cost.h): its network with
+ * the numbers that only set capacities and latencies replaced by their sign (the
+ * topology's links exist where some of them are positive). Every other field is kept as
+ * it is, so two platforms of one shape have the same links and routes, each link's
+ * capacity from the same formula (gcsim_topology_link_type) and each route's latency from
+ * the same fields. */
+static double sign_of(double x)
+{
+    return x > 0 ? 1.0 : x < 0 ? -1.0 : x == 0 ? 0.0 : 2.0;
+}
+
+static void shape_of(const gcsim_platform *net, gcsim_platform *out)
+{
+    memcpy(out, net, sizeof *out);
+    double *numbers[] = {&out->intra.gpu_to_host_Bps, &out->intra.gpu_to_gpu_Bps,
+                         &out->intra.latency_s,       &out->intra.nvls_Bps,
+                         &out->intra.nvlink_link_Bps, &out->intra.socket_link_Bps,
+                         &out->intra.host_memory_Bps, &out->intra.switch_uplink_Bps,
+                         &out->nic.bandwidth_Bps,     &out->nic.latency_s,
+                         &out->nic.message_overhead_s, &out->nic.connection_Bps,
+                         &out->nic.proxy_Bps,         &out->fabric.switch_latency_s};
+    for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; k++)
+        *numbers[k] = sign_of(*numbers[k]);
+}
+
+/* The shape id of network net; -1 when out of memory. */
+static int shape_id(const gcsim_platform *net)
+{
+    gcsim_platform *sh = malloc(sizeof *sh);
+    if (!sh)
+        return -1;
+    shape_of(net, sh);
+    for (int k = 0; k < n_shapes; k++)
+        if (memcmp(shapes[k], sh, sizeof *sh) == 0) {
+            free(sh);
+            return k;
+        }
+    if (n_shapes == PLATFORMS_MAX) {
+        clear_locked(); /* the platform ids name shapes: none may outlive its shape */
+        drop_shapes_locked();
+    }
+    shapes[n_shapes] = sh;
+    return n_shapes++;
 }
 
 bool gcsim_schedule_memo_same_network(const gcsim_platform *a, const gcsim_platform *b)
@@ -156,7 +229,13 @@ static int platform_id(const gcsim_platform *p)
     } else {
         if (n_platforms == PLATFORMS_MAX)
             clear_locked();
+        int shape = shape_id(net);
+        if (shape < 0) {
+            free(net);
+            return -1;
+        }
         platforms[n_platforms] = net;
+        platform_shape[n_platforms] = shape;
         id = n_platforms++;
     }
     memcpy(&last_whole, p, sizeof last_whole);
@@ -216,11 +295,11 @@ static double schedule_bytes(const gcsim_schedule *s)
     return bytes;
 }
 
-static size_t tree_slot(int platform, int gpus, int collective)
+static size_t tree_slot(int shape, int gpus, int collective)
 {
-    memo_key k = {platform, gpus, collective, 0, 0, 0};
+    memo_key k = {shape, gpus, collective, 0, 0, 0};
     size_t i = (size_t)key_hash(&k) & (tree_capacity - 1);
-    while (trees[i].tt && !(trees[i].platform == platform && trees[i].gpus == gpus &&
+    while (trees[i].tt && !(trees[i].shape == shape && trees[i].gpus == gpus &&
                             trees[i].collective == collective))
         i = (i + 1) & (tree_capacity - 1);
     return i;
@@ -236,7 +315,7 @@ static int trees_grow(void)
     tree_capacity = cap;
     for (size_t k = 0; k < old_cap; k++)
         if (old[k].tt)
-            trees[tree_slot(old[k].platform, old[k].gpus, old[k].collective)] = old[k];
+            trees[tree_slot(old[k].shape, old[k].gpus, old[k].collective)] = old[k];
     free(old);
     return 0;
 }
@@ -246,10 +325,24 @@ static int trees_grow(void)
 static gcsim_tree_template *tree_template(const gcsim_platform *p, const memo_key *k,
                                           gcsim_error *err)
 {
+    int shape = platform_shape[k->platform];
     if (tree_capacity) {
-        tree_entry *e = &trees[tree_slot(k->platform, k->gpus, k->collective)];
-        if (e->tt)
+        tree_entry *e = &trees[tree_slot(shape, k->gpus, k->collective)];
+        if (e->tt) {
+            if (e->valued != k->platform || e->valued_gen != generation) {
+                /* another platform of this shape: its numbers */
+                gcsim_topology t;
+                if (gcsim_topology_init(&t, p, k->gpus, err) != 0)
+                    return NULL;
+                double before = gcsim_tree_template_bytes(e->tt);
+                tree_template_value(e->tt, &t);
+                gcsim_topology_free(&t);
+                tree_bytes += gcsim_tree_template_bytes(e->tt) - before;
+                e->valued = k->platform;
+                e->valued_gen = generation;
+            }
             return e->tt;
+        }
     }
     if (tree_bytes > GCSIM_SCHEDULE_MEMO_BYTES)
         drop_trees_locked();
@@ -257,10 +350,13 @@ static gcsim_tree_template *tree_template(const gcsim_platform *p, const memo_ke
         gcsim_fail(err, "out of memory keeping a tree template");
         return NULL;
     }
-    tree_entry *e = &trees[tree_slot(k->platform, k->gpus, k->collective)];
-    /* the interned copy: it lives as long as the template */
+    tree_entry *e = &trees[tree_slot(shape, k->gpus, k->collective)];
+    /* a copy of the interned network: it lives as long as the template */
     gcsim_topology *topo = malloc(sizeof *topo);
-    if (!topo) {
+    gcsim_platform *own = malloc(sizeof *own);
+    if (!topo || !own) {
+        free(topo);
+        free(own);
         gcsim_fail(err, "out of memory building a tree template");
         return NULL;
     }
@@ -270,22 +366,28 @@ static gcsim_tree_template *tree_template(const gcsim_platform *p, const memo_ke
     if (gcsim_topology_init(topo, p, k->gpus, err) != 0 ||
         gcsim_schedule_size_check((gcsim_collective)k->collective, topo, 0, 0, err) != 0) {
         free(topo);
+        free(own);
         return NULL;
     }
-    topo->platform = platforms[k->platform];
+    memcpy(own, platforms[k->platform], sizeof *own);
+    topo->platform = own;
     e->tt = gcsim_tree_template_new(topo, (gcsim_collective)k->collective);
     if (!e->tt) {
         gcsim_topology_free(topo);
         free(topo);
+        free(own);
         gcsim_fail(err, "out of memory building a tree template");
         return NULL;
     }
     e->topo = topo;
-    e->platform = k->platform;
+    e->own = own;
+    e->shape = shape;
     e->gpus = k->gpus;
     e->collective = k->collective;
+    e->valued = k->platform;
+    e->valued_gen = generation;
     n_trees++;
-    tree_bytes += gcsim_tree_template_bytes(e->tt) + sizeof *topo;
+    tree_bytes += gcsim_tree_template_bytes(e->tt) + sizeof *topo + sizeof *own;
     return e->tt;
 }
 

@@ -226,6 +226,28 @@ double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l)
     return gcsim_topology_leaf_nics(t) * gcsim_platform_nic_payload_Bps(p) / oversub;
 }
 
+int gcsim_topology_link_type(const gcsim_topology *t, int l)
+{
+    /* the branches of gcsim_topology_capacity_Bps, in its order */
+    if (t->switch_base >= 0 && l >= t->switch_base)
+        return 0;
+    if (t->proxy_base >= 0 && l >= t->proxy_base)
+        return 1;
+    if (t->socket_base >= 0 && l >= t->socket_base)
+        return 2;
+    if (t->host_base >= 0 && l >= t->host_base)
+        return 3;
+    if (t->conn_base >= 0 && l >= t->conn_base)
+        return 4;
+    if (l < pcie_base(t))
+        return 5;
+    if (l < nic_base(t))
+        return 6;
+    if (l < leaf_base(t))
+        return 7;
+    return 8;
+}
+
 void gcsim_topology_free(gcsim_topology *t)
 {
     (void)t;

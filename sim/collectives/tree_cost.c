@@ -50,6 +50,10 @@ void gcsim_tree_template_free(gcsim_tree_template *tt)
     free(tt->link_first);
     free(tt->link_seq);
     free(tt->sig_lat);
+    free(tt->link_rep);
+    free(tt->link_scaled);
+    free(tt->sig_src);
+    free(tt->sig_dst);
     free(tt->sig_kind);
     free(tt->sig_nl);
     free(tt->sig_links);
@@ -87,7 +91,7 @@ typedef struct {
  * links[at .. at + n_links)). 6.3 million pairs at 2^20 GPUs on a100-hdr: 24 bytes and
  * their few links each, where a pair with room for the longest route took 80. */
 typedef struct {
-    double latency_s;
+    int src, dst; /* a flow kind's first pair is where its latency is found again */
     int kind, n_links, at;
     bool in_node; /* both GPUs on one node */
 } pair_route;
@@ -125,10 +129,13 @@ static int pair_add(pair_list *pl, const gcsim_topology *t, int src, int dst, in
         pl->cap_links = cap;
     }
     pair_route *p = &pl->v[pl->n++];
+    p->src = src;
+    p->dst = dst;
     p->kind = kind;
     p->in_node = src / t->gpus_per_node == dst / t->gpus_per_node;
     p->at = (int)pl->n_links;
-    p->n_links = gcsim_topology_route(t, src, dst, pl->links + pl->n_links, &p->latency_s);
+    double latency_s;
+    p->n_links = gcsim_topology_route(t, src, dst, pl->links + pl->n_links, &latency_s);
     pl->n_links += (size_t)p->n_links;
     return 0;
 }
@@ -302,6 +309,25 @@ done:
     return rc;
 }
 
+int tree_template_value(gcsim_tree_template *tt, const gcsim_topology *t)
+{
+    tt->port_scale = tt->collective == COLLECTIVE_NVLS_TREE
+                         ? gcsim_nvls_tree_port_scale(t->platform)
+                         : 1.0;
+    for (int k = 0; k < tt->n_links; k++) {
+        double cap = gcsim_topology_capacity_Bps(t, tt->link_rep[k]);
+        tt->link_cap[k] = tt->link_scaled[k] ? cap * tt->port_scale : cap;
+    }
+    int route[GCSIM_ROUTE_MAX_LINKS];
+    for (int g = 0; g < tt->n_sigs; g++)
+        gcsim_topology_route(t, tt->sig_src[g], tt->sig_dst[g], route, &tt->sig_lat[g]);
+    /* the steady form holds the last platform's numbers: built again on demand */
+    tree_steady_free(tt->steady);
+    tt->steady = NULL;
+    tt->steady_failed = false;
+    return 0;
+}
+
 /* Link kinds (of the links some pair crosses) and flow kinds; -1 when out of memory. */
 static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair_list *pl)
 {
@@ -310,12 +336,15 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair
     int nl = t->n_links, rc = -1;
     int *index = calloc((size_t)nl + 1, sizeof(int)), *fill = NULL, *cross = NULL;
     int *kind_of_link = malloc(sizeof(int) * ((size_t)nl + 1)), *key = NULL;
-    /* NVLS-tree: the links flows inside a node cross, at tt->port_scale x their capacity */
-    bool *scaled = tt->port_scale != 1.0 ? calloc((size_t)nl + 1, sizeof(bool)) : NULL;
+    int *rep_link = NULL, *rep_pair = NULL, n_rep_links = 0, n_rep_pairs = 0;
+    /* NVLS-tree: the links flows inside a node cross, at tt->port_scale x their capacity
+     * (marked whatever the scale: the kinds do not depend on the platform's numbers) */
+    bool nvls = tt->collective == COLLECTIVE_NVLS_TREE;
+    bool *scaled = nvls ? calloc((size_t)nl + 1, sizeof(bool)) : NULL;
     tree_intern links = {0}, sigs = {0};
     /* per pair kind: the last link first crossed by it, the last flow kind of it */
     recent_key *recent = malloc(sizeof *recent * 2 * ((size_t)tt->n_kinds + 1));
-    if (!index || !kind_of_link || !recent || (tt->port_scale != 1.0 && !scaled))
+    if (!index || !kind_of_link || !recent || (nvls && !scaled))
         goto done;
     for (int p = 0; scaled && p < np; p++)
         for (int k = 0; pairs[p].in_node && k < pairs[p].n_links; k++)
@@ -344,22 +373,38 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair
         kind_of_link[l] = -1;
         if (index[l + 1] == index[l])
             continue;
-        double cap = gcsim_topology_capacity_Bps(t, l);
-        tree_put_double(key, scaled && scaled[l] ? cap * tt->port_scale : cap);
+        /* the link's capacity formula, not its number: links of one type have one capacity
+         * on every platform of this shape (tree_template_value sets it) */
+        key[0] = gcsim_topology_link_type(t, l);
+        key[1] = scaled && scaled[l];
         int n = index[l + 1] - index[l];
         memcpy(key + 2, cross + index[l], sizeof(int) * (size_t)n);
         recent_key *r = &recent[cross[index[l]]];
         if ((kind_of_link[l] = intern_recent(&links, r, key, n + 2)) < 0)
             goto done;
     }
+    /* a link kind's first link, a flow kind's first pair: where their numbers are found */
+    rep_link = malloc(sizeof(int) * ((size_t)nl + 1));
+    rep_pair = malloc(sizeof(int) * ((size_t)np + 1));
+    if (!rep_link || !rep_pair)
+        goto done;
+    for (int l = 0; l < nl; l++)
+        if (kind_of_link[l] >= 0 && kind_of_link[l] >= n_rep_links)
+            rep_link[n_rep_links++] = l; /* ids are given in order: a new one is the next */
     for (int p = 0; p < np; p++) {
-        tree_put_double(key, pairs[p].latency_s);
+        /* a route's latency is intra_node.latency inside a node, else the NIC's and the
+         * switches' (two more levels where it crosses leaves: leaf links among its kinds) */
+        key[0] = pairs[p].in_node;
+        key[1] = 0;
         key[2] = pairs[p].kind;
         for (int k = 0; k < pairs[p].n_links; k++)
             key[3 + k] = kind_of_link[pl->links[pairs[p].at + k]];
         recent_key *r = &recent[tt->n_kinds + 1 + pairs[p].kind];
-        if (intern_recent(&sigs, r, key, 3 + pairs[p].n_links) < 0)
+        int g = intern_recent(&sigs, r, key, 3 + pairs[p].n_links);
+        if (g < 0)
             goto done;
+        if (g == n_rep_pairs)
+            rep_pair[n_rep_pairs++] = p;
     }
     tt->n_links = links.n;
     tt->link_cap = malloc(sizeof(double) * (size_t)(links.n + 1));
@@ -367,16 +412,22 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair
     tt->link_seq = malloc(sizeof(int) * (links.n_data + 1));
     tt->n_sigs = sigs.n;
     tt->sig_lat = malloc(sizeof(double) * (size_t)(sigs.n + 1));
+    tt->link_rep = malloc(sizeof(int) * (size_t)(links.n + 1));
+    tt->link_scaled = malloc(sizeof(bool) * (size_t)(links.n + 1));
+    tt->sig_src = malloc(sizeof(int) * (size_t)(sigs.n + 1));
+    tt->sig_dst = malloc(sizeof(int) * (size_t)(sigs.n + 1));
     tt->sig_kind = malloc(sizeof(int) * (size_t)(sigs.n + 1));
     tt->sig_nl = malloc(sizeof(int) * (size_t)(sigs.n + 1));
     tt->sig_links = malloc(sizeof(int) * GCSIM_ROUTE_MAX_LINKS * (size_t)(sigs.n + 1));
     if (!tt->link_cap || !tt->link_first || !tt->link_seq || !tt->sig_lat || !tt->sig_kind ||
-        !tt->sig_nl || !tt->sig_links)
+        !tt->sig_nl || !tt->sig_links || !tt->link_rep || !tt->link_scaled || !tt->sig_src ||
+        !tt->sig_dst)
         goto done;
     int w = 0;
     for (int k = 0; k < links.n; k++) {
         const int *v = links.data + links.off[k];
-        tt->link_cap[k] = tree_get_double(v);
+        tt->link_rep[k] = rep_link[k];
+        tt->link_scaled[k] = v[1] != 0;
         tt->link_first[k] = w;
         for (int x = 2; x < links.len[k]; x++)
             tt->link_seq[w++] = v[x];
@@ -384,14 +435,17 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair
     tt->link_first[links.n] = w;
     for (int k = 0; k < sigs.n; k++) {
         const int *v = sigs.data + sigs.off[k];
-        tt->sig_lat[k] = tree_get_double(v);
+        tt->sig_src[k] = pairs[rep_pair[k]].src;
+        tt->sig_dst[k] = pairs[rep_pair[k]].dst;
         tt->sig_kind[k] = v[2];
         tt->sig_nl[k] = sigs.len[k] - 3;
         for (int x = 3; x < sigs.len[k]; x++)
             tt->sig_links[k * GCSIM_ROUTE_MAX_LINKS + x - 3] = v[x];
     }
-    rc = 0;
+    rc = tree_template_value(tt, t);
 done:
+    free(rep_link);
+    free(rep_pair);
     free(recent);
     tree_intern_free(&links);
     tree_intern_free(&sigs);

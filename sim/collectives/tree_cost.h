@@ -24,6 +24,12 @@ typedef struct gcsim_tree_template gcsim_tree_template;
  * COLLECTIVE_NVLS_TREE, tree_nvls.c) on t, which must outlive it. NULL when out of memory. */
 gcsim_tree_template *gcsim_tree_template_new(const gcsim_topology *t, gcsim_collective c);
 void gcsim_tree_template_free(gcsim_tree_template *tt);
+/* The template's kinds depend on the topology's shape only (its links' capacity formulas,
+ * not their numbers): this sets the numbers (link capacities, route latencies) of t, whose
+ * shape must be the template's (the same links and routes, other bandwidths and
+ * latencies), so one template serves every platform of a shape (schedule_memo.c).
+ * Returns 0. */
+int tree_template_value(gcsim_tree_template *tt, const gcsim_topology *t);
 /* Bytes it holds (its steady form too, once built), for a memo's bound. */
 double gcsim_tree_template_bytes(const gcsim_tree_template *tt);
 

@@ -34,11 +34,14 @@ struct gcsim_tree_template {
     /* link kinds: capacity, and the pair kinds crossing it, in order:
      * link_seq[link_first[l] .. link_first[l + 1]) */
     int n_links;
-    double *link_cap;
+    double *link_cap;     /* the platform's numbers (tree_template_value) */
+    int *link_rep;        /* a link of the kind, whose capacity link_cap is */
+    bool *link_scaled;    /* NVLS-tree: at port_scale x its capacity */
     int *link_first, *link_seq;
     /* flow kinds: latency, pair kind, link kinds along the route */
     int n_sigs;
-    double *sig_lat;
+    double *sig_lat;      /* the platform's numbers (tree_template_value) */
+    int *sig_src, *sig_dst; /* a pair of the kind, whose route's latency sig_lat is */
     int *sig_kind, *sig_nl, *sig_links; /* sig_links[s * GCSIM_ROUTE_MAX_LINKS ...] */
     /* what a change of a pair kind's flow touches (CSR lists, for preparing an interval
      * from the one before it): the link kinds it crosses, the flow kinds of its pairs, and
