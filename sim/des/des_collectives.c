@@ -106,6 +106,21 @@ static double task_bytes(const gcsim_phase *ph, const gcsim_flow *f, int step, i
     return task_steps(ph, f, step, to) * gcsim_flow_bytes(ph, f, first, bb);
 }
 
+/* The bytes one message carries for the run of flows out[x..y] (flows of one pair merged
+ * into one message) in steps step..to; false when none of them sends in those steps. */
+static bool run_bytes(const gcsim_phase *ph, const int *out, int x, int y, int step, int to,
+                      const gcsim_bucket_bytes *bb, double *bytes)
+{
+    bool sends = false;
+    *bytes = 0;
+    for (int z = x; z <= y; z++)
+        if (in_task(&ph->flows[out[z]], step, to)) {
+            sends = true;
+            *bytes += task_bytes(ph, &ph->flows[out[z]], step, to, bb);
+        }
+    return sends;
+}
+
 /* Whether a task's messages carry more than one step (coalesced phase or block). */
 static bool task_coalesced(const des_lane_task *t)
 {
@@ -379,14 +394,8 @@ static size_t post_lane(des_actor *a, int lane, int n_lanes, const des_lane_task
         const gcsim_flow *f = &ph->flows[out[x]];
         if (f->dst % n_lanes != lane)
             continue;
-        double bytes = 0;
-        bool sends = false;
-        for (int z = x; z <= y; z++)
-            if (in_task(&ph->flows[out[z]], step, to)) {
-                sends = true;
-                bytes += task_bytes(ph, &ph->flows[out[z]], step, to, bb);
-            }
-        if (!sends)
+        double bytes;
+        if (!run_bytes(ph, out, x, y, step, to, bb, &bytes))
             continue;
         if (!comms) {
             n++;
@@ -727,14 +736,8 @@ static double solo_solve(des_sim *sim, des_solo *so, int c, const gcsim_schedule
         int o0 = s->out_index[p][e], o1 = s->out_index[p][e + 1];
         for (int x = o0, y; x < o1; x = y + 1) {
             y = runs ? des_run_end(ph, out, x, o1) : x;
-            double bytes = 0;
-            bool sends = false;
-            for (int z = x; z <= y; z++)
-                if (in_task(&ph->flows[out[z]], step, to)) {
-                    sends = true;
-                    bytes += task_bytes(ph, &ph->flows[out[z]], step, to, bb);
-                }
-            if (!sends)
+            double bytes;
+            if (!run_bytes(ph, out, x, y, step, to, bb, &bytes))
                 continue;
             const gcsim_flow *f = &ph->flows[out[x]];
             const solo_route *r = solo_route_of(sim, so, f->src, f->dst);
