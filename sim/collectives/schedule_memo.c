@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "closed_form.h"
+#include "content_hash.h"
 #include "schedule_memo.h"
 #include "tree_cost.h"
 #include "tree_internal.h"
@@ -31,6 +32,7 @@ enum { PLATFORMS_MAX = 256 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static gcsim_platform *platforms[PLATFORMS_MAX];
+static uint64_t platform_hash[PLATFORMS_MAX]; /* gcsim_content_hash of each */
 static int n_platforms, last_platform = -1;
 static const gcsim_platform *last_address;
 static memo_entry *table;
@@ -86,6 +88,7 @@ static unsigned generation;
 /* Shapes (shape_of), interned as the platforms are; they outlive a start-over of the
  * schedules and platforms (the templates, keyed by shape, do too). */
 static gcsim_platform *shapes[PLATFORMS_MAX];
+static uint64_t shape_hash[PLATFORMS_MAX];
 static int n_shapes;
 static int platform_shape[PLATFORMS_MAX]; /* each platform id's shape id */
 
@@ -178,8 +181,9 @@ static int shape_id(const gcsim_platform *net)
     if (!sh)
         return -1;
     shape_of(net, sh);
+    uint64_t h = gcsim_content_hash(sh, sizeof *sh);
     for (int k = 0; k < n_shapes; k++)
-        if (memcmp(shapes[k], sh, sizeof *sh) == 0) {
+        if (shape_hash[k] == h && memcmp(shapes[k], sh, sizeof *sh) == 0) {
             free(sh);
             return k;
         }
@@ -188,6 +192,7 @@ static int shape_id(const gcsim_platform *net)
         drop_shapes_locked();
     }
     shapes[n_shapes] = sh;
+    shape_hash[n_shapes] = h;
     return n_shapes++;
 }
 
@@ -220,9 +225,10 @@ static int platform_id(const gcsim_platform *p)
     if (!net)
         return -1;
     network_of(p, net);
+    uint64_t h = gcsim_content_hash(net, sizeof *net);
     int id = -1;
     for (int k = 0; k < n_platforms && id < 0; k++)
-        if (memcmp(platforms[k], net, sizeof *net) == 0)
+        if (platform_hash[k] == h && memcmp(platforms[k], net, sizeof *net) == 0)
             id = k;
     if (id >= 0) {
         free(net);
@@ -235,6 +241,7 @@ static int platform_id(const gcsim_platform *p)
             return -1;
         }
         platforms[n_platforms] = net;
+        platform_hash[n_platforms] = h;
         platform_shape[n_platforms] = shape;
         id = n_platforms++;
     }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "content_hash.h"
 #include "tuner_memo.h"
 
 typedef struct {
@@ -24,6 +25,7 @@ enum { PLATFORMS_MAX = 64 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static gcsim_platform *platforms[PLATFORMS_MAX];
+static uint64_t platform_hash[PLATFORMS_MAX]; /* gcsim_content_hash of each */
 static int n_platforms, last_platform = -1;
 static const gcsim_platform *last_address;
 static entry *table;
@@ -57,8 +59,9 @@ static int platform_id(const gcsim_platform *p, bool add)
     if (last_platform >= 0 && p == last_address &&
         memcmp(platforms[last_platform], p, sizeof *p) == 0)
         return last_platform;
+    uint64_t h = gcsim_content_hash(p, sizeof *p);
     for (int k = 0; k < n_platforms; k++)
-        if (memcmp(platforms[k], p, sizeof *p) == 0) {
+        if (platform_hash[k] == h && memcmp(platforms[k], p, sizeof *p) == 0) {
             last_platform = k;
             last_address = p;
             return k;
@@ -72,6 +75,7 @@ static int platform_id(const gcsim_platform *p, bool add)
         return -1;
     memcpy(copy, p, sizeof *copy);
     platforms[n_platforms] = copy;
+    platform_hash[n_platforms] = h;
     last_platform = n_platforms++;
     last_address = p;
     return last_platform;
