@@ -12,10 +12,15 @@
 # both binaries taking turns in each run, then NEW / REF per figure and whether the two
 # CSVs are byte-identical (cmp).
 #
+# With SPLIT=1, the same grid once more in two parts, each with its own --count, in turn
+# in each run: the double tree's quarter of the cases and the other three collectives'
+# three quarters, and the double tree's share of the CPU seconds after start-up (the part
+# of the per-case path that the trees' costing in sim/collectives decides).
+#
 # usage: bench/planning/sweep_vs_bare.sh [GCSIM [BARE_SWEEP [SOURCE_DIR]]]
 #   env: RUNS (default 3); FULL=1 for the 307,200-case grid of sweep_307k.sh (10 platforms),
 #   else its first 2 platforms (61,440 cases); OUT=FILE keeps the last sweep's CSV;
-#   REF=GCSIM a second binary to compare with.
+#   REF=GCSIM a second binary to compare with; SPLIT=1 the split by collective.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=${3:-$(cd "$here/../.." && pwd)}
@@ -33,11 +38,17 @@ else
     plats="$p/a100-hdr.json,$p/h100-ndr.json"
     np=2
 fi
-set -- --platform "$plats" \
-       --model "$m/resnet-50.json,$m/alexnet.json,$m/vgg-16.json,$m/googlenet.json,$m/bert-base.json" \
+models="$m/resnet-50.json,$m/alexnet.json,$m/vgg-16.json,$m/googlenet.json,$m/bert-base.json"
+set -- --platform "$plats" --model "$models" \
        --compressor none,fp16,terngrad,qsgd,dgc,powersgd \
        --collective ring,hierarchical,halving-doubling,double-tree \
        --gpus 1,2,3,...,256 --no-progress
+on_grid() { # COLLECTIVES COMMAND... -> COMMAND with the grid's arguments for COLLECTIVES
+    k=$1
+    shift
+    "$@" --platform "$plats" --model "$models" --compressor none,fp16,terngrad,qsgd,dgc,powersgd \
+         --collective "$k" --gpus 1,2,3,...,256 --no-progress
+}
 
 cpu() { # command... -> user+sys CPU seconds of the whole process
     /usr/bin/time -f "%U %S" -o "$tmp/time" "$@" > /dev/null 2>&1
@@ -59,6 +70,13 @@ while [ "$i" -lt "$runs" ]; do
         cpu "$g" sweep "$@" --count >> "$tmp/$d.count"
     done
     cpu "$bare" "$np" 5 6 4 256 >> "$tmp/bare"
+    if [ "${SPLIT:-0}" = 1 ]; then
+        for part in tree rest; do
+            if [ "$part" = tree ]; then k=double-tree; else k=ring,hierarchical,halving-doubling; fi
+            on_grid "$k" cpu "$gcsim" sweep --output "$tmp/$part.csv" >> "$tmp/$part.sweep"
+            on_grid "$k" cpu "$gcsim" sweep --count >> "$tmp/$part.count"
+        done
+    fi
     i=$((i + 1))
 done
 [ -z "${OUT:-}" ] || cp "$tmp/new.csv" "$OUT"
@@ -79,6 +97,16 @@ for d in $sides; do
 done
 awk -v n="$cases" -v b="$b" 'BEGIN { if (b <= 0) b = 0.001
     printf "bare loop, CPU s               %.3f  -> %.0f cases per CPU-s\n", b, n / b }'
+if [ "${SPLIT:-0}" = 1 ]; then
+    ts=$(median < "$tmp/tree.sweep") tc=$(median < "$tmp/tree.count")
+    rs=$(median < "$tmp/rest.sweep") rc=$(median < "$tmp/rest.count")
+    awk -v n="$cases" -v ts="$ts" -v tc="$tc" -v rs="$rs" -v rc="$rc" 'BEGIN {
+        t = ts - tc; r = rs - rc; if (t <= 0) t = 0.001; if (r <= 0) r = 0.001
+        printf "split: double tree (%d cases)   %.3f - %.3f start-up = %.3f CPU s -> %.0f cases per CPU-s\n", n / 4, ts, tc, t, n / 4 / t
+        printf "split: the other three (%d)     %.3f - %.3f start-up = %.3f CPU s -> %.0f cases per CPU-s\n", n * 3 / 4, rs, rc, r, n * 3 / 4 / r
+        printf "split: double tree share of the CPU after start-up  %.0f%%\n", 100 * t / (t + r)
+    }'
+fi
 if [ -n "$ref" ]; then
     awk '{s[$1] = $2; c[$1] = $3} END {
         rn = s["new"] - c["new"]; rr = s["ref"] - c["ref"]; if (rr <= 0) rr = 0.001
