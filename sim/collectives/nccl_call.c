@@ -251,7 +251,8 @@ int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
                                                                        GCSIM_OP_ALLREDUCE,
                                                                        gpus, nodes, lat);
                 x->rank_s = gcsim_tuner_rank_s(a, (gcsim_protocol)pr, gpus, nodes, bytes,
-                                               x->rank_s, lat + lat_extra, ring_bw_s);
+                                               x->rank_s, lat + lat_extra, ring_bw_s,
+                                               gcsim_nccl_ll_max_busbw_Bps(p->gpu.type, nodes));
             }
         }
     }

@@ -265,18 +265,23 @@ static int overhead_platform(const gcsim_platform *p, int gpus, gcsim_op op, int
 }
 
 double gcsim_tuner_rank_s(int algo, gcsim_protocol pr, int gpus, int nodes, double bytes,
-                          double time_s, double latency_s, double ring_bandwidth_s)
+                          double time_s, double latency_s, double ring_bandwidth_s,
+                          double ll_max_busbw_Bps)
 {
     if (gpus < 2)
         return time_s;
     double ring_bw_s = fmax(0, ring_bandwidth_s);
     if (algo == GCSIM_NCCL_TREE) {
         /* NCCL's tree: 0.92 of the ring's per-channel bandwidth (x the protocol's tree
-         * efficiency), counted at half of it as algorithm bandwidth, where the ring's is
-         * N/(2(N-1)) of it; corrected per size (tuner_model.c) */
-        double tree_algbw = gcsim_nccl_tree_bw_factor(pr, nodes) * 0.5 *
-                            gcsim_nccl_tree_correction(pr, bytes);
-        return latency_s + ring_bw_s * ((double)gpus / (2.0 * (gpus - 1))) / tree_algbw;
+         * efficiency) as bus bandwidth, the ring's busbw being bytes / (its bandwidth time
+         * x N/(2(N-1))); with LL that bus bandwidth at most NCCL's llMaxBw (tuning.cc line
+         * 332); then counted at half of it as algorithm bandwidth and corrected per size
+         * (tuner_model.c). Written as seconds per byte of bus bandwidth. */
+        double per_busbw_s = ring_bw_s * ((double)gpus / (2.0 * (gpus - 1))) /
+                             gcsim_nccl_tree_bw_factor(pr, nodes);
+        if (pr == GCSIM_PROTO_LL && ll_max_busbw_Bps > 0)
+            per_busbw_s = fmax(per_busbw_s, bytes / ll_max_busbw_Bps);
+        return latency_s + per_busbw_s / (0.5 * gcsim_nccl_tree_correction(pr, bytes));
     }
     if (algo == GCSIM_NCCL_NVLS_TREE)
         /* NCCL's NVLS-tree: the ring's per-channel network bandwidth, twice it on two nodes
@@ -377,7 +382,8 @@ static int tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double b
                                       (gcsim_protocol)pr, 8, &q8, &lat, err))
                     return -1;
                 rank = gcsim_tuner_rank_s(cand[a].algo, (gcsim_protocol)pr, gpus, nodes, bytes,
-                                          t, lat, ring_bw_s);
+                                          t, lat, ring_bw_s,
+                                          gcsim_nccl_ll_max_busbw_Bps(p->gpu.type, nodes));
             }
             if (!found || rank < out->rank_s) {
                 out->collective = cand[a].coll;

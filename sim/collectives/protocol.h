@@ -77,10 +77,14 @@ typedef struct {
  * (ring_bandwidth_s: its time less its time at 8 bytes) x N/(2(N-1)) / (0.46 x the
  * protocol's tree efficiency x NCCL's tree correction at `bytes`), whatever gcsim's tree
  * achieves; NVLS-tree at its latency plus the ring's bandwidth time, halved on 2 nodes.
+ * A tree with LL has that bus bandwidth (the ring's x 0.92/3.8) capped at NCCL's
+ * llMaxBw, ll_max_busbw_Bps (gcsim_nccl_ll_max_busbw_Bps; <= 0: no cap), before the
+ * conversion to algorithm bandwidth and the correction, as NCCL's model does.
  * Both tuners (gcsim_tuner_choose, the stacks' per-call choice) rank with it and then
  * cost the pick with gcsim's own schedule. */
 double gcsim_tuner_rank_s(int algo, gcsim_protocol pr, int gpus, int nodes, double bytes,
-                          double time_s, double latency_s, double ring_bandwidth_s);
+                          double time_s, double latency_s, double ring_bandwidth_s,
+                          double ll_max_busbw_Bps);
 
 /* NCCL's NVLS-tree across nodes (tree_nvls.c): the intra-node rate at which gcsim's
  * NVLS-tree schedule (COLLECTIVE_NVLS_TREE, the railed double tree) runs its chains so that

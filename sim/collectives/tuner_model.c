@@ -6,9 +6,9 @@
  * line of that file. The tables are NCCL's values (facts, not fitted here), in gcsim's
  * protocol order (Simple, LL128, LL; NCCL's own order is LL, LL128, Simple). Left out:
  * CollNet (no gcsim platform describes a SHARP fabric), PAT (all-gather and reduce-scatter
- * with one GPU per node only), the per-channel bandwidth caps and LL's cap (gcsim has no
- * channel count: its bandwidths are the links'; docs/collectives.md, "Mid sizes", checks
- * where they would bind), the CPU vendor (the net overhead is
+ * with one GPU per node only), the per-channel bandwidth caps (gcsim has no channel count:
+ * its bandwidths are the links'; docs/collectives.md, "Mid sizes", checks where they would
+ * bind; LL's cap is no per-channel one: gcsim_nccl_ll_max_busbw_Bps), the CPU vendor (the net overhead is
  * NCCL's Intel/default 1 us; AMD's is 2 us) and the graph's extra network latency
  * (latencyInter, 0 unless a net plugin reports one). The ring's plateau factor
  * (gcsim_nccl_ring_plateau_factor) is NCCL's ncclTopoGetAlgoTime, lines 646-650.
@@ -199,4 +199,45 @@ bool gcsim_nccl_pre_ampere(const char *gpu_type)
         if (strcmp(gpu_type, older[k]) == 0)
             return true;
     return false;
+}
+
+/* NCCL's llMaxBws (tuning.cc lines 178-183 at commit 5067397, indexed at lines 263-272):
+ * LL's modelled bus bandwidth is min(llMaxBw, ring x 0.5 | tree x 1/3.8) (lines 327 and
+ * 332). On one node the row is the GPU's generation (minimum compute capability: < 8.0
+ * Volta, 8.x Ampere, 9.x Hopper, >= 10.0 Blackwell), column 0; across nodes the row is the
+ * CPU vendor (0: Intel and others, 1: AMD; gcsim's platforms do not name the CPU, so the
+ * Intel/default row, as NET_OVERHEAD_US), column 1 on 2 nodes and 2 on 3 or more. GB/s. */
+static const double ll_max_GBps[4][3] = {
+    {39.0, 39.0, 20.4},         /* Volta (one node) / Intel (across nodes) */
+    {87.7, 22.5, 19.0},         /* Ampere / AMD */
+    {141.0, 45.0, 35.0},        /* Hopper */
+    {2 * 141.0, 2 * 45.0, 2 * 35.0}, /* Blackwell */
+};
+
+/* GPU types of compute capability 9.x and 10.x by the names gcsim's platforms use
+ * (NVIDIA's CUDA GPUs table: H100, H200, GH200 9.0; B200, GB200 10.0). */
+static bool type_in(const char *gpu_type, const char *const *names, size_t n)
+{
+    for (size_t k = 0; gpu_type && k < n; k++)
+        if (strcmp(gpu_type, names[k]) == 0)
+            return true;
+    return false;
+}
+
+double gcsim_nccl_ll_max_busbw_Bps(const char *gpu_type, int nodes)
+{
+    static const char *const hopper[] = {"h100", "h200", "gh200", "h800", "h20"};
+    static const char *const blackwell[] = {"b200", "gb200", "b100", "b300", "gb300"};
+    int row, col = nodes <= 1 ? 0 : nodes == 2 ? 1 : 2;
+    if (nodes > 1)
+        row = 0; /* Intel/default CPU */
+    else if (gcsim_nccl_pre_ampere(gpu_type))
+        row = 0;
+    else if (type_in(gpu_type, blackwell, sizeof blackwell / sizeof blackwell[0]))
+        row = 3;
+    else if (type_in(gpu_type, hopper, sizeof hopper / sizeof hopper[0]))
+        row = 2;
+    else
+        row = 1;
+    return ll_max_GBps[row][col] * 1e9;
 }

@@ -69,4 +69,10 @@ double gcsim_nccl_ring_plateau_factor(gcsim_nccl_algo a, gcsim_protocol pr, gcsi
 /* Whether platform GPU type gpu_type (gpu.type) is of compute capability below 8.0. */
 bool gcsim_nccl_pre_ampere(const char *gpu_type);
 
+/* NCCL's cap on the LL protocol's modelled bus bandwidth (llMaxBws, tuner_model.c), B/s:
+ * on one node by GPU generation (gpu_type: Volta and older 39, Ampere 87.7, Hopper 141,
+ * Blackwell 282 GB/s), across nodes by CPU (Intel/default: 39 GB/s on 2 nodes, 20.4 on 3
+ * or more). A whole-communicator cap, not per channel. */
+double gcsim_nccl_ll_max_busbw_Bps(const char *gpu_type, int nodes);
+
 #endif

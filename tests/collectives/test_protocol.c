@@ -174,15 +174,65 @@ int main(void)
      * / (0.92 x 0.5 x protocol efficiency x NCCL's correction at the size): 16 GPUs on 2
      * nodes, 1 GiB (correction 1), Simple; NVLS-tree at its latency plus the ring's
      * bandwidth time, halved on 2 nodes; the ring at its time. */
-    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_TREE, GCSIM_PROTO_SIMPLE, 16, 2, 1 << 30, 1.0, 0.1, 1.8),
+    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_TREE, GCSIM_PROTO_SIMPLE, 16, 2, 1 << 30, 1.0, 0.1, 1.8, 0),
               0.1 + 1.8 * (16.0 / 30) / 0.46, 1e-12);
-    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_TREE, GCSIM_PROTO_SIMPLE, 16, 2, 1 << 20, 1.0, 0.1, 1.8),
+    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_TREE, GCSIM_PROTO_SIMPLE, 16, 2, 1 << 20, 1.0, 0.1, 1.8, 0),
               0.1 + 1.8 * (16.0 / 30) / (0.46 * 0.5), 1e-12);
-    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_NVLS_TREE, GCSIM_PROTO_SIMPLE, 16, 2, 1 << 30, 1.0, 0.1, 1.8),
+    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_NVLS_TREE, GCSIM_PROTO_SIMPLE, 16, 2, 1 << 30, 1.0, 0.1, 1.8, 0),
               0.1 + 0.9, 1e-12);
-    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_NVLS_TREE, GCSIM_PROTO_SIMPLE, 64, 8, 1 << 30, 1.0, 0.1, 1.8),
+    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_NVLS_TREE, GCSIM_PROTO_SIMPLE, 64, 8, 1 << 30, 1.0, 0.1, 1.8, 0),
               0.1 + 1.8, 1e-12);
-    CHECK(gcsim_tuner_rank_s(GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE, 16, 2, 1 << 30, 2.0, 0.2, 1.8) == 2.0);
+    CHECK(gcsim_tuner_rank_s(GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE, 16, 2, 1 << 30, 2.0, 0.2, 1.8, 0) == 2.0);
+    /* NCCL's LL cap (llMaxBws, tuning.cc lines 178-183, 263-272, 332): GB/s of LL's model
+     * bus bandwidth, by GPU generation on one node, by CPU (Intel/default row) across. */
+    CHECK_REL(gcsim_nccl_ll_max_busbw_Bps("v100", 1), 39.0e9, 1e-12);
+    CHECK_REL(gcsim_nccl_ll_max_busbw_Bps("a100", 1), 87.7e9, 1e-12);
+    CHECK_REL(gcsim_nccl_ll_max_busbw_Bps("h100", 1), 141.0e9, 1e-12);
+    CHECK_REL(gcsim_nccl_ll_max_busbw_Bps("gb200", 1), 282.0e9, 1e-12);
+    CHECK_REL(gcsim_nccl_ll_max_busbw_Bps("h100", 2), 39.0e9, 1e-12);
+    CHECK_REL(gcsim_nccl_ll_max_busbw_Bps("a100", 8), 20.4e9, 1e-12);
+    CHECK_REL(gcsim_nccl_ll_max_busbw_Bps("gb200", 3), 20.4e9, 1e-12);
+    /* A tree with LL at 1 MiB on 64 GPUs, 8 nodes: its model bus bandwidth, bytes / (ring
+     * bandwidth time 10 us x 64/126 / (0.92/3.8)) = 49.6 GB/s, is capped at 20.4 GB/s;
+     * algorithm bandwidth half of it x NCCL's LL correction at 1 MiB (0.5). Uncapped (cap 0)
+     * and with LL128 (no cap) the formula above. */
+    const double mib = 1 << 20, bw_s = 1e-5, per_busbw = bw_s * (64.0 / 126) / (0.92 / 3.8);
+    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_TREE, GCSIM_PROTO_LL, 64, 8, mib, 1.0, 1e-4, bw_s,
+                                 20.4e9),
+              1e-4 + (mib / 20.4e9) / (0.5 * 0.5), 1e-12);
+    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_TREE, GCSIM_PROTO_LL, 64, 8, mib, 1.0, 1e-4, bw_s, 0),
+              1e-4 + per_busbw / (0.5 * 0.5), 1e-12);
+    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_TREE, GCSIM_PROTO_LL, 64, 8, mib, 1.0, 1e-4, bw_s,
+                                 100e9),
+              1e-4 + per_busbw / (0.5 * 0.5), 1e-12); /* a cap above it does not bind */
+    CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_TREE, GCSIM_PROTO_LL128, 64, 8, mib, 1.0, 1e-4, bw_s,
+                                 20.4e9),
+              1e-4 + bw_s * (64.0 / 126) / (0.92 * 120.0 / 128) / (0.5 * 0.6), 1e-12);
+    /* The tuner ranks with the cap: on R grown to 8 nodes (ring busbw far above 20.4 / (0.92
+     * / 3.8) = 84 GB/s) a tree with LL never ranks faster than its bytes at half of 20.4
+     * GB/s x the correction. */
+    {
+        gcsim_platform r8 = platform_r();
+        r8.nodes = 8;
+        for (double s = 1 << 16; s <= (1 << 26); s *= 4) {
+            double floor_s = s / (20.4e9 * 0.5 * gcsim_nccl_tree_correction(GCSIM_PROTO_LL, s));
+            CHECK(gcsim_tuner_choose(&r8, 64, GCSIM_OP_ALLREDUCE, s, COLLECTIVE_DOUBLE_TREE,
+                                     GCSIM_PROTO_LL, &t, &err) == 0);
+            CHECK(t.protocol == GCSIM_PROTO_LL && t.rank_s >= floor_s);
+        }
+        /* So at 256 KiB-1 MiB both tuners, `gcsim collective`'s and a training call's
+         * (nccl_call.c), pick the tree with LL128 there (without the cap both picked LL: a
+         * 1 MiB LL tree then ranked at its uncapped model bus bandwidth, R8's ring busbw x
+         * 0.92/3.8); from 2 MiB on LL128 won before as well. */
+        for (double s = 1 << 18; s <= (1 << 20); s *= 2) {
+            gcsim_nccl_tuned_call tc;
+            CHECK(gcsim_tuner_choose(&r8, 64, GCSIM_OP_ALLREDUCE, s, COLLECTIVE_COUNT,
+                                     GCSIM_PROTO_COUNT, &t, &err) == 0);
+            CHECK(t.algo == GCSIM_NCCL_TREE && t.protocol == GCSIM_PROTO_LL128);
+            CHECK(gcsim_nccl_call_tune(&r8, 64, s, &tc, &err) == 0);
+            CHECK(tc.algo == GCSIM_NCCL_TREE && tc.protocol == GCSIM_PROTO_LL128);
+        }
+    }
     /* On R the tuner's pick ranks no worse than any single candidate, at every size, and
      * its time is the closed form of what it picked. */
     for (double s = 8; s <= 8e9; s *= 4) {
