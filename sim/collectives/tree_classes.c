@@ -55,13 +55,6 @@ typedef struct {
     int link, at, len;
 } link_key;
 
-/* the flow kinds of a neighbourhood (a node's role and its neighbours'): per pair of the
- * role, its route's own-link kinds at kinds[at ..], and its flow kind when it crosses no
- * leaf (-1 until known) */
-typedef struct {
-    int kinds_at, sig_at;
-} hood;
-
 typedef struct {
     const gcsim_topology *t;
     gcsim_tree_template *tt;
@@ -434,8 +427,11 @@ static int hood_map(classes *cl, int x, const tree_intern *links, int **map, int
     return 0;
 }
 
-/* 3: the flow kinds, pair by pair, into *sigs; a kind's first pair at rep_src, rep_dst
- * (room for every pair kind x link kinds is not known: grown). */
+/* 3: the flow kinds, pair by pair, into *sigs; a kind's first pair at *rep_src, *rep_dst.
+ * Per neighbourhood (a node's role and its neighbours' roles, interned: "hoods"), for each
+ * of the role's pairs, the kinds of its route's own links (hk[hp_at[..] ..)) and its flow
+ * kind when it crosses no leaf (hp_sig, -1 until known). Returns -1 when out of memory, 1
+ * for a topology this file does not know. */
 static int flow_kinds(classes *cl, const tree_intern *links, const int *leaf_kind, tree_intern *sigs,
                       int **rep_src, int **rep_dst)
 {
