@@ -98,6 +98,73 @@ static tpair pair_of(const classes *cl, int node, const role_pair *p)
                    node_of_slot(cl, node, p->slot) * cl->i + p->dst_local, p->kind};
 }
 
+/* ---- the kinds' arrays (tree_internal.h; the per-sender build uses them too) ---- */
+
+/* The pair kinds (sequences of first step, sums) into the template's flows; -1 when out of
+ * memory. */
+int tree_template_keep_kinds(gcsim_tree_template *tt, const tree_intern *kinds)
+{
+    tt->n_kinds = kinds->n;
+    tt->kind_first = malloc(sizeof(int) * (size_t)(kinds->n + 1));
+    tt->kind_count = malloc(sizeof(int) * (size_t)(kinds->n + 1));
+    tt->flows = malloc(sizeof(tree_flow) * (kinds->n_data / 3 + 1));
+    if (!tt->kind_first || !tt->kind_count || !tt->flows)
+        return -1;
+    for (int k = 0; k < kinds->n; k++) {
+        tt->kind_first[k] = tt->n_kind_flows;
+        tt->kind_count[k] = kinds->len[k] / 3;
+        for (int x = 0; x < kinds->len[k]; x += 3) {
+            const int *v = kinds->data + kinds->off[k] + x;
+            tt->flows[tt->n_kind_flows++] = (tree_flow){v[0], tree_get_double(v + 1)};
+        }
+    }
+    return 0;
+}
+
+int tree_template_keep_links(gcsim_tree_template *tt, const gcsim_topology *t,
+                             const tree_intern *links, const int *rep_link,
+                             const tree_intern *sigs, const int *rep_src, const int *rep_dst)
+{
+    tt->n_links = links->n;
+    tt->link_cap = malloc(sizeof(double) * (size_t)(links->n + 1));
+    tt->link_first = malloc(sizeof(int) * (size_t)(links->n + 1));
+    tt->link_seq = malloc(sizeof(int) * (links->n_data + 1));
+    tt->n_sigs = sigs->n;
+    tt->sig_lat = malloc(sizeof(double) * (size_t)(sigs->n + 1));
+    tt->link_rep = malloc(sizeof(int) * (size_t)(links->n + 1));
+    tt->link_scaled = malloc(sizeof(bool) * (size_t)(links->n + 1));
+    tt->sig_src = malloc(sizeof(int) * (size_t)(sigs->n + 1));
+    tt->sig_dst = malloc(sizeof(int) * (size_t)(sigs->n + 1));
+    tt->sig_kind = malloc(sizeof(int) * (size_t)(sigs->n + 1));
+    tt->sig_nl = malloc(sizeof(int) * (size_t)(sigs->n + 1));
+    tt->sig_links = malloc(sizeof(int) * GCSIM_ROUTE_MAX_LINKS * (size_t)(sigs->n + 1));
+    if (!tt->link_cap || !tt->link_first || !tt->link_seq || !tt->sig_lat || !tt->sig_kind ||
+        !tt->sig_nl || !tt->sig_links || !tt->link_rep || !tt->link_scaled || !tt->sig_src ||
+        !tt->sig_dst)
+        return -1;
+    int w = 0;
+    for (int k = 0; k < links->n; k++) {
+        const int *v = links->data + links->off[k];
+        tt->link_rep[k] = rep_link[k];
+        tt->link_scaled[k] = v[1] != 0;
+        tt->link_first[k] = w;
+        for (int x = 2; x < links->len[k]; x++)
+            tt->link_seq[w++] = v[x];
+    }
+    tt->link_first[links->n] = w;
+    for (int k = 0; k < sigs->n; k++) {
+        const int *v = sigs->data + sigs->off[k];
+        tt->sig_src[k] = rep_src[k];
+        tt->sig_dst[k] = rep_dst[k];
+        tt->sig_kind[k] = v[2];
+        tt->sig_nl[k] = sigs->len[k] - 3;
+        for (int x = 3; x < sigs->len[k]; x++)
+            tt->sig_links[k * GCSIM_ROUTE_MAX_LINKS + x - 3] = v[x];
+    }
+    (void)t;
+    return 0;
+}
+
 /* 1: each node's role; the first of each role's pairs and their kinds (as pairs_of_shape
  * interns them); omax and n_raw. Returns -1 when out of memory, 1 when a receiver is no
  * neighbour. */

@@ -174,10 +174,10 @@ gcsim_tree_template *gcsim_tree_template_new_by_classes(const gcsim_topology *t,
  * when a node's links turned out of a kind its role's first node did not give (then build
  * per sender). */
 int tree_classes_fill(gcsim_tree_template *tt, const gcsim_topology *t);
-/* tree_cost.c's: the kinds' arrays from their interned keys (pair kinds: first step, sums;
- * link kinds: type, scaled, pair kinds crossing; flow kinds: in node, 0, pair kind, link
- * kinds), a link kind's first link and a flow kind's first pair; then the platform's
- * numbers. -1 when out of memory. */
+/* The kinds' arrays from their interned keys (pair kinds: first step, sums; link kinds:
+ * type, scaled, pair kinds crossing; flow kinds: in node, 0, pair kind, link kinds), a link
+ * kind's first link and a flow kind's first pair (tree_classes.c, used by both builds; the
+ * platform's numbers are then set by tree_template_value). -1 when out of memory. */
 int tree_template_keep_kinds(gcsim_tree_template *tt, const tree_intern *kinds);
 int tree_template_keep_links(gcsim_tree_template *tt, const gcsim_topology *t,
                              const tree_intern *links, const int *rep_link,
