@@ -25,9 +25,12 @@
  * Chunk counts above the deepest offset share one structure and are prepared from the
  * template's steady form (tree_steady.c); smaller ones by walking their intervals
  * (tree_walk.c). Both use the interned sequences of tree_intern.c. This file builds the
- * template and picks the form, so that no two of these files call each other. The pairs
- * come sender by sender from the trees' shape (tree_sender.c); building them from the
- * sorted raw flows of every tree (gcsim_tree_raw_flows) is kept as the tests' reference
+ * template and picks the form, so that no two of these files call each other. The kinds
+ * come from one node per role (tree_classes.c: at 2^20 GPUs 0.4 CPU-s and 54 MiB for the
+ * whole predict, where listing every GPU's pairs took 4 CPU-s and 420 MiB); listing every
+ * sender's pairs from the trees' shape (tree_sender.c) is the fallback for a topology a
+ * role does not fix and test_tree_classes' reference, and building them from the sorted
+ * raw flows of every tree (gcsim_tree_raw_flows) test_tree_sender's
  * (gcsim_tree_template_new_from_flows).
  */
 #include <math.h>
@@ -140,27 +143,6 @@ static int pair_add(pair_list *pl, const gcsim_topology *t, int src, int dst, in
     return 0;
 }
 
-/* The pair kinds (sequences of first step, sums) into the template's flows; -1 when out of
- * memory. */
-static int keep_kinds(gcsim_tree_template *tt, const tree_intern *kinds)
-{
-    tt->n_kinds = kinds->n;
-    tt->kind_first = malloc(sizeof(int) * (size_t)(kinds->n + 1));
-    tt->kind_count = malloc(sizeof(int) * (size_t)(kinds->n + 1));
-    tt->flows = malloc(sizeof(tree_flow) * (kinds->n_data / 3 + 1));
-    if (!tt->kind_first || !tt->kind_count || !tt->flows)
-        return -1;
-    for (int k = 0; k < kinds->n; k++) {
-        tt->kind_first[k] = tt->n_kind_flows;
-        tt->kind_count[k] = kinds->len[k] / 3;
-        for (int x = 0; x < kinds->len[k]; x += 3) {
-            const int *v = kinds->data + kinds->off[k] + x;
-            tt->flows[tt->n_kind_flows++] = (tree_flow){v[0], tree_get_double(v + 1)};
-        }
-    }
-    return 0;
-}
-
 /* Pairs (with routes and kinds) of the raw flows; the template's flows and kinds filled.
  * Returns the pairs (*n_pairs), or NULL when out of memory. */
 static int pairs_of(gcsim_tree_template *tt, const gcsim_topology *t, const gcsim_flow *raw,
@@ -201,7 +183,7 @@ static int pairs_of(gcsim_tree_template *tt, const gcsim_topology *t, const gcsi
         if ((pairs[p].kind = tree_intern_id(&kinds, key, n)) < 0)
             goto fail;
     }
-    if (keep_kinds(tt, &kinds) != 0)
+    if (tree_template_keep_kinds(tt, &kinds) != 0)
         goto fail;
     for (int p = 0; p < np; p++)
         if (pair_add(pl, t, pairs[p].src, pairs[p].dst, pairs[p].kind) != 0)
@@ -295,7 +277,7 @@ static int pairs_of_shape(gcsim_tree_template *tt, const gcsim_topology *t, pair
                 goto done;
         }
     }
-    if (keep_kinds(tt, &kinds) != 0)
+    if (tree_template_keep_kinds(tt, &kinds) != 0)
         goto done;
     rc = 0;
 done:
@@ -337,6 +319,7 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair
     int *index = calloc((size_t)nl + 1, sizeof(int)), *fill = NULL, *cross = NULL;
     int *kind_of_link = malloc(sizeof(int) * ((size_t)nl + 1)), *key = NULL;
     int *rep_link = NULL, *rep_pair = NULL, n_rep_links = 0, n_rep_pairs = 0;
+    int *rep_src = NULL, *rep_dst = NULL;
     /* NVLS-tree: the links flows inside a node cross, at tt->port_scale x their capacity
      * (marked whatever the scale: the kinds do not depend on the platform's numbers) */
     bool nvls = tt->collective == COLLECTIVE_NVLS_TREE;
@@ -386,7 +369,9 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair
     /* a link kind's first link, a flow kind's first pair: where their numbers are found */
     rep_link = malloc(sizeof(int) * ((size_t)nl + 1));
     rep_pair = malloc(sizeof(int) * ((size_t)np + 1));
-    if (!rep_link || !rep_pair)
+    rep_src = malloc(sizeof(int) * ((size_t)np + 1));
+    rep_dst = malloc(sizeof(int) * ((size_t)np + 1));
+    if (!rep_link || !rep_pair || !rep_src || !rep_dst)
         goto done;
     for (int l = 0; l < nl; l++)
         if (kind_of_link[l] >= 0 && kind_of_link[l] >= n_rep_links)
@@ -406,46 +391,17 @@ static int kinds_of(gcsim_tree_template *tt, const gcsim_topology *t, const pair
         if (g == n_rep_pairs)
             rep_pair[n_rep_pairs++] = p;
     }
-    tt->n_links = links.n;
-    tt->link_cap = malloc(sizeof(double) * (size_t)(links.n + 1));
-    tt->link_first = malloc(sizeof(int) * (size_t)(links.n + 1));
-    tt->link_seq = malloc(sizeof(int) * (links.n_data + 1));
-    tt->n_sigs = sigs.n;
-    tt->sig_lat = malloc(sizeof(double) * (size_t)(sigs.n + 1));
-    tt->link_rep = malloc(sizeof(int) * (size_t)(links.n + 1));
-    tt->link_scaled = malloc(sizeof(bool) * (size_t)(links.n + 1));
-    tt->sig_src = malloc(sizeof(int) * (size_t)(sigs.n + 1));
-    tt->sig_dst = malloc(sizeof(int) * (size_t)(sigs.n + 1));
-    tt->sig_kind = malloc(sizeof(int) * (size_t)(sigs.n + 1));
-    tt->sig_nl = malloc(sizeof(int) * (size_t)(sigs.n + 1));
-    tt->sig_links = malloc(sizeof(int) * GCSIM_ROUTE_MAX_LINKS * (size_t)(sigs.n + 1));
-    if (!tt->link_cap || !tt->link_first || !tt->link_seq || !tt->sig_lat || !tt->sig_kind ||
-        !tt->sig_nl || !tt->sig_links || !tt->link_rep || !tt->link_scaled || !tt->sig_src ||
-        !tt->sig_dst)
-        goto done;
-    int w = 0;
-    for (int k = 0; k < links.n; k++) {
-        const int *v = links.data + links.off[k];
-        tt->link_rep[k] = rep_link[k];
-        tt->link_scaled[k] = v[1] != 0;
-        tt->link_first[k] = w;
-        for (int x = 2; x < links.len[k]; x++)
-            tt->link_seq[w++] = v[x];
+    for (int k = 0; k < sigs.n; k++) { /* a flow kind's first pair, where its latency is */
+        rep_src[k] = pairs[rep_pair[k]].src;
+        rep_dst[k] = pairs[rep_pair[k]].dst;
     }
-    tt->link_first[links.n] = w;
-    for (int k = 0; k < sigs.n; k++) {
-        const int *v = sigs.data + sigs.off[k];
-        tt->sig_src[k] = pairs[rep_pair[k]].src;
-        tt->sig_dst[k] = pairs[rep_pair[k]].dst;
-        tt->sig_kind[k] = v[2];
-        tt->sig_nl[k] = sigs.len[k] - 3;
-        for (int x = 3; x < sigs.len[k]; x++)
-            tt->sig_links[k * GCSIM_ROUTE_MAX_LINKS + x - 3] = v[x];
-    }
-    rc = tree_template_value(tt, t);
+    if (tree_template_keep_links(tt, t, &links, rep_link, &sigs, rep_src, rep_dst) == 0)
+        rc = tree_template_value(tt, t);
 done:
     free(rep_link);
     free(rep_pair);
+    free(rep_src);
+    free(rep_dst);
     free(recent);
     tree_intern_free(&links);
     tree_intern_free(&sigs);
@@ -511,9 +467,12 @@ static int dependents_of(gcsim_tree_template *tt)
     return 0;
 }
 
-/* The template from the trees' shape (from_flows false) or from their raw flows. */
+/* How a template is built: by classes of nodes (tree_classes.c), sender by sender from the
+ * trees' shape, or from their raw flows (the last two list every GPU's pairs). */
+typedef enum { BUILD_CLASSES, BUILD_SENDERS, BUILD_FLOWS } build_path;
+
 static gcsim_tree_template *template_new(const gcsim_topology *t, gcsim_collective c,
-                                         bool from_flows)
+                                         build_path how)
 {
     gcsim_tree_template *tt = calloc(1, sizeof *tt);
     gcsim_flow *raw = NULL;
@@ -526,7 +485,14 @@ static gcsim_tree_template *template_new(const gcsim_topology *t, gcsim_collecti
     tt->per_rail = c == COLLECTIVE_DOUBLE_TREE || c == COLLECTIVE_NVLS_TREE ? 2 : 1;
     tt->port_scale = c == COLLECTIVE_NVLS_TREE ? gcsim_nvls_tree_port_scale(t->platform) : 1.0;
     tt->rails = t->nodes > 1 ? t->nics_per_node : 1;
-    if (from_flows) {
+    if (how == BUILD_CLASSES) {
+        int rc = tree_classes_fill(tt, t);
+        if (rc == 0 && tree_template_value(tt, t) == 0 && dependents_of(tt) == 0)
+            return tt;
+        gcsim_tree_template_free(tt);
+        return NULL;
+    }
+    if (how == BUILD_FLOWS) {
         if (gcsim_tree_raw_flows(t, tt->per_rail, &raw, &n_raw) ||
             pairs_of(tt, t, raw, n_raw, &pl))
             goto fail;
@@ -549,13 +515,28 @@ fail:
 
 gcsim_tree_template *gcsim_tree_template_new(const gcsim_topology *t, gcsim_collective c)
 {
-    return template_new(t, c, false);
+    gcsim_tree_template *tt = template_new(t, c, BUILD_CLASSES);
+    /* NULL: out of memory, or a role did not fix its nodes' links (a topology
+     * tree_classes.c does not know): the per-sender build is always right */
+    return tt ? tt : template_new(t, c, BUILD_SENDERS);
+}
+
+gcsim_tree_template *gcsim_tree_template_new_by_classes(const gcsim_topology *t,
+                                                        gcsim_collective c)
+{
+    return template_new(t, c, BUILD_CLASSES);
+}
+
+gcsim_tree_template *gcsim_tree_template_new_per_sender(const gcsim_topology *t,
+                                                        gcsim_collective c)
+{
+    return template_new(t, c, BUILD_SENDERS);
 }
 
 gcsim_tree_template *gcsim_tree_template_new_from_flows(const gcsim_topology *t,
                                                         gcsim_collective c)
 {
-    return template_new(t, c, true);
+    return template_new(t, c, BUILD_FLOWS);
 }
 
 int gcsim_tree_template_prepare(gcsim_tree_template *tt, int chunks, gcsim_schedule *s)

@@ -49,6 +49,19 @@ static int intern_rehash(tree_intern *t, size_t cap)
     return 0;
 }
 
+int tree_intern_find(const tree_intern *t, const int *v, int n)
+{
+    if (!t->slot)
+        return -1;
+    for (size_t i = seq_hash(v, n) & t->mask; t->slot[i] >= 0; i = (i + 1) & t->mask) {
+        int k = t->slot[i];
+        if (t->len[k] == n &&
+            (n == 0 || memcmp(t->data + t->off[k], v, sizeof(int) * (size_t)n) == 0))
+            return k;
+    }
+    return -1;
+}
+
 int tree_intern_id(tree_intern *t, const int *v, int n)
 {
     if (!t->slot && intern_rehash(t, 256))

@@ -92,6 +92,15 @@ int tree_sender_max(const tree_shape_form *sf);
  * (sf holds the scratch: one sender at a time). */
 int tree_sender_flows(tree_shape_form *sf, int g, tree_sender_flow *out);
 
+/* Node `node`'s role in the trees: what its GPUs' flows, and the flows its neighbours send
+ * it, depend on (its GPUs, per tree kind its head's depth, height and subtree size, its
+ * parent's GPUs, its children's height, size and GPUs, and the order of those nodes and
+ * itself), at key[0 ..) (room for TREE_ROLE_MAX; returns the length); its neighbours at
+ * nb[0 .. TREE_ROLE_SLOTS) (per tree kind: parent, two children; -1: none). Nodes of one
+ * role send and receive pairs of the same kinds in the same order (tree_classes.c). */
+enum { TREE_ROLE_SLOTS = 6, TREE_ROLE_MAX = 1 + 2 * 11 + 21 };
+int tree_shape_role(const tree_shape_form *sf, int node, int *key, int *nb);
+
 /* The template built from gcsim_tree_raw_flows (the flows of every tree listed and sorted),
  * as gcsim_tree_template_new built it before tree_sender.c: kept as the reference that
  * tests/collectives/test_tree_sender.c compares the template with, array by array. */
@@ -141,10 +150,38 @@ typedef struct {
 /* The id of sequence v[0 .. n): the first one equal to it, or a new one; -1 when out of
  * memory. */
 int tree_intern_id(tree_intern *t, const int *v, int n);
+/* The id of sequence v[0 .. n) when it is kept, else -1 (nothing added). */
+int tree_intern_find(const tree_intern *t, const int *v, int n);
 void tree_intern_free(tree_intern *t);
 /* A double as two ints (-0 as +0), and back. */
 void tree_put_double(int *v, double x);
 double tree_get_double(const int *v);
+
+/* The per-sender template (every GPU's pairs and routes listed: tree_cost.c), the
+ * reference that tests/collectives/test_tree_classes.c compares the class-built one with. */
+gcsim_tree_template *gcsim_tree_template_new_per_sender(const gcsim_topology *t,
+                                                        gcsim_collective c);
+
+/* The class-built template alone (gcsim_tree_template_new falls back to the per-sender one
+ * when it is NULL): what the test compares, so that a fallback cannot pass for it. */
+gcsim_tree_template *gcsim_tree_template_new_by_classes(const gcsim_topology *t,
+                                                        gcsim_collective c);
+
+/* ---- the template by classes of nodes (tree_classes.c) ----
+ * Fills tt's pair kinds, link kinds and flow kinds (tt->collective, per_rail and rails
+ * set) from one node per role and one pass over the nodes for what they share (leaf
+ * links): the same arrays as the per-sender build. Returns 0, -1 when out of memory, 1
+ * when a node's links turned out of a kind its role's first node did not give (then build
+ * per sender). */
+int tree_classes_fill(gcsim_tree_template *tt, const gcsim_topology *t);
+/* The kinds' arrays from their interned keys (pair kinds: first step, sums; link kinds:
+ * type, scaled, pair kinds crossing; flow kinds: in node, 0, pair kind, link kinds), a link
+ * kind's first link and a flow kind's first pair (tree_classes.c, used by both builds; the
+ * platform's numbers are then set by tree_template_value). -1 when out of memory. */
+int tree_template_keep_kinds(gcsim_tree_template *tt, const tree_intern *kinds);
+int tree_template_keep_links(gcsim_tree_template *tt, const gcsim_topology *t,
+                             const tree_intern *links, const int *rep_link,
+                             const tree_intern *sigs, const int *rep_src, const int *rep_dst);
 
 /* ---- distinct class values (latency, bandwidth, share, sums) ---- */
 

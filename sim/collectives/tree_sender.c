@@ -221,3 +221,41 @@ int tree_sender_flows(tree_shape_form *sf, int g, tree_sender_flow *out)
     }
     return m;
 }
+
+/* -1, 0, 1 as a < b, a == b, a > b; 2 when either is -1 (no such node) */
+static int order_of(int a, int b)
+{
+    if (a < 0 || b < 0)
+        return a < 0 && b < 0 ? 3 : 2;
+    return a < b ? -1 : a > b;
+}
+
+int tree_shape_role(const tree_shape_form *sf, int node, int *key, int *nb)
+{
+    int n = 0, s = 0;
+    key[n++] = node_gpus(sf, node);
+    for (int k = 0; k < sf->per_rail; k++) {
+        int q = gcsim_dtree_position(sf->j, k, node);
+        key[n++] = sf->depth[k][q];
+        key[n++] = sf->height[k][q];
+        key[n++] = sf->size[k][q];
+        int up = sf->up[k][q], pnode = up >= 0 ? node_at(sf, k, up) : -1;
+        nb[s++] = pnode;
+        key[n++] = pnode >= 0 ? node_gpus(sf, pnode) : -1;
+        for (int x = 0; x < 2; x++) {
+            int c = sf->down[k][2 * q + x], cnode = c >= 0 ? node_at(sf, k, c) : -1;
+            nb[s++] = cnode;
+            key[n++] = c >= 0 ? sf->height[k][c] : -1;
+            key[n++] = c >= 0 ? sf->size[k][c] : -1;
+            key[n++] = cnode >= 0 ? node_gpus(sf, cnode) : -1;
+        }
+    }
+    /* the order of the receivers (flow order compares GPU indices: node first) and which
+     * neighbours are the same node (their flows merge into one pair) */
+    for (int a = 0; a < s; a++) {
+        key[n++] = order_of(nb[a], node);
+        for (int b = a + 1; b < s; b++)
+            key[n++] = order_of(nb[a], nb[b]);
+    }
+    return n;
+}
