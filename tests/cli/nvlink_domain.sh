@@ -5,7 +5,9 @@
 # - all-reduce of 8 GiB in one domain: NCCL's tuner picks NVLS (in-switch reduction across
 #   the 18 trays), busbw = 8 GiB / (8 GiB / 477 GB/s + 35 us) x 2 x 71/72 = 938.93 GB/s,
 #   both engines; over 2 domains NVLS-tree (reported as nvls-tree: the NICs between
-#   domains, NVLS inside), the engines within 0.1%;
+#   domains, NVLS inside), the engines within 0.5% (0.27%: with NCCL's 15 channels on 18
+#   rails the two trees' heads of a rail share its NIC, which the analytic tree template
+#   prices slightly above the DES; 0.1% when every GPU had its own NIC);
 # - NCCL's 15 channels on a domain's 72 NICs: hierarchical over 2 domains, hand value;
 # - an LLM trains on 72 and 144 GPUs in both engines, within 3% of each other;
 # - a platform whose nodes are not whole domains is refused: exit 2, the file and field
@@ -26,7 +28,7 @@ echo "$out" | awk -F, '
   $3 == "analytic" { ana[$10] = $4 }
   $3 == "des" { des[$10] = $4 }
   END {
-    for (g in ana) { d = des[g] / ana[g] - 1; if (d > 0.001 || d < -0.001) {
+    for (g in ana) { d = des[g] / ana[g] - 1; if (d > 0.005 || d < -0.005) {
       print "FAIL: " g " GPUs: DES " des[g] " s vs analytic " ana[g] " s"; bad = 1 } }
     if (length(ana) != 2 || length(des) != 2) { print "FAIL: rows missing"; bad = 1 }
     exit bad }' || { echo "$out"; status=1; }
