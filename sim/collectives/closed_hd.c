@@ -123,7 +123,7 @@ static gcsim_flow_class flow_class(hd_phase *h, int a, int b, double share, doub
         return (gcsim_flow_class){p->intra.latency_s, p->intra.gpu_to_gpu_Bps * (share / share),
                                   share, k0, 0, 0};
     double sw = p->fabric.switch_latency_s, lat = p->nic.latency_s + 2 * sw;
-    double cap_nic = p->nic.bandwidth_Bps;
+    double cap_nic = gcsim_topology_nic_Bps(t);
     double bw = p->intra.gpu_to_host_Bps * (share / share);
     int qa = (a % i) * h->R / i, qb = (b % i) * h->R / i;
     int up = counts(h, false, ma)->up[qa];

@@ -70,7 +70,7 @@ static gcsim_flow_class push_class(const ps_shape *p, int a, int G, int c, doubl
     const gcsim_topology *t = p->t;
     const gcsim_platform *pl = t->platform;
     double S = p->S, share = node_shards(p, c) / S;
-    double cap_host = pl->intra.gpu_to_host_Bps, cap_nic = pl->nic.bandwidth_Bps;
+    double cap_host = pl->intra.gpu_to_host_Bps, cap_nic = gcsim_topology_nic_Bps(t);
     /* PCIe up carries all the GPU's shares: they add up to 1. */
     double bw = cap_host * (share / 1.0), lat;
     if (a == c) {

@@ -76,18 +76,18 @@ static int add_inter(const ring_shape *r, int src_flows, int dst_flows, bool cro
     double s = r->s, src_load = shares(s, src_flows), dst_load = shares(s, dst_flows);
     double bw = INFINITY;
     bw = fmin(bw, part_Bps(p->intra.gpu_to_host_Bps, s, src_load));
-    bw = fmin(bw, part_Bps(p->nic.bandwidth_Bps, s, src_load));
+    bw = fmin(bw, part_Bps(gcsim_topology_nic_Bps(r->t), s, src_load));
     double sw = p->fabric.switch_latency_s, lat = p->nic.latency_s + 2 * sw;
     if (cross) {
         /* gcsim_topology_capacity_Bps of a leaf link */
         double oversub = p->fabric.oversubscription >= 1 ? p->fabric.oversubscription : 1;
         double leaf_Bps =
-            p->fabric.nodes_per_leaf * r->t->nics_per_node * p->nic.bandwidth_Bps / oversub;
+            p->fabric.nodes_per_leaf * r->t->nics_per_node * gcsim_topology_nic_Bps(r->t) / oversub;
         /* up out of the sender's leaf and down into the receiver's: the same part */
         bw = fmin(bw, part_Bps(leaf_Bps, s, shares(s, r->rings)));
         lat += 2 * sw;
     }
-    bw = fmin(bw, part_Bps(p->nic.bandwidth_Bps, s, dst_load));
+    bw = fmin(bw, part_Bps(gcsim_topology_nic_Bps(r->t), s, dst_load));
     bw = fmin(bw, part_Bps(p->intra.gpu_to_host_Bps, s, dst_load));
     gcsim_flow_class k = {lat, bw, s, r->k0, 0, r->last};
     return gcsim_class_list_add(l, k);

@@ -39,6 +39,9 @@ typedef struct {
     int gpus_per_node;   /* i */
     int nodes;           /* j = ceil(N / i): endpoints N..N+j-1 are the nodes' CPUs */
     int nics_per_node;   /* R: NICs (rails) a node uses; GPU l of a node uses NIC l*R/i */
+    int net_channels;    /* C <= R: NCCL's channels across nodes, one NIC each (topology.c,
+                            gcsim_topology_net_channels); R is the smallest divisor of i
+                            >= C, each NIC link carrying C/R of nic.bandwidth */
     int leaves;          /* fat tree: leaf switches; 0 on a star */
     int n_links;         /* directed links, ids 0 .. n_links-1 */
     /* Links of transports and PCIe topology (topology.c), after the leaves' and only when
@@ -56,6 +59,14 @@ int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gc
 void gcsim_topology_free(gcsim_topology *t);
 /* The capacity of directed link l (bytes per second). */
 double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l);
+/* NCCL's channels across nodes per node (its channel search: one NIC per channel, as many
+ * channels as fill a GPU's NVLink at the GPU-to-NIC rate), at most nic.per_node; and the
+ * rails gcsim gives them: the smallest divisor of gpus_per_node >= channels (topology.c). */
+int gcsim_topology_net_channels(const gcsim_platform *p);
+int gcsim_topology_channel_rails(int gpus_per_node, int channels);
+/* nic.bandwidth as one of the topology's rails carries it: x C/R (1 unless the channels
+ * are fewer than the NICs and do not divide the node's GPUs). */
+double gcsim_topology_nic_Bps(const gcsim_topology *t);
 /* Which of gcsim_topology_capacity_Bps's formulas gives link l's capacity (0, 1, ...): two
  * links of one type have the same capacity on every platform of the same shape, whatever
  * its bandwidths (the tree templates' link kinds, shared across such platforms). */

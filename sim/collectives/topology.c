@@ -157,7 +157,8 @@ int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gc
     t->gpus = gpus;
     t->gpus_per_node = i;
     t->nodes = (gpus + i - 1) / i;
-    t->nics_per_node = p->nic.per_node;
+    t->net_channels = gcsim_topology_net_channels(p);
+    t->nics_per_node = gcsim_topology_channel_rails(i, t->net_channels);
     bool tree = p->fabric.topology == FABRIC_FAT_TREE;
     t->leaves = tree ? (t->nodes + p->fabric.nodes_per_leaf - 1) / p->fabric.nodes_per_leaf : 0;
     t->leaves *= rail_leaves_per_group(t);
@@ -220,10 +221,55 @@ double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l)
         return p->intra.gpu_to_gpu_Bps;
     if (l < nic_base(t))
         return p->intra.gpu_to_host_Bps * gcsim_platform_pcie_shm_scale(p);
+    double nic_share = (double)t->net_channels / t->nics_per_node;
     if (l < leaf_base(t))
-        return gcsim_platform_nic_payload_Bps(p);
+        return gcsim_platform_nic_payload_Bps(p) * nic_share;
     double oversub = p->fabric.oversubscription >= 1 ? p->fabric.oversubscription : 1;
-    return gcsim_topology_leaf_nics(t) * gcsim_platform_nic_payload_Bps(p) / oversub;
+    return gcsim_topology_leaf_nics(t) * gcsim_platform_nic_payload_Bps(p) * nic_share / oversub;
+}
+
+double gcsim_topology_nic_Bps(const gcsim_topology *t)
+{
+    return t->platform->nic.bandwidth_Bps * t->net_channels / t->nics_per_node;
+}
+
+/* ---- NCCL's channels across nodes ----
+ * NCCL's channel search (NVIDIA/nccl v2.26.2-1, src/graph/search.cc ncclTopoCompute, lines
+ * 1009-1036; the same rules at 5067397) starts each channel at the GPU's best bandwidth to
+ * a NIC (system->maxBw, getMaxBw lines 19-27: the GPU-to-NET path, the slower of the PCIe
+ * link and the NIC) and adds channels, one NIC each, until channels x that bandwidth reach
+ * the GPU's NVLink total (system->totalBw, getTotalBw lines 29-37: "if
+ * (graph->nChannels*graph->bwInter >= system->totalBw) goto done"). Each channel's chain
+ * through the node's GPUs also takes that bandwidth from every GPU's NVLink, so no more fit.
+ * The trees and rings across nodes then leave a node through those channels' NICs only
+ * (connect.cc doubles the channels over the same NICs, lines 440-452). On a DGX H100 (8
+ * NICs, ~370 GB/s NVLink, 50 GB/s per NIC) that is all 8 NICs; on a GB200 NVL72 rack, which
+ * NCCL merges into one node of 72 GPUs and 72 NICs, 740 / 50 -> 15 channels, 15 NICs.
+ * gcsim takes NCCL's inputs from the platform: the GPU's port into the NVSwitch
+ * (intra_node.gpu_to_gpu, each way) over min(nic.bandwidth, intra_node.gpu_to_host).
+ * Only on NVSwitch nodes: NCCL's totalBw is the NVLink sum there; over PCIe or an NVLink
+ * mesh gcsim keeps every NIC (not modelled). */
+int gcsim_topology_net_channels(const gcsim_platform *p)
+{
+    int nics = p->nic.per_node;
+    double per_channel = fmin(p->nic.bandwidth_Bps, p->intra.gpu_to_host_Bps);
+    if (p->intra.kind != INTRA_NVSWITCH || nics <= 1 || !(per_channel > 0) ||
+        !(p->intra.gpu_to_gpu_Bps > 0))
+        return nics;
+    /* the first count whose channels reach the NVLink total (1e-9: 15 x 48 = 720 exactly) */
+    double c = ceil(p->intra.gpu_to_gpu_Bps / per_channel - 1e-9);
+    return c < 1 ? 1 : c < nics ? (int)c : nics;
+}
+
+/* gcsim's rails divide a node's GPUs (GPU l uses NIC l R / i), so C channels that do not
+ * divide them run on the next count that does, each rail at C/R of a NIC: the node's
+ * bandwidth across nodes stays C NICs' (72 GPUs, 15 channels: 18 rails at 15/18). */
+int gcsim_topology_channel_rails(int gpus_per_node, int channels)
+{
+    int r = channels < 1 ? 1 : channels;
+    while (r < gpus_per_node && gpus_per_node % r != 0)
+        r++;
+    return r;
 }
 
 int gcsim_topology_link_type(const gcsim_topology *t, int l)

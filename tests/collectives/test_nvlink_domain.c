@@ -118,16 +118,22 @@ static void routes(void)
         CHECK(gcsim_topology_capacity_Bps(&t, links[k]) == 740e9);
     }
     CHECK(gcsim_topology_node_of(&t, 1) == gcsim_topology_node_of(&t, 70));
-    /* GPU 1 to GPU 73, the other domain: its PCIe, its own NIC (rail 1 of 72), the far
-     * NIC and PCIe; nic.latency plus two switch latencies */
+    /* GPU 1 to GPU 73, the other domain: its PCIe, its NIC, the far NIC and PCIe;
+     * nic.latency plus two switch latencies. NCCL's 15 channels run on 18 rails of 4 GPUs
+     * (channels() below): GPU 1 on rail 0, GPU 71 on rail 17, each NIC link at 15/18 of
+     * 50 GB/s */
     n = gcsim_topology_route(&t, 1, 73, links, &lat);
     CHECK(n == 4);
     CHECK_REL(lat, 1e-6 + 2 * 0.13e-6, 1e-12);
     int nics = 0;
     for (int k = 0; k < n; k++)
-        nics += gcsim_topology_is_nic_link(&t, links[k]);
+        if (gcsim_topology_is_nic_link(&t, links[k])) {
+            nics++;
+            CHECK_REL(gcsim_topology_capacity_Bps(&t, links[k]), 50e9 * 15 / 18, 1e-12);
+        }
     CHECK(nics == 2);
-    CHECK(gcsim_topology_nic_of(&t, 1) == 1 && gcsim_topology_nic_of(&t, 71) == 71);
+    CHECK(t.nics_per_node == 18 && t.net_channels == 15);
+    CHECK(gcsim_topology_nic_of(&t, 1) == 0 && gcsim_topology_nic_of(&t, 71) == 17);
     gcsim_topology_free(&t);
 }
 
@@ -152,12 +158,15 @@ static void closed_forms(void)
 
     /* two domains over the NICs, hierarchical: ring reduce-scatter in the domain (71 steps
      * of S/72 at 740 GB/s + 5 us), an all-reduce of each GPU's S/72 with its rail's peer in
-     * the other domain (2 steps of S/144 at the 50 GB/s NIC + 1.26 us; PCIe's 63 GB/s does
-     * not bind), all-gather in the domain as the reduce-scatter. */
+     * the other domain (2 steps of S/144), all-gather in the domain as the reduce-scatter.
+     * The domain's NICs carry NCCL's 15 channels (740 / 50 -> 15) on 18 rails at 15/18 of
+     * 50 GB/s, 4 GPUs a rail: each GPU's S/144 at 50 GB/s x 15/72, + 1.26 us (PCIe's
+     * 63 GB/s does not bind). */
     double intra = 71 * (S / 72 / 740e9 + 5e-6);
     CHECK_REL(cost(&p, 144, COLLECTIVE_HIERARCHICAL, S),
-              2 * intra + 2 * (S / 144 / 50e9 + 1.26e-6), 1e-9);
-    /* the same racks with 1 Gb/s NICs: the rails bind, 2 x (S/144 / 125e6 + 1.26 us) */
+              2 * intra + 2 * (S / 144 / (50e9 * 15 / 72) + 1.26e-6), 1e-9);
+    /* the same racks with 1 Gb/s NICs: 740 GB/s / 0.125 GB/s asks for 5920 channels, more
+     * than the 72 NICs: every NIC carries one, 2 x (S/144 / 125e6 + 1.26 us) */
     CHECK(parse(36, "\"nvlink_domain\": {\"nodes\": 18},", "nvswitch", SWITCHED, "1Gbps", &slow,
                 &err) == 0);
     CHECK_REL(cost(&slow, 144, COLLECTIVE_HIERARCHICAL, S),
@@ -173,8 +182,48 @@ static void closed_forms(void)
     CHECK(t_flat > 3.5 * t_ring);
 }
 
+/* NCCL's channels across nodes (topology.c, gcsim_topology_net_channels): channels of the
+ * GPU-to-NIC rate, min(nic.bandwidth, gpu_to_host), are added until they reach the GPU's
+ * NVLink port (gpu_to_gpu), at most one per NIC; they run on the smallest divisor of the
+ * node's GPUs at least that count, each rail at channels / rails of a NIC. */
+static void channels(void)
+{
+    gcsim_platform p;
+    gcsim_error err = {0};
+    /* an NVL72 rack: 740 / min(50, 63) = 14.8 -> 15 channels of 72 NICs, 18 rails */
+    CHECK(parse(36, "\"nvlink_domain\": {\"nodes\": 18},", "nvswitch", SWITCHED, "400Gbps", &p,
+                &err) == 0);
+    CHECK(gcsim_topology_net_channels(&p) == 15);
+    CHECK(gcsim_topology_channel_rails(72, 15) == 18);
+    /* 16 trays a domain (64 GPUs): 15 channels on 16 rails */
+    CHECK(gcsim_topology_channel_rails(64, 15) == 16);
+    CHECK(gcsim_topology_channel_rails(72, 7) == 8 && gcsim_topology_channel_rails(8, 8) == 8 &&
+          gcsim_topology_channel_rails(72, 72) == 72 && gcsim_topology_channel_rails(4, 1) == 1);
+    /* the PCIe path binds: gpu_to_host 24 GB/s -> 740 / 24 = 30.8 -> 31 channels, 36 rails */
+    p.intra.gpu_to_host_Bps = 24e9;
+    CHECK(gcsim_topology_net_channels(&p) == 31);
+    /* NCCL's own figures, 720 GB/s of NVLink over 48 GB/s: exactly 15, not 16 */
+    p.intra.gpu_to_gpu_Bps = 720e9;
+    p.intra.gpu_to_host_Bps = 48e9;
+    CHECK(gcsim_topology_net_channels(&p) == 15);
+    /* a DGX H100-like node: 8 GPUs, 8 NICs of 50 GB/s, 370 GB/s NVLink: 7.4 -> 8, every NIC */
+    p.gpus_per_node = 8;
+    p.nic.per_node = 8;
+    p.intra.gpu_to_gpu_Bps = 370e9;
+    p.intra.gpu_to_host_Bps = 63e9;
+    CHECK(gcsim_topology_net_channels(&p) == 8);
+    /* over PCIe the rule is not modelled: every NIC */
+    p.intra.kind = INTRA_PCIE_SWITCH;
+    p.intra.gpu_to_gpu_Bps = 20e9;
+    CHECK(gcsim_topology_net_channels(&p) == 8);
+    /* without the domain the trays keep their 4 NICs: 15 channels ask for more */
+    CHECK(parse(36, "", "nvswitch", SWITCHED, "400Gbps", &p, &err) == 0);
+    CHECK(gcsim_topology_net_channels(&p) == 4);
+}
+
 int main(void)
 {
+    channels();
     loading();
     routes();
     closed_forms();
