@@ -172,6 +172,12 @@ static void shape_of(const gcsim_platform *net, gcsim_platform *out)
                          &out->nic.proxy_Bps,         &out->fabric.switch_latency_s};
     for (size_t k = 0; k < sizeof numbers / sizeof numbers[0]; k++)
         *numbers[k] = sign_of(*numbers[k]);
+    /* NCCL's channel count across nodes follows the NVLink and NIC rates (topology.c,
+     * gcsim_topology_net_channels), and the rails it sets are links of their own: two
+     * platforms of one sign pattern but different channel counts are different shapes.
+     * The count is kept in the (positive) NVLink field, where only its sign was. */
+    if (net->intra.gpu_to_gpu_Bps > 0)
+        out->intra.gpu_to_gpu_Bps = 1.0 + gcsim_topology_net_channels(net);
 }
 
 /* The shape id of network net; -1 when out of memory. */
