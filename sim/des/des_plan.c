@@ -388,6 +388,8 @@ int *des_plan_lanes(const des_plan *plan)
         if (!s->out_index)
             continue;
         for (int p = 0; p < s->n_phases; p++) {
+            if (des_ps_phase_solves(plan, s, p)) /* no messages: solved (des_ps.c) */
+                continue;
             bool coalesced = des_phase_coalesces(plan, c, s, p);
             int *bounds = NULL;
             int n_blocks = coalesced ? 0 : des_phase_blocks(plan, c, s, p, &bounds);
