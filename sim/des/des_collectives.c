@@ -305,6 +305,24 @@ static bool pipelined(const gcsim_phase *ph)
     return false;
 }
 
+/* Allocates sim->step_barriers (row length barrier_phases, the most phases of a schedule)
+ * on first use: the solved blocks' and parameter-server phases' state uses the same rows. */
+static void barrier_table(des_sim *sim)
+{
+    const des_plan *pl = sim->plan;
+    if (!sim->step_barriers) {
+        int most = 1;
+        for (int k = 0; k < pl->n_schedules; k++)
+            if (pl->schedules[k].n_phases > most)
+                most = pl->schedules[k].n_phases;
+        sim->step_barriers = calloc((size_t)pl->iteration.n_calls * (size_t)most,
+                                    sizeof *sim->step_barriers);
+        if (!sim->step_barriers)
+            xbt_die("des: out of memory");
+        sim->barrier_phases = most;
+    }
+}
+
 /* The barrier that ends every step of call c's pipelined phase p, or NULL where the steps
  * run unsynchronized (a phase that is not a pipeline). It is part of the model, not a
  * shortcut: GCSIM_DES_FULL (every step its own messages) keeps it.
@@ -327,17 +345,7 @@ static sg_bar_t step_barrier(des_sim *sim, int c, const gcsim_schedule *s, int p
     const des_plan *pl = sim->plan;
     if (s->phases[p].steps < 2)
         return NULL;
-    if (!sim->step_barriers) {
-        int most = 1;
-        for (int k = 0; k < pl->n_schedules; k++)
-            if (pl->schedules[k].n_phases > most)
-                most = pl->schedules[k].n_phases;
-        sim->step_barriers = calloc((size_t)pl->iteration.n_calls * (size_t)most,
-                                    sizeof *sim->step_barriers);
-        if (!sim->step_barriers)
-            xbt_die("des: out of memory");
-        sim->barrier_phases = most;
-    }
+    barrier_table(sim);
     /* decided once per call and phase for all endpoints: this address marks "none" */
     static char unsynchronized;
     sg_bar_t *b = &sim->step_barriers[(size_t)c * (size_t)sim->barrier_phases + (size_t)p];
@@ -799,6 +807,64 @@ static bool solo_block(des_actor *a, int c, const gcsim_schedule *s, int p, int 
     return true;
 }
 
+/*
+ * The parameter server's push and pull solved outside SimGrid (des_ps.c has when and why):
+ * every endpoint waits on the phase's entry barrier, so its flows all start at the last
+ * arrival; the first endpoint released solves all of them as one max-min system
+ * (solo_solve: the shards' NICs and PCIe links shared as SimGrid shares them) and sleeps
+ * until the last flow's end, the others wait on the exit barrier. A phase that must be
+ * replayed after all (a FATPIPE link that could bind) is replayed by every endpoint.
+ */
+struct des_ps {
+    sg_bar_t *entry, *exit;  /* per call and phase (row length barrier_phases) */
+    double *end_s;           /* the solved end */
+    signed char *state;      /* 0 not solved yet, 1 solved, -1 replayed */
+};
+
+static struct des_ps *ps_state(des_sim *sim)
+{
+    if (sim->ps)
+        return sim->ps;
+    barrier_table(sim);
+    size_t cells = (size_t)sim->plan->iteration.n_calls * (size_t)sim->barrier_phases;
+    struct des_ps *ps = calloc(1, sizeof *ps);
+    if (!ps || !(ps->entry = calloc(cells, sizeof *ps->entry)) ||
+        !(ps->exit = calloc(cells, sizeof *ps->exit)) ||
+        !(ps->end_s = calloc(cells, sizeof *ps->end_s)) || !(ps->state = calloc(cells, 1)))
+        xbt_die("des: out of memory");
+    sim->ps = ps;
+    return ps;
+}
+
+/* Runs call c's parameter-server phase p solved; false: replay it (run_phase). */
+static bool ps_phase(des_actor *a, int c, const gcsim_schedule *s, int p)
+{
+    des_sim *sim = a->sim;
+    if (!des_ps_phase_solves(sim->plan, s, p))
+        return false;
+    struct des_ps *ps = ps_state(sim);
+    size_t cell = (size_t)c * (size_t)sim->barrier_phases + (size_t)p;
+    if (!ps->entry[cell]) { /* every endpoint has flows in the phase (des_phase_solves) */
+        ps->entry[cell] = sg_barrier_init((unsigned)sim->plan->endpoints);
+        ps->exit[cell] = sg_barrier_init((unsigned)sim->plan->endpoints);
+    }
+    sg_barrier_wait(ps->entry[cell]);
+    bool mine = false;
+    if (ps->state[cell] == 0) { /* the first endpoint released solves it for all */
+        double end = solo_solve(sim, solo_state(sim), c, s, p, 0, 0);
+        ps->end_s[cell] = end;
+        ps->state[cell] = isnan(end) ? -1 : 1;
+        mine = true;
+    }
+    if (ps->state[cell] < 0)
+        return false;
+    double now = simgrid_get_clock();
+    if (mine && ps->end_s[cell] > now)
+        sg_actor_sleep_for(ps->end_s[cell] - now);
+    sg_barrier_wait(ps->exit[cell]);
+    return true;
+}
+
 static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_comm_t *comms,
                       double *extra)
 {
@@ -812,6 +878,15 @@ static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_co
     bool reencode = gcsim_hop_codec_s(ph, bb, 1.0) > 0;
     des_lane_task t = {.call = c, .phase = p, .step = -1, .to = -1, .schedule = s};
     double sent = 0, received = 0, in_share = 0;
+    if (ps_phase(a, c, s, p)) {
+        if (reencode) { /* a shard decodes, sums and re-encodes what it received */
+            step_bytes(a, c, s, p, 0, 0, &sent, &received, &in_share);
+            if (in_share > 0)
+                des_codec(a, gcsim_hop_codec_s(ph, bb, in_share), "decode-sum-encode",
+                          "decode-sum-encode", c, p, 0);
+        }
+        return;
+    }
     if (coalesced(a->sim, c, s, p, reencode)) {
         double t0 = simgrid_get_clock();
         double end = run_lanes(a, &t, comms, extra);

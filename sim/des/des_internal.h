@@ -134,6 +134,11 @@ double des_block_slack(void);
  * blocks run), no step actors, the alpha-beta network model, no timeline, not
  * GCSIM_DES_REPLAY=1. Only where the phase runs in blocks (des_phase_blocks). */
 bool des_phase_solves(const des_plan *plan, const gcsim_schedule *s, int p);
+/* Whether phase p of a parameter-server schedule is solved outside SimGrid as one max-min
+ * system between an entry and an exit barrier (des_ps.c, des_collectives.c's ps_phase):
+ * a single step, every node full and holding as many shards, des_phase_solves, no per-GPU
+ * compute factors, no network jitter. */
+bool des_ps_phase_solves(const des_plan *plan, const gcsim_schedule *s, int p);
 /* An endpoint's communications of one step are spread over lanes of at most this many
  * flows each: SimGrid 3.32 keeps an actor's pending communications in a std::list that it
  * walks to the end each time one of them is waited for (ActorImpl::activities_.remove in

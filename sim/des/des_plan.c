@@ -388,6 +388,8 @@ int *des_plan_lanes(const des_plan *plan)
         if (!s->out_index)
             continue;
         for (int p = 0; p < s->n_phases; p++) {
+            if (des_ps_phase_solves(plan, s, p)) /* no messages: solved (des_ps.c) */
+                continue;
             bool coalesced = des_phase_coalesces(plan, c, s, p);
             int *bounds = NULL;
             int n_blocks = coalesced ? 0 : des_phase_blocks(plan, c, s, p, &bounds);
@@ -469,6 +471,20 @@ long long des_plan_messages(const des_plan *plan)
  * solved), which the whole estimate puts at 0.80, 4.30 and 26.2 (docs/des.md step 16). */
 #define DES_CPU_S_SOLVED_MESSAGE 1e-6
 #define DES_CPU_S_SOLVED_SQRT 1e-8
+/* A message of a parameter-server phase solved outside SimGrid (des_ps.c): its route looked
+ * up once (each (GPU, shard) pair is a route of its own), its flow built and its share of
+ * the phase's max-min solves, which stay few (the push's and the pull's flows take a few
+ * distinct rates: local and remote shards) so the cost per message stays flat as the flows
+ * grow. Fitted by hand to ResNet-50 with --collective ps on a100-hdr widened to 12,500
+ * nodes, 29 Nov 2026, load 16-18 on this 2-core machine: 0.74 and 3.04 CPU s (whole
+ * process) at 512 and 1,024 GPUs for 0.33 and 1.31 M messages, 2.1-2.2 us a message past
+ * the fixed and per-actor parts; 2e-6 leaves room for a quieter machine (docs/des.md step
+ * 17). And its memory: per flow of the largest solved phase, des_maxmin.c's state (rates,
+ * remains, the per-link flow lists), the flow's links and its memoized route: 600 B, from
+ * the same runs' 38 and 99 MiB peaks (the difference, 61 MiB, over 98,304 more flows and
+ * 512 more GPUs' actors). */
+#define DES_CPU_S_PS_SOLVED_MESSAGE 2e-6
+#define DES_BYTES_PER_PS_SOLVED_FLOW 600.0
 #define DES_BYTES_BASE (8.2 * 1024 * 1024)
 #define DES_BYTES_PER_ACTOR (14.0 * 1024)
 #define DES_BYTES_PER_ENDPOINT (8.3 * 1024)
@@ -538,7 +554,7 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
 {
     memset(est, 0, sizeof *est);
     double weighted = 0; /* CPU s of the messages */
-    long long max_flows = 0;
+    long long max_flows = 0, max_ps_solved = 0;
     int mark = 0;
     int *stamp = malloc(sizeof(int) * (size_t)(plan->endpoints > 0 ? plan->endpoints : 1));
     for (int e = 0; stamp && e < plan->endpoints; e++)
@@ -547,6 +563,13 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
         const gcsim_schedule *s = &plan->schedules[plan->call_schedule[c]];
         for (int p = 0; p < s->n_phases; p++) {
             const gcsim_phase *ph = &s->phases[p];
+            if (des_ps_phase_solves(plan, s, p)) { /* see DES_CPU_S_PS_SOLVED_MESSAGE */
+                est->messages += ph->n_flows;
+                weighted += (double)ph->n_flows * DES_CPU_S_PS_SOLVED_MESSAGE;
+                if (ph->n_flows > max_ps_solved)
+                    max_ps_solved = ph->n_flows;
+                continue;
+            }
             bool coalesced = des_phase_coalesces(plan, c, s, p);
             int rounds;
             long long most;
@@ -579,7 +602,8 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
     est->cpu_s = DES_CPU_S_BASE + DES_CPU_S_PER_ACTOR * actors + weighted;
     est->peak_bytes = DES_BYTES_BASE + DES_BYTES_PER_ACTOR * actors +
                       DES_BYTES_PER_ENDPOINT * (double)plan->endpoints +
-                      DES_BYTES_PER_FLOW * (double)max_flows;
+                      DES_BYTES_PER_FLOW * (double)max_flows +
+                      DES_BYTES_PER_PS_SOLVED_FLOW * (double)max_ps_solved;
 }
 
 int des_plan_check_size(const des_plan *plan, long long max_messages, gcsim_error *err)
