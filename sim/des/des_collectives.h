@@ -93,6 +93,8 @@ struct des_sim {
      * (row length barrier_phases) the last block solved and its end; the routes and links
      * met so far. NULL until the first one. */
     struct des_solo *solo;
+    /* Sharded rings solved per flow (des_shard.c); NULL until the first phase. */
+    struct des_shard *shard;
     int live;                    /* actors started and not finished */
     des_compute_mode compute;    /* how forward and backward run (des_plan_compute_mode) */
     sg_sem_t parked;             /* never released: where finished actors wait (des_sim.c) */
