@@ -400,3 +400,16 @@ bool des_shard_phase(des_actor *a, int c, const gcsim_schedule *s, int p)
     m->key = -1;
     return true;
 }
+
+void des_shard_free(des_sim *sim)
+{
+    des_shard *sh = sim->shard;
+    if (!sh)
+        return;
+    for (int e = 0; sh->state > 0 && e < sim->plan->endpoints; e++)
+        sg_sem_destroy(sh->eps[e].sem);
+    free(sh->routes);
+    free(sh->eps);
+    free(sh);
+    sim->shard = NULL;
+}

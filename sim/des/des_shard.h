@@ -37,4 +37,7 @@ bool des_shard_plan_solves(const des_plan *pl);
  * routes, for the whole simulation). */
 bool des_shard_phase(des_actor *a, int c, const gcsim_schedule *s, int p);
 
+/* Frees the state (its semaphores too), after the simulation. */
+void des_shard_free(des_sim *sim);
+
 #endif
