@@ -28,6 +28,7 @@
 #include "des_collectives.h"
 #include "des_fabric.h"
 #include "des_maxmin.h"
+#include "des_shard.h"
 #include "des_timeline.h"
 
 /* Writes the decimal digits of v >= 0 at p; returns the end. */
@@ -874,6 +875,8 @@ static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_co
     int o0 = s->out_index[p][a->ep], o1 = s->out_index[p][a->ep + 1];
     int i0 = s->in_index[p][a->ep], i1 = s->in_index[p][a->ep + 1];
     if (o0 == o1 && i0 == i1)
+        return;
+    if (des_shard_phase(a, c, s, p)) /* FSDP's rings, per flow where none share a link */
         return;
     bool reencode = gcsim_hop_codec_s(ph, bb, 1.0) > 0;
     des_lane_task t = {.call = c, .phase = p, .step = -1, .to = -1, .schedule = s};

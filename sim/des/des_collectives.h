@@ -96,6 +96,8 @@ struct des_sim {
     /* Parameter-server phases solved outside SimGrid (des_collectives.c, ps_phase): per
      * call and phase their barriers and end. NULL until the first one. */
     struct des_ps *ps;
+    /* Sharded rings solved per flow (des_shard.c); NULL until the first phase. */
+    struct des_shard *shard;
     int live;                    /* actors started and not finished */
     des_compute_mode compute;    /* how forward and backward run (des_plan_compute_mode) */
     sg_sem_t parked;             /* never released: where finished actors wait (des_sim.c) */

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "des_internal.h"
+#include "des_shard.h"
 
 void des_plan_free(des_plan *plan)
 {
@@ -485,6 +486,16 @@ long long des_plan_messages(const des_plan *plan)
  * 512 more GPUs' actors). */
 #define DES_CPU_S_PS_SOLVED_MESSAGE 2e-6
 #define DES_BYTES_PER_PS_SOLVED_FLOW 600.0
+/* Sharded rings solved per flow (des_shard.c, issue 47): no SimGrid communication, but per
+ * message (a GPU's part of one call) the call's actor work around it (its overhead sleep,
+ * the sleep to the phase's end, the compute actor's gate and execution): fitted to
+ * Llama-2-7B FSDP on a100-hdr widened to 12,500 nodes, 1,024 and 4,096 GPUs (208,896 and
+ * 835,584 messages, 4.4-5.5 and 27.3 CPU s whole process, 29 Nov 2026 at load 15-20:
+ * 21-26 and 33 us a message), growing with the square root of the GPUs in the phase as
+ * the measured cost per message does (the actors' stacks and SimGrid's activity sets
+ * outgrow the caches); 16,384 GPUs is the held-out check (docs/des.md step 18). */
+#define DES_CPU_S_SHARD_MESSAGE 1.4e-5
+#define DES_CPU_S_SHARD_SQRT 2.8e-7
 #define DES_BYTES_BASE (8.2 * 1024 * 1024)
 #define DES_BYTES_PER_ACTOR (14.0 * 1024)
 #define DES_BYTES_PER_ENDPOINT (8.3 * 1024)
@@ -559,6 +570,9 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
     int *stamp = malloc(sizeof(int) * (size_t)(plan->endpoints > 0 ? plan->endpoints : 1));
     for (int e = 0; stamp && e < plan->endpoints; e++)
         stamp[e] = -1;
+    /* every phase per flow (des_shard.c) where the plan allows it; the routes, which could
+     * still send it to the replay, are not known here */
+    bool shard = des_shard_plan_solves(plan);
     for (int c = 0; c < plan->iteration.n_calls; c++) {
         const gcsim_schedule *s = &plan->schedules[plan->call_schedule[c]];
         for (int p = 0; p < s->n_phases; p++) {
@@ -586,7 +600,9 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
             double f = coalesced && stamp ? senders_of(ph, stamp, mark++) : (double)m / rounds;
             if (f < 1)
                 f = 1;
-            if (blocked) /* a pipelined phase in blocks (des_blocks.c): see DES_CPU_S_BLOCK_* */
+            if (shard)
+                weighted += (double)m * (DES_CPU_S_SHARD_MESSAGE + DES_CPU_S_SHARD_SQRT * sqrt(f));
+            else if (blocked) /* a pipelined phase in blocks (des_blocks.c): see DES_CPU_S_BLOCK_* */
                 weighted += (double)(m - solved) *
                                 (DES_CPU_S_BLOCK_MESSAGE + DES_CPU_S_BLOCK_SQRT * sqrt(f)) +
                             (double)solved * (DES_CPU_S_SOLVED_MESSAGE +

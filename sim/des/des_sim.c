@@ -31,6 +31,7 @@
 #include "des_collectives.h"
 #include "des_internal.h"
 #include "des_platform.h"
+#include "des_shard.h"
 #include "des_timeline.h"
 
 void des_mark_start(des_actor *a, int b)
@@ -644,6 +645,7 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     free(sim.blocks);
     free(sim.n_blocks);
     free(sim.blocks_known);
+    des_shard_free(&sim);
     free(sim.ready);
     free(sim.hosts);
 }
