@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "bagua_leader.h"
+#include "byteps_ps.h"
 #include "closed_form.h"
 #include "collectives.h"
 #include "ring_rail.h"
@@ -751,6 +752,26 @@ static int build_bagua_leader(gcsim_schedule *s, const gcsim_topology *t)
     return 0;
 }
 
+/* ---- BytePS's push and pull (byteps_ps.c: its phases and flows) ---- */
+
+static int build_byteps_ps(gcsim_schedule *s, const gcsim_topology *t)
+{
+    for (int k = 0; k < GCSIM_BYTEPS_PS_PHASES; k++) {
+        gcsim_byteps_phase ph;
+        flow_list l = {0};
+        int steps;
+        if (gcsim_byteps_ps_phase(t, k, &ph, &steps, &l.v, &l.n))
+            return -1;
+        l.cap = l.n;
+        int before = s->n_phases;
+        if (add_phase(s, ph.name, steps, 0, ph.reduce, &l))
+            return -1;
+        if (s->n_phases > before)
+            s->phases[before].uncompressed = ph.uncompressed;
+    }
+    return 0;
+}
+
 /* ---- parameter server ---- */
 
 static int build_ps(gcsim_schedule *s, const gcsim_topology *t, int shards)
@@ -981,6 +1002,7 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
     case COLLECTIVE_CROSS_GROUP_RING: rc = n > 1 ? build_group(s, t, n, scratch) : 0; break;
     case COLLECTIVE_HIER_REDUCE_SCATTER: rc = n > 1 ? hier_reduce_scatter(s, t, scratch) : 0; break;
     case COLLECTIVE_BAGUA_LEADER: rc = n > 1 ? build_bagua_leader(s, t) : 0; break;
+    case COLLECTIVE_BYTEPS_PS: rc = n > 1 ? build_byteps_ps(s, t) : 0; break;
     case COLLECTIVE_COUNT: rc = n > 1 ? -1 : 0; break;
     }
     free(scratch);

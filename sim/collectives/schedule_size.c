@@ -14,6 +14,7 @@
 
 #include "collectives.h"
 #include "bagua_leader.h"
+#include "byteps_ps.h"
 #include "ring_rail.h"
 
 /* Bytes per listed flow while a schedule is built and prepared: the flow (32 B), its copy
@@ -53,6 +54,7 @@ double gcsim_schedule_listed_flows(gcsim_collective c, const gcsim_topology *t, 
     case COLLECTIVE_DGC_PAPER: return n * log2_ceil(i) + j + j * log2_ceil(j);
     case COLLECTIVE_NVLS: return n;
     case COLLECTIVE_BAGUA_LEADER: return gcsim_bagua_leader_flows(t);
+    case COLLECTIVE_BYTEPS_PS: return gcsim_byteps_ps_flows(t);
     case COLLECTIVE_COUNT: break;
     }
     return n;

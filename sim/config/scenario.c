@@ -23,6 +23,7 @@ const char *gcsim_collective_name(gcsim_collective c)
     case COLLECTIVE_CROSS_GROUP_RING: return "cross-group-ring";
     case COLLECTIVE_NVLS_TREE: return "nvls-tree";
     case COLLECTIVE_BAGUA_LEADER: return "bagua-leader";
+    case COLLECTIVE_BYTEPS_PS: return "byteps-ps";
     default: break;
     }
     return (unsigned)c < COLLECTIVE_COUNT ? collective_names[c] : "?";

@@ -39,10 +39,14 @@ typedef enum {
     COLLECTIVE_NVLS_TREE,           /* NCCL's NVLS-tree across NVSwitch nodes, as the tuner
                                        picks it: the double tree with each node's part at
                                        the switch's rate (sim/collectives/tree_nvls.c) */
-    COLLECTIVE_BAGUA_LEADER         /* Bagua's hierarchical low-precision all-reduce: fp32
+    COLLECTIVE_BAGUA_LEADER,        /* Bagua's hierarchical low-precision all-reduce: fp32
                                        reduce to a leader per node, compressed all-to-all and
                                        all-gather among leaders, fp32 broadcast; run by the
                                        bagua stack (sim/collectives/bagua_leader.c) */
+    COLLECTIVE_BYTEPS_PS            /* BytePS's compressed push/pull: fp32 reduce-scatter in
+                                       the machine, compressed push to and pull from the
+                                       servers, fp32 all-gather; run by the byteps stack
+                                       (sim/collectives/byteps_ps.c) */
 } gcsim_collective;
 
 const char *gcsim_collective_name(gcsim_collective c);

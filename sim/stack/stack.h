@@ -158,6 +158,13 @@ typedef enum {
     STACK_PAYLOAD_KINDS
 } gcsim_stack_payload;
 
+#define GCSIM_STACK_MAX_CPU_CODECS 8
+typedef struct {
+    char compressor[32];           /* a built-in's name, as the spec starts */
+    double encode_bytes_per_elem;  /* host DRAM bytes read + written per fp32 element */
+    double decode_bytes_per_elem;
+} gcsim_stack_cpu_codec;
+
 typedef struct gcsim_stack {
     char name[64];
     char path[512];
@@ -199,6 +206,12 @@ typedef struct gcsim_stack {
      * collective, not the platform's or the library's (Bagua's leader exchange). */
     bool has_compressed_allreduce;
     gcsim_collective compressed_allreduce;
+    /* "cpu_codec" (stack_cpu_codec.c): a codec-model stack whose compressors run on the
+     * host's CPU (BytePS): bytes per element of each one's passes over the DRAM bandwidth. */
+    bool cpu_codec;
+    double cpu_dram_Bps;
+    int n_cpu_codecs;
+    gcsim_stack_cpu_codec cpu_codecs[GCSIM_STACK_MAX_CPU_CODECS];
 } gcsim_stack;
 
 /* The stack a name or path means: a catalog name ("pytorch-ddp", looked up in

@@ -11,6 +11,7 @@
 #include "compressor.h"
 #include "data_dir.h"
 #include "json_strict.h"
+#include "stack_cpu_codec.h"
 #include "stack_leader.h"
 #include "model.h"
 #include "stack.h"
@@ -21,7 +22,7 @@
 #define STACK_MAX_BYTES (4L << 20)
 
 static const char *const catalog[] = {"fused",  "pytorch-ddp", "horovod", "horovod-tf",
-                                      "bagua",  "deepspeed",   NULL};
+                                      "bagua",  "byteps",      "deepspeed", NULL};
 
 const char *const *gcsim_stack_catalog(void) { return catalog; }
 
@@ -358,7 +359,7 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
                                        "deferred_decode", "costs", "laws", "error_feedback",
                                        "compressors", "exchanges", "source", "host",
                                        "gathered_decode", "hook_host", "compressed_allreduce",
-                                       NULL};
+                                       "cpu_codec", NULL};
     static const char *const codecs[] = {"model", "laws", NULL};
     char schema[64], source[1024];
     int codec = 0;
@@ -381,8 +382,13 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
     s->deferred_decode = cJSON_IsTrue(deferred);
     if (parse_granularity(json_member(root, "granularity"), s, ctx) ||
         stack_exchanges_parse(json_member(root, "exchanges"), s, ctx) ||
-        stack_leader_parse(json_member(root, "compressed_allreduce"), s, ctx))
+        stack_leader_parse(json_member(root, "compressed_allreduce"), s, ctx) ||
+        stack_cpu_codec_parse(json_member(root, "cpu_codec"), s, ctx))
         return -1;
+    if (s->cpu_codec && !s->codec_model)
+        return gcsim_fail(ctx->err, "%s: $.cpu_codec: only a \"codec\": \"model\" stack "
+                                    "prices its codec on the host's CPU",
+                          ctx->origin);
     if (s->codec_model) {
         /* The ideal stack: sim/codec prices the codec, nothing else is charged. */
         static const char *const model_only[] = {"costs", "laws", "error_feedback",

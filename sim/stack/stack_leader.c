@@ -7,8 +7,8 @@
 #include "stack_leader.h"
 
 /* The schedules a stack may name, and the collectives they are. */
-static const char *const schedules[] = {"bagua-leader", NULL};
-static const gcsim_collective collectives[] = {COLLECTIVE_BAGUA_LEADER};
+static const char *const schedules[] = {"bagua-leader", "byteps-ps", NULL};
+static const gcsim_collective collectives[] = {COLLECTIVE_BAGUA_LEADER, COLLECTIVE_BYTEPS_PS};
 
 int stack_leader_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
 {

@@ -7,6 +7,7 @@
 
 #include "compressor_file.h"
 #include "stack.h"
+#include "stack_cpu_codec.h"
 #include "stack_leader.h"
 
 const char *gcsim_stack_choice(const char *given, const gcsim_platform *p)
@@ -139,6 +140,8 @@ int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const
     if (ss->cs.exchange.exchange == GCSIM_EXCHANGE_PATTERN) /* the paper's own model */
         ss->entry = e = NULL, ss->tune = false;
     if (!e) { /* the fused stack charges the codec model (or the platform's profile) */
+        if (stack_cpu_codec_apply(st, spec, &ss->cs.codec, err)) /* BytePS: on the CPU */
+            return -1;
         snprintf(ss->description, sizeof ss->description, "%s", ss->cs.codec.description);
         return 0;
     }

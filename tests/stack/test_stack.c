@@ -667,7 +667,7 @@ static void test_strict(void)
     gcsim_error err;
     CHECK(gcsim_stack_load("no-such-stack", s, &err) != 0);
     CHECK_STR_CONTAINS(err.message, "stack \"no-such-stack\": no such stack in the catalog (fused, "
-                                    "pytorch-ddp, horovod, horovod-tf, bagua, deepspeed)");
+                                    "pytorch-ddp, horovod, horovod-tf, bagua, byteps, deepspeed)");
     /* the shipped stacks load, and every compressor of the library has an entry in each
      * (a cost or a refusal) */
     for (const char *const *name = gcsim_stack_catalog(); *name; name++) {
@@ -889,18 +889,21 @@ static void test_exchanges(void)
         CHECK(s->exchanges_listed);
         bool fused = strcmp(*name, "fused") == 0, bagua = strcmp(*name, "bagua") == 0;
         bool deepspeed = strcmp(*name, "deepspeed") == 0;
+        /* BytePS sums every payload on its servers (decode, sum, re-encode: byteps-ps) and
+         * has no all-gather */
+        bool byteps = strcmp(*name, "byteps") == 0;
         /* Horovod and DDP have no parameter server, and cannot all-reduce a payload that
          * does not add as sent; Bagua all-reduces quantized payloads (its leaders decode,
          * sum and re-encode), as does DeepSpeed's 1-bit compressed_allreduce (its server
          * chunk re-encodes); the ideal stack runs every exchange gcsim models */
         CHECK(gcsim_stack_implements(s, "qsgd", GCSIM_EXCHANGE_PS) == fused);
-        CHECK(gcsim_stack_implements(s, "topk", GCSIM_EXCHANGE_ALLREDUCE) == fused);
+        CHECK(gcsim_stack_implements(s, "topk", GCSIM_EXCHANGE_ALLREDUCE) == (fused || byteps));
         CHECK(gcsim_stack_implements(s, "signsgd", GCSIM_EXCHANGE_ALLREDUCE) ==
-              (fused || bagua || deepspeed));
+              (fused || bagua || deepspeed || byteps));
         CHECK(gcsim_stack_implements(s, "none", GCSIM_EXCHANGE_PS) == fused);
         CHECK(gcsim_stack_implements(s, "powersgd", GCSIM_EXCHANGE_ALLGATHER) == fused);
-        CHECK(gcsim_stack_implements(s, "qsgd", GCSIM_EXCHANGE_ALLGATHER));
-        CHECK(gcsim_stack_implements(s, "topk", GCSIM_EXCHANGE_ALLGATHER));
+        CHECK(gcsim_stack_implements(s, "qsgd", GCSIM_EXCHANGE_ALLGATHER) == !byteps);
+        CHECK(gcsim_stack_implements(s, "topk", GCSIM_EXCHANGE_ALLGATHER) == !byteps);
         CHECK(gcsim_stack_implements(s, "fp16", GCSIM_EXCHANGE_ALLREDUCE));
         CHECK(gcsim_stack_implements(s, "randomk", GCSIM_EXCHANGE_ALLREDUCE));
         CHECK(gcsim_stack_implements(s, "powersgd", GCSIM_EXCHANGE_ALLREDUCE));
