@@ -263,6 +263,36 @@ bool des_phase_coalesces(const des_plan *plan, int c, const gcsim_schedule *s, i
     return true;
 }
 
+/* Whether a sharded plan's rings are solved per flow (des_shard.c; defined here, beside the
+ * coalescing rule it asks, so that the two files do not call each other). */
+bool des_shard_plan_solves(const des_plan *pl)
+{
+    if (pl->replay || pl->full_simulation || pl->timeline_path || pl->deferred ||
+        strcmp(pl->network_model, "alpha-beta") != 0 || pl->platform->jitter.mean_s > 0 ||
+        pl->endpoints != pl->gpus || pl->op >= 0)
+        return false;
+    bool gated = false;
+    for (int k = 0; k < pl->iteration.n_blocks && !gated; k++)
+        gated = pl->iteration.blocks[k].gate >= 0;
+    if (!gated)
+        return false;
+    for (int c = 0; c < pl->iteration.n_calls; c++) {
+        const gcsim_schedule *s = &pl->schedules[pl->call_schedule[c]];
+        if (!s->out_index)
+            return false;
+        for (int p = 0; p < s->n_phases; p++) {
+            const gcsim_phase *ph = &s->phases[p];
+            if (ph->n_flows == 0)
+                continue;
+            if (gcsim_hop_codec_s(ph, &pl->iteration.calls[c].bytes, 1.0) > 0)
+                return false;
+            if (ph->steps > 1 && !des_phase_coalesces(pl, c, s, p))
+                return false;
+        }
+    }
+    return true;
+}
+
 /* The most flows endpoint ep has in progress together in phase p of schedule s: all of
  * them in a single-step or coalesced phase, else the most active in one step, or in one
  * block of a phase run in blocks (bounds, n_blocks > 0: des_phase_blocks) (a pipelined
