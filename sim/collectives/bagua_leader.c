@@ -33,6 +33,7 @@
  * bucket at a V100's memory bandwidth).
  */
 #include "bagua_leader.h"
+#include "leader_flows.h"
 
 #include <stdlib.h>
 
@@ -61,23 +62,6 @@ static int chain(const gcsim_topology *t, bool towards_leader, gcsim_flow **out,
     return 0;
 }
 
-/* Every leader to every other leader, 1/j of the bucket each, in sender order. */
-static int leaders(const gcsim_topology *t, gcsim_flow **out, int *n)
-{
-    int i = t->gpus_per_node, j = t->nodes;
-    gcsim_flow *v = malloc(sizeof *v * (size_t)(j * (j - 1) > 0 ? j * (j - 1) : 1));
-    if (!v)
-        return -1;
-    int c = 0;
-    for (int a = 0; a < j; a++)
-        for (int b = 0; b < j; b++)
-            if (a != b)
-                v[c++] = (gcsim_flow){a * i, b * i, 1.0 / j, 1, 0, 0};
-    *out = v;
-    *n = c;
-    return 0;
-}
-
 int gcsim_bagua_leader_phase(const gcsim_topology *t, int k, gcsim_bagua_phase *ph,
                              gcsim_flow **flows, int *n)
 {
@@ -92,7 +76,7 @@ int gcsim_bagua_leader_phase(const gcsim_topology *t, int k, gcsim_bagua_phase *
         return 0;
     *ph = phases[k];
     if (k == 1 || k == 2) /* one node: no leader exchange */
-        return t->nodes > 1 ? leaders(t, flows, n) : 0;
+        return t->nodes > 1 ? gcsim_leader_all_to_all_flows(t, flows, n) : 0;
     return chain(t, k == 0, flows, n);
 }
 

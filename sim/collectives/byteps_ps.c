@@ -33,6 +33,7 @@
  * own partition travels no wire here (the colocated server's loopback).
  */
 #include "byteps_ps.h"
+#include "leader_flows.h"
 
 #include <stdlib.h>
 
@@ -63,23 +64,6 @@ static int rings(const gcsim_topology *t, gcsim_flow **out, int *n)
     return 0;
 }
 
-/* Every machine's pushing GPU to every other's, 1/j of the partition each. */
-static int servers(const gcsim_topology *t, gcsim_flow **out, int *n)
-{
-    int i = t->gpus_per_node, j = t->nodes;
-    gcsim_flow *v = malloc(sizeof *v * (size_t)(j * (j - 1) > 0 ? j * (j - 1) : 1));
-    if (!v)
-        return -1;
-    int c = 0;
-    for (int a = 0; a < j; a++)
-        for (int b = 0; b < j; b++)
-            if (a != b)
-                v[c++] = (gcsim_flow){a * i, b * i, 1.0 / j, 1, 0, 0};
-    *out = v;
-    *n = c;
-    return 0;
-}
-
 int gcsim_byteps_ps_phase(const gcsim_topology *t, int k, gcsim_byteps_phase *ph, int *steps,
                           gcsim_flow **flows, int *n)
 {
@@ -95,7 +79,7 @@ int gcsim_byteps_ps_phase(const gcsim_topology *t, int k, gcsim_byteps_phase *ph
         return 0;
     *ph = phases[k];
     if (k == 1 || k == 2) /* one machine: no server exchange */
-        return t->nodes > 1 ? servers(t, flows, n) : 0;
+        return t->nodes > 1 ? gcsim_leader_all_to_all_flows(t, flows, n) : 0;
     *steps = t->gpus_per_node > 1 ? t->gpus_per_node - 1 : 1;
     return rings(t, flows, n);
 }

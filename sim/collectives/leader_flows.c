@@ -1,0 +1,22 @@
+/*
+ * sim/collectives/leader_flows.c: flows between one GPU per machine (leader_flows.h).
+ */
+#include "leader_flows.h"
+
+#include <stdlib.h>
+
+int gcsim_leader_all_to_all_flows(const gcsim_topology *t, gcsim_flow **out, int *n)
+{
+    int i = t->gpus_per_node, j = t->nodes;
+    gcsim_flow *v = malloc(sizeof *v * (size_t)(j * (j - 1) > 0 ? j * (j - 1) : 1));
+    if (!v)
+        return -1;
+    int c = 0;
+    for (int a = 0; a < j; a++)
+        for (int b = 0; b < j; b++)
+            if (a != b)
+                v[c++] = (gcsim_flow){a * i, b * i, 1.0 / j, 1, 0, 0};
+    *out = v;
+    *n = c;
+    return 0;
+}
