@@ -22,8 +22,11 @@ terngrad_links gcsim_terngrad_links(const gcsim_platform *p)
         .C_cwd_Bps = p->intra.gpu_to_host_Bps,
         /* what the NICs move of payload and the per-message overhead of the transport, as
          * the topology's links carry them (docs/formats.md, "Transports and PCIe
-         * topology"); the NIC's line rate and latency without one */
-        .C_nwd_Bps = gcsim_platform_nic_payload_Bps(p) * p->nic.per_node,
+         * topology"); the NIC's line rate and latency without one. The node's NICs are
+         * the ones the topology lays rails on (NCCL's channel count on NVSwitch nodes,
+         * gcsim_topology_net_channels), so that both engines move the pattern's bytes
+         * over the same bandwidth: 15 of a GB200 rack's 72, all of them elsewhere */
+        .C_nwd_Bps = gcsim_platform_nic_payload_Bps(p) * gcsim_topology_net_channels(p),
         .C_ncost_s = p->nic.latency_s + 2.0 * p->fabric.switch_latency_s +
                      (p->nic.message_overhead_s > 0 ? p->nic.message_overhead_s : 0),
     };

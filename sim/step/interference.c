@@ -28,6 +28,7 @@
  * sms column of sim/codec/gpu_params.c, one table of GPU types).
  */
 #include "codec.h"
+#include "collectives.h"
 #include "step.h"
 
 /* SMs of the platform's gpu.type: the GPU-type table's (sim/codec/gpu_params.c, its
@@ -50,7 +51,9 @@ double gcsim_platform_interference(const gcsim_platform *p)
     if (sms <= 0)
         return 0.0;
     int per_nic = p->nic.channels > 0 ? p->nic.channels : NCCL_CHANNELS_PER_NIC;
-    int nics = p->nic.per_node > 0 ? p->nic.per_node : 1;
+    /* the NICs NCCL opens channels on (gcsim_topology_net_channels: all of the node's,
+     * except on NVSwitch nodes whose NVLink total a few NICs already reach) */
+    int nics = p->nic.per_node > 0 ? gcsim_topology_net_channels(p) : 1;
     int ctas = per_nic * nics;
     if (ctas > NCCL_MAX_CTAS)
         ctas = NCCL_MAX_CTAS;
