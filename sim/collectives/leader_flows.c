@@ -3,12 +3,19 @@
  */
 #include "leader_flows.h"
 
+#include <limits.h>
 #include <stdlib.h>
 
 int gcsim_leader_all_to_all_flows(const gcsim_topology *t, gcsim_flow **out, int *n)
 {
     int i = t->gpus_per_node, j = t->nodes;
-    gcsim_flow *v = malloc(sizeof *v * (size_t)(j * (j - 1) > 0 ? j * (j - 1) : 1));
+    /* j (j - 1) flows: past 46,341 machines that is more than a phase's int count
+     * (gcsim_schedule_size_check refuses such schedules first; this keeps the product
+     * from wrapping if a caller did not ask) */
+    size_t flows = (size_t)j * (size_t)(j > 0 ? j - 1 : 0);
+    if (flows > INT_MAX)
+        return -1;
+    gcsim_flow *v = malloc(sizeof *v * (flows > 0 ? flows : 1));
     if (!v)
         return -1;
     int c = 0;

@@ -7,6 +7,7 @@
  * in "out of memory" after seconds of work, or push the machine into swap. So the builders
  * estimate first and refuse at once, naming the size and the limit.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <sys/resource.h>
@@ -95,6 +96,15 @@ int gcsim_schedule_size_check(gcsim_collective c, const gcsim_topology *t, int p
                               int group, gcsim_error *err)
 {
     double flows = gcsim_schedule_listed_flows(c, t, ps_shards, group);
+    /* a phase counts its flows in an int: more than that is refused whatever the memory
+     * (a host with 200+ GiB free would otherwise build past the count) */
+    if (flows > INT_MAX)
+        return gcsim_fail_limit(err, "%s: the %s schedule of %d GPUs lists about %.3g flows, "
+                                "more than one schedule can index (%d); the analytic engine "
+                                "costs ring, all-gather, halving-doubling, hierarchical and "
+                                "ps without listing flows",
+                                t->platform->source_path, gcsim_collective_name(c), t->gpus,
+                                flows, INT_MAX);
     double need = flows * GCSIM_BYTES_PER_LISTED_FLOW;
     const char *what;
     double budget = allocatable_bytes(&what);
