@@ -756,6 +756,7 @@ static int build_bagua_leader(gcsim_schedule *s, const gcsim_topology *t)
 
 static int build_byteps_ps(gcsim_schedule *s, const gcsim_topology *t)
 {
+    s->endpoints = t->gpus + t->nodes; /* the host copies end at the machines' memories */
     for (int k = 0; k < GCSIM_BYTEPS_PS_PHASES; k++) {
         gcsim_byteps_phase ph;
         flow_list l = {0};

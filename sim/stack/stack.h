@@ -203,9 +203,12 @@ typedef struct gcsim_stack {
     unsigned exchanges[STACK_PAYLOAD_KINDS];
     bool exchanges_listed;       /* the file lists them ("exchanges") */
     /* "compressed_allreduce" (stack_leader.c): a quantized payload's all-reduce runs this
-     * collective, not the platform's or the library's (Bagua's leader exchange). */
+     * collective, not the platform's or the library's (Bagua's leader exchange); with
+     * "payloads", the all-reduce of each payload kind listed (bit 1u << kind; BytePS runs
+     * its uncompressed partitions through the same servers). */
     bool has_compressed_allreduce;
     gcsim_collective compressed_allreduce;
+    unsigned compressed_allreduce_kinds;
     /* "cpu_codec" (stack_cpu_codec.c): a codec-model stack whose compressors run on the
      * host's CPU (BytePS): bytes per element of each one's passes over the DRAM bandwidth. */
     bool cpu_codec;

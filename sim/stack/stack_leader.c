@@ -12,11 +12,12 @@ static const gcsim_collective collectives[] = {COLLECTIVE_BAGUA_LEADER, COLLECTI
 
 int stack_leader_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
 {
-    static const char *const keys[] = {"schedule", "source", NULL};
+    static const char *const keys[] = {"schedule", "payloads", "source", NULL};
     const char *path = "$.compressed_allreduce";
     char source[1024];
     int which = 0;
     s->has_compressed_allreduce = false;
+    s->compressed_allreduce_kinds = 0;
     if (!v)
         return 0;
     if (json_expect_object(v, path, keys, ctx) ||
@@ -26,8 +27,31 @@ int stack_leader_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
     if (!source[0])
         return gcsim_fail(ctx->err, "%s: %s.source: must say where the schedule comes from",
                           ctx->origin, path);
+    unsigned kinds = 1u << STACK_PAYLOAD_QUANTIZED; /* without "payloads": quantized only */
+    const cJSON *list = json_member(v, "payloads");
+    if (list) {
+        if (!cJSON_IsArray(list) || !list->child)
+            return gcsim_fail(ctx->err, "%s: %s.payloads: expected a non-empty array of payload "
+                                        "kinds (summable, low-rank, sparse, quantized)",
+                              ctx->origin, path);
+        kinds = 0;
+        int i = 0;
+        for (const cJSON *x = list->child; x; x = x->next, i++) {
+            int k = STACK_PAYLOAD_KINDS;
+            for (int c = 0; c < STACK_PAYLOAD_KINDS && cJSON_IsString(x); c++)
+                if (strcmp(x->valuestring, gcsim_stack_payload_name((gcsim_stack_payload)c)) == 0)
+                    k = c;
+            if (k == STACK_PAYLOAD_KINDS || (kinds & (1u << k)))
+                return gcsim_fail(ctx->err, "%s: %s.payloads[%d]: expected a payload kind not "
+                                            "listed before (summable, low-rank, sparse, "
+                                            "quantized)",
+                                  ctx->origin, path, i);
+            kinds |= 1u << k;
+        }
+    }
     s->has_compressed_allreduce = true;
     s->compressed_allreduce = collectives[which];
+    s->compressed_allreduce_kinds = kinds;
     return 0;
 }
 
@@ -37,7 +61,8 @@ bool stack_leader_collective(const gcsim_stack *st, const char *spec, bool colle
     gcsim_stack_payload kind;
     gcsim_error ignored;
     if (!st || !st->has_compressed_allreduce || collective_named ||
-        gcsim_stack_payload_of(spec, &kind, &ignored) || kind != STACK_PAYLOAD_QUANTIZED)
+        gcsim_stack_payload_of(spec, &kind, &ignored) ||
+        !(st->compressed_allreduce_kinds & (1u << kind)))
         return false;
     *out = st->compressed_allreduce;
     return true;

@@ -2,7 +2,8 @@
  * tests/stack/test_stack_bagua.c: the bagua stack (platforms/stacks/bagua.json) and its
  * "compressed_allreduce" key (sim/stack/stack_leader.c): quantized payloads' all-reduces
  * run Bagua's leader schedule unless a collective is named; other payloads, all-gathers
- * and named collectives keep theirs; bad values of the key are refused with the file and
+ * and named collectives keep theirs; "payloads" widens it (BytePS's byteps-ps for its
+ * uncompressed partitions too); bad values of the key are refused with the file and
  * JSON path. Argument: the source tree.
  */
 #include <stdio.h>
@@ -55,6 +56,54 @@ static void refusals(void)
     expect_bad(", \"compressed_allreduce\": \"bagua-leader\"", "$.compressed_allreduce");
     expect_bad(", \"compressed_allreduce\": {\"schedule\": 3, \"source\": \"x\"}",
                "$.compressed_allreduce.schedule");
+    /* "payloads": which kinds run it (default: quantized only) */
+    s = malloc(sizeof *s);
+    snprintf(json, sizeof json, minimal,
+             ", \"compressed_allreduce\": {\"schedule\": \"byteps-ps\", \"payloads\":"
+             " [\"summable\", \"quantized\"], \"source\": \"x\"}");
+    CHECK(gcsim_stack_parse(json, "ok.json", s, &err) == 0 &&
+          s->compressed_allreduce == COLLECTIVE_BYTEPS_PS &&
+          s->compressed_allreduce_kinds ==
+              ((1u << STACK_PAYLOAD_SUMMABLE) | (1u << STACK_PAYLOAD_QUANTIZED)));
+    free(s);
+    expect_bad(", \"compressed_allreduce\": {\"schedule\": \"byteps-ps\", \"payloads\": [],"
+               " \"source\": \"x\"}",
+               "$.compressed_allreduce.payloads: expected a non-empty array");
+    expect_bad(", \"compressed_allreduce\": {\"schedule\": \"byteps-ps\", \"payloads\":"
+               " [\"quantized\", \"dense\"], \"source\": \"x\"}",
+               "$.compressed_allreduce.payloads[1]");
+    expect_bad(", \"compressed_allreduce\": {\"schedule\": \"byteps-ps\", \"payloads\":"
+               " [\"sparse\", \"sparse\"], \"source\": \"x\"}",
+               "$.compressed_allreduce.payloads[1]");
+    expect_bad(", \"compressed_allreduce\": {\"schedule\": \"byteps-ps\", \"payloads\":"
+               " \"summable\", \"source\": \"x\"}",
+               "$.compressed_allreduce.payloads");
+}
+
+/* BytePS: its uncompressed partitions go through the servers too (byteps.json lists
+ * summable payloads), quantized ones as before; a sparse one does not. */
+static void byteps_choice(const char *src)
+{
+    char path[1024];
+    gcsim_error err;
+    gcsim_platform p;
+    gcsim_stack *st = malloc(sizeof *st);
+    gcsim_stack_setup *ss = malloc(sizeof *ss);
+    snprintf(path, sizeof path, "%s/platforms/cloud-v100-25gbe.json", src);
+    CHECK(gcsim_platform_load(path, &p, &err) == 0);
+    snprintf(path, sizeof path, "%s/platforms/stacks/byteps.json", src);
+    CHECK(gcsim_stack_load(path, st, &err) == 0);
+    CHECK(gcsim_stack_setup_init(ss, &p, st, "none", GCSIM_EXCHANGE_AUTO, NULL, &err) == 0);
+    CHECK(ss->cs.exchange.collective == COLLECTIVE_BYTEPS_PS);
+    CHECK(gcsim_stack_setup_init(ss, &p, st, "onebit", GCSIM_EXCHANGE_ALLREDUCE, NULL, &err) == 0);
+    CHECK(ss->cs.exchange.collective == COLLECTIVE_BYTEPS_PS);
+    gcsim_collective c, ring = COLLECTIVE_RING;
+    CHECK(stack_leader_collective(st, "none", false, &c) && c == COLLECTIVE_BYTEPS_PS);
+    CHECK(!stack_leader_collective(st, "topk:ratio=0.01", false, &c));
+    CHECK(gcsim_stack_setup_init(ss, &p, st, "none", GCSIM_EXCHANGE_AUTO, &ring, &err) == 0);
+    CHECK(ss->cs.exchange.collective == COLLECTIVE_RING);
+    free(ss);
+    free(st);
 }
 
 static void setup_choice(const char *src)
@@ -110,5 +159,6 @@ int main(int argc, char **argv)
     }
     refusals();
     setup_choice(argv[1]);
+    byteps_choice(argv[1]);
     CHECK_DONE();
 }
