@@ -56,7 +56,18 @@ static void mark_ready(sim *m)
 
 static void start_step(sim *m, actor *a, const gcsim_step *st)
 {
-    if (st->kind == GCSIM_STEP_CODEC) {
+    if (st->kind == GCSIM_STEP_CODEC && st->on_host) {
+        /* the host's CPU: a fixed time beside the GPU's work, taking no share of it
+         * (from_s never comes: no interference) and holding no compute */
+        a->state = FIXED;
+        a->from_s = INFINITY;
+        a->until_s = m->t + st->codec_s;
+        a->blocking = false;
+        if (st->cls == GCSIM_CODEC_ENCODE)
+            m->out->encode_s += st->codec_s;
+        else
+            m->out->decode_s += st->codec_s;
+    } else if (st->kind == GCSIM_STEP_CODEC) {
         a->state = GPU_WORK;
         a->left_s = st->codec_s;
         if (st->cls == GCSIM_CODEC_ENCODE)

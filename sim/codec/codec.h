@@ -126,6 +126,9 @@ typedef struct gcsim_codec {
     double elements[GCSIM_CODEC_PROFILE_MAX_POINTS];
     double encode_s[GCSIM_CODEC_PROFILE_MAX_POINTS];
     double decode_s[GCSIM_CODEC_PROFILE_MAX_POINTS];
+    /* The codec runs on the host's CPU threads, not on the GPU (a stack's $.cpu_codec:
+     * BytePS): its steps take no GPU time from the compute beside them. */
+    bool on_host;
 } gcsim_codec;
 
 /* The cost of compressor `spec` on platform p: the deprecated gpu.codec_throughput if the

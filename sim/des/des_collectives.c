@@ -202,7 +202,14 @@ void des_codec_step(des_actor *a, int b, const gcsim_step *st)
 {
     if (st->codec_s <= 0)
         return;
-    double t0 = codec_run(a, st->codec_s), t1 = simgrid_get_clock();
+    double t0 = simgrid_get_clock();
+    if (st->on_host) { /* the host's CPU threads: time, no share of the GPU (step.h) */
+        sg_actor_sleep_for(st->codec_s);
+        a->codec_s += st->codec_s;
+    } else {
+        codec_run(a, st->codec_s);
+    }
+    double t1 = simgrid_get_clock();
     if (!a->sim->timeline)
         return;
     char name[64];

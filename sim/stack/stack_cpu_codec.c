@@ -89,6 +89,7 @@ int stack_cpu_codec_apply(const gcsim_stack *st, const char *spec, gcsim_codec *
     codec->elements[0] = 1;
     codec->encode_s[0] = e->encode_bytes_per_elem / st->cpu_dram_Bps;
     codec->decode_s[0] = e->decode_bytes_per_elem / st->cpu_dram_Bps;
+    codec->on_host = true;
     snprintf(codec->description, sizeof codec->description,
              "stack %s (%s): %s encoded and decoded on the host's CPU, %.4g and %.4g bytes "
              "per element over the host's DRAM at %.4g GB/s ($.cpu_codec)",

@@ -84,6 +84,9 @@ static int iteration_programs(gcsim_iteration *it, const gcsim_scenario *s, gcsi
         }
     }
     program_tuner_free(tuner);
+    if (s->codec && s->codec->on_host)
+        for (int k = 0; k < it->n_steps; k++)
+            it->steps[k].on_host = it->steps[k].kind == GCSIM_STEP_CODEC;
     return 0;
 }
 

@@ -104,6 +104,10 @@ typedef struct {
      * codec_s = tensor_factor x the sum over the bucket's layers. */
     int tensors;
     double tensor_factor;
+    /* CODEC on the host's CPU (gcsim_codec on_host: BytePS compresses in host memory): it
+     * takes its seconds on the exchange's path but shares no GPU with backward, and no
+     * collective's GPU share (interference) applies to it. */
+    bool on_host;
 } gcsim_step;
 
 typedef struct {

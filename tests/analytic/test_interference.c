@@ -19,6 +19,9 @@
  *     W = 3: [1, 3] encode and B share the GPU (1 s of B done at 3), the call in [3, 4]
  *     takes 0.2 (B 0.8 s), B's last 1.2 s alone: 5.2 (without interference 5.0).
  *  6. s = 0: the timeline as before (case 1 ends at 3.0 exactly).
+ *  7. Case 5 with the encode on the host's CPU (step on_host, BytePS): B runs alone at full
+ *     speed in [1, 2] (1 s done), the call in [2, 3] takes 0.2 (0.8 s done), B's last 1.2 s
+ *     alone: 4.2 (4.0 without interference); a GPU encode would have made it 5.2.
  * The default: an H100 platform with 8 NICs per node has 2 x 8 = 16 CTAs of 132 SMs:
  * 16/132; one NIC per node, 2/132; a stated gpu.comm_interference is taken as it is; an
  * unknown GPU type has none; a parameter server's exchange and one GPU have none. */
@@ -30,13 +33,14 @@
 #include "step.h"
 #include "timeline.h"
 
-static double run(double s, double call_s1, double w_s, double release_s, double encode_s)
+static double run_on(double s, double call_s1, double w_s, double release_s, double encode_s,
+                     bool encode_on_host)
 {
     gcsim_step steps[2];
     int n = 0;
     if (encode_s > 0)
         steps[n++] = (gcsim_step){.kind = GCSIM_STEP_CODEC, .cls = GCSIM_CODEC_ENCODE,
-                                  .codec_s = encode_s};
+                                  .codec_s = encode_s, .on_host = encode_on_host};
     steps[n++] = (gcsim_step){.kind = GCSIM_STEP_CALL, .call = 0};
     gcsim_bucket buckets[1] = {{.backward_s = 1.0, .first_step = 0, .n_steps = n,
                                 .ready_block = 0}};
@@ -58,6 +62,11 @@ static double run(double s, double call_s1, double w_s, double release_s, double
     return t.iteration_s;
 }
 
+static double run(double s, double call_s1, double w_s, double release_s, double encode_s)
+{
+    return run_on(s, call_s1, w_s, release_s, encode_s, false);
+}
+
 int main(void)
 {
     CHECK_REL(run(0.2, 1.0, 2.0, 0, 0), 3.2, 1e-12);
@@ -67,6 +76,8 @@ int main(void)
     CHECK_REL(run(0.2, 1.0, 3.0, 0, 1.0), 5.2, 1e-12);
     CHECK_REL(run(0.0, 1.0, 3.0, 0, 1.0), 5.0, 1e-12);
     CHECK(run(0.0, 1.0, 2.0, 0, 0) == 3.0);
+    CHECK_REL(run_on(0.2, 1.0, 3.0, 0, 1.0, true), 4.2, 1e-12);
+    CHECK_REL(run_on(0.0, 1.0, 3.0, 0, 1.0, true), 4.0, 1e-12);
     /* compute-bound with a longer overlap: the extension is s x the overlapped time */
     for (double s = 0.05; s < 0.5; s += 0.05)
         CHECK_REL(run(s, 1.5, 4.0, 0, 0) - 5.0, s * 1.5, 1e-9);
