@@ -41,35 +41,55 @@
 # record and the draws the engines make from it.
 ENGINE_CONFIG_TYPES="gcsim_error.h scenario.h platform.h payload.h variability.h"
 
-headers_of() { # folder -> header names, one a line
-    [ -d "$1" ] && find "$1" -name '*.h' -exec basename {} \; | sort -u
-}
-sources_of() { # folders -> source files
-    for d in "$@"; do
-        [ -d "$d" ] && find "$d" \( -name '*.c' -o -name '*.cpp' -o -name '*.h' \) -type f
-    done | sort
+# Every helper below spawns as few processes as it can: a process costs milliseconds of CPU,
+# and the self-test runs this check on thirty trees (a process per header or per file was
+# most of the layering tests' CPU time).
+
+sources_of() { # folders -> $files: the sources under them, one word each, in sorted order
+    files=
+    while IFS= read -r f; do
+        for d in "$@"; do
+            case $f in "$d"/*) files="$files $f"; break ;; esac
+        done
+    done <"$tmp/all"
 }
 
 check() {
     root=$1
     bad=0
     tmp=$(mktemp -d) || exit 2
+    # every source of the rooms checked, sorted (one find for all the rules)
+    find "$root/sim" "$root/compressors" "$root/traces" -type f \
+        \( -name '*.c' -o -name '*.cpp' -o -name '*.h' \) 2>/dev/null | sort >"$tmp/all"
     # header names per room
-    find "$root/sim" "$root/compressors" "$root/traces" -name '*.h' -type f 2>/dev/null |
-        sed 's|.*/||' | sort | uniq -d >"$tmp/dup"
+    sed -n 's|.*/||; /\.h$/p' "$tmp/all" | sort | uniq -d >"$tmp/dup"
     if [ -s "$tmp/dup" ]; then
         sed 's/^/header name used by two rooms (rules below cannot tell them apart): /' "$tmp/dup"
         bad=1
     fi
-    for room in $(cd "$root/sim" 2>/dev/null && ls); do
-        headers_of "$root/sim/$room" >"$tmp/h.$room"
+    # h.ROOM: the header names of sim/ROOM; h.sim: all of them; h.engines: those of
+    # sim/analytic and sim/des; h.config_forbidden: sim/config's but ENGINE_CONFIG_TYPES
+    awk -v pre="$root/sim/" -v tmp="$tmp" -v allowed="$ENGINE_CONFIG_TYPES" '
+        BEGIN {
+            n = split(allowed, a, " ")
+            for (i = 1; i <= n; i++) ok[a[i]] = 1
+            split("sim step analytic des config cli report engines config_forbidden", t, " ")
+            for (i in t) printf "" >(tmp "/h." t[i])
+        }
+        index($0, pre) == 1 && /\.h$/ {
+            rest = substr($0, length(pre) + 1)
+            room = rest; sub(/\/.*/, "", room)
+            if (room == rest) next # a header directly in sim/: no room
+            name = rest; sub(/.*\//, "", name)
+            print name >(tmp "/h." room)
+            print name >(tmp "/h.sim")
+            if (room == "analytic" || room == "des") print name >(tmp "/h.engines")
+            if (room == "config" && !(name in ok)) print name >(tmp "/h.config_forbidden")
+        }' "$tmp/all"
+    rooms=
+    for d in "$root"/sim/*; do
+        [ -e "$d" ] && rooms="$rooms ${d##*/}"
     done
-    : >"$tmp/h.sim"
-    cat "$tmp"/h.* 2>/dev/null | sort -u >"$tmp/h.sim"
-    touch "$tmp/h.step" "$tmp/h.analytic" "$tmp/h.des" "$tmp/h.config" "$tmp/h.cli" "$tmp/h.report"
-    cat "$tmp/h.analytic" "$tmp/h.des" | sort -u >"$tmp/h.engines"
-    printf '%s\n' $ENGINE_CONFIG_TYPES | sort -u >"$tmp/allowed"
-    comm -23 "$tmp/h.config" "$tmp/allowed" >"$tmp/h.config_forbidden"
 
     # rule -> files whose includes it checks, and the header names they may not include
     rule() { # name forbidden-list folders...
@@ -77,9 +97,9 @@ check() {
         shift 2
         # one awk over every file (a grep per include was thousands of processes: a
         # minute of the suite)
-        sources_of "$@" >"$tmp/files"
-        [ -s "$tmp/files" ] || return 0
-        # shellcheck disable=SC2046
+        sources_of "$@"
+        [ -n "$files" ] || return 0
+        # shellcheck disable=SC2086
         awk -v root="$root/" -v name="$name" '
             FNR == NR { forbidden[$0] = 1; next }
             /^[[:space:]]*#[[:space:]]*include[[:space:]]*"/ {
@@ -90,7 +110,7 @@ check() {
                     if (index(f, root) == 1) f = substr(f, length(root) + 1)
                     printf "%s: includes \"%s\": %s\n", f, inc, name
                 }
-            }' "$forbid" $(cat "$tmp/files") >"$tmp/hits"
+            }' "$forbid" $files >"$tmp/hits"
         if [ -s "$tmp/hits" ]; then
             cat "$tmp/hits"
             bad=1
@@ -106,12 +126,12 @@ check() {
     rule "the engines include from sim/config only type headers ($ENGINE_CONFIG_TYPES)" \
         "$tmp/h.config_forbidden" "$root/sim/analytic" "$root/sim/des"
     libraries=
-    for room in $(cd "$root/sim" 2>/dev/null && ls); do
+    for room in $rooms; do
         [ "$room" = cli ] || libraries="$libraries $root/sim/$room"
     done
     rule "no library room includes sim/cli" "$tmp/h.cli" $libraries
     below_report=
-    for room in $(cd "$root/sim" 2>/dev/null && ls); do
+    for room in $rooms; do
         [ "$room" = cli ] || [ "$room" = report ] || below_report="$below_report $root/sim/$room"
     done
     rule "no room below sim/report includes it" "$tmp/h.report" $below_report
@@ -120,11 +140,11 @@ check() {
     names() { # name pattern folders...
         name=$1 pat=$2
         shift 2
-        sources_of "$@" >"$tmp/files"
-        [ -s "$tmp/files" ] || return 0
+        sources_of "$@"
+        [ -n "$files" ] || return 0
         # one grep over every file (-H: "file:line:text" even for a single file)
-        # shellcheck disable=SC2046
-        grep -HnE "$pat" $(cat "$tmp/files") | while IFS= read -r hit; do
+        # shellcheck disable=SC2086
+        grep -HnE "$pat" $files | while IFS= read -r hit; do
             f=${hit%%:*} rest=${hit#*:}
             echo "${f#"$root"/}:${rest%%:*}: $name"
         done | grep . && bad=1
@@ -147,7 +167,10 @@ check() {
     fi
     names "the engines are handed their topology (gcsim_step_topology), never build one" \
         '(^|[^A-Za-z0-9_])gcsim_topology_init[[:space:]]*[(]' "$root/sim/analytic" "$root/sim/des"
-    others=$(cd "$root/sim" 2>/dev/null && ls | grep -vx step | sed "s|^|$root/sim/|")
+    others=
+    for room in $rooms; do
+        [ "$room" = step ] || others="$others $root/sim/$room"
+    done
     names "the papers' patterns are decided only where a step is built (sim/step)" \
         'gcsim_collective_is_paper_pattern' $others
     rm -rf "$tmp"
@@ -159,10 +182,19 @@ self_test() {
     trap 'rm -rf "$t"' EXIT
     fails=0
     # a clean tree: every room, each including only what it may
-    mk() { mkdir -p "$(dirname "$t/$1")" && printf '%s\n' "$2" >"$t/$1"; }
+    # a fresh tree per case ($T; mk's paths start with tree/), its folders made by one
+    # mkdir: no process per file (the self-test's CPU time was its processes)
+    n_tree=0
+    mk() {
+        f=$T/${1#tree/}
+        [ -d "${f%/*}" ] || mkdir -p "${f%/*}"
+        printf '%s\n' "$2" >"$f"
+    }
     reset() {
-        rm -rf "$t/tree" && mkdir -p "$t/tree"
-        T=$t/tree
+        n_tree=$((n_tree + 1))
+        T=$t/tree$n_tree
+        mkdir -p "$T/compressors" "$T/traces" "$T/sim/config" "$T/sim/collectives" \
+            "$T/sim/step" "$T/sim/analytic" "$T/sim/des"
         mk tree/compressors/gc.h '/* */'
         mk tree/traces/tr.c '#include "gc.h"'
         mk tree/sim/config/scenario.h '#include "roofline.h"'
