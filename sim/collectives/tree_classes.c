@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "tree_internal.h"
+#include "tree_sort.h"
 
 /* A role's pair, as its first node sends it: sender and receiver local index, receiver's
  * node as a neighbour slot (-1: the sender's own node), kind. */
@@ -242,21 +243,19 @@ done:
     return rc;
 }
 
-static int by_pair(const void *a, const void *b)
+/* The orders the template sorts by, for tree_sort.h (stable, as qsort was: the same
+ * arrays, ties included). */
+static inline bool pair_before(const tpair *x, const tpair *y)
 {
-    const tpair *x = a, *y = b;
-    if (x->src != y->src)
-        return x->src < y->src ? -1 : 1;
-    return (x->dst > y->dst) - (x->dst < y->dst);
+    return x->src != y->src ? x->src < y->src : x->dst < y->dst;
 }
+TREE_STABLE_SORT(sort_pairs, tpair, pair_before)
 
-static int by_link(const void *a, const void *b)
+static inline bool crossing_before(const crossing *x, const crossing *y)
 {
-    const crossing *x = a, *y = b;
-    if (x->link != y->link)
-        return x->link < y->link ? -1 : 1;
-    return (x->order > y->order) - (x->order < y->order);
+    return x->link != y->link ? x->link < y->link : x->order < y->order;
 }
+TREE_STABLE_SORT(sort_crossings, crossing, crossing_before)
 
 /* Node x's own links (those of its pairs' routes inside the node, and between nodes up to
  * and from its NIC), with the pair kinds crossing each in pair order: cl->cross[0 ..
@@ -291,7 +290,8 @@ static int own_links(classes *cl, int x)
             if (node_of_slot(cl, m, cl->rp[p].slot) == x)
                 cl->touch[n++] = pair_of(cl, m, &cl->rp[p]);
     }
-    qsort(cl->touch, (size_t)n, sizeof *cl->touch, by_pair);
+    if (sort_pairs(cl->touch, (size_t)n) != 0)
+        return -1;
     for (int p = 0; p < n; p++) {
         double latency_s;
         int nl = gcsim_topology_route(t, cl->touch[p].src, cl->touch[p].dst, route, &latency_s);
@@ -316,7 +316,8 @@ static int own_links(classes *cl, int x)
                 return -2; /* a shared link that is no leaf link */
         }
     }
-    qsort(cl->cross, (size_t)nc, sizeof *cl->cross, by_link);
+    if (sort_crossings(cl->cross, (size_t)nc) != 0)
+        return -1;
     return nc;
 }
 
@@ -333,11 +334,11 @@ static int link_key_of(const classes *cl, const crossing *c, int n, int *key)
     return 2 + n;
 }
 
-static int by_link_key(const void *a, const void *b)
+static inline bool link_key_before(const link_key *x, const link_key *y)
 {
-    const link_key *x = a, *y = b;
-    return (x->link > y->link) - (x->link < y->link);
+    return x->link < y->link;
 }
+TREE_STABLE_SORT(sort_link_keys, link_key, link_key_before)
 
 /* Whether pair p crosses leaves (its route then holds leaf links). */
 static bool crosses_leaves(const classes *cl, const tpair *p)
@@ -427,7 +428,8 @@ static int link_kinds(classes *cl, tree_intern *links, int **rep_link, int *leaf
         keys[n_keys++] = (link_key){cl->leaf_lo + l, n_data, 2 + leaf_n[l]};
         n_data += 2 + leaf_n[l];
     }
-    qsort(keys, (size_t)n_keys, sizeof *keys, by_link_key);
+    if (sort_link_keys(keys, (size_t)n_keys) != 0)
+        goto done;
     if (!(*rep_link = malloc(sizeof(int) * ((size_t)n_keys + 1))))
         goto done;
     for (int x = 0, n_rep = 0; x < n_keys; x++) {
@@ -449,11 +451,16 @@ done:
     return rc;
 }
 
-static int by_link_kind(const void *a, const void *b)
+/* a (link, kind) pair of hood_map's */
+typedef struct {
+    int link, kind;
+} link_kind;
+
+static inline bool link_kind_before(const link_kind *x, const link_kind *y)
 {
-    const int *x = a, *y = b;
-    return (x[0] > y[0]) - (x[0] < y[0]);
+    return x->link < y->link;
 }
+TREE_STABLE_SORT(sort_link_kinds, link_kind, link_kind_before)
 
 /* The kinds of the own links of node x and of its neighbours, as (link, kind) pairs sorted
  * by link at *map (*n of them). Returns -1 when out of memory, 1 when a link's key is of no
@@ -490,8 +497,8 @@ static int hood_map(classes *cl, int x, const tree_intern *links, int **map, int
             (*n)++;
         }
     }
-    qsort(*map, (size_t)*n, 2 * sizeof(int), by_link_kind);
-    return 0;
+    /* the map's ints as (link, kind) pairs: an array of structs of two ints */
+    return sort_link_kinds((link_kind *)(void *)*map, (size_t)*n) != 0 ? -1 : 0;
 }
 
 /* 3: the flow kinds, pair by pair, into *sigs; a kind's first pair at *rep_src, *rep_dst.
