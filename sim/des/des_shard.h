@@ -16,6 +16,10 @@
  * and it starts when the later of its two endpoints reaches the phase (the mailbox
  * rendezvous). That is what this file computes; each endpoint then sleeps until the latest
  * of its flows' ends plus their extra latencies, as wait_lane would return it.
+ *
+ * Where nothing else than its compute runs on a GPU's host, the actors go too
+ * (des_shard_direct.c): the same rule applied in one sweep over the calls for all GPUs,
+ * compute blocks included; at 16,384 GPUs 2.6 CPU s where the actors took 112-132.
  */
 #ifndef GCSIM_DES_SHARD_H
 #define GCSIM_DES_SHARD_H
