@@ -11,7 +11,9 @@
 #                tree on a100-hdr from 64 GPUs for ResNet-50's buckets)
 #   ring, hierarchical, double-tree   ResNet-50 with that --collective
 #   ps           ResNet-50, --collective ps (one shard per machine)
-#   fsdp         Llama-2-7B, --sharding fsdp
+#   fsdp         Llama-2-7B, --sharding fsdp (no actor per GPU since des_shard_direct.c:
+#                65,536 GPUs fits in seconds; GCSIM_DES_ACTORS=1 in the environment runs
+#                the per-flow path with its actors, GCSIM_DES_REPLAY=1 every message)
 # Growth exponents (log CPU s on log GPUs, least squares over the counts that ran) are
 # printed per case and binary.
 #

@@ -526,6 +526,18 @@ long long des_plan_messages(const des_plan *plan)
  * outgrow the caches); 16,384 GPUs is the held-out check (docs/des.md step 18). */
 #define DES_CPU_S_SHARD_MESSAGE 1.4e-5
 #define DES_CPU_S_SHARD_SQRT 2.8e-7
+/* Those rings where no actor per GPU runs either (des_shard_direct.c): one actor, and per
+ * message a flow's end computed in a sweep; per GPU and call issued, its start and end
+ * while calls slow compute (interference), no SimGrid flow. Fitted by hand to Llama-2-7B
+ * FSDP on a100-hdr widened to 12,500 nodes, 29 Nov 2026 at load 17 on this 2-core machine:
+ * 0.27, 0.64, 2.55 and 9.49 CPU s (whole process) and 35, 50, 174 and 671 MiB at 1,024,
+ * 4,096, 16,384 and 65,536 GPUs (0.21 to 13.4 M messages: 0.69 us a message from 16,384 to
+ * 65,536), the rest a fixed 0.1 s and 12 MiB (the process, the plan, SimGrid's start: what
+ * the actors' share hides in the other paths' fits). */
+#define DES_CPU_S_DIRECT_MESSAGE 7e-7
+#define DES_CPU_S_DIRECT_BASE 0.1
+#define DES_BYTES_PER_DIRECT_CALL 16.0
+#define DES_BYTES_DIRECT_BASE (12.0 * 1024 * 1024)
 #define DES_BYTES_BASE (8.2 * 1024 * 1024)
 #define DES_BYTES_PER_ACTOR (14.0 * 1024)
 #define DES_BYTES_PER_ENDPOINT (8.3 * 1024)
@@ -603,6 +615,7 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
     /* every phase per flow (des_shard.c) where the plan allows it; the routes, which could
      * still send it to the replay, are not known here */
     bool shard = des_shard_plan_solves(plan);
+    bool direct = shard && des_shard_direct_iteration(plan); /* no actor per GPU */
     for (int c = 0; c < plan->iteration.n_calls; c++) {
         const gcsim_schedule *s = &plan->schedules[plan->call_schedule[c]];
         for (int p = 0; p < s->n_phases; p++) {
@@ -630,7 +643,9 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
             double f = coalesced && stamp ? senders_of(ph, stamp, mark++) : (double)m / rounds;
             if (f < 1)
                 f = 1;
-            if (shard)
+            if (direct)
+                weighted += (double)m * DES_CPU_S_DIRECT_MESSAGE;
+            else if (shard)
                 weighted += (double)m * (DES_CPU_S_SHARD_MESSAGE + DES_CPU_S_SHARD_SQRT * sqrt(f));
             else if (blocked) /* a pipelined phase in blocks (des_blocks.c): see DES_CPU_S_BLOCK_* */
                 weighted += (double)(m - solved) *
@@ -639,14 +654,20 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
                                               DES_CPU_S_SOLVED_SQRT * sqrt(f));
             else
                 weighted += (double)m * (DES_CPU_S_PER_MESSAGE + DES_CPU_S_PER_MESSAGE_FLOW * f);
-            if (most > max_flows) /* messages in progress together */
+            if (most > max_flows && !direct) /* messages in progress together */
                 max_flows = most;
         }
     }
     free(stamp);
-    double actors = plan_actors(plan);
+    double actors = direct ? 1 : plan_actors(plan);
     est->cpu_s = DES_CPU_S_BASE + DES_CPU_S_PER_ACTOR * actors + weighted;
-    est->peak_bytes = DES_BYTES_BASE + DES_BYTES_PER_ACTOR * actors +
+    if (direct) {
+        est->cpu_s += DES_CPU_S_DIRECT_BASE;
+        est->peak_bytes += DES_BYTES_DIRECT_BASE;
+        if (plan->iteration.comm_interference > 0)
+            est->peak_bytes += DES_BYTES_PER_DIRECT_CALL * plan->iteration.n_calls * (double)plan->gpus;
+    }
+    est->peak_bytes += DES_BYTES_BASE + DES_BYTES_PER_ACTOR * actors +
                       DES_BYTES_PER_ENDPOINT * (double)plan->endpoints +
                       DES_BYTES_PER_FLOW * (double)max_flows +
                       DES_BYTES_PER_PS_SOLVED_FLOW * (double)max_ps_solved;

@@ -57,6 +57,7 @@ typedef struct {
 
 typedef struct des_shard {
     int state;                /* 1 solves, -1 replays */
+    bool sems;                /* the endpoints' semaphores made (des_shard_phase) */
     int phases;               /* row length of the keys */
     shard_route *routes;
     size_t route_cap;
@@ -265,16 +266,12 @@ static bool decide(des_sim *sim, des_shard *sh)
     free(seen);
     free(last_phase_of);
     xbt_dynar_free(&d);
-    if (!ok)
-        return false;
-    for (int e = 0; e < pl->endpoints; e++) {
-        sh->eps[e].key = -1;
-        sh->eps[e].sem = sg_sem_init(0);
-    }
-    return true;
+    return ok;
 }
 
-static des_shard *shard_state(des_sim *sim)
+/* The decision, made once (without the endpoints' semaphores: the direct path,
+ * des_shard_direct.c, needs none). */
+static des_shard *shard_decided(des_sim *sim)
 {
     if (sim->shard)
         return sim->shard;
@@ -286,18 +283,36 @@ static des_shard *shard_state(des_sim *sim)
     return sh;
 }
 
-/* Flow f of call c's phase p, started now by the later of its endpoints: its end plus the
- * extra latencies of the phase's other steps (as post_lane charges both endpoints). */
-static double flow_done_s(des_sim *sim, des_shard *sh, int c, const gcsim_phase *ph,
-                          const gcsim_flow *f)
+bool des_shard_routes(des_sim *sim)
 {
+    return shard_decided(sim)->state > 0;
+}
+
+/* The decision, with the semaphores the rendezvous of des_shard_phase uses. */
+static des_shard *shard_state(des_sim *sim)
+{
+    des_shard *sh = shard_decided(sim);
+    if (sh->state > 0 && !sh->sems) {
+        for (int e = 0; e < sim->plan->endpoints; e++) {
+            sh->eps[e].key = -1;
+            sh->eps[e].sem = sg_sem_init(0);
+        }
+        sh->sems = true;
+    }
+    return sh;
+}
+
+double des_shard_flow_end(des_sim *sim, int c, const gcsim_phase *ph, const gcsim_flow *f,
+                          double start_s)
+{
+    des_shard *sh = sim->shard;
     const gcsim_bucket_bytes *bb = &sim->plan->iteration.calls[c].bytes;
     const shard_route *r = route_slot(sh, f->src, f->dst);
     /* the replay's message: all steps' bytes (task_bytes), whole bytes */
     double b = ph->steps > 1 ? ph->steps * gcsim_flow_bytes(ph, f, 0, bb)
                              : gcsim_flow_bytes(ph, f, 0, bb);
     double bytes = (double)(b > 0 ? (long)ceil(b) : 0);
-    double t = simgrid_get_clock();
+    double t = start_s;
     if (r->latency_s > 0)
         t += r->latency_s;
     if (bytes > 0)
@@ -319,7 +334,7 @@ static void meet(des_sim *sim, des_shard *sh, int c, const gcsim_phase *ph, cons
         m->pending++;
         return;
     }
-    double done = flow_done_s(sim, sh, c, ph, f);
+    double done = des_shard_flow_end(sim, c, ph, f, simgrid_get_clock());
     if (done > m->end_s)
         m->end_s = done;
     if (done > o->end_s)
@@ -378,7 +393,7 @@ void des_shard_free(des_sim *sim)
     des_shard *sh = sim->shard;
     if (!sh)
         return;
-    for (int e = 0; sh->state > 0 && e < sim->plan->endpoints; e++)
+    for (int e = 0; sh->sems && e < sim->plan->endpoints; e++)
         sg_sem_destroy(sh->eps[e].sem);
     free(sh->routes);
     free(sh->eps);

@@ -8,7 +8,11 @@
  * capacity; a star of one GPU per node), none of it under the replay. Where flows could
  * share a link (a100-hdr with its leaf links oversubscribed 40:1: a leaf uplink of 4 NICs carries the 8 rails' ring hops between the two leaves) every phase is replayed:
  * the two runs are then the same path and nothing is solved.
- * Cases: FSDP (ZeRO-3) and HSDP iterations of ResNet-50 and Llama-2-7B, 8 to 256 GPUs.
+ * The default path goes further where it can: no actor per GPU at all (des_shard_direct.c);
+ * it is held to the replay too, on every output (iteration, exposed communication, compute
+ * end, codec sums, every bucket's marks), as is the per-flow path with its actors.
+ * Cases: FSDP (ZeRO-3) and HSDP iterations of ResNet-50 and Llama-2-7B, 8 to 256 GPUs, on
+ * a100-hdr, a star, h100-ndr and cloud-v100-25gbe.
  */
 #include <math.h>
 #include <stdio.h>
@@ -25,17 +29,51 @@
 
 #define AGREE 1e-9
 
-static void set_replay(bool replay)
+/* The paths one iteration is run on: every message sent (GCSIM_DES_REPLAY=1), the rings
+ * solved per flow with an actor per GPU (GCSIM_DES_ACTORS=1), and the default, which runs
+ * no actor per GPU where it can (des_shard_direct.c; GCSIM_DES_DIRECT=require makes the
+ * run fail where it cannot, so that a case that expects it knows it was taken). */
+enum { REPLAY, ACTORS, DIRECT, PATHS };
+static const char *path_name[PATHS] = {"replay", "actors", "direct"};
+
+static void set_path(int path, bool require_direct)
 {
-    if (replay)
+    unsetenv("GCSIM_DES_REPLAY");
+    unsetenv("GCSIM_DES_ACTORS");
+    unsetenv("GCSIM_DES_DIRECT");
+    if (path == REPLAY)
         setenv("GCSIM_DES_REPLAY", "1", 1);
-    else
-        unsetenv("GCSIM_DES_REPLAY");
+    if (path == ACTORS)
+        setenv("GCSIM_DES_ACTORS", "1", 1);
+    if (path == DIRECT && require_direct)
+        setenv("GCSIM_DES_DIRECT", "require", 1);
 }
 
-/* One iteration solved and replayed; returns the messages solved (none under the replay). */
+/* The largest relative difference of any compared output against the replay's, over
+ * every case (printed at the end). */
+static double worst = 0;
+
+/* |a - b| relative to scale (the iteration time: bucket marks near 0 are compared on the
+ * iteration's scale, not their own), recorded in worst. */
+static bool agree(double a, double b, double scale)
+{
+    double d = fabs(a - b) / scale;
+    if (d > worst)
+        worst = d;
+    return d <= AGREE;
+}
+
+typedef struct {
+    double iteration_s, exposed_s;
+    gcsim_des_details d;
+} run_out;
+
+/* One iteration on every path; every output of the solved paths is held to the replay's.
+ * direct: the case expects the path without actors (required, so the run fails if it is
+ * not taken) or expects it refused (the run must then fail under the requirement).
+ * Returns the messages solved (none under the replay). */
 static long long compare(gcsim_platform *p, const gcsim_model *m, int gpus,
-                         gcsim_shard_strategy strategy)
+                         gcsim_shard_strategy strategy, bool direct)
 {
     gcsim_error err;
     gcsim_payload_plan pay;
@@ -52,35 +90,71 @@ static long long compare(gcsim_platform *p, const gcsim_model *m, int gpus,
     s.overlap = true;
     s.sharding.strategy = strategy;
     CHECK(gcsim_platform_place(p, gpus, &s.placement, &err) == 0);
-    double t[2] = {0, 0}, ex[2] = {0, 0};
-    long long msgs[2] = {0, 0}, solved[2] = {0, 0};
-    for (int replay = 0; replay < 2; replay++) {
+    run_out r[PATHS];
+    memset(r, 0, sizeof r);
+    for (int path = 0; path < PATHS; path++) {
+        gcsim_prediction out;
+        set_path(path, direct);
+        int rc = des_predict_opts_s(&s, NULL, &out, &r[path].d, &err);
+        CHECK(rc == 0);
+        if (rc) {
+            fprintf(stderr, "%s %d %s: %s\n", p->name, gpus, path_name[path], err.message);
+            set_path(-1, false);
+            for (int k = 0; k < path; k++)
+                gcsim_des_details_free(&r[k].d);
+            gcsim_payload_plan_free(&pay);
+            return -1;
+        }
+        r[path].iteration_s = out.iteration_s;
+        r[path].exposed_s = out.exposed_comm_s;
+    }
+    if (!direct) { /* refused under the requirement: the run fails, naming it */
         gcsim_prediction out;
         gcsim_des_details d = {0};
-        set_replay(replay);
-        int rc = des_predict_opts_s(&s, NULL, &out, &d, &err);
-        CHECK(rc == 0);
-        if (rc)
-            fprintf(stderr, "%s %d: %s\n", p->name, gpus, err.message);
-        t[replay] = out.iteration_s;
-        ex[replay] = out.exposed_comm_s;
-        msgs[replay] = d.transfers;
-        solved[replay] = d.solved_transfers;
+        set_path(DIRECT, true);
+        CHECK(des_predict_opts_s(&s, NULL, &out, &d, &err) != 0);
+        CHECK(strstr(err.message, "GCSIM_DES_DIRECT") != NULL);
         gcsim_des_details_free(&d);
     }
-    set_replay(false);
-    printf("%-12s %-10s %-5s %4d GPUs  replay %.17g s  solved %.17g s  %.2e  msgs %lld / %lld "
-           "(%lld solved)\n",
-           p->name, m->name, strategy == GCSIM_SHARD_HSDP ? "hsdp" : "fsdp", gpus, t[1], t[0],
-           fabs(t[0] / t[1] - 1), msgs[1], msgs[0], solved[0]);
-    CHECK(t[1] > 0);
-    CHECK_REL(t[0], t[1], AGREE);
-    CHECK(fabs(ex[0] - ex[1]) <= AGREE * t[1]);
-    CHECK(msgs[0] == msgs[1]);
-    CHECK(solved[1] == 0);
-    CHECK(solved[0] <= msgs[0]);
+    set_path(-1, false);
+    const run_out *ref = &r[REPLAY];
+    double t = ref->iteration_s;
+    CHECK(t > 0);
+    for (int path = ACTORS; path < PATHS; path++) {
+        const run_out *o = &r[path];
+        double before = worst;
+        CHECK(agree(o->iteration_s, t, t));
+        CHECK(agree(o->exposed_s, ref->exposed_s, t));
+        CHECK(agree(o->d.compute_end_s, ref->d.compute_end_s, t));
+        CHECK(agree(o->d.encode_s, ref->d.encode_s, t));
+        CHECK(agree(o->d.decode_s, ref->d.decode_s, t));
+        CHECK(o->d.transfers == ref->d.transfers);
+        CHECK(o->d.solved_transfers <= o->d.transfers);
+        CHECK(o->d.n_buckets == ref->d.n_buckets);
+        for (int b = 0; b < o->d.n_buckets && b < ref->d.n_buckets; b++) {
+            const gcsim_des_bucket *x = &o->d.buckets[b], *y = &ref->d.buckets[b];
+            CHECK(agree(x->ready_s, y->ready_s, t));
+            CHECK(agree(x->exchange_start_s, y->exchange_start_s, t));
+            CHECK(agree(x->exchange_end_s, y->exchange_end_s, t));
+            CHECK(agree(x->decode_s, y->decode_s, t));
+        }
+        if (worst > before && worst > AGREE)
+            fprintf(stderr, "%s %d %s: differs from the replay by %.3g\n", p->name, gpus,
+                    path_name[path], worst);
+    }
+    CHECK(ref->d.solved_transfers == 0);
+    /* the two solved paths solve the same messages */
+    CHECK(r[DIRECT].d.solved_transfers == r[ACTORS].d.solved_transfers);
+    printf("%-12s %-10s %-5s %4d GPUs  replay %.17g s  actors %.3e  direct %.3e  msgs %lld "
+           "(%lld solved)%s\n",
+           p->name, m->name, strategy == GCSIM_SHARD_HSDP ? "hsdp" : "fsdp", gpus, t,
+           fabs(r[ACTORS].iteration_s / t - 1), fabs(r[DIRECT].iteration_s / t - 1),
+           ref->d.transfers, r[DIRECT].d.solved_transfers, direct ? "  no actors" : "");
+    long long solved = r[DIRECT].d.solved_transfers;
+    for (int path = 0; path < PATHS; path++)
+        gcsim_des_details_free(&r[path].d);
     gcsim_payload_plan_free(&pay);
-    return solved[0];
+    return solved;
 }
 
 int main(void)
@@ -93,25 +167,39 @@ int main(void)
     CHECK(gcsim_platform_load(GCSIM_SOURCE_DIR "/platforms/a100-hdr.json", &a100, &err) == 0);
     a100.nodes = 32;
 
-    /* a100-hdr: every ring solved, every message */
-    for (int n = 8; n <= 256; n *= 4) {
-        long long solved = compare(&a100, &resnet, n, GCSIM_SHARD_ZERO3);
-        CHECK(solved > 0);
-    }
-    CHECK(compare(&a100, &llama, 64, GCSIM_SHARD_ZERO3) > 0);
-    CHECK(compare(&a100, &resnet, 64, GCSIM_SHARD_HSDP) >= 0);
+    /* a100-hdr: every ring solved, every message, with no actor per GPU */
+    for (int n = 8; n <= 256; n *= 2)
+        CHECK(compare(&a100, &resnet, n, GCSIM_SHARD_ZERO3, true) > 0);
+    CHECK(compare(&a100, &llama, 64, GCSIM_SHARD_ZERO3, true) > 0);
+    for (int n = 16; n <= 256; n *= 4)
+        CHECK(compare(&a100, &resnet, n, GCSIM_SHARD_HSDP, true) > 0);
 
     /* a star of one GPU per node (10 Gb/s Ethernet): each ring hop has its links */
     gcsim_platform star = des_test_platform(16, 1);
-    CHECK(compare(&star, &resnet, 16, GCSIM_SHARD_ZERO3) > 0);
+    CHECK(compare(&star, &resnet, 16, GCSIM_SHARD_ZERO3, true) > 0);
+
+    /* other fabrics: NDR H100 nodes, 25 GbE cloud V100s */
+    const char *more[] = {"h100-ndr", "cloud-v100-25gbe"};
+    for (size_t k = 0; k < sizeof more / sizeof *more; k++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/platforms/%s.json", GCSIM_SOURCE_DIR, more[k]);
+        gcsim_platform q;
+        CHECK(gcsim_platform_load(path, &q, &err) == 0);
+        if (q.nodes < 16)
+            q.nodes = 16;
+        CHECK(compare(&q, &resnet, 32, GCSIM_SHARD_ZERO3, true) > 0);
+        if (k == 0) /* 25 GbE's HSDP at 128 GPUs: its rings share links, all replayed */
+            CHECK(compare(&q, &llama, 128, GCSIM_SHARD_HSDP, true) > 0);
+    }
 
     /* oversubscribed leaf links: the rings' hops between leaves could fill them together,
-     * so nothing is solved and both runs replay */
+     * so nothing is solved and every path replays (the direct one refused) */
     gcsim_platform over = a100;
     snprintf(over.name, sizeof over.name, "a100-over40");
     over.fabric.oversubscription = 40.0;
-    CHECK(compare(&over, &resnet, 256, GCSIM_SHARD_ZERO3) == 0);
+    CHECK(compare(&over, &resnet, 256, GCSIM_SHARD_ZERO3, false) == 0);
 
+    printf("largest relative difference from the replay: %.3g (bound %g)\n", worst, AGREE);
     gcsim_model_free(&resnet);
     gcsim_model_free(&llama);
     CHECK_DONE();
