@@ -174,11 +174,15 @@ des_compute_mode des_plan_compute_mode(const des_plan *plan);
 long long des_plan_messages(const des_plan *plan);
 
 /* What a plan's simulation is expected to cost (des_plan.c's fitted model): the messages
- * it sends exactly, the child's CPU seconds and peak resident bytes within a factor 2. */
+ * it sends exactly, the child's CPU seconds and peak resident bytes within a factor 2, and
+ * the whole gcsim process's that runs this one simulation (its start-up floor added: what
+ * the size guard reports and bench/des measures with /usr/bin/time). */
 typedef struct {
     long long messages;
     double cpu_s;
     double peak_bytes;
+    double process_cpu_s;      /* cpu_s + DES_CPU_S_PROCESS */
+    double process_peak_bytes; /* the larger of peak_bytes and DES_BYTES_PROCESS */
 } des_estimate;
 void des_plan_estimate(const des_plan *plan, des_estimate *est);
 

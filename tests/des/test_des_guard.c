@@ -6,7 +6,11 @@
  * names the count and the option that lifts the limit; -1 lifts it. Checked for several
  * collectives, coalesced (the pipelined trees in blocks) and fully simulated
  * (GCSIM_DES_FULL=1), on a star of 4 GPUs per node and on platforms/a100-hdr.json.
+ * And the guard's cost estimate (des_plan_estimate, deterministic: no time is measured
+ * here) against values computed by hand from des_plan.c's constants, for cells whose
+ * actors, messages and flows in progress can be counted on paper (estimate_cell).
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +54,30 @@ static long long guard(const gcsim_platform *p, int gpus, gcsim_collective c, bo
     return sent;
 }
 
+/* The estimate for one bare collective of 8 MB: the simulation child's CPU seconds
+ * (details.estimated_cpu_s) within 1e-12 of child_cpu_s, and the refusal's figures for the
+ * whole gcsim process (the child's plus des_plan.c's start-up floor DES_CPU_S_PROCESS, 0.09
+ * s; the larger of the child's memory and the process's own 33.5 MiB) as printed. */
+static void estimate_cell(const gcsim_platform *p, int gpus, gcsim_collective c,
+                          long long messages, double child_cpu_s, const char *process_text)
+{
+    unsetenv("GCSIM_DES_FULL");
+    gcsim_error err;
+    double t = 0;
+    gcsim_des_details d = {0};
+    gcsim_des_options open = {.max_messages = -1};
+    CHECK(bare_des_collective_time(p, gpus, c, 8e6, 0, &open, &t, &d, &err) == 0);
+    CHECK(d.transfers == messages);
+    CHECK(fabs(d.estimated_cpu_s - child_cpu_s) <= 1e-12);
+    printf("%-12s %4d GPUs %-18s estimate %.12f s (by hand %.12f), %lld messages\n", p->name,
+           gpus, gcsim_collective_name(c), d.estimated_cpu_s, child_cpu_s, d.transfers);
+    gcsim_des_details_free(&d);
+    gcsim_des_options below = {.max_messages = messages - 1};
+    memset(&err, 0, sizeof err);
+    CHECK(bare_des_collective_time(p, gpus, c, 8e6, 0, &below, &t, NULL, &err) != 0);
+    CHECK_STR_CONTAINS(err.message, process_text);
+}
+
 int main(void)
 {
     gcsim_platform star = des_test_platform(4, 4);
@@ -79,6 +107,21 @@ int main(void)
     /* 256 GPUs on 32 nodes: each shard has 256 flows a phase, spread over 8 lanes
      * (des_collectives.c), whose messages the count must include. */
     guard(&a100, 256, COLLECTIVE_PARAMETER_SERVER, false);
+
+    /* Ring over 16 GPUs of the star: a reduce-scatter and an all-gather phase of 16 flows
+     * (one a GPU) over 15 steps each, coalesced: 32 messages; 16 senders a phase (F); 16
+     * actors (a comm actor a GPU, no compute, 2 flows an endpoint: no lane helpers). CPU:
+     * 0.02 + 16 x 8e-5 + 32 x (8e-6 + 3.1e-10 x 16) = 0.02153615872 s; the process 0.09
+     * more: 0.112 (three decimals below 1 s); memory 8.2 MiB + 16 x (14 + 8.3 + 3) KiB =
+     * 8.6 MiB, under the process's 33.5 MiB: 34 printed. */
+    estimate_cell(&star, 16, COLLECTIVE_RING, 32, 0.02153615872,
+                  "an estimated 0.112 CPU s and 34 MiB");
+    /* Parameter server over the star's 4 nodes, a shard a node: push and pull phases of
+     * 16 x 4 = 64 flows, solved outside SimGrid (des_ps.c): 128 messages at 2e-6 s; 20
+     * actors (16 GPUs, 4 node CPUs). CPU: 0.02 + 20 x 8e-5 + 128 x 2e-6 = 0.021856 s;
+     * process 0.111856: 0.112. */
+    estimate_cell(&star, 16, COLLECTIVE_PARAMETER_SERVER, 128, 0.021856,
+                  "an estimated 0.112 CPU s and 34 MiB");
     unsetenv("GCSIM_DES_FULL");
     CHECK_DONE();
 }
