@@ -244,6 +244,10 @@ int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
             *x = (candidate){.coll = algos[k].coll, .algo = a, .protocol = pr, .sched_s = sched};
             cost_candidate(p, x, GCSIM_OP_ALLREDUCE, gpus, nodes, bytes, simple_s, lat);
             x->rank_s = x->sched_s + x->extra_s;
+            if (a == GCSIM_NCCL_RING) /* LL's cap (gcsim_tuner_rank_s) */
+                x->rank_s = gcsim_tuner_rank_s(a, (gcsim_protocol)pr, gpus, nodes, bytes,
+                                               x->rank_s, 0, ring_bw_s,
+                                               gcsim_nccl_ll_max_busbw_Bps(p->gpu.type, nodes));
             if (a == GCSIM_NCCL_TREE || a == GCSIM_NCCL_NVLS_TREE) {
                 /* its latency: the schedule at 8 bytes with the call's latency terms (the
                  * bandwidth part of extra left out) */

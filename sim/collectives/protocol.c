@@ -287,6 +287,16 @@ double gcsim_tuner_rank_s(int algo, gcsim_protocol pr, int gpus, int nodes, doub
         /* NCCL's NVLS-tree: the ring's per-channel network bandwidth, twice it on two nodes
          * (tuning.cc line 316), converted as the ring's (line 379) */
         return latency_s + ring_bw_s / (nodes <= 2 ? 2.0 : 1.0);
+    if (algo == GCSIM_NCCL_RING && pr == GCSIM_PROTO_LL && ll_max_busbw_Bps > 0) {
+        /* NCCL's ring with LL: its bus bandwidth half the ring's, at most llMaxBw (tuning.cc
+         * line 327, the same cap as the tree's at line 332), converted to algorithm
+         * bandwidth x N/(2(N-1)) (line 379). gcsim's ring LL already moves its bytes at
+         * half the links' rates (ring_bw_s / 0.5); where the cap is slower, the rank carries
+         * the difference, bytes x 2(N-1)/N / llMaxBw less that bandwidth time. */
+        double ll_bw_s = ring_bw_s / gcsim_nccl_ring_bw_factor(GCSIM_PROTO_LL);
+        double capped_s = bytes * (2.0 * (gpus - 1) / gpus) / ll_max_busbw_Bps;
+        return time_s + fmax(0, capped_s - ll_bw_s);
+    }
     return time_s;
 }
 
@@ -374,6 +384,10 @@ static int tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double b
                                   bytes, &q, &t, err))
                 return -1;
             rank = t;
+            if (op == GCSIM_OP_ALLREDUCE && cand[a].algo == GCSIM_NCCL_RING)
+                rank = gcsim_tuner_rank_s(cand[a].algo, (gcsim_protocol)pr, gpus, nodes, bytes,
+                                          t, 0, ring_bw_s,
+                                          gcsim_nccl_ll_max_busbw_Bps(p->gpu.type, nodes));
             if (op == GCSIM_OP_ALLREDUCE && tree_like(cand[a].algo)) {
                 /* its latency: its time at 8 bytes with NCCL's overheads at its depth */
                 gcsim_platform q8;

@@ -233,6 +233,54 @@ int main(void)
             CHECK(tc.algo == GCSIM_NCCL_TREE && tc.protocol == GCSIM_PROTO_LL128);
         }
     }
+    /* NCCL's ring with LL (tuning.cc line 327 at commit 5067397): bus bandwidth min(llMaxBw,
+     * half the ring's), converted x N/(2(N-1)). 64 GPUs on 8 nodes, 1 MiB, ring Simple
+     * bandwidth time 10 us: gcsim's LL ring moves it in 20 us; capped at 20.4 GB/s it
+     * takes 1 MiB x 126/64 / 20.4 GB/s = 101.2 us, so the rank is the time plus 81.2 us.
+     * A cap above the ring's half (1,000 GB/s), no cap (0), LL128 or Simple: the time. */
+    {
+        const double capped_s = mib * (126.0 / 64) / 20.4e9;
+        CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_RING, GCSIM_PROTO_LL, 64, 8, mib, 1.0, 0, bw_s,
+                                     20.4e9),
+                  1.0 + capped_s - 2 * bw_s, 1e-12);
+        CHECK_REL(capped_s - 2 * bw_s, 81.2e-6, 1e-3);
+        CHECK(gcsim_tuner_rank_s(GCSIM_NCCL_RING, GCSIM_PROTO_LL, 64, 8, mib, 1.0, 0, bw_s,
+                                 1000e9) == 1.0);
+        CHECK(gcsim_tuner_rank_s(GCSIM_NCCL_RING, GCSIM_PROTO_LL, 64, 8, mib, 1.0, 0, bw_s, 0) ==
+              1.0);
+        CHECK(gcsim_tuner_rank_s(GCSIM_NCCL_RING, GCSIM_PROTO_LL128, 64, 8, mib, 1.0, 0, bw_s,
+                                 20.4e9) == 1.0);
+        CHECK(gcsim_tuner_rank_s(GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE, 64, 8, mib, 1.0, 0, bw_s,
+                                 20.4e9) == 1.0);
+    }
+    /* The tuner ranks the ring with it: on R grown to 8 nodes with 100 GB/s NICs (ring busbw
+     * near 100 GB/s, so LL's half, 50, is above the 20.4 GB/s cap) a ring with LL ranks no
+     * faster than its bytes x 126/64 at 20.4 GB/s, and above its time (gcsim's LL ring
+     * moves the bytes faster than the cap: without the cap the rank is the time); its time
+     * stays gcsim's schedule's. */
+    {
+        gcsim_platform r8 = platform_r();
+        r8.nodes = 8;
+        r8.nic.bandwidth_Bps = 100e9;
+        for (double s = 1 << 20; s <= (1 << 26); s *= 4) {
+            double floor_s = s * (126.0 / 64) / 20.4e9;
+            CHECK(gcsim_tuner_choose(&r8, 64, GCSIM_OP_ALLREDUCE, s, COLLECTIVE_RING,
+                                     GCSIM_PROTO_LL, &t, &err) == 0);
+            CHECK(t.protocol == GCSIM_PROTO_LL && t.collective == COLLECTIVE_RING);
+            CHECK(t.rank_s >= floor_s * (1 - 1e-12));
+            CHECK(t.rank_s > t.time_s); /* the cap binds: its rank is above its time */
+        }
+        /* and neither tuner picks the ring with LL where the cap makes it lose: from 1 MiB
+         * on, both pick the same algorithm and protocol, not ring/LL */
+        for (double s = 1 << 20; s <= (1 << 26); s *= 4) {
+            gcsim_nccl_tuned_call tc;
+            CHECK(gcsim_tuner_choose(&r8, 64, GCSIM_OP_ALLREDUCE, s, COLLECTIVE_COUNT,
+                                     GCSIM_PROTO_COUNT, &t, &err) == 0);
+            CHECK(!(t.algo == GCSIM_NCCL_RING && t.protocol == GCSIM_PROTO_LL));
+            CHECK(gcsim_nccl_call_tune(&r8, 64, s, &tc, &err) == 0);
+            CHECK(!(tc.algo == GCSIM_NCCL_RING && tc.protocol == GCSIM_PROTO_LL));
+        }
+    }
     /* On R the tuner's pick ranks no worse than any single candidate, at every size, and
      * its time is the closed form of what it picked. */
     for (double s = 8; s <= 8e9; s *= 4) {
