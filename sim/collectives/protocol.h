@@ -82,7 +82,8 @@ typedef struct {
  * conversion to algorithm bandwidth and the correction, as NCCL's model does. A ring
  * with LL is ranked at its time plus what the same cap adds: max(0, bytes x 2(N-1)/N /
  * ll_max_busbw_Bps - ring_bandwidth_s / 0.5) (NCCL's ring LL bus bandwidth, min(llMaxBw,
- * half the ring's)); every other ring at its time.
+ * half the ring's), across nodes: not on one node yet, protocol.c says why); every other
+ * ring at its time.
  * Both tuners (gcsim_tuner_choose, the stacks' per-call choice) rank with it and then
  * cost the pick with gcsim's own schedule. */
 double gcsim_tuner_rank_s(int algo, gcsim_protocol pr, int gpus, int nodes, double bytes,
