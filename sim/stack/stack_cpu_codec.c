@@ -56,6 +56,12 @@ int stack_cpu_codec_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
         if (!entry_source[0])
             return gcsim_fail(ctx->err, "%s: %s.source: must say where the passes come from",
                               ctx->origin, at);
+        /* a CPU codec streams at least its input once: zero bytes would make it free */
+        if (!(e->encode_bytes_per_elem > 0) || !(e->decode_bytes_per_elem > 0))
+            return gcsim_fail(ctx->err, "%s: %s: encode_bytes_per_element and "
+                                        "decode_bytes_per_element must be positive (bytes the "
+                                        "CPU's passes stream per element)",
+                              ctx->origin, at);
         snprintf(e->compressor, sizeof e->compressor, "%s", c->string);
         s->n_cpu_codecs++;
     }
