@@ -844,6 +844,26 @@ static struct des_ps *ps_state(des_sim *sim)
     return ps;
 }
 
+void des_ps_free(des_sim *sim)
+{
+    struct des_ps *ps = sim->ps;
+    if (!ps)
+        return;
+    size_t cells = (size_t)sim->plan->iteration.n_calls * (size_t)sim->barrier_phases;
+    for (size_t k = 0; k < cells; k++) {
+        if (ps->entry[k])
+            sg_barrier_destroy(ps->entry[k]);
+        if (ps->exit[k])
+            sg_barrier_destroy(ps->exit[k]);
+    }
+    free(ps->entry);
+    free(ps->exit);
+    free(ps->end_s);
+    free(ps->state);
+    free(ps);
+    sim->ps = NULL;
+}
+
 /* Runs call c's parameter-server phase p solved; false: replay it (run_phase). */
 static bool ps_phase(des_actor *a, int c, const gcsim_schedule *s, int p)
 {

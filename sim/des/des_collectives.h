@@ -121,6 +121,9 @@ void des_codec_step(des_actor *a, int b, const gcsim_step *st);
 /* This endpoint's part of call c's schedule. */
 void des_exchange(des_actor *a, int c);
 
+/* Frees the parameter server's solved-phase state (its barriers and arrays), if any. */
+void des_ps_free(des_sim *sim);
+
 /* The main function of a lane helper actor (its data: its des_actor, owner set). */
 void des_lane_main(int argc, char **argv);
 

@@ -677,6 +677,7 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     free(sim.n_blocks);
     free(sim.blocks_known);
     des_shard_free(&sim);
+    des_ps_free(&sim);
     free(sim.ready);
     free(sim.hosts);
 }
