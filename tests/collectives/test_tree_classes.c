@@ -68,7 +68,10 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *names[] = {"a100-hdr", "cloud-v100-25gbe", "dgc-fig6-10gbe", "h100-ndr",
-                           "terngrad-fig5b"};
+                           "terngrad-fig5b",
+                           /* NVL72 racks: 15 channels on 18 rails, fewer channels than
+                            * rails (gcsim_topology_net_channels) */
+                           "gb200-nvl72"};
     const int counts[] = {2,    3,    5,    8,    9,    17,    31,    64,    100,   129,
                           257,  640,  1000, 1288, 4099, 8192,  12344, 20000, 32768};
     const int shapes[][2] = {{0, 0}, {4, 2}, {2, 1}};
@@ -104,6 +107,10 @@ int main(int argc, char **argv)
                     CHECK(0);
                     continue;
                 }
+                /* the rack's own shape has the case this covers: fewer channels than
+                 * rails (GB200: 15 on 18) */
+                if (strcmp(names[pi], "gb200-nvl72") == 0 && si == 0 && gpus >= 144)
+                    CHECK(t.net_channels == 15 && t.nics_per_node == 18);
                 for (int ci = 0; ci < 3; ci++) {
                     gcsim_collective c = ci == 0   ? COLLECTIVE_TREE
                                          : ci == 1 ? COLLECTIVE_DOUBLE_TREE
