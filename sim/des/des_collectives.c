@@ -371,13 +371,6 @@ static sg_bar_t step_barrier(des_sim *sim, int c, const gcsim_schedule *s, int p
     return *b == (sg_bar_t)&unsynchronized ? NULL : *b;
 }
 
-static double route_latency_s(const des_plan *pl, int src, int dst)
-{
-    int links[GCSIM_ROUTE_MAX_LINKS];
-    double lat = 0;
-    gcsim_topology_route(&pl->topology, src, dst, links, &lat);
-    return lat;
-}
 
 /* Where received payloads land: messages carry only their size. */
 static void *sink;
@@ -419,7 +412,7 @@ static size_t post_lane(des_actor *a, int lane, int n_lanes, const des_lane_task
         }
         a->sim->transfers++;
         if (all)
-            extra[n] = (span - 1) * route_latency_s(pl, f->src, f->dst);
+            extra[n] = (span - 1) * des_plan_route_latency_s(pl, f->src, f->dst);
         else
             extra[n] = 0;
         comms[n++] = sg_mailbox_put_async(boxes(a, f->dst, &spill)->out, a,
@@ -442,7 +435,7 @@ static size_t post_lane(des_actor *a, int lane, int n_lanes, const des_lane_task
             continue;
         }
         if (all)
-            extra[n] = (span - 1) * route_latency_s(pl, f->src, f->dst);
+            extra[n] = (span - 1) * des_plan_route_latency_s(pl, f->src, f->dst);
         else if (pl->platform->jitter.mean_s > 0) /* this message's network jitter */
             extra[n] = des_fabric_jitter_s(pl->platform->jitter.seed, pl->platform->jitter.mean_s,
                                            pl->iteration_index, a->ep, a->lane, a->received++);
@@ -763,7 +756,7 @@ static double solo_solve(des_sim *sim, des_solo *so, int c, const gcsim_schedule
             des_mm_flow *m = &so->flows[n_flows++];
             m->bytes = (double)(bytes > 0 ? (long)ceil(bytes) : 0);
             m->latency_s = r->latency_s;
-            m->extra_s = runs ? (span - 1) * route_latency_s(pl, f->src, f->dst) : 0;
+            m->extra_s = runs ? (span - 1) * des_plan_route_latency_s(pl, f->src, f->dst) : 0;
             m->first_link = (int)n_links;
             m->n_links = 0;
             for (int k = 0; k < r->n; k++) {

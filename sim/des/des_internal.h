@@ -173,6 +173,10 @@ des_compute_mode des_plan_compute_mode(const des_plan *plan);
 /* SimGrid messages the plan's simulation will send (the transfers it reports). */
 long long des_plan_messages(const des_plan *plan);
 
+/* The latency of the route from endpoint src to dst, as gcsim's topology sums it (the
+ * latency SimGrid's route carries too): what a flow's later steps add per step. */
+double des_plan_route_latency_s(const des_plan *plan, int src, int dst);
+
 /* What a plan's simulation is expected to cost (des_plan.c's fitted model): the messages
  * it sends exactly, the child's CPU seconds and peak resident bytes within a factor 2, and
  * the whole gcsim process's that runs this one simulation (its start-up floor added: what

@@ -437,6 +437,14 @@ int *des_plan_lanes(const des_plan *plan)
     return lanes;
 }
 
+double des_plan_route_latency_s(const des_plan *plan, int src, int dst)
+{
+    int links[GCSIM_ROUTE_MAX_LINKS];
+    double lat = 0;
+    gcsim_topology_route(&plan->topology, src, dst, links, &lat);
+    return lat;
+}
+
 long long des_plan_messages(const des_plan *plan)
 {
     long long total = 0;

@@ -77,14 +77,6 @@ static shard_route *route_slot(des_shard *sh, int src, int dst)
     return &sh->routes[h];
 }
 
-static double gcsim_latency(const des_plan *pl, int src, int dst)
-{
-    int links[GCSIM_ROUTE_MAX_LINKS];
-    double lat = 0;
-    gcsim_topology_route(&pl->topology, src, dst, links, &lat);
-    return lat;
-}
-
 /* The links met while deciding: SimGrid's handle, capacity, the first pair crossing it and
  * whether another one does, and the sum of the rates its pairs could reach elsewhere. */
 typedef struct {
@@ -220,7 +212,7 @@ static bool decide(des_sim *sim, des_shard *sh)
                 r->src = src;
                 r->dst = dst;
                 r->latency_s = sg_host_get_route_latency(sim->hosts[src], sim->hosts[dst]);
-                r->gcsim_lat_s = gcsim_latency(pl, src, dst);
+                r->gcsim_lat_s = des_plan_route_latency_s(pl, src, dst);
                 r->capacity_Bps = INFINITY;
                 xbt_dynar_reset(d);
                 sg_host_get_route(sim->hosts[src], sim->hosts[dst], d);
