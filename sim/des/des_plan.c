@@ -52,6 +52,26 @@ int des_plan_network(des_plan *plan, const gcsim_platform *p, const gcsim_des_op
     return 0;
 }
 
+/* The collectives the plan's calls run, named once each ("double-tree, ring"): a tuned
+ * stack picks per call, so the step's nominal collective can be a ring while the messages
+ * are a double tree's. The nominal one where no call names one. */
+static void call_collectives(const des_plan *plan, char *out, size_t size)
+{
+    enum { KINDS = COLLECTIVE_BYTEPS_PS + 1 }; /* the last of gcsim_collective */
+    bool seen[KINDS] = {false};
+    out[0] = '\0';
+    for (int c = 0; c < plan->iteration.n_calls; c++) {
+        gcsim_collective k = plan->iteration.calls[c].collective;
+        if ((int)k < 0 || (int)k >= KINDS || seen[k])
+            continue;
+        seen[k] = true;
+        size_t used = strlen(out);
+        snprintf(out + used, size - used, "%s%s", used ? ", " : "", gcsim_collective_name(k));
+    }
+    if (!out[0])
+        snprintf(out, size, "%s", gcsim_collective_name(plan->collective));
+}
+
 /* Refuses, before any flow is listed, a run that would send more messages than the limit
  * whatever its schedules: every call of a collective over all N GPUs sends at least N - 1
  * messages (each GPU's data leaves it at least once; the root of a tree sends down only).
@@ -68,12 +88,13 @@ static int plan_check_lower_bound(const des_plan *plan, gcsim_error *err)
             lower += plan->gpus - 1;
     if (lower <= limit)
         return 0;
+    char names[160];
+    call_collectives(plan, names, sizeof names);
     return gcsim_fail(err,
                       "des: this simulation would send at least %lld SimGrid messages (%d GPUs, "
                       "%d collective calls of %s), more than the limit of %lld. Pass "
                       "--des-max-messages N (or -1 for no limit) to run it anyway",
-                      lower, plan->gpus, plan->iteration.n_calls,
-                      gcsim_collective_name(plan->collective), limit);
+                      lower, plan->gpus, plan->iteration.n_calls, names, limit);
 }
 
 /* One schedule per distinct collective and pipeline chunk count among the calls. */
@@ -708,6 +729,8 @@ int des_plan_check_size(const des_plan *plan, long long max_messages, gcsim_erro
         return 0;
     des_estimate est;
     des_plan_estimate(plan, &est);
+    char names[160];
+    call_collectives(plan, names, sizeof names);
     return gcsim_fail(err,
                       "des: this simulation would send %lld SimGrid messages (%d GPUs, %d buckets, "
                       "%s%s), more than the limit of %lld: an estimated %.*f CPU s and %.0f MiB "
@@ -715,7 +738,7 @@ int des_plan_check_size(const des_plan *plan, long long max_messages, gcsim_erro
                       "estimate was fitted on). Pass "
                       "--des-max-messages %lld (or -1 for no limit) to run it anyway",
                       messages, plan->gpus, plan->n_buckets,
-                      gcsim_collective_name(plan->collective),
+                      names,
                       plan->full_simulation ? ", GCSIM_DES_FULL=1: every step" : "", limit,
                       /* three significant digits below 100 s, whole seconds above */
                       est.process_cpu_s < 1     ? 3
