@@ -12,6 +12,19 @@ json.dump(p, open(sys.argv[2], "w"))
 PY
 }
 
+# case_args CASE: the model and options of a benchmark case: default (ResNet-50, the tuned
+# collective), ring, hierarchical, double-tree, ps (ResNet-50 with that collective), fsdp
+# (Llama-2-7B sharded).
+case_args() {
+    case $1 in
+        default) echo "--model $SRC/models/resnet-50.json" ;;
+        ring|hierarchical|double-tree|tree|halving-doubling|ps)
+            echo "--model $SRC/models/resnet-50.json --collective $1" ;;
+        fsdp) echo "--model $SRC/models/llama-2-7b.json --sharding fsdp" ;;
+        *) echo "unknown case '$1'" >&2; exit 2 ;;
+    esac
+}
+
 # timed_predict GCSIM ARGS...: runs `GCSIM predict --platform $WORK/platform.json ARGS
 # --format csv` under /usr/bin/time and prints "cpu_s peak_mib wall_s iteration_s": user +
 # system CPU of the whole process (the forked simulation child included), peak resident

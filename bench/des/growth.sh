@@ -23,14 +23,6 @@ trap 'rm -rf "$WORK"' EXIT
 . "$SRC/bench/des/bench_lib.sh"
 widen_platform
 
-case_args() {
-    if [ "$1" = default ]; then
-        echo "--model $SRC/models/resnet-50.json"
-    else
-        echo "--model $SRC/models/resnet-50.json --collective $1"
-    fi
-}
-
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 printf "%-12s %6s | %9s %8s %8s | %9s %6s | %s\n" case gpus cpu_s MiB wall_s guard_s g/cpu iteration_s
 for c in $(echo "$CASES" | tr ',' ' '); do

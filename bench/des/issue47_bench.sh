@@ -33,15 +33,6 @@ trap 'rm -rf "$WORK"' EXIT
 . "$SRC/bench/des/bench_lib.sh"
 widen_platform
 
-case_args() {
-    case $1 in
-        default) echo "--model $SRC/models/resnet-50.json" ;;
-        ring|hierarchical|double-tree|ps) echo "--model $SRC/models/resnet-50.json --collective $1" ;;
-        fsdp) echo "--model $SRC/models/llama-2-7b.json --sharding fsdp" ;;
-        *) echo "issue47_bench.sh: unknown case '$1'" >&2; exit 2 ;;
-    esac
-}
-
 # run GCSIM CASE GPUS: prints "cpu_s peak_mib wall_s iteration_s"
 run() {
     # shellcheck disable=SC2046
