@@ -42,19 +42,4 @@ for c in $(echo "$CASES" | tr ',' ' '); do
     done
 done
 echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
-python3 - "$WORK/rows" <<'PY'
-import math, sys, collections
-rows = collections.defaultdict(list)
-for line in open(sys.argv[1]):
-    c, n, t = line.split()
-    if float(t) > 0:
-        rows[c].append((int(n), float(t)))
-for c, v in rows.items():
-    if len(v) < 2:
-        continue
-    xs = [math.log(n) for n, _ in v]; ys = [math.log(t) for _, t in v]
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    fit = sum((a - mx) * (b - my) for a, b in zip(xs, ys)) / sum((a - mx) ** 2 for a in xs)
-    pairs = ", ".join(f"{v[k][0]}->{v[k+1][0]} {(ys[k+1]-ys[k])/(xs[k+1]-xs[k]):.2f}" for k in range(len(v) - 1))
-    print(f"exponent {c:12s} {v[0][0]}-{v[-1][0]} GPUs: {fit:.2f} ({pairs})")
-PY
+python3 "$SRC/bench/des/fit_exponents.py" "$WORK/rows" cpu_s

@@ -64,20 +64,4 @@ for c in $(echo "$CASES" | tr ',' ' '); do
     done
 done
 echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg)"
-# growth exponents: least squares of log cpu on log gpus, per case and binary
-python3 - "$WORK/rows" <<'PY'
-import math, sys, collections
-rows = collections.defaultdict(list)
-for line in open(sys.argv[1]):
-    c, n, r, x = line.split()
-    if float(r) > 0 and float(x) > 0:  # a run under the timer's 10 ms resolution is left out
-        rows[c].append((int(n), float(r), float(x)))
-for c, v in rows.items():
-    if len(v) < 2:
-        continue
-    def slope(k):
-        xs = [math.log(n) for n, *_ in v]; ys = [math.log(t[k]) for t in v]
-        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-        return sum((a - mx) * (b - my) for a, b in zip(xs, ys)) / sum((a - mx) ** 2 for a in xs)
-    print(f"exponent {c:12s} {min(n for n, *_ in v)}-{max(n for n, *_ in v)} GPUs: ref {slope(1):.2f}, new {slope(2):.2f}")
-PY
+python3 "$SRC/bench/des/fit_exponents.py" "$WORK/rows" ref new
