@@ -163,6 +163,10 @@ typedef struct {
     char compressor[32];           /* a built-in's name, as the spec starts */
     double encode_bytes_per_elem;  /* host DRAM bytes read + written per fp32 element */
     double decode_bytes_per_elem;
+    /* the part of each streamed by one thread per partition (a loop the code leaves serial,
+     * such as onebit's scale): at most the stack's threads x thread rate (stack_cpu_codec.c) */
+    double serial_encode_bytes_per_elem;
+    double serial_decode_bytes_per_elem;
 } gcsim_stack_cpu_codec;
 
 typedef struct gcsim_stack {
@@ -213,6 +217,11 @@ typedef struct gcsim_stack {
      * host's CPU (BytePS): bytes per element of each one's passes over the DRAM bandwidth. */
     bool cpu_codec;
     double cpu_dram_Bps;
+    /* "threads", "thread_bandwidth": partitions the host codes at once (BytePS's
+     * BYTEPS_THREADPOOL_SIZE) and the rate one thread streams; 0 when the file has none
+     * (then no compressor may list serial bytes) */
+    int cpu_threads;
+    double cpu_thread_Bps;
     int n_cpu_codecs;
     gcsim_stack_cpu_codec cpu_codecs[GCSIM_STACK_MAX_CPU_CODECS];
 } gcsim_stack;

@@ -13,13 +13,18 @@
 
 int stack_cpu_codec_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
 {
-    static const char *const keys[] = {"dram_bandwidth", "source", "compressors", NULL};
-    static const char *const entry_keys[] = {"encode_bytes_per_element",
-                                             "decode_bytes_per_element", "source", NULL};
+    static const char *const keys[] = {"dram_bandwidth", "source", "threads",
+                                       "thread_bandwidth", "threads_source", "compressors",
+                                       NULL};
+    static const char *const entry_keys[] = {
+        "encode_bytes_per_element", "decode_bytes_per_element",
+        "serial_encode_bytes_per_element", "serial_decode_bytes_per_element", "source", NULL};
     const char *path = "$.cpu_codec";
     char source[1024] = "";
     s->cpu_codec = false;
     s->n_cpu_codecs = 0;
+    s->cpu_threads = 0;
+    s->cpu_thread_Bps = 0;
     if (!v)
         return 0;
     if (json_expect_object(v, path, keys, ctx) ||
@@ -32,13 +37,28 @@ int stack_cpu_codec_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
     if (!(s->cpu_dram_Bps > 0))
         return gcsim_fail(ctx->err, "%s: %s.dram_bandwidth: must be positive", ctx->origin,
                           path);
+    /* the thread pool: all three keys or none */
+    long long threads = 0;
+    char threads_source[4096] = "";
+    if (json_integer(v, path, "threads", false, 1, 4096, &threads, ctx) ||
+        json_rate_Bps(v, path, "thread_bandwidth", false, &s->cpu_thread_Bps, ctx) ||
+        json_string(v, path, "threads_source", false, threads_source, sizeof threads_source,
+                    ctx))
+        return -1;
+    bool any = threads > 0 || s->cpu_thread_Bps != 0 || threads_source[0];
+    if (any && !(threads > 0 && s->cpu_thread_Bps > 0 && threads_source[0]))
+        return gcsim_fail(ctx->err, "%s: %s: threads, thread_bandwidth (positive) and "
+                                    "threads_source go together (the codec's thread pool and "
+                                    "where its figures come from)",
+                          ctx->origin, path);
+    s->cpu_threads = (int)threads;
     const cJSON *list = json_member(v, "compressors");
     if (!cJSON_IsObject(list) || !list->child)
         return gcsim_fail(ctx->err, "%s: %s.compressors: expected an object of compressor "
                                     "names, each with its CPU passes",
                           ctx->origin, path);
     for (const cJSON *c = list->child; c; c = c->next) {
-        char at[160], entry_source[1024] = "";
+        char at[160], entry_source[4096] = "";
         snprintf(at, sizeof at, "%s.compressors.%s", path, c->string);
         if (s->n_cpu_codecs == GCSIM_STACK_MAX_CPU_CODECS)
             return gcsim_fail(ctx->err, "%s: %s: more than %d compressors", ctx->origin, at,
@@ -46,11 +66,17 @@ int stack_cpu_codec_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
         gcsim_stack_cpu_codec *e = &s->cpu_codecs[s->n_cpu_codecs];
         if (strlen(c->string) >= sizeof e->compressor)
             return gcsim_fail(ctx->err, "%s: %s: name too long", ctx->origin, at);
+        e->serial_encode_bytes_per_elem = 0;
+        e->serial_decode_bytes_per_elem = 0;
         if (json_expect_object(c, at, entry_keys, ctx) ||
             json_number(c, at, "encode_bytes_per_element", true, 0, 1e4,
                         &e->encode_bytes_per_elem, ctx) ||
             json_number(c, at, "decode_bytes_per_element", true, 0, 1e4,
                         &e->decode_bytes_per_elem, ctx) ||
+            json_number(c, at, "serial_encode_bytes_per_element", false, 0, 1e4,
+                        &e->serial_encode_bytes_per_elem, ctx) ||
+            json_number(c, at, "serial_decode_bytes_per_element", false, 0, 1e4,
+                        &e->serial_decode_bytes_per_elem, ctx) ||
             json_string(c, at, "source", true, entry_source, sizeof entry_source, ctx))
             return -1;
         if (!entry_source[0])
@@ -62,11 +88,34 @@ int stack_cpu_codec_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
                                         "decode_bytes_per_element must be positive (bytes the "
                                         "CPU's passes stream per element)",
                               ctx->origin, at);
+        /* the serial bytes are some of the passes' bytes, streamed by one thread each */
+        if (e->serial_encode_bytes_per_elem > e->encode_bytes_per_elem ||
+            e->serial_decode_bytes_per_elem > e->decode_bytes_per_elem)
+            return gcsim_fail(ctx->err, "%s: %s: serial_encode_bytes_per_element and "
+                                        "serial_decode_bytes_per_element are part of "
+                                        "encode_bytes_per_element and "
+                                        "decode_bytes_per_element: at most those",
+                              ctx->origin, at);
+        if ((e->serial_encode_bytes_per_elem > 0 || e->serial_decode_bytes_per_elem > 0) &&
+            s->cpu_threads == 0)
+            return gcsim_fail(ctx->err, "%s: %s: serial bytes need %s.threads and "
+                                        "%s.thread_bandwidth (how many threads stream them, "
+                                        "and how fast)",
+                              ctx->origin, at, path, path);
         snprintf(e->compressor, sizeof e->compressor, "%s", c->string);
         s->n_cpu_codecs++;
     }
     s->cpu_codec = true;
     return 0;
+}
+
+double stack_cpu_codec_seconds_per_element(const gcsim_stack *st, double bytes,
+                                           double serial_bytes)
+{
+    double serial_Bps = st->cpu_dram_Bps;
+    if (st->cpu_threads > 0 && st->cpu_threads * st->cpu_thread_Bps < serial_Bps)
+        serial_Bps = st->cpu_threads * st->cpu_thread_Bps;
+    return (bytes - serial_bytes) / st->cpu_dram_Bps + serial_bytes / serial_Bps;
 }
 
 int stack_cpu_codec_apply(const gcsim_stack *st, const char *spec, gcsim_codec *codec,
@@ -93,13 +142,25 @@ int stack_cpu_codec_apply(const gcsim_stack *st, const char *spec, gcsim_codec *
     codec->source = CODEC_COST_PROFILE;
     codec->n_points = 1;
     codec->elements[0] = 1;
-    codec->encode_s[0] = e->encode_bytes_per_elem / st->cpu_dram_Bps;
-    codec->decode_s[0] = e->decode_bytes_per_elem / st->cpu_dram_Bps;
+    codec->encode_s[0] = stack_cpu_codec_seconds_per_element(st, e->encode_bytes_per_elem,
+                                                             e->serial_encode_bytes_per_elem);
+    codec->decode_s[0] = stack_cpu_codec_seconds_per_element(st, e->decode_bytes_per_elem,
+                                                             e->serial_decode_bytes_per_elem);
     codec->on_host = true;
-    snprintf(codec->description, sizeof codec->description,
-             "stack %s (%s): %s encoded and decoded on the host's CPU, %.4g and %.4g bytes "
-             "per element over the host's DRAM at %.4g GB/s ($.cpu_codec)",
-             st->name, st->path, e->compressor, e->encode_bytes_per_elem,
-             e->decode_bytes_per_elem, st->cpu_dram_Bps / 1e9);
+    int n = snprintf(codec->description, sizeof codec->description,
+                     "stack %s (%s): %s encoded and decoded on the host's CPU, %.4g and %.4g "
+                     "bytes per element over the host's DRAM at %.4g GB/s",
+                     st->name, st->path, e->compressor, e->encode_bytes_per_elem,
+                     e->decode_bytes_per_elem, st->cpu_dram_Bps / 1e9);
+    if (n > 0 && (size_t)n < sizeof codec->description &&
+        (e->serial_encode_bytes_per_elem > 0 || e->serial_decode_bytes_per_elem > 0))
+        n += snprintf(codec->description + n, sizeof codec->description - (size_t)n,
+                      ", of which %.4g and %.4g by one thread per partition, %d partitions "
+                      "at once at %.4g GB/s a thread",
+                      e->serial_encode_bytes_per_elem, e->serial_decode_bytes_per_elem,
+                      st->cpu_threads, st->cpu_thread_Bps / 1e9);
+    if (n > 0 && (size_t)n < sizeof codec->description)
+        snprintf(codec->description + n, sizeof codec->description - (size_t)n,
+                 " ($.cpu_codec)");
     return 0;
 }

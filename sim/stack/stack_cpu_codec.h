@@ -14,6 +14,12 @@
 /* Reads $.cpu_codec (v; NULL when the file has none) into s. */
 int stack_cpu_codec_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx);
 
+/* Seconds per element of a pass set streaming `bytes` per element, `serial_bytes` of them
+ * by one thread per partition: (bytes - serial) / DRAM + serial / min(DRAM, threads x
+ * thread rate); the thread pool is ignored when st has none. */
+double stack_cpu_codec_seconds_per_element(const gcsim_stack *st, double bytes,
+                                           double serial_bytes);
+
 /* Prices a compressed spec's codec on the host under st (st has a cpu_codec): *codec's
  * cost becomes linear in elements at the listed bytes per element over the DRAM bandwidth.
  * Errors (exit 2) name the stack file and field when st lists no passes for spec. */
