@@ -129,6 +129,21 @@ void gcsim_schedule_memo_clear(void)
     tree_walk_scratch_release(); /* this thread's: a leak checker sees nothing kept */
 }
 
+void gcsim_schedule_memo_drop_schedules(void)
+{
+    pthread_mutex_lock(&lock);
+    clear_locked();
+    pthread_mutex_unlock(&lock);
+}
+
+size_t gcsim_schedule_memo_templates(void)
+{
+    pthread_mutex_lock(&lock);
+    size_t n = n_trees;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
 /* What a schedule depends on of a platform: its copy with the fields no schedule reads
  * (sim/collectives reads the node, the intra-node links, the NICs, the fabric and the
  * DES-only options, never the GPU, the names, the stack, the default collective or the

@@ -42,6 +42,13 @@ int gcsim_schedule_memo_times(const gcsim_platform *p, int gpus, int shards,
 /* Drops everything kept (tests, and the end of a process under a leak checker). */
 void gcsim_schedule_memo_clear(void);
 
+/* Drops the prepared schedules and the platforms they were kept for, and keeps the trees'
+ * templates (keyed by the network's shape, bounded on their own): what a sweep does when it
+ * moves on to another network, whose schedules differ but whose shape may not. */
+void gcsim_schedule_memo_drop_schedules(void);
+/* How many trees' templates are kept (tests: that a platform of a kept shape builds none). */
+size_t gcsim_schedule_memo_templates(void);
+
 /* Whether a and b share their schedules here (the same network: they differ only in
  * fields no schedule reads, such as the GPU, names and price). A sweep that moves on to a
  * platform of another network drops what the last one kept (sim/planning/sweep_run.c). */
