@@ -233,6 +233,25 @@ bool gcsim_schedule_memo_same_network(const gcsim_platform *a, const gcsim_platf
     return same;
 }
 
+bool gcsim_schedule_memo_same_shape(const gcsim_platform *a, const gcsim_platform *b)
+{
+    gcsim_platform *na = malloc(sizeof *na), *nb = malloc(sizeof *nb);
+    gcsim_platform *sa = malloc(sizeof *sa), *sb = malloc(sizeof *sb);
+    bool same = false; /* out of memory: "not known to be the same" */
+    if (na && nb && sa && sb) {
+        network_of(a, na);
+        network_of(b, nb);
+        shape_of(na, sa);
+        shape_of(nb, sb);
+        same = memcmp(sa, sb, sizeof *sa) == 0;
+    }
+    free(na);
+    free(nb);
+    free(sa);
+    free(sb);
+    return same;
+}
+
 /* The last platform asked for, whole, and its id: a sweep asks for one platform thousands
  * of times in a row. */
 static gcsim_platform last_whole;

@@ -6,7 +6,8 @@
  * for it does: the same bits at every chunk count 1-64, rising and falling (so that the steady
  * form above omax is built from the smallest and from the largest count), tree and double
  * tree, on catalog platforms with 8 and 72 GPUs per node, full and partly filled last nodes.
- * The two platforms' costs must differ in most cells, or the comparison could not catch a
+ * gcsim_schedule_memo_same_shape tells such platforms from ones of other links. The two
+ * platforms' costs must differ in most cells, or the comparison could not catch a
  * template that kept the first platform's numbers.
  */
 #include <math.h>
@@ -44,6 +45,13 @@ int main(int argc, char **argv)
         v.nic.bandwidth_Bps *= 1.04;
         v.nic.latency_s *= 3;
         v.intra.latency_s *= 1.5;
+        CHECK(gcsim_schedule_memo_same_shape(&p, &v));
+        gcsim_platform halved = p; /* NCCL's channels change on GB200 (740 / 26 GB/s: 18) */
+        halved.nic.bandwidth_Bps *= 0.5;
+        CHECK(gcsim_schedule_memo_same_shape(&p, &halved) == (p.gpus_per_node <= 8));
+        gcsim_platform more = p; /* another NIC count per node: other links */
+        more.nic.per_node = p.nic.per_node > 1 ? p.nic.per_node / 2 : 2;
+        CHECK(!gcsim_schedule_memo_same_shape(&p, &more));
         for (size_t gi = 0; gi < sizeof gpus / sizeof *gpus; gi++) {
             int n = gpus[gi];
             if (n > p.nodes * p.gpus_per_node)
