@@ -88,6 +88,14 @@ compare "sweep trees x compressors 1..64" sweep \
     --model "$m/resnet-50.json,$m/bert-base.json,$m/alexnet.json" \
     --compressor none,fp16,terngrad,qsgd,dgc,powersgd \
     --collective ring,double-tree,tree,hierarchical --gpus 1,2,3,...,64 --no-progress --output @OUT@
+# what-if copies of one platform (other NIC rates, the same shape): the sweep keeps the
+# trees' templates from one to the next (sim/planning/sweep_run.c)
+sed 's/"200Gbps"/"100Gbps"/' "$p/a100-hdr.json" >"$work/a100-hdr-100g.json"
+sed 's/"200Gbps"/"400Gbps"/' "$p/a100-hdr.json" >"$work/a100-hdr-400g.json"
+compare "sweep trees, same-shape platforms" sweep \
+    --platform "$p/a100-hdr.json,$work/a100-hdr-100g.json,$work/a100-hdr-400g.json" \
+    --model "$m/resnet-50.json,$m/bert-base.json" --compressor none,fp16,dgc \
+    --collective double-tree,tree --gpus 1,2,3,...,130 --no-progress --output @OUT@
 compare "sweep des trees" sweep --platform "$p/a100-hdr.json" --model "$m/resnet-50.json" \
     --compressor none,terngrad --collective double-tree --engine des --gpus 2,4,16 \
     --no-progress --output @OUT@

@@ -129,6 +129,21 @@ void gcsim_schedule_memo_clear(void)
     tree_walk_scratch_release(); /* this thread's: a leak checker sees nothing kept */
 }
 
+void gcsim_schedule_memo_drop_schedules(void)
+{
+    pthread_mutex_lock(&lock);
+    clear_locked();
+    pthread_mutex_unlock(&lock);
+}
+
+size_t gcsim_schedule_memo_templates(void)
+{
+    pthread_mutex_lock(&lock);
+    size_t n = n_trees;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+
 /* What a schedule depends on of a platform: its copy with the fields no schedule reads
  * (sim/collectives reads the node, the intra-node links, the NICs, the fabric and the
  * DES-only options, never the GPU, the names, the stack, the default collective or the
@@ -215,6 +230,25 @@ bool gcsim_schedule_memo_same_network(const gcsim_platform *a, const gcsim_platf
     }
     free(na);
     free(nb);
+    return same;
+}
+
+bool gcsim_schedule_memo_same_shape(const gcsim_platform *a, const gcsim_platform *b)
+{
+    gcsim_platform *na = malloc(sizeof *na), *nb = malloc(sizeof *nb);
+    gcsim_platform *sa = malloc(sizeof *sa), *sb = malloc(sizeof *sb);
+    bool same = false; /* out of memory: "not known to be the same" */
+    if (na && nb && sa && sb) {
+        network_of(a, na);
+        network_of(b, nb);
+        shape_of(na, sa);
+        shape_of(nb, sb);
+        same = memcmp(sa, sb, sizeof *sa) == 0;
+    }
+    free(na);
+    free(nb);
+    free(sa);
+    free(sb);
     return same;
 }
 

@@ -42,6 +42,16 @@ int gcsim_schedule_memo_times(const gcsim_platform *p, int gpus, int shards,
 /* Drops everything kept (tests, and the end of a process under a leak checker). */
 void gcsim_schedule_memo_clear(void);
 
+/* Drops the prepared schedules and the platforms they were kept for, and keeps the trees'
+ * templates (keyed by the network's shape, bounded on their own): what a sweep does when it
+ * moves on to another network of the same shape (gcsim_schedule_memo_same_shape). */
+void gcsim_schedule_memo_drop_schedules(void);
+/* Whether a and b have the same network shape (the same links and routes, other numbers),
+ * so that one tree template serves both (tree_cost.h). */
+bool gcsim_schedule_memo_same_shape(const gcsim_platform *a, const gcsim_platform *b);
+/* How many trees' templates are kept (tests: that a platform of a kept shape builds none). */
+size_t gcsim_schedule_memo_templates(void);
+
 /* Whether a and b share their schedules here (the same network: they differ only in
  * fields no schedule reads, such as the GPU, names and price). A sweep that moves on to a
  * platform of another network drops what the last one kept (sim/planning/sweep_run.c). */
