@@ -89,6 +89,15 @@ typedef struct {
 double gcsim_tuner_rank_s(int algo, gcsim_protocol pr, int gpus, int nodes, double bytes,
                           double time_s, double latency_s, double ring_bandwidth_s,
                           double ll_max_busbw_Bps);
+struct gcsim_nccl_caps; /* tuner_model.h */
+/* gcsim_tuner_rank_s with all of NCCL's caps (tuner_model.c, gcsim_nccl_caps): the tree's
+ * bus bandwidth also at most caps->tree_busbw_Bps (every protocol) and, with LL128,
+ * caps->tree_ll128_busbw_Bps; a ring with LL128 across nodes ranked at its time plus
+ * max(0, bytes x 2(N-1)/N / caps->ring_ll128_busbw_Bps - ring_bandwidth_s / 0.92). A cap
+ * <= 0 is none. The tuners pass the caps at gcsim_topology_net_channels channels. */
+double gcsim_tuner_rank_capped_s(int algo, gcsim_protocol pr, int gpus, int nodes, double bytes,
+                                 double time_s, double latency_s, double ring_bandwidth_s,
+                                 const struct gcsim_nccl_caps *caps);
 
 /* NCCL's NVLS-tree across nodes (tree_nvls.c): the intra-node rate at which gcsim's
  * NVLS-tree schedule (COLLECTIVE_NVLS_TREE, the railed double tree) runs its chains so that

@@ -241,3 +241,45 @@ double gcsim_nccl_ll_max_busbw_Bps(const char *gpu_type, int nodes)
         row = 1;
     return ll_max_GBps[row][col] * 1e9;
 }
+
+/* NCCL's per-channel caps on its modelled bus bandwidth (tunerConstants perChMaxRingLL128Bws,
+ * perChMaxTreeLL128Bws, perChMaxTreeBws: tuning.cc lines 184-203 at commit 5067397;
+ * indexed at lines 263-275 by the GPU generation and nNodes: column 0 one node, 1 two, 2
+ * three or more), GB/s per channel, applied at lines 328-335 as
+ *   ring LL128: busBw = min(0.92 busBw, nChannels x ringLL128)
+ *   tree (all-reduce, every protocol): busBw = min(0.92 busBw, nChannels x tree)
+ *   tree LL128: then min(busBw x (7/9 | 120/128), nChannels x treeLL128).
+ * They are NCCL's own figures of what one channel of each algorithm reaches (set by NVIDIA,
+ * not fitted here); they decide NCCL's choice where the links would let a tree channel run
+ * faster than its pipeline does: on Blackwell across 3+ nodes a tree LL128 channel is
+ * counted at 20 GB/s, a ring LL128 one at 40. Rows: Volta and older, Ampere, Hopper,
+ * Blackwell (as llMaxBws's one-node rows). */
+static const double per_ch_ring_ll128_GBps[4][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {40.0, 40.0, 40.0}};
+static const double per_ch_tree_ll128_GBps[4][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}};
+static const double per_ch_tree_GBps[4][3] = {
+    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}};
+
+static int generation_row(const char *gpu_type)
+{
+    static const char *const hopper[] = {"h100", "h200", "gh200", "h800", "h20"};
+    static const char *const blackwell[] = {"b200", "gb200", "b100", "b300", "gb300"};
+    if (gcsim_nccl_pre_ampere(gpu_type))
+        return 0;
+    if (type_in(gpu_type, blackwell, sizeof blackwell / sizeof blackwell[0]))
+        return 3;
+    if (type_in(gpu_type, hopper, sizeof hopper / sizeof hopper[0]))
+        return 2;
+    return 1;
+}
+
+void gcsim_nccl_caps_of(const char *gpu_type, int nodes, int channels, gcsim_nccl_caps *out)
+{
+    int row = generation_row(gpu_type), col = nodes <= 1 ? 0 : nodes == 2 ? 1 : 2;
+    double ch = channels > 0 ? channels : 0;
+    out->ll_max_busbw_Bps = gcsim_nccl_ll_max_busbw_Bps(gpu_type, nodes);
+    out->ring_ll128_busbw_Bps = ch * per_ch_ring_ll128_GBps[row][col] * 1e9;
+    out->tree_busbw_Bps = ch * per_ch_tree_GBps[row][col] * 1e9;
+    out->tree_ll128_busbw_Bps = ch * per_ch_tree_ll128_GBps[row][col] * 1e9;
+}

@@ -75,4 +75,17 @@ bool gcsim_nccl_pre_ampere(const char *gpu_type);
  * or more). A whole-communicator cap, not per channel. */
 double gcsim_nccl_ll_max_busbw_Bps(const char *gpu_type, int nodes);
 
+/* NCCL's caps on the modelled bus bandwidth of each algorithm x protocol (tuner_model.c),
+ * B/s; 0: no cap. The per-channel ones are channels x NCCL's per-channel figure. */
+typedef struct gcsim_nccl_caps {
+    double ll_max_busbw_Bps;     /* LL, ring and tree: llMaxBws (whole communicator) */
+    double ring_ll128_busbw_Bps; /* ring LL128: channels x perChMaxRingLL128Bws */
+    double tree_busbw_Bps;       /* tree all-reduce, every protocol: x perChMaxTreeBws */
+    double tree_ll128_busbw_Bps; /* tree LL128: channels x perChMaxTreeLL128Bws */
+} gcsim_nccl_caps;
+
+/* *out = NCCL's caps for GPU type gpu_type on `nodes` nodes with `channels` channels (the
+ * graph's: gcsim_topology_net_channels). */
+void gcsim_nccl_caps_of(const char *gpu_type, int nodes, int channels, gcsim_nccl_caps *out);
+
 #endif
