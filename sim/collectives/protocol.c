@@ -120,6 +120,24 @@ double gcsim_protocol_plateau_s(const gcsim_platform *in, gcsim_op op, int algo,
     return (f - 1.0) * l.latency_s;
 }
 
+double gcsim_protocol_proxy_cap_Bps(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
+                                     gcsim_protocol pr, double bytes)
+{
+    int per_node = in->gpus_per_node > 0 ? in->gpus_per_node : 1;
+    int nodes = (gpus + per_node - 1) / per_node;
+    if (op != GCSIM_OP_ALLREDUCE || algo != GCSIM_NCCL_TREE || nodes < 2 ||
+        (unsigned)pr >= GCSIM_PROTO_COUNT)
+        return 0;
+    /* NCCL's search channels (gcsim_topology_net_channels), doubled as NCCL runs them */
+    int search = gcsim_topology_net_channels(in);
+    if (search < 1)
+        search = 1;
+    int channels = gcsim_nccl_runtime_channels(search, nodes, gcsim_nccl_hopper_plus(in->gpu.type),
+                                               in->intra.gpu_to_gpu_Bps / search);
+    double chunk = gcsim_nccl_tree_chunk_bytes(pr, bytes, channels, nodes, per_node);
+    return gcsim_nccl_proxy_post_Bps(chunk);
+}
+
 void gcsim_protocol_platform(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
                              gcsim_protocol pr, int steps, gcsim_platform *out)
 {
@@ -235,6 +253,13 @@ static int overhead_platform(const gcsim_platform *p, int gpus, gcsim_op op, int
         q->intra.nvlink_link_Bps *= c;
         q->nic.bandwidth_Bps *= c;
     }
+    /* NCCL's proxy at this size: a tree all-reduce across nodes posts one network message
+     * per chunk, and each GPU's proxy thread takes NCCL's net overhead per post
+     * (tuner_model.c); its traffic to and from other nodes moves at most a chunk per
+     * overhead (the topology's proxy link per GPU, both directions) */
+    double proxy_Bps = gcsim_protocol_proxy_cap_Bps(p, op, algo, gpus, pr, bytes);
+    if (proxy_Bps > 0)
+        q->nic.proxy_Bps = q->nic.proxy_Bps > 0 ? fmin(q->nic.proxy_Bps, proxy_Bps) : proxy_Bps;
     *t = closed_form_s(q, gpus, op, coll, bytes, err);
     if (isnan(*t))
         return -1;
@@ -260,6 +285,7 @@ static int overhead_platform(const gcsim_platform *p, int gpus, gcsim_op op, int
     q->intra.gpu_to_host_Bps = base.intra.gpu_to_host_Bps;
     q->intra.nvlink_link_Bps = base.intra.nvlink_link_Bps;
     q->nic.bandwidth_Bps = base.nic.bandwidth_Bps;
+    q->nic.proxy_Bps = base.nic.proxy_Bps;
     *t = closed_form_s(q, gpus, op, coll, bytes, err);
     return isnan(*t) ? -1 : 0;
 }

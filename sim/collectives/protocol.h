@@ -58,6 +58,13 @@ double gcsim_protocol_plateau_s(const gcsim_platform *in, gcsim_op op, int algo,
  * for a gcsim pattern: the protocol's ratios only) runs operation op on `gpus` GPUs, with
  * gcsim_protocol_overhead_s spread over `steps` steps (added to every hop's latency;
  * steps <= 0: not added). The tuner passes the step count of the schedule it runs. */
+/* What NCCL's proxy thread lets one GPU move across nodes (both directions together) in
+ * a tree all-reduce of `bytes` with protocol pr on `gpus` GPUs: a chunk of NCCL's (at its
+ * run-time channel count) per net overhead (tuner_model.c), B/s; 0 where no cap is
+ * modelled (one node, another algorithm or operation). */
+double gcsim_protocol_proxy_cap_Bps(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
+                                     gcsim_protocol pr, double bytes);
+
 void gcsim_protocol_platform(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
                              gcsim_protocol pr, int steps, gcsim_platform *out);
 

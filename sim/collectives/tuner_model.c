@@ -283,3 +283,77 @@ void gcsim_nccl_caps_of(const char *gpu_type, int nodes, int channels, gcsim_ncc
     out->tree_busbw_Bps = ch * per_ch_tree_GBps[row][col] * 1e9;
     out->tree_ll128_busbw_Bps = ch * per_ch_tree_ll128_GBps[row][col] * 1e9;
 }
+
+/* NCCL's channels at run time (src/graph/connect.cc at commit 5067397): the search's
+ * channels doubled (line 460: nChannels = min(MAXCHANNELS, 2 x nChannels)), and doubled
+ * again across nodes on compute capability 9.0 and up while fewer than 16 where a search
+ * channel carries more than 45 GB/s inside the node (lines 480-482, "4 compute channels
+ * per search channel"). MAXCHANNELS: src/include/device.h line 91, 64. Not modelled:
+ * NCCL_MIN_CTAS / NCCL_MAX_CTAS and the unpack (TCPXO-class) doubling (lines 486-489). */
+int gcsim_nccl_runtime_channels(int search_channels, int nodes, bool hopper_plus,
+                                double bw_intra_per_channel_Bps)
+{
+    int c = search_channels > 0 ? search_channels : 1;
+    c = c * 2 > NCCL_MAX_CHANNELS ? NCCL_MAX_CHANNELS : c * 2;
+    if (hopper_plus && nodes > 1 && bw_intra_per_channel_Bps > 45e9 && c < 16)
+        c *= 2;
+    return c;
+}
+
+bool gcsim_nccl_hopper_plus(const char *gpu_type)
+{
+    return generation_row(gpu_type) >= 2;
+}
+
+/* NCCL's chunk for a tree all-reduce (src/enqueue.cc calcCollChunking at commit 5067397):
+ * a step of the protocol's buffer (line 2222: buffSizes / NCCL_STEPS; a tree runs one step a
+ * chunk, line 2223), LL carrying half of it (line 2226) and LL128 15 of every 16 words
+ * (line 2227; device.h lines 110-112). Buffers (src/init.cc lines 810-813, device.h lines
+ * 26, 97-98, 114-115): Simple 4 MiB, LL 8 lines x 512 threads x 8 steps x 16 B = 512 KiB,
+ * LL128 120 x 640 x 8 x 8 B = 4,915,200 B; NCCL_STEPS 8. So Simple 512 KiB, LL 32 KiB,
+ * LL128 576,000 B, the LL128 one then halved while the bytes per channel are fewer than
+ * nsteps x 64 / ppn chunks (and it is above 128 KiB), then while fewer than nsteps x 16 /
+ * ppn (above 32 KiB), nsteps = 1 + log2(nodes) + 0.1 ppn (lines 2287-2294; integer
+ * division on the left, as NCCL's). */
+#define NCCL_STEPS 8
+#define SIMPLE_BUFF_BYTES 4194304.0
+#define LL_BUFF_BYTES (8.0 * 512 * NCCL_STEPS * 16)
+#define LL128_BUFF_BYTES (120.0 * 640 * NCCL_STEPS * 8)
+
+double gcsim_nccl_tree_chunk_bytes(gcsim_protocol pr, double bytes, int channels, int nodes,
+                                   int ppn)
+{
+    if (channels < 1)
+        channels = 1;
+    if (nodes < 1)
+        nodes = 1;
+    if (ppn < 1)
+        ppn = 1;
+    switch (pr) {
+    case GCSIM_PROTO_SIMPLE: return SIMPLE_BUFF_BYTES / NCCL_STEPS;
+    case GCSIM_PROTO_LL: return LL_BUFF_BYTES / NCCL_STEPS / 2;
+    case GCSIM_PROTO_LL128: {
+        long long chunk = (long long)(LL128_BUFF_BYTES / NCCL_STEPS) / 16 * 15;
+        double nsteps = 1 + log2_floor(nodes) + 0.1 * ppn;
+        long long n = bytes > 0 ? (long long)bytes : 0;
+        while ((double)(n / (channels * chunk)) < nsteps * 64 / ppn && chunk > 131072)
+            chunk /= 2;
+        while ((double)(n / (channels * chunk)) < nsteps * 16 / ppn && chunk > 32768)
+            chunk /= 2;
+        return (double)chunk;
+    }
+    default: return 0;
+    }
+}
+
+/* NCCL's proxy thread (one per GPU, src/proxy.cc) posts every network send and receive of
+ * the GPU's channels, one chunk each (src/transport/net.cc: a posted isend / irecv per
+ * step). NCCL's model prices a posted network operation at its net overhead (tuning.cc
+ * lines 225-233, "Network post overhead": 1 us on Intel and other CPUs) but charges it
+ * only to a ring's per-step latency (lines 404-410); at run time every post takes the
+ * proxy's time, so one GPU's network traffic, both directions together, moves at most a
+ * chunk per net overhead. */
+double gcsim_nccl_proxy_post_Bps(double chunk_bytes)
+{
+    return chunk_bytes > 0 ? chunk_bytes / (NET_OVERHEAD_US * 1e-6) : 0;
+}
