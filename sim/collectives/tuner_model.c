@@ -6,12 +6,15 @@
  * line of that file. The tables are NCCL's values (facts, not fitted here), in gcsim's
  * protocol order (Simple, LL128, LL; NCCL's own order is LL, LL128, Simple). Left out:
  * CollNet (no gcsim platform describes a SHARP fabric), PAT (all-gather and reduce-scatter
- * with one GPU per node only), the per-channel bandwidth caps (gcsim has no channel count:
- * its bandwidths are the links'; docs/collectives.md, "Mid sizes", checks where they would
- * bind; LL's cap is no per-channel one: gcsim_nccl_ll_max_busbw_Bps), the CPU vendor (the net overhead is
+ * with one GPU per node only), the CPU vendor (the net overhead is
  * NCCL's Intel/default 1 us; AMD's is 2 us) and the graph's extra network latency
  * (latencyInter, 0 unless a net plugin reports one). The ring's plateau factor
- * (gcsim_nccl_ring_plateau_factor) is NCCL's ncclTopoGetAlgoTime, lines 646-650.
+ * (gcsim_nccl_ring_plateau_factor) is NCCL's ncclTopoGetAlgoTime, lines 646-650. The
+ * per-channel bandwidth caps (gcsim_nccl_caps_of) take NCCL's search channels as
+ * gcsim_topology_net_channels counts them; they rank, they do not time (the schedules do).
+ * Beyond tuning.cc, what NCCL does at run time that its model does not see: its run-time
+ * channel count (connect.cc), a tree's chunk (enqueue.cc) and the proxy's cost per posted
+ * chunk (gcsim_nccl_proxy_post_Bps), docs/collectives.md "Run time".
  */
 #include <math.h>
 #include <string.h>
