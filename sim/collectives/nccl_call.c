@@ -223,6 +223,9 @@ int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
                  {GCSIM_NCCL_NVLS_TREE, COLLECTIVE_NVLS_TREE}};
     candidate c[3 * GCSIM_PROTO_COUNT + 1];
     int n = 0;
+    /* NCCL's caps on its modelled bus bandwidths, as gcsim_tuner_choose takes them */
+    gcsim_nccl_caps caps;
+    gcsim_nccl_caps_of(p->gpu.type, nodes, gcsim_topology_net_channels(p), &caps);
     double ring_bw_s = 0;
     for (size_t k = 0; k < sizeof algos / sizeof algos[0]; k++) {
         int a = algos[k].algo;
@@ -244,19 +247,18 @@ int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
             *x = (candidate){.coll = algos[k].coll, .algo = a, .protocol = pr, .sched_s = sched};
             cost_candidate(p, x, GCSIM_OP_ALLREDUCE, gpus, nodes, bytes, simple_s, lat);
             x->rank_s = x->sched_s + x->extra_s;
-            if (a == GCSIM_NCCL_RING) /* LL's cap (gcsim_tuner_rank_s) */
-                x->rank_s = gcsim_tuner_rank_s(a, (gcsim_protocol)pr, gpus, nodes, bytes,
-                                               x->rank_s, 0, ring_bw_s,
-                                               gcsim_nccl_ll_max_busbw_Bps(p->gpu.type, nodes));
+            if (a == GCSIM_NCCL_RING) /* LL's and LL128's caps (gcsim_tuner_rank_capped_s) */
+                x->rank_s = gcsim_tuner_rank_capped_s(a, (gcsim_protocol)pr, gpus, nodes, bytes,
+                                                      x->rank_s, 0, ring_bw_s, &caps);
             if (a == GCSIM_NCCL_TREE || a == GCSIM_NCCL_NVLS_TREE) {
                 /* its latency: the schedule at 8 bytes with the call's latency terms (the
                  * bandwidth part of extra left out) */
                 double lat_extra = simple_s + protocol_latency_delta_s(p, a, (gcsim_protocol)pr,
                                                                        GCSIM_OP_ALLREDUCE,
                                                                        gpus, nodes, lat);
-                x->rank_s = gcsim_tuner_rank_s(a, (gcsim_protocol)pr, gpus, nodes, bytes,
-                                               x->rank_s, lat + lat_extra, ring_bw_s,
-                                               gcsim_nccl_ll_max_busbw_Bps(p->gpu.type, nodes));
+                x->rank_s = gcsim_tuner_rank_capped_s(a, (gcsim_protocol)pr, gpus, nodes, bytes,
+                                                      x->rank_s, lat + lat_extra, ring_bw_s,
+                                                      &caps);
             }
         }
     }

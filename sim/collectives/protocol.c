@@ -120,6 +120,24 @@ double gcsim_protocol_plateau_s(const gcsim_platform *in, gcsim_op op, int algo,
     return (f - 1.0) * l.latency_s;
 }
 
+double gcsim_protocol_proxy_cap_Bps(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
+                                     gcsim_protocol pr, double bytes)
+{
+    int per_node = in->gpus_per_node > 0 ? in->gpus_per_node : 1;
+    int nodes = (gpus + per_node - 1) / per_node;
+    if (op != GCSIM_OP_ALLREDUCE || algo != GCSIM_NCCL_TREE || nodes < 2 ||
+        (unsigned)pr >= GCSIM_PROTO_COUNT)
+        return 0;
+    /* NCCL's search channels (gcsim_topology_net_channels), doubled as NCCL runs them */
+    int search = gcsim_topology_net_channels(in);
+    if (search < 1)
+        search = 1;
+    int channels = gcsim_nccl_runtime_channels(search, nodes, gcsim_nccl_hopper_plus(in->gpu.type),
+                                               in->intra.gpu_to_gpu_Bps / search);
+    double chunk = gcsim_nccl_tree_chunk_bytes(pr, bytes, channels, nodes, per_node);
+    return gcsim_nccl_proxy_post_Bps(chunk);
+}
+
 void gcsim_protocol_platform(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
                              gcsim_protocol pr, int steps, gcsim_platform *out)
 {
@@ -235,6 +253,13 @@ static int overhead_platform(const gcsim_platform *p, int gpus, gcsim_op op, int
         q->intra.nvlink_link_Bps *= c;
         q->nic.bandwidth_Bps *= c;
     }
+    /* NCCL's proxy at this size: a tree all-reduce across nodes posts one network message
+     * per chunk, and each GPU's proxy thread takes NCCL's net overhead per post
+     * (tuner_model.c); its traffic to and from other nodes moves at most a chunk per
+     * overhead (the topology's proxy link per GPU, both directions) */
+    double proxy_Bps = gcsim_protocol_proxy_cap_Bps(p, op, algo, gpus, pr, bytes);
+    if (proxy_Bps > 0)
+        q->nic.proxy_Bps = q->nic.proxy_Bps > 0 ? fmin(q->nic.proxy_Bps, proxy_Bps) : proxy_Bps;
     *t = closed_form_s(q, gpus, op, coll, bytes, err);
     if (isnan(*t))
         return -1;
@@ -260,6 +285,7 @@ static int overhead_platform(const gcsim_platform *p, int gpus, gcsim_op op, int
     q->intra.gpu_to_host_Bps = base.intra.gpu_to_host_Bps;
     q->intra.nvlink_link_Bps = base.intra.nvlink_link_Bps;
     q->nic.bandwidth_Bps = base.nic.bandwidth_Bps;
+    q->nic.proxy_Bps = base.nic.proxy_Bps;
     *t = closed_form_s(q, gpus, op, coll, bytes, err);
     return isnan(*t) ? -1 : 0;
 }
@@ -268,26 +294,50 @@ double gcsim_tuner_rank_s(int algo, gcsim_protocol pr, int gpus, int nodes, doub
                           double time_s, double latency_s, double ring_bandwidth_s,
                           double ll_max_busbw_Bps)
 {
+    gcsim_nccl_caps caps = {.ll_max_busbw_Bps = ll_max_busbw_Bps};
+    return gcsim_tuner_rank_capped_s(algo, pr, gpus, nodes, bytes, time_s, latency_s,
+                                     ring_bandwidth_s, &caps);
+}
+
+/* min(a, cap), cap <= 0 meaning none */
+static double capped(double a, double cap)
+{
+    return cap > 0 ? fmin(a, cap) : a;
+}
+
+double gcsim_tuner_rank_capped_s(int algo, gcsim_protocol pr, int gpus, int nodes, double bytes,
+                                 double time_s, double latency_s, double ring_bandwidth_s,
+                                 const struct gcsim_nccl_caps *caps)
+{
     if (gpus < 2)
         return time_s;
     double ring_bw_s = fmax(0, ring_bandwidth_s);
+    /* the ring's Simple bus bandwidth, NCCL's per-channel figure x channels (B/s; infinite
+     * when the ring moves no bytes in time) */
+    double ring_busbw_Bps = ring_bw_s > 0 ? bytes * (2.0 * (gpus - 1) / gpus) / ring_bw_s
+                                          : INFINITY;
     if (algo == GCSIM_NCCL_TREE) {
-        /* NCCL's tree: 0.92 of the ring's per-channel bandwidth (x the protocol's tree
-         * efficiency) as bus bandwidth, the ring's busbw being bytes / (its bandwidth time
-         * x N/(2(N-1))); with LL that bus bandwidth at most NCCL's llMaxBw (tuning.cc line
-         * 332); then counted at half of it as algorithm bandwidth and corrected per size
-         * (tuner_model.c). Written as seconds per byte of bus bandwidth. */
-        double per_busbw_s = ring_bw_s * ((double)gpus / (2.0 * (gpus - 1))) /
-                             gcsim_nccl_tree_bw_factor(pr, nodes);
-        if (pr == GCSIM_PROTO_LL && ll_max_busbw_Bps > 0)
-            per_busbw_s = fmax(per_busbw_s, bytes / ll_max_busbw_Bps);
-        return latency_s + per_busbw_s / (0.5 * gcsim_nccl_tree_correction(pr, bytes));
+        /* NCCL's tree (tuning.cc lines 330-335): 0.92 of the ring's per-channel bandwidth
+         * as bus bandwidth, at most channels x perChMaxTreeBw; then with LL x 1/3.8, at
+         * most llMaxBw; with LL128 x 7/9 (one node) or 120/128, at most channels x
+         * perChMaxTreeLL128Bw; then counted at half of it as algorithm bandwidth and
+         * corrected per size (tuner_model.c). */
+        double busbw = capped(0.92 * ring_busbw_Bps, caps->tree_busbw_Bps);
+        if (pr == GCSIM_PROTO_LL)
+            busbw = capped(busbw / 3.8, caps->ll_max_busbw_Bps);
+        else if (pr == GCSIM_PROTO_LL128)
+            busbw = capped(busbw * gcsim_nccl_tree_bw_factor(pr, nodes) / 0.92,
+                           caps->tree_ll128_busbw_Bps);
+        if (!(busbw > 0))
+            return INFINITY;
+        return latency_s + bytes / (0.5 * gcsim_nccl_tree_correction(pr, bytes) * busbw);
     }
     if (algo == GCSIM_NCCL_NVLS_TREE)
         /* NCCL's NVLS-tree: the ring's per-channel network bandwidth, twice it on two nodes
          * (tuning.cc line 316), converted as the ring's (line 379) */
         return latency_s + ring_bw_s / (nodes <= 2 ? 2.0 : 1.0);
-    if (algo == GCSIM_NCCL_RING && pr == GCSIM_PROTO_LL && ll_max_busbw_Bps > 0 && nodes > 1) {
+    if (algo == GCSIM_NCCL_RING && pr == GCSIM_PROTO_LL && caps->ll_max_busbw_Bps > 0 &&
+        nodes > 1) {
         /* NCCL's ring with LL: its bus bandwidth half the ring's, at most llMaxBw (tuning.cc
          * line 327, the same cap as the tree's at line 332), converted to algorithm
          * bandwidth x N/(2(N-1)) (line 379). gcsim's ring LL already moves its bytes at
@@ -299,8 +349,19 @@ double gcsim_tuner_rank_s(int algo, gcsim_protocol pr, int gpus, int nodes, doub
          * median miss and busbw bands, instead of refusing it: its regime split has to
          * learn the cap first (issue 42). */
         double ll_bw_s = ring_bw_s / gcsim_nccl_ring_bw_factor(GCSIM_PROTO_LL);
-        double capped_s = bytes * (2.0 * (gpus - 1) / gpus) / ll_max_busbw_Bps;
+        double capped_s = bytes * (2.0 * (gpus - 1) / gpus) / caps->ll_max_busbw_Bps;
         return time_s + fmax(0, capped_s - ll_bw_s);
+    }
+    if (algo == GCSIM_NCCL_RING && pr == GCSIM_PROTO_LL128 && caps->ring_ll128_busbw_Bps > 0 &&
+        nodes > 1) {
+        /* NCCL's ring with LL128: 0.92 of the ring's bus bandwidth, at most channels x
+         * perChMaxRingLL128Bw (tuning.cc lines 328-329); gcsim's ring LL128 moves its bytes
+         * at 0.92 of the links' rates already, so the rank carries what the cap adds, as
+         * LL's above. Across nodes only (the one-node caps, like LL's, are left to
+         * calibrate's regime split). */
+        double ll128_bw_s = ring_bw_s / gcsim_nccl_ring_bw_factor(GCSIM_PROTO_LL128);
+        double capped_s = bytes * (2.0 * (gpus - 1) / gpus) / caps->ring_ll128_busbw_Bps;
+        return time_s + fmax(0, capped_s - ll128_bw_s);
     }
     return time_s;
 }
@@ -373,6 +434,9 @@ static int tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double b
             return -1;
         ring_bw_s = full - lat;
     }
+    /* NCCL's caps on its modelled bus bandwidths, at the graph's channel count */
+    gcsim_nccl_caps caps;
+    gcsim_nccl_caps_of(p->gpu.type, nodes, gcsim_topology_net_channels(p), &caps);
     bool found = false;
     for (int a = 0; a < n_cand; a++)
         for (int pr = 0; pr < GCSIM_PROTO_COUNT; pr++) {
@@ -390,9 +454,8 @@ static int tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double b
                 return -1;
             rank = t;
             if (op == GCSIM_OP_ALLREDUCE && cand[a].algo == GCSIM_NCCL_RING)
-                rank = gcsim_tuner_rank_s(cand[a].algo, (gcsim_protocol)pr, gpus, nodes, bytes,
-                                          t, 0, ring_bw_s,
-                                          gcsim_nccl_ll_max_busbw_Bps(p->gpu.type, nodes));
+                rank = gcsim_tuner_rank_capped_s(cand[a].algo, (gcsim_protocol)pr, gpus, nodes,
+                                                 bytes, t, 0, ring_bw_s, &caps);
             if (op == GCSIM_OP_ALLREDUCE && tree_like(cand[a].algo)) {
                 /* its latency: its time at 8 bytes with NCCL's overheads at its depth */
                 gcsim_platform q8;
@@ -400,9 +463,8 @@ static int tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double b
                 if (overhead_platform(p, gpus, op, cand[a].algo, cand[a].coll,
                                       (gcsim_protocol)pr, 8, &q8, &lat, err))
                     return -1;
-                rank = gcsim_tuner_rank_s(cand[a].algo, (gcsim_protocol)pr, gpus, nodes, bytes,
-                                          t, lat, ring_bw_s,
-                                          gcsim_nccl_ll_max_busbw_Bps(p->gpu.type, nodes));
+                rank = gcsim_tuner_rank_capped_s(cand[a].algo, (gcsim_protocol)pr, gpus, nodes,
+                                                 bytes, t, lat, ring_bw_s, &caps);
             }
             if (!found || rank < out->rank_s) {
                 out->collective = cand[a].coll;

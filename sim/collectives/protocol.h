@@ -58,6 +58,13 @@ double gcsim_protocol_plateau_s(const gcsim_platform *in, gcsim_op op, int algo,
  * for a gcsim pattern: the protocol's ratios only) runs operation op on `gpus` GPUs, with
  * gcsim_protocol_overhead_s spread over `steps` steps (added to every hop's latency;
  * steps <= 0: not added). The tuner passes the step count of the schedule it runs. */
+/* What NCCL's proxy thread lets one GPU move across nodes (both directions together) in
+ * a tree all-reduce of `bytes` with protocol pr on `gpus` GPUs: a chunk of NCCL's (at its
+ * run-time channel count) per net overhead (tuner_model.c), B/s; 0 where no cap is
+ * modelled (one node, another algorithm or operation). */
+double gcsim_protocol_proxy_cap_Bps(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
+                                     gcsim_protocol pr, double bytes);
+
 void gcsim_protocol_platform(const gcsim_platform *in, gcsim_op op, int algo, int gpus,
                              gcsim_protocol pr, int steps, gcsim_platform *out);
 
@@ -89,6 +96,15 @@ typedef struct {
 double gcsim_tuner_rank_s(int algo, gcsim_protocol pr, int gpus, int nodes, double bytes,
                           double time_s, double latency_s, double ring_bandwidth_s,
                           double ll_max_busbw_Bps);
+struct gcsim_nccl_caps; /* tuner_model.h */
+/* gcsim_tuner_rank_s with all of NCCL's caps (tuner_model.c, gcsim_nccl_caps): the tree's
+ * bus bandwidth also at most caps->tree_busbw_Bps (every protocol) and, with LL128,
+ * caps->tree_ll128_busbw_Bps; a ring with LL128 across nodes ranked at its time plus
+ * max(0, bytes x 2(N-1)/N / caps->ring_ll128_busbw_Bps - ring_bandwidth_s / 0.92). A cap
+ * <= 0 is none. The tuners pass the caps at gcsim_topology_net_channels channels. */
+double gcsim_tuner_rank_capped_s(int algo, gcsim_protocol pr, int gpus, int nodes, double bytes,
+                                 double time_s, double latency_s, double ring_bandwidth_s,
+                                 const struct gcsim_nccl_caps *caps);
 
 /* NCCL's NVLS-tree across nodes (tree_nvls.c): the intra-node rate at which gcsim's
  * NVLS-tree schedule (COLLECTIVE_NVLS_TREE, the railed double tree) runs its chains so that

@@ -6,12 +6,15 @@
  * line of that file. The tables are NCCL's values (facts, not fitted here), in gcsim's
  * protocol order (Simple, LL128, LL; NCCL's own order is LL, LL128, Simple). Left out:
  * CollNet (no gcsim platform describes a SHARP fabric), PAT (all-gather and reduce-scatter
- * with one GPU per node only), the per-channel bandwidth caps (gcsim has no channel count:
- * its bandwidths are the links'; docs/collectives.md, "Mid sizes", checks where they would
- * bind; LL's cap is no per-channel one: gcsim_nccl_ll_max_busbw_Bps), the CPU vendor (the net overhead is
+ * with one GPU per node only), the CPU vendor (the net overhead is
  * NCCL's Intel/default 1 us; AMD's is 2 us) and the graph's extra network latency
  * (latencyInter, 0 unless a net plugin reports one). The ring's plateau factor
- * (gcsim_nccl_ring_plateau_factor) is NCCL's ncclTopoGetAlgoTime, lines 646-650.
+ * (gcsim_nccl_ring_plateau_factor) is NCCL's ncclTopoGetAlgoTime, lines 646-650. The
+ * per-channel bandwidth caps (gcsim_nccl_caps_of) take NCCL's search channels as
+ * gcsim_topology_net_channels counts them; they rank, they do not time (the schedules do).
+ * Beyond tuning.cc, what NCCL does at run time that its model does not see: its run-time
+ * channel count (connect.cc), a tree's chunk (enqueue.cc) and the proxy's cost per posted
+ * chunk (gcsim_nccl_proxy_post_Bps), docs/collectives.md "Run time".
  */
 #include <math.h>
 #include <string.h>
@@ -240,4 +243,120 @@ double gcsim_nccl_ll_max_busbw_Bps(const char *gpu_type, int nodes)
     else
         row = 1;
     return ll_max_GBps[row][col] * 1e9;
+}
+
+/* NCCL's per-channel caps on its modelled bus bandwidth (tunerConstants perChMaxRingLL128Bws,
+ * perChMaxTreeLL128Bws, perChMaxTreeBws: tuning.cc lines 184-203 at commit 5067397;
+ * indexed at lines 263-275 by the GPU generation and nNodes: column 0 one node, 1 two, 2
+ * three or more), GB/s per channel, applied at lines 328-335 as
+ *   ring LL128: busBw = min(0.92 busBw, nChannels x ringLL128)
+ *   tree (all-reduce, every protocol): busBw = min(0.92 busBw, nChannels x tree)
+ *   tree LL128: then min(busBw x (7/9 | 120/128), nChannels x treeLL128).
+ * They are NCCL's own figures of what one channel of each algorithm reaches (set by NVIDIA,
+ * not fitted here); they decide NCCL's choice where the links would let a tree channel run
+ * faster than its pipeline does: on Blackwell across 3+ nodes a tree LL128 channel is
+ * counted at 20 GB/s, a ring LL128 one at 40. Rows: Volta and older, Ampere, Hopper,
+ * Blackwell (as llMaxBws's one-node rows). */
+static const double per_ch_ring_ll128_GBps[4][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 36.7}, {40.0, 40.0, 40.0}};
+static const double per_ch_tree_ll128_GBps[4][3] = {
+    {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}};
+static const double per_ch_tree_GBps[4][3] = {
+    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}};
+
+static int generation_row(const char *gpu_type)
+{
+    static const char *const hopper[] = {"h100", "h200", "gh200", "h800", "h20"};
+    static const char *const blackwell[] = {"b200", "gb200", "b100", "b300", "gb300"};
+    if (gcsim_nccl_pre_ampere(gpu_type))
+        return 0;
+    if (type_in(gpu_type, blackwell, sizeof blackwell / sizeof blackwell[0]))
+        return 3;
+    if (type_in(gpu_type, hopper, sizeof hopper / sizeof hopper[0]))
+        return 2;
+    return 1;
+}
+
+void gcsim_nccl_caps_of(const char *gpu_type, int nodes, int channels, gcsim_nccl_caps *out)
+{
+    int row = generation_row(gpu_type), col = nodes <= 1 ? 0 : nodes == 2 ? 1 : 2;
+    double ch = channels > 0 ? channels : 0;
+    out->ll_max_busbw_Bps = gcsim_nccl_ll_max_busbw_Bps(gpu_type, nodes);
+    out->ring_ll128_busbw_Bps = ch * per_ch_ring_ll128_GBps[row][col] * 1e9;
+    out->tree_busbw_Bps = ch * per_ch_tree_GBps[row][col] * 1e9;
+    out->tree_ll128_busbw_Bps = ch * per_ch_tree_ll128_GBps[row][col] * 1e9;
+}
+
+/* NCCL's channels at run time (src/graph/connect.cc at commit 5067397): the search's
+ * channels doubled (line 460: nChannels = min(MAXCHANNELS, 2 x nChannels)), and doubled
+ * again across nodes on compute capability 9.0 and up while fewer than 16 where a search
+ * channel carries more than 45 GB/s inside the node (lines 480-482, "4 compute channels
+ * per search channel"). MAXCHANNELS: src/include/device.h line 91, 64. Not modelled:
+ * NCCL_MIN_CTAS / NCCL_MAX_CTAS and the unpack (TCPXO-class) doubling (lines 486-489). */
+int gcsim_nccl_runtime_channels(int search_channels, int nodes, bool hopper_plus,
+                                double bw_intra_per_channel_Bps)
+{
+    int c = search_channels > 0 ? search_channels : 1;
+    c = c * 2 > NCCL_MAX_CHANNELS ? NCCL_MAX_CHANNELS : c * 2;
+    if (hopper_plus && nodes > 1 && bw_intra_per_channel_Bps > 45e9 && c < 16)
+        c *= 2;
+    return c;
+}
+
+bool gcsim_nccl_hopper_plus(const char *gpu_type)
+{
+    return generation_row(gpu_type) >= 2;
+}
+
+/* NCCL's chunk for a tree all-reduce (src/enqueue.cc calcCollChunking at commit 5067397):
+ * a step of the protocol's buffer (line 2222: buffSizes / NCCL_STEPS; a tree runs one step a
+ * chunk, line 2223), LL carrying half of it (line 2226) and LL128 15 of every 16 words
+ * (line 2227; device.h lines 110-112). Buffers (src/init.cc lines 810-813, device.h lines
+ * 26, 97-98, 114-115): Simple 4 MiB, LL 8 lines x 512 threads x 8 steps x 16 B = 512 KiB,
+ * LL128 120 x 640 x 8 x 8 B = 4,915,200 B; NCCL_STEPS 8. So Simple 512 KiB, LL 32 KiB,
+ * LL128 576,000 B, the LL128 one then halved while the bytes per channel are fewer than
+ * nsteps x 64 / ppn chunks (and it is above 128 KiB), then while fewer than nsteps x 16 /
+ * ppn (above 32 KiB), nsteps = 1 + log2(nodes) + 0.1 ppn (lines 2287-2294; integer
+ * division on the left, as NCCL's). */
+#define NCCL_STEPS 8
+#define SIMPLE_BUFF_BYTES 4194304.0
+#define LL_BUFF_BYTES (8.0 * 512 * NCCL_STEPS * 16)
+#define LL128_BUFF_BYTES (120.0 * 640 * NCCL_STEPS * 8)
+
+double gcsim_nccl_tree_chunk_bytes(gcsim_protocol pr, double bytes, int channels, int nodes,
+                                   int ppn)
+{
+    if (channels < 1)
+        channels = 1;
+    if (nodes < 1)
+        nodes = 1;
+    if (ppn < 1)
+        ppn = 1;
+    switch (pr) {
+    case GCSIM_PROTO_SIMPLE: return SIMPLE_BUFF_BYTES / NCCL_STEPS;
+    case GCSIM_PROTO_LL: return LL_BUFF_BYTES / NCCL_STEPS / 2;
+    case GCSIM_PROTO_LL128: {
+        long long chunk = (long long)(LL128_BUFF_BYTES / NCCL_STEPS) / 16 * 15;
+        double nsteps = 1 + log2_floor(nodes) + 0.1 * ppn;
+        long long n = bytes > 0 ? (long long)bytes : 0;
+        while ((double)(n / (channels * chunk)) < nsteps * 64 / ppn && chunk > 131072)
+            chunk /= 2;
+        while ((double)(n / (channels * chunk)) < nsteps * 16 / ppn && chunk > 32768)
+            chunk /= 2;
+        return (double)chunk;
+    }
+    default: return 0;
+    }
+}
+
+/* NCCL's proxy thread (one per GPU, src/proxy.cc) posts every network send and receive of
+ * the GPU's channels, one chunk each (src/transport/net.cc: a posted isend / irecv per
+ * step). NCCL's model prices a posted network operation at its net overhead (tuning.cc
+ * lines 225-233, "Network post overhead": 1 us on Intel and other CPUs) but charges it
+ * only to a ring's per-step latency (lines 404-410); at run time every post takes the
+ * proxy's time, so one GPU's network traffic, both directions together, moves at most a
+ * chunk per net overhead. */
+double gcsim_nccl_proxy_post_Bps(double chunk_bytes)
+{
+    return chunk_bytes > 0 ? chunk_bytes / (NET_OVERHEAD_US * 1e-6) : 0;
 }

@@ -75,4 +75,33 @@ bool gcsim_nccl_pre_ampere(const char *gpu_type);
  * or more). A whole-communicator cap, not per channel. */
 double gcsim_nccl_ll_max_busbw_Bps(const char *gpu_type, int nodes);
 
+/* NCCL's caps on the modelled bus bandwidth of each algorithm x protocol (tuner_model.c),
+ * B/s; 0: no cap. The per-channel ones are channels x NCCL's per-channel figure. */
+typedef struct gcsim_nccl_caps {
+    double ll_max_busbw_Bps;     /* LL, ring and tree: llMaxBws (whole communicator) */
+    double ring_ll128_busbw_Bps; /* ring LL128: channels x perChMaxRingLL128Bws */
+    double tree_busbw_Bps;       /* tree all-reduce, every protocol: x perChMaxTreeBws */
+    double tree_ll128_busbw_Bps; /* tree LL128: channels x perChMaxTreeLL128Bws */
+} gcsim_nccl_caps;
+
+/* *out = NCCL's caps for GPU type gpu_type on `nodes` nodes with `channels` channels (the
+ * graph's: gcsim_topology_net_channels). */
+void gcsim_nccl_caps_of(const char *gpu_type, int nodes, int channels, gcsim_nccl_caps *out);
+
+/* NCCL's channel count at run time from its search's (tuner_model.c: x2, and x2 again on
+ * compute capability 9.0+ across nodes while below 16 with more than 45 GB/s a search
+ * channel inside the node), at most 64. */
+int gcsim_nccl_runtime_channels(int search_channels, int nodes, bool hopper_plus,
+                                double bw_intra_per_channel_Bps);
+/* Whether gpu_type is of compute capability 9.0 or later (Hopper, Blackwell). */
+bool gcsim_nccl_hopper_plus(const char *gpu_type);
+/* The bytes of one chunk (one network message) of NCCL's tree all-reduce of `bytes` with
+ * protocol pr on `channels` channels, `nodes` nodes of ppn GPUs (tuner_model.c): Simple
+ * 524,288, LL 32,768, LL128 576,000 halved by NCCL's rule down to 18,000. */
+double gcsim_nccl_tree_chunk_bytes(gcsim_protocol pr, double bytes, int channels, int nodes,
+                                   int ppn);
+/* What one GPU's proxy thread moves across nodes, both directions together, with chunks of
+ * chunk_bytes: a chunk per NCCL net overhead (1 us), B/s; 0 for no chunk. */
+double gcsim_nccl_proxy_post_Bps(double chunk_bytes);
+
 #endif
