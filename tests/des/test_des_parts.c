@@ -11,7 +11,9 @@
  *     joined by spine links that cannot bind, one pod perturbed, against the whole solve;
  *   - tree and double-tree all-reduces on a100-hdr (16-256 GPUs, plain and with 4:1
  *     oversubscription, background load and ECMP), the star and PCIe test platforms, and a
- *     ResNet-50 iteration, whole against parts, with the same message counts.
+ *     ResNet-50 iteration, whole against parts, with the same message counts; gb200-nvl72
+ *     at 64 and 256 GPUs, where a latency ending within 1e-9 s of another part's event
+ *     makes des_mm_solve fall back to one system (without it: 1.2e-5 apart).
  */
 #include <math.h>
 #include <stdio.h>
@@ -227,6 +229,15 @@ int main(void)
     loaded.ecmp.seed = 7;
     for (int c = 0; c < 2; c++)
         compare(&loaded, 256, trees[c], sizes[1]);
+
+    /* gb200-nvl72: short NVLink latencies end within 1e-9 s of other parts' events, where
+     * the single loop snaps them paid; des_mm_solve must fall back to one system there
+     * (parts alone differed by 1.2e-5 at 1 GiB on 64 GPUs) */
+    gcsim_platform gb;
+    CHECK(gcsim_platform_load(GCSIM_SOURCE_DIR "/platforms/gb200-nvl72.json", &gb, &err) == 0);
+    for (int c = 0; c < 2; c++)
+        compare(&gb, 64, trees[c], 1024.0 * 1024 * 1024);
+    compare(&gb, 256, COLLECTIVE_DOUBLE_TREE, sizes[1]);
 
     gcsim_model model;
     gcsim_payload_plan pay;
