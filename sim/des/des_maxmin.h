@@ -19,6 +19,8 @@
  *   advances by the earliest of the latencies left and remaining bytes / rate; bytes left
  *   under 1e-14 count as done, latency left under 1e-9 s as paid (SimGrid's default
  *   maxmin/precision 1e-5 and precision/timing 1e-9, double_update).
+ * Solved as parts (des_maxmin.c, docs/des.md step 21): links that cannot bind left out,
+ * flows that then share no link solved as separate event loops, identical parts once.
  * The arithmetic follows SimGrid's order where it matters (the clock is a sum of the
  * events' deltas), not bit for bit everywhere (the solver's sums run over the flows in
  * another order), so results agree to rounding (docs/des.md, step 16).

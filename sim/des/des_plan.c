@@ -524,13 +524,17 @@ long long des_plan_messages(const des_plan *plan)
 #define DES_CPU_S_BLOCK_MESSAGE 2e-6
 #define DES_CPU_S_BLOCK_SQRT 1.4e-7
 /* A message of a block solved outside SimGrid (des_maxmin.c): its flow's route looked up
- * and its share of the block's max-min solves, one per event (latencies paid, flows done),
- * each over the block's F flows. Fitted by hand to ResNet-50 under the tuned default (the
+ * and its share of the block's max-min solves. Since step 21 (des_maxmin.c's independent
+ * parts) each part pays for its own events only and identical parts are solved once, so
+ * the cost per message no longer grows with the block's F flows: DES_CPU_S_SOLVED_SQRT is
+ * 0 (it was 1e-8: the events x flows of one system). Checked on the same case, 29 Nov 2026,
+ * load 15-18: 0.78-0.86, 3.29-3.70, 14.7-14.8 and 71.3-71.5 CPU s at 1,024, 4,096, 16,384
+ * and 65,536 GPUs (double tree and default; docs/des.md step 21). Before, fitted by hand to ResNet-50 under the tuned default (the
  * double tree) on a100-hdr widened to 12,500 nodes, 29 Nov 2026, load 13-15: 1.17, 4.40 and
  * 25.9 CPU s at 1,024, 4,096 and 16,384 GPUs (0.39, 1.58 and 6.32 M messages, most of them
  * solved), which the whole estimate puts at 0.80, 4.30 and 26.2 (docs/des.md step 16). */
 #define DES_CPU_S_SOLVED_MESSAGE 1e-6
-#define DES_CPU_S_SOLVED_SQRT 1e-8
+#define DES_CPU_S_SOLVED_SQRT 0.0
 /* A message of a parameter-server phase solved outside SimGrid (des_ps.c): its route looked
  * up once (each (GPU, shard) pair is a route of its own), its flow built and its share of
  * the phase's max-min solves, which stay few (the push's and the pull's flows take a few
