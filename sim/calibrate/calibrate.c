@@ -13,6 +13,7 @@
 #include "platform.h"
 #include "scenario.h"
 #include "platform_patch.h"
+#include "tuner_model.h"
 
 #define PLATFORM_MAX_BYTES (1L << 20)
 
@@ -250,7 +251,14 @@ static int load_log(const calib_options *opt, int k, const gcsim_platform *base,
                 busbw[i] = lf->rows[i].busbw_Bps;
                 use[i] = lf->rows[i].used;
             }
-            calib_classify(busbw, use, log.n_rows, g);
+            /* the LL cap of the nodes gcsim places the GPUs on (as `gcsim collective`),
+             * unless the run forced another protocol */
+            int nodes = (lf->gpus + base->gpus_per_node - 1) / base->gpus_per_node;
+            double ll_cap_Bps =
+                lf->protocol == GCSIM_PROTO_COUNT || lf->protocol == GCSIM_PROTO_LL
+                    ? gcsim_nccl_ll_max_busbw_Bps(base->gpu.type, nodes)
+                    : 0;
+            calib_classify(busbw, use, log.n_rows, ll_cap_Bps, g);
             for (int i = 0; i < log.n_rows; i++)
                 lf->rows[i].regime = g[i];
         }

@@ -287,17 +287,13 @@ double gcsim_tuner_rank_s(int algo, gcsim_protocol pr, int gpus, int nodes, doub
         /* NCCL's NVLS-tree: the ring's per-channel network bandwidth, twice it on two nodes
          * (tuning.cc line 316), converted as the ring's (line 379) */
         return latency_s + ring_bw_s / (nodes <= 2 ? 2.0 : 1.0);
-    if (algo == GCSIM_NCCL_RING && pr == GCSIM_PROTO_LL && ll_max_busbw_Bps > 0 && nodes > 1) {
+    if (algo == GCSIM_NCCL_RING && pr == GCSIM_PROTO_LL && ll_max_busbw_Bps > 0) {
         /* NCCL's ring with LL: its bus bandwidth half the ring's, at most llMaxBw (tuning.cc
          * line 327, the same cap as the tree's at line 332), converted to algorithm
          * bandwidth x N/(2(N-1)) (line 379). gcsim's ring LL already moves its bytes at
          * half the links' rates (ring_bw_s / 0.5); where the cap is slower, the rank carries
-         * the difference, bytes x 2(N-1)/N / llMaxBw less that bandwidth time. Across
-         * nodes only: NCCL caps one node's ring LL too (llMaxBws[arch][0]), but with that
-         * cap `calibrate` fits an A100 one-node log above the NVLink line rate
-         * (tests/calibrate/logs/a100_1x8_above_line_rate.log) with a link below it, a 28%
-         * median miss and busbw bands, instead of refusing it: its regime split has to
-         * learn the cap first (issue 42). */
+         * the difference, bytes x 2(N-1)/N / llMaxBw less that bandwidth time. On one node
+         * too (llMaxBws[arch][0]). */
         double ll_bw_s = ring_bw_s / gcsim_nccl_ring_bw_factor(GCSIM_PROTO_LL);
         double capped_s = bytes * (2.0 * (gpus - 1) / gpus) / ll_max_busbw_Bps;
         return time_s + fmax(0, capped_s - ll_bw_s);
