@@ -3,8 +3,10 @@
  * must reproduce its log within 5% median |busbw error| in each size regime, or within the
  * ceiling validation_expectations.tsv gives with its reason (none listed since calibrate
  * writes fitted busbw bands where its fields miss, docs/calibrate.md). Whatever the figures:
- *  - busbw bands ($.busbw_correction) are written exactly where the fitted fields alone
- *    miss 5%, and name this log as what they were fitted to;
+ *  - busbw bands ($.busbw_correction) are written where the fitted fields alone miss 5% in
+ *    a regime, and name this log as what they were fitted to;
+ *  - the median |busbw error| over all rows and over each size band (< 1 MiB, 1-64 MiB,
+ *    >= 64 MiB) is at most 5% (issue 42: "within 5% median at every size");
  *  - a regime above 5% is said by a warning ("misses its own log");
  *  - a bandwidth written outside [0.5, 1] of the base's value is said by a warning naming
  *    the field (a fit cannot leave the line rate silently);
@@ -131,9 +133,10 @@ static void check_log(const char *dir, const char *file, const char *platform, i
                100 * lf->model_median_latency, 100 * lf->model_median_bandwidth);
     printf("\n");
     fflush(stdout);
-    /* bands only where the fitted fields miss 5%, written as a fit to this very log */
-    CHECK(lf->corrected == (fmax(lf->model_median_latency, lf->model_median_bandwidth) >
-                            CALIB_REGIME_WARN));
+    /* bands where the fitted fields miss 5% in a regime (or in a size band: checked on the
+     * result below), written as a fit to this very log */
+    if (fmax(lf->model_median_latency, lf->model_median_bandwidth) > CALIB_REGIME_WARN)
+        CHECK(lf->corrected);
     CHECK(out.busbw_correction.n == (lf->corrected ? 1 : 0));
     if (lf->corrected) {
         CHECK(strcmp(out.busbw_correction.entry[0].fitted_to, file) == 0);
