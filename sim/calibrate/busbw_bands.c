@@ -61,6 +61,28 @@ void calib_bands_medians(const calib_bands *b, const double *size_bytes,
     free(v);
 }
 
+double calib_bands_worst(const calib_bands *b, const double *size_bytes,
+                         const double *rel_error, const int *regime, int n)
+{
+    double med[2];
+    calib_bands_medians(b, size_bytes, rel_error, regime, n, med);
+    double worst = fmax(med[0], med[1]);
+    double *v = malloc((size_t)(n > 0 ? n : 1) * sizeof *v);
+    static const double lo[4] = {0, CALIB_SIZE_BAND_MID_BYTES, CALIB_SIZE_BAND_LARGE_BYTES, 0};
+    static const double hi[4] = {CALIB_SIZE_BAND_MID_BYTES, CALIB_SIZE_BAND_LARGE_BYTES,
+                                 INFINITY, INFINITY};
+    for (int g = 0; v && g < 4; g++) { /* three size bands, then all rows */
+        int m = 0;
+        for (int i = 0; i < n; i++)
+            if (size_bytes[i] >= lo[g] && size_bytes[i] < hi[g])
+                v[m++] = fabs((1 + rel_error[i]) * calib_bands_factor(b, size_bytes[i]) - 1);
+        if (m)
+            worst = fmax(worst, median(v, m));
+    }
+    free(v);
+    return worst;
+}
+
 static double clamp_factor(double f)
 {
     return fmin(GCSIM_BUSBW_FACTOR_MAX, fmax(GCSIM_BUSBW_FACTOR_MIN, f));
@@ -115,9 +137,7 @@ int calib_bands_fit(const double *size_bytes, const double *rel_error, const int
                                             floor(sqrt(size_bytes[i - 1] * size_bytes[i])));
             j = i - 1;
         }
-        double m2[2];
-        calib_bands_medians(&b, size_bytes, rel_error, regime, n, m2);
-        double worse = fmax(m2[0], m2[1]);
+        double worse = calib_bands_worst(&b, size_bytes, rel_error, regime, n);
         if (worse < best_worse) {
             best_worse = worse;
             best = b;

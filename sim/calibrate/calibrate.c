@@ -13,6 +13,7 @@
 #include "platform.h"
 #include "scenario.h"
 #include "platform_patch.h"
+#include "tuner_model.h"
 
 #define PLATFORM_MAX_BYTES (1L << 20)
 
@@ -250,7 +251,14 @@ static int load_log(const calib_options *opt, int k, const gcsim_platform *base,
                 busbw[i] = lf->rows[i].busbw_Bps;
                 use[i] = lf->rows[i].used;
             }
-            calib_classify(busbw, use, log.n_rows, g);
+            /* the LL cap of the nodes gcsim places the GPUs on (as `gcsim collective`),
+             * unless the run forced another protocol */
+            int nodes = (lf->gpus + base->gpus_per_node - 1) / base->gpus_per_node;
+            double ll_cap_Bps =
+                lf->protocol == GCSIM_PROTO_COUNT || lf->protocol == GCSIM_PROTO_LL
+                    ? gcsim_nccl_ll_max_busbw_Bps(base->gpu.type, nodes)
+                    : 0;
+            calib_classify(busbw, use, log.n_rows, ll_cap_Bps, g);
             for (int i = 0; i < log.n_rows; i++)
                 lf->rows[i].regime = g[i];
         }
@@ -328,7 +336,8 @@ static int bandwidth_candidates(const gcsim_platform *p, const calib_log_fit *lf
 }
 
 /* Per-size-band factors on the rows where use[i] (sizes ascending), from their errors e[i]:
- * fitted only when a regime's median |error| there is above 5% (busbw_bands.h). Returns
+ * fitted only when a regime's, a size band's or all rows' median |error| there is above 5%
+ * (busbw_bands.h: issue 42's "within 5% median at every size"). Returns
  * whether bands were fitted. */
 static bool bands_for(const calib_log_fit *lf, const bool *use, const double *e,
                       calib_bands *out)
@@ -346,9 +355,7 @@ static bool bands_for(const calib_log_fit *lf, const bool *use, const double *e,
                 m++;
             }
         calib_bands none = {.n_bands = 1, .below_bytes = {INFINITY}, .factor = {1}};
-        double med[2];
-        calib_bands_medians(&none, sz, er, rg, m, med);
-        if (m > 0 && fmax(med[0], med[1]) > CALIB_REGIME_WARN)
+        if (m > 0 && calib_bands_worst(&none, sz, er, rg, m) > CALIB_REGIME_WARN)
             done = calib_bands_fit(sz, er, rg, m, CALIB_BANDS_TARGET, out) == 0;
     }
     free(sz);

@@ -44,15 +44,19 @@ int calib_fit_errors(const gcsim_platform *p, const calib_fit_data *d, double *e
     return 0;
 }
 
-void calib_classify(const double *busbw_Bps, const bool *use, int n, calib_regime *regime)
+void calib_classify(const double *busbw_Bps, const bool *use, int n, double ll_cap_Bps,
+                    calib_regime *regime)
 {
     double peak = 0;
     for (int i = 0; i < n; i++)
         if (use[i] && busbw_Bps[i] > peak)
             peak = busbw_Bps[i];
-    for (int i = 0; i < n; i++)
-        regime[i] = busbw_Bps[i] >= CALIB_REGIME_SPLIT * peak ? CALIB_REGIME_BANDWIDTH
-                                                              : CALIB_REGIME_LATENCY;
+    for (int i = 0; i < n; i++) {
+        bool above_ll = ll_cap_Bps > 0 && busbw_Bps[i] > ll_cap_Bps;
+        regime[i] = busbw_Bps[i] >= CALIB_REGIME_SPLIT * peak || above_ll
+                        ? CALIB_REGIME_BANDWIDTH
+                        : CALIB_REGIME_LATENCY;
+    }
 }
 
 /* Signed median error over the rows of `which` with the knob at v. */

@@ -81,8 +81,11 @@ typedef struct {
 int calib_fit_errors(const gcsim_platform *p, const calib_fit_data *d, double *error,
                      calib_cost *cost, gcsim_error *err);
 /* Each row's regime from its measured busbw: bandwidth-bound from CALIB_REGIME_SPLIT of the
- * highest busbw among the rows used, latency-bound below. */
-void calib_classify(const double *busbw_Bps, const bool *use, int n, calib_regime *regime);
+ * highest busbw among the rows used, and above ll_cap_Bps (> 0: the bus bandwidth the
+ * tuner lets LL reach, NCCL's llMaxBw: such a row runs LL128 or Simple, paced by the links'
+ * rate, whatever the latency), latency-bound below. ll_cap_Bps 0: no cap. */
+void calib_classify(const double *busbw_Bps, const bool *use, int n, double ll_cap_Bps,
+                    calib_regime *regime);
 
 /* Fits p in place: one of the n_bw bandwidth candidates and lat_knob; lat2_knob (or
  * CALIB_KNOB_COUNT: none) is a second latency the polish may move too (above). */

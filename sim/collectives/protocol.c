@@ -336,18 +336,13 @@ double gcsim_tuner_rank_capped_s(int algo, gcsim_protocol pr, int gpus, int node
         /* NCCL's NVLS-tree: the ring's per-channel network bandwidth, twice it on two nodes
          * (tuning.cc line 316), converted as the ring's (line 379) */
         return latency_s + ring_bw_s / (nodes <= 2 ? 2.0 : 1.0);
-    if (algo == GCSIM_NCCL_RING && pr == GCSIM_PROTO_LL && caps->ll_max_busbw_Bps > 0 &&
-        nodes > 1) {
+    if (algo == GCSIM_NCCL_RING && pr == GCSIM_PROTO_LL && caps->ll_max_busbw_Bps > 0) {
         /* NCCL's ring with LL: its bus bandwidth half the ring's, at most llMaxBw (tuning.cc
          * line 327, the same cap as the tree's at line 332), converted to algorithm
          * bandwidth x N/(2(N-1)) (line 379). gcsim's ring LL already moves its bytes at
          * half the links' rates (ring_bw_s / 0.5); where the cap is slower, the rank carries
-         * the difference, bytes x 2(N-1)/N / llMaxBw less that bandwidth time. Across
-         * nodes only: NCCL caps one node's ring LL too (llMaxBws[arch][0]), but with that
-         * cap `calibrate` fits an A100 one-node log above the NVLink line rate
-         * (tests/calibrate/logs/a100_1x8_above_line_rate.log) with a link below it, a 28%
-         * median miss and busbw bands, instead of refusing it: its regime split has to
-         * learn the cap first (issue 42). */
+         * the difference, bytes x 2(N-1)/N / llMaxBw less that bandwidth time. On one node
+         * too (llMaxBws[arch][0]). */
         double ll_bw_s = ring_bw_s / gcsim_nccl_ring_bw_factor(GCSIM_PROTO_LL);
         double capped_s = bytes * (2.0 * (gpus - 1) / gpus) / caps->ll_max_busbw_Bps;
         return time_s + fmax(0, capped_s - ll_bw_s);
@@ -357,8 +352,9 @@ double gcsim_tuner_rank_capped_s(int algo, gcsim_protocol pr, int gpus, int node
         /* NCCL's ring with LL128: 0.92 of the ring's bus bandwidth, at most channels x
          * perChMaxRingLL128Bw (tuning.cc lines 328-329); gcsim's ring LL128 moves its bytes
          * at 0.92 of the links' rates already, so the rank carries what the cap adds, as
-         * LL's above. Across nodes only (the one-node caps, like LL's, are left to
-         * calibrate's regime split). */
+         * LL's above. Across nodes only: calibrate's regime split has learnt LL's cap
+         * (calib_classify), not this one, so a one-node LL128 cap could again push a
+         * calibrated one-node log into the latency regime. */
         double ll128_bw_s = ring_bw_s / gcsim_nccl_ring_bw_factor(GCSIM_PROTO_LL128);
         double capped_s = bytes * (2.0 * (gpus - 1) / gpus) / caps->ring_ll128_busbw_Bps;
         return time_s + fmax(0, capped_s - ll128_bw_s);

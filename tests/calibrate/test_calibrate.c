@@ -418,6 +418,22 @@ static void test_bands_fit(void)
         e[i] = i % 2 ? 0.01 : -0.01;
     CHECK(calib_bands_fit(size, e, regime, 21, CALIB_BANDS_TARGET, &b) == 0);
     CHECK(b.n_bands == 1);
+    /* every size band counts (issue 42): one regime whose median is 0 (11 of 21 rows exact)
+     * while its 10 rows below 1 MiB are 30% slow: the size band < 1 MiB misses, so two
+     * bands, the edge between 512 KiB and 1 MiB */
+    calib_bands none = {.n_bands = 1, .below_bytes = {INFINITY}, .factor = {1}};
+    for (int i = 0; i < 21; i++) {
+        e[i] = size[i] < 1048576 ? -0.3 : 0;
+        regime[i] = 1;
+    }
+    calib_bands_medians(&none, size, e, regime, 21, med);
+    CHECK(med[1] == 0);
+    CHECK_REL(calib_bands_worst(&none, size, e, regime, 21), 0.3, 1e-12);
+    CHECK(calib_bands_fit(size, e, regime, 21, CALIB_BANDS_TARGET, &b) == 0);
+    CHECK(b.n_bands == 2);
+    CHECK(b.below_bytes[0] == 741455); /* floor(sqrt(2^19 * 2^20)) */
+    CHECK_REL(b.factor[0], 1 / 0.7, 1e-12);
+    CHECK(calib_bands_worst(&b, size, e, regime, 21) < 1e-12);
 }
 
 /* A log with steps no field explains (made by a platform whose busbw, from 1 MiB, is 1.3x,

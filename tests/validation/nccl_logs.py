@@ -37,7 +37,13 @@ and its medians to the summary: before/after tables. An old binary that fails on
 some logs have no or elided "# Rank" lines) and reports for each: fitted (exit 0), refused
 (exit 2 with "above the line rate" on stderr: calibrate read the log, but the fit puts a link
 above the base platform's line rate, which it refuses to write without --force), or rejected
-(any other failure: the log as published cannot be read). Exit 1 if any log is rejected.
+(any other failure: the log as published cannot be read). For every platform written (a
+refused fit repeated with --force, and marked so) it then runs the log's own sizes on it as the
+report does (`gcsim collective`, analytic engine, the log's forced algorithm/protocol) and
+prints the median |busbw error| (from the times) over all rows and per size band (< 1 MiB,
+1-64 MiB, >= 64 MiB): issue 42's "a platform written by calibrate reproduces its own log within
+5% median at every size", read as every one of those medians at most 5%. Exit 1 if any log is
+rejected or a written platform misses that bound.
 
 --cross-calibrate asks whether a calibration transfers between systems of one kind. For each
 log L it picks another log L' of the same system_kind (a log its source reports as normal
@@ -460,7 +466,7 @@ def render(results, md, engine, compare):
 
 # --- calibrate check -------------------------------------------------------------------------
 
-def run_calibrate(gcsim, log_row, base_path, output):
+def run_calibrate(gcsim, log_row, base_path, output, force=False):
     """`gcsim calibrate` on log_row's log (its --gpus and --nodes) with base_path as BASE,
     writing output. A dict: result ("fitted", "refused": above the line rate, or "rejected":
     any other failure), detail (one line), and for a fit: fits and held_out (the "fit K:" and
@@ -474,7 +480,7 @@ def run_calibrate(gcsim, log_row, base_path, output):
         if log_row.get(key, "-").strip() not in ("", "-"):
             argv += [flag, log_row[key].strip()]
     argv += ["--gpus", log_row["gpus"], "--nodes", log_row["nodes"], "--platform", base_path,
-             "--output", output, "--wide"]
+             "--output", output, "--wide"] + (["--force"] if force else [])
     out = {"argv": argv, "fits": [], "held_out": [], "changes": [], "warnings": []}
     try:
         p = subprocess.run(argv, cwd=REPO, capture_output=True, text=True,
@@ -526,39 +532,112 @@ def calibrate_skipped(row):
 
 
 def calibrate_one(gcsim, row, tmpdir):
-    """(result, detail): result is "fitted", "refused" (above the line rate) or "rejected"."""
+    """(result, detail, own): result is "fitted", "refused" (above the line rate) or
+    "rejected"; own is the written platform's busbw errors on its own log (self_check),
+    None when nothing was written. A refused fit is repeated with --force (the platform
+    calibrate would write were the line rate not in the way) and self says forced."""
     output = os.path.join(tmpdir, re.sub(r"[^A-Za-z0-9._-]", "_", row["file"]) + ".json")
     r = run_calibrate(gcsim, row, row["platform_path"], output)
-    return r["result"], r["detail"]
+    forced = False
+    if r["result"] == "refused":
+        r2 = run_calibrate(gcsim, row, row["platform_path"], output, force=True)
+        forced = r2["result"] == "fitted"
+    if r["result"] == "rejected" or (r["result"] == "refused" and not forced):
+        return r["result"], r["detail"], None
+    own = self_check(gcsim, row, output)
+    own["forced"] = forced
+    return r["result"], r["detail"], own
 
 
-def calibrate_check(gcsim, directory, md):
-    """(text, number of rejected logs)."""
+# Size bands of the self-check (issue 42: "within 5% median at every size"): read as the
+# median |busbw error| over the log's rows at most SELF_BOUND_PCT, and no band's median above it.
+SELF_BANDS = (("< 1 MiB", 0, MIB), ("1-64 MiB", MIB, 64 * MIB), (">= 64 MiB", 64 * MIB, None))
+SELF_BOUND_PCT = 5.0
+
+
+def inplace_times_us(path):
+    """{size_bytes: in-place time in us} of the rows parse_log reads (after it has checked
+    them)."""
+    times = {}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for raw in f:
+            toks = strip_prefix(raw.rstrip("\n")).split()
+            if (len(toks) in (12, 13) and toks[0].isdigit() and toks[1].isdigit()
+                    and toks[2] in TYPES and toks[3] in REDOPS and int(toks[0]) > 0):
+                times[int(toks[0])] = float(toks[-4])
+    return times
+
+
+def self_check(gcsim, row, platform_path):
+    """The platform calibrate wrote, run by `gcsim collective` as the log is predicted
+    (predict: analytic engine, the log's GPU count and forced algorithm/protocol), on the
+    log's own sizes: {"all": (median |error| %, n), band label: (median, n), "worst": the
+    largest of them, "max": max |error| %}. Rows whose measured busbw prints as 0 have no
+    error."""
+    sizes = [s for s, _, _ in parse_log(row["file_path"])]
+    times = inplace_times_us(row["file_path"])
+    pred = predict(gcsim, dict(row, platform_path=platform_path), sizes, "analytic")
+    # busbw error from the times (busbw = size x factor / time on both sides): a small row's
+    # printed busbw (0.01 GB/s) carries its rounding, its time (4 digits) does not
+    factor = 2.0 * (int(row["gpus"]) - 1) / int(row["gpus"])
+    points = [{"size": s, "error": error_pct(pred[s][0], s * factor / times[s] / 1e3)
+               if times[s] > 0 else None} for s in sizes]
+    out = {"all": median_abs([p["error"] for p in points])}
+    for label, lo, hi in SELF_BANDS:
+        out[label] = median_abs([p["error"] for p in points
+                                 if p["size"] >= lo and (hi is None or p["size"] < hi)])
+    meds = [m for m, _ in [out["all"]] + [out[b[0]] for b in SELF_BANDS] if m is not None]
+    out["worst"] = max(meds) if meds else None
+    errs = [abs(p["error"]) for p in points if p["error"] is not None]
+    out["max"] = max(errs) if errs else None
+    return out
+
+
+def calibrate_check(gcsim, directory, md, bound_pct=SELF_BOUND_PCT):
+    """(text, number of rejected logs, number of logs whose written platform misses its own
+    log: a median over the rows or over a size band above bound_pct)."""
     if not os.path.isfile(gcsim):
         raise InputError("%s: no such file (build gcsim or pass --gcsim)" % gcsim)
     sources = read_sources(directory)
     rows, counts = [], {"fitted": 0, "refused": 0, "rejected": 0, "skipped": 0}
+    missed = []
     with tempfile.TemporaryDirectory(prefix="nccl_logs_calibrate.") as tmp:
         for row in sources:
+            own = None
             if calibrate_skipped(row):
                 result, detail = "skipped", ("not calibrated by the tests: more than %d GPUs"
                                              % CALIBRATE_MAX_GPUS)
             else:
-                result, detail = calibrate_one(gcsim, row, tmp)
+                result, detail, own = calibrate_one(gcsim, row, tmp)
             counts[result] += 1
             label = {"fitted": "fitted",
                      "refused": "read, fit refused: above the line rate",
                      "rejected": "REJECTED", "skipped": "skipped"}[result]
+            cells = ["-"] * (len(SELF_BANDS) + 2)
+            if own is not None:
+                cells = ([fmt_med(own["all"])] + [fmt_med(own[b[0]]) for b in SELF_BANDS]
+                         + ["-" if own["max"] is None else "%.1f%%" % own["max"]])
+                if own["forced"]:
+                    cells[0] += " (--force)"
+                if own["worst"] is not None and own["worst"] > bound_pct:
+                    missed.append((row["file"], own["worst"]))
             rows.append([row["file"], row["gpus"], row["nodes"],
-                         os.path.basename(row["platform"]), label, detail])
+                         os.path.basename(row["platform"]), label] + cells + [detail])
     out = []
-    table(out, md, "gcsim calibrate on every log as published",
-          ["log", "GPUs", "nodes", "platform", "result", "detail"], rows)
+    table(out, md, "gcsim calibrate on every log as published, and the written platform on "
+          "its own log (`gcsim collective`, median |busbw error| over the rows and per size "
+          "band)",
+          ["log", "GPUs", "nodes", "platform", "result", "own: all rows"]
+          + ["own: %s" % b[0] for b in SELF_BANDS] + ["own: max", "detail"], rows)
     out.append("%d logs: %d fitted, %d read but refused (a fitted link above its line rate; "
-               "--force would write it), %d rejected, %d not calibrated (more than %d GPUs)." % (
+               "--force would write it, and the self columns are that platform's), %d "
+               "rejected, %d not calibrated (more than %d GPUs)." % (
                    len(sources), counts["fitted"], counts["refused"], counts["rejected"],
                    counts["skipped"], CALIBRATE_MAX_GPUS))
-    return "\n".join(out) + "\n", counts["rejected"]
+    out.append("Self-check bound %.1f%% (the median over all rows and over each size band): "
+               "%s." % (bound_pct, "met by every log written" if not missed else
+                        "missed by " + ", ".join("%s (%.2f%%)" % m for m in missed)))
+    return "\n".join(out) + "\n", counts["rejected"], len(missed)
 
 
 # --- cross-calibration -----------------------------------------------------------------------
@@ -846,7 +925,7 @@ def main(argv=None):
             print("nccl_logs.py: --compare does not apply to --calibrate-check", file=sys.stderr)
             return 2
         try:
-            text, rejected = calibrate_check(args.gcsim, args.dir, md)
+            text, rejected, missed = calibrate_check(args.gcsim, args.dir, md)
         except InputError as e:
             print("nccl_logs.py: %s" % e, file=sys.stderr)
             return 2
@@ -854,7 +933,11 @@ def main(argv=None):
         if rejected:
             print("nccl_logs.py: %d log(s) rejected by gcsim calibrate as published"
                   % rejected, file=sys.stderr)
-        return 1 if rejected else 0
+        if missed:
+            print("nccl_logs.py: %d log(s) missed by the platform calibrate wrote for them "
+                  "(median |busbw error| above %.1f%% over the rows or a size band)"
+                  % (missed, SELF_BOUND_PCT), file=sys.stderr)
+        return 1 if rejected or missed else 0
 
     try:
         results = collect(args.gcsim, args.dir, args.engine, args.compare,
