@@ -12,7 +12,7 @@
 
 #include "../des/des_test_platform.h"
 
-static gcsim_platform platform_u(void)
+static inline gcsim_platform platform_u(void)
 {
     gcsim_platform p = des_test_platform(4, 4);
     p.intra.gpu_to_host_Bps = 12.5e9;
@@ -23,7 +23,7 @@ static gcsim_platform platform_u(void)
     return p;
 }
 
-static gcsim_platform platform_r(void)
+static inline gcsim_platform platform_r(void)
 {
     gcsim_platform p = platform_u();
     p.nodes = 2;
