@@ -227,21 +227,25 @@ static bool type_in(const char *gpu_type, const char *const *names, size_t n)
     return false;
 }
 
-double gcsim_nccl_ll_max_busbw_Bps(const char *gpu_type, int nodes)
+/* NCCL's tuning tables' GPU rows: Volta and older, Ampere (and unknown types), Hopper,
+ * Blackwell. */
+static int generation_row(const char *gpu_type)
 {
     static const char *const hopper[] = {"h100", "h200", "gh200", "h800", "h20"};
     static const char *const blackwell[] = {"b200", "gb200", "b100", "b300", "gb300"};
-    int row, col = nodes <= 1 ? 0 : nodes == 2 ? 1 : 2;
-    if (nodes > 1)
-        row = 0; /* Intel/default CPU */
-    else if (gcsim_nccl_pre_ampere(gpu_type))
-        row = 0;
-    else if (type_in(gpu_type, blackwell, sizeof blackwell / sizeof blackwell[0]))
-        row = 3;
-    else if (type_in(gpu_type, hopper, sizeof hopper / sizeof hopper[0]))
-        row = 2;
-    else
-        row = 1;
+    if (gcsim_nccl_pre_ampere(gpu_type))
+        return 0;
+    if (type_in(gpu_type, blackwell, sizeof blackwell / sizeof blackwell[0]))
+        return 3;
+    if (type_in(gpu_type, hopper, sizeof hopper / sizeof hopper[0]))
+        return 2;
+    return 1;
+}
+
+double gcsim_nccl_ll_max_busbw_Bps(const char *gpu_type, int nodes)
+{
+    int row = nodes > 1 ? 0 /* Intel/default CPU */ : generation_row(gpu_type);
+    int col = nodes <= 1 ? 0 : nodes == 2 ? 1 : 2;
     return ll_max_GBps[row][col] * 1e9;
 }
 
@@ -263,19 +267,6 @@ static const double per_ch_tree_ll128_GBps[4][3] = {
     {20.0, 20.0, 20.0}, {20.0, 20.0, 20.0}, {36.7, 36.7, 29.0}, {55.6, 31.67, 20.0}};
 static const double per_ch_tree_GBps[4][3] = {
     {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}};
-
-static int generation_row(const char *gpu_type)
-{
-    static const char *const hopper[] = {"h100", "h200", "gh200", "h800", "h20"};
-    static const char *const blackwell[] = {"b200", "gb200", "b100", "b300", "gb300"};
-    if (gcsim_nccl_pre_ampere(gpu_type))
-        return 0;
-    if (type_in(gpu_type, blackwell, sizeof blackwell / sizeof blackwell[0]))
-        return 3;
-    if (type_in(gpu_type, hopper, sizeof hopper / sizeof hopper[0]))
-        return 2;
-    return 1;
-}
 
 void gcsim_nccl_caps_of(const char *gpu_type, int nodes, int channels, gcsim_nccl_caps *out)
 {
