@@ -18,6 +18,7 @@
 
 #include "../check.h"
 #include "des.h"
+#include "des_test_cases.h"
 #include "des_test_platform.h"
 #include "model.h"
 #include "payload.h"
@@ -27,35 +28,17 @@
 
 #define TOLERANCE 0.005
 
-static void set_full(bool full)
-{
-    if (full)
-        setenv("GCSIM_DES_FULL", "1", 1);
-    else
-        unsetenv("GCSIM_DES_FULL");
-}
+#define FULL "GCSIM_DES_FULL"
 
 static void compare(const gcsim_platform *p, int gpus, gcsim_collective c, double bytes)
 {
-    gcsim_error err;
-    double t[2] = {0, 0};
-    long long msgs[2] = {0, 0};
-    for (int full = 0; full < 2; full++) {
-        gcsim_des_details d = {0};
-        set_full(full);
-        int rc = bare_des_collective_time(p, gpus, c, bytes, 0, NULL, &t[full], &d, &err);
-        CHECK(rc == 0);
-        if (rc)
-            fprintf(stderr, "%s %s %d: %s\n", p->name, gcsim_collective_name(c), gpus, err.message);
-        msgs[full] = d.transfers;
-        gcsim_des_details_free(&d);
-    }
-    set_full(false);
+    des_test_run r[2];
+    CHECK(des_test_collective_both_ways(FULL, p, gpus, c, bytes, 0, r) == 0);
     printf("%-14s %5d GPUs %-18s full %.6e s (%8lld msgs)  fast %.6e s (%7lld msgs)  %+.4f%%\n",
-           p->name, gpus, gcsim_collective_name(c), t[1], msgs[1], t[0], msgs[0],
-           100 * (t[0] / t[1] - 1));
-    CHECK_REL(t[0], t[1], TOLERANCE);
-    CHECK(msgs[0] <= msgs[1]);
+           p->name, gpus, gcsim_collective_name(c), r[1].seconds, r[1].transfers, r[0].seconds,
+           r[0].transfers, 100 * (r[0].seconds / r[1].seconds - 1));
+    CHECK_REL(r[0].seconds, r[1].seconds, TOLERANCE);
+    CHECK(r[0].transfers <= r[1].transfers);
 }
 
 static void iteration(const gcsim_platform *p, const gcsim_model *m, const gcsim_payload_plan *pay,
@@ -63,24 +46,15 @@ static void iteration(const gcsim_platform *p, const gcsim_model *m, const gcsim
 {
     gcsim_error err;
     gcsim_scenario s;
-    memset(&s, 0, sizeof s);
-    s.platform = p;
-    s.model = m;
-    s.payload = pay;
-    s.scaling = SCALING_WEAK;
-    s.collective = c;
-    s.batch = m->batch_per_gpu;
-    s.bucket_bytes = 25.0 * 1024 * 1024;
-    s.overlap = true;
-    CHECK(gcsim_platform_place(p, gpus, &s.placement, &err) == 0);
+    CHECK(des_test_weak_scenario(p, m, pay, gpus, c, &s, &err) == 0);
     double t[2] = {0, 0};
     for (int full = 0; full < 2; full++) {
         gcsim_prediction out;
-        set_full(full);
+        des_test_switch(FULL, full);
         CHECK(des_predict_opts_s(&s, NULL, &out, NULL, &err) == 0);
         t[full] = out.iteration_s;
     }
-    set_full(false);
+    des_test_switch(FULL, false);
     printf("%-14s %5d GPUs %-18s iteration: full %.6e s  fast %.6e s  %+.4f%%\n", p->name, gpus,
            gcsim_collective_name(c), t[1], t[0], 100 * (t[0] / t[1] - 1));
     CHECK_REL(t[0], t[1], TOLERANCE);

@@ -23,6 +23,7 @@
 #include "../check.h"
 #include "des.h"
 #include "des_maxmin.h"
+#include "des_test_cases.h"
 #include "des_test_platform.h"
 #include "model.h"
 #include "payload.h"
@@ -32,13 +33,7 @@
 
 #define AGREE 1e-9
 
-static void set_whole(bool whole)
-{
-    if (whole)
-        setenv("GCSIM_DES_MM_WHOLE", "1", 1);
-    else
-        unsetenv("GCSIM_DES_MM_WHOLE");
-}
+#define WHOLE "GCSIM_DES_MM_WHOLE"
 
 static double worst;
 
@@ -50,10 +45,10 @@ static void both_ways(const des_mm_problem *p, double t0, double tol)
     double end[2];
     for (int w = 0; w < 2; w++) {
         fin[w] = malloc(sizeof(double) * (size_t)p->n_flows);
-        set_whole(w == 1);
+        des_test_switch(WHOLE, w == 1);
         CHECK(des_mm_solve(p, t0, &end[w], fin[w], NULL) == 0);
     }
-    set_whole(false);
+    des_test_switch(WHOLE, false);
     for (int i = 0; i < p->n_flows; i++) {
         double d = fabs(fin[0][i] - fin[1][i]) / (fin[1][i] - t0);
         if (d > worst)
@@ -143,29 +138,17 @@ static void pods(int K, int m, int odd)
 
 static void compare(const gcsim_platform *p, int gpus, gcsim_collective c, double bytes)
 {
-    gcsim_error err;
-    double t[2] = {0, 0};
-    long long msgs[2] = {0, 0}, solved[2] = {0, 0};
-    for (int w = 0; w < 2; w++) {
-        gcsim_des_details d = {0};
-        set_whole(w == 1);
-        int rc = bare_des_collective_time(p, gpus, c, bytes, 0, NULL, &t[w], &d, &err);
-        CHECK(rc == 0);
-        if (rc)
-            fprintf(stderr, "%s %s %d: %s\n", p->name, gcsim_collective_name(c), gpus, err.message);
-        msgs[w] = d.transfers;
-        solved[w] = d.solved_transfers;
-        gcsim_des_details_free(&d);
-    }
-    set_whole(false);
-    double d = fabs(t[0] / t[1] - 1);
+    des_test_run r[2];
+    CHECK(des_test_collective_both_ways(WHOLE, p, gpus, c, bytes, 0, r) == 0);
+    double d = fabs(r[0].seconds / r[1].seconds - 1);
     if (d > worst)
         worst = d;
     printf("%-14s %5d GPUs %-12s %9.0f B  whole %.17g s  parts %.17g s  %.2e  msgs %lld\n",
-           p->name, gpus, gcsim_collective_name(c), bytes, t[1], t[0], d, msgs[0]);
-    CHECK_REL(t[0], t[1], AGREE);
-    CHECK(msgs[0] == msgs[1]);
-    CHECK(solved[0] == solved[1] && solved[0] > 0);
+           p->name, gpus, gcsim_collective_name(c), bytes, r[1].seconds, r[0].seconds, d,
+           r[0].transfers);
+    CHECK_REL(r[0].seconds, r[1].seconds, AGREE);
+    CHECK(r[0].transfers == r[1].transfers);
+    CHECK(r[0].solved_transfers == r[1].solved_transfers && r[0].solved_transfers > 0);
 }
 
 static void iteration(const gcsim_platform *p, const gcsim_model *m, const gcsim_payload_plan *pay,
@@ -173,24 +156,15 @@ static void iteration(const gcsim_platform *p, const gcsim_model *m, const gcsim
 {
     gcsim_error err;
     gcsim_scenario s;
-    memset(&s, 0, sizeof s);
-    s.platform = p;
-    s.model = m;
-    s.payload = pay;
-    s.scaling = SCALING_WEAK;
-    s.collective = COLLECTIVE_DOUBLE_TREE;
-    s.batch = m->batch_per_gpu;
-    s.bucket_bytes = 25.0 * 1024 * 1024;
-    s.overlap = true;
-    CHECK(gcsim_platform_place(p, gpus, &s.placement, &err) == 0);
+    CHECK(des_test_weak_scenario(p, m, pay, gpus, COLLECTIVE_DOUBLE_TREE, &s, &err) == 0);
     double t[2] = {0, 0};
     for (int w = 0; w < 2; w++) {
         gcsim_prediction out;
-        set_whole(w == 1);
+        des_test_switch(WHOLE, w == 1);
         CHECK(des_predict_opts_s(&s, NULL, &out, NULL, &err) == 0);
         t[w] = out.iteration_s;
     }
-    set_whole(false);
+    des_test_switch(WHOLE, false);
     printf("%-14s %5d GPUs iteration: whole %.17g s  parts %.17g s  %.2e\n", p->name, gpus,
            t[1], t[0], fabs(t[0] / t[1] - 1));
     CHECK_REL(t[0], t[1], AGREE);
@@ -220,13 +194,7 @@ int main(void)
         for (int k = 0; k < 2; k++)
             for (int n = 16; n <= 256; n *= 4)
                 compare(&a100, n, trees[c], sizes[k]);
-    gcsim_platform loaded = a100;
-    snprintf(loaded.name, sizeof loaded.name, "a100-loaded");
-    loaded.fabric.oversubscription = 4.0;
-    loaded.background.fraction = 0.3;
-    loaded.background.links = GCSIM_BACKGROUND_LEAF_UPLINKS;
-    loaded.ecmp.spines = 4;
-    loaded.ecmp.seed = 7;
+    gcsim_platform loaded = des_test_loaded_fabric(&a100, "a100-loaded");
     for (int c = 0; c < 2; c++)
         compare(&loaded, 256, trees[c], sizes[1]);
 

@@ -33,6 +33,7 @@
 #include "../check.h"
 #include "codec.h"
 #include "des.h"
+#include "des_test_cases.h"
 #include "des_test_platform.h"
 #include "model.h"
 #include "payload.h"
@@ -44,44 +45,26 @@
 
 static double worst;
 
-static void set_replay(bool replay)
-{
-    if (replay)
-        setenv("GCSIM_DES_REPLAY", "1", 1);
-    else
-        unsetenv("GCSIM_DES_REPLAY");
-}
+#define REPLAY "GCSIM_DES_REPLAY"
 
 /* The exchange of `bytes` solved and replayed; returns the solved time. */
 static double compare(const gcsim_platform *p, int gpus, int shards, double bytes)
 {
-    gcsim_error err;
-    double t[2] = {0, 0};
-    long long msgs[2] = {0, 0}, solved[2] = {0, 0};
-    for (int replay = 0; replay < 2; replay++) {
-        gcsim_des_details d = {0};
-        set_replay(replay);
-        int rc = bare_des_collective_time(p, gpus, COLLECTIVE_PARAMETER_SERVER, bytes, shards,
-                                          NULL, &t[replay], &d, &err);
-        CHECK(rc == 0);
-        if (rc)
-            fprintf(stderr, "%s ps %d: %s\n", p->name, gpus, err.message);
-        msgs[replay] = d.transfers;
-        solved[replay] = d.solved_transfers;
-        gcsim_des_details_free(&d);
-    }
-    set_replay(false);
-    double rel = fabs(t[0] / t[1] - 1);
+    des_test_run r[2];
+    CHECK(des_test_collective_both_ways(REPLAY, p, gpus, COLLECTIVE_PARAMETER_SERVER, bytes,
+                                        shards, r) == 0);
+    double rel = fabs(r[0].seconds / r[1].seconds - 1);
     if (rel > worst)
         worst = rel;
     printf("%-14s %5d GPUs %3d shards %9.0f B  replay %.17g s  solved %.17g s  %.2e  "
            "msgs %lld (%lld solved)\n",
-           p->name, gpus, shards, bytes, t[1], t[0], rel, msgs[0], solved[0]);
-    CHECK_REL(t[0], t[1], AGREE);
-    CHECK(msgs[0] == msgs[1]);
-    CHECK(solved[0] == msgs[0] && solved[0] > 0);
-    CHECK(solved[1] == 0);
-    return t[0];
+           p->name, gpus, shards, bytes, r[1].seconds, r[0].seconds, rel, r[0].transfers,
+           r[0].solved_transfers);
+    CHECK_REL(r[0].seconds, r[1].seconds, AGREE);
+    CHECK(r[0].transfers == r[1].transfers);
+    CHECK(r[0].solved_transfers == r[0].transfers && r[0].solved_transfers > 0);
+    CHECK(r[1].solved_transfers == 0);
+    return r[0].seconds;
 }
 
 /* Where the shards are not alike (a last node of fewer GPUs, fewer shards than machines:
@@ -104,23 +87,14 @@ static void iteration(const gcsim_platform *p, const gcsim_model *m, const gcsim
 {
     gcsim_error err;
     gcsim_scenario s;
-    memset(&s, 0, sizeof s);
-    s.platform = p;
-    s.model = m;
-    s.payload = pay;
+    CHECK(des_test_weak_scenario(p, m, pay, gpus, COLLECTIVE_PARAMETER_SERVER, &s, &err) == 0);
     s.codec = codec;
-    s.scaling = SCALING_WEAK;
-    s.collective = COLLECTIVE_PARAMETER_SERVER;
-    s.batch = m->batch_per_gpu;
-    s.bucket_bytes = 25.0 * 1024 * 1024;
-    s.overlap = true;
-    CHECK(gcsim_platform_place(p, gpus, &s.placement, &err) == 0);
     double t[2] = {0, 0}, ex[2] = {0, 0}, dec[2] = {0, 0};
     long long solved[2] = {0, 0};
     for (int replay = 0; replay < 2; replay++) {
         gcsim_prediction out;
         gcsim_des_details d = {0};
-        set_replay(replay);
+        des_test_switch(REPLAY, replay);
         CHECK(des_predict_opts_s(&s, NULL, &out, &d, &err) == 0);
         t[replay] = out.iteration_s;
         ex[replay] = out.exposed_comm_s;
@@ -134,7 +108,7 @@ static void iteration(const gcsim_platform *p, const gcsim_model *m, const gcsim
     CHECK(fabs(dec[0] - dec[1]) <= AGREE * (dec[1] > 0 ? dec[1] : 1));
     if (codec)
         CHECK(dec[0] > 0);
-    set_replay(false);
+    des_test_switch(REPLAY, false);
     double rel = fabs(t[0] / t[1] - 1);
     if (rel > worst)
         worst = rel;
@@ -170,13 +144,7 @@ int main(void)
             compare(&a100, n, 0, B);
     replayed(&a100, 12, 0);
     replayed(&a100, 64, 4);
-    gcsim_platform loaded = a100;
-    snprintf(loaded.name, sizeof loaded.name, "a100-loaded");
-    loaded.fabric.oversubscription = 4.0;
-    loaded.background.fraction = 0.3;
-    loaded.background.links = GCSIM_BACKGROUND_LEAF_UPLINKS;
-    loaded.ecmp.spines = 4;
-    loaded.ecmp.seed = 7;
+    gcsim_platform loaded = des_test_loaded_fabric(&a100, "a100-loaded");
     compare(&loaded, 256, 0, B);
     gcsim_model model;
     gcsim_payload_plan pay;

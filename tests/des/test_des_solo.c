@@ -25,6 +25,7 @@
 #include "../check.h"
 #include "des.h"
 #include "des_maxmin.h"
+#include "des_test_cases.h"
 #include "des_test_platform.h"
 #include "model.h"
 #include "payload.h"
@@ -34,41 +35,22 @@
 
 #define AGREE 1e-9
 
-static void set_replay(bool replay)
-{
-    if (replay)
-        setenv("GCSIM_DES_REPLAY", "1", 1);
-    else
-        unsetenv("GCSIM_DES_REPLAY");
-}
+#define REPLAY "GCSIM_DES_REPLAY"
 
 static long long solved_total;
 
 static void compare(const gcsim_platform *p, int gpus, gcsim_collective c, double bytes)
 {
-    gcsim_error err;
-    double t[2] = {0, 0};
-    long long msgs[2] = {0, 0}, solved[2] = {0, 0};
-    for (int replay = 0; replay < 2; replay++) {
-        gcsim_des_details d = {0};
-        set_replay(replay);
-        int rc = bare_des_collective_time(p, gpus, c, bytes, 0, NULL, &t[replay], &d, &err);
-        CHECK(rc == 0);
-        if (rc)
-            fprintf(stderr, "%s %s %d: %s\n", p->name, gcsim_collective_name(c), gpus, err.message);
-        msgs[replay] = d.transfers;
-        solved[replay] = d.solved_transfers;
-        gcsim_des_details_free(&d);
-    }
-    set_replay(false);
+    des_test_run r[2];
+    CHECK(des_test_collective_both_ways(REPLAY, p, gpus, c, bytes, 0, r) == 0);
     printf("%-14s %5d GPUs %-12s %9.0f B  replay %.17g s  solved %.17g s  %.2e  "
            "msgs %lld (%lld solved)\n",
-           p->name, gpus, gcsim_collective_name(c), bytes, t[1], t[0], fabs(t[0] / t[1] - 1),
-           msgs[0], solved[0]);
-    CHECK_REL(t[0], t[1], AGREE);
-    CHECK(msgs[0] == msgs[1]);
-    CHECK(solved[1] == 0);
-    solved_total += solved[0];
+           p->name, gpus, gcsim_collective_name(c), bytes, r[1].seconds, r[0].seconds,
+           fabs(r[0].seconds / r[1].seconds - 1), r[0].transfers, r[0].solved_transfers);
+    CHECK_REL(r[0].seconds, r[1].seconds, AGREE);
+    CHECK(r[0].transfers == r[1].transfers);
+    CHECK(r[1].solved_transfers == 0);
+    solved_total += r[0].solved_transfers;
 }
 
 static void iteration(const gcsim_platform *p, const gcsim_model *m, const gcsim_payload_plan *pay,
@@ -76,25 +58,16 @@ static void iteration(const gcsim_platform *p, const gcsim_model *m, const gcsim
 {
     gcsim_error err;
     gcsim_scenario s;
-    memset(&s, 0, sizeof s);
-    s.platform = p;
-    s.model = m;
-    s.payload = pay;
-    s.scaling = SCALING_WEAK;
-    s.collective = c;
-    s.batch = m->batch_per_gpu;
-    s.bucket_bytes = 25.0 * 1024 * 1024;
-    s.overlap = true;
-    CHECK(gcsim_platform_place(p, gpus, &s.placement, &err) == 0);
+    CHECK(des_test_weak_scenario(p, m, pay, gpus, c, &s, &err) == 0);
     double t[2] = {0, 0}, ex[2] = {0, 0};
     for (int replay = 0; replay < 2; replay++) {
         gcsim_prediction out;
-        set_replay(replay);
+        des_test_switch(REPLAY, replay);
         CHECK(des_predict_opts_s(&s, NULL, &out, NULL, &err) == 0);
         t[replay] = out.iteration_s;
         ex[replay] = out.exposed_comm_s;
     }
-    set_replay(false);
+    des_test_switch(REPLAY, false);
     printf("%-14s %5d GPUs %-12s iteration: replay %.17g s  solved %.17g s  %.2e\n", p->name,
            gpus, gcsim_collective_name(c), t[1], t[0], fabs(t[0] / t[1] - 1));
     CHECK_REL(t[0], t[1], AGREE);
@@ -163,13 +136,7 @@ int main(void)
         for (int k = 0; k < 2; k++)
             for (int n = 16; n <= 256; n *= 4)
                 compare(&a100, n, trees[c], sizes[k]);
-    gcsim_platform loaded = a100;
-    snprintf(loaded.name, sizeof loaded.name, "a100-loaded");
-    loaded.fabric.oversubscription = 4.0;
-    loaded.background.fraction = 0.3;
-    loaded.background.links = GCSIM_BACKGROUND_LEAF_UPLINKS;
-    loaded.ecmp.spines = 4;
-    loaded.ecmp.seed = 7;
+    gcsim_platform loaded = des_test_loaded_fabric(&a100, "a100-loaded");
     for (int c = 0; c < 2; c++)
         compare(&loaded, 256, trees[c], sizes[1]);
 
