@@ -15,16 +15,21 @@
  *   - phase 2: dist.all_gather of the servers' packed chunks and of their scales, then every
  *     rank unpacks all N chunks into the buffer.
  * deepspeed/runtime/comm/mpi.py (MpiBackend, the backend of the 2020 blog's runs) has the
- * same two phases over MPI (gather to each server rank then allgather), with the same bytes
- * per rank.
+ * same two phases over MPI (an Igather to every server rank, then Allgather), with the same
+ * bytes per rank; which algorithm the MPI library ran for its Allgather is not known, the
+ * ring is assumed.
  *
  * Phases (GPUs node-major):
  *   1. "all-to-all" (compressed, reducing): every GPU sends each other GPU the 1/N chunk
  *      that GPU serves, all at once; the receiver decodes and sums (the hop codec rule);
- *   2. "all-gather" (compressed): every GPU sends its re-packed chunk to every other, at once.
- * Unlike Bagua's leaders (bagua_leader.c) nothing is reduced inside the node first: each of
- * a node's i GPUs sends (N - i)/N of the payload across the node's NIC in each phase, i
- * times what a hierarchical or ring all-reduce of the same payload puts through it.
+ *   2. "all-gather" (compressed): dist.all_gather over NCCL is NCCL's ring all-gather (the
+ *      second phase of gcsim's ring, schedule.c): N - 1 steps of 1/N of the payload.
+ * all_to_all_single over NCCL is grouped point-to-point send/recv, so the first phase is
+ * flat: unlike Bagua's leaders (bagua_leader.c) nothing is reduced inside the node first,
+ * and each of a node's i GPUs sends (N - i)/N of the payload across the node's NIC, i times
+ * what a ring's reduce-scatter of the same payload puts through it (on BERT-Large's 41.9 MB
+ * 1-bit payload, 64 GPUs, 4 per node: 157.1 MB per NIC and direction, then 41.2 MB for the
+ * ring all-gather, against 82.5 MB for a ring all-reduce; docs/stacks.md).
  * The scales' all-gathers (4 bytes per rank) are not listed: their latency is one more
  * small collective per phase, under the flows' own latency terms at N <= 1024.
  */
@@ -33,16 +38,10 @@
 #include <limits.h>
 #include <stdlib.h>
 
-int gcsim_onebit_alltoall_phase(const gcsim_topology *t, int k, gcsim_onebit_phase *ph,
-                                gcsim_flow **flows, int *n)
+int gcsim_onebit_alltoall_exchange(const gcsim_topology *t, gcsim_flow **flows, int *n)
 {
-    static const gcsim_onebit_phase phases[GCSIM_ONEBIT_ALLTOALL_PHASES] = {
-        {"all-to-all", true}, {"all-gather", false}};
     *flows = NULL;
     *n = 0;
-    if (k < 0 || k >= GCSIM_ONEBIT_ALLTOALL_PHASES)
-        return 0;
-    *ph = phases[k];
     int g = t->gpus;
     size_t count = (size_t)g * (size_t)(g > 0 ? g - 1 : 0);
     if (count > INT_MAX)
@@ -65,5 +64,5 @@ int gcsim_onebit_alltoall_phase(const gcsim_topology *t, int k, gcsim_onebit_pha
 double gcsim_onebit_alltoall_flows(const gcsim_topology *t)
 {
     double n = t->gpus;
-    return 2.0 * n * (n - 1);
+    return n * (n - 1);
 }

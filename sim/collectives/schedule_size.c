@@ -57,7 +57,7 @@ double gcsim_schedule_listed_flows(gcsim_collective c, const gcsim_topology *t, 
     case COLLECTIVE_NVLS: return n;
     case COLLECTIVE_BAGUA_LEADER: return gcsim_bagua_leader_flows(t);
     case COLLECTIVE_BYTEPS_PS: return gcsim_byteps_ps_flows(t);
-    case COLLECTIVE_ONEBIT_ALLTOALL: return gcsim_onebit_alltoall_flows(t);
+    case COLLECTIVE_ONEBIT_ALLTOALL: return gcsim_onebit_alltoall_flows(t) + rails * (n + relays);
     case COLLECTIVE_COUNT: break;
     }
     return n;
