@@ -33,6 +33,7 @@
 #include "bagua_leader.h"
 #include "byteps_ps.h"
 #include "closed_form.h"
+#include "onebit_alltoall.h"
 #include "collectives.h"
 #include "ring_rail.h"
 #include "tree_cost.h"
@@ -752,6 +753,22 @@ static int build_bagua_leader(gcsim_schedule *s, const gcsim_topology *t)
     return 0;
 }
 
+/* ---- DeepSpeed's 1-bit all-to-all (onebit_alltoall.c: its phases and flows) ---- */
+
+static int build_onebit_alltoall(gcsim_schedule *s, const gcsim_topology *t, int *scratch)
+{
+    int n = t->gpus;
+    flow_list l = {0};
+    if (gcsim_onebit_alltoall_exchange(t, &l.v, &l.n))
+        return -1;
+    l.cap = l.n;
+    if (add_phase(s, "all-to-all", 1, 0, true, &l) ||
+        ring_flows(t, scratch, 1.0 / n, n, 0, n - 2, &l) ||
+        add_phase(s, "all-gather", n - 1, 0, false, &l))
+        return -1;
+    return 0;
+}
+
 /* ---- BytePS's push and pull (byteps_ps.c: its phases and flows) ---- */
 
 static int build_byteps_ps(gcsim_schedule *s, const gcsim_topology *t)
@@ -1004,6 +1021,7 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
     case COLLECTIVE_HIER_REDUCE_SCATTER: rc = n > 1 ? hier_reduce_scatter(s, t, scratch) : 0; break;
     case COLLECTIVE_BAGUA_LEADER: rc = n > 1 ? build_bagua_leader(s, t) : 0; break;
     case COLLECTIVE_BYTEPS_PS: rc = n > 1 ? build_byteps_ps(s, t) : 0; break;
+    case COLLECTIVE_ONEBIT_ALLTOALL: rc = n > 1 ? build_onebit_alltoall(s, t, scratch) : 0; break;
     case COLLECTIVE_COUNT: rc = n > 1 ? -1 : 0; break;
     }
     free(scratch);

@@ -15,6 +15,7 @@
 
 #include "collectives.h"
 #include "bagua_leader.h"
+#include "onebit_alltoall.h"
 #include "byteps_ps.h"
 #include "ring_rail.h"
 
@@ -56,6 +57,7 @@ double gcsim_schedule_listed_flows(gcsim_collective c, const gcsim_topology *t, 
     case COLLECTIVE_NVLS: return n;
     case COLLECTIVE_BAGUA_LEADER: return gcsim_bagua_leader_flows(t);
     case COLLECTIVE_BYTEPS_PS: return gcsim_byteps_ps_flows(t);
+    case COLLECTIVE_ONEBIT_ALLTOALL: return gcsim_onebit_alltoall_flows(t) + rails * (n + relays);
     case COLLECTIVE_COUNT: break;
     }
     return n;

@@ -24,6 +24,7 @@ const char *gcsim_collective_name(gcsim_collective c)
     case COLLECTIVE_NVLS_TREE: return "nvls-tree";
     case COLLECTIVE_BAGUA_LEADER: return "bagua-leader";
     case COLLECTIVE_BYTEPS_PS: return "byteps-ps";
+    case COLLECTIVE_ONEBIT_ALLTOALL: return "onebit-alltoall";
     default: break;
     }
     return (unsigned)c < COLLECTIVE_COUNT ? collective_names[c] : "?";

@@ -43,10 +43,14 @@ typedef enum {
                                        reduce to a leader per node, compressed all-to-all and
                                        all-gather among leaders, fp32 broadcast; run by the
                                        bagua stack (sim/collectives/bagua_leader.c) */
-    COLLECTIVE_BYTEPS_PS            /* BytePS's compressed push/pull: fp32 reduce-scatter in
+    COLLECTIVE_BYTEPS_PS,           /* BytePS's compressed push/pull: fp32 reduce-scatter in
                                        the machine, compressed push to and pull from the
                                        servers, fp32 all-gather; run by the byteps stack
                                        (sim/collectives/byteps_ps.c) */
+    COLLECTIVE_ONEBIT_ALLTOALL      /* DeepSpeed's compressed all-reduce (1-bit Adam): flat
+                                       all-to-all of packed sign chunks among all GPUs,
+                                       then all-gather of the servers' chunks; run by the
+                                       deepspeed stack (sim/collectives/onebit_alltoall.c) */
 } gcsim_collective;
 
 const char *gcsim_collective_name(gcsim_collective c);

@@ -7,8 +7,9 @@
 #include "stack_leader.h"
 
 /* The schedules a stack may name, and the collectives they are. */
-static const char *const schedules[] = {"bagua-leader", "byteps-ps", NULL};
-static const gcsim_collective collectives[] = {COLLECTIVE_BAGUA_LEADER, COLLECTIVE_BYTEPS_PS};
+static const char *const schedules[] = {"bagua-leader", "byteps-ps", "onebit-alltoall", NULL};
+static const gcsim_collective collectives[] = {COLLECTIVE_BAGUA_LEADER, COLLECTIVE_BYTEPS_PS,
+                                               COLLECTIVE_ONEBIT_ALLTOALL};
 
 int stack_leader_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
 {
