@@ -47,6 +47,7 @@ typedef struct {
     int elem_bytes; /* --dtype: 4 or 2 */
     const char *dtype; /* its name as reported: fp32, bf16 or fp16 */
     cli_fabric_options fabric; /* --background-load, --background-links (cli_fabric.h) */
+    int nccl_min_channels, nccl_max_channels; /* --nccl-min/max-channels; 0: not set */
 } collective_options;
 
 static int parse_options(int argc, char **argv, collective_options *o)
@@ -57,6 +58,8 @@ static int parse_options(int argc, char **argv, collective_options *o)
         {"collective", required_argument, 0, 'C'}, {"engine", required_argument, 0, 'e'},
         {"format", required_argument, 0, 'f'},   {"output", required_argument, 0, 'O'},
         {"protocol", required_argument, 0, 'P'}, {"dtype", required_argument, 0, 'd'},
+        {"nccl-min-channels", required_argument, 0, 'm'},
+        {"nccl-max-channels", required_argument, 0, 'M'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     *o = (collective_options){.sizes = "8B:8GiB", .op = GCSIM_OP_ALLREDUCE, .engines = 3,
                               .format = REPORT_TABLE, .protocol = GCSIM_PROTO_COUNT,
@@ -132,6 +135,17 @@ static int parse_options(int argc, char **argv, collective_options *o)
             if (cli_format_option("collective", optarg, &o->format))
                 return EXIT_BAD_INPUT;
             break;
+        case 'm':
+        case 'M': {
+            /* NCCL_MIN_CTAS / NCCL_MAX_CTAS (and _NCHANNELS): 1 to MAXCHANNELS, 64 */
+            long long v;
+            if (cli_int_option("collective", c == 'm' ? "--nccl-min-channels"
+                                                      : "--nccl-max-channels",
+                               optarg, 1, 64, "a channel count from 1 to 64", &v))
+                return EXIT_BAD_INPUT;
+            *(c == 'm' ? &o->nccl_min_channels : &o->nccl_max_channels) = (int)v;
+            break;
+        }
         case 'h': collective_usage(stdout); return EXIT_OK;
         default:
             fprintf(stderr, "gcsim collective: unknown or incomplete option \"%s\" (see --help)\n",
@@ -187,6 +201,8 @@ int cmd_collective(int argc, char **argv)
     }
     if (cli_fabric_apply("collective", &o.fabric, &platform))
         return EXIT_BAD_INPUT;
+    platform.nccl_env.min_channels = o.nccl_min_channels;
+    platform.nccl_env.max_channels = o.nccl_max_channels;
     /* A count the platform cannot hold is skipped with its reason (a note, and on stderr);
      * the others are timed (issue 46). None left: exit 2. */
     char skipped[1024] = "";

@@ -134,6 +134,10 @@ double gcsim_protocol_proxy_cap_Bps(const gcsim_platform *in, gcsim_op op, int a
         search = 1;
     int channels = gcsim_nccl_runtime_channels(search, nodes, gcsim_nccl_hopper_plus(in->gpu.type),
                                                in->intra.gpu_to_gpu_Bps / search);
+    /* and as the job's NCCL_MIN_CTAS / NCCL_MAX_CTAS set them (more channels: smaller
+     * chunks, more posts for the same bytes) */
+    channels = gcsim_nccl_env_channels(channels, in->nccl_env.min_channels,
+                                       in->nccl_env.max_channels);
     double chunk = gcsim_nccl_tree_chunk_bytes(pr, bytes, channels, nodes, per_node);
     return gcsim_nccl_proxy_post_Bps(chunk);
 }

@@ -282,8 +282,9 @@ void gcsim_nccl_caps_of(const char *gpu_type, int nodes, int channels, gcsim_ncc
  * channels doubled (line 460: nChannels = min(MAXCHANNELS, 2 x nChannels)), and doubled
  * again across nodes on compute capability 9.0 and up while fewer than 16 where a search
  * channel carries more than 45 GB/s inside the node (lines 480-482, "4 compute channels
- * per search channel"). MAXCHANNELS: src/include/device.h line 91, 64. Not modelled:
- * NCCL_MIN_CTAS / NCCL_MAX_CTAS and the unpack (TCPXO-class) doubling (lines 486-489). */
+ * per search channel"). MAXCHANNELS: src/include/device.h line 91, 64. NCCL_MIN_CTAS /
+ * NCCL_MAX_CTAS: gcsim_nccl_env_channels below. Not modelled: the unpack (TCPXO-class)
+ * doubling (lines 486-489). */
 int gcsim_nccl_runtime_channels(int search_channels, int nodes, bool hopper_plus,
                                 double bw_intra_per_channel_Bps)
 {
@@ -292,6 +293,24 @@ int gcsim_nccl_runtime_channels(int search_channels, int nodes, bool hopper_plus
     if (hopper_plus && nodes > 1 && bw_intra_per_channel_Bps > 45e9 && c < 16)
         c *= 2;
     return c;
+}
+
+/* The user's channel settings (src/graph/connect.cc at commit 5067397, after the doublings
+ * above, "Honor NCCL_MIN_NRINGS/NCCL_MAX_NRINGS": nChannels = min(nChannels,
+ * NCCL_MAX_NCHANNELS, maxCTAs), then copyChannels up to max(NCCL_MIN_NCHANNELS, minCTAs),
+ * the first channels duplicated; init.cc takes minCTAs / maxCTAs from NCCL_MIN_CTAS /
+ * NCCL_MAX_CTAS, at most MAXCHANNELS). A copied channel runs the same ring and trees on the
+ * same NIC as the one it copies, so the NICs and the tuner's model are unchanged: tuning.cc
+ * caps with the search's graph->nChannels, not comm->nChannels. What changes is the run:
+ * the data splits over more channels, so NCCL's chunks (calcCollChunking) are smaller. */
+int gcsim_nccl_env_channels(int runtime_channels, int min_channels, int max_channels)
+{
+    int c = runtime_channels > 0 ? runtime_channels : 1;
+    if (max_channels > 0 && c > max_channels)
+        c = max_channels;
+    if (min_channels > c)
+        c = min_channels;
+    return c > NCCL_MAX_CHANNELS ? NCCL_MAX_CHANNELS : c;
 }
 
 bool gcsim_nccl_hopper_plus(const char *gpu_type)

@@ -93,6 +93,10 @@ void gcsim_nccl_caps_of(const char *gpu_type, int nodes, int channels, gcsim_ncc
  * channel inside the node), at most 64. */
 int gcsim_nccl_runtime_channels(int search_channels, int nodes, bool hopper_plus,
                                 double bw_intra_per_channel_Bps);
+/* The run-time channels after the user's NCCL_MIN_CTAS / NCCL_MIN_NCHANNELS (min_channels)
+ * and NCCL_MAX_CTAS / NCCL_MAX_NCHANNELS (max_channels), <= 0 each: not set (tuner_model.c:
+ * at most the maximum, then channels copied up to the minimum, at most 64). */
+int gcsim_nccl_env_channels(int runtime_channels, int min_channels, int max_channels);
 /* Whether gpu_type is of compute capability 9.0 or later (Hopper, Blackwell). */
 bool gcsim_nccl_hopper_plus(const char *gpu_type);
 /* The bytes of one chunk (one network message) of NCCL's tree all-reduce of `bytes` with

@@ -202,6 +202,15 @@ typedef struct {
         double mean_s;
         unsigned long long seed;
     } jitter;
+    /* NCCL's channel-count settings (issue 42): NCCL_MIN_CTAS / NCCL_MIN_NCHANNELS and
+     * NCCL_MAX_CTAS / NCCL_MAX_NCHANNELS, the larger minimum and the smaller maximum, as the
+     * job that is modelled set them (sim/collectives/tuner_model.c,
+     * gcsim_nccl_env_channels). Set by options (--nccl-min-channels), never by the file.
+     * 0: not set (NCCL's own count). */
+    struct {
+        int min_channels;
+        int max_channels;
+    } nccl_env;
     /* "busbw_correction": fitted per-size-band busbw factors; n = 0: none. */
     struct {
         int n;

@@ -17,6 +17,12 @@ KiB) have no error. Then the median |error| per log, and pooled over the rows of
 the logs the source reports as normal, of those it reports as a problem and of the logs of 8
 or more nodes, for sizes >= 64 MiB and for 1 MiB <= size < 64 MiB.
 
+Channel settings: a log whose header sets NCCL_MIN_CTAS / NCCL_MIN_NCHANNELS (NCCL_MIN_NRINGS)
+or NCCL_MAX_CTAS / NCCL_MAX_NCHANNELS (on the launch line, `-x NCCL_MIN_CTAS=24`, in an
+environment listing or in NCCL's "set by environment to" INFO line) is predicted with `gcsim
+collective --nccl-min-channels` / `--nccl-max-channels` (the larger minimum, the smaller
+maximum); a --compare binary without those options is run without them.
+
 Forced algorithms: a log run with NCCL_ALGO / NCCL_PROTO set is predicted with the same
 (`gcsim collective --collective ALGO --protocol PROTO`) from SOURCES.tsv's optional `algo` and
 `proto` columns ("-": the tuner picks, as NCCL did for the log).
@@ -119,6 +125,45 @@ def number(tok):
         return None
 
 
+# NCCL's channel-count settings as a log states them: `-x NCCL_MIN_CTAS=24` on the launch
+# line, `NCCL_MIN_CTAS=24` in an environment listing, or NCCL's own INFO line "NCCL_MIN_CTAS
+# set by environment to 24". NCCL_MIN_NRINGS / NCCL_MAX_NRINGS are the old names of the
+# _NCHANNELS ones (src/init.cc, NCCL_PARAM MinNrings / MaxNrings).
+CHANNEL_ENV = re.compile(r"\bNCCL_(MIN|MAX)_(CTAS|NCHANNELS|NRINGS)\s*(?:=|set by environment to)\s*(\d+)")
+
+
+def channel_env(path):
+    """(min_channels, max_channels) that the log's header sets, None each where it does not:
+    NCCL takes the larger of NCCL_MIN_CTAS and NCCL_MIN_NCHANNELS and the smaller of the two
+    maxima (src/graph/connect.cc, "Honor NCCL_MIN_NRINGS/NCCL_MAX_NRINGS")."""
+    lo, hi = None, None
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for raw in f:
+            for kind, _, value in CHANNEL_ENV.findall(strip_prefix(raw)):
+                v = int(value)
+                if kind == "MIN":
+                    lo = v if lo is None else max(lo, v)
+                else:
+                    hi = v if hi is None else min(hi, v)
+    return lo, hi
+
+
+_CHANNEL_OPTIONS = {}
+
+
+def takes_channel_options(gcsim):
+    """Whether this gcsim binary has `collective --nccl-min-channels` (older ones do not:
+    with --compare they are run without the setting, as they would model the log)."""
+    if gcsim not in _CHANNEL_OPTIONS:
+        try:
+            out = subprocess.run([gcsim, "collective", "--help"], cwd=REPO, capture_output=True,
+                                 text=True, timeout=60).stdout
+        except (OSError, subprocess.SubprocessError):
+            out = ""
+        _CHANNEL_OPTIONS[gcsim] = "--nccl-min-channels" in out
+    return _CHANNEL_OPTIONS[gcsim]
+
+
 def parse_log(path):
     """[(size_bytes, inplace_busbw_GBps, outofplace_busbw_GBps)] of the log's all-reduce table.
 
@@ -193,6 +238,7 @@ def read_sources(directory):
                     raise InputError("%s:%d: %s %s: no such file" % (path, lineno, key, p))
                 row[key + "_path"] = p
             row["status"], row["status_why"] = classify(row["note"])
+            row["channel_env"] = channel_env(row["file_path"])
             out.append(row)
     if not out:
         raise InputError("%s: no rows" % path)
@@ -219,6 +265,13 @@ def predict(gcsim, row, sizes, engine):
     for key, flag in (("algo", "--collective"), ("proto", "--protocol")):
         if row.get(key, "-").strip() not in ("", "-"):
             argv += [flag, row[key].strip()]
+    # NCCL_MIN_CTAS / NCCL_MAX_CTAS (and _NCHANNELS) as the log's header sets them
+    lo, hi = row.get("channel_env", (None, None))
+    if (lo is not None or hi is not None) and takes_channel_options(gcsim):
+        if lo is not None:
+            argv += ["--nccl-min-channels", str(min(max(lo, 1), 64))]
+        if hi is not None:
+            argv += ["--nccl-max-channels", str(min(max(hi, 1), 64))]
     doc = gcsim_cli.run_json(argv, cwd=REPO, timeout_s=600)
     rows = doc.get("rows") if isinstance(doc, dict) else None
     if not isinstance(rows, list):
