@@ -521,7 +521,10 @@ long long des_plan_messages(const des_plan *plan)
  * two terms give), 22.7-26 us at 1,024 and 22.3 us at 4,096 (F = the GPUs: one sender
  * each). Taken as 14 us reached linearly by 1,024 senders (the ramp between 256 and 1,024
  * is not measured). Without it the guard was 0.46-0.59x the measurement for ring and
- * hierarchical at 1,024 GPUs and 0.39-0.52x at 4,096 (bench/des/guard_grid.sh). */
+ * hierarchical at 1,024 GPUs and 0.39-0.52x at 4,096 (bench/des/guard_grid.sh). A stepped
+ * phase's message does not pay it: --collective halving-doubling at 1,024 GPUs, 100MiB
+ * against 5MiB buckets, the same day and load, 10.7-12.1 us a message, about what the two
+ * terms give (8.3 us), so it is left out there. */
 #define DES_CPU_S_PER_MESSAGE_CACHE 1.4e-5
 #define DES_CACHE_SENDERS 1024.0
 /* A message of a pipelined phase run in blocks (the trees, des_blocks.c) costs less to
@@ -712,8 +715,11 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
                                               DES_CPU_S_SOLVED_SQRT * sqrt(f));
             else
                 weighted += (double)m * (DES_CPU_S_PER_MESSAGE + DES_CPU_S_PER_MESSAGE_FLOW * f +
-                                         DES_CPU_S_PER_MESSAGE_CACHE *
-                                             (f < DES_CACHE_SENDERS ? f / DES_CACHE_SENDERS : 1));
+                                         (coalesced ? DES_CPU_S_PER_MESSAGE_CACHE *
+                                                          (f < DES_CACHE_SENDERS
+                                                               ? f / DES_CACHE_SENDERS
+                                                               : 1)
+                                                    : 0));
             if (most > max_flows && !direct) /* messages in progress together */
                 max_flows = most;
         }
