@@ -511,6 +511,22 @@ long long des_plan_messages(const des_plan *plan)
 #define DES_CPU_S_PER_ACTOR 8e-5
 #define DES_CPU_S_PER_MESSAGE 8e-6
 #define DES_CPU_S_PER_MESSAGE_FLOW 3.1e-10
+/* Past a thousand senders a phase, a coalesced message costs about 14 us more than the two
+ * terms above say, whatever the count of messages: the per-GPU state it touches (the
+ * actors' stacks, SimGrid's activities and routes) no longer stays in the caches, and each
+ * message then misses where it hit. Measured (issue 47, 29 Nov 2026, load 8-11 on this
+ * 2-core machine, whole process, medians of 3): ResNet-50 --collective ring on a100-hdr
+ * widened to 12,500 nodes with --bucket 100MiB, 25MiB, 5MiB and 2MiB at a fixed GPU count,
+ * so that only the messages change: the slope is 8.1 us a message at 256 GPUs (what the
+ * two terms give), 22.7-26 us at 1,024 and 22.3 us at 4,096 (F = the GPUs: one sender
+ * each). Taken as 14 us reached linearly by 1,024 senders (the ramp between 256 and 1,024
+ * is not measured). Without it the guard was 0.46-0.59x the measurement for ring and
+ * hierarchical at 1,024 GPUs and 0.39-0.52x at 4,096 (bench/des/guard_grid.sh). A stepped
+ * phase's message does not pay it: --collective halving-doubling at 1,024 GPUs, 100MiB
+ * against 5MiB buckets, the same day and load, 10.7-12.1 us a message, about what the two
+ * terms give (8.3 us), so it is left out there. */
+#define DES_CPU_S_PER_MESSAGE_CACHE 1.4e-5
+#define DES_CACHE_SENDERS 1024.0
 /* A message of a pipelined phase run in blocks (the trees, des_blocks.c) costs less to
  * post and wait for than a step's (one per run and block, fewer actor switches), and its
  * share of the solver grows with the flows of its block F more slowly than F: a block's
@@ -698,7 +714,12 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
                             (double)solved * (DES_CPU_S_SOLVED_MESSAGE +
                                               DES_CPU_S_SOLVED_SQRT * sqrt(f));
             else
-                weighted += (double)m * (DES_CPU_S_PER_MESSAGE + DES_CPU_S_PER_MESSAGE_FLOW * f);
+                weighted += (double)m * (DES_CPU_S_PER_MESSAGE + DES_CPU_S_PER_MESSAGE_FLOW * f +
+                                         (coalesced ? DES_CPU_S_PER_MESSAGE_CACHE *
+                                                          (f < DES_CACHE_SENDERS
+                                                               ? f / DES_CACHE_SENDERS
+                                                               : 1)
+                                                    : 0));
             if (most > max_flows && !direct) /* messages in progress together */
                 max_flows = most;
         }
