@@ -802,6 +802,13 @@ static bool fit_corrections(calib_result *r)
     return any;
 }
 
+/* The logs' job settings on a platform read from a file (platform.h: never in the file). */
+static void apply_job_settings(const calib_options *opt, gcsim_platform *p)
+{
+    p->nccl_env.min_channels = opt->nccl_min_channels;
+    p->nccl_env.max_channels = opt->nccl_max_channels;
+}
+
 int calib_run(const calib_options *opt, calib_result *r, gcsim_error *err)
 {
     memset(r, 0, sizeof *r);
@@ -815,6 +822,7 @@ int calib_run(const calib_options *opt, calib_result *r, gcsim_error *err)
         free(base_text);
         return -1;
     }
+    apply_job_settings(opt, &base);
     int rc = -1;
     cJSON *base_json = cJSON_Parse(base_text);
     if (!base_json) {
@@ -844,6 +852,17 @@ int calib_run(const calib_options *opt, calib_result *r, gcsim_error *err)
         w.busbw_correction.n = 0;
         note(r, "%s: its busbw_correction (fitted to %s) is left out of the fit and replaced",
              opt->platform_path, base.busbw_correction.entry[0].fitted_to);
+    }
+    if (opt->nccl_min_channels > 0 || opt->nccl_max_channels > 0) {
+        char set[64] = "";
+        if (opt->nccl_min_channels > 0)
+            snprintf(set, sizeof set, "--nccl-min-channels %d", opt->nccl_min_channels);
+        if (opt->nccl_max_channels > 0)
+            snprintf(set + strlen(set), sizeof set - strlen(set), "%s--nccl-max-channels %d",
+                     set[0] ? " " : "", opt->nccl_max_channels);
+        note(r, "fitted with NCCL's channels as the logs' runs set them (%s): a job setting, "
+                "not written to %s; give gcsim collective the same",
+             set, opt->output_path);
     }
     bool node_set = false;
     for (int k = 0; k < opt->n_logs; k++) {
@@ -891,6 +910,7 @@ int calib_run(const calib_options *opt, calib_result *r, gcsim_error *err)
             err->internal = 1;
             goto out;
         }
+        apply_job_settings(opt, &written);
         if (pass == 1)
             break;
         int scored = r->n_warnings;
@@ -907,6 +927,7 @@ int calib_run(const calib_options *opt, calib_result *r, gcsim_error *err)
             err->internal = 1;
             goto out;
         }
+        apply_job_settings(opt, &written);
         for (int k = 0; k < opt->n_logs; k++) {
             calib_log_fit *lf = &r->logs[k];
             if (score_written(lf, &written, r, err))

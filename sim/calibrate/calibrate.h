@@ -60,6 +60,10 @@ typedef struct {
     bool force;                       /* write a bandwidth above the line rate (a warning) */
     bool out_of_place;                /* default: in-place times */
     double min_size_bytes;            /* rows below take no part in the fit */
+    /* NCCL_MIN_CTAS / NCCL_MAX_CTAS (and _NCHANNELS) of the logs' runs, as `gcsim
+     * collective --nccl-min-channels / --nccl-max-channels`: the platform is fitted and
+     * scored with them (a job setting, not written to the file); 0: not set */
+    int nccl_min_channels, nccl_max_channels;
 } calib_options;
 
 typedef struct {

@@ -46,6 +46,8 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
         {"min-size", required_argument, 0, 'm'}, {"format", required_argument, 0, 'f'},
         {"table", required_argument, 0, 't'},    {"force", no_argument, 0, 'F'},
         {"collective", required_argument, 0, 'C'}, {"protocol", required_argument, 0, 'P'},
+        {"nccl-min-channels", required_argument, 0, 'c'},
+        {"nccl-max-channels", required_argument, 0, 'X'},
         {"help", no_argument, 0, 'h'},           {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->format = REPORT_TABLE;
@@ -121,6 +123,15 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
             slot[c->n_logs - 1] = optarg;
             break;
         }
+        case 'c':
+        case 'X':
+            /* NCCL_MIN_CTAS / NCCL_MAX_CTAS of the logs' runs, as gcsim collective's */
+            if (cli_int_option("calibrate", ch == 'c' ? "--nccl-min-channels"
+                                                      : "--nccl-max-channels",
+                               optarg, 1, 64, "a channel count from 1 to 64", &v))
+                return EXIT_BAD_INPUT;
+            *(ch == 'c' ? &c->nccl_min_channels : &c->nccl_max_channels) = (int)v;
+            break;
         case 'F': c->force = true; break;
         case 'p': c->platform_path = optarg; break;
         case 'o': c->output_path = optarg; break;

@@ -151,17 +151,32 @@ def channel_env(path):
 _CHANNEL_OPTIONS = {}
 
 
-def takes_channel_options(gcsim):
-    """Whether this gcsim binary has `collective --nccl-min-channels` (older ones do not:
-    with --compare they are run without the setting, as they would model the log)."""
-    if gcsim not in _CHANNEL_OPTIONS:
+def takes_channel_options(gcsim, command):
+    """Whether this gcsim binary's `command` (collective, calibrate) has --nccl-min-channels
+    (older ones do not: with --compare they are run without the setting, as they would model
+    the log)."""
+    if (gcsim, command) not in _CHANNEL_OPTIONS:
         try:
-            out = subprocess.run([gcsim, "collective", "--help"], cwd=REPO, capture_output=True,
+            out = subprocess.run([gcsim, command, "--help"], cwd=REPO, capture_output=True,
                                  text=True, timeout=60).stdout
         except (OSError, subprocess.SubprocessError):
             out = ""
-        _CHANNEL_OPTIONS[gcsim] = "--nccl-min-channels" in out
-    return _CHANNEL_OPTIONS[gcsim]
+        _CHANNEL_OPTIONS[(gcsim, command)] = "--nccl-min-channels" in out
+    return _CHANNEL_OPTIONS[(gcsim, command)]
+
+
+def channel_options(gcsim, row, command):
+    """`command`'s options for NCCL_MIN_CTAS / NCCL_MAX_CTAS (and _NCHANNELS) as the log's
+    header sets them ([] when it sets none or the binary lacks them)."""
+    lo, hi = row.get("channel_env", (None, None))
+    if (lo is None and hi is None) or not takes_channel_options(gcsim, command):
+        return []
+    argv = []
+    if lo is not None:
+        argv += ["--nccl-min-channels", str(min(max(lo, 1), 64))]
+    if hi is not None:
+        argv += ["--nccl-max-channels", str(min(max(hi, 1), 64))]
+    return argv
 
 
 def parse_log(path):
@@ -265,13 +280,7 @@ def predict(gcsim, row, sizes, engine):
     for key, flag in (("algo", "--collective"), ("proto", "--protocol")):
         if row.get(key, "-").strip() not in ("", "-"):
             argv += [flag, row[key].strip()]
-    # NCCL_MIN_CTAS / NCCL_MAX_CTAS (and _NCHANNELS) as the log's header sets them
-    lo, hi = row.get("channel_env", (None, None))
-    if (lo is not None or hi is not None) and takes_channel_options(gcsim):
-        if lo is not None:
-            argv += ["--nccl-min-channels", str(min(max(lo, 1), 64))]
-        if hi is not None:
-            argv += ["--nccl-max-channels", str(min(max(hi, 1), 64))]
+    argv += channel_options(gcsim, row, "collective")
     doc = gcsim_cli.run_json(argv, cwd=REPO, timeout_s=600)
     rows = doc.get("rows") if isinstance(doc, dict) else None
     if not isinstance(rows, list):
@@ -534,6 +543,8 @@ def run_calibrate(gcsim, log_row, base_path, output, force=False):
             argv += [flag, log_row[key].strip()]
     argv += ["--gpus", log_row["gpus"], "--nodes", log_row["nodes"], "--platform", base_path,
              "--output", output, "--wide"] + (["--force"] if force else [])
+    # fitted with the channel settings its self-check predicts with (predict())
+    argv += channel_options(gcsim, log_row, "calibrate")
     out = {"argv": argv, "fits": [], "held_out": [], "changes": [], "warnings": []}
     try:
         p = subprocess.run(argv, cwd=REPO, capture_output=True, text=True,
