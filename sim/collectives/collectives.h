@@ -81,6 +81,9 @@ int gcsim_topology_nic_of(const gcsim_topology *t, int endpoint);
  * switch latencies per switch level crossed. Returns the number of links. */
 int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
                          double *latency_s);
+/* Whether GPUs src and dst (of one node) copy through host memory, NCCL's SHM transport
+ * (pcie.p2p false, or pcie.p2p_level "pxb" across switches or root ports). */
+bool gcsim_topology_staged_pair(const gcsim_topology *t, int src, int dst);
 /* Fat tree: the leaf (0 .. leaves-1) of an endpoint's NIC; 0 on a star. Node placement:
  * node / nodes_per_leaf; rail-optimized: (node / nodes_per_leaf) R + its NIC (topology.c). */
 int gcsim_topology_leaf_of(const gcsim_topology *t, int endpoint);

@@ -115,8 +115,20 @@ static int pcie_switch_hops(const gcsim_topology *t, int node, int src, int dst,
     links[n++] = uplink_link(t, node, leg == UP ? a : b, leg);
     return n;
 }
-/* Copies between a node's GPUs go through host memory (no P2P). */
-static bool staged_intra(const gcsim_topology *t) { return t->platform->intra.p2p_off; }
+/* A copy between two GPUs of a node goes through host memory: no P2P, or NCCL's default
+ * P2P level keeps it from peering across a host bridge (gcsim_platform_pair_staged,
+ * platform_pcie_shm.c). */
+static bool staged_intra(const gcsim_topology *t, int src, int dst)
+{
+    int i = t->gpus_per_node;
+    return gcsim_platform_pair_staged(t->platform, src % i, dst % i);
+}
+
+bool gcsim_topology_staged_pair(const gcsim_topology *t, int src, int dst)
+{
+    return src < t->gpus && dst < t->gpus && src / t->gpus_per_node == dst / t->gpus_per_node &&
+           staged_intra(t, src, dst);
+}
 /* The NIC reaches GPU memory through host memory (a transport without GPUDirect). */
 static bool staged_net(const gcsim_topology *t)
 {
@@ -328,7 +340,7 @@ int gcsim_topology_route(const gcsim_topology *t, int src, int dst, int *links,
             int a = socket_of(t, src), b = socket_of(t, dst);
             if (pairwise(t)) {
                 links[n++] = pair_link(t, src, dst);
-            } else if (staged_intra(t)) { /* into host memory and out of it */
+            } else if (staged_intra(t, src, dst)) { /* into host memory and out of it */
                 links[n++] = pcie_link(t, src, UP);
                 n = pcie_switch_hops(t, ns, src, dst, true, UP, links, n);
                 if (t->host_base >= 0)

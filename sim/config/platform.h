@@ -106,7 +106,12 @@ typedef struct {
                                         GPU on its own root port (no shared uplink) */
         double switch_uplink_Bps;    /* "switch_uplink": that uplink, one direction (0 with
                                         gpus_per_switch 0) */
-        double shm_efficiency;       /* "shm_efficiency", p2p false only: the fraction of a
+        bool p2p_switch_only;        /* "p2p_level" "pxb" (the default where "pcie" is
+                                        given): NCCL's default P2P level, P2P only between
+                                        GPUs behind one PCIe switch, every other pair staged
+                                        through host memory (SHM); false ("sys", or no "pcie":
+                                        one flat switch): P2P between every pair */
+        double shm_efficiency;       /* "shm_efficiency", staged pairs only: the fraction of a
                                         PCIe link's (DMA) rate NCCL's SHM transport gets, its
                                         kernels storing to and loading from host memory
                                         (platform_pcie_shm.c); 0 in a platform built in code */
@@ -231,9 +236,15 @@ int gcsim_platform_parse(const char *json_text, const char *origin, gcsim_platfo
  * given to bound it. */
 bool gcsim_platform_host_staging(const gcsim_platform *p);
 
+/* Whether some GPU pairs of a node copy through host memory by NCCL's SHM transport: no
+ * P2P at all (pcie.p2p false), or P2P only behind a common PCIe switch (pcie.p2p_level
+ * "pxb", NCCL's default) with pairs that have none (platform_pcie_shm.c). */
+bool gcsim_platform_intra_shm(const gcsim_platform *p);
+/* Whether GPUs a and b of one node (indices within the node) copy through host memory. */
+bool gcsim_platform_pair_staged(const gcsim_platform *p, int a, int b);
 /* The factor on a PCIe link's capacity (a GPU's link, a switch uplink) on a platform whose
- * GPUs cannot peer: the SHM transport's share of the DMA rate (intra_node.pcie.
- * shm_efficiency, platform_pcie_shm.c); 1 with P2P. */
+ * GPUs copy through host memory (gcsim_platform_intra_shm): the SHM transport's share of
+ * the DMA rate (intra_node.pcie.shm_efficiency, platform_pcie_shm.c); 1 otherwise. */
 double gcsim_platform_pcie_shm_scale(const gcsim_platform *p);
 /* What one GPU's connections move each way over the socket transport (0: no such cap). */
 double gcsim_platform_connection_Bps(const gcsim_platform *p);

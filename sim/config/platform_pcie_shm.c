@@ -4,9 +4,7 @@
  * issue 42, "PCIe-only servers").
  *
  * Mechanism (NVIDIA/nccl 5067397, src/transport/shm.cc, shmSendConnect/shmRecvConnect):
- * where two GPUs cannot peer (pcie.p2p false; NCCL also refuses P2P beyond PATH_PXB, i.e.
- * through a CPU host bridge or between sockets, except between the 2 GPUs of an AMD host:
- * src/graph/paths.cc, ncclTopoCheckP2p, "int p2pLevel = PATH_PXB"), NCCL connects them
+ * where two GPUs cannot peer (pcie.p2p false, or pcie.p2p_level below), NCCL connects them
  * through pinned host memory: both sides' conn.buffs point into one host buffer (the
  * receiver's by default, NCCL_SHM_LOCALITY = SHM_RECV_SIDE), the sender's kernel stores
  * its chunk there and the receiver's kernel loads it. Both are SM loads and stores crossing PCIe in
@@ -25,12 +23,24 @@
  * measured by bandwidthTest or p2pBandwidthLatencyTest; a platform that states PCIe's
  * nominal rate (15.75 GB/s for 3.0 x16) states 9 / 15.75 = 0.571 itself.
  *
+ * Which pairs NCCL stages (intra_node.pcie.p2p_level): even GPUs that can peer are only
+ * let peer up to a path type (NVIDIA/nccl 5067397, src/graph/paths.cc, ncclTopoCheckP2p:
+ * "int p2pLevel = PATH_PXB", with the comment "By default don't use P2P across CPU Host
+ * Bridges and further apart"; raised to PATH_SYS only on an AMD host with at most 2 GPUs,
+ * or by NCCL_P2P_LEVEL): GPUs behind one PCIe switch (PIX/PXB) peer through it; GPUs on
+ * different switches or on the root ports of one CPU (PHB) or of two sockets (SYS) go
+ * through SHM, as if P2P were off. Where the platform describes its PCIe ("pcie" given),
+ * "pxb" is the default: a platform says "sys" for an AMD host of 2 GPUs or a run that sets
+ * NCCL_P2P_LEVEL=SYS. Without "pcie" the node is one flat switch and every pair peers.
+ *
  * Limits: the fraction applies to every flow on a PCIe link of a platform without P2P, also
  * to a DMA copy to host memory in the same step (a parameter server's, a codec's host
  * copy), which it makes pessimistic; host memory and the socket link are not scaled (the
  * platform states their rates); NCCL_SHM_USE_CUDA_MEMCPY (copy engines through a proxy)
  * is not modelled: such a platform states 1.
  */
+#include <string.h>
+
 #include "platform.h"
 #include "platform_transport.h"
 
@@ -38,15 +48,57 @@
  * switch's NIC path, on PCIe 3.0 x16 servers. Derived. */
 #define SHM_OVER_DMA (9.0 / 12.0)
 
+int gcsim_platform_parse_p2p_level(const cJSON *pcie, const char *path, gcsim_platform *p,
+                                   json_ctx *ctx)
+{
+    char level[8] = "pxb";
+    p->intra.p2p_switch_only = false;
+    if (json_string(pcie, path, "p2p_level", false, level, sizeof level, ctx))
+        return -1;
+    if (p->intra.p2p_off && json_member(pcie, "p2p_level"))
+        return gcsim_fail(ctx->err, "%s: %s.p2p_level: only used with p2p true (which GPU "
+                                    "pairs NCCL lets peer)", ctx->origin, path);
+    if (strcmp(level, "pxb") != 0 && strcmp(level, "sys") != 0)
+        return gcsim_fail(ctx->err, "%s: %s.p2p_level: expected \"pxb\" (NCCL's default: P2P "
+                                    "only behind one PCIe switch) or \"sys\" (every pair), "
+                                    "got \"%s\"", ctx->origin, path, level);
+    p->intra.p2p_switch_only = !p->intra.p2p_off && strcmp(level, "pxb") == 0;
+    return 0;
+}
+
+bool gcsim_platform_pair_staged(const gcsim_platform *p, int a, int b)
+{
+    if (a == b || p->intra.kind != INTRA_PCIE_SWITCH)
+        return false;
+    if (p->intra.p2p_off)
+        return true;
+    if (!p->intra.p2p_switch_only)
+        return false;
+    int per = p->intra.gpus_per_switch;
+    /* no switch: each GPU on a root port, every pair through a host bridge (PHB or SYS) */
+    return per <= 0 || a / per != b / per;
+}
+
+bool gcsim_platform_intra_shm(const gcsim_platform *p)
+{
+    if (p->intra.kind != INTRA_PCIE_SWITCH)
+        return false;
+    if (p->intra.p2p_off)
+        return true;
+    int per = p->intra.gpus_per_switch;
+    return p->intra.p2p_switch_only && p->gpus_per_node > (per > 0 ? per : 1);
+}
+
 int gcsim_platform_parse_shm(const cJSON *pcie, const char *path, gcsim_platform *p,
                              json_ctx *ctx)
 {
-    p->intra.shm_efficiency = p->intra.p2p_off ? SHM_OVER_DMA : 1.0;
+    p->intra.shm_efficiency = gcsim_platform_intra_shm(p) ? SHM_OVER_DMA : 1.0;
     if (!pcie)
         return 0;
-    if (!p->intra.p2p_off && json_member(pcie, "shm_efficiency"))
-        return gcsim_fail(ctx->err, "%s: %s.shm_efficiency: only used with p2p false (copies "
-                                    "staged through host memory by NCCL's SHM transport)",
+    if (!gcsim_platform_intra_shm(p) && json_member(pcie, "shm_efficiency"))
+        return gcsim_fail(ctx->err, "%s: %s.shm_efficiency: only used where GPUs copy through "
+                                    "host memory (NCCL's SHM transport): p2p false, or "
+                                    "p2p_level \"pxb\" with pairs on different switches",
                           ctx->origin, path);
     return json_number(pcie, path, "shm_efficiency", false, 0.05, 1.0,
                        &p->intra.shm_efficiency, ctx);
@@ -56,7 +108,7 @@ double gcsim_platform_pcie_shm_scale(const gcsim_platform *p)
 {
     double e = p->intra.shm_efficiency;
     /* a platform built in code (zeroed) or with P2P: DMA rates, as written */
-    if (!p->intra.p2p_off || !(e > 0) || e > 1)
+    if (!gcsim_platform_intra_shm(p) || !(e > 0) || e > 1)
         return 1.0;
     return e;
 }

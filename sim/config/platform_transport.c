@@ -334,12 +334,14 @@ static int parse_pcie_switches(const cJSON *pc, const char *path, gcsim_platform
 
 int gcsim_platform_parse_pcie(const cJSON *in, gcsim_platform *p, json_ctx *ctx)
 {
-    static const char *const keys[] = {"sockets", "socket_link", "p2p", "gpus_per_switch",
-                                       "switch_uplink", "shm_efficiency", NULL};
+    static const char *const keys[] = {"sockets", "socket_link", "p2p", "p2p_level",
+                                       "gpus_per_switch", "switch_uplink", "shm_efficiency",
+                                       NULL};
     const char *path = "$.intra_node.pcie";
     p->intra.sockets = 1;
     p->intra.socket_link_Bps = 0;
     p->intra.p2p_off = false;
+    p->intra.p2p_switch_only = false;
     p->intra.host_memory_Bps = 0;
     p->intra.gpus_per_switch = 0;
     p->intra.switch_uplink_Bps = 0;
@@ -369,20 +371,21 @@ int gcsim_platform_parse_pcie(const cJSON *in, gcsim_platform *p, json_ctx *ctx)
     if (p->gpus_per_node % p->intra.sockets != 0)
         return gcsim_fail(ctx->err, "%s: %s.sockets: %d sockets cannot hold %d GPUs evenly",
                           ctx->origin, path, p->intra.sockets, p->gpus_per_node);
-    if (parse_pcie_switches(pc, path, p, ctx))
+    if (parse_pcie_switches(pc, path, p, ctx) || gcsim_platform_parse_p2p_level(pc, path, p, ctx))
         return -1;
     return gcsim_platform_parse_shm(pc, path, p, ctx);
 }
 
 bool gcsim_platform_host_staging(const gcsim_platform *p)
 {
-    bool staged = p->intra.p2p_off || (p->nic.transport != TRANSPORT_NONE && !p->nic.gpudirect);
+    bool staged = gcsim_platform_intra_shm(p) ||
+                  (p->nic.transport != TRANSPORT_NONE && !p->nic.gpudirect);
     return staged && p->intra.host_memory_Bps > 0;
 }
 
 bool gcsim_platform_has_transport_links(const gcsim_platform *p)
 {
     return p->nic.connection_Bps > 0 || p->nic.proxy_Bps > 0 || p->nic.message_overhead_s > 0 ||
-           gcsim_platform_host_staging(p) || p->intra.sockets > 1 || p->intra.p2p_off ||
+           gcsim_platform_host_staging(p) || p->intra.sockets > 1 || gcsim_platform_intra_shm(p) ||
            p->intra.gpus_per_switch > 0;
 }

@@ -21,6 +21,10 @@ int gcsim_platform_parse_pcie(const cJSON *intra_node, gcsim_platform *p, json_c
 
 /* $.intra_node.pcie.shm_efficiency (platform_pcie_shm.c), after p2p is known; pcie may be
  * NULL (the default for the platform's P2P). */
+/* intra_node.pcie.p2p_level ("pxb" default, "sys"): which GPU pairs NCCL lets peer
+ * (platform_pcie_shm.c). */
+int gcsim_platform_parse_p2p_level(const cJSON *pcie, const char *path, gcsim_platform *p,
+                                   json_ctx *ctx);
 int gcsim_platform_parse_shm(const cJSON *pcie, const char *path, gcsim_platform *p,
                              json_ctx *ctx);
 

@@ -356,7 +356,7 @@ static void node_zone(writer *w, int k, bool exit)
 
     /* transports and PCIe topology: the node's connections, host memory and socket links */
     bool extra = gcsim_platform_has_transport_links(p);
-    bool staged = p->intra.p2p_off && p->intra.kind != INTRA_NVLINK;
+    bool staged = gcsim_platform_intra_shm(p); /* some GPU pairs copy through host memory */
     bool cross_rail = last - first > per_rail;
     /* Links that never limit a flow are left off the routes where leaving them changes
      * neither a route's latency nor any flow's max-min share (see node_folds_fabric). */
@@ -402,7 +402,7 @@ static void node_zone(writer *w, int k, bool exit)
             path q = {.n = 0};
             if ((h - first) / per_rail == rg || extra) {
                 path_topology(&q, t, g, h);
-                if (staged)
+                if (gcsim_topology_staged_pair(t, g, h))
                     path_name(&q, stg);
             } else { /* ports (an NVLink mesh has one rail: checked in describe) */
                 path_id(&q, 2 * g);

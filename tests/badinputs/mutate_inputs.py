@@ -56,7 +56,7 @@ OPTIONAL = {"description", "source", "sources", "price", "usd_per_gpu_hour", "gp
             "sockets_per_thread", "stream_bandwidth", "thread_bandwidth", "mtu", "flow_balance",
             "proxy_bandwidth",
             "pcie",
-            "sockets", "socket_link", "p2p", "host_memory_bandwidth"}
+            "sockets", "socket_link", "p2p", "p2p_level", "host_memory_bandwidth"}
 
 NUMBER_VALUES = [0, -1, 1e308, 2**63, 0.5, "12", None, [], {}, True]
 STRING_VALUES = ["", "x" * 5000, 7, None, [], {}, "nan Gb/s", "inf us", "1e999 GB/s",

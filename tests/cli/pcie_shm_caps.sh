@@ -30,6 +30,9 @@ check shm-default 4 12.0 "SHM's default share of a DMA rate"
 check shm-switch 2 2.5 "SHM through a shared switch uplink, 2 GPUs"
 check shm-switch 4 2.5 "SHM through shared switch uplinks, 4 GPUs"
 # With P2P the copies are the switch's DMA: the ports' 16 GB/s, no SHM share.
-check p2p-on 4 16.0 "P2P: no SHM"
-[ "$fail" -eq 0 ] && echo "ok: SHM transport on PCIe (own ports, default, shared uplinks, P2P)"
+check p2p-on 4 16.0 "P2P (p2p_level sys): no SHM"
+# P2P-capable GPUs on root ports at NCCL's default P2P level (pxb): every pair crosses a
+# host bridge, so NCCL uses SHM as without P2P: 0.75 x 16 = 12 GB/s.
+check rootports-pxb 4 12.0 "P2P level pxb, root ports: SHM"
+[ "$fail" -eq 0 ] && echo "ok: SHM transport on PCIe (own ports, default, shared uplinks, P2P, P2P level)"
 exit "$fail"

@@ -32,9 +32,15 @@ check staged-2x4 2 2.25 "staged, one switch: 2 hops share the uplink"
 # leaves switch 0 once (3 -> 4) and enters it once (7 -> 0): one flow each way, 6 GB/s.
 check p2p-2x4 8 6.0 "P2P: only the hops between switches cross the uplinks"
 check p2p-2x4 4 16.0 "P2P inside one switch: the ports, no uplink"
+# The same GPUs at NCCL's default P2P level (pcie.p2p_level "pxb", platform_pcie_shm.c):
+# only GPUs behind one switch peer; 3 -> 4 and 7 -> 0 go through host memory by SHM, at
+# 0.75 of the 6 GB/s uplinks (one flow each way: 4.5 GB/s) and of the 16 GB/s PCIe links
+# (12): 4.5 GB/s. On one switch every pair peers: the ports' 16.
+check pxb-2x4 8 4.5 "NCCL's default P2P level: hops between switches staged (SHM)"
+check pxb-2x4 4 16.0 "NCCL's default P2P level, one switch: P2P"
 # No P2P, 2 sockets (link 8 GB/s), 2 GPUs per switch, uplink 10 GB/s at SHM's 0.75: each
 # uplink carries 2 hops each way (7.5/2 = 3.75 GB/s); the socket link (not PCIe: not
 # scaled) one hop each way (8 GB/s): the uplinks bind.
 check staged-2socket-2x2 8 3.75 "staged, 2 sockets: the uplinks (2 hops each) bind before the socket link"
-[ "$fail" -eq 0 ] && echo "ok: PCIe switch uplinks (staged and P2P, 1 and 2 switches, 2 sockets)"
+[ "$fail" -eq 0 ] && echo "ok: PCIe switch uplinks (staged, P2P and P2P level, 1 and 2 switches, 2 sockets)"
 exit "$fail"

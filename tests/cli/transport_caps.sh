@@ -105,6 +105,9 @@ check pcie-2socket 8 5.0 "root complex per socket: the socket link bounds the ri
 # The same without P2P, host memory 40 GB/s: all 8 hops staged through it, 20/8 = 2.5 GB/s
 # (below the socket link's 5 and PCIe's 16).
 check pcie-2socket-staged 8 2.5 "no P2P: host memory shared by the node's 8 hops"
+# P2P-capable GPUs on the root ports of 2 sockets at NCCL's default P2P level (pxb): no pair
+# peers (PHB or SYS), all 8 hops staged through host memory as without P2P: 2.5 GB/s.
+check pcie-2socket-pxb 8 2.5 "P2P level pxb, root ports on 2 sockets: all hops staged"
 # TCP framing on a 10 Gb/s NIC (caps 4 GB/s above it): MTU 1500 carries 1448 payload bytes
 # per 1538 on the wire, 1.25 x 1448 / 1538 GB/s; MTU 9000 8948 per 9038.
 # Both with 8 flows at the default flow_balance 0.846.
