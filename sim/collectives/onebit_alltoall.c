@@ -35,30 +35,11 @@
  */
 #include "onebit_alltoall.h"
 
-#include <limits.h>
-#include <stdlib.h>
+#include "leader_flows.h"
 
 int gcsim_onebit_alltoall_exchange(const gcsim_topology *t, gcsim_flow **flows, int *n)
 {
-    *flows = NULL;
-    *n = 0;
-    int g = t->gpus;
-    size_t count = (size_t)g * (size_t)(g > 0 ? g - 1 : 0);
-    if (count > INT_MAX)
-        return -1;
-    if (count == 0)
-        return 0;
-    gcsim_flow *v = malloc(sizeof *v * count);
-    if (!v)
-        return -1;
-    int c = 0;
-    for (int a = 0; a < g; a++)
-        for (int b = 0; b < g; b++)
-            if (a != b)
-                v[c++] = (gcsim_flow){a, b, 1.0 / g, 1, 0, 0};
-    *flows = v;
-    *n = c;
-    return 0;
+    return gcsim_strided_all_to_all_flows(t->gpus, 1, flows, n);
 }
 
 double gcsim_onebit_alltoall_flows(const gcsim_topology *t)

@@ -12,7 +12,7 @@
 #include "collectives.h"
 
 /* The all-to-all phase's flows on t (malloc'd, in sender order, one step each: every GPU to
- * every other, 1/N of the payload each; *flows NULL and *n 0 on one GPU). -1 when out of
+ * every other, 1/N of the payload each; *n 0 on one GPU). -1 when out of
  * memory or when N (N - 1) flows do not fit an int. */
 int gcsim_onebit_alltoall_exchange(const gcsim_topology *t, gcsim_flow **flows, int *n);
 /* Flows the all-to-all lists on t (schedule_size.c adds the ring all-gather's): N (N - 1). */
