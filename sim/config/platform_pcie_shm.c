@@ -33,7 +33,9 @@
  * "pxb" is the default: a platform says "sys" for an AMD host of 2 GPUs or a run that sets
  * NCCL_P2P_LEVEL=SYS. Without "pcie" the node is one flat switch and every pair peers.
  *
- * Limits: the fraction applies to every flow on a PCIe link of a platform without P2P, also
+ * Limits: the fraction applies to every flow on a PCIe link of a platform where some pair
+ * stages (p2p false, or "pxb" with GPUs on different switches), also to a pair that peers
+ * behind one switch (pessimistic for it; every validation platform has p2p false), and
  * to a DMA copy to host memory in the same step (a parameter server's, a codec's host
  * copy), which it makes pessimistic; host memory and the socket link are not scaled (the
  * platform states their rates); NCCL_SHM_USE_CUDA_MEMCPY (copy engines through a proxy)

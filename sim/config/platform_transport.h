@@ -19,12 +19,12 @@ double gcsim_efa_message_overhead_s(bool gpudirect, double nic_latency_s);
 /* $.intra_node.pcie and $.intra_node.host_memory_bandwidth, after the kind is known. */
 int gcsim_platform_parse_pcie(const cJSON *intra_node, gcsim_platform *p, json_ctx *ctx);
 
-/* $.intra_node.pcie.shm_efficiency (platform_pcie_shm.c), after p2p is known; pcie may be
- * NULL (the default for the platform's P2P). */
 /* intra_node.pcie.p2p_level ("pxb" default, "sys"): which GPU pairs NCCL lets peer
  * (platform_pcie_shm.c). */
 int gcsim_platform_parse_p2p_level(const cJSON *pcie, const char *path, gcsim_platform *p,
                                    json_ctx *ctx);
+/* $.intra_node.pcie.shm_efficiency (platform_pcie_shm.c), after p2p and p2p_level are
+ * known; pcie may be NULL (the default for the platform's P2P). */
 int gcsim_platform_parse_shm(const cJSON *pcie, const char *path, gcsim_platform *p,
                              json_ctx *ctx);
 
