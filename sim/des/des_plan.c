@@ -519,13 +519,14 @@ long long des_plan_messages(const des_plan *plan)
  * widened to 12,500 nodes with --bucket 100MiB, 25MiB, 5MiB and 2MiB at a fixed GPU count,
  * so that only the messages change: the slope is 8.1 us a message at 256 GPUs (what the
  * two terms give), 22.7-26 us at 1,024 and 22.3 us at 4,096 (F = the GPUs: one sender
- * each). Taken as 14 us reached linearly by 1,024 senders (the ramp between 256 and 1,024
- * is not measured). Without it the guard was 0.46-0.59x the measurement for ring and
+ * each). Taken as 0 up to 256 senders (measured: the two terms alone) rising linearly to
+ * 14 us at 1,024 (the ramp between is not measured). Without it the guard was 0.46-0.59x the measurement for ring and
  * hierarchical at 1,024 GPUs and 0.39-0.52x at 4,096 (bench/des/guard_grid.sh). A stepped
  * phase's message does not pay it: --collective halving-doubling at 1,024 GPUs, 100MiB
  * against 5MiB buckets, the same day and load, 10.7-12.1 us a message, about what the two
  * terms give (8.3 us), so it is left out there. */
 #define DES_CPU_S_PER_MESSAGE_CACHE 1.4e-5
+#define DES_CACHE_FROM_SENDERS 256.0
 #define DES_CACHE_SENDERS 1024.0
 /* A message of a pipelined phase run in blocks (the trees, des_blocks.c) costs less to
  * post and wait for than a step's (one per run and block, fewer actor switches), and its
@@ -664,6 +665,16 @@ static int senders_of(const gcsim_phase *ph, int *stamp, int mark)
     return n;
 }
 
+/* The share of DES_CPU_S_PER_MESSAGE_CACHE a coalesced message of f senders pays. */
+static double cache_share(double f)
+{
+    if (f <= DES_CACHE_FROM_SENDERS)
+        return 0;
+    if (f >= DES_CACHE_SENDERS)
+        return 1;
+    return (f - DES_CACHE_FROM_SENDERS) / (DES_CACHE_SENDERS - DES_CACHE_FROM_SENDERS);
+}
+
 void des_plan_estimate(const des_plan *plan, des_estimate *est)
 {
     memset(est, 0, sizeof *est);
@@ -716,9 +727,7 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
             else
                 weighted += (double)m * (DES_CPU_S_PER_MESSAGE + DES_CPU_S_PER_MESSAGE_FLOW * f +
                                          (coalesced ? DES_CPU_S_PER_MESSAGE_CACHE *
-                                                          (f < DES_CACHE_SENDERS
-                                                               ? f / DES_CACHE_SENDERS
-                                                               : 1)
+                                                          cache_share(f)
                                                     : 0));
             if (most > max_flows && !direct) /* messages in progress together */
                 max_flows = most;

@@ -111,14 +111,15 @@ int main(void)
     /* Ring over 16 GPUs of the star: a reduce-scatter and an all-gather phase of 16 flows
      * (one a GPU) over 15 steps each, coalesced: 32 messages; 16 senders a phase (F); 16
      * actors (a comm actor a GPU, no compute, 2 flows an endpoint: no lane helpers). CPU:
-     * 0.02 + 16 x 8e-5 + 32 x (8e-6 + 3.1e-10 x 16 + 1.4e-5 x 16 / 1024) = 0.02154315872
-     * s (the last term: the caches' share, reached at 1,024 senders); the process 0.09
+     * 0.02 + 16 x 8e-5 + 32 x (8e-6 + 3.1e-10 x 16) = 0.02153615872 s (no caches' share
+     * under 256 senders); the process 0.09
      * more: 0.112 (three decimals below 1 s); memory 8.2 MiB + 16 x (14 + 8.3 + 3) KiB =
      * 8.6 MiB, under the process's 33.5 MiB: 34 printed. */
-    estimate_cell(&star, 16, COLLECTIVE_RING, 32, 0.02154315872,
+    estimate_cell(&star, 16, COLLECTIVE_RING, 32, 0.02153615872,
                   "an estimated 0.112 CPU s and 34 MiB");
     /* The same ring over 1,024 GPUs (256 nodes of 4): 2,048 messages, 1,024 senders a
-     * phase, where the caches' share has reached its full 1.4e-5 s a message. CPU: 0.02 +
+     * phase, where the caches' share (0 up to 256 senders) has reached its full 1.4e-5 s a
+     * message. CPU: 0.02 +
      * 1,024 x 8e-5 + 2,048 x (8e-6 + 3.1e-10 x 1,024 + 1.4e-5) = 0.14762611712 s; the
      * process 0.09 more: 0.238; memory 8.2 MiB + 1,024 x (14 + 8.3 + 3) KiB = 33.5 MiB, the
      * process's own: 34 printed. Without the cache term it would print 0.209. */
