@@ -169,6 +169,13 @@ typedef struct {
     double serial_decode_bytes_per_elem;
 } gcsim_stack_cpu_codec;
 
+#define GCSIM_STACK_MAX_GPU_PASSES 8
+typedef struct {
+    char compressor[32];          /* a built-in's name, as the spec starts */
+    double encode_bytes_per_elem; /* GPU memory bytes read + written per gradient element */
+    double decode_bytes_per_elem;
+} gcsim_stack_gpu_pass;
+
 typedef struct gcsim_stack {
     char name[64];
     char path[512];
@@ -224,6 +231,11 @@ typedef struct gcsim_stack {
     double cpu_thread_Bps;
     int n_cpu_codecs;
     gcsim_stack_cpu_codec cpu_codecs[GCSIM_STACK_MAX_CPU_CODECS];
+    /* "gpu_passes" (stack_gpu_passes.c): a codec-model stack whose compressors run as
+     * unfused framework ops on the GPU (DeepSpeed's torch/cupy 1-bit all-reduce): bytes per
+     * element of their passes over the GPU's memory bandwidth. */
+    int n_gpu_passes;
+    gcsim_stack_gpu_pass gpu_passes[GCSIM_STACK_MAX_GPU_PASSES];
 } gcsim_stack;
 
 /* The stack a name or path means: a catalog name ("pytorch-ddp", looked up in

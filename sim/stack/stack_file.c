@@ -12,6 +12,7 @@
 #include "data_dir.h"
 #include "json_strict.h"
 #include "stack_cpu_codec.h"
+#include "stack_gpu_passes.h"
 #include "stack_leader.h"
 #include "model.h"
 #include "stack.h"
@@ -359,7 +360,7 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
                                        "deferred_decode", "costs", "laws", "error_feedback",
                                        "compressors", "exchanges", "source", "host",
                                        "gathered_decode", "hook_host", "compressed_allreduce",
-                                       "cpu_codec", NULL};
+                                       "cpu_codec", "gpu_passes", NULL};
     static const char *const codecs[] = {"model", "laws", NULL};
     char schema[64], source[1024];
     int codec = 0;
@@ -383,8 +384,13 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
     if (parse_granularity(json_member(root, "granularity"), s, ctx) ||
         stack_exchanges_parse(json_member(root, "exchanges"), s, ctx) ||
         stack_leader_parse(json_member(root, "compressed_allreduce"), s, ctx) ||
-        stack_cpu_codec_parse(json_member(root, "cpu_codec"), s, ctx))
+        stack_cpu_codec_parse(json_member(root, "cpu_codec"), s, ctx) ||
+        stack_gpu_passes_parse(json_member(root, "gpu_passes"), s, ctx))
         return -1;
+    if (s->n_gpu_passes > 0 && (!s->codec_model || s->cpu_codec))
+        return gcsim_fail(ctx->err, "%s: $.gpu_passes: only a \"codec\": \"model\" stack "
+                                    "without a cpu_codec prices its codec by GPU passes",
+                          ctx->origin);
     if (s->cpu_codec && !s->codec_model)
         return gcsim_fail(ctx->err, "%s: $.cpu_codec: only a \"codec\": \"model\" stack "
                                     "prices its codec on the host's CPU",

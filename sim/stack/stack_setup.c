@@ -8,6 +8,7 @@
 #include "compressor_file.h"
 #include "stack.h"
 #include "stack_cpu_codec.h"
+#include "stack_gpu_passes.h"
 #include "stack_leader.h"
 
 const char *gcsim_stack_choice(const char *given, const gcsim_platform *p)
@@ -141,6 +142,11 @@ int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const
         ss->entry = e = NULL, ss->tune = false;
     if (!e) { /* the fused stack charges the codec model (or the platform's profile) */
         if (stack_cpu_codec_apply(st, spec, &ss->cs.codec, err)) /* BytePS: on the CPU */
+            return -1;
+        /* DeepSpeed: unfused ops at the GPU's memory bandwidth (the platform's, else the
+         * GPU type's datasheet figure the codec model uses) */
+        double mem_Bps = p->gpu.memory_Bps > 0 ? p->gpu.memory_Bps : ss->cs.codec.gpu.mem_Bps;
+        if (stack_gpu_passes_apply(st, spec, mem_Bps, &ss->cs.codec, err))
             return -1;
         snprintf(ss->description, sizeof ss->description, "%s", ss->cs.codec.description);
         return 0;
