@@ -19,6 +19,16 @@ code sends (derived from the code, BaguaSys/bagua @3e480d29):
     before it was QAdam, and that version (bagua/torch_api/algorithms/onebit_adam.py
     @c62da5b5, OnebitAdamAlgorithm.init_operations) already compressed the momentum with
     compression="MinMaxUInt8" after warm-up. So every QAdam row is checked as ByteGrad's.
+Also checks that every BAG case runs its compressed side on the bagua stack and its fp32
+baseline on the stack of the system its name gives (BASELINE_STACKS): AR is Bagua's own
+GradientAllReduceAlgorithm (hierarchical=False by default, bagua/torch_api/algorithms/
+gradient_allreduce.py:13 @3e480d29: one flat all-reduce per 10 MiB bucket, the bagua
+stack's uncompressed exchange), DDP PyTorch's reducer (pytorch-ddp), Horovod its own
+(horovod). BytePS stays a dense all-reduce on fused: the byteps stack's schedule charges
+its traffic to one NCCL-style socket proxy core per machine, where ps-lite moves it through
+ZeroMQ's IO threads (4 by default, bytedance/ps-lite@a848f53c src/zmq_van.h:68-70) and one
+receiving thread per process, in server processes apart from the workers: not modelled yet
+(published_compression.tsv, BAG's notes).
 Exit 1 when a check fails or a gcsim run fails. Seconds."""
 import os
 import shlex
@@ -30,6 +40,20 @@ from gcsim_cli import GcsimError, read_tsv, run_json  # noqa: E402
 VGG16_PARAMETERS = 138357544      # models/vgg-16.json (torchvision's vgg16, no batch norm)
 VGG16_MINMAXUINT8_BYTES = 138357544  # hand-computed: 1 byte per element
 MINMAX_TOLERANCE = 1e-4           # min/max headers: 8 B x 16 chunks per bucket, < 1e-4 here
+BASELINE_STACKS = {"AR": "bagua", "DDP": "pytorch-ddp", "Horovod": "horovod", "BytePS": "fused"}
+
+
+def baseline_problem(case):
+    """None when the case's stacks are the systems its name says (BASELINE_STACKS)."""
+    system = case["case"].split("-")[3]
+    want = BASELINE_STACKS.get(system)
+    if want is None:
+        return "unknown baseline system %r in the case name" % system
+    if case["baseline_stack"] != want:
+        return "baseline %s runs on %r, want %r" % (system, case["baseline_stack"], want)
+    if case["stack"] != "bagua":
+        return "compressed run on %r, want 'bagua'" % case["stack"]
+    return None
 
 
 def payload(gcsim, repo, case):
@@ -56,6 +80,9 @@ def main(argv):
         if case["source"] != "BAG":
             continue
         name = case["case"]
+        problem = baseline_problem(case)
+        if problem:
+            failures.append("%s (line %d): %s" % (name, line, problem))
         if not ("ByteGrad" in name or "QAdam" in name):
             continue
         try:
