@@ -268,14 +268,60 @@ static const double per_ch_tree_ll128_GBps[4][3] = {
 static const double per_ch_tree_GBps[4][3] = {
     {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {38.7, 41.4, 36.0}, {70.0, 42.8, 24.0}};
 
-void gcsim_nccl_caps_of(const char *gpu_type, int nodes, int channels, gcsim_nccl_caps *out)
+/* The Blackwell rows of those three tables by NCCL release (only that row changed between
+ * releases: the Volta, Ampere and Hopper rows above are the same in every release listed
+ * here, checked in each tag's src/graph/tuning.cc). A job on release V takes the row of the
+ * newest release listed at or before V; a platform that names no release (0) takes the
+ * rows above (commit 5067397), as does any release from 2.29.7 on. Each row is NCCL's own
+ * figure for that release (facts, not fitted here):
+ *   2.25.1: v2.25.1-1 src/graph/tuning.cc lines 162, 168, 174 (2 x Hopper's: ring LL128
+ *           2 x 36.7; tree LL128 2 x {36.7, 36.7, 29.0}; tree 2 x {38.7, 41.4, 36.0});
+ *           the same in v2.26.2-1 lines 162, 168, 174, v2.26.6-1 and v2.27.3-1 lines
+ *           176, 182, 188;
+ *   2.28.3: v2.28.3-1 lines 179, 185, 191 (ring LL128 2 x 36.7; tree LL128 {55.6, 31.67,
+ *           20.0}; tree {70.0, 42.8, 24.0});
+ *   2.28.7: v2.28.7-1 (and v2.28.9-1) lines 179, 185, 191: ring LL128 {73.4, 34.6, 73.4};
+ *   2.29.2: v2.29.2-1 (and v2.29.3-1) lines 179, 185, 191: ring LL128 {34.5, 34.6, 34.5};
+ *   2.29.7: v2.29.7-1 lines 180, 186, 192, as 5067397 (lines 189, 196, 203): ring LL128 40.
+ * Releases before 2.25.1 take 2.25.1's row. */
+typedef struct {
+    int release; /* NCCL_VERSION_CODE */
+    double ring_ll128[3], tree_ll128[3], tree[3];
+} blackwell_row;
+
+static const blackwell_row blackwell_rows[] = {
+    {22501, {73.4, 73.4, 73.4}, {73.4, 73.4, 58.0}, {77.4, 82.8, 72.0}},
+    {22803, {73.4, 73.4, 73.4}, {55.6, 31.67, 20.0}, {70.0, 42.8, 24.0}},
+    {22807, {73.4, 34.6, 73.4}, {55.6, 31.67, 20.0}, {70.0, 42.8, 24.0}},
+    {22902, {34.5, 34.6, 34.5}, {55.6, 31.67, 20.0}, {70.0, 42.8, 24.0}},
+    {22907, {40.0, 40.0, 40.0}, {55.6, 31.67, 20.0}, {70.0, 42.8, 24.0}},
+};
+
+void gcsim_nccl_caps_of_release(const char *gpu_type, int nccl_version, int nodes, int channels,
+                                gcsim_nccl_caps *out)
 {
     int row = generation_row(gpu_type), col = nodes <= 1 ? 0 : nodes == 2 ? 1 : 2;
     double ch = channels > 0 ? channels : 0;
+    double ring_ll128 = per_ch_ring_ll128_GBps[row][col];
+    double tree_ll128 = per_ch_tree_ll128_GBps[row][col];
+    double tree = per_ch_tree_GBps[row][col];
+    if (row == 3 && nccl_version > 0) {
+        size_t n = sizeof blackwell_rows / sizeof blackwell_rows[0], k = 0;
+        while (k + 1 < n && blackwell_rows[k + 1].release <= nccl_version)
+            k++;
+        ring_ll128 = blackwell_rows[k].ring_ll128[col];
+        tree_ll128 = blackwell_rows[k].tree_ll128[col];
+        tree = blackwell_rows[k].tree[col];
+    }
     out->ll_max_busbw_Bps = gcsim_nccl_ll_max_busbw_Bps(gpu_type, nodes);
-    out->ring_ll128_busbw_Bps = ch * per_ch_ring_ll128_GBps[row][col] * 1e9;
-    out->tree_busbw_Bps = ch * per_ch_tree_GBps[row][col] * 1e9;
-    out->tree_ll128_busbw_Bps = ch * per_ch_tree_ll128_GBps[row][col] * 1e9;
+    out->ring_ll128_busbw_Bps = ch * ring_ll128 * 1e9;
+    out->tree_busbw_Bps = ch * tree * 1e9;
+    out->tree_ll128_busbw_Bps = ch * tree_ll128 * 1e9;
+}
+
+void gcsim_nccl_caps_of(const char *gpu_type, int nodes, int channels, gcsim_nccl_caps *out)
+{
+    gcsim_nccl_caps_of_release(gpu_type, 0, nodes, channels, out);
 }
 
 /* NCCL's channels at run time (src/graph/connect.cc at commit 5067397): the search's

@@ -87,6 +87,11 @@ typedef struct gcsim_nccl_caps {
 /* *out = NCCL's caps for GPU type gpu_type on `nodes` nodes with `channels` channels (the
  * graph's: gcsim_topology_net_channels). */
 void gcsim_nccl_caps_of(const char *gpu_type, int nodes, int channels, gcsim_nccl_caps *out);
+/* The same with the tables of NCCL release nccl_version (NCCL_VERSION_CODE, 2.26.2 ->
+ * 22602; 0: the current ones, as gcsim_nccl_caps_of): NCCL changed its Blackwell figures
+ * between releases (tuner_model.c lists them with their tags and lines). */
+void gcsim_nccl_caps_of_release(const char *gpu_type, int nccl_version, int nodes, int channels,
+                                gcsim_nccl_caps *out);
 
 /* NCCL's channel count at run time from its search's (tuner_model.c: x2, and x2 again on
  * compute capability 9.0+ across nodes while below 16 with more than 45 GB/s a search

@@ -8,6 +8,7 @@
 
 #include "json_strict.h"
 #include "platform_transport.h"
+#include "platform_nccl_version.h"
 #include "platform_nvlink_domain.h"
 #include "platform_busbw_correction.h"
 #include "codec_profile_file.h"
@@ -285,7 +286,8 @@ int gcsim_platform_parse(const char *text, const char *origin, gcsim_platform *p
     static const char *const keys[] = {"name", "description", "sources", "nodes",
                                        "gpus_per_node", "gpu", "intra_node", "nic",
                                        "fabric", "price", "collective", "stack",
-                                       "nvlink_domain", "busbw_correction", NULL};
+                                       "nvlink_domain", "busbw_correction", "nccl_version",
+                                       NULL};
     json_ctx ctx = {origin, err};
     memset(p, 0, sizeof *p);
     snprintf(p->source_path, sizeof p->source_path, "%s", origin);
@@ -308,7 +310,7 @@ int gcsim_platform_parse(const char *text, const char *origin, gcsim_platform *p
         parse_fabric(root, p, &ctx) || parse_price(root, p, &ctx))
         goto out;
     if (json_string(root, "$", "collective", false, p->collective, sizeof p->collective, &ctx) ||
-        parse_stack_name(root, p, &ctx))
+        parse_stack_name(root, p, &ctx) || gcsim_platform_parse_nccl_version(root, p, &ctx))
         goto out;
     gcsim_collective unused;
     if (p->collective[0] && gcsim_collective_parse(p->collective, &unused) != 0) {

@@ -216,6 +216,10 @@ typedef struct {
         int min_channels;
         int max_channels;
     } nccl_env;
+    /* "nccl_version" (platform_nccl_version.c): the NCCL release the job runs, as NCCL's
+     * NCCL_VERSION_CODE (2.26.2 -> 22602); 0: not given, NCCL's current tuning tables
+     * (sim/collectives/tuner_model.c). */
+    int nccl_version;
     /* "busbw_correction": fitted per-size-band busbw factors; n = 0: none. */
     struct {
         int n;
