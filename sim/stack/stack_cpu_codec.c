@@ -10,6 +10,7 @@
 
 #include "gcsim_error.h"
 #include "stack_cpu_codec.h"
+#include "stack_pass_bytes.h"
 
 int stack_cpu_codec_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
 {
@@ -58,7 +59,7 @@ int stack_cpu_codec_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
                                     "names, each with its CPU passes",
                           ctx->origin, path);
     for (const cJSON *c = list->child; c; c = c->next) {
-        char at[160], entry_source[4096] = "";
+        char at[160];
         snprintf(at, sizeof at, "%s.compressors.%s", path, c->string);
         if (s->n_cpu_codecs == GCSIM_STACK_MAX_CPU_CODECS)
             return gcsim_fail(ctx->err, "%s: %s: more than %d compressors", ctx->origin, at,
@@ -68,26 +69,13 @@ int stack_cpu_codec_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
             return gcsim_fail(ctx->err, "%s: %s: name too long", ctx->origin, at);
         e->serial_encode_bytes_per_elem = 0;
         e->serial_decode_bytes_per_elem = 0;
-        if (json_expect_object(c, at, entry_keys, ctx) ||
-            json_number(c, at, "encode_bytes_per_element", true, 0, 1e4,
-                        &e->encode_bytes_per_elem, ctx) ||
-            json_number(c, at, "decode_bytes_per_element", true, 0, 1e4,
-                        &e->decode_bytes_per_elem, ctx) ||
+        if (stack_pass_bytes_parse(c, at, entry_keys, "CPU's", &e->encode_bytes_per_elem,
+                                   &e->decode_bytes_per_elem, ctx) ||
             json_number(c, at, "serial_encode_bytes_per_element", false, 0, 1e4,
                         &e->serial_encode_bytes_per_elem, ctx) ||
             json_number(c, at, "serial_decode_bytes_per_element", false, 0, 1e4,
-                        &e->serial_decode_bytes_per_elem, ctx) ||
-            json_string(c, at, "source", true, entry_source, sizeof entry_source, ctx))
+                        &e->serial_decode_bytes_per_elem, ctx))
             return -1;
-        if (!entry_source[0])
-            return gcsim_fail(ctx->err, "%s: %s.source: must say where the passes come from",
-                              ctx->origin, at);
-        /* a CPU codec streams at least its input once: zero bytes would make it free */
-        if (!(e->encode_bytes_per_elem > 0) || !(e->decode_bytes_per_elem > 0))
-            return gcsim_fail(ctx->err, "%s: %s: encode_bytes_per_element and "
-                                        "decode_bytes_per_element must be positive (bytes the "
-                                        "CPU's passes stream per element)",
-                              ctx->origin, at);
         /* the serial bytes are some of the passes' bytes, streamed by one thread each */
         if (e->serial_encode_bytes_per_elem > e->encode_bytes_per_elem ||
             e->serial_decode_bytes_per_elem > e->decode_bytes_per_elem)

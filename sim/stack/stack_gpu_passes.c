@@ -12,6 +12,7 @@
 
 #include "gcsim_error.h"
 #include "stack_gpu_passes.h"
+#include "stack_pass_bytes.h"
 
 int stack_gpu_passes_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
 {
@@ -35,7 +36,7 @@ int stack_gpu_passes_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
                                     "names, each with its GPU passes",
                           ctx->origin, path);
     for (const cJSON *c = list->child; c; c = c->next) {
-        char at[160], entry_source[4096] = "";
+        char at[160];
         snprintf(at, sizeof at, "%s.compressors.%s", path, c->string);
         if (s->n_gpu_passes == GCSIM_STACK_MAX_GPU_PASSES)
             return gcsim_fail(ctx->err, "%s: %s: more than %d compressors", ctx->origin, at,
@@ -43,22 +44,9 @@ int stack_gpu_passes_parse(const cJSON *v, gcsim_stack *s, json_ctx *ctx)
         gcsim_stack_gpu_pass *e = &s->gpu_passes[s->n_gpu_passes];
         if (strlen(c->string) >= sizeof e->compressor)
             return gcsim_fail(ctx->err, "%s: %s: name too long", ctx->origin, at);
-        if (json_expect_object(c, at, entry_keys, ctx) ||
-            json_number(c, at, "encode_bytes_per_element", true, 0, 1e4,
-                        &e->encode_bytes_per_elem, ctx) ||
-            json_number(c, at, "decode_bytes_per_element", true, 0, 1e4,
-                        &e->decode_bytes_per_elem, ctx) ||
-            json_string(c, at, "source", true, entry_source, sizeof entry_source, ctx))
+        if (stack_pass_bytes_parse(c, at, entry_keys, "GPU's", &e->encode_bytes_per_elem,
+                                   &e->decode_bytes_per_elem, ctx))
             return -1;
-        if (!entry_source[0])
-            return gcsim_fail(ctx->err, "%s: %s.source: must say where the passes come from",
-                              ctx->origin, at);
-        /* a codec reads its input at least once: zero bytes would make it free */
-        if (!(e->encode_bytes_per_elem > 0) || !(e->decode_bytes_per_elem > 0))
-            return gcsim_fail(ctx->err, "%s: %s: encode_bytes_per_element and "
-                                        "decode_bytes_per_element must be positive (bytes the "
-                                        "GPU's passes stream per element)",
-                              ctx->origin, at);
         for (int i = 0; i < s->n_gpu_passes; i++)
             if (strcmp(s->gpu_passes[i].compressor, c->string) == 0)
                 return gcsim_fail(ctx->err, "%s: %s: listed twice", ctx->origin, at);
