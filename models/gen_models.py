@@ -21,6 +21,7 @@ import sys
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CSV_PATH = os.path.join(REPO, "models", "data", "per_layer_params.csv")
 OUT_DIR = os.path.join(REPO, "models")
+VALIDATION_MODELS = os.path.join(REPO, "tests", "validation", "models")
 
 # --- public figures ---------------------------------------------------------------------
 # Peak fp32 speeds (TFLOP/s), vendor spec sheets; used only for same-architecture scaling.
@@ -73,6 +74,13 @@ FIGURES = {
     ("rtx2080ti", "vgg16", 12): (85.36e-3, "PyTorch, CUDA 10.0, cuDNN 7.6",
                                  "ryujaehun/pytorch-gpu-benchmark new_results (RTX 2080 Ti, "
                                  "float, train): VGG-16 85.36 ms at batch 12"),
+    # the same run's vgg16_bn column (torchvision vgg16_bn, what DGC's ImageNet VGG trains:
+    # synxlin/deep-gradient-compression@b929ca7 configs/imagenet/vgg16_bn.py): median of its 50
+    # iterations, new_results/GeForce RTX 2080 Ti_1_gpus__float_model_train_benchmark.csv
+    # @3f47a9e
+    ("rtx2080ti", "vgg16_bn", 12): (98.52e-3, "PyTorch, CUDA 10.0, cuDNN 7.6",
+                                    "ryujaehun/pytorch-gpu-benchmark new_results @3f47a9e (RTX "
+                                    "2080 Ti, float, train): vgg16_bn 98.52 ms at batch 12"),
     # Tesla V100 16 GB, the models the validation cases run on V100 (issue 24/43: Bagua,
     # BytePS VGG-16; MergeComp ResNet-101); chosen over the other public V100 VGG-16 figure
     # (tensorlayer/TensorLayer tests/performance_test/vgg: PyTorch 1.0.1, batch 32 with Adam,
@@ -501,7 +509,7 @@ def gtx_from_txp_128(model):
 
 
 # --- the catalog -------------------------------------------------------------------------
-def write(fname, doc):
+def write(fname, doc, folder=OUT_DIR):
     """One key per line, one layer or profile per line: diffs stay readable."""
     lines = []
     for k, v in doc.items():
@@ -512,7 +520,7 @@ def write(fname, doc):
             lines.append('  "%s": [\n%s\n  ]' % (k, items))
         else:
             lines.append("  %s: %s" % (json.dumps(k), json.dumps(v)))
-    with open(os.path.join(OUT_DIR, fname), "w") as f:
+    with open(os.path.join(folder, fname), "w") as f:
         f.write("{\n" + ",\n".join(lines) + "\n}\n")
 
 
@@ -564,6 +572,16 @@ def main():
                                         [("rtx2080ti", measured("rtx2080ti", "vgg16", [12])),
                                          ("v100", v100_with_batch_curve("vgg16", "vgg19"))]),
                              h100_measured("vgg16")) + h200_measured("vgg16")))
+
+    # Not a catalog model (profiled on one GPU only): the validation cases of DGC's figure
+    # (tests/validation/published_*.tsv), which train torchvision's vgg16_bn on RTX 2080 Ti
+    write("vgg-16-bn.json", model_doc(
+        "vgg-16-bn", "VGG-16 with batch normalisation (torchvision vgg16_bn), ImageNet, "
+        "%(params)s parameters, %(mib)s fp32",
+        csvsrc % "vgg16_bn_torchvision" + "; batch 32 per GPU (DGC's ImageNet runs: "
+        "synxlin/deep-gradient-compression@b929ca7 configs/imagenet/__init__.py)", 32,
+        csv_layers("vgg16_bn_torchvision"), [measured("rtx2080ti", "vgg16_bn", [12])]),
+        VALIDATION_MODELS)
 
     rn50 = csv_layers("resnet50_torchvision")
     direct = {g: measured(g, "resnet50", [b]) for (g, m, b) in FIGURES

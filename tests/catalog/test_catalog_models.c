@@ -308,6 +308,22 @@ int main(void)
     /* every listed file exists (the fitted AlexNet is written by a script, but committed) */
     CHECK(n_files == (int)(N_CSV + N_HAND));
 
+    /* The validation model of DGC's VGG runs (written by models/gen_models.py into
+     * tests/validation/models): torchvision's vgg16_bn, 138,365,992 parameters as torchvision
+     * states (VGG16_BN_Weights.IMAGENET1K_V1 meta "num_params"), vgg16_D plus 2 x 4,224 BN. */
+    char bn_path[4096];
+    snprintf(bn_path, sizeof bn_path, "%s/../tests/validation/models/vgg-16-bn.json", models_dir);
+    gcsim_model bn;
+    memset(&bn, 0, sizeof bn);
+    gcsim_error bn_err = {{0}, 0, 0};
+    CHECK(gcsim_model_load(bn_path, &bn, &bn_err) == 0);
+    if (bn.layers) {
+        check_against_csv(&bn, csv_path, "vgg16_bn_torchvision");
+        CHECK(gcsim_model_params(&bn) == 138365992LL);
+        CHECK(gcsim_model_params(&bn) - 138357544LL == 2 * 4224);
+        gcsim_model_free(&bn);
+    }
+
     /* The DGC paper's PTB gradient size: Table 4 prints 194.68 "MB" (MiB). */
     char lstm_path[4096];
     snprintf(lstm_path, sizeof lstm_path, "%s/lstm-ptb.json", models_dir);

@@ -62,7 +62,8 @@ def markdown(rows):
            "|---|---|---|---|---:|---:|---|---|---:|---:|---:|---|"]
     for r in rows:
         out.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %.2f | %+.0f%% | %s |" % (
-            r["case"], r["kind"], r["model"], os.path.basename(r["platform"]), r["gpus"],
+            r["case"], r["kind"], os.path.basename(r["model"]).replace(".json", ""),
+            os.path.basename(r["platform"]), r["gpus"],
             r["batch"], r["stack"], r["metric"], r["measured"], r["predicted"],
             100 * r["error"], r["how"]))
     return "\n".join(out) + "\n"
