@@ -336,10 +336,16 @@ double gcsim_tuner_rank_capped_s(int algo, gcsim_protocol pr, int gpus, int node
             return INFINITY;
         return latency_s + bytes / (0.5 * gcsim_nccl_tree_correction(pr, bytes) * busbw);
     }
-    if (algo == GCSIM_NCCL_NVLS_TREE)
+    if (algo == GCSIM_NCCL_NVLS_TREE) {
         /* NCCL's NVLS-tree: the ring's per-channel network bandwidth, twice it on two nodes
-         * (tuning.cc line 316), converted as the ring's (line 379) */
-        return latency_s + ring_bw_s / (nodes <= 2 ? 2.0 : 1.0);
+         * (tuning.cc line 316), at most channels x perChMaxNVLSTreeBw (lines 307-322, from
+         * 2.28.3; tuner_model.c), converted as the ring's (line 379) */
+        double nvls_bw_s = ring_bw_s / (nodes <= 2 ? 2.0 : 1.0);
+        if (caps->nvls_tree_busbw_Bps > 0)
+            nvls_bw_s = fmax(nvls_bw_s, bytes * (2.0 * (gpus - 1) / gpus) /
+                                            caps->nvls_tree_busbw_Bps);
+        return latency_s + nvls_bw_s;
+    }
     if (algo == GCSIM_NCCL_RING && pr == GCSIM_PROTO_LL && caps->ll_max_busbw_Bps > 0) {
         /* NCCL's ring with LL: its bus bandwidth half the ring's, at most llMaxBw (tuning.cc
          * line 327, the same cap as the tree's at line 332), converted to algorithm

@@ -272,7 +272,7 @@ static const double per_ch_tree_GBps[4][3] = {
  * releases: the Volta, Ampere and Hopper rows above are the same in every release listed
  * here, checked in each tag's src/graph/tuning.cc). A job on release V takes the row of the
  * newest release listed at or before V; a platform that names no release (0) takes the
- * rows above (commit 5067397), as does any release from 2.29.7 on. Each row is NCCL's own
+ * rows above (commit 5067397), as does any release from 2.30.3 on. Each row is NCCL's own
  * figure for that release (facts, not fitted here):
  *   2.25.1: v2.25.1-1 src/graph/tuning.cc lines 162, 168, 174 (2 x Hopper's: ring LL128
  *           2 x 36.7; tree LL128 2 x {36.7, 36.7, 29.0}; tree 2 x {38.7, 41.4, 36.0});
@@ -282,20 +282,40 @@ static const double per_ch_tree_GBps[4][3] = {
  *           20.0}; tree {70.0, 42.8, 24.0});
  *   2.28.7: v2.28.7-1 (and v2.28.9-1) lines 179, 185, 191: ring LL128 {73.4, 34.6, 73.4};
  *   2.29.2: v2.29.2-1 (and v2.29.3-1) lines 179, 185, 191: ring LL128 {34.5, 34.6, 34.5};
- *   2.29.7: v2.29.7-1 lines 180, 186, 192, as 5067397 (lines 189, 196, 203): ring LL128 40.
- * Releases before 2.25.1 take 2.25.1's row. */
+ *   2.29.7: v2.29.7-1 lines 180, 186, 192, as 5067397 (lines 189, 196, 203): ring LL128 40;
+ *   2.30.3: the same three rows (v2.30.3-1 lines 184, 191, 198); only its NVLS-tree cap
+ *           differs from 2.29.7 (per_ch_nvls_tree_GBps, below).
+ * Releases before 2.25.1 take 2.25.1's row. The fourth column of each row is NVLS-tree's
+ * cap (per_ch_nvls_tree_GBps, below: none before 2.28.3). */
 typedef struct {
     int release; /* NCCL_VERSION_CODE */
-    double ring_ll128[3], tree_ll128[3], tree[3];
+    double ring_ll128[3], tree_ll128[3], tree[3], nvls_tree[3];
 } blackwell_row;
 
 static const blackwell_row blackwell_rows[] = {
-    {22501, {73.4, 73.4, 73.4}, {73.4, 73.4, 58.0}, {77.4, 82.8, 72.0}},
-    {22803, {73.4, 73.4, 73.4}, {55.6, 31.67, 20.0}, {70.0, 42.8, 24.0}},
-    {22807, {73.4, 34.6, 73.4}, {55.6, 31.67, 20.0}, {70.0, 42.8, 24.0}},
-    {22902, {34.5, 34.6, 34.5}, {55.6, 31.67, 20.0}, {70.0, 42.8, 24.0}},
-    {22907, {40.0, 40.0, 40.0}, {55.6, 31.67, 20.0}, {70.0, 42.8, 24.0}},
+    {22501, {73.4, 73.4, 73.4}, {73.4, 73.4, 58.0}, {77.4, 82.8, 72.0}, {0, 0, 0}},
+    {22803, {73.4, 73.4, 73.4}, {55.6, 31.67, 20.0}, {70.0, 42.8, 24.0}, {0, 96.0, 43.1}},
+    {22807, {73.4, 34.6, 73.4}, {55.6, 31.67, 20.0}, {70.0, 42.8, 24.0}, {0, 96.0, 43.1}},
+    {22902, {34.5, 34.6, 34.5}, {55.6, 31.67, 20.0}, {70.0, 42.8, 24.0}, {0, 96.0, 43.8}},
+    {22907, {40.0, 40.0, 40.0}, {55.6, 31.67, 20.0}, {70.0, 42.8, 24.0}, {0, 96.0, 43.8}},
+    {23003, {40.0, 40.0, 40.0}, {55.6, 31.67, 20.0}, {70.0, 42.8, 24.0}, {0, 96.0, 80.0}},
 };
+
+/* NCCL's per-channel cap on NVLS-tree's modelled bandwidth (tunerConstants
+ * perChMaxNVLSTreeBws, new in 2.28.3: v2.28.3-1 src/graph/tuning.cc lines 193-198, the
+ * same rows in v2.28.7-1 and v2.29.2-1 but Blackwell 3+ nodes 43.8 in 2.29.2 (v2.29.2-1
+ * lines 193-198, v2.29.7-1 194-199); Blackwell {0, 96.0, 80.0} from 2.30.3 (v2.30.3-1
+ * lines 200-206, v2.30.7-1 205-211, commit 5067397 205-211: the 2.30.3 row of
+ * blackwell_rows), applied at 5067397 lines 307-322: NVLS-tree's per-channel bandwidth is
+ * the least of the switch's, the network's (x2 on two nodes) and this figure, so busBw <=
+ * channels x it. 0 on one node (NVLS-tree runs across nodes only). Releases before 2.28.3 have no such
+ * cap (none in v2.25.1-1 to v2.27.7-1). Hopper's row {0, 57.7, 45.5} is the same in every
+ * release that has the table. NCCL's Volta and Ampere rows (26.5/18.5/10.0, 24.0/23.6/17.8)
+ * are kept as NCCL has them, though NCCL never runs NVLS below compute capability 9.0: they
+ * apply only to a made-up platform that gives such a GPU nvls_bandwidth (the tests' R). */
+static const double per_ch_nvls_tree_GBps[4][3] = {
+    {26.5, 18.5, 10.0}, {24.0, 23.6, 17.8}, {0.0, 57.7, 45.5}, {0.0, 96.0, 80.0}};
+#define NVLS_TREE_CAP_FIRST_RELEASE 22803
 
 void gcsim_nccl_caps_of_release(const char *gpu_type, int nccl_version, int nodes, int channels,
                                 gcsim_nccl_caps *out)
@@ -305,6 +325,9 @@ void gcsim_nccl_caps_of_release(const char *gpu_type, int nccl_version, int node
     double ring_ll128 = per_ch_ring_ll128_GBps[row][col];
     double tree_ll128 = per_ch_tree_ll128_GBps[row][col];
     double tree = per_ch_tree_GBps[row][col];
+    double nvls_tree = nccl_version > 0 && nccl_version < NVLS_TREE_CAP_FIRST_RELEASE
+                           ? 0
+                           : per_ch_nvls_tree_GBps[row][col];
     if (row == 3 && nccl_version > 0) {
         size_t n = sizeof blackwell_rows / sizeof blackwell_rows[0], k = 0;
         while (k + 1 < n && blackwell_rows[k + 1].release <= nccl_version)
@@ -312,11 +335,13 @@ void gcsim_nccl_caps_of_release(const char *gpu_type, int nccl_version, int node
         ring_ll128 = blackwell_rows[k].ring_ll128[col];
         tree_ll128 = blackwell_rows[k].tree_ll128[col];
         tree = blackwell_rows[k].tree[col];
+        nvls_tree = blackwell_rows[k].nvls_tree[col];
     }
     out->ll_max_busbw_Bps = gcsim_nccl_ll_max_busbw_Bps(gpu_type, nodes);
     out->ring_ll128_busbw_Bps = ch * ring_ll128 * 1e9;
     out->tree_busbw_Bps = ch * tree * 1e9;
     out->tree_ll128_busbw_Bps = ch * tree_ll128 * 1e9;
+    out->nvls_tree_busbw_Bps = ch * nvls_tree * 1e9;
 }
 
 void gcsim_nccl_caps_of(const char *gpu_type, int nodes, int channels, gcsim_nccl_caps *out)

@@ -78,7 +78,7 @@ int main(int argc, char **argv)
     CHECK_REL(c.ring_ll128_busbw_Bps, 15 * 73.4e9, 1e-12);
     gcsim_nccl_caps_of_release("gb200", 22902, 20, 15, &c); /* 2.29.2-2.29.3 */
     CHECK_REL(c.ring_ll128_busbw_Bps, 15 * 34.5e9, 1e-12);
-    gcsim_nccl_caps_of_release("gb200", 22907, 20, 15, &c); /* 2.29.7 on: current */
+    gcsim_nccl_caps_of_release("gb200", 22907, 20, 15, &c); /* 2.29.7: as current, but NVLS-tree */
     CHECK_REL(c.ring_ll128_busbw_Bps, 15 * 40.0e9, 1e-12);
     /* 0 (not named) and a later release: the current tables, as gcsim_nccl_caps_of */
     gcsim_nccl_caps cur, later;
@@ -87,14 +87,70 @@ int main(int argc, char **argv)
     gcsim_nccl_caps_of_release("gb200", 23007, 20, 15, &later);
     CHECK(memcmp(&c, &cur, sizeof c) == 0 && memcmp(&later, &cur, sizeof c) == 0);
     CHECK_REL(cur.tree_busbw_Bps, 15 * 24.0e9, 1e-12);
-    /* The other generations' rows did not change between these releases */
+    /* The other generations' rows did not change between these releases, but for the
+     * NVLS-tree cap, which 2.28.3 added (below) */
     const char *others[] = {"h100", "a100", "v100"};
     for (int k = 0; k < 3; k++)
         for (int nodes = 1; nodes <= 8; nodes *= 2) {
             gcsim_nccl_caps_of_release(others[k], 22602, nodes, 8, &c);
             gcsim_nccl_caps_of(others[k], nodes, 8, &cur);
+            CHECK(c.nvls_tree_busbw_Bps == 0);
+            c.nvls_tree_busbw_Bps = cur.nvls_tree_busbw_Bps;
             CHECK(memcmp(&c, &cur, sizeof c) == 0);
         }
+
+    /* NVLS-tree's per-channel cap (perChMaxNVLSTreeBws), channels x NCCL's figure: none
+     * before 2.28.3 (2.27.5 here) nor on one node; Hopper {-, 57.7, 45.5} in every release
+     * that has it; Blackwell 3+ nodes 43.1 (2.28.3-2.28.9), 43.8 (2.29.2-2.29.7), 80.0
+     * (current), 2 nodes 96.0. At 2 nodes and at 180 nodes (column N4: 3 or more). */
+    gcsim_nccl_caps_of_release("h100", 22705, 180, 8, &c);
+    CHECK(c.nvls_tree_busbw_Bps == 0);
+    gcsim_nccl_caps_of_release("h100", 22803, 2, 8, &c);
+    CHECK_REL(c.nvls_tree_busbw_Bps, 8 * 57.7e9, 1e-12);
+    gcsim_nccl_caps_of("h100", 2, 8, &c);
+    CHECK_REL(c.nvls_tree_busbw_Bps, 461.6e9, 1e-12);
+    gcsim_nccl_caps_of("h100", 180, 8, &c);
+    CHECK_REL(c.nvls_tree_busbw_Bps, 364.0e9, 1e-12);
+    gcsim_nccl_caps_of("h100", 1, 8, &c);
+    CHECK(c.nvls_tree_busbw_Bps == 0);
+    gcsim_nccl_caps_of_release("gb200", 22602, 180, 15, &c);
+    CHECK(c.nvls_tree_busbw_Bps == 0);
+    gcsim_nccl_caps_of_release("gb200", 22803, 180, 15, &c);
+    CHECK_REL(c.nvls_tree_busbw_Bps, 15 * 43.1e9, 1e-12);
+    gcsim_nccl_caps_of_release("gb200", 22902, 2, 15, &c);
+    CHECK_REL(c.nvls_tree_busbw_Bps, 1440e9, 1e-12);
+    gcsim_nccl_caps_of_release("gb200", 22902, 180, 15, &c);
+    CHECK_REL(c.nvls_tree_busbw_Bps, 657e9, 1e-12);
+    gcsim_nccl_caps_of_release("gb200", 22907, 180, 15, &c);
+    CHECK_REL(c.nvls_tree_busbw_Bps, 657e9, 1e-12);
+    gcsim_nccl_caps_of_release("gb200", 23003, 180, 15, &c); /* 2.30.3 on: as current */
+    CHECK_REL(c.nvls_tree_busbw_Bps, 1200e9, 1e-12);
+    gcsim_nccl_caps_of("gb200", 180, 15, &c);
+    CHECK_REL(c.nvls_tree_busbw_Bps, 1200e9, 1e-12);
+    /* The rank of an NVLS-tree all-reduce of 1 GiB, latency 50 us, the ring's Simple
+     * bandwidth time 2 ms. On 2 nodes x 8 H100 (16 GPUs): NCCL doubles the network's
+     * bandwidth, 1 ms, against the cap's 2^30 x 2 x 15/16 / 461.6 GB/s = 4.3615 ms: the cap
+     * binds. On 180 nodes (1,440 GPUs): 2 ms against 2^30 x 2 x 1439/1440 / 364 GB/s =
+     * 5.8956 ms. Under 2.27.5 (no cap): 1 ms and 2 ms. */
+    {
+        const double g = 1073741824.0;
+        gcsim_nccl_caps_of("h100", 2, 8, &c);
+        CHECK_REL(gcsim_tuner_rank_capped_s(GCSIM_NCCL_NVLS_TREE, GCSIM_PROTO_SIMPLE, 16, 2, g,
+                                            9.0, 50e-6, 2e-3, &c),
+                  50e-6 + 4.3614946e-3, 1e-7);
+        gcsim_nccl_caps_of("h100", 180, 8, &c);
+        CHECK_REL(gcsim_tuner_rank_capped_s(GCSIM_NCCL_NVLS_TREE, GCSIM_PROTO_SIMPLE, 1440, 180,
+                                            g, 9.0, 50e-6, 2e-3, &c),
+                  50e-6 + 5.8955834e-3, 1e-7);
+        gcsim_nccl_caps_of_release("h100", 22705, 2, 8, &c);
+        CHECK_REL(gcsim_tuner_rank_capped_s(GCSIM_NCCL_NVLS_TREE, GCSIM_PROTO_SIMPLE, 16, 2, g,
+                                            9.0, 50e-6, 2e-3, &c),
+                  50e-6 + 1e-3, 1e-12);
+        gcsim_nccl_caps_of_release("h100", 22705, 180, 8, &c);
+        CHECK_REL(gcsim_tuner_rank_capped_s(GCSIM_NCCL_NVLS_TREE, GCSIM_PROTO_SIMPLE, 1440, 180,
+                                            g, 9.0, 50e-6, 2e-3, &c),
+                  50e-6 + 2e-3, 1e-12);
+    }
 
     /* The rank of a tree Simple all-reduce of 1 GiB on 1,440 GPUs, 20 nodes, 15 channels,
      * the ring's Simple bandwidth time 1 ms (bus bandwidth 2^30 x 2 x 1439/1440 / 1 ms =

@@ -311,6 +311,14 @@ int main(void)
                              GCSIM_PROTO_COUNT, &t, &err) == 0);
     CHECK(t.collective == COLLECTIVE_DOUBLE_TREE);
     r.intra.nvls_Bps = 274e9;
+    /* Under the current tables NVLS-tree's per-channel cap (R's GPU is no Hopper: its row
+     * is NCCL's pre-Hopper one, 8 x 18.5 or 23.6 GB/s on 2 nodes, tuner_model.c) ranks it
+     * behind the ring at 8 GB; under a
+     * release before the cap (2.27.5) it wins, and the checks below follow that pick. */
+    CHECK(gcsim_tuner_choose(&r, 16, GCSIM_OP_ALLREDUCE, 8e9, COLLECTIVE_COUNT,
+                             GCSIM_PROTO_COUNT, &t, &err) == 0);
+    CHECK(t.collective == COLLECTIVE_RING);
+    r.nccl_version = 22705;
     CHECK(gcsim_tuner_choose(&r, 16, GCSIM_OP_ALLREDUCE, 8e9, COLLECTIVE_COUNT,
                              GCSIM_PROTO_COUNT, &t, &err) == 0);
     CHECK(t.collective == COLLECTIVE_NVLS_TREE && t.protocol == GCSIM_PROTO_SIMPLE);

@@ -51,6 +51,8 @@ int main(void)
     CHECK(choose(&r, 16, 8e9, GCSIM_PROTO_COUNT, &a, &err) == 0);
     CHECK(a.collective == COLLECTIVE_RING);
     r.intra.nvls_Bps = 274e9;
+    r.nccl_version = 22705; /* before NVLS-tree's per-channel cap (2.28.3), whose row for
+                             * R's (pre-Hopper) GPU ranks it behind the ring (test_protocol) */
     CHECK(choose(&r, 16, 8e9, GCSIM_PROTO_COUNT, &b, &err) == 0);
     CHECK(b.collective == COLLECTIVE_NVLS_TREE && b.algo == GCSIM_NCCL_NVLS_TREE);
     gcsim_platform copy = platform_r();

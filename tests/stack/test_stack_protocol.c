@@ -47,8 +47,11 @@ static const char *pcie_json =
     " \"nic\": {\"kind\": \"infiniband\", \"bandwidth\": \"80Gbps\", \"latency\": \"1ns\"},"
     " \"fabric\": {\"topology\": \"star\"}}";
 
+/* NCCL 2.27.5: a release before NVLS-tree's per-channel cap (2.28.3, tuner_model.c), whose
+ * Volta row (18.5 GB/s a channel on 2 nodes; this made-up platform's GPU type) would rank the
+ * ring first at every size the NVLS-tree takes here */
 static const char *nvls_json =
-    "{\"name\": \"n\", \"nodes\": 2, \"gpus_per_node\": 8,"
+    "{\"name\": \"n\", \"nodes\": 2, \"gpus_per_node\": 8, \"nccl_version\": \"2.27.5\","
     " \"gpu\": {\"type\": \"v100\", \"speed\": \"15Tflops\"},"
     " \"intra_node\": {\"kind\": \"nvswitch\", \"gpu_to_host\": \"63GBps\","
     "                  \"gpu_to_gpu\": \"370GBps\", \"nvls_bandwidth\": \"274GBps\","
