@@ -282,9 +282,6 @@ gcsim_stack_setting gcsim_stack_setting_of(const char *spec);
 /* QSGD's code width for s levels: 1 + ceil(log2(s + 1)) bits rounded up to 2, 4, 8, 16
  * (32 above 32,767 levels). */
 int gcsim_stack_qsgd_bits(double levels);
-/* The stream's charge for an encode priced priced_s (host and GPU, the larger per op) whose
- * GPU part alone is gpu_s, issued in the hook with queued_s of backward GPU work queued ahead
- * of it (stack_hook.c): priced_s unless the stack's hook host time runs queued. */
 /* Whether the stack's fused groups are cut by the fusion threshold alone, each released
  * when its last tensor is ready on the GPU (stack_hook.c, docs/stacks.md "Fused groups"):
  * a Horovod that waits for the data on its background thread, running entry e (compressed
@@ -292,6 +289,9 @@ int gcsim_stack_qsgd_bits(double levels);
 bool gcsim_stack_fuses_ahead(const gcsim_stack *s, const gcsim_stack_entry *e, bool compressed,
                              bool allgather);
 
+/* The stream's charge for an encode priced priced_s (host and GPU, the larger per op) whose
+ * GPU part alone is gpu_s, issued in the hook with queued_s of backward GPU work queued ahead
+ * of it (stack_hook.c): priced_s unless the stack's hook host time runs queued. */
 double gcsim_stack_hook_encode_s(const gcsim_stack *s, const gcsim_stack_entry *e,
                                  double priced_s, double gpu_s, double queued_s);
 
