@@ -186,6 +186,11 @@ typedef struct gcsim_stack {
     double first_bucket_bytes;  /* the first bucket's cap (0: bucket_bytes) */
     double fusion_bytes;        /* STACK_UNIT_TENSOR: a fused group's cap */
     double cycle_s;             /* STACK_UNIT_TENSOR: the background thread's cycle */
+    /* STACK_UNIT_TENSOR, "wait_for_data": "thread" (Horovod <= 0.22): the background
+     * thread itself waits for each fused group's tensors on the GPU before it enqueues the
+     * collective, then fuses everything the host enqueued meanwhile; false ("stream", the
+     * default): a group is what the GPU produced in one cycle (gcsim_stack_fuses_ahead) */
+    bool wait_on_thread;
     bool deferred_decode;       /* decodes run in the optimizer step, after backward */
     double call_s;              /* issuing one collective call (host, library) */
     double sync_s;              /* one host-device synchronisation */
@@ -277,6 +282,13 @@ gcsim_stack_setting gcsim_stack_setting_of(const char *spec);
 /* QSGD's code width for s levels: 1 + ceil(log2(s + 1)) bits rounded up to 2, 4, 8, 16
  * (32 above 32,767 levels). */
 int gcsim_stack_qsgd_bits(double levels);
+/* Whether the stack's fused groups are cut by the fusion threshold alone, each released
+ * when its last tensor is ready on the GPU (stack_hook.c, docs/stacks.md "Fused groups"):
+ * a Horovod that waits for the data on its background thread, running entry e (compressed
+ * or not; all-gathered or not), whose hooks leave the host ahead of the GPU. */
+bool gcsim_stack_fuses_ahead(const gcsim_stack *s, const gcsim_stack_entry *e, bool compressed,
+                             bool allgather);
+
 /* The stream's charge for an encode priced priced_s (host and GPU, the larger per op) whose
  * GPU part alone is gpu_s, issued in the hook with queued_s of backward GPU work queued ahead
  * of it (stack_hook.c): priced_s unless the stack's hook host time runs queued. */

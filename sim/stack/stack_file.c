@@ -304,8 +304,10 @@ static int parse_entry(const cJSON *v, const char *name, gcsim_stack *s, json_ct
 static int parse_granularity(const cJSON *g, gcsim_stack *s, json_ctx *ctx)
 {
     static const char *const keys[] = {"unit", "bucket_bytes", "first_bucket_bytes",
-                                       "fusion_bytes", "cycle", "source", NULL};
+                                       "fusion_bytes", "cycle", "wait_for_data", "source",
+                                       NULL};
     static const char *const units[] = {"bucket", "tensor", NULL};
+    static const char *const waits[] = {"stream", "thread", NULL};
     const char *path = "$.granularity";
     char source[1024];
     int unit = 0;
@@ -317,9 +319,10 @@ static int parse_granularity(const cJSON *g, gcsim_stack *s, json_ctx *ctx)
         return -1;
     s->unit = (gcsim_stack_unit)unit;
     if (s->unit == STACK_UNIT_BUCKET) {
-        if (json_member(g, "fusion_bytes") || json_member(g, "cycle"))
-            return gcsim_fail(ctx->err, "%s: %s: fusion_bytes and cycle are for \"unit\": "
-                                        "\"tensor\"",
+        if (json_member(g, "fusion_bytes") || json_member(g, "cycle") ||
+            json_member(g, "wait_for_data"))
+            return gcsim_fail(ctx->err, "%s: %s: fusion_bytes, cycle and wait_for_data are for "
+                                        "\"unit\": \"tensor\"",
                               ctx->origin, path);
         return json_size_bytes(g, path, "bucket_bytes", true, &s->bucket_bytes, ctx) ||
                json_size_bytes(g, path, "first_bucket_bytes", false, &s->first_bucket_bytes, ctx);
@@ -327,9 +330,14 @@ static int parse_granularity(const cJSON *g, gcsim_stack *s, json_ctx *ctx)
     if (json_member(g, "bucket_bytes") || json_member(g, "first_bucket_bytes"))
         return gcsim_fail(ctx->err, "%s: %s: bucket sizes are for \"unit\": \"bucket\"",
                           ctx->origin, path);
-    return json_size_bytes(g, path, "fusion_bytes", true, &s->fusion_bytes, ctx) ||
-           json_time_at_most(g, path, "cycle", true, STACK_MAX_OVERHEAD_S,
-                             "a background thread's cycle", &s->cycle_s, ctx);
+    int wait = 0;
+    if (json_size_bytes(g, path, "fusion_bytes", true, &s->fusion_bytes, ctx) ||
+        json_time_at_most(g, path, "cycle", true, STACK_MAX_OVERHEAD_S,
+                          "a background thread's cycle", &s->cycle_s, ctx) ||
+        json_choice(g, path, "wait_for_data", false, waits, &wait, ctx))
+        return -1;
+    s->wait_on_thread = wait == 1;
+    return 0;
 }
 
 static int parse_costs(const cJSON *c, gcsim_stack *s, json_ctx *ctx)

@@ -47,3 +47,24 @@ double gcsim_stack_hook_encode_s(const gcsim_stack *s, const gcsim_stack_entry *
     /* the stream waits only for host time the queued backward does not cover */
     return fmax(gpu_s, priced_s - fmax(queued_s, 0));
 }
+
+/* Horovod up to v0.22 waits for a fused group's tensors on its background thread
+ * (PerformOperation polls each entry's ready event, horovod/common/operations.cc:290-321
+ * @v0.21.3), and the hook records that event and enqueues the tensor when it runs on the
+ * host (horovod/torch/mpi_ops_v2.cc:71-80, ready_event.cc:73 @v0.21.3), ahead of the GPU
+ * (the premise of "queued" hooks above). While the thread waits, the host enqueues the
+ * tensors behind: its next cycle finds them all and fuses them up to the threshold
+ * (Controller::FuseResponses, controller.cc:818 @v0.21.3), each fused response again
+ * waited for in turn. So the groups are threshold-sized runs of tensors in backward order,
+ * each enqueued when its last tensor is ready. A hook that waits for the GPU (a blocking
+ * size exchange, GRACE's blocking PowerSGD all-reduces) keeps the host in step with it:
+ * then a group is what the GPU produced in one cycle, as with "stream". */
+bool gcsim_stack_fuses_ahead(const gcsim_stack *s, const gcsim_stack_entry *e, bool compressed,
+                             bool allgather)
+{
+    if (s->unit != STACK_UNIT_TENSOR || !s->wait_on_thread)
+        return false;
+    bool syncs = compressed && e && ((e->size_exchange && allgather) ||
+                                     e->exchange == STACK_EXCHANGE_POWERSGD_BLOCKING);
+    return !syncs;
+}

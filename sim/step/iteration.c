@@ -185,6 +185,20 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
                            ? bucketing->first_bucket_bytes
                            : cap;
     double cycle_s = by_cycle ? stack->cycle_s : 0;
+    /* A Horovod whose background thread waits for the data, with the host ahead of the
+     * GPU (gcsim_stack_fuses_ahead): groups cut by the fusion threshold alone, a layer
+     * that would take a group past it starting the next (FuseResponses adds a tensor only
+     * while the sum stays within it). */
+    bool ahead = false;
+    if (by_cycle && stack->wait_on_thread) {
+        const gcsim_stack_entry *e = NULL;
+        if (gcsim_stack_entry_for(stack, pay->spec, &e, err))
+            return -1;
+        ahead = gcsim_stack_fuses_ahead(stack, e, gcsim_scenario_compresses(s),
+                                        s->collective == COLLECTIVE_ALLGATHER);
+        if (ahead)
+            cycle_s = 0;
+    }
     /* The papers' models exchange the whole gradient once backward is done (eq. 27-30
      * cost T_comm(|g|)): one bucket. With several, the DES would pipeline them, the GPUs
      * starting bucket b+1 while the CPUs still sum bucket b, which the models do not. */
@@ -228,7 +242,9 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
                                     : 1.0 / m->n_layers;
         double layer_bwd_s = compute_s * bf * share;
         ready_s += layer_bwd_s;
-        if (cur && cycle_s > 0 && floor(ready_s / cycle_s) > floor(cur_ready_s / cycle_s)) {
+        if (cur && ((cycle_s > 0 && floor(ready_s / cycle_s) > floor(cur_ready_s / cycle_s)) ||
+                    (ahead && cur->bytes.dense_bytes +
+                                      4.0 * (double)gcsim_layer_params(&m->layers[l]) > cap))) {
             it->n_buckets++;
             cur = NULL;
         }

@@ -476,6 +476,12 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
     ctx c = {.it = it, .s = s, .st = st, .e = e, .gpu = gpu, .b = b, .call_s = st->call_s,
              .wait_s = 0.5 * st->cycle_s, .release_s = group_release_s(s, st), .tuner = tuner,
              .err = err};
+    /* A group cut by the threshold alone is enqueued when the background thread's wait
+     * for its last tensor ends (gcsim_stack_fuses_ahead): its cycle and agreement passed
+     * while the thread waited, so nothing is added to its readiness. */
+    if (gcsim_stack_fuses_ahead(st, e, bk->bytes.compressed,
+                                s->collective == COLLECTIVE_ALLGATHER))
+        c.release_s = 0;
     unit u = {.model = s->model, .first = bk->first_layer, .last = bk->last_layer,
               .elements = bk->bytes.dense_bytes / 4.0, .batch_share = 1.0,
               .setting = gcsim_stack_setting_of(s->payload->spec)};

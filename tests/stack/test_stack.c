@@ -306,6 +306,111 @@ static void test_tensor_groups(void)
     free(tensor_stack);
 }
 
+/* test_stack_json as a tensor-group stack: the given granularity (unit tensor), decodes
+ * deferred, a 128-byte readiness agreement; 0 or -1. */
+static int tensor_stack_of(const char *granularity, gcsim_stack *out)
+{
+    size_t cap = strlen(test_stack_json) + 512;
+    char *json = malloc(cap);
+    gcsim_error err;
+    if (!json)
+        return -1;
+    snprintf(json, cap, "%s", test_stack_json);
+    char *g = strstr(json, "\"granularity\"");
+    char *end = strchr(g, '}');
+    char repl[320];
+    snprintf(repl, sizeof repl, "\"granularity\": {\"unit\": \"tensor\", %s, \"source\": \"s\"}, "
+             "\"deferred_decode\": true", granularity);
+    memmove(g + strlen(repl), end + 1, strlen(end + 1) + 1);
+    memcpy(g, repl, strlen(repl));
+    const char *costs = "\"sync\": \"3us\",";
+    char *c = strstr(json, costs);
+    const char *add = " \"negotiation_bytes\": 128,";
+    memmove(c + strlen(costs) + strlen(add), c + strlen(costs), strlen(c + strlen(costs)) + 1);
+    memcpy(c + strlen(costs), add, strlen(add));
+    int rc = gcsim_stack_parse(json, "tensor-test", out, &err);
+    if (rc)
+        fprintf(stderr, "%s\n", err.message);
+    free(json);
+    return rc;
+}
+
+/* "wait_for_data": "thread" (Horovod <= 0.22, gcsim_stack_fuses_ahead): the groups are cut
+ * by the fusion threshold alone, whatever the cycle, and released when ready. Forward
+ * 10 ms; backward's 20 ms ready B (33,792 B of fp32 gradient) at 25 ms and A (16,896 B)
+ * at 30 ms.
+ *   - 4 ms cycle, 64 MiB: B and A fall in cycles 6 and 7 (two groups under "stream",
+ *     test_tensor_groups), but one group here: 50,688 B, no release; its one call starts
+ *     when A is ready, so with a 3 ms call the iteration is 30 + 3 = 33 ms.
+ *   - 11 ms cycle (one cycle for both), 50,000 B: B alone is 33,792 B, B + A 50,688 B would
+ *     pass the threshold, so A starts a second group (FuseResponses adds a tensor only
+ *     while the sum stays within it): two groups of 33,792 and 16,896 B, no release.
+ *   - DGC (a blocking size exchange in the hook: the host waits for the GPU), 4 ms cycle,
+ *     64 MiB: the cycle's groups as under "stream", two, each all-gather released half a
+ *     cycle (2 ms) + ceil(log2 4) = 2 NIC hops (1 us each) after its group is ready. */
+static void test_thread_wait_groups(void)
+{
+    static const char *const grans[3] = {
+        "\"fusion_bytes\": \"64MiB\", \"cycle\": \"4ms\", \"wait_for_data\": \"thread\"",
+        "\"fusion_bytes\": \"50000B\", \"cycle\": \"11ms\", \"wait_for_data\": \"thread\"",
+        "\"fusion_bytes\": \"64MiB\", \"cycle\": \"4ms\", \"wait_for_data\": \"thread\""};
+    static const char *const specs[3] = {"none", "none", "dgc:ratio=0.01"};
+    gcsim_stack *tensor_stack = malloc(sizeof *tensor_stack);
+    for (int k = 0; k < 3 && tensor_stack; k++) {
+        if (tensor_stack_of(grans[k], tensor_stack)) {
+            check_failures++;
+            continue;
+        }
+        CHECK(tensor_stack->wait_on_thread);
+        gcsim_stack *saved = stack;
+        stack = tensor_stack;
+        gcsim_iteration it;
+        gcsim_payload_plan plan;
+        gcsim_stack_setup ss;
+        if (build(specs[k], GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss)) {
+            check_failures++;
+            stack = saved;
+            continue;
+        }
+        if (k == 0) {
+            CHECK(it.n_buckets == 1 && it.n_calls == 1);
+            CHECK(it.buckets[0].last_layer == 1 && it.buckets[0].first_layer == 0);
+            CHECK_REL(it.calls[0].bytes.dense_bytes, 4.0 * (8192 + 256 + 4096 + 128), 1e-12);
+            CHECK(it.calls[0].release_s == 0);
+            double call_s[1] = {3e-3};
+            gcsim_timeline t;
+            gcsim_error err;
+            if (gcsim_timeline_run(&it, call_s, &t, &err) == 0) {
+                CHECK_REL(t.iteration_s, 33e-3, 1e-9);
+                CHECK_REL(t.comm_s, 3e-3, 1e-12);
+            } else {
+                fprintf(stderr, "%s\n", err.message);
+                check_failures++;
+            }
+        } else if (k == 1) {
+            CHECK(it.n_buckets == 2 && it.n_calls == 2);
+            CHECK(it.buckets[0].first_layer == 1 && it.buckets[0].last_layer == 1);
+            CHECK(it.buckets[1].first_layer == 0 && it.buckets[1].last_layer == 0);
+            CHECK_REL(it.calls[0].bytes.dense_bytes, 4.0 * (8192 + 256), 1e-12);
+            CHECK_REL(it.calls[1].bytes.dense_bytes, 4.0 * (4096 + 128), 1e-12);
+            CHECK(it.calls[0].release_s == 0 && it.calls[1].release_s == 0);
+        } else {
+            CHECK(it.n_buckets == 2);
+            int gathers = 0;
+            for (int c = 0; c < it.n_calls; c++)
+                if (!it.calls[c].blocking) {
+                    gathers++;
+                    CHECK_REL(it.calls[c].release_s, 2e-3 + 2e-6, 1e-12);
+                }
+            CHECK(gathers == 2);
+        }
+        gcsim_iteration_free(&it);
+        gcsim_payload_plan_free(&plan);
+        stack = saved;
+    }
+    free(tensor_stack);
+}
+
 /* ---- the host model and a batched decode of gathered payloads (issue 43) ---- */
 
 /* The test stack with `extra` (top-level keys, each followed by a comma) before its laws and
@@ -926,6 +1031,7 @@ int main(void)
     test_allgather_program();
     test_powersgd_hook();
     test_tensor_groups();
+    test_thread_wait_groups();
     test_timeline();
     test_release();
     test_graph_host();
