@@ -25,6 +25,9 @@
  *      links, fixed by the roles of the sender's node and its neighbours (kept per such
  *      neighbourhood), and those of the leaf links it crosses. Pairs that cross no leaf
  *      are interned once per neighbourhood, those that do once each, in pair order.
+ * A node's own links are asked for as a first and again for each fresh neighbourhood it
+ * belongs to (its own and up to six neighbours'): they are found once per node and kept
+ * (own_links; at most OWN_LINKS_KEPT_MAX crossings, then found again as before).
  * Where a node's link turns out of a kind no first gave (a topology whose links a role
  * does not fix), tree_classes_fill says so and the per-sender build is used instead.
  * tests/collectives/test_tree_classes.c compares the two templates array by array.
