@@ -25,6 +25,9 @@
  *      links, fixed by the roles of the sender's node and its neighbours (kept per such
  *      neighbourhood), and those of the leaf links it crosses. Pairs that cross no leaf
  *      are interned once per neighbourhood, those that do once each, in pair order.
+ * A node's own links are asked for as a first and again for each fresh neighbourhood it
+ * belongs to (its own and up to six neighbours'): they are found once per node and kept
+ * (own_links; at most OWN_LINKS_KEPT_MAX crossings, then found again as before).
  * Where a node's link turns out of a kind no first gave (a topology whose links a role
  * does not fix), tree_classes_fill says so and the per-sender build is used instead.
  * tests/collectives/test_tree_classes.c compares the two templates array by array.
@@ -68,7 +71,17 @@ typedef struct {
     tpair *touch;               /* one node's pairs, sent and received */
     crossing *cross;
     int cap_touch, cap_cross;
+    /* own_links' answers kept per node (own_at[x] < 0: not kept): a node's own links are
+     * asked for once as a first, then once per fresh neighbourhood it belongs to (its own
+     * and up to six neighbours'), the same answer each time */
+    int *own_at, *own_n;
+    crossing *own;
+    int n_own, cap_own;
 } classes;
+
+/* At most this many crossings kept for own_links (16 MiB): past it, nodes' own links are
+ * found again when asked, as before the cache. */
+enum { OWN_LINKS_KEPT_MAX = 1 << 20 };
 
 static int grow(void **v, int *cap, int need, size_t size)
 {
@@ -262,7 +275,7 @@ TREE_STABLE_SORT(sort_crossings, crossing, crossing_before)
  * return), sorted by link then pair order; -1 when out of memory, -2 when a route between
  * nodes has no NIC link or a link between the NICs that is no leaf link (a topology this
  * file does not know). */
-static int own_links(classes *cl, int x)
+static int own_links_found(classes *cl, int x)
 {
     const gcsim_topology *t = cl->t;
     int r = cl->role[x], n = 0, nc = 0, route[GCSIM_ROUTE_MAX_LINKS];
@@ -318,6 +331,27 @@ static int own_links(classes *cl, int x)
     }
     if (sort_crossings(cl->cross, (size_t)nc) != 0)
         return -1;
+    return nc;
+}
+
+/* own_links_found, from what was kept for node x when it was asked before. */
+static int own_links(classes *cl, int x)
+{
+    if (cl->own_at && cl->own_at[x] >= 0) {
+        int nc = cl->own_n[x];
+        if (grow((void **)&cl->cross, &cl->cap_cross, nc, sizeof *cl->cross))
+            return -1;
+        memcpy(cl->cross, cl->own + cl->own_at[x], sizeof *cl->cross * (size_t)nc);
+        return nc;
+    }
+    int nc = own_links_found(cl, x);
+    if (nc <= 0 || !cl->own_at || cl->n_own + nc > OWN_LINKS_KEPT_MAX ||
+        grow((void **)&cl->own, &cl->cap_own, cl->n_own + nc, sizeof *cl->own))
+        return nc; /* not kept (out of room or memory): found again next time */
+    memcpy(cl->own + cl->n_own, cl->cross, sizeof *cl->cross * (size_t)nc);
+    cl->own_at[x] = cl->n_own;
+    cl->own_n[x] = nc;
+    cl->n_own += nc;
     return nc;
 }
 
@@ -654,6 +688,15 @@ int tree_classes_fill(gcsim_tree_template *tt, const gcsim_topology *t)
     leaf_kind = malloc(sizeof(int) * (2 * (size_t)t->leaves + 1));
     if (!cl.sf || !cl.role || !cl.nb || !leaf_kind)
         goto done;
+    cl.own_at = malloc(sizeof(int) * (size_t)cl.nodes);
+    cl.own_n = malloc(sizeof(int) * (size_t)cl.nodes);
+    if (!cl.own_at || !cl.own_n) { /* the cache is optional: found again each time */
+        free(cl.own_at);
+        free(cl.own_n);
+        cl.own_at = cl.own_n = NULL;
+    }
+    for (int x = 0; cl.own_at && x < cl.nodes; x++)
+        cl.own_at[x] = -1;
     if ((rc = roles_and_kinds(&cl)) != 0)
         goto done;
     rc = -1;
@@ -670,6 +713,9 @@ done:
     free(cl.rp);
     free(cl.touch);
     free(cl.cross);
+    free(cl.own_at);
+    free(cl.own_n);
+    free(cl.own);
     tree_intern_free(&links);
     tree_intern_free(&sigs);
     free(rep_link);
