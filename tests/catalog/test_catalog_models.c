@@ -245,6 +245,18 @@ static void check_against_csv(const gcsim_model *m, const char *csv_path, const 
     CHECK(gcsim_model_params(m) == csv_total);
 }
 
+/* Loads a model file; 1 when loaded, else a failed check (the loader's message printed). */
+static int load_or_fail(const char *path, gcsim_model *m)
+{
+    memset(m, 0, sizeof *m);
+    gcsim_error err = {{0}, 0, 0};
+    if (gcsim_model_load(path, m, &err) == 0 && m->layers)
+        return 1;
+    fprintf(stderr, "FAIL: %s\n", err.message);
+    CHECK(0);
+    return 0;
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
@@ -314,10 +326,7 @@ int main(void)
     char bn_path[4096];
     snprintf(bn_path, sizeof bn_path, "%s/../tests/validation/models/vgg-16-bn.json", models_dir);
     gcsim_model bn;
-    memset(&bn, 0, sizeof bn);
-    gcsim_error bn_err = {{0}, 0, 0};
-    CHECK(gcsim_model_load(bn_path, &bn, &bn_err) == 0);
-    if (bn.layers) {
+    if (load_or_fail(bn_path, &bn)) {
         check_against_csv(&bn, csv_path, "vgg16_bn_torchvision");
         CHECK(gcsim_model_params(&bn) == 138365992LL);
         CHECK(gcsim_model_params(&bn) - 138357544LL == 2 * 4224);
@@ -328,10 +337,7 @@ int main(void)
     char lstm_path[4096];
     snprintf(lstm_path, sizeof lstm_path, "%s/lstm-ptb.json", models_dir);
     gcsim_model m;
-    memset(&m, 0, sizeof m);
-    gcsim_error err = {{0}, 0, 0};
-    CHECK(gcsim_model_load(lstm_path, &m, &err) == 0);
-    if (m.layers) {
+    if (load_or_fail(lstm_path, &m)) {
         CHECK_REL(gcsim_model_gradient_bytes(&m) / (1024.0 * 1024.0), 194.68, 0.00005);
         CHECK(m.profiled_batch == 0); /* a catalog model states no exported batch */
         gcsim_model_free(&m);
@@ -344,6 +350,7 @@ int main(void)
                                     "\"weights\": 10, \"bias\": 1, \"fwd_flops\": 20}], \"profiles\": []}";
     static const struct { const char *value; int want; } cases[] = {
         {"4", 4}, {"0", -1}, {"-2", -1}, {"2.5", -1}, {"\"4\"", -1}};
+    gcsim_error err = {{0}, 0, 0};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char text[512];
         snprintf(text, sizeof text, "%s%s%s", head, cases[i].value, tail);

@@ -213,6 +213,35 @@ static void test_powersgd_hook(void)
     gcsim_payload_plan_free(&p2);
 }
 
+/* test_stack_json as a tensor-group stack: the given granularity (unit tensor), decodes
+ * deferred, a 128-byte readiness agreement; 0 or -1. */
+static int tensor_stack_of(const char *granularity, gcsim_stack *out)
+{
+    size_t cap = strlen(test_stack_json) + 512;
+    char *json = malloc(cap);
+    gcsim_error err;
+    if (!json)
+        return -1;
+    snprintf(json, cap, "%s", test_stack_json);
+    char *g = strstr(json, "\"granularity\"");
+    char *end = strchr(g, '}');
+    char repl[320];
+    snprintf(repl, sizeof repl, "\"granularity\": {\"unit\": \"tensor\", %s, \"source\": \"s\"}, "
+             "\"deferred_decode\": true", granularity);
+    memmove(g + strlen(repl), end + 1, strlen(end + 1) + 1);
+    memcpy(g, repl, strlen(repl));
+    const char *costs = "\"sync\": \"3us\",";
+    char *c = strstr(json, costs);
+    const char *add = " \"negotiation_bytes\": 128,";
+    memmove(c + strlen(costs) + strlen(add), c + strlen(costs), strlen(c + strlen(costs)) + 1);
+    memcpy(c + strlen(costs), add, strlen(add));
+    int rc = gcsim_stack_parse(json, "tensor-test", out, &err);
+    if (rc)
+        fprintf(stderr, "%s\n", err.message);
+    free(json);
+    return rc;
+}
+
 /* Horovod-like tensor groups: layer B (the last, backward 15 ms) is ready at 25 ms, A at
  * 30 ms (forward 10 ms). With a 4 ms cycle they fall in cycles 6 and 7: two groups; with a
  * 11 ms one in cycles 2 and 2: one group. Decodes are deferred to the optimizer step.
@@ -223,27 +252,12 @@ static void test_powersgd_hook(void)
 static void test_tensor_groups(void)
 {
     gcsim_stack *tensor_stack = malloc(sizeof *tensor_stack);
-    char *json = malloc(strlen(test_stack_json) + 512);
-    gcsim_error err;
     for (int k = 0; k < 2; k++) {
         const char *cycle = k == 0 ? "4ms" : "11ms";
-        snprintf(json, strlen(test_stack_json) + 512, "%s", test_stack_json);
-        char *g = strstr(json, "\"granularity\"");
-        char *end = strchr(g, '}');
-        char repl[240];
-        snprintf(repl, sizeof repl, "\"granularity\": {\"unit\": \"tensor\", \"fusion_bytes\": "
-                 "\"64MiB\", \"cycle\": \"%s\", \"source\": \"s\"}, \"deferred_decode\": true",
+        char granularity[96];
+        snprintf(granularity, sizeof granularity, "\"fusion_bytes\": \"64MiB\", \"cycle\": \"%s\"",
                  cycle);
-        size_t tail = strlen(end + 1) + 1;
-        memmove(g + strlen(repl), end + 1, tail);
-        memcpy(g, repl, strlen(repl));
-        const char *costs = "\"sync\": \"3us\",";
-        char *c = strstr(json, costs);
-        const char *add = " \"negotiation_bytes\": 128,";
-        memmove(c + strlen(costs) + strlen(add), c + strlen(costs), strlen(c + strlen(costs)) + 1);
-        memcpy(c + strlen(costs), add, strlen(add));
-        if (gcsim_stack_parse(json, "tensor-test", tensor_stack, &err)) {
-            fprintf(stderr, "%s\n", err.message);
+        if (tensor_stack_of(granularity, tensor_stack)) {
             check_failures++;
             break;
         }
@@ -302,37 +316,7 @@ static void test_tensor_groups(void)
         }
         stack = saved;
     }
-    free(json);
     free(tensor_stack);
-}
-
-/* test_stack_json as a tensor-group stack: the given granularity (unit tensor), decodes
- * deferred, a 128-byte readiness agreement; 0 or -1. */
-static int tensor_stack_of(const char *granularity, gcsim_stack *out)
-{
-    size_t cap = strlen(test_stack_json) + 512;
-    char *json = malloc(cap);
-    gcsim_error err;
-    if (!json)
-        return -1;
-    snprintf(json, cap, "%s", test_stack_json);
-    char *g = strstr(json, "\"granularity\"");
-    char *end = strchr(g, '}');
-    char repl[320];
-    snprintf(repl, sizeof repl, "\"granularity\": {\"unit\": \"tensor\", %s, \"source\": \"s\"}, "
-             "\"deferred_decode\": true", granularity);
-    memmove(g + strlen(repl), end + 1, strlen(end + 1) + 1);
-    memcpy(g, repl, strlen(repl));
-    const char *costs = "\"sync\": \"3us\",";
-    char *c = strstr(json, costs);
-    const char *add = " \"negotiation_bytes\": 128,";
-    memmove(c + strlen(costs) + strlen(add), c + strlen(costs), strlen(c + strlen(costs)) + 1);
-    memcpy(c + strlen(costs), add, strlen(add));
-    int rc = gcsim_stack_parse(json, "tensor-test", out, &err);
-    if (rc)
-        fprintf(stderr, "%s\n", err.message);
-    free(json);
-    return rc;
 }
 
 /* "wait_for_data": "thread" (Horovod <= 0.22, gcsim_stack_fuses_ahead): the groups are cut
