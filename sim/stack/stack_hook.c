@@ -12,10 +12,10 @@
  * queued ahead of it (the unit's own layers' backward: a lower bound of what is queued, as
  * the host may be further ahead). Not for an encode that waits for the GPU: an entry with a
  * blocking size exchange (DGC's, threshold's) or marked "host_sync" (GRACE's and
- * MergeComp's 1-bit: `tensor[mask0]` and `if num0 > 0` read the GPU on the host, which
- * drains the queue) keeps the serial charge; nor for the decode, which in Horovod's
- * synchronize() follows a wait on the collective, and in DDP's callbacks follows the
- * exchange.
+ * MergeComp's 1-bit: `tensor[mask0]` and `if num0 > 0`; GRACE's TernGrad: two .item())
+ * reads the GPU on the host, which drains the queue, keeps the serial charge; nor for the
+ * decode, which in Horovod's synchronize() follows a wait on the collective, and in DDP's
+ * callbacks follows the exchange.
  */
 #include <math.h>
 #include <string.h>
