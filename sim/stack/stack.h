@@ -139,6 +139,10 @@ typedef struct {
     bool decode_own;            /* all-gather: its own payload is decoded too (N, not N-1) */
     bool size_exchange;         /* all-gather of payloads whose size varies: a blocking
                                    all-gather of the sizes first (GRACE's dgc, threshold) */
+    bool host_sync;             /* the encode waits for the GPU inside the hook (a CUDA
+                                   scalar read on the host, a boolean-mask index): its host
+                                   time is not hidden behind the queued backward
+                                   (stack_hook.c) */
     char source[1024];
 } gcsim_stack_entry;
 

@@ -243,7 +243,8 @@ static int parse_ops(const cJSON *obj, const char *path, const char *key, const 
 static int parse_entry(const cJSON *v, const char *name, gcsim_stack *s, json_ctx *ctx)
 {
     static const char *const keys[] = {"exchange", "encode", "unpack", "between", "decode",
-                                       "decode_own", "size_exchange", "refuse", "source", NULL};
+                                       "decode_own", "size_exchange", "host_sync", "refuse",
+                                       "source", NULL};
     static const char *const exchanges[] = {"allreduce", "allgather", "powersgd-hook",
                                             "powersgd-blocking", NULL};
     char path[128];
@@ -284,6 +285,11 @@ static int parse_entry(const cJSON *v, const char *name, gcsim_stack *s, json_ct
                           own && !cJSON_IsBool(own) ? "decode_own" : "size_exchange");
     e->decode_own = cJSON_IsTrue(own);
     e->size_exchange = cJSON_IsTrue(size);
+    const cJSON *sync = json_member(v, "host_sync");
+    if (sync && !cJSON_IsBool(sync))
+        return gcsim_fail(ctx->err, "%s: %s.host_sync: expected true or false", ctx->origin,
+                          path);
+    e->host_sync = cJSON_IsTrue(sync);
     if ((e->decode_own || e->size_exchange) && e->exchange != STACK_EXCHANGE_ALLGATHER)
         return gcsim_fail(ctx->err, "%s: %s: decode_own and size_exchange apply to "
                                     "\"exchange\": \"allgather\" only",

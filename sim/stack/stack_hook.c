@@ -11,9 +11,11 @@
  * is charged on the stream, and its host part only where it exceeds the backward GPU work
  * queued ahead of it (the unit's own layers' backward: a lower bound of what is queued, as
  * the host may be further ahead). Not for an encode that waits for the GPU: an entry with a
- * blocking size exchange (DGC's, threshold's) syncs in the hook and keeps the serial
- * charge; nor for the decode, which in Horovod's synchronize() follows a wait on the
- * collective, and in DDP's callbacks follows the exchange.
+ * blocking size exchange (DGC's, threshold's) or marked "host_sync" (GRACE's and
+ * MergeComp's 1-bit: `tensor[mask0]` and `if num0 > 0`; GRACE's TernGrad: two .item())
+ * reads the GPU on the host, which drains the queue, keeps the serial charge; nor for the
+ * decode, which in Horovod's synchronize() follows a wait on the collective, and in DDP's
+ * callbacks follows the exchange.
  */
 #include <math.h>
 #include <string.h>
@@ -42,7 +44,7 @@ int stack_hook_parse(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
 double gcsim_stack_hook_encode_s(const gcsim_stack *s, const gcsim_stack_entry *e,
                                  double priced_s, double gpu_s, double queued_s)
 {
-    if (!s->hook_host_queued || e->size_exchange || !(priced_s > gpu_s))
+    if (!s->hook_host_queued || e->size_exchange || e->host_sync || !(priced_s > gpu_s))
         return priced_s;
     /* the stream waits only for host time the queued backward does not cover */
     return fmax(gpu_s, priced_s - fmax(queued_s, 0));

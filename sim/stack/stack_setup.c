@@ -190,7 +190,7 @@ int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const
                      ? "; gathered payloads decoded in one batched pass"
                      : "",
                  /* stack_hook.c: what program_stack.c hides of the encode */
-                 st->hook_host_queued && !e->size_exchange &&
+                 st->hook_host_queued && !e->size_exchange && !e->host_sync &&
                          (e->exchange == STACK_EXCHANGE_ALLREDUCE ||
                           e->exchange == STACK_EXCHANGE_ALLGATHER)
                      ? "; the encode's host time charged only beyond the backward queued "

@@ -489,6 +489,35 @@ static void test_hook_host(void)
         /* a stack without "hook_host": serial */
         CHECK_REL(gcsim_stack_hook_encode_s(stack, topk, 100e-6, 2e-6, 1e-3), 100e-6, 1e-12);
     }
+    /* "host_sync": the encode reads the GPU on the host in the hook (GRACE's and MergeComp's
+     * 1-bit: a boolean-mask index, `if num0 > 0`), so nothing queued hides its host part:
+     * the same 100 us priced / 2 us of GPU with 1 ms queued is charged 100 us, not 2 */
+    {
+        const char *from = "\"decode_own\": true, \"source\": \"s\"}";
+        const char *to = "\"decode_own\": true, \"host_sync\": true, \"source\": \"s\"}";
+        const char *hook = "\"hook_host\": {\"runs\": \"queued\", \"source\": \"s\"}, ";
+        const char *laws = strstr(test_stack_json, "\"laws\": {");
+        const char *at = strstr(test_stack_json, from);
+        char json[8192];
+        snprintf(json, sizeof json, "%.*s%s%.*s%s%s", (int)(laws - test_stack_json),
+                 test_stack_json, hook, (int)(at - laws), laws, to, at + strlen(from));
+        gcsim_stack *hs = malloc(sizeof *hs);
+        const gcsim_stack_entry *synced = NULL;
+        if (gcsim_stack_parse(json, "host-sync", hs, &err) == 0 &&
+            gcsim_stack_entry_for(hs, "topk:ratio=0.01", &synced, &err) == 0) {
+            CHECK(synced->host_sync && hs->hook_host_queued);
+            CHECK_REL(gcsim_stack_hook_encode_s(hs, synced, 100e-6, 2e-6, 1e-3), 100e-6, 1e-12);
+            CHECK_REL(gcsim_stack_hook_encode_s(hs, synced, 100e-6, 2e-6, 0), 100e-6, 1e-12);
+            /* GPU-bound: the GPU part, as without the mark */
+            CHECK_REL(gcsim_stack_hook_encode_s(hs, synced, 50e-6, 50e-6, 1e-3), 50e-6, 1e-12);
+        } else {
+            fprintf(stderr, "%s\n", err.message);
+            check_failures++;
+        }
+        free(hs);
+        /* the entry without the mark, in the same stack: hidden (2 us), as above */
+        CHECK(topk && !topk->host_sync);
+    }
     /* "lin" at 1,000 elements on the h100: host 20 us, GPU 10 us; GPU part alone 10 us */
     const gcsim_gpu_params *h100;
     CHECK(gcsim_gpu_params_find("h100", &h100, &err) == 0);
@@ -748,6 +777,8 @@ static void test_strict(void)
                "a refused compressor has no exchange");
     expect_bad("\"per\": \"vector\"", "\"per\": \"layer\"", "unpack[0].per");
     expect_bad("\"decode_own\": true", "\"decode_own\": 1", "decode_own: expected true or false");
+    expect_bad("\"decode_own\": true", "\"decode_own\": true, \"host_sync\": \"yes\"",
+               "$.compressors.topk.host_sync: expected true or false");
     expect_bad("\"unit\": \"bucket\", \"bucket_bytes\": \"1GiB\"", "\"unit\": \"bucket\"",
                "$.granularity.bucket_bytes");
     expect_bad("\"none\": {\"exchange\": \"allreduce\"", "\"none\": {\"exchange\": \"powersgd-hook\"",
