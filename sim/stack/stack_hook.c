@@ -59,14 +59,15 @@ double gcsim_stack_hook_encode_s(const gcsim_stack *s, const gcsim_stack_entry *
  * (Controller::FuseResponses, controller.cc:818 @v0.21.3), each fused response again
  * waited for in turn. So the groups are threshold-sized runs of tensors in backward order,
  * each enqueued when its last tensor is ready. A hook that waits for the GPU (a blocking
- * size exchange, GRACE's blocking PowerSGD all-reduces) keeps the host in step with it:
+ * size exchange, an encode marked "host_sync", GRACE's blocking PowerSGD all-reduces) keeps
+ * the host in step with it:
  * then a group is what the GPU produced in one cycle, as with "stream". */
 bool gcsim_stack_fuses_ahead(const gcsim_stack *s, const gcsim_stack_entry *e, bool compressed,
                              bool allgather)
 {
     if (s->unit != STACK_UNIT_TENSOR || !s->wait_on_thread)
         return false;
-    bool syncs = compressed && e && ((e->size_exchange && allgather) ||
+    bool syncs = compressed && e && ((e->size_exchange && allgather) || e->host_sync ||
                                      e->exchange == STACK_EXCHANGE_POWERSGD_BLOCKING);
     return !syncs;
 }
