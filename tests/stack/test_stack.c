@@ -357,6 +357,14 @@ static void test_thread_wait_groups(void)
             continue;
         }
         if (k == 0) {
+            /* an encode that waits for the GPU in the hook ("host_sync") keeps the host in
+             * step: its groups stay per cycle; an uncompressed group is not affected */
+            gcsim_stack_entry e;
+            memset(&e, 0, sizeof e);
+            CHECK(gcsim_stack_fuses_ahead(tensor_stack, &e, true, false));
+            e.host_sync = true;
+            CHECK(!gcsim_stack_fuses_ahead(tensor_stack, &e, true, false));
+            CHECK(gcsim_stack_fuses_ahead(tensor_stack, &e, false, false));
             CHECK(it.n_buckets == 1 && it.n_calls == 1);
             CHECK(it.buckets[0].last_layer == 1 && it.buckets[0].first_layer == 0);
             CHECK_REL(it.calls[0].bytes.dense_bytes, 4.0 * (8192 + 256 + 4096 + 128), 1e-12);
