@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "tuner_model.h"
+#include "tuner_release.h"
 
 static const char *const algo_names[GCSIM_NCCL_ALGO_COUNT] = {"ring", "tree", "nvls", "nvls-tree"};
 
@@ -300,6 +301,9 @@ static const blackwell_row blackwell_rows[] = {
 void gcsim_nccl_caps_of_release(const char *gpu_type, int nccl_version, int nodes, int channels,
                                 gcsim_nccl_caps *out)
 {
+    /* an older release's own tables (tuner_release.c: NCCL 2.8) */
+    if (gcsim_nccl_caps_of_old_release(gpu_type, nccl_version, nodes, channels, out))
+        return;
     int row = generation_row(gpu_type), col = nodes <= 1 ? 0 : nodes == 2 ? 1 : 2;
     double ch = channels > 0 ? channels : 0;
     double ring_ll128 = per_ch_ring_ll128_GBps[row][col];
@@ -317,6 +321,7 @@ void gcsim_nccl_caps_of_release(const char *gpu_type, int nccl_version, int node
     out->ring_ll128_busbw_Bps = ch * ring_ll128 * 1e9;
     out->tree_busbw_Bps = ch * tree * 1e9;
     out->tree_ll128_busbw_Bps = ch * tree_ll128 * 1e9;
+    out->release = nccl_version;
 }
 
 void gcsim_nccl_caps_of(const char *gpu_type, int nodes, int channels, gcsim_nccl_caps *out)
