@@ -454,8 +454,8 @@ static int tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double b
     }
     /* NCCL's caps on its modelled bus bandwidths, at the graph's channel count */
     gcsim_nccl_caps caps;
-    gcsim_nccl_caps_of_release(p->gpu.type, p->nccl_version, nodes,
-                               gcsim_topology_net_channels(p), &caps);
+    gcsim_nccl_release_caps(p->gpu.type, p->nccl_version, nodes, gcsim_topology_net_channels(p),
+                            &caps);
     bool found = false;
     for (int a = 0; a < n_cand; a++)
         for (int pr = 0; pr < GCSIM_PROTO_COUNT; pr++) {

@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "tuner_model.h"
-#include "tuner_release.h"
 
 static const char *const algo_names[GCSIM_NCCL_ALGO_COUNT] = {"ring", "tree", "nvls", "nvls-tree"};
 
@@ -301,9 +300,6 @@ static const blackwell_row blackwell_rows[] = {
 void gcsim_nccl_caps_of_release(const char *gpu_type, int nccl_version, int nodes, int channels,
                                 gcsim_nccl_caps *out)
 {
-    /* an older release's own tables (tuner_release.c: NCCL 2.8) */
-    if (gcsim_nccl_caps_of_old_release(gpu_type, nccl_version, nodes, channels, out))
-        return;
     int row = generation_row(gpu_type), col = nodes <= 1 ? 0 : nodes == 2 ? 1 : 2;
     double ch = channels > 0 ? channels : 0;
     double ring_ll128 = per_ch_ring_ll128_GBps[row][col];

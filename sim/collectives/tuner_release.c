@@ -206,11 +206,13 @@ static const double per_ch_tree_GBps[2][3] = {{26.5, 18.5, 10.0}, {24.0, 22.5, 1
  * Intel and default, as tuner_model.c), columns as above. */
 static const double ll_max_GBps[2][3] = {{39.0, 39.0, 20.4}, {87.7, 22.5, 19.0}};
 
-bool gcsim_nccl_caps_of_old_release(const char *gpu_type, int nccl_version, int nodes,
-                                    int channels, gcsim_nccl_caps *out)
+void gcsim_nccl_release_caps(const char *gpu_type, int nccl_version, int nodes, int channels,
+                             gcsim_nccl_caps *out)
 {
-    if (!gcsim_nccl_release_2_8(nccl_version))
-        return false;
+    if (!gcsim_nccl_release_2_8(nccl_version)) {
+        gcsim_nccl_caps_of_release(gpu_type, nccl_version, nodes, channels, out);
+        return;
+    }
     int col = nodes <= 1 ? 0 : nodes == 2 ? 1 : 2;
     int ampere = cc_8_0(gpu_type) ? 1 : 0;
     double ch = channels > 0 ? channels : 0;
@@ -219,5 +221,4 @@ bool gcsim_nccl_caps_of_old_release(const char *gpu_type, int nccl_version, int 
     out->tree_busbw_Bps = ch * per_ch_tree_GBps[ampere][col] * 1e9;
     out->tree_ll128_busbw_Bps = ch * LL128_ALLREDUCE_PER_CH_GBPS * 1e9;
     out->release = nccl_version;
-    return true;
 }

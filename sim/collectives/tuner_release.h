@@ -39,9 +39,9 @@ double gcsim_nccl_ring_plateau_factor_release(int nccl_version, gcsim_nccl_algo 
  * talk over NVLink (2.8: only where every GPU is of compute capability 7.0 or every one
  * 8.0; the current release: always). */
 bool gcsim_nccl_ll128_default_release(int nccl_version, const char *gpu_type);
-/* The release's caps, as gcsim_nccl_caps_of_release gives them, into *out; returns false
- * (and leaves *out alone) where the release takes tuner_model.c's tables. */
-bool gcsim_nccl_caps_of_old_release(const char *gpu_type, int nccl_version, int nodes,
-                                    int channels, gcsim_nccl_caps *out);
+/* NCCL's caps for GPU type gpu_type under release nccl_version on `nodes` nodes with
+ * `channels` channels: 2.8's tables, or (any other release) gcsim_nccl_caps_of_release's. */
+void gcsim_nccl_release_caps(const char *gpu_type, int nccl_version, int nodes, int channels,
+                             gcsim_nccl_caps *out);
 
 #endif

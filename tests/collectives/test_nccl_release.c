@@ -4,7 +4,9 @@
  * against hand values from each release's src/graph/tuning.cc (the tags and lines are in
  * tuner_model.c): the version code, the platform key and its refusals, the Blackwell
  * per-channel caps per release, the other generations unchanged, and the pick on the
- * 20-rack GB200 platform.
+ * 20-rack GB200 platform; then NCCL 2.8's whole model (tuner_release.c, v2.8.4-1's lines
+ * there): latencies, efficiencies, caps, tree correction, plateau, the LL128 rule, the
+ * tree and ring ranks at 2 and 16 nodes, and the DGX-2 platform that names 2.8.4.
  */
 #include <math.h>
 #include <stdio.h>
@@ -130,25 +132,25 @@ static void check_release_2_8(const char *source_dir)
      * the tree 10 a channel on 16 nodes, 18.5 on 2, llMaxBw 20.4 across 3+ nodes; A100 on
      * 2 nodes 22.5 a tree channel (current 23.6), one node llMaxBw 87.7 */
     gcsim_nccl_caps c;
-    gcsim_nccl_caps_of_release("v100", v, 16, 8, &c);
+    gcsim_nccl_release_caps("v100", v, 16, 8, &c);
     CHECK_REL(c.ring_ll128_busbw_Bps, 8 * 16.9e9, 1e-12);
     CHECK_REL(c.tree_ll128_busbw_Bps, 8 * 16.9e9, 1e-12);
     CHECK_REL(c.tree_busbw_Bps, 8 * 10.0e9, 1e-12);
     CHECK_REL(c.ll_max_busbw_Bps, 20.4e9, 1e-12);
     CHECK(c.release == v);
-    gcsim_nccl_caps_of_release("a100", v, 2, 8, &c);
+    gcsim_nccl_release_caps("a100", v, 2, 8, &c);
     CHECK_REL(c.tree_busbw_Bps, 8 * 22.5e9, 1e-12);
-    gcsim_nccl_caps_of_release("a100", v, 1, 8, &c);
+    gcsim_nccl_release_caps("a100", v, 1, 8, &c);
     CHECK_REL(c.ll_max_busbw_Bps, 87.7e9, 1e-12);
-    gcsim_nccl_caps_of_release("h100", v, 1, 8, &c);
+    gcsim_nccl_release_caps("h100", v, 1, 8, &c);
     CHECK_REL(c.ll_max_busbw_Bps, 39.0e9, 1e-12);
 
     /* Ranks (gcsim_tuner_rank_capped_s with the 2.8 caps: their release's efficiencies) */
     const double mib32 = 33554432.0, gib = 1073741824.0;
     double bus = 2.0 * 255 / 256; /* all-reduce bus factor on 256 GPUs */
     gcsim_nccl_caps v28, cur;
-    gcsim_nccl_caps_of_release("v100", v, 16, 8, &v28);
-    gcsim_nccl_caps_of_release("v100", 0, 16, 8, &cur);
+    gcsim_nccl_release_caps("v100", v, 16, 8, &v28);
+    gcsim_nccl_release_caps("v100", 0, 16, 8, &cur);
     /* Tree LL128 on 16 nodes, 32 MiB, the ring at 80 GB/s bus bandwidth, latency 100 us:
      * min(0.92 x 80, 8 x 10) = 73.6, x 0.915 = 67.344 (below 8 x 16.9), correction 0.9:
      * 100 us + 32 MiB / (0.5 x 0.9 x 67.344 GB/s); current x 120/128 = 69.0 */
@@ -162,8 +164,8 @@ static void check_release_2_8(const char *source_dir)
     /* Tree LL128 on 2 nodes (32 GPUs), 1 GiB, the ring at 200 GB/s: min(184, 8 x 18.5) =
      * 148, x 0.915 = 135.42, capped at 8 x 16.9 = 135.2 (current: 138.75, below 8 x 20) */
     gcsim_nccl_caps v28n2, curn2;
-    gcsim_nccl_caps_of_release("v100", v, 2, 8, &v28n2);
-    gcsim_nccl_caps_of_release("v100", 0, 2, 8, &curn2);
+    gcsim_nccl_release_caps("v100", v, 2, 8, &v28n2);
+    gcsim_nccl_release_caps("v100", 0, 2, 8, &curn2);
     ring_s = gib * (2.0 * 31 / 32) / 200e9;
     CHECK_REL(gcsim_tuner_rank_capped_s(GCSIM_NCCL_TREE, GCSIM_PROTO_LL128, 32, 2, gib, 9, 5e-5,
                                         ring_s, &v28n2),
@@ -178,8 +180,8 @@ static void check_release_2_8(const char *source_dir)
     /* Ring LL128 on 16 nodes, 4 channels, the ring at 100 GB/s, time 5 ms: 0.92 x 100 = 92
      * capped at 4 x 16.9 = 67.6 (current 80): 5 ms + 32 MiB x bus x (1/67.6 - 1/92) */
     gcsim_nccl_caps v28c4, curc4;
-    gcsim_nccl_caps_of_release("v100", v, 16, 4, &v28c4);
-    gcsim_nccl_caps_of_release("v100", 0, 16, 4, &curc4);
+    gcsim_nccl_release_caps("v100", v, 16, 4, &v28c4);
+    gcsim_nccl_release_caps("v100", 0, 16, 4, &curc4);
     ring_s = mib32 * bus / 100e9;
     CHECK_REL(gcsim_tuner_rank_capped_s(GCSIM_NCCL_RING, GCSIM_PROTO_LL128, 256, 16, mib32,
                                         5e-3, 0, ring_s, &v28c4),
@@ -261,7 +263,7 @@ int main(int argc, char **argv)
     /* 2.8 (tuner_release.c) knows no Blackwell: every GPU but compute capability 8.0 takes
      * its Volta row (v2.8.4-1 tuning.cc lines 76, 93, 100), 10 GB/s a tree channel on 3+
      * nodes */
-    gcsim_nccl_caps_of_release("gb200", 20804, 20, 15, &c);
+    gcsim_nccl_release_caps("gb200", 20804, 20, 15, &c);
     CHECK_REL(c.tree_busbw_Bps, 15 * 10.0e9, 1e-12);
     gcsim_nccl_caps_of_release("gb200", 22803, 20, 15, &c); /* 2.28.3 */
     CHECK_REL(c.ring_ll128_busbw_Bps, 15 * 73.4e9, 1e-12);
