@@ -35,7 +35,10 @@
  * Left out: A100's min(busBw, 235 GB/s) on every algorithm (line 124: no A100 platform
  * names 2.8 here), CollNet, and the run-time channels (v2.8.4-1 src/graph/connect.cc line
  * 267 doubles the search's channels up to MAXCHANNELS 32, src/include/devcomm.h line 49,
- * where tuner_model.c takes 64: the same below 32).
+ * where tuner_model.c takes 64: the same below 32), and 2.8's tree Simple chunk, halved
+ * while a channel's bytes are fewer than 8, 4 and 1 chunks per tree level (v2.8.4-1
+ * src/enqueue.cc lines 382-387; tuner_model.c's proxy cap takes the fixed 512 KiB chunk of
+ * today's release; the tree LL128 chunk rule, lines 404-409, is today's).
  */
 #include <math.h>
 #include <string.h>
