@@ -6,6 +6,7 @@
 #include "protocol.h"
 #include "schedule_memo.h"
 #include "tuner_model.h"
+#include "tuner_release.h"
 
 int gcsim_nccl_call_algo(gcsim_collective c)
 {
@@ -56,8 +57,8 @@ double gcsim_nccl_ranks_overhead_s(const gcsim_platform *p, int ranks, int nodes
     if (algo < 0 || algo >= GCSIM_NCCL_ALGO_COUNT || algo == GCSIM_NCCL_NVLS)
         return 0;
     gcsim_nccl_latency l;
-    gcsim_nccl_latency_of((gcsim_nccl_algo)algo, GCSIM_PROTO_SIMPLE, op_of(c), nvlink_node(p),
-                          ranks, nodes < 1 ? 1 : nodes, &l);
+    gcsim_nccl_latency_of_release(p->nccl_version, (gcsim_nccl_algo)algo, GCSIM_PROTO_SIMPLE,
+                                  op_of(c), nvlink_node(p), ranks, nodes < 1 ? 1 : nodes, &l);
     return l.base_s + l.inter_hops * l.inter_hop_s;
 }
 
@@ -68,8 +69,8 @@ double gcsim_nccl_alltoall_overhead_s(const gcsim_platform *p, int ranks, int no
     if (nodes < 1)
         nodes = 1;
     gcsim_nccl_latency l;
-    gcsim_nccl_latency_of(GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE, GCSIM_OP_ALLGATHER,
-                          nvlink_node(p), ranks, nodes, &l);
+    gcsim_nccl_latency_of_release(p->nccl_version, GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE,
+                                  GCSIM_OP_ALLGATHER, nvlink_node(p), ranks, nodes, &l);
     return l.base_s + (nodes > 1 ? l.inter_hop_s : 0);
 }
 
@@ -122,9 +123,10 @@ static double protocol_latency_delta_s(const gcsim_platform *p, int algo, gcsim_
     if (pr == GCSIM_PROTO_SIMPLE || (algo != GCSIM_NCCL_RING && algo != GCSIM_NCCL_TREE))
         return 0;
     gcsim_nccl_latency simple, this;
-    gcsim_nccl_latency_of((gcsim_nccl_algo)algo, GCSIM_PROTO_SIMPLE, op, nvlink_node(p), ranks,
-                          nodes, &simple);
-    gcsim_nccl_latency_of((gcsim_nccl_algo)algo, pr, op, nvlink_node(p), ranks, nodes, &this);
+    gcsim_nccl_latency_of_release(p->nccl_version, (gcsim_nccl_algo)algo, GCSIM_PROTO_SIMPLE, op,
+                                  nvlink_node(p), ranks, nodes, &simple);
+    gcsim_nccl_latency_of_release(p->nccl_version, (gcsim_nccl_algo)algo, pr, op, nvlink_node(p),
+                                  ranks, nodes, &this);
     double d = (this.base_s + this.inter_hops * this.inter_hop_s) -
                (simple.base_s + simple.inter_hops * simple.inter_hop_s);
     double hop_s = p->intra.latency_s;
@@ -138,15 +140,18 @@ static double protocol_latency_delta_s(const gcsim_platform *p, int algo, gcsim_
 }
 
 /* Simple's bandwidth over protocol pr's for algorithm algo at `bytes` (>= 1). */
-static double bandwidth_ratio(int algo, gcsim_protocol pr, int nodes, double bytes)
+static double bandwidth_ratio(int v, int algo, gcsim_protocol pr, gcsim_op op, int ranks,
+                              int nodes, double bytes)
 {
     if (pr == GCSIM_PROTO_SIMPLE)
         return 1;
     if (algo == GCSIM_NCCL_TREE)
-        return gcsim_nccl_tree_bw_factor(GCSIM_PROTO_SIMPLE, nodes) *
-               gcsim_nccl_tree_correction(GCSIM_PROTO_SIMPLE, bytes) /
-               (gcsim_nccl_tree_bw_factor(pr, nodes) * gcsim_nccl_tree_correction(pr, bytes));
-    return 1.0 / gcsim_nccl_ring_bw_factor(pr);
+        return gcsim_nccl_tree_bw_factor_release(v, GCSIM_PROTO_SIMPLE, nodes) *
+               gcsim_nccl_tree_correction_release(v, GCSIM_PROTO_SIMPLE, bytes) /
+               (gcsim_nccl_tree_bw_factor_release(v, pr, nodes) *
+                gcsim_nccl_tree_correction_release(v, pr, bytes));
+    return 1.0 / gcsim_nccl_ring_bw_factor_release(v, pr, op, nodes,
+                                                   nodes > 0 ? ranks / nodes : ranks);
 }
 
 /* c->extra_s for a call of `bytes` whose schedule takes sched_s (lat_s at 8 bytes); the
@@ -162,7 +167,8 @@ static void cost_candidate(const gcsim_platform *p, candidate *c, gcsim_op op, i
     if (c->protocol != GCSIM_PROTO_SIMPLE)
         c->extra_s += protocol_latency_delta_s(p, c->algo, (gcsim_protocol)c->protocol, op,
                                                ranks, nodes, lat_s) +
-                      bw_s * (bandwidth_ratio(c->algo, (gcsim_protocol)c->protocol, nodes,
+                      bw_s * (bandwidth_ratio(p->nccl_version, c->algo,
+                                              (gcsim_protocol)c->protocol, op, ranks, nodes,
                                               bytes) - 1);
 }
 
@@ -225,8 +231,8 @@ int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
     int n = 0;
     /* NCCL's caps on its modelled bus bandwidths, as gcsim_tuner_choose takes them */
     gcsim_nccl_caps caps;
-    gcsim_nccl_caps_of_release(p->gpu.type, p->nccl_version, nodes,
-                               gcsim_topology_net_channels(p), &caps);
+    gcsim_nccl_release_caps(p->gpu.type, p->nccl_version, nodes, gcsim_topology_net_channels(p),
+                            &caps);
     double ring_bw_s = 0;
     for (size_t k = 0; k < sizeof algos / sizeof algos[0]; k++) {
         int a = algos[k].algo;

@@ -37,6 +37,7 @@
 #include "schedule_memo.h"
 #include "tuner_memo.h"
 #include "tuner_model.h"
+#include "tuner_release.h"
 
 static const char *const names[GCSIM_PROTO_COUNT] = {"simple", "ll128", "ll"};
 
@@ -66,7 +67,11 @@ static bool nvlink_node(const gcsim_platform *p)
 
 bool gcsim_protocol_available(const gcsim_platform *p, gcsim_protocol pr)
 {
-    return pr == GCSIM_PROTO_LL128 ? nvlink_node(p) : (unsigned)pr < GCSIM_PROTO_COUNT;
+    /* NCCL 2.8 also wants every GPU of compute capability 7.0 or every one 8.0
+     * (tuner_release.c) */
+    return pr == GCSIM_PROTO_LL128
+               ? nvlink_node(p) && gcsim_nccl_ll128_default_release(p->nccl_version, p->gpu.type)
+               : (unsigned)pr < GCSIM_PROTO_COUNT;
 }
 
 int gcsim_nccl_algo_of(gcsim_collective c)
@@ -99,7 +104,8 @@ double gcsim_protocol_overhead_s(const gcsim_platform *in, gcsim_op op, int algo
     int per_node = in->gpus_per_node > 0 ? in->gpus_per_node : 1;
     int nodes = (gpus + per_node - 1) / per_node;
     gcsim_nccl_latency l;
-    gcsim_nccl_latency_of((gcsim_nccl_algo)algo, pr, op, nvlink_node(in), gpus, nodes, &l);
+    gcsim_nccl_latency_of_release(in->nccl_version, (gcsim_nccl_algo)algo, pr, op,
+                                  nvlink_node(in), gpus, nodes, &l);
     return l.base_s + l.inter_hops * l.inter_hop_s;
 }
 
@@ -110,13 +116,14 @@ double gcsim_protocol_plateau_s(const gcsim_platform *in, gcsim_op op, int algo,
         return 0;
     int per_node = in->gpus_per_node > 0 ? in->gpus_per_node : 1;
     int nodes = (gpus + per_node - 1) / per_node;
-    double f = gcsim_nccl_ring_plateau_factor(GCSIM_NCCL_RING, pr, op,
-                                              gcsim_nccl_pre_ampere(in->gpu.type), gpus, nodes,
-                                              bytes);
+    double f = gcsim_nccl_ring_plateau_factor_release(in->nccl_version, GCSIM_NCCL_RING, pr, op,
+                                                      gcsim_nccl_pre_ampere(in->gpu.type), gpus,
+                                                      nodes, bytes);
     if (f == 1.0)
         return 0;
     gcsim_nccl_latency l;
-    gcsim_nccl_latency_of(GCSIM_NCCL_RING, pr, op, nvlink_node(in), gpus, nodes, &l);
+    gcsim_nccl_latency_of_release(in->nccl_version, GCSIM_NCCL_RING, pr, op, nvlink_node(in),
+                                  gpus, nodes, &l);
     return (f - 1.0) * l.latency_s;
 }
 
@@ -156,11 +163,15 @@ void gcsim_protocol_platform(const gcsim_platform *in, gcsim_op op, int algo, in
     gcsim_nccl_algo ratio_algo = tree_like(algo) ? GCSIM_NCCL_TREE : GCSIM_NCCL_RING;
     if (pr != GCSIM_PROTO_SIMPLE) {
         gcsim_nccl_latency simple, this;
-        gcsim_nccl_latency_of(ratio_algo, GCSIM_PROTO_SIMPLE, op, nvlink, gpus, nodes, &simple);
-        gcsim_nccl_latency_of(ratio_algo, pr, op, nvlink, gpus, nodes, &this);
+        gcsim_nccl_latency_of_release(in->nccl_version, ratio_algo, GCSIM_PROTO_SIMPLE, op, nvlink,
+                                      gpus, nodes, &simple);
+        gcsim_nccl_latency_of_release(in->nccl_version, ratio_algo, pr, op, nvlink, gpus, nodes,
+                                      &this);
         out->intra.latency_s *= this.intra_hop_s / simple.intra_hop_s;
-        double bw = tree_like(algo) ? gcsim_nccl_tree_bw_factor(pr, nodes) / 0.92
-                                    : gcsim_nccl_ring_bw_factor(pr);
+        double bw = tree_like(algo)
+                        ? gcsim_nccl_tree_bw_factor_release(in->nccl_version, pr, nodes) / 0.92
+                        : gcsim_nccl_ring_bw_factor_release(in->nccl_version, pr, op, nodes,
+                                                            gpus / nodes);
         out->intra.gpu_to_gpu_Bps *= bw;
         out->intra.gpu_to_host_Bps *= bw;
         out->intra.nvlink_link_Bps *= bw;
@@ -187,7 +198,8 @@ void gcsim_protocol_platform(const gcsim_platform *in, gcsim_op op, int algo, in
      * NCCL's net overhead (tuner_model.c). */
     if (algo == GCSIM_NCCL_RING && op != GCSIM_OP_BROADCAST) {
         gcsim_nccl_latency l;
-        gcsim_nccl_latency_of(GCSIM_NCCL_RING, pr, op, nvlink, gpus, nodes, &l);
+        gcsim_nccl_latency_of_release(in->nccl_version, GCSIM_NCCL_RING, pr, op, nvlink, gpus,
+                                      nodes, &l);
         out->intra.latency_s = fmax(out->intra.latency_s, l.intra_floor_s);
     }
     /* The rest of NCCL's latency, spread over the schedule's steps: every flow of a step
@@ -251,7 +263,7 @@ static int overhead_platform(const gcsim_platform *p, int gpus, gcsim_op op, int
      * to the model for medium sizes"), on the tree's bandwidth as NCCL's time estimate
      * applies it, so the engines charge what the ranking assumed */
     if (op == GCSIM_OP_ALLREDUCE && algo == GCSIM_NCCL_TREE) {
-        double c = gcsim_nccl_tree_correction(pr, bytes);
+        double c = gcsim_nccl_tree_correction_release(p->nccl_version, pr, bytes);
         q->intra.gpu_to_gpu_Bps *= c;
         q->intra.gpu_to_host_Bps *= c;
         q->intra.nvlink_link_Bps *= c;
@@ -330,11 +342,13 @@ double gcsim_tuner_rank_capped_s(int algo, gcsim_protocol pr, int gpus, int node
         if (pr == GCSIM_PROTO_LL)
             busbw = capped(busbw / 3.8, caps->ll_max_busbw_Bps);
         else if (pr == GCSIM_PROTO_LL128)
-            busbw = capped(busbw * gcsim_nccl_tree_bw_factor(pr, nodes) / 0.92,
+            busbw = capped(busbw * gcsim_nccl_tree_bw_factor_release(caps->release, pr, nodes) /
+                               0.92,
                            caps->tree_ll128_busbw_Bps);
         if (!(busbw > 0))
             return INFINITY;
-        return latency_s + bytes / (0.5 * gcsim_nccl_tree_correction(pr, bytes) * busbw);
+        return latency_s +
+               bytes / (0.5 * gcsim_nccl_tree_correction_release(caps->release, pr, bytes) * busbw);
     }
     if (algo == GCSIM_NCCL_NVLS_TREE) {
         /* NCCL's NVLS-tree: the ring's per-channel network bandwidth, twice it on two nodes
@@ -353,7 +367,9 @@ double gcsim_tuner_rank_capped_s(int algo, gcsim_protocol pr, int gpus, int node
          * half the links' rates (ring_bw_s / 0.5); where the cap is slower, the rank carries
          * the difference, bytes x 2(N-1)/N / llMaxBw less that bandwidth time. On one node
          * too (llMaxBws[arch][0]). */
-        double ll_bw_s = ring_bw_s / gcsim_nccl_ring_bw_factor(GCSIM_PROTO_LL);
+        double ll_bw_s = ring_bw_s / gcsim_nccl_ring_bw_factor_release(
+                                         caps->release, GCSIM_PROTO_LL, GCSIM_OP_ALLREDUCE,
+                                         nodes, nodes > 0 ? gpus / nodes : gpus);
         double capped_s = bytes * (2.0 * (gpus - 1) / gpus) / caps->ll_max_busbw_Bps;
         return time_s + fmax(0, capped_s - ll_bw_s);
     }
@@ -365,7 +381,9 @@ double gcsim_tuner_rank_capped_s(int algo, gcsim_protocol pr, int gpus, int node
          * LL's above. Across nodes only: calibrate's regime split has learnt LL's cap
          * (calib_classify), not this one, so a one-node LL128 cap could again push a
          * calibrated one-node log into the latency regime. */
-        double ll128_bw_s = ring_bw_s / gcsim_nccl_ring_bw_factor(GCSIM_PROTO_LL128);
+        double ll128_bw_s = ring_bw_s / gcsim_nccl_ring_bw_factor_release(
+                                            caps->release, GCSIM_PROTO_LL128, GCSIM_OP_ALLREDUCE,
+                                            nodes, nodes > 0 ? gpus / nodes : gpus);
         double capped_s = bytes * (2.0 * (gpus - 1) / gpus) / caps->ring_ll128_busbw_Bps;
         return time_s + fmax(0, capped_s - ll128_bw_s);
     }
@@ -419,7 +437,7 @@ static int tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double b
      * 5067397: pEnable &= typeIntra <= PATH_NVB, "other cases are not tested and may cause
      * silent data corruption"); its tuner here never picks it on PCIe either. Forcing it
      * there (NCCL_PROTO=LL128) runs an untested protocol: refused rather than timed. */
-    if (protocol != GCSIM_PROTO_COUNT && !gcsim_protocol_available(p, protocol))
+    if (protocol == GCSIM_PROTO_LL128 && !nvlink_node(p))
         return gcsim_fail(err, "--protocol %s: %s: $.intra_node.kind is pcie-switch, and NCCL "
                                "enables LL128 only where a node's GPUs talk over NVLink (on "
                                "PCIe it is untested and may corrupt data, NCCL's tuning.cc); "
@@ -442,8 +460,8 @@ static int tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double b
     }
     /* NCCL's caps on its modelled bus bandwidths, at the graph's channel count */
     gcsim_nccl_caps caps;
-    gcsim_nccl_caps_of_release(p->gpu.type, p->nccl_version, nodes,
-                               gcsim_topology_net_channels(p), &caps);
+    gcsim_nccl_release_caps(p->gpu.type, p->nccl_version, nodes, gcsim_topology_net_channels(p),
+                            &caps);
     bool found = false;
     for (int a = 0; a < n_cand; a++)
         for (int pr = 0; pr < GCSIM_PROTO_COUNT; pr++) {

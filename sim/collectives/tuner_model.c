@@ -342,6 +342,7 @@ void gcsim_nccl_caps_of_release(const char *gpu_type, int nccl_version, int node
     out->tree_busbw_Bps = ch * tree * 1e9;
     out->tree_ll128_busbw_Bps = ch * tree_ll128 * 1e9;
     out->nvls_tree_busbw_Bps = ch * nvls_tree * 1e9;
+    out->release = nccl_version;
 }
 
 void gcsim_nccl_caps_of(const char *gpu_type, int nodes, int channels, gcsim_nccl_caps *out)

@@ -83,6 +83,7 @@ typedef struct gcsim_nccl_caps {
     double tree_busbw_Bps;       /* tree all-reduce, every protocol: x perChMaxTreeBws */
     double tree_ll128_busbw_Bps; /* tree LL128: channels x perChMaxTreeLL128Bws */
     double nvls_tree_busbw_Bps;  /* NVLS-tree: channels x perChMaxNVLSTreeBws (2.28.3 on) */
+    int release; /* the NCCL release whose efficiencies rank (tuner_release.h); 0: current */
 } gcsim_nccl_caps;
 
 /* *out = NCCL's caps for GPU type gpu_type on `nodes` nodes with `channels` channels (the
