@@ -281,13 +281,23 @@ static double classes_time_s(const gcsim_phase *ph, const flow_class *cls, int n
         }
         return gcsim_add_repeated(total, step + reduce_codec_s, (long long)to_step - from_step + 1);
     }
+    /* The rule applied once when the bytes do not depend on the sums, else again only when
+     * a class's sum differs from the last one's (the same function of the same k: the same
+     * bytes; it was most of this loop's cost, 72 calls a case in a sweep, issue 47). */
+    bool fixed = ph->fixed_k || hop_bytes_fixed(b);
+    double hop = fixed ? gcsim_hop_bytes(b, 1) : 0, last_k = NAN;
     for (int s = from_step; s <= to_step; s++) {
         double step = 0;
         for (int c = 0; c < nc; c++) {
             if (s < cls[c].first || s > cls[c].last)
                 continue;
-            double k = ph->fixed_k ? 1 : cls[c].k0 + ph->dk * (s - cls[c].first);
-            double bytes = cls[c].share * gcsim_hop_bytes(b, k);
+            if (!fixed) {
+                double k = cls[c].k0 + ph->dk * (s - cls[c].first);
+                if (!(k == last_k))
+                    hop = gcsim_hop_bytes(b, k);
+                last_k = k;
+            }
+            double bytes = cls[c].share * hop;
             step = fmax_as_libm(step, cls[c].latency_s + bytes / cls[c].Bps);
         }
         total += step + reduce_codec_s;

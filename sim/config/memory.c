@@ -34,8 +34,8 @@ void gcsim_memory_estimate(const gcsim_model *m, const gcsim_platform *pf, int s
 {
     memset(out, 0, sizeof *out);
     out->shard_gpus = 1;
-    double n = (double)gcsim_model_params(m);
-    out->params = gcsim_model_params(m);
+    out->params = gcsim_model_params(m); /* a sum over the layers: once (issue 47) */
+    double n = (double)out->params;
     out->samples_per_gpu = samples_per_gpu;
     out->weights_bytes = n * weight_bytes_per_param(m->precision);
     out->gradients_bytes = n * (double)gcsim_precision_grad_elem_bytes(m->precision);

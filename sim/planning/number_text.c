@@ -91,7 +91,16 @@ int number_text_g17(char out[NUMBER_TEXT_MAX], double v)
     call_once(&pow10_once, pow10_fill);
     long double a = fabsl((long double)v);
     /* X estimated from the binary exponent (log10(2) = 0.30103); corrected once below */
-    int X = (int)floor((double)ilogb(v) * 0.30102999566398120);
+    /* (ilogb and floor without libm's calls for a normal v, the same values: the binary
+     * exponent read from the bits, and floor of r in [-330, 310] as truncation, one less
+     * below zero when r was cut; issue 47) */
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    int exp2 = (int)((bits >> 52) & 0x7ff);
+    double r = (double)(exp2 ? exp2 - 1023 : ilogb(v)) * 0.30102999566398120;
+    int X = (int)r;
+    if (r < (double)X)
+        X--;
     const long double lo = 1e16L, hi = 1e17L;
     long double y = 0;
     bool settled = false;

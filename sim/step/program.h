@@ -43,9 +43,15 @@ void program_tuner_free(program_tuner *t);
  * for the others: one iteration's buckets share one stack and one spec, and the look-up
  * creates the compressor and formats its spec (a sweep's per-case cost when done per
  * bucket). Zero-initialize one per iteration. */
+/* The platform's GPU parameters and the spec's setting are kept the same way (the same
+ * inputs for every bucket; about 230 instructions a bucket, issue 47): the GPU's only once
+ * found (a platform without them is asked again each bucket, as before, for its error). */
 typedef struct {
     bool found;
     const gcsim_stack_entry *entry;
+    bool have_gpu, have_setting;
+    gcsim_gpu_params gpu;
+    gcsim_stack_setting setting;
 } program_entry_memo;
 
 int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_tuner *tuner,

@@ -460,15 +460,19 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
     } else {
         if (gcsim_stack_entry_for(st, s->payload->spec, &e, err))
             return -1;
-        *memo = (program_entry_memo){true, e};
+        memo->found = true;
+        memo->entry = e;
     }
-    gcsim_gpu_params gpu_params;
-    const gcsim_gpu_params *gpu = &gpu_params;
+    const gcsim_gpu_params *gpu = &memo->gpu;
     bool ef = strncmp(s->payload->spec, "ef+", 3) == 0;
-    if (gcsim_stack_gpu(s->platform, &gpu_params, err)) {
-        if (gcsim_stack_entry_has_ops(st, e) || ef)
-            return -1;
-        gpu = NULL; /* nothing to price */
+    if (!memo->have_gpu) {
+        if (gcsim_stack_gpu(s->platform, &memo->gpu, err)) {
+            if (gcsim_stack_entry_has_ops(st, e) || ef)
+                return -1;
+            gpu = NULL; /* nothing to price */
+        } else {
+            memo->have_gpu = true;
+        }
     }
     int n = s->placement.gpus;
     if (n == 1) /* nothing is exchanged: no hook runs, no call is issued */
@@ -482,9 +486,13 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
     if (gcsim_stack_fuses_ahead(st, e, bk->bytes.compressed,
                                 s->collective == COLLECTIVE_ALLGATHER))
         c.release_s = 0;
+    if (!memo->have_setting) {
+        memo->setting = gcsim_stack_setting_of(s->payload->spec);
+        memo->have_setting = true;
+    }
     unit u = {.model = s->model, .first = bk->first_layer, .last = bk->last_layer,
               .elements = bk->bytes.dense_bytes / 4.0, .batch_share = 1.0,
-              .setting = gcsim_stack_setting_of(s->payload->spec)};
+              .setting = memo->setting};
     gcsim_stack_payload kind;
     gcsim_error kind_err;
     if (st->batched_decode && bk->bytes.dense_bytes > 0 &&
