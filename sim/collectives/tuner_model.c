@@ -63,8 +63,7 @@ static const double hop_us[HW_COUNT][GCSIM_NCCL_ALGO_COUNT][GCSIM_PROTO_COUNT] =
 #define NET_OVERHEAD_US 1.0
 #define NET_OVERHEAD_SIMPLE_FACTOR 3.0
 
-/* floor(log2(n)) for n >= 1, as NCCL's log2i. */
-static int log2_floor(int n)
+int gcsim_nccl_log2i(int n)
 {
     int l = 0;
     while (n >= 2) {
@@ -108,8 +107,8 @@ void gcsim_nccl_latency_of(gcsim_nccl_algo a, gcsim_protocol pr, gcsim_op op, bo
     case GCSIM_NCCL_TREE:
         /* line 416: up and down the tree, ppn - 1 hops in the node's chain and log2(nodes)
          * across nodes each way */
-        out->hops = 2 * ((ppn - 1) + log2_floor(nodes));
-        out->inter_hops = 2 * log2_floor(nodes);
+        out->hops = 2 * ((ppn - 1) + gcsim_nccl_log2i(nodes));
+        out->inter_hops = 2 * gcsim_nccl_log2i(nodes);
         break;
     case GCSIM_NCCL_NVLS:
         /* lines 424-426: one in-switch operation, plus one network hop across nodes */
@@ -118,8 +117,8 @@ void gcsim_nccl_latency_of(gcsim_nccl_algo a, gcsim_protocol pr, gcsim_op op, bo
         break;
     case GCSIM_NCCL_NVLS_TREE:
         /* lines 427-428: one in-switch operation, the tree's 2 log2(nodes) network hops */
-        out->hops = 1 + 2 * log2_floor(nodes);
-        out->inter_hops = 2 * log2_floor(nodes);
+        out->hops = 1 + 2 * gcsim_nccl_log2i(nodes);
+        out->inter_hops = 2 * gcsim_nccl_log2i(nodes);
         break;
     default: break;
     }
@@ -146,7 +145,7 @@ double gcsim_nccl_tree_correction(gcsim_protocol pr, double bytes)
 {
     if ((unsigned)pr >= GCSIM_PROTO_COUNT || !(bytes >= 64))
         return 1.0;
-    int l = log2_floor((int)fmin(bytes / 64, 1 << 30));
+    int l = gcsim_nccl_log2i((int)fmin(bytes / 64, 1 << 30));
     return l < 23 ? tree_correction[pr][l] : 1.0;
 }
 
@@ -419,7 +418,7 @@ double gcsim_nccl_tree_chunk_bytes(gcsim_protocol pr, double bytes, int channels
     case GCSIM_PROTO_LL: return LL_BUFF_BYTES / NCCL_STEPS / 2;
     case GCSIM_PROTO_LL128: {
         long long chunk = (long long)(LL128_BUFF_BYTES / NCCL_STEPS) / 16 * 15;
-        double nsteps = 1 + log2_floor(nodes) + 0.1 * ppn;
+        double nsteps = 1 + gcsim_nccl_log2i(nodes) + 0.1 * ppn;
         long long n = bytes > 0 ? (long long)bytes : 0;
         while ((double)(n / (channels * chunk)) < nsteps * 64 / ppn && chunk > 131072)
             chunk /= 2;

@@ -69,6 +69,9 @@ double gcsim_nccl_ring_plateau_factor(gcsim_nccl_algo a, gcsim_protocol pr, gcsi
 /* Whether platform GPU type gpu_type (gpu.type) is of compute capability below 8.0. */
 bool gcsim_nccl_pre_ampere(const char *gpu_type);
 
+/* floor(log2(n)) for n >= 1, as NCCL's log2i (tree depth over nodes, size classes). */
+int gcsim_nccl_log2i(int n);
+
 /* NCCL's cap on the LL protocol's modelled bus bandwidth (llMaxBws, tuner_model.c), B/s:
  * on one node by GPU generation (gpu_type: Volta and older 39, Ampere 87.7, Hopper 141,
  * Blackwell 282 GB/s), across nodes by CPU (Intel/default: 39 GB/s on 2 nodes, 20.4 on 3

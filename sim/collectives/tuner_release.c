@@ -68,16 +68,6 @@ static const double hop_us[HW_COUNT][2][GCSIM_PROTO_COUNT] = {
 /* line 141: across nodes an LL intra-node hop is counted 1.8 times */
 #define LL_INTRA_FACTOR_ACROSS_NODES 1.8
 
-static int log2_floor(int n)
-{
-    int l = 0;
-    while (n >= 2) {
-        n >>= 1;
-        l++;
-    }
-    return l;
-}
-
 void gcsim_nccl_latency_of_release(int nccl_version, gcsim_nccl_algo a, gcsim_protocol pr,
                                    gcsim_op op, bool nvlink_node, int gpus, int nodes,
                                    gcsim_nccl_latency *out)
@@ -108,8 +98,8 @@ void gcsim_nccl_latency_of_release(int nccl_version, gcsim_nccl_algo a, gcsim_pr
         out->inter_hops = nodes == 1 ? 0 : op == GCSIM_OP_ALLREDUCE ? 2 * (nodes - 1) : nodes - 1;
     } else {
         /* lines 155-156 */
-        out->hops = 2 * ((ppn - 1) + log2_floor(nodes));
-        out->inter_hops = 2 * log2_floor(nodes);
+        out->hops = 2 * ((ppn - 1) + gcsim_nccl_log2i(nodes));
+        out->inter_hops = 2 * gcsim_nccl_log2i(nodes);
     }
     if (out->hops < 1)
         out->hops = 1;
@@ -134,7 +124,7 @@ double gcsim_nccl_tree_correction_release(int nccl_version, gcsim_protocol pr, d
         return gcsim_nccl_tree_correction(pr, bytes);
     if ((unsigned)pr >= GCSIM_PROTO_COUNT || !(bytes >= 64))
         return 1.0;
-    int l = log2_floor((int)fmin(bytes / 64, 1 << 30));
+    int l = gcsim_nccl_log2i((int)fmin(bytes / 64, 1 << 30));
     return l < 23 ? tree_correction[pr][l] : 1.0;
 }
 
