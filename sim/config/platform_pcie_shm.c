@@ -56,7 +56,8 @@
  * of a DMA rate (0.75, the default). Not stated: no cap, as before. The read direction's
  * collapse is applied to both directions of the link (a ring loads them equally, so the
  * slower one sets its pace) and to an uplink as to a GPU's own link (the root port it
- * enters is where the measurement was taken).
+ * enters is where the measurement was taken). docs/collectives.md, "PCIe-only servers", has
+ * what the validation rows show.
  */
 #include <string.h>
 
