@@ -218,9 +218,11 @@ int gcsim_topology_init(gcsim_topology *t, const gcsim_platform *p, int gpus, gc
 double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l)
 {
     const gcsim_platform *p = t->platform;
-    /* PCIe links without P2P carry NCCL's SHM stores and loads (gcsim_platform_pcie_shm_scale) */
+    /* PCIe links without P2P carry NCCL's SHM stores and loads, both ways at once
+     * (gcsim_platform_pcie_shm_link_Bps: shm_efficiency, pcie.h2d_bidirectional) */
     if (t->switch_base >= 0 && l >= t->switch_base)
-        return p->intra.switch_uplink_Bps * gcsim_platform_pcie_shm_scale(p);
+        return gcsim_platform_pcie_shm_link_Bps(p, p->intra.switch_uplink_Bps,
+                                                p->intra.h2d_bidirectional_Bps);
     if (t->proxy_base >= 0 && l >= t->proxy_base)
         return p->nic.proxy_Bps;
     if (t->socket_base >= 0 && l >= t->socket_base)
@@ -232,7 +234,8 @@ double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l)
     if (l < pcie_base(t))
         return p->intra.gpu_to_gpu_Bps;
     if (l < nic_base(t))
-        return p->intra.gpu_to_host_Bps * gcsim_platform_pcie_shm_scale(p);
+        return gcsim_platform_pcie_shm_link_Bps(p, p->intra.gpu_to_host_Bps,
+                                                p->intra.h2d_bidirectional_Bps);
     double nic_share = (double)t->net_channels / t->nics_per_node;
     if (l < leaf_base(t))
         return gcsim_platform_nic_payload_Bps(p) * nic_share;

@@ -115,6 +115,13 @@ typedef struct {
                                         PCIe link's (DMA) rate NCCL's SHM transport gets, its
                                         kernels storing to and loading from host memory
                                         (platform_pcie_shm.c); 0 in a platform built in code */
+        double h2d_bidirectional_Bps; /* "h2d_bidirectional", staged pairs only: what one
+                                        GPU's link moves host to GPU while GPU-to-host
+                                        traffic runs on it at the same time (nvbandwidth's
+                                        host_to_device_bidirectional_memcpy_ce); SHM loads
+                                        and stores cross every staged link both ways at once,
+                                        so it caps the rate shm_efficiency applies to
+                                        (platform_pcie_shm.c); 0: not a limit */
     } intra;
 
     struct {
@@ -250,6 +257,12 @@ bool gcsim_platform_pair_staged(const gcsim_platform *p, int a, int b);
  * GPUs copy through host memory (gcsim_platform_intra_shm): the SHM transport's share of
  * the DMA rate (intra_node.pcie.shm_efficiency, platform_pcie_shm.c); 1 otherwise. */
 double gcsim_platform_pcie_shm_scale(const gcsim_platform *p);
+/* What NCCL's SHM transport gets of a PCIe link of rate link_Bps (a GPU's gpu_to_host, a
+ * switch_uplink, after any protocol scaling; bidir_Bps the pcie.h2d_bidirectional rate
+ * scaled the same way, 0 when not stated): shm_efficiency x min(link_Bps, bidir_Bps) where
+ * pairs are staged, link_Bps otherwise (platform_pcie_shm.c). */
+double gcsim_platform_pcie_shm_link_Bps(const gcsim_platform *p, double link_Bps,
+                                        double bidir_Bps);
 /* What one GPU's connections move each way over the socket transport (0: no such cap). */
 double gcsim_platform_connection_Bps(const gcsim_platform *p);
 /* Whether the topology has links beyond the flat node of before transports (per-GPU

@@ -40,6 +40,24 @@
  * copy), which it makes pessimistic; host memory and the socket link are not scaled (the
  * platform states their rates); NCCL_SHM_USE_CUDA_MEMCPY (copy engines through a proxy)
  * is not modelled: such a platform states 1.
+ *
+ * Both directions at once (intra_node.pcie.h2d_bidirectional, optional): a staged ring
+ * sends and receives on every GPU link and uplink at the same time, the stores going up
+ * as posted writes and the loads' read completions coming down. On some hosts a link's
+ * host-to-GPU direction collapses while GPU-to-host traffic runs: nvbandwidth's
+ * host_to_device_bidirectional_memcpy_ce (a host-to-GPU copy measured while a GPU-to-host
+ * copy runs) reads 12-13 GB/s on an A100 PCIe 4.0 host whose one-way copies reach 25-26
+ * (NVIDIA/nvbandwidth#11, 2023-11-29) and 11.24, 14.42 and 16.x GB/s on an 8 x RTX 4090
+ * host whose one-way copies reach 23.9-26.4 (NVIDIA/nvbandwidth#15, 2024-01-06), while
+ * an 8 x RTX 5090 PCIe 5.0 host keeps 50.9 of 56.3 (tinygrad/open-gpu-kernel-modules#29).
+ * So it is a property of the host, measured, not derived from the link's generation: a
+ * platform that states it gets shm_efficiency x min(link rate, h2d_bidirectional) on every
+ * staged link (gcsim_platform_pcie_shm_link_Bps), shm_efficiency then being the SHM share
+ * of a DMA rate (0.75, the default). Not stated: no cap, as before. The read direction's
+ * collapse is applied to both directions of the link (a ring loads them equally, so the
+ * slower one sets its pace) and to an uplink as to a GPU's own link (the root port it
+ * enters is where the measurement was taken). docs/collectives.md, "PCIe-only servers", has
+ * what the validation rows show.
  */
 #include <string.h>
 
@@ -95,6 +113,7 @@ int gcsim_platform_parse_shm(const cJSON *pcie, const char *path, gcsim_platform
                              json_ctx *ctx)
 {
     p->intra.shm_efficiency = gcsim_platform_intra_shm(p) ? SHM_OVER_DMA : 1.0;
+    p->intra.h2d_bidirectional_Bps = 0;
     if (!pcie)
         return 0;
     if (!gcsim_platform_intra_shm(p) && json_member(pcie, "shm_efficiency"))
@@ -102,6 +121,14 @@ int gcsim_platform_parse_shm(const cJSON *pcie, const char *path, gcsim_platform
                                     "host memory (NCCL's SHM transport): p2p false, or "
                                     "p2p_level \"pxb\" with pairs on different switches",
                           ctx->origin, path);
+    if (!gcsim_platform_intra_shm(p) && json_member(pcie, "h2d_bidirectional"))
+        return gcsim_fail(ctx->err, "%s: %s.h2d_bidirectional: only used where GPUs copy "
+                                    "through host memory (NCCL's SHM transport): p2p false, "
+                                    "or p2p_level \"pxb\" with pairs on different switches",
+                          ctx->origin, path);
+    if (json_rate_Bps(pcie, path, "h2d_bidirectional", false, &p->intra.h2d_bidirectional_Bps,
+                      ctx))
+        return -1;
     return json_number(pcie, path, "shm_efficiency", false, 0.05, 1.0,
                        &p->intra.shm_efficiency, ctx);
 }
@@ -113,4 +140,14 @@ double gcsim_platform_pcie_shm_scale(const gcsim_platform *p)
     if (!gcsim_platform_intra_shm(p) || !(e > 0) || e > 1)
         return 1.0;
     return e;
+}
+
+double gcsim_platform_pcie_shm_link_Bps(const gcsim_platform *p, double link_Bps,
+                                        double bidir_Bps)
+{
+    if (!gcsim_platform_intra_shm(p))
+        return link_Bps; /* DMA or peer copies: the link's rate as written */
+    /* both directions of a staged link loaded at once: the host's bidirectional rate */
+    double rate = bidir_Bps > 0 && bidir_Bps < link_Bps ? bidir_Bps : link_Bps;
+    return rate * gcsim_platform_pcie_shm_scale(p);
 }

@@ -34,5 +34,17 @@ check p2p-on 4 16.0 "P2P (p2p_level sys): no SHM"
 # P2P-capable GPUs on root ports at NCCL's default P2P level (pxb): every pair crosses a
 # host bridge, so NCCL uses SHM as without P2P: 0.75 x 16 = 12 GB/s.
 check rootports-pxb 4 12.0 "P2P level pxb, root ports: SHM"
-[ "$fail" -eq 0 ] && echo "ok: SHM transport on PCIe (own ports, default, shared uplinks, P2P, P2P level)"
+# Both directions at once (pcie.h2d_bidirectional): a staged link's rate is capped by the
+# host's bidirectional host-to-GPU rate before the SHM share: 0.5 x min(16, 10) = 5 GB/s on
+# own root ports; a cap above the link's rate changes nothing (0.5 x 16 = 8); the default
+# share of a 12 GB/s bidirectional rate, 0.75 x 12 = 9; two switches of 2 behind 10 GB/s
+# uplinks capped at 6: 0.5 x 6 / 2 hops = 1.5 GB/s (the GPUs' own links, 0.5 x 6 = 3 for
+# one hop each way, do not bind).
+check shm-bidir 4 5.0 "SHM with a bidirectional cap below the link"
+check shm-bidir 2 5.0 "SHM with a bidirectional cap below the link, 2 GPUs"
+check shm-bidir-above 4 8.0 "SHM with a bidirectional cap above the link"
+check shm-default-bidir 4 9.0 "SHM's default share of a bidirectional rate"
+check shm-switch-bidir 2 1.5 "SHM with a bidirectional cap on shared uplinks, 2 GPUs"
+check shm-switch-bidir 4 1.5 "SHM with a bidirectional cap on shared uplinks, 4 GPUs"
+[ "$fail" -eq 0 ] && echo "ok: SHM transport on PCIe (own ports, default, shared uplinks, P2P, P2P level, bidirectional cap)"
 exit "$fail"
