@@ -57,6 +57,14 @@ struct gcsim_case_memo {
     bool have_buckets;
     buckets_key key;
     gcsim_iteration it; /* its layers and buckets only */
+    /* The program entry memo (program.h) with what it was found for: a group's cases
+     * share their stack, spec and platform, and the entry's look-up (which creates the
+     * compressor and formats its spec), the spec's setting and the GPU's parameters cost
+     * ~800 instructions a case (issue 47). */
+    bool have_entry;
+    const void *entry_stack, *entry_platform; /* compared as the buckets' key is */
+    char entry_spec[sizeof ((gcsim_payload_plan *)0)->spec]; /* compared as text */
+    program_entry_memo entry;
     case_arrays spare;  /* the arrays the last case gave back (NULL ones: none) */
     case_arrays lent;   /* the arrays an iteration holds now, when lent_out */
     bool lent_out;
@@ -217,6 +225,28 @@ static int copy_buckets(gcsim_iteration *to, const gcsim_iteration *from)
     memcpy(to->layer_encode_s, from->layer_encode_s, nl * sizeof *to->layer_encode_s);
     memcpy(to->layer_decode_s, from->layer_decode_s, nl * sizeof *to->layer_decode_s);
     return 0;
+}
+
+bool case_memo_entry(const gcsim_case_memo *m, const gcsim_scenario *s, program_entry_memo *out)
+{
+    if (!m || !m->have_entry || m->entry_stack != (const void *)s->stack ||
+        m->entry_platform != (const void *)s->platform || !s->payload ||
+        strcmp(m->entry_spec, s->payload->spec) != 0)
+        return false;
+    *out = m->entry;
+    return true;
+}
+
+void case_memo_keep_entry(gcsim_case_memo *m, const gcsim_scenario *s,
+                          const program_entry_memo *e)
+{
+    if (!m || !s->payload)
+        return;
+    m->have_entry = true;
+    m->entry_stack = s->stack;
+    m->entry_platform = s->platform;
+    memcpy(m->entry_spec, s->payload->spec, sizeof m->entry_spec);
+    m->entry = *e;
 }
 
 /* Whether m keeps layers and buckets built from s's inputs (field for field). */

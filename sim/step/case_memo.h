@@ -5,6 +5,7 @@
 #ifndef GCSIM_STEP_CASE_MEMO_H
 #define GCSIM_STEP_CASE_MEMO_H
 
+#include "program.h"
 #include "step.h"
 
 /* Fills it (zeroed) with the layers and buckets kept for scenario s: compute, forward,
@@ -19,6 +20,14 @@ bool case_memo_lend(gcsim_case_memo *m, const gcsim_scenario *s, gcsim_iteration
 /* Takes back the arrays of it, which m lent (case_memo_lend), and clears them in it (to
  * NULL): m keeps one set for its next case and frees any other. */
 void case_memo_take_back(gcsim_case_memo *m, gcsim_iteration *it);
+/* The program entry memo (program.h) an earlier case of the group left for s's stack,
+ * compressor spec and platform (the inputs of the stack's entry, the spec's setting and
+ * the GPU's parameters), copied into *out; false (and *out untouched) when none is kept
+ * for them. */
+bool case_memo_entry(const gcsim_case_memo *m, const gcsim_scenario *s, program_entry_memo *out);
+/* Keeps e, as found for s's stack, spec and platform, for the next cases. */
+void case_memo_keep_entry(gcsim_case_memo *m, const gcsim_scenario *s,
+                          const program_entry_memo *e);
 /* Keeps a copy of it's layers and buckets (as built for s, before programs and blocks)
  * for the next cases with the same inputs; nothing when out of memory. */
 void case_memo_keep_buckets(gcsim_case_memo *m, const gcsim_scenario *s,

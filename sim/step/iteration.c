@@ -78,6 +78,8 @@ static int iteration_programs(gcsim_iteration *it, const gcsim_scenario *s, gcsi
         return -1;
     }
     program_entry_memo entry = {0};
+    bool kept = stack && case_memo_entry(s->case_memo, s, &entry);
+    program_entry_memo before = entry;
     for (int b = 0; b < it->n_buckets; b++) {
         if (stack ? program_stack(it, s, b, tuner, &entry, err) : program_fused(it, s, b)) {
             if (!stack)
@@ -88,6 +90,11 @@ static int iteration_programs(gcsim_iteration *it, const gcsim_scenario *s, gcsi
         }
     }
     program_tuner_free(tuner);
+    /* kept for the group's next cases once found, and again when a case found more (a
+     * one-GPU case's programs need no setting) */
+    if (stack && entry.found &&
+        (!kept || entry.have_gpu != before.have_gpu || entry.have_setting != before.have_setting))
+        case_memo_keep_entry(s->case_memo, s, &entry);
     if (s->codec && s->codec->on_host)
         for (int k = 0; k < it->n_steps; k++)
             it->steps[k].on_host = it->steps[k].kind == GCSIM_STEP_CODEC;

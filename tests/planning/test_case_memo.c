@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "case_build.h"
+#include "case_memo.h"
 #include "check.h"
 #include "step.h"
 #include "sweep_case.h"
@@ -108,7 +109,43 @@ static bool same_result(const sweep_result *a, const sweep_result *b)
            a->placement.gpus_per_machine == b->placement.gpus_per_machine;
 }
 
-static int n_cases, n_iterations, n_refused;
+static int n_cases, n_iterations, n_refused, n_entries;
+
+/* The program entry the group's memo keeps (the stack's entry for the spec, the spec's
+ * setting, the GPU's parameters) serves the scenario it was found for and no other: another
+ * spec (text), stack or platform finds none. */
+static void entry_key(gcsim_case_memo *memo, const gcsim_scenario *s)
+{
+    program_entry_memo pe;
+    if (!case_memo_entry(memo, s, &pe))
+        return; /* a stack without laws (its codec model): no programs of its own */
+    n_entries++;
+    CHECK(pe.found && pe.entry != NULL);
+    gcsim_scenario other = *s;
+    gcsim_payload_plan alt = *s->payload; /* a copy of the spec at another address */
+    other.payload = &alt;
+    CHECK(case_memo_entry(memo, &other, &pe)); /* the same text */
+    snprintf(alt.spec, sizeof alt.spec, "%s", strcmp(s->payload->spec, "fp16") ? "fp16" : "none");
+    CHECK(!case_memo_entry(memo, &other, &pe));
+    other = *s;
+    gcsim_platform *pf = malloc(sizeof *pf);
+    CHECK(pf != NULL);
+    if (pf) {
+        *pf = *s->platform;
+        other.platform = pf;
+        CHECK(!case_memo_entry(memo, &other, &pe));
+        free(pf);
+    }
+    other = *s;
+    gcsim_stack *st = malloc(sizeof *st);
+    CHECK(st != NULL);
+    if (st) {
+        memcpy(st, s->stack, sizeof *st);
+        other.stack = st;
+        CHECK(!case_memo_entry(memo, &other, &pe));
+        free(st);
+    }
+}
 
 /* One group (everything but the GPU count), its counts in the order given. */
 static void group(const sweep_case *base, const char *label)
@@ -173,6 +210,8 @@ static void group(const sweep_case *base, const char *label)
         CHECK(same_iteration(&d, &ref, label));
         gcsim_iteration_free(&d);
         gcsim_iteration_free(&ref);
+        if (c.gpus > 1)
+            entry_key(memo, &s);
         n_iterations++;
     }
     gcsim_case_memo_free(memo);
@@ -245,8 +284,9 @@ int main(int argc, char **argv)
         }
     }
     sweep_cache_free(cache);
-    printf("case memo: %d cases and %d iterations compared, %d groups refused by their stack\n",
-           n_cases, n_iterations, n_refused);
-    CHECK(n_cases > 1000 && n_iterations == n_cases);
+    printf("case memo: %d cases and %d iterations compared, %d groups refused by their stack, "
+           "%d program entries' keys checked\n",
+           n_cases, n_iterations, n_refused, n_entries);
+    CHECK(n_cases > 1000 && n_iterations == n_cases && n_entries > 1000);
     CHECK_DONE();
 }
