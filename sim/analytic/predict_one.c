@@ -93,7 +93,11 @@ static int schedule_predict(const gcsim_resolved_step *st, const gcsim_topology 
                             gcsim_prediction *out, gcsim_error *err)
 {
     const gcsim_iteration *it = &st->it;
-    double *call_s = calloc((size_t)(it->n_calls > 0 ? it->n_calls : 1), sizeof *call_s);
+    /* A case's calls usually fit on the stack: no allocation per case (issue 47). */
+    enum { CALLS_ON_STACK = 64 };
+    double on_stack[CALLS_ON_STACK] = {0};
+    bool heap = it->n_calls > CALLS_ON_STACK;
+    double *call_s = heap ? calloc((size_t)it->n_calls, sizeof *call_s) : on_stack;
     gcsim_timeline tl;
     int rc = !call_s ? gcsim_fail(err, "out of memory for %d collective calls", it->n_calls)
              : gcsim_analytic_call_times(topo, st->ps_shards, it, call_s, err) != 0
@@ -108,7 +112,8 @@ static int schedule_predict(const gcsim_resolved_step *st, const gcsim_topology 
         out->iteration_s = tl.iteration_s;
         out->exposed_comm_s = fmax(0.0, out->iteration_s - out->compute_s - out->compress_s);
     }
-    free(call_s);
+    if (heap)
+        free(call_s);
     return rc;
 }
 

@@ -203,8 +203,11 @@ int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, gcsim_ti
                 return gcsim_fail(err, "bucket %d: a deferred step must be codec work", b);
     }
     sim m = {.it = it, .call_s = call_s, .compute_end_s = INFINITY, .out = out};
-    m.bucket_ready_s = calloc((size_t)(it->n_buckets > 0 ? it->n_buckets : 1),
-                              sizeof *m.bucket_ready_s);
+    /* A case's buckets usually fit on the stack: no allocation per case (issue 47). */
+    enum { BUCKETS_ON_STACK = 64 };
+    double on_stack[BUCKETS_ON_STACK] = {0};
+    bool heap = it->n_buckets > BUCKETS_ON_STACK;
+    m.bucket_ready_s = heap ? calloc((size_t)it->n_buckets, sizeof *m.bucket_ready_s) : on_stack;
     if (!m.bucket_ready_s)
         return gcsim_fail(err, "out of memory for %d buckets", it->n_buckets);
     mark_ready(&m); /* buckets ready at the start (ready_block -1) */
@@ -269,7 +272,8 @@ int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, gcsim_ti
                 finish(&m, actors[i]);
         settle(&m);
     }
-    free(m.bucket_ready_s);
+    if (heap)
+        free(m.bucket_ready_s);
     if (m.compute.state != DONE || m.comm.state != DONE || m.step.state != DONE)
         return gcsim_fail(err, "the iteration's programs did not run to their end");
     out->iteration_s = m.t;

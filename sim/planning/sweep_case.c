@@ -353,30 +353,83 @@ static uint64_t fnv1a(uint64_t h, const char *s, size_t n)
     return h;
 }
 
+/* The text of the id up to its GPU count ("platform=%s;model=%s;compressor=%s;stack=%s;
+ * collective=%s;scaling=%s;batch=%d;engine=%s;gpus="), put piece by piece into t. */
+static void id_prefix_text(const sweep_case *c, id_text *t)
+{
+    t->buf[0] = '\0';
+    id_put(t, "platform=");
+    id_put(t, c->platform->name);
+    id_put(t, ";model=");
+    id_put(t, c->model->name);
+    id_put(t, ";compressor=");
+    id_put(t, c->payload->spec);
+    id_put(t, ";stack=");
+    id_put(t, c->stack ? c->stack->name : "");
+    id_put(t, ";collective=");
+    id_put(t, gcsim_collective_name(c->collective));
+    id_put(t, ";scaling=");
+    id_put(t, gcsim_scaling_name(c->scaling));
+    id_put(t, ";batch=");
+    id_put_int(t, sweep_case_batch(c));
+    id_put(t, ";engine=");
+    id_put(t, engine_name(c->engine));
+    id_put(t, ";gpus=");
+}
+
+enum { ID_TEXT = 2048 };
+
+sweep_id_prefix sweep_case_id_prefix(const sweep_case *c)
+{
+    char text[ID_TEXT];
+    id_text t = {text, 0, sizeof text};
+    id_prefix_text(c, &t);
+    return (sweep_id_prefix){fnv1a(14695981039346656037ull, text, t.n), t.n};
+}
+
+/* The id from its prefix's hash and length: the rest of the text (the GPU count and, for
+ * sharded cases, their options), cut where the whole text would be, hashed on. */
+static void id_finish(const sweep_case *c, uint64_t h, size_t prefix, char *text,
+                      char out[17])
+{
+    id_text t = {text, prefix, ID_TEXT};
+    text[prefix] = '\0';
+    id_put_int(&t, c->gpus);
+    /* sharded cases only: a plain data-parallel case keeps the id it had before */
+    if (c->sharding.strategy != GCSIM_SHARD_DDP || c->grad_accum > 1 || c->act_ckpt) {
+        char sh[48];
+        gcsim_sharding_format(&c->sharding, sh, sizeof sh);
+        size_t n = t.n; /* strlen(text): the prefix's bytes hold no NUL (and may not be here) */
+        snprintf(text + n, ID_TEXT - n, ";sharding=%s;grad_accum=%d;act_ckpt=%d", sh,
+                 c->grad_accum > 1 ? c->grad_accum : 1, c->act_ckpt);
+        /* a selective policy only: full checkpointing keeps the id it had before */
+        if (c->act_ckpt && c->act_ckpt_policy.mode != GCSIM_CKPT_FULL) {
+            char policy[48];
+            gcsim_act_ckpt_format(&c->act_ckpt_policy, policy, sizeof policy);
+            n += strlen(text + n);
+            snprintf(text + n, ID_TEXT - n, ";act_ckpt_policy=%s", policy);
+        }
+    }
+    h = fnv1a(h, text + prefix, strlen(text + prefix));
+    static const char hex[] = "0123456789abcdef";
+    for (int k = 0; k < 16; k++)
+        out[k] = hex[(h >> (60 - 4 * k)) & 15];
+    out[16] = '\0';
+}
+
+void sweep_case_id_from(const sweep_case *c, sweep_id_prefix p, char out[17])
+{
+    /* the prefix's bytes are not needed again, only room after them (the text is cut at
+     * ID_TEXT - 1 as a whole, so the suffix has what the prefix left) */
+    char text[ID_TEXT];
+    id_finish(c, p.hash, p.len, text, out);
+}
+
 void sweep_case_id(const sweep_case *c, char out[17])
 {
-    char text[2048];
-    /* "platform=%s;model=%s;compressor=%s;stack=%s;collective=%s;scaling=%s;batch=%d;
-     * engine=%s;gpus=%d", put piece by piece (a sweep makes one id per case) */
+    char text[ID_TEXT];
     id_text t = {text, 0, sizeof text};
-    text[0] = '\0';
-    id_put(&t, "platform=");
-    id_put(&t, c->platform->name);
-    id_put(&t, ";model=");
-    id_put(&t, c->model->name);
-    id_put(&t, ";compressor=");
-    id_put(&t, c->payload->spec);
-    id_put(&t, ";stack=");
-    id_put(&t, c->stack ? c->stack->name : "");
-    id_put(&t, ";collective=");
-    id_put(&t, gcsim_collective_name(c->collective));
-    id_put(&t, ";scaling=");
-    id_put(&t, gcsim_scaling_name(c->scaling));
-    id_put(&t, ";batch=");
-    id_put_int(&t, sweep_case_batch(c));
-    id_put(&t, ";engine=");
-    id_put(&t, engine_name(c->engine));
-    id_put(&t, ";gpus=");
+    id_prefix_text(c, &t);
     /* The text so far is a sweep group's, the same for all its GPU counts: its hash is
      * kept (per thread) with a copy of it, and reused while the text is the same. */
     static _Thread_local char last_prefix[sizeof text];
@@ -392,25 +445,5 @@ void sweep_case_id(const sweep_case *c, char out[17])
         last_len = prefix;
         last_hash = h;
     }
-    id_put_int(&t, c->gpus);
-    /* sharded cases only: a plain data-parallel case keeps the id it had before */
-    if (c->sharding.strategy != GCSIM_SHARD_DDP || c->grad_accum > 1 || c->act_ckpt) {
-        char sh[48];
-        gcsim_sharding_format(&c->sharding, sh, sizeof sh);
-        size_t n = strlen(text);
-        snprintf(text + n, sizeof text - n, ";sharding=%s;grad_accum=%d;act_ckpt=%d", sh,
-                 c->grad_accum > 1 ? c->grad_accum : 1, c->act_ckpt);
-        /* a selective policy only: full checkpointing keeps the id it had before */
-        if (c->act_ckpt && c->act_ckpt_policy.mode != GCSIM_CKPT_FULL) {
-            char policy[48];
-            gcsim_act_ckpt_format(&c->act_ckpt_policy, policy, sizeof policy);
-            n = strlen(text);
-            snprintf(text + n, sizeof text - n, ";act_ckpt_policy=%s", policy);
-        }
-    }
-    h = fnv1a(h, text + prefix, strlen(text + prefix));
-    static const char hex[] = "0123456789abcdef";
-    for (int k = 0; k < 16; k++)
-        out[k] = hex[(h >> (60 - 4 * k)) & 15];
-    out[16] = '\0';
+    id_finish(c, h, prefix, text, out);
 }

@@ -149,5 +149,16 @@ const char *sweep_exchange_label(const gcsim_sharding *s, gcsim_exchange ran);
  * are, so a case keeps its id across sweeps, shards and machines; the same case under two
  * stacks has two ids. */
 void sweep_case_id(const sweep_case *c, char out[17]);
+/* The same in two parts, for a caller that keeps what a group of GPU counts shares (the
+ * sweep's row writer): the hash and length of the id's text up to the GPU count (which
+ * depends on the platform's, model's and stack's names, the spec, collective, scaling,
+ * batch and engine), then the id of a case of that prefix. sweep_case_id_from(c,
+ * sweep_case_id_prefix(c), out) is sweep_case_id(c, out). */
+typedef struct {
+    uint64_t hash;
+    size_t len;
+} sweep_id_prefix;
+sweep_id_prefix sweep_case_id_prefix(const sweep_case *c);
+void sweep_case_id_from(const sweep_case *c, sweep_id_prefix p, char out[17]);
 
 #endif

@@ -48,6 +48,11 @@ enum { SEG_NAMES, SEG_SETTINGS, SEG_PAYLOAD, SEG_SHAPE, SEGMENTS };
 struct sweep_row_cache {
     bool valid;
     row_key key;
+    /* the id's text up to the GPU count (sweep_case_id_prefix): the group's, and its
+     * collective's (not in the key: the collective's cell is written per row) */
+    bool have_id;
+    gcsim_collective id_collective;
+    sweep_id_prefix id;
     char *text[SEGMENTS];
     size_t len[SEGMENTS];
     int n[SEGMENTS];
@@ -136,6 +141,7 @@ static struct sweep_row_cache *cache_for(struct sweep_row_cache *rc, const sweep
     if (rc->valid && memcmp(&rc->key, &k, sizeof k) == 0)
         return rc;
     cache_drop(rc);
+    rc->have_id = false;
     for (int s = 0; s < SEGMENTS; s++)
         if (!(rc->text[s] = sweep_cells_capture(w, seg_col[s], seg_fill[s], c, &rc->len[s],
                                                 &rc->n[s]))) {
@@ -161,9 +167,18 @@ static void write_case(sweep_writer *w, struct sweep_row_cache *cache, long long
                        long long total, const sweep_case *c, int run_rc, const sweep_result *r,
                        const gcsim_error *err, bool have_one, double one_tput)
 {
-    const struct sweep_row_cache *rc = cache_for(cache, w, c);
+    struct sweep_row_cache *rc = cache_for(cache, w, c);
     char id[17];
-    sweep_case_id(c, id);
+    if (rc) { /* the prefix's inputs are the row key's and the collective */
+        if (!rc->have_id || rc->id_collective != c->collective) {
+            rc->id = sweep_case_id_prefix(c);
+            rc->id_collective = c->collective;
+            rc->have_id = true;
+        }
+        sweep_case_id_from(c, rc->id, id);
+    } else {
+        sweep_case_id(c, id);
+    }
     sweep_row_begin(w);
     sweep_cell_int(w, index);
     sweep_cell_int(w, total);

@@ -30,7 +30,9 @@ bool gcsim_scenario_overlaps(const gcsim_scenario *s)
 static int plain_blocks(gcsim_iteration *it)
 {
     it->n_blocks = it->n_buckets + 1;
-    it->blocks = calloc((size_t)it->n_blocks, sizeof *it->blocks);
+    /* a case memo's (case_memo_lend), with room for these; every one is written below */
+    if (!it->blocks)
+        it->blocks = calloc((size_t)it->n_blocks, sizeof *it->blocks);
     if (!it->blocks)
         return -1;
     it->blocks[0] = (gcsim_block){.kind = GCSIM_BLOCK_FORWARD, .seconds = it->forward_s,
@@ -53,7 +55,9 @@ static int layer_labels(gcsim_iteration *it, const gcsim_scenario *s)
 {
     const gcsim_model *m = s->model;
     it->layers = m->layers;
-    it->layer_elements = malloc(sizeof(double) * (size_t)m->n_layers);
+    /* a case memo's (case_memo_lend), with room for the model's layers */
+    if (!it->layer_elements)
+        it->layer_elements = malloc(sizeof(double) * (size_t)m->n_layers);
     if (!it->layer_elements)
         return -1;
     for (int l = 0; l < m->n_layers; l++)
@@ -74,6 +78,8 @@ static int iteration_programs(gcsim_iteration *it, const gcsim_scenario *s, gcsi
         return -1;
     }
     program_entry_memo entry = {0};
+    bool kept = stack && case_memo_entry(s->case_memo, s, &entry);
+    program_entry_memo before = entry;
     for (int b = 0; b < it->n_buckets; b++) {
         if (stack ? program_stack(it, s, b, tuner, &entry, err) : program_fused(it, s, b)) {
             if (!stack)
@@ -84,6 +90,11 @@ static int iteration_programs(gcsim_iteration *it, const gcsim_scenario *s, gcsi
         }
     }
     program_tuner_free(tuner);
+    /* kept for the group's next cases once found, and again when a case found more (a
+     * one-GPU case's programs need no setting) */
+    if (stack && entry.found &&
+        (!kept || entry.have_gpu != before.have_gpu || entry.have_setting != before.have_setting))
+        case_memo_keep_entry(s->case_memo, s, &entry);
     if (s->codec && s->codec->on_host)
         for (int k = 0; k < it->n_steps; k++)
             it->steps[k].on_host = it->steps[k].kind == GCSIM_STEP_CODEC;
@@ -99,7 +110,7 @@ int gcsim_iteration_build(gcsim_iteration *it, const gcsim_scenario *s, gcsim_er
     bool plain = s->sharding.strategy == GCSIM_SHARD_DDP && sharding_micro_batches(s) <= 1 &&
                  !s->act_ckpt;
     bool memo = plain && s->case_memo && s->scaling != SCALING_STRONG;
-    if (memo && case_memo_buckets(s->case_memo, s, it)) {
+    if (memo && (case_memo_lend(s->case_memo, s, it) || case_memo_buckets(s->case_memo, s, it))) {
         if (layer_labels(it, s)) {
             gcsim_iteration_free(it);
             return gcsim_fail(err, "out of memory for %d layers", it->n_layers);

@@ -4,10 +4,16 @@
  */
 #include <stdlib.h>
 
+#include "case_memo.h"
 #include "step.h"
 
 void gcsim_iteration_free(gcsim_iteration *it)
 {
+    /* Arrays a case memo lent go back to it (case_memo.c), for its next case. */
+    if (it->lender)
+        case_memo_take_back(it->lender, it);
+    it->lender = NULL;
+    it->steps_room = it->calls_room = 0;
     free(it->steps);
     free(it->calls);
     it->steps = NULL;

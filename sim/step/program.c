@@ -5,28 +5,35 @@
 
 #include "program.h"
 
-/* Step and call arrays hold 64, 128, 256, ... elements (no capacity is stored): an array
- * of `used` elements is full exactly when used is 0, or 64 or a larger power of two. */
+/* Step and call arrays hold 64, 128, 256, ... elements: an array of `used` elements is
+ * full exactly when used is 0, or 64 or a larger power of two. The room is also kept in
+ * the iteration (steps_room, calls_room), so that arrays a case memo lends, whatever they
+ * held before, are not grown again. */
 /* Room for this many steps and calls at first: a case's program usually fits, so it is
  * allocated once instead of grown 8, 16, 32 (issue 47: the reallocations were 4% of a
  * sweep's cases). Then doubled whenever full (used a power of two). */
 enum { RESERVE_FIRST = 64 };
 
-static int reserve(void **array, int used, size_t elem)
+/* An array whose room is known (*room > 0: one a case memo lent, or grown here) is full
+ * when it holds that many; one of unknown room follows the rule above. */
+static int reserve(void **array, int used, int *room, size_t elem)
 {
-    bool full = used == 0 || (used >= RESERVE_FIRST && (used & (used - 1)) == 0);
+    bool full = *room > 0 ? used >= *room
+                          : used == 0 || (used >= RESERVE_FIRST && (used & (used - 1)) == 0);
     if (!full)
         return 0;
-    void *bigger = realloc(*array, (used ? 2 * (size_t)used : RESERVE_FIRST) * elem);
+    size_t want = used ? 2 * (size_t)used : RESERVE_FIRST;
+    void *bigger = realloc(*array, want * elem);
     if (!bigger)
         return -1;
     *array = bigger;
+    *room = (int)want;
     return 0;
 }
 
 static gcsim_step *new_step(gcsim_iteration *it)
 {
-    if (reserve((void **)&it->steps, it->n_steps, sizeof *it->steps))
+    if (reserve((void **)&it->steps, it->n_steps, &it->steps_room, sizeof *it->steps))
         return NULL;
     gcsim_step *st = &it->steps[it->n_steps++];
     *st = (gcsim_step){.call = -1};
@@ -58,7 +65,7 @@ int program_codec(gcsim_iteration *it, const char *name, gcsim_codec_class cls, 
 int program_call(gcsim_iteration *it, int bucket, const char *name, gcsim_collective c,
                  const gcsim_bucket_bytes *bytes, double overhead_s)
 {
-    if (reserve((void **)&it->calls, it->n_calls, sizeof *it->calls))
+    if (reserve((void **)&it->calls, it->n_calls, &it->calls_room, sizeof *it->calls))
         return -1;
     int k = it->n_calls;
     it->calls[k] = (gcsim_call){.collective = c, .bytes = *bytes, .overhead_s = overhead_s,

@@ -176,6 +176,14 @@ typedef struct {
      * iteration. Set by gcsim_iteration_build, so an engine reads no model itself. */
     const gcsim_layer *layers;
     double *layer_elements;
+    /* Elements the steps and calls arrays hold (program.c grows them; 0: not known, sized
+     * by program.c's rule for a fresh array). */
+    int steps_room, calls_room;
+    /* The case memo whose arrays this iteration holds (NULL: its own): the memo lent them
+     * to gcsim_iteration_build and takes them back in gcsim_iteration_free, for the next
+     * case of its group, so that a sweep's case allocates none (issue 47). The memo must
+     * outlive the iteration. */
+    gcsim_case_memo *lender;
 } gcsim_iteration;
 
 #define GCSIM_DEFAULT_BUCKET_BYTES (25.0 * 1024 * 1024) /* PyTorch DDP bucket_cap_mb = 25 */

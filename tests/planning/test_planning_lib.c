@@ -328,6 +328,38 @@ static void test_sweep_stacks(const char *src)
     char id[17];
     sweep_case_id(&again, id);
     CHECK(strcmp(id, log.id[3]) == 0);
+    /* In two parts (the sweep writer keeps the prefix per group), the same id: plain,
+     * sharded with a selective policy, and with the prefix of another GPU count's case
+     * (the prefix does not depend on it), and a spec of the full 255 bytes. */
+    char id2[17];
+    sweep_case_id_from(&again, sweep_case_id_prefix(&again), id2);
+    CHECK(strcmp(id2, id) == 0);
+    sweep_case other = again;
+    other.gpus = 3;
+    sweep_case_id_from(&again, sweep_case_id_prefix(&other), id2);
+    CHECK(strcmp(id2, id) == 0);
+    sweep_case sharded = again;
+    sharded.sharding.strategy = GCSIM_SHARD_ZERO2;
+    sharded.grad_accum = 4;
+    sharded.act_ckpt = true;
+    sharded.act_ckpt_policy.mode = GCSIM_CKPT_EVERY;
+    sharded.act_ckpt_policy.every = 2;
+    sweep_case_id(&sharded, id);
+    sweep_case_id_from(&sharded, sweep_case_id_prefix(&sharded), id2);
+    CHECK(strcmp(id2, id) == 0 && strcmp(id, log.id[3]) != 0);
+    gcsim_payload_plan *long_spec = malloc(sizeof *long_spec);
+    CHECK(long_spec != NULL);
+    if (long_spec) {
+        *long_spec = *again.payload;
+        memset(long_spec->spec, 'x', sizeof long_spec->spec - 1);
+        long_spec->spec[sizeof long_spec->spec - 1] = '\0';
+        sweep_case cut = sharded;
+        cut.payload = long_spec;
+        sweep_case_id(&cut, id);
+        sweep_case_id_from(&cut, sweep_case_id_prefix(&cut), id2);
+        CHECK(strcmp(id2, id) == 0);
+        free(long_spec);
+    }
     /* No stack: refused as gcsim's own mistake, never run under a default. */
     again.stack = NULL;
     sweep_result r;
