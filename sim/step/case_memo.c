@@ -103,7 +103,7 @@ void gcsim_case_memo_free(gcsim_case_memo *m)
     if (!m)
         return;
     free(m->entries);
-    gcsim_iteration_free(&m->it);
+    iteration_arrays_free(&m->it); /* the memo's own copy: never lent */
     arrays_free(&m->spare); /* lent ones are an iteration's: it must be freed first */
     free(m);
 }
@@ -214,7 +214,7 @@ static int copy_buckets(gcsim_iteration *to, const gcsim_iteration *from)
     to->layer_decode_s = malloc(nl * sizeof *to->layer_decode_s);
     if (!to->buckets || !to->layer_bucket || !to->layer_payload_bytes || !to->layer_encode_s ||
         !to->layer_decode_s) {
-        gcsim_iteration_free(to);
+        iteration_arrays_free(to);
         memset(to, 0, sizeof *to);
         return -1;
     }
@@ -390,7 +390,7 @@ void case_memo_keep_buckets(gcsim_case_memo *m, const gcsim_scenario *s,
 {
     if (!m)
         return;
-    gcsim_iteration_free(&m->it);
+    iteration_arrays_free(&m->it); /* the memo's own copy: never lent */
     memset(&m->it, 0, sizeof m->it);
     m->have_buckets = copy_buckets(&m->it, it) == 0;
     m->key = key_of(s);

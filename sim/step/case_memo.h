@@ -20,6 +20,10 @@ bool case_memo_lend(gcsim_case_memo *m, const gcsim_scenario *s, gcsim_iteration
 /* Takes back the arrays of it, which m lent (case_memo_lend), and clears them in it (to
  * NULL): m keeps one set for its next case and frees any other. */
 void case_memo_take_back(gcsim_case_memo *m, gcsim_iteration *it);
+/* Frees the arrays it holds and zeroes their counts (iteration_arrays.c); for an iteration
+ * that holds none lent (it->lender NULL): gcsim_iteration_free is that, after giving lent
+ * arrays back. */
+void iteration_arrays_free(gcsim_iteration *it);
 /* The program entry memo (program.h) an earlier case of the group left for s's stack,
  * compressor spec and platform (the inputs of the stack's entry, the spec's setting and
  * the GPU's parameters), copied into *out; false (and *out untouched) when none is kept
