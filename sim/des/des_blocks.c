@@ -20,17 +20,31 @@
  * messages where the trees' windows over it start or stop, into flows of different
  * shares): in a block an endpoint sends one message per run, with the bytes of every step
  * of its stretches there, since the pair is busy in every one of those steps either way.
- * Blocks are built from the intervals of steps with the same active runs, greedily: a
- * block grows by the next interval while the runs active in some but not all of its
- * steps are at most DES_BLOCK_SLACK of the runs active in any of them. With slack 0 a
- * block is an interval of steps with the same busy pairs.
+ * Blocks are built from the intervals of steps with the same active stretches, greedily:
+ * a block grows by the next interval while the stretches active in some but not all of
+ * its steps are at most DES_BLOCK_SLACK of the stretches active in any of them. With
+ * slack 0 a block is an interval of steps in which every pair carries the same bytes.
+ *
+ * Stretches, not runs (issue 42): a run whose stretches differ in size inside a block
+ * loses the per-step maxima (step by step, the step that carries the larger stretch
+ * lasts longer; in one message its bytes spread over the block), and where the slowest
+ * flow of a step changes from step to step (NVLS-tree: its chains at the switch's rate
+ * against the NICs) the DES came out faster than the model. Counted by runs, the GB200
+ * NVL72 NVLS-tree all-reduce of 8 GiB on 144 GPUs at 29 chunks ran 3.0% under the
+ * analytic engine and the step-by-step DES, a 4 MiB LL128 double tree on 16 A100s 1.34%;
+ * by stretches both agree with them to 1.5e-6 and 2e-14. It costs CPU where pairs' stretches
+ * change often (the double tree's fill and drain: 46 blocks of 52 steps for 25 MiB on
+ * 1,024 A100s; ResNet-50 there 0.23 -> 1.9 CPU s, docs/des.md). Cutting only the runs that
+ * may set a step's pace (within 50% .. 0% of the slowest flow as the closed form prices
+ * it) was tried and saved nothing: the runs cut are the NICs' own (a pair between two
+ * nodes' heads carries one tree's reduce and the other's broadcast).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "des_internal.h"
 
-/* Fraction of a block's runs that may be active in only part of it. Chosen on
+/* Fraction of a block's stretches that may be active in only part of it. Chosen on
  * tests/des/test_des_fastpath.c's comparison with the step-by-step simulation: with the
  * heap-ordered trees 0.05 kept the 64-GPU double tree on the stars within its 0.5%
  * (0.1 and 0.25 gave 0.73-0.91% under it); with NCCL's btree shape (tree_nodes.c) 0.05 gave
@@ -75,42 +89,39 @@ int des_blocks_of(const gcsim_phase *ph, double slack, int **bounds_out)
     *bounds_out = NULL;
     if (steps < 1 || ph->n_flows < 1)
         return 0;
-    /* the runs' windows (des_same_run): a pair's consecutive stretches are one run */
-    int *run_first = malloc(sizeof(int) * (size_t)ph->n_flows);
-    int *run_last = malloc(sizeof(int) * (size_t)ph->n_flows);
+    /* the stretches' windows: each flow (a pair's stretch) by itself, so that a block's
+     * runs carry the same bytes in each of its steps (up to the slack) */
+    int *win_first = malloc(sizeof(int) * (size_t)ph->n_flows);
+    int *win_last = malloc(sizeof(int) * (size_t)ph->n_flows);
     int *mark = calloc((size_t)steps + 1, sizeof *mark);
     int *iv_of = malloc(sizeof *iv_of * ((size_t)steps + 1));
-    if (!run_first || !run_last || !mark || !iv_of) {
-        free(run_first), free(run_last), free(mark), free(iv_of);
+    if (!win_first || !win_last || !mark || !iv_of) {
+        free(win_first), free(win_last), free(mark), free(iv_of);
         return -1;
     }
-    int n_runs = 0;
+    int n_win = 0;
     for (int x = 0; x < ph->n_flows; x++) {
-        if (x > 0 && des_same_run(&ph->flows[x - 1], &ph->flows[x])) {
-            run_last[n_runs - 1] = ph->flows[x].last_step;
-            continue;
-        }
-        run_first[n_runs] = ph->flows[x].first_step;
-        run_last[n_runs++] = ph->flows[x].last_step;
+        win_first[n_win] = ph->flows[x].first_step;
+        win_last[n_win++] = ph->flows[x].last_step;
     }
-    /* the intervals: change points of the active runs */
+    /* the intervals: change points of the active stretches */
     mark[0] = 1;
-    for (int x = 0; x < n_runs; x++) {
-        mark[run_first[x]] = 1;
-        if (run_last[x] + 1 < steps)
-            mark[run_last[x] + 1] = 1;
+    for (int x = 0; x < n_win; x++) {
+        mark[win_first[x]] = 1;
+        if (win_last[x] + 1 < steps)
+            mark[win_last[x] + 1] = 1;
     }
     int n_iv = 0;
     for (int s = 0; s < steps; s++) {
         n_iv += mark[s];
         iv_of[s] = n_iv - 1;
     }
-    /* cum: runs by (first interval, last interval), as 2-D prefix sums */
+    /* cum: stretches by (first interval, last interval), as 2-D prefix sums */
     size_t side = (size_t)n_iv + 1;
     long long *cum = calloc(side * side, sizeof *cum);
     int *start = malloc(sizeof *start * side), *bounds = malloc(sizeof *bounds * side);
     if (!cum || !start || !bounds) {
-        free(run_first), free(run_last), free(mark), free(iv_of), free(cum), free(start),
+        free(win_first), free(win_last), free(mark), free(iv_of), free(cum), free(start),
             free(bounds);
         return -1;
     }
@@ -118,14 +129,14 @@ int des_blocks_of(const gcsim_phase *ph, double slack, int **bounds_out)
         if (mark[s])
             start[k++] = s;
     start[n_iv] = steps;
-    for (int x = 0; x < n_runs; x++)
-        cum[(size_t)(iv_of[run_first[x]] + 1) * side + (size_t)(iv_of[run_last[x]] + 1)]++;
-    /* cum[a][b] (1-based) = runs with first interval < a and last interval < b */
+    for (int x = 0; x < n_win; x++)
+        cum[(size_t)(iv_of[win_first[x]] + 1) * side + (size_t)(iv_of[win_last[x]] + 1)]++;
+    /* cum[a][b] (1-based) = stretches with first interval < a and last interval < b */
     for (size_t a = 1; a < side; a++)
         for (size_t b = 1; b < side; b++)
             cum[a * side + b] += cum[(a - 1) * side + b] + cum[a * side + b - 1] -
                                  cum[(a - 1) * side + b - 1];
-#define RUNS(a0, a1, b0, b1) /* first interval in [a0, a1], last in [b0, b1] */              \
+#define RUNS(a0, a1, b0, b1) /* stretches: first interval in [a0, a1], last in [b0, b1] */ \
     (cum[(size_t)((a1) + 1) * side + (size_t)((b1) + 1)] -                                   \
      cum[(size_t)(a0)*side + (size_t)((b1) + 1)] - cum[(size_t)((a1) + 1) * side + (size_t)(b0)] + \
      cum[(size_t)(a0)*side + (size_t)(b0)])
@@ -145,7 +156,7 @@ int des_blocks_of(const gcsim_phase *ph, double slack, int **bounds_out)
     }
 #undef RUNS
     bounds[n] = steps;
-    free(run_first), free(run_last), free(mark), free(iv_of), free(cum), free(start);
+    free(win_first), free(win_last), free(mark), free(iv_of), free(cum), free(start);
     *bounds_out = bounds;
     return n;
 }
