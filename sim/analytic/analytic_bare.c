@@ -21,7 +21,8 @@ static int collective_time_one(const gcsim_topology *topo, gcsim_collective c, d
     if (!(bytes >= 0) || !gcsim_collective_runs_bare(c))
         return gcsim_fail(err, "invalid collective or size");
     gcsim_schedule sch;
-    if (gcsim_schedule_build(&sch, c, topo, ps_shards, gcsim_pipeline_chunks(c, bytes), err))
+    int chunks = gcsim_pipeline_chunks_on(topo->platform, topo->gpus, c, bytes);
+    if (gcsim_schedule_build(&sch, c, topo, ps_shards, chunks, err))
         return -1;
     gcsim_bucket_bytes b = {.dense_bytes = bytes, .payload_bytes = bytes,
                             .aggregation = PAYLOAD_DENSE_SUMMABLE};
@@ -41,8 +42,9 @@ static int op_time_one(const gcsim_topology *topo, gcsim_op op, gcsim_collective
          * for this pick (gcsim_tuner_choose) rather than a listed schedule beside it */
         gcsim_bucket_bytes b = {.dense_bytes = bytes, .payload_bytes = bytes,
                                 .aggregation = PAYLOAD_DENSE_SUMMABLE};
-        if (gcsim_schedule_memo_time_s(topo->platform, topo->gpus, c, 0,
-                                       gcsim_pipeline_chunks(c, bytes), 0, &b, time_s, err))
+        int chunks = gcsim_pipeline_chunks_on(topo->platform, topo->gpus, c, bytes);
+        if (gcsim_schedule_memo_time_s(topo->platform, topo->gpus, c, 0, chunks, 0, &b, time_s,
+                                       err))
             return -1;
         return isfinite(*time_s) ? 0 : gcsim_fail(err, "out of memory costing the %s schedule",
                                                   gcsim_collective_name(c));
@@ -85,9 +87,9 @@ static int bare_fabric(const gcsim_topology *topo, bare_ctx *b, double *time_s,
     const gcsim_platform *p = topo->platform;
     gcsim_schedule sch;
     double payload;
+    int chunks = gcsim_pipeline_chunks_on(p, topo->gpus, b->c, b->bytes);
     int rc = b->is_op ? gcsim_op_schedule_build(&sch, b->op, b->c, topo, b->bytes, &payload, err)
-                      : gcsim_schedule_build(&sch, b->c, topo, b->ps_shards,
-                                             gcsim_pipeline_chunks(b->c, b->bytes), err);
+                      : gcsim_schedule_build(&sch, b->c, topo, b->ps_shards, chunks, err);
     if (rc != 0)
         return -1;
     double h = p->jitter.mean_s > 0 ? gcsim_jitter_harmonic_steps(&sch) : 0;

@@ -39,7 +39,7 @@ static int add_jitter(const gcsim_platform *p, int ps_shards, const gcsim_iterat
     double mean_s = p->jitter.mean_s;
     for (int k = 0; k < it->n_calls; k++) {
         const gcsim_call *c = &it->calls[k];
-        int chunks = gcsim_call_pipeline_chunks(c, topo->gpus);
+        int chunks = gcsim_call_pipeline_chunks(c, topo->platform, topo->gpus);
         int j = 0;
         while (j < nk && !(kind_c[j] == (int)c->collective && kind_chunks[j] == chunks &&
                            kind_group[j] == c->group))
@@ -96,7 +96,7 @@ static int call_durations(const gcsim_platform *p, int ps_shards, const gcsim_it
     int nq = 0;
     for (int k = 0; k < nc; k++) {
         const gcsim_call *c = &it->calls[k];
-        int chunks = gcsim_call_pipeline_chunks(c, topo->gpus);
+        int chunks = gcsim_call_pipeline_chunks(c, topo->platform, topo->gpus);
         int r = 0;
         while (r < n_recent &&
                !same_cost_inputs(c, chunks, &it->calls[recent[r]], recent_chunks[r]))

@@ -183,6 +183,10 @@ typedef struct {
 /* NVLS's latency in the platform's intra-node hops: NCCL's 25 us over 3.4 us (schedule.c). */
 #define GCSIM_NVLS_STEPS 7
 int gcsim_pipeline_chunks(gcsim_collective c, double payload_bytes);
+/* gcsim_pipeline_chunks on a platform: NVLS-tree's own chunk count where it
+ * runs, the default above otherwise. */
+int gcsim_pipeline_chunks_on(const gcsim_platform *p, int gpus, gcsim_collective c, double bytes);
+
 
 int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topology *t,
                          int ps_shards, int chunks, gcsim_error *err);

@@ -207,7 +207,8 @@ static int schedule_s(const gcsim_platform *p, int gpus, gcsim_collective c, dou
 {
     gcsim_bucket_bytes b = {.dense_bytes = bytes, .payload_bytes = bytes,
                             .aggregation = PAYLOAD_DENSE_SUMMABLE};
-    return gcsim_schedule_memo_time_s(p, gpus, c, 0, gcsim_pipeline_chunks(c, bytes), 0, &b, out,
+    return gcsim_schedule_memo_time_s(p, gpus, c, 0, gcsim_pipeline_chunks_on(p, gpus, c, bytes), 0,
+                                      &b, out,
                                       err);
 }
 
@@ -288,10 +289,11 @@ int gcsim_nccl_group_call_tune(const gcsim_platform *p, int gpus, int group, gcs
     small.payload_bytes *= scale;
     small.fixed_bytes *= scale;
     double sched, lat;
-    if (gcsim_schedule_memo_time_s(p, gpus, c, 0, gcsim_pipeline_chunks(c, gcsim_hop_bytes(b, gpus)),
+    if (gcsim_schedule_memo_time_s(p, gpus, c, 0,
+                                   gcsim_pipeline_chunks_on(p, gpus, c, gcsim_hop_bytes(b, gpus)),
                                    group, b, &sched, err) ||
         gcsim_schedule_memo_time_s(p, gpus, c, 0,
-                                   gcsim_pipeline_chunks(c, gcsim_hop_bytes(&small, gpus)),
+                                   gcsim_pipeline_chunks_on(p, gpus, c, gcsim_hop_bytes(&small, gpus)),
                                    group, &small, &lat, err))
         return -1;
     double simple_s = gcsim_nccl_call_overhead_s(p, g, c, -1);

@@ -67,7 +67,8 @@ int gcsim_op_schedule_build(gcsim_schedule *s, gcsim_op op, gcsim_collective c,
     *payload_bytes = bytes;
     switch (op) {
     case GCSIM_OP_ALLREDUCE:
-        return gcsim_schedule_build(s, c, t, 0, gcsim_pipeline_chunks(c, bytes), err);
+        return gcsim_schedule_build(s, c, t, 0,
+                                    gcsim_pipeline_chunks_on(t->platform, t->gpus, c, bytes), err);
     case GCSIM_OP_ALLGATHER:
         *payload_bytes = bytes / t->gpus;
         return gcsim_schedule_build(s, COLLECTIVE_ALLGATHER, t, 0, 1, err);

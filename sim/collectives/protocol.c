@@ -223,8 +223,8 @@ static double closed_form_s(const gcsim_platform *p, int gpus, gcsim_op op, gcsi
         gcsim_bucket_bytes b = {.dense_bytes = bytes, .payload_bytes = bytes,
                                 .aggregation = PAYLOAD_DENSE_SUMMABLE};
         double time_s;
-        if (gcsim_schedule_memo_time_s(p, gpus, c, 0, gcsim_pipeline_chunks(c, bytes), 0, &b,
-                                       &time_s, err))
+        int chunks = gcsim_pipeline_chunks_on(p, gpus, c, bytes);
+        if (gcsim_schedule_memo_time_s(p, gpus, c, 0, chunks, 0, &b, &time_s, err))
             return NAN;
         if (!isfinite(time_s))
             gcsim_fail(err, "out of memory costing the %s schedule", gcsim_collective_name(c));

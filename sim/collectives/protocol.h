@@ -115,6 +115,11 @@ double gcsim_nvls_tree_chain_Bps(double nvls_Bps, int gpus_per_node);
 /* That rate over the platform's gpu_to_gpu: how much faster the NVLS-tree schedule's flows
  * inside a node run than the double tree's (1 where there is no such rate). */
 double gcsim_nvls_tree_port_scale(const gcsim_platform *p);
+/* NCCL's NVLS-tree pipeline across nodes (tree_nvls.c): the chunk count gcsim's
+ * NVLS-tree schedule runs an all-reduce of `bytes` on `gpus` GPUs with, NCCL's loop count
+ * bytes / (channels x heads x chunk); 0 where NVLS-tree does not run (one node, no NVLS). */
+int gcsim_nvls_tree_chunks(const gcsim_platform *p, int gpus, double bytes);
+
 
 /* The tuner's choice for operation op of `bytes` on `gpus` GPUs: the candidate of lowest
  * rank (gcsim_tuner_rank_s). collective: the one to use, or COLLECTIVE_COUNT to let the

@@ -891,6 +891,13 @@ int gcsim_pipeline_chunks(gcsim_collective c, double payload_bytes)
     return chunks > GCSIM_PIPELINE_MAX_CHUNKS ? GCSIM_PIPELINE_MAX_CHUNKS : (int)chunks;
 }
 
+/* NVLS-tree runs NCCL's own loop count (tree_nvls.c) */
+int gcsim_pipeline_chunks_on(const gcsim_platform *p, int gpus, gcsim_collective c, double bytes)
+{
+    int k = c == COLLECTIVE_NVLS_TREE && p ? gcsim_nvls_tree_chunks(p, gpus, bytes) : 0;
+    return k > 0 ? k : gcsim_pipeline_chunks(c, bytes);
+}
+
 static int **csr(const gcsim_phase *ph, int endpoints, bool by_src, int **flows_out)
 {
     int *index = calloc((size_t)endpoints + 1, sizeof(int));

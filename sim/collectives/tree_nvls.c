@@ -28,6 +28,62 @@
  * latency. Derived, nothing fitted.
  */
 #include "protocol.h"
+#include "tuner_model.h"
+
+#include <math.h>
+
+/*
+ * NVLS-tree's pipeline (issue 42: gcsim charged the railed double tree's 512 KiB pipeline
+ * chunks per tree, GCSIM_PIPELINE_CHUNK_BYTES, where NCCL moves far larger units).
+ * Derived from NCCL v2.26.2-1 and v2.27.3-1 (the releases the H100 IB platforms name; the
+ * lines are the same code in both):
+ *   - channels: NVLS-tree runs comm->nvlsChannels channels (src/enqueue.cc v2.26.2-1 line
+ *     1750), 16 on compute capability 9.x and 32 on 10.0+ (src/transport/nvls.cc v2.26.2-1
+ *     lines 144-145, 176), clamped to NCCL_MIN_CTAS / NCCL_MAX_CTAS (line 178);
+ *   - heads: each channel carries nvls.nHeads pipelines, one per NVLS head (a node's NIC
+ *     rail): gcsim's rails, nic.per_node (at most the node's GPUs);
+ *   - chunk: NCCL_NVLS_CHUNKSIZE, 128 KiB (nvls.cc line 149), at most 64 KiB on 4+ nodes
+ *     (NCCL_NVLSTREE_MAX_CHUNKSIZE's default, enqueue.cc lines 1813, 1895), then halved
+ *     for small calls by concurrentOps = channels x heads (enqueue.cc lines 1892-1899);
+ *   - one loop moves channels x heads x chunk (nchunksPerLoop = nHeads, enqueue.cc line
+ *     1945), each (channel, head) pipeline one chunk of it through the tree.
+ * gcsim's NVLS-tree schedule (the railed double tree, 2 trees x R rails) moves S / (2 R C)
+ * per flow per chunk step; NCCL's step per rail and tree (half the channels on each tree)
+ * moves (channels / 2) x chunk, so C = S / (channels x heads x chunk): NCCL's loop count.
+ * The tree's fill and drain then cost what NCCL's do. Nothing fitted.
+ */
+#define NVLS_CHUNK_BYTES (128.0 * 1024)      /* NCCL_NVLS_CHUNKSIZE default */
+#define NVLS_TREE_MAX_CHUNK_4NODES (65536.0) /* NCCL_NVLSTREE_MAX_CHUNKSIZE default, 4+ nodes */
+
+int gcsim_nvls_tree_chunks(const gcsim_platform *p, int gpus, double bytes)
+{
+    int per_node = p->gpus_per_node > 0 ? p->gpus_per_node : 1;
+    int nodes = (gpus + per_node - 1) / per_node;
+    if (nodes < 2 || gcsim_nvls_tree_chain_Bps(p->intra.nvls_Bps, per_node) <= 0)
+        return 0;
+    int channels = gcsim_nccl_blackwell_plus(p->gpu.type) ? 32 : 16;
+    channels = gcsim_nccl_env_channels(channels, p->nccl_env.min_channels,
+                                       p->nccl_env.max_channels);
+    int heads = p->nic.per_node > 0 ? p->nic.per_node : 1;
+    if (heads > per_node)
+        heads = per_node;
+    double ops = (double)channels * heads;
+    double chunk = NVLS_CHUNK_BYTES;
+    if (nodes >= 4 && chunk > NVLS_TREE_MAX_CHUNK_4NODES)
+        chunk = NVLS_TREE_MAX_CHUNK_4NODES;
+    if (bytes < 32 * ops * chunk && chunk > 262144)
+        chunk = 262144;
+    if (bytes < 16 * ops * chunk && chunk > 131072)
+        chunk = 131072;
+    if (bytes < 4 * ops * chunk && chunk > 65536)
+        chunk = 65536;
+    if (bytes < 1 * ops * chunk && chunk > 32768)
+        chunk = 32768;
+    double k = ceil(bytes / (ops * chunk));
+    if (!(k >= 1))
+        return 1;
+    return k > GCSIM_PIPELINE_MAX_CHUNKS ? GCSIM_PIPELINE_MAX_CHUNKS : (int)k;
+}
 
 double gcsim_nvls_tree_chain_Bps(double nvls_Bps, int gpus_per_node)
 {

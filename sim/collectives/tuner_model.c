@@ -389,6 +389,11 @@ bool gcsim_nccl_hopper_plus(const char *gpu_type)
     return generation_row(gpu_type) >= 2;
 }
 
+bool gcsim_nccl_blackwell_plus(const char *gpu_type)
+{
+    return generation_row(gpu_type) >= 3;
+}
+
 /* NCCL's chunk for a tree all-reduce (src/enqueue.cc calcCollChunking at commit 5067397):
  * a step of the protocol's buffer (line 2222: buffSizes / NCCL_STEPS; a tree runs one step a
  * chunk, line 2223), LL carrying half of it (line 2226) and LL128 15 of every 16 words

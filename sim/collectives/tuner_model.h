@@ -109,6 +109,8 @@ int gcsim_nccl_runtime_channels(int search_channels, int nodes, bool hopper_plus
 int gcsim_nccl_env_channels(int runtime_channels, int min_channels, int max_channels);
 /* Whether gpu_type is of compute capability 9.0 or later (Hopper, Blackwell). */
 bool gcsim_nccl_hopper_plus(const char *gpu_type);
+/* Blackwell and later (NCCL's compute capability 10.0+ rows) */
+bool gcsim_nccl_blackwell_plus(const char *gpu_type);
 /* The bytes of one chunk (one network message) of NCCL's tree all-reduce of `bytes` with
  * protocol pr on `channels` channels, `nodes` nodes of ppn GPUs (tuner_model.c): Simple
  * 524,288, LL 32,768, LL128 576,000 halved by NCCL's rule down to 18,000. */

@@ -24,6 +24,23 @@
  * block grows by the next interval while the runs active in some but not all of its
  * steps are at most DES_BLOCK_SLACK of the runs active in any of them. With slack 0 a
  * block is an interval of steps with the same busy pairs.
+ *
+ * And while the block's time stays what its steps take (issue 42), as the closed form
+ * prices them (a flow: route latency plus its bytes at capacity x share / load on its most
+ * loaded link, gcsim_schedule_time_s's rule): step by step a block lasts the sum over its
+ * steps of each step's slowest flow; in one message per run, about the largest of the
+ * runs' own sums. The two part where the slowest flow changes from step to step and a run's
+ * stretches differ in size (the step that carried the larger stretch no longer outlasts
+ * the others): NVLS-tree, whose chains inside a node run at the switch's rate against the
+ * NICs, came out 3.0% under the analytic engine and the step-by-step DES (GB200 NVL72,
+ * 8 GiB on 144 GPUs at 29 chunks), a 4 MiB LL128 double tree on 16 A100s 1.34%. The
+ * intervals then also end where a pair's stretch changes (an interval's steps are alike),
+ * and a block grows only while (sum - largest) / sum is at most DES_BLOCK_TIME_SLACK. After:
+ * 0.455% (GB200; 0.27% at 64 chunks before: identical steps in one message take their
+ * route latencies after the bytes, not before each step's) and 0. Cutting every
+ * run where its stretch changes did as well but made the double tree's blocks nearly its
+ * steps (46 blocks of 52 at 1,024 GPUs, 3-8x the CPU): its NIC pairs' stretches change
+ * (one tree's reduce, both, the other's broadcast) without moving the block's time.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +55,10 @@
  * 2,246). ResNet-50 on 1,024 A100s: 2.9 CPU s at 0.02 (28 Nov 2026, load 1.8), against 17
  * step by step. */
 #define DES_BLOCK_SLACK 0.02
+/* The share of a block's step-by-step time (as the closed form prices it) that its runs'
+ * one message each may lose (above). Chosen on the comparison with the step-by-step
+ * simulation (GCSIM_DES_FULL=1; docs/des.md, step 14). */
+#define DES_BLOCK_TIME_SLACK 1e-4
 
 double des_block_slack(void)
 {
@@ -69,7 +90,135 @@ int des_run_end(const gcsim_phase *ph, const int *idx, int x, int end)
     return x;
 }
 
-int des_blocks_of(const gcsim_phase *ph, double slack, int **bounds_out)
+/* A phase's flows priced step by step as the closed form prices them: each flow's route
+ * (links at link_at[x] .. link_at[x + 1]) and latency; per step the links' loads (the
+ * active flows' shares) and each active flow's time. */
+typedef struct {
+    const gcsim_phase *ph;
+    const des_block_pricing *pr;
+    int *link_at, *links;
+    double *lat, *load;
+    const int *run_of;
+    /* the runs' summed times in the block so far, the runs touched, the largest sum */
+    double *run_s, largest, sum_s;
+    int *touched, n_touched;
+    /* an interval priced: (run, time) of each active flow of each of its steps */
+    int *buf_run, n_buf, buf_iv;
+    double *buf_s, buf_sum;
+} pricer;
+
+static void pricer_free(pricer *q)
+{
+    free(q->link_at), free(q->links), free(q->lat), free(q->load), free(q->run_s);
+    free(q->touched), free(q->buf_run), free(q->buf_s);
+}
+
+static int pricer_init(pricer *q, const gcsim_phase *ph, const des_block_pricing *pr,
+                       const int *run_of, int n_runs)
+{
+    int nf = ph->n_flows, route[GCSIM_ROUTE_MAX_LINKS];
+    memset(q, 0, sizeof *q);
+    q->ph = ph, q->pr = pr, q->run_of = run_of, q->buf_iv = -1;
+    q->link_at = malloc(sizeof(int) * ((size_t)nf + 1));
+    q->lat = malloc(sizeof(double) * ((size_t)nf + 1));
+    q->load = calloc((size_t)pr->topology->n_links + 1, sizeof(double));
+    q->run_s = calloc((size_t)n_runs + 1, sizeof(double));
+    q->touched = malloc(sizeof(int) * ((size_t)n_runs + 1));
+    if (!q->link_at || !q->lat || !q->load || !q->run_s || !q->touched)
+        return -1;
+    q->link_at[0] = 0;
+    for (int x = 0; x < nf; x++)
+        q->link_at[x + 1] = q->link_at[x] + gcsim_topology_route(pr->topology, ph->flows[x].src,
+                                                                  ph->flows[x].dst, route,
+                                                                  &q->lat[x]);
+    q->links = malloc(sizeof(int) * ((size_t)q->link_at[nf] + 1));
+    if (!q->links)
+        return -1;
+    for (int x = 0; x < nf; x++)
+        gcsim_topology_route(pr->topology, ph->flows[x].src, ph->flows[x].dst,
+                             q->links + q->link_at[x], &q->lat[x]);
+    return 0;
+}
+
+/* Prices steps [from, to) into the buffer (buf_iv = iv); -1 when out of memory. */
+static int price_steps(pricer *q, int iv, int from, int to)
+{
+    const gcsim_phase *ph = q->ph;
+    const gcsim_topology *t = q->pr->topology;
+    q->n_buf = 0;
+    q->buf_sum = 0;
+    q->buf_iv = iv;
+    for (int step = from; step < to; step++) {
+        double slowest = 0;
+        for (int x = 0; x < ph->n_flows; x++) {
+            const gcsim_flow *f = &ph->flows[x];
+            if (f->first_step <= step && f->last_step >= step)
+                for (int k = q->link_at[x]; k < q->link_at[x + 1]; k++)
+                    q->load[q->links[k]] += f->share;
+        }
+        for (int x = 0; x < ph->n_flows; x++) {
+            const gcsim_flow *f = &ph->flows[x];
+            if (f->first_step > step || f->last_step < step)
+                continue;
+            double s_per_B = 0; /* on the most loaded link of its route */
+            for (int k = q->link_at[x]; k < q->link_at[x + 1]; k++) {
+                double v = q->load[q->links[k]] /
+                           (gcsim_topology_capacity_Bps(t, q->links[k]) * f->share);
+                if (v > s_per_B)
+                    s_per_B = v;
+            }
+            double flow_s = q->lat[x] + gcsim_flow_bytes(ph, f, step, q->pr->bytes) * s_per_B;
+            if (flow_s > slowest)
+                slowest = flow_s;
+            if (q->n_buf % 1024 == 0) {
+                int *r = realloc(q->buf_run, sizeof(int) * ((size_t)q->n_buf + 1024));
+                double *d = r ? realloc(q->buf_s, sizeof(double) * ((size_t)q->n_buf + 1024))
+                              : NULL;
+                if (r)
+                    q->buf_run = r;
+                if (!r || !d)
+                    return -1;
+                q->buf_s = d;
+            }
+            q->buf_run[q->n_buf] = q->run_of[x];
+            q->buf_s[q->n_buf++] = flow_s;
+        }
+        for (int x = 0; x < ph->n_flows; x++) {
+            const gcsim_flow *f = &ph->flows[x];
+            if (f->first_step <= step && f->last_step >= step)
+                for (int k = q->link_at[x]; k < q->link_at[x + 1]; k++)
+                    q->load[q->links[k]] = 0;
+        }
+        q->buf_sum += slowest;
+    }
+    return 0;
+}
+
+/* Adds the buffer to the block's runs: their sums, the largest, the steps' sum. */
+static void block_add(pricer *q)
+{
+    for (int k = 0; k < q->n_buf; k++) {
+        int r = q->buf_run[k];
+        if (q->run_s[r] == 0)
+            q->touched[q->n_touched++] = r;
+        q->run_s[r] += q->buf_s[k];
+        if (q->run_s[r] > q->largest)
+            q->largest = q->run_s[r];
+    }
+    q->sum_s += q->buf_sum;
+}
+
+static void block_reset(pricer *q)
+{
+    for (int k = 0; k < q->n_touched; k++)
+        q->run_s[q->touched[k]] = 0;
+    q->n_touched = 0;
+    q->largest = 0;
+    q->sum_s = 0;
+}
+
+int des_blocks_of(const gcsim_phase *ph, double slack, const des_block_pricing *pr,
+                  int **bounds_out)
 {
     int steps = ph->steps;
     *bounds_out = NULL;
@@ -85,7 +234,15 @@ int des_blocks_of(const gcsim_phase *ph, double slack, int **bounds_out)
         return -1;
     }
     int n_runs = 0;
+    int *run_of = pr ? malloc(sizeof(int) * ((size_t)ph->n_flows + 1)) : NULL;
+    if (pr && !run_of) {
+        free(run_first), free(run_last), free(mark), free(iv_of);
+        return -1;
+    }
     for (int x = 0; x < ph->n_flows; x++) {
+        if (run_of)
+            run_of[x] = x > 0 && des_same_run(&ph->flows[x - 1], &ph->flows[x]) ? n_runs - 1
+                                                                                : n_runs;
         if (x > 0 && des_same_run(&ph->flows[x - 1], &ph->flows[x])) {
             run_last[n_runs - 1] = ph->flows[x].last_step;
             continue;
@@ -93,12 +250,18 @@ int des_blocks_of(const gcsim_phase *ph, double slack, int **bounds_out)
         run_first[n_runs] = ph->flows[x].first_step;
         run_last[n_runs++] = ph->flows[x].last_step;
     }
-    /* the intervals: change points of the active runs */
+    /* the intervals: change points of the active runs, and with pr of the active stretches
+     * (an interval's steps then all alike, each priced as one) */
     mark[0] = 1;
     for (int x = 0; x < n_runs; x++) {
         mark[run_first[x]] = 1;
         if (run_last[x] + 1 < steps)
             mark[run_last[x] + 1] = 1;
+    }
+    for (int x = 0; pr && x < ph->n_flows; x++) {
+        mark[ph->flows[x].first_step] = 1;
+        if (ph->flows[x].last_step + 1 < steps)
+            mark[ph->flows[x].last_step + 1] = 1;
     }
     int n_iv = 0;
     for (int s = 0; s < steps; s++) {
@@ -109,9 +272,11 @@ int des_blocks_of(const gcsim_phase *ph, double slack, int **bounds_out)
     size_t side = (size_t)n_iv + 1;
     long long *cum = calloc(side * side, sizeof *cum);
     int *start = malloc(sizeof *start * side), *bounds = malloc(sizeof *bounds * side);
-    if (!cum || !start || !bounds) {
+    pricer q = {0};
+    if (!cum || !start || !bounds || (pr && pricer_init(&q, ph, pr, run_of, n_runs))) {
         free(run_first), free(run_last), free(mark), free(iv_of), free(cum), free(start),
-            free(bounds);
+            free(bounds), free(run_of);
+        pricer_free(&q);
         return -1;
     }
     for (int s = 0, k = 0; s < steps; s++)
@@ -129,15 +294,28 @@ int des_blocks_of(const gcsim_phase *ph, double slack, int **bounds_out)
     (cum[(size_t)((a1) + 1) * side + (size_t)((b1) + 1)] -                                   \
      cum[(size_t)(a0)*side + (size_t)((b1) + 1)] - cum[(size_t)((a1) + 1) * side + (size_t)(b0)] + \
      cum[(size_t)(a0)*side + (size_t)(b0)])
-    int n = 0;
-    for (int a = 0; a < n_iv;) {
+    int n = 0, rc = 0;
+    for (int a = 0; a < n_iv && rc == 0;) {
         int b = a;
-        while (b + 1 < n_iv) {
+        if (pr) {
+            block_reset(&q);
+            if (q.buf_iv != a)
+                rc = price_steps(&q, a, start[a], start[a + 1]);
+            block_add(&q);
+        }
+        while (b + 1 < n_iv && rc == 0) {
             int z = b + 1;
             long long any = RUNS(0, z, a, n_iv - 1); /* active in some interval of [a, z] */
             long long all = RUNS(0, a, z, n_iv - 1); /* active in every one */
             if ((double)(any - all) > slack * (double)any)
                 break;
+            if (pr) { /* the block's time as its steps take it, and in one message per run */
+                if ((rc = price_steps(&q, z, start[z], start[z + 1])) != 0)
+                    break;
+                block_add(&q);
+                if (q.sum_s - q.largest > DES_BLOCK_TIME_SLACK * q.sum_s)
+                    break;
+            }
             b = z;
         }
         bounds[n++] = start[a];
@@ -146,6 +324,12 @@ int des_blocks_of(const gcsim_phase *ph, double slack, int **bounds_out)
 #undef RUNS
     bounds[n] = steps;
     free(run_first), free(run_last), free(mark), free(iv_of), free(cum), free(start);
+    free(run_of);
+    pricer_free(&q);
+    if (rc != 0) {
+        free(bounds);
+        return -1;
+    }
     *bounds_out = bounds;
     return n;
 }
@@ -176,7 +360,8 @@ int des_phase_blocks(const des_plan *plan, int c, const gcsim_schedule *s, int p
     *bounds = NULL;
     if (!blockable(plan, c, s, p))
         return 0;
-    int n = des_blocks_of(&s->phases[p], des_block_slack(), bounds);
+    des_block_pricing pr = {&plan->topology, &plan->iteration.calls[c].bytes};
+    int n = des_blocks_of(&s->phases[p], des_block_slack(), &pr, bounds);
     if (n <= 0 || n >= s->phases[p].steps) {
         free(*bounds);
         *bounds = NULL;

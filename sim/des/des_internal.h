@@ -119,8 +119,17 @@ bool des_phase_coalesces(const des_plan *plan, int c, const gcsim_schedule *s, i
  * pipeline, GCSIM_DES_FULL, jitter, decode-sum-encode, bytes that change between steps,
  * or no fewer blocks than steps); -1 when out of memory. */
 int des_phase_blocks(const des_plan *plan, int c, const gcsim_schedule *s, int p, int **bounds);
-/* The blocks of a phase for a slack (des_blocks.c), and the slack used (DES_BLOCK_SLACK). */
-int des_blocks_of(const gcsim_phase *ph, double slack, int **bounds);
+/* What des_blocks_of prices a phase's steps with (the closed form's rule): the topology
+ * its flows run on and the call's bytes. */
+typedef struct {
+    const gcsim_topology *topology;
+    const gcsim_bucket_bytes *bytes;
+} des_block_pricing;
+/* The blocks of a phase for a slack (des_blocks.c), and the slack used (DES_BLOCK_SLACK);
+ * with pr (non-NULL) a block also grows only while one message per run keeps the time
+ * its steps take as pr prices them (DES_BLOCK_TIME_SLACK). */
+int des_blocks_of(const gcsim_phase *ph, double slack, const des_block_pricing *pr,
+                  int **bounds);
 /* Whether flow next continues flow prev's run (des_blocks.c): the same pair, from the step
  * after prev's last; a phase in blocks sends one message per run and block. */
 bool des_same_run(const gcsim_flow *prev, const gcsim_flow *next);

@@ -123,7 +123,7 @@ static int plan_schedules(des_plan *plan, gcsim_error *err)
     }
     for (int c = 0; c < nc; c++) {
         const gcsim_call *call = &plan->iteration.calls[c];
-        int chunks = gcsim_call_pipeline_chunks(call, plan->topology.gpus);
+        int chunks = gcsim_call_pipeline_chunks(call, plan->topology.platform, plan->topology.gpus);
         int k = 0;
         while (k < plan->n_schedules && (plan->schedules[k].chunks != chunks ||
                                          plan->schedules[k].collective != call->collective ||

@@ -83,7 +83,7 @@ typedef struct {
 /* Pipeline chunks of a call on `gpus` GPUs: by its largest message, the bucket holding all
  * workers' sum (a sparse payload's grows towards the dense bucket), so that a smaller
  * one-worker payload never means coarser chunks for the same bytes. */
-int gcsim_call_pipeline_chunks(const gcsim_call *c, int gpus);
+int gcsim_call_pipeline_chunks(const gcsim_call *c, const gcsim_platform *p, int gpus);
 
 typedef enum { GCSIM_STEP_CODEC, GCSIM_STEP_CALL } gcsim_step_kind;
 

@@ -34,9 +34,9 @@ static int law_of(const gcsim_resolved_step *st, gcsim_ecmp_case **cases, int *n
         if (it->calls[k].bytes.dense_bytes > it->calls[big].bytes.dense_bytes)
             big = k;
     gcsim_schedule sch;
+    int chunks = gcsim_call_pipeline_chunks(&it->calls[big], topo.platform, topo.gpus);
     int rc = gcsim_schedule_build_for_cost(&sch, it->calls[big].collective, &topo, st->ps_shards,
-                                           gcsim_call_pipeline_chunks(&it->calls[big], topo.gpus),
-                                           it->calls[big].group, err);
+                                           chunks, it->calls[big].group, err);
     if (rc == 0) {
         rc = gcsim_ecmp_law(p, &sch, &topo, cases, n, err);
         gcsim_schedule_free(&sch);

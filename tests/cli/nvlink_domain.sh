@@ -5,9 +5,10 @@
 # - all-reduce of 8 GiB in one domain: NCCL's tuner picks NVLS (in-switch reduction across
 #   the 18 trays), busbw = 8 GiB / (8 GiB / 477 GB/s + 35 us) x 2 x 71/72 = 938.93 GB/s,
 #   both engines; over 2 domains NVLS-tree (reported as nvls-tree: the NICs between
-#   domains, NVLS inside), the engines within 0.5% (0.27%: with NCCL's 15 channels on 18
-#   rails the two trees' heads of a rail share its NIC, which the analytic tree template
-#   prices slightly above the DES; 0.1% when every GPU had its own NIC);
+#   domains, NVLS inside), the engines within 0.5% (0.455% at NCCL's loop count, 29 chunks:
+#   the DES's blocks of identical steps take their latencies once before the bytes and the
+#   rest after, sim/des/des_blocks.c; step by step 1.5e-6. 3.0% when a block could hold a
+#   pair's stretches of different sizes, issue 42);
 # - NCCL's 15 channels on a domain's 72 NICs: hierarchical over 2 domains, hand value;
 # - an LLM trains on 72 and 144 GPUs in both engines, within 3% of each other;
 # - a platform whose nodes are not whole domains is refused: exit 2, the file and field

@@ -20,7 +20,7 @@
 static void expect(const gcsim_phase *ph, double slack, const int *want, int n_want)
 {
     int *b = NULL;
-    int n = des_blocks_of(ph, slack, &b);
+    int n = des_blocks_of(ph, slack, NULL, &b);
     CHECK(n == n_want);
     for (int k = 0; n == n_want && k <= n; k++)
         CHECK(b[k] == want[k]);
