@@ -43,6 +43,7 @@ Without --update the laws are printed as JSON after the check table (on stderr).
 """
 import argparse
 import json
+import math
 import sys
 
 CODECS = [  # law prefix, op name in the run
@@ -457,6 +458,63 @@ def law_from_run(ops, name):
     return {"elements": sizes, "host_us": host, "gpu_us": gpu}
 
 
+# torch.randperm(n, device="cuda") as torch 2.x runs it (aten/src/ATen/native/cuda/Randperm.cu,
+# pytorch/pytorch @0715ee70; docs/stacks.md, "Random-k drawn with torch.randperm"): arange(n)
+# as the values (int64, 8 B written), n random keys of `bits` bits (int32 keys when bits <= 32,
+# else int64: 4 or 8 B written), cub's radix_sort_pairs over bits [0, bits): onesweep on sm_70+
+# with 8 radix bits per pass (cub dispatch_radix_sort.cuh Policy800/900: ONESWEEP for keys of
+# >= 4 bytes, ONESWEEP_RADIX_BITS 8): one histogram kernel reading every key once, an
+# exclusive sum, then per pass a memset of the look-back and one kernel reading and writing
+# every key and value; then randperm_handle_duplicate_keys reading every key once. GPU time =
+# kernels x the measured GPU time of a small kernel + bytes / the measured copy rate.
+RANDPERM_LOG_Q12 = 12 * math.log(0.9)  # Randperm.cu: log_threshold_12 = std::log(0.9) * 12
+RANDPERM_SINGLE_TILE = 2304  # cub SingleTilePolicy 256 threads x 19 items x 4 / 8 B (values)
+
+
+def randperm_bits(n):
+    """Randperm.cu: ceil(log2(n - (6 n^2 + 1) / (12 log 0.9))), at most 64."""
+    return min(64, math.ceil(math.log2(n - (6.0 * n * n + 1) / RANDPERM_LOG_Q12)))
+
+
+def randperm_passes(n):
+    """(kernels, bytes per element) of one torch.randperm(n) on the GPU."""
+    key = 4 if randperm_bits(n) <= 32 else 8
+    if n <= RANDPERM_SINGLE_TILE:
+        return 4, 8 + key + 2 * (key + 8) + key  # arange, keys, one tile sorted, duplicates
+    p = math.ceil(randperm_bits(n) / 8)
+    return 6 + 2 * p, 8 + key + key + p * 2 * (key + 8) + key
+
+
+def randperm_law(copy, run, gpu, where):
+    """The randperm.sort law: modelled from the passes above, anchored on the run's measured
+    copy rate (copy_d2d's GPU time at its largest size: 8 B per element) and its GPU time per
+    small kernel (launch_latency.cuda_graph_replay). Host part 0: the call's dispatch is
+    already in randomk.encode's measured torch.randint, and its extra launches' host time
+    is not counted (a lower bound)."""
+    n_big, t_big = copy["elements"][-1], copy["gpu_us"][-1]
+    bytes_per_us = 8.0 * n_big / t_big
+    kernel_us = run["references"]["launch_latency"]["cuda_graph_replay"]["per_kernel_us_median"]
+    gpu_us = []
+    for n in copy["elements"]:
+        k, b = randperm_passes(n)
+        gpu_us.append(round(k * kernel_us + b * n / bytes_per_us, 1))
+    return {"gpu": gpu, "elements": copy["elements"], "basis": "modelled from its kernels' passes",
+            "host_us": [0.0] * len(gpu_us), "gpu_us": gpu_us,
+            "source": "modelled, not measured: torch.randperm(n) on the GPU as torch 2.x runs "
+                      "it (pytorch/pytorch aten/src/ATen/native/cuda/Randperm.cu @0715ee70: "
+                      "arange, random keys of ceil(log2(n + 4.75 n^2)) bits, cub "
+                      "radix_sort_pairs at 8 bits per onesweep pass, duplicate-key fix-up): "
+                      "kernels x %.3f us (measured GPU time per small kernel, cuda_graph_replay) "
+                      "+ bytes x n / %.0f GB/s (copy_d2d's measured GPU rate at %d elements), "
+                      "both from %s; per call %s; host 0 (the dispatch is in randomk.encode's "
+                      "randint; extra launches not counted: a lower bound) "
+                      "(bench/gpu/make_stack_laws.py randperm_law)"
+                      % (kernel_us, bytes_per_us / 1e3, n_big, where,
+                         ", ".join("%d B x %d kernels at %d" % (randperm_passes(n)[1],
+                                                                randperm_passes(n)[0], n)
+                                   for n in copy["elements"]))}
+
+
 def evaluate(law, n):
     """The law on its own GPU: max(host, gpu), linear between points, clamped below."""
     xs = law["elements"]
@@ -548,6 +606,7 @@ def main(argv):
             "match the measured decode-then-add of %s at %d elements (mean per payload over %d "
             "worker counts), where that part sets the time" %
             (name, ADD_BYTES_OVER_COPY, bound.split("_")[0], k, ref, n, len(per)))
+    laws["randperm.sort"] = randperm_law(copy, run, a.gpu, where)
     for r in (1, 2, 4):
         t = [b["median_us"] for b in run["powersgd_breakdown"]
              if b["rank"] == r and b["part"] == "gram_schmidt"]

@@ -98,7 +98,7 @@ static int parse_law(const cJSON *v, const char *key, gcsim_stack_law *law, json
 {
     static const char *const keys[] = {"gpu", "elements", "host_us", "gpu_us", "parameter",
                                        "scale", "beyond", "reference", "l2_bytes",
-                                       "settings", "source", NULL};
+                                       "settings", "source", "basis", NULL};
     static const char *const parameters[] = {"none", "density", "bits", "rank", NULL};
     static const char *const scales[] = {"linear", "log", "sectors", "gather", "passes", NULL};
     static const char *const beyond[] = {"held", "extends", NULL};
@@ -133,7 +133,16 @@ static int parse_law(const cJSON *v, const char *key, gcsim_stack_law *law, json
                                   ctx->origin, path, *k);
         law->parameter = STACK_SETTING_NONE;
         law->n_settings = 1;
-        snprintf(law->basis[0], sizeof law->basis[0], "measured");
+        /* "basis": how a law without settings was obtained when not measured (a law
+         * modelled from a kernel's passes says so, and the codec cost line repeats it) */
+        if (json_string(v, path, "basis", false, law->basis[0], sizeof law->basis[0], ctx))
+            return -1;
+        if (!json_member(v, "basis"))
+            snprintf(law->basis[0], sizeof law->basis[0], "measured");
+        else if (!law->basis[0][0])
+            return gcsim_fail(ctx->err, "%s: %s.basis: must say how the law was obtained "
+                                        "(or leave it out: measured)",
+                              ctx->origin, path);
         if (number_array(v, path, "host_us", law->host_s[0], n, false, 1e-6,
                          GCSIM_MAX_COMPUTE_S * 1e6, ctx) ||
             number_array(v, path, "gpu_us", law->gpu_s[0], n, false, 1e-6,
@@ -141,8 +150,9 @@ static int parse_law(const cJSON *v, const char *key, gcsim_stack_law *law, json
             return -1;
     } else {
         int parameter = 0, scale = 0, extends = 0;
-        if (json_member(v, "host_us") || json_member(v, "gpu_us"))
-            return gcsim_fail(ctx->err, "%s: %s: host_us and gpu_us go in each of \"settings\"",
+        if (json_member(v, "host_us") || json_member(v, "gpu_us") || json_member(v, "basis"))
+            return gcsim_fail(ctx->err, "%s: %s: host_us, gpu_us and basis go in each of "
+                                        "\"settings\"",
                               ctx->origin, path);
         if (json_choice(v, path, "parameter", true, parameters, &parameter, ctx) ||
             json_choice(v, path, "scale", true, scales, &scale, ctx) ||

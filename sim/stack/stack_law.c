@@ -237,7 +237,7 @@ const char *gcsim_stack_law_basis(const gcsim_stack_law *law, double v, char *bu
     const char *p = gcsim_stack_parameter_name(law->parameter);
     int k = law->n_settings;
     if (law->parameter == STACK_SETTING_NONE || k < 1) {
-        snprintf(buf, size, "measured (one setting)");
+        snprintf(buf, size, "%s (one setting)", k < 1 ? "measured" : law->basis[0]);
         return buf;
     }
     for (int i = 0; i < k; i++)

@@ -58,6 +58,33 @@ static void setting_note(const gcsim_stack *st, const gcsim_stack_entry *e, cons
         }
 }
 
+/* "; not measured: LAW BASIS, ..." for the laws without settings that entry e's ops (and
+ * error feedback's, for an "ef+" spec) use whose basis is not "measured" (a law modelled
+ * from a kernel's passes: its $.laws.NAME.basis); empty when there is none. */
+static void modelled_note(const gcsim_stack *st, const gcsim_stack_entry *e, const char *spec,
+                          char *buf, size_t size)
+{
+    buf[0] = '\0';
+    const gcsim_stack_ops *lists[5] = {&e->encode, &e->unpack, &e->between, &e->decode,
+                                       strncmp(spec, "ef+", 3) == 0 ? &st->error_feedback : NULL};
+    bool seen[GCSIM_STACK_MAX_LAWS] = {false};
+    size_t len = 0;
+    for (int i = 0; i < 5; i++)
+        for (int k = 0; lists[i] && k < lists[i]->n; k++) {
+            int l = lists[i]->ops[k].law;
+            const gcsim_stack_law *law = &st->laws[l];
+            if (seen[l] || law->parameter != STACK_SETTING_NONE ||
+                strcmp(law->basis[0], "measured") == 0)
+                continue;
+            seen[l] = true;
+            int n = snprintf(buf + len, size - len, "%s%s %s", len ? ", " : "; not measured: ",
+                             law->name, law->basis[0]);
+            if (n < 0 || (size_t)n >= size - len)
+                return; /* cut short: for reading only */
+            len += (size_t)n;
+        }
+}
+
 static const char *exchange_word(gcsim_stack_exchange e)
 {
     switch (e) {
@@ -179,13 +206,14 @@ int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const
         snprintf(host, sizeof host, "op costs measured on %s (host and GPU time per call, the "
                  "larger charged)",
                  st->reference_gpu[0] ? st->reference_gpu : "-");
-    char note[1024];
+    char note[1024], modelled[256];
     setting_note(st, e, spec, note, sizeof note);
+    modelled_note(st, e, spec, modelled, sizeof modelled);
     if (snprintf(ss->description, sizeof ss->description,
                  "stack %s (%s): %s %s; %s, GPU work scaled to %s by "
-                 "memory bandwidth (x %.3g)%s%s%s; %s",
+                 "memory bandwidth (x %.3g)%s%s%s%s; %s",
                  st->name, st->path, e->compressor, exchange_word(e->exchange), host,
-                 gpu->type, ratio, note,
+                 gpu->type, ratio, note, modelled,
                  st->batched_decode && e->exchange == STACK_EXCHANGE_ALLGATHER
                      ? "; gathered payloads decoded in one batched pass"
                      : "",

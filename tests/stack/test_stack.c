@@ -791,6 +791,11 @@ static void test_strict(void)
                "$.granularity.bucket_bytes");
     expect_bad("\"none\": {\"exchange\": \"allreduce\"", "\"none\": {\"exchange\": \"powersgd-hook\"",
                "$.compressors.none.exchange: powersgd-hook runs PowerSGD only");
+    /* a law without settings may say how it was obtained when not measured, not emptily */
+    expect_bad("\"lin\": {\"gpu\": \"h100\",", "\"lin\": {\"gpu\": \"h100\", \"basis\": \"\",",
+               "$.laws.lin.basis: must say how the law was obtained");
+    expect_bad("\"lin\": {\"gpu\": \"h100\",", "\"lin\": {\"gpu\": \"h100\", \"basis\": 2,",
+               "$.laws.lin.basis: expected a string");
     gcsim_stack *s = malloc(sizeof *s);
     gcsim_error err;
     CHECK(gcsim_stack_load("no-such-stack", s, &err) != 0);
@@ -814,6 +819,77 @@ static void test_strict(void)
                 fprintf(stderr, "stack %s: no entry for %s\n", *name, *c);
             CHECK(found);
         }
+    }
+    free(s);
+}
+
+/* Whether stack s's entry for compressor c runs law `law` in its encode. */
+static bool encode_runs(const gcsim_stack *s, const char *c, const char *law)
+{
+    for (int k = 0; k < s->n_entries; k++)
+        if (strcmp(s->entries[k].compressor, c) == 0)
+            for (int i = 0; i < s->entries[k].encode.n; i++)
+                if (strcmp(s->laws[s->entries[k].encode.ops[i].law].name, law) == 0)
+                    return true;
+    return false;
+}
+
+/* One torch.randperm(n) on the GPU as docs/stacks.md derives it ("Random-k drawn with
+ * torch.randperm"), by hand: bits = ceil(log2(n + (6 n^2 + 1) / (-12 ln 0.9))), int64 keys
+ * above 32 bits, passes = ceil(bits / 8); bytes per element 8 (arange) + 8 (keys) + 8
+ * (histogram) + 32 per pass + 8 (duplicate keys); kernels 6 + 2 x passes. At 1,048,576
+ * elements: 43 bits, 6 passes, 224 B, 18 kernels; at 16,777,216: 51 bits, 7 passes, 256 B,
+ * 20 kernels. Each kernel 1.017 us, bytes at copy_d2d's 8 B x 67,108,864 in 178.833 us
+ * (bench/gpu/results/h100-codec.json); the law's table is rounded to 0.1 us. */
+static double randperm_h100_us(double n, int kernels, double bytes)
+{
+    return kernels * 1.017 + bytes * n / (8.0 * 67108864 / 178.833);
+}
+
+static void test_randperm_law(const char *source_dir)
+{
+    gcsim_stack *s = malloc(sizeof *s);
+    gcsim_error err;
+    const gcsim_gpu_params *h100;
+    CHECK(gcsim_gpu_params_find("h100", &h100, &err) == 0);
+    CHECK(gcsim_stack_load("horovod", s, &err) == 0);
+    int l = -1;
+    for (int k = 0; k < s->n_laws; k++)
+        if (strcmp(s->laws[k].name, "randperm.sort") == 0)
+            l = k;
+    CHECK(l >= 0);
+    if (l < 0) {
+        free(s);
+        return;
+    }
+    const gcsim_stack_law *law = &s->laws[l];
+    double small = gcsim_stack_law_s(s, law, 1048576, NULL, 1, 1, h100);
+    double big = gcsim_stack_law_s(s, law, 16777216, NULL, 1, 1, h100);
+    CHECK_REL(small, randperm_h100_us(1048576, 18, 224) * 1e-6, 1e-3); /* 96.55 us */
+    CHECK_REL(big, randperm_h100_us(16777216, 20, 256) * 1e-6, 1e-3);  /* 1451.0 us */
+    /* indexed by the tensor's elements, not by k: 16x the elements, 15x the time; the same
+     * at any density */
+    CHECK(big > 14 * small);
+    gcsim_stack_setting sparse = {.density = 0.001}, dense = {.density = 0.5};
+    CHECK_REL(gcsim_stack_law_s(s, law, 1048576, &sparse, 1, 1, h100),
+              gcsim_stack_law_s(s, law, 1048576, &dense, 1, 1, h100), 1e-12);
+    /* GRACE's PyTorch random-k and MergeComp's draw with randperm; the TF one and a DDP
+     * hook with torch.randint do not */
+    CHECK(encode_runs(s, "randomk", "randperm.sort"));
+    gcsim_stack_setup ss;
+    CHECK(gcsim_stack_setup_init(&ss, &platform, s, "randomk:ratio=0.01", GCSIM_EXCHANGE_AUTO,
+                                 NULL, &err) == 0);
+    CHECK_STR_CONTAINS(ss.description,
+                       "not measured: randperm.sort modelled from its kernels' passes");
+    CHECK(gcsim_stack_load("horovod-tf", s, &err) == 0);
+    CHECK(!encode_runs(s, "randomk", "randperm.sort"));
+    CHECK(gcsim_stack_load("pytorch-ddp", s, &err) == 0);
+    CHECK(!encode_runs(s, "randomk", "randperm.sort"));
+    if (source_dir) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/tests/validation/stacks/horovod-0.19.json", source_dir);
+        CHECK(gcsim_stack_load(path, s, &err) == 0);
+        CHECK(encode_runs(s, "randomk", "randperm.sort"));
     }
     free(s);
 }
@@ -1040,7 +1116,7 @@ static void test_exchanges(void)
     free(json);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     gcsim_error err;
     stack = malloc(sizeof *stack);
@@ -1063,6 +1139,7 @@ int main(void)
     test_strict();
     test_exchanges();
     test_model_stack_buckets();
+    test_randperm_law(argc > 1 ? argv[1] : NULL);
     gcsim_model_free(&model);
     free(stack);
     CHECK_DONE();
