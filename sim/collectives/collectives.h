@@ -223,6 +223,20 @@ const gcsim_bucket_bytes *gcsim_phase_bucket(const gcsim_phase *ph, const gcsim_
 double gcsim_flow_bytes(const gcsim_phase *ph, const gcsim_flow *f, int step,
                         const gcsim_bucket_bytes *b);
 
+/* A flow in one step, as the closed form prices it: the one definition both engines use (the
+ * closed form's classes, schedule_cost.c; the DES's pipelined blocks, sim/des/des_blocks.c).
+ * Its rate (step_price.c) is its part of its most loaded link: over the links of its route,
+ * the smallest of capacity x share / load[link], load being the shares of the step's active
+ * flows that cross the link, summed in flow order. */
+double gcsim_flow_rate_Bps(const gcsim_topology *t, const int *links, int n_links,
+                           const double *load, double share);
+/* Its time in the step: its route latency, then its bytes at that rate. Inline: the closed
+ * form's inner loop (a step by class) calls it. */
+static inline double gcsim_flow_step_s(double latency_s, double bytes, double rate_Bps)
+{
+    return latency_s + bytes / rate_Bps;
+}
+
 /* The closed form: every phase's steps one after the other, a step lasting as long as its
  * slowest flow, a flow moving at its part of its most loaded link (capacity x its share
  * over the shares of the step's flows that cross it) after its route latency. Receivers of reducing

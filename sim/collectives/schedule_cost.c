@@ -190,11 +190,7 @@ static int interval_classes(const gcsim_phase *ph, const gcsim_topology *t,
         if (!active_in(fl, from_step, to_step))
             continue;
         int n = route(ph, t, rc, f, buf, &links, &lat);
-        double bw = INFINITY;
-        for (int k = 0; k < n; k++) {
-            double part = gcsim_topology_capacity_Bps(t, links[k]) * (fl->share / load[links[k]]);
-            bw = fmin(bw, part);
-        }
+        double bw = gcsim_flow_rate_Bps(t, links, n, load, fl->share);
         flow_class c = {lat, bw, fl->share, ph->fixed_k ? 1 : fl->k0, fl->first_step,
                         fl->last_step};
         if (hashed) {
@@ -277,7 +273,7 @@ static double classes_time_s(const gcsim_phase *ph, const flow_class *cls, int n
                 last_k = k;
             }
             double bytes = cls[c].share * hop;
-            step = fmax_as_libm(step, cls[c].latency_s + bytes / cls[c].Bps);
+            step = fmax_as_libm(step, gcsim_flow_step_s(cls[c].latency_s, bytes, cls[c].Bps));
         }
         return gcsim_add_repeated(total, step + reduce_codec_s, (long long)to_step - from_step + 1);
     }
@@ -298,7 +294,7 @@ static double classes_time_s(const gcsim_phase *ph, const flow_class *cls, int n
                 last_k = k;
             }
             double bytes = cls[c].share * hop;
-            step = fmax_as_libm(step, cls[c].latency_s + bytes / cls[c].Bps);
+            step = fmax_as_libm(step, gcsim_flow_step_s(cls[c].latency_s, bytes, cls[c].Bps));
         }
         total += step + reduce_codec_s;
     }
@@ -547,9 +543,7 @@ static flow_class flow_class_of(const gcsim_phase *ph, const gcsim_topology *t,
 {
     const gcsim_flow *fl = &ph->flows[f];
     const int *links = rc->links + (size_t)f * GCSIM_ROUTE_MAX_LINKS;
-    double bw = INFINITY;
-    for (int k = 0; k < rc->count[f]; k++)
-        bw = fmin(bw, gcsim_topology_capacity_Bps(t, links[k]) * (fl->share / load[links[k]]));
+    double bw = gcsim_flow_rate_Bps(t, links, rc->count[f], load, fl->share);
     return (flow_class){rc->latency_s[f], bw, fl->share, ph->fixed_k ? 1 : fl->k0,
                         fl->first_step, fl->last_step};
 }

@@ -26,8 +26,9 @@
  * block is an interval of steps with the same busy pairs.
  *
  * And while the block's time stays what its steps take (issue 42), as the closed form
- * prices them (a flow: route latency plus its bytes at capacity x share / load on its most
- * loaded link, gcsim_schedule_time_s's rule): step by step a block lasts the sum over its
+ * prices them, with its functions (a flow: route latency plus its bytes at capacity x share
+ * / load on its most loaded link; collectives.h, gcsim_flow_rate_Bps and gcsim_flow_step_s,
+ * sim/collectives/step_price.c): step by step a block lasts the sum over its
  * steps of each step's slowest flow; in one message per run, about the largest of the
  * runs' own sums. The two part where the slowest flow changes from step to step and a run's
  * stretches differ in size (the step that carried the larger stretch no longer outlasts
@@ -90,27 +91,31 @@ int des_run_end(const gcsim_phase *ph, const int *idx, int x, int end)
     return x;
 }
 
-/* A phase's flows priced step by step as the closed form prices them: each flow's route
- * (links at link_at[x] .. link_at[x + 1]) and latency; per step the links' loads (the
- * active flows' shares) and each active flow's time. */
+/* A phase's flows priced step by step as the closed form prices them (collectives.h,
+ * gcsim_flow_rate_Bps and gcsim_flow_step_s): each flow's route (links at link_at[x] ..
+ * link_at[x + 1]) and latency; per interval the links' loads (the active flows' shares)
+ * and each active flow's rate, per step each one's time. */
 typedef struct {
     const gcsim_phase *ph;
     const des_block_pricing *pr;
     int *link_at, *links;
     double *lat, *load;
     const int *run_of;
+    /* an interval's active flows and their rates */
+    int *active;
+    double *rate_Bps;
     /* the runs' summed times in the block so far, the runs touched, the largest sum */
     double *run_s, largest, sum_s;
     int *touched, n_touched;
     /* an interval priced: (run, time) of each active flow of each of its steps */
-    int *buf_run, n_buf, buf_iv;
+    int *buf_run, n_buf, cap_buf, buf_iv;
     double *buf_s, buf_sum;
 } pricer;
 
 static void pricer_free(pricer *q)
 {
     free(q->link_at), free(q->links), free(q->lat), free(q->load), free(q->run_s);
-    free(q->touched), free(q->buf_run), free(q->buf_s);
+    free(q->touched), free(q->buf_run), free(q->buf_s), free(q->active), free(q->rate_Bps);
 }
 
 static int pricer_init(pricer *q, const gcsim_phase *ph, const des_block_pricing *pr,
@@ -124,7 +129,10 @@ static int pricer_init(pricer *q, const gcsim_phase *ph, const des_block_pricing
     q->load = calloc((size_t)pr->topology->n_links + 1, sizeof(double));
     q->run_s = calloc((size_t)n_runs + 1, sizeof(double));
     q->touched = malloc(sizeof(int) * ((size_t)n_runs + 1));
-    if (!q->link_at || !q->lat || !q->load || !q->run_s || !q->touched)
+    q->active = malloc(sizeof(int) * ((size_t)nf + 1));
+    q->rate_Bps = malloc(sizeof(double) * ((size_t)nf + 1));
+    if (!q->link_at || !q->lat || !q->load || !q->run_s || !q->touched || !q->active ||
+        !q->rate_Bps)
         return -1;
     q->link_at[0] = 0;
     for (int x = 0; x < nf; x++)
@@ -140,54 +148,63 @@ static int pricer_init(pricer *q, const gcsim_phase *ph, const des_block_pricing
     return 0;
 }
 
-/* Prices steps [from, to) into the buffer (buf_iv = iv); -1 when out of memory. */
+/* Room in the buffer for n (run, time) pairs; -1 when out of memory. */
+static int buf_reserve(pricer *q, size_t n)
+{
+    if (n <= (size_t)q->cap_buf)
+        return 0;
+    size_t cap = 2 * n + 1024;
+    int *r = realloc(q->buf_run, sizeof(int) * cap);
+    if (r)
+        q->buf_run = r;
+    double *d = r ? realloc(q->buf_s, sizeof(double) * cap) : NULL;
+    if (!r || !d)
+        return -1;
+    q->buf_s = d;
+    q->cap_buf = (int)cap;
+    return 0;
+}
+
+/* Prices steps [from, to) into the buffer (buf_iv = iv); -1 when out of memory. The steps
+ * are one interval of des_blocks_of's, which with pricing end wherever a flow starts or
+ * stops: every step has the same active flows, hence the same loads and rates. */
 static int price_steps(pricer *q, int iv, int from, int to)
 {
     const gcsim_phase *ph = q->ph;
-    const gcsim_topology *t = q->pr->topology;
+    int n_active = 0;
     q->n_buf = 0;
     q->buf_sum = 0;
     q->buf_iv = iv;
+    for (int x = 0; x < ph->n_flows; x++) {
+        const gcsim_flow *f = &ph->flows[x];
+        if (f->first_step <= from && f->last_step >= from) {
+            q->active[n_active++] = x;
+            for (int k = q->link_at[x]; k < q->link_at[x + 1]; k++)
+                q->load[q->links[k]] += f->share;
+        }
+    }
+    for (int a = 0; a < n_active; a++) {
+        int x = q->active[a];
+        q->rate_Bps[a] = gcsim_flow_rate_Bps(q->pr->topology, q->links + q->link_at[x],
+                                             q->link_at[x + 1] - q->link_at[x], q->load,
+                                             ph->flows[x].share);
+    }
+    for (int a = 0; a < n_active; a++)
+        for (int k = q->link_at[q->active[a]]; k < q->link_at[q->active[a] + 1]; k++)
+            q->load[q->links[k]] = 0;
+    if (buf_reserve(q, (size_t)n_active * (size_t)(to - from)))
+        return -1;
     for (int step = from; step < to; step++) {
         double slowest = 0;
-        for (int x = 0; x < ph->n_flows; x++) {
-            const gcsim_flow *f = &ph->flows[x];
-            if (f->first_step <= step && f->last_step >= step)
-                for (int k = q->link_at[x]; k < q->link_at[x + 1]; k++)
-                    q->load[q->links[k]] += f->share;
-        }
-        for (int x = 0; x < ph->n_flows; x++) {
-            const gcsim_flow *f = &ph->flows[x];
-            if (f->first_step > step || f->last_step < step)
-                continue;
-            double s_per_B = 0; /* on the most loaded link of its route */
-            for (int k = q->link_at[x]; k < q->link_at[x + 1]; k++) {
-                double v = q->load[q->links[k]] /
-                           (gcsim_topology_capacity_Bps(t, q->links[k]) * f->share);
-                if (v > s_per_B)
-                    s_per_B = v;
-            }
-            double flow_s = q->lat[x] + gcsim_flow_bytes(ph, f, step, q->pr->bytes) * s_per_B;
+        for (int a = 0; a < n_active; a++) {
+            int x = q->active[a];
+            double flow_s = gcsim_flow_step_s(
+                q->lat[x], gcsim_flow_bytes(ph, &ph->flows[x], step, q->pr->bytes),
+                q->rate_Bps[a]);
             if (flow_s > slowest)
                 slowest = flow_s;
-            if (q->n_buf % 1024 == 0) {
-                int *r = realloc(q->buf_run, sizeof(int) * ((size_t)q->n_buf + 1024));
-                double *d = r ? realloc(q->buf_s, sizeof(double) * ((size_t)q->n_buf + 1024))
-                              : NULL;
-                if (r)
-                    q->buf_run = r;
-                if (!r || !d)
-                    return -1;
-                q->buf_s = d;
-            }
             q->buf_run[q->n_buf] = q->run_of[x];
             q->buf_s[q->n_buf++] = flow_s;
-        }
-        for (int x = 0; x < ph->n_flows; x++) {
-            const gcsim_flow *f = &ph->flows[x];
-            if (f->first_step <= step && f->last_step >= step)
-                for (int k = q->link_at[x]; k < q->link_at[x + 1]; k++)
-                    q->load[q->links[k]] = 0;
         }
         q->buf_sum += slowest;
     }
