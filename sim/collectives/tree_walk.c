@@ -386,14 +386,18 @@ void tree_walk_interval(tree_walk *w, int i)
     int s0 = w->bound[i];
     w->n_dl = w->n_dg = 0;
     int e0 = i == 0 ? 0 : w->ev_first[i], e1 = i == 0 ? tt->n_kinds : w->ev_first[i + 1];
+    const tree_stretch *st = w->st;
+    const int *st_index = w->st_index, *ev_kind = w->ev_kind;
+    int *cur = w->cur, *state = w->state;
     for (int e = e0; e < e1; e++) {
-        int k = i == 0 ? e : w->ev_kind[e];
-        while (w->cur[k] < w->st_index[k + 1] && w->st[w->cur[k]].to < s0)
-            w->cur[k]++;
-        int now = w->cur[k] < w->st_index[k + 1] && w->st[w->cur[k]].from <= s0 ? w->cur[k] : -1;
-        if (now == w->state[k])
+        int k = i == 0 ? e : ev_kind[e], c = cur[k], end = st_index[k + 1];
+        while (c < end && st[c].to < s0)
+            c++;
+        cur[k] = c;
+        int now = c < end && st[c].from <= s0 ? c : -1;
+        if (now == state[k])
             continue;
-        w->state[k] = now;
+        state[k] = now;
         w->n_dl = list_once(tt->kind_link, tt->kind_link_first[k], tt->kind_link_first[k + 1], i,
                             w->lstamp, w->dl, w->n_dl);
         w->n_dg = list_once(tt->kind_sig, tt->kind_sig_first[k], tt->kind_sig_first[k + 1], i,
