@@ -22,8 +22,8 @@ void tree_merge_pair(const tree_flow *f, int m, int chunks, double share, int *b
 {
     int nb = 0, start = *n;
     if (m == 1) { /* one window: 0 + share, fmax(0, k0), as the loop below gives */
-        out[(*n)++] =
-            (tree_stretch){f[0].o, f[0].o + chunks - 1, 1, 0.0 + share, tree_fmax_as_libm(0.0, f[0].k0)};
+        out[(*n)++] = (tree_stretch){f[0].o, f[0].o + chunks - 1, 1, 0.0 + share,
+                                     tree_fmax_as_libm(0.0, f[0].k0)};
         return;
     }
     /* the flows' starts and ends, sorted: both lists are sorted already (flows are by
