@@ -11,7 +11,9 @@
 # (valgrind: about 50x slower than a plain run).
 #
 # usage: bench/planning/sweep_instructions.sh [GCSIM [SOURCE_DIR]]
-#   env: MAX_GPUS (default 64), TOP (default 25), REF=GCSIM
+#   env: MAX_GPUS (default 64), TOP (default 25), REF=GCSIM, COLLECTIVES (default
+#   ring,hierarchical,halving-doubling,double-tree: the grid without the double tree, or the
+#   double tree alone, to see its share)
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 src=${2:-$(cd "$here/../.." && pwd)}
@@ -24,7 +26,8 @@ trap 'rm -rf "$tmp"' EXIT
 p=$src/platforms m=$src/models
 set -- --platform "$p/a100-hdr.json" \
        --model "$m/resnet-50.json,$m/alexnet.json,$m/vgg-16.json,$m/googlenet.json,$m/bert-base.json" \
-       --compressor none,fp16,terngrad --collective ring,hierarchical,halving-doubling,double-tree \
+       --compressor none,fp16,terngrad \
+       --collective "${COLLECTIVES:-ring,hierarchical,halving-doubling,double-tree}" \
        --gpus "1,2,3,...,$max" --no-progress
 
 # instructions G ARGS... -> the total instructions of `G ARGS...` (callgrind's "Collected")

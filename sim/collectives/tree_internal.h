@@ -73,6 +73,16 @@ static inline double tree_fmin_as_libm(double x, double y)
     return x < y ? x : y;
 }
 
+/* fmax as x86-64 libm computes it (maxsd, the second operand when equal; the other
+ * operand when one is NaN), inlined: the same bits as the call it replaces (a merged flow's
+ * sums, 5% of a walk as a call). */
+static inline double tree_fmax_as_libm(double x, double y)
+{
+    if (y != y)
+        return x;
+    return x > y ? x : y;
+}
+
 /* ---- the trees' flows sender by sender (tree_sender.c) ----
  * The trees' shape in closed form (per tree kind and node: the head's height and subtree
  * size), from which each GPU's flows with one chunk are listed in flow order: what

@@ -22,8 +22,8 @@ void tree_merge_pair(const tree_flow *f, int m, int chunks, double share, int *b
 {
     int nb = 0, start = *n;
     if (m == 1) { /* one window: 0 + share, fmax(0, k0), as the loop below gives */
-        out[(*n)++] =
-            (tree_stretch){f[0].o, f[0].o + chunks - 1, 1, 0.0 + share, fmax(0.0, f[0].k0)};
+        out[(*n)++] = (tree_stretch){f[0].o, f[0].o + chunks - 1, 1, 0.0 + share,
+                                     tree_fmax_as_libm(0.0, f[0].k0)};
         return;
     }
     /* the flows' starts and ends, sorted: both lists are sorted already (flows are by
@@ -60,7 +60,7 @@ void tree_merge_pair(const tree_flow *f, int m, int chunks, double share, int *b
                 sum += share;
         }
         for (int x = lo; x < hi; x++)
-            k0 = fmax(k0, f[x].k0);
+            k0 = tree_fmax_as_libm(k0, f[x].k0);
         tree_stretch *prev = *n > start ? &out[*n - 1] : NULL;
         if (prev && prev->to == from - 1 && prev->share == sum && prev->k0 == k0)
             prev->to = to;
@@ -114,7 +114,16 @@ static int values_rehash(tree_values *v, size_t cap)
     return 0;
 }
 
+/* tree_values_id's body, inlined into the walk's loop (a call per changed class was a fifth
+ * of a walk with its hash) */
+static inline int values_id(tree_values *v, const gcsim_flow_class *c);
+
 int tree_values_id(tree_values *v, const gcsim_flow_class *c)
+{
+    return values_id(v, c);
+}
+
+static inline int values_id(tree_values *v, const gcsim_flow_class *c)
 {
     if (!v->slot && values_rehash(v, 256))
         return -1;
@@ -181,7 +190,7 @@ void tree_walk_free(tree_walk *w)
  * one chunk count to the next but their capacity: every array is set before it is read. */
 enum {
     SC_ST, SC_ST_INDEX, SC_CUR, SC_BOUND, SC_STATE, SC_LSTAMP, SC_DL, SC_GSTAMP, SC_DG,
-    SC_MARK, SC_LOAD, SC_SIG_VAL, SC_FROM, SC_TO, SC_START, SC_ALL, SC_EV, SC_N
+    SC_MARK, SC_LOAD, SC_SIG_VAL, SC_EV, SC_N
 };
 
 typedef struct {
@@ -189,6 +198,7 @@ typedef struct {
     size_t cap[SC_N];
     tree_values vt; /* vals and stamp grow; slot reset per use */
     int *h_count, *h_at, *h_live, h_cap; /* held_values' arrays (h_count all 0 between uses) */
+    int last_total; /* the last walk's classes: the next one's first guess */
 } walk_scratch;
 
 static _Thread_local walk_scratch scratch;
@@ -376,14 +386,18 @@ void tree_walk_interval(tree_walk *w, int i)
     int s0 = w->bound[i];
     w->n_dl = w->n_dg = 0;
     int e0 = i == 0 ? 0 : w->ev_first[i], e1 = i == 0 ? tt->n_kinds : w->ev_first[i + 1];
+    const tree_stretch *st = w->st;
+    const int *st_index = w->st_index, *ev_kind = w->ev_kind;
+    int *cur = w->cur, *state = w->state;
     for (int e = e0; e < e1; e++) {
-        int k = i == 0 ? e : w->ev_kind[e];
-        while (w->cur[k] < w->st_index[k + 1] && w->st[w->cur[k]].to < s0)
-            w->cur[k]++;
-        int now = w->cur[k] < w->st_index[k + 1] && w->st[w->cur[k]].from <= s0 ? w->cur[k] : -1;
-        if (now == w->state[k])
+        int k = i == 0 ? e : ev_kind[e], c = cur[k], end = st_index[k + 1];
+        while (c < end && st[c].to < s0)
+            c++;
+        cur[k] = c;
+        int now = c < end && st[c].from <= s0 ? c : -1;
+        if (now == state[k])
             continue;
-        w->state[k] = now;
+        state[k] = now;
         w->n_dl = list_once(tt->kind_link, tt->kind_link_first[k], tt->kind_link_first[k + 1], i,
                             w->lstamp, w->dl, w->n_dl);
         w->n_dg = list_once(tt->kind_sig, tt->kind_sig_first[k], tt->kind_sig_first[k + 1], i,
@@ -462,10 +476,11 @@ int tree_walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule 
     held_values held = {scratch.h_count, NULL, NULL, 0, scratch.h_cap};
     held.at = scratch.h_at;
     held.live = scratch.h_live;
+    /* The schedule's own arrays, written in place: the intervals' of their size, the
+     * classes' grown as needed from the last walk's count (then cut to fit by
+     * tree_schedule_fill); copying them from the scratch was 1% of a sweep's walks. */
     int rc = -1, ni = 0, total = 0, cap = 0, *from = NULL, *to = NULL, *start = NULL;
     gcsim_flow_class *all = NULL;
-    int *from_out = NULL, *to_out = NULL, *start_out = NULL;
-    gcsim_flow_class *all_out = NULL;
     if (walk_init(&w, tt, chunks, true) != 0 || !load || !sig_val)
         goto done;
     if (!w.windowed || w.n_st == 0) {
@@ -473,13 +488,13 @@ int tree_walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule 
         goto done;
     }
     ni = w.n_intervals;
-    from = scratch_get(SC_FROM, sizeof(int) * (size_t)(ni > 0 ? ni : 1));
-    to = scratch_get(SC_TO, sizeof(int) * (size_t)(ni > 0 ? ni : 1));
-    start = scratch_get(SC_START, sizeof(int) * (size_t)(ni + 1));
-    if (!from || !to || !start)
+    from = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
+    to = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
+    start = malloc(sizeof(int) * (size_t)(ni + 1));
+    cap = scratch.last_total + scratch.last_total / 4 + ns + 16;
+    all = malloc(sizeof *all * (size_t)cap);
+    if (!from || !to || !start || !all)
         goto done;
-    all = scratch.p[SC_ALL];
-    cap = (int)(scratch.cap[SC_ALL] / sizeof *all);
     for (int g = 0; g < ns; g++)
         sig_val[g] = -1;
     /* no load yet: NaN equals no sum, so a link kind's first interval always sets its load
@@ -502,6 +517,7 @@ int tree_walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule 
             load[l] = sum;
             tree_walk_load_changed(&w, l, i);
         }
+        int last_v = -1;
         for (int x = 0; x < w.n_dg; x++) {
             int g = w.dg[x], q = w.state[tt->sig_kind[g]];
             if (q < 0) {
@@ -518,7 +534,11 @@ int tree_walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule 
             gcsim_flow_class c = {tt->sig_lat[g], bw, f->share, f->k0, 0, 0};
             if (sig_val[g] >= 0 && tree_same_value(&vt->vals[sig_val[g]], &c))
                 continue; /* the value it had: its id stays */
-            int v = tree_values_id(vt, &c);
+            /* the value the flow kind before it took, often the same (one bottleneck
+             * link's part), else the table's */
+            int v = last_v >= 0 && tree_same_value(&vt->vals[last_v], &c) ? last_v
+                                                                           : values_id(vt, &c);
+            last_v = v;
             if (v < 0 || held_add(&held, v) != 0)
                 goto done;
             held_drop(&held, sig_val[g]);
@@ -528,16 +548,12 @@ int tree_walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule 
         to[i] = w.bound[i + 1] - 1;
         start[i] = total;
         if (total + ns > cap) {
-            size_t want = sizeof *all * (size_t)(2 * (total + ns) + 16);
-            gcsim_flow_class *grown = malloc(want);
+            int want = 2 * (total + ns) + 16;
+            gcsim_flow_class *grown = realloc(all, sizeof *all * (size_t)want);
             if (!grown)
                 goto done;
-            if (total > 0)
-                memcpy(grown, all, sizeof *all * (size_t)total);
-            free(scratch.p[SC_ALL]);
-            scratch.p[SC_ALL] = all = grown;
-            scratch.cap[SC_ALL] = want;
-            cap = (int)(want / sizeof *all);
+            all = grown;
+            cap = want;
         }
         for (int x = 0; x < held.n_live; x++) {
             gcsim_flow_class c = vt->vals[held.live[x]];
@@ -547,26 +563,15 @@ int tree_walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule 
         }
     }
     start[ni] = total;
-    /* the schedule's own arrays, of their sizes */
-    from_out = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
-    to_out = malloc(sizeof(int) * (size_t)(ni > 0 ? ni : 1));
-    start_out = malloc(sizeof(int) * (size_t)(ni + 1));
-    all_out = malloc(sizeof *all * (size_t)(total > 0 ? total : 1));
-    if (!from_out || !to_out || !start_out || !all_out)
-        goto done;
-    memcpy(from_out, from, sizeof(int) * (size_t)ni);
-    memcpy(to_out, to, sizeof(int) * (size_t)ni);
-    memcpy(start_out, start, sizeof(int) * (size_t)(ni + 1));
-    memcpy(all_out, all, sizeof *all * (size_t)total);
-    if (tree_schedule_fill(s, tt, chunks, w.n_st, &all_out, total, ni, &from_out, &to_out,
-                           &start_out) != 0)
+    scratch.last_total = total;
+    if (tree_schedule_fill(s, tt, chunks, w.n_st, &all, total, ni, &from, &to, &start) != 0)
         goto done;
     rc = 0;
 done:
-    free(all_out);
-    free(from_out);
-    free(to_out);
-    free(start_out);
+    free(all); /* NULL once handed over */
+    free(from);
+    free(to);
+    free(start);
     /* the held set back to empty (every count 0) for the next chunk count */
     for (int x = 0; x < held.n_live; x++)
         held.count[held.live[x]] = 0;
