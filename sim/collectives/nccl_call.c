@@ -232,8 +232,7 @@ int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
     int n = 0;
     /* NCCL's caps on its modelled bus bandwidths, as gcsim_tuner_choose takes them */
     gcsim_nccl_caps caps;
-    gcsim_nccl_release_caps(p->gpu.type, p->nccl_version, nodes, gcsim_topology_net_channels(p),
-                            &caps);
+    gcsim_tuner_caps(p, nodes, &caps);
     double ring_bw_s = 0;
     for (size_t k = 0; k < sizeof algos / sizeof algos[0]; k++) {
         int a = algos[k].algo;

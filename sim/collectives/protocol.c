@@ -338,8 +338,13 @@ double gcsim_tuner_rank_capped_s(int algo, gcsim_protocol pr, int gpus, int node
          * as bus bandwidth, at most channels x perChMaxTreeBw; then with LL x 1/3.8, at
          * most llMaxBw; with LL128 x 7/9 (one node) or 120/128, at most channels x
          * perChMaxTreeLL128Bw; then counted at half of it as algorithm bandwidth and
-         * corrected per size (tuner_model.c). */
-        double busbw = capped(0.92 * ring_busbw_Bps, caps->tree_busbw_Bps);
+         * corrected per size (tuner_model.c). On two nodes the per-channel figure is the
+         * tree graph's bwIntra, which NCCL's search raises up to twice the network's
+         * (gcsim_nccl_two_node_tree_bw_Bps): twice the ring's, at most that ceiling. */
+        double tree_Bps = ring_busbw_Bps;
+        if (nodes == 2 && caps->tree_two_node_bw_Bps > 0)
+            tree_Bps = fmin(2.0 * ring_busbw_Bps, caps->tree_two_node_bw_Bps);
+        double busbw = capped(0.92 * tree_Bps, caps->tree_busbw_Bps);
         if (pr == GCSIM_PROTO_LL)
             busbw = capped(busbw / 3.8, caps->ll_max_busbw_Bps);
         else if (pr == GCSIM_PROTO_LL128)
@@ -389,6 +394,15 @@ double gcsim_tuner_rank_capped_s(int algo, gcsim_protocol pr, int gpus, int node
         return time_s + fmax(0, capped_s - ll128_bw_s);
     }
     return time_s;
+}
+
+void gcsim_tuner_caps(const gcsim_platform *p, int nodes, gcsim_nccl_caps *out)
+{
+    int channels = gcsim_topology_net_channels(p);
+    gcsim_nccl_release_caps(p->gpu.type, p->nccl_version, nodes, channels, out);
+    if (nodes == 2)
+        out->tree_two_node_bw_Bps = gcsim_nccl_two_node_tree_bw_Bps(
+            p->gpu.type, channels, p->gpus_per_node, p->intra.gpu_to_gpu_Bps);
 }
 
 typedef struct {
@@ -461,8 +475,7 @@ static int tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double b
     }
     /* NCCL's caps on its modelled bus bandwidths, at the graph's channel count */
     gcsim_nccl_caps caps;
-    gcsim_nccl_release_caps(p->gpu.type, p->nccl_version, nodes, gcsim_topology_net_channels(p),
-                            &caps);
+    gcsim_tuner_caps(p, nodes, &caps);
     bool found = false;
     for (int a = 0; a < n_cand; a++)
         for (int pr = 0; pr < GCSIM_PROTO_COUNT; pr++) {

@@ -101,10 +101,19 @@ struct gcsim_nccl_caps; /* tuner_model.h */
  * bus bandwidth also at most caps->tree_busbw_Bps (every protocol) and, with LL128,
  * caps->tree_ll128_busbw_Bps; a ring with LL128 across nodes ranked at its time plus
  * max(0, bytes x 2(N-1)/N / caps->ring_ll128_busbw_Bps - ring_bandwidth_s / 0.92). A cap
- * <= 0 is none. The tuners pass the caps at gcsim_topology_net_channels channels. */
+ * <= 0 is none. On two nodes with caps->tree_two_node_bw_Bps > 0 a tree (algo
+ * GCSIM_NCCL_TREE) starts from min(2 x the ring's bus bandwidth, that ceiling) instead of
+ * the ring's (NCCL's bwIntra on <= 2 nodes, tuner_model.h). The tuners pass the caps of
+ * gcsim_tuner_caps (gcsim_topology_net_channels channels). */
 double gcsim_tuner_rank_capped_s(int algo, gcsim_protocol pr, int gpus, int nodes, double bytes,
                                  double time_s, double latency_s, double ring_bandwidth_s,
                                  const struct gcsim_nccl_caps *caps);
+
+/* NCCL's caps as both tuners rank with them on platform p over `nodes` nodes: the
+ * release's per-channel caps at gcsim_topology_net_channels channels
+ * (gcsim_nccl_release_caps) and, on two nodes, the ceiling of the tree's raised bwIntra
+ * (gcsim_nccl_two_node_tree_bw_Bps, the node's per-GPU rate intra_node.gpu_to_gpu). */
+void gcsim_tuner_caps(const gcsim_platform *p, int nodes, struct gcsim_nccl_caps *out);
 
 /* NCCL's NVLS-tree across nodes (tree_nvls.c): the intra-node rate at which gcsim's
  * NVLS-tree schedule (COLLECTIVE_NVLS_TREE, the railed double tree) runs its chains so that

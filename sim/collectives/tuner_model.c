@@ -341,7 +341,22 @@ void gcsim_nccl_caps_of_release(const char *gpu_type, int nccl_version, int node
     out->tree_busbw_Bps = ch * tree * 1e9;
     out->tree_ll128_busbw_Bps = ch * tree_ll128 * 1e9;
     out->nvls_tree_busbw_Bps = ch * nvls_tree * 1e9;
+    out->tree_two_node_bw_Bps = 0; /* set by the tuners, which know the node (protocol.c) */
     out->release = nccl_version;
+}
+
+double gcsim_nccl_two_node_tree_bw_Bps(const char *gpu_type, int channels, int gpus_per_node,
+                                       double node_gpu_Bps)
+{
+    if (channels < 1)
+        return 0;
+    /* the speed array's top, per channel (search.cc: speedArrayInter and
+     * sm90SpeedArrayInter start at 48.0, sm100SpeedArrayInter at 96.0) */
+    double top_Bps = (gcsim_nccl_blackwell_plus(gpu_type) ? 96.0 : 48.0) * 1e9;
+    double bw = channels * top_Bps;
+    if (gpus_per_node > 1 && node_gpu_Bps > 0)
+        bw = fmin(bw, node_gpu_Bps);
+    return bw;
 }
 
 void gcsim_nccl_caps_of(const char *gpu_type, int nodes, int channels, gcsim_nccl_caps *out)

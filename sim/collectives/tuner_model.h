@@ -86,8 +86,31 @@ typedef struct gcsim_nccl_caps {
     double tree_busbw_Bps;       /* tree all-reduce, every protocol: x perChMaxTreeBws */
     double tree_ll128_busbw_Bps; /* tree LL128: channels x perChMaxTreeLL128Bws */
     double nvls_tree_busbw_Bps;  /* NVLS-tree: channels x perChMaxNVLSTreeBws (2.28.3 on) */
+    /* Two nodes: the most NCCL's tree search can raise its channels x bwIntra to
+     * (gcsim_nccl_two_node_tree_bw_Bps); > 0: the tree is ranked from min(2 x the ring's
+     * bus bandwidth, this), as NCCL's model takes bwIntra on <= 2 nodes; 0: not two
+     * nodes, or not given (the ring's bus bandwidth, as on more nodes) */
+    double tree_two_node_bw_Bps;
     int release; /* the NCCL release whose efficiencies rank (tuner_release.h); 0: current */
 } gcsim_nccl_caps;
+
+/* NCCL's tree on two nodes (every release from 2.8 to commit 5067397): its model takes a
+ * tree's per-channel bandwidth as the graph's bwIntra where nNodes <= 2, bwInter beyond
+ * (v2.21.5-1 src/graph/tuning.cc line 174; v2.22.3-1 line 172; 5067397 line 306; v2.8.4-1
+ * line 120, speedIntra), and the search, once it has channels at the network's speed,
+ * raises a tree's bwIntra step by step while it is below twice bwInter and the node's
+ * links still carry every channel ("increase bwIntra for trees (2 nodes or collnet)":
+ * v2.21.5-1 src/graph/search.cc lines 1025-1027, v2.22.3-1 line 1086, 5067397 lines
+ * 1279-1282). A ring's bwIntra stays its bwInter. So on two nodes NCCL ranks its tree
+ * from up to twice the ring's per-channel figure. This returns the ceiling on that
+ * raise, channels x bwIntra, B/s: channels x the top of the search's speed array (48 GB/s;
+ * 96 from Blackwell: 5067397 search.cc lines 1052-1064, sm100SpeedArrayInter) and, with
+ * more than one GPU in a node, what one GPU's links inside the node carry
+ * (node_gpu_Bps: each channel enters and leaves every GPU of the node's chain once); 0
+ * for no channels. Not modelled: the speed array's steps (bwIntra is one of its values,
+ * e.g. 45 where 2 x 24 = 48 does not fit). */
+double gcsim_nccl_two_node_tree_bw_Bps(const char *gpu_type, int channels, int gpus_per_node,
+                                       double node_gpu_Bps);
 
 /* *out = NCCL's caps for GPU type gpu_type on `nodes` nodes with `channels` channels (the
  * graph's: gcsim_topology_net_channels). */

@@ -214,5 +214,6 @@ void gcsim_nccl_release_caps(const char *gpu_type, int nccl_version, int nodes, 
     out->tree_busbw_Bps = ch * per_ch_tree_GBps[ampere][col] * 1e9;
     out->tree_ll128_busbw_Bps = ch * LL128_ALLREDUCE_PER_CH_GBPS * 1e9;
     out->nvls_tree_busbw_Bps = 0; /* 2.8 has no NVLS (no cap to apply) */
+    out->tree_two_node_bw_Bps = 0; /* set by the tuners (protocol.c) */
     out->release = nccl_version;
 }

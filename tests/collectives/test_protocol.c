@@ -183,6 +183,78 @@ int main(void)
     CHECK_REL(gcsim_tuner_rank_s(GCSIM_NCCL_NVLS_TREE, GCSIM_PROTO_SIMPLE, 64, 8, 1 << 30, 1.0, 0.1, 1.8, 0),
               0.1 + 1.8, 1e-12);
     CHECK(gcsim_tuner_rank_s(GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE, 16, 2, 1 << 30, 2.0, 0.2, 1.8, 0) == 2.0);
+    /* NCCL's tree on two nodes (tuner_model.h, gcsim_nccl_two_node_tree_bw_Bps): the tree
+     * graph's bwIntra, raised by the search up to twice the network's; the ceiling is the
+     * speed array's top (48 GB/s a channel; 96 from Blackwell) and, with more than one GPU
+     * in a node, one GPU's links inside it. */
+    CHECK_REL(gcsim_nccl_two_node_tree_bw_Bps("h100", 8, 8, 370e9), 370e9, 1e-12);
+    CHECK_REL(gcsim_nccl_two_node_tree_bw_Bps("h100", 8, 8, 400e9), 384e9, 1e-12);
+    CHECK_REL(gcsim_nccl_two_node_tree_bw_Bps("h100", 8, 1, 0), 384e9, 1e-12);
+    CHECK_REL(gcsim_nccl_two_node_tree_bw_Bps("b200", 4, 8, 1e15), 384e9, 1e-12);
+    CHECK(gcsim_nccl_two_node_tree_bw_Bps("h100", 0, 8, 370e9) == 0);
+    {
+        /* The tree's rank on 16 GPUs over 2 nodes, 1 GiB (correction 1), Simple, the ring's
+         * bus bandwidth 200 GB/s (bandwidth time 2^30 x 30/16 / 200e9): from min(2 x 200,
+         * 370) = 370 GB/s x 0.92 x 0.5 with the two-node ceiling; then also at most 8
+         * channels x perChMaxTreeBw (Hopper, 2 nodes: 41.4 GB/s); without the ceiling (not
+         * given), or on 3 nodes, from the ring's 200 GB/s as before. */
+        double gib = 1 << 30, bw_s = gib * (30.0 / 16) / 200e9;
+        gcsim_nccl_caps two = {.tree_two_node_bw_Bps = 370e9};
+        CHECK_REL(gcsim_tuner_rank_capped_s(GCSIM_NCCL_TREE, GCSIM_PROTO_SIMPLE, 16, 2, gib, 1.0,
+                                            0.1, bw_s, &two),
+                  0.1 + gib / (0.5 * 0.92 * 370e9), 1e-12);
+        two.tree_busbw_Bps = 8 * 41.4e9;
+        CHECK_REL(gcsim_tuner_rank_capped_s(GCSIM_NCCL_TREE, GCSIM_PROTO_SIMPLE, 16, 2, gib, 1.0,
+                                            0.1, bw_s, &two),
+                  0.1 + gib / (0.5 * 8 * 41.4e9), 1e-12);
+        gcsim_nccl_caps none = {0};
+        CHECK_REL(gcsim_tuner_rank_capped_s(GCSIM_NCCL_TREE, GCSIM_PROTO_SIMPLE, 16, 2, gib, 1.0,
+                                            0.1, bw_s, &none),
+                  0.1 + gib / (0.5 * 0.92 * 200e9), 1e-12);
+        two.tree_busbw_Bps = 0;
+        CHECK_REL(gcsim_tuner_rank_capped_s(GCSIM_NCCL_TREE, GCSIM_PROTO_SIMPLE, 24, 3, gib, 1.0,
+                                            0.1, gib * (46.0 / 24) / 200e9, &two),
+                  0.1 + gib / (0.5 * 0.92 * 200e9), 1e-12);
+        /* The switch point, by hand: ring at T0 + S x (30/16) / 200e9, tree at L + S /
+         * (0.5 x 0.92 x 370e9); with L - T0 = 4.2 ms they meet at S* = 4.2e-3 / (9.375e-12
+         * - 1 / 170.2e9) = 1.2002 GB (correction 1 from 2^29 x 64 B on). Below it the ring,
+         * above it the tree; without the two-node ceiling the ring at every size. */
+        double t0 = 0.4e-3, lat = 4.6e-3;
+        double star = (lat - t0) / (30.0 / 16 / 200e9 - 1 / (0.5 * 0.92 * 370e9));
+        CHECK_REL(star, 1.2002e9, 1e-4);
+        for (int k = 0; k < 4; k++) {
+            double sz = k == 0 ? star / 1.1 : k == 1 ? star * 1.1 : k == 2 ? star / 1.01 : star * 1.01;
+            double rbw = sz * (30.0 / 16) / 200e9;
+            double ring = gcsim_tuner_rank_capped_s(GCSIM_NCCL_RING, GCSIM_PROTO_SIMPLE, 16, 2, sz,
+                                                    t0 + rbw, 0, rbw, &two);
+            double tree = gcsim_tuner_rank_capped_s(GCSIM_NCCL_TREE, GCSIM_PROTO_SIMPLE, 16, 2, sz,
+                                                    1.0, lat, rbw, &two);
+            double old = gcsim_tuner_rank_capped_s(GCSIM_NCCL_TREE, GCSIM_PROTO_SIMPLE, 16, 2, sz,
+                                                   1.0, lat, rbw, &none);
+            CHECK(k % 2 == 0 ? ring < tree : tree < ring);
+            CHECK(ring < old);
+        }
+    }
+    {
+        /* The tuner on a TCPXO-like platform without NVLS (2 x 8 H100 on NVSwitch, one GPU's
+         * links 370 GB/s, 8 NICs of 25 GB/s): Simple picks the tree at 8 and 16 GiB (NCCL's
+         * two-node rule; the ring's 8 x 25 GB/s bound is below the tree's), ranked from 8
+         * channels x 41.4 GB/s (0.92 x 370 = 340.4 is above it): the ranks of 16 GiB and 8
+         * GiB differ by 8 GiB / (0.5 x 331.2 GB/s), the tree correction being 1 there. */
+        gcsim_platform x = platform_r();
+        snprintf(x.gpu.type, sizeof x.gpu.type, "%s", "h100");
+        x.intra.gpu_to_gpu_Bps = 370e9;
+        x.intra.nvls_Bps = 0;
+        gcsim_tuned a8, a16;
+        gcsim_error e2 = {{0}, 0, 0};
+        double g8 = 8.0 * (1 << 30);
+        CHECK(gcsim_tuner_choose(&x, 16, GCSIM_OP_ALLREDUCE, g8, COLLECTIVE_COUNT,
+                                 GCSIM_PROTO_SIMPLE, &a8, &e2) == 0);
+        CHECK(gcsim_tuner_choose(&x, 16, GCSIM_OP_ALLREDUCE, 2 * g8, COLLECTIVE_COUNT,
+                                 GCSIM_PROTO_SIMPLE, &a16, &e2) == 0);
+        CHECK(a8.algo == GCSIM_NCCL_TREE && a16.algo == GCSIM_NCCL_TREE);
+        CHECK_REL(a16.rank_s - a8.rank_s, g8 / (0.5 * 8 * 41.4e9), 1e-9);
+    }
     /* NCCL's LL cap (llMaxBws, tuning.cc lines 178-183, 263-272, 332): GB/s of LL's model
      * bus bandwidth, by GPU generation on one node, by CPU (Intel/default row) across. */
     CHECK_REL(gcsim_nccl_ll_max_busbw_Bps("v100", 1), 39.0e9, 1e-12);
