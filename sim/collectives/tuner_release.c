@@ -5,10 +5,17 @@
  * Source of every figure and rule: NVIDIA/nccl src/graph/tuning.cc at tag v2.8.4-1 (commit
  * of the tag in the NVIDIA/nccl mirror); "line N" below is a line of that file. The file is
  * byte-identical at v2.8.3-1 (git diff v2.8.3-1 v2.8.4-1 -- src/graph/tuning.cc is empty),
- * so the rows hold for 2.8.3 and 2.8.4; 2.7.8 differs (tree Simple network hop 50 us, LL128
- * all-reduce cap 16.7 GB/s) and releases from 2.9 were not checked here, so only 2.8.3 <=
- * release < 2.9.0 takes them. The figures are NCCL's (facts, not fitted here), in gcsim's
- * protocol order (Simple, LL128, LL; NCCL's is LL, LL128, Simple).
+ * so the rows hold for 2.8.3 and 2.8.4. The 2.9 series keeps them (issue 42, h-p4d): git
+ * diff v2.8.4-1 v2.9.9-1 -- src/graph/tuning.cc changes only CollNet (its Simple thread
+ * count, its LL/LL128 bandwidth set to 0) and CollNet's thread threshold, none of which
+ * gcsim models, and the file is byte-identical at v2.9.6-1, v2.9.8-1 and v2.9.9-1 (the
+ * public 2.9 tags); v2.10.3-1 (the first 2.10 tag) changes the figures (ll128MaxBwPerCh
+ * 20.0 on every collective, perChMaxTreeBws Ampere {24.0, 23.6, 17.8}, the LL128 tree
+ * correction row, the per-call pipelining of the latency). 2.7.8 differs (tree Simple
+ * network hop 50 us, LL128 all-reduce cap 16.7 GB/s). So 2.8.3 <= release < 2.10.0 takes
+ * these rows; the line numbers below are v2.8.4-1's (v2.9.9-1's are one or two further
+ * on past line 80). The figures are NCCL's (facts, not fitted here), in
+ * gcsim's protocol order (Simple, LL128, LL; NCCL's is LL, LL128, Simple).
  *
  * What differs from tuner_model.c (the current tables), each a rule of v2.8.4-1:
  *   - per-call base latency (line 56) and per-hop latencies (lines 63-70): tree Simple 28
@@ -32,8 +39,9 @@
  *   - LL128 on by default (lines 192-195) only where the NIC is at most a PCIe switch away
  *     from the GPU (PATH_PXB: gcsim's GPUDirect platforms, assumed), the node's GPUs talk over
  *     NVLink (as today) and every GPU is of compute capability 7.0 or every one 8.0.
- * Left out: A100's min(busBw, 235 GB/s) on every algorithm (line 124: no A100 platform
- * names 2.8 here), CollNet, and the run-time channels (v2.8.4-1 src/graph/connect.cc line
+ * Left out: A100's min(busBw, 235 GB/s) on every algorithm (line 124; the one A100
+ * platform naming such a release, tests/validation/nccl_logs/platforms/a100-efa-p4d.json,
+ * 2.9.9, models at most 4 x 24 = 96 GB/s there, far below), CollNet, and the run-time channels (v2.8.4-1 src/graph/connect.cc line
  * 267 doubles the search's channels up to MAXCHANNELS 32, src/include/devcomm.h line 49,
  * where tuner_model.c takes 64: the same below 32), and 2.8's tree Simple chunk, halved
  * while a channel's bytes are fewer than 8, 4 and 1 chunks per tree level (v2.8.4-1
@@ -47,7 +55,8 @@
 
 bool gcsim_nccl_release_2_8(int nccl_version)
 {
-    return nccl_version >= 20803 && nccl_version < 20900;
+    /* 2.8.3 to 2.9.9: the same tuning.cc in what gcsim models (the header above) */
+    return nccl_version >= 20803 && nccl_version < 21000;
 }
 
 /* baseLat (line 56): tree {LL 4.4, LL128 4.4, Simple 0}, ring {3.6, 10.0, 8.4}. */

@@ -1,6 +1,7 @@
 /*
  * sim/collectives/tuner_release.h: NCCL's tuning model of an older release where it differs
- * from the current one (tuner_model.c). Today: the 2.8 series (2.8.3, 2.8.4), whose
+ * from the current one (tuner_model.c). Today: the 2.8 and 2.9 series (2.8.3 to 2.9.9,
+ * one tuning.cc in what gcsim models: tuner_release.c), whose
  * latency tables, protocol efficiencies, per-channel LL128 caps, tree correction and LL128
  * default rule differ from the current tables (tuner_release.c gives each figure's tag and
  * line). A release outside the listed ones, or 0 (no "nccl_version"), takes the current
@@ -15,7 +16,8 @@
 #include "protocol.h"
 #include "tuner_model.h"
 
-/* Whether release nccl_version (NCCL_VERSION_CODE) tunes with the 2.8 tables. */
+/* Whether release nccl_version (NCCL_VERSION_CODE) tunes with the 2.8 tables (2.8.3 <=
+ * release < 2.10.0: 2.9 kept them). */
 bool gcsim_nccl_release_2_8(int nccl_version);
 
 /* gcsim_nccl_latency_of with release nccl_version's tables. */

@@ -50,8 +50,27 @@ static void check_release_2_8(const char *source_dir)
 {
     const int v = 20804;
     CHECK(gcsim_nccl_release_2_8(20803) && gcsim_nccl_release_2_8(20804));
-    CHECK(!gcsim_nccl_release_2_8(20708) && !gcsim_nccl_release_2_8(20906) &&
+    CHECK(!gcsim_nccl_release_2_8(20708) && !gcsim_nccl_release_2_8(21003) &&
           !gcsim_nccl_release_2_8(0));
+    /* the 2.9 series keeps 2.8's tuning.cc in what gcsim models (git diff v2.8.4-1 v2.9.9-1
+     * -- src/graph/tuning.cc: CollNet and thread counts only) */
+    CHECK(gcsim_nccl_release_2_8(20906) && gcsim_nccl_release_2_8(20909));
+    {
+        /* NCCL 2.9.9 on two nodes of 8 A100 (AWS p4d, tests/validation/nccl_logs), by hand
+         * from v2.9.9-1 src/graph/tuning.cc: tree Simple 2 x ((8 - 1) x 28 + 1 x 28) = 448
+         * us (hwLat lines 63-70, latency lines 156-157); perChMaxTreeBws Ampere two nodes
+         * 22.5 GB/s a channel (line 76): 4 search channels, 90 GB/s; ll128MaxBwPerCh
+         * all-reduce 16.9 (line 74): 67.6 GB/s */
+        gcsim_nccl_latency l9;
+        gcsim_nccl_latency_of_release(20909, GCSIM_NCCL_TREE, GCSIM_PROTO_SIMPLE,
+                                      GCSIM_OP_ALLREDUCE, true, 16, 2, &l9);
+        CHECK_REL(l9.latency_s, 448e-6, 1e-12);
+        gcsim_nccl_caps c9;
+        gcsim_nccl_release_caps("a100", 20909, 2, 4, &c9);
+        CHECK_REL(c9.tree_busbw_Bps, 90e9, 1e-12);
+        CHECK_REL(c9.ring_ll128_busbw_Bps, 67.6e9, 1e-12);
+        CHECK_REL(c9.tree_ll128_busbw_Bps, 67.6e9, 1e-12);
+    }
 
     /* Latency (lines 56, 63-70, 141, 152, 155-156), all-reduce on NVLink nodes of 16 GPUs.
      * Tree Simple: base 0, every hop 28 us: 2 x (15 + log2 nodes) hops: 2 nodes 32 hops,
