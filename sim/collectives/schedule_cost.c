@@ -281,20 +281,36 @@ static double classes_time_s(const gcsim_phase *ph, const phase_price *pp, const
      * taken in the same pass as the classes' largest share; then the same additions one by
      * one (add_repeated: the loop's result in O(log) steps). */
     double step = 0;
-    for (int c = 0; c < nc; c++) {
-        max_share = gcsim_fmax_as_libm(max_share, cls[c].share);
-        every_step = every_step && cls[c].first <= from_step && cls[c].last >= to_step;
-        if (!pp->flat_steps)
-            continue;
-        if (!pp->fixed) {
+    /* one loop per case, so that none tests per class what is the phase's (the same
+     * operations in the same order in each) */
+#define CLASS_SPAN(c)                                                                       \
+    do {                                                                                    \
+        max_share = gcsim_fmax_as_libm(max_share, cls[c].share);                            \
+        every_step &= (cls[c].first <= from_step) & (cls[c].last >= to_step);               \
+    } while (0)
+#define CLASS_STEP(c)                                                                       \
+    step = gcsim_fmax_as_libm(step, gcsim_flow_step_s(cls[c].latency_s, cls[c].share * hop, \
+                                                      cls[c].Bps))
+    if (pp->flat_steps && pp->fixed) {
+        for (int c = 0; c < nc; c++) {
+            CLASS_SPAN(c);
+            CLASS_STEP(c);
+        }
+    } else if (pp->flat_steps) {
+        for (int c = 0; c < nc; c++) {
+            CLASS_SPAN(c);
             double k = cls[c].k0 + ph->dk * (from_step - cls[c].first);
             if (!(k == last_k))
                 hop = gcsim_hop_rule_bytes(&pp->rule, k);
             last_k = k;
+            CLASS_STEP(c);
         }
-        double bytes = cls[c].share * hop;
-        step = gcsim_fmax_as_libm(step, gcsim_flow_step_s(cls[c].latency_s, bytes, cls[c].Bps));
+    } else {
+        for (int c = 0; c < nc; c++)
+            CLASS_SPAN(c);
     }
+#undef CLASS_SPAN
+#undef CLASS_STEP
     double reduce_codec_s = pp->codec ? max_share * pp->codec_s : 0;
     double total = 0;
     if (pp->flat_steps && every_step)
