@@ -265,10 +265,12 @@ static inline double add_repeated(double total, double x, long long n)
 /* Steps from_step..to_step of a phase, whose active flows fall into these classes. A
  * reducing step's receivers decode, sum and re-encode what they received (per-worker-scale
  * payloads): the largest share a flow of these steps brings, as each DES endpoint charges
- * the largest it received. Inline: the prepared phases' loop over intervals calls it some
- * 50 times a case, the call a tenth of its instructions (issue 47). */
+ * the largest it received. exact: every class's window is [from_step, to_step]
+ * (gcsim_phase.intervals_exact). Inline: the prepared phases' loop over intervals calls it
+ * some 50 times a case, the call a tenth of its instructions (issue 47). */
 static inline double classes_time_s(const gcsim_phase *ph, const phase_price *pp,
-                                    const flow_class *cls, int nc, int from_step, int to_step)
+                                    const flow_class *cls, int nc, int from_step, int to_step,
+                                    bool exact)
 {
     double max_share = 0;
     bool every_step = true; /* every class active in every one of these steps */
@@ -289,21 +291,35 @@ static inline double classes_time_s(const gcsim_phase *ph, const phase_price *pp
         max_share = gcsim_fmax_as_libm(max_share, cls[c].share);                            \
         every_step &= (cls[c].first <= from_step) & (cls[c].last >= to_step);               \
     } while (0)
+#define CLASS_HOP(c)                                                                        \
+    do {                                                                                    \
+        double k = cls[c].k0 + ph->dk * (from_step - cls[c].first);                         \
+        if (!(k == last_k))                                                                 \
+            hop = gcsim_hop_rule_bytes(&pp->rule, k);                                       \
+        last_k = k;                                                                         \
+    } while (0)
 #define CLASS_STEP(c)                                                                       \
     step = gcsim_fmax_as_libm(step, gcsim_flow_step_s(cls[c].latency_s, cls[c].share * hop, \
                                                       cls[c].Bps))
-    if (pp->flat_steps && pp->fixed) {
+    if (pp->flat_steps && pp->fixed && exact && !pp->codec) {
+        /* the trees' intervals of a payload without hop codec: neither the classes'
+         * windows nor their largest share is needed */
+        for (int c = 0; c < nc; c++)
+            CLASS_STEP(c);
+    } else if (pp->flat_steps && pp->fixed) {
         for (int c = 0; c < nc; c++) {
             CLASS_SPAN(c);
+            CLASS_STEP(c);
+        }
+    } else if (pp->flat_steps && exact && !pp->codec) {
+        for (int c = 0; c < nc; c++) {
+            CLASS_HOP(c);
             CLASS_STEP(c);
         }
     } else if (pp->flat_steps) {
         for (int c = 0; c < nc; c++) {
             CLASS_SPAN(c);
-            double k = cls[c].k0 + ph->dk * (from_step - cls[c].first);
-            if (!(k == last_k))
-                hop = gcsim_hop_rule_bytes(&pp->rule, k);
-            last_k = k;
+            CLASS_HOP(c);
             CLASS_STEP(c);
         }
     } else {
@@ -311,6 +327,7 @@ static inline double classes_time_s(const gcsim_phase *ph, const phase_price *pp
             CLASS_SPAN(c);
     }
 #undef CLASS_SPAN
+#undef CLASS_HOP
 #undef CLASS_STEP
     double reduce_codec_s = pp->codec ? max_share * pp->codec_s : 0;
     double total = 0;
@@ -342,7 +359,7 @@ static double interval_time_s(const gcsim_phase *ph, const phase_price *pp, int 
 {
     return classes_time_s(ph, pp, ph->classes + ph->interval_class[k],
                           ph->interval_class[k + 1] - ph->interval_class[k],
-                          ph->interval_from[k], ph->interval_to[k]);
+                          ph->interval_from[k], ph->interval_to[k], ph->intervals_exact);
 }
 
 /* The boundaries between the intervals of steps with the same active flows: 0, the
@@ -403,7 +420,7 @@ static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology 
     for (int i = 0; i + 1 < nb; i++) {
         int from = bound[i], to = bound[i + 1] - 1;
         int nc = interval_classes(ph, t, &rc, from, to, load, cls);
-        total += classes_time_s(ph, &pp, cls, nc, from, to);
+        total += classes_time_s(ph, &pp, cls, nc, from, to, false);
     }
     routes_free(&rc);
     free(bound);
@@ -425,9 +442,9 @@ static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
         return total;
     }
     if (ph->n_classes > 0)
-        return classes_time_s(ph, &pp, ph->classes, ph->n_classes, 0, last);
+        return classes_time_s(ph, &pp, ph->classes, ph->n_classes, 0, last, false);
     int nc = interval_classes(ph, t, NULL, 0, last, load, cls);
-    return classes_time_s(ph, &pp, cls, nc, 0, last);
+    return classes_time_s(ph, &pp, cls, nc, 0, last, false);
 }
 
 /* Receivers that cannot add encoded payloads decode, sum and re-encode their share. The
@@ -499,7 +516,8 @@ double gcsim_schedule_prepared_time_s(const gcsim_schedule *s, const gcsim_bucke
                 phase += interval_time_s(ph, &pp, k);
             total += phase;
         } else {
-            total += classes_time_s(ph, &pp, ph->classes, ph->n_classes, 0, ph->steps - 1);
+            total += classes_time_s(ph, &pp, ph->classes, ph->n_classes, 0, ph->steps - 1,
+                                    false);
         }
     }
     return total;
