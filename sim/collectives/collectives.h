@@ -160,6 +160,10 @@ typedef struct {
      * windowed, or not prepared. */
     int n_intervals;
     int *interval_from, *interval_to, *interval_class;
+    /* Every class of interval k has the window [interval_from[k], interval_to[k]] (the
+     * trees' prepared phases, tree_schedule_fill): active in all its steps, which the
+     * closed form then need not check class by class. */
+    bool intervals_exact;
 } gcsim_phase;
 
 typedef struct {

@@ -3,53 +3,43 @@
 #include <pthread.h>
 
 #include "collectives.h"
+#include "hop_rule.h"
 
 /* log2(2k + 1) for the whole k a shared-scale payload's hop carries, taken from a table
  * filled once with libm's own log2 (the same values): log2 was 5% of a sweep's cases
  * (issue 47), called once per step of every growing payload's schedule. */
-enum { LOG2_TABLE = 4096 };
-static double log2_odd[LOG2_TABLE];
+static double log2_odd[GCSIM_HOP_LOG2_TABLE];
 static pthread_once_t log2_once = PTHREAD_ONCE_INIT;
 
 static void fill_log2(void)
 {
-    for (int k = 0; k < LOG2_TABLE; k++)
+    for (int k = 0; k < GCSIM_HOP_LOG2_TABLE; k++)
         log2_odd[k] = log2(2.0 * k + 1.0);
 }
 
-static double log2_2k1(double k)
+void gcsim_hop_rule_of(const gcsim_bucket_bytes *b, gcsim_hop_rule *r)
 {
-    if (k >= 0 && k < LOG2_TABLE && k == (double)(int)k) {
+    /* Layers sent uncompressed (e.g. TernGrad's fp32 last layer) are summed in fp32 and
+     * never grow; the rest follows its class's rule. */
+    r->fixed = b->fixed_bytes;
+    r->packed = b->payload_bytes - r->fixed;
+    r->dense = b->dense_bytes - r->fixed;
+    r->capped = b->compressed && r->packed > 0;
+    r->growth = HOP_FLAT;
+    r->log2_odd = log2_odd;
+    if (r->capped && b->aggregation == PAYLOAD_SHARED_SCALE) {
         pthread_once(&log2_once, fill_log2);
-        return log2_odd[(int)k];
+        r->growth = HOP_SHARED_SCALE;
+    } else if (r->capped && b->aggregation == PAYLOAD_SPARSE) {
+        r->growth = HOP_SPARSE;
     }
-    return log2(2.0 * k + 1.0);
 }
 
 double gcsim_hop_bytes(const gcsim_bucket_bytes *b, double k)
 {
-    /* Layers sent uncompressed (e.g. TernGrad's fp32 last layer) are summed in fp32 and
-     * never grow; the rest follows its class's rule. */
-    double fixed = b->fixed_bytes;
-    double packed = b->payload_bytes - fixed, dense = b->dense_bytes - fixed, v = packed;
-    if (k < 1)
-        k = 1;
-    if (b->compressed && packed > 0) {
-        switch (b->aggregation) {
-        case PAYLOAD_SHARED_SCALE:
-            v = packed * fmax(1.0, log2_2k1(k) / 2.0);
-            break;
-        case PAYLOAD_SPARSE:
-            v = packed * k;
-            break;
-        case PAYLOAD_DENSE_SUMMABLE:
-        case PAYLOAD_PER_WORKER_SCALE:
-            break;
-        }
-        if (v > dense)
-            v = dense;
-    }
-    return v + fixed;
+    gcsim_hop_rule r;
+    gcsim_hop_rule_of(b, &r);
+    return gcsim_hop_rule_bytes(&r, k);
 }
 
 const gcsim_bucket_bytes *gcsim_phase_bucket(const gcsim_phase *ph, const gcsim_bucket_bytes *b,

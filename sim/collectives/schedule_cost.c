@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "collectives.h"
+#include "hop_rule.h"
 #include "slot_table.h"
 
 typedef gcsim_flow_class flow_class;
@@ -221,84 +222,144 @@ static int interval_classes(const gcsim_phase *ph, const gcsim_topology *t,
     return distinct;
 }
 
-/* Whether gcsim_hop_bytes gives the same bytes whatever the sums k (hop_bytes.c):
- * uncompressed, dense summable or per-worker-scale payloads, or nothing to compress. */
-/* fmax as x86-64 libm computes it (maxsd: the second operand when equal; the other operand
- * when one is NaN), inlined: the same bits as the call it replaces. */
-static inline double fmax_as_libm(double x, double y)
+/* What costing a phase's steps needs of its bucket, the same for all its intervals and
+ * classes: derived once per phase and call instead of once per interval (issue 47: it was
+ * a quarter of classes_time_s's own instructions on the trees' many short intervals). */
+static bool hop_codec_charged(const gcsim_phase *ph, const gcsim_bucket_bytes *b);
+
+typedef struct {
+    gcsim_bucket_bytes tmp;  /* the uncompressed phase's bucket (gcsim_phase_bucket) */
+    gcsim_hop_rule rule;     /* gcsim_hop_bytes of the phase's bucket, inline */
+    bool fixed;              /* the bytes do not depend on the sums: fixed_k, or a flat rule
+                                (uncompressed, dense summable or per-worker-scale payloads,
+                                or nothing to compress) */
+    bool flat_steps;         /* fixed, or dk = 0: a class costs the same in every step */
+    double hop1;             /* the bytes when fixed: the rule applied once */
+    bool codec;              /* gcsim_hop_codec_s charges this phase's reducing steps */
+    double codec_s;          /* encode_s + decode_s of its bucket, when it does */
+} phase_price;
+
+static void phase_price_of(const gcsim_phase *ph, const gcsim_bucket_bytes *b, phase_price *pp)
 {
-    if (y != y)
-        return x;
-    return x > y ? x : y;
+    b = gcsim_phase_bucket(ph, b, &pp->tmp);
+    gcsim_hop_rule_of(b, &pp->rule);
+    pp->fixed = ph->fixed_k || pp->rule.growth == HOP_FLAT;
+    pp->flat_steps = pp->fixed || ph->dk == 0;
+    pp->hop1 = pp->fixed ? gcsim_hop_rule_bytes(&pp->rule, 1) : 0;
+    /* gcsim_hop_codec_s's condition and sum, taken apart: share x (encode_s + decode_s) */
+    pp->codec = hop_codec_charged(ph, b);
+    pp->codec_s = b->encode_s + b->decode_s;
 }
 
-static bool hop_bytes_fixed(const gcsim_bucket_bytes *b)
+/* total + x + ... (n times) one by one: gcsim_add_repeated, whose loop for a few additions
+ * is taken here without the call (a pipeline's intervals are mostly one or two steps). */
+static inline double add_repeated(double total, double x, long long n)
 {
-    return !b->compressed || !(b->payload_bytes - b->fixed_bytes > 0) ||
-           b->aggregation == PAYLOAD_DENSE_SUMMABLE || b->aggregation == PAYLOAD_PER_WORKER_SCALE;
+    if (n > 8)
+        return gcsim_add_repeated(total, x, n);
+    for (; n > 0; n--)
+        total += x;
+    return total;
 }
 
 /* Steps from_step..to_step of a phase, whose active flows fall into these classes. A
  * reducing step's receivers decode, sum and re-encode what they received (per-worker-scale
  * payloads): the largest share a flow of these steps brings, as each DES endpoint charges
- * the largest it received. */
-static double classes_time_s(const gcsim_phase *ph, const flow_class *cls, int nc,
-                             int from_step, int to_step, const gcsim_bucket_bytes *b)
+ * the largest it received. exact: every class's window is [from_step, to_step]
+ * (gcsim_phase.intervals_exact). Inline: the prepared phases' loop over intervals calls it
+ * some 50 times a case, the call a tenth of its instructions (issue 47). */
+static inline double classes_time_s(const gcsim_phase *ph, const phase_price *pp,
+                                    const flow_class *cls, int nc, int from_step, int to_step,
+                                    bool exact)
 {
-    gcsim_bucket_bytes tmp;
-    b = gcsim_phase_bucket(ph, b, &tmp);
     double max_share = 0;
     bool every_step = true; /* every class active in every one of these steps */
-    for (int c = 0; c < nc; c++) {
-        max_share = fmax_as_libm(max_share, cls[c].share);
-        every_step = every_step && cls[c].first <= from_step && cls[c].last >= to_step;
-    }
-    double reduce_codec_s = gcsim_hop_codec_s(ph, b, max_share);
-    double total = 0;
-    if ((ph->fixed_k || ph->dk == 0 || hop_bytes_fixed(b)) && every_step) {
-        /* Every step costs the same: a class's sums do not grow (fixed_k, or dk = 0), or
-         * the bytes do not depend on them (dense or per-worker-scale payloads), and every
-         * class is active in every step. The same maximum as the loop below takes in each
-         * step (its k at from_step, which is its k at every step here), then the same
-         * additions one by one (gcsim_add_repeated: the loop's result in O(log) steps). */
-        double step = 0;
-        /* bytes that do not depend on the sums: the rule applied once */
-        bool fixed = ph->fixed_k || hop_bytes_fixed(b);
-        double hop = fixed ? gcsim_hop_bytes(b, 1) : 0, last_k = NAN;
+    /* The bytes applied once when they do not depend on the sums, else again only when a
+     * class's sum differs from the last one's (the same function of the same k: the same
+     * bytes; the classes of a tree share few sums). */
+    double hop = pp->hop1, last_k = NAN;
+    /* When every step costs the same (a class's sums do not grow, or the bytes do not
+     * depend on them, and every class is active in every step): the maximum that the loop
+     * below takes in each step (its k at from_step, which is its k at every step here),
+     * taken in the same pass as the classes' largest share; then the same additions one by
+     * one (add_repeated: the loop's result in O(log) steps). */
+    double step = 0;
+    /* one loop per case, so that none tests per class what is the phase's (the same
+     * operations in the same order in each) */
+#define CLASS_SPAN(c)                                                                       \
+    do {                                                                                    \
+        max_share = gcsim_fmax_as_libm(max_share, cls[c].share);                            \
+        every_step &= (cls[c].first <= from_step) & (cls[c].last >= to_step);               \
+    } while (0)
+#define CLASS_HOP(c)                                                                        \
+    do {                                                                                    \
+        double k = cls[c].k0 + ph->dk * (from_step - cls[c].first);                         \
+        if (!(k == last_k))                                                                 \
+            hop = gcsim_hop_rule_bytes(&pp->rule, k);                                       \
+        last_k = k;                                                                         \
+    } while (0)
+#define CLASS_STEP(c)                                                                       \
+    step = gcsim_fmax_as_libm(step, gcsim_flow_step_s(cls[c].latency_s, cls[c].share * hop, \
+                                                      cls[c].Bps))
+    if (pp->flat_steps && pp->fixed && exact && !pp->codec) {
+        /* the trees' intervals of a payload without hop codec: neither the classes'
+         * windows nor their largest share is needed */
+        for (int c = 0; c < nc; c++)
+            CLASS_STEP(c);
+    } else if (pp->flat_steps && pp->fixed) {
         for (int c = 0; c < nc; c++) {
-            if (!fixed) {
-                double k = cls[c].k0 + ph->dk * (from_step - cls[c].first);
-                if (!(k == last_k)) /* the classes of a tree share few sums */
-                    hop = gcsim_hop_bytes(b, k);
-                last_k = k;
-            }
-            double bytes = cls[c].share * hop;
-            step = fmax_as_libm(step, gcsim_flow_step_s(cls[c].latency_s, bytes, cls[c].Bps));
+            CLASS_SPAN(c);
+            CLASS_STEP(c);
         }
-        return gcsim_add_repeated(total, step + reduce_codec_s, (long long)to_step - from_step + 1);
+    } else if (pp->flat_steps && exact && !pp->codec) {
+        for (int c = 0; c < nc; c++) {
+            CLASS_HOP(c);
+            CLASS_STEP(c);
+        }
+    } else if (pp->flat_steps) {
+        for (int c = 0; c < nc; c++) {
+            CLASS_SPAN(c);
+            CLASS_HOP(c);
+            CLASS_STEP(c);
+        }
+    } else {
+        for (int c = 0; c < nc; c++)
+            CLASS_SPAN(c);
     }
-    /* The rule applied once when the bytes do not depend on the sums, else again only when
-     * a class's sum differs from the last one's (the same function of the same k: the same
-     * bytes; it was most of this loop's cost, 72 calls a case in a sweep, issue 47). */
-    bool fixed = ph->fixed_k || hop_bytes_fixed(b);
-    double hop = fixed ? gcsim_hop_bytes(b, 1) : 0, last_k = NAN;
+#undef CLASS_SPAN
+#undef CLASS_HOP
+#undef CLASS_STEP
+    double reduce_codec_s = pp->codec ? max_share * pp->codec_s : 0;
+    double total = 0;
+    if (pp->flat_steps && every_step)
+        return add_repeated(total, step + reduce_codec_s, (long long)to_step - from_step + 1);
+    hop = pp->hop1;
+    last_k = NAN;
     for (int s = from_step; s <= to_step; s++) {
-        double step = 0;
+        step = 0;
         for (int c = 0; c < nc; c++) {
             if (s < cls[c].first || s > cls[c].last)
                 continue;
-            if (!fixed) {
+            if (!pp->fixed) {
                 double k = cls[c].k0 + ph->dk * (s - cls[c].first);
                 if (!(k == last_k))
-                    hop = gcsim_hop_bytes(b, k);
+                    hop = gcsim_hop_rule_bytes(&pp->rule, k);
                 last_k = k;
             }
             double bytes = cls[c].share * hop;
-            step = fmax_as_libm(step, gcsim_flow_step_s(cls[c].latency_s, bytes, cls[c].Bps));
+            step = gcsim_fmax_as_libm(step, gcsim_flow_step_s(cls[c].latency_s, bytes, cls[c].Bps));
         }
         total += step + reduce_codec_s;
     }
     return total;
+}
+
+/* One interval's classes of a prepared phase. */
+static double interval_time_s(const gcsim_phase *ph, const phase_price *pp, int k)
+{
+    return classes_time_s(ph, pp, ph->classes + ph->interval_class[k],
+                          ph->interval_class[k + 1] - ph->interval_class[k],
+                          ph->interval_from[k], ph->interval_to[k], ph->intervals_exact);
 }
 
 /* The boundaries between the intervals of steps with the same active flows: 0, the
@@ -353,11 +414,13 @@ static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology 
         free(bound);
         return NAN;
     }
+    phase_price pp;
+    phase_price_of(ph, b, &pp);
     double total = 0;
     for (int i = 0; i + 1 < nb; i++) {
         int from = bound[i], to = bound[i + 1] - 1;
         int nc = interval_classes(ph, t, &rc, from, to, load, cls);
-        total += classes_time_s(ph, cls, nc, from, to, b);
+        total += classes_time_s(ph, &pp, cls, nc, from, to, false);
     }
     routes_free(&rc);
     free(bound);
@@ -368,29 +431,34 @@ static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
                            const gcsim_bucket_bytes *b, double *load, flow_class *cls)
 {
     int last = ph->steps - 1;
+    if (ph->n_intervals == 0 && ph->n_classes == 0 && windowed(ph))
+        return windowed_phase_time_s(ph, t, b, load, cls);
+    phase_price pp;
+    phase_price_of(ph, b, &pp);
     if (ph->n_intervals > 0) {
         double total = 0;
         for (int k = 0; k < ph->n_intervals; k++)
-            total += classes_time_s(ph, ph->classes + ph->interval_class[k],
-                                    ph->interval_class[k + 1] - ph->interval_class[k],
-                                    ph->interval_from[k], ph->interval_to[k], b);
+            total += interval_time_s(ph, &pp, k);
         return total;
     }
     if (ph->n_classes > 0)
-        return classes_time_s(ph, ph->classes, ph->n_classes, 0, last, b);
-    if (windowed(ph))
-        return windowed_phase_time_s(ph, t, b, load, cls);
+        return classes_time_s(ph, &pp, ph->classes, ph->n_classes, 0, last, false);
     int nc = interval_classes(ph, t, NULL, 0, last, load, cls);
-    return classes_time_s(ph, cls, nc, 0, last, b);
+    return classes_time_s(ph, &pp, cls, nc, 0, last, false);
 }
 
 /* Receivers that cannot add encoded payloads decode, sum and re-encode their share. The
  * TernGrad paper's pattern (fixed_k) prices the aggregate as one payload and no work to
  * form it, and gcsim keeps its model as published. */
+static bool hop_codec_charged(const gcsim_phase *ph, const gcsim_bucket_bytes *b)
+{
+    return ph->reduce && !ph->fixed_k && !ph->uncompressed && b->compressed &&
+           b->aggregation == PAYLOAD_PER_WORKER_SCALE;
+}
+
 double gcsim_hop_codec_s(const gcsim_phase *ph, const gcsim_bucket_bytes *b, double share)
 {
-    if (!ph->reduce || ph->fixed_k || ph->uncompressed || !b->compressed ||
-        b->aggregation != PAYLOAD_PER_WORKER_SCALE)
+    if (!hop_codec_charged(ph, b))
         return 0;
     return share * (b->encode_s + b->decode_s);
 }
@@ -440,15 +508,16 @@ double gcsim_schedule_prepared_time_s(const gcsim_schedule *s, const gcsim_bucke
     double total = 0;
     for (int p = 0; p < s->n_phases; p++) {
         const gcsim_phase *ph = &s->phases[p];
+        phase_price pp;
+        phase_price_of(ph, b, &pp);
         if (ph->n_intervals > 0) {
             double phase = 0;
             for (int k = 0; k < ph->n_intervals; k++)
-                phase += classes_time_s(ph, ph->classes + ph->interval_class[k],
-                                        ph->interval_class[k + 1] - ph->interval_class[k],
-                                        ph->interval_from[k], ph->interval_to[k], b);
+                phase += interval_time_s(ph, &pp, k);
             total += phase;
         } else {
-            total += classes_time_s(ph, ph->classes, ph->n_classes, 0, ph->steps - 1, b);
+            total += classes_time_s(ph, &pp, ph->classes, ph->n_classes, 0, ph->steps - 1,
+                                    false);
         }
     }
     return total;

@@ -610,6 +610,7 @@ int tree_schedule_fill(gcsim_schedule *s, const gcsim_tree_template *tt, int chu
     ph->interval_from = *from;
     ph->interval_to = *to;
     ph->interval_class = *start;
+    ph->intervals_exact = true; /* both forms give each class its interval's window */
     *classes = NULL;
     *from = *to = *start = NULL;
     return 0;

@@ -6,7 +6,7 @@
  * must give the steady form's intervals (the same bounds) and in each the same set of
  * distinct classes (latency, bandwidth, share, sums: bit for bit; their order is free,
  * a step costs their maximum). At every chunk count, both forms' classes in an interval
- * are distinct and cover exactly its steps. Grid: a100-hdr (NVSwitch, rails),
+ * are distinct and cover exactly its steps (and the phase says so: intervals_exact). Grid: a100-hdr (NVSwitch, rails),
  * cloud-v100-25gbe (one NIC), h100-ndr, dgc-fig6-10gbe; GPU counts with full and partly
  * filled last nodes from 2 to 256; tree and double tree; chunk counts 1 to 64.
  *   test_tree_walk SOURCE_DIR */
@@ -45,6 +45,8 @@ static int well_formed(const gcsim_schedule *s, gcsim_flow_class *buf)
     CHECK(s->n_phases == 1);
     const gcsim_phase *ph = &s->phases[0];
     CHECK(ph->n_intervals > 0 && ph->interval_class[ph->n_intervals] == ph->n_classes);
+    /* what the closed form then takes without checking a class's window (schedule_cost.c) */
+    CHECK(ph->intervals_exact);
     for (int k = 0; k < ph->n_intervals; k++) {
         CHECK(k == 0 ? ph->interval_from[k] == 0
                      : ph->interval_from[k] == ph->interval_to[k - 1] + 1);
