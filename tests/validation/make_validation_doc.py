@@ -427,8 +427,10 @@ def socket_busbw_section(gcsim, repo):
            "NCCL's socket transport (TCP, no RDMA), with sources "
            "(`tests/validation/published_socket_busbw.tsv`), against `gcsim collective "
            "--engine analytic` on platforms derived from specifications and the logs' NCCL "
-           "settings (`tests/validation/platforms/socket-*.json`). Signed error = gcsim / "
-           "measured - 1. Nothing here was fitted to these numbers.", ""]
+           "settings (`tests/validation/platforms/socket-*.json`), with the algorithm and "
+           "protocol a log forced (the table's algo / proto columns: AZ-25G-2x4 ring/Simple, "
+           "P3DN-100G-2x1 rings by NCCL_TREE_THRESHOLD=0) and otherwise the tuner's pick. "
+           "Signed error = gcsim / measured - 1. Nothing here was fitted to these numbers.", ""]
     out += ["Totals: " + t for t in totals] + ["", table]
     return "\n".join(out)
 

@@ -6,7 +6,7 @@
 For every row of tests/validation/published_socket_busbw.tsv (measured all_reduce_perf busbw
 over NET/Socket, with sources), `gcsim collective --engine analytic` on the row's platform
 (derived from specifications and the log's NCCL settings) at the row's GPU count and size,
-as NCCL's tuner picks the algorithm; signed error = gcsim / measured - 1 (positive: gcsim
+with the algorithm and protocol the log forced (algo / proto columns) or as the tuner picks; signed error = gcsim / measured - 1 (positive: gcsim
 too fast). Nothing is fitted to these numbers. Exit 1 when a gcsim run fails (not on
 accuracy: the numbers are reported, not gated). Standard library only.
 """
@@ -20,9 +20,14 @@ import gcsim_cli  # noqa: E402  (read_tsv, first_row, table_script_main)
 
 
 def busbw(gcsim, repo, row):
-    got = gcsim_cli.first_row(gcsim, repo, [
-        "collective", "--engine", "analytic", "--platform", row["platform"],
-        "--gpus", row["gpus"], "--sizes", row["size"]])
+    argv = ["collective", "--engine", "analytic", "--platform", row["platform"],
+            "--gpus", row["gpus"], "--sizes", row["size"]]
+    # A log that forced its algorithm or protocol is predicted with the same one (the algo
+    # and proto columns; "-": the tuner's pick), as nccl_logs.py does with SOURCES.tsv.
+    for key, flag in (("algo", "--collective"), ("proto", "--protocol")):
+        if row.get(key, "-").strip() not in ("", "-"):
+            argv += [flag, row[key].strip()]
+    got = gcsim_cli.first_row(gcsim, repo, argv)
     return got["busbw_Bps"] / 1e9, got.get("algorithm", "")
 
 
