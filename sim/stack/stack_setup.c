@@ -29,60 +29,76 @@ void gcsim_stack_blame_platform(const char *given, const gcsim_platform *p, gcsi
     gcsim_fail(err, "%s: $.stack: %.900s", p->source_path, why);
 }
 
-/* "; by setting: LAW PARAM V: how, ..." for the laws by setting that entry e's ops (and
- * error feedback's, for an "ef+" spec) use at spec's setting (docs/stacks.md, "Laws by
- * setting"); empty when none has settings. */
+/* The laws entry e's ops (and error feedback's, for an "ef+" spec) use, each once, in the
+ * order the ops name them; returns how many (at most GCSIM_STACK_MAX_LAWS). */
+static int entry_laws(const gcsim_stack *st, const gcsim_stack_entry *e, const char *spec,
+                      int laws[GCSIM_STACK_MAX_LAWS])
+{
+    const gcsim_stack_ops *lists[5] = {&e->encode, &e->unpack, &e->between, &e->decode,
+                                       strncmp(spec, "ef+", 3) == 0 ? &st->error_feedback : NULL};
+    bool seen[GCSIM_STACK_MAX_LAWS] = {false};
+    int n = 0;
+    for (int i = 0; i < 5; i++)
+        for (int k = 0; lists[i] && k < lists[i]->n; k++) {
+            int l = lists[i]->ops[k].law;
+            if (!seen[l]) {
+                seen[l] = true;
+                laws[n++] = l;
+            }
+        }
+    return n;
+}
+
+/* Appends "LEAD ITEM" or ", ITEM" to buf at *len; false when buf is full (the note is cut
+ * short: it is for reading only). */
+static bool note_append(char *buf, size_t size, size_t *len, const char *lead, const char *name,
+                        const char *how)
+{
+    int n = snprintf(buf + *len, size - *len, "%s%s %s", *len ? ", " : lead, name, how);
+    if (n < 0 || (size_t)n >= size - *len)
+        return false;
+    *len += (size_t)n;
+    return true;
+}
+
+/* "; by setting: LAW PARAM V: how, ..." for the laws by setting that entry e's ops use at
+ * spec's setting (docs/stacks.md, "Laws by setting"); empty when none has settings. */
 static void setting_note(const gcsim_stack *st, const gcsim_stack_entry *e, const char *spec,
                          char *buf, size_t size)
 {
     buf[0] = '\0';
     gcsim_stack_setting set = gcsim_stack_setting_of(spec);
-    const gcsim_stack_ops *lists[5] = {&e->encode, &e->unpack, &e->between, &e->decode,
-                                       strncmp(spec, "ef+", 3) == 0 ? &st->error_feedback : NULL};
-    bool seen[GCSIM_STACK_MAX_LAWS] = {false};
+    int laws[GCSIM_STACK_MAX_LAWS];
+    int n_laws = entry_laws(st, e, spec, laws);
     size_t len = 0;
-    for (int i = 0; i < 5; i++)
-        for (int k = 0; lists[i] && k < lists[i]->n; k++) {
-            const gcsim_stack_law *law = &st->laws[lists[i]->ops[k].law];
-            int l = lists[i]->ops[k].law;
-            if (seen[l] || law->parameter == STACK_SETTING_NONE)
-                continue;
-            seen[l] = true;
-            char how[200];
-            gcsim_stack_law_basis(law, gcsim_stack_law_setting(law, &set), how, sizeof how);
-            int n = snprintf(buf + len, size - len, "%s%s %s", len ? ", " : "; by setting: ",
-                             law->name, how);
-            if (n < 0 || (size_t)n >= size - len)
-                return; /* cut short: for reading only */
-            len += (size_t)n;
-        }
+    for (int i = 0; i < n_laws; i++) {
+        const gcsim_stack_law *law = &st->laws[laws[i]];
+        if (law->parameter == STACK_SETTING_NONE)
+            continue;
+        char how[200];
+        gcsim_stack_law_basis(law, gcsim_stack_law_setting(law, &set), how, sizeof how);
+        if (!note_append(buf, size, &len, "; by setting: ", law->name, how))
+            return;
+    }
 }
 
-/* "; not measured: LAW BASIS, ..." for the laws without settings that entry e's ops (and
- * error feedback's, for an "ef+" spec) use whose basis is not "measured" (a law modelled
- * from a kernel's passes: its $.laws.NAME.basis); empty when there is none. */
+/* "; not measured: LAW BASIS, ..." for the laws without settings that entry e's ops use
+ * whose basis is not "measured" (a law modelled from a kernel's passes: its
+ * $.laws.NAME.basis); empty when there is none. */
 static void modelled_note(const gcsim_stack *st, const gcsim_stack_entry *e, const char *spec,
                           char *buf, size_t size)
 {
     buf[0] = '\0';
-    const gcsim_stack_ops *lists[5] = {&e->encode, &e->unpack, &e->between, &e->decode,
-                                       strncmp(spec, "ef+", 3) == 0 ? &st->error_feedback : NULL};
-    bool seen[GCSIM_STACK_MAX_LAWS] = {false};
+    int laws[GCSIM_STACK_MAX_LAWS];
+    int n_laws = entry_laws(st, e, spec, laws);
     size_t len = 0;
-    for (int i = 0; i < 5; i++)
-        for (int k = 0; lists[i] && k < lists[i]->n; k++) {
-            int l = lists[i]->ops[k].law;
-            const gcsim_stack_law *law = &st->laws[l];
-            if (seen[l] || law->parameter != STACK_SETTING_NONE ||
-                strcmp(law->basis[0], "measured") == 0)
-                continue;
-            seen[l] = true;
-            int n = snprintf(buf + len, size - len, "%s%s %s", len ? ", " : "; not measured: ",
-                             law->name, law->basis[0]);
-            if (n < 0 || (size_t)n >= size - len)
-                return; /* cut short: for reading only */
-            len += (size_t)n;
-        }
+    for (int i = 0; i < n_laws; i++) {
+        const gcsim_stack_law *law = &st->laws[laws[i]];
+        if (law->parameter != STACK_SETTING_NONE || strcmp(law->basis[0], "measured") == 0)
+            continue;
+        if (!note_append(buf, size, &len, "; not measured: ", law->name, law->basis[0]))
+            return;
+    }
 }
 
 static const char *exchange_word(gcsim_stack_exchange e)
