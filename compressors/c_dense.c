@@ -115,13 +115,7 @@ static int none_encode(const double *p, gc_tstate *st, const float *g, size_t n,
         gc_errf(err, err_len, "out of memory");
         return -1;
     }
-#if GC_LITTLE_ENDIAN
-    if (n)
-        memcpy(d, g, 4 * n);
-#else
-    for (size_t i = 0; i < n; i++)
-        gc_store_f32(d + 4 * i, g[i]);
-#endif
+    gc_store_f32_array(d, g, n);
     if (q && n)
         memcpy(q, g, 4 * n);
     return 0;
@@ -131,21 +125,7 @@ static int none_decode(const double *p, gc_reader *r, float *out, size_t n, char
                        size_t err_len)
 {
     (void)p;
-    if (n > SIZE_MAX / 4) {
-        gc_errf(err, err_len, "element count %zu too large", n);
-        return -1;
-    }
-    const uint8_t *s = gc_get_bytes(r, 4 * n, "fp32 values", err, err_len);
-    if (!s)
-        return -1;
-#if GC_LITTLE_ENDIAN
-    if (n)
-        memcpy(out, s, 4 * n);
-#else
-    for (size_t i = 0; i < n; i++)
-        out[i] = gc_load_f32(s + 4 * i);
-#endif
-    return 0;
+    return gc_get_f32_array(r, out, n, "fp32 values", err, err_len);
 }
 
 static int half_encode(int bf, gc_tstate *st, const float *g, size_t n, gc_bytes *out,

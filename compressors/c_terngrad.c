@@ -98,8 +98,7 @@ static int encode(const double *p, gc_tstate *st, const float *g, size_t n, gc_r
         if (!d)
             goto oom;
         d[0] = 1;
-        for (size_t i = 0; i < n; i++)
-            gc_store_f32(d + 1 + 4 * i, g[i]);
+        gc_store_f32_array(d + 1, g, n);
         if (q && n)
             memcpy(q, g, 4 * n);
         return 0;
@@ -188,18 +187,8 @@ static int decode(const double *p, gc_reader *r, float *out, size_t n, char *err
     size_t at = r->pos;
     if (gc_get_u8(r, &mode, "terngrad mode byte", err, err_len) != 0)
         return -1;
-    if (mode == 1) {
-        if (n > SIZE_MAX / 4) {
-            gc_errf(err, err_len, "element count %zu too large", n);
-            return -1;
-        }
-        const uint8_t *s = gc_get_bytes(r, 4 * n, "fp32 values", err, err_len);
-        if (!s)
-            return -1;
-        for (size_t i = 0; i < n; i++)
-            out[i] = gc_load_f32(s + 4 * i);
-        return 0;
-    }
+    if (mode == 1)
+        return gc_get_f32_array(r, out, n, "fp32 values", err, err_len);
     if (mode != 0) {
         gc_errf(err, err_len, "bad terngrad mode %u at byte offset %zu", mode, at);
         return -1;

@@ -251,6 +251,13 @@ int gc_get_uleb(gc_reader *r, uint64_t *v, const char *what, char *err, size_t e
 /* Pointer to the next n bytes, advancing; NULL (with error) if fewer remain. */
 const uint8_t *gc_get_bytes(gc_reader *r, size_t n, const char *what, char *err,
                             size_t err_len);
+/* n little-endian fp32 values into out, advancing; -1 (with error) when n is too large to
+ * address or fewer bytes remain. The dense payloads (none, and the fp32 mode of terngrad
+ * and powersgd) share it so that they read and fail alike. */
+int gc_get_f32_array(gc_reader *r, float *out, size_t n, const char *what, char *err,
+                     size_t err_len);
+/* Writes n fp32 values little-endian at d (4 n bytes); the writer's side of the above. */
+void gc_store_f32_array(uint8_t *d, const float *g, size_t n);
 /* A stored scale or level must be finite; names the offset of the offending float. */
 int gc_check_finite_at(float v, size_t offset, const char *what, char *err, size_t err_len);
 

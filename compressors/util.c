@@ -155,6 +155,37 @@ const uint8_t *gc_get_bytes(gc_reader *r, size_t n, const char *what, char *err,
     return p;
 }
 
+int gc_get_f32_array(gc_reader *r, float *out, size_t n, const char *what, char *err,
+                     size_t err_len)
+{
+    if (n > SIZE_MAX / 4) {
+        gc_errf(err, err_len, "element count %zu too large", n);
+        return -1;
+    }
+    const uint8_t *s = gc_get_bytes(r, 4 * n, what, err, err_len);
+    if (!s)
+        return -1;
+#if GC_LITTLE_ENDIAN
+    if (n)
+        memcpy(out, s, 4 * n);
+#else
+    for (size_t i = 0; i < n; i++)
+        out[i] = gc_load_f32(s + 4 * i);
+#endif
+    return 0;
+}
+
+void gc_store_f32_array(uint8_t *d, const float *g, size_t n)
+{
+#if GC_LITTLE_ENDIAN
+    if (n)
+        memcpy(d, g, 4 * n);
+#else
+    for (size_t i = 0; i < n; i++)
+        gc_store_f32(d + 4 * i, g[i]);
+#endif
+}
+
 int gc_check_finite_at(float v, size_t offset, const char *what, char *err, size_t err_len)
 {
     if (!isfinite(v)) {
