@@ -247,7 +247,7 @@ int gcsim_nccl_call_tune(const gcsim_platform *p, int gpus, double bytes,
             ring_bw_s = sched - lat;
         double simple_s = gcsim_nccl_call_overhead_s(p, gpus, algos[k].coll, a);
         for (int pr = 0; pr < GCSIM_PROTO_COUNT; pr++) {
-            if (!gcsim_protocol_available(p, (gcsim_protocol)pr) ||
+            if (!gcsim_protocol_available(p, (gcsim_protocol)pr, gpus) ||
                 ((a == GCSIM_NCCL_NVLS || a == GCSIM_NCCL_NVLS_TREE) && pr != GCSIM_PROTO_SIMPLE))
                 continue;
             candidate *x = &c[n++];
@@ -302,7 +302,7 @@ int gcsim_nccl_group_call_tune(const gcsim_platform *p, int gpus, int group, gcs
     candidate x[GCSIM_PROTO_COUNT];
     int n = 0;
     for (int pr = 0; pr < GCSIM_PROTO_COUNT; pr++) {
-        if (!gcsim_protocol_available(p, (gcsim_protocol)pr))
+        if (!gcsim_protocol_available(p, (gcsim_protocol)pr, g))
             continue;
         x[n] = (candidate){.coll = c, .algo = GCSIM_NCCL_RING, .protocol = pr, .sched_s = sched};
         cost_candidate(p, &x[n], gather ? GCSIM_OP_ALLGATHER : GCSIM_OP_REDUCESCATTER, g, nodes,

@@ -65,13 +65,19 @@ static bool nvlink_node(const gcsim_platform *p)
     return p->intra.kind == INTRA_NVLINK || p->intra.kind == INTRA_NVSWITCH;
 }
 
-bool gcsim_protocol_available(const gcsim_platform *p, gcsim_protocol pr)
+bool gcsim_protocol_available(const gcsim_platform *p, gcsim_protocol pr, int gpus)
 {
+    if (pr != GCSIM_PROTO_LL128)
+        return (unsigned)pr < GCSIM_PROTO_COUNT;
     /* NCCL 2.8 also wants every GPU of compute capability 7.0 or every one 8.0
      * (tuner_release.c) */
-    return pr == GCSIM_PROTO_LL128
-               ? nvlink_node(p) && gcsim_nccl_ll128_default_release(p->nccl_version, p->gpu.type)
-               : (unsigned)pr < GCSIM_PROTO_COUNT;
+    if (!nvlink_node(p) || !gcsim_nccl_ll128_default_release(p->nccl_version, p->gpu.type))
+        return false;
+    /* across nodes, the NIC's path from the GPU (typeInter) must be close enough: a NIC on
+     * the CPU reached over C2C is not, before 2.27.3 (tuner_release.c) */
+    int per_node = p->gpus_per_node > 0 ? p->gpus_per_node : 1;
+    return !(gpus > per_node && p->nic.cpu_c2c &&
+             !gcsim_nccl_ll128_over_c2c_release(p->nccl_version));
 }
 
 int gcsim_nccl_algo_of(gcsim_collective c)
@@ -480,7 +486,8 @@ static int tuner_choose(const gcsim_platform *p, int gpus, gcsim_op op, double b
     for (int a = 0; a < n_cand; a++)
         for (int pr = 0; pr < GCSIM_PROTO_COUNT; pr++) {
             if (protocol != GCSIM_PROTO_COUNT ? pr != (int)protocol
-                                              : !gcsim_protocol_available(p, (gcsim_protocol)pr))
+                                              : !gcsim_protocol_available(p, (gcsim_protocol)pr,
+                                                                          gpus))
                 continue;
             bool simple_only = cand[a].coll == COLLECTIVE_NVLS ||
                                cand[a].algo == GCSIM_NCCL_NVLS || cand[a].algo == GCSIM_NCCL_NVLS_TREE;

@@ -31,9 +31,11 @@ const char *gcsim_protocol_name(gcsim_protocol p);
 /* "simple", "ll128", "ll" (any case); -1 when unknown. */
 int gcsim_protocol_parse(const char *text, gcsim_protocol *out);
 
-/* Whether NCCL enables protocol p on this platform by default: LL128 only where the GPUs
- * of a node are joined by NVLink (NVLink mesh or NVSwitch); Simple and LL everywhere. */
-bool gcsim_protocol_available(const gcsim_platform *p, gcsim_protocol pr);
+/* Whether NCCL enables protocol p by default for a communicator of `gpus` GPUs of this
+ * platform: LL128 only where the GPUs of a node are joined by NVLink (NVLink mesh or
+ * NVSwitch), and across nodes not where the NIC is reached over C2C under a release before
+ * 2.27.3 (gcsim_nccl_ll128_over_c2c_release); Simple and LL everywhere. */
+bool gcsim_protocol_available(const gcsim_platform *p, gcsim_protocol pr, int gpus);
 
 /* The NCCL algorithm (gcsim_nccl_algo, tuner_model.h) a gcsim collective stands for when the
  * tuner does not choose: ring, tree (single or double), nvls; -1 for gcsim's patterns. */

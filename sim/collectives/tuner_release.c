@@ -198,6 +198,29 @@ bool gcsim_nccl_ll128_default_release(int nccl_version, const char *gpu_type)
     return cc_7_0(gpu_type) || cc_8_0(gpu_type); /* lines 192-195 */
 }
 
+/* LL128 across nodes where the NIC hangs off the CPU and the GPU reaches the CPU over
+ * NVLink-C2C (GB200, GH200; nic.attach "cpu-c2c"). NCCL enables LL128 by default only where
+ * the network graph's path type from GPU to NIC (typeInter) is close enough:
+ *   - v2.26.2-1 src/graph/tuning.cc line 429: typeInter <= PATH_PXB, or PATH_PXN on compute
+ *     capability 9.0 and up; in that release such a NIC's path is PATH_PHB (the C2C link's
+ *     PATH_C2C then the CPU's PCIe root, src/graph/topo.h lines 68-80: PHB 7 > PXN 6), and
+ *     NCCL_NET_GDR_C2C only changes the GPUDirect decision (src/graph/paths.cc lines
+ *     433-436), not the path type the search and this rule read. A PHB path fails the
+ *     test in 2.8 too (v2.8.4-1 line 194: PXB only) and in every release up to v2.26.6-1
+ *     (no PATH_P2C and no NCCL_LL128_C2C in v2.26.6-1's topo.h and tuning.cc);
+ *   - v2.27.3-1 (release notes: "Improve support for platforms with C2C connectivity (e.g.,
+ *     GB200) ... Add support for P2C (PXN over C2C) and the LL128 protocol"): src/graph/
+ *     topo.h line 83 PATH_P2C, tuning.cc line 460 typeInter <= PATH_P2C while NCCL_LL128_C2C
+ *     (default 1, line 211); from v2.28.3-1 (lines 482-484) typeInter <= PATH_PXN with P2C
+ *     below it; commit 5067397 the same (lines 520-522).
+ * On one node NCCL removes the NICs from its topology (v2.26.2-1 src/graph/paths.cc
+ * ncclTopoTrimSystem, lines 741-744: all ranks' GPUs local), so typeInter stays PATH_PIX and
+ * LL128 stays on: the caller asks only across nodes. */
+bool gcsim_nccl_ll128_over_c2c_release(int nccl_version)
+{
+    return nccl_version == 0 || nccl_version >= 22703; /* NCCL_VERSION(2, 27, 3) */
+}
+
 /* ll128MaxBwPerCh (line 74), all-reduce's entry (ncclFuncAllReduce, the fifth): 16.9 GB/s a
  * channel, ring (line 126) and tree (line 129) alike. */
 #define LL128_ALLREDUCE_PER_CH_GBPS 16.9

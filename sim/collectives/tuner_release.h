@@ -41,6 +41,11 @@ double gcsim_nccl_ring_plateau_factor_release(int nccl_version, gcsim_nccl_algo 
  * talk over NVLink (2.8: only where every GPU is of compute capability 7.0 or every one
  * 8.0; the current release: always). */
 bool gcsim_nccl_ll128_default_release(int nccl_version, const char *gpu_type);
+/* Whether the release turns LL128 on by default across nodes whose NICs the GPU reaches over
+ * NVLink-C2C and the CPU's PCIe (nic.attach "cpu-c2c": GB200, GH200): not before 2.27.3,
+ * where that path is PATH_PHB, beyond LL128's PATH_PXN; from 2.27.3 (path PATH_P2C) and
+ * with the current tables (nccl_version 0), yes. */
+bool gcsim_nccl_ll128_over_c2c_release(int nccl_version);
 /* NCCL's caps for GPU type gpu_type under release nccl_version on `nodes` nodes with
  * `channels` channels: 2.8's tables, or (any other release) gcsim_nccl_caps_of_release's. */
 void gcsim_nccl_release_caps(const char *gpu_type, int nccl_version, int nodes, int channels,

@@ -150,15 +150,17 @@ static int parse_nic(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
                                        "message_overhead", "socket_threads",
                                        "sockets_per_thread", "stream_bandwidth",
                                        "thread_bandwidth", "mtu", "flow_balance",
-                                       "proxy_bandwidth", NULL};
+                                       "proxy_bandwidth", "attach", NULL};
     static const char *const kinds[] = {"ethernet", "infiniband", NULL};
+    static const char *const attaches[] = {"pcie-switch", "cpu-c2c", NULL};
     const cJSON *nic = json_member(root, "nic");
     if (!nic)
         return gcsim_fail(ctx->err, "%s: $.nic: missing required key", ctx->origin);
-    int kind = 0;
+    int kind = 0, attach = 0;
     long long per_node = 1;
     if (json_expect_object(nic, "$.nic", keys, ctx) ||
         json_choice(nic, "$.nic", "kind", true, kinds, &kind, ctx) ||
+        json_choice(nic, "$.nic", "attach", false, attaches, &attach, ctx) ||
         json_rate_Bps(nic, "$.nic", "bandwidth", true, &p->nic.bandwidth_Bps, ctx) ||
         latency(nic, "$.nic", "latency", true, &p->nic.latency_s, ctx) ||
         /* per host: at most one per GPU (checked after gpus_per_node); 64 is above any host
@@ -168,6 +170,7 @@ static int parse_nic(const cJSON *root, gcsim_platform *p, json_ctx *ctx)
         return -1;
     p->nic.kind = (gcsim_nic_kind)kind;
     p->nic.per_node = (int)per_node;
+    p->nic.cpu_c2c = attach == 1;
     return gcsim_platform_parse_transport(nic, p, ctx);
 }
 

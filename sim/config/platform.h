@@ -129,6 +129,11 @@ typedef struct {
         double bandwidth_Bps;     /* per NIC, one direction */
         double latency_s;         /* C_ncost */
         int per_node;             /* NICs per node (1, or gpus_per_node for one per GPU) */
+        bool cpu_c2c;             /* "attach": "cpu-c2c": the NIC sits on the CPU's PCIe and
+                                     the GPU reaches the CPU over NVLink-C2C (GB200, GH200):
+                                     NCCL's path type PHB before 2.27.3, P2C from it; false
+                                     ("pcie-switch", the default): at most a PCIe switch away
+                                     from the GPU (PXB), as gcsim assumed before the key */
         /* The transport (platform_transport.c; all 0 / false with TRANSPORT_NONE): */
         gcsim_transport transport;
         bool gpudirect;           /* the NIC reads and writes GPU memory; false: every byte

@@ -6,7 +6,8 @@
  * per-channel caps per release, the other generations unchanged, and the pick on the
  * 20-rack GB200 platform; then NCCL 2.8's whole model (tuner_release.c, v2.8.4-1's lines
  * there): latencies, efficiencies, caps, tree correction, plateau, the LL128 rule, the
- * tree and ring ranks at 2 and 16 nodes, and the DGX-2 platform that names 2.8.4.
+ * tree and ring ranks at 2 and 16 nodes, and the DGX-2 platform that names 2.8.4; and LL128
+ * across nodes whose NICs hang off the CPU over C2C (nic.attach), off before 2.27.3.
  */
 #include <math.h>
 #include <stdio.h>
@@ -42,6 +43,71 @@ static int parse_with(const char *member, gcsim_platform *p, gcsim_error *err)
     char text[2048];
     snprintf(text, sizeof text, base_json, member);
     return gcsim_platform_parse(text, "t.json", p, err);
+}
+
+/* LL128 across nodes whose NICs the GPU reaches over C2C (nic.attach "cpu-c2c"): off before
+ * NCCL 2.27.3 (v2.26.2-1 tuning.cc line 429: typeInter PHB > PXN), on from it and with the
+ * current tables; on one node NCCL drops the NICs and LL128 stays on (tuner_release.c). */
+static void check_ll128_over_c2c(const char *source_dir)
+{
+    CHECK(gcsim_nccl_ll128_over_c2c_release(0));
+    CHECK(!gcsim_nccl_ll128_over_c2c_release(20804));
+    CHECK(!gcsim_nccl_ll128_over_c2c_release(22602));
+    CHECK(!gcsim_nccl_ll128_over_c2c_release(22606));
+    CHECK(gcsim_nccl_ll128_over_c2c_release(22703));
+    CHECK(gcsim_nccl_ll128_over_c2c_release(22902));
+
+    /* the key: base_json's NIC with "attach" (2 nodes of 4 GB200s on an NVSwitch) */
+    char text[2048], json[2100];
+    snprintf(text, sizeof text, base_json, "\"nccl_version\": \"2.26.2\",");
+    const char *at = strstr(text, "\"per_node\": 4}");
+    CHECK(at != NULL);
+    if (!at)
+        return;
+    gcsim_platform p;
+    gcsim_error err;
+    int head = (int)(at - text);
+    snprintf(json, sizeof json, "%.*s\"per_node\": 4, \"attach\": \"cpu-c2c\"}%s", head, text,
+             at + strlen("\"per_node\": 4}"));
+    CHECK(gcsim_platform_parse(json, "t.json", &p, &err) == 0);
+    CHECK(p.nic.cpu_c2c && p.nccl_version == 22602);
+    CHECK(gcsim_protocol_available(&p, GCSIM_PROTO_LL128, 4));  /* one node */
+    CHECK(!gcsim_protocol_available(&p, GCSIM_PROTO_LL128, 8)); /* two nodes, 2.26.2 */
+    CHECK(gcsim_protocol_available(&p, GCSIM_PROTO_LL, 8) &&
+          gcsim_protocol_available(&p, GCSIM_PROTO_SIMPLE, 8));
+    p.nccl_version = 22703;
+    CHECK(gcsim_protocol_available(&p, GCSIM_PROTO_LL128, 8));
+    p.nccl_version = 0;
+    CHECK(gcsim_protocol_available(&p, GCSIM_PROTO_LL128, 8));
+    /* without the key (a NIC a PCIe switch away, as before): on under 2.26.2 */
+    CHECK(parse_with("\"nccl_version\": \"2.26.2\",", &p, &err) == 0);
+    CHECK(!p.nic.cpu_c2c && gcsim_protocol_available(&p, GCSIM_PROTO_LL128, 8));
+    /* a value that is neither choice is refused, naming the key */
+    snprintf(json, sizeof json, "%.*s\"per_node\": 4, \"attach\": \"cpu\"}%s", head, text,
+             at + strlen("\"per_node\": 4}"));
+    CHECK(gcsim_platform_parse(json, "t.json", &p, &err) != 0 &&
+          strstr(err.message, "$.nic.attach") != NULL);
+
+    /* CoreWeave's 2 racks (128 GPUs, NCCL 2.26.2, NICs over C2C) at 1 GiB: the double tree
+     * with Simple, where the same platform with the NIC a PCIe switch away takes LL128 */
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", source_dir,
+             "tests/validation/nccl_logs/platforms/gb200-nvl72-ib-coreweave-16pr.json");
+    if (gcsim_platform_load(path, &p, &err) != 0) {
+        fprintf(stderr, "%s: %s\n", path, err.message);
+        check_failures++;
+        return;
+    }
+    CHECK(p.nic.cpu_c2c && p.nccl_version == 22602);
+    gcsim_tuned t;
+    const double gib = 1073741824.0;
+    CHECK(gcsim_tuner_choose(&p, 128, GCSIM_OP_ALLREDUCE, gib, COLLECTIVE_COUNT,
+                             GCSIM_PROTO_COUNT, &t, &err) == 0);
+    CHECK(t.algo == GCSIM_NCCL_TREE && t.protocol == GCSIM_PROTO_SIMPLE);
+    p.nic.cpu_c2c = false;
+    CHECK(gcsim_tuner_choose(&p, 128, GCSIM_OP_ALLREDUCE, gib, COLLECTIVE_COUNT,
+                             GCSIM_PROTO_COUNT, &t, &err) == 0);
+    CHECK(t.algo == GCSIM_NCCL_TREE && t.protocol == GCSIM_PROTO_LL128);
 }
 
 /* NCCL 2.8 (2.8.3, 2.8.4: tuner_release.c, v2.8.4-1 src/graph/tuning.cc, lines there)
@@ -229,9 +295,9 @@ static void check_release_2_8(const char *source_dir)
         return;
     }
     CHECK(p.nccl_version == 20804);
-    CHECK(gcsim_protocol_available(&p, GCSIM_PROTO_LL128));
+    CHECK(gcsim_protocol_available(&p, GCSIM_PROTO_LL128, 32));
     strcpy(p.gpu.type, "h100");
-    CHECK(!gcsim_protocol_available(&p, GCSIM_PROTO_LL128));
+    CHECK(!gcsim_protocol_available(&p, GCSIM_PROTO_LL128, 32));
     gcsim_tuned t;
     for (double bytes = 65536; bytes <= gib; bytes *= 32) {
         CHECK(gcsim_tuner_choose(&p, 32, GCSIM_OP_ALLREDUCE, bytes, COLLECTIVE_COUNT,
@@ -411,5 +477,6 @@ int main(int argc, char **argv)
     CHECK(t226.algo == GCSIM_NCCL_TREE);
     CHECK(tcur.algo == GCSIM_NCCL_RING);
     check_release_2_8(argv[1]);
+    check_ll128_over_c2c(argv[1]);
     CHECK_DONE();
 }

@@ -22,9 +22,9 @@ int main(void)
 
     gcsim_platform u = platform_u(), r = platform_r(), q;
     /* LL128 needs NVLink in the node; Simple and LL run everywhere. */
-    CHECK(!gcsim_protocol_available(&u, GCSIM_PROTO_LL128));
-    CHECK(gcsim_protocol_available(&r, GCSIM_PROTO_LL128));
-    CHECK(gcsim_protocol_available(&u, GCSIM_PROTO_LL));
+    CHECK(!gcsim_protocol_available(&u, GCSIM_PROTO_LL128, 8));
+    CHECK(gcsim_protocol_available(&r, GCSIM_PROTO_LL128, 8));
+    CHECK(gcsim_protocol_available(&u, GCSIM_PROTO_LL, 8));
 
     /* Ring Simple on one node of R (8 GPUs, 14 hops): the link figures as written, and
      * NCCL's base latency 8.4 us spread over the ring's 14 steps on every hop's latency. */
