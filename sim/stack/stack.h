@@ -99,7 +99,11 @@ typedef enum {
     STACK_PER_UNIT,      /* once per exchange unit, on all its elements (a DDP bucket) */
     STACK_PER_TENSOR,    /* once per parameter tensor of the unit */
     STACK_PER_MATRIX,    /* once per weight matrix a low-rank compressor compresses */
-    STACK_PER_VECTOR     /* once per tensor it leaves uncompressed (1-D, small) */
+    STACK_PER_VECTOR,    /* once per tensor it leaves uncompressed (1-D, small) */
+    STACK_PER_WEIGHT,    /* once per weight tensor (dim > 1), whatever the compressor: what
+                            DGC's code sparsifies (train.py: param.dim() > 1) */
+    STACK_PER_1D         /* once per 1-D tensor (bias, norm scale or shift): what DGC's code
+                            all-reduces dense */
 } gcsim_stack_per;
 
 typedef struct {

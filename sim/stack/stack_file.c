@@ -208,7 +208,8 @@ static int parse_ops(const cJSON *obj, const char *path, const char *key, const 
 {
     static const char *const keys[] = {"law", "per", "payloads", "fraction", "gpu_scale", "rank",
                                        NULL};
-    static const char *const pers[] = {"unit", "tensor", "matrix", "vector", NULL};
+    static const char *const pers[] = {"unit", "tensor", "matrix", "vector", "weight", "1d",
+                                       NULL};
     out->n = 0;
     const cJSON *a = json_member(obj, key);
     if (!a)

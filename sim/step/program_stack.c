@@ -101,6 +101,12 @@ static double op_s(const gcsim_stack *st, const gcsim_stack_op *op, const unit *
             total += (f ? 0 : t.matrices * LAW(t.matrix_elems)) + t.biases * LAW(t.bias_elems) +
                      t.norms * LAW(t.norm_elems);
             break;
+        case STACK_PER_WEIGHT:
+            total += t.matrices * LAW(t.matrix_elems);
+            break;
+        case STACK_PER_1D:
+            total += t.biases * LAW(t.bias_elems) + t.norms * LAW(t.norm_elems);
+            break;
         case STACK_PER_UNIT: break;
         }
     }

@@ -635,6 +635,63 @@ static void test_batched_decode(void)
     free(b);
 }
 
+/* The test stack with one string replaced, parsed (NULL on a parse error). */
+static gcsim_stack *replaced(const char *from, const char *to)
+{
+    const char *at = strstr(test_stack_json, from);
+    if (!at)
+        return NULL;
+    size_t size = strlen(test_stack_json) + strlen(to) + 1;
+    char *json = malloc(size);
+    snprintf(json, size, "%.*s%s%s", (int)(at - test_stack_json), test_stack_json, to,
+             at + strlen(from));
+    gcsim_stack *st = malloc(sizeof *st);
+    gcsim_error err;
+    if (gcsim_stack_parse(json, "replaced", st, &err)) {
+        fprintf(stderr, "%s\n", err.message);
+        free(st);
+        st = NULL;
+    }
+    free(json);
+    return st;
+}
+
+/* Ops per weight tensor (dim > 1) and per 1-D tensor, as DGC's code splits them
+ * (train.py: param.dim() > 1 sparsified, the rest all-reduced dense): top-k's encode
+ * "lin" on A's 4,096 and B's 8,192 weights only (not the 4 BN vectors, which "tensor"
+ * would add at 20 us each), its decode "host" on the 4 BN vectors only (4 x 100 us; not
+ * per payload, "tensor" would make it 6 x 100). */
+static void test_weight_and_1d_ops(void)
+{
+    gcsim_stack *w = replaced(
+        "\"encode\": [{\"law\": \"lin\", \"per\": \"unit\"}],"
+        "            \"decode\": [{\"law\": \"host\", \"per\": \"tensor\", \"payloads\": true}]",
+        "\"encode\": [{\"law\": \"lin\", \"per\": \"weight\"}],"
+        "            \"decode\": [{\"law\": \"host\", \"per\": \"1d\"}]");
+    if (!w) {
+        check_failures++;
+        return;
+    }
+    gcsim_stack *saved = stack;
+    stack = w;
+    gcsim_iteration it;
+    gcsim_payload_plan plan;
+    gcsim_stack_setup ss;
+    if (build("topk:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss) == 0) {
+        const gcsim_step *st = &it.steps[0];
+        CHECK(it.buckets[0].n_steps == 3 && st[0].cls == GCSIM_CODEC_ENCODE &&
+              st[2].cls == GCSIM_CODEC_DECODE);
+        CHECK_REL(st[0].codec_s, lin_v100_s(4096) + lin_v100_s(8192), 1e-12);
+        CHECK_REL(st[2].codec_s, 4 * 100e-6, 1e-12);
+        gcsim_iteration_free(&it);
+        gcsim_payload_plan_free(&plan);
+    } else {
+        check_failures++;
+    }
+    stack = saved;
+    free(w);
+}
+
 /* ---- the timeline, on programs written by hand ---- */
 
 /* Two buckets, each one call of call_ms released release_ms after the bucket is ready:
@@ -1135,6 +1192,7 @@ int main(int argc, char **argv)
     test_release();
     test_graph_host();
     test_batched_decode();
+    test_weight_and_1d_ops();
     test_hook_host();
     test_strict();
     test_exchanges();
