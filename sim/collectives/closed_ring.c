@@ -146,8 +146,7 @@ static double ring_route_s(const gcsim_topology *t)
     long long count[3];
     int values = 0;
     if (j == 1) {
-        value_s[values] = p->intra.latency_s;
-        count[values++] = n;
+        gcsim_ring_route_add(value_s, count, &values, p->intra.latency_s, n);
         return gcsim_ring_route_s(value_s, count, values);
     }
     int per_leaf = t->leaves > 0 ? t->platform->fabric.nodes_per_leaf : 0;
@@ -158,9 +157,9 @@ static double ring_route_s(const gcsim_topology *t)
     double intra[1] = {p->intra.latency_s}, between[2] = {inter_s, inter_s + 2 * sw};
     long long c[3] = {n - j, j - cross, cross};
     const double *v[3] = {intra, &between[0], &between[1]};
-    for (int k = 0; k < 3; k++)
-        if (c[k] > 0 && gcsim_ring_route_add(value_s, count, &values, *v[k]) == 0)
-            count[values - 1] = c[k];
+    for (int k = 0; k < 3; k++) /* (3 values: the table cannot be full) */
+        if (c[k] > 0)
+            gcsim_ring_route_add(value_s, count, &values, *v[k], c[k]);
     return gcsim_ring_route_s(value_s, count, values);
 }
 

@@ -260,9 +260,9 @@ static inline double gcsim_flow_step_s(double latency_s, double bytes, double ra
  * value; 0 for an empty cycle. */
 #define GCSIM_RING_ROUTE_VALUES 16
 double gcsim_ring_route_s(const double *value_s, const long long *count, int n);
-/* Adds one hop of latency x to a table of distinct values (as above); -1 when the table is
- * full (more than GCSIM_RING_ROUTE_VALUES distinct latencies on one ring). */
-int gcsim_ring_route_add(double *value_s, long long *count, int *n, double x);
+/* Adds `times` hops of latency x to a table of distinct values (as above); -1 when the
+ * table is full (more than GCSIM_RING_ROUTE_VALUES distinct latencies on one ring). */
+int gcsim_ring_route_add(double *value_s, long long *count, int *n, double x, long long times);
 
 /* The closed form: every phase's steps one after the other, a step lasting as long as its
  * slowest flow, a flow moving at its part of its most loaded link (capacity x its share

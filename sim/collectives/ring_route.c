@@ -14,17 +14,17 @@
  */
 #include "collectives.h"
 
-int gcsim_ring_route_add(double *value_s, long long *count, int *n, double x)
+int gcsim_ring_route_add(double *value_s, long long *count, int *n, double x, long long times)
 {
     for (int k = 0; k < *n; k++)
         if (value_s[k] == x) {
-            count[k]++;
+            count[k] += times;
             return 0;
         }
     if (*n >= GCSIM_RING_ROUTE_VALUES)
         return -1;
     value_s[*n] = x;
-    count[*n] = 1;
+    count[*n] = times;
     (*n)++;
     return 0;
 }

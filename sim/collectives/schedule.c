@@ -351,7 +351,8 @@ static int raise_route(const gcsim_topology *t, const int *order, int cnt, bool 
     int values = 0;
     for (int p = 0; p < cnt; p++)
         if (gcsim_ring_route_add(value_s, count, &values,
-                                 ring_hop_latency_s(t, order[p], order[(p + 1) % cnt], relayed)))
+                                 ring_hop_latency_s(t, order[p], order[(p + 1) % cnt], relayed),
+                                 1))
             return -1;
     double x = gcsim_ring_route_s(value_s, count, values);
     if (x > *route_s)

@@ -15,7 +15,9 @@
  * the 30 hops of the route (36.4 / 30 us on every hop's latency):
  *   2 x (14 x 3 + 2 x 20 - 3) + 36.4 = 158 + 36.4 = 194.4 us.
  * All-gather (one phase): 66 us. The DES takes the same within 1e-4 (the engines' agreement
- * tolerance is 1%: tests/des/test_des_collectives.c).
+ * tolerance is 1%: tests/des/test_des_collectives.c). With 20 us hops inside nodes too, the
+ * route is the lock-step ring's 2 (16 x 20 - 20) = 600 us, in the closed form's count of the
+ * hops (closed_ring.c) as in the walk over the listed rings (schedule.c).
  * Property: with no intra-node latency, a ring at 8 B on j nodes takes 2 j x 20 us whatever
  * the GPUs per node (2, 4, 8): its latency crosses the network 2 j times, not 2 (N - 1).
  */
@@ -92,6 +94,19 @@ int main(void)
     printf("bare all-gather 8 B: analytic %.3f us, DES %.3f us (hand 66)\n", ana * 1e6,
            des * 1e6);
     CHECK_REL(ana, 66e-6, 1e-6);
+    CHECK_REL(des, ana, 1e-4);
+
+    /* Hops of equal latency inside and between nodes (20 us both): the closed form's count
+     * (closed_ring.c, through the schedule memo as `gcsim collective` costs it) and the
+     * listed rings' walk (schedule.c) give the lock-step figure, 2 (16 x 20 - 20) = 600 us */
+    gcsim_platform e = two_by_eight(2, 8, 20e-6);
+    double memo = 0;
+    CHECK(bare_analytic_op_time(&e, 16, GCSIM_OP_ALLREDUCE, COLLECTIVE_RING, 8, &memo, &err) == 0);
+    both(&e, 16, GCSIM_OP_ALLREDUCE, 8, &ana, &des);
+    printf("equal hops 8 B: closed form %.3f us, listed %.3f us, DES %.3f us (hand 600)\n",
+           memo * 1e6, ana * 1e6, des * 1e6);
+    CHECK_REL(memo, 600e-6, 1e-6);
+    CHECK_REL(ana, 600e-6, 1e-6);
     CHECK_REL(des, ana, 1e-4);
 
     /* NCCL's Simple ring: its overheads once along the route */
