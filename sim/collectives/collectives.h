@@ -266,7 +266,9 @@ int gcsim_ring_route_add(double *value_s, long long *count, int *n, double x, lo
 
 /* The closed form: every phase's steps one after the other, a step lasting as long as its
  * slowest flow, a flow moving at its part of its most loaded link (capacity x its share
- * over the shares of the step's flows that cross it) after its route latency. Receivers of reducing
+ * over the shares of the step's flows that cross it) after its route latency; in a
+ * pipelined ring's phase without hop codec (gcsim_phase.pipelined) no step takes a route
+ * latency and the phase takes its route_latency_s once. Receivers of reducing
  * phases with per-worker-scale payloads decode, sum and re-encode what they received
  * (per step, the largest share a flow of that step brings x (encode_s + decode_s) of the
  * bucket; gcsim_hop_codec_s). */
