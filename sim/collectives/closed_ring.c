@@ -164,10 +164,10 @@ static double ring_route_s(const gcsim_topology *t)
 }
 
 /* The last phase added is a pipelined ring's (gcsim_phase) with this route latency. */
-static void pipelined_phase(gcsim_schedule *s, double route_s)
+static void pipelined_phase(gcsim_schedule *s, const gcsim_topology *t, double route_s)
 {
     gcsim_phase *ph = &s->phases[s->n_phases - 1];
-    ph->pipelined = true;
+    ph->pipelined = gcsim_ring_pipelined(t);
     ph->route_latency_s = route_s;
 }
 
@@ -180,18 +180,18 @@ int gcsim_closed_ring(gcsim_schedule *s, const gcsim_topology *t, gcsim_ring_kin
         rc = ring_classes(t, 1.0, 1, &l) ||
              gcsim_closed_add_phase(s, "all-gather", n - 1, 0, false, &l);
         if (!rc)
-            pipelined_phase(s, route_s);
+            pipelined_phase(s, t, route_s);
     } else { /* reduce-scatter of 1/n per step (the grouped reduce-scatter over all GPUs is
               * the same rings), then for the all-reduce the all-gather of the sums */
         rc = ring_classes(t, 1.0 / n, 1, &l) ||
              gcsim_closed_add_phase(s, "reduce-scatter", n - 1, 1, true, &l);
         if (!rc)
-            pipelined_phase(s, route_s);
+            pipelined_phase(s, t, route_s);
         if (!rc && kind == GCSIM_RING_ALLREDUCE) {
             rc = ring_classes(t, 1.0 / n, n, &l) ||
                  gcsim_closed_add_phase(s, "all-gather", n - 1, 0, false, &l);
             if (!rc)
-                pipelined_phase(s, route_s);
+                pipelined_phase(s, t, route_s);
         }
     }
     if (rc) {

@@ -259,6 +259,9 @@ static inline double gcsim_flow_step_s(double latency_s, double bytes, double ra
  * (schedule.c) give the same number bit for bit. Returns the cycle's sum less its smallest
  * value; 0 for an empty cycle. */
 #define GCSIM_RING_ROUTE_VALUES 16
+/* Whether the ring builders mark their phases pipelined on t: not under network jitter
+ * (platform jitter.mean > 0), where both engines keep the lock-step ring (ring_route.c). */
+bool gcsim_ring_pipelined(const gcsim_topology *t);
 double gcsim_ring_route_s(const double *value_s, const long long *count, int n);
 /* Adds `times` hops of latency x to a table of distinct values (as above); -1 when the
  * table is full (more than GCSIM_RING_ROUTE_VALUES distinct latencies on one ring). */

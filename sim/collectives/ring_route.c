@@ -48,3 +48,12 @@ double gcsim_ring_route_s(const double *value_s, const long long *count, int n)
     }
     return total - smallest;
 }
+
+bool gcsim_ring_pipelined(const gcsim_topology *t)
+{
+    /* Under network jitter both engines keep a ring lock-step: the DES draws a delay per
+     * message and step, a step's receivers waiting for their last message (docs/des.md,
+     * "Network jitter"), and the analytic engine adds the expected largest draw per step
+     * (fabric_expect.h); a pipelined ring's draws would need NCCL's slices as messages. */
+    return !(t->platform->jitter.mean_s > 0);
+}

@@ -275,10 +275,10 @@ static int add_phase(gcsim_schedule *s, const char *name, int steps, double dk, 
 /* ---- rings ---- */
 
 /* The last phase added is a pipelined ring's with this route latency (gcsim_phase). */
-static void pipelined_phase(gcsim_schedule *s, double route_s)
+static void pipelined_phase(gcsim_schedule *s, const gcsim_topology *t, double route_s)
 {
     gcsim_phase *ph = &s->phases[s->n_phases - 1];
-    ph->pipelined = true;
+    ph->pipelined = gcsim_ring_pipelined(t);
     ph->route_latency_s = route_s;
 }
 
@@ -388,11 +388,11 @@ static int build_ring(gcsim_schedule *s, const gcsim_topology *t, int *scratch)
     if (ring_flows(t, scratch, 1.0 / n, 1, 0, n - 2, &l, &route_s) ||
         add_phase(s, "reduce-scatter", n - 1, 1, true, &l))
         return -1;
-    pipelined_phase(s, route_s);
+    pipelined_phase(s, t, route_s);
     if (ring_flows(t, scratch, 1.0 / n, n, 0, n - 2, &l, &route_s) ||
         add_phase(s, "all-gather", n - 1, 0, false, &l))
         return -1;
-    pipelined_phase(s, route_s);
+    pipelined_phase(s, t, route_s);
     return 0;
 }
 
@@ -405,7 +405,7 @@ static int build_allgather(gcsim_schedule *s, const gcsim_topology *t, int *scra
     if (ring_flows(t, scratch, 1.0, 1, 0, n - 2, &l, &route_s) ||
         add_phase(s, "all-gather", n - 1, 0, false, &l))
         return -1;
-    pipelined_phase(s, route_s);
+    pipelined_phase(s, t, route_s);
     return 0;
 }
 
@@ -540,13 +540,13 @@ static int build_group(gcsim_schedule *s, const gcsim_topology *t, int g, int *o
         if (group_rings(t, g, 1.0, 1, g - 1, order, &l, &route_s) ||
             add_phase(s, "all-gather", g - 1, 0, false, &l))
             return -1;
-        pipelined_phase(s, route_s);
+        pipelined_phase(s, t, route_s);
         return 0;
     case COLLECTIVE_REDUCE_SCATTER:
         if (group_rings(t, g, 1.0 / g, 1, g - 1, order, &l, &route_s) ||
             add_phase(s, "reduce-scatter", g - 1, 1, true, &l))
             return -1;
-        pipelined_phase(s, route_s);
+        pipelined_phase(s, t, route_s);
         return 0;
     case COLLECTIVE_CROSS_GROUP_RING: {
         int r = n / g; /* replicas */
@@ -564,7 +564,7 @@ static int build_group(gcsim_schedule *s, const gcsim_topology *t, int g, int *o
             if (add_phase(s, pass ? "replica all-gather" : "replica reduce-scatter", r - 1,
                           pass ? 0 : 1, !pass, &l))
                 return -1;
-            pipelined_phase(s, route_s);
+            pipelined_phase(s, t, route_s);
         }
         return 0;
     }

@@ -18,6 +18,7 @@
  * tolerance is 1%: tests/des/test_des_collectives.c). With 20 us hops inside nodes too, the
  * route is the lock-step ring's 2 (16 x 20 - 20) = 600 us, in the closed form's count of the
  * hops (closed_ring.c) as in the walk over the listed rings (schedule.c).
+ * Under network jitter (platform jitter.mean > 0) the ring stays lock-step in both engines.
  * Property: with no intra-node latency, a ring at 8 B on j nodes takes 2 j x 20 us whatever
  * the GPUs per node (2, 4, 8): its latency crosses the network 2 j times, not 2 (N - 1).
  */
@@ -82,6 +83,15 @@ int main(void)
         CHECK(s.phases[k].pipelined);
         CHECK_REL(s.phases[k].route_latency_s, 66e-6, 1e-12);
     }
+    gcsim_schedule_free(&s);
+    gcsim_topology_free(&t);
+    /* under network jitter both engines keep the ring lock-step (gcsim_ring_pipelined) */
+    gcsim_platform jit = p;
+    jit.jitter.mean_s = 1e-6;
+    CHECK(gcsim_topology_init(&t, &jit, 16, &err) == 0);
+    CHECK(gcsim_schedule_build(&s, COLLECTIVE_RING, &t, 0, 1, &err) == 0);
+    for (int k = 0; k < s.n_phases; k++)
+        CHECK(!s.phases[k].pipelined);
     gcsim_schedule_free(&s);
     gcsim_topology_free(&t);
 
