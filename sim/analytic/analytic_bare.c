@@ -7,7 +7,6 @@
  */
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "analytic.h"
 #include "analytic_internal.h"
@@ -93,8 +92,10 @@ static int bare_fabric(const gcsim_topology *topo, bare_ctx *b, double *time_s,
     if (rc != 0)
         return -1;
     double h = p->jitter.mean_s > 0 ? gcsim_jitter_harmonic_steps(&sch) : 0;
+    /* the cost on the platform as it is, its jitter included (the schedule's rings are
+     * lock-step under jitter, gcsim_ring_pipelined); the cost adds no jitter: its
+     * expectation is added below, once */
     gcsim_platform q = *p;
-    memset(&q.jitter, 0, sizeof q.jitter); /* added below, once */
     rc = gcsim_ecmp_expect(&q, &sch, topo, bare_at, b, err);
     gcsim_schedule_free(&sch);
     if (rc != 0)

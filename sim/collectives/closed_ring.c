@@ -134,20 +134,66 @@ static int ring_classes(const gcsim_topology *t, double share_per_ring, double k
     return 0;
 }
 
+/* The latency of one chunk's route through a phase of n - 1 steps (gcsim_ring_route_s),
+ * from the hops' count: every ring's cycle has n - j hops inside nodes and j between them
+ * (one into each node, the wrap-around included), of which those whose nodes' leaves
+ * differ also cross the leaves (add_inter: the same latencies). The same on every ring. */
+static double ring_route_s(const gcsim_topology *t)
+{
+    const gcsim_platform *p = t->platform;
+    int n = t->gpus, j = t->nodes;
+    double value_s[3];
+    long long count[3];
+    int values = 0;
+    if (j == 1) {
+        gcsim_ring_route_add(value_s, count, &values, p->intra.latency_s, n);
+        return gcsim_ring_route_s(value_s, count, values);
+    }
+    int per_leaf = t->leaves > 0 ? t->platform->fabric.nodes_per_leaf : 0;
+    /* hops m - 1 -> m with m a multiple of per_leaf (m in 1 .. j-1), and the wrap-around
+     * j-1 -> 0 when node j-1 is beyond the first leaf */
+    long long cross = per_leaf > 0 ? (j - 1) / per_leaf + (j > per_leaf) : 0;
+    double sw = p->fabric.switch_latency_s, inter_s = p->nic.latency_s + 2 * sw;
+    double intra[1] = {p->intra.latency_s}, between[2] = {inter_s, inter_s + 2 * sw};
+    long long c[3] = {n - j, j - cross, cross};
+    const double *v[3] = {intra, &between[0], &between[1]};
+    for (int k = 0; k < 3; k++) /* (3 values: the table cannot be full) */
+        if (c[k] > 0)
+            gcsim_ring_route_add(value_s, count, &values, *v[k], c[k]);
+    return gcsim_ring_route_s(value_s, count, values);
+}
+
+/* The last phase added is a pipelined ring's (gcsim_phase) with this route latency. */
+static void pipelined_phase(gcsim_schedule *s, const gcsim_topology *t, double route_s)
+{
+    gcsim_phase *ph = &s->phases[s->n_phases - 1];
+    ph->pipelined = gcsim_ring_pipelined(t);
+    ph->route_latency_s = route_s;
+}
+
 int gcsim_closed_ring(gcsim_schedule *s, const gcsim_topology *t, gcsim_ring_kind kind)
 {
     int n = t->gpus, rc = 0;
+    double route_s = ring_route_s(t);
     gcsim_class_list l = {0};
-    if (kind == GCSIM_RING_ALLGATHER) /* every GPU's whole payload forwarded n - 1 times */
+    if (kind == GCSIM_RING_ALLGATHER) { /* every GPU's whole payload forwarded n - 1 times */
         rc = ring_classes(t, 1.0, 1, &l) ||
              gcsim_closed_add_phase(s, "all-gather", n - 1, 0, false, &l);
-    else /* reduce-scatter of 1/n per step (the grouped reduce-scatter over all GPUs is the
-          * same rings), then for the all-reduce the all-gather of the sums */
+        if (!rc)
+            pipelined_phase(s, t, route_s);
+    } else { /* reduce-scatter of 1/n per step (the grouped reduce-scatter over all GPUs is
+              * the same rings), then for the all-reduce the all-gather of the sums */
         rc = ring_classes(t, 1.0 / n, 1, &l) ||
-             gcsim_closed_add_phase(s, "reduce-scatter", n - 1, 1, true, &l) ||
-             (kind == GCSIM_RING_ALLREDUCE &&
-              (ring_classes(t, 1.0 / n, n, &l) ||
-               gcsim_closed_add_phase(s, "all-gather", n - 1, 0, false, &l)));
+             gcsim_closed_add_phase(s, "reduce-scatter", n - 1, 1, true, &l);
+        if (!rc)
+            pipelined_phase(s, t, route_s);
+        if (!rc && kind == GCSIM_RING_ALLREDUCE) {
+            rc = ring_classes(t, 1.0 / n, n, &l) ||
+                 gcsim_closed_add_phase(s, "all-gather", n - 1, 0, false, &l);
+            if (!rc)
+                pipelined_phase(s, t, route_s);
+        }
+    }
     if (rc) {
         gcsim_class_list_free(&l);
         return -1;

@@ -164,6 +164,15 @@ typedef struct {
      * trees' prepared phases, tree_schedule_fill): active in all its steps, which the
      * closed form then need not check class by class. */
     bool intervals_exact;
+    /* A pipelined ring's phase (NCCL's ring: NCCL_STEPS slots in flight per connection, so
+     * a rank never waits for its previous send's latency): its steps cost their bytes at
+     * their bottleneck rate only, and the phase pays once route_latency_s, the latency of
+     * one chunk's route through its steps (gcsim_ring_route_s; docs/collectives.md, "A
+     * ring's latency"). Set by the ring builders (schedule.c, closed_ring.c). Not where a
+     * step's receivers decode, sum and re-encode (gcsim_hop_codec_s > 0): each hop then
+     * waits for the whole step, and the phase stays lock-step. */
+    bool pipelined;
+    double route_latency_s;
 } gcsim_phase;
 
 typedef struct {
@@ -241,9 +250,28 @@ static inline double gcsim_flow_step_s(double latency_s, double bytes, double ra
     return latency_s + bytes / rate_Bps;
 }
 
+/* A ring's latency (ring_route.c): the route of one chunk through a ring phase of N - 1
+ * steps on a cycle of N hops is N - 1 consecutive hops, the cycle less one hop; the worst
+ * start leaves out the shortest. The cycle's hop latencies are given as their distinct
+ * values (value_s[k], each count[k] >= 1 times, any order; n <= GCSIM_RING_ROUTE_VALUES)
+ * and summed in ascending order of value, value by value (gcsim_add_repeated), so that the
+ * closed form's count of the hops (closed_ring.c) and the walk over a listed ring's hops
+ * (schedule.c) give the same number bit for bit. Returns the cycle's sum less its smallest
+ * value; 0 for an empty cycle. */
+#define GCSIM_RING_ROUTE_VALUES 16
+/* Whether the ring builders mark their phases pipelined on t: not under network jitter
+ * (platform jitter.mean > 0), where both engines keep the lock-step ring (ring_route.c). */
+bool gcsim_ring_pipelined(const gcsim_topology *t);
+double gcsim_ring_route_s(const double *value_s, const long long *count, int n);
+/* Adds `times` hops of latency x to a table of distinct values (as above); -1 when the
+ * table is full (more than GCSIM_RING_ROUTE_VALUES distinct latencies on one ring). */
+int gcsim_ring_route_add(double *value_s, long long *count, int *n, double x, long long times);
+
 /* The closed form: every phase's steps one after the other, a step lasting as long as its
  * slowest flow, a flow moving at its part of its most loaded link (capacity x its share
- * over the shares of the step's flows that cross it) after its route latency. Receivers of reducing
+ * over the shares of the step's flows that cross it) after its route latency; in a
+ * pipelined ring's phase without hop codec (gcsim_phase.pipelined) no step takes a route
+ * latency and the phase takes its route_latency_s once. Receivers of reducing
  * phases with per-worker-scale payloads decode, sum and re-encode what they received
  * (per step, the largest share a flow of that step brings x (encode_s + decode_s) of the
  * bucket; gcsim_hop_codec_s). */

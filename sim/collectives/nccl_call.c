@@ -113,10 +113,12 @@ typedef struct {
  * ring's 2(N-1) less its network hops, a tree's 2(ppn-1) chain), at most the intra-node
  * latencies the schedule at 8 bytes (lat_s) holds: gcsim's schedules move a step's hops
  * together and a step costs its slowest, which NCCL's count does not see (its 14 chain
- * hops of a 2 x 8 tree are fewer steps in gcsim's double tree). Across nodes the
+ * hops of a 2 x 8 tree are fewer steps in gcsim's double tree). Across nodes a tree's
  * intra-node hops set a step's pace only where the platform's intra-node latency is above
- * the network's (nic.latency); elsewhere they are left out. 0 for NVLS and NVLS-tree,
- * which run Simple only. */
+ * the network's (nic.latency); elsewhere they are left out. A ring's are all on its route
+ * (a pipelined ring pays one chunk's route, gcsim_ring_route_s: 2(N - j) intra-node hops
+ * of an all-reduce on j nodes, NCCL's count), so they count across nodes too. 0 for NVLS
+ * and NVLS-tree, which run Simple only. */
 static double protocol_latency_delta_s(const gcsim_platform *p, int algo, gcsim_protocol pr,
                                        gcsim_op op, int ranks, int nodes, double lat_s)
 {
@@ -130,7 +132,7 @@ static double protocol_latency_delta_s(const gcsim_platform *p, int algo, gcsim_
     double d = (this.base_s + this.inter_hops * this.inter_hop_s) -
                (simple.base_s + simple.inter_hops * simple.inter_hop_s);
     double hop_s = p->intra.latency_s;
-    if (hop_s > 0 && (nodes == 1 || hop_s > p->nic.latency_s)) {
+    if (hop_s > 0 && (nodes == 1 || algo == GCSIM_NCCL_RING || hop_s > p->nic.latency_s)) {
         double units = fmin((double)(this.hops - this.inter_hops), floor(lat_s / hop_s));
         double new_hop_s = fmax(hop_s * this.intra_hop_s / simple.intra_hop_s,
                                 this.intra_floor_s);

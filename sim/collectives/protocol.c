@@ -18,8 +18,9 @@
  *     every hop's latency, inside the node and on the NIC alike. gcsim's schedules move
  *     all hops of a step together and a step costs its slowest hop, so each step pays
  *     its part once and the call pays NCCL's whole, however many chunk steps a pipelined
- *     tree has. Network latencies (nic.latency, the switches') are the wire's and stay
- *     beside it;
+ *     tree has; a ring's phases pay one chunk's route instead (gcsim_ring_route_s), whose
+ *     hops the probe counts, so the route carries NCCL's whole once too. Network latencies
+ *     (nic.latency, the switches') are the wire's and stay beside it;
  *   - a tree all-reduce's bandwidths also carry NCCL's tree correction for the size (0.4 to
  *     1: NCCL's own estimate of how far a tree falls short of its bandwidth at medium sizes);
  *   - a ring Simple all-reduce across nodes also carries NCCL's ring plateau: its latency

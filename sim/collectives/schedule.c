@@ -274,6 +274,15 @@ static int add_phase(gcsim_schedule *s, const char *name, int steps, double dk, 
 
 /* ---- rings ---- */
 
+/* The last phase added is a pipelined ring's with this route latency (gcsim_phase). */
+static void pipelined_phase(gcsim_schedule *s, const gcsim_topology *t, double route_s)
+{
+    gcsim_phase *ph = &s->phases[s->n_phases - 1];
+    ph->pipelined = gcsim_ring_pipelined(t);
+    ph->route_latency_s = route_s;
+}
+
+
 /* The GPUs of ring r over nodes [node0, node0 + nodes) in order: node by node, starting
  * in each node after the last GPU of rail r (so that the ring leaves every node from rail
  * r). Returns the count. */
@@ -315,16 +324,58 @@ static int ring_order(const gcsim_topology *t, int r, int rings, int *order)
     return ring_order_nodes(t, 0, t->nodes, r, rings, order);
 }
 
+/* The latency of ring hop a -> b as its flows cross it: one route, or the two of a PXN
+ * relay (push_ring_hop), one after the other. */
+static double ring_hop_latency_s(const gcsim_topology *t, int a, int b, bool relayed)
+{
+    int links[GCSIM_ROUTE_MAX_LINKS];
+    double lat = 0, leg = 0;
+    int relay = relayed ? gcsim_ring_pxn_relay(t, a, b) : -1;
+    if (relay < 0) {
+        gcsim_topology_route(t, a, b, links, &lat);
+        return lat;
+    }
+    gcsim_topology_route(t, a, relay, links, &lat);
+    gcsim_topology_route(t, relay, b, links, &leg);
+    return lat + leg;
+}
+
+/* *route_s raised to the latency of one chunk's route through a phase of cnt - 1 steps
+ * of the ring `order` (gcsim_ring_route_s; relayed: its hops between nodes relayed as
+ * push_ring_hop sends them). -1 with more distinct hop latencies than it counts. */
+static int raise_route(const gcsim_topology *t, const int *order, int cnt, bool relayed,
+                       double *route_s)
+{
+    double value_s[GCSIM_RING_ROUTE_VALUES];
+    long long count[GCSIM_RING_ROUTE_VALUES];
+    int values = 0;
+    for (int p = 0; p < cnt; p++)
+        if (gcsim_ring_route_add(value_s, count, &values,
+                                 ring_hop_latency_s(t, order[p], order[(p + 1) % cnt], relayed),
+                                 1))
+            return -1;
+    double x = gcsim_ring_route_s(value_s, count, values);
+    if (x > *route_s)
+        *route_s = x;
+    return 0;
+}
+
+/* The rings' flows, and in *route_s (when not NULL) the latency of one chunk's route
+ * through a phase of N - 1 steps of them, the worst ring's (gcsim_ring_route_s). */
 static int ring_flows(const gcsim_topology *t, int *order, double share_per_ring, double k0,
-                      int first, int last, flow_list *l)
+                      int first, int last, flow_list *l, double *route_s)
 {
     int rings = t->nodes > 1 ? t->nics_per_node : 1;
+    if (route_s)
+        *route_s = 0;
     for (int r = 0; r < rings; r++) {
         int n = ring_order(t, r, rings, order);
         for (int p = 0; p < n; p++)
             if (push_ring_hop(t, l, order[p], order[(p + 1) % n], share_per_ring / rings, k0,
                               first, last))
                 return -1;
+        if (route_s && raise_route(t, order, n, true, route_s))
+            return -1;
     }
     return 0;
 }
@@ -333,11 +384,15 @@ static int build_ring(gcsim_schedule *s, const gcsim_topology *t, int *scratch)
 {
     int n = t->gpus;
     flow_list l = {0};
-    if (ring_flows(t, scratch, 1.0 / n, 1, 0, n - 2, &l) ||
-        add_phase(s, "reduce-scatter", n - 1, 1, true, &l) ||
-        ring_flows(t, scratch, 1.0 / n, n, 0, n - 2, &l) ||
+    double route_s = 0;
+    if (ring_flows(t, scratch, 1.0 / n, 1, 0, n - 2, &l, &route_s) ||
+        add_phase(s, "reduce-scatter", n - 1, 1, true, &l))
+        return -1;
+    pipelined_phase(s, t, route_s);
+    if (ring_flows(t, scratch, 1.0 / n, n, 0, n - 2, &l, &route_s) ||
         add_phase(s, "all-gather", n - 1, 0, false, &l))
         return -1;
+    pipelined_phase(s, t, route_s);
     return 0;
 }
 
@@ -345,10 +400,12 @@ static int build_allgather(gcsim_schedule *s, const gcsim_topology *t, int *scra
 {
     int n = t->gpus;
     flow_list l = {0};
+    double route_s = 0;
     s->decodes = n - 1;
-    if (ring_flows(t, scratch, 1.0, 1, 0, n - 2, &l) ||
+    if (ring_flows(t, scratch, 1.0, 1, 0, n - 2, &l, &route_s) ||
         add_phase(s, "all-gather", n - 1, 0, false, &l))
         return -1;
+    pipelined_phase(s, t, route_s);
     return 0;
 }
 
@@ -442,14 +499,16 @@ int gcsim_group_check(const gcsim_topology *t, int group, gcsim_error *err)
 /* Rings inside every group of g consecutive GPUs: one ring per group inside a node; a
  * group of whole nodes gets the railed rings of ring_order over its nodes. */
 static int group_rings(const gcsim_topology *t, int g, double share, double k0, int steps,
-                       int *order, flow_list *l)
+                       int *order, flow_list *l, double *route_s)
 {
     int i = t->gpus_per_node, n = t->gpus;
+    *route_s = 0;
     for (int first = 0; first < n; first += g) {
         if (g <= i || t->nodes == 1) {
             for (int p = 0; p < g; p++)
                 order[p] = first + p;
-            if (member_ring(order, g, share, k0, steps, l))
+            if (member_ring(order, g, share, k0, steps, l) ||
+                raise_route(t, order, g, false, route_s))
                 return -1;
             continue;
         }
@@ -461,6 +520,8 @@ static int group_rings(const gcsim_topology *t, int g, double share, double k0, 
                 if (push_ring_hop(t, l, order[p], order[(p + 1) % cnt], share / rings, k0, 0,
                                   steps - 1))
                     return -1;
+            if (raise_route(t, order, cnt, true, route_s))
+                return -1;
         }
     }
     return 0;
@@ -470,30 +531,40 @@ static int build_group(gcsim_schedule *s, const gcsim_topology *t, int g, int *o
 {
     flow_list l = {0};
     int n = t->gpus;
+    double route_s = 0;
     if (g < 2)
         return 0;
     switch (s->collective) {
     case COLLECTIVE_ALLGATHER:
         s->decodes = g - 1;
-        return group_rings(t, g, 1.0, 1, g - 1, order, &l) ||
-               add_phase(s, "all-gather", g - 1, 0, false, &l);
+        if (group_rings(t, g, 1.0, 1, g - 1, order, &l, &route_s) ||
+            add_phase(s, "all-gather", g - 1, 0, false, &l))
+            return -1;
+        pipelined_phase(s, t, route_s);
+        return 0;
     case COLLECTIVE_REDUCE_SCATTER:
-        return group_rings(t, g, 1.0 / g, 1, g - 1, order, &l) ||
-               add_phase(s, "reduce-scatter", g - 1, 1, true, &l);
+        if (group_rings(t, g, 1.0 / g, 1, g - 1, order, &l, &route_s) ||
+            add_phase(s, "reduce-scatter", g - 1, 1, true, &l))
+            return -1;
+        pipelined_phase(s, t, route_s);
+        return 0;
     case COLLECTIVE_CROSS_GROUP_RING: {
         int r = n / g; /* replicas */
         if (r < 2)
             return 0;
         for (int pass = 0; pass < 2; pass++) {
+            route_s = 0;
             for (int rank = 0; rank < g; rank++) {
                 for (int k = 0; k < r; k++)
                     order[k] = rank + k * g;
-                if (member_ring(order, r, 1.0 / r, pass ? r : 1, r - 1, &l))
+                if (member_ring(order, r, 1.0 / r, pass ? r : 1, r - 1, &l) ||
+                    raise_route(t, order, r, false, &route_s))
                     return -1;
             }
             if (add_phase(s, pass ? "replica all-gather" : "replica reduce-scatter", r - 1,
                           pass ? 0 : 1, !pass, &l))
                 return -1;
+            pipelined_phase(s, t, route_s);
         }
         return 0;
     }
@@ -763,7 +834,7 @@ static int build_onebit_alltoall(gcsim_schedule *s, const gcsim_topology *t, int
         return -1;
     l.cap = l.n;
     if (add_phase(s, "all-to-all", 1, 0, true, &l) ||
-        ring_flows(t, scratch, 1.0 / n, n, 0, n - 2, &l) ||
+        ring_flows(t, scratch, 1.0 / n, n, 0, n - 2, &l, NULL) ||
         add_phase(s, "all-gather", n - 1, 0, false, &l))
         return -1;
     return 0;

@@ -237,6 +237,8 @@ typedef struct {
     double hop1;             /* the bytes when fixed: the rule applied once */
     bool codec;              /* gcsim_hop_codec_s charges this phase's reducing steps */
     double codec_s;          /* encode_s + decode_s of its bucket, when it does */
+    bool pipelined;          /* a pipelined ring's phase without hop codec: its steps take
+                                no latency, the phase its route_latency_s once (gcsim_phase) */
 } phase_price;
 
 static void phase_price_of(const gcsim_phase *ph, const gcsim_bucket_bytes *b, phase_price *pp)
@@ -249,6 +251,20 @@ static void phase_price_of(const gcsim_phase *ph, const gcsim_bucket_bytes *b, p
     /* gcsim_hop_codec_s's condition and sum, taken apart: share x (encode_s + decode_s) */
     pp->codec = hop_codec_charged(ph, b);
     pp->codec_s = b->encode_s + b->decode_s;
+    pp->pipelined = ph->pipelined && !pp->codec;
+}
+
+/* A class's latency in each step: none in a pipelined ring's (the phase pays its route's
+ * once, phase_latency_s). */
+static inline double step_latency_s(const phase_price *pp, const flow_class *c)
+{
+    return pp->pipelined ? 0 : c->latency_s;
+}
+
+/* What a phase pays once: a pipelined ring's route latency. */
+static inline double phase_latency_s(const gcsim_phase *ph, const phase_price *pp)
+{
+    return pp->pipelined ? ph->route_latency_s : 0;
 }
 
 /* total + x + ... (n times) one by one: gcsim_add_repeated, whose loop for a few additions
@@ -299,7 +315,8 @@ static inline double classes_time_s(const gcsim_phase *ph, const phase_price *pp
         last_k = k;                                                                         \
     } while (0)
 #define CLASS_STEP(c)                                                                       \
-    step = gcsim_fmax_as_libm(step, gcsim_flow_step_s(cls[c].latency_s, cls[c].share * hop, \
+    step = gcsim_fmax_as_libm(step, gcsim_flow_step_s(step_latency_s(pp, &cls[c]),          \
+                                                      cls[c].share * hop,                   \
                                                       cls[c].Bps))
     if (pp->flat_steps && pp->fixed && exact && !pp->codec) {
         /* the trees' intervals of a payload without hop codec: neither the classes'
@@ -347,7 +364,8 @@ static inline double classes_time_s(const gcsim_phase *ph, const phase_price *pp
                 last_k = k;
             }
             double bytes = cls[c].share * hop;
-            step = gcsim_fmax_as_libm(step, gcsim_flow_step_s(cls[c].latency_s, bytes, cls[c].Bps));
+            step = gcsim_fmax_as_libm(
+                step, gcsim_flow_step_s(step_latency_s(pp, &cls[c]), bytes, cls[c].Bps));
         }
         total += step + reduce_codec_s;
     }
@@ -424,7 +442,7 @@ static double windowed_phase_time_s(const gcsim_phase *ph, const gcsim_topology 
     }
     routes_free(&rc);
     free(bound);
-    return total;
+    return total + phase_latency_s(ph, &pp);
 }
 
 static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
@@ -439,12 +457,13 @@ static double phase_time_s(const gcsim_phase *ph, const gcsim_topology *t,
         double total = 0;
         for (int k = 0; k < ph->n_intervals; k++)
             total += interval_time_s(ph, &pp, k);
-        return total;
+        return total + phase_latency_s(ph, &pp);
     }
     if (ph->n_classes > 0)
-        return classes_time_s(ph, &pp, ph->classes, ph->n_classes, 0, last, false);
+        return classes_time_s(ph, &pp, ph->classes, ph->n_classes, 0, last, false) +
+               phase_latency_s(ph, &pp);
     int nc = interval_classes(ph, t, NULL, 0, last, load, cls);
-    return classes_time_s(ph, &pp, cls, nc, 0, last, false);
+    return classes_time_s(ph, &pp, cls, nc, 0, last, false) + phase_latency_s(ph, &pp);
 }
 
 /* Receivers that cannot add encoded payloads decode, sum and re-encode their share. The
@@ -514,10 +533,11 @@ double gcsim_schedule_prepared_time_s(const gcsim_schedule *s, const gcsim_bucke
             double phase = 0;
             for (int k = 0; k < ph->n_intervals; k++)
                 phase += interval_time_s(ph, &pp, k);
-            total += phase;
+            total += phase + phase_latency_s(ph, &pp);
         } else {
             total += classes_time_s(ph, &pp, ph->classes, ph->n_classes, 0, ph->steps - 1,
-                                    false);
+                                    false) +
+                     phase_latency_s(ph, &pp);
         }
     }
     return total;

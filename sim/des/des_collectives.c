@@ -104,7 +104,15 @@ static double task_bytes(const gcsim_phase *ph, const gcsim_flow *f, int step, i
     if (step >= 0 && to == step)
         return gcsim_flow_bytes(ph, f, step, bb);
     int first = step < 0 ? 0 : (f->first_step > step ? f->first_step : step);
-    return task_steps(ph, f, step, to) * gcsim_flow_bytes(ph, f, first, bb);
+    double bytes = gcsim_flow_bytes(ph, f, first, bb);
+    /* a pipelined ring's coalesced phase whose bytes grow with the sums: step by step */
+    if (step < 0 && ph->pipelined && bytes != gcsim_flow_bytes(ph, f, ph->steps - 1, bb)) {
+        double sum = 0;
+        for (int k = 0; k < ph->steps; k++)
+            sum += gcsim_flow_bytes(ph, f, k, bb);
+        return sum;
+    }
+    return task_steps(ph, f, step, to) * bytes;
 }
 
 /* The bytes one message carries for the run of flows out[x..y] (flows of one pair merged
@@ -285,7 +293,9 @@ static void record_transfers(des_actor *a, int c, const gcsim_schedule *s, int p
  * phase, for all endpoints alike (a send and its receive must agree). */
 static bool coalesced(des_sim *sim, int c, const gcsim_schedule *s, int p, bool reencode)
 {
-    if (sim->plan->full_simulation || reencode || s->phases[p].steps < 2)
+    /* (a pipelined ring's phase coalesces in the full simulation too: des_phase_coalesces) */
+    if ((sim->plan->full_simulation && !s->phases[p].pipelined) || reencode ||
+        s->phases[p].steps < 2)
         return false;
     if (!sim->coalesce) {
         int most = 1;
@@ -412,7 +422,7 @@ static size_t post_lane(des_actor *a, int lane, int n_lanes, const des_lane_task
         }
         a->sim->transfers++;
         if (all)
-            extra[n] = (span - 1) * des_plan_route_latency_s(pl, f->src, f->dst);
+            extra[n] = des_phase_other_latency_s(pl, t->call, ph, span, f->src, f->dst);
         else
             extra[n] = 0;
         comms[n++] = sg_mailbox_put_async(boxes(a, f->dst, &spill)->out, a,
@@ -435,7 +445,7 @@ static size_t post_lane(des_actor *a, int lane, int n_lanes, const des_lane_task
             continue;
         }
         if (all)
-            extra[n] = (span - 1) * des_plan_route_latency_s(pl, f->src, f->dst);
+            extra[n] = des_phase_other_latency_s(pl, t->call, ph, span, f->src, f->dst);
         else if (pl->platform->jitter.mean_s > 0) /* this message's network jitter */
             extra[n] = des_fabric_jitter_s(pl->platform->jitter.seed, pl->platform->jitter.mean_s,
                                            pl->iteration_index, a->ep, a->lane, a->received++);

@@ -185,6 +185,13 @@ long long des_plan_messages(const des_plan *plan);
 /* The latency of the route from endpoint src to dst, as gcsim's topology sums it (the
  * latency SimGrid's route carries too): what a flow's later steps add per step. */
 double des_plan_route_latency_s(const des_plan *plan, int src, int dst);
+/* The latency a message of phase ph (of call c) between src and dst carrying `span` of its
+ * steps is charged beyond its own route's (which SimGrid charges): the other steps' route
+ * latencies, or for a whole pipelined ring's phase (gcsim_phase.pipelined, no hop codec)
+ * what the phase's route_latency_s adds to its own route's, so that the phase lasts its
+ * bytes plus one chunk's route latency, as the closed form prices it. */
+double des_phase_other_latency_s(const des_plan *plan, int c, const gcsim_phase *ph, int span,
+                                 int src, int dst);
 
 /* What a plan's simulation is expected to cost (des_plan.c's fitted model): the messages
  * it sends exactly, the child's CPU seconds and peak resident bytes within a factor 2, and

@@ -265,23 +265,48 @@ int des_plan_collective(des_plan *plan, const gcsim_topology *topo, int op, gcsi
     return 0;
 }
 
+/* Whether phase p of call c is a pipelined ring's as both engines run it: flagged by its
+ * builder (gcsim_phase.pipelined) and without hop codec (each hop would wait for its step's
+ * decode-sum-encode; schedule_cost.c's phase_price). */
+static bool pipelined(const des_plan *plan, int c, const gcsim_phase *ph)
+{
+    return ph->pipelined && gcsim_hop_codec_s(ph, &plan->iteration.calls[c].bytes, 1.0) <= 0;
+}
+
 bool des_phase_coalesces(const des_plan *plan, int c, const gcsim_schedule *s, int p)
 {
     const gcsim_phase *ph = &s->phases[p];
     const gcsim_bucket_bytes *bb = &plan->iteration.calls[c].bytes;
-    if (plan->full_simulation || ph->steps < 2 || gcsim_hop_codec_s(ph, bb, 1.0) > 0)
+    if (ph->steps < 2 || gcsim_hop_codec_s(ph, bb, 1.0) > 0)
         return false;
     if (plan->platform->jitter.mean_s > 0) /* each step draws its own delays (des_fabric.h) */
+        return false;
+    /* A pipelined ring's phase is one message per flow with its bytes of every step and the
+     * phase's route latency (des_phase_other_latency_s), even in the full simulation: step
+     * by step, each step would pay its slowest hop's latency, the lock-step ring that
+     * both engines no longer model (docs/des.md). All its flows run in every step with
+     * the same sums, so its steps' bytes may grow (des_collectives.c's task_bytes). */
+    bool ring = pipelined(plan, c, ph);
+    if (plan->full_simulation && !ring)
         return false;
     /* Bytes grow monotonically with the sums: equal at the first and last step means equal
      * throughout. */
     for (int x = 0; x < ph->n_flows; x++) {
         const gcsim_flow *f = &ph->flows[x];
         if (f->first_step != 0 || f->last_step != ph->steps - 1 ||
-            gcsim_flow_bytes(ph, f, 0, bb) != gcsim_flow_bytes(ph, f, ph->steps - 1, bb))
+            (!ring && gcsim_flow_bytes(ph, f, 0, bb) != gcsim_flow_bytes(ph, f, ph->steps - 1, bb)))
             return false;
     }
     return true;
+}
+
+double des_phase_other_latency_s(const des_plan *plan, int c, const gcsim_phase *ph, int span,
+                                 int src, int dst)
+{
+    double own_s = des_plan_route_latency_s(plan, src, dst);
+    if (span == ph->steps && pipelined(plan, c, ph))
+        return fmax(0, ph->route_latency_s - own_s);
+    return (span - 1) * own_s;
 }
 
 /* Whether a sharded plan's rings are solved per flow (des_shard.c; defined here, beside the

@@ -303,6 +303,11 @@ double des_shard_flow_end(des_sim *sim, int c, const gcsim_phase *ph, const gcsi
     /* the replay's message: all steps' bytes (task_bytes), whole bytes */
     double b = ph->steps > 1 ? ph->steps * gcsim_flow_bytes(ph, f, 0, bb)
                              : gcsim_flow_bytes(ph, f, 0, bb);
+    if (ph->steps > 1 && ph->pipelined && b != ph->steps * gcsim_flow_bytes(ph, f, ph->steps - 1, bb)) {
+        b = 0; /* a pipelined ring's bytes growing with the sums (des_collectives.c) */
+        for (int k = 0; k < ph->steps; k++)
+            b += gcsim_flow_bytes(ph, f, k, bb);
+    }
     double bytes = (double)(b > 0 ? (long)ceil(b) : 0);
     double t = start_s;
     if (r->latency_s > 0)
@@ -311,6 +316,9 @@ double des_shard_flow_end(des_sim *sim, int c, const gcsim_phase *ph, const gcsi
         t += bytes / r->capacity_Bps;
     sim->transfers++;
     sim->solved_transfers++;
+    /* the phase's other latencies (des_phase_other_latency_s, from the cached route's) */
+    if (ph->steps > 1 && ph->pipelined && gcsim_hop_codec_s(ph, bb, 1.0) <= 0)
+        return t + fmax(0, ph->route_latency_s - r->gcsim_lat_s);
     return t + (ph->steps - 1) * r->gcsim_lat_s;
 }
 

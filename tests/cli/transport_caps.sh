@@ -132,10 +132,13 @@ rm -f "${TMPDIR:-/tmp}/transport_caps_no_overhead.$$.json"
 # EFA's default message_overhead (platform_transport.c): what aws-ofi-nccl tells NCCL a
 # network step costs, 75 us with GPUDirect and 150 us without, less nic.latency (1 ns in the
 # fixtures). Against the same platform stating message_overhead 1 ns, each step between nodes
-# costs 75 us - 2 ns (150 us - 2 ns) more: 8 B on 2 x 1 GPUs is 2 steps. On 2 x 8 GPUs the
-# ring's 30 steps each cross the nodes, but with 1 ns stated a step is set by its hops inside
-# the node, which a ring across nodes keeps at NCCL's net overhead (3 us with Simple,
-# tuner_model.c), so each step costs 150 us - 3 us more. Within 10 ns (the 8 B themselves).
+# costs 75 us - 2 ns (150 us - 2 ns) more: 8 B on 2 x 1 GPUs is 2 steps. On 2 x 8 GPUs a
+# ring phase pays one chunk's route (gcsim_ring_route_s): its cycle of 14 hops inside the
+# nodes, kept at NCCL's net overhead across nodes (3 us with Simple, tuner_model.c), and 2
+# crossings, less its shortest hop: with the default a 3 us hop (14 x 3 + 2 x 150 - 3 =
+# 339 us), with 1 ns stated a 2 ns crossing (14 x 3 + 2 x 0.002 - 0.002 = 42.002 us): 296.998
+# us more a phase, 593.996 us for the two (the lock-step ring paid 30 x 147 us). Within 10 ns
+# (the 8 B themselves).
 # efa_step PLATFORM_PATH GPUS EXPECTED_S WHY: (time as written) - (time with message_overhead
 # 1 ns instead of the default, or without the line where the fixture states 1 ns)
 efa_step() {
@@ -160,7 +163,7 @@ efa_step() {
 }
 efa_step "$dir/efa-gdr.json" 2 149.996e-6 "efa with GPUDirect: 75 us per step less nic.latency, 2 steps"
 efa_step "$dir/efa-no-gdr.json" 2 299.996e-6 "efa without GPUDirect: 150 us per step less nic.latency, 2 steps"
-efa_step "$dir/efa-no-gdr-8gpu.json" 16 4.41e-3 "efa without GPUDirect, 2 x 8 GPUs: 30 ring steps of 147 us more"
+efa_step "$dir/efa-no-gdr-8gpu.json" 16 593.996e-6 "efa without GPUDirect, 2 x 8 GPUs: 4 crossings of the ring's routes at 150 us more, less 2 x 3 us"
 # A nic.latency above the plugin's figure (80 us with GPUDirect): no default overhead, so
 # stating 1 ns adds 2 x 1 ns.
 efa80="${TMPDIR:-/tmp}/transport_caps_efa80.$$.json"

@@ -102,8 +102,10 @@ static int closed_ring_of(gcsim_schedule *s, const gcsim_platform *p, int gpus,
  * Pairs 0->1 and 2->3 carry both rings (1/8), 1->2 and 3->0 one (1/16), each alone on its
  * switch ports: 12 GB/s. Hops 1->6, 3->4, 5->2, 7->0 each have their PCIe links and NICs to
  * themselves: min(31.5, 25) = 25 GB/s, 1.26 us. Classes: (5 us, 12e9, 1/8), (5 us, 12e9,
- * 1/16), (1.26 us, 25e9, 1/16). A dense 1e8-byte bucket: a step lasts 5 us + 1.25e7 B /
- * 12e9 B/s; 7 steps per phase, 2 phases.
+ * 1/16), (1.26 us, 25e9, 1/16). A dense 1e8-byte bucket: a step moves its bytes in
+ * 1.25e7 B / 12e9 B/s; 7 steps per phase, 2 phases, and each phase pays one chunk's route
+ * (gcsim_ring_route_s): either ring's cycle has 6 hops of 5 us inside nodes and 2 of
+ * 1.26 us between them, less its shortest: 30 + 1.26 = 31.26 us.
  *
  * 6 GPUs: node 1 holds 4 and 5, both on NIC 0; s = 1/6 / 2 = 1/12.
  *   ring 0: 2 3 0 1 | 4 5 | (5 -> 2)        ring 1: 0 1 2 3 | 4 5 | (5 -> 0)
@@ -132,7 +134,10 @@ static void test_by_hand(void)
           !s.phases[1].reduce);
     gcsim_bucket_bytes dense = {.dense_bytes = 1e8, .payload_bytes = 1e8,
                                 .aggregation = PAYLOAD_DENSE_SUMMABLE};
-    CHECK_REL(gcsim_schedule_prepared_time_s(&s, &dense), 14 * (5e-6 + 1.25e7 / 12e9), 1e-12);
+    for (int k = 0; k < s.n_phases; k++)
+        CHECK(s.phases[k].pipelined && fabs(s.phases[k].route_latency_s - 31.26e-6) < 1e-18);
+    CHECK_REL(gcsim_schedule_prepared_time_s(&s, &dense), 14 * 1.25e7 / 12e9 + 2 * 31.26e-6,
+              1e-12);
     gcsim_schedule_free(&s);
 
     CHECK(closed_ring_of(&s, &p, 6, COLLECTIVE_RING) == 0);
@@ -143,6 +148,8 @@ static void test_by_hand(void)
         CHECK(has_class(ph, 5e-6, 12e9, 1.0 / 6));
         CHECK(has_class(ph, 5e-6, 12e9, 1.0 / 12));
         CHECK(has_class(ph, inter_s, 12.5e9, 1.0 / 12));
+        /* a cycle of 4 hops of 5 us and 2 of 1.26 us, less one crossing */
+        CHECK(ph->pipelined && fabs(ph->route_latency_s - 21.26e-6) < 1e-18);
     }
     gcsim_schedule_free(&s);
 

@@ -174,11 +174,13 @@ static void closed_forms(void)
 
     /* Without the domain the same trays are 18 nodes of 4 joined by 4 NICs each: the ring
      * over 72 GPUs runs one ring per rail (a NIC carries 1/4 of each step's S/72), and each
-     * step waits for the crossing at 50 GB/s + 1.26 us instead of the switch's 740 GB/s:
-     * 142 x (S/72/4 / 50e9 + 1.26 us) = 84.88 ms, 3.6 times the domain's ring. */
+     * step waits for the crossing at 50 GB/s instead of the switch's 740 GB/s, and each
+     * phase for one chunk's route (gcsim_ring_route_s: the cycle of 54 NVLink hops of 5 us
+     * and 18 crossings of 1.26 us, less one crossing): 142 x S/72/4 / 50e9 + 2 x (54 x 5
+     * + 17 x 1.26) us = 85.29 ms, 3.6 times the domain's ring. */
     CHECK(parse(36, "", "nvswitch", SWITCHED, "400Gbps", &flat, &err) == 0);
     double t_flat = cost(&flat, 72, COLLECTIVE_RING, S);
-    CHECK_REL(t_flat, 142 * (S / 72 / 4 / 50e9 + 1.26e-6), 1e-5);
+    CHECK_REL(t_flat, 142 * (S / 72 / 4 / 50e9) + 2 * (54 * 5e-6 + 17 * 1.26e-6), 1e-5);
     CHECK(t_flat > 3.5 * t_ring);
 }
 

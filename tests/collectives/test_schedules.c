@@ -97,10 +97,12 @@ int main(void)
 
     /* ---- closed forms, dense S = 200e6 B ---- */
     double S = 200e6;
-    /* Ring over U's 16 GPUs: every step has a 1/16 chunk (12.5e6 B) crossing a 1 Gb/s NIC:
-     *   2 (N-1) (a + S/(N B)) = 30 x (50e-6 + 12.5e6/125e6) = 3.0015 s */
-    CHECK_REL(cost(&u, 16, COLLECTIVE_RING, S), 3.0015, 1e-12);
-    /* Inside one node: 2 x 3 x (5e-6 + 50e6/10e9) = 0.03003 s */
+    /* Ring over U's 16 GPUs: every step has a 1/16 chunk (12.5e6 B) crossing a 1 Gb/s NIC,
+     * and each phase one chunk's route of 15 hops (gcsim_ring_route_s: the cycle's 12 hops
+     * of 5 us inside nodes and 4 of 50 us between them, less a 5 us hop):
+     *   2 (N-1) S/(N B) + 2 x 255e-6 = 30 x 12.5e6/125e6 + 0.00051 = 3.00051 s */
+    CHECK_REL(cost(&u, 16, COLLECTIVE_RING, S), 3.00051, 1e-12);
+    /* Inside one node the route is the steps' hops: 2 x 3 x (5e-6 + 50e6/10e9) = 0.03003 s */
     CHECK_REL(cost(&u, 4, COLLECTIVE_RING, S), 0.03003, 1e-12);
     /* Hierarchical on U: node reduce-scatter 3 x (5e-6 + 50e6/10e9); across nodes, the 4
      * rails share each NIC: 2 x 3 x (50e-6 + 12.5e6/(125e6/4)); node all-gather as the
@@ -108,8 +110,8 @@ int main(void)
     CHECK_REL(cost(&u, 16, COLLECTIVE_HIERARCHICAL, S), 2.43033, 1e-12);
     /* ... and on one node it is the ring. */
     CHECK_REL(cost(&u, 4, COLLECTIVE_HIERARCHICAL, S), cost(&u, 4, COLLECTIVE_RING, S), 1e-12);
-    /* All-gather: 15 x (50e-6 + S/125e6) forwarding whole payloads. */
-    CHECK_REL(cost(&u, 16, COLLECTIVE_ALLGATHER, 12.5e6), 15 * (50e-6 + 0.1), 1e-12);
+    /* All-gather: 15 x S/125e6 forwarding whole payloads, and one 255 us route. */
+    CHECK_REL(cost(&u, 16, COLLECTIVE_ALLGATHER, 12.5e6), 15 * 0.1 + 255e-6, 1e-12);
     /* Halving-doubling over 16 = 2^4 GPUs: distances 8 and 4 cross nodes with the 4 GPUs
      * of a node sharing its NIC; distances 2 and 1 stay inside. Halving sends S/2, S/4,
      * S/8, S/16 and doubling mirrors it:
@@ -137,9 +139,11 @@ int main(void)
 
     /* Rails: a ring over R's 2 x 8 GPUs runs 8 rings; each step a GPU sends 7/8 of its
      * chunk S/16 over its NVSwitch port and 1/8 over its own NIC:
-     *   max(5e-6 + (7/8)(S/16)/300e9, 1.26e-6 + (1/8)(S/16)/25e9) per step, 30 steps. */
-    double step = fmax(5e-6 + 7.0 / 8 * S / 16 / 300e9, 1.26e-6 + 1.0 / 8 * S / 16 / 25e9);
-    CHECK_REL(cost(&r, 16, COLLECTIVE_RING, S), 30 * step, 1e-9);
+     *   max((7/8)(S/16)/300e9, (1/8)(S/16)/25e9) per step, 30 steps, and per phase one
+     * chunk's route: every ring's cycle has 14 NVSwitch hops of 5 us and 2 crossings of
+     * 1.26 us, less a crossing: 70 + 1.26 us. */
+    double step = fmax(7.0 / 8 * S / 16 / 300e9, 1.0 / 8 * S / 16 / 25e9);
+    CHECK_REL(cost(&r, 16, COLLECTIVE_RING, S), 30 * step + 2 * (14 * 5e-6 + 1.26e-6), 1e-9);
     /* Trees per rail on R (NCCL: one tree per channel, channel r on NIC r): 8 trees with
      * S/8 each (tree), or 16 with S/16 (double-tree, the mirrored one rooted on node 1).
      * Every GPU heads one chain per tree set and ends one, so its NVSwitch port carries

@@ -44,11 +44,13 @@ wait_for() { # PID STATE: started | child
 
 for stage in started child; do
     for sig in KILL TERM INT; do
-        # 2,000 GPUs on a ring, every step simulated (GCSIM_DES_FULL=1; coalesced, the
-        # run ends within seconds): seconds to load, minutes to simulate.
+        # 2,000 GPUs, the hierarchical all-reduce, every step simulated (GCSIM_DES_FULL=1;
+        # coalesced, the run ends within seconds): seconds to load, minutes to simulate.
+        # (Not the ring: a pipelined ring's phases are one message per flow even then,
+        # sim/des/des_plan.c's des_phase_coalesces.)
         # env --default-signal: sh starts background jobs with SIGINT ignored.
         env --default-signal=INT GCSIM_DES_FULL=1 "$gcsim" predict --engine des --des-max-messages -1 --platform "$work/a100-250.json" \
-            --model "$src/models/resnet-50.json" --gpus 2000 --collective ring \
+            --model "$src/models/resnet-50.json" --gpus 2000 --collective hierarchical \
             >/dev/null 2>"$work/err" &
         pid=$!
         if ! wait_for $pid $stage; then

@@ -7,8 +7,10 @@
  *   rail  (npl 4, o 4): one rail group, leaf r holding NIC r of the 4 nodes; uplink 4 B / 4 = B;
  *   flat  (npl 4, o 1, node placement): one leaf, no uplink on any route: the NIC bound.
  * M = 64 MiB, N = 8 GPUs, j = 4 nodes, i = R = 2. Bare collectives (no NCCL protocol), whose
- * time is the sum over steps of latency + bytes / (the flow's part of its tightest link), so
- * the differences below are the bandwidth terms alone (latencies and intra-node hops cancel):
+ * time is the sum over steps of latency + bytes / (the flow's part of its tightest link), a
+ * ring's phase its steps' bytes so plus one chunk's route latency (gcsim_ring_route_s), so
+ * the differences below are the bandwidth terms alone (latencies and intra-node hops
+ * cancel), but where a PXN relay puts an NVLink hop (1 us) on a ring's route:
  *
  *  1. Hierarchical all-reduce: its inter-node ring of local rank l runs over GPU l of every
  *     node, NIC l to NIC l, 2(j-1) = 6 steps of M/(i j) = 8 MiB. Rail: same rail, same group:
@@ -22,13 +24,15 @@
  *     NCCL's default search (crossNic 0) with PXN: with i = R = 2 the exit GPU hands its hop
  *     over NVLink to the node's GPU on rail r (the schedule is checked flow by flow in
  *     check_rail_ring): no hop leaves its rail leaf: T_rail = T_flat (NVLink's 2 x 4 MiB at
- *     100e9 B/s is far below a NIC's 4 MiB at B). Before (and still on PCIe-switch nodes,
+ *     100e9 B/s is far below a NIC's 4 MiB at B), but each of the cycle's 4 crossings
+ *     takes the relay's 1 us too: 2 phases x 4 us later. Before (and still on PCIe-switch nodes,
  *     no PXN) every hop between nodes changed rails: leaf r's uplink carried 4 flows, B/4:
  *     T - T_flat = 14 x 4 MiB x 3/B = 140.9286144 ms. Two rail groups of 2 nodes at 4:1
  *     (uplink 2B/4): the hop between groups, one per rail leaf, gets B/2: the node-placed
  *     figure. 2 nodes of 4 GPUs on 2 NICs: GPU 2r in, GPU 2r+1 out, both NIC r, no relay:
- *     the one-leaf time. All-gather (7 steps of M/R per NIC): rail = one leaf =
- *     7 (20 us + M/2/B).
+ *     the one-leaf time. All-gather (7 steps of M/R per NIC): flat 7 M/2/B plus the
+ *     route of 7 hops (a cycle of 4 NVLink hops of 1 us and 4 crossings of 20 us, less one
+ *     NVLink hop: 83 us); rail: the same bytes, the relays' 4 us more.
  *  3. Parameter server, 4 shards (one per node CPU, NIC 0), push then pull, each GPU sending
  *     M/4 to each other node's CPU. Flat: NIC 0 down of a CPU carries 6 flows, B/6 each:
  *     M/4 x 6/B per direction. Rail: the 4 rail-1 GPUs' flows to 3 other CPUs change rails:
@@ -40,7 +44,7 @@
  *     down 3; node: 4 each): the same time in all three.
  *  5. Background load f = 0.5 on the leaf links (DES only): the rail ring and hierarchical
  *     all-reduce of one group cross no leaf link: unchanged; the two-group ring's hops
- *     between groups get B/4: T - T_flat = 14 x 4 MiB x 3/B.
+ *     between groups get B/4: T - T_flat = 14 x 4 MiB x 3/B (+ the relays' 8 us, 2).
  *  6. ECMP, rail npl 4 o 1 (uplink 4 B), 4 spines of B: no ring hop leaves its rail leaf,
  *     so hashing leaves the ring at the NIC bound; two rail groups at 1:1 with 2 spines of
  *     B: one hop per rail leaf and direction, no collision: the NIC bound. The 4-shard
@@ -55,7 +59,8 @@
  *     difference of the engines, not of the placement (node placement, one leaf: DES
  *     -4.0%, as before rail placement existed; here -2.4%). Then 1:1 with 2 ECMP spines:
  *     both engines run (the analytic an expectation, the DES one hash).
- * Absolute: flat ring 14 (20 us + 4 MiB / B) = 47.2562048 ms; flat 1-shard parameter server
+ * Absolute: flat ring 14 x 4 MiB / B + 2 x 83 us = 47.1422048 ms (lock-step, every step
+ * its 20 us: 47.2562048); flat 1-shard parameter server
  * 2 (20 us + 6 M / B) = 644.2850944 ms.
  * Every figure is asked of both engines; they agree within 1e-6 (the DES's max-min solver). */
 #include <math.h>
@@ -186,12 +191,12 @@ int main(void)
     double rf = both("ring, flat", &flat, COLLECTIVE_RING, 0);
     double rn = both("ring, node npl 2 o 4", &node, COLLECTIVE_RING, 0);
     double rr = both("ring, rail npl 4 o 4", &rail, COLLECTIVE_RING, 0);
-    CHECK_REL(rr, rf, 1e-12);
+    CHECK_REL(rr - rf, 2 * 4 * 1e-6, 1e-6); /* the relays' NVLink hops on the route */
     CHECK_REL(rn - rf, 14 * (M / 16) * 1 / B, 1e-9);
     check_rail_ring(&rail);
     gcsim_platform two4 = tree(2, 4, true);
     double r2 = both("ring, rail npl 2 o 4 (two groups)", &two4, COLLECTIVE_RING, 0);
-    CHECK_REL(r2 - rf, 14 * (M / 16) * 1 / B, 1e-9);
+    CHECK_REL(r2 - rf, 14 * (M / 16) * 1 / B + 2 * 4 * 1e-6, 1e-9);
     gcsim_platform pcie = rail;
     pcie.intra.kind = INTRA_PCIE_SWITCH;
     double rp = both("ring, rail, PCIe switch (no PXN)", &pcie, COLLECTIVE_RING, 0);
@@ -199,8 +204,8 @@ int main(void)
     /* the all-gather's rings are the same: rail at 4:1 = one leaf */
     double af = both("allgather, flat", &flat, COLLECTIVE_ALLGATHER, 0);
     double ar = both("allgather, rail npl 4 o 4", &rail, COLLECTIVE_ALLGATHER, 0);
-    CHECK_REL(ar, af, 1e-12);
-    CHECK_REL(af, 7 * (20e-6 + M / 2 / B), 1e-12); /* N-1 steps of M/R per NIC */
+    CHECK_REL(ar - af, 4e-6, 1e-6);                 /* the relays, as above */
+    CHECK_REL(af, 7 * (M / 2 / B) + 83e-6, 1e-12); /* N-1 steps of M/R per NIC, a route */
     /* 2 nodes of 4 GPUs on 2 NICs: ring r enters at GPU 2r and leaves from GPU 2r + 1, both
      * on NIC r, no relay; one rail group at 4:1 against one leaf at 1:1: the same time */
     gcsim_platform wide = rail, wide_flat = flat;
@@ -236,21 +241,21 @@ int main(void)
     gcsim_platform loaded2 = two4;
     loaded2.background = loaded.background;
     double rl2 = des_only("ring, two groups, leaf links half", &loaded2, COLLECTIVE_RING);
-    CHECK_REL(rl2 - rf, 14 * (M / 16) * 3 / B, 1e-6);
+    CHECK_REL(rl2 - rf, 14 * (M / 16) * 3 / B + 2 * 4 * 1e-6, 1e-6);
 
     /* 6 */
     gcsim_platform ecmp = tree(4, 1, true);
     double e0 = both("ring, rail npl 4 o 1", &ecmp, COLLECTIVE_RING, 0);
-    CHECK_REL(e0, rf, 1e-12);
+    CHECK_REL(e0, rr, 1e-12); /* the rail ring, its relays included */
     ecmp.ecmp.spines = 4;
     ecmp.ecmp.seed = 1;
     double er = both("ring, rail npl 4 o 1, 4 spines", &ecmp, COLLECTIVE_RING, 0);
-    CHECK_REL(er, rf, 1e-12); /* no hop leaves its rail leaf: nothing to hash */
+    CHECK_REL(er, rr, 1e-12); /* no hop leaves its rail leaf: nothing to hash */
     gcsim_platform two1 = tree(2, 1, true);
     two1.ecmp.seed = 1;
     two1.ecmp.spines = 2; /* at most npl / o */
     double e2 = both("ring, rail npl 2 o 1, 2 spines", &two1, COLLECTIVE_RING, 0);
-    CHECK_REL(e2, rf, 1e-12); /* one hop per rail leaf and direction: no collision */
+    CHECK_REL(e2, rr, 1e-12); /* one hop per rail leaf and direction: no collision */
     gcsim_platform ps1 = tree(4, 1, true);
     double p0 = both("ps 4 shards, rail npl 4 o 1", &ps1, COLLECTIVE_PARAMETER_SERVER, 4);
     double ea = -1, s1 = 0, s2 = 0;
@@ -299,7 +304,7 @@ int main(void)
             }
 
     /* absolute */
-    CHECK_REL(rf, 14 * (20e-6 + M / 16 / B), 1e-12);
+    CHECK_REL(rf, 14 * (M / 16 / B) + 2 * 83e-6, 1e-12);
     CHECK_REL(qf, 2 * (20e-6 + 6 * M / B), 1e-12);
     CHECK_DONE();
 }

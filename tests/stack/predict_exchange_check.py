@@ -86,14 +86,19 @@ def main(argv):
         check(row["exchange"] == want[1], "%d GPUs: best ran %s, the fastest is %s"
               % (gpus, row["exchange"], want[1]))
         if gpus == 256:
-            check(want[1] == "ps" and want[0] > 1.5 * own[gpus],
-                  "256 GPUs: ps should beat the all-gather by over 1.5x (%s)" % each)
+            # the all-reduce (a pipelined ring since issue 42, h-ringlat: 76,437 samples/s
+            # against the parameter server's 72,293; lock-step it was 63,129) or the
+            # parameter server: either beats the all-gather by far
+            check(want[1] in ("allreduce", "ps") and want[0] > 1.5 * own[gpus],
+                  "256 GPUs: allreduce or ps should beat the all-gather by over 1.5x (%s)"
+                  % each)
             ratio_256 = want[0] / own[gpus]
+            fastest_256 = want[1]
     check("exchange search" in best["notes"], "--exchange best: an exchange search note")
 
     doc, err = report(gcsim, repo, qsgd + ["--gpus", "8,256"])
     m = re.search(r"warning: at 256 GPUs the exchange used \(allgather\) is ([0-9.]+)x slower "
-                  r"than ps", err)
+                  r"than " + fastest_256, err)
     check(m is not None, "auto at 256 GPUs: warning on stderr, got %r" % err)
     if m:
         check(abs(float(m.group(1)) - ratio_256) < 0.006,
