@@ -538,11 +538,11 @@ def peak_memory_notes(table):
     lead = ("**Every counted error is negative**" if negative == len(counted) else
             "**%d of %d counted errors are negative**" % (negative, len(counted)))
     return [
-        "- **What the counted figures span**: seven figures from one source (torchtitan's "
+        "- **What the counted figures span**: %d figures from one source (torchtitan's "
         "December 2024 benchmark, Llama 3.1 8B, FSDP2, H100 96 GB), three configurations as "
         "gcsim sees them (8 and 128 GPUs under `op`, 8 GPUs at 32k tokens under full "
         "checkpointing; torch.compile and float8 do not change the estimate). Other models, "
-        "ZeRO stacks and `every:N` / `fraction:P` have no published peak here yet.",
+        "ZeRO stacks and `every:N` / `fraction:P` have no published peak here yet." % len(counted),
         "- %s: the published figures are the caching allocator's reserved peak "
         "(`reserved_bytes.all.peak`), gcsim counts the tensors held. The eager rows (m01, "
         "m05) are %s, the same runs with the blocks compiled (m02, m03, m06, m07) %s: "
