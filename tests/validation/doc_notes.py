@@ -297,9 +297,10 @@ def bagua_notes(rows):
     bert = [bagua(rows, "BERTL", a, dh, "100G") for a in ("ByteGrad", "QAdam")]
     out = ["- **Bagua at 100 Gbps**: gcsim's fp32 baselines for VGG16 on 128 GPUs run at "
            "%sk img/s against the measured %sk (%s in gcsim), and its compressed run at %.1fk "
-           "against ByteGrad's measured %.1fk and QAdam's %.1fk: the leader exchange is too "
-           "slow, its one proxy core per node carrying the node's traffic over TCP "
-           "(docs/stacks.md, \"Bagua: the leader exchange\"; Bagua-Net, Bagua's socket plugin "
+           "against ByteGrad's measured %.1fk and QAdam's %.1fk: the compressed run is too "
+           "slow; in gcsim's leader exchange one proxy core per node, the leader's, carries "
+           "the node's traffic over TCP (docs/stacks.md, \"Bagua: the leader exchange\"; "
+           "Bagua-Net, Bagua's socket plugin "
            "with more streams, is not modelled and whether the benchmark used it is not "
            "stated). So the VGG16 gains against DDP and Horovod are under-predicted (%s); "
            "on BERT-Large ByteGrad's are %s and QAdam's %s. Against Bagua's own all-reduce "
