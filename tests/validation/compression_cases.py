@@ -21,6 +21,9 @@ A case's `args` column (- for none) adds gcsim predict options to both of its ru
 summarised per set: issue 24's sources (MC, DGC, CGX, EGO) and the sources issue 43 added
 (ISSUE43_SOURCES), so that new data is reported apart from what was seen before.
 
+--json writes the rows, with each run's throughput (KEY_samples_per_s and
+KEY_base_samples_per_s, KEY fused or stacks) for the notes doc_notes.py writes from them.
+
 --check exits 1 when a gcsim run fails (not on accuracy: the numbers are reported, not
 gated). Standard library only.
 """
@@ -180,6 +183,9 @@ def main(argv):
                                                       compressed=False)
                     base = baselines[setup]
                     row[key] = comp / base
+                    # samples/s of both runs, for notes that quote them (doc_notes.py)
+                    row[key + "_samples_per_s"] = comp
+                    row[key + "_base_samples_per_s"] = base
                 except RuntimeError as e:
                     print("FAIL: %s" % e, file=sys.stderr)
                     failures += 1

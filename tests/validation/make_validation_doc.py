@@ -25,11 +25,16 @@ measurements that the project has, in one command.
    Test it alone: python3 -c "import sys; sys.path.insert(0, 'tests/validation');
    import make_validation_doc as m; print(m.nccl_logs_section(GCSIM, '.'))"
 
+The notes under the tables ("where they disagree") are written by doc_notes.py from the rows
+of the same run (no gcsim figure typed in prose); a note the rows contradict stops the page
+(exit 3, doc_notes.StaleNote) until its sentence is rewritten.
+
 Writes REPO/docs/validation.md (or --output) atomically. Exit status: 0 written, 2 bad
 usage or input, 3 internal failure (engine_agreement.py failing to run).
 """
 import argparse
 import csv
+import functools
 import json
 import os
 import re
@@ -40,9 +45,11 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import catalog  # noqa: E402
+import doc_notes  # noqa: E402
 import engine_agreement  # noqa: E402
 import gcsim_cli  # noqa: E402
 import nccl_logs  # noqa: E402
+import tcp_training  # noqa: E402
 
 SIZE_UNITS_BYTES = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
 # The page lists the worst cases beyond the threshold, not all (the grid has thousands).
@@ -345,14 +352,34 @@ def run_script(script, gcsim, repo, extra):
     return r
 
 
-def compression_section(gcsim, repo):
+@functools.lru_cache(maxsize=None)
+def compression_run(gcsim, repo):
+    """(table, totals line, rows) of compression_cases.py, run once for the sections and
+    notes that quote it."""
     with tempfile.TemporaryDirectory() as tmp:
-        md = os.path.join(tmp, "cases.md")
-        r = run_script("compression_cases.py", gcsim, repo, ["--markdown", md, "--check"])
+        md, js = os.path.join(tmp, "cases.md"), os.path.join(tmp, "cases.json")
+        r = run_script("compression_cases.py", gcsim, repo,
+                       ["--markdown", md, "--json", js, "--check"])
         if r.returncode != 0:
             raise RuntimeError("compression_cases.py: a gcsim run failed: %s" % r.stderr.strip())
-        table = open(md).read()
-        totals = r.stderr.strip().splitlines()[-1]
+        with open(md) as f, open(js) as g:
+            return f.read(), r.stderr.strip().splitlines()[-1], json.load(g)
+
+
+@functools.lru_cache(maxsize=None)
+def tcp_rows(gcsim, repo):
+    """tcp_training.py's rows (the fp32 baselines the compression notes quote too)."""
+    try:
+        return tcp_training.predict(gcsim, repo, tcp_training.read_cases(
+            os.path.join(HERE, "published_tcp_training.tsv")))
+    except gcsim_cli.GcsimError as e:
+        raise RuntimeError("tcp_training: a gcsim run failed: %s" % e)
+
+
+def compression_section(gcsim, repo):
+    """Issue 24's compression cases and the notes on them, then issue 43's subsection."""
+    table, totals, rows = compression_run(gcsim, repo)
+    tcp = tcp_rows(gcsim, repo)
     out = ["## Compression against published measurements", "",
            "Issue 24. `python3 tests/validation/compression_cases.py $G .` (CTest: "
            "`validation_compression_cases`): for each published "
@@ -373,43 +400,10 @@ def compression_section(gcsim, repo):
            "", "Held out and left out on purpose: the GRACE benchmark data release and "
            "pytorch/pytorch issue #74148, which issue 24 names as the project's held-out "
            "validation set.", "", "Totals: " + totals, "", table,
-           "Where they disagree, and why (mechanisms, not fits):", "",
-           "- **MergeComp's PCIe baseline** is far slower than the hardware figures allow: its "
-           "FP32 Horovod runs reach a scaling factor of 24% (ResNet-50) and 53% (ResNet-101) on 8 "
-           "V100s, where gcsim, with GPU-to-GPU traffic through host memory at the measured "
-           "cross-socket PCIe rate, predicts 96%; no single link rate explains both (0.3 GB/s "
-           "fits ResNet-50 and then gives ResNet-101 26%). With communication hidden in the "
-           "prediction, FP16 cannot pay (gcsim 0.96-0.97 against 1.23-1.56).",
-           "- **Sign-based codecs on MergeComp** (signSGD, EF-signSGD, 1-bit): the ratio comes "
-           "out too low, but not because the decoder is overcharged. MergeComp's code at the "
-           "commit the figures cite (Cupcake 82bc96c3: `PoolAllgather`, one `decompress` per "
-           "worker's chunk, the residual memory's reduce adding each payload) decodes as the "
-           "horovod stack charges. In absolute terms gcsim is too fast on every MergeComp run "
-           "(ResNet-50 scaling factor: fp32 about 4x the measured, the sign family about 2x): "
-           "the ratio's error is the fp32 baseline's (above). docs/stacks.md has the reading.",
-           "- **DGC's VGG-16 gains** beyond one machine are under-predicted (1.7-2.0 against "
-           "2.7-3.0) because the measured dense NCCL baseline over 25 GbE TCP is twice as slow as "
-           "gcsim's (speedup 4.2 at 16 GPUs against gcsim's 8.4): NCCL's socket transport is not "
-           "modelled (issue 27). Within one machine (8 GPUs) the measured NCCL baseline is "
-           "faster than gcsim's host-memory path, so gcsim sees a DGC gain (1.40) where there was "
-           "a small loss (0.95).",
-           "- **CGX's BERT-large at 4 and 8 GPUs** is over-predicted by about 90%: at 8 GPUs the "
-           "measured NCCL baseline moves at least 12.9 GB/s each way through each switch uplink "
-           "of the platform's layout (two PCIe 3.0 switches of 4, borrowed from another 8 x RTX "
-           "3090 server, NVIDIA/nccl#1127), more than PCIe 3.0 carries, so CGX's server is not "
-           "laid out or run as that one (its layout and gradient precision are not published). "
-           "Its 2-GPU ResNet-50 and ViT gains (1.07-1.11) come out even. The platform's rates "
-           "(PCIe 3.0 nominal x NCCL's SHM share, as the AutoDL no-P2P platform) were set after "
-           "these rows' errors had been seen (docs/stacks.md).",
-           "- **EgoVerse's bf16 hook** (1.78 measured, 0.99 predicted): the same mechanism, "
-           "larger: the PR's fp32 step of 6.4 s against 1.4 s on one GPU implies about 1.4-1.9 "
-           "GB/s per direction for the ring, 5-7 times below the pairwise host-staged figure of "
-           "another 8 x A40 server that the platform uses, so gcsim hides the all-reduce behind "
-           "backward. No nccl-tests all-reduce figure of such a server could be retrieved.",
-           "- **CGX's BERT-large** gains are over-predicted at 4 and 8 GPUs (2.9-3.3 against "
-           "1.9-2.3): the baseline is predicted a little slower and CGX's quantized all-reduce "
-           "faster than measured; the unit of that figure (tokens/s of 384-token sequences) is "
-           "inferred.", ""]
+           "Where they disagree, and why (mechanisms, not fits; every gcsim figure is "
+           "this run's):", ""]
+    out += doc_notes.compression_notes(rows, tcp) + [""]
+    out.append(compression_issue43_notes(rows))
     return "\n".join(out)
 
 
@@ -436,13 +430,9 @@ def socket_busbw_section(gcsim, repo):
 
 
 def tcp_training_section(gcsim, repo):
-    with tempfile.TemporaryDirectory() as tmp:
-        md = os.path.join(tmp, "tcp.md")
-        r = run_script("tcp_training.py", gcsim, repo, ["--markdown", md])
-        if r.returncode != 0:
-            raise RuntimeError("tcp_training.py: a gcsim run failed: %s" % r.stderr.strip())
-        table = open(md).read()
-        totals = r.stderr.strip().splitlines()
+    rows = tcp_rows(gcsim, repo)
+    table = tcp_training.markdown(rows)
+    totals = [tcp_training.summary(rows, kind) for kind in ("tcp", "local")]
     out = ["## Uncompressed training on TCP clusters", "",
            "Issue 42. `python3 tests/validation/tcp_training.py $G .` (CTest: "
            "`validation_tcp_training`): published fp32 (uncompressed, dense all-reduce) "
@@ -454,23 +444,8 @@ def tcp_training_section(gcsim, repo):
            "(too fast). Nothing here was fitted to these numbers. Rows of kind `local` are one "
            "machine (no network), listed for contrast.", ""]
     out += ["Totals: " + t for t in totals] + ["", table]
-    out += ["Where they disagree (mechanisms, not fits):", "",
-            "- **VGG-16 across 25 GbE machines** (DGC's NCCL bars): gcsim is about twice too "
-            "fast at 16-64 GPUs. The measured speedup falls from 6.5 on one machine to 4.2 on "
-            "two: exchanging VGG-16's 553 MB of fp32 gradients over one 25 GbE NIC per eight "
-            "GPUs costs more than the second machine adds, where gcsim predicts 7.9. Whether "
-            "gcsim's shortfall is the rate eight ranks get through NCCL's sockets on one NIC "
-            "(issue 42: about half of what one GPU per NIC reaches) or how much of the "
-            "exchange it hides behind backward was not separated here.",
-            "- **ResNet-50 on the same cluster** is within -10% to +4%: 98 MB of gradients "
-            "mostly hide behind backward, so the network's error hardly shows.",
-            "- **MergeComp's PCIe server** (one machine, no TCP; the FP32 baselines of the "
-            "compression section): gcsim predicts a scaling factor of 0.96 where 0.24 and 0.53 "
-            "were measured; see the compression section for why.",
-            "- Not used: TernGrad Fig. 5 and DGC Fig. 6 (`platforms/terngrad-fig5a.json`, "
-            "`dgc-fig6-*.json`) are the papers' performance-model outputs, not measurements; "
-            "no measured fp32 table was found for `platforms/cloud-v100-25gbe.json`'s "
-            "configuration.", ""]
+    out += ["Where they disagree (mechanisms, not fits; every gcsim figure is this run's):", ""]
+    out += doc_notes.tcp_notes(rows) + [""]
     return "\n".join(out)
 
 
@@ -478,11 +453,13 @@ def time_to_accuracy_section(gcsim, repo):
     """Issue 43: time to a target accuracy, compressed against uncompressed, published
     end-to-end results against gcsim (time_to_accuracy.py)."""
     with tempfile.TemporaryDirectory() as tmp:
-        md = os.path.join(tmp, "tta.md")
-        r = run_script("time_to_accuracy.py", gcsim, repo, ["--markdown", md, "--check"])
+        md, js = os.path.join(tmp, "tta.md"), os.path.join(tmp, "tta.json")
+        r = run_script("time_to_accuracy.py", gcsim, repo,
+                       ["--markdown", md, "--json", js, "--check"])
         if r.returncode != 0:
             raise RuntimeError("time_to_accuracy.py: a gcsim run failed: %s" % r.stderr.strip())
-        table = open(md).read()
+        with open(md) as f, open(js) as g:
+            table, rows = f.read(), json.load(g)
         totals = r.stderr.strip().splitlines()[-1]
     out = ["## Time to accuracy against published end-to-end results", "",
            "Issue 43. `python3 tests/validation/time_to_accuracy.py $G .` (CTest: "
@@ -499,70 +476,31 @@ def time_to_accuracy_section(gcsim, repo):
            "write-ups (BPS), Bagua's benchmark page (BAG) and the PowerSGD paper (PSGD, listed, "
            "not runnable).", "", "Totals: " + totals, "",
            table,
-           "Notes (mechanisms; figures as of the commit that added this section):", "",
-           "- The warm-up share, not the compressed step, sets most of 1-bit Adam's end-to-end "
-           "gain: at 15% warm-up the speedup cannot exceed 6.7x however fast the compressed "
-           "step, so gcsim's per-step over-prediction (7.9 and 9.4 against 6.6 and 6.2) "
-           "shrinks to +11-12% end to end.",
-           "- DS1BA's own figures do not close on InfiniBand: its per-step 'up to 2x' with 15% "
-           "warm-up gives 1 / (0.15 + 0.85 / 2) = 1.74, not its end-to-end 2.7x (on 40 GbE its "
-           "6.6x gives 3.59 against 3.5, and SQuAD's 6.2x with 25% gives 2.70 against 2.7).",
-           "- gcsim's factor for every compressor here is 1 (the variance bound: 1-bit with error "
-           "feedback, 8-bit quantization). BytePS's 1-bit runs ended 0.2-0.6 points below SGDM's "
-           "top-1 in the same epochs (ResNet-50 in one write-up, VGG-16 in both): gcsim still "
-           "predicts them reaching the target faster. The gaps are within what a seed can move, "
-           "but gcsim says nothing of them.",
-           "- Bagua's end-to-end gains (1.4-1.6x) are below its per-step figures at 100 Gbps "
-           "(VGG16 ByteGrad 2.25-2.45x against DDP and Horovod, BERT-Large QAdam 1.70-1.84x): "
-           "time to accuracy includes what the throughput figures do not "
-           "(evaluation, data loading, the accuracy curves' own noise). gcsim's per-step ratio "
-           "there is too low (see the compression section), and the two errors partly cancel.",
-           "- PowerSGD's two rows (Vogels et al. 2019) are not predicted: the paper's cluster "
-           "was not retrieved here and gcsim has no CIFAR ResNet-18 or WikiText-2 LSTM model.",
-           ""]
+           "Notes (mechanisms; every gcsim figure is this run's):", ""]
+    out += doc_notes.tta_notes(rows, compression_run(gcsim, repo)[2]) + [""]
     return "\n".join(out)
 
 
-def compression_issue43_notes(gcsim, repo):
+def compression_issue43_notes(rows):
     """Issue 43: where gcsim and the compression cases of the sources issue 43 added (DS1BA,
     BPS, BAG in published_compression.tsv) disagree; the cases are in the compression
-    section's table, summarised apart there ("issue 43 sources")."""
+    section's table (rows: its compression_cases.py rows), summarised apart there ("issue 43
+    sources")."""
+    count, zpp = doc_notes.issue43_intro_figures(rows)
     return "\n".join([
         "### Compression cases added by issue 43", "",
-        "Issue 43 added three new sources to `tests/validation/published_compression.tsv` (32 "
+        "Issue 43 added three new sources to `tests/validation/published_compression.tsv` (%d "
         "cases; with sources, how each figure was read and what was assumed), and two ZeRO++ "
         "pairs (ZPP: an 18B GPT, ZeRO-3 against ZeRO++ on 384 V100s, the sharded case; the "
-        "same pairs as `zeropp.py`, not independent of it, within -10% to +8%): DeepSpeed's 1-bit "
+        "same pairs as `zeropp.py`, not independent of it, %s): DeepSpeed's 1-bit "
         "Adam blog (DS1BA: BERT-Large on V100s over 40 GbE TCP at 4.1 Gbps effective and over "
         "40 Gb/s InfiniBand; 'up to' figures whose GPU counts are assumed), BytePS's gradient-"
         "compression write-ups (BPS: ImageNet on p3.16xlarge over 25 GbE TCP) and Bagua's "
         "benchmark page (BAG: 128 V100s on a 100 Gbps TCP network throttled to 1-10 Gbps, "
         "pixel-read). The table above scores them with the older cases; its last two summary "
-        "rows give each set apart. Where they disagree (mechanisms, not fits):", "",
-        "- **Bagua's uncompressed baselines at 100 Gbps** run at 8.6-12.3k img/s for VGG16 on "
-        "128 GPUs, where gcsim predicts 21-26k: one 100 Gbps NIC per 8-GPU server over NCCL's "
-        "TCP sockets is far from its line rate (issue 42's socket-rate question), so gcsim "
-        "under-predicts the gains against DDP and Horovod at 100 Gbps (VGG16 1.30-1.50 against "
-        "1.95-2.45, BERT-Large 0.93-1.35 against 1.34-1.84) and gets BERT-Large's ByteGrad sign "
-        "wrong against DDP (0.93 against 1.45); against Bagua's own all-reduce and BytePS it is "
-        "-39% to +9%. At 10 Gbps the baselines come out within about 15% (3.9-4.0k against "
-        "3.6-4.5k).",
-        "- **ByteGrad** reduces inside each server before quantizing (8 GPUs' gradients become "
-        "one 8-bit payload per node); gcsim's all-reduce of 8-bit payloads across all 128 GPUs "
-        "does not model that hierarchy, so at 10 Gbps it predicts 3.1x where 4.3-5.5x were "
-        "measured. On BERT-Large at 1-4 Gbps it is within -18% to +1%.",
-        "- **QAdam at 10 Gbps** (VGG16) comes out about twice too fast (7.7x against 3.9-5.0x): "
-        "gcsim's 1-bit payload leaves the step compute-bound, where the measured QAdam step is "
-        "slower than ByteGrad's 8-bit one; the optimizer's own costs (momentum compression, "
-        "frozen-variance update) are not charged.",
-        "- **DeepSpeed's 1-bit Adam** compression stage is over-predicted (7.9x and 9.4x against "
-        "6.6x and 6.2x on 40 GbE, 3.5x against 2x on InfiniBand): the figures are 'up to' at a "
-        "GPU count read from a paper summary, and the per-node GPU count is assumed.",
-        "- **BytePS on VGG-16** (3.4x predicted against 1.6-1.9x): BytePS compresses on the "
-        "servers' and workers' CPUs after an uncompressed intra-node reduce; gcsim charges GPU "
-        "codec kernels and a flat all-reduce. ResNet-50 comes out within 5% (1.03 against 1.02 "
-        "and 1.09; one sign differs only across the 3% 'even' band).",
-        ""])
+        "rows give each set apart. Where they disagree (mechanisms, not fits; every gcsim "
+        "figure is this run's):" % (count, zpp), ""]
+        + doc_notes.issue43_notes(rows) + [""])
 
 
 def stack_agreement_section(gcsim, repo):
@@ -609,27 +547,11 @@ def sharded_section(gcsim, repo):
            "with one efficiency per type left errors growing with model size (docs/sharding.md, "
            "\"Compute\"). Rows not predicted say why (fp8, missing architecture or "
            "sequence length).", "", table,
-           "Where it is off, and why (mechanisms, not fits):", "",
-           "- **MPT-70B on 64 A100 40GB at micro-batch 2** (c14a, +50%): the same model on 128 "
-           "of them at micro-batch 4 (c15a) is +11%; the measured throughput per GPU differs by "
-           "36% between the two, which gcsim's compute (per token, independent of the "
-           "micro-batch) does not see: allocator pressure on 40 GB or a different "
-           "recomputation setting are possible, neither modelled.",
-           "- **Selective checkpointing** runs the policy of the row's stack "
-           "(`sharded.py`'s SELECTIVE_POLICY, docs/sharding.md): torchtitan's `op` policy for "
-           "its rows, fms-fsdp's `fraction:0.5` for IBM's Llama 2 13B (the fraction read from "
-           "the source's printed HFU and MFU). Run as no checkpointing, as before it was "
-           "modelled, these rows were +22% to +32% and the fit was made that way; IBM's 13B "
-           "rows are now +5% (A100) and +17% (H100). The `op` policy's memory is what it "
-           "saves (see \"Peak memory per GPU\" below; the rows run with "
-           "`--no-memory-check`, and none of them is refused with the check on).",
-           "- **torchtitan's eager rows** (c16, c19) are 17-20% high and its torch.compile rows "
-           "(c17, c20) within 3%: the fit has one efficiency per GPU type, and torchtitan's "
-           "eager Llama 3.1 8B runs below MosaicML's eager MPT-7B on the same GPU type (the "
-           "calibration rows' efficiencies at hidden 4,096: c16 0.37 against c06a 0.47).",
-           "- **Networks not published** (MosaicML H100, torchtitan A100): the catalog "
-           "platform's network stands in; at these sizes the exchange is mostly hidden, so "
-           "the error is dominated by compute.", "",
+           "Where it is off, and why (mechanisms, not fits; every gcsim figure is this "
+           "run's):", ""]
+    with open(os.path.join(repo, "sim", "config", "llm_efficiency_fit.h")) as f:
+        out += doc_notes.sharded_notes(table, f.read())
+    out += ["",
            "### Engine agreement on sharded cases", "",
            "`python3 tests/validation/sharded.py --gcsim $G --agreement --check` (CTest: "
            "`validation_sharded_agreement`): DES against analytic engine with `--mfu 0.4` "
@@ -672,31 +594,9 @@ def peak_memory_section(gcsim, repo):
            "bits), plus the larger of the eager fp32 cross-entropy (12 bytes per logit) and "
            "the one block being recomputed. No input is fitted to these figures; no allocator "
            "overhead term is added.", "", table,
-           "Reading the errors (mechanisms, not fits):", "",
-           "- **What the counted figures span**: seven figures from one source (torchtitan's "
-           "December 2024 benchmark, Llama 3.1 8B, FSDP2, H100 96 GB), three configurations "
-           "as gcsim sees them (8 and 128 GPUs under `op`, 8 GPUs at 32k tokens under full "
-           "checkpointing; torch.compile and float8 do not change the estimate). Other "
-           "models, ZeRO stacks and `every:N` / `fraction:P` have no published peak here yet.",
-           "- **Every counted error is negative**: the published figures are the caching "
-           "allocator's reserved peak (`reserved_bytes.all.peak`), gcsim counts the tensors "
-           "held. The eager rows (m01, m05) are 12-13% under, the same runs with the blocks "
-           "compiled (m02, m03, m06, m07) 5-6% under: compiling fuses the norms' and SiLU's "
-           "temporaries, which the estimate does not count in either case, so the eager gap "
-           "is those temporaries plus the allocator's slack.",
-           "- **Float8** moves the published peak by 0.2 GiB (m02 against m03): the estimate "
-           "has no float8 term.",
-           "- **The Trainy H200 rows** (m11, m12, +27%) are not counted: at their torchtitan "
-           "commit `--training.compile` compiles the loss as well, so the fp32 copies of the "
-           "logits the estimate charges (12 bytes per logit, 25 GB at micro-batch 2) are not "
-           "all materialized. Charging the loss at bf16 would bring them near; it is not done "
-           "because no counted row measures a compiled loss.",
-           "- **Context-parallel rows** (m08-m10) are not modelled (gcsim puts the whole "
-           "sequence on one GPU and refuses them).",
-           "- **Before this estimate** (gcsim 0.3.0, `op` counted whole): m01-m03 were refused "
-           "though they ran, m05-m07 were +19% to +29%, the full-checkpointing row m04 -63%, "
-           "x02 (Llama 2 70B, op, batch 1, ran) was refused, and 2 of the 31 throughput rows "
-           "that ran (c16, c17) were refused.", ""]
+           "Reading the errors (mechanisms, not fits; every gcsim figure is this run's):",
+           ""]
+    out += doc_notes.peak_memory_notes(table) + [""]
     return "\n".join(out)
 
 
@@ -925,7 +825,6 @@ def main(argv):
         parts.append(agreement_section(gcsim, repo, "ci" if a.ci else "full", a.agreement_json))
         parts.append(stack_agreement_section(gcsim, repo))
         parts.append(compression_section(gcsim, repo))
-        parts.append(compression_issue43_notes(gcsim, repo))
         parts.append(tcp_training_section(gcsim, repo))
         parts.append(socket_busbw_section(gcsim, repo))
         parts.append(time_to_accuracy_section(gcsim, repo))

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gcsim's time to accuracy against published end-to-end results of compressed training.
 
-    time_to_accuracy.py GCSIM REPO [--markdown FILE] [--check]
+    time_to_accuracy.py GCSIM REPO [--markdown FILE] [--json FILE] [--check]
 
 For every row of tests/validation/time_to_accuracy.tsv whose setup gcsim can run (the
 per-step case it names in published_compression.tsv), `gcsim predict --engine analytic
@@ -132,10 +132,10 @@ def main(argv):
     args, opts = [], {}
     it = iter(argv[1:])
     for a in it:
-        if a == "--markdown":
+        if a in ("--markdown", "--json"):
             opts[a] = next(it, None)
             if opts[a] is None:
-                sys.stderr.write("time_to_accuracy.py: --markdown needs a file\n")
+                sys.stderr.write("time_to_accuracy.py: %s needs a file\n" % a)
                 return 2
         elif a == "--check":
             opts[a] = True
@@ -181,6 +181,9 @@ def main(argv):
         open(opts["--markdown"], "w").write(text)
     else:
         sys.stdout.write(text)
+    if opts.get("--json"):
+        with open(opts["--json"], "w") as f:
+            json.dump(rows, f, indent=1)
     print(totals(rows), file=sys.stderr)
     return 1 if opts.get("--check") and failures else 0
 
