@@ -378,6 +378,20 @@ def issue43_notes(rows):
 
 # --- uncompressed training on TCP clusters (tcp_training.py rows) ------------------------
 
+def bnet_note(tcp):
+    """Bagua-Net's NCCL-over-TCP baseline: the TCP case on 100 GbE NVLink servers."""
+    (b,) = select(tcp, ["BNET-VGG16-32"])
+    meas = float(b["measured"])
+    word = "too slow" if b["predicted"] < meas else "too fast"
+    return ("- **VGG16 on 4 x 8 V100 over 100 GbE** (BNET-VGG16-32, Bagua-Net's 'NCCL default "
+            "implementation' baseline): gcsim is %s (%.0f img/s against %.0f, %s), where the "
+            "25 GbE PCIe machines above come out too fast; NCCL's socket settings are its "
+            "defaults on both clusters, and neither cluster's per-core socket rate, MTU or flow "
+            "balance was measured, so what separates them is not established "
+            "(docs/reliability.md, \"Equal split over TCP flows\")."
+            % (word, b["predicted"], meas, err_span([b["error"]])))
+
+
 def tcp_notes(tcp):
     vgg = select(tcp, ["DGC-VGG16-8", "DGC-VGG16-16", "DGC-VGG16-32", "DGC-VGG16-64"])
     r50 = select(tcp, ["DGC-R50-16", "DGC-R50-32", "DGC-R50-64"])
@@ -400,6 +414,7 @@ def tcp_notes(tcp):
                 vgg[1]["measured"], vgg[1]["predicted"]),
             "- **ResNet-50 on the same cluster** is %s (%s): 98 MB of gradients against "
             "VGG-16's 553 MB." % (r50_word, err_span(r50_err)),
+            bnet_note(tcp),
             "- **MergeComp's PCIe server** (one machine, no TCP; the FP32 baselines of the "
             "compression section): gcsim predicts scaling factors of %s where %s were "
             "measured; see the compression section for why." % (

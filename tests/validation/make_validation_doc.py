@@ -440,7 +440,7 @@ def tcp_training_section(gcsim, repo):
            "configurations and sources (`tests/validation/published_tcp_training.tsv`), "
            "against `gcsim predict --engine analytic --compressor none` with the case's stack at "
            "N GPUs and at one GPU. speedup = throughput(N) / throughput(1); scaling = speedup "
-           "/ N. Signed error = predicted / measured - 1: positive means gcsim is optimistic "
+           "/ N; throughput = samples/s of all N GPUs (no 1-GPU run). Signed error = predicted / measured - 1: positive means gcsim is optimistic "
            "(too fast). Nothing here was fitted to these numbers. Rows of kind `local` are one "
            "machine (no network), listed for contrast.", ""]
     out += ["Totals: " + t for t in totals] + ["", table]

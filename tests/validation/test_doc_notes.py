@@ -70,7 +70,8 @@ def tcp_rows():
             ("DGC-VGG16-8", "vgg", 6.5, 5.98), ("DGC-VGG16-16", "vgg", 4.2, 9.98),
             ("DGC-VGG16-32", "vgg", 7.8, 15.83), ("DGC-VGG16-64", "vgg", 13.5, 30.94),
             ("DGC-R50-8", "r50", 6.8, 6.61), ("DGC-R50-16", "r50", 8.8, 12.21),
-            ("DGC-R50-32", "r50", 16.9, 24.16), ("DGC-R50-64", "r50", 29.9, 47.74)):
+            ("DGC-R50-32", "r50", 16.9, 24.16), ("DGC-R50-64", "r50", 29.9, 47.74),
+            ("BNET-VGG16-32", "vgg", 2744.9, 2217.1)):
         rows.append({"case": name, "model": model, "measured": str(meas), "predicted": pred,
                      "error": pred / meas - 1})
     return rows
@@ -204,6 +205,10 @@ def main():
     moves("TCP R50 word", dn.tcp_notes, [tcp],
           lambda t: set_case(t, "DGC-R50-64", predicted=20.0), "too fast as well, by less",
           "is off (")
+    moves("TCP BNET word", dn.tcp_notes, [tcp],
+          lambda t: set_case(t, "BNET-VGG16-32", predicted=3000.0, error=3000.0 / 2744.9 - 1),
+          "gcsim is too slow (2217 img/s against 2745, -19%)",
+          "gcsim is too fast (3000 img/s against 2745, +9%)")
     raises("TCP VGG not too fast", dn.tcp_notes, [tcp],
            lambda t: set_case(t, "DGC-VGG16-32", predicted=7.0))
 
