@@ -379,17 +379,26 @@ def issue43_notes(rows):
 # --- uncompressed training on TCP clusters (tcp_training.py rows) ------------------------
 
 def bnet_note(tcp):
-    """Bagua-Net's NCCL-over-TCP baseline: the TCP case on 100 GbE NVLink servers."""
+    """The TCP cases on Bagua's 100 GbE NVLink servers: Bagua-Net's NCCL-over-TCP baseline
+    and the benchmark page's 128-GPU fp32 bars."""
     (b,) = select(tcp, ["BNET-VGG16-32"])
+    bag = select(tcp, ["BAG-VGG16-%s-100G" % s for s in ("DDP", "Horovod", "BytePS", "AR")])
     meas = float(b["measured"])
     word = "too slow" if b["predicted"] < meas else "too fast"
-    return ("- **VGG16 on 4 x 8 V100 over 100 GbE** (BNET-VGG16-32, Bagua-Net's 'NCCL default "
-            "implementation' baseline): gcsim is %s (%.0f img/s against %.0f, %s), where the "
-            "25 GbE PCIe machines above come out too fast; NCCL's socket settings are its "
-            "defaults on both clusters, and neither cluster's per-core socket rate, MTU or flow "
-            "balance was measured, so what separates them is not established "
-            "(docs/reliability.md, \"Equal split over TCP flows\")."
-            % (word, b["predicted"], meas, err_span([b["error"]])))
+    bag_pred, bag_meas = [r["predicted"] for r in bag], [float(r["measured"]) for r in bag]
+    bag_word = {"under": "are too slow as well", "over": "are too fast", "mixed": "go both ways"}[
+        direction(bag_pred, bag_meas)]
+    return ("- **VGG16 on Bagua's 100 GbE V100 servers**: Bagua-Net's 'NCCL default "
+            "implementation' baseline on 4 x 8 GPUs (BNET-VGG16-32) comes out %s in gcsim "
+            "(%.0f img/s against %.0f, %s), and the benchmark page's four fp32 bars on 128 GPUs "
+            "(DDP, Horovod, BytePS, Bagua's AllReduce; the BAG compression rows' "
+            "denominators) %s (%s img/s against %s, %s), where the 25 GbE PCIe machines above "
+            "come out too fast. NCCL's socket settings are its defaults on both clusters, and "
+            "neither cluster's per-core socket rate, MTU or flow balance was measured, so what "
+            "separates them is not established (docs/reliability.md, \"Equal split over TCP "
+            "flows\")." % (word, b["predicted"], meas, err_span([b["error"]]), bag_word,
+                           span(bag_pred, "%.0f"), span(bag_meas, "%.0f"),
+                           err_span([r["error"] for r in bag])))
 
 
 def tcp_notes(tcp):
