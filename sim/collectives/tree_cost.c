@@ -66,6 +66,8 @@ void gcsim_tree_template_free(gcsim_tree_template *tt)
     free(tt->kind_sig);
     free(tt->link_sig_first);
     free(tt->link_sig);
+    free(tt->kind_dep_first);
+    free(tt->kind_dep);
     tree_steady_free(tt->steady);
     free(tt);
 }
@@ -79,7 +81,8 @@ double gcsim_tree_template_bytes(const gcsim_tree_template *tt)
            (sizeof(double) + (2 + GCSIM_ROUTE_MAX_LINKS) * sizeof(int)) * (double)tt->n_sigs +
            sizeof(int) * ((double)tt->n_kinds + 1 + tt->kind_link_first[tt->n_kinds] +
                           tt->n_kinds + 1 + tt->kind_sig_first[tt->n_kinds] + tt->n_links + 1 +
-                          tt->link_sig_first[tt->n_links]) +
+                          tt->link_sig_first[tt->n_links] + tt->n_kinds + 1 +
+                          tt->kind_dep_first[tt->n_kinds]) +
            tree_steady_bytes(tt->steady);
 }
 
@@ -422,7 +425,62 @@ static int csr_alloc(int **first, int **items, int n_owners, int n_items)
     return *first && *items ? 0 : -1;
 }
 
-/* The template's dependents lists (kind_link, kind_sig, link_sig); -1 when out of memory. */
+/* kind_dep (tree_internal.h) from kind_sig, kind_link and link_sig: per pair kind its flow
+ * kinds, then those crossing its link kinds, each once; -1 when out of memory. */
+static int kind_deps_of(gcsim_tree_template *tt)
+{
+    int nk = tt->n_kinds, ns = tt->n_sigs;
+    int *seen = malloc(sizeof(int) * ((size_t)ns + 1));
+    tt->kind_dep_first = malloc(sizeof(int) * ((size_t)nk + 1));
+    if (!seen || !tt->kind_dep_first) {
+        free(seen);
+        return -1;
+    }
+    for (int g = 0; g < ns; g++)
+        seen[g] = -1;
+    /* two passes: count, then fill (the same order both times) */
+    for (int pass = 0; pass < 2; pass++) {
+        int n = 0;
+        for (int k = 0; k < nk; k++) {
+            if (pass == 0)
+                tt->kind_dep_first[k] = n;
+            else
+                n = tt->kind_dep_first[k];
+            int mark = pass * nk + k; /* a fresh mark per kind and pass */
+#define DEP(g)                                                                              \
+    do {                                                                                    \
+        int g_ = (g);                                                                       \
+        if (seen[g_] != mark) {                                                             \
+            seen[g_] = mark;                                                                \
+            if (pass == 1)                                                                  \
+                tt->kind_dep[n] = g_;                                                       \
+            n++;                                                                            \
+        }                                                                                   \
+    } while (0)
+            for (int j = tt->kind_sig_first[k]; j < tt->kind_sig_first[k + 1]; j++)
+                DEP(tt->kind_sig[j]);
+            for (int a = tt->kind_link_first[k]; a < tt->kind_link_first[k + 1]; a++) {
+                int l = tt->kind_link[a];
+                for (int j = tt->link_sig_first[l]; j < tt->link_sig_first[l + 1]; j++)
+                    DEP(tt->link_sig[j]);
+            }
+#undef DEP
+        }
+        if (pass == 0) {
+            tt->kind_dep_first[nk] = n;
+            tt->kind_dep = malloc(sizeof(int) * ((size_t)n + 1));
+            if (!tt->kind_dep) {
+                free(seen);
+                return -1;
+            }
+        }
+    }
+    free(seen);
+    return 0;
+}
+
+/* The template's dependents lists (kind_link, kind_sig, link_sig, kind_dep); -1 when out
+ * of memory. */
 static int dependents_of(gcsim_tree_template *tt)
 {
     int nk = tt->n_kinds, nl = tt->n_links, ns = tt->n_sigs, n_seq = tt->link_first[nl];
@@ -464,7 +522,7 @@ static int dependents_of(gcsim_tree_template *tt)
             tt->link_sig[fill[l]++] = g;
         }
     free(fill);
-    return 0;
+    return kind_deps_of(tt);
 }
 
 /* How a template is built: by classes of nodes (tree_classes.c), sender by sender from the

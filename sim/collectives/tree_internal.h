@@ -47,6 +47,15 @@ struct gcsim_tree_template {
      * from the one before it): the link kinds it crosses, the flow kinds of its pairs, and
      * per link kind the flow kinds crossing it */
     int *kind_link_first, *kind_link, *kind_sig_first, *kind_sig, *link_sig_first, *link_sig;
+    /* per pair kind, every flow kind a change of its flow can re-cost, each once: its own
+     * (kind_sig) and those crossing a link kind it crosses (link_sig of its kind_link), in
+     * that order. The walk lists these instead of kind_sig and then link_sig per changed
+     * load: the links' lists overlap (a flow kind crosses 3-4 of the link kinds that change
+     * together): per interval (double tree, a100-hdr and cloud-v100-25gbe, 2-256 GPUs,
+     * every C <= omax: 346,861 intervals) kind_sig and link_sig gave 22.1 + 86.6 entries for
+     * 36.1 flow kinds, kind_dep 57.4 for 36.2 (the extra 0.1: flow kinds whose links' loads
+     * did not change, re-costed to the value they hold; issue 47). */
+    int *kind_dep_first, *kind_dep;
     /* every chunk count above omax, from one walk (tree_steady.c); built on first use */
     tree_steady *steady;
     bool steady_failed;
@@ -134,13 +143,17 @@ typedef struct {
     int *gstamp, *dg, n_dg;  /* the flow kinds whose class may have changed */
     int *ev_first, *ev_kind; /* per interval, the pair kinds that may change there */
     int *ev_block;           /* their allocation (NULL when kept) */
+    bool by_deps;            /* dg from the changed pair kinds' kind_dep lists (the walk's
+                                prepare), rather than kind_sig and, per changed load,
+                                tree_walk_load_changed (the steady form's build) */
     bool kept;               /* the arrays are the thread's scratch (tree_walk_prepare's) */
 } tree_walk;
 
 /* The merged flows and intervals of `chunks` (w->windowed false: no intervals); -1 when out
- * of memory (then free it all the same). */
+ * of memory (then free it all the same). w->by_deps is false. */
 int tree_walk_init(tree_walk *w, const gcsim_tree_template *tt, int chunks);
-/* Moves to interval i (0, 1, ...): state, and dl and dg from the pair kinds that changed. */
+/* Moves to interval i (0, 1, ...): state, and dl and dg from the pair kinds that changed
+ * (with w->by_deps, dg already holds every flow kind crossing a link kind of dl). */
 void tree_walk_interval(tree_walk *w, int i);
 /* Link kind l's load changed in interval i: the flow kinds crossing it join dg. */
 void tree_walk_load_changed(tree_walk *w, int l, int i);
@@ -227,6 +240,13 @@ double tree_steady_bytes(const tree_steady *sd);
 /* A chunk count prepared by walking its intervals one after another (any chunk count;
  * tree_walk.c): the same as gcsim_tree_template_prepare. -1 when out of memory. */
 int tree_walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule *s);
+/* The same walk with the flow kinds to re-cost listed from kind_dep (by_deps, what
+ * tree_walk_prepare does) or, as before issue 47's change, from kind_sig and the link_sig
+ * of each link kind whose load changed: the same intervals and, in each, the same set of
+ * class values (their order may differ: a step costs their maximum). For the test that
+ * compares the two (tests/collectives/test_tree_deps.c). */
+int tree_walk_prepare_with(const gcsim_tree_template *tt, int chunks, gcsim_schedule *s,
+                           bool by_deps);
 /* Frees the calling thread's scratch that tree_walk_prepare keeps between chunk counts (it
  * grows to the largest walk prepared; the memo's clear calls it). */
 void tree_walk_scratch_release(void);

@@ -289,7 +289,8 @@ static int kind_events(tree_walk *w, bool kept)
     return 0;
 }
 
-static int walk_init(tree_walk *w, const gcsim_tree_template *tt, int chunks, bool kept)
+static int walk_init(tree_walk *w, const gcsim_tree_template *tt, int chunks, bool kept,
+                     bool by_deps)
 {
     int nk = tt->n_kinds, nlk = tt->n_links, ns = tt->n_sigs, steps = tt->omax + chunks;
     size_t nkf = (size_t)(tt->n_kind_flows > 0 ? tt->n_kind_flows : 1);
@@ -298,6 +299,7 @@ static int walk_init(tree_walk *w, const gcsim_tree_template *tt, int chunks, bo
     w->chunks = chunks;
     w->steps = steps;
     w->kept = kept;
+    w->by_deps = by_deps;
     w->share = 1.0 / ((double)tt->rails * tt->per_rail * chunks);
     size_t b_st = sizeof *w->st * 2 * nkf, b_k = sizeof(int) * ((size_t)nk + 1),
            b_bound = sizeof(int) * (2 * nkf + (size_t)steps + 2),
@@ -377,7 +379,7 @@ static int walk_init(tree_walk *w, const gcsim_tree_template *tt, int chunks, bo
 
 int tree_walk_init(tree_walk *w, const gcsim_tree_template *tt, int chunks)
 {
-    return walk_init(w, tt, chunks, false);
+    return walk_init(w, tt, chunks, false, false);
 }
 
 void tree_walk_interval(tree_walk *w, int i)
@@ -400,8 +402,12 @@ void tree_walk_interval(tree_walk *w, int i)
         state[k] = now;
         w->n_dl = list_once(tt->kind_link, tt->kind_link_first[k], tt->kind_link_first[k + 1], i,
                             w->lstamp, w->dl, w->n_dl);
-        w->n_dg = list_once(tt->kind_sig, tt->kind_sig_first[k], tt->kind_sig_first[k + 1], i,
-                            w->gstamp, w->dg, w->n_dg);
+        if (w->by_deps)
+            w->n_dg = list_once(tt->kind_dep, tt->kind_dep_first[k], tt->kind_dep_first[k + 1],
+                                i, w->gstamp, w->dg, w->n_dg);
+        else
+            w->n_dg = list_once(tt->kind_sig, tt->kind_sig_first[k], tt->kind_sig_first[k + 1],
+                                i, w->gstamp, w->dg, w->n_dg);
     }
 }
 
@@ -459,6 +465,12 @@ static int held_add(held_values *h, int v)
  * classes are the values some active flow kind holds (held_values). */
 int tree_walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule *s)
 {
+    return tree_walk_prepare_with(tt, chunks, s, true);
+}
+
+int tree_walk_prepare_with(const gcsim_tree_template *tt, int chunks, gcsim_schedule *s,
+                           bool by_deps)
+{
     int nlk = tt->n_links, ns = tt->n_sigs;
     tree_walk w;
     double *load = scratch_get(SC_LOAD, sizeof(double) * ((size_t)nlk + 1));
@@ -481,7 +493,7 @@ int tree_walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule 
      * tree_schedule_fill); copying them from the scratch was 1% of a sweep's walks. */
     int rc = -1, ni = 0, total = 0, cap = 0, *from = NULL, *to = NULL, *start = NULL;
     gcsim_flow_class *all = NULL;
-    if (walk_init(&w, tt, chunks, true) != 0 || !load || !sig_val)
+    if (walk_init(&w, tt, chunks, true, by_deps) != 0 || !load || !sig_val)
         goto done;
     if (!w.windowed || w.n_st == 0) {
         rc = 1;
@@ -515,7 +527,8 @@ int tree_walk_prepare(const gcsim_tree_template *tt, int chunks, gcsim_schedule 
             if (sum == load[l])
                 continue; /* the same load: its flow kinds' classes stay */
             load[l] = sum;
-            tree_walk_load_changed(&w, l, i);
+            if (!w.by_deps) /* by_deps: its flow kinds are in dg already */
+                tree_walk_load_changed(&w, l, i);
         }
         int last_v = -1;
         for (int x = 0; x < w.n_dg; x++) {

@@ -58,6 +58,8 @@ static int same_template(const gcsim_tree_template *x, const gcsim_tree_template
     SAME_INTS(x->kind_sig, y->kind_sig, x->kind_sig_first[nk]);
     SAME_INTS(x->link_sig_first, y->link_sig_first, nl + 1);
     SAME_INTS(x->link_sig, y->link_sig, x->link_sig_first[nl]);
+    SAME_INTS(x->kind_dep_first, y->kind_dep_first, nk + 1);
+    SAME_INTS(x->kind_dep, y->kind_dep, x->kind_dep_first[nk]);
     return check_failures == before;
 }
 
