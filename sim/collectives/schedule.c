@@ -33,6 +33,7 @@
 #include "bagua_leader.h"
 #include "byteps_ps.h"
 #include "closed_form.h"
+#include "mpi_host_allgather.h"
 #include "onebit_alltoall.h"
 #include "collectives.h"
 #include "ring_rail.h"
@@ -861,6 +862,25 @@ static int build_byteps_ps(gcsim_schedule *s, const gcsim_topology *t)
     return 0;
 }
 
+/* ---- Horovod's all-gather through host memory and OpenMPI (mpi_host_allgather.c) ---- */
+
+static int build_mpi_host_allgather(gcsim_schedule *s, const gcsim_topology *t)
+{
+    s->endpoints = t->gpus + t->nodes; /* the copies end at the machines' memories */
+    s->decodes = t->gpus - 1;
+    for (int k = 0; k < GCSIM_MPI_HOST_ALLGATHER_PHASES; k++) {
+        const char *name = "";
+        flow_list l = {0};
+        int steps;
+        if (gcsim_mpi_host_allgather_phase(t, k, &name, &steps, &l.v, &l.n))
+            return -1;
+        l.cap = l.n;
+        if (add_phase(s, name, steps, 0, false, &l))
+            return -1;
+    }
+    return 0;
+}
+
 /* ---- parameter server ---- */
 
 static int build_ps(gcsim_schedule *s, const gcsim_topology *t, int shards)
@@ -1100,6 +1120,7 @@ int gcsim_schedule_build(gcsim_schedule *s, gcsim_collective c, const gcsim_topo
     case COLLECTIVE_BAGUA_LEADER: rc = n > 1 ? build_bagua_leader(s, t) : 0; break;
     case COLLECTIVE_BYTEPS_PS: rc = n > 1 ? build_byteps_ps(s, t) : 0; break;
     case COLLECTIVE_ONEBIT_ALLTOALL: rc = n > 1 ? build_onebit_alltoall(s, t, scratch) : 0; break;
+    case COLLECTIVE_MPI_HOST_ALLGATHER: rc = n > 1 ? build_mpi_host_allgather(s, t) : 0; break;
     case COLLECTIVE_COUNT: rc = n > 1 ? -1 : 0; break;
     }
     free(scratch);

@@ -17,6 +17,7 @@
 #include "bagua_leader.h"
 #include "onebit_alltoall.h"
 #include "byteps_ps.h"
+#include "mpi_host_allgather.h"
 #include "ring_rail.h"
 
 /* Bytes per listed flow while a schedule is built and prepared: the flow (32 B), its copy
@@ -57,6 +58,7 @@ double gcsim_schedule_listed_flows(gcsim_collective c, const gcsim_topology *t, 
     case COLLECTIVE_NVLS: return n;
     case COLLECTIVE_BAGUA_LEADER: return gcsim_bagua_leader_flows(t);
     case COLLECTIVE_BYTEPS_PS: return gcsim_byteps_ps_flows(t);
+    case COLLECTIVE_MPI_HOST_ALLGATHER: return gcsim_mpi_host_allgather_flows(t);
     case COLLECTIVE_ONEBIT_ALLTOALL: return gcsim_onebit_alltoall_flows(t) + rails * (n + relays);
     case COLLECTIVE_COUNT: break;
     }

@@ -25,6 +25,7 @@ const char *gcsim_collective_name(gcsim_collective c)
     case COLLECTIVE_BAGUA_LEADER: return "bagua-leader";
     case COLLECTIVE_BYTEPS_PS: return "byteps-ps";
     case COLLECTIVE_ONEBIT_ALLTOALL: return "onebit-alltoall";
+    case COLLECTIVE_MPI_HOST_ALLGATHER: return "mpi-host-allgather";
     default: break;
     }
     return (unsigned)c < COLLECTIVE_COUNT ? collective_names[c] : "?";
@@ -57,6 +58,8 @@ static const gcsim_exchange collective_exchanges[COLLECTIVE_COUNT] = {
 
 gcsim_exchange gcsim_collective_exchange(gcsim_collective c)
 {
+    if (c == COLLECTIVE_MPI_HOST_ALLGATHER) /* a stack's own all-gather */
+        return GCSIM_EXCHANGE_ALLGATHER;
     /* the pieces of sharded data parallelism (never parsed) are pieces of an all-reduce */
     return (unsigned)c < COLLECTIVE_COUNT ? collective_exchanges[c] : GCSIM_EXCHANGE_ALLREDUCE;
 }

@@ -47,10 +47,15 @@ typedef enum {
                                        the machine, compressed push to and pull from the
                                        servers, fp32 all-gather; run by the byteps stack
                                        (sim/collectives/byteps_ps.c) */
-    COLLECTIVE_ONEBIT_ALLTOALL      /* DeepSpeed's compressed all-reduce (1-bit Adam): flat
+    COLLECTIVE_ONEBIT_ALLTOALL,     /* DeepSpeed's compressed all-reduce (1-bit Adam): flat
                                        all-to-all of packed sign chunks among all GPUs,
                                        then all-gather of the servers' chunks; run by the
                                        deepspeed stack (sim/collectives/onebit_alltoall.c) */
+    COLLECTIVE_MPI_HOST_ALLGATHER   /* Horovod's all-gather of GPU tensors without a GPU
+                                       all-gather op: copied to host memory, OpenMPI's
+                                       MPI_Allgatherv among the hosts, the gathered buffer
+                                       copied back; run by a stack whose "allgather" is
+                                       mpi-host-staged (sim/collectives/mpi_host_allgather.c) */
 } gcsim_collective;
 
 const char *gcsim_collective_name(gcsim_collective c);

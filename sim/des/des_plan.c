@@ -57,7 +57,7 @@ int des_plan_network(des_plan *plan, const gcsim_platform *p, const gcsim_des_op
  * are a double tree's. The nominal one where no call names one. */
 static void call_collectives(const des_plan *plan, char *out, size_t size)
 {
-    enum { KINDS = COLLECTIVE_BYTEPS_PS + 1 }; /* the last of gcsim_collective */
+    enum { KINDS = COLLECTIVE_MPI_HOST_ALLGATHER + 1 }; /* the last of gcsim_collective */
     bool seen[KINDS] = {false};
     out[0] = '\0';
     for (int c = 0; c < plan->iteration.n_calls; c++) {

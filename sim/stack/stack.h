@@ -233,6 +233,11 @@ typedef struct gcsim_stack {
     bool has_compressed_allreduce;
     gcsim_collective compressed_allreduce;
     unsigned compressed_allreduce_kinds;
+    /* "allgather" (stack_allgather.c): the collective the stack's all-gathers of GPU
+     * payloads run as: COLLECTIVE_ALLGATHER (the library's ring, the default) or
+     * COLLECTIVE_MPI_HOST_ALLGATHER (Horovod without a GPU all-gather: host memory and
+     * OpenMPI). */
+    gcsim_collective allgather;
     /* "cpu_codec" (stack_cpu_codec.c): a codec-model stack whose compressors run on the
      * host's CPU (BytePS): bytes per element of each one's passes over the DRAM bandwidth. */
     bool cpu_codec;

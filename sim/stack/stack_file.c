@@ -13,6 +13,7 @@
 #include "json_strict.h"
 #include "stack_cpu_codec.h"
 #include "stack_gpu_passes.h"
+#include "stack_allgather.h"
 #include "stack_leader.h"
 #include "model.h"
 #include "stack.h"
@@ -385,7 +386,7 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
                                        "deferred_decode", "costs", "laws", "error_feedback",
                                        "compressors", "exchanges", "source", "host",
                                        "gathered_decode", "hook_host", "compressed_allreduce",
-                                       "cpu_codec", "gpu_passes", NULL};
+                                       "allgather", "cpu_codec", "gpu_passes", NULL};
     static const char *const codecs[] = {"model", "laws", NULL};
     char schema[64], source[1024];
     int codec = 0;
@@ -409,6 +410,7 @@ static int parse_stack(const cJSON *root, gcsim_stack *s, json_ctx *ctx)
     if (parse_granularity(json_member(root, "granularity"), s, ctx) ||
         stack_exchanges_parse(json_member(root, "exchanges"), s, ctx) ||
         stack_leader_parse(json_member(root, "compressed_allreduce"), s, ctx) ||
+        stack_allgather_parse(json_member(root, "allgather"), s, ctx) ||
         stack_cpu_codec_parse(json_member(root, "cpu_codec"), s, ctx) ||
         stack_gpu_passes_parse(json_member(root, "gpu_passes"), s, ctx))
         return -1;

@@ -181,6 +181,15 @@ int gcsim_stack_setup_init(gcsim_stack_setup *ss, const gcsim_platform *p, const
                  "%sstack %s runs it as %s", used ? "; " : "", st->name,
                  gcsim_collective_name(own));
     }
+    /* a stack whose all-gathers go through host memory and OpenMPI (Horovod without a GPU
+     * all-gather op): its calls run that schedule (sim/step/program_stack.c), said here */
+    if (e && ss->cs.exchange.exchange == GCSIM_EXCHANGE_ALLGATHER &&
+        st->allgather == COLLECTIVE_MPI_HOST_ALLGATHER) {
+        size_t used = strlen(ss->cs.exchange.why);
+        snprintf(ss->cs.exchange.why + used, sizeof ss->cs.exchange.why - used,
+                 "%sstack %s runs it as %s", used ? "; " : "", st->name,
+                 gcsim_collective_name(COLLECTIVE_MPI_HOST_ALLGATHER));
+    }
     if (ss->cs.exchange.exchange == GCSIM_EXCHANGE_PATTERN) /* the paper's own model */
         ss->entry = e = NULL, ss->tune = false;
     if (!e) { /* the fused stack charges the codec model (or the platform's profile) */

@@ -348,6 +348,32 @@ static pick nccl(gcsim_collective coll)
     return (pick){coll, gcsim_nccl_call_algo(coll), -1, 0};
 }
 
+/* The stack's all-gather: through its NCCL, or staged through host memory and run by
+ * OpenMPI where the stack says so ("allgather": "mpi-host-staged"; no NCCL call, so no
+ * NCCL latency: sim/collectives/mpi_host_allgather.c). */
+static pick gather(const gcsim_stack *st)
+{
+    if (st->allgather == COLLECTIVE_MPI_HOST_ALLGATHER)
+        return (pick){COLLECTIVE_MPI_HOST_ALLGATHER, -1, -1, 0};
+    return nccl(COLLECTIVE_ALLGATHER);
+}
+
+/* The GPU time of a staged all-gather's two copies (the payload to host memory, the N
+ * gathered payloads back): Horovod's DoAllgatherCudaOnCPU (horovod@6b77884
+ * horovod/torch/mpi_ops_v2.cc:136-168) issues the first on the hook thread's current stream
+ * (tensor.to(CPU), :142-143) and the second in the background thread's callback
+ * (output.copy_, :161-162), both on the default stream backward's kernels run on, so each
+ * holds back the kernels queued after it. The call's schedule charges the copies on the
+ * exchange's path (sim/collectives/mpi_host_allgather.c); this charges the stream: a
+ * deferred step (after backward), the same total on a GPU busy with backward. At the
+ * platform's GPU-to-host rate (a pinned copy's: a lower bound) plus one intra-node latency
+ * each. */
+static double staged_stream_s(const gcsim_scenario *s, double payload_bytes, int n)
+{
+    const gcsim_platform *p = s->platform;
+    return 2 * p->intra.latency_s + (1.0 + n) * payload_bytes / p->intra.gpu_to_host_Bps;
+}
+
 static int codec(ctx *c, const char *name, gcsim_codec_class cls, double s)
 {
     return program_codec(c->it, name, cls, s);
@@ -541,15 +567,21 @@ int program_stack(gcsim_iteration *it, const gcsim_scenario *s, int b, program_t
             enc = gcsim_stack_hook_encode_s(st, e, enc, enc_gpu, bk->backward_s);
         }
         /* a summable payload's all-reduce by the tuner's algorithm */
-        pick main = nccl(s->collective);
+        pick main = s->collective == COLLECTIVE_ALLGATHER ? gather(st) : nccl(s->collective);
         if (is_allreduce(main.coll) && bytes.aggregation == PAYLOAD_DENSE_SUMMABLE)
             main = ar(&c, bytes.payload_bytes);
         rc = codec(&c, "encode", GCSIM_CODEC_ENCODE, enc);
         if (!rc && compressed && e->size_exchange && s->collective == COLLECTIVE_ALLGATHER)
-            rc = call(&c, "allgather sizes", nccl(COLLECTIVE_ALLGATHER), dense(8.0), true);
+            rc = call(&c, "allgather sizes", gather(st), dense(8.0), true);
         if (!rc)
             rc = call(&c, gcsim_collective_name(main.coll), main, bytes, false);
         steps_before_decode = it->n_steps;
+        /* Horovod's all-gather through host memory: its copies hold the GPU's stream too
+         * (deferred with the decodes; a stack that does not defer them would charge the
+         * stream on the exchange's path a second time, so it is not charged there) */
+        if (!rc && main.coll == COLLECTIVE_MPI_HOST_ALLGATHER && n > 1 && st->deferred_decode)
+            rc = codec(&c, "copies on the stream", GCSIM_CODEC_DECODE,
+                       staged_stream_s(s, bytes.payload_bytes, n));
         if (!rc)
             rc = codec(&c, "decode", GCSIM_CODEC_DECODE,
                        priced_ops_s(s, st, &e->decode, &u, gpu, payloads));

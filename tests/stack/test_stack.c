@@ -822,6 +822,63 @@ static void expect_bad(const char *from, const char *to, const char *message)
     free(json);
 }
 
+/* ---- Horovod's all-gather through host memory and OpenMPI (issues 42, 43) ---- */
+
+/* "allgather": "mpi-host-staged": top-k on 4 GPUs (2 machines of 2) runs its all-gather as
+ * mpi-host-allgather, with the stack's call cost and no NCCL latency; after the call, a
+ * deferred GPU step for the copies on the default stream: the payload to the host and the
+ * 4 gathered payloads back at the platform's gpu_to_host (100 Gbps = 12.5e9 B/s), 1 us of
+ * intra-node latency each: 2 us + 5 x payload / 12.5e9 (by hand). Without the key, or
+ * with "nccl", the NCCL all-gather as before; bad values refused naming the path. */
+static void test_staged_allgather(void)
+{
+    gcsim_stack *keep = stack, *st = variant(
+        "\"deferred_decode\": true, \"allgather\": {\"transport\": \"mpi-host-staged\","
+        " \"source\": \"s\"},");
+    gcsim_iteration it;
+    gcsim_payload_plan plan;
+    gcsim_stack_setup ss;
+    CHECK(st != NULL && keep->allgather == COLLECTIVE_ALLGATHER);
+    if (!st)
+        return;
+    CHECK(st->allgather == COLLECTIVE_MPI_HOST_ALLGATHER);
+    stack = st;
+    int rc = build("topk:ratio=0.01", GCSIM_EXCHANGE_AUTO, 4, &it, &plan, &ss);
+    stack = keep;
+    CHECK(rc == 0);
+    if (rc == 0) {
+        CHECK_STR_CONTAINS(ss.cs.exchange.why, "runs it as mpi-host-allgather");
+        CHECK(it.n_calls == 1 && it.calls[0].collective == COLLECTIVE_MPI_HOST_ALLGATHER);
+        CHECK_REL(it.calls[0].overhead_s, 7e-6, 1e-12);
+        CHECK(it.buckets[0].n_steps == 4 && it.buckets[0].n_deferred == 2);
+        const gcsim_step *copy = &it.steps[2];
+        CHECK(copy->kind == GCSIM_STEP_CODEC && copy->cls == GCSIM_CODEC_DECODE &&
+              strcmp(copy->name, "copies on the stream") == 0);
+        CHECK_REL(copy->codec_s, 2e-6 + 5 * plan.total_bytes / 12.5e9, 1e-12);
+        gcsim_iteration_free(&it);
+        gcsim_payload_plan_free(&plan);
+    }
+    free(st);
+    st = variant("\"allgather\": {\"transport\": \"nccl\", \"source\": \"s\"},");
+    CHECK(st != NULL && st->allgather == COLLECTIVE_ALLGATHER);
+    free(st);
+    expect_bad("\"codec\": \"laws\",",
+               "\"codec\": \"laws\", \"allgather\": {\"transport\": \"mpi\", \"source\": \"s\"},",
+               "$.allgather.transport: expected one of nccl | mpi-host-staged, got \"mpi\"");
+    expect_bad("\"codec\": \"laws\",",
+               "\"codec\": \"laws\", \"allgather\": {\"transport\": \"mpi-host-staged\"},",
+               "$.allgather.source");
+    expect_bad("\"codec\": \"laws\",",
+               "\"codec\": \"laws\", \"allgather\": {\"transport\": \"nccl\", \"source\": \"\"},",
+               "$.allgather.source: must say where the transport comes from");
+    expect_bad("\"codec\": \"laws\",",
+               "\"codec\": \"laws\", \"allgather\": {\"transport\": \"nccl\", \"source\": \"s\","
+               " \"rate\": 1},",
+               "rate");
+    expect_bad("\"codec\": \"laws\",", "\"codec\": \"laws\", \"allgather\": \"mpi-host-staged\",",
+               "$.allgather");
+}
+
 static void test_strict(void)
 {
     expect_bad("\"schema\": \"gcsim-stack/1\"", "\"schema\": \"gcsim-stack/2\"",
@@ -1195,6 +1252,7 @@ int main(int argc, char **argv)
     test_weight_and_1d_ops();
     test_hook_host();
     test_strict();
+    test_staged_allgather();
     test_exchanges();
     test_model_stack_buckets();
     test_randperm_law(argc > 1 ? argv[1] : NULL);
