@@ -203,9 +203,10 @@ def dgc_note(rows, tcp):
             "its DGC runs reach a speedup over one GPU of %s against the measured %s (fp32 "
             "speedup x ratio), while its fp32 runs are %s than measured (%s). The DGC "
             "iteration's ops are charged per weight tensor as the code runs them "
-            "(horovod-dgc); the adaptation rounds, `index_put_`'s sort and the MPI "
-            "all-gather's host staging are not (docs/stacks.md, \"DGC's code, tensor by "
-            "tensor\")." % (
+            "(horovod-dgc), and its all-gather as Horovod runs it through OpenMPI (copies "
+            "through host memory, mpi-host-allgather); the adaptation rounds, `index_put_`'s "
+            "sort and OpenMPI's shared-memory exchange inside a machine are not "
+            "(docs/stacks.md, \"DGC's code, tensor by tensor\")." % (
                 versus(vgg), err_span([r["error"] for r in base]), b16["predicted"],
                 b16["measured"], versus(local), " and ".join("%.1f" % x for x in dgc_g),
                 " and ".join("%.1f" % x for x in dgc_m),
