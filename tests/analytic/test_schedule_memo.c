@@ -15,6 +15,7 @@
 
 #include "check.h"
 #include "schedule_memo.h"
+#include "../collectives/catalog_platform.h"
 
 static double fresh_time_s(const gcsim_platform *p, int gpus, gcsim_collective c, int chunks,
                            int group, const gcsim_bucket_bytes *b, int *ok)
@@ -46,14 +47,10 @@ static int check_trees(const char *source_dir, const gcsim_bucket_bytes buckets[
     const char *tree_platforms[] = {"a100-hdr", "cloud-v100-25gbe", "h100-ndr", "dgc-fig6-10gbe"};
     const int tree_counts[] = {2, 3, 5, 8, 9, 15, 17, 31, 48, 67, 100, 129};
     for (size_t pi = 0; pi < sizeof tree_platforms / sizeof *tree_platforms; pi++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/platforms/%s.json", source_dir, tree_platforms[pi]);
         gcsim_platform p;
         gcsim_error err;
-        if (gcsim_platform_load(path, &p, &err) != 0) {
-            fprintf(stderr, "%s: %s\n", path, err.message);
+        if (catalog_platform(source_dir, tree_platforms[pi], &p) != 0)
             return -1;
-        }
         for (size_t ni = 0; ni < sizeof tree_counts / sizeof *tree_counts; ni++) {
             int n = tree_counts[ni];
             if (n > p.nodes * p.gpus_per_node)
@@ -108,14 +105,10 @@ int main(int argc, char **argv)
     };
     int compared = 0, bitwise = 0;
     for (size_t pi = 0; pi < sizeof names / sizeof *names; pi++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/platforms/%s.json", argv[1], names[pi]);
         gcsim_platform p;
         gcsim_error err;
-        if (gcsim_platform_load(path, &p, &err) != 0) {
-            fprintf(stderr, "%s: %s\n", path, err.message);
+        if (catalog_platform(argv[1], names[pi], &p) != 0)
             return 1;
-        }
         for (size_t ni = 0; ni < sizeof counts / sizeof *counts; ni++) {
             int n = counts[ni];
             if (n > p.nodes * p.gpus_per_node)

@@ -20,6 +20,7 @@
 
 #include "../check.h"
 #include "tree_internal.h"
+#include "catalog_platform.h"
 
 #define SAME_INTS(a, b, n) CHECK((n) == 0 || memcmp((a), (b), sizeof(int) * (size_t)(n)) == 0)
 #define SAME_DOUBLES(a, b, n)                                                                  \
@@ -113,14 +114,10 @@ int main(int argc, char **argv)
     const int shapes[][2] = {{0, 0}, {4, 2}, {2, 1}};
     int templates = 0, compared = 0, bitwise = 0, nvls_compared = 0;
     for (size_t pi = 0; pi < sizeof names / sizeof *names; pi++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/platforms/%s.json", argv[1], names[pi]);
         gcsim_platform base;
         gcsim_error err;
-        if (gcsim_platform_load(path, &base, &err) != 0) {
-            fprintf(stderr, "%s: %s\n", path, err.message);
+        if (catalog_platform(argv[1], names[pi], &base) != 0)
             return 1;
-        }
         for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
             gcsim_platform p = base;
             if (shapes[si][0] > 0) {

@@ -16,6 +16,7 @@
 
 #include "../check.h"
 #include "tree_internal.h"
+#include "catalog_platform.h"
 
 static int class_cmp(const void *a, const void *b)
 {
@@ -91,14 +92,10 @@ int main(int argc, char **argv)
     const int counts[] = {2, 3, 9, 17, 31, 48, 67, 100, 129, 250, 256};
     int walks = 0, pairs = 0;
     for (size_t pi = 0; pi < sizeof names / sizeof *names; pi++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/platforms/%s.json", argv[1], names[pi]);
         gcsim_platform p;
         gcsim_error err;
-        if (gcsim_platform_load(path, &p, &err) != 0) {
-            fprintf(stderr, "%s: %s\n", path, err.message);
+        if (catalog_platform(argv[1], names[pi], &p) != 0)
             return 1;
-        }
         p.nodes = (256 + p.gpus_per_node - 1) / p.gpus_per_node;
         for (size_t ni = 0; ni < sizeof counts / sizeof *counts; ni++) {
             gcsim_topology t;

@@ -9,15 +9,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from unit_checks import check  # noqa: E402
 import doc_notes as dn  # noqa: E402
 
 IMG = dn.MEASURED["bag_vgg16_img_s"]
-
-
-def check(cond, what):
-    if not cond:
-        print("FAIL: %s" % what)
-        sys.exit(1)
 
 
 def case(name, source, measured, stacks, compressor="x", platform="p.json", model="m",

@@ -8,17 +8,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+from unit_checks import check, close  # noqa: E402
 import time_to_accuracy as tta  # noqa: E402
-
-
-def check(cond, what):
-    if not cond:
-        print("FAIL: %s" % what)
-        sys.exit(1)
-
-
-def close(a, b, what):
-    check(abs(a - b) < 1e-9, "%s: %r != %r" % (what, a, b))
 
 
 def main():
