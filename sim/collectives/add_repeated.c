@@ -55,15 +55,8 @@ double gcsim_add_repeated(double total, double x, long long n)
         }
         int e = binade_of(total);      /* total in [2^(e-1), 2^e): normal, positive */
         double u = pow2(e - DBL_MANT_DIG); /* its ulp */
-        /* Dividing by u, a power of two, is multiplying by 1 / u where that is a normal
-         * double: both round the same real number once, so the same bits; a multiplication
-         * instead of each of the three divisions per binade (issue 47: they were most of
-         * this function's cycles). Below e = 54 - DBL_MAX_EXP (1 / u past DBL_MAX), divide. */
-        double inv_u = e >= DBL_MANT_DIG + 1 - DBL_MAX_EXP ? pow2(DBL_MANT_DIG - e) : 0;
-#define OVER_U(v) (inv_u != 0 ? (v) * inv_u : (v) / u)
-        double xu = OVER_U(x);
-        double q = floor(xu), f = xu - q; /* exact: u is a power of two */
-        if (f == 0.5 || xu >= 0x1p52 || e >= DBL_MAX_EXP) {
+        double q = floor(x / u), f = x / u - q; /* exact: u is a power of two */
+        if (f == 0.5 || x / u >= 0x1p52 || e >= DBL_MAX_EXP) {
             /* a tie, x as large as the total's binade, or the last binade (2^e is not a
              * double): one at a time */
             total += x;
@@ -75,9 +68,8 @@ double gcsim_add_repeated(double total, double x, long long n)
             return total;
         /* Additions that stay below 2^e: the total, the top and the increment are whole
          * numbers of u below 2^53, so this is integer arithmetic. */
-        int64_t room = (int64_t)OVER_U(pow2(e) - total) - 1; /* ulps below 2^e */
-        int64_t step = (int64_t)OVER_U(inc);
-#undef OVER_U
+        int64_t room = (int64_t)((pow2(e) - total) / u) - 1; /* ulps below 2^e */
+        int64_t step = (int64_t)(inc / u);
         int64_t k = room / step;
         if (k > n)
             k = n;
