@@ -4,7 +4,6 @@
  * (tree_steady.c); tree_internal.h.
  */
 #include <math.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,24 +59,14 @@ static int intern_rehash(tree_intern *t, size_t cap)
     return 0;
 }
 
-/* Whether a[0..n) == b[0..n): memcmp's answer for equal lengths, inline (issue 47: the
- * keys are 2 to 20 ints, found at the first probe mostly, and the call through the PLT to
- * libc's memcmp cost more than comparing them; 11 M calls on the 307,200-case sweep). */
-static inline bool same_ints(const int *a, const int *b, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return false;
-    return true;
-}
-
 int tree_intern_find(const tree_intern *t, const int *v, int n)
 {
     if (!t->slot)
         return -1;
     for (size_t i = seq_hash(v, n) & t->mask; t->slot[i] >= 0; i = (i + 1) & t->mask) {
         int k = t->slot[i];
-        if (t->len[k] == n && same_ints(t->data + t->off[k], v, n))
+        if (t->len[k] == n &&
+            (n == 0 || memcmp(t->data + t->off[k], v, sizeof(int) * (size_t)n) == 0))
             return k;
     }
     return -1;
@@ -90,7 +79,8 @@ int tree_intern_id(tree_intern *t, const int *v, int n)
     size_t i = seq_hash(v, n) & t->mask;
     for (; t->slot[i] >= 0; i = (i + 1) & t->mask) {
         int k = t->slot[i];
-        if (t->len[k] == n && same_ints(t->data + t->off[k], v, n))
+        if (t->len[k] == n &&
+            (n == 0 || memcmp(t->data + t->off[k], v, sizeof(int) * (size_t)n) == 0))
             return k;
     }
     if (t->n == t->cap) {
