@@ -47,6 +47,13 @@ double gcsim_add_repeated(double total, double x, long long n)
             total += x;
         return total;
     }
+    /* The first additions one by one as well: from a total of 0 (a phase's sum; the usual
+     * call) the total's first binades hold one or two additions each, and x is as large as
+     * their ulp times 2^52, which the loop below takes one at a time anyway, each after the
+     * binade arithmetic. Sixteen plain additions cross those binades at a fraction of that
+     * cost (issue 47: gcsim_add_repeated from 0, n 9-255, 150-160 -> 75 ns a call). */
+    for (int i = 0; i < 16 && n > 0; i++, n--)
+        total += x;
     while (n > 0) {
         if (!(total >= DBL_MIN) || !(x > 0) || !isfinite(total) || !isfinite(x)) {
             total += x; /* zero, subnormal, negative or non-finite: one at a time */

@@ -12,6 +12,7 @@
 #include "codec_profile_file.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,17 +156,102 @@ out:
     return rc;
 }
 
+/* The reads that succeeded, by the file's whole text, GPU type and spec (issue 47): a sweep
+ * reads a platform's profile once per group of GPU counts (300 times on the 307,200-case
+ * grid, about a million instructions each: every entry's compressor is created to check
+ * its spec). The text is read and compared every time, so an answer is reused only for the
+ * same bytes, asked the same question: the same answer. A file that fails is parsed again
+ * (its message names what it found). */
+enum { READ_MEMO_MAX = 16, READ_MEMO_TEXT_MAX = 1 << 16 };
+typedef struct {
+    char *text;                     /* the file's bytes, NUL-terminated; NULL: unused */
+    size_t len;
+    char gpu_type[64];
+    char spec[256];
+    bool has_spec;                  /* spec was given (NULL is not "") */
+    int rc;                         /* 0 or 1 */
+    gcsim_codec_profile_entry entry; /* when rc is 0 and a spec was given */
+} read_memo;
+static read_memo memo[READ_MEMO_MAX];
+static int memo_next; /* the slot to reuse next, in turn */
+static pthread_mutex_t memo_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool memo_fits(const char *gpu_type, const char *spec, size_t len)
+{
+    return len <= READ_MEMO_TEXT_MAX && strlen(gpu_type) < sizeof memo[0].gpu_type &&
+           (!spec || strlen(spec) < sizeof memo[0].spec);
+}
+
+static const read_memo *memo_find(const char *text, size_t len, const char *gpu_type,
+                                  const char *spec)
+{
+    for (int i = 0; i < READ_MEMO_MAX; i++) {
+        const read_memo *m = &memo[i];
+        if (m->text && m->len == len && m->has_spec == (spec != NULL) &&
+            strcmp(m->gpu_type, gpu_type) == 0 && (!spec || strcmp(m->spec, spec) == 0) &&
+            memcmp(m->text, text, len) == 0)
+            return m;
+    }
+    return NULL;
+}
+
+/* Keeps a copy of text and the answer; nothing when out of memory (the next read parses). */
+static void memo_keep(const char *text, size_t len, const char *gpu_type, const char *spec,
+                      int rc, const gcsim_codec_profile_entry *entry)
+{
+    char *copy = malloc(len + 1);
+    if (!copy)
+        return;
+    memcpy(copy, text, len + 1);
+    read_memo *m = &memo[memo_next];
+    memo_next = (memo_next + 1) % READ_MEMO_MAX;
+    free(m->text);
+    m->text = copy;
+    m->len = len;
+    snprintf(m->gpu_type, sizeof m->gpu_type, "%s", gpu_type);
+    m->has_spec = spec != NULL;
+    snprintf(m->spec, sizeof m->spec, "%s", spec ? spec : "");
+    m->rc = rc;
+    m->entry = *entry;
+}
+
 int gcsim_codec_profile_read(const char *path, const char *gpu_type, const char *spec,
                              gcsim_codec_profile_entry *out, gcsim_error *err)
 {
     json_ctx ctx = {.origin = path, .err = err};
-    cJSON *root = NULL;
-    if (json_load_file(path, PROFILE_MAX_BYTES, &ctx, &root))
+    char *text = NULL;
+    if (json_read_file(path, PROFILE_MAX_BYTES, &text, err))
         return -1;
+    size_t len = strlen(text); /* json_read_file refuses NUL bytes */
+    bool keep = memo_fits(gpu_type, spec, len);
     gcsim_codec_profile_entry tmp;
     memset(&tmp, 0, sizeof tmp);
-    int rc = parse_profile(root, spec, gpu_type, &tmp, &ctx);
-    cJSON_Delete(root);
+    if (keep) {
+        pthread_mutex_lock(&memo_lock);
+        const read_memo *m = memo_find(text, len, gpu_type, spec);
+        int rc = m ? m->rc : -1;
+        if (m)
+            tmp = m->entry;
+        pthread_mutex_unlock(&memo_lock);
+        if (m) {
+            free(text);
+            if (rc == 0 && spec && out)
+                *out = tmp;
+            return rc;
+        }
+    }
+    cJSON *root = NULL;
+    int rc = json_parse_document(text, &ctx, &root);
+    if (rc == 0) {
+        rc = parse_profile(root, spec, gpu_type, &tmp, &ctx);
+        cJSON_Delete(root);
+        if (rc >= 0 && keep) {
+            pthread_mutex_lock(&memo_lock);
+            memo_keep(text, len, gpu_type, spec, rc, &tmp);
+            pthread_mutex_unlock(&memo_lock);
+        }
+    }
+    free(text);
     if (rc == 0 && spec && out)
         *out = tmp;
     return rc;

@@ -82,6 +82,20 @@ static int digits_of(long long D, char d[17])
     return n;
 }
 
+/* llrintl(y): glibc's x86-64 llrintl is this one fistpll (the current rounding mode, round
+ * to nearest); inline, it saves the call through the PLT, a fifth of this function's
+ * cycles on the sweep (issue 47). */
+static inline long long nearest_ll(long double y)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+    long long d;
+    __asm__("fistpll %0" : "=m"(d) : "t"(y) : "st");
+    return d;
+#else
+    return llrintl(y);
+#endif
+}
+
 int number_text_g17(char out[NUMBER_TEXT_MAX], double v)
 {
     if (v == 0) { /* "%.17g" of a zero: its sign, then one digit (a sweep writes many) */
@@ -127,7 +141,7 @@ int number_text_g17(char out[NUMBER_TEXT_MAX], double v)
         return slow(out, v);
     /* the nearest integer (fistp in the current, nearest, rounding mode: no switch of the
      * control word as a cast's truncation needs), and how far y is from it, exactly */
-    long long D = llrintl(y);
+    long long D = nearest_ll(y);
     if (fabsl(y - (long double)D) > 0.5L - 1.0L / 64)
         return slow(out, v);
 

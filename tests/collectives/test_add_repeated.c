@@ -45,7 +45,8 @@ static double uniform(void)
 
 int main(void)
 {
-    const long long counts[] = {0, 1, 2, 3, 7, 255, 1000, 65535, 1000000};
+    const long long counts[] = {0, 1, 2, 3, 7, 8, 9, 15, 16, 17, 24, 25, 40, 255, 1000, 65535,
+                                1000000};
     for (int c = 0; c < (int)(sizeof counts / sizeof *counts); c++)
         for (int r = 0; r < 200; r++) {
             double x = pow(10, -9 + 11 * uniform()); /* 1 ns .. 100 s */
