@@ -93,16 +93,7 @@ int main(int argc, char **argv)
                                       COLLECTIVE_HALVING_DOUBLING, COLLECTIVE_TREE,
                                       COLLECTIVE_DOUBLE_TREE, COLLECTIVE_PARAMETER_SERVER,
                                       COLLECTIVE_ALLGATHER, COLLECTIVE_REDUCE_SCATTER};
-    /* dense fp32 bucket, TernGrad-like shared scale, sparse (DGC-like), per-worker scale */
-    const gcsim_bucket_bytes buckets[] = {
-        {.dense_bytes = 100e6, .payload_bytes = 100e6, .aggregation = PAYLOAD_DENSE_SUMMABLE},
-        {.dense_bytes = 25e6, .payload_bytes = 25e6 / 16, .aggregation = PAYLOAD_SHARED_SCALE,
-         .compressed = true},
-        {.dense_bytes = 40e6, .payload_bytes = 40e6 * 0.002, .aggregation = PAYLOAD_SPARSE,
-         .compressed = true},
-        {.dense_bytes = 3e6, .payload_bytes = 3e6 / 4, .aggregation = PAYLOAD_PER_WORKER_SCALE,
-         .compressed = true, .encode_s = 1e-4, .decode_s = 5e-5},
-    };
+    const gcsim_bucket_bytes *buckets = test_payload_kinds;
     int compared = 0, bitwise = 0;
     for (size_t pi = 0; pi < sizeof names / sizeof *names; pi++) {
         gcsim_platform p;
@@ -114,7 +105,7 @@ int main(int argc, char **argv)
             if (n > p.nodes * p.gpus_per_node)
                 continue;
             for (size_t ci = 0; ci < sizeof colls / sizeof *colls; ci++)
-                for (size_t bi = 0; bi < sizeof buckets / sizeof *buckets; bi++) {
+                for (size_t bi = 0; bi < TEST_PAYLOAD_KINDS; bi++) {
                     gcsim_collective c = colls[ci];
                     const gcsim_bucket_bytes *b = &buckets[bi];
                     int chunks = gcsim_pipeline_chunks(c, b->dense_bytes);

@@ -36,17 +36,6 @@ static int class_cmp(const void *a, const void *b)
     return 0;
 }
 
-static const gcsim_bucket_bytes buckets[] = {
-    {.dense_bytes = 100e6, .payload_bytes = 100e6, .aggregation = PAYLOAD_DENSE_SUMMABLE},
-    {.dense_bytes = 25e6, .payload_bytes = 25e6 / 16, .aggregation = PAYLOAD_SHARED_SCALE,
-     .compressed = true},
-    {.dense_bytes = 40e6, .payload_bytes = 40e6 * 0.002, .aggregation = PAYLOAD_SPARSE,
-     .compressed = true},
-    {.dense_bytes = 3e6, .payload_bytes = 3e6 / 4, .aggregation = PAYLOAD_PER_WORKER_SCALE,
-     .compressed = true, .encode_s = 1e-4, .decode_s = 5e-5},
-};
-enum { N_BUCKETS = sizeof buckets / sizeof buckets[0] };
-
 /* The two walks' phases the same (class sets per interval sorted); 1 when they are. */
 static int same_phase(const gcsim_phase *x, const gcsim_phase *y)
 {
@@ -85,14 +74,12 @@ int main(int argc, char **argv)
     int phases = 0, costs = 0, steady_costs = 0, not_windowed = 0;
     for (size_t pi = 0; pi < sizeof names / sizeof *names; pi++) {
         gcsim_platform p;
-        gcsim_error err;
         if (catalog_platform(argv[1], names[pi], &p) != 0)
             return 1;
         p.nodes = (1000 + p.gpus_per_node - 1) / p.gpus_per_node;
         for (size_t ni = 0; ni < sizeof counts / sizeof *counts; ni++) {
             gcsim_topology t;
-            if (gcsim_topology_init(&t, &p, counts[ni], &err) != 0) {
-                fprintf(stderr, "%s, %d GPUs: %s\n", names[pi], counts[ni], err.message);
+            if (catalog_topology(&p, names[pi], counts[ni], &t) != 0) {
                 CHECK(0);
                 continue;
             }
@@ -128,13 +115,16 @@ int main(int argc, char **argv)
                     gcsim_schedule steady;
                     bool above = chunks > d && gcsim_tree_template_prepare(tt, chunks, &steady) == 0;
                     CHECK(chunks <= d || above);
-                    for (int bi = 0; bi < N_BUCKETS; bi++) {
-                        double x = gcsim_schedule_prepared_time_s(&by_deps, &buckets[bi]);
-                        double y = gcsim_schedule_prepared_time_s(&by_links, &buckets[bi]);
+                    for (int bi = 0; bi < TEST_PAYLOAD_KINDS; bi++) {
+                        double x =
+                            gcsim_schedule_prepared_time_s(&by_deps, &test_payload_kinds[bi]);
+                        double y =
+                            gcsim_schedule_prepared_time_s(&by_links, &test_payload_kinds[bi]);
                         CHECK(x > 0 && memcmp(&x, &y, sizeof x) == 0);
                         costs += memcmp(&x, &y, sizeof x) == 0;
                         if (above) {
-                            double z = gcsim_schedule_prepared_time_s(&steady, &buckets[bi]);
+                            double z =
+                                gcsim_schedule_prepared_time_s(&steady, &test_payload_kinds[bi]);
                             CHECK(memcmp(&x, &z, sizeof x) == 0);
                             steady_costs += memcmp(&x, &z, sizeof x) == 0;
                         }

@@ -61,16 +61,6 @@ static int same_template(const gcsim_tree_template *x, const gcsim_tree_template
     return check_failures == before;
 }
 
-static const gcsim_bucket_bytes buckets[] = {
-    {.dense_bytes = 100e6, .payload_bytes = 100e6, .aggregation = PAYLOAD_DENSE_SUMMABLE},
-    {.dense_bytes = 25e6, .payload_bytes = 25e6 / 16, .aggregation = PAYLOAD_SHARED_SCALE,
-     .compressed = true},
-    {.dense_bytes = 40e6, .payload_bytes = 40e6 * 0.002, .aggregation = PAYLOAD_SPARSE,
-     .compressed = true},
-    {.dense_bytes = 3e6, .payload_bytes = 3e6 / 4, .aggregation = PAYLOAD_PER_WORKER_SCALE,
-     .compressed = true, .encode_s = 1e-4, .decode_s = 5e-5},
-};
-
 /* The template's costs against the built schedule's, flow by flow. */
 static void check_costs(gcsim_tree_template *tt, const gcsim_topology *t, gcsim_collective c,
                         size_t n_buckets, int *compared, int *bitwise)
@@ -89,8 +79,8 @@ static void check_costs(gcsim_tree_template *tt, const gcsim_topology *t, gcsim_
             continue;
         }
         for (size_t bi = 0; bi < n_buckets; bi++) {
-            double want = gcsim_schedule_time_s(&built, t, &buckets[bi]);
-            double got = gcsim_schedule_prepared_time_s(&prepared, &buckets[bi]);
+            double want = gcsim_schedule_time_s(&built, t, &test_payload_kinds[bi]);
+            double got = gcsim_schedule_prepared_time_s(&prepared, &test_payload_kinds[bi]);
             CHECK(want > 0);
             CHECK_REL(got, want, 1e-9);
             (*compared)++;
@@ -115,7 +105,6 @@ int main(int argc, char **argv)
     int templates = 0, compared = 0, bitwise = 0, nvls_compared = 0;
     for (size_t pi = 0; pi < sizeof names / sizeof *names; pi++) {
         gcsim_platform base;
-        gcsim_error err;
         if (catalog_platform(argv[1], names[pi], &base) != 0)
             return 1;
         for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
@@ -130,8 +119,7 @@ int main(int argc, char **argv)
             p.nodes = (4099 + p.gpus_per_node - 1) / p.gpus_per_node;
             for (size_t ni = 0; ni < sizeof counts / sizeof *counts; ni++) {
                 gcsim_topology t;
-                if (gcsim_topology_init(&t, &p, counts[ni], &err) != 0) {
-                    fprintf(stderr, "%s, %d GPUs: %s\n", names[pi], counts[ni], err.message);
+                if (catalog_topology(&p, names[pi], counts[ni], &t) != 0) {
                     CHECK(0);
                     continue;
                 }
@@ -147,7 +135,7 @@ int main(int argc, char **argv)
                                 names[pi], p.gpus_per_node, p.nic.per_node, counts[ni],
                                 dbl ? "double tree" : "tree");
                     if (x && counts[ni] <= 257)
-                        check_costs(x, &t, c, sizeof buckets / sizeof *buckets, &compared,
+                        check_costs(x, &t, c, TEST_PAYLOAD_KINDS, &compared,
                                     &bitwise);
                     gcsim_tree_template_free(x);
                     gcsim_tree_template_free(y);

@@ -93,14 +93,12 @@ int main(int argc, char **argv)
     int walks = 0, pairs = 0;
     for (size_t pi = 0; pi < sizeof names / sizeof *names; pi++) {
         gcsim_platform p;
-        gcsim_error err;
         if (catalog_platform(argv[1], names[pi], &p) != 0)
             return 1;
         p.nodes = (256 + p.gpus_per_node - 1) / p.gpus_per_node;
         for (size_t ni = 0; ni < sizeof counts / sizeof *counts; ni++) {
             gcsim_topology t;
-            if (gcsim_topology_init(&t, &p, counts[ni], &err) != 0) {
-                fprintf(stderr, "%s, %d GPUs: %s\n", names[pi], counts[ni], err.message);
+            if (catalog_topology(&p, names[pi], counts[ni], &t) != 0) {
                 CHECK(0);
                 continue;
             }
