@@ -190,6 +190,7 @@ void gcsim_protocol_platform(const gcsim_platform *in, gcsim_op op, int algo, in
         out->intra.socket_link_Bps *= bw;
         out->intra.switch_uplink_Bps *= bw;
         out->intra.h2d_bidirectional_Bps *= bw;
+        out->intra.shm_bandwidth_Bps *= bw;
     }
     /* NVLS-tree across nodes moves a node's data through the switch, not a chain: its
      * schedule does that (COLLECTIVE_NVLS_TREE, tree_nvls.c: the chains' flows at the

@@ -182,7 +182,7 @@ static void shape_of(const gcsim_platform *net, gcsim_platform *out)
                          &out->intra.latency_s,       &out->intra.nvls_Bps,
                          &out->intra.nvlink_link_Bps, &out->intra.socket_link_Bps,
                          &out->intra.host_memory_Bps, &out->intra.switch_uplink_Bps,
-                         &out->intra.h2d_bidirectional_Bps,
+                         &out->intra.h2d_bidirectional_Bps, &out->intra.shm_bandwidth_Bps,
                          &out->nic.bandwidth_Bps,     &out->nic.latency_s,
                          &out->nic.message_overhead_s, &out->nic.connection_Bps,
                          &out->nic.proxy_Bps,         &out->fabric.switch_latency_s};

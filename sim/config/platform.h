@@ -122,6 +122,12 @@ typedef struct {
                                         and stores cross every staged link both ways at once,
                                         so it caps the rate shm_efficiency applies to
                                         (platform_pcie_shm.c); 0: not a limit */
+        double shm_bandwidth_Bps;    /* "shm_bandwidth", staged pairs only: what NCCL's SHM
+                                        transport moves over one staged PCIe link of this
+                                        host each way, measured (a 2-GPU all_reduce's busbw
+                                        between GPUs that share no PCIe link); stated, it
+                                        replaces shm_efficiency x min(link, h2d_bidirectional)
+                                        (platform_pcie_shm.c); 0: not stated */
     } intra;
 
     struct {
@@ -265,7 +271,8 @@ double gcsim_platform_pcie_shm_scale(const gcsim_platform *p);
 /* What NCCL's SHM transport gets of a PCIe link of rate link_Bps (a GPU's gpu_to_host, a
  * switch_uplink, after any protocol scaling; bidir_Bps the pcie.h2d_bidirectional rate
  * scaled the same way, 0 when not stated): shm_efficiency x min(link_Bps, bidir_Bps) where
- * pairs are staged, link_Bps otherwise (platform_pcie_shm.c). */
+ * pairs are staged, or min(link_Bps, pcie.shm_bandwidth) where the platform states the
+ * host's measured SHM rate; link_Bps otherwise (platform_pcie_shm.c). */
 double gcsim_platform_pcie_shm_link_Bps(const gcsim_platform *p, double link_Bps,
                                         double bidir_Bps);
 /* What one GPU's connections move each way over the socket transport (0: no such cap). */

@@ -58,6 +58,16 @@
  * slower one sets its pace) and to an uplink as to a GPU's own link (the root port it
  * enters is where the measurement was taken). docs/collectives.md, "PCIe-only servers", has
  * what the validation rows show.
+ *
+ * The host's SHM rate measured (intra_node.pcie.shm_bandwidth, optional): the rule above
+ * misses by host. Two RTX 4090 hosts whose links the rule rates alike (10.8 GB/s) move
+ * 3.85 and 14.5 GB/s per link through SHM (kalavai-client scripts/README.md: a pair across
+ * sockets; blog.chlc.cc: 8 GPUs on their own root ports): the SM loads from host memory
+ * that carry it are set by the host (its read latency, the loads in flight), which no
+ * source gives. Where a host's own run measures it (an all_reduce of two GPUs that share
+ * no PCIe link: busbw = one staged link's rate each way), the platform states that rate
+ * and every staged link carries min(its rate, shm_bandwidth), no DMA share taken; stating
+ * shm_efficiency or h2d_bidirectional beside it is refused (two descriptions of one rate).
  */
 #include <string.h>
 
@@ -114,6 +124,7 @@ int gcsim_platform_parse_shm(const cJSON *pcie, const char *path, gcsim_platform
 {
     p->intra.shm_efficiency = gcsim_platform_intra_shm(p) ? SHM_OVER_DMA : 1.0;
     p->intra.h2d_bidirectional_Bps = 0;
+    p->intra.shm_bandwidth_Bps = 0;
     if (!pcie)
         return 0;
     if (!gcsim_platform_intra_shm(p) && json_member(pcie, "shm_efficiency"))
@@ -126,6 +137,20 @@ int gcsim_platform_parse_shm(const cJSON *pcie, const char *path, gcsim_platform
                                     "through host memory (NCCL's SHM transport): p2p false, "
                                     "or p2p_level \"pxb\" with pairs on different switches",
                           ctx->origin, path);
+    if (!gcsim_platform_intra_shm(p) && json_member(pcie, "shm_bandwidth"))
+        return gcsim_fail(ctx->err, "%s: %s.shm_bandwidth: only used where GPUs copy through "
+                                    "host memory (NCCL's SHM transport): p2p false, or "
+                                    "p2p_level \"pxb\" with pairs on different switches",
+                          ctx->origin, path);
+    /* a measured SHM rate is the whole answer for a staged link: a share of a DMA rate
+     * beside it would describe the same thing twice */
+    if (json_member(pcie, "shm_bandwidth") &&
+        (json_member(pcie, "shm_efficiency") || json_member(pcie, "h2d_bidirectional")))
+        return gcsim_fail(ctx->err, "%s: %s.shm_bandwidth: a measured SHM rate replaces "
+                                    "shm_efficiency and h2d_bidirectional; give it or them, "
+                                    "not both", ctx->origin, path);
+    if (json_rate_Bps(pcie, path, "shm_bandwidth", false, &p->intra.shm_bandwidth_Bps, ctx))
+        return -1;
     if (json_rate_Bps(pcie, path, "h2d_bidirectional", false, &p->intra.h2d_bidirectional_Bps,
                       ctx))
         return -1;
@@ -147,6 +172,9 @@ double gcsim_platform_pcie_shm_link_Bps(const gcsim_platform *p, double link_Bps
 {
     if (!gcsim_platform_intra_shm(p))
         return link_Bps; /* DMA or peer copies: the link's rate as written */
+    /* the host's SHM rate, measured: no share of a DMA rate to take */
+    if (p->intra.shm_bandwidth_Bps > 0)
+        return p->intra.shm_bandwidth_Bps < link_Bps ? p->intra.shm_bandwidth_Bps : link_Bps;
     /* both directions of a staged link loaded at once: the host's bidirectional rate */
     double rate = bidir_Bps > 0 && bidir_Bps < link_Bps ? bidir_Bps : link_Bps;
     return rate * gcsim_platform_pcie_shm_scale(p);

@@ -336,7 +336,7 @@ int gcsim_platform_parse_pcie(const cJSON *in, gcsim_platform *p, json_ctx *ctx)
 {
     static const char *const keys[] = {"sockets", "socket_link", "p2p", "p2p_level",
                                        "gpus_per_switch", "switch_uplink", "shm_efficiency",
-                                       "h2d_bidirectional", NULL};
+                                       "h2d_bidirectional", "shm_bandwidth", NULL};
     const char *path = "$.intra_node.pcie";
     p->intra.sockets = 1;
     p->intra.socket_link_Bps = 0;

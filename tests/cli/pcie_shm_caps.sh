@@ -46,5 +46,14 @@ check shm-bidir-above 4 8.0 "SHM with a bidirectional cap above the link"
 check shm-default-bidir 4 9.0 "SHM's default share of a bidirectional rate"
 check shm-switch-bidir 2 1.5 "SHM with a bidirectional cap on shared uplinks, 2 GPUs"
 check shm-switch-bidir 4 1.5 "SHM with a bidirectional cap on shared uplinks, 4 GPUs"
-[ "$fail" -eq 0 ] && echo "ok: SHM transport on PCIe (own ports, default, shared uplinks, P2P, P2P level, bidirectional cap)"
+# The host's SHM rate measured (pcie.shm_bandwidth): every staged link carries min(its rate,
+# shm_bandwidth) each way, no share taken: 5 GB/s on own root ports (2 and 4 GPUs); above the
+# link's 16 GB/s the link binds; two switches of 2 behind 10 GB/s uplinks, measured 6:
+# min(10, 6) / 2 hops = 3 GB/s (the GPUs' own links, 6 for one hop each way, do not bind).
+check shm-measured 4 5.0 "SHM at a measured rate below the link"
+check shm-measured 2 5.0 "SHM at a measured rate below the link, 2 GPUs"
+check shm-measured-above 4 16.0 "SHM at a measured rate above the link"
+check shm-switch-measured 2 3.0 "SHM at a measured rate on shared uplinks, 2 GPUs"
+check shm-switch-measured 4 3.0 "SHM at a measured rate on shared uplinks, 4 GPUs"
+[ "$fail" -eq 0 ] && echo "ok: SHM transport on PCIe (own ports, default, shared uplinks, P2P, P2P level, bidirectional cap, measured rate)"
 exit "$fail"

@@ -254,8 +254,10 @@ def nccl_logs_section(gcsim, repo, engine="analytic"):
         raise ValueError("nccl-tests logs: %s" % e)
     out = head
     out += ["No parameter was fitted to these logs, neither gcsim's nor the platforms': the "
-            "platforms (`tests/validation/nccl_logs/platforms/`) are datasheet figures and "
-            "stated assumptions, each with its source in the file's `sources`. The sources of "
+            "platforms (`tests/validation/nccl_logs/platforms/`) are datasheet figures, "
+            "stated assumptions and, where a source measured its host in another run than its "
+            "log, that run's figure (listed below with the others measured), each with its "
+            "source in the file's `sources`. The sources of "
             "the logs report %d of the %d as problems: %s. They are kept; the summary gives the "
             "medians over all logs and over the normal ones separately. `gcsim calibrate` on the "
             "logs as published: %s" % (
