@@ -219,7 +219,8 @@ double gcsim_topology_capacity_Bps(const gcsim_topology *t, int l)
 {
     const gcsim_platform *p = t->platform;
     /* PCIe links without P2P carry NCCL's SHM stores and loads, both ways at once
-     * (gcsim_platform_pcie_shm_link_Bps: shm_efficiency, pcie.h2d_bidirectional) */
+     * (gcsim_platform_pcie_shm_link_Bps: shm_efficiency, pcie.h2d_bidirectional, or the
+     * host's measured pcie.shm_bandwidth) */
     if (t->switch_base >= 0 && l >= t->switch_base)
         return gcsim_platform_pcie_shm_link_Bps(p, p->intra.switch_uplink_Bps,
                                                 p->intra.h2d_bidirectional_Bps);

@@ -39,7 +39,8 @@
  * to a DMA copy to host memory in the same step (a parameter server's, a codec's host
  * copy), which it makes pessimistic; host memory and the socket link are not scaled (the
  * platform states their rates); NCCL_SHM_USE_CUDA_MEMCPY (copy engines through a proxy)
- * is not modelled: such a platform states 1.
+ * is not modelled: such a platform states 1. A measured shm_bandwidth (below) caps the
+ * same links and so has the same limits.
  *
  * Both directions at once (intra_node.pcie.h2d_bidirectional, optional): a staged ring
  * sends and receives on every GPU link and uplink at the same time, the stores going up
