@@ -74,6 +74,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (p.has_price)
         FUZZ_REQUIRE(positive(p.price_per_gpu_hour_usd), "price %g", p.price_per_gpu_hour_usd);
     FUZZ_REQUIRE(positive(gcsim_platform_node_network_Bps(&p)), "C_nwd");
+    /* PCIe without P2P (platform_pcie_shm.c): every staged link keeps a positive, finite
+     * rate, whichever of shm_efficiency, h2d_bidirectional and shm_bandwidth was given */
+    FUZZ_REQUIRE(non_negative(p.intra.shm_bandwidth_Bps) &&
+                     non_negative(p.intra.h2d_bidirectional_Bps),
+                 "shm_bandwidth %g, h2d_bidirectional %g", p.intra.shm_bandwidth_Bps,
+                 p.intra.h2d_bidirectional_Bps);
+    FUZZ_REQUIRE(positive(gcsim_platform_pcie_shm_link_Bps(&p, p.intra.gpu_to_host_Bps,
+                                                           p.intra.h2d_bidirectional_Bps)),
+                 "staged GPU link %g", p.intra.gpu_to_host_Bps);
+    if (p.intra.gpus_per_switch > 0)
+        FUZZ_REQUIRE(positive(gcsim_platform_pcie_shm_link_Bps(
+                         &p, p.intra.switch_uplink_Bps, p.intra.h2d_bidirectional_Bps)),
+                     "staged uplink %g", p.intra.switch_uplink_Bps);
 
     long long capacity = (long long)p.nodes * p.gpus_per_node;
     int counts[] = {-1, 0, 1, 2, p.gpus_per_node, p.gpus_per_node + 1, (int)capacity,
