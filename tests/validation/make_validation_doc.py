@@ -277,7 +277,7 @@ def nccl_logs_section(gcsim, repo, engine="analytic"):
     summary_header, summary_rows = nccl_logs.summary_table(results, None)
     out += ["### Median |error| of predicted in-place busbw (%s engine)" % engine, ""]
     out += nccl_logs.md_table(summary_header, summary_rows)
-    out.append("")
+    out += ["", nccl_logs.beyond_2x(results), ""]
     for res in results:
         out += ["### %s" % nccl_logs.log_title(res["row"], engine), "",
                 nccl_log_sentence(res["row"]), ""]

@@ -502,6 +502,29 @@ def log_title(row, engine):
         row["file"], row["system_kind"], row["gpus"], os.path.basename(row["platform"]), engine)
 
 
+def beyond_2x(results):
+    """One sentence: the logs whose median signed busbw error at >= 64 MiB puts the
+    prediction more than 2x off the measurement (above +100% or below -50%), by status
+    (issue 42's "no log off by more than 2x at >= 64 MiB")."""
+    off = {}
+    for res in results:
+        large, _mid = bins(res["points"])
+        if not large:
+            continue
+        med = statistics.median(large)
+        if med > 100.0 or med < -50.0:
+            off.setdefault(res["row"]["status"], []).append("%s %+.0f%%" % (res["row"]["file"],
+                                                                           med))
+    parts = []
+    for status in sorted({res["row"]["status"] for res in results}):
+        n = sum(1 for res in results if res["row"]["status"] == status and bins(res["points"])[0])
+        names = off.get(status, [])
+        parts.append("%d of the %d %s logs%s" % (len(names), n, status,
+                                                 " (%s)" % "; ".join(names) if names else ""))
+    return ("More than 2x off at >= 64 MiB (the log's median signed error above +100%% or "
+            "below -50%%): %s." % ", ".join(parts))
+
+
 def summary_title(engine, compare):
     return "Median |error| of predicted in-place busbw (%s engine%s)" % (
         engine, "; old: %s" % compare if compare else "")
@@ -517,7 +540,8 @@ def render(results, md, engine, compare):
     lines = ["Reported by their source as a problem (from SOURCES.tsv's note): %s."
              % ("; ".join("%s (%s)" % (r["file"], r["status_why"]) for r in problems)
                 if problems else "none"),
-             "Medians are pooled over the rows of the logs in each group."]
+             "Medians are pooled over the rows of the logs in each group.",
+             beyond_2x(results)]
     failed = [res["row"]["file"] for res in results if res["old_failed"]]
     if compare and failed:
         lines.append("The old binary failed on %d log(s) (%s): its columns are n/a there and its "
