@@ -16,16 +16,11 @@
 #include <string.h>
 
 #include "check.h"
+#include "test_rng.h"
 #include "number_text.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static uint64_t next_u64(void) /* xorshift64* (Vigna 2016) */
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return rng * 0x2545f4914f6cdd1dull;
-}
+static uint64_t next_u64(void) { return test_xorshift64star(&rng); }
 
 static long checked, bad;
 

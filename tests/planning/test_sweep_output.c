@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "test_rng.h"
 #include "planning.h"
 
 /* The CSV text of one row of cells written by `fill`. */
@@ -89,13 +90,7 @@ static int str_is(const char *s, const char *want_cell)
 }
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
-static uint64_t next_u64(void) /* xorshift64* (Vigna 2016) */
-{
-    rng ^= rng >> 12;
-    rng ^= rng << 25;
-    rng ^= rng >> 27;
-    return rng * 0x2545f4914f6cdd1dull;
-}
+static uint64_t next_u64(void) { return test_xorshift64star(&rng); }
 
 int main(void)
 {
