@@ -32,18 +32,25 @@ BAR = 0.25
 # its own measurement over the three runs (host times of ~50 us calls vary by up to 2x
 # between runs) is reported, not listed: no law can be closer than the data agree.
 KNOWN_MISSES = {
-    # PowerSGD encode at 2^26: rank 2 takes 397 us of GPU time and rank 4 321 us (cuBLAS
-    # picks another kernel at rank 2): no form that grows with the rank predicts either.
-    # The ratios between ranks show no pattern stable across sizes to build a per-rank-class
-    # efficiency from (rank 2 / rank 1: 3.7, 2.4, 4.3, 4.6, 2.1, 2.5 at the six sizes; rank 4
-    # / rank 2: 1.54, 1.48, 1.26, 1.28, 1.44, 0.81), so they stay stated misses.
-    ("powersgd", "encode", 1, 67108864): "rank 2's kernel",
-    ("powersgd", "encode", 2, 67108864): "rank 2's kernel",
+    # PowerSGD encode at 2^26: rank 2 takes 397 us of GPU time and rank 4 321 us. The
+    # products' kernels, timed alone with their names (bench/gpu/codec_mechanisms.py,
+    # h200-codec-mechanisms*.json), say why: rank 1's are cuBLAS GEMVs (M Q 96 us, M^T P 72:
+    # near the HBM's rate for one read of the 256 MB matrix); at ranks 2-32 cuBLAS runs
+    # sm80_xmma GEMMs, one launch each (141 + 126 us) except rank 2's M Q, split in two (247
+    # us). Which kernel a rank gets changes with the shape (at 4096^2 rank 3 gets cutlass
+    # split-K, 158 us, where 2 and 4-32 get xmma, 44-64 us), so no form in the rank predicts
+    # it from the neighbours: rank 1 left out is extrapolated from rank 2's GEMM, rank 2
+    # from rank 1's GEMV and rank 4's GEMM.
+    ("powersgd", "encode", 1, 67108864): "rank 1's GEMV, rank 2's split GEMM",
+    ("powersgd", "encode", 2, 67108864): "rank 1's GEMV, rank 2's split GEMM",
     # random-k's scatter at 50% on 6.5M elements: 104 us where 1-10% give 13 ps per kept
     # element (all in L2) and 0.5 costs 27 ps; its footprint (26 MB output, 26 MB int64
-    # indices, 13 MB values: 65.5 MB) is just over the 62.9 MB the H200 reports, so an L2
-    # term with the device's capacity predicts 4% of accesses missing, not the doubling
-    # measured (the residency ends nearer half the L2: not established here, not fitted)
+    # indices, 13 MB values: 65.5 MB) is just over the 62.9 MB the H200 reports. A random
+    # scatter's L2 capacity measured alone (codec_mechanisms.py l2_probe: a scatter's time
+    # per access against its buffer, warm) is about 50 MiB, but no residency form built on
+    # it predicts this point without breaking others (2^24 at 0.5, 2^26 at 0.1; tried: the
+    # footprint's share beyond 50 MiB, the fill's lines evicted by randint's indices; docs/
+    # stacks.md "Held out"), so it stays a stated miss.
     ("randk", "decode", 0.5, 6553600): "L2 residency",
 }
 # Removed when the law forms were built from what sets the kernels' cost (docs/stacks.md,
