@@ -17,7 +17,10 @@ agreement and median |error|.
 
 A case's `args` column (- for none) adds gcsim predict options to both of its runs (issue
 43: --precision, --step-time from a published single-GPU figure); `compressed_args`, when not
--, replaces them for the compressed run (a sharded case compressed by --sharding's ZeRO++). The cases are also
+-, replaces them for the compressed run (a sharded case compressed by --sharding's ZeRO++);
+`compressed_platform`, when not -, is the compressed run's platform (Bagua's runs over
+Bagua-Net, their baselines over NCCL's sockets), in both the stacks' and the fused
+comparison. The cases are also
 summarised per set: issue 24's sources (MC, DGC, CGX, EGO) and the sources issue 43 added
 (ISSUE43_SOURCES), so that new data is reported apart from what was seen before.
 
@@ -74,13 +77,23 @@ def run_args(case, compressed):
     return [] if args in ("", "-") else shlex.split(args)
 
 
+def platform_of(case, compressed):
+    """The platform of the case's compressed or uncompressed run: `compressed_platform`,
+    when not -, for the compressed run (its system drove the network otherwise: Bagua's
+    runs with Bagua-Net against baselines on NCCL's socket transport)."""
+    other = case.get("compressed_platform", "-")
+    return other if compressed and other not in ("", "-") else case["platform"]
+
+
 def throughput(gcsim, repo, case, compressor, stack, exchange, compressed=None):
+    compressed = compressor != "none" if compressed is None else compressed
     argv = [gcsim, "predict", "--engine", "analytic", "--format", "json",
-            "--platform", case["platform"], "--model", case["model"], "--gpus", case["gpus"],
+            "--platform", platform_of(case, compressed), "--model", case["model"],
+            "--gpus", case["gpus"],
             "--batch", case["batch"], "--compressor", compressor, "--stack", stack]
     if exchange != "auto":
         argv += ["--exchange", exchange]
-    argv += run_args(case, compressor != "none" if compressed is None else compressed)
+    argv += run_args(case, compressed)
     r = subprocess.run(argv, capture_output=True, text=True, cwd=repo, timeout=600)
     if r.returncode != 0:
         raise RuntimeError("%s: exit %d: %s" % (" ".join(argv[1:]), r.returncode, r.stderr.strip()))

@@ -54,7 +54,8 @@ def read_rows(repo):
 def predict(gcsim, repo, case, compressor, exchange):
     """(throughput, convergence factor, its source) of one run."""
     argv = [gcsim, "predict", "--engine", "analytic", "--format", "json",
-            "--platform", case["platform"], "--model", case["model"], "--gpus", case["gpus"],
+            "--platform", compression_cases.platform_of(case, compressor != "none"),
+            "--model", case["model"], "--gpus", case["gpus"],
             "--batch", case["batch"], "--compressor", compressor,
             "--stack", case["stack"] if compressor != "none" else case["baseline_stack"],
             "--convergence", "best"]
