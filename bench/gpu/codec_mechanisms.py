@@ -126,14 +126,9 @@ def powersgd(result, timer, profile_calls):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", required=True)
-    ap.add_argument("--warmup", type=int, default=3)
-    ap.add_argument("--reps", type=int, default=15)
-    ap.add_argument("--profile-calls", type=int, default=3)
-    ap.add_argument("--source-rev", default="unknown")
+    common.add_run_arguments(ap, 330, "skip the parts not started after this many seconds "
+                                      "(the JSON stays whole)")
     ap.add_argument("--parts", default="l2_probe,randk_grid,powersgd")
-    ap.add_argument("--budget-s", type=float, default=330,
-                    help="skip the parts not started after this many seconds (the JSON stays whole)")
     args = ap.parse_args()
     torch.manual_seed(0)
     torch.backends.cuda.matmul.allow_tf32 = False

@@ -173,15 +173,10 @@ def graph_replay_us(fn, reps):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", required=True)
+    common.add_run_arguments(ap, 400, "stop starting new sizes after this many seconds "
+                                      "(the JSON stays whole)")
     ap.add_argument("--sizes", default=",".join(map(str, SIZES)))
-    ap.add_argument("--warmup", type=int, default=3)
-    ap.add_argument("--reps", type=int, default=15)
-    ap.add_argument("--profile-calls", type=int, default=3)
-    ap.add_argument("--source-rev", default="unknown")
     ap.add_argument("--quick", action="store_true")
-    ap.add_argument("--budget-s", type=float, default=400,
-                    help="stop starting new sizes after this many seconds (the JSON stays whole)")
     args = ap.parse_args()
     if args.quick:
         args.sizes, args.reps, args.warmup = "65536", 3, 1

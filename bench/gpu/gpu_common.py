@@ -150,6 +150,17 @@ def count_kernels(fn):
     return {"kernels": len(kernels), "memcpy_memset": len(copies), "kernel_names": kernels}
 
 
+def add_run_arguments(ap, budget_s, budget_help):
+    """The options every timing script of this folder takes: output, repetitions, the
+    profiler's calls, the source revision (the device copy has no .git) and a time budget."""
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--warmup", type=int, default=3)
+    ap.add_argument("--reps", type=int, default=15)
+    ap.add_argument("--profile-calls", type=int, default=3)
+    ap.add_argument("--source-rev", default="unknown")
+    ap.add_argument("--budget-s", type=float, default=budget_s, help=budget_help)
+
+
 def write_json(path, obj):
     """Write atomically so that a run cut off mid-way leaves the last complete file."""
     tmp = path + ".tmp"
