@@ -102,6 +102,37 @@ int cli_option_once(const char *command, int ch, const int *once, unsigned *seen
     return 0;
 }
 
+static bool takes_value(const struct option *own, int ch)
+{
+    for (const struct option *o = own; o->name; o++)
+        if (o->val == ch && o->has_arg != no_argument)
+            return true;
+    return false;
+}
+
+int cli_values_once(const char *command, int ch, const struct option *own, const int *lists,
+                    cli_seen *seen, char **argv)
+{
+    if (!takes_value(own, ch))
+        return 0;
+    for (int k = 0; lists && lists[k]; k++)
+        if (lists[k] == ch)
+            return 0;
+    for (int k = 0; k < seen->n; k++) {
+        if (seen->ch[k] != ch)
+            continue;
+        const char *word = argv[option_word(argv)];
+        fprintf(stderr, "gcsim %s: %.*s given twice (it takes one value; a second one replaced "
+                        "the first silently)\n",
+                command, (int)strcspn(word, "="), word);
+        return -1;
+    }
+    if (seen->n == CLI_SEEN_MAX)
+        abort(); /* more value options than any command has */
+    seen->ch[seen->n++] = ch;
+    return 0;
+}
+
 /* The folder of path, resolved (links, "." and ".."), then "/" and its last component;
  * false when the folder cannot be resolved. */
 static bool resolved_name(const char *path, char *out, size_t size)

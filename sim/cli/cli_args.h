@@ -46,6 +46,22 @@ int cli_option_error(const char *command, int ch, char **argv);
  * ch. Returns 0, or -1 after the message. */
 int cli_option_once(const char *command, int ch, const int *once, unsigned *seen, char **argv);
 
+/* The getopt values of the command's value options met so far (cli_values_once). */
+#define CLI_SEEN_MAX 64
+typedef struct {
+    int ch[CLI_SEEN_MAX];
+    int n;
+} cli_seen;
+
+/* Every option of `own` that takes a value takes it once, except the list options named in
+ * `lists` (0-terminated getopt values; NULL for none), whose values add up: a second value
+ * is refused with "gcsim COMMAND: --OPTION given twice" on stderr, where it replaced the first
+ * without a word (predict --platform A --platform B ran B). Options not in `own` (a shared
+ * group's, which checks its own) and flags pass. `seen` starts zeroed. Call after
+ * cli_getopt_long returned ch. Returns 0, or -1 after the message. */
+int cli_values_once(const char *command, int ch, const struct option *own, const int *lists,
+                    cli_seen *seen, char **argv);
+
 /* --stack NAME: an empty name is refused ("" fell back to the platform's stack without a
  * word), with "gcsim COMMAND: --stack: ..." on stderr. Returns 0 with *stack set, or -1. */
 int cli_stack_option(const char *command, const char *arg, const char **stack);

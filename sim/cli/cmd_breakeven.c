@@ -65,11 +65,11 @@ static int parse(int argc, char **argv, options *o)
     opterr = 0;
     int ch;
     char msg[512];
-    /* the training options take one value each: a second one replaced the first */
-    static const int once[] = {'K', 1002, 1003, 1004, 0};
-    unsigned seen = 0;
+    /* one value each, but for the lists compared, whose values add up */
+    static const int lists[] = {'p', 'm', 'c', 0};
+    cli_seen seen = {0};
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "breakeven")) != -1) {
-        if (cli_option_once("breakeven", ch, once, &seen, argv))
+        if (cli_values_once("breakeven", ch, longopts, lists, &seen, argv))
             return -1;
         int bad = 0;
         switch (ch) {

@@ -56,7 +56,12 @@ static int parse_options(int argc, char **argv, calibrate_cli *o)
     optind = 1;
     opterr = 0;
     int ch;
+    /* one value each, but for the logs and what each log says of its run (checked per log) */
+    static const int lists[] = {'l', 'g', 'n', 't', 'C', 'P', 0};
+    cli_seen seen = {0};
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "calibrate")) != -1) {
+        if (cli_values_once("calibrate", ch, longopts, lists, &seen, argv))
+            return EXIT_BAD_INPUT;
         long long v;
         switch (ch) {
         case 'l':

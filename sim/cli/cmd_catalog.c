@@ -41,7 +41,10 @@ static int parse(int argc, char **argv, options *o)
     optind = 1;
     opterr = 0;
     int ch;
+    cli_seen seen = {0};
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "catalog")) != -1) {
+        if (cli_values_once("catalog", ch, longopts, NULL, &seen, argv))
+            return -1;
         switch (ch) {
         case 'f':
             if (cli_format_option("catalog", optarg, &o->format))

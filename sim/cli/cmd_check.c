@@ -50,7 +50,10 @@ static int parse_options(int argc, char **argv, check_options *o)
     optind = 1;
     opterr = 0;
     int ch;
+    cli_seen seen = {0};
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "check")) != -1) {
+        if (cli_values_once("check", ch, longopts, NULL, &seen, argv))
+            return -1;
         switch (ch) {
         case 'b': o->baseline = optarg; break;
         case 'o': o->output = optarg; break;

@@ -69,7 +69,10 @@ static int parse_options(int argc, char **argv, collective_options *o)
     optind = 1;
     opterr = 0;
     int c;
+    cli_seen seen = {0};
     while ((c = cli_getopt_long(argc, argv, "", all_longopts, "collective")) != -1) {
+        if (cli_values_once("collective", c, longopts, NULL, &seen, argv))
+            return EXIT_BAD_INPUT;
         int group = cli_groups_option(&groups, "collective", c, optarg, argv);
         if (group < 0)
             return EXIT_BAD_INPUT;

@@ -83,7 +83,11 @@ static int parse_options(int argc, char **argv, compress_options *o)
     int ch;
     long long v;
     /* "+": no argument permutation, so the files after --trace stay where they are. */
+    static const int lists[] = {'t', 'c', 0};
+    cli_seen seen = {0};
     while ((ch = cli_getopt_long(argc, argv, "+:h", longopts, "compress")) != -1) {
+        if (cli_values_once("compress", ch, longopts, lists, &seen, argv))
+            return -1;
         switch (ch) {
         case 't':
             /* --trace takes its value and every following argument up to the next option

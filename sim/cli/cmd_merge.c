@@ -27,7 +27,10 @@ int cmd_merge(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int ch;
+    cli_seen seen = {0};
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "merge")) != -1) {
+        if (cli_values_once("merge", ch, longopts, NULL, &seen, argv))
+            return EXIT_BAD_INPUT;
         switch (ch) {
         case 'o': output = optarg; break;
         case 'h': merge_usage(stdout); return EXIT_OK;

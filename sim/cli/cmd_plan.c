@@ -78,13 +78,13 @@ static int parse_options(int argc, char **argv, plan_options *o)
     opterr = 0;
     int ch;
     char msg[512];
-    /* the training options take one value each: a second one replaced the first */
-    static const int once[] = {1003, 1004, 1005, 1009, 1011, 1012, 1013, 0};
-    unsigned seen = 0;
+    /* one value each, but for the lists searched, whose values add up */
+    static const int lists[] = {'p', 'c', 'K', 'C', 1000, 1001, 1010, 0};
+    cli_seen seen = {0};
     cli_groups groups = {.variability = &o->c.run.variability, .goodput = &o->c.goodput};
     const struct option *all_longopts = cli_groups_begin(&groups, longopts);
     while ((ch = cli_getopt_long(argc, argv, ":h", all_longopts, "plan")) != -1) {
-        if (cli_option_once("plan", ch, once, &seen, argv))
+        if (cli_values_once("plan", ch, longopts, lists, &seen, argv))
             return -1;
         int group = cli_groups_option(&groups, "plan", ch, optarg, argv);
         if (group < 0)

@@ -38,13 +38,12 @@ static int parse(int argc, char **argv, options *o)
         {"output", required_argument, 0, 'o'}, {"script", required_argument, 0, 's'},
         {"title", required_argument, 0, 't'},  {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
-    static const int once[] = {'o', 's', 't', 0};
-    unsigned seen = 0;
+    cli_seen seen = {0};
     optind = 1;
     opterr = 0;
     int ch;
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "plot")) != -1) {
-        if (cli_option_once("plot", ch, once, &seen, argv))
+        if (cli_values_once("plot", ch, longopts, NULL, &seen, argv))
             return -1;
         switch (ch) {
         case 'o': o->output = optarg; break;

@@ -137,11 +137,10 @@ static int parse_options(int argc, char **argv, predict_options *o)
     optind = 1;
     opterr = 0;
     int ch;
-    /* the training options take one value each: a second one replaced the first */
-    static const int once[] = {'K', 1000, 1001, 1002, 1003, 1004, 0};
-    unsigned seen = 0;
+    /* every value option takes one value: a second one replaced the first */
+    cli_seen seen = {0};
     while ((ch = cli_getopt_long(argc, argv, ":h", all_longopts, "predict")) != -1) {
-        if (cli_option_once("predict", ch, once, &seen, argv))
+        if (cli_values_once("predict", ch, longopts, NULL, &seen, argv))
             return -1;
         int group = cli_groups_option(&groups, "predict", ch, optarg, argv);
         if (group < 0)

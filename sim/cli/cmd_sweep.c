@@ -106,13 +106,13 @@ static int parse_options(int argc, char **argv, sweep_options *o)
     opterr = 0;
     int ch;
     char msg[512];
-    /* the training options take one value each: a second one replaced the first */
-    static const int once[] = {1002, 1003, 1004, 0};
-    unsigned seen = 0;
+    /* one value each, but for the axes of the grid, whose values add up */
+    static const int lists[] = {'p', 'm', 'c', 'C', 'K', 's', 'b', 'e', 0};
+    cli_seen seen = {0};
     cli_groups groups = {.variability = &o->run.variability};
     const struct option *all_longopts = cli_groups_begin(&groups, longopts);
     while ((ch = cli_getopt_long(argc, argv, ":h", all_longopts, "sweep")) != -1) {
-        if (cli_option_once("sweep", ch, once, &seen, argv))
+        if (cli_values_once("sweep", ch, longopts, lists, &seen, argv))
             return -1;
         int group = cli_groups_option(&groups, "sweep", ch, optarg, argv);
         if (group < 0)

@@ -40,7 +40,10 @@ int cmd_trace(int argc, char **argv)
     optind = 1;
     opterr = 0;
     int ch;
+    cli_seen seen = {0};
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "trace info")) != -1) {
+        if (cli_values_once("trace info", ch, longopts, NULL, &seen, argv))
+            return EXIT_BAD_INPUT;
         switch (ch) {
         case 'f':
             if (cli_format_option("trace info", optarg, &format))

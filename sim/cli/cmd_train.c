@@ -82,7 +82,10 @@ static int parse_options(int argc, char **argv, train_options *o)
     opterr = 0;
     int ch;
     long long v;
+    cli_seen seen = {0};
     while ((ch = cli_getopt_long(argc, argv, ":h", longopts, "train")) != -1) {
+        if (cli_values_once("train", ch, longopts, NULL, &seen, argv))
+            return -1;
         switch (ch) {
         case 'm':
             if (train_model_parse(optarg, &o->cfg.model)) {

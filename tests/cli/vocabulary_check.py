@@ -257,5 +257,29 @@ for cmd in ("predict", "sweep", "plan"):
     p = run(cmd, "--compute-cv", "0.1", "--seed", "1", "--seed", "2", ok=False)
     check(p.returncode == 2 and "--seed given twice" in p.stderr, f"{cmd}: a group's option given twice is refused")
 
+# ---- a command's own value options: one value each (docs/cli.md, "Lists and single values") ----
+# Given twice, a second value replaced the first without a word (predict --platform A
+# --platform B ran B); now refused, exit 2, nothing on stdout. A list option's values add up.
+for cmd, args in [("predict", ["--platform", "h100-ndr", "--platform", "a100-hdr"]),
+                  ("collective", ["--gpus", "2", "--gpus", "4"]),
+                  ("sweep", ["--gpus", "8", "--gpus", "16"]),
+                  ("plan", ["--model", "resnet-50", "--model", "vgg-16"]),
+                  ("breakeven", ["--gpus", "8", "--gpus", "16"]),
+                  ("calibrate", ["--platform", "h100-ndr", "--platform", "a100-hdr"]),
+                  ("train", ["--epochs", "1", "--epochs", "2"]),
+                  ("check", ["--tolerance", "0.1", "--tolerance", "0.2"]),
+                  ("compress", ["--seed", "1", "--seed", "2"]),
+                  ("catalog", ["--format", "csv", "--format", "json"]),
+                  ("plot", ["--title", "a", "--title", "b"]),
+                  ("merge", ["--output", "x", "--output", "y"]),
+                  ("trace", ["info", "--format", "csv", "--format=json"])]:
+    p = run(cmd, *args, ok=False)
+    name = args[1] if cmd == "trace" else args[0]
+    check(p.returncode == 2 and f"{name} given twice" in p.stderr and p.stdout == "",
+          f"{cmd} {name} given twice: refused ({p.returncode}: {p.stderr.strip()[:120]})")
+p = run("sweep", "--platform", "h100-ndr", "--platform", "a100-hdr", "--model", "resnet-50",
+        "--gpus", "8", "--count")
+check(p.returncode == 0 and p.stdout.split()[0] == "2", "sweep: a list option given twice adds up")
+
 print(f"{len(FAILS)} failed" if FAILS else "all passed")
 sys.exit(1 if FAILS else 0)
