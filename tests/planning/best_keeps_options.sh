@@ -10,11 +10,11 @@
 set -u
 gcsim=$1
 fail=0
-common="--platform a100-hdr --model gpt2-small --gpus 1,16 --stack fused --compressor qsgd:s=4 --format csv"
+common="--platform a100-hdr --model gpt2-small --gpus 1,16 --stack fused --compressor qsgd:s=4"
 for opts in "--grad-accum 4" "--act-ckpt" "--act-ckpt=every:2" "--sharding zero2" \
             "--sharding fsdp --grad-accum 2 --act-ckpt"; do
     # shellcheck disable=SC2086 # the options are words
-    out=$("$gcsim" predict $common $opts --exchange best 2>&1) || {
+    out=$("$gcsim" predict $common $opts --exchange best --format csv 2>&1) || {
         echo "FAIL: predict --exchange best $opts: $out"; fail=1; continue; }
     # the 16-GPU row: efficiency_pct and exchange by the header's names
     eff=$(printf '%s\n' "$out" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
@@ -28,7 +28,8 @@ for opts in "--grad-accum 4" "--act-ckpt" "--act-ckpt=every:2" "--sharding zero2
     case $won in
         terngrad|dgc-paper) echo "FAIL: $opts: a paper's pattern ($won) ran a case it refuses"
                             fail=1; continue ;;
-        allreduce|allgather|ps) plain=$("$gcsim" predict $common $opts --exchange "$won" 2>&1) ;;
+        allreduce|allgather|ps) plain=$("$gcsim" predict $common $opts --exchange "$won" \
+                                        --format csv 2>&1) ;;
         *) echo "FAIL: $opts: no winner in the exchange search note ('$won')"; fail=1; continue ;;
     esac
     row() { printf '%s\n' "$1" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
