@@ -130,15 +130,12 @@ def main():
                                       "(the JSON stays whole)")
     ap.add_argument("--parts", default="l2_probe,randk_grid,powersgd")
     args = ap.parse_args()
-    torch.manual_seed(0)
-    torch.backends.cuda.matmul.allow_tf32 = False
-    result = {"schema": "gcsim-gpu-codec-mechanisms/1",
-              "provenance": common.provenance(args, args.source_rev),
-              "settings": {"timing": "median_us: CUDA events, cold L2 (256 MiB flush) unless "
-                                     "l2 is 'warm' (no flush: the previous call's lines stay); "
-                                     "gpu_busy_us: torch.profiler kernel time after an L2 flush",
-                           "warmup": args.warmup, "reps": args.reps},
-              "ops": [], "parts_done": []}
+    result = common.start_codec_run(
+        "gcsim-gpu-codec-mechanisms/1", args,
+        {"timing": "median_us: CUDA events, cold L2 (256 MiB flush) unless l2 is 'warm' (no "
+                   "flush: the previous call's lines stay); gpu_busy_us: torch.profiler kernel "
+                   "time after an L2 flush"},
+        "ops", "parts_done")
     timer = common.Timer(args.warmup, args.reps)
     warm_timer = common.Timer(args.warmup, args.reps, flush=False)
     t0 = time.time()

@@ -181,17 +181,14 @@ def main():
     if args.quick:
         args.sizes, args.reps, args.warmup = "65536", 3, 1
     sizes = [int(x) for x in args.sizes.split(",")]
-    torch.manual_seed(0)
-    torch.backends.cuda.matmul.allow_tf32 = False
-    result = {"schema": "gcsim-gpu-codec-settings/1",
-              "provenance": common.provenance(args, args.source_rev),
-              "settings": {"timing": "median_us: CUDA events, cold L2 (256 MiB flush); "
-                                     "host_back_to_back_us: eager back-to-back on the host clock; "
-                                     "graph_replay_us: one CUDA-graph capture replayed back to back; "
-                                     "gpu_busy_us: torch.profiler kernel time after an L2 flush",
-                           "qsgd_packing": "sign+level bits rounded up to 2, 4, 8 or 16",
-                           "warmup": args.warmup, "reps": args.reps},
-              "ops": [], "checks": []}
+    result = common.start_codec_run(
+        "gcsim-gpu-codec-settings/1", args,
+        {"timing": "median_us: CUDA events, cold L2 (256 MiB flush); "
+                   "host_back_to_back_us: eager back-to-back on the host clock; "
+                   "graph_replay_us: one CUDA-graph capture replayed back to back; "
+                   "gpu_busy_us: torch.profiler kernel time after an L2 flush",
+         "qsgd_packing": "sign+level bits rounded up to 2, 4, 8 or 16"},
+        "ops", "checks")
     timer = common.Timer(args.warmup, args.reps)
     t_start = time.time()
     for n in sizes:

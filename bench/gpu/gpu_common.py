@@ -161,6 +161,18 @@ def add_run_arguments(ap, budget_s, budget_help):
     ap.add_argument("--budget-s", type=float, default=budget_s, help=budget_help)
 
 
+def start_codec_run(schema, args, settings, *lists):
+    """A codec timing run's result: seeded, TF32 off (PyTorch's default for fp32 matmuls, which
+    PowerSGD's products run), with its schema, provenance and settings, and an empty list per
+    name in `lists` for the records to come."""
+    torch.manual_seed(0)
+    torch.backends.cuda.matmul.allow_tf32 = False
+    result = {"schema": schema, "provenance": provenance(args, args.source_rev),
+              "settings": dict(settings, warmup=args.warmup, reps=args.reps)}
+    result.update({name: [] for name in lists})
+    return result
+
+
 def write_json(path, obj):
     """Write atomically so that a run cut off mid-way leaves the last complete file."""
     tmp = path + ".tmp"

@@ -84,24 +84,6 @@ int cli_option_error(const char *command, int ch, char **argv)
     return -1;
 }
 
-int cli_option_once(const char *command, int ch, const int *once, unsigned *seen, char **argv)
-{
-    for (int k = 0; once[k]; k++) {
-        if (once[k] != ch)
-            continue;
-        if (!(*seen & (1u << k))) {
-            *seen |= 1u << k;
-            return 0;
-        }
-        const char *word = argv[option_word(argv)];
-        fprintf(stderr, "gcsim %s: %.*s given twice (it takes one value; a second one replaced "
-                        "the first silently)\n",
-                command, (int)strcspn(word, "="), word);
-        return -1;
-    }
-    return 0;
-}
-
 static bool takes_value(const struct option *own, int ch)
 {
     for (const struct option *o = own; o->name; o++)

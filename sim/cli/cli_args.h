@@ -39,13 +39,6 @@ int cli_getopt_long(int argc, char **argv, const char *shortopts,
  * Returns -1. */
 int cli_option_error(const char *command, int ch, char **argv);
 
-/* Refuses an option given a second time, with "gcsim COMMAND: --OPTION given twice" on
- * stderr: a second --mfu, --act-ckpt or --sharding replaced the first without a word. `once`
- * lists the getopt values of the options that take one value (0-terminated, at most 32);
- * `seen` is their bit mask, zero before the first option. Call after cli_getopt_long returned
- * ch. Returns 0, or -1 after the message. */
-int cli_option_once(const char *command, int ch, const int *once, unsigned *seen, char **argv);
-
 /* The getopt values of the command's value options met so far (cli_values_once). */
 #define CLI_SEEN_MAX 64
 typedef struct {

@@ -8,8 +8,7 @@
 #include "cli_args.h"
 
 typedef struct {
-    const struct option *longopts; /* {0}-terminated */
-    const int *once;               /* the options that take one value, 0-terminated */
+    const struct option *longopts; /* {0}-terminated; each value option takes one value */
     void *(*slot)(const cli_groups *g); /* where the command keeps its values (NULL: none) */
     void (*init)(void *values);
     int (*option)(const char *cmd, int ch, const char *arg, void *values);
@@ -18,9 +17,6 @@ typedef struct {
 
 /* variability: every option takes one value (a second one replaced the first silently) */
 static const struct option variability_opts[] = {CLI_VARIABILITY_LONGOPTS, {0, 0, 0, 0}};
-static const int variability_once[] = {CLI_VAR_CV, CLI_VAR_DIST, CLI_VAR_SLOW_FRACTION,
-                                       CLI_VAR_SLOW_FACTOR, CLI_VAR_SLOW_RANK, CLI_VAR_SEED,
-                                       CLI_VAR_ITERATIONS, CLI_VAR_PRESET, 0};
 static void *variability_slot(const cli_groups *g) { return g->variability; }
 static void variability_init(void *v) { cli_variability_init(v); }
 static int variability_option(const char *cmd, int ch, const char *arg, void *v)
@@ -31,7 +27,6 @@ static int variability_finish(const char *cmd, void *v) { return cli_variability
 
 /* goodput: the flag may repeat; each value option takes one value */
 static const struct option goodput_opts[] = {CLI_GOODPUT_LONGOPTS, {0, 0, 0, 0}};
-static const int goodput_once[] = {4101, 4102, 4103, 4104, 4105, 0};
 static void *goodput_slot(const cli_groups *g) { return g->goodput; }
 static void goodput_init(void *v) { goodput_options_init(v); }
 static int goodput_option(const char *cmd, int ch, const char *arg, void *v)
@@ -41,9 +36,6 @@ static int goodput_option(const char *cmd, int ch, const char *arg, void *v)
 static int goodput_finish(const char *cmd, void *v) { return cli_goodput_check(cmd, v); }
 
 static const struct option fabric_opts[] = {CLI_FABRIC_LONGOPTS, {0, 0, 0, 0}};
-static const int fabric_once[] = {CLI_FABRIC_LOAD, CLI_FABRIC_LINKS, CLI_FABRIC_ECMP_SPINES,
-                                   CLI_FABRIC_ECMP_SEED, CLI_FABRIC_JITTER,
-                                   CLI_FABRIC_JITTER_SEED, 0};
 static void *fabric_slot(const cli_groups *g) { return g->fabric; }
 static void fabric_init(void *v) { *(cli_fabric_options *)v = (cli_fabric_options)CLI_FABRIC_INIT; }
 static int fabric_option(const char *cmd, int ch, const char *arg, void *v)
@@ -53,11 +45,11 @@ static int fabric_option(const char *cmd, int ch, const char *arg, void *v)
 static int fabric_finish(const char *cmd, void *v) { return cli_fabric_check(cmd, v); }
 
 static const group groups[CLI_GROUPS_COUNT] = {
-    {variability_opts, variability_once, variability_slot, variability_init,
+    {variability_opts, variability_slot, variability_init,
      variability_option, variability_finish},
-    {goodput_opts, goodput_once, goodput_slot, goodput_init, goodput_option,
+    {goodput_opts, goodput_slot, goodput_init, goodput_option,
      goodput_finish},
-    {fabric_opts, fabric_once, fabric_slot, fabric_init, fabric_option,
+    {fabric_opts, fabric_slot, fabric_init, fabric_option,
      fabric_finish},
 };
 
@@ -83,7 +75,7 @@ const struct option *cli_groups_begin(cli_groups *g, const struct option *own)
         g->longopts[n] = own[n];
     }
     for (int k = 0; k < CLI_GROUPS_COUNT; k++) {
-        g->seen[k] = 0;
+        g->seen[k] = (cli_seen){0};
         if (!values(g, k))
             continue;
         groups[k].init(values(g, k));
@@ -102,7 +94,7 @@ int cli_groups_option(cli_groups *g, const char *cmd, int ch, const char *arg, c
     for (int k = 0; k < CLI_GROUPS_COUNT; k++) {
         if (!values(g, k) || !owns(k, ch))
             continue;
-        if (cli_option_once(cmd, ch, groups[k].once, &g->seen[k], argv) ||
+        if (cli_values_once(cmd, ch, groups[k].longopts, NULL, &g->seen[k], argv) ||
             groups[k].option(cmd, ch, arg, values(g, k)))
             return -1;
         return 0;

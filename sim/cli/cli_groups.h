@@ -23,6 +23,7 @@
 
 #include <getopt.h>
 
+#include "cli_args.h"
 #include "cli_fabric.h"
 #include "cli_goodput.h"
 #include "cli_variability.h"
@@ -38,7 +39,7 @@ typedef struct {
     cli_fabric_options *fabric;
     /* filled by cli_groups_begin */
     struct option longopts[CLI_GROUPS_MAX_LONGOPTS];
-    unsigned seen[CLI_GROUPS_COUNT]; /* the once-only options given, per group */
+    cli_seen seen[CLI_GROUPS_COUNT]; /* the value options given, per group */
 } cli_groups;
 
 /* Initializes the values of every group the command takes and returns the long-option table
