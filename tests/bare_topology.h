@@ -46,7 +46,7 @@ static inline int bare_analytic_call_times(const gcsim_platform *p, int gpus, in
     gcsim_topology t;
     if (gcsim_topology_init(&t, p, gpus, err))
         return -1;
-    int rc = gcsim_analytic_call_times(&t, ps_shards, it, call_s, err);
+    int rc = gcsim_analytic_call_times(&t, ps_shards, it, call_s, NULL, err);
     gcsim_topology_free(&t);
     return rc;
 }

@@ -42,9 +42,13 @@ int gcsim_analytic_predict(const gcsim_resolved_step *st, const gcsim_topology *
  * gcsim_topology_init: the first topo->gpus GPUs of topo->platform). The closed-form
  * duration of every collective call of iteration it (it->calls[k]: its overhead plus its
  * schedule's time, parameter servers in ps_shards shards, 0: one per machine), into
- * call_s[0 .. n_calls) (call_times.c). */
+ * call_s[0 .. n_calls) (call_times.c); and, when hop_s is not NULL, how much of each is
+ * codec work of its reducing steps (receivers that decode, sum and re-encode a
+ * per-worker-scale payload, gcsim_hop_codec_s: 0 for every other call), which the
+ * timeline runs on the GPU beside compute (timeline.h). */
 int gcsim_analytic_call_times(const gcsim_topology *topo, int ps_shards,
-                              const gcsim_iteration *it, double *call_s, gcsim_error *err);
+                              const gcsim_iteration *it, double *call_s, double *hop_s,
+                              gcsim_error *err);
 
 /* One bare collective of `bytes` dense fp32 bytes on topo, in closed form (the analytic
  * twin of gcsim_des_collective_time; analytic_bare.c). */

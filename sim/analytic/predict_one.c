@@ -95,14 +95,16 @@ static int schedule_predict(const gcsim_resolved_step *st, const gcsim_topology 
     const gcsim_iteration *it = &st->it;
     /* A case's calls usually fit on the stack: no allocation per case (issue 47). */
     enum { CALLS_ON_STACK = 64 };
-    double on_stack[CALLS_ON_STACK] = {0};
+    double on_stack[2 * CALLS_ON_STACK] = {0};
     bool heap = it->n_calls > CALLS_ON_STACK;
-    double *call_s = heap ? calloc((size_t)it->n_calls, sizeof *call_s) : on_stack;
+    /* each call's duration, then (hop_s) how much of it is its reducing steps' codec */
+    double *call_s = heap ? calloc(2 * (size_t)it->n_calls, sizeof *call_s) : on_stack;
+    double *hop_s = call_s ? call_s + (heap ? it->n_calls : CALLS_ON_STACK) : NULL;
     gcsim_timeline tl;
     int rc = !call_s ? gcsim_fail(err, "out of memory for %d collective calls", it->n_calls)
-             : gcsim_analytic_call_times(topo, st->ps_shards, it, call_s, err) != 0
+             : gcsim_analytic_call_times(topo, st->ps_shards, it, call_s, hop_s, err) != 0
                  ? -1
-                 : gcsim_timeline_run(it, call_s, &tl, err);
+                 : gcsim_timeline_run(it, call_s, hop_s, &tl, err);
     if (rc == 0) {
         out->compute_s = it->compute_s;
         out->comm_s = tl.comm_s;

@@ -16,11 +16,15 @@ typedef struct {
                          then on it takes its share of the GPU (interference) */
     bool blocking;    /* FIXED: a call backward waits for */
     int bucket, step; /* comm and step actors: where in the programs */
+    double call_codec_s; /* FIXED: the call's reducing steps' codec, run after it (hop_s) */
+    bool in_call;     /* GPU_WORK: that codec, still inside the call */
+    double codec_from_s; /* in_call: when it started (the call's comm_s counts it) */
 } actor;
 
 typedef struct {
     const gcsim_iteration *it;
     const double *call_s;
+    const double *hop_s;         /* NULL, or each call's codec part (timeline.h) */
     double t;
     double compute_end_s;        /* INFINITY until backward is done */
     int blocks_done;             /* compute: blocks of it->blocks done */
@@ -76,6 +80,7 @@ static void start_step(sim *m, actor *a, const gcsim_step *st)
             m->out->decode_s += st->codec_s;
     } else {
         double d = m->call_s[st->call];
+        double hop = m->hop_s ? m->hop_s[st->call] : 0;
         double start_s = m->t;
         const gcsim_call *c = &m->it->calls[st->call];
         /* not before its release: a wait, not communication time */
@@ -83,9 +88,11 @@ static void start_step(sim *m, actor *a, const gcsim_step *st)
             start_s = fmax(start_s, m->bucket_ready_s[c->bucket] + c->release_s);
         a->state = FIXED;
         a->from_s = start_s;
-        a->until_s = start_s + d;
+        a->until_s = start_s + (d - hop);
         a->blocking = m->it->calls[st->call].blocking;
-        m->out->comm_s += d;
+        a->call_codec_s = hop;
+        m->out->comm_s += d - hop;
+        m->out->decode_s += hop; /* the DES counts a reducing hop's codec as decoding */
     }
 }
 
@@ -164,6 +171,20 @@ static void step_next(sim *m)
 
 static void finish(sim *m, actor *a)
 {
+    if (a->state == FIXED && a->call_codec_s > 0) {
+        /* the call's transfers are done; its reducing steps' codec runs on the GPU, still
+         * inside the call */
+        a->state = GPU_WORK;
+        a->left_s = a->call_codec_s;
+        a->call_codec_s = 0;
+        a->in_call = true;
+        a->codec_from_s = m->t;
+        return;
+    }
+    if (a->in_call) {
+        m->out->comm_s += m->t - a->codec_from_s;
+        a->in_call = false;
+    }
     a->state = IDLE;
     if (a == &m->compute) {
         m->blocks_done++;
@@ -192,8 +213,8 @@ static void settle(sim *m)
     }
 }
 
-int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, gcsim_timeline *out,
-                       gcsim_error *err)
+int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, const double *hop_s,
+                       gcsim_timeline *out, gcsim_error *err)
 {
     memset(out, 0, sizeof *out);
     for (int b = 0; b < it->n_buckets; b++) {
@@ -202,7 +223,7 @@ int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, gcsim_ti
             if (it->steps[bk->first_step + k].kind != GCSIM_STEP_CODEC)
                 return gcsim_fail(err, "bucket %d: a deferred step must be codec work", b);
     }
-    sim m = {.it = it, .call_s = call_s, .compute_end_s = INFINITY, .out = out};
+    sim m = {.it = it, .call_s = call_s, .hop_s = hop_s, .compute_end_s = INFINITY, .out = out};
     /* A case's buckets usually fit on the stack: no allocation per case (issue 47). */
     enum { BUCKETS_ON_STACK = 64 };
     double on_stack[BUCKETS_ON_STACK] = {0};
@@ -217,8 +238,10 @@ int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, gcsim_ti
     settle(&m);
     actor *actors[3] = {&m.compute, &m.comm, &m.step};
     for (;;) {
-        /* A blocking call holds backward: compute makes no progress during it. */
-        bool held = m.comm.state == FIXED && m.comm.blocking;
+        /* A blocking call holds backward: compute makes no progress during it (its codec
+         * part included). */
+        bool in_call = m.comm.state == FIXED || m.comm.in_call;
+        bool held = in_call && m.comm.blocking;
         int sharing = 0;
         for (int i = 0; i < 3; i++)
             sharing += actors[i]->state == GPU_WORK && !(held && i == 0);
@@ -227,7 +250,7 @@ int gcsim_timeline_run(const gcsim_iteration *it, const double *call_s, gcsim_ti
          * 1/(k+1)) as max-min fairness gives an execution bounded at s (the DES's). Before
          * the call starts (its release wait) nothing is taken: that moment is an event. */
         double x = 0, rate = 0, begins_s = INFINITY;
-        if (m.comm.state == FIXED && it->comm_interference > 0 && sharing > 0) {
+        if (in_call && it->comm_interference > 0 && sharing > 0) {
             if (m.comm.from_s > m.t)
                 begins_s = m.comm.from_s;
             else

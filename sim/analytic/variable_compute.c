@@ -31,6 +31,7 @@ typedef struct {
     gcsim_iteration *it;     /* the step's, with blocks of its own (scaled here) */
     const double *nominal_s; /* the blocks' own seconds */
     const double *call_s;
+    const double *hop_s;
     int failed;
     gcsim_error *err;
 } var_ctx;
@@ -41,7 +42,7 @@ static double iteration_at(var_ctx *c, double m)
     for (int k = 0; k < c->it->n_blocks; k++)
         c->it->blocks[k].seconds = c->nominal_s[k] * m;
     gcsim_timeline tl;
-    if (gcsim_timeline_run(c->it, c->call_s, &tl, c->err) != 0) {
+    if (gcsim_timeline_run(c->it, c->call_s, c->hop_s, &tl, c->err) != 0) {
         c->failed = 1;
         return 0;
     }
@@ -72,20 +73,22 @@ int gcsim_analytic_variable(const gcsim_resolved_step *step, const gcsim_topolog
     gcsim_iteration it = step->it;
     size_t nb = (size_t)(it.n_blocks > 0 ? it.n_blocks : 1);
     it.blocks = malloc(sizeof *it.blocks * nb);
-    double *call_s = calloc((size_t)(it.n_calls > 0 ? it.n_calls : 1), sizeof *call_s);
+    size_t ncalls = (size_t)(it.n_calls > 0 ? it.n_calls : 1);
+    double *call_s = calloc(2 * ncalls, sizeof *call_s); /* durations, then codec parts */
+    double *hop_s = call_s ? call_s + ncalls : NULL;
     double *nominal = calloc(nb, sizeof *nominal);
     int rc = 0;
     if (!call_s || !nominal || !it.blocks)
         rc = gcsim_fail(err, "out of memory for %d calls and %d blocks", it.n_calls, it.n_blocks);
     else
-        rc = gcsim_analytic_call_times(topo, step->ps_shards, &it, call_s, err);
+        rc = gcsim_analytic_call_times(topo, step->ps_shards, &it, call_s, hop_s, err);
     if (rc == 0) {
         if (it.n_blocks > 0)
             memcpy(it.blocks, step->it.blocks, sizeof *it.blocks * (size_t)it.n_blocks);
         for (int k = 0; k < it.n_blocks; k++)
             nominal[k] = it.blocks[k].seconds;
         var_ctx c = {.v = v, .gpus = n, .it = &it, .nominal_s = nominal, .call_s = call_s,
-                     .err = err};
+                     .hop_s = hop_s, .err = err};
         rc = gcsim_var_max_mean(v, n, &st->max_factor_mean, err);
         st->max_factor_p99 = gcsim_var_max_quantile(v, n, 0.99);
         st->p50_s = iteration_at(&c, gcsim_var_max_quantile(v, n, 0.5));

@@ -341,6 +341,18 @@ static void barrier_table(des_sim *sim)
     }
 }
 
+/* The endpoints with flows in phase p of s: the parties of its barriers. */
+static unsigned phase_endpoints(const des_plan *pl, const gcsim_schedule *s, int p)
+{
+    unsigned n = 0;
+    int ends = s->endpoints < pl->endpoints ? s->endpoints : pl->endpoints;
+    for (int e = 0; e < ends; e++)
+        if (s->out_index[p][e] < s->out_index[p][e + 1] ||
+            s->in_index[p][e] < s->in_index[p][e + 1])
+            n++;
+    return n;
+}
+
 /* The barrier that ends every step of call c's pipelined phase p, or NULL where the steps
  * run unsynchronized (a phase that is not a pipeline). It is part of the model, not a
  * shortcut: GCSIM_DES_FULL (every step its own messages) keeps it.
@@ -370,17 +382,58 @@ static sg_bar_t step_barrier(des_sim *sim, int c, const gcsim_schedule *s, int p
     if (!*b && !pipelined(&s->phases[p]))
         *b = (sg_bar_t)&unsynchronized;
     if (!*b) {
-        unsigned n = 0;
-        int ends = s->endpoints < pl->endpoints ? s->endpoints : pl->endpoints;
-        for (int e = 0; e < ends; e++)
-            if (s->out_index[p][e] < s->out_index[p][e + 1] ||
-                s->in_index[p][e] < s->in_index[p][e + 1])
-                n++;
-        *b = sg_barrier_init(n);
+        *b = sg_barrier_init(phase_endpoints(pl, s, p));
     }
     return *b == (sg_bar_t)&unsynchronized ? NULL : *b;
 }
 
+/* Whether the iteration has a call that holds backward (issued and waited for inside the
+ * gradient hook): only there does leaving a coalesced phase early cost anything (below).
+ * Decided once per simulation. */
+static bool blocking_calls(des_sim *sim)
+{
+    if (sim->blocking_known == 0) {
+        const gcsim_iteration *it = &sim->plan->iteration;
+        sim->blocking_known = -1;
+        for (int k = 0; k < it->n_calls; k++)
+            if (it->calls[k].blocking)
+                sim->blocking_known = 1;
+    }
+    return sim->blocking_known > 0;
+}
+
+/* The barrier by which every endpoint with flows in call c's coalesced phase p leaves it,
+ * where the iteration has blocking calls (blocking_calls).
+ *
+ * Why: a coalesced phase is one message per flow with the bytes of all its steps, so an
+ * endpoint's own messages end at its own links' pace, where in the phase as run every
+ * step's data goes on only once it has arrived, and no endpoint has the phase's result
+ * before the slowest hop has carried it: a ring's endpoints end within a step of each
+ * other. Without the barrier the endpoints of a node whose ring neighbours share its
+ * NVLink or PCIe left a call milliseconds before those beside the NIC, and on a slow
+ * network a GPU that left early waited in its next blocking call, its compute held, for
+ * peers that were still in the last one (docs/des.md, "Where and why the engines
+ * differ"). The analytic engine ends the phase at its slowest step's end on every GPU.
+ * Without blocking calls an endpoint that leaves early only starts its next call early,
+ * whose messages wait for their peers anyway: the iteration is the same, and the runs
+ * that solve rings per flow (des_shard.c, whose iterations have no blocking call) stay
+ * equal to this replay (tests/des/test_des_shard.c). */
+static sg_bar_t phase_end_barrier(des_sim *sim, int c, const gcsim_schedule *s, int p)
+{
+    const des_plan *pl = sim->plan;
+    barrier_table(sim);
+    if (!sim->end_barriers) {
+        sim->end_barriers = calloc((size_t)pl->iteration.n_calls * (size_t)sim->barrier_phases,
+                                   sizeof *sim->end_barriers);
+        if (!sim->end_barriers)
+            xbt_die("des: out of memory");
+    }
+    sg_bar_t *b = &sim->end_barriers[(size_t)c * (size_t)sim->barrier_phases + (size_t)p];
+    if (!*b) {
+        *b = sg_barrier_init(phase_endpoints(pl, s, p));
+    }
+    return *b;
+}
 
 /* Where received payloads land: messages carry only their size. */
 static void *sink;
@@ -929,6 +982,8 @@ static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_co
         if (a->sim->timeline)
             step_bytes(a, c, s, p, -1, -1, &sent, &received, &in_share);
         record_transfers(a, c, s, p, -1, -1, t0, sent, received);
+        if (blocking_calls(a->sim))
+            sg_barrier_wait(phase_end_barrier(a->sim, c, s, p));
         return;
     }
     sg_bar_t barrier = step_barrier(a->sim, c, s, p);

@@ -89,6 +89,11 @@ struct des_sim {
      * the phase (des_collectives.c, step_barrier); NULL: not created yet. */
     sg_bar_t *step_barriers;
     int barrier_phases;          /* row length of step_barriers */
+    /* Per call and phase (row length barrier_phases), for coalesced phases: the barrier
+     * every endpoint with flows in the phase leaves it by (des_collectives.c,
+     * phase_end_barrier); NULL: not created yet. */
+    sg_bar_t *end_barriers;
+    int blocking_known;          /* 0 undecided, 1 the iteration has a blocking call, -1 not */
     /* Blocks solved outside SimGrid (des_collectives.c, solo_block): per call and phase
      * (row length barrier_phases) the last block solved and its end; the routes and links
      * met so far. NULL until the first one. */

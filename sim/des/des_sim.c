@@ -671,6 +671,7 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     free(sim.backward_done);
     free(sim.coalesce);
     free(sim.step_barriers);
+    free(sim.end_barriers);
     for (size_t k = 0; sim.blocks && k < (size_t)plan->iteration.n_calls * (size_t)sim.barrier_phases; k++)
         free(sim.blocks[k]);
     free(sim.blocks);

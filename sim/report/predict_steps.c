@@ -14,7 +14,7 @@ int predict_steps_fill(report *r, const gcsim_scenario *s, gcsim_error *err)
     double *call_s = calloc((size_t)(it.n_calls > 0 ? it.n_calls : 1), sizeof *call_s);
     gcsim_topology topo = {0};
     if (!call_s || gcsim_topology_init(&topo, s->platform, s->placement.gpus, err) ||
-        gcsim_analytic_call_times(&topo, s->ps_shards, &it, call_s, err)) {
+        gcsim_analytic_call_times(&topo, s->ps_shards, &it, call_s, NULL, err)) {
         if (!call_s)
             gcsim_fail(err, "out of memory");
         gcsim_topology_free(&topo);

@@ -22,6 +22,19 @@
  *  7. Case 5 with the encode on the host's CPU (step on_host, BytePS): B runs alone at full
  *     speed in [1, 2] (1 s done), the call in [2, 3] takes 0.2 (0.8 s done), B's last 1.2 s
  *     alone: 4.2 (4.0 without interference); a GPU encode would have made it 5.2.
+ *  8. A call whose reducing steps decode, sum and re-encode (hop_s H of its C): its transfers
+ *     (C - H) run first, then H of codec on the GPU, still inside the call, sharing the GPU
+ *     with B as the DES's per-step codec executions do:
+ *     a. s = 0, C = 1, H = 0.4, W = 2: B alone in [1, 1.6] (0.6 s done), B and the codec at
+ *        1/2 each in [1.6, 2.4] (0.4 s more), B's last 1.0 s alone: 3.4 (3.0 were the
+ *        codec communication); comm_s 0.6 + 0.8 = 1.4, decode_s 0.4;
+ *     b. s = 0.2, same: B at 0.8 in [1, 1.6] (0.48 s), then x = min(0.2, 1/3) and B and the
+ *        codec at 0.4 each, the codec's 0.4 s in [1.6, 2.6] (B 0.4 s more), B's last 1.12 s
+ *        alone: 3.72;
+ *     c. b with a blocking call: B held through the whole call, the codec beside the call's
+ *        share alone at 0.8 in [1.6, 2.1], then B's 2 s: 4.1;
+ *     d. s = 0, C = 2, H = 1, W = 0.5: B done inside the transfers (1.5), the codec alone in
+ *        [2, 3]: 3.0, as without the split.
  * The default: an H100 platform with 8 NICs per node has 2 x 8 = 16 CTAs of 132 SMs:
  * 16/132; one NIC per node, 2/132; a stated gpu.comm_interference is taken as it is; an
  * unknown GPU type has none; a parameter server's exchange and one GPU have none. */
@@ -33,8 +46,9 @@
 #include "step.h"
 #include "timeline.h"
 
-static double run_on(double s, double call_s1, double w_s, double release_s, double encode_s,
-                     bool encode_on_host)
+static double run_hop(double s, double call_s1, double hop_s1, bool blocking, double w_s,
+                      double release_s, double encode_s, bool encode_on_host,
+                      gcsim_timeline *out)
 {
     gcsim_step steps[2];
     int n = 0;
@@ -45,21 +59,29 @@ static double run_on(double s, double call_s1, double w_s, double release_s, dou
     gcsim_bucket buckets[1] = {{.backward_s = 1.0, .first_step = 0, .n_steps = n,
                                 .ready_block = 0}};
     gcsim_call calls[1] = {{.collective = COLLECTIVE_RING, .bucket = 0,
-                            .release_s = release_s}};
+                            .release_s = release_s, .blocking = blocking}};
     gcsim_block blocks[2] = {{.kind = GCSIM_BLOCK_BACKWARD, .seconds = 1.0, .gate = -1},
                              {.kind = GCSIM_BLOCK_BACKWARD, .seconds = w_s, .gate = -1}};
     gcsim_iteration it = {.compute_s = 1.0 + w_s, .n_buckets = 1, .buckets = buckets,
                           .overlap = true, .n_steps = n, .n_calls = 1, .steps = steps,
                           .calls = calls, .n_blocks = 2, .blocks = blocks,
                           .comm_interference = s};
-    double cs[1] = {call_s1};
+    double cs[1] = {call_s1}, hs[1] = {hop_s1};
     gcsim_timeline t;
     gcsim_error err;
-    if (gcsim_timeline_run(&it, cs, &t, &err)) {
+    if (gcsim_timeline_run(&it, cs, hop_s1 >= 0 ? hs : NULL, &t, &err)) { /* -1: no array */
         fprintf(stderr, "timeline: %s\n", err.message);
         return NAN;
     }
+    if (out)
+        *out = t;
     return t.iteration_s;
+}
+
+static double run_on(double s, double call_s1, double w_s, double release_s, double encode_s,
+                     bool encode_on_host)
+{
+    return run_hop(s, call_s1, -1, false, w_s, release_s, encode_s, encode_on_host, NULL);
 }
 
 static double run(double s, double call_s1, double w_s, double release_s, double encode_s)
@@ -78,6 +100,16 @@ int main(void)
     CHECK(run(0.0, 1.0, 2.0, 0, 0) == 3.0);
     CHECK_REL(run_on(0.2, 1.0, 3.0, 0, 1.0, true), 4.2, 1e-12);
     CHECK_REL(run_on(0.0, 1.0, 3.0, 0, 1.0, true), 4.0, 1e-12);
+    /* 8: a call's reducing steps' codec as GPU work inside the call */
+    gcsim_timeline t8;
+    CHECK_REL(run_hop(0.0, 1.0, 0.4, false, 2.0, 0, 0, false, &t8), 3.4, 1e-12);
+    CHECK_REL(t8.comm_s, 1.4, 1e-12);
+    CHECK_REL(t8.decode_s, 0.4, 1e-12);
+    CHECK_REL(run_hop(0.2, 1.0, 0.4, false, 2.0, 0, 0, false, NULL), 3.72, 1e-12);
+    CHECK_REL(run_hop(0.2, 1.0, 0.4, true, 2.0, 0, 0, false, NULL), 4.1, 1e-12);
+    CHECK_REL(run_hop(0.0, 2.0, 1.0, false, 0.5, 0, 0, false, NULL), 3.0, 1e-12);
+    /* a call without a codec part (hop 0 in the array): the same bits as without hop_s */
+    CHECK(run_hop(0.2, 1.0, 0, false, 2.0, 0, 0, false, NULL) == run(0.2, 1.0, 2.0, 0, 0));
     /* compute-bound with a longer overlap: the extension is s x the overlapped time */
     for (double s = 0.05; s < 0.5; s += 0.05)
         CHECK_REL(run(s, 1.5, 4.0, 0, 0) - 5.0, s * 1.5, 1e-9);

@@ -230,7 +230,7 @@ static void test_timeline(void)
         for (int k = 0; k < 16; k++)
             call_s[k] = 1.0;
         gcsim_timeline tl;
-        CHECK(gcsim_timeline_run(&it, call_s, &tl, &err) == 0);
+        CHECK(gcsim_timeline_run(&it, call_s, NULL, &tl, &err) == 0);
         /* no checkpointing: AG f0 0-1, f0 1-3, AG f1 1-2, f1 3-5, AG b1 5-6, b1 6-10,
          * AG b0 6-7, RS 1 10-11, b0 10-14, RS 0 14-15.
          * checkpointing: ... f1 3-5, AG b1 5-6, r1 6-8, AG b0 8-9, b1 8-12, RS 1 12-13,
@@ -299,7 +299,7 @@ static void test_deepspeed_prefetch(void)
         for (int j = 0; j < 32; j++)
             call_s[j] = 1.0;
         gcsim_timeline tl;
-        CHECK(gcsim_timeline_run(&it, call_s, &tl, &err) == 0);
+        CHECK(gcsim_timeline_run(&it, call_s, NULL, &tl, &err) == 0);
         CHECK_REL(tl.iteration_s, cases[c].iteration_s, 1e-12);
         gcsim_iteration_free(&it);
         world_free(&w);

@@ -372,7 +372,7 @@ static void test_thread_wait_groups(void)
             double call_s[1] = {3e-3};
             gcsim_timeline t;
             gcsim_error err;
-            if (gcsim_timeline_run(&it, call_s, &t, &err) == 0) {
+            if (gcsim_timeline_run(&it, call_s, NULL, &t, &err) == 0) {
                 CHECK_REL(t.iteration_s, 33e-3, 1e-9);
                 CHECK_REL(t.comm_s, 3e-3, 1e-12);
             } else {
@@ -716,7 +716,7 @@ static double run_released(double call_ms, double release_ms)
     double call_s[2] = {call_ms * 1e-3, call_ms * 1e-3};
     gcsim_timeline t;
     gcsim_error err;
-    if (gcsim_timeline_run(&it, call_s, &t, &err)) {
+    if (gcsim_timeline_run(&it, call_s, NULL, &t, &err)) {
         fprintf(stderr, "%s\n", err.message);
         return -1;
     }
@@ -771,7 +771,7 @@ static double run_timeline(bool blocking, bool deferred, gcsim_timeline *out)
                           .steps = steps, .calls = calls, .n_blocks = 3, .blocks = blocks};
     double call_s[2] = {1e-3, 1e-3};
     gcsim_error err;
-    if (gcsim_timeline_run(&it, call_s, out, &err)) {
+    if (gcsim_timeline_run(&it, call_s, NULL, out, &err)) {
         fprintf(stderr, "%s\n", err.message);
         return -1;
     }
