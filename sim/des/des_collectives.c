@@ -381,29 +381,13 @@ static sg_bar_t step_barrier(des_sim *sim, int c, const gcsim_schedule *s, int p
     sg_bar_t *b = &sim->step_barriers[(size_t)c * (size_t)sim->barrier_phases + (size_t)p];
     if (!*b && !pipelined(&s->phases[p]))
         *b = (sg_bar_t)&unsynchronized;
-    if (!*b) {
+    if (!*b)
         *b = sg_barrier_init(phase_endpoints(pl, s, p));
-    }
     return *b == (sg_bar_t)&unsynchronized ? NULL : *b;
 }
 
-/* Whether the iteration has a call that holds backward (issued and waited for inside the
- * gradient hook): only there does leaving a coalesced phase early cost anything (below).
- * Decided once per simulation. */
-static bool blocking_calls(des_sim *sim)
-{
-    if (sim->blocking_known == 0) {
-        const gcsim_iteration *it = &sim->plan->iteration;
-        sim->blocking_known = -1;
-        for (int k = 0; k < it->n_calls; k++)
-            if (it->calls[k].blocking)
-                sim->blocking_known = 1;
-    }
-    return sim->blocking_known > 0;
-}
-
 /* The barrier by which every endpoint with flows in call c's coalesced phase p leaves it,
- * where the iteration has blocking calls (blocking_calls).
+ * where the iteration has blocking calls (des_sim.blocking_calls).
  *
  * Why: a coalesced phase is one message per flow with the bytes of all its steps, so an
  * endpoint's own messages end at its own links' pace, where in the phase as run every
@@ -429,9 +413,8 @@ static sg_bar_t phase_end_barrier(des_sim *sim, int c, const gcsim_schedule *s, 
             xbt_die("des: out of memory");
     }
     sg_bar_t *b = &sim->end_barriers[(size_t)c * (size_t)sim->barrier_phases + (size_t)p];
-    if (!*b) {
+    if (!*b)
         *b = sg_barrier_init(phase_endpoints(pl, s, p));
-    }
     return *b;
 }
 
@@ -982,7 +965,7 @@ static void run_phase(des_actor *a, int c, const gcsim_schedule *s, int p, sg_co
         if (a->sim->timeline)
             step_bytes(a, c, s, p, -1, -1, &sent, &received, &in_share);
         record_transfers(a, c, s, p, -1, -1, t0, sent, received);
-        if (blocking_calls(a->sim))
+        if (a->sim->blocking_calls)
             sg_barrier_wait(phase_end_barrier(a->sim, c, s, p));
         return;
     }

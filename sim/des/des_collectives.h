@@ -93,7 +93,10 @@ struct des_sim {
      * every endpoint with flows in the phase leaves it by (des_collectives.c,
      * phase_end_barrier); NULL: not created yet. */
     sg_bar_t *end_barriers;
-    int blocking_known;          /* 0 undecided, 1 the iteration has a blocking call, -1 not */
+    /* The iteration has a call that holds backward (issued and waited for inside the
+     * gradient hook): only there does leaving a coalesced phase early cost anything, so
+     * only there do its endpoints leave it together (phase_end_barrier). */
+    bool blocking_calls;
     /* Blocks solved outside SimGrid (des_collectives.c, solo_block): per call and phase
      * (row length barrier_phases) the last block solved and its end; the routes and links
      * met so far. NULL until the first one. */

@@ -480,6 +480,8 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     des_sim sim;
     memset(&sim, 0, sizeof sim);
     sim.plan = plan;
+    for (int k = 0; k < plan->iteration.n_calls; k++)
+        sim.blocking_calls |= plan->iteration.calls[k].blocking;
     sim.buckets = buckets;
     sim.hdr = hdr;
     sim.done = done;
