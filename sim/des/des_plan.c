@@ -509,21 +509,15 @@ long long des_plan_messages(const des_plan *plan)
 }
 
 /* Cost model of a run: the simulation child's CPU time and peak memory, fork to exit.
- * Fitted by hand to runs on this project's 2-core AMD EPYC virtual machine, SimGrid 3.32:
- * docs/des.md's Scale table of issue 14 (bench/des/bench_des, ResNet-50 hierarchical at
- * 1,024 to 16,384 GPUs; the parameter server at 256, 512 and 1,024 from its step 7), issue
- * 28's 45 s and 2.5 GiB at 65,536 GPUs and 86 s and 3.8 GiB at 100,000, and
- * tests/des/test_des_cost.c's runs at 64 to 1,024 GPUs.
  *  - CPU: a fixed part (fork, SimGrid's initialisation), a part per actor (its context and
- *    stack pages, its host and links in the platform) and a part per message that grows
- *    with the F flows in progress with it: SimGrid's max-min solver re-solves every flow in
- *    progress at each event (the full update, docs/des.md "Network model"). The parameter
- *    server shows it: each doubling of its GPUs gives 4x the messages and 4x F, and 5.7x,
- *    6.7x, then 8.7x the CPU time (0.16, 0.9, 6, 52 s at 128 to 1,024 GPUs), which
- *    m x (8e-6 + 3.1e-10 F) follows. In a coalesced phase F is the number of its senders:
- *    FSDP's phases (2 flows per GPU, 2N in all) cost per message what the all-reduce's (one
- *    flow per GPU) cost at the same GPU count (docs/des.md step 12), and counting their
- *    flows put the estimate at 2.05x the measured 130.5 s at 100,000 GPUs.
+ *    stack pages, its host and links in the platform) and a part per message, whose form
+ *    depends on how the DES runs the phase (below). A message of a phase run by SimGrid
+ *    costs more as the F flows in progress with it grow: a stepped phase's because
+ *    SimGrid's max-min solver re-solves its flows at each event, a coalesced phase's
+ *    because past a few hundred senders the per-GPU state each message touches no longer
+ *    stays in the caches; in a coalesced phase F is the number of its senders (FSDP's
+ *    phases of 2 flows per GPU cost per message what the all-reduce's of one flow per GPU
+ *    cost, docs/des.md step 12).
  *  - Memory: a base (the parent's pages the child inherits, SimGrid), 14 KiB per actor
  *    (touched stack pages, context), 8 KiB per endpoint (host, links, routes) and 3 KiB per
  *    flow of the largest phase (a SimGrid communication and solver variable each, plus our
@@ -531,99 +525,85 @@ long long des_plan_messages(const des_plan *plan)
  *    GPUs; the parameter server's 131,072 flows a phase at 1,024 GPUs 378 MiB more. The
  *    flows counted are those in progress together: a phase's, or the most of one step or
  *    block of a pipelined phase (a 1,024-GPU double tree: 6,112 of its 59,376 flows).
- * tests/des/test_des_cost.c checks it within a factor 2 at three sizes. */
-#define DES_CPU_S_BASE 0.02
-#define DES_CPU_S_PER_ACTOR 8e-5
-#define DES_CPU_S_PER_MESSAGE 8e-6
-#define DES_CPU_S_PER_MESSAGE_FLOW 3.1e-10
-/* Past a thousand senders a phase, a coalesced message costs about 14 us more than the two
- * terms above say, whatever the count of messages: the per-GPU state it touches (the
- * actors' stacks, SimGrid's activities and routes) no longer stays in the caches, and each
- * message then misses where it hit. Measured (issue 47, 29 Nov 2026, load 8-11 on this
- * 2-core machine, whole process, medians of 3): ResNet-50 --collective ring on a100-hdr
- * widened to 12,500 nodes with --bucket 100MiB, 25MiB, 5MiB and 2MiB at a fixed GPU count,
- * so that only the messages change: the slope is 8.1 us a message at 256 GPUs (what the
- * two terms give), 22.7-26 us at 1,024 and 22.3 us at 4,096 (F = the GPUs: one sender
- * each). Taken as 0 up to 256 senders (measured: the two terms alone) rising linearly to
- * 14 us at 1,024 (the ramp between is not measured). Without it the guard was 0.46-0.59x the measurement for ring and
- * hierarchical at 1,024 GPUs and 0.39-0.52x at 4,096 (bench/des/guard_grid.sh). A stepped
- * phase's message does not pay it: --collective halving-doubling at 1,024 GPUs, 100MiB
- * against 5MiB buckets, the same day and load, 10.7-12.1 us a message, about what the two
- * terms give (8.3 us), so it is left out there. */
-#define DES_CPU_S_PER_MESSAGE_CACHE 1.4e-5
+ *    Fitted by hand in issues 14, 28 and 47 (docs/des.md); a page is a page at any load.
+ *
+ * The CPU constants were fitted together (1 Dec 2026, issue 47) to 37 runs on this
+ * project's 2-core virtual machine with nothing else running (load 0.9-1.4, SimGrid 3.32):
+ * ResNet-50 on platforms/a100-hdr.json widened to 12,500 nodes with the ring (--bucket
+ * 100, 25, 5 and 2 MiB at 256, 1,024 and 4,096 GPUs: only the messages change),
+ * hierarchical (256-16,384), the tree and double tree (256-16,384), the tuned default,
+ * halving-doubling and the parameter server (64-2,048), Llama-2-7B under ZeRO-2 (256-4,096)
+ * and FSDP with and without an actor per GPU (1,024-16,384); whole-process CPU s (user +
+ * system), the least of three runs; the fit minimised the squared log of estimate /
+ * measured over them (runs under 0.2 s weighted 0.3: the clock's 10 ms steps), and the
+ * constants were rounded to two digits. Estimate / measured over the 37: 0.72-1.63, and
+ * 0.72-1.30 from 0.2 s (bench/des/guard_grid.sh prints it). Held out, measured the same
+ * day and not fitted: 0.59-1.95 over 9 runs of 4,096-65,536 GPUs (the old constants:
+ * 0.83-2.46; docs/des.md step 23). The constants before were fitted at load 8-20 on the
+ * same machine, where the same runs took 1.0-3.3x the CPU time, the small ones the most:
+ * on a quiet machine that guard said 0.95-6.3x the measurement (3.9x for FSDP at 16,384
+ * GPUs). Under such load this guard is low by as much (the refusal says "on the machine
+ * the estimate was fitted on"). */
+#define DES_CPU_S_BASE 0.002
+#define DES_CPU_S_PER_ACTOR 1e-5
+#define DES_CPU_S_PER_MESSAGE 2.5e-6
+/* A message of a stepped phase (its flows in SimGrid's solver together, re-solved at each
+ * event) costs this much more per flow in progress with it: fitted to halving-doubling at
+ * 1,024 and 4,096 GPUs. */
+#define DES_CPU_S_STEPPED_MESSAGE_FLOW 1.8e-9
+/* A coalesced message pays instead for the per-GPU state it touches (the actors' stacks,
+ * SimGrid's activities and routes) leaving the caches as its phase's senders F grow: this
+ * much more per doubling of F past DES_CACHE_FROM_SENDERS. Measured by changing only the
+ * message count (the ring's bucket runs above; 16,384 GPUs from its held-out 25 MiB run,
+ * less the fixed parts): 2.6, 6.9, 15 and 21.7 us a message at 256, 1,024, 4,096 and
+ * 16,384 GPUs (one sender each), which the two terms give as 2.5, 8.1, 13.7 and 19.3; not
+ * linear in F (the fit at load took it as a ramp to 1,024 senders and flat after it, and a
+ * term linear in F put hierarchical at 65,536 GPUs at 3.8x its measurement). */
+#define DES_CPU_S_PER_MESSAGE_CACHE 2.8e-6
 #define DES_CACHE_FROM_SENDERS 256.0
-#define DES_CACHE_SENDERS 1024.0
-/* A message of a pipelined phase run in blocks (the trees, des_blocks.c) costs less to
- * post and wait for than a step's (one per run and block, fewer actor switches), and its
- * share of the solver grows with the flows of its block F more slowly than F: a block's
- * flows end at as many instants as they have distinct rates (the trees' kinds, which grow
- * with their depth and the leaves they span), each instant re-solving the block's F flows.
- * Fitted by hand to ResNet-50 with the tuned default (the double tree) on a100-hdr widened
- * to 12,500 nodes, 28 Nov 2026, load 10-16: 0.40, 5.0-6.1, 12.8 and ~30 CPU s at 256,
- * 1,024, 2,048 and 4,096 GPUs for 79 k, 321 k, 643 k and 1.29 M messages (block means F of
- * about 2,600, 4,200, 7,100 and 12,900): per message 2e-6 + 1.4e-7 sqrt(F) s, within a
- * factor 2 of each (bench/des/guard_grid.sh prints the ratio). */
-#define DES_CPU_S_BLOCK_MESSAGE 2e-6
-#define DES_CPU_S_BLOCK_SQRT 1.4e-7
+/* A message of a pipelined phase run in blocks (the trees, des_blocks.c) costs its share of
+ * the block's solves, which grows with the flows of its block F more slowly than F (a
+ * block's flows end at as many instants as they have distinct rates, each re-solving the
+ * block's flows): the fit took its fixed part to 0, leaving the square-root term. */
+#define DES_CPU_S_BLOCK_MESSAGE 0.0
+#define DES_CPU_S_BLOCK_SQRT 2.6e-7
 /* A message of a block solved outside SimGrid (des_maxmin.c): its flow's route looked up
- * and its share of the block's max-min solves. Since step 21 (des_maxmin.c's independent
- * parts) each part pays for its own events only and identical parts are solved once, so
- * the cost per message no longer grows with the block's F flows: DES_CPU_S_SOLVED_SQRT is
- * 0 (it was 1e-8: the events x flows of one system). Checked on the same case, 29 Nov 2026,
- * load 15-18: 0.78-0.86, 3.29-3.70, 14.7-14.8 and 71.3-71.5 CPU s at 1,024, 4,096, 16,384
- * and 65,536 GPUs (double tree and default; docs/des.md step 21). Before, fitted by hand to ResNet-50 under the tuned default (the
- * double tree) on a100-hdr widened to 12,500 nodes, 29 Nov 2026, load 13-15: 1.17, 4.40 and
- * 25.9 CPU s at 1,024, 4,096 and 16,384 GPUs (0.39, 1.58 and 6.32 M messages, most of them
- * solved), which the whole estimate puts at 0.80, 4.30 and 26.2 (docs/des.md step 16). */
-#define DES_CPU_S_SOLVED_MESSAGE 1e-6
+ * and its share of the block's max-min solves. Since step 21 (independent parts, identical
+ * parts solved once) the cost no longer grows with the block's F flows. */
+#define DES_CPU_S_SOLVED_MESSAGE 6e-7
 #define DES_CPU_S_SOLVED_SQRT 0.0
 /* A message of a parameter-server phase solved outside SimGrid (des_ps.c): its route looked
  * up once (each (GPU, shard) pair is a route of its own), its flow built and its share of
  * the phase's max-min solves, which stay few (the push's and the pull's flows take a few
  * distinct rates: local and remote shards) so the cost per message stays flat as the flows
- * grow. Fitted by hand to ResNet-50 with --collective ps on a100-hdr widened to 12,500
- * nodes, 29 Nov 2026, load 16-18 on this 2-core machine: 0.74 and 3.04 CPU s (whole
- * process) at 512 and 1,024 GPUs for 0.33 and 1.31 M messages, 2.1-2.2 us a message past
- * the fixed and per-actor parts; 2e-6 leaves room for a quieter machine (docs/des.md step
- * 17). And its memory: per flow of the largest solved phase, des_maxmin.c's state (rates,
+ * grow. And its memory: per flow of the largest solved phase, des_maxmin.c's state (rates,
  * remains, the per-link flow lists), the flow's links and its memoized route: 600 B, from
- * the same runs' 38 and 99 MiB peaks (the difference, 61 MiB, over 98,304 more flows and
- * 512 more GPUs' actors). */
-#define DES_CPU_S_PS_SOLVED_MESSAGE 2e-6
+ * 512- and 1,024-GPU runs' 38 and 99 MiB peaks (docs/des.md step 17). */
+#define DES_CPU_S_PS_SOLVED_MESSAGE 8.7e-7
 #define DES_BYTES_PER_PS_SOLVED_FLOW 600.0
-/* Sharded rings solved per flow (des_shard.c, issue 47): no SimGrid communication, but per
- * message (a GPU's part of one call) the call's actor work around it (its overhead sleep,
- * the sleep to the phase's end, the compute actor's gate and execution): fitted to
- * Llama-2-7B FSDP on a100-hdr widened to 12,500 nodes, 1,024 and 4,096 GPUs (208,896 and
- * 835,584 messages, 4.4-5.5 and 27.3 CPU s whole process, 29 Nov 2026 at load 15-20:
- * 21-26 and 33 us a message), growing with the square root of the GPUs in the phase as
- * the measured cost per message does (the actors' stacks and SimGrid's activity sets
- * outgrow the caches); 16,384 GPUs is the held-out check (docs/des.md step 18). */
-#define DES_CPU_S_SHARD_MESSAGE 1.4e-5
-#define DES_CPU_S_SHARD_SQRT 2.8e-7
+/* Sharded rings solved per flow with an actor per GPU (des_shard.c): per message (a GPU's
+ * part of one call) the call's actor work around it (its overhead sleep, the sleep to the
+ * phase's end, the compute actor's gate and execution), growing with the square root of the
+ * GPUs in the phase as the measured cost per message does (the actors' stacks and
+ * SimGrid's activity sets outgrow the caches; the fit took the fixed part to 0). */
+#define DES_CPU_S_SHARD_MESSAGE 0.0
+#define DES_CPU_S_SHARD_SQRT 2.1e-7
 /* Those rings where no actor per GPU runs either (des_shard_direct.c): one actor, and per
  * message a flow's end computed in a sweep; per GPU and call issued, its start and end
- * while calls slow compute (interference), no SimGrid flow. Fitted by hand to Llama-2-7B
- * FSDP on a100-hdr widened to 12,500 nodes, 29 Nov 2026 at load 17 on this 2-core machine:
- * 0.27, 0.64, 2.55 and 9.49 CPU s (whole process) and 35, 50, 174 and 671 MiB at 1,024,
- * 4,096, 16,384 and 65,536 GPUs (0.21 to 13.4 M messages: 0.69 us a message from 16,384 to
- * 65,536), the rest a fixed 0.1 s and 12 MiB (the process, the plan, SimGrid's start: what
- * the actors' share hides in the other paths' fits). The fit is the whole process's: the
- * child's own base is that 0.1 s less the process's start, DES_CPU_S_PROCESS, which the
- * refusal adds back (des_plan_estimate). */
-#define DES_CPU_S_DIRECT_MESSAGE 7e-7
-#define DES_CPU_S_DIRECT_BASE (0.1 - DES_CPU_S_PROCESS)
+ * while calls slow compute (interference), no SimGrid flow. Its fixed part is the child's
+ * base (the fit took the extra it had, for the plan and SimGrid's start, to 0); its memory
+ * was fitted to 1,024-65,536 GPUs' 35-671 MiB (docs/des.md step 19). */
+#define DES_CPU_S_DIRECT_MESSAGE 1.7e-7
+#define DES_CPU_S_DIRECT_BASE 0.0
 #define DES_BYTES_PER_DIRECT_CALL 16.0
 #define DES_BYTES_DIRECT_BASE (12.0 * 1024 * 1024)
 /* The gcsim process around the simulation child: its own start (loading SimGrid's and the
  * other shared libraries, their static initialisers), reading the model and platform,
  * resolving the step and the fork, none of which the child's rusage counts. Measured:
- * `gcsim --version` (which does only the start), /usr/bin/time, 0.08-0.10 CPU s over 3 runs
- * and 33.5 MiB peak resident, 29 Nov 2026 14:24 UTC on this project's 2-core machine at
- * load 18; a 64-GPU ResNet-50 DES run takes 0.14-0.15 CPU s whole process, of which the
- * child's estimate is 0.04 (docs/des.md step 17). Without it the guard was 0.26x and 0.49x
- * the measurement for the parameter server at 64 and 128 GPUs (step 17's table). */
-#define DES_CPU_S_PROCESS 0.09
+ * `gcsim --version` (which does only the start), `perf stat -r 20`, 22.3 ms task-clock,
+ * 1 Dec 2026 on the quiet machine (0.08-0.10 CPU s at load 18 on 29 Nov), 33.5 MiB peak
+ * resident. */
+#define DES_CPU_S_PROCESS 0.02
 #define DES_BYTES_PROCESS (33.5 * 1024 * 1024)
 #define DES_BYTES_BASE (8.2 * 1024 * 1024)
 #define DES_BYTES_PER_ACTOR (14.0 * 1024)
@@ -690,14 +670,11 @@ static int senders_of(const gcsim_phase *ph, int *stamp, int mark)
     return n;
 }
 
-/* The share of DES_CPU_S_PER_MESSAGE_CACHE a coalesced message of f senders pays. */
-static double cache_share(double f)
+/* The doublings past DES_CACHE_FROM_SENDERS of a coalesced phase's f senders, each of which
+ * adds DES_CPU_S_PER_MESSAGE_CACHE to its messages. */
+static double cache_doublings(double f)
 {
-    if (f <= DES_CACHE_FROM_SENDERS)
-        return 0;
-    if (f >= DES_CACHE_SENDERS)
-        return 1;
-    return (f - DES_CACHE_FROM_SENDERS) / (DES_CACHE_SENDERS - DES_CACHE_FROM_SENDERS);
+    return f > DES_CACHE_FROM_SENDERS ? log2(f / DES_CACHE_FROM_SENDERS) : 0;
 }
 
 void des_plan_estimate(const des_plan *plan, des_estimate *est)
@@ -750,10 +727,10 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
                             (double)solved * (DES_CPU_S_SOLVED_MESSAGE +
                                               DES_CPU_S_SOLVED_SQRT * sqrt(f));
             else
-                weighted += (double)m * (DES_CPU_S_PER_MESSAGE + DES_CPU_S_PER_MESSAGE_FLOW * f +
+                weighted += (double)m * (DES_CPU_S_PER_MESSAGE +
                                          (coalesced ? DES_CPU_S_PER_MESSAGE_CACHE *
-                                                          cache_share(f)
-                                                    : 0));
+                                                          cache_doublings(f)
+                                                    : DES_CPU_S_STEPPED_MESSAGE_FLOW * f));
             if (most > max_flows && !direct) /* messages in progress together */
                 max_flows = most;
         }

@@ -56,7 +56,7 @@ static long long guard(const gcsim_platform *p, int gpus, gcsim_collective c, bo
 
 /* The estimate for one bare collective of 8 MB: the simulation child's CPU seconds
  * (details.estimated_cpu_s) within 1e-12 of child_cpu_s, and the refusal's figures for the
- * whole gcsim process (the child's plus des_plan.c's start-up floor DES_CPU_S_PROCESS, 0.09
+ * whole gcsim process (the child's plus des_plan.c's start-up floor DES_CPU_S_PROCESS, 0.02
  * s; the larger of the child's memory and the process's own 33.5 MiB) as printed. */
 static void estimate_cell(const gcsim_platform *p, int gpus, gcsim_collective c,
                           long long messages, double child_cpu_s, const char *process_text)
@@ -111,27 +111,25 @@ int main(void)
     /* Ring over 16 GPUs of the star: a reduce-scatter and an all-gather phase of 16 flows
      * (one a GPU) over 15 steps each, coalesced: 32 messages; 16 senders a phase (F); 16
      * actors (a comm actor a GPU, no compute, 2 flows an endpoint: no lane helpers). CPU:
-     * 0.02 + 16 x 8e-5 + 32 x (8e-6 + 3.1e-10 x 16) = 0.02153615872 s (no caches' share
-     * under 256 senders); the process 0.09
-     * more: 0.112 (three decimals below 1 s); memory 8.2 MiB + 16 x (14 + 8.3 + 3) KiB =
-     * 8.6 MiB, under the process's 33.5 MiB: 34 printed. */
-    estimate_cell(&star, 16, COLLECTIVE_RING, 32, 0.02153615872,
-                  "an estimated 0.112 CPU s and 34 MiB");
+     * 0.002 + 16 x 1e-5 + 32 x 2.5e-6 = 0.00224 s (no caches' doublings under 256
+     * senders); the process 0.02 more: 0.022 (three decimals below 1 s); memory 8.2 MiB +
+     * 16 x (14 + 8.3 + 3) KiB = 8.6 MiB, under the process's 33.5 MiB: 34 printed. */
+    estimate_cell(&star, 16, COLLECTIVE_RING, 32, 0.00224,
+                  "an estimated 0.022 CPU s and 34 MiB");
     /* The same ring over 1,024 GPUs (256 nodes of 4): 2,048 messages, 1,024 senders a
-     * phase, where the caches' share (0 up to 256 senders) has reached its full 1.4e-5 s a
-     * message. CPU: 0.02 +
-     * 1,024 x 8e-5 + 2,048 x (8e-6 + 3.1e-10 x 1,024 + 1.4e-5) = 0.14762611712 s; the
-     * process 0.09 more: 0.238; memory 8.2 MiB + 1,024 x (14 + 8.3 + 3) KiB = 33.5 MiB, the
-     * process's own: 34 printed. Without the cache term it would print 0.209. */
+     * phase, two doublings past 256, each adding 2.8e-6 s a message. CPU: 0.002 + 1,024 x
+     * 1e-5 + 2,048 x (2.5e-6 + 2 x 2.8e-6) = 0.0288288 s; the process 0.02 more: 0.049;
+     * memory 8.2 MiB + 1,024 x (14 + 8.3 + 3) KiB = 33.5 MiB, the process's own: 34
+     * printed. Without the cache term it would print 0.037. */
     gcsim_platform wide = des_test_platform(256, 4);
-    estimate_cell(&wide, 1024, COLLECTIVE_RING, 2048, 0.14762611712,
-                  "an estimated 0.238 CPU s and 34 MiB");
+    estimate_cell(&wide, 1024, COLLECTIVE_RING, 2048, 0.0288288,
+                  "an estimated 0.049 CPU s and 34 MiB");
     /* Parameter server over the star's 4 nodes, a shard a node: push and pull phases of
-     * 16 x 4 = 64 flows, solved outside SimGrid (des_ps.c): 128 messages at 2e-6 s; 20
-     * actors (16 GPUs, 4 node CPUs). CPU: 0.02 + 20 x 8e-5 + 128 x 2e-6 = 0.021856 s;
-     * process 0.111856: 0.112. */
-    estimate_cell(&star, 16, COLLECTIVE_PARAMETER_SERVER, 128, 0.021856,
-                  "an estimated 0.112 CPU s and 34 MiB");
+     * 16 x 4 = 64 flows, solved outside SimGrid (des_ps.c): 128 messages at 8.7e-7 s; 20
+     * actors (16 GPUs, 4 node CPUs). CPU: 0.002 + 20 x 1e-5 + 128 x 8.7e-7 = 0.00231136 s;
+     * process 0.02231136: 0.022. */
+    estimate_cell(&star, 16, COLLECTIVE_PARAMETER_SERVER, 128, 0.00231136,
+                  "an estimated 0.022 CPU s and 34 MiB");
     unsetenv("GCSIM_DES_FULL");
     CHECK_DONE();
 }
