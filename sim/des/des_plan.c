@@ -309,8 +309,14 @@ double des_phase_other_latency_s(const des_plan *plan, int c, const gcsim_phase 
     return (span - 1) * own_s;
 }
 
-/* Whether a sharded plan's rings are solved per flow (des_shard.c; defined here, beside the
- * coalescing rule it asks, so that the two files do not call each other). */
+/* Whether a plan's rings are solved per flow (des_shard.c; defined here, beside the
+ * coalescing rule it asks, so that the two files do not call each other): every phase one
+ * message per flow. A gated iteration (ZeRO-3, FSDP, HSDP) may have single-step phases
+ * too; one without gates (data parallelism's all-reduces, ZeRO-1/2: docs/des.md step 24)
+ * only rings, coalesced phases of several steps: halving-doubling's single-step phases send
+ * each GPU's flows to a new peer at every step, over links other pairs crossed before,
+ * which des_shard.c's routes then refuse, and its replay is what the size guard must
+ * count, which cannot see the routes. */
 bool des_shard_plan_solves(const des_plan *pl)
 {
     if (pl->replay || pl->full_simulation || pl->timeline_path || pl->deferred ||
@@ -320,8 +326,6 @@ bool des_shard_plan_solves(const des_plan *pl)
     bool gated = false;
     for (int k = 0; k < pl->iteration.n_blocks && !gated; k++)
         gated = pl->iteration.blocks[k].gate >= 0;
-    if (!gated)
-        return false;
     for (int c = 0; c < pl->iteration.n_calls; c++) {
         const gcsim_schedule *s = &pl->schedules[pl->call_schedule[c]];
         if (!s->out_index)
@@ -332,7 +336,7 @@ bool des_shard_plan_solves(const des_plan *pl)
                 continue;
             if (gcsim_hop_codec_s(ph, &pl->iteration.calls[c].bytes, 1.0) > 0)
                 return false;
-            if (ph->steps > 1 && !des_phase_coalesces(pl, c, s, p))
+            if (ph->steps > 1 ? !des_phase_coalesces(pl, c, s, p) : !gated)
                 return false;
         }
     }
@@ -588,6 +592,15 @@ long long des_plan_messages(const des_plan *plan)
  * SimGrid's activity sets outgrow the caches; the fit took the fixed part to 0). */
 #define DES_CPU_S_SHARD_MESSAGE 0.0
 #define DES_CPU_S_SHARD_SQRT 2.1e-7
+/* Those of an iteration without gates (data parallelism's all-reduces, ZeRO-1/2: docs/des.md
+ * step 24) cost a quarter as much: no gate to open per call, one compute actor for all
+ * GPUs. Fitted the same way to 16 quiet runs (ResNet-50 ring with --bucket 25, 5 and 2 MiB
+ * at 256-4,096 GPUs and 25 MiB at 16,384, hierarchical 256-16,384, Llama-2-7B ZeRO-2
+ * 256-4,096): 0.74-1.89 of them; held out, ring and hierarchical at 65,536 GPUs: 1.89 and
+ * 1.36. The fixed part fitted to 0. Such a plan's flows are never SimGrid communications,
+ * so its memory counts none (0.97 of the ring's 100 and 375 MiB at 4,096 and 16,384 GPUs,
+ * where the flows' 3 KiB each made it 1.21-1.23). */
+#define DES_CPU_S_SHARD_OPEN_SQRT 5.3e-8
 /* Those rings where no actor per GPU runs either (des_shard_direct.c): one actor, and per
  * message a flow's end computed in a sweep; per GPU and call issued, its start and end
  * while calls slow compute (interference), no SimGrid flow. Its fixed part is the child's
@@ -689,7 +702,13 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
     /* every phase per flow (des_shard.c) where the plan allows it; the routes, which could
      * still send it to the replay, are not known here */
     bool shard = des_shard_plan_solves(plan);
-    bool direct = shard && des_shard_direct_iteration(plan); /* no actor per GPU */
+    /* no actor per GPU: as des_shard_direct decides it, which also asks for each GPU's own
+     * compute (data parallelism's identical GPUs share one compute actor and keep them) */
+    bool direct = shard && des_shard_direct_iteration(plan) &&
+                  des_plan_compute_mode(plan) == DES_COMPUTE_PER_GPU;
+    bool gated = false;
+    for (int k = 0; k < plan->iteration.n_blocks && !gated; k++)
+        gated = plan->iteration.blocks[k].gate >= 0;
     for (int c = 0; c < plan->iteration.n_calls; c++) {
         const gcsim_schedule *s = &plan->schedules[plan->call_schedule[c]];
         for (int p = 0; p < s->n_phases; p++) {
@@ -719,6 +738,8 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
                 f = 1;
             if (direct)
                 weighted += (double)m * DES_CPU_S_DIRECT_MESSAGE;
+            else if (shard && !gated)
+                weighted += (double)m * DES_CPU_S_SHARD_OPEN_SQRT * sqrt(f);
             else if (shard)
                 weighted += (double)m * (DES_CPU_S_SHARD_MESSAGE + DES_CPU_S_SHARD_SQRT * sqrt(f));
             else if (blocked) /* a pipelined phase in blocks (des_blocks.c): see DES_CPU_S_BLOCK_* */
@@ -731,7 +752,7 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
                                          (coalesced ? DES_CPU_S_PER_MESSAGE_CACHE *
                                                           cache_doublings(f)
                                                     : DES_CPU_S_STEPPED_MESSAGE_FLOW * f));
-            if (most > max_flows && !direct) /* messages in progress together */
+            if (most > max_flows && !direct && !(shard && !gated)) /* messages in progress together */
                 max_flows = most;
         }
     }

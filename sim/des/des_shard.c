@@ -1,5 +1,5 @@
 /*
- * sim/des/des_shard.c: sharded data parallelism's rings solved per flow (des_shard.h).
+ * sim/des/des_shard.c: rings solved per flow (des_shard.h), sharded or not.
  *
  * Decided once per simulation, by the first endpoint to reach a phase: the plan must
  * qualify (des_shard_plan_solves) and, on SimGrid's own routes (lean routes, background
@@ -20,8 +20,10 @@
  *
  * What differs from the replay: rounding only. SimGrid's clock is the sum of every event's
  * delta (compute executions of other GPUs included) and a flow's remaining bytes are
- * decremented at each of them; here a flow's end is start + latency + bytes / capacity.
- * tests/des/test_des_shard.c compares both on FSDP iterations.
+ * decremented at each of them, and what is left of its latency is dropped once under
+ * SimGrid's 1 ns timing precision; here a flow's end is start + latency + bytes / capacity.
+ * tests/des/test_des_shard.c compares both on FSDP, HSDP, ZeRO-2 and data-parallel
+ * iterations.
  */
 #include <math.h>
 #include <stdint.h>

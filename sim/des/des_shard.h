@@ -1,7 +1,8 @@
 /*
- * sim/des/des_shard.h: the rings of sharded data parallelism (ZeRO-3 / FSDP: gated
- * compute blocks) solved per flow outside SimGrid, where no two flows in progress can share
- * a link (issue 47).
+ * sim/des/des_shard.h: rings solved per flow outside SimGrid, where no two flows in
+ * progress can share a link (issue 47): sharded data parallelism's (ZeRO-3 / FSDP, HSDP:
+ * gated compute blocks) and, since docs/des.md's step 24, data parallelism's all-reduces
+ * and ZeRO-1/2's reduce-scatters and all-gathers.
  *
  * FSDP's iteration is a sequence of ring all-gathers and reduce-scatters over all GPUs,
  * one coalesced phase each (des_collectives.c: a flow moves all its steps' bytes in one
@@ -31,8 +32,8 @@
 typedef struct des_actor des_actor;
 typedef struct des_sim des_sim;
 
-/* Whether the plan qualifies before any route is known: gated blocks (ZeRO-3 / FSDP), only
- * GPU endpoints, every phase of every call single-step or coalesced (des_phase_coalesces),
+/* Whether the plan qualifies before any route is known: only GPU endpoints, every phase of
+ * every call single-step or coalesced (des_phase_coalesces) without decode-sum-encode,
  * alpha-beta, no timeline, jitter, deferred steps, GCSIM_DES_FULL or GCSIM_DES_REPLAY. */
 bool des_shard_plan_solves(const des_plan *pl);
 

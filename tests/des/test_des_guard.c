@@ -58,10 +58,14 @@ static long long guard(const gcsim_platform *p, int gpus, gcsim_collective c, bo
  * (details.estimated_cpu_s) within 1e-12 of child_cpu_s, and the refusal's figures for the
  * whole gcsim process (the child's plus des_plan.c's start-up floor DES_CPU_S_PROCESS, 0.02
  * s; the larger of the child's memory and the process's own 33.5 MiB) as printed. */
-static void estimate_cell(const gcsim_platform *p, int gpus, gcsim_collective c,
+static void estimate_cell(const gcsim_platform *p, int gpus, gcsim_collective c, bool replay,
                           long long messages, double child_cpu_s, const char *process_text)
 {
     unsetenv("GCSIM_DES_FULL");
+    if (replay)
+        setenv("GCSIM_DES_REPLAY", "1", 1);
+    else
+        unsetenv("GCSIM_DES_REPLAY");
     gcsim_error err;
     double t = 0;
     gcsim_des_details d = {0};
@@ -69,13 +73,15 @@ static void estimate_cell(const gcsim_platform *p, int gpus, gcsim_collective c,
     CHECK(bare_des_collective_time(p, gpus, c, 8e6, 0, &open, &t, &d, &err) == 0);
     CHECK(d.transfers == messages);
     CHECK(fabs(d.estimated_cpu_s - child_cpu_s) <= 1e-12);
-    printf("%-12s %4d GPUs %-18s estimate %.12f s (by hand %.12f), %lld messages\n", p->name,
-           gpus, gcsim_collective_name(c), d.estimated_cpu_s, child_cpu_s, d.transfers);
+    printf("%-12s %4d GPUs %-18s %s estimate %.12f s (by hand %.12f), %lld messages\n",
+           p->name, gpus, gcsim_collective_name(c), replay ? "replayed" : "solved  ",
+           d.estimated_cpu_s, child_cpu_s, d.transfers);
     gcsim_des_details_free(&d);
     gcsim_des_options below = {.max_messages = messages - 1};
     memset(&err, 0, sizeof err);
     CHECK(bare_des_collective_time(p, gpus, c, 8e6, 0, &below, &t, NULL, &err) != 0);
     CHECK_STR_CONTAINS(err.message, process_text);
+    unsetenv("GCSIM_DES_REPLAY");
 }
 
 int main(void)
@@ -108,27 +114,36 @@ int main(void)
      * (des_collectives.c), whose messages the count must include. */
     guard(&a100, 256, COLLECTIVE_PARAMETER_SERVER, false);
 
-    /* Ring over 16 GPUs of the star: a reduce-scatter and an all-gather phase of 16 flows
-     * (one a GPU) over 15 steps each, coalesced: 32 messages; 16 senders a phase (F); 16
-     * actors (a comm actor a GPU, no compute, 2 flows an endpoint: no lane helpers). CPU:
-     * 0.002 + 16 x 1e-5 + 32 x 2.5e-6 = 0.00224 s (no caches' doublings under 256
-     * senders); the process 0.02 more: 0.022 (three decimals below 1 s); memory 8.2 MiB +
-     * 16 x (14 + 8.3 + 3) KiB = 8.6 MiB, under the process's 33.5 MiB: 34 printed. */
-    estimate_cell(&star, 16, COLLECTIVE_RING, 32, 0.00224,
+    /* Ring over 16 GPUs of the star, every message sent (GCSIM_DES_REPLAY=1): a
+     * reduce-scatter and an all-gather phase of 16 flows (one a GPU) over 15 steps each,
+     * coalesced: 32 messages; 16 senders a phase (F); 16 actors (a comm actor a GPU, no
+     * compute, 2 flows an endpoint: no lane helpers). CPU: 0.002 + 16 x 1e-5 + 32 x 2.5e-6
+     * = 0.00224 s (no caches' doublings under 256 senders); the process 0.02 more: 0.022
+     * (three decimals below 1 s); memory 8.2 MiB + 16 x (14 + 8.3 + 3) KiB = 8.6 MiB, under
+     * the process's 33.5 MiB: 34 printed. */
+    estimate_cell(&star, 16, COLLECTIVE_RING, true, 32, 0.00224,
                   "an estimated 0.022 CPU s and 34 MiB");
-    /* The same ring over 1,024 GPUs (256 nodes of 4): 2,048 messages, 1,024 senders a
-     * phase, two doublings past 256, each adding 2.8e-6 s a message. CPU: 0.002 + 1,024 x
-     * 1e-5 + 2,048 x (2.5e-6 + 2 x 2.8e-6) = 0.0288288 s; the process 0.02 more: 0.049;
-     * memory 8.2 MiB + 1,024 x (14 + 8.3 + 3) KiB = 33.5 MiB, the process's own: 34
+    /* The same ring over 1,024 GPUs (256 nodes of 4), replayed: 2,048 messages, 1,024
+     * senders a phase, two doublings past 256, each adding 2.8e-6 s a message. CPU: 0.002
+     * + 1,024 x 1e-5 + 2,048 x (2.5e-6 + 2 x 2.8e-6) = 0.0288288 s; the process 0.02 more:
+     * 0.049; memory 8.2 MiB + 1,024 x (14 + 8.3 + 3) KiB = 33.5 MiB, the process's own: 34
      * printed. Without the cache term it would print 0.037. */
     gcsim_platform wide = des_test_platform(256, 4);
-    estimate_cell(&wide, 1024, COLLECTIVE_RING, 2048, 0.0288288,
+    estimate_cell(&wide, 1024, COLLECTIVE_RING, true, 2048, 0.0288288,
                   "an estimated 0.049 CPU s and 34 MiB");
+    /* Both rings solved per flow, as they run by default (des_shard.c: no gate, so at
+     * 5.3e-8 sqrt(F) s a message, F the phase's senders). CPU: 0.002 + 16 x 1e-5 + 32 x
+     * 5.3e-8 x 4 = 0.002166784 s, the process 0.022; 0.002 + 1,024 x 1e-5 + 2,048 x 5.3e-8
+     * x 32 = 0.015713408 s, the process 0.036. */
+    estimate_cell(&star, 16, COLLECTIVE_RING, false, 32, 0.002166784,
+                  "an estimated 0.022 CPU s and 34 MiB");
+    estimate_cell(&wide, 1024, COLLECTIVE_RING, false, 2048, 0.015713408,
+                  "an estimated 0.036 CPU s and 34 MiB");
     /* Parameter server over the star's 4 nodes, a shard a node: push and pull phases of
      * 16 x 4 = 64 flows, solved outside SimGrid (des_ps.c): 128 messages at 8.7e-7 s; 20
      * actors (16 GPUs, 4 node CPUs). CPU: 0.002 + 20 x 1e-5 + 128 x 8.7e-7 = 0.00231136 s;
      * process 0.02231136: 0.022. */
-    estimate_cell(&star, 16, COLLECTIVE_PARAMETER_SERVER, 128, 0.00231136,
+    estimate_cell(&star, 16, COLLECTIVE_PARAMETER_SERVER, false, 128, 0.00231136,
                   "an estimated 0.022 CPU s and 34 MiB");
     unsetenv("GCSIM_DES_FULL");
     CHECK_DONE();
