@@ -328,7 +328,9 @@ bool des_shard_plan_solves(const des_plan *pl)
         gated = pl->iteration.blocks[k].gate >= 0;
     for (int c = 0; c < pl->iteration.n_calls; c++) {
         const gcsim_schedule *s = &pl->schedules[pl->call_schedule[c]];
-        if (!s->out_index)
+        /* an iteration with blocking calls makes every GPU leave a coalesced phase together
+         * (des_collectives.c, phase_end_barrier), which the per-flow rendezvous does not */
+        if (!s->out_index || pl->iteration.calls[c].blocking)
             return false;
         for (int p = 0; p < s->n_phases; p++) {
             const gcsim_phase *ph = &s->phases[p];

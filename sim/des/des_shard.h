@@ -33,8 +33,9 @@ typedef struct des_actor des_actor;
 typedef struct des_sim des_sim;
 
 /* Whether the plan qualifies before any route is known: only GPU endpoints, every phase of
- * every call single-step or coalesced (des_phase_coalesces) without decode-sum-encode,
- * alpha-beta, no timeline, jitter, deferred steps, GCSIM_DES_FULL or GCSIM_DES_REPLAY. */
+ * every call coalesced (des_phase_coalesces) or, in a gated iteration, single-step, without
+ * decode-sum-encode; no blocking call, alpha-beta, no timeline, jitter, deferred steps,
+ * GCSIM_DES_FULL or GCSIM_DES_REPLAY. */
 bool des_shard_plan_solves(const des_plan *pl);
 
 /* Endpoint a's part of call c's phase p solved per flow; false: replay it (the plan does
