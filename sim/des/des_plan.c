@@ -317,15 +317,23 @@ double des_phase_other_latency_s(const des_plan *plan, int c, const gcsim_phase 
  * each GPU's flows to a new peer at every step, over links other pairs crossed before,
  * which des_shard.c's routes then refuse, and its replay is what the size guard must
  * count, which cannot see the routes. */
+/* Whether some compute block of the iteration waits for a bucket's exchange (ZeRO-3, FSDP,
+ * HSDP). */
+static bool iteration_gated(const gcsim_iteration *it)
+{
+    for (int k = 0; k < it->n_blocks; k++)
+        if (it->blocks[k].gate >= 0)
+            return true;
+    return false;
+}
+
 bool des_shard_plan_solves(const des_plan *pl)
 {
     if (pl->replay || pl->full_simulation || pl->timeline_path || pl->deferred ||
         strcmp(pl->network_model, "alpha-beta") != 0 || pl->platform->jitter.mean_s > 0 ||
         pl->endpoints != pl->gpus || pl->op >= 0)
         return false;
-    bool gated = false;
-    for (int k = 0; k < pl->iteration.n_blocks && !gated; k++)
-        gated = pl->iteration.blocks[k].gate >= 0;
+    bool gated = iteration_gated(&pl->iteration);
     for (int c = 0; c < pl->iteration.n_calls; c++) {
         const gcsim_schedule *s = &pl->schedules[pl->call_schedule[c]];
         /* an iteration with blocking calls makes every GPU leave a coalesced phase together
@@ -708,9 +716,7 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
      * compute (data parallelism's identical GPUs share one compute actor and keep them) */
     bool direct = shard && des_shard_direct_iteration(plan) &&
                   des_plan_compute_mode(plan) == DES_COMPUTE_PER_GPU;
-    bool gated = false;
-    for (int k = 0; k < plan->iteration.n_blocks && !gated; k++)
-        gated = plan->iteration.blocks[k].gate >= 0;
+    bool gated = iteration_gated(&plan->iteration);
     for (int c = 0; c < plan->iteration.n_calls; c++) {
         const gcsim_schedule *s = &plan->schedules[plan->call_schedule[c]];
         for (int p = 0; p < s->n_phases; p++) {
