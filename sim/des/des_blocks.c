@@ -43,10 +43,12 @@
  * steps (46 blocks of 52 at 1,024 GPUs, 3-8x the CPU): its NIC pairs' stretches change
  * (one tree's reduce, both, the other's broadcast) without moving the block's time.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "des_internal.h"
+#include "hop_rule.h"
 
 /* Fraction of a block's runs that may be active in only part of it. Chosen on
  * tests/des/test_des_fastpath.c's comparison with the step-by-step simulation: with the
@@ -101,14 +103,30 @@ typedef struct {
     int *link_at, *links;
     double *lat, *load;
     const int *run_of;
-    /* an interval's active flows and their rates */
-    int *active;
+    /* an interval's active flows (ascending) and their rates; the interval's first step
+     * they are for (-1: none yet). Intervals are priced in order, so the next list is the
+     * previous one less the flows that stopped, merged with those that started since
+     * (by_first: the flows by first step, ascending within a step; first_at: each step's
+     * start in it), not a scan of every flow. */
+    int *active, n_active, active_from;
+    int *by_first, *first_at, *starters, *merged;
     double *rate_Bps;
     /* the runs' summed times in the block so far, the runs touched, the largest sum */
     double *run_s, largest, sum_s;
     int *touched, n_touched;
-    /* an interval priced: (run, time) of each active flow of each of its steps */
-    int *buf_run, n_buf, cap_buf, buf_iv;
+    /* each flow's first and last step and share, apart from the flows (the scan for an
+     * interval's active flows reads only these); each route entry's link capacity (B/s)
+     * beside its link, whose id is local to the phase (numbered in the order the flows
+     * first use them, so that a node's flows load nearby entries of load) */
+    int *first, *last;
+    double *share, *cap_Bps;
+    /* each flow's bytes, where they are the same in every step (same_steps), else NULL */
+    bool same_steps;
+    double *bytes;
+    /* an interval priced: (run, time) of each active flow of each of its steps, the
+     * whole list buf_repeat times over (a phase whose flows carry the same bytes in every
+     * step lists one step's, repeated for each step of the interval) */
+    int *buf_run, n_buf, cap_buf, buf_iv, buf_repeat;
     double *buf_s, buf_sum;
 } pricer;
 
@@ -116,6 +134,8 @@ static void pricer_free(pricer *q)
 {
     free(q->link_at), free(q->links), free(q->lat), free(q->load), free(q->run_s);
     free(q->touched), free(q->buf_run), free(q->buf_s), free(q->active), free(q->rate_Bps);
+    free(q->first), free(q->last), free(q->share), free(q->cap_Bps), free(q->bytes);
+    free(q->by_first), free(q->first_at), free(q->starters), free(q->merged);
 }
 
 static int pricer_init(pricer *q, const gcsim_phase *ph, const des_block_pricing *pr,
@@ -126,26 +146,87 @@ static int pricer_init(pricer *q, const gcsim_phase *ph, const des_block_pricing
     q->ph = ph, q->pr = pr, q->run_of = run_of, q->buf_iv = -1;
     q->link_at = malloc(sizeof(int) * ((size_t)nf + 1));
     q->lat = malloc(sizeof(double) * ((size_t)nf + 1));
-    q->load = calloc((size_t)pr->topology->n_links + 1, sizeof(double));
     q->run_s = calloc((size_t)n_runs + 1, sizeof(double));
     q->touched = malloc(sizeof(int) * ((size_t)n_runs + 1));
     q->active = malloc(sizeof(int) * ((size_t)nf + 1));
     q->rate_Bps = malloc(sizeof(double) * ((size_t)nf + 1));
-    if (!q->link_at || !q->lat || !q->load || !q->run_s || !q->touched || !q->active ||
-        !q->rate_Bps)
+    q->first = malloc(sizeof(int) * ((size_t)nf + 1));
+    q->last = malloc(sizeof(int) * ((size_t)nf + 1));
+    q->share = malloc(sizeof(double) * ((size_t)nf + 1));
+    if (!q->link_at || !q->lat || !q->run_s || !q->touched || !q->active || !q->rate_Bps ||
+        !q->first || !q->last || !q->share)
         return -1;
+    for (int x = 0; x < nf; x++) {
+        q->first[x] = ph->flows[x].first_step;
+        q->last[x] = ph->flows[x].last_step;
+        q->share[x] = ph->flows[x].share;
+    }
+    q->active_from = -1;
+    q->by_first = malloc(sizeof(int) * ((size_t)nf + 1));
+    q->first_at = calloc((size_t)ph->steps + 2, sizeof(int));
+    q->starters = malloc(sizeof(int) * ((size_t)nf + 1));
+    q->merged = malloc(sizeof(int) * ((size_t)nf + 1));
+    if (!q->by_first || !q->first_at || !q->starters || !q->merged)
+        return -1;
+    for (int x = 0; x < nf; x++) /* counting sort by first step, stable */
+        q->first_at[q->first[x] + 1]++;
+    for (int st = 0; st <= ph->steps; st++)
+        q->first_at[st + 1] += q->first_at[st];
+    for (int x = 0; x < nf; x++)
+        q->by_first[q->first_at[q->first[x]]++] = x;
+    for (int st = ph->steps; st > 0; st--) /* back to each step's start */
+        q->first_at[st] = q->first_at[st - 1];
+    q->first_at[0] = 0;
+    /* A flow's bytes are the same in every step where its chunk factor is (fixed, or no
+     * change per step: gcsim_flow_bytes) or where the payload's hop bytes do not grow
+     * with it (hop_rule.h: a flat rule, dense fp32 among them); then so is its time at an
+     * interval's rates, and an interval prices one step and repeats it (price_steps). */
+    gcsim_bucket_bytes tmp;
+    gcsim_hop_rule rule;
+    gcsim_hop_rule_of(gcsim_phase_bucket(ph, pr->bytes, &tmp), &rule);
+    q->same_steps = ph->fixed_k || ph->dk == 0 || rule.growth == HOP_FLAT;
+    if (q->same_steps) {
+        q->bytes = malloc(sizeof(double) * ((size_t)nf + 1));
+        if (!q->bytes)
+            return -1;
+        for (int x = 0; x < nf; x++)
+            q->bytes[x] = gcsim_flow_bytes(ph, &ph->flows[x], ph->flows[x].first_step, pr->bytes);
+    }
     q->link_at[0] = 0;
     for (int x = 0; x < nf; x++)
         q->link_at[x + 1] = q->link_at[x] + gcsim_topology_route(pr->topology, ph->flows[x].src,
                                                                   ph->flows[x].dst, route,
                                                                   &q->lat[x]);
-    q->links = malloc(sizeof(int) * ((size_t)q->link_at[nf] + 1));
-    if (!q->links)
+    size_t entries = (size_t)q->link_at[nf] + 1, n_links = (size_t)pr->topology->n_links + 1;
+    q->links = malloc(sizeof(int) * entries);
+    q->cap_Bps = malloc(sizeof(double) * entries);
+    int *local = malloc(sizeof(int) * n_links);
+    if (!q->links || !q->cap_Bps || !local) {
+        free(local);
         return -1;
-    for (int x = 0; x < nf; x++)
-        gcsim_topology_route(pr->topology, ph->flows[x].src, ph->flows[x].dst,
-                             q->links + q->link_at[x], &q->lat[x]);
-    return 0;
+    }
+    for (size_t l = 0; l < n_links; l++)
+        local[l] = -1;
+    int n_local = 0;
+    for (int x = 0; x < nf; x++) {
+        int *at = q->links + q->link_at[x];
+        gcsim_topology_route(pr->topology, ph->flows[x].src, ph->flows[x].dst, at, &q->lat[x]);
+        for (int k = 0; k < q->link_at[x + 1] - q->link_at[x]; k++) {
+            q->cap_Bps[q->link_at[x] + k] = gcsim_topology_capacity_Bps(pr->topology, at[k]);
+            if (local[at[k]] < 0)
+                local[at[k]] = n_local++;
+            at[k] = local[at[k]];
+        }
+    }
+    free(local);
+    q->load = calloc((size_t)n_local + 1, sizeof(double));
+    return q->load ? 0 : -1;
+}
+
+static int int_ascending(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
 }
 
 /* Room in the buffer for n (run, time) pairs; -1 when out of memory. */
@@ -175,53 +256,95 @@ static int price_steps(pricer *q, int iv, int from, int to)
     q->n_buf = 0;
     q->buf_sum = 0;
     q->buf_iv = iv;
-    for (int x = 0; x < ph->n_flows; x++) {
-        const gcsim_flow *f = &ph->flows[x];
-        if (f->first_step <= from && f->last_step >= from) {
-            q->active[n_active++] = x;
-            for (int k = q->link_at[x]; k < q->link_at[x + 1]; k++)
-                q->load[q->links[k]] += f->share;
+    if (q->active_from >= 0 && from > q->active_from) {
+        /* the flows that started since, ascending (one step's are; several steps' sorted) */
+        int ns = 0;
+        for (int st = q->active_from + 1; st <= from; st++) {
+            int before = ns;
+            for (int i = q->first_at[st]; i < q->first_at[st + 1]; i++)
+                if (q->last[q->by_first[i]] >= from)
+                    q->starters[ns++] = q->by_first[i];
+            if (before > 0 && ns > before)
+                qsort(q->starters, (size_t)ns, sizeof(int), int_ascending);
         }
+        int i = 0, j = 0;
+        while (i < q->n_active || j < ns) {
+            if (i < q->n_active && q->last[q->active[i]] < from) {
+                i++; /* stopped */
+                continue;
+            }
+            if (j >= ns || (i < q->n_active && q->active[i] < q->starters[j]))
+                q->merged[n_active++] = q->active[i++];
+            else
+                q->merged[n_active++] = q->starters[j++];
+        }
+        int *t = q->active;
+        q->active = q->merged;
+        q->merged = t;
+    } else {
+        for (int x = 0; x < ph->n_flows; x++)
+            if (q->first[x] <= from && q->last[x] >= from)
+                q->active[n_active++] = x;
     }
+    q->n_active = n_active;
+    q->active_from = from;
     for (int a = 0; a < n_active; a++) {
         int x = q->active[a];
-        q->rate_Bps[a] = gcsim_flow_rate_Bps(q->pr->topology, q->links + q->link_at[x],
-                                             q->link_at[x + 1] - q->link_at[x], q->load,
-                                             ph->flows[x].share);
+        for (int k = q->link_at[x]; k < q->link_at[x + 1]; k++)
+            q->load[q->links[k]] += q->share[x];
+    }
+    /* each active flow's rate as gcsim_flow_rate_Bps gives it (the same operations on the
+     * same values: its links' capacities and loads) */
+    for (int a = 0; a < n_active; a++) {
+        int x = q->active[a];
+        double rate_Bps = INFINITY, share = q->share[x];
+        for (int k = q->link_at[x]; k < q->link_at[x + 1]; k++)
+            rate_Bps = fmin(rate_Bps, q->cap_Bps[k] * (share / q->load[q->links[k]]));
+        q->rate_Bps[a] = rate_Bps;
     }
     for (int a = 0; a < n_active; a++)
         for (int k = q->link_at[q->active[a]]; k < q->link_at[q->active[a] + 1]; k++)
             q->load[q->links[k]] = 0;
-    if (buf_reserve(q, (size_t)n_active * (size_t)(to - from)))
+    /* one step listed and repeated where every step is alike (pricer_init; block_add then
+     * adds the same values in the same order as for every step listed) */
+    bool same_steps = q->same_steps;
+    int listed = same_steps ? 1 : to - from;
+    q->buf_repeat = same_steps ? to - from : 1;
+    if (buf_reserve(q, (size_t)n_active * (size_t)listed))
         return -1;
-    for (int step = from; step < to; step++) {
-        double slowest = 0;
+    double slowest = 0;
+    for (int step = from; step < from + listed; step++) {
+        slowest = 0;
         for (int a = 0; a < n_active; a++) {
             int x = q->active[a];
-            double flow_s = gcsim_flow_step_s(
-                q->lat[x], gcsim_flow_bytes(ph, &ph->flows[x], step, q->pr->bytes),
-                q->rate_Bps[a]);
+            double bytes = same_steps ? q->bytes[x]
+                                      : gcsim_flow_bytes(ph, &ph->flows[x], step, q->pr->bytes);
+            double flow_s = gcsim_flow_step_s(q->lat[x], bytes, q->rate_Bps[a]);
             if (flow_s > slowest)
                 slowest = flow_s;
             q->buf_run[q->n_buf] = q->run_of[x];
             q->buf_s[q->n_buf++] = flow_s;
         }
-        q->buf_sum += slowest;
+        if (!same_steps)
+            q->buf_sum += slowest;
     }
+    for (int step = from; same_steps && step < to; step++)
+        q->buf_sum += slowest;
     return 0;
 }
 
 /* Adds the buffer to the block's runs: their sums, the largest, the steps' sum. */
 static void block_add(pricer *q)
 {
-    for (int k = 0; k < q->n_buf; k++) {
-        int r = q->buf_run[k];
-        if (q->run_s[r] == 0)
-            q->touched[q->n_touched++] = r;
-        q->run_s[r] += q->buf_s[k];
-        if (q->run_s[r] > q->largest)
-            q->largest = q->run_s[r];
-    }
+    for (int rep = 0; rep < q->buf_repeat; rep++)
+        for (int k = 0; k < q->n_buf; k++) {
+            int r = q->buf_run[k];
+            if (q->run_s[r] == 0)
+                q->touched[q->n_touched++] = r;
+            q->run_s[r] += q->buf_s[k];
+            if (q->run_s[r] > q->largest)
+                q->largest = q->run_s[r];
+        }
     q->sum_s += q->buf_sum;
 }
 
@@ -372,7 +495,16 @@ static bool blockable(const des_plan *plan, int c, const gcsim_schedule *s, int 
     return pipelined;
 }
 
-int des_phase_blocks(const des_plan *plan, int c, const gcsim_schedule *s, int p, int **bounds)
+/* des_phase_blocks' answers (des_plan_keep_blocks): per call, the index of its schedule's
+ * phase 0 in the arrays; per call and phase, the number of blocks (or 0) and the bounds. */
+struct des_block_memo {
+    bool full_simulation; /* the plan's flag they were decided under */
+    int *first;           /* per call */
+    int *n;
+    int **bounds;
+};
+
+static int decide_blocks(const des_plan *plan, int c, const gcsim_schedule *s, int p, int **bounds)
 {
     *bounds = NULL;
     if (!blockable(plan, c, s, p))
@@ -385,4 +517,76 @@ int des_phase_blocks(const des_plan *plan, int c, const gcsim_schedule *s, int p
         return n < 0 ? -1 : 0;
     }
     return n;
+}
+
+int des_phase_blocks(const des_plan *plan, int c, const gcsim_schedule *s, int p, int **bounds)
+{
+    const struct des_block_memo *m = plan->block_memo;
+    if (!m || m->full_simulation != plan->full_simulation ||
+        s != &plan->schedules[plan->call_schedule[c]])
+        return decide_blocks(plan, c, s, p, bounds);
+    int k = m->first[c] + p, n = m->n[k];
+    *bounds = NULL;
+    if (n <= 0)
+        return n;
+    *bounds = malloc(sizeof(int) * ((size_t)n + 1));
+    if (!*bounds)
+        return -1;
+    memcpy(*bounds, m->bounds[k], sizeof(int) * ((size_t)n + 1));
+    return n;
+}
+
+void des_plan_drop_blocks(des_plan *plan)
+{
+    struct des_block_memo *m = plan->block_memo;
+    if (!m)
+        return;
+    int cells = plan->iteration.n_calls > 0 ? m->first[plan->iteration.n_calls] : 0;
+    for (int k = 0; m->bounds && k < cells; k++)
+        free(m->bounds[k]);
+    free(m->first), free(m->n), free(m->bounds), free(m);
+    plan->block_memo = NULL;
+}
+
+bool des_block_memo_current(const des_plan *plan)
+{
+    return plan->block_memo && plan->block_memo->full_simulation == plan->full_simulation;
+}
+
+int des_block_memo_open(des_plan *plan)
+{
+    des_plan_drop_blocks(plan);
+    int calls = plan->iteration.n_calls;
+    struct des_block_memo *m = calloc(1, sizeof *m);
+    if (!m)
+        return -1;
+    m->full_simulation = plan->full_simulation;
+    m->first = malloc(sizeof(int) * ((size_t)calls + 1));
+    if (!m->first) {
+        free(m);
+        return -1;
+    }
+    m->first[0] = 0;
+    for (int c = 0; c < calls; c++)
+        m->first[c + 1] = m->first[c] + plan->schedules[plan->call_schedule[c]].n_phases;
+    size_t cells = (size_t)m->first[calls];
+    m->n = calloc(cells + 1, sizeof *m->n);
+    m->bounds = calloc(cells + 1, sizeof *m->bounds);
+    plan->block_memo = m;
+    if (!m->n || !m->bounds) {
+        des_plan_drop_blocks(plan);
+        return -1;
+    }
+    return 0;
+}
+
+int des_block_memo_decide(des_plan *plan, int c, int p)
+{
+    struct des_block_memo *m = plan->block_memo;
+    const gcsim_schedule *s = &plan->schedules[plan->call_schedule[c]];
+    int k = m->first[c] + p;
+    free(m->bounds[k]);
+    m->bounds[k] = NULL;
+    m->n[k] = decide_blocks(plan, c, s, p, &m->bounds[k]);
+    return m->n[k] < 0 ? -1 : 0;
 }

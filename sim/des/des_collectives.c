@@ -641,6 +641,7 @@ typedef struct {
     int src, dst;      /* -1: empty */
     int first, n;      /* links in des_solo.route_links */
     double latency_s;  /* SimGrid's route latency */
+    double gcsim_lat_s; /* gcsim's (des_plan_route_latency_s): a block's other steps' */
 } solo_route;
 
 typedef struct des_solo des_solo;
@@ -648,8 +649,15 @@ struct des_solo {
     int *block;              /* per call and phase: the last block solved (-1: none) */
     double *end_s;           /* its end (NAN: replayed) */
     signed char *allowed;    /* per call and phase: 0 undecided, 1 yes, -1 no */
-    solo_route *routes;      /* open addressing on (src, dst) */
-    size_t route_cap, route_n;
+    /* The pairs' routes, in the order first met, and an open-addressing table on (src,
+     * dst) of their indices (-1: empty); per call and phase, the route of the run that
+     * starts at each of its out-flow positions (-1: not looked up yet), so that a phase's
+     * later blocks look up none (each look-up a cache miss at 16,384 GPUs). */
+    solo_route *routes;
+    size_t route_n, routes_cap;
+    int *slots;
+    size_t slot_cap;
+    int **run_route;
     int *route_links;
     size_t route_links_n, route_links_cap;
     double *capacity_Bps;    /* per link met so far (its index + 1 is the link's data) */
@@ -684,7 +692,7 @@ static des_solo *solo_state(des_sim *sim)
     size_t cells = (size_t)sim->plan->iteration.n_calls * (size_t)sim->barrier_phases;
     if (!so || !(so->block = malloc(cells * sizeof *so->block)) ||
         !(so->end_s = malloc(cells * sizeof *so->end_s)) ||
-        !(so->allowed = calloc(cells, 1)))
+        !(so->allowed = calloc(cells, 1)) || !(so->run_route = calloc(cells, sizeof(int *))))
         xbt_die("des: out of memory");
     for (size_t k = 0; k < cells; k++)
         so->block[k] = -1;
@@ -716,36 +724,36 @@ static int solo_link(des_solo *so, sg_link_t l)
 }
 
 /* The route from endpoint src to dst, memoized. */
-static const solo_route *solo_route_of(des_sim *sim, des_solo *so, int src, int dst)
+static int solo_route_of(des_sim *sim, des_solo *so, int src, int dst)
 {
-    if (2 * (so->route_n + 1) > so->route_cap) {
-        size_t cap = so->route_cap ? 2 * so->route_cap : 4096;
-        solo_route *t = malloc(cap * sizeof *t);
+    if (2 * (so->route_n + 1) > so->slot_cap) {
+        size_t cap = so->slot_cap ? 2 * so->slot_cap : 4096;
+        int *t = malloc(cap * sizeof *t);
         if (!t)
             xbt_die("des: out of memory");
         for (size_t k = 0; k < cap; k++)
-            t[k].src = -1;
-        for (size_t k = 0; k < so->route_cap; k++) {
-            if (so->routes[k].src < 0)
-                continue;
-            size_t h = ((uint64_t)(uint32_t)so->routes[k].src * 2654435761u ^
-                        (uint64_t)(uint32_t)so->routes[k].dst * 40503u) % cap;
-            while (t[h].src >= 0)
+            t[k] = -1;
+        for (size_t i = 0; i < so->route_n; i++) {
+            size_t h = des_pair_hash(so->routes[i].src, so->routes[i].dst, cap);
+            while (t[h] >= 0)
                 h = (h + 1) % cap;
-            t[h] = so->routes[k];
+            t[h] = (int)i;
         }
-        free(so->routes);
-        so->routes = t;
-        so->route_cap = cap;
+        free(so->slots);
+        so->slots = t;
+        so->slot_cap = cap;
     }
-    size_t h = ((uint64_t)(uint32_t)src * 2654435761u ^ (uint64_t)(uint32_t)dst * 40503u) %
-               so->route_cap;
-    while (so->routes[h].src >= 0) {
-        if (so->routes[h].src == src && so->routes[h].dst == dst)
-            return &so->routes[h];
-        h = (h + 1) % so->route_cap;
+    size_t h = des_pair_hash(src, dst, so->slot_cap);
+    while (so->slots[h] >= 0) {
+        const solo_route *r = &so->routes[so->slots[h]];
+        if (r->src == src && r->dst == dst)
+            return so->slots[h];
+        h = (h + 1) % so->slot_cap;
     }
-    solo_route *r = &so->routes[h];
+    so->routes = grow(so->routes, &so->routes_cap, so->route_n + 1, sizeof *so->routes);
+    int index = (int)so->route_n++;
+    so->slots[h] = index;
+    solo_route *r = &so->routes[index];
     xbt_dynar_reset(so->dynar);
     sg_host_get_route(sim->hosts[src], sim->hosts[dst], so->dynar);
     unsigned n = xbt_dynar_length(so->dynar);
@@ -757,10 +765,10 @@ static const solo_route *solo_route_of(des_sim *sim, des_solo *so, int src, int 
         so->route_links[so->route_links_n++] =
             solo_link(so, xbt_dynar_get_as(so->dynar, k, sg_link_t));
     r->latency_s = sg_host_get_route_latency(sim->hosts[src], sim->hosts[dst]);
+    r->gcsim_lat_s = des_plan_route_latency_s(sim->plan, src, dst);
     r->src = src;
     r->dst = dst;
-    so->route_n++;
-    return r;
+    return index;
 }
 
 /* Whether call c's pipelined phase p may have its blocks solved (decided once). */
@@ -776,10 +784,19 @@ static bool solo_allowed(des_sim *sim, des_solo *so, size_t cell, const gcsim_sc
 
 /* The end of block [step, to] of call c's phase p, solved from now, counting the messages
  * the replay would send; NAN where it must be replayed (a FATPIPE link that could bind). */
-static double solo_solve(des_sim *sim, des_solo *so, int c, const gcsim_schedule *s, int p,
-                         int step, int to)
+static double solo_solve(des_sim *sim, des_solo *so, size_t cell, int c,
+                         const gcsim_schedule *s, int p, int step, int to)
 {
     const des_plan *pl = sim->plan;
+    int n_out = s->out_index[p][pl->endpoints];
+    if (!so->run_route[cell]) {
+        so->run_route[cell] = malloc(sizeof(int) * ((size_t)n_out + 1));
+        if (!so->run_route[cell])
+            xbt_die("des: out of memory");
+        for (int x = 0; x < n_out; x++)
+            so->run_route[cell][x] = -1;
+    }
+    int *run_route = so->run_route[cell];
     const gcsim_phase *ph = &s->phases[p];
     const gcsim_bucket_bytes *bb = &pl->iteration.calls[c].bytes;
     const int *out = s->out_flows[p];
@@ -795,14 +812,16 @@ static double solo_solve(des_sim *sim, des_solo *so, int c, const gcsim_schedule
             if (!run_bytes(ph, out, x, y, step, to, bb, &bytes))
                 continue;
             const gcsim_flow *f = &ph->flows[out[x]];
-            const solo_route *r = solo_route_of(sim, so, f->src, f->dst);
+            if (run_route[x] < 0)
+                run_route[x] = solo_route_of(sim, so, f->src, f->dst);
+            const solo_route *r = &so->routes[run_route[x]];
             so->flows = grow(so->flows, &so->flows_cap, n_flows + 1, sizeof *so->flows);
             so->flow_links = grow(so->flow_links, &so->flow_links_cap, n_links + (size_t)r->n,
                                   sizeof(int));
             des_mm_flow *m = &so->flows[n_flows++];
             m->bytes = (double)(bytes > 0 ? (long)ceil(bytes) : 0);
             m->latency_s = r->latency_s;
-            m->extra_s = runs ? (span - 1) * des_plan_route_latency_s(pl, f->src, f->dst) : 0;
+            m->extra_s = runs ? (span - 1) * r->gcsim_lat_s : 0;
             m->first_link = (int)n_links;
             m->n_links = 0;
             for (int k = 0; k < r->n; k++) {
@@ -841,7 +860,7 @@ static bool solo_block(des_actor *a, int c, const gcsim_schedule *s, int p, int 
     bool mine = false;
     if (so->block[cell] != k) { /* the first endpoint at block k solves it for all */
         so->block[cell] = k;
-        so->end_s[cell] = solo_solve(sim, so, c, s, p, step, to);
+        so->end_s[cell] = solo_solve(sim, so, cell, c, s, p, step, to);
         mine = true;
     }
     double end = so->end_s[cell];
@@ -918,7 +937,7 @@ static bool ps_phase(des_actor *a, int c, const gcsim_schedule *s, int p)
     sg_barrier_wait(ps->entry[cell]);
     bool mine = false;
     if (ps->state[cell] == 0) { /* the first endpoint released solves it for all */
-        double end = solo_solve(sim, solo_state(sim), c, s, p, 0, 0);
+        double end = solo_solve(sim, solo_state(sim), cell, c, s, p, 0, 0);
         ps->end_s[cell] = end;
         ps->state[cell] = isnan(end) ? -1 : 1;
         mine = true;

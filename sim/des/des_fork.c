@@ -258,6 +258,9 @@ int des_run_plan(des_plan *plan, des_result_header *hdr, gcsim_des_details *deta
     plan->full_simulation = full && strcmp(full, "1") == 0;
     const char *replay = getenv("GCSIM_DES_REPLAY");
     plan->replay = replay && strcmp(replay, "1") == 0;
+    /* before the fork, so that the child inherits them */
+    if (des_plan_keep_blocks(plan) != 0)
+        return gcsim_fail(err, "des: out of memory");
     if (des_plan_check_size(plan, plan->max_messages, err) != 0)
         return -1;
     gcsim_des_bucket *buckets = calloc((size_t)plan->n_buckets, sizeof *buckets);

@@ -7,6 +7,8 @@
 #define GCSIM_DES_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "step.h"
 #include "des.h"
@@ -62,6 +64,9 @@ typedef struct {
     /* The simulated iteration (des_variability.c sets it; 0 otherwise): network jitter's
      * draws differ between iterations (des_fabric.h). */
     int iteration_index;
+    /* des_phase_blocks' answers per call and phase, kept by des_run_plan (des_blocks.c:
+     * des_plan_keep_blocks), or NULL: each asks des_blocks_of again. */
+    struct des_block_memo *block_memo;
 } des_plan;
 
 /* The GPU that set an iteration's pace under variable compute: the last to finish its
@@ -108,6 +113,23 @@ void des_plan_free(des_plan *plan);
 int des_plan_network(des_plan *plan, const gcsim_platform *p, const gcsim_des_options *opts,
                      gcsim_error *err);
 
+/* A (src, dst) pair's slot in an open-addressing table of cap slots (des_shard.c's and
+ * des_collectives.c's route caches): both ends mixed into every bit (MurmurHash3's 64-bit
+ * finalizer) before the modulo. Multiplying each end by a constant and xoring the two, as
+ * they did before, put a ring's or a tree's pairs (g, g + 1) into long runs of neighbouring
+ * slots: at 65,536 GPUs under FSDP two thirds of des_shard_flow_end's time went to probing
+ * them. */
+static inline size_t des_pair_hash(int src, int dst, size_t cap)
+{
+    uint64_t k = (uint64_t)(uint32_t)src << 32 | (uint32_t)dst;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ull;
+    k ^= k >> 33;
+    return (size_t)(k % cap);
+}
+
 /* Whether call c's phase p of schedule s runs coalesced (des_collectives.c): more than
  * one step, every flow active in every step with the same bytes, no decode-sum-encode
  * between steps, and not GCSIM_DES_FULL. */
@@ -119,6 +141,20 @@ bool des_phase_coalesces(const des_plan *plan, int c, const gcsim_schedule *s, i
  * pipeline, GCSIM_DES_FULL, jitter, decode-sum-encode, bytes that change between steps,
  * or no fewer blocks than steps); -1 when out of memory. */
 int des_phase_blocks(const des_plan *plan, int c, const gcsim_schedule *s, int p, int **bounds);
+/* Decides every pipelined phase's blocks once and keeps them in the plan (block_memo, in
+ * des_plan.c), so that the size guard's count, its estimate, the lanes and the simulation,
+ * in the parent and in the forked child, ask des_blocks_of once per call and phase instead
+ * of four times (its pricing walks every flow of the phase). Answers depend on the plan's
+ * full_simulation flag, which des_run_plan sets first; calling it again after that flag
+ * changed decides them anew. Returns -1 when out of memory (the plan keeps none then). */
+int des_plan_keep_blocks(des_plan *plan);
+/* The memo's parts (des_blocks.c): whether the plan's memo was decided under its current
+ * flags; a fresh one, every cell "no blocks" (the answer for a phase of one step or a
+ * coalesced one); call c's phase p decided and kept. -1 when out of memory. */
+bool des_block_memo_current(const des_plan *plan);
+int des_block_memo_open(des_plan *plan);
+int des_block_memo_decide(des_plan *plan, int c, int p);
+void des_plan_drop_blocks(des_plan *plan);
 /* What des_blocks_of prices a phase's steps with (the closed form's rule): the topology
  * its flows run on and the call's bytes. */
 typedef struct {

@@ -14,6 +14,7 @@
 
 void des_plan_free(des_plan *plan)
 {
+    des_plan_drop_blocks(plan); /* before the iteration: its calls index the memo */
     for (int k = 0; k < plan->n_schedules; k++)
         gcsim_schedule_free(&plan->schedules[k]);
     free(plan->schedules);
@@ -355,10 +356,11 @@ bool des_shard_plan_solves(const des_plan *pl)
 
 /* The most flows endpoint ep has in progress together in phase p of schedule s: all of
  * them in a single-step or coalesced phase, else the most active in one step, or in one
- * block of a phase run in blocks (bounds, n_blocks > 0: des_phase_blocks) (a pipelined
- * tree's endpoint has a flow per chunk and peer, two or three at a time). */
+ * block of a phase run in blocks (n_blocks > 0: des_phase_blocks; block_of: each step's
+ * block; count: n_blocks + 1 zeros, left zero) (a pipelined tree's endpoint has a flow
+ * per chunk and peer, two or three at a time). */
 static int phase_concurrent_flows(const gcsim_schedule *s, int p, bool coalesced, int ep,
-                                  const int *bounds, int n_blocks)
+                                  const int *block_of, int n_blocks, int *count)
 {
     int o0 = s->out_index[p][ep], o1 = s->out_index[p][ep + 1];
     int i0 = s->in_index[p][ep], i1 = s->in_index[p][ep + 1];
@@ -367,22 +369,25 @@ static int phase_concurrent_flows(const gcsim_schedule *s, int p, bool coalesced
     if (all <= DES_LANE_COMMS || ph->steps <= 1 || coalesced)
         return all;
     if (n_blocks > 0) { /* one message per run active in the block (des_collectives.c) */
-        int most = 0;
+        /* a run is active in the blocks from its first step's to its last step's: counted
+         * as differences over the blocks */
+        for (int side = 0; side < 2; side++) {
+            const int *idx = side ? s->in_flows[p] : s->out_flows[p];
+            int from = side ? i0 : o0, end = side ? i1 : o1;
+            for (int x = from, y; x < end; x = y + 1) {
+                y = des_run_end(ph, idx, x, end);
+                count[block_of[ph->flows[idx[x]].first_step]]++;
+                count[block_of[ph->flows[idx[y]].last_step] + 1]--;
+            }
+        }
+        int most = 0, now = 0;
         for (int k = 0; k < n_blocks; k++) {
-            int from = bounds[k], to = bounds[k + 1] - 1, now = 0;
-            for (int x = o0, y; x < o1; x = y + 1) {
-                y = des_run_end(ph, s->out_flows[p], x, o1);
-                now += ph->flows[s->out_flows[p][x]].first_step <= to &&
-                       ph->flows[s->out_flows[p][y]].last_step >= from;
-            }
-            for (int x = i0, y; x < i1; x = y + 1) {
-                y = des_run_end(ph, s->in_flows[p], x, i1);
-                now += ph->flows[s->in_flows[p][x]].first_step <= to &&
-                       ph->flows[s->in_flows[p][y]].last_step >= from;
-            }
+            now += count[k];
+            count[k] = 0;
             if (now > most)
                 most = now;
         }
+        count[n_blocks] = 0;
         return most;
     }
     int *delta = calloc((size_t)ph->steps + 1, sizeof *delta);
@@ -482,19 +487,51 @@ int *des_plan_lanes(const des_plan *plan)
             if (des_ps_phase_solves(plan, s, p)) /* no messages: solved (des_ps.c) */
                 continue;
             bool coalesced = des_phase_coalesces(plan, c, s, p);
-            int *bounds = NULL;
+            int *bounds = NULL, *block_of = NULL, *count = NULL;
             int n_blocks = coalesced ? 0 : des_phase_blocks(plan, c, s, p, &bounds);
+            if (n_blocks > 0) {
+                block_of = malloc(sizeof(int) * (size_t)s->phases[p].steps);
+                count = calloc((size_t)n_blocks + 1, sizeof(int));
+                if (!block_of || !count) {
+                    free(bounds), free(block_of), free(count), free(lanes);
+                    return NULL;
+                }
+                for (int k = 0; k < n_blocks; k++)
+                    for (int st = bounds[k]; st < bounds[k + 1]; st++)
+                        block_of[st] = k;
+            }
             for (int e = 0; e < s->endpoints && e < plan->endpoints; e++) {
-                int n = phase_concurrent_flows(s, p, coalesced, e, bounds, n_blocks);
+                int n = phase_concurrent_flows(s, p, coalesced, e, block_of, n_blocks, count);
                 if (n > lanes[e])
                     lanes[e] = n;
             }
-            free(bounds);
+            free(bounds), free(block_of), free(count);
         }
     }
     for (int e = 0; e < plan->endpoints; e++)
         lanes[e] = lanes[e] > DES_LANE_COMMS ? (lanes[e] + DES_LANE_COMMS - 1) / DES_LANE_COMMS : 1;
     return lanes;
+}
+
+int des_plan_keep_blocks(des_plan *plan)
+{
+    if (des_block_memo_current(plan))
+        return 0;
+    if (des_block_memo_open(plan) != 0)
+        return -1;
+    for (int c = 0; c < plan->iteration.n_calls; c++) {
+        const gcsim_schedule *s = &plan->schedules[plan->call_schedule[c]];
+        for (int p = 0; p < s->n_phases; p++) {
+            /* what the guard, the lanes and the simulation ask for (phase_messages) */
+            if (s->phases[p].steps <= 1 || des_phase_coalesces(plan, c, s, p))
+                continue;
+            if (des_block_memo_decide(plan, c, p) != 0) {
+                des_plan_drop_blocks(plan);
+                return -1;
+            }
+        }
+    }
+    return 0;
 }
 
 double des_plan_route_latency_s(const des_plan *plan, int src, int dst)
@@ -580,11 +617,11 @@ long long des_plan_messages(const des_plan *plan)
  * block's flows end at as many instants as they have distinct rates, each re-solving the
  * block's flows): the fit took its fixed part to 0, leaving the square-root term. */
 #define DES_CPU_S_BLOCK_MESSAGE 0.0
-#define DES_CPU_S_BLOCK_SQRT 2.6e-7
+#define DES_CPU_S_BLOCK_SQRT 1.0e-7
 /* A message of a block solved outside SimGrid (des_maxmin.c): its flow's route looked up
  * and its share of the block's max-min solves. Since step 21 (independent parts, identical
  * parts solved once) the cost no longer grows with the block's F flows. */
-#define DES_CPU_S_SOLVED_MESSAGE 6e-7
+#define DES_CPU_S_SOLVED_MESSAGE 6.8e-7
 #define DES_CPU_S_SOLVED_SQRT 0.0
 /* A message of a parameter-server phase solved outside SimGrid (des_ps.c): its route looked
  * up once (each (GPU, shard) pair is a route of its own), its flow built and its share of
@@ -613,13 +650,20 @@ long long des_plan_messages(const des_plan *plan)
 #define DES_CPU_S_SHARD_OPEN_SQRT 5.3e-8
 /* Those rings where no actor per GPU runs either (des_shard_direct.c): one actor, and per
  * message a flow's end computed in a sweep; per GPU and call issued, its start and end
- * while calls slow compute (interference), no SimGrid flow. Its fixed part is the child's
- * base (the fit took the extra it had, for the plan and SimGrid's start, to 0); its memory
- * was fitted to 1,024-65,536 GPUs' 35-671 MiB (docs/des.md step 19). */
-#define DES_CPU_S_DIRECT_MESSAGE 1.7e-7
-#define DES_CPU_S_DIRECT_BASE 0.0
+ * while calls slow compute (interference), no SimGrid flow. What is left grows with the
+ * endpoints, not the messages: SimGrid's platform (each GPU's host, links and zone, built
+ * by des_platform.c, about half of it) and each ring pair's route looked up in it
+ * (des_shard_routes). Fitted to 21 quiet runs (docs/des.md step 25: ResNet-50 ring at
+ * 256-16,384 GPUs and with 5 and 2 MiB buckets at 1,024 and 4,096, hierarchical 256-16,384,
+ * Llama-2-7B ZeRO-2 256-4,096 and FSDP 256-16,384, ResNet-50 FSDP 1,024 and 4,096; the
+ * least of two sets of three perf stat runs): 0.81-1.17 of them. Its memory is the
+ * endpoints' and the interference's: a child of 64-4,096 data-parallel GPUs peaks at
+ * 8.7-40.5 MiB, the base and the endpoints' terms alone (the 12 MiB extra fitted before on
+ * whole-process peaks, at or under the parent's 33.5 MiB there, put it at 2.4x). */
+#define DES_CPU_S_DIRECT_MESSAGE 3e-8
+#define DES_CPU_S_DIRECT_ENDPOINT 3.4e-5
+#define DES_CPU_S_DIRECT_BASE 0.002
 #define DES_BYTES_PER_DIRECT_CALL 16.0
-#define DES_BYTES_DIRECT_BASE (12.0 * 1024 * 1024)
 /* The gcsim process around the simulation child: its own start (loading SimGrid's and the
  * other shared libraries, their static initialisers), reading the model and platform,
  * resolving the step and the fork, none of which the child's rusage counts. Measured:
@@ -712,10 +756,10 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
     /* every phase per flow (des_shard.c) where the plan allows it; the routes, which could
      * still send it to the replay, are not known here */
     bool shard = des_shard_plan_solves(plan);
-    /* no actor per GPU: as des_shard_direct decides it, which also asks for each GPU's own
-     * compute (data parallelism's identical GPUs share one compute actor and keep them) */
+    /* no actor per GPU: as des_shard_direct decides it (compute as a delay, per-GPU
+     * factors, keeps them) */
     bool direct = shard && des_shard_direct_iteration(plan) &&
-                  des_plan_compute_mode(plan) == DES_COMPUTE_PER_GPU;
+                  des_plan_compute_mode(plan) != DES_COMPUTE_DELAY;
     bool gated = iteration_gated(&plan->iteration);
     for (int c = 0; c < plan->iteration.n_calls; c++) {
         const gcsim_schedule *s = &plan->schedules[plan->call_schedule[c]];
@@ -768,8 +812,7 @@ void des_plan_estimate(const des_plan *plan, des_estimate *est)
     double actors = direct ? 1 : plan_actors(plan);
     est->cpu_s = DES_CPU_S_BASE + DES_CPU_S_PER_ACTOR * actors + weighted;
     if (direct) {
-        est->cpu_s += DES_CPU_S_DIRECT_BASE;
-        est->peak_bytes += DES_BYTES_DIRECT_BASE;
+        est->cpu_s += DES_CPU_S_DIRECT_BASE + DES_CPU_S_DIRECT_ENDPOINT * (double)plan->endpoints;
         if (plan->iteration.comm_interference > 0)
             est->peak_bytes += DES_BYTES_PER_DIRECT_CALL * plan->iteration.n_calls * (double)plan->gpus;
     }

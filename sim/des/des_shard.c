@@ -66,14 +66,9 @@ typedef struct des_shard {
     shard_ep *eps;
 } des_shard;
 
-static size_t route_hash(int src, int dst, size_t cap)
-{
-    return ((uint64_t)(uint32_t)src * 2654435761u ^ (uint64_t)(uint32_t)dst * 40503u) % cap;
-}
-
 static shard_route *route_slot(des_shard *sh, int src, int dst)
 {
-    size_t h = route_hash(src, dst, sh->route_cap);
+    size_t h = des_pair_hash(src, dst, sh->route_cap);
     while (sh->routes[h].src >= 0 && (sh->routes[h].src != src || sh->routes[h].dst != dst))
         h = (h + 1) % sh->route_cap;
     return &sh->routes[h];
@@ -92,7 +87,7 @@ typedef struct {
 typedef struct {
     shard_link *links;
     size_t n, cap;
-    int *route_links;  /* per route (in route slot order): its links' indices */
+    int *route_links;  /* per route (in the order first met): its links' indices */
     size_t rl_n, rl_cap;
 } link_table;
 
@@ -125,12 +120,11 @@ static long link_index(link_table *lt, sg_link_t l)
  * capacity elsewhere, cannot add up to its capacity even all at once (a100-hdr's leaf
  * uplinks, carrying the rails' rings between two leaves, sized for every NIC below them).
  * FATPIPE links bound each flow alone; gcsim's helpers (1e18 B/s) bind nothing. */
-static bool links_disjoint(const shard_route *routes, size_t route_cap, const int *first,
+static bool links_disjoint(const size_t *order, size_t n_routes, const int *first,
                            const int *count, link_table *lt)
 {
-    for (size_t r = 0; r < route_cap; r++) {
-        if (routes[r].src < 0)
-            continue;
+    for (size_t o = 0; o < n_routes; o++) {
+        size_t r = order[o];
         /* the route's smallest and second smallest capacities */
         double m1 = INFINITY, m2 = INFINITY;
         long arg = -1;
@@ -182,9 +176,12 @@ static bool decide(des_sim *sim, des_shard *sh)
     int *first = malloc(sh->route_cap * sizeof *first);
     int *count = calloc(sh->route_cap, sizeof *count);
     int *last_phase_of = malloc(sh->route_cap * sizeof *last_phase_of);
+    /* the routes' slots in the order the flows first meet them: links_disjoint sums each
+     * link's demands in that order, whatever the table's layout */
+    size_t *order = malloc(sh->route_cap * sizeof *order), n_routes = 0;
     bool *seen = calloc((size_t)pl->n_schedules, sizeof *seen);
     xbt_dynar_t d = xbt_dynar_new(sizeof(sg_link_t), NULL);
-    if (!sh->routes || !sh->eps || !first || !count || !last_phase_of || !seen || !d)
+    if (!sh->routes || !sh->eps || !first || !count || !last_phase_of || !seen || !d || !order)
         xbt_die("des: out of memory");
     for (size_t k = 0; k < sh->route_cap; k++)
         sh->routes[k].src = -1;
@@ -210,6 +207,7 @@ static bool decide(des_sim *sim, des_shard *sh)
                     continue;
                 }
                 last_phase_of[slot] = k * most + p;
+                order[n_routes++] = slot;
                 long long pair = (long long)src * pl->endpoints + dst;
                 r->src = src;
                 r->dst = dst;
@@ -250,13 +248,14 @@ static bool decide(des_sim *sim, des_shard *sh)
         }
     }
     if (ok)
-        ok = links_disjoint(sh->routes, sh->route_cap, first, count, &lt);
+        ok = links_disjoint(order, n_routes, first, count, &lt);
     for (size_t k = 0; k < lt.n; k++)
         sg_link_set_data(lt.links[k].link, NULL);
     free(lt.links);
     free(lt.route_links);
     free(first);
     free(count);
+    free(order);
     free(seen);
     free(last_phase_of);
     xbt_dynar_free(&d);

@@ -1,6 +1,11 @@
 /*
- * sim/des/des_shard_direct.c: a sharded iteration (ZeRO-3 / FSDP / HSDP) whose rings are
- * solved per flow (des_shard.c) run with no actor per GPU (issue 47; des_shard.h).
+ * sim/des/des_shard_direct.c: an iteration whose rings are solved per flow (des_shard.c:
+ * ZeRO-3 / FSDP / HSDP, and since step 25 of docs/des.md data parallelism's ring and
+ * hierarchical all-reduces and ZeRO-1/2) run with no actor per GPU (issue 47; des_shard.h).
+ * Where identical GPUs share one compute (DES_COMPUTE_SHARED: des_sim.c runs one compute
+ * actor on GPU 0's host, slowed only by GPU 0's calls, and releases every GPU's buckets
+ * from it), GPU 0's compute is swept and every GPU takes its times; a bare collective
+ * (DES_COMPUTE_NONE) has every bucket ready at 0, as its full semaphores are.
  *
  * With every flow solved per flow, what SimGrid still did at 16,384 GPUs was actor work:
  * two actors per GPU, each call's overhead sleep, the rendezvous of each phase (a
@@ -43,6 +48,8 @@ static double max2(double a, double b)
 typedef struct {
     des_sim *sim;
     int n;             /* GPUs */
+    int computing;     /* GPUs whose compute is simulated: n, or 1 where GPU 0's stands for
+                        * every GPU's (DES_COMPUTE_SHARED, des_sim.c's one compute actor) */
     double *compute_s; /* per GPU: where its compute actor is (the end of block k - 1) */
     double *comm_s;    /* per GPU: where its comm actor is */
     double *phase_s;   /* per GPU: a phase's exits, being built */
@@ -102,7 +109,7 @@ static void run_block(direct_state *d)
     if (pl->compute_scale > 0)
         seconds *= pl->compute_scale;
     const double *gate = bl->gate >= 0 ? d->gate_s + (size_t)d->gate_slot[bl->gate] * d->n : NULL;
-    for (int g = 0; g < d->n; g++) {
+    for (int g = 0; g < d->computing; g++) {
         double t = d->compute_s[g];
         if (gate)
             t = max2(t, gate[g]);
@@ -110,6 +117,8 @@ static void run_block(direct_state *d)
             t = work_until(d, g, t, seconds);
         d->compute_s[g] = t;
     }
+    for (int g = d->computing; g < d->n; g++) /* slowed, if at all, by GPU 0's calls */
+        d->compute_s[g] = d->compute_s[0];
     for (; d->released < pl->n_buckets &&
            pl->iteration.buckets[d->released].ready_block <= d->block;
          d->released++) {
@@ -161,12 +170,12 @@ static void run_call(direct_state *d, int c)
 bool des_shard_direct(des_sim *sim, double *end_s)
 {
     const des_plan *pl = sim->plan;
-    if (sim->compute != DES_COMPUTE_PER_GPU || sim->timeline || !des_shard_plan_solves(pl) ||
+    if (sim->compute == DES_COMPUTE_DELAY || sim->timeline || !des_shard_plan_solves(pl) ||
         !des_shard_direct_iteration(pl) || !des_shard_routes(sim))
         return false;
     const gcsim_iteration *it = &pl->iteration;
     int n = pl->gpus, nb = pl->n_buckets;
-    direct_state d = {.sim = sim, .n = n};
+    direct_state d = {.sim = sim, .n = n, .computing = sim->compute == DES_COMPUTE_SHARED ? 1 : n};
     d.gate_slot = malloc(sizeof(int) * (size_t)nb);
     if (!d.gate_slot)
         xbt_die("des: out of memory");

@@ -551,7 +551,7 @@ void des_simulate(const des_plan *plan, des_result_header *hdr, gcsim_des_bucket
     }
     if (done)
         sim.parked = sg_sem_init(0);
-    /* FSDP's rings solved per flow on GPUs with nothing else on their hosts: no actor per
+    /* Rings solved per flow on GPUs with nothing else on their hosts: no actor per
      * GPU (des_shard_direct.c). GCSIM_DES_DIRECT=require fails a run that cannot (tests). */
     direct_run direct = {&sim, 0};
     bool direct_ok = des_shard_direct(&sim, &direct.end_s);

@@ -131,14 +131,24 @@ int main(void)
     gcsim_platform wide = des_test_platform(256, 4);
     estimate_cell(&wide, 1024, COLLECTIVE_RING, true, 2048, 0.0288288,
                   "an estimated 0.049 CPU s and 34 MiB");
-    /* Both rings solved per flow, as they run by default (des_shard.c: no gate, so at
-     * 5.3e-8 sqrt(F) s a message, F the phase's senders). CPU: 0.002 + 16 x 1e-5 + 32 x
-     * 5.3e-8 x 4 = 0.002166784 s, the process 0.022; 0.002 + 1,024 x 1e-5 + 2,048 x 5.3e-8
-     * x 32 = 0.015713408 s, the process 0.036. */
+    /* Both rings solved per flow with an actor per GPU (GCSIM_DES_ACTORS=1; des_shard.c: no
+     * gate, so at 5.3e-8 sqrt(F) s a message, F the phase's senders). CPU: 0.002 + 16 x
+     * 1e-5 + 32 x 5.3e-8 x 4 = 0.002166784 s, the process 0.022; 0.002 + 1,024 x 1e-5 +
+     * 2,048 x 5.3e-8 x 32 = 0.015713408 s, the process 0.036. */
+    setenv("GCSIM_DES_ACTORS", "1", 1);
     estimate_cell(&star, 16, COLLECTIVE_RING, false, 32, 0.002166784,
                   "an estimated 0.022 CPU s and 34 MiB");
     estimate_cell(&wide, 1024, COLLECTIVE_RING, false, 2048, 0.015713408,
                   "an estimated 0.036 CPU s and 34 MiB");
+    unsetenv("GCSIM_DES_ACTORS");
+    /* And as they run by default, with no actor per GPU (des_shard_direct.c: one actor;
+     * 0.002 more, 3.4e-5 s an endpoint and 3e-8 s a message). CPU: 0.002 + 1 x 1e-5 + 0.002
+     * + 16 x 3.4e-5 + 32 x 3e-8 = 0.00455496 s, the process 0.025; 0.002 + 1e-5 + 0.002 +
+     * 1,024 x 3.4e-5 + 2,048 x 3e-8 = 0.03888744 s, the process 0.059. */
+    estimate_cell(&star, 16, COLLECTIVE_RING, false, 32, 0.00455496,
+                  "an estimated 0.025 CPU s and 34 MiB");
+    estimate_cell(&wide, 1024, COLLECTIVE_RING, false, 2048, 0.03888744,
+                  "an estimated 0.059 CPU s and 34 MiB");
     /* Parameter server over the star's 4 nodes, a shard a node: push and pull phases of
      * 16 x 4 = 64 flows, solved outside SimGrid (des_ps.c): 128 messages at 8.7e-7 s; 20
      * actors (16 GPUs, 4 node CPUs). CPU: 0.002 + 20 x 1e-5 + 128 x 8.7e-7 = 0.00231136 s;
