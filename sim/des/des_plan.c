@@ -620,7 +620,10 @@ long long des_plan_messages(const des_plan *plan)
 #define DES_CPU_S_BLOCK_SQRT 1.0e-7
 /* A message of a block solved outside SimGrid (des_maxmin.c): its flow's route looked up
  * and its share of the block's max-min solves. Since step 21 (independent parts, identical
- * parts solved once) the cost no longer grows with the block's F flows. */
+ * parts solved once) the cost no longer grows with the block's F flows. Both refitted after
+ * step 25 (blocks decided once, their pricing incremental, routes kept per run; 2.6e-7 and
+ * 6e-7 before) to the tree, the double tree and the default at 256-16,384 GPUs (12 quiet
+ * runs, perf stat, least of three): 0.71-1.32 of them; held out at 65,536: 0.76-1.11. */
 #define DES_CPU_S_SOLVED_MESSAGE 6.8e-7
 #define DES_CPU_S_SOLVED_SQRT 0.0
 /* A message of a parameter-server phase solved outside SimGrid (des_ps.c): its route looked
