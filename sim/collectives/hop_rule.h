@@ -56,4 +56,13 @@ static inline double gcsim_hop_rule_bytes(const gcsim_hop_rule *r, double k)
     return v + r->fixed;
 }
 
+/* Whether every step of phase ph carries the same bytes per flow under rule r (its
+ * bucket's, through gcsim_phase_bucket): the sums' count k never grows (fixed_k, dk = 0)
+ * or the bytes do not depend on it (a flat rule: uncompressed, dense summable or
+ * per-worker-scale payloads). Both engines cost such a phase's steps once. */
+static inline bool gcsim_hop_steps_alike(const gcsim_phase *ph, const gcsim_hop_rule *r)
+{
+    return ph->fixed_k || r->growth == HOP_FLAT || ph->dk == 0;
+}
+
 #endif

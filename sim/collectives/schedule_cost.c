@@ -246,7 +246,7 @@ static void phase_price_of(const gcsim_phase *ph, const gcsim_bucket_bytes *b, p
     b = gcsim_phase_bucket(ph, b, &pp->tmp);
     gcsim_hop_rule_of(b, &pp->rule);
     pp->fixed = ph->fixed_k || pp->rule.growth == HOP_FLAT;
-    pp->flat_steps = pp->fixed || ph->dk == 0;
+    pp->flat_steps = gcsim_hop_steps_alike(ph, &pp->rule);
     pp->hop1 = pp->fixed ? gcsim_hop_rule_bytes(&pp->rule, 1) : 0;
     /* gcsim_hop_codec_s's condition and sum, taken apart: share x (encode_s + decode_s) */
     pp->codec = hop_codec_charged(ph, b);

@@ -177,14 +177,13 @@ static int pricer_init(pricer *q, const gcsim_phase *ph, const des_block_pricing
     for (int st = ph->steps; st > 0; st--) /* back to each step's start */
         q->first_at[st] = q->first_at[st - 1];
     q->first_at[0] = 0;
-    /* A flow's bytes are the same in every step where its chunk factor is (fixed, or no
-     * change per step: gcsim_flow_bytes) or where the payload's hop bytes do not grow
-     * with it (hop_rule.h: a flat rule, dense fp32 among them); then so is its time at an
-     * interval's rates, and an interval prices one step and repeats it (price_steps). */
+    /* Where every step carries the same bytes (hop_rule.h, gcsim_hop_steps_alike: dense
+     * fp32 among them) so does a flow's time at an interval's rates, and an interval prices
+     * one step and repeats it (price_steps). */
     gcsim_bucket_bytes tmp;
     gcsim_hop_rule rule;
     gcsim_hop_rule_of(gcsim_phase_bucket(ph, pr->bytes, &tmp), &rule);
-    q->same_steps = ph->fixed_k || ph->dk == 0 || rule.growth == HOP_FLAT;
+    q->same_steps = gcsim_hop_steps_alike(ph, &rule);
     if (q->same_steps) {
         q->bytes = malloc(sizeof(double) * ((size_t)nf + 1));
         if (!q->bytes)
